@@ -1,0 +1,35 @@
+# unokit: the two commands are `make run` and `make test`; both set everything up first.
+PYTHON ?= python3
+UV_VERSION := 0.13.9
+UV := uv
+VARIANT ?= classic
+PLAYERS ?= 4
+SEED ?= 1
+
+.PHONY: setup run test lint typecheck bench golden
+
+# Installs uv (pinned) when missing, then the locked environment in .venv.
+setup:
+	@command -v $(UV) >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	@$(UV) sync --quiet --frozen --extra dev
+
+run: setup
+	@$(UV) run --frozen unokit demo --variant $(VARIANT) --players $(PLAYERS) --seed $(SEED)
+
+lint: setup
+	$(UV) run --frozen ruff check src tests scripts
+	$(UV) run --frozen ruff format --check src tests scripts
+
+typecheck: setup
+	$(UV) run --frozen mypy
+
+test: lint typecheck
+	$(UV) run --frozen pytest
+
+bench:
+	@command -v $(UV) >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	@$(UV) sync --quiet --frozen --extra dev --extra bench
+	$(UV) run --frozen python scripts/bench_engine.py
+
+golden: setup
+	$(UV) run --frozen python scripts/make_golden.py

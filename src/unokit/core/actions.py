@@ -1,0 +1,244 @@
+"""Actions: small interned values with a text notation that round-trips.
+
+Each game holds an :class:`ActionTable` built from its deck; every action the engine lists
+comes from that table, so actions compare by identity on the fast path. ``str(action)`` is the
+notation (``play red 5 uno``, ``play wild_draw_four blue``, ``catch 2``) and
+:meth:`Game.parse_action` reads it back.
+
+Notation (seats are 0-based; ``<card>`` is a face like ``red 5`` or a full double-sided card
+like ``red 5/pink 2``):
+
+====================================  ==========================================================
+``play <card> [<color>] [uno]``       play a card; the colour names a wild's colour (for Wild
+                                      Discard All: the colour discarded); ``uno`` declares UNO
+``draw`` / ``press``                  draw a card / press the launcher instead of playing
+``play_drawn [<color>] [uno]``        play the card just drawn
+``keep``                              keep the card just drawn
+``challenge`` / ``accept``            answer a Wild Draw Four / Two / Color
+``color <color>``                     name the colour in play
+``trade <seat>``                      pick whom to trade hands with
+``press_again`` / ``stop``            Wild Press Your Luck: press once more, or stop
+``discard <card> [uno]``              Wild Press Your Luck: discard after an empty press
+``uno``                               declare UNO late (before anyone catches you)
+``catch <seat>``                      catch a player who did not declare UNO
+====================================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import (
+    CHALLENGEABLE_KINDS,
+    COLOR_BY_NAME,
+    COLOR_NAMES,
+    DISCARD_ALL,
+    NO_COLOR,
+    SIDE_COLORS,
+    TRADE_HANDS,
+    WILD,
+    WILD_DISCARD_ALL,
+    is_wild,
+)
+from .decks import Deck
+from .errors import InvalidActionError
+
+PLAY = "play"
+DRAW = "draw"
+PRESS = "press"
+PLAY_DRAWN = "play_drawn"
+KEEP = "keep"
+CHALLENGE = "challenge"
+ACCEPT = "accept"
+COLOR = "color"
+TRADE = "trade"
+PRESS_AGAIN = "press_again"
+STOP = "stop"
+DISCARD = "discard"
+UNO = "uno"
+CATCH = "catch"
+
+ACTION_KINDS = (
+    PLAY,
+    DRAW,
+    PRESS,
+    PLAY_DRAWN,
+    KEEP,
+    CHALLENGE,
+    ACCEPT,
+    COLOR,
+    TRADE,
+    PRESS_AGAIN,
+    STOP,
+    DISCARD,
+    UNO,
+    CATCH,
+)
+_SIMPLE = frozenset({DRAW, PRESS, KEEP, CHALLENGE, ACCEPT, PRESS_AGAIN, STOP, UNO})
+MAX_SEATS = 10
+
+# How a card in hand may be played on the current top card (see ActionTable.match).
+NOT_PLAYABLE = 0
+PLAIN = 1  # playable, one action (two with the UNO call)
+WILD_ANY = 2  # a wild playable any time: one action per colour of the side
+SPECIAL = 3  # depends on the rest of the hand (Discard All, Trade Hands, fair-only Wild Draws)
+
+
+class Action:
+    """One action. ``card`` is a type id (or -1), ``color`` a colour (or -1), ``seat`` a seat
+    (or -1); ``uno`` declares UNO with the play. Compare with ``==``; hashable."""
+
+    __slots__ = ("_key", "card", "color", "kind", "seat", "text", "uno")
+
+    def __init__(self, kind: str, text: str, card: int = -1, color: int = -1, uno: bool = False, seat: int = -1) -> None:
+        self.kind = kind
+        self.card = card
+        self.color = color
+        self.uno = uno
+        self.seat = seat
+        self.text = text
+        self._key = (kind, card, color, uno, seat)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Action) and self._key == other._key)
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+
+class ActionTable:
+    """Every action a game over ``deck`` can list, created once and shared."""
+
+    def __init__(self, deck: Deck, bluffing: bool = True) -> None:
+        n = len(deck.types)
+        self.deck = deck
+        self.bluffing = bluffing
+        self._match: dict[tuple[int, int, int], tuple[tuple[int, ...], frozenset[int]]] = {}
+        self.simple = {kind: Action(kind, kind) for kind in _SIMPLE}
+        self.play: list[Action] = []
+        self.play_uno: list[Action] = []
+        self.drawn = Action(PLAY_DRAWN, PLAY_DRAWN)
+        self.drawn_uno = Action(PLAY_DRAWN, f"{PLAY_DRAWN} uno", uno=True)
+        self.discard: list[Action] = []
+        self.discard_uno: list[Action] = []
+        # play_color[t][c] / play_color_uno[t][c]: wild type t naming colour c (else empty).
+        self.play_color: list[list[Action]] = []
+        self.play_color_uno: list[list[Action]] = []
+        for t in range(n):
+            text = deck.text[t]
+            self.play.append(Action(PLAY, f"play {text}", card=t))
+            self.play_uno.append(Action(PLAY, f"play {text} uno", card=t, uno=True))
+            self.discard.append(Action(DISCARD, f"discard {text}", card=t))
+            self.discard_uno.append(Action(DISCARD, f"discard {text} uno", card=t, uno=True))
+            wild = is_wild(deck.kind[0][t]) or is_wild(deck.kind[1][t])
+            names = COLOR_NAMES if wild else ()
+            self.play_color.append(
+                [Action(PLAY, f"play {text} {name}", card=t, color=c) for c, name in enumerate(names)]
+            )
+            self.play_color_uno.append(
+                [
+                    Action(PLAY, f"play {text} {name} uno", card=t, color=c, uno=True)
+                    for c, name in enumerate(names)
+                ]
+            )
+        self.drawn_color = [Action(PLAY_DRAWN, f"{PLAY_DRAWN} {name}", color=c) for c, name in enumerate(COLOR_NAMES)]
+        self.drawn_color_uno = [
+            Action(PLAY_DRAWN, f"{PLAY_DRAWN} {name} uno", color=c, uno=True) for c, name in enumerate(COLOR_NAMES)
+        ]
+        self.color = [Action(COLOR, f"color {name}", color=c) for c, name in enumerate(COLOR_NAMES)]
+        # wild_plays[side][t]: the plays of wild type t naming each colour of that side.
+        self.wild_plays = [[[row[c] for c in SIDE_COLORS[side] if row] for row in self.play_color] for side in (0, 1)]
+        self.wild_plays_uno = [
+            [[row[c] for c in SIDE_COLORS[side] if row] for row in self.play_color_uno] for side in (0, 1)
+        ]
+        self.trade = [Action(TRADE, f"trade {s}", seat=s) for s in range(MAX_SEATS)]
+        self.catch = [Action(CATCH, f"catch {s}", seat=s) for s in range(MAX_SEATS)]
+
+    def match(self, side: int, color: int, top_kind: int) -> tuple[tuple[int, ...], frozenset[int]]:
+        """How each type may be played on a top card of ``top_kind`` with ``color`` in play on
+        ``side`` (R-1.4): ``NOT_PLAYABLE``, ``PLAIN``, ``WILD_ANY`` or ``SPECIAL`` by type id,
+        and the set of types that are not ``NOT_PLAYABLE``."""
+        key = (side, color, top_kind)
+        cached = self._match.get(key)
+        if cached is None:
+            colors = self.deck.color[side]
+            kinds = self.deck.kind[side]
+            out = []
+            for t in range(len(self.deck.types)):
+                k = kinds[t]
+                if k >= WILD:
+                    special = k == WILD_DISCARD_ALL or (not self.bluffing and k in CHALLENGEABLE_KINDS)
+                    out.append(SPECIAL if special else WILD_ANY)
+                elif colors[t] == color or k == top_kind:
+                    out.append(SPECIAL if k in (DISCARD_ALL, TRADE_HANDS) else PLAIN)
+                else:
+                    out.append(NOT_PLAYABLE)
+            cached = self._match[key] = (tuple(out), frozenset(t for t, how in enumerate(out) if how))
+        return cached
+
+    def play_action(self, card: int, color: int, uno: bool) -> Action:
+        """The interned ``play`` action (``color`` is ``NO_COLOR`` for coloured cards)."""
+        if color == NO_COLOR:
+            return (self.play_uno if uno else self.play)[card]
+        return (self.play_color_uno if uno else self.play_color)[card][color]
+
+    def drawn_action(self, color: int, uno: bool) -> Action:
+        """The interned ``play_drawn`` action."""
+        if color == NO_COLOR:
+            return self.drawn_uno if uno else self.drawn
+        return (self.drawn_color_uno if uno else self.drawn_color)[color]
+
+
+@dataclass(frozen=True)
+class ParsedAction:
+    """The syntax of an action text, before its card is resolved against a hand."""
+
+    kind: str
+    card: str | None = None  # card text as written: a face, or light/dark faces
+    color: int = NO_COLOR
+    uno: bool = False
+    seat: int = -1
+
+
+def parse_syntax(text: str) -> ParsedAction:
+    """Read the notation's syntax; raise :class:`InvalidActionError` naming what is wrong."""
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action is text or an Action, not {type(text).__name__}")
+    words = text.strip().lower().split()
+    if not words:
+        raise InvalidActionError("empty action")
+    verb, rest = words[0], words[1:]
+    if verb not in ACTION_KINDS:
+        raise InvalidActionError(f"unknown action {verb!r}; actions are {', '.join(ACTION_KINDS)}")
+    if verb in _SIMPLE:
+        if rest:
+            raise InvalidActionError(f"{verb!r} takes nothing after it, got {' '.join(rest)!r}")
+        return ParsedAction(verb)
+    if verb in (TRADE, CATCH):
+        if len(rest) != 1 or not rest[0].isdigit():
+            raise InvalidActionError(f"write {verb!r} followed by a seat number, e.g. '{verb} 1'")
+        return ParsedAction(verb, seat=int(rest[0]))
+    if verb == COLOR:
+        if len(rest) != 1 or rest[0] not in COLOR_BY_NAME:
+            raise InvalidActionError(f"write 'color' and a colour ({', '.join(COLOR_NAMES)})")
+        return ParsedAction(verb, color=COLOR_BY_NAME[rest[0]])
+    uno = bool(rest) and rest[-1] == UNO
+    if uno:
+        rest = rest[:-1]
+    color = NO_COLOR
+    if verb in (PLAY, PLAY_DRAWN) and rest and rest[-1] in COLOR_BY_NAME and (verb == PLAY_DRAWN or len(rest) >= 2):
+        color = COLOR_BY_NAME[rest[-1]]
+        rest = rest[:-1]
+    if verb == PLAY_DRAWN:
+        if rest:
+            raise InvalidActionError(f"'play_drawn' takes only a colour and 'uno', got {' '.join(rest)!r}")
+        return ParsedAction(verb, color=color, uno=uno)
+    if not rest:
+        raise InvalidActionError(f"{verb!r} needs a card, e.g. '{verb} red 5'")
+    return ParsedAction(verb, card=" ".join(rest), color=color, uno=uno)

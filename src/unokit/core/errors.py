@@ -1,0 +1,35 @@
+"""Typed errors raised by the engine.
+
+Every error is a :class:`ValueError` subclass whose message names the problem in words a
+player understands. An operation that raises leaves every game state untouched.
+"""
+
+from __future__ import annotations
+
+
+class UnokitError(ValueError):
+    """Base class of every error unokit raises for bad input."""
+
+
+class InvalidActionError(UnokitError):
+    """The text or value is not an action at all (bad syntax, unknown card or colour)."""
+
+
+class IllegalActionError(UnokitError):
+    """A well-formed action that the rules do not allow for this seat now."""
+
+
+class AmbiguousActionError(IllegalActionError):
+    """A short card name matches several different cards; name the card in full."""
+
+
+class OptionError(UnokitError):
+    """An unknown variant or option, or an option value that is impossible."""
+
+
+class PositionError(UnokitError):
+    """A position object that is malformed or inconsistent with the variant's deck."""
+
+
+class LauncherError(UnokitError):
+    """The scripted launcher ran out of outcomes; append more and apply the action again."""

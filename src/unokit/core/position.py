@@ -1,0 +1,328 @@
+"""The position format: a game's whole state as a JSON object (like FEN for chess).
+
+``to_position(game)`` works at any point of a game, with the open decision in ``pending``;
+``from_position(obj)`` rebuilds it. Cards are written in the text notation, full form on
+double-sided decks (``red 5/pink 2``). Deck cards named nowhere are shuffled with ``seed``
+and placed under the named ``draw`` cards, so a test can name only the cards that matter.
+See ``docs/formats.md`` for every field.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from . import cards as C
+from .decks import Deck, standard_deck
+from .errors import OptionError, PositionError
+from .launcher import launcher_from_state, make_launcher
+from .rng import Rng
+from .variants import get_rules, make_options
+
+if TYPE_CHECKING:
+    from .game import Game
+
+FORMAT = "unokit-position/1"
+_FIELDS = frozenset(
+    {
+        "format",
+        "variant",
+        "options",
+        "players",
+        "dealer",
+        "round",
+        "scores",
+        "side",
+        "direction",
+        "turn",
+        "color",
+        "hands",
+        "discard",
+        "draw",
+        "launcher",
+        "seed",
+        "pending",
+        "uno_exposed",
+        "stack",
+        "passes",
+        "winners",
+        "deck",
+    }
+)
+
+
+def pending_to_json(game: Game) -> dict[str, Any]:
+    """The open decision with every fact the engine needs to continue it."""
+    from .game import (
+        D_CHALLENGE,
+        D_CHOOSE_COLOR,
+        D_CHOOSE_DISCARD,
+        D_OVER,
+        D_PLAY_OR_KEEP,
+        D_PRESS_YOUR_LUCK,
+        D_STACK,
+    )
+
+    decision = game._decision
+    if decision == D_OVER:
+        return {"kind": "over"}
+    out: dict[str, Any] = {"kind": game.decision, "seat": game._seat}
+    data = game._data
+    if decision == D_PLAY_OR_KEEP:
+        out["card"] = game.card_text(data)
+    elif decision == D_CHALLENGE:
+        by, kind, named, fair, previous = data
+        out.update(
+            by=by,
+            card=C.KIND_NAMES[kind],
+            color=C.COLOR_NAMES[named],
+            fair=fair,
+            previous_color=C.COLOR_NAMES[previous] if previous >= 0 else None,
+        )
+    elif decision == D_CHOOSE_COLOR:
+        out["then"] = data
+    elif decision in (D_PRESS_YOUR_LUCK, D_CHOOSE_DISCARD):
+        out["discarded"] = [game.card_text(t) for t in data]
+    elif decision == D_STACK:
+        out["total"] = game.stack_total
+    return out
+
+
+def public_pending(game: Game, seat: int) -> dict[str, Any]:
+    """:func:`pending_to_json` less what ``seat`` may not know (fairness, another's drawn card)."""
+    out = pending_to_json(game)
+    out.pop("fair", None)
+    if out.get("kind") == "play_or_keep" and out.get("seat") != seat:
+        card = game._data
+        out.pop("card")
+        if game.deck.double_sided:
+            out["back"] = game.deck.face_texts[1 - game.side][card]
+    return out
+
+
+def to_position(game: Game) -> dict[str, Any]:
+    """The full state of ``game`` as a JSON-serialisable position object."""
+    text = game.deck.text
+    obj: dict[str, Any] = {
+        "format": FORMAT,
+        "variant": game.variant,
+        "options": game.options.as_dict(game.rules),
+        "players": game.n,
+        "dealer": game.dealer,
+        "round": game.round_number,
+        "scores": list(game.scores),
+        "side": game.side_name,
+        "direction": "clockwise" if game.direction == 1 else "counterclockwise",
+        "turn": game.turn,
+        "color": C.COLOR_NAMES[game.color] if game.color >= 0 else None,
+        "hands": [[text[t] for t in hand] for hand in game.hands],
+        "discard": [text[t] for t in game.discard],
+        "draw": [text[t] for t in reversed(game.draw)],
+        "launcher": game.launcher.state() if game.launcher is not None else None,
+        "seed": game.rng.state,
+        "pending": pending_to_json(game),
+        "uno_exposed": game.uno_exposed if game.uno_exposed >= 0 else None,
+        "stack": game.stack_total,
+        "passes": game.passes,
+        "winners": game.winners,
+    }
+    if game.options.pairing == "random" and game.rules.double_sided:
+        obj["deck"] = [str(game.deck.types[t]) for t in game.deck.cards()]
+    return obj
+
+
+def _need(obj: dict[str, Any], key: str) -> Any:
+    if key not in obj:
+        raise PositionError(f"the position has no {key!r}")
+    return obj[key]
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise PositionError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _parse_card(deck: Deck, text: Any, side: int, where: str) -> int:
+    if not isinstance(text, str):
+        raise PositionError(f"{where}: a card is text like 'red 5', not {text!r}")
+    try:
+        if "/" in text:
+            light, _, dark = text.partition("/")
+            canonical = f"{C.face_text(C.parse_face(light))}/{C.face_text(C.parse_face(dark))}"
+            t = deck.type_id(canonical)
+            if t is None:
+                raise PositionError(f"{where}: there is no card {text!r} in this deck")
+            return t
+        face = C.face_text(C.parse_face(text))
+    except PositionError:
+        raise
+    except ValueError as exc:
+        raise PositionError(f"{where}: {exc}") from None
+    matches = [t for t in range(len(deck.types)) if deck.face_texts[side][t] == face]
+    if not matches:
+        raise PositionError(f"{where}: there is no card {face!r} on this side of the deck")
+    if len(matches) > 1:
+        names = ", ".join(deck.text[t] for t in matches)
+        raise PositionError(f"{where}: {face!r} could be any of {names}; name the card in full")
+    return matches[0]
+
+
+def _parse_cards(deck: Deck, value: Any, side: int, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise PositionError(f"{where} must be a list of cards")
+    return [_parse_card(deck, text, side, where) for text in value]
+
+
+def _color(value: Any, where: str) -> int:
+    if value is None:
+        return C.NO_COLOR
+    if not isinstance(value, str) or value not in C.COLOR_BY_NAME:
+        raise PositionError(f"{where} must be a colour name or null, not {value!r}")
+    return C.COLOR_BY_NAME[value]
+
+
+def from_position(obj: dict[str, Any]) -> Game:
+    """Rebuild a :class:`Game` from a position; raise :class:`PositionError` naming the problem."""
+    from .game import (
+        D_CHALLENGE,
+        D_CHOOSE_COLOR,
+        D_CHOOSE_DISCARD,
+        D_OVER,
+        D_PLAY_OR_KEEP,
+        D_PRESS_YOUR_LUCK,
+        D_STACK,
+        D_TURN,
+        DECISION_BY_NAME,
+        Game,
+    )
+
+    if not isinstance(obj, dict):
+        raise PositionError("a position is a JSON object")
+    unknown = set(obj) - _FIELDS
+    if unknown:
+        raise PositionError(f"unknown position field(s): {', '.join(sorted(unknown))}")
+    if obj.get("format", FORMAT) != FORMAT:
+        raise PositionError(f"unsupported position format {obj.get('format')!r}; expected {FORMAT!r}")
+    try:
+        rules = get_rules(str(_need(obj, "variant")))
+        raw_options = obj.get("options") or {}
+        if not isinstance(raw_options, dict):
+            raise PositionError("'options' must be an object")
+        options = make_options(rules, raw_options)
+    except OptionError as exc:
+        raise PositionError(str(exc)) from None
+    players = _int(_need(obj, "players"), "players", rules.min_players, rules.max_players)
+    seed = _need(obj, "seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise PositionError(f"'seed' must be a whole number of 0 or more, not {seed!r}")
+    if options.pairing == "random" and rules.double_sided:
+        deck_texts = _need(obj, "deck")
+        if not isinstance(deck_texts, list) or not all(isinstance(x, str) and "/" in x for x in deck_texts):
+            raise PositionError("'deck' must list every card as 'light/dark'")
+        try:
+            pairs = []
+            for text in deck_texts:
+                light, _, dark = text.partition("/")
+                pairs.append((C.parse_face(light), C.parse_face(dark)))
+        except ValueError as exc:
+            raise PositionError(f"'deck': {exc}") from None
+        deck = Deck(pairs)
+        reference = standard_deck(rules.name)
+        if Counter(p[0] for p in pairs) != Counter(p[0] for p in reference.pairs()) or Counter(
+            p[1] for p in pairs
+        ) != Counter(p[1] for p in reference.pairs()):
+            raise PositionError(f"'deck' does not hold the faces of {rules.title}")
+    else:
+        deck = standard_deck(rules.name)
+    game = Game(rules, options, players, seed, deck)
+    side_name = obj.get("side", rules.side_names[0])
+    if side_name not in rules.side_names or (not rules.double_sided and side_name != rules.side_names[0]):
+        raise PositionError(f"'side' must be {' or '.join(rules.side_names[: 2 if rules.double_sided else 1])}")
+    side = rules.side_names.index(side_name)
+    game.side = side
+    direction = obj.get("direction", "clockwise")
+    if direction not in ("clockwise", "counterclockwise"):
+        raise PositionError("'direction' must be clockwise or counterclockwise")
+    game.direction = 1 if direction == "clockwise" else -1
+    game.dealer = _int(obj.get("dealer", 0), "dealer", 0, players - 1)
+    game.turn = _int(_need(obj, "turn"), "turn", 0, players - 1)
+    game.round_number = _int(obj.get("round", 1), "round", 1, 10**9)
+    scores = obj.get("scores", [0] * players)
+    if not isinstance(scores, list) or len(scores) != players:
+        raise PositionError(f"'scores' must list {players} numbers")
+    game.scores = [_int(s, "a score", 0, 10**9) for s in scores]
+    hands = _need(obj, "hands")
+    if not isinstance(hands, list) or len(hands) != players:
+        raise PositionError(f"'hands' must list {players} hands")
+    game.hands = [_parse_cards(deck, hand, side, f"hand of seat {i}") for i, hand in enumerate(hands)]
+    game.discard = _parse_cards(deck, _need(obj, "discard"), side, "discard")
+    named_draw = _parse_cards(deck, obj.get("draw", []), side, "draw")
+    named = Counter(t for hand in game.hands for t in hand) + Counter(game.discard) + Counter(named_draw)
+    for t, count in named.items():
+        if count > deck.counts[t]:
+            raise PositionError(f"the position names {count} of {deck.text[t]}, but the deck has {deck.counts[t]}")
+    rest = [t for t in range(len(deck.types)) for _ in range(deck.counts[t] - named.get(t, 0))]
+    game.rng = Rng(seed)
+    game.rng.shuffle(rest)
+    game.draw = rest + named_draw[::-1]
+    if rules.uses_launcher:
+        state = obj.get("launcher")
+        game.launcher = (
+            make_launcher(options.launcher, options.launcher_script) if state is None else launcher_from_state(state)
+        )
+        if game.launcher.model != options.launcher:
+            raise PositionError(f"launcher model {game.launcher.model!r} differs from option {options.launcher!r}")
+    elif obj.get("launcher") is not None:
+        raise PositionError(f"{rules.title} has no launcher")
+    game.color = _color(obj.get("color"), "'color'")
+    if game.color >= 0 and game.color not in C.SIDE_COLORS[side]:
+        raise PositionError(f"colour {C.COLOR_NAMES[game.color]} is not on the {side_name} side")
+    exposed = obj.get("uno_exposed")
+    game.uno_exposed = -1 if exposed is None else _int(exposed, "'uno_exposed'", 0, players - 1)
+    game.stack_total = _int(obj.get("stack", 0), "'stack'", 0, 10**6)
+    if game.stack_total and not options.stacking:
+        raise PositionError("'stack' needs the option stacking=true")
+    game.passes = _int(obj.get("passes", 0), "'passes'", 0, players)
+    pending = obj.get("pending") or {"kind": "stack" if game.stack_total else "turn", "seat": game.turn}
+    if not isinstance(pending, dict) or pending.get("kind") not in DECISION_BY_NAME:
+        raise PositionError(f"'pending' must be an object whose kind is one of {', '.join(DECISION_BY_NAME)}")
+    decision = DECISION_BY_NAME[pending["kind"]]
+    game._decision = decision
+    if decision == D_OVER:
+        winners = obj.get("winners") or []
+        if not isinstance(winners, list) or not winners:
+            raise PositionError("a finished game lists its 'winners'")
+        game._winners = [_int(w, "a winner", 0, players - 1) for w in winners]
+        game._seat = 0
+        return game
+    if not game.discard:
+        raise PositionError("'discard' needs at least its top card while the game runs")
+    seat = _int(pending.get("seat", game.turn), "pending 'seat'", 0, players - 1)
+    game._seat = seat
+    if decision == D_TURN or decision == D_STACK:
+        if (decision == D_STACK) != bool(game.stack_total):
+            raise PositionError("a 'stack' decision goes with a positive 'stack' total, and only then")
+        if game.color < 0:
+            raise PositionError("'color' must name the colour in play")
+    elif decision == D_PLAY_OR_KEEP:
+        card = _parse_card(deck, pending.get("card"), side, "pending 'card'")
+        if card not in game.hands[seat]:
+            raise PositionError("the drawn card of 'play_or_keep' must be in that seat's hand")
+        game._data = card
+    elif decision == D_CHALLENGE:
+        kind = C.KIND_BY_NAME.get(str(pending.get("card")))
+        if kind not in C.CHALLENGEABLE_KINDS:
+            raise PositionError("a 'challenge' names the card played: wild_draw_four, wild_draw_two or wild_draw_color")
+        fair = pending.get("fair")
+        if not isinstance(fair, bool):
+            raise PositionError("a 'challenge' says whether the play was 'fair' (true or false)")
+        by = _int(pending.get("by"), "pending 'by'", 0, players - 1)
+        named = _color(pending.get("color"), "pending 'color'")
+        previous = _color(pending.get("previous_color"), "pending 'previous_color'")
+        game._data = (by, kind, named, fair, previous)
+    elif decision == D_CHOOSE_COLOR:
+        game._data = _int(pending.get("then", seat), "pending 'then'", 0, players - 1)
+    elif decision in (D_PRESS_YOUR_LUCK, D_CHOOSE_DISCARD):
+        game._data = _parse_cards(deck, pending.get("discarded", []), side, "pending 'discarded'")
+    return game
