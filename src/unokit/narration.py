@@ -85,7 +85,9 @@ def describe(event: dict[str, Any], names: Sequence[str] | None = None) -> str |
     if kind == "take_back":
         return f"{who} takes back {', '.join(event['cards']) or 'nothing'}"
     if kind in ("reshuffle", "reload"):
-        what = "the discard pile is shuffled into a new draw pile" if kind == "reshuffle" else "the launcher is reloaded"
+        what = (
+            "the discard pile is shuffled into a new draw pile" if kind == "reshuffle" else "the launcher is reloaded"
+        )
         return f"{what} ({event['count']} cards)"
     if kind == "blocked":
         return f"nobody can draw or play: the round is blocked; {_name(names, event['winner'])} wins it"

@@ -86,30 +86,31 @@ SPECIAL = 3  # depends on the rest of the hand (Discard All, Trade Hands, fair-o
 
 class Action:
     """One action. ``card`` is a type id (or -1), ``color`` a colour (or -1), ``seat`` a seat
-    (or -1); ``uno`` declares UNO with the play. Compare with ``==``; hashable."""
+    (or -1); ``uno`` declares UNO with the play.
 
-    __slots__ = ("_key", "card", "color", "kind", "seat", "text", "uno")
+    Actions are interned: a game's :class:`ActionTable` creates each once, so two actions of
+    one game are equal exactly when they are the same object (fast, C-level comparison).
+    ``key`` compares actions by value across tables.
+    """
 
-    def __init__(self, kind: str, text: str, card: int = -1, color: int = -1, uno: bool = False, seat: int = -1) -> None:
+    __slots__ = ("card", "color", "key", "kind", "seat", "text", "uno")
+
+    def __init__(
+        self, kind: str, text: str, card: int = -1, color: int = -1, uno: bool = False, seat: int = -1
+    ) -> None:
         self.kind = kind
         self.card = card
         self.color = color
         self.uno = uno
         self.seat = seat
         self.text = text
-        self._key = (kind, card, color, uno, seat)
+        self.key = (kind, card, color, uno, seat)
 
     def __str__(self) -> str:
         return self.text
 
     def __repr__(self) -> str:
         return f"Action({self.text!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Action) and self._key == other._key)
-
-    def __hash__(self) -> int:
-        return hash(self._key)
 
 
 class ActionTable:
@@ -142,10 +143,7 @@ class ActionTable:
                 [Action(PLAY, f"play {text} {name}", card=t, color=c) for c, name in enumerate(names)]
             )
             self.play_color_uno.append(
-                [
-                    Action(PLAY, f"play {text} {name} uno", card=t, color=c, uno=True)
-                    for c, name in enumerate(names)
-                ]
+                [Action(PLAY, f"play {text} {name} uno", card=t, color=c, uno=True) for c, name in enumerate(names)]
             )
         self.drawn_color = [Action(PLAY_DRAWN, f"{PLAY_DRAWN} {name}", color=c) for c, name in enumerate(COLOR_NAMES)]
         self.drawn_color_uno = [
@@ -179,7 +177,10 @@ class ActionTable:
                     out.append(SPECIAL if k in (DISCARD_ALL, TRADE_HANDS) else PLAIN)
                 else:
                     out.append(NOT_PLAYABLE)
-            cached = self._match[key] = (tuple(out), frozenset(t for t, how in enumerate(out) if how))
+            cached = self._match[key] = (
+                tuple(out),
+                frozenset(t for t, how in enumerate(out) if how),
+            )
         return cached
 
     def play_action(self, card: int, color: int, uno: bool) -> Action:

@@ -14,11 +14,23 @@ from .errors import InvalidActionError
 # --- colours ----------------------------------------------------------------------------
 NO_COLOR = -1
 RED, YELLOW, GREEN, BLUE, PINK, TEAL, ORANGE, PURPLE = range(8)
-COLOR_NAMES: tuple[str, ...] = ("red", "yellow", "green", "blue", "pink", "teal", "orange", "purple")
+COLOR_NAMES: tuple[str, ...] = (
+    "red",
+    "yellow",
+    "green",
+    "blue",
+    "pink",
+    "teal",
+    "orange",
+    "purple",
+)
 COLOR_BY_NAME: dict[str, int] = {name: i for i, name in enumerate(COLOR_NAMES)}
 
 #: The four colours of each side: index 0 is the light (or mild) side, 1 the dark (or wild).
-SIDE_COLORS: tuple[tuple[int, ...], tuple[int, ...]] = ((RED, YELLOW, GREEN, BLUE), (PINK, TEAL, ORANGE, PURPLE))
+SIDE_COLORS: tuple[tuple[int, ...], tuple[int, ...]] = (
+    (RED, YELLOW, GREEN, BLUE),
+    (PINK, TEAL, ORANGE, PURPLE),
+)
 
 #: Colour-blind symbols printed on UNO Flip Attack cards (R-5.1), by colour.
 COLOR_SYMBOLS: tuple[str, ...] = (

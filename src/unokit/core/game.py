@@ -31,6 +31,7 @@ from .actions import (
     DISCARD,
     DRAW,
     KEEP,
+    PLAIN,
     PLAY,
     PLAY_DRAWN,
     PRESS,
@@ -38,14 +39,19 @@ from .actions import (
     STOP,
     TRADE,
     UNO,
-    PLAIN,
     WILD_ANY,
     Action,
     ActionTable,
     parse_syntax,
 )
 from .decks import Deck, random_deck, standard_deck
-from .errors import AmbiguousActionError, IllegalActionError, InvalidActionError, LauncherError, OptionError
+from .errors import (
+    AmbiguousActionError,
+    IllegalActionError,
+    InvalidActionError,
+    LauncherError,
+    OptionError,
+)
 from .launcher import Launcher, make_launcher
 from .rng import Rng
 from .variants import Options, VariantRules, get_rules, make_options, parse_variant_spec
@@ -199,7 +205,11 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError(f"seed must be a whole number, not {seed!r}")
         rng = Rng(seed)
-        deck = random_deck(rules.name, rng) if opts.pairing == "random" and rules.double_sided else standard_deck(rules.name)
+        deck = (
+            random_deck(rules.name, rng)
+            if opts.pairing == "random" and rules.double_sided
+            else standard_deck(rules.name)
+        )
         game = cls(rules, opts, players, seed, deck)
         game.rng = rng
         events: list[Event] = []
@@ -320,17 +330,26 @@ class Game:
         if ev is not None:
             ev.append(event)
 
-    def _cards_event(self, kind: str, seat: int, cards: list[int], **extra: object) -> None:
-        """An event whose ``cards`` are private to ``seat``; others see count (and backs)."""
-        if self._ev is None:
-            return
-        event: Event = {"type": kind, "seat": seat, "count": len(cards), **extra}
-        event["cards"] = [self.deck.text[t] for t in cards]
+    def _cards_event(self, kind: str, seat: int, cards: list[int], reason: str = "deal") -> Event | None:
+        """Emit an event whose ``cards`` are private to ``seat`` (others see the count and, on
+        double-sided decks, the backs); return it for extra fields, or None when not recording."""
+        ev = self._ev
+        if ev is None:
+            return None
+        text = self.deck.text
+        event: Event = {
+            "type": kind,
+            "seat": seat,
+            "count": len(cards),
+            "reason": reason,
+            "cards": [text[t] for t in cards],
+            "private": [seat],
+        }
         if self.rules.double_sided:
             back = self.deck.face_texts[1 - self.side]
             event["backs"] = [back[t] for t in cards]
-        event["private"] = [seat]
-        self._ev.append(event)
+        ev.append(event)
+        return event
 
     # ------------------------------------------------------------------ set-up (R-1.2, R-1.3)
     def _cut_for_dealer(self) -> None:
@@ -342,7 +361,12 @@ class Game:
             self.rng.shuffle(pile)
             cut = {seat: pile.pop() for seat in candidates}
             values = {seat: (kinds[t] if kinds[t] < 10 else 0) for seat, t in cut.items()}
-            self._emit({"type": "cut", "cards": {str(s): self.deck.face_texts[0][t] for s, t in cut.items()}})
+            self._emit(
+                {
+                    "type": "cut",
+                    "cards": {str(s): self.deck.face_texts[0][t] for s, t in cut.items()},
+                }
+            )
             best = max(values.values())
             candidates = [seat for seat in candidates if values[seat] == best]
             if len(candidates) == 1:
@@ -380,7 +404,11 @@ class Game:
         name = self.rules.name
         kinds = self.deck.kind[0]
         first = (self.dealer + 1) % self.n
-        sent_back = {"classic": C.WILD_DRAW_FOUR, "flip": C.WILD_DRAW_TWO, "attack": C.TRADE_HANDS}.get(name)
+        sent_back = {
+            "classic": C.WILD_DRAW_FOUR,
+            "flip": C.WILD_DRAW_TWO,
+            "attack": C.TRADE_HANDS,
+        }.get(name)
         while True:
             t = self.draw.pop()
             k = kinds[t]
@@ -625,12 +653,13 @@ class Game:
             raise IllegalActionError(f"there is no seat {seat!r}; seats are 0 to {self.n - 1}")
         if not isinstance(action, Action):
             action = self.parse_action(action, seat)
-        if seat == self._seat and self._legal_key == self.version:
-            legal = self._legal
-        else:
-            legal = self.legal_actions(seat)
+        cached = seat == self._seat and self._legal_key == self.version
+        legal = self._legal if cached else self.legal_actions(seat)
         if action not in legal:
-            raise IllegalActionError(self._explain(action, seat))
+            same = [a for a in legal if a.key == action.key]  # an equal action of another table
+            if not same:
+                raise IllegalActionError(self._explain(action, seat))
+            action = same[0]
         events: list[Event] = []
         self._ev = events
         if self.launcher is not None and self.launcher.can_fail:
@@ -679,7 +708,7 @@ class Game:
         elif kind == KEEP:
             self._emit({"type": "keep", "seat": seat})
             self._advance(seat)
-        elif kind == CHALLENGE or kind == ACCEPT:
+        elif kind in (CHALLENGE, ACCEPT):
             self._answer_wild_draw(seat, kind == CHALLENGE)
         elif kind == COLOR:
             self.color = action.color
@@ -726,8 +755,7 @@ class Game:
                 draw = self.draw
             drawn.append(draw.pop())
         self.hands[seat].extend(drawn)
-        if self._ev is not None:
-            self._cards_event("draw", seat, drawn, reason=reason)
+        self._cards_event("draw", seat, drawn, reason)
         return drawn
 
     def _draw_until_color(self, seat: int, color: int, reason: str, extra: int = 0) -> None:
@@ -743,7 +771,7 @@ class Game:
             if colors[t] == color:
                 break
         self.hands[seat].extend(drawn)
-        self._cards_event("draw", seat, drawn, reason=reason)
+        self._cards_event("draw", seat, drawn, reason)
         if extra:
             self._draw(seat, extra, reason)
 
@@ -761,8 +789,10 @@ class Game:
             ejected.append(draw.pop())
         target = seat if receiver is None else receiver
         self.hands[target].extend(ejected)
-        if self._ev is not None:
-            self._cards_event("press", target, ejected, fired=fired > 0, presser=seat, reason=reason)
+        event = self._cards_event("press", target, ejected, reason)
+        if event is not None:
+            event["fired"] = fired > 0
+            event["presser"] = seat
         return ejected
 
     def _press_until_fire(self, seat: int, reason: str) -> None:
@@ -875,7 +905,12 @@ class Game:
             self._advance(seat, 2)
         elif k == C.REVERSE:
             self.direction = -self.direction
-            self._emit({"type": "reverse", "direction": "clockwise" if self.direction == 1 else "counterclockwise"})
+            self._emit(
+                {
+                    "type": "reverse",
+                    "direction": "clockwise" if self.direction == 1 else "counterclockwise",
+                }
+            )
             if self.n == 2:
                 self._start_turn(seat)  # with two players a Reverse acts as a Skip (R-1.10)
             else:
@@ -963,7 +998,7 @@ class Game:
             self._draw_until_color(victim, named, name, extra=2 if fair_challenged else 0)
 
     def _answer_wild_draw(self, seat: int, challenged: bool) -> None:
-        by, k, named, fair, prev_color = self._data
+        by, k, named, fair, _previous = self._data
         if not challenged:
             self._emit({"type": "accept", "seat": seat})
             self._wild_draw_penalty(seat, k, named, fair_challenged=False)
@@ -997,7 +1032,13 @@ class Game:
         self.draw.reverse()
         if self.launcher is not None:
             self.launcher.restart()
-        self._emit({"type": "flip", "side": self.rules.side_names[self.side], "top": self.face_text(self.discard[-1])})
+        self._emit(
+            {
+                "type": "flip",
+                "side": self.rules.side_names[self.side],
+                "top": self.face_text(self.discard[-1]),
+            }
+        )
 
     def _after_flip(self, seat: int) -> None:
         """The new top card's action is ignored; a wild's colour is chosen (R-3.7)."""

@@ -133,8 +133,7 @@ class ScriptedLauncher(Launcher):
     def press(self, rng: Rng) -> int:
         if self.index >= len(self.script):
             raise LauncherError(
-                f"the launcher script is used up after {len(self.script)} presses; "
-                "extend it with the next outcomes"
+                f"the launcher script is used up after {len(self.script)} presses; extend it with the next outcomes"
             )
         outcome = self.script[self.index]
         self.index += 1

@@ -9,21 +9,17 @@ pile's order or the launcher's script.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import COLOR_NAMES
-
-if TYPE_CHECKING:
-    from .game import Event, Game
+from .errors import IllegalActionError
+from .game import Event, Game
+from .position import public_pending
 
 
 def observe(game: Game, seat: int) -> dict[str, Any]:
     """The JSON-serialisable view of ``game`` for ``seat``."""
-    from .position import public_pending
-
     if not 0 <= seat < game.n:
-        from .errors import IllegalActionError
-
         raise IllegalActionError(f"there is no seat {seat}; seats are 0 to {game.n - 1}")
     deck = game.deck
     side = game.side

@@ -10,17 +10,26 @@ See ``docs/formats.md`` for every field.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import cards as C
 from .decks import Deck, standard_deck
 from .errors import OptionError, PositionError
+from .game import (
+    D_CHALLENGE,
+    D_CHOOSE_COLOR,
+    D_CHOOSE_DISCARD,
+    D_OVER,
+    D_PLAY_OR_KEEP,
+    D_PRESS_YOUR_LUCK,
+    D_STACK,
+    D_TURN,
+    DECISION_BY_NAME,
+    Game,
+)
 from .launcher import launcher_from_state, make_launcher
 from .rng import Rng
 from .variants import get_rules, make_options
-
-if TYPE_CHECKING:
-    from .game import Game
 
 FORMAT = "unokit-position/1"
 _FIELDS = frozenset(
@@ -53,16 +62,6 @@ _FIELDS = frozenset(
 
 def pending_to_json(game: Game) -> dict[str, Any]:
     """The open decision with every fact the engine needs to continue it."""
-    from .game import (
-        D_CHALLENGE,
-        D_CHOOSE_COLOR,
-        D_CHOOSE_DISCARD,
-        D_OVER,
-        D_PLAY_OR_KEEP,
-        D_PRESS_YOUR_LUCK,
-        D_STACK,
-    )
-
     decision = game._decision
     if decision == D_OVER:
         return {"kind": "over"}
@@ -184,19 +183,6 @@ def _color(value: Any, where: str) -> int:
 
 def from_position(obj: dict[str, Any]) -> Game:
     """Rebuild a :class:`Game` from a position; raise :class:`PositionError` naming the problem."""
-    from .game import (
-        D_CHALLENGE,
-        D_CHOOSE_COLOR,
-        D_CHOOSE_DISCARD,
-        D_OVER,
-        D_PLAY_OR_KEEP,
-        D_PRESS_YOUR_LUCK,
-        D_STACK,
-        D_TURN,
-        DECISION_BY_NAME,
-        Game,
-    )
-
     if not isinstance(obj, dict):
         raise PositionError("a position is a JSON object")
     unknown = set(obj) - _FIELDS
@@ -258,7 +244,9 @@ def from_position(obj: dict[str, Any]) -> Game:
     game.hands = [_parse_cards(deck, hand, side, f"hand of seat {i}") for i, hand in enumerate(hands)]
     game.discard = _parse_cards(deck, _need(obj, "discard"), side, "discard")
     named_draw = _parse_cards(deck, obj.get("draw", []), side, "draw")
-    named = Counter(t for hand in game.hands for t in hand) + Counter(game.discard) + Counter(named_draw)
+    named: Counter[int] = Counter(t for hand in game.hands for t in hand)
+    named.update(game.discard)
+    named.update(named_draw)
     for t, count in named.items():
         if count > deck.counts[t]:
             raise PositionError(f"the position names {count} of {deck.text[t]}, but the deck has {deck.counts[t]}")
@@ -284,7 +272,10 @@ def from_position(obj: dict[str, Any]) -> Game:
     if game.stack_total and not options.stacking:
         raise PositionError("'stack' needs the option stacking=true")
     game.passes = _int(obj.get("passes", 0), "'passes'", 0, players)
-    pending = obj.get("pending") or {"kind": "stack" if game.stack_total else "turn", "seat": game.turn}
+    pending = obj.get("pending") or {
+        "kind": "stack" if game.stack_total else "turn",
+        "seat": game.turn,
+    }
     if not isinstance(pending, dict) or pending.get("kind") not in DECISION_BY_NAME:
         raise PositionError(f"'pending' must be an object whose kind is one of {', '.join(DECISION_BY_NAME)}")
     decision = DECISION_BY_NAME[pending["kind"]]
@@ -300,7 +291,7 @@ def from_position(obj: dict[str, Any]) -> Game:
         raise PositionError("'discard' needs at least its top card while the game runs")
     seat = _int(pending.get("seat", game.turn), "pending 'seat'", 0, players - 1)
     game._seat = seat
-    if decision == D_TURN or decision == D_STACK:
+    if decision in (D_TURN, D_STACK):
         if (decision == D_STACK) != bool(game.stack_total):
             raise PositionError("a 'stack' decision goes with a positive 'stack' total, and only then")
         if game.color < 0:
@@ -318,9 +309,9 @@ def from_position(obj: dict[str, Any]) -> Game:
         if not isinstance(fair, bool):
             raise PositionError("a 'challenge' says whether the play was 'fair' (true or false)")
         by = _int(pending.get("by"), "pending 'by'", 0, players - 1)
-        named = _color(pending.get("color"), "pending 'color'")
+        named_color = _color(pending.get("color"), "pending 'color'")
         previous = _color(pending.get("previous_color"), "pending 'previous_color'")
-        game._data = (by, kind, named, fair, previous)
+        game._data = (by, kind, named_color, fair, previous)
     elif decision == D_CHOOSE_COLOR:
         game._data = _int(pending.get("then", seat), "pending 'then'", 0, players - 1)
     elif decision in (D_PRESS_YOUR_LUCK, D_CHOOSE_DISCARD):
