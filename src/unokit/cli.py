@@ -33,7 +33,7 @@ def main() -> None:
 @click.option("--option", "option", multiple=True, metavar="NAME=VALUE", help="a rule option; repeatable")
 @click.option("--rounds", default=1, show_default=True, type=int, help="rounds to show (0: the whole game)")
 def demo(variant: str, players: int, seed: int, option: tuple[str, ...], rounds: int) -> None:
-    """Print a game between random players, turn by turn."""
+    """Print a game between random players, turn by turn, with every card shown."""
     options: dict[str, object] = dict(_options(option))
     if rounds:
         options.setdefault("rounds", rounds)
@@ -51,8 +51,9 @@ def demo(variant: str, players: int, seed: int, option: tuple[str, ...], rounds:
         actor = game.to_act
         assert actor is not None
         action = chooser.choice(game.legal_actions())
+        round_number = game.round_number
         events = game.apply(action)
-        click.echo(f"  [{game.round_number}] seat {actor} > {action}")
+        click.echo(f"  [{round_number}] seat {actor} > {action}")
         for event in events:
             line = describe(event)
             if line:

@@ -116,11 +116,10 @@ class Action:
 class ActionTable:
     """Every action a game over ``deck`` can list, created once and shared."""
 
-    def __init__(self, deck: Deck, bluffing: bool = True) -> None:
+    def __init__(self, deck: Deck) -> None:
         n = len(deck.types)
         self.deck = deck
-        self.bluffing = bluffing
-        self._match: dict[tuple[int, int, int], tuple[tuple[int, ...], frozenset[int]]] = {}
+        self._match: dict[tuple[int, int, int, bool], tuple[tuple[int, ...], frozenset[int]]] = {}
         self.simple = {kind: Action(kind, kind) for kind in _SIMPLE}
         self.play: list[Action] = []
         self.play_uno: list[Action] = []
@@ -150,19 +149,39 @@ class ActionTable:
             Action(PLAY_DRAWN, f"{PLAY_DRAWN} {name} uno", color=c, uno=True) for c, name in enumerate(COLOR_NAMES)
         ]
         self.color = [Action(COLOR, f"color {name}", color=c) for c, name in enumerate(COLOR_NAMES)]
-        # wild_plays[side][t]: the plays of wild type t naming each colour of that side.
+        # wild_plays[side][t]: the plays of wild type t naming each colour of that side;
+        # wild_plays_uno[side][t]: the same, each followed by its form with the UNO call.
         self.wild_plays = [[[row[c] for c in SIDE_COLORS[side] if row] for row in self.play_color] for side in (0, 1)]
         self.wild_plays_uno = [
-            [[row[c] for c in SIDE_COLORS[side] if row] for row in self.play_color_uno] for side in (0, 1)
+            [
+                [action for c in SIDE_COLORS[side] if plain for action in (plain[c], uno[c])]
+                for plain, uno in zip(self.play_color, self.play_color_uno, strict=True)
+            ]
+            for side in (0, 1)
         ]
         self.trade = [Action(TRADE, f"trade {s}", seat=s) for s in range(MAX_SEATS)]
         self.catch = [Action(CATCH, f"catch {s}", seat=s) for s in range(MAX_SEATS)]
 
-    def match(self, side: int, color: int, top_kind: int) -> tuple[tuple[int, ...], frozenset[int]]:
+        self._ids = frozenset(id(a) for a in self._every_action())
+
+    def _every_action(self) -> list[Action]:
+        out = [*self.simple.values(), self.drawn, self.drawn_uno, *self.color, *self.trade, *self.catch]
+        out += [*self.play, *self.play_uno, *self.discard, *self.discard_uno]
+        out += [*self.drawn_color, *self.drawn_color_uno]
+        for row in (*self.play_color, *self.play_color_uno):
+            out += row
+        return out
+
+    def owns(self, action: Action) -> bool:
+        """True when ``action`` is one of this table's own (interned) actions."""
+        return id(action) in self._ids
+
+    def match(self, side: int, color: int, top_kind: int, bluffing: bool) -> tuple[tuple[int, ...], frozenset[int]]:
         """How each type may be played on a top card of ``top_kind`` with ``color`` in play on
         ``side`` (R-1.4): ``NOT_PLAYABLE``, ``PLAIN``, ``WILD_ANY`` or ``SPECIAL`` by type id,
-        and the set of types that are not ``NOT_PLAYABLE``."""
-        key = (side, color, top_kind)
+        and the set of types that are not ``NOT_PLAYABLE``. Without ``bluffing`` the Wild
+        Draw cards are ``SPECIAL`` (playable only when fair)."""
+        key = (side, color, top_kind, bluffing)
         cached = self._match.get(key)
         if cached is None:
             colors = self.deck.color[side]
@@ -171,7 +190,7 @@ class ActionTable:
             for t in range(len(self.deck.types)):
                 k = kinds[t]
                 if k >= WILD:
-                    special = k == WILD_DISCARD_ALL or (not self.bluffing and k in CHALLENGEABLE_KINDS)
+                    special = k == WILD_DISCARD_ALL or (not bluffing and k in CHALLENGEABLE_KINDS)
                     out.append(SPECIAL if special else WILD_ANY)
                 elif colors[t] == color or k == top_kind:
                     out.append(SPECIAL if k in (DISCARD_ALL, TRADE_HANDS) else PLAIN)

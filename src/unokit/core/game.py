@@ -53,7 +53,7 @@ from .errors import (
     OptionError,
 )
 from .launcher import Launcher, make_launcher
-from .rng import Rng
+from .rng import MASK64, Rng
 from .variants import Options, VariantRules, get_rules, make_options, parse_variant_spec
 
 HAND_SIZE = 7
@@ -82,14 +82,14 @@ DECISION_NAMES = (
 )
 DECISION_BY_NAME = {name: i for i, name in enumerate(DECISION_NAMES)}
 
-_ACTION_TABLES: dict[tuple[Deck, bool], ActionTable] = {}
+_ACTION_TABLES: dict[Deck, ActionTable] = {}
 
 
-def action_table(deck: Deck, bluffing: bool) -> ActionTable:
-    """The shared :class:`ActionTable` of ``deck`` under the ``bluffing`` option."""
-    table = _ACTION_TABLES.get((deck, bluffing))
+def action_table(deck: Deck) -> ActionTable:
+    """The shared :class:`ActionTable` of ``deck``: equal decks share one set of actions."""
+    table = _ACTION_TABLES.get(deck)
     if table is None:
-        table = _ACTION_TABLES[deck, bluffing] = ActionTable(deck, bluffing)
+        table = _ACTION_TABLES[deck] = ActionTable(deck)
     return table
 
 
@@ -145,7 +145,7 @@ class Game:
         self.seed = seed
         self.rng = Rng(seed)
         self.deck = deck
-        self.actions = action_table(deck, options.bluffing)
+        self.actions = action_table(deck)
         self.launcher: Launcher | None = (
             make_launcher(options.launcher, options.launcher_script) if rules.uses_launcher else None
         )
@@ -204,6 +204,7 @@ class Game:
             seed = secrets.randbits(64)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError(f"seed must be a whole number, not {seed!r}")
+        seed &= MASK64
         rng = Rng(seed)
         deck = (
             random_deck(rules.name, rng)
@@ -488,6 +489,7 @@ class Game:
         a player who did not declare UNO, or its own late ``uno``. Empty once the game is over.
         """
         if seat is not None and seat != self._seat:
+            self._check_seat(seat)
             return [] if self._decision == D_OVER else self._out_of_turn(seat)
         if self._legal_key == self.version:
             return self._legal.copy()
@@ -561,7 +563,7 @@ class Game:
     def _turn_actions(self, seat: int) -> list[Action]:
         side = self.side
         table = self.actions
-        match, playable = table.match(side, self.color, self.deck.kind[side][self.discard[-1]])
+        match, playable = table.match(side, self.color, self.deck.kind[side][self.discard[-1]], self.options.bluffing)
         hand = self.hands[seat]
         after = len(hand) - 1
         out: list[Action] = []
@@ -572,9 +574,7 @@ class Game:
                 if after == 1:
                     out.append(table.play_uno[t])
             elif how == WILD_ANY:
-                out += table.wild_plays[side][t]
-                if after == 1:
-                    out += table.wild_plays_uno[side][t]
+                out += table.wild_plays_uno[side][t] if after == 1 else table.wild_plays[side][t]
             elif how:
                 self._special_plays(seat, t, out)
         out.append(table.simple[PRESS if self.launcher is not None else DRAW])
@@ -595,9 +595,7 @@ class Game:
                     out.append(table.play_color_uno[t][c])
         elif k in C.CHALLENGEABLE_KINDS:  # only reached with bluffing off (R-2.3)
             if self._fair_wild_draw(seat, self.color):
-                out += table.wild_plays[side][t]
-                if after == 1:
-                    out += table.wild_plays_uno[side][t]
+                out += table.wild_plays_uno[side][t] if after == 1 else table.wild_plays[side][t]
         elif k == C.DISCARD_ALL:
             left = after - (sum(1 for x in hand if colors[x] == colors[t]) - 1)
             out.append(table.play[t])
@@ -649,17 +647,17 @@ class Game:
             raise IllegalActionError("the game is over")
         if seat is None:
             seat = self._seat
-        elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalActionError(f"there is no seat {seat!r}; seats are 0 to {self.n - 1}")
+        else:
+            self._check_seat(seat)
         if not isinstance(action, Action):
             action = self.parse_action(action, seat)
         cached = seat == self._seat and self._legal_key == self.version
         legal = self._legal if cached else self.legal_actions(seat)
         if action not in legal:
-            same = [a for a in legal if a.key == action.key]  # an equal action of another table
-            if not same:
+            if not self.actions.owns(action):
+                action = self.parse_action(action.text, seat)  # an action of another deck: by its text
+            if action not in legal:
                 raise IllegalActionError(self._explain(action, seat))
-            action = same[0]
         events: list[Event] = []
         self._ev = events
         if self.launcher is not None and self.launcher.can_fail:
@@ -674,6 +672,10 @@ class Game:
         self._ev = None
         self.version += 1
         return events
+
+    def _check_seat(self, seat: object) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalActionError(f"there is no seat {seat!r}; seats are 0 to {self.n - 1}")
 
     def step(self, action: Action) -> None:
         """Fast path for simulators: apply an action taken from ``legal_actions()`` of the seat
@@ -985,6 +987,8 @@ class Game:
             self._all_out_attack(victim)
         elif k == C.FLIP:
             self._flip()
+            top = self.discard[-1]
+            self.color = self.deck.color[self.side][top]  # a wild on top names no colour: the round is over
         self._end_round(seat)
 
     def _wild_draw_penalty(self, victim: int, k: int, named: int, fair_challenged: bool) -> None:
@@ -1123,7 +1127,7 @@ class Game:
         mode = self.options.scoring
         if mode == "winner":
             gained = [0] * self.n
-            gained[winner] = sum(values)
+            gained[winner] = sum(values) - values[winner]  # the others' hands (R-1.7, D-4)
         else:
             gained = values
         for seat in range(self.n):

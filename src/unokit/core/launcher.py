@@ -139,6 +139,12 @@ class ScriptedLauncher(Launcher):
         self.index += 1
         return outcome
 
+    def extend(self, outcomes: list[int]) -> None:
+        """Append outcomes (cards per press, 0 for none), e.g. as typed in at a real table."""
+        if any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in outcomes):
+            raise LauncherError(f"launcher outcomes are whole numbers of 0 or more, not {outcomes!r}")
+        self.script.extend(outcomes)
+
     def state(self) -> dict[str, Any]:
         return {"model": self.model, "script": list(self.script), "index": self.index}
 

@@ -310,6 +310,8 @@ def from_position(obj: dict[str, Any]) -> Game:
             raise PositionError("a 'challenge' says whether the play was 'fair' (true or false)")
         by = _int(pending.get("by"), "pending 'by'", 0, players - 1)
         named_color = _color(pending.get("color"), "pending 'color'")
+        if named_color < 0:
+            raise PositionError("a 'challenge' names the colour the Wild Draw card chose ('color')")
         previous = _color(pending.get("previous_color"), "pending 'previous_color'")
         game._data = (by, kind, named_color, fair, previous)
     elif decision == D_CHOOSE_COLOR:
