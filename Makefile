@@ -11,7 +11,7 @@ SEED ?= 1
 # Installs uv (pinned) when missing, then the locked environment in .venv.
 setup:
 	@command -v $(UV) >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	@$(UV) sync --quiet --frozen --extra dev
+	@$(UV) sync --quiet --frozen --all-extras
 
 run: setup
 	@$(UV) run --frozen unokit demo --variant $(VARIANT) --players $(PLAYERS) --seed $(SEED)
@@ -28,7 +28,7 @@ test: lint typecheck
 
 bench:
 	@command -v $(UV) >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	@$(UV) sync --quiet --frozen --extra dev --extra bench
+	@$(UV) sync --quiet --frozen --all-extras
 	$(UV) run --frozen python scripts/bench_engine.py
 
 golden: setup

@@ -15,6 +15,7 @@ from .core import (
     OptionError,
     PositionError,
     UnokitError,
+    View,
     new_game,
     redact,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "OptionError",
     "PositionError",
     "UnokitError",
+    "View",
     "__version__",
     "new_game",
     "redact",

@@ -1,6 +1,9 @@
-"""The ``unokit`` command."""
+"""The ``unokit`` command. Subcommands of outer layers load lazily, so a missing optional
+extra only affects its own subcommand."""
 
 from __future__ import annotations
+
+from importlib import import_module
 
 import click
 
@@ -9,8 +12,50 @@ from .core.errors import UnokitError
 from .core.rng import Rng
 from .narration import describe
 
+#: Subcommands defined in other modules, as "module:attribute" (loaded on first use).
+LAZY_COMMANDS: dict[str, str] = {
+    "play": "unokit.play.commands:play",
+    "replay": "unokit.record.commands:replay",
+    "verify": "unokit.record.commands:verify",
+    "score": "unokit.play.scorekeeper:score",
+    "table": "unokit.play.scorekeeper:table",
+    "sim": "unokit.sim.commands:sim",
+    "tournament": "unokit.sim.commands:tournament",
+}
 
-def _options(pairs: tuple[str, ...]) -> dict[str, str]:
+
+class LazyGroup(click.Group):
+    """A group whose listed subcommands are imported only when used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self._available()})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None or cmd_name not in LAZY_COMMANDS:
+            return command
+        module_name, _, attribute = LAZY_COMMANDS[cmd_name].partition(":")
+        try:
+            module = import_module(module_name)
+        except ImportError as exc:
+            raise click.UsageError(f"'unokit {cmd_name}' is not available: {exc}") from None
+        loaded: click.Command = getattr(module, attribute)
+        return loaded
+
+    @staticmethod
+    def _available() -> list[str]:
+        names = []
+        for name, target in LAZY_COMMANDS.items():
+            try:
+                import_module(target.partition(":")[0])
+            except ImportError:
+                continue
+            names.append(name)
+        return names
+
+
+def parse_option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
+    """Read ``--option name=value`` pairs into a dict (values stay text; the engine converts)."""
     out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -20,7 +65,7 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-@click.group()
+@click.group(cls=LazyGroup)
 @click.version_option(__version__, prog_name="unokit")
 def main() -> None:
     """unokit: Classic UNO, UNO Flip, UNO Attack and UNO Flip Attack."""
@@ -34,7 +79,7 @@ def main() -> None:
 @click.option("--rounds", default=1, show_default=True, type=int, help="rounds to show (0: the whole game)")
 def demo(variant: str, players: int, seed: int, option: tuple[str, ...], rounds: int) -> None:
     """Print a game between random players, turn by turn, with every card shown."""
-    options: dict[str, object] = dict(_options(option))
+    options: dict[str, object] = dict(parse_option_pairs(option))
     if rounds:
         options.setdefault("rounds", rounds)
     try:

@@ -13,7 +13,7 @@ from .errors import (
     UnokitError,
 )
 from .game import DECISION_NAMES, Event, Game
-from .observation import redact
+from .observation import View, redact
 from .variants import VARIANTS
 
 
@@ -40,6 +40,7 @@ __all__ = [
     "OptionError",
     "PositionError",
     "UnokitError",
+    "View",
     "new_game",
     "redact",
 ]

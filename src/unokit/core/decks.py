@@ -78,6 +78,12 @@ class Deck:
             tuple(face_text(t.face(1)) for t in self.types),
         )
         self._by_text = {text: i for i, text in enumerate(self.text)}
+        # back_class[side][t]: the smallest type id whose ``side`` face equals t's, so that
+        # cards that look the same from that side share one id (what others see of a card).
+        self.back_class: tuple[tuple[int, ...], tuple[int, ...]] = (
+            tuple(self.face_texts[0].index(f) for f in self.face_texts[0]),
+            tuple(self.face_texts[1].index(f) for f in self.face_texts[1]),
+        )
 
     def cards(self) -> list[int]:
         """Every physical card as a type id, in type order."""

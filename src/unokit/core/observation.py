@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .actions import Action
 from .cards import COLOR_NAMES
 from .errors import IllegalActionError
 from .game import Event, Game
@@ -73,3 +74,146 @@ def redact(events: list[Event], seat: int | None) -> list[Event]:
         else:
             out.append({k: v for k, v in event.items() if k not in ("private", "cards", "revealed")})
     return out
+
+
+class View:
+    """A read-only window on a game for one seat: what a player at the table knows.
+
+    Bots, environments and servers use a View instead of the game. It reads the live game,
+    so it is cheap to make each decision; it exposes exactly the facts of :func:`observe`
+    (as ids and tables for speed) and never the draw pile's order, the RNG or the launcher
+    script. Card ids index ``deck`` (``deck.color[side][t]``, ``deck.kind[side][t]``).
+    """
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        if not 0 <= seat < game.n:
+            raise IllegalActionError(f"there is no seat {seat}; seats are 0 to {game.n - 1}")
+        self._game = game
+        self.seat = seat
+
+    @property
+    def variant(self) -> str:
+        """The variant's name."""
+        return self._game.rules.name
+
+    @property
+    def rules(self) -> Any:
+        """The variant's fixed rules (:class:`~unokit.core.variants.VariantRules`)."""
+        return self._game.rules
+
+    @property
+    def options(self) -> Any:
+        """The game's options (:class:`~unokit.core.variants.Options`)."""
+        return self._game.options
+
+    @property
+    def deck(self) -> Any:
+        """The deck's tables (:class:`~unokit.core.decks.Deck`); public knowledge."""
+        return self._game.deck
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self._game.n
+
+    @property
+    def decision(self) -> str:
+        """The open decision's kind."""
+        return self._game.decision
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must decide now."""
+        return self._game.to_act
+
+    @property
+    def side(self) -> int:
+        """0 light/mild, 1 dark/wild."""
+        return self._game.side
+
+    @property
+    def direction(self) -> int:
+        """1 clockwise, -1 counterclockwise."""
+        return self._game.direction
+
+    @property
+    def color(self) -> int:
+        """The colour in play (``-1`` while a colour is being chosen)."""
+        return self._game.color
+
+    @property
+    def top(self) -> int:
+        """The discard pile's top card."""
+        return self._game.discard[-1]
+
+    @property
+    def discard(self) -> list[int]:
+        """The discard pile, bottom first (every card was seen when played)."""
+        return list(self._game.discard)
+
+    @property
+    def hand(self) -> list[int]:
+        """This seat's own cards (both faces are known, D-1)."""
+        return list(self._game.hands[self.seat])
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """Cards in every hand."""
+        return [len(h) for h in self._game.hands]
+
+    def backs(self, seat: int) -> list[int]:
+        """What this seat sees of ``seat``'s hand on a double-sided deck: for each card, the
+        *back class* (``deck.back_class``: the smallest card id with the same inactive face),
+        sorted. Empty for its own seat and on single-sided decks."""
+        game = self._game
+        if seat == self.seat or not game.deck.double_sided:
+            return []
+        return sorted(game.deck.back_class[1 - game.side][t] for t in game.hands[seat])
+
+    @property
+    def draw_size(self) -> int:
+        """Cards in the draw pile or launcher."""
+        return len(self._game.draw)
+
+    @property
+    def draw_top_back(self) -> int | None:
+        """On Flip, the back class of the draw pile's top card (see :meth:`backs`); else None."""
+        game = self._game
+        if not game.deck.double_sided or game.launcher is not None or not game.draw:
+            return None
+        return game.deck.back_class[1 - game.side][game.draw[-1]]
+
+    @property
+    def scores(self) -> list[int]:
+        """Cumulative scores."""
+        return list(self._game.scores)
+
+    @property
+    def round_number(self) -> int:
+        """The current round, from 1."""
+        return self._game.round_number
+
+    @property
+    def stack_total(self) -> int:
+        """Cards a stacked draw has piled up so far (R-1.9)."""
+        return self._game.stack_total
+
+    @property
+    def uno_exposed(self) -> int:
+        """The seat that may be caught without UNO, or -1."""
+        game = self._game
+        return game.uno_exposed if game.uno_exposed >= 0 and len(game.hands[game.uno_exposed]) == 1 else -1
+
+    def pending(self) -> dict[str, Any]:
+        """The open decision as this seat may know it."""
+        return public_pending(self._game, self.seat)
+
+    def legal_actions(self) -> list[Action]:
+        """This seat's legal actions now (out-of-turn ones when it is not to act)."""
+        return self._game.legal_actions(self.seat)
+
+    def observe(self) -> dict[str, Any]:
+        """The JSON form of this view (:func:`observe`)."""
+        return observe(self._game, self.seat)

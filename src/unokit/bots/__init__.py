@@ -1,0 +1,49 @@
+"""Bots: players that see only a :class:`~unokit.View`. ``make_bot(name, seed)`` builds one."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from .base import Bot
+from .random_bot import RandomBot
+
+#: Bot names usable from the command line, as "module:Class" under unokit.bots (loaded lazily).
+BOT_CLASSES: dict[str, str] = {
+    "random": "random_bot:RandomBot",
+    "rlcard_rule": "rule_bots:RlcardRuleBot",
+    "heuristic": "heuristic:HeuristicBot",
+    "ismcts": "ismcts:IsmctsBot",
+}
+
+
+def bot_names() -> list[str]:
+    """The names of the bots that are installed (their module imports)."""
+    names = []
+    for name, target in BOT_CLASSES.items():
+        try:
+            import_module(f"{__name__}.{target.partition(':')[0]}")
+        except ImportError:
+            continue
+        names.append(name)
+    return names
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A new bot called ``name`` with its own RNG seeded by ``seed``.
+
+    Raises ``ValueError`` naming the known bots when ``name`` is unknown or not installed.
+    """
+    target = BOT_CLASSES.get(name)
+    if target is None:
+        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
+    module_name, _, class_name = target.partition(":")
+    try:
+        module = import_module(f"{__name__}.{module_name}")
+    except ImportError as exc:
+        raise ValueError(f"bot {name!r} is not available: {exc}") from None
+    cls = getattr(module, class_name)
+    bot: Bot = cls(seed)
+    return bot
+
+
+__all__ = ["BOT_CLASSES", "Bot", "RandomBot", "bot_names", "make_bot"]

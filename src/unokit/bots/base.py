@@ -1,0 +1,42 @@
+"""The bot protocol: a bot sees a :class:`~unokit.View` and returns one of its legal actions.
+
+A bot never receives the game. It owns a seeded RNG, so a bot's play is reproducible. The
+engine asks :meth:`Bot.act` whenever the bot's seat must decide, and :meth:`Bot.react` when
+another seat's action opened something it may do out of turn (catching a missed UNO, or its
+own late UNO call).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from ..core.actions import CATCH, UNO, Action
+from ..core.observation import View
+from ..core.rng import Rng
+
+
+class Bot(ABC):
+    """Base class of every bot. Subclasses set ``name`` and implement :meth:`act`."""
+
+    name: ClassVar[str] = "bot"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def reset(self, seat: int) -> None:  # noqa: B027 - optional hook, a no-op by default
+        """A new game starts with this bot in ``seat`` (forget what it tracked)."""
+
+    @abstractmethod
+    def act(self, view: View) -> Action:
+        """Choose one of ``view.legal_actions()`` for the decision this seat must make."""
+
+    def react(self, view: View) -> Action | None:
+        """Out of turn: return a ``catch``/``uno`` action from ``view.legal_actions()``, or None.
+
+        The default always declares its own late UNO and always catches.
+        """
+        for action in view.legal_actions():
+            if action.kind in (UNO, CATCH):
+                return action
+        return None
