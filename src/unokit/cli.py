@@ -8,6 +8,7 @@ from importlib import import_module
 import click
 
 from . import Game, __version__, redact
+from .core import variants
 from .core.errors import UnokitError
 from .core.rng import Rng
 from .narration import describe
@@ -55,14 +56,11 @@ class LazyGroup(click.Group):
 
 
 def parse_option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
-    """Read ``--option name=value`` pairs into a dict (values stay text; the engine converts)."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise click.BadParameter(f"write options as name=value, not {pair!r}", param_hint="--option")
-        out[key.strip()] = value.strip()
-    return out
+    """Read ``--option name=value`` pairs for click (see :func:`unokit.core.variants.parse_option_pairs`)."""
+    try:
+        return variants.parse_option_pairs(pairs)
+    except UnokitError as exc:
+        raise click.BadParameter(str(exc), param_hint="--option") from None
 
 
 @click.group(cls=LazyGroup)

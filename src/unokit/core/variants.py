@@ -9,7 +9,7 @@ unknown options, options a variant does not accept and impossible values raise
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -235,6 +235,17 @@ def get_rules(name: str) -> VariantRules:
     if rules is None:
         raise OptionError(f"unknown variant {name!r}; variants are {', '.join(VARIANTS)}")
     return rules
+
+
+def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
+    """Read ``name=value`` texts (command-line options) into a dict; values stay text."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"write options as name=value, not {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
 
 
 _SPEC = re.compile(r"^\s*([A-Za-z_]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)

@@ -1,0 +1,456 @@
+"""The public API contract of :mod:`unokit`: building games, options, the game's read-only
+properties, legal actions, events and redaction, positions, and the shipped pairing data."""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib import resources
+from typing import Any
+
+import pytest
+
+import unokit
+from unokit import DECISION_NAMES, Game, OptionError, PositionError
+from unokit.core.decks import flip_attack_generated_pairs, write_pairs_csv
+from unokit.core.rng import Rng
+
+VARIANT_NAMES = ("classic", "flip", "attack", "flip_attack")
+Event = dict[str, Any]
+
+
+def play_out(game: Game, chooser_seed: int, limit: int = 50_000) -> list[list[Event]]:
+    """Play ``game`` to its end with a seeded chooser; return the events of each action."""
+    chooser = Rng(chooser_seed)
+    log: list[list[Event]] = []
+    for _ in range(limit):
+        if game.is_over:
+            return log
+        log.append(game.apply(chooser.choice(game.legal_actions())))
+    raise AssertionError(f"no end after {limit} actions")
+
+
+# --------------------------------------------------------------------------- building games
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_new_game_takes_variant_players_seed_and_options(variant: str) -> None:
+    game = unokit.new_game(variant, 3, 7, scoring="own_hand", target=123)
+    assert game.variant == variant
+    assert game.players == 3
+    assert game.seed == 7
+    position = game.to_position()
+    assert position["variant"] == variant
+    assert position["players"] == 3
+    assert position["options"]["scoring"] == "own_hand"
+    assert position["options"]["target"] == 123
+    assert len(position["hands"]) == 3
+    assert all(len(hand) == 7 for hand in position["hands"])
+
+
+def test_variant_string_carries_players_and_options() -> None:
+    from_string = unokit.new_game("flip(players=4,stacking=true)", seed=1)
+    from_arguments = unokit.new_game("flip", 4, 1, stacking=True)
+    assert from_string.players == 4
+    assert from_string.to_position()["options"]["stacking"] is True
+    assert from_string.to_position() == from_arguments.to_position()
+    same_players = unokit.new_game("flip(players=4)", 4, seed=1)
+    assert same_players.players == 4
+
+
+def test_options_as_strings_equal_options_as_values() -> None:
+    a = unokit.new_game("attack(launcher=pattern,target=50,rounds=2)", 3, seed=5)
+    b = unokit.new_game("attack", 3, 5, launcher="pattern", target=50, rounds=2)
+    assert a.to_position() == b.to_position()
+    c = unokit.new_game("attack(launcher=scripted,launcher_script=[0,3,0])", 3, seed=5)
+    assert c.to_position()["options"]["launcher_script"] == [0, 3, 0]
+
+
+def test_without_a_seed_the_game_keeps_a_fresh_one() -> None:
+    game = unokit.new_game("classic", 3)
+    assert isinstance(game.seed, int)
+    again = unokit.new_game("classic", 3, game.seed)
+    assert again.to_position() == game.to_position()
+
+
+def test_game_new_returns_the_set_up_events() -> None:
+    game, events = Game.new("classic", 3, 1)
+    assert events, "the cut and the deal produce events"
+    assert {"cut", "dealer", "deal"} <= {e["type"] for e in events}
+    assert game.to_position() == unokit.new_game("classic", 3, 1).to_position()
+
+
+def test_conflicting_players_are_refused() -> None:
+    with pytest.raises(OptionError, match="players"):
+        unokit.new_game("flip(players=4)", 3, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "options", "named"),
+    [
+        ("uno", 4, {}, "uno"),
+        ("flip(players=4", None, {}, "flip(players=4"),
+        ("classic", 4, {"colour_blind": True}, "colour_blind"),
+        ("classic(colour_blind=true)", 4, {}, "colour_blind"),
+        ("attack", 4, {"stacking": True}, "stacking"),
+        ("attack", 4, {"bluffing": False}, "bluffing"),
+        ("classic", 4, {"launcher": "random"}, "launcher"),
+        ("classic", 4, {"pairing": "random"}, "pairing"),
+        ("flip", 4, {"launcher_script": [1]}, "launcher_script"),
+        ("classic", 11, {}, "players"),
+        ("classic", 1, {}, "players"),
+        ("flip_attack", 7, {}, "players"),
+        ("classic", "3", {}, "players"),
+        ("classic", True, {}, "players"),
+        ("classic(players=x)", None, {}, "players"),
+        ("classic", 4, {"target": 0}, "target"),
+        ("classic", 4, {"target": -5}, "target"),
+        ("classic", 4, {"target": "many"}, "target"),
+        ("classic", 4, {"rounds": 0}, "rounds"),
+        ("attack", 4, {"launcher_script": [0, 1]}, "launcher_script"),
+        ("attack", 4, {"launcher": "pattern", "launcher_script": [0, 1]}, "launcher_script"),
+        ("attack", 4, {"launcher": "scripted"}, "launcher_script"),
+        ("attack", 4, {"launcher": "scripted", "launcher_script": [0, -1]}, "launcher_script"),
+        ("attack", 4, {"launcher": "cannon"}, "launcher"),
+        ("classic", 4, {"stacking": "yes"}, "stacking"),
+        ("classic", 4, {"stacking": 1}, "stacking"),
+        ("classic(bluffing=maybe)", 4, {}, "bluffing"),
+        ("flip", 4, {"wild_counts_as_color_match": None}, "wild_counts_as_color_match"),
+        ("flip", 4, {"flip_wild_chooser": "dealer"}, "flip_wild_chooser"),
+        ("flip", 4, {"pairing": "mirror"}, "pairing"),
+        ("flip", 4, {"scoring": "best"}, "scoring"),
+        ("classic(stacking=true)", 4, {"stacking": False}, "stacking"),
+        ("classic(stacking=true,stacking=false)", 4, {}, "stacking"),
+    ],
+)
+def test_bad_variants_and_options_raise_option_error_naming_them(
+    variant: str, players: Any, options: dict[str, object], named: str
+) -> None:
+    with pytest.raises(OptionError) as info:
+        unokit.new_game(variant, players, 1, **options)
+    assert named in str(info.value), f"the message {str(info.value)!r} does not name {named!r}"
+
+
+def test_option_errors_are_unokit_errors() -> None:
+    assert issubclass(OptionError, unokit.UnokitError)
+    assert issubclass(PositionError, unokit.UnokitError)
+    assert issubclass(unokit.IllegalActionError, unokit.UnokitError)
+    assert issubclass(unokit.InvalidActionError, unokit.UnokitError)
+    assert issubclass(unokit.AmbiguousActionError, unokit.IllegalActionError)
+
+
+# --------------------------------------------------------------------------- game properties
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_properties_at_the_start(variant: str) -> None:
+    game = unokit.new_game(variant, 4, 3)
+    assert game.to_act is not None and 0 <= game.to_act < 4
+    assert 0 <= game.turn < 4
+    assert game.decision in DECISION_NAMES and game.decision != "over"
+    assert game.is_over is False
+    assert game.winner is None
+    assert game.winners == []
+    assert game.scores == [0, 0, 0, 0]
+    assert game.round_number == 1
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+@pytest.mark.parametrize("scoring", ["winner", "own_hand", "loser"])
+def test_properties_through_a_whole_game(variant: str, scoring: str) -> None:
+    target = {"winner": 150, "own_hand": 150, "loser": 60}[scoring]
+    game = unokit.new_game(variant, 3, 2, scoring=scoring, target=target)
+    chooser = Rng(4)
+    rounds_ended = 0
+    game_end: Event | None = None
+    for _ in range(100_000):
+        if game.is_over:
+            break
+        seat = game.to_act
+        assert seat is not None
+        assert game.decision != "over"
+        round_before = game.round_number
+        events = game.apply(chooser.choice(game.legal_actions()))
+        ends = [e for e in events if e["type"] == "round_end"]
+        rounds_ended += len(ends)
+        if not game.is_over:
+            assert game.round_number == round_before + len(ends)
+        game_end = next((e for e in events if e["type"] == "game_end"), game_end)
+    assert game.is_over
+    assert game.to_act is None
+    assert game.decision == "over"
+    assert game.legal_actions() == []
+    assert game_end is not None
+    assert game.winners == game_end["winners"]
+    assert game.scores == game_end["scores"]
+    assert game.round_number == rounds_ended
+    assert game.winners and all(0 <= s < 3 for s in game.winners)
+    if len(game.winners) == 1:
+        assert game.winner == game.winners[0]
+    else:
+        assert game.winner is None
+    if scoring == "winner":
+        assert max(game.scores) >= target
+        assert game.scores[game.winners[0]] == max(game.scores)
+    else:
+        assert max(game.scores) >= target
+        losing = [s for s in range(3) if s not in game.winners]
+        assert all(game.scores[w] < game.scores[s] for w in game.winners for s in losing)
+    with pytest.raises(unokit.IllegalActionError):
+        game.apply("draw")
+
+
+def test_a_shared_win_has_winners_but_no_winner() -> None:
+    # own_hand scoring (D-11): seat 0 goes out; seat 1 holds a 0 and so ties seat 0 for the
+    # lowest total, while seat 2 passes the target and ends the game.
+    game = Game.from_position(
+        {
+            "variant": "classic",
+            "options": {"scoring": "own_hand", "target": 200},
+            "players": 3,
+            "scores": [150, 150, 190],
+            "turn": 0,
+            "color": "red",
+            "hands": [["red 5"], ["red 0"], ["blue 9", "blue 8"]],
+            "discard": ["red 3"],
+            "draw": [],
+            "seed": 1,
+        }
+    )
+    game.apply("play red 5")
+    assert game.is_over
+    assert game.scores == [150, 150, 207]
+    assert game.winners == [0, 1]
+    assert game.winner is None
+    assert game.to_act is None
+
+
+# --------------------------------------------------------------------------- legal actions
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_legal_actions_are_deterministic(variant: str) -> None:
+    a = unokit.new_game(variant, 3, 9)
+    b = unokit.new_game(variant, 3, 9)
+    chooser = Rng(1)
+    for _ in range(300):
+        if a.is_over:
+            break
+        legal = a.legal_actions()
+        assert legal == a.legal_actions(), "two calls on one game differ"
+        assert legal == b.legal_actions(), "the same game built twice differs"
+        assert [str(x) for x in legal] == [str(x) for x in b.legal_actions()]
+        for seat in range(3):
+            assert a.legal_actions(seat) == b.legal_actions(seat)
+        action = chooser.choice(legal)
+        a.apply(action)
+        b.apply(str(action))
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_legal_actions_of_other_seats_are_only_catch_and_uno(variant: str) -> None:
+    game = unokit.new_game(variant, 4, 12)
+    chooser = Rng(3)
+    asked = non_empty = 0
+    for _ in range(1000):
+        if game.is_over:
+            break
+        acting = game.to_act
+        assert acting is not None
+        assert game.legal_actions(acting) == game.legal_actions()
+        for seat in range(4):
+            if seat == acting:
+                continue
+            others = game.legal_actions(seat)
+            asked += 1
+            non_empty += bool(others)
+            assert {a.kind for a in others} <= {"catch", "uno"}, (seat, others)
+        game.apply(chooser.choice(game.legal_actions()))
+    assert asked > 0
+    assert non_empty <= asked // 10, f"{non_empty} of {asked} out-of-turn lists were non-empty"
+
+
+def test_legal_actions_returns_a_copy() -> None:
+    game = unokit.new_game("classic", 3, 1)
+    legal = game.legal_actions()
+    legal.clear()
+    assert game.legal_actions(), "changing the returned list changed the game"
+
+
+# --------------------------------------------------------------------------- events
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_events_are_json_dicts_with_a_type(variant: str) -> None:
+    game, setup_events = Game.new(variant, 3, 8, rounds=2)
+    logs = [setup_events, *play_out(game, 8)]
+    for events in logs:
+        assert isinstance(events, list)
+        for event in events:
+            assert isinstance(event, dict)
+            assert isinstance(event.get("type"), str) and event["type"]
+            assert json.loads(json.dumps(event)) == event, event
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_redact_hides_other_seats_cards_but_keeps_counts(variant: str) -> None:
+    game, setup_events = Game.new(variant, 3, 6, rounds=1)
+    logs = [setup_events, *play_out(game, 6)]
+    events = [e for log in logs for e in log]
+    private = [e for e in events if "private" in e]
+    assert any(e["type"] == "deal" for e in private), "dealt cards are private"
+    original = copy.deepcopy(events)
+    for seat in (0, 1, 2, None):
+        redacted = unokit.redact(events, seat)
+        assert events == original, "redact changed its input"
+        assert len(redacted) == len(events)
+        for before, after in zip(events, redacted, strict=True):
+            assert "private" not in after
+            assert after["type"] == before["type"]
+            if "private" in before and (seat is None or seat not in before["private"]):
+                assert "cards" not in after and "revealed" not in after, after
+                if "count" in before:
+                    assert after["count"] == before["count"] == len(before["cards"])
+                if "backs" in before:
+                    assert after["backs"] == before["backs"]
+            else:
+                assert after == {k: v for k, v in before.items() if k != "private"}
+    # The seat that drew (or pressed) sees its cards; another seat sees only how many.
+    draws = [e for e in events if e["type"] in ("draw", "press") and e.get("cards")]
+    assert draws
+    draw = draws[0]
+    own = unokit.redact([draw], draw["seat"])[0]
+    other = unokit.redact([draw], (draw["seat"] + 1) % 3)[0]
+    assert own["cards"] == draw["cards"]
+    assert "cards" not in other and other["count"] == len(draw["cards"])
+
+
+def test_redacted_events_do_not_name_hidden_cards_on_double_sided_decks() -> None:
+    _game, events = Game.new("flip", 3, 2)
+    for event in unokit.redact(events, 0):
+        if event["type"] == "deal" and event["seat"] != 0:
+            assert "cards" not in event
+            assert len(event["backs"]) == event["count"] == 7
+            assert all("/" not in back for back in event["backs"])
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def _position() -> dict[str, Any]:
+    game = unokit.new_game("classic", 3, 1)
+    return game.to_position()
+
+
+def _rejected(position: dict[str, Any]) -> str:
+    with pytest.raises(PositionError) as info:
+        Game.from_position(position)
+    return str(info.value)
+
+
+def test_a_position_round_trips() -> None:
+    position = _position()
+    assert Game.from_position(copy.deepcopy(position)).to_position() == position
+
+
+def test_position_with_an_unknown_field_is_refused() -> None:
+    position = _position()
+    position["colour_in_play"] = "red"
+    assert "colour_in_play" in _rejected(position)
+
+
+def test_position_with_too_many_of_a_card_is_refused() -> None:
+    position = _position()
+    position["hands"][0] += ["wild_draw_four"] * 5
+    assert "wild_draw_four" in _rejected(position)
+
+
+def test_minimal_position_with_five_wild_draw_fours_is_refused() -> None:
+    message = _rejected(
+        {
+            "variant": "classic",
+            "players": 2,
+            "turn": 0,
+            "color": "red",
+            "hands": [["wild_draw_four"] * 5, ["red 2"]],
+            "discard": ["red 3"],
+            "draw": [],
+            "seed": 1,
+        }
+    )
+    assert "wild_draw_four" in message
+    assert "5" in message and "4" in message
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "named"),
+    [
+        ("turn", 3, "turn"),
+        ("turn", -1, "turn"),
+        ("turn", "0", "turn"),
+        ("dealer", 3, "dealer"),
+        ("uno_exposed", 7, "uno_exposed"),
+        ("players", 11, "players"),
+    ],
+)
+def test_position_with_bad_seats_is_refused(field: str, value: object, named: str) -> None:
+    position = _position()
+    position[field] = value
+    assert named in _rejected(position)
+
+
+def test_position_with_a_bad_pending_seat_is_refused() -> None:
+    position = _position()
+    position["pending"]["seat"] = 3
+    assert "seat" in _rejected(position)
+
+
+@pytest.mark.parametrize("card", ["red 12", "mauve 5", "pink 5", "red", "wild_draw_eight"])
+def test_position_with_an_unknown_card_is_refused(card: str) -> None:
+    position = _position()
+    position["hands"][1].append(card)
+    message = _rejected(position)
+    assert "seat 1" in message
+    assert any(word in message for word in card.split()), message
+
+
+def test_position_with_an_unknown_card_in_the_discard_is_refused() -> None:
+    position = _position()
+    position["discard"].insert(0, "blue 10")
+    message = _rejected(position)
+    assert "discard" in message and "10" in message
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "named"),
+    [
+        ("variant", "uno", "uno"),
+        ("format", "unokit-position/0", "format"),
+        ("seed", -1, "seed"),
+        ("side", "dark", "side"),
+        ("color", "pink", "pink"),
+        ("direction", "sideways", "direction"),
+        ("hands", [[], []], "hands"),
+        ("options", {"stacking": "perhaps"}, "stacking"),
+        ("options", {"launcher": "random"}, "launcher"),
+    ],
+)
+def test_position_with_bad_fields_is_refused(field: str, value: object, named: str) -> None:
+    position = _position()
+    position[field] = value
+    assert named in _rejected(position)
+
+
+def test_a_position_must_be_an_object() -> None:
+    with pytest.raises(PositionError):
+        Game.from_position([])  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- data files
+
+
+def test_shipped_flip_attack_pairing_is_regenerated_from_its_seed() -> None:
+    shipped = (
+        resources.files("unokit.core").joinpath("data", "uno_flip_attack_card_pairs.csv").read_text(encoding="utf-8")
+    )
+    assert shipped == write_pairs_csv(flip_attack_generated_pairs())
