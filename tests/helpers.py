@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from unokit import Game
@@ -47,3 +48,50 @@ def game(variant: str = "classic", **kwargs: Any) -> Game:
 def event_types(events: list[dict[str, Any]]) -> list[str]:
     """The ``type`` of each event, in order."""
     return [e["type"] for e in events]
+
+
+def hand(g: Game, seat: int) -> list[str]:
+    """The full texts of a hand, sorted (a multiset)."""
+    return sorted(g.card_text(t) for t in g.hands[seat])
+
+
+def pile(g: Game, cards: list[int]) -> list[str]:
+    """Full texts of a pile in its stored order."""
+    return [g.card_text(t) for t in cards]
+
+
+def legal(g: Game, seat: int | None = None) -> set[str]:
+    """The texts of ``seat``'s legal actions."""
+    return {str(a) for a in g.legal_actions(seat)}
+
+
+def all_cards(g: Game) -> list[str]:
+    """Every physical card of the game, wherever it is."""
+    return [g.card_text(t) for h in g.hands for t in h] + pile(g, g.discard) + pile(g, g.draw)
+
+
+def of_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """The events of one ``type``."""
+    return [e for e in events if e["type"] == kind]
+
+
+def classic_points(card: str) -> int:
+    """R-2.5: numbers face value, coloured actions 20, wilds 50."""
+    kind = card.rsplit(maxsplit=1)[-1]
+    if kind.isdigit():
+        return int(kind)
+    return 50 if kind.startswith("wild") else 20
+
+
+def attack_deck() -> Counter[str]:
+    """The 112 cards of UNO Attack as written in R-4.2."""
+    deck: Counter[str] = Counter()
+    for color in ("red", "yellow", "green", "blue"):
+        for kind in (*(str(n) for n in range(1, 10)), "hit_2", "reverse", "skip"):
+            deck[f"{color} {kind}"] += 2
+        deck[f"{color} discard_all"] += 1
+        deck[f"{color} trade_hands"] += 1
+    deck["wild"] += 4
+    deck["wild_all_hit"] += 2
+    deck["wild_hit_fire"] += 2
+    return deck

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import unokit
-from tests.helpers import event_types, game
+from tests.helpers import classic_points, event_types, game, hand, legal, of_type
 from unokit import Game, IllegalActionError, OptionError
 from unokit.core.cards import COLOR_BY_NAME, COLOR_NAMES
 
@@ -42,26 +42,6 @@ def rest_of_deck(*used: list[str]) -> list[str]:
     for cards in used:
         rest -= Counter(cards)
     return sorted(rest.elements())
-
-
-def classic_points(card: str) -> int:
-    """R-2.5: numbers face value, coloured actions 20, wilds 50."""
-    kind = card.rsplit(maxsplit=1)[-1]
-    if kind.isdigit():
-        return int(kind)
-    return 50 if kind.startswith("wild") else 20
-
-
-def hand(g: Game, seat: int) -> list[str]:
-    return sorted(g.card_text(t) for t in g.hands[seat])
-
-
-def legal(g: Game, seat: int | None = None) -> set[str]:
-    return {str(a) for a in g.legal_actions(seat)}
-
-
-def of_type(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e["type"] == kind]
 
 
 def cut_value(face: str) -> int:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import unokit
-from tests.helpers import event_types, game, position
+from tests.helpers import all_cards, event_types, game, hand, legal, pile, position
 from unokit import AmbiguousActionError, Game, IllegalActionError
 from unokit.core.cards import COLOR_BY_NAME, COLOR_NAMES
 
@@ -26,27 +26,6 @@ DARK_COLORS = ("pink", "teal", "orange", "purple")
 
 
 # --------------------------------------------------------------------------- helpers
-def hand(g: Game, seat: int) -> list[str]:
-    """The full texts of a hand, sorted (a multiset)."""
-    return sorted(g.card_text(t) for t in g.hands[seat])
-
-
-def pile(g: Game, cards: list[int]) -> list[str]:
-    """Full texts of a pile in its stored order."""
-    return [g.card_text(t) for t in cards]
-
-
-def legal(g: Game, seat: int | None = None) -> set[str]:
-    return {str(a) for a in g.legal_actions(seat)}
-
-
-def all_cards(g: Game) -> list[str]:
-    """Every physical card of the game, wherever it is."""
-    out = [g.card_text(t) for h in g.hands for t in h]
-    out += pile(g, g.discard) + pile(g, g.draw)
-    return out
-
-
 def csv_pairs() -> list[str]:
     text = resources.files("unokit.core").joinpath("data", "uno_flip_card_pairs.csv").read_text(encoding="utf-8")
     lines = [line.strip() for line in text.splitlines() if line.strip()]

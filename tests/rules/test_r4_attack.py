@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import game
+from tests.helpers import attack_deck, game, hand, legal
 from unokit import Game, IllegalActionError, PositionError
 from unokit.core.cards import COLOR_NAMES
 
@@ -30,20 +30,6 @@ POINTS = {
     "wild_all_hit": 50,
     "wild_hit_fire": 50,
 }
-
-
-def attack_deck() -> Counter[str]:
-    """The 112 cards of UNO Attack as written in R-4.2."""
-    deck: Counter[str] = Counter()
-    for color in COLORS:
-        for kind in (*(str(n) for n in range(1, 10)), "hit_2", "reverse", "skip"):
-            deck[f"{color} {kind}"] += 2
-        deck[f"{color} discard_all"] += 1
-        deck[f"{color} trade_hands"] += 1
-    deck["wild"] += 4
-    deck["wild_all_hit"] += 2
-    deck["wild_hit_fire"] += 2
-    return deck
 
 
 def card_points(text: str) -> int:
@@ -64,16 +50,6 @@ def attack(
     options: dict[str, Any] = {"launcher": "scripted", "launcher_script": script}
     options.update(fields.pop("options", {}))
     return game("attack", hands=hands, discard=discard, color=color, draw=draw, options=options, **fields)
-
-
-def hand(g: Game, seat: int) -> list[str]:
-    """The cards of ``seat`` as sorted text."""
-    return sorted(g.card_text(t) for t in g.hands[seat])
-
-
-def legal(g: Game, seat: int | None = None) -> list[str]:
-    """The legal actions as text."""
-    return [str(a) for a in g.legal_actions(seat)]
 
 
 def presses(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -129,7 +105,7 @@ def test_r4_1_turn_ends_even_when_an_ejected_card_is_playable() -> None:
     assert g.decision == "turn"
     with pytest.raises(IllegalActionError):
         g.apply("play red 7", seat=0)
-    assert legal(g, 0) == []
+    assert legal(g, 0) == set()
 
 
 # --------------------------------------------------------------------------- R-4.2 deck
@@ -337,7 +313,7 @@ def test_r4_3_trade_hands_not_with_oneself() -> None:
 def test_r4_3_trade_hands_cannot_be_the_last_card(top: str, color: str) -> None:
     """R-4.3: a player may not go out on Trade Hands; with it as the only card they must press."""
     g = attack([["green trade_hands"], ["green 1"], ["yellow 1"]], [top], color, [0])
-    assert legal(g) == ["press"]
+    assert legal(g) == {"press"}
     with pytest.raises(IllegalActionError):
         g.apply("play green trade_hands")
     assert hand(g, 0) == ["green trade_hands"]

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import unokit
-from tests.helpers import event_types, game, position
+from tests.helpers import all_cards, event_types, game, hand, legal, pile, position
 from unokit import Game, IllegalActionError
 from unokit.core.cards import COLOR_BY_NAME, COLOR_NAMES, COLOR_SYMBOLS
 
@@ -28,22 +28,6 @@ MILD_TOP = "red 7/orange 3"  # mild red 7, wild orange 3
 
 
 # --------------------------------------------------------------------------- helpers
-def hand(g: Game, seat: int) -> list[str]:
-    return sorted(g.card_text(t) for t in g.hands[seat])
-
-
-def pile(g: Game, cards: list[int]) -> list[str]:
-    return [g.card_text(t) for t in cards]
-
-
-def legal(g: Game, seat: int | None = None) -> set[str]:
-    return {str(a) for a in g.legal_actions(seat)}
-
-
-def all_cards(g: Game) -> list[str]:
-    return [g.card_text(t) for h in g.hands for t in h] + pile(g, g.discard) + pile(g, g.draw)
-
-
 def presses(events: Events) -> list[dict[str, Any]]:
     return [e for e in events if e["type"] == "press"]
 

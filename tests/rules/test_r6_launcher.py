@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import game
+from tests.helpers import attack_deck, game, hand
 from unokit import Game, LauncherError, OptionError
 from unokit.core.launcher import OneCardLauncher, PatternLauncher, RandomLauncher, ScriptedLauncher
 from unokit.core.rng import Rng
@@ -33,20 +33,6 @@ CARDS_PER_FIRE = (2, 4, 10, 14, 16, 16, 14, 10, 6, 4, 2, 2)
 Z = 4.5
 
 HANDS = [["red 5", "blue 3"], ["green 1", "green 2"], ["yellow 1", "yellow 2"]]
-
-
-def attack_deck() -> Counter[str]:
-    """The 112 cards of UNO Attack as written in R-4.2."""
-    deck: Counter[str] = Counter()
-    for color in COLORS:
-        for kind in (*(str(n) for n in range(1, 10)), "hit_2", "reverse", "skip"):
-            deck[f"{color} {kind}"] += 2
-        deck[f"{color} discard_all"] += 1
-        deck[f"{color} trade_hands"] += 1
-    deck["wild"] += 4
-    deck["wild_all_hit"] += 2
-    deck["wild_hit_fire"] += 2
-    return deck
 
 
 def rest_of_deck(*named: list[str]) -> list[str]:
@@ -81,11 +67,6 @@ def attack(
 def scripted(script: list[int], **kwargs: Any) -> Game:
     """An UNO Attack position with a scripted launcher."""
     return attack({"launcher": "scripted", "launcher_script": script}, **kwargs)
-
-
-def hand(g: Game, seat: int) -> list[str]:
-    """The cards of ``seat`` as sorted text."""
-    return sorted(g.card_text(t) for t in g.hands[seat])
 
 
 def press_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
