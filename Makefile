@@ -2,18 +2,24 @@
 PYTHON ?= python3
 UV_VERSION := 0.13.9
 UV := uv
-VARIANT ?= classic
+VARIANT ?= flip
 PLAYERS ?= 4
 SEED ?= 1
+ARGS ?=
 
-.PHONY: setup run test lint typecheck bench golden
+.PHONY: setup run demo test lint typecheck bench golden
 
 # Installs uv (pinned) when missing, then the locked environment in .venv.
 setup:
 	@command -v $(UV) >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	@$(UV) sync --quiet --frozen --all-extras
 
+# Play in the terminal: you against bots (UNO Flip, 4 players by default).
 run: setup
+	@$(UV) run --frozen unokit play --variant $(VARIANT) --players $(PLAYERS) $(ARGS)
+
+# Print a game between random players, turn by turn.
+demo: setup
 	@$(UV) run --frozen unokit demo --variant $(VARIANT) --players $(PLAYERS) --seed $(SEED)
 
 lint: setup

@@ -1140,6 +1140,7 @@ class Game:
                 "round": self.round_number,
                 "winner": winner,
                 "side": self.rules.side_names[side],
+                "hands": [[self.deck.text[t] for t in hand] for hand in self.hands],  # shown for scoring
                 "hand_points": values,
                 "points": gained,
                 "scores": list(self.scores),

@@ -1,0 +1,685 @@
+"""The terminal UI of ``unokit play`` (Textual): the table, your hand, prompts, the log.
+
+Keyboard only, 80x24 and up. The screen draws a :class:`~unokit.play.session.Session`;
+bots act in a worker with a short delay, launcher presses get a moment of suspense, and a
+missing UNO call opens a short window in which you (and the bots, at their reaction times)
+may catch it. Keys: see ``docs/play.md`` or the bottom line of the screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import RichLog, Static
+
+from ..core.actions import CATCH, DRAW, PRESS, UNO, Action
+from ..core.cards import COLOR_NAMES
+from ..core.errors import UnokitError
+from ..core.observation import redact
+from . import faces, look
+from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, you_grammar
+
+SessionFactory = Callable[[], Session]
+
+
+class PassScreen(Screen[None]):
+    """Hot seat: covers the whole table until the next player is at the keyboard."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "ready")]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Text.assemble(
+                ("Pass the device to ", "bold"),
+                (self.player, "bold reverse"),
+                ("\n\nEveryone else, look away.\n\n", ""),
+                (f"{self.player}: press Enter when you are ready.", "italic"),
+                justify="center",
+            ),
+            id="pass",
+        )
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Asks before leaving a game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "yes"),
+        Binding("n,escape", "answer(False)", "no"),
+    ]
+
+    def __init__(self, where: Path | None) -> None:
+        super().__init__()
+        self.where = where
+
+    def compose(self) -> ComposeResult:
+        saved = f"The record is saved to {self.where}." if self.where else "This game is not recorded."
+        yield Static(f"Quit the game?  Y: quit   N: go on\n{saved}", id="quit")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class SummaryScreen(Screen[str]):
+    """The end of a round: every hand with each card's points, the running scores, and the
+    choice to go on (or, after the last round, to start again) or to quit."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,n", "choose('next')", "next"),
+        Binding("q,escape", "choose('quit')", "quit"),
+    ]
+
+    def __init__(self, summary: RoundSummary, names: list[str], can_restart: bool) -> None:
+        super().__init__()
+        self.summary = summary
+        self.names = names
+        self.can_restart = can_restart
+
+    def compose(self) -> ComposeResult:
+        s = self.summary
+        text = Text()
+        how = "wins the blocked round (fewest points)" if s.blocked else "went out"
+        text.append(f"Round {s.round}: {self.names[s.winner]} {how}", style="bold")
+        text.append(f"  (cards counted on the {s.side} side)\n\n")
+        for line in s.lines:
+            text.append(f"{line.name}: ", style="bold")
+            if line.cards:
+                text.append(", ".join(f"{title} ({points})" for title, points in line.cards))
+            elif line.hand_points == 0:
+                text.append("no cards")
+            text.append(f"  = {line.hand_points}\n")
+        text.append("\nScores\n", style="bold underline")
+        for line in s.lines:
+            gained = f"+{line.gained}" if line.gained else "  ·"
+            text.append(f"  {line.name:<14} {gained:>5}   {line.total:>5}\n")
+        if s.over:
+            winners = ", ".join(self.names[w] for w in s.winners)
+            text.append(f"\nGame over: {winners} won!\n", style="bold reverse")
+            again = "N: new game   " if self.can_restart else ""
+            text.append(f"\n{again}Q: quit", style="italic")
+        else:
+            text.append("\nEnter: next round   Q: quit", style="italic")
+        with Vertical(id="summary-box"):
+            yield Static(text, id="summary")
+
+    def action_choose(self, what: str) -> None:
+        if what == "next" and self.summary.over and not self.can_restart:
+            return
+        self.dismiss(what)
+
+
+class TableScreen(Screen[None]):
+    """The game: table, opponents, your hand, the prompt, the log and the keys."""
+
+    AUTO_FOCUS = None
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        delay: float,
+        catch_window: float,
+        can_restart: bool,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = delay
+        self.catch_window = catch_window
+        self.can_restart = can_restart
+        humans = session.humans
+        self.hot_seat = len(humans) > 1
+        self.viewer: int | None = humans[0] if len(humans) == 1 else None
+        self.ready = False  # waiting for a person's decision
+        self.prompt: Prompt | None = None
+        self.cursor = 0
+        self.menu_index = 0
+        self.submenu: list[Choice] | None = None
+        self.submenu_title = ""
+        self.uno_armed = False
+        self.message = ""
+        self.window: asyncio.Future[Action | None] | None = None
+        self.window_text = ""
+        self.finished = False
+        self.teller: Teller = session.teller()
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        yield Static(id="opponents")
+        yield Static(id="table")
+        yield Static(id="hand")
+        yield Static(id="prompt")
+        log = RichLog(id="log", wrap=True, markup=False, min_width=20)
+        log.can_focus = False  # every key goes to the table, never to the log's scrolling
+        yield log
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        log = self.query_one("#log", RichLog)
+        setup_teller = Teller(self.session.names, 0)
+        for line in setup_teller.lines(redact(self.session.setup, self.log_viewer)):
+            log.write(line)
+        self.render_all()
+        self.run_worker(self.drive(), exclusive=True, group="drive")
+
+    # ------------------------------------------------------------------ drawing
+    def render_all(self) -> None:
+        self.query_one("#header", Static).update(self.header_text())
+        self.query_one("#opponents", Static).update(self.opponents_text())
+        self.query_one("#table", Static).update(self.table_text())
+        self.query_one("#hand", Static).update(self.hand_text())
+        self.query_one("#prompt", Static).update(self.prompt_text())
+        self.query_one("#keys", Static).update(self.keys_text())
+        self.set_class(self.session.game.side == 1, "flipped")
+
+    def header_text(self) -> Text:
+        game = self.session.game
+        text = Text(f"{game.rules.title} · round {game.round_number} ", style="bold")
+        text.append_text(look.side_badge(game.side_name))
+        names = self.session.names
+        if game.is_over:
+            text.append(" game over", style="bold")
+        elif game.to_act == self.viewer and self.ready:
+            text.append(" ▶ your move", style="bold reverse")
+        elif game.to_act is not None:
+            text.append(f" ▶ {names[game.to_act]}", style="bold")
+        return text
+
+    def seat_order(self) -> list[int]:
+        n = self.session.game.n
+        start = 0 if self.viewer is None else self.viewer + 1
+        seats = [(start + k) % n for k in range(n)]
+        return [s for s in seats if s != self.viewer]
+
+    def opponents_text(self) -> Text:
+        """One line a seat (but the viewer's): turn marker, name, cards, points, UNO, and in
+        the Flip variants the backs everyone can see, cut to the width."""
+        session = self.session
+        game = session.game
+        view = session.views[self.viewer if self.viewer is not None else 0]
+        obs_backs = view.observe().get("backs") if game.deck.double_sided else None
+        sizes = view.hand_sizes
+        width = self.width_of("#opponents")
+        lines = []
+        seats = self.seat_order()
+        labels = {
+            s: session.players[s].name + (f" ({session.players[s].bot_name})" if session.players[s].bot_name else "")
+            for s in seats
+        }
+        pad = max((len(label) for label in labels.values()), default=0)
+        for seat in seats:
+            acting = game.to_act == seat
+            size = sizes[seat]
+            line = Text("▶ " if acting else "  ", style="bold")
+            line.append(f"{labels[seat]:<{pad}}", style="bold" if acting else "")
+            line.append(f"  {size:>2} card{'s' if size != 1 else ' '}  {game.scores[seat]:>4} pts")
+            if size == 1:
+                line.append("  UNO!", style="bold red")
+            if obs_backs is not None:
+                backs = obs_backs[seat]
+                if backs is None:  # seat 0's own hand, seen by a spectator: its backs are public
+                    backs = sorted(game.face_text(t, 1 - game.side) for t in game.hands[seat])
+                line.append("  backs")
+                for back in backs:
+                    line.append(" ")
+                    line.append_text(look.short_chip(back))
+            line.truncate(width, overflow="ellipsis")
+            lines.append(line)
+        return Text("\n").join(lines)
+
+    def table_text(self) -> Text:
+        game = self.session.game
+        view = self.session.views[self.viewer if self.viewer is not None else 0]
+        top = game.face_text(game.top_card) if game.discard else None
+        text = Text("Discard ")
+        if top is not None:
+            text.append_text(look.chip(top, marked=False))
+        text.append("  Colour ")
+        text.append_text(look.color_chip(COLOR_NAMES[game.color] if game.color >= 0 else None))
+        arrow = "↻ clockwise" if game.direction == 1 else "↺ counterclockwise"
+        text.append(f"  {arrow}\n")
+        if game.launcher is not None:
+            text.append(f"Launcher: {view.draw_size} cards inside")
+        else:
+            text.append(f"Draw pile: {view.draw_size} cards")
+            back = view.draw_top_back
+            if back is not None:
+                text.append(", top card's back ")
+                text.append_text(look.short_chip(game.face_text(back, 1 - game.side)))
+        if game.stack_total:
+            text.append(f"   stacked: +{game.stack_total}", style="bold")
+        return text
+
+    def hand_text(self) -> Text:
+        session = self.session
+        game = session.game
+        if self.viewer is None:
+            return Text("(hands are hidden)", style="italic")
+        player = session.players[self.viewer]
+        prompt = self.prompt if self.ready and self.prompt is not None else None
+        hand = prompt.hand if prompt is not None else session.hand(self.viewer)
+        text = Text(f"{player.name} — {len(hand)} card{'s' if len(hand) != 1 else ''}, ", style="bold")
+        text.append(f"{game.scores[self.viewer]} pts\n", style="bold")
+        picking = prompt is not None and prompt.pick_from_hand and self.submenu is None
+        marking = prompt is not None and prompt.pick_from_hand
+        chips = [
+            look.chip(
+                card.face,
+                index=i + 1,
+                playable=card.legal or not marking,
+                marked=marking,
+                selected=picking and i == self.cursor,
+            )
+            for i, card in enumerate(hand)
+        ]
+        text.append_text(wrap_chips(chips, self.width_of("#hand")))
+        if picking and hand:
+            card = hand[min(self.cursor, len(hand) - 1)]
+            text.append("\n")
+            text.append(f"{faces.label(card.face)}", style="bold")
+            if card.back is not None:
+                text.append(f"  (back: {faces.label(card.back)})")
+            text.append("  playable" if card.legal else "  cannot be played now", style="italic")
+        return text
+
+    def width_of(self, selector: str) -> int:
+        width = self.query_one(selector, Static).size.width
+        return width if width > 0 else self.app.size.width
+
+    def menu_choices(self) -> list[Choice]:
+        if self.submenu is not None:
+            return self.submenu
+        if self.prompt is not None and not self.prompt.pick_from_hand:
+            return self.prompt.choices
+        return []
+
+    def prompt_text(self) -> Text:
+        text = Text()
+        if self.window is not None:
+            text.append(self.window_text, style="bold reverse")
+            return text
+        if self.ready and self.prompt is not None:
+            text.append(self.prompt.message if self.submenu is None else self.submenu_title, style="bold")
+            if self.uno_armed:
+                text.append("  [UNO called]", style="bold red")
+            text.append("\n")
+            items = [
+                Text(f"{i + 1} {choice.label}", style="reverse bold" if i == self.menu_index else "")
+                for i, choice in enumerate(self.menu_choices())
+            ]
+            if self.prompt.pick_from_hand and self.submenu is None:
+                items += [Text(f"D: {choice.label}") for choice in self.prompt.choices]
+            text.append_text(wrap_chips(items, self.width_of("#prompt"), gap="   "))
+        elif not self.finished:
+            to_act = self.session.game.to_act
+            if to_act is not None:
+                text.append(f"{self.session.names[to_act]} is thinking…", style="italic")
+        if self.message:
+            text.append(f"\n{self.message}", style="italic")
+        return text
+
+    def keys_text(self) -> Text:
+        parts = []
+        if self.window is not None:
+            parts.append("C catch · U call UNO")
+        elif self.ready and self.prompt is not None:
+            if self.prompt.pick_from_hand and self.submenu is None:
+                parts.append("←→/1-9 pick · Enter play")
+                if self.prompt.choices:
+                    parts.append("D draw")
+            else:
+                parts.append("↑↓/1-9 choose · Enter ok")
+                if self.submenu is not None:
+                    parts.append("Esc back")
+            parts.append("U UNO")
+            if self.viewer is not None and any(a.kind == CATCH for a in self.session.out_of_turn(self.viewer)):
+                parts.append("C catch")
+        parts.append("Q quit")
+        return Text(" · ".join(parts), style="reverse")
+
+    def log_lines(self, lines: list[str], style: str = "") -> None:
+        log = self.query_one("#log", RichLog)
+        for line in lines:
+            log.write(Text(line, style=style))
+
+    # ------------------------------------------------------------------ the game loop
+    async def pause(self, seconds: float) -> None:
+        if seconds > 0:
+            await asyncio.sleep(seconds)
+
+    async def drive(self) -> None:
+        """Let bots play until a person must decide (or the game ends)."""
+        session = self.session
+        game = session.game
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            if session.is_human(seat):
+                if self.hot_seat and seat != self.viewer:
+                    self.viewer = None
+                    self.render_all()
+                    await self.app.push_screen_wait(PassScreen(session.names[seat]))
+                    self.viewer = seat
+                self.open_prompt(seat)
+                return
+            self.render_all()
+            await self.pause(self.delay)
+            await self.perform(session.bot_act(seat), seat)
+        self.finished = True
+        self.render_all()
+
+    def open_prompt(self, seat: int) -> None:
+        self.prompt = self.session.prompt(seat)
+        hand = self.prompt.hand
+        legal = [i for i, card in enumerate(hand) if card.legal]
+        self.cursor = min(self.cursor, max(len(hand) - 1, 0))
+        if legal and self.cursor not in legal:
+            self.cursor = legal[0]
+        self.menu_index = 0
+        self.submenu = None
+        self.ready = True
+        self.render_all()
+
+    async def perform(self, action: Action, seat: int, *, reactions: bool = True) -> Outcome:
+        """Apply an action, tell its events (presses with suspense), open the UNO window,
+        show the round summary; then redraw."""
+        outcome = self.session.apply(action, seat)
+        await self.tell(outcome)
+        if outcome.flipped_to is not None:
+            self.app.notify(f"Everything flips to the {outcome.flipped_to.upper()} side!", title="FLIP")
+        if reactions and outcome.exposed is not None:
+            await self.uno_window(outcome.exposed)
+        if outcome.summary is not None:
+            await self.show_summary(outcome.summary)
+        self.render_all()
+        return outcome
+
+    @property
+    def log_viewer(self) -> int | None:
+        """Whose eyes the log is written for: nobody's in hot seat (the log stays on screen
+        when the device is passed), else the viewer's."""
+        return None if self.hot_seat else self.viewer
+
+    async def tell(self, outcome: Outcome) -> None:
+        session = self.session
+        for event in redact(outcome.events, self.log_viewer):
+            if event["type"] == "press" and not event.get("empty"):
+                presser = session.names[event["presser"] if "presser" in event else event["seat"]]
+                self.log_lines([you_grammar(f"{presser} presses the launcher…")], "italic")
+                await self.pause(self.delay)
+            line = self.teller.line(event)
+            if line:
+                style = "bold reverse" if event["type"] in ("flip", "round_end", "game_end") else ""
+                self.log_lines([line], style)
+        self.render_all()
+
+    async def uno_window(self, exposed: int) -> None:
+        """Someone has one card and did not call UNO: a short, fair window to react."""
+        session = self.session
+        reactions = session.reactions()
+        mine = session.out_of_turn(self.viewer) if self.viewer is not None else []
+        if mine and self.catch_window > 0:
+            loop = asyncio.get_running_loop()
+            self.window = loop.create_future()
+            who = session.names[exposed]
+            if exposed == self.viewer:
+                self.window_text = "You have one card and did not call UNO! Press U before someone catches you!"
+            else:
+                self.window_text = f"{who} has one card and did not call UNO! Press C to catch {who}!"
+            self.render_all()
+            timeout = min([r.after for r in reactions] + [self.catch_window])
+            try:
+                action = await asyncio.wait_for(asyncio.shield(self.window), timeout)
+            except TimeoutError:
+                action = None
+            self.window = None
+            if action is not None and self.viewer is not None:
+                await self.perform(action, self.viewer, reactions=False)
+                return
+            if reactions and reactions[0].after <= self.catch_window:
+                await self.perform(reactions[0].action, reactions[0].seat, reactions=False)
+            self.render_all()
+        elif reactions:
+            await self.pause(self.delay)
+            await self.perform(reactions[0].action, reactions[0].seat, reactions=False)
+
+    async def show_summary(self, summary: RoundSummary) -> None:
+        self.session.save()
+        choice = await self.app.push_screen_wait(SummaryScreen(summary, self.session.names, self.can_restart))
+        if choice == "quit":
+            self.app.exit(self.session.save())
+        elif summary.over and choice == "next":
+            self.finished = True
+            app = self.app
+            if isinstance(app, PlayApp):
+                app.call_later(app.restart)
+
+    # ------------------------------------------------------------------ keys
+    def submit(self, action: Action) -> None:
+        seat = self.prompt.seat if self.prompt is not None else self.viewer
+        if seat is None:
+            return
+        action = self.session.with_uno(seat, action, self.uno_armed)
+        self.ready = False
+        self.prompt = None
+        self.submenu = None
+        self.uno_armed = False
+        self.message = ""
+        self.run_worker(self.after_human(action, seat), exclusive=True, group="drive")
+
+    async def after_human(self, action: Action, seat: int) -> None:
+        try:
+            await self.perform(action, seat)
+        except UnokitError as exc:  # the game is unchanged; ask again
+            self.message = str(exc)
+        await self.drive()
+
+    def out_of_turn_key(self, kind: str) -> bool:
+        """``c``/``u`` out of turn: catch, or call UNO late. True when it did something."""
+        if self.viewer is None:
+            return False
+        for action in self.session.out_of_turn(self.viewer):
+            if action.kind == kind:
+                if self.window is not None and not self.window.done():
+                    self.window.set_result(action)
+                elif self.ready:
+                    self.ready = False
+                    self.run_worker(self.after_out_of_turn(action, self.viewer), exclusive=True, group="drive")
+                return True
+        return False
+
+    async def after_out_of_turn(self, action: Action, seat: int) -> None:
+        await self.perform(action, seat, reactions=False)
+        await self.drive()
+
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
+        event.stop()
+        if key in ("q", "ctrl+q"):
+            self.app.push_screen(QuitScreen(self.session.record_path), self.quit_answer)
+            return
+        if key == "c":
+            if not self.out_of_turn_key(CATCH):
+                self.hint("nobody to catch")
+            return
+        if key == "u":
+            if not self.out_of_turn_key(UNO) and self.ready:
+                self.uno_armed = not self.uno_armed
+                self.hint("UNO! will be called with your next play" if self.uno_armed else "UNO call taken back")
+            return
+        if not self.ready or self.prompt is None or self.window is not None:
+            return
+        choices = self.menu_choices()
+        if choices:
+            self.menu_key(key, choices)
+        elif self.prompt.pick_from_hand:
+            self.hand_key(key)
+
+    def hint(self, text: str) -> None:
+        self.message = text
+        self.render_all()
+
+    def menu_key(self, key: str, choices: list[Choice]) -> None:
+        if key in ("up", "left"):
+            self.menu_index = (self.menu_index - 1) % len(choices)
+        elif key in ("down", "right", "tab"):
+            self.menu_index = (self.menu_index + 1) % len(choices)
+        elif key.isdigit() and 1 <= int(key) <= len(choices):
+            self.submit(choices[int(key) - 1].action)
+            return
+        elif key == "enter":
+            self.submit(choices[self.menu_index].action)
+            return
+        elif key == "escape" and self.submenu is not None:
+            self.submenu = None
+        self.render_all()
+
+    def hand_key(self, key: str) -> None:
+        prompt = self.prompt
+        assert prompt is not None
+        hand = prompt.hand
+        if key == "left" and hand:
+            self.cursor = (self.cursor - 1) % len(hand)
+        elif key == "right" and hand:
+            self.cursor = (self.cursor + 1) % len(hand)
+        elif key == "home":
+            self.cursor = 0
+        elif key == "end":
+            self.cursor = max(len(hand) - 1, 0)
+        elif key.isdigit():
+            index = (int(key) or 10) - 1
+            if index < len(hand):
+                self.cursor = index
+        elif key == "d":
+            draws = [c.action for c in prompt.choices if c.action.kind in (DRAW, PRESS)]
+            if draws:
+                self.submit(draws[0])
+                return
+        elif key == "enter" and hand:
+            self.choose_card(hand[self.cursor].card)
+            return
+        self.message = ""
+        self.render_all()
+
+    def choose_card(self, card: int) -> None:
+        prompt = self.prompt
+        assert prompt is not None
+        actions = self.session.card_actions(prompt.seat, card)
+        if not actions:
+            self.hint(self.session.explain(prompt.seat, card))
+        elif len(actions) == 1:
+            self.submit(actions[0])
+        else:
+            face = self.session.game.face_text(card)
+            self.submenu_title = (
+                "Discard every card of which colour?"
+                if face == "wild_discard_all"
+                else f"{faces.title(face)}: name the colour"
+            )
+            self.submenu = [Choice(faces.color_label(COLOR_NAMES[a.color]), a) for a in actions]
+            self.menu_index = 0
+            self.render_all()
+
+    def quit_answer(self, answer: bool | None) -> None:
+        if answer:
+            self.app.exit(self.session.save())
+
+
+def wrap_chips(chips: list[Text], width: int, gap: str = " ") -> Text:
+    """Lay chips out in lines of at most ``width`` cells, never breaking a chip."""
+    out = Text()
+    used = 0
+    for chip in chips:
+        size = chip.cell_len
+        if used and used + len(gap) + size > width:
+            out.append("\n")
+            used = 0
+        elif used:
+            out.append(gap)
+            used += len(gap)
+        out.append_text(chip)
+        used += size
+    return out
+
+
+class PlayApp(App[Path | None]):
+    """``unokit play``: one game at a time; a finished game may be followed by a new one.
+
+    ``new_session`` builds each game's :class:`Session`; the app's return value is the path
+    of the last record saved.
+    """
+
+    TITLE = "unokit"
+    CSS = """
+    Screen { layout: vertical; }
+    #header { height: 1; background: $panel; }
+    #opponents { height: auto; max-height: 10; }
+    #table { height: 2; }
+    #hand { height: auto; max-height: 8; border-top: solid $primary; }
+    #prompt { height: auto; max-height: 4; border-top: solid $primary; }
+    #log { height: 1fr; min-height: 2; border-top: solid $primary; }
+    #keys { height: 1; }
+    TableScreen.flipped #hand { border-top: heavy magenta; }
+    TableScreen.flipped #prompt { border-top: heavy magenta; }
+    TableScreen.flipped #log { border-top: heavy magenta; }
+    #pass { height: 1fr; content-align: center middle; }
+    #summary-box { height: 1fr; overflow-y: auto; padding: 1 2; }
+    QuitScreen { align: center middle; }
+    #quit { width: 60; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
+    """
+
+    def __init__(
+        self,
+        new_session: SessionFactory,
+        *,
+        delay: float = 0.6,
+        catch_window: float = 2.5,
+        restart: bool = True,
+    ) -> None:
+        super().__init__()
+        self.new_session = new_session
+        self.delay = delay
+        self.catch_window = catch_window
+        self.allow_restart = restart
+        self.session: Session | None = None
+        self.saved: list[Path] = []
+
+    def on_mount(self) -> None:
+        self.restart(first=True)
+
+    @property
+    def table(self) -> TableScreen:
+        screen = self.screen
+        assert isinstance(screen, TableScreen), f"the screen is {type(screen).__name__}"
+        return screen
+
+    def restart(self, first: bool = False) -> None:
+        """Start a new game on a new table screen."""
+        if self.session is not None:
+            path = self.session.save()
+            if path is not None:
+                self.saved.append(path)
+        self.session = self.new_session()
+        screen = TableScreen(
+            self.session, delay=self.delay, catch_window=self.catch_window, can_restart=self.allow_restart
+        )
+        if first:
+            self.push_screen(screen)
+        else:
+            self.switch_screen(screen)

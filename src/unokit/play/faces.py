@@ -1,0 +1,91 @@
+"""Card faces for people: titles (``Red 5``), colour-blind symbols (R-5.1) and short codes.
+
+Pure text helpers shared by the terminal UI, the round summary and the event log; the
+styling (colours on screen) lives in :mod:`unokit.play.look`.
+"""
+
+from __future__ import annotations
+
+from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS, KIND_TITLES, NO_COLOR, Face, parse_face
+
+#: Glyphs of the colour-blind symbols (circle, diamond, triangle, square) and of wild cards.
+SYMBOL_GLYPHS: dict[str, str] = {"circle": "●", "diamond": "◆", "triangle": "▲", "square": "■"}
+WILD_GLYPH = "★"
+
+_SHORT_KINDS: dict[str, str] = {
+    "skip": "S",
+    "reverse": "R",
+    "draw_two": "+2",
+    "draw_one": "+1",
+    "draw_five": "+5",
+    "skip_everyone": "SE",
+    "flip": "F",
+    "hit_2": "H2",
+    "hit_2x": "H2x",
+    "hit_5x": "H5x",
+    "discard_all": "DA",
+    "trade_hands": "TH",
+    "wild": "W",
+    "wild_draw_four": "W+4",
+    "wild_draw_two": "W+2",
+    "wild_draw_color": "W+C",
+    "wild_all_hit": "WAH",
+    "wild_hit_fire": "WHF",
+    "wild_press_your_luck": "WPL",
+    "wild_all_out_attack": "WAA",
+    "wild_discard_all": "WDA",
+}
+
+
+def face_of(text: str, side: int) -> str:
+    """The face of a card's full text (``red 5/pink 2``) on ``side``; a single face as is."""
+    faces = text.split("/")
+    return faces[side] if len(faces) == 2 else faces[0]
+
+
+def parse(face: str) -> Face:
+    """The :class:`Face` of a face text such as ``red 5`` or ``wild``."""
+    return parse_face(face)
+
+
+def color_of(face: str) -> str | None:
+    """The colour name of a face, ``None`` for a wild."""
+    f = parse_face(face)
+    return None if f.color == NO_COLOR else face.split(maxsplit=1)[0]
+
+
+def symbol_name(color: str | None) -> str:
+    """``circle`` for red or pink, ..., ``wild`` for no colour (R-5.1)."""
+    return "wild" if color is None else COLOR_SYMBOLS[COLOR_BY_NAME[color]]
+
+
+def glyph(color: str | None) -> str:
+    """The symbol glyph of a colour (``●``), or ``★`` for a wild."""
+    return WILD_GLYPH if color is None else SYMBOL_GLYPHS[symbol_name(color)]
+
+
+def title(face: str) -> str:
+    """``Red 5``, ``Teal Skip Everyone``, ``Wild Draw Color``."""
+    f = parse_face(face)
+    if f.color == NO_COLOR:
+        return KIND_TITLES[f.kind]
+    return f"{face.split(maxsplit=1)[0].capitalize()} {KIND_TITLES[f.kind]}"
+
+
+def label(face: str) -> str:
+    """Title with its symbol first: ``● Red 5``, ``★ Wild Draw Four``."""
+    return f"{glyph(color_of(face))} {title(face)}"
+
+
+def short(face: str) -> str:
+    """A short code for tight spaces: symbol and kind, ``●7``, ``▲SE``, ``★W+C``."""
+    kind = face.rsplit(maxsplit=1)[-1]
+    code = kind if kind.isdigit() else _SHORT_KINDS.get(kind, kind)
+    return f"{glyph(color_of(face))}{code}"
+
+
+def color_label(color: str | None) -> str:
+    """``red ● circle``; a dash while no colour is in play."""
+    if color is None:
+        return "— (being chosen)"
+    return f"{color} {glyph(color)} {symbol_name(color)}"

@@ -1,0 +1,74 @@
+"""How cards and the table look on screen: Rich text with the card colours.
+
+Colour is never the only clue: every card also shows its colour-blind symbol and its name,
+and playable cards are bracketed (``[3 ● Red 5]``), so the screen reads the same in a
+terminal without colours.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from . import faces
+
+#: Background colour of each card colour (and wilds), with a readable text colour on it.
+CARD_COLORS: dict[str | None, tuple[str, str]] = {
+    "red": ("#d70000", "white"),
+    "yellow": ("#ffd700", "black"),
+    "green": ("#00af00", "black"),
+    "blue": ("#0087ff", "white"),
+    "pink": ("#ff5fd7", "black"),
+    "teal": ("#00afaf", "black"),
+    "orange": ("#ff8700", "black"),
+    "purple": ("#8700d7", "white"),
+    None: ("#303030", "white"),
+}
+
+SIDE_BADGES: dict[str, tuple[str, str]] = {
+    "light": ("☀ LIGHT SIDE", "bold black on #f0f0f0"),
+    "dark": ("☾ DARK SIDE", "bold white on #5f00af"),
+    "mild": ("☀ MILD SIDE", "bold black on #f0f0f0"),
+    "wild": ("☾ WILD SIDE", "bold white on #af0000"),
+}
+
+
+def card_style(face: str, playable: bool = True) -> str:
+    """The Rich style of a card face: its colour as background when playable, else dim text."""
+    background, text = CARD_COLORS[faces.color_of(face)]
+    if playable:
+        return f"bold {text} on {background}"
+    shade = background if faces.color_of(face) is not None else "grey70"
+    return f"{shade}"
+
+
+def chip(
+    face: str, *, index: int | None = None, playable: bool = True, marked: bool = True, selected: bool = False
+) -> Text:
+    """A card as a chip (lay chips out with ``wrap_chips``). With ``marked``, playable cards
+    are bracketed, ``[3 ● Red 5]``, and the others are not, `` 3 ● Red 5 ``."""
+    number = f"{index} " if index is not None else ""
+    body = f"{number}{faces.glyph(faces.color_of(face))} {faces.title(face)}"
+    text = f"[{body}]" if playable and marked else f" {body} "
+    style = card_style(face, playable)
+    if selected:
+        style += " reverse underline"
+    return Text(text, style=style)
+
+
+def short_chip(face: str) -> Text:
+    """A short code of a face (``●7``) in its colour, for the backs of other hands."""
+    background, _ = CARD_COLORS[faces.color_of(face)]
+    return Text(faces.short(face), style=f"bold {background}" if faces.color_of(face) else "bold")
+
+
+def color_chip(color: str | None) -> Text:
+    """The colour in play with its symbol: ``red ● circle``."""
+    if color is None:
+        return Text("being chosen", style="italic")
+    background, text = CARD_COLORS[color]
+    return Text(f" {faces.color_label(color)} ", style=f"bold {text} on {background}")
+
+
+def side_badge(side: str) -> Text:
+    label, style = SIDE_BADGES[side]
+    return Text(f" {label} ", style=style)

@@ -1,0 +1,369 @@
+"""A score keeper for games played with real cards: ``unokit score`` and ``unokit table``.
+
+``unokit score`` values one hand: each card's points and the total, on a chosen side
+(R-1.7, R-2.5, R-3.9, R-4.5, R-5.8). ``unokit table`` keeps the running scores of a game
+night round by round, in any scoring mode, in a JSON file (``docs/play.md``).
+
+Cards are written as in the rest of unokit, with or without their colour: ``red 5``, ``5``,
+``skip``, ``wild_draw_four``; commas are optional.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..core.cards import COLOR_BY_NAME, COLOR_NAMES, KIND_BY_NAME, KIND_NAMES, KIND_TITLES, SIDE_COLORS, is_wild
+from ..core.decks import standard_deck
+from ..core.errors import OptionError
+from ..core.variants import VARIANTS, VariantRules, get_rules, make_options
+
+TABLE_FORMAT = "unokit-table/1"
+
+
+@dataclass(frozen=True)
+class CardPoints:
+    """One card of a hand: how it was written, its printed name and its points."""
+
+    text: str
+    title: str
+    points: int
+
+
+def side_index(rules: VariantRules, side: str | None) -> int:
+    """0 or 1 for a side name of ``rules`` (``None``: the first side); raise ``ValueError``."""
+    if side is None:
+        return 0
+    name = side.strip().lower()
+    sides = rules.side_names if rules.double_sided else rules.side_names[:1]
+    if name not in sides:
+        has = f"the sides {sides[0]} and {sides[1]}" if len(sides) == 2 else f"only the {sides[0]} side"
+        raise ValueError(f"{rules.title} has {has}, not {side!r}")
+    return sides.index(name)
+
+
+def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardPoints]:
+    """Value each card written in ``cards`` on ``side`` of ``variant``; ``ValueError`` names a
+    card that does not exist there."""
+    rules = get_rules(variant)
+    s = side_index(rules, side)
+    kinds_here = set(standard_deck(rules.name).kind[s])
+    colors_here = set(SIDE_COLORS[s])
+    side_name = rules.side_names[s]
+    out: list[CardPoints] = []
+    color: int | None = None
+    for token in (t for t in re.split(r"[\s,;]+", cards.strip().lower()) if t):
+        token = token.replace("-", "_")
+        if token in COLOR_BY_NAME:
+            if color is not None:
+                raise ValueError(f"two colours in a row: {COLOR_NAMES[color]} {token}")
+            color = COLOR_BY_NAME[token]
+            if color not in colors_here:
+                raise ValueError(f"{token} is not a colour of the {side_name} side of {rules.title}")
+            continue
+        kind = KIND_BY_NAME.get(token)
+        if kind is None or kind not in kinds_here:
+            known = ", ".join(KIND_NAMES[k] for k in sorted(kinds_here))
+            raise ValueError(f"{token!r} is not a card of the {side_name} side of {rules.title}; cards there: {known}")
+        if color is not None and is_wild(kind):
+            raise ValueError(f"{token} has no colour; write it without {COLOR_NAMES[color]}")
+        text = token if color is None else f"{COLOR_NAMES[color]} {token}"
+        title = KIND_TITLES[kind] if color is None else f"{COLOR_NAMES[color].capitalize()} {KIND_TITLES[kind]}"
+        out.append(CardPoints(text, title, rules.card_points(kind)))
+        color = None
+    if color is not None:
+        raise ValueError(f"the colour {COLOR_NAMES[color]} is not followed by a card")
+    return out
+
+
+# ----------------------------------------------------------------------- unokit score
+
+
+@click.command()
+@click.argument("cards", nargs=-1, required=True)
+@click.option("--variant", default="classic", show_default=True, help="classic, flip, attack, flip_attack")
+@click.option("--side", default=None, help="the side active when the round ended: light/dark, mild/wild")
+def score(cards: tuple[str, ...], variant: str, side: str | None) -> None:
+    """Count the points of a hand of real cards: each card and the total.
+
+    Example: unokit score --variant flip_attack --side wild "2 5 8 flip hit_5x reverse
+    skip_everyone wild_discard_all wild_all_out_attack"
+    """
+    try:
+        rules = get_rules(variant)
+        s = side_index(rules, side)
+        valued = hand_points(rules.name, " ".join(cards), rules.side_names[s])
+    except (ValueError, OptionError) as exc:
+        raise click.UsageError(str(exc)) from None
+    side_text = f", {rules.side_names[s]} side" if rules.double_sided else ""
+    click.echo(f"{rules.title}{side_text}: {len(valued)} card{'s' if len(valued) != 1 else ''}")
+    width = max([len(c.title) for c in valued] + [5])
+    for card in valued:
+        click.echo(f"  {card.title:<{width}}  {card.points:>4}")
+    click.echo(f"  {'Total':<{width}}  {sum(c.points for c in valued):>4}")
+
+
+# ----------------------------------------------------------------------- unokit table
+
+
+@dataclass
+class ScoreTable:
+    """The running scores of one game of real cards (R-1.7, D-11, D-15, D-16)."""
+
+    variant: str
+    players: list[str]
+    scoring: str = "winner"
+    target: int = 500
+    rounds: int | None = None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def totals(self) -> list[int]:
+        return list(self.rows[-1]["totals"]) if self.rows else [0] * len(self.players)
+
+    @property
+    def winners(self) -> list[str]:
+        """The game's winners once it is over, else an empty list."""
+        return list(self.rows[-1].get("winners", [])) if self.rows else []
+
+    def seat(self, name: str) -> int:
+        for i, player in enumerate(self.players):
+            if player.lower() == name.strip().lower():
+                return i
+        raise ValueError(f"no player called {name!r}; players are {', '.join(self.players)}")
+
+    def add_round(self, winner: str, side: str | None, hands: dict[str, str], points: dict[str, int]) -> dict[str, Any]:
+        """Score one round. Every player but ``winner`` needs a hand (cards) or points."""
+        if self.winners:
+            raise ValueError(f"the game is over: {', '.join(self.winners)} won; start a new table")
+        w = self.seat(winner)
+        rules = get_rules(self.variant)
+        side_name = rules.side_names[side_index(rules, side)]
+        values = [0] * len(self.players)
+        shown: dict[str, list[str] | None] = {}
+        given: set[int] = set()
+        for name, cards in hands.items():
+            s = self.seat(name)
+            if s in given:
+                raise ValueError(f"{self.players[s]} is given twice")
+            given.add(s)
+            valued = hand_points(self.variant, cards, side_name)
+            values[s] = sum(c.points for c in valued)
+            shown[self.players[s]] = [c.text for c in valued]
+        for name, value in points.items():
+            s = self.seat(name)
+            if s in given:
+                raise ValueError(f"{self.players[s]} is given twice")
+            if value < 0:
+                raise ValueError(f"points cannot be negative ({name}={value})")
+            given.add(s)
+            values[s] = value
+            shown[self.players[s]] = None
+        if values[w]:
+            raise ValueError(f"{self.players[w]} went out and holds nothing; do not give them points")
+        missing = [self.players[s] for s in range(len(self.players)) if s != w and s not in given]
+        if missing:
+            example = f'--hand "{missing[0]}=red 5 skip"'
+            raise ValueError(f"give the hand (or points) of {', '.join(missing)}, e.g. {example}")
+        if self.scoring == "winner":
+            gained = [0] * len(self.players)
+            gained[w] = sum(values)
+        else:
+            gained = values
+        totals = [a + b for a, b in zip(self.totals, gained, strict=True)]
+        row: dict[str, Any] = {
+            "round": len(self.rows) + 1,
+            "winner": self.players[w],
+            "side": side_name,
+            "hands": shown,
+            "hand_points": values,
+            "points": gained,
+            "totals": totals,
+        }
+        over = self._game_winners(w, totals, len(self.rows) + 1)
+        if over is not None:
+            row["winners"] = [self.players[s] for s in over]
+        self.rows.append(row)
+        return row
+
+    def _game_winners(self, round_winner: int, scores: list[int], played: int) -> list[int] | None:
+        """As the engine decides the end of a game (R-1.7, D-11, D-15, D-16)."""
+        n = len(scores)
+        if self.scoring == "winner" and scores[round_winner] >= self.target:
+            return [round_winner]
+        if self.scoring == "own_hand" and max(scores) >= self.target:
+            low = min(scores)
+            return [s for s in range(n) if scores[s] == low]
+        if self.scoring == "loser" and max(scores) >= self.target:
+            under = [s for s in range(n) if scores[s] < self.target]
+            if under:
+                return under
+            low = min(scores)
+            return [s for s in range(n) if scores[s] == low]
+        if self.rounds is not None and played >= self.rounds:
+            best = max(scores) if self.scoring == "winner" else min(scores)
+            tied = [s for s in range(n) if scores[s] == best]
+            return [round_winner] if round_winner in tied else tied
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": TABLE_FORMAT,
+            "variant": self.variant,
+            "scoring": self.scoring,
+            "target": self.target,
+            "rounds": self.rounds,
+            "players": list(self.players),
+            "rounds_played": self.rows,
+        }
+
+    @staticmethod
+    def from_json(obj: Any) -> ScoreTable:
+        if not isinstance(obj, dict) or obj.get("format") != TABLE_FORMAT:
+            raise ValueError(f"not a unokit score table (expected format {TABLE_FORMAT!r})")
+        try:
+            return ScoreTable(
+                variant=str(obj["variant"]),
+                players=[str(p) for p in obj["players"]],
+                scoring=str(obj["scoring"]),
+                target=int(obj["target"]),
+                rounds=None if obj.get("rounds") is None else int(obj["rounds"]),
+                rows=list(obj.get("rounds_played", [])),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"the score table is damaged: {exc}") from None
+
+    def render(self) -> list[str]:
+        """The table: one line a round, then the totals and the state of the game."""
+        rules = VARIANTS[self.variant]
+        width = max(6, *(len(p) for p in self.players))
+        goal = f"target {self.target}" + (f", {self.rounds} rounds" if self.rounds else "")
+        lines = [f"{rules.title}, scoring {self.scoring!r} ({goal})"]
+        lines.append("round  went out" + "".join(f"  {p:>{width}}" for p in self.players))
+        for row in self.rows:
+            cells = "".join(f"  {'+' + str(v) if v else '·':>{width}}" for v in row["points"])
+            lines.append(f"{row['round']:>5}  {row['winner'][:8]:<8}{cells}")
+        lines.append("total  " + " " * 8 + "".join(f"  {t:>{width}}" for t in self.totals))
+        if self.winners:
+            lines.append(f"Game over: {', '.join(self.winners)} won.")
+        else:
+            lines.append(f"Round {len(self.rows) + 1} next.")
+        return lines
+
+
+def load_table(path: Path) -> ScoreTable:
+    try:
+        return ScoreTable.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, json.JSONDecodeError, ValueError) as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+
+
+def save_table(table: ScoreTable, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(table.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _pairs(values: tuple[str, ...], what: str) -> list[tuple[str, str]]:
+    out = []
+    for item in values:
+        name, sep, rest = item.partition("=")
+        if not sep:
+            name, sep, rest = item.partition(":")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"write NAME=..., not {item!r}", param_hint=what)
+        out.append((name.strip(), rest.strip()))
+    return out
+
+
+@click.group()
+def table() -> None:
+    """Keep the running scores of a game of real cards, round by round, in a JSON file.
+
+    \b
+    unokit table new night.json --variant flip --players Ana,Bo,Cy
+    unokit table round night.json --winner Ana --hand "Bo=red 5 skip" --points Cy=35
+    unokit table show night.json
+    unokit table undo night.json
+    """
+
+
+@table.command("new")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--variant", default="classic", show_default=True, help="classic, flip, attack, flip_attack")
+@click.option("--players", "names", required=True, help="the players' names, comma-separated, in seating order")
+@click.option("--scoring", default="winner", show_default=True, help="winner, own_hand or loser (R-1.7)")
+@click.option("--target", type=int, default=None, help="points that end the game [500; 200 for loser]")
+@click.option("--rounds", type=int, default=None, help="end after this many rounds")
+@click.option("--force", is_flag=True, help="overwrite an existing file")
+def table_new(
+    file: Path, variant: str, names: str, scoring: str, target: int | None, rounds: int | None, force: bool
+) -> None:
+    """Start a new score table in FILE."""
+    players = [p.strip() for p in names.split(",") if p.strip()]
+    try:
+        rules = get_rules(variant)
+        raw: dict[str, object] = {"scoring": scoring, "rounds": rounds}
+        if target is not None:
+            raw["target"] = target
+        options = make_options(rules, raw)
+    except OptionError as exc:
+        raise click.UsageError(str(exc)) from None
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise click.UsageError(f"{rules.title} is for {rules.min_players} to {rules.max_players} players")
+    if len({p.lower() for p in players}) != len(players):
+        raise click.UsageError("two players have the same name")
+    if file.exists() and not force:
+        raise click.UsageError(f"{file} exists; use --force to start over")
+    sheet = ScoreTable(rules.name, players, options.scoring, options.target, options.rounds)
+    save_table(sheet, file)
+    click.echo("\n".join(sheet.render()))
+
+
+@table.command("round")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--winner", required=True, help="who went out")
+@click.option("--side", default=None, help="the side active at the end of the round (light/dark, mild/wild)")
+@click.option("--hand", "hands", multiple=True, metavar="NAME=CARDS", help="cards left in a player's hand")
+@click.option("--points", "points", multiple=True, metavar="NAME=N", help="a player's hand, already counted")
+def table_round(file: Path, winner: str, side: str | None, hands: tuple[str, ...], points: tuple[str, ...]) -> None:
+    """Score one round: who went out and what everyone else still held."""
+    sheet = load_table(file)
+    try:
+        counted = {name: int(value) for name, value in _pairs(points, "--points")}
+    except ValueError:
+        raise click.BadParameter("points are whole numbers, e.g. Cy=35", param_hint="--points") from None
+    try:
+        row = sheet.add_round(winner, side, dict(_pairs(hands, "--hand")), counted)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    save_table(sheet, file)
+    for name, value in zip(sheet.players, row["hand_points"], strict=True):
+        if name != row["winner"]:
+            cards = row["hands"].get(name)
+            detail = f" ({', '.join(cards)})" if cards else ""
+            click.echo(f"{name} holds {value} points{detail}")
+    click.echo("\n".join(sheet.render()))
+
+
+@table.command("show")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def table_show(file: Path) -> None:
+    """Print the score table."""
+    click.echo("\n".join(load_table(file).render()))
+
+
+@table.command("undo")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def table_undo(file: Path) -> None:
+    """Take back the last round entered."""
+    sheet = load_table(file)
+    if not sheet.rows:
+        raise click.UsageError("there is no round to take back")
+    sheet.rows.pop()
+    save_table(sheet, file)
+    click.echo("\n".join(sheet.render()))

@@ -1,0 +1,514 @@
+"""One game at the terminal, without the screen: seats, bots, the prompts a human answers,
+the event log in words, round summaries and the record. :mod:`unokit.play.app` draws it.
+
+Keeping this apart from the UI lets the tests check every decision kind directly, and lets
+another front end (a plain prompt, a web page) reuse it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..core.actions import (
+    ACCEPT,
+    CATCH,
+    CHALLENGE,
+    COLOR,
+    DISCARD,
+    DRAW,
+    KEEP,
+    PLAY,
+    PLAY_DRAWN,
+    PRESS,
+    PRESS_AGAIN,
+    STOP,
+    TRADE,
+    UNO,
+    Action,
+)
+from ..core.cards import COLOR_NAMES, NO_COLOR, SIDE_COLORS
+from ..core.errors import UnokitError
+from ..core.game import Event
+from ..core.observation import View
+from ..core.variants import VARIANTS
+from ..narration import describe
+from ..record import GameRecord, RecordingGame, Seat, save_record
+from . import faces
+from .forgetful import ForgetfulBot, Reaction
+
+#: Where records of played games go unless ``--record`` says otherwise.
+RECORDS_ENV = "UNOKIT_RECORDS"
+
+
+def default_record_dir() -> Path:
+    """``$UNOKIT_RECORDS``, else ``$XDG_DATA_HOME/unokit/records``, else
+    ``~/.local/share/unokit/records``."""
+    explicit = os.environ.get(RECORDS_ENV)
+    if explicit:
+        return Path(explicit).expanduser()
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "unokit" / "records"
+
+
+def default_record_path(variant: str, seed: int, when: datetime | None = None) -> Path:
+    """A fresh file name in :func:`default_record_dir` for a game of ``variant`` and ``seed``."""
+    stamp = (when or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    return default_record_dir() / f"{stamp}-{variant}-{seed}.json"
+
+
+@dataclass
+class Player:
+    """A seat: a person (``bot`` is ``None``) or a bot with its name for the record."""
+
+    name: str
+    bot: ForgetfulBot | None = None
+    bot_name: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None
+
+    def seat_record(self) -> Seat:
+        if self.bot is None:
+            return Seat(self.name, "human")
+        habits = self.bot.habits
+        settings = {
+            **self.settings,
+            "forget": habits.forget,
+            "late_uno": habits.late_uno,
+            "catch": habits.catch,
+            "reaction": list(habits.reaction),
+        }
+        return Seat(self.name, "bot", self.bot_name or self.bot.inner.name, settings)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer of a menu prompt."""
+
+    label: str
+    action: Action
+
+
+@dataclass(frozen=True)
+class HandCard:
+    """A card of the hand as shown: its id, full text, active face and whether it can go now."""
+
+    card: int
+    text: str
+    face: str
+    back: str | None
+    legal: bool
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a human must decide: pick a card from ``hand`` (``pick_from_hand``) or one of
+    ``choices``; in a hand prompt ``choices`` holds the other options (draw, press)."""
+
+    seat: int
+    decision: str
+    message: str
+    hand: list[HandCard]
+    pick_from_hand: bool
+    choices: list[Choice]
+
+
+@dataclass(frozen=True)
+class SummaryLine:
+    """One seat in a round summary: the cards left (title, points) and the scores."""
+
+    seat: int
+    name: str
+    cards: list[tuple[str, int]]
+    hand_points: int
+    gained: int
+    total: int
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """The end of a round: who went out, on which side, every hand and the running scores."""
+
+    round: int
+    winner: int
+    side: str
+    lines: list[SummaryLine]
+    over: bool
+    winners: list[int]
+    blocked: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one applied action did."""
+
+    seat: int
+    action: Action
+    events: list[Event]
+    summary: RoundSummary | None
+    exposed: int | None  # a seat that has just played down to one card without calling UNO
+    flipped_to: str | None  # the new side's name when everything flipped
+
+
+def hands_at_round_end(before: list[list[str]], events: list[Event]) -> list[list[str]] | None:
+    """The hands (full card texts) when the round of ``events`` ended, from the hands before
+    the action and its events; ``None`` when the events hold no ``round_end``."""
+    hands = [list(h) for h in before]
+    for event in events:
+        kind = event["type"]
+        if kind == "round_end":
+            return hands
+        seat = event.get("seat", -1)
+        if kind == "play":
+            hands[seat].remove(event["card"])
+            for card in event.get("discarded", []):
+                hands[seat].remove(card)
+        elif kind in ("draw", "press") and event.get("cards"):
+            hands[seat].extend(event["cards"])
+        elif kind == "discard":
+            for card in event["cards"]:
+                hands[seat].remove(card)
+        elif kind == "take_back":
+            hands[seat].extend(event["cards"])
+        elif kind == "trade":
+            other = event["target"]
+            hands[seat], hands[other] = hands[other], hands[seat]
+    return None
+
+
+def summarize(variant: str, names: Sequence[str], before: list[list[str]], events: list[Event]) -> RoundSummary | None:
+    """The :class:`RoundSummary` of the round that ``events`` end, or ``None``."""
+    end = next((e for e in events if e["type"] == "round_end"), None)
+    if end is None:
+        return None
+    rules = VARIANTS[variant]
+    side = rules.side_names.index(end["side"])
+    hands = hands_at_round_end(before, events) or [[] for _ in names]
+    lines = []
+    for seat, name in enumerate(names):
+        cards = []
+        for text in hands[seat]:
+            face = faces.face_of(text, side)
+            cards.append((faces.label(face), rules.card_points(faces.parse(face).kind)))
+        if sum(p for _, p in cards) != end["hand_points"][seat]:
+            cards = []  # not reconstructible: show only the engine's total
+        lines.append(SummaryLine(seat, name, cards, end["hand_points"][seat], end["points"][seat], end["scores"][seat]))
+    game_end = next((e for e in events if e["type"] == "game_end"), None)
+    return RoundSummary(
+        round=end["round"],
+        winner=end["winner"],
+        side=end["side"],
+        lines=lines,
+        over=game_end is not None,
+        winners=list(game_end["winners"]) if game_end else [],
+        blocked=any(e["type"] == "blocked" for e in events),
+    )
+
+
+class Teller:
+    """Tells events in words with printed card names and colour symbols, by wrapping
+    :func:`unokit.narration.describe` (``Ann played Wild Draw Color — teal ▲``)."""
+
+    def __init__(self, names: Sequence[str], side: int = 0) -> None:
+        self.names = list(names)
+        self.side = side
+
+    def _face(self, text: str) -> str:
+        return faces.title(faces.face_of(text, self.side))
+
+    def line(self, event: Event) -> str | None:
+        """One event in words (already redacted for the reader); ``None`` when not worth it."""
+        kind = event["type"]
+        shown = dict(event)
+        if kind == "round_start":
+            self.side = 0
+        for key in ("cards", "revealed", "discarded"):
+            if isinstance(shown.get(key), list):
+                shown[key] = [self._face(c) for c in shown[key]]
+        if "card" in shown and isinstance(shown["card"], str):
+            shown["card"] = self._face(shown["card"])
+        if shown.get("backs"):
+            shown["backs"] = [faces.title(b) for b in shown["backs"]]
+        if isinstance(shown.get("color"), str):
+            shown["color"] = f"{shown['color']} {faces.glyph(shown['color'])}"
+        if kind == "flip":
+            self.side = 1 - self.side
+            shown["top"] = faces.title(shown["top"])
+            shown["side"] = str(shown["side"]).upper()
+        if kind in ("round_end", "game_end"):
+            scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, event["scores"], strict=True))
+            base = describe({**shown, "scores": []}, self.names) or ""
+            return you_grammar(base.replace("[]", scores))
+        line = describe(shown, self.names)
+        return you_grammar(line) if line is not None else None
+
+    def lines(self, events: list[Event]) -> list[str]:
+        return [line for line in (self.line(e) for e in events) if line]
+
+
+_YOU_VERBS = re.compile(
+    r"\bYou (deals|is|wins|names|accepts|challenges|catches|trades|stops|discards|takes|presses"
+    r"|skips everyone and plays)\b"
+)
+_YOU_FORMS = {
+    "is": "are",
+    "catches": "catch",
+    "presses": "press",
+    "skips everyone and plays": "skip everyone and play",
+}
+
+
+def you_grammar(line: str) -> str:
+    """Mend the verbs after a player called "You" (``You deals`` → ``You deal``)."""
+
+    def fix(match: re.Match[str]) -> str:
+        verb = match.group(1)
+        return "You " + _YOU_FORMS.get(verb, verb[:-1] if verb.endswith("s") else verb)
+
+    return _YOU_VERBS.sub(fix, line).replace(" You without", " you without")
+
+
+class Session:
+    """A game between people and bots, recorded. The seat to act is asked through
+    :meth:`prompt` (people) or :meth:`bot_act` (bots); :meth:`apply` plays an action."""
+
+    def __init__(
+        self,
+        game: RecordingGame,
+        players: Sequence[Player],
+        setup: list[Event] | None = None,
+        record_path: Path | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        if len(players) != game.n:
+            raise ValueError(f"{game.n} seats need {game.n} players, got {len(players)}")
+        self.game = game
+        self.players = list(players)
+        self.setup = list(setup or [])
+        self.record_path = record_path
+        self.meta = dict(meta or {})
+        self.views = [View(game, seat) for seat in range(game.n)]
+        for seat, player in enumerate(self.players):
+            if player.bot is not None:
+                player.bot.reset(seat)
+
+    # ------------------------------------------------------------------ seats
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, p in enumerate(self.players) if p.human]
+
+    def is_human(self, seat: int | None) -> bool:
+        return seat is not None and self.players[seat].human
+
+    # ------------------------------------------------------------------ acting
+    def hands_text(self) -> list[list[str]]:
+        game = self.game
+        return [[game.card_text(t) for t in hand] for hand in game.hands]
+
+    def apply(self, action: Action | str, seat: int) -> Outcome:
+        """Apply ``action`` for ``seat``; errors (``UnokitError``) leave everything as it was."""
+        game = self.game
+        before = self.hands_text()
+        if isinstance(action, str):
+            action = game.parse_action(action, seat)
+        events = game.apply(action, seat=seat)
+        exposed = self.views[0].uno_exposed
+        newly = None
+        if exposed >= 0 and any(
+            e["type"] in ("play", "discard") and e["seat"] == exposed and not e.get("uno") for e in events
+        ):
+            newly = exposed
+        flips = [e for e in events if e["type"] == "flip"]
+        summary = summarize(game.variant, self.names, before, events)
+        if summary is not None:
+            self.save()
+        return Outcome(seat, action, events, summary, newly, str(flips[-1]["side"]) if flips else None)
+
+    def bot_act(self, seat: int) -> Action:
+        bot = self.players[seat].bot
+        if bot is None:
+            raise ValueError(f"seat {seat} is not a bot")
+        return bot.act(self.views[seat])
+
+    def reactions(self) -> list[Reaction]:
+        """The bots' reactions to a missing UNO call, fastest first (ties: in turn order from
+        the exposed seat). Each bot draws its chance and reaction time from its own RNG."""
+        exposed = self.views[0].uno_exposed
+        if exposed < 0:
+            return []
+        out = []
+        n = self.game.n
+        for k in range(n):
+            seat = (exposed + k) % n
+            bot = self.players[seat].bot
+            if bot is None:
+                continue
+            reaction = bot.reaction(self.views[seat])
+            if reaction is not None:
+                out.append((reaction.after, k, reaction))
+        return [r for _, _, r in sorted(out, key=lambda x: (x[0], x[1]))]
+
+    def out_of_turn(self, seat: int) -> list[Action]:
+        """``seat``'s catch or late UNO call, when one is open."""
+        return [a for a in self.game.legal_actions(seat) if a.kind in (CATCH, UNO)]
+
+    # ------------------------------------------------------------------ prompts
+    def hand(self, seat: int, legal_cards: set[int] | None = None) -> list[HandCard]:
+        """``seat``'s hand, sorted by the active face (colours in side order, then kind)."""
+        game = self.game
+        deck = game.deck
+        side = game.side
+        cards = sorted(
+            game.hands[seat],
+            key=lambda t: (deck.color[side][t] if deck.color[side][t] != NO_COLOR else 99, deck.kind[side][t], t),
+        )
+        legal = legal_cards or set()
+        return [
+            HandCard(
+                t,
+                deck.text[t],
+                deck.face_texts[side][t],
+                deck.face_texts[1 - side][t] if deck.double_sided else None,
+                t in legal,
+            )
+            for t in cards
+        ]
+
+    def prompt(self, seat: int) -> Prompt:
+        """What ``seat`` (the seat to act) must decide, for a person."""
+        game = self.game
+        decision = game.decision
+        legal = [a for a in game.legal_actions(seat) if a.kind not in (CATCH, UNO)]
+        names = self.names
+        pending = self.views[seat].pending()
+        if decision in ("turn", "stack", "choose_discard"):
+            kinds = (DISCARD,) if decision == "choose_discard" else (PLAY,)
+            playable = {a.card for a in legal if a.kind in kinds}
+            others = []
+            for a in legal:
+                if a.kind == DRAW:
+                    label = f"Draw all {game.stack_total} cards" if decision == "stack" else "Draw a card"
+                    others.append(Choice(label, a))
+                elif a.kind == PRESS:
+                    others.append(Choice("Press the launcher", a))
+            if decision == "turn":
+                message = "Your turn: play a card" + (" or draw" if others else "")
+            elif decision == "stack":
+                message = f"A draw of {game.stack_total} is coming your way: answer with the same card, or draw them"
+            else:
+                message = "The launcher stayed silent: discard one card"
+            return Prompt(seat, decision, message, self.hand(seat, playable), True, others)
+        choices: list[Choice] = []
+        if decision == "play_or_keep":
+            drawn = faces.face_of(str(pending["card"]), game.side)
+            for a in legal:
+                if a.kind == PLAY_DRAWN and not a.uno:
+                    color = f", naming {faces.color_label(COLOR_NAMES[a.color])}" if a.color >= 0 else ""
+                    choices.append(Choice(f"Play the {faces.title(drawn)}{color}", a))
+                elif a.kind == KEEP:
+                    choices.append(Choice("Keep it", a))
+            message = f"You drew {faces.label(drawn)}: play it or keep it?"
+        elif decision == "challenge":
+            by, card = names[pending["by"]], faces.title(str(pending["card"]))
+            previous = pending.get("previous_color")
+            draw_text = {"wild_draw_four": "draw 4", "wild_draw_two": "draw 2"}.get(
+                str(pending["card"]), f"draw until {pending['color']}"
+            )
+            for a in legal:
+                if a.kind == CHALLENGE:
+                    held = f"{by} could have played {previous}" if previous else f"{by} bluffed"
+                    choices.append(Choice(f"Challenge ({held})", a))
+                elif a.kind == ACCEPT:
+                    choices.append(Choice(f"Accept: {draw_text}", a))
+            message = f"{by} played {card} naming {faces.color_label(pending.get('color'))}. Challenge it?"
+        elif decision == "choose_color":
+            choices = [Choice(faces.color_label(COLOR_NAMES[a.color]), a) for a in legal if a.kind == COLOR]
+            message = "Name the colour in play"
+        elif decision == "choose_player":
+            sizes = self.views[seat].hand_sizes
+            choices = [
+                Choice(f"Trade hands with {names[a.seat]} ({sizes[a.seat]} cards)", a) for a in legal if a.kind == TRADE
+            ]
+            message = "Trade Hands: whose hand do you take?"
+        elif decision == "press_your_luck":
+            labels = {PRESS_AGAIN: "Press again", STOP: "Stop here"}
+            choices = [Choice(labels[a.kind], a) for a in legal if a.kind in labels]
+            done = pending.get("discarded") or []
+            so_far = f" (discarded so far: {', '.join(faces.title(faces.face_of(c, game.side)) for c in done)})"
+            message = "Wild Press Your Luck: press the launcher again?" + (so_far if done else "")
+        else:
+            choices = [Choice(str(a), a) for a in legal]
+            message = f"Decide: {decision}"
+        return Prompt(seat, decision, message, self.hand(seat), False, choices)
+
+    def card_actions(self, seat: int, card: int) -> list[Action]:
+        """The plays (or discards) of ``card`` open to ``seat`` now, without the UNO call;
+        several when a colour must be named."""
+        kinds = (DISCARD,) if self.game.decision == "choose_discard" else (PLAY,)
+        return [a for a in self.game.legal_actions(seat) if a.kind in kinds and a.card == card and not a.uno]
+
+    def with_uno(self, seat: int, action: Action, declare: bool) -> Action:
+        """``action`` with the UNO call when ``declare`` and the call is open for it."""
+        if not declare or action.kind not in (PLAY, PLAY_DRAWN, DISCARD):
+            return action
+        wanted = (action.kind, action.card, action.color, True, action.seat)
+        for other in self.game.legal_actions(seat):
+            if other.key == wanted:
+                return other
+        return action
+
+    def explain(self, seat: int, card: int) -> str:
+        """Why ``card`` cannot be played now, in the engine's words."""
+        game = self.game
+        verb = "discard" if game.decision == "choose_discard" else "play"
+        text = f"{verb} {game.card_text(card)}"
+        if verb == "play" and game.deck.color[game.side][card] == NO_COLOR:
+            text += f" {COLOR_NAMES[SIDE_COLORS[game.side][0]]}"  # a wild is played naming a colour
+        probe = game.clone()
+        try:
+            probe.apply(text, seat=seat)
+        except UnokitError as exc:
+            return str(exc)
+        return f"{faces.title(game.face_text(card))} cannot be played now"
+
+    # ------------------------------------------------------------------ words and records
+    def teller(self) -> Teller:
+        return Teller(self.names, self.game.side)
+
+    def record(self) -> GameRecord:
+        return self.game.to_record([p.seat_record() for p in self.players], self.meta)
+
+    def save(self) -> Path | None:
+        """Write the record (if the session has a path); return where."""
+        if self.record_path is None:
+            return None
+        return save_record(self.record(), self.record_path)
+
+
+__all__ = [
+    "Choice",
+    "HandCard",
+    "Outcome",
+    "Player",
+    "Prompt",
+    "RoundSummary",
+    "Session",
+    "SummaryLine",
+    "Teller",
+    "default_record_dir",
+    "default_record_path",
+    "hands_at_round_end",
+    "summarize",
+]

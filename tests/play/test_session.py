@@ -1,0 +1,318 @@
+"""The play session without a screen: prompts for every decision kind, the event log in
+words, round summaries, forgetful bots and the command line's set-up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+
+from unokit.bots import bot_names, make_bot
+from unokit.core.rng import Rng
+from unokit.play.commands import Setup, default_bot, make_setup
+from unokit.play.forgetful import ForgetfulBot, Habits
+from unokit.play.session import Player, Session, Teller, hands_at_round_end, summarize, you_grammar
+from unokit.record import RecordingGame, verify
+
+from .support import CAREFUL, ScriptBot, session_from
+
+
+def flip_position(**fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "variant": "flip",
+        "players": 2,
+        "turn": 0,
+        "color": "red",
+        "hands": [["red 7/orange 1", "wild/teal 3", "blue 5/pink 9"], ["yellow 3/purple 1", "green 7/teal 2"]],
+        "discard": ["red 9/purple 5"],
+        "seed": 1,
+    }
+    base.update(fields)
+    return base
+
+
+# ----------------------------------------------------------------------- prompts
+
+
+def test_turn_prompt_marks_the_legal_cards_and_offers_the_draw() -> None:
+    session = session_from(flip_position(), ["Ann", ScriptBot()])
+    prompt = session.prompt(0)
+    assert prompt.decision == "turn" and prompt.pick_from_hand
+    assert [(c.face, c.legal) for c in prompt.hand] == [("red 7", True), ("blue 5", False), ("wild", True)]
+    assert [c.label for c in prompt.choices] == ["Draw a card"]
+    wild = prompt.hand[2].card
+    assert [str(a) for a in session.card_actions(0, wild)] == [
+        "play wild/teal 3 red",
+        "play wild/teal 3 yellow",
+        "play wild/teal 3 green",
+        "play wild/teal 3 blue",
+    ]
+    assert "does not match" in session.explain(0, prompt.hand[1].card)
+
+
+def test_the_uno_call_is_added_only_where_it_is_open() -> None:
+    position = flip_position(hands=[["red 7/orange 1", "blue 5/pink 9"], ["yellow 3/purple 1", "green 7/teal 2"]])
+    session = session_from(position, ["Ann", ScriptBot()])
+    red = next(c.card for c in session.prompt(0).hand if c.face == "red 7")
+    (play,) = session.card_actions(0, red)
+    assert str(session.with_uno(0, play, True)) == "play red 7/orange 1 uno"
+    assert session.with_uno(0, play, False) is play
+
+
+def test_play_or_keep_prompt() -> None:
+    session = session_from(flip_position(draw=["red 2/orange reverse"]), ["Ann", ScriptBot()])
+    session.apply("draw", 0)
+    prompt = session.prompt(0)
+    assert prompt.decision == "play_or_keep" and not prompt.pick_from_hand
+    assert prompt.message == "You drew ● Red 2: play it or keep it?"
+    assert [c.label for c in prompt.choices] == ["Play the Red 2", "Keep it"]
+
+
+def test_challenge_prompt_names_the_card_and_both_answers() -> None:
+    position = flip_position(
+        turn=1,
+        hands=[
+            ["red 7/orange 1", "blue 5/pink 9"],
+            ["wild_draw_two/orange 4", "red 2/orange reverse", "green 7/teal 2"],
+        ],
+    )
+    session = session_from(position, ["Ann", ScriptBot()])
+    session.apply("play wild_draw_two/orange 4 blue", 1)
+    prompt = session.prompt(0)
+    assert prompt.decision == "challenge"
+    assert prompt.message == "Bot1 played Wild Draw Two naming blue ■ square. Challenge it?"
+    assert [c.label for c in prompt.choices] == ["Challenge (Bot1 could have played red)", "Accept: draw 2"]
+
+
+def test_choose_color_prompt_shows_the_symbols_of_the_active_side() -> None:
+    position = flip_position(
+        hands=[["red flip/pink 8", "green 3/pink flip"], ["yellow 3/purple 1", "green 7/teal 2"]],
+        discard=["yellow 1/wild", "red 9/teal reverse"],
+    )
+    session = session_from(position, ["Ann", ScriptBot()])
+    outcome = session.apply("play red flip/pink 8", 0)
+    assert outcome.flipped_to == "dark"
+    prompt = session.prompt(0)
+    assert prompt.decision == "choose_color"
+    assert [c.label for c in prompt.choices] == [
+        "pink ● circle",
+        "teal ▲ triangle",
+        "orange ◆ diamond",
+        "purple ■ square",
+    ]
+
+
+def test_trade_hands_prompt_lists_the_other_players() -> None:
+    position = {
+        "variant": "attack",
+        "players": 3,
+        "turn": 0,
+        "color": "red",
+        "hands": [["red trade_hands", "red 1", "blue 2"], ["yellow 3"] * 2, ["green 4", "green 5", "blue 6", "blue 7"]],
+        "discard": ["red 9"],
+        "seed": 1,
+    }
+    session = session_from(position, ["Ann", ScriptBot(), ScriptBot()])
+    session.apply("play red trade_hands", 0)
+    prompt = session.prompt(0)
+    assert prompt.decision == "choose_player"
+    assert [c.label for c in prompt.choices] == ["Trade hands with Bot1 (2 cards)", "Trade hands with Bot2 (4 cards)"]
+
+
+def test_press_your_luck_and_discard_prompts() -> None:
+    position = {
+        "variant": "flip_attack",
+        "players": 2,
+        "turn": 0,
+        "color": "red",
+        "options": {"launcher": "scripted", "launcher_script": [0, 0]},
+        "hands": [
+            ["wild_press_your_luck/teal 3", "red 1/teal reverse", "red 3/pink 7"],
+            ["red 4/pink 5", "red 2/pink flip"],
+        ],
+        "discard": ["red 4/teal 8"],
+        "seed": 1,
+    }
+    session = session_from(position, ["Ann", ScriptBot()])
+    session.apply("play wild_press_your_luck/teal 3 blue", 0)
+    prompt = session.prompt(0)
+    assert prompt.decision == "press_your_luck"
+    assert [c.label for c in prompt.choices] == ["Press again", "Stop here"]
+    session.apply(prompt.choices[0].action, 0)
+    prompt = session.prompt(0)
+    assert prompt.decision == "choose_discard" and prompt.pick_from_hand
+    assert all(card.legal for card in prompt.hand) and prompt.choices == []
+    (discard,) = session.card_actions(0, prompt.hand[0].card)
+    assert str(discard) == "discard red 1/teal reverse"
+    session.apply(discard, 0)
+    assert session.prompt(0).message.endswith("(discarded so far: Red 1)")
+
+
+def test_stack_prompt_offers_the_same_card_or_the_whole_draw() -> None:
+    position = {
+        "variant": "classic",
+        "players": 2,
+        "turn": 0,
+        "color": "red",
+        "options": {"stacking": True},
+        "hands": [["red 5", "blue draw_two", "green 1"], ["yellow draw_two", "red draw_two", "yellow 2"]],
+        "discard": ["red 9"],
+        "seed": 1,
+    }
+    session = session_from(position, ["Ann", ScriptBot()])
+    session.apply("play red 5", 0)
+    session.apply("play red draw_two", 1)
+    prompt = session.prompt(0)
+    assert prompt.decision == "stack" and prompt.pick_from_hand
+    assert [(c.face, c.legal) for c in prompt.hand] == [("green 1", False), ("blue draw_two", True)]
+    assert [c.label for c in prompt.choices] == ["Draw all 2 cards"]
+
+
+# ----------------------------------------------------------------------- words
+
+
+def test_the_log_tells_events_with_printed_names_and_symbols() -> None:
+    teller = Teller(["Ann", "Bo"], side=1)
+    play = {"type": "play", "seat": 0, "card": "yellow 6/wild_draw_color", "uno": False, "color": "teal"}
+    assert teller.line(play) == "Ann played Wild Draw Color — teal ▲"
+    draw = {"type": "draw", "seat": 1, "count": 6, "reason": "wild_draw_color", "backs": ["red 1"] * 6}
+    assert teller.line(draw) == "Bo drew 6 cards (backs: Red 1, Red 1, Red 1, Red 1, Red 1, Red 1) (wild_draw_color)"
+    assert teller.line({"type": "flip", "side": "light", "top": "red 9"}) == (
+        "everything flips to the LIGHT side; top card Red 9"
+    )
+    assert teller.side == 0
+
+
+def test_you_reads_as_a_person() -> None:
+    assert you_grammar("You deals") == "You deal"
+    assert you_grammar("You is skipped") == "You are skipped"
+    assert you_grammar("Bo catches You without UNO") == "Bo catches you without UNO"
+    assert you_grammar("You skips everyone and plays again") == "You skip everyone and play again"
+    assert you_grammar("Youssef wins round 1") == "Youssef wins round 1"
+
+
+# ----------------------------------------------------------------------- summaries
+
+
+def test_round_summaries_list_every_card_with_its_points() -> None:
+    for variant in ("classic", "flip", "attack", "flip_attack"):
+        game, setup = RecordingGame.new(variant, 3, 7, rounds=2, target=10_000)
+        players = [Player(f"p{i}", ForgetfulBot(make_bot("random", i), Habits())) for i in range(3)]
+        session = Session(game, players, setup)
+        summaries = []
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            outcome = session.apply(session.bot_act(seat), seat)
+            for reaction in session.reactions()[:1]:
+                session.apply(reaction.action, reaction.seat)
+            if outcome.summary is not None:
+                summaries.append(outcome.summary)
+        assert len(summaries) == 2
+        for summary in summaries:
+            for line in summary.lines:
+                assert sum(points for _, points in line.cards) == line.hand_points
+                assert (line.hand_points == 0) == (not line.cards)
+        assert summaries[-1].over and summaries[-1].winners == game.winners
+        assert [line.total for line in summaries[-1].lines] == game.scores
+
+
+def test_hands_at_round_end_follow_the_last_action() -> None:
+    before = [["red 5"], ["blue 1", "blue 2"]]
+    events: list[dict[str, Any]] = [
+        {"type": "play", "seat": 0, "card": "red 5", "uno": False},
+        {"type": "draw", "seat": 1, "count": 2, "reason": "draw_two", "cards": ["red 1", "red 2"]},
+        {"type": "round_end", "round": 1, "winner": 0, "side": "light"},
+    ]
+    assert hands_at_round_end(before, events) == [[], ["blue 1", "blue 2", "red 1", "red 2"]]
+    assert hands_at_round_end(before, events[:2]) is None
+    assert summarize("classic", ["a", "b"], before, events[:2]) is None
+
+
+# ----------------------------------------------------------------------- bots
+
+
+def test_a_forgetful_bot_leaves_out_the_call_as_often_as_told() -> None:
+    position = flip_position(
+        hands=[["red 7/orange 1", "red 2/orange reverse"], ["yellow 3/purple 1", "green 7/teal 2"]]
+    )
+    always = ForgetfulBot(ScriptBot(["play red 7/orange 1 uno"]), Habits(forget=1.0))
+    never = ForgetfulBot(ScriptBot(["play red 7/orange 1 uno"]), Habits(forget=0.0))
+    for bot, expected in ((always, "play red 7/orange 1"), (never, "play red 7/orange 1 uno")):
+        session = session_from(position, [bot, ScriptBot()])
+        assert str(session.bot_act(0)) == expected
+
+
+def test_forgetting_and_catching_are_reproducible_from_the_bot_seed() -> None:
+    position = flip_position(
+        hands=[["red 7/orange 1", "red 2/orange reverse"], ["yellow 3/purple 1", "green 7/teal 2"]]
+    )
+
+    def reactions(seed: int) -> list[tuple[float, str]]:
+        session = session_from(position, ["Ann", ScriptBot(seed=seed)], habits=Habits(catch=0.5, reaction=(0.5, 2.0)))
+        session.apply("play red 7/orange 1", 0)
+        return [(r.after, str(r.action)) for r in session.reactions()]
+
+    assert reactions(3) == reactions(3)
+    seen = {tuple(reactions(seed)) for seed in range(20)}
+    assert () in seen and any(r and r[0][1] == "catch 0" and 0.5 <= r[0][0] <= 2.0 for r in seen)
+
+
+def test_habits_are_checked() -> None:
+    with pytest.raises(ValueError, match="probability"):
+        Habits(forget=1.5)
+    with pytest.raises(ValueError, match="reaction"):
+        Habits(reaction=(2.0, 1.0))
+
+
+# ----------------------------------------------------------------------- the command line's set-up
+
+
+def test_the_default_table_is_flip_with_three_bots(tmp_path: Path) -> None:
+    setup = make_setup("flip", 4, None, 5, [], [], CAREFUL, tmp_path / "g.json")
+    expected = "heuristic" if "heuristic" in bot_names() else "random"
+    assert default_bot() == expected
+    assert setup.bots == [expected] * 3 and setup.humans == ["You"]
+    session = setup.session()
+    assert [p.human for p in session.players] == [True, False, False, False]
+    assert session.game.seed == 5 and session.record_path == tmp_path / "g.json"
+    assert setup.session(2).record_path == tmp_path / "g-2.json"
+
+
+def test_hot_seat_set_up_and_its_errors(tmp_path: Path) -> None:
+    setup = make_setup("classic", 3, "random", 1, ["stacking=true"], ["Ann", "Ben"], CAREFUL, tmp_path)
+    session = setup.session()
+    assert session.names[:2] == ["Ann", "Ben"] and session.humans == [0, 1]
+    assert session.game.options.stacking
+    assert session.record_path is not None and session.record_path.parent == tmp_path
+    cases: list[tuple[str, int, str | None, list[str], list[str], str]] = [
+        ("uno", 4, None, [], [], "unknown variant"),
+        ("flip", 4, "random,nobody", [], [], "unknown bot"),
+        ("flip", 2, "random,random,random", [], [], "do not fit"),
+        ("flip", 3, "random,random", [], ["A", "B"], "2 names for 1 human seat"),
+        ("flip", 3, "none", [], ["A", "a"], "same name"),
+        ("flip", 3, "none", ["stacking"], [], "name=value"),
+        ("attack", 3, "none", ["stacking=true"], [], "does not apply to attack"),
+    ]
+    for variant, players, bots, options, names, message in cases:
+        with pytest.raises(click.UsageError, match=message):
+            make_setup(variant, players, bots, 1, options, names, CAREFUL, None)
+
+
+def test_bot_seeds_are_recorded_and_the_record_verifies(tmp_path: Path) -> None:
+    setup = Setup("flip", 3, ["You"], ["random", "random"], {"rounds": "1"}, Habits(), 9, tmp_path / "r.json")
+    session = setup.session()
+    chooser = Rng(1)
+    while not session.game.is_over:
+        seat = session.game.to_act
+        assert seat is not None
+        action = chooser.choice(session.game.legal_actions()) if seat == 0 else session.bot_act(seat)
+        session.apply(action, seat)
+    path = session.save()
+    assert path == tmp_path / "r.json"
+    record = session.record()
+    assert [s.kind for s in record.seats] == ["human", "bot", "bot"]
+    assert record.seats[1].bot == "random" and "seed" in record.seats[1].settings
+    assert verify(record).ok
