@@ -23,8 +23,8 @@ demo: setup
 	@$(UV) run --frozen unokit demo --variant $(VARIANT) --players $(PLAYERS) --seed $(SEED)
 
 lint: setup
-	$(UV) run --frozen ruff check src tests scripts
-	$(UV) run --frozen ruff format --check src tests scripts
+	$(UV) run --frozen ruff check src tests scripts examples
+	$(UV) run --frozen ruff format --check src tests scripts examples
 
 typecheck: setup
 	$(UV) run --frozen mypy
@@ -36,6 +36,7 @@ bench:
 	@command -v $(UV) >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	@$(UV) sync --quiet --frozen --all-extras
 	$(UV) run --frozen python scripts/bench_engine.py
+	$(UV) run --frozen python scripts/bench_envs.py
 
 golden: setup
 	$(UV) run --frozen python scripts/make_golden.py

@@ -1,0 +1,190 @@
+"""Gymnasium single-agent environments: one seat against unokit bots.
+
+>>> import gymnasium, unokit.envs
+>>> env = gymnasium.make("unokit/Classic-v0", opponents=["random", "random"])
+>>> obs, info = env.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].nonzero()[0][0]))
+
+The agent sits in seat ``seat`` (default 0); ``opponents`` names a bot (``make_bot``) for
+each other seat, in seat order after the agent, so the table has ``1 + len(opponents)``
+seats. The observation is the ``float32`` vector of :mod:`unokit.envs.encoding` and
+``info["action_mask"]`` the ``int8`` mask over the action ids. An episode is one hand unless
+the engine option ``rounds`` says otherwise.
+
+Illegal actions: by default (``illegal_action="terminate"``) an illegal id ends the episode
+with reward ``illegal_reward`` (-1) and ``info["illegal_action"] = True``; the game is not
+changed and no other action is played in its place. ``illegal_action="raise"`` raises
+:class:`~unokit.IllegalActionError` instead. (Gymnasium's ``check_env`` steps with unmasked
+random actions, so the registered default must not raise.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..bots import Bot, make_bot
+from ..core.errors import IllegalActionError, InvalidActionError, OptionError
+from ..core.variants import get_rules
+from .encoding import Obs
+from .session import Session
+
+#: Registered ids and their variants.
+GYM_IDS: dict[str, str] = {
+    "unokit/Classic-v0": "classic",
+    "unokit/Flip-v0": "flip",
+    "unokit/Attack-v0": "attack",
+    "unokit/FlipAttack-v0": "flip_attack",
+}
+DEFAULT_MAX_CYCLES = 5000
+
+
+class UnoEnv(gymnasium.Env[Obs, np.int64]):
+    """One seat of a unokit game against bots. See the module docstring for the options;
+    ``reward``, ``uno_catch``, ``catch_probability``, ``history`` and ``max_cycles`` are as in
+    :class:`unokit.envs.pettingzoo.UnoAECEnv`; other keywords are engine options."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's API
+
+    def __init__(
+        self,
+        variant: str = "classic",
+        opponents: Sequence[str] = ("random",),
+        *,
+        seat: int = 0,
+        reward: str = "hand",
+        uno_catch: str = "auto",
+        catch_probability: float = 1.0,
+        history: int = 2,
+        max_cycles: int = DEFAULT_MAX_CYCLES,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        **options: object,
+    ) -> None:
+        rules = get_rules(variant)
+        if isinstance(opponents, str) or not opponents:
+            raise OptionError("opponents must be a non-empty list of bot names, e.g. ['random']")
+        players = 1 + len(opponents)
+        for name in opponents:
+            make_bot(name)  # unknown bots raise ValueError here
+        if render_mode not in (None, "ansi"):
+            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if illegal_action not in ("terminate", "raise"):
+            raise OptionError(f"illegal_action must be 'terminate' or 'raise', not {illegal_action!r}")
+        if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
+            raise OptionError(f"max_cycles must be a whole number, 1 or more, not {max_cycles!r}")
+        self.session = Session(
+            rules.name,
+            players,
+            uno_catch=uno_catch,
+            catch_probability=catch_probability,
+            reward=reward,
+            history=history,
+            options=options,
+        )
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise OptionError(f"seat must be a seat number from 0 to {players - 1}, not {seat!r}")
+        self.encoding = self.session.encoding
+        self.seat = seat
+        self.opponents = list(opponents)
+        self.max_cycles = max_cycles
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(low=0.0, high=self.encoding.high, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.encoding.num_actions)
+        self.bots: list[Bot | None] = [None] * players
+        self._done = True
+
+    # ------------------------------------------------------------------ helpers
+    def _info(self) -> dict[str, Any]:
+        session = self.session
+        return {"action_mask": session.mask(self.seat), "decision": session.game.decision}
+
+    def _play_bots(self) -> float:
+        """Let the bots decide until it is the agent's turn or the game is over; return the
+        agent's reward meanwhile."""
+        session = self.session
+        game = session.game
+        total = 0.0
+        limit = self.max_cycles * session.players
+        while not game.is_over and game.to_act != self.seat and session.decisions < limit:
+            seat = game.to_act
+            assert seat is not None
+            bot = self.bots[seat]
+            assert bot is not None
+            total += session.apply(bot.act(session.views[seat]), seat)[self.seat]
+        return total
+
+    # ------------------------------------------------------------------ the API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        """Deal a new hand and play the bots up to the agent's first decision.
+
+        ``reset(seed=s)`` deals the game ``unokit.new_game`` deals with seed ``s``; bots and
+        catches are seeded from ``s`` too, and later unseeded resets follow from it. A hand
+        that ends before the agent's first decision (a freak deal) is dealt again.
+        """
+        super().reset(seed=seed)
+        session = self.session
+        next_seed: int | None = seed
+        for _deal in range(1000):
+            session.reset(next_seed)
+            next_seed = None
+            self.bots = [None] * session.players
+            for k, name in enumerate(self.opponents):
+                s = (self.seat + 1 + k) % session.players
+                bot = make_bot(name, session.rng.next64())
+                bot.reset(s)
+                self.bots[s] = bot
+            self._play_bots()
+            if not session.game.is_over and session.game.to_act == self.seat:
+                break
+        else:
+            raise RuntimeError("no deal reached the agent's first decision within max_cycles (1000 tries)")
+        self._done = False
+        return session.observe(self.seat), self._info()
+
+    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """Apply the agent's action id, then the bots' decisions up to its next one."""
+        if self._done:
+            raise IllegalActionError("the episode is over; call reset()")
+        session = self.session
+        try:
+            rewards = session.act(action)
+        except (IllegalActionError, InvalidActionError):
+            if self.illegal_action == "raise":
+                raise
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = True
+            return session.observe(self.seat), self.illegal_reward, True, False, info
+        reward = rewards[self.seat] + self._play_bots()
+        terminated = session.game.is_over
+        truncated = not terminated and session.decisions >= self.max_cycles * session.players
+        self._done = terminated or truncated
+        return session.observe(self.seat), reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        names = [f"seat {s}" + (" (agent)" if s == self.seat else "") for s in range(self.session.players)]
+        return self.session.render(names)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def register_envs() -> None:
+    """Register the Gymnasium ids (``unokit/Classic-v0``, …); repeated calls do nothing."""
+    for env_id, variant in GYM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="unokit.envs.gymnasium:UnoEnv", kwargs={"variant": variant})
+
+
+register_envs()

@@ -1,0 +1,266 @@
+"""One table of the environments: the game, the UNO-catch rule, the play history and rewards.
+
+Both environments drive a :class:`Session`. It checks an action id against the seat's legal
+actions (an illegal id raises :class:`~unokit.IllegalActionError` and changes nothing),
+applies it, runs the catch rule, remembers the cards each seat played and turns the end of a
+hand into rewards.
+
+**Catch rule.** Catching a missed UNO is not an agent action; the session decides it, so that
+agents only ever act in turn order. With ``uno_catch="auto"`` (default), when a play, a
+``play_drawn`` or a Press Your Luck discard leaves its player with one card and no UNO call,
+the next seat in the direction of play catches that player with probability
+``catch_probability`` (default 1.0), drawn from the session's seeded generator: one chance per
+missed call. With ``uno_catch="never"`` nobody is caught. The UNO call itself is part of the
+play action ids (``play … uno``).
+"""
+
+from __future__ import annotations
+
+import operator
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.actions import DISCARD, DRAW, PLAY, PLAY_DRAWN, PRESS, Action
+from ..core.cards import COLOR_NAMES, DISCARD_ALL, WILD_DISCARD_ALL
+from ..core.errors import IllegalActionError, InvalidActionError, OptionError
+from ..core.game import Event, Game
+from ..core.observation import View
+from ..core.rng import Rng
+from .encoding import Encoding, Mask, Obs
+
+UNO_CATCH_RULES = ("auto", "never")
+REWARDS = ("hand", "points")
+
+
+class Session:
+    """The state an environment keeps around one :class:`~unokit.Game`.
+
+    ``options`` are the engine's rule options (``stacking``, ``scoring``, ``rounds``, ...);
+    ``rounds`` defaults to 1, so that an episode is one hand.
+    """
+
+    def __init__(
+        self,
+        variant: str,
+        players: int,
+        *,
+        uno_catch: str = "auto",
+        catch_probability: float = 1.0,
+        reward: str = "hand",
+        history: int = 2,
+        options: Mapping[str, object] | None = None,
+    ) -> None:
+        self.encoding = Encoding(variant, players, history)
+        if uno_catch not in UNO_CATCH_RULES:
+            raise OptionError(f"uno_catch must be one of {', '.join(UNO_CATCH_RULES)}, not {uno_catch!r}")
+        try:
+            p = float(catch_probability)
+        except (TypeError, ValueError):
+            p = -1.0
+        if not 0.0 <= p <= 1.0:
+            raise OptionError(f"catch_probability must be between 0 and 1, not {catch_probability!r}")
+        if reward not in REWARDS:
+            raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        opts: dict[str, object] = {"rounds": 1, **(options or {})}
+        if str(opts.get("pairing", "physical")).lower() == "random":
+            raise OptionError("the environments need pairing='physical': a random pairing changes the card types")
+        self.variant = self.encoding.variant
+        self.players = players
+        self.uno_catch = uno_catch
+        self.catch_probability = p
+        self.reward = reward
+        self.options = opts
+        self._seeds: Rng | None = None
+        self.rng = Rng(0)
+        self.game: Game = Game.new(variant, players, 0, **opts)[0]  # bad options raise here
+        self.views: list[View] = []
+        self.history: list[list[int]] = []
+        self.decisions = 0
+        self._round = 1
+        self._drawn = (-1, -1)
+        self.reset(0)
+
+    # ------------------------------------------------------------------ episodes
+    def next_seed(self, seed: int | None) -> int:
+        """The engine seed of the next hand: ``seed`` itself when given (and the generator of
+        later seeds restarts from it), else the next one from the last seed given."""
+        if seed is not None:
+            try:
+                if isinstance(seed, bool):
+                    raise TypeError
+                seed = operator.index(seed)
+            except TypeError:
+                raise OptionError(f"seed must be a whole number, not {seed!r}") from None
+            self._seeds = Rng(seed)
+            return seed
+        if self._seeds is None:
+            self._seeds = Rng(secrets.randbits(64))
+        return self._seeds.next64()
+
+    def reset(self, seed: int | None = None) -> None:
+        """Deal a new game; the same ``seed`` gives the same game and the same catches."""
+        game_seed = self.next_seed(seed)
+        assert self._seeds is not None
+        self.rng = Rng(self._seeds.next64())
+        self.load(Game.new(self.variant, self.players, game_seed, **self.options)[0])
+
+    def load(self, game: Game) -> None:
+        """Continue from an existing game (for example ``Game.from_position(...)``), with an
+        empty play history. It must be of this session's variant and number of seats, with the
+        standard deck."""
+        if game.variant != self.variant or game.players != self.players:
+            raise OptionError(
+                f"this session plays {self.variant} with {self.players} seats, not {game.variant} with {game.players}"
+            )
+        if game.deck is not self.encoding.deck:
+            raise OptionError("the environments need pairing='physical': a random pairing changes the card types")
+        self.game = game
+        self.views = [View(game, s) for s in range(self.players)]
+        self.history = [[] for _ in range(self.players)]
+        self.decisions = 0
+        self._round = game.round_number
+        self._drawn = (-1, -1)
+
+    # ------------------------------------------------------------------ acting
+    def decode(self, action_id: Any, seat: int) -> Action:
+        """The legal engine action of ``action_id`` for ``seat``, who must be the seat to act, or raise
+        :class:`IllegalActionError` (:class:`InvalidActionError` for a non-id)."""
+        game = self.game
+        try:
+            i = operator.index(action_id)
+        except TypeError:
+            raise InvalidActionError(f"an action is an integer id, not {action_id!r}") from None
+        enc = self.encoding
+        action = enc.decode(i, game.side, seat)
+        if action is None or action not in game.legal_actions():
+            label = str(action) if action is not None else enc.action_labels[i]
+            legal = enc.legal_ids(self.views[seat])
+            raise IllegalActionError(
+                f"action {i} ({label}) is not legal for seat {seat} now ({game.decision}); legal ids: {legal}"
+            )
+        return action
+
+    def act(self, action_id: Any) -> list[float]:
+        """Apply ``action_id`` for the seat to act; return each seat's reward for it."""
+        seat = self.game.to_act
+        if seat is None:
+            raise IllegalActionError("the game is over; reset the environment")
+        return self.apply(self.decode(action_id, seat), seat, checked=True)
+
+    def drawn_card(self, seat: int) -> int:
+        """The card ``seat`` has just drawn, in its own ``play_or_keep`` decision (cached)."""
+        version = self.game.version
+        if self._drawn[0] != version:
+            self._drawn = (version, self.encoding.drawn_card(self.views[seat]))
+        return self._drawn[1]
+
+    def apply(self, action: Action, seat: int, checked: bool = False) -> list[float]:
+        """Apply a legal engine ``action`` of ``seat`` (ids, bots), then the catch rule.
+
+        ``checked``: the action was taken from the seat's legal actions just now (as
+        :meth:`act` does), so the engine may skip its validation when no hand can end."""
+        game = self.game
+        kind = action.kind
+        card = -1
+        if kind in (PLAY, DISCARD):
+            card = action.card
+        elif kind == PLAY_DRAWN:
+            card = self.drawn_card(seat)
+        if card >= 0:
+            self._remember(seat, card)
+        events: list[Event] | None = None
+        if checked and seat == game.to_act and not self._may_end_hand(seat, kind, card):
+            game.step(action)  # the engine's fast path: no validation, no events
+        else:
+            events = game.apply(action, seat=seat)
+        self.decisions += 1
+        if (
+            game.uno_exposed == seat
+            and not action.uno
+            and kind in (PLAY, PLAY_DRAWN, DISCARD)
+            and self.uno_catch == "auto"
+            and (self.catch_probability >= 1.0 or self.rng.random() < self.catch_probability)
+        ):
+            catcher = game.next_seat(seat)
+            catch = game.actions.catch[seat]
+            if catch in game.legal_actions(catcher):
+                game.apply(catch, seat=catcher)
+        if game.round_number == self._round and not game.is_over:
+            return [0.0] * self.players
+        if events is None:  # pragma: no cover - _may_end_hand lists every way a hand ends
+            raise AssertionError(f"a hand ended on the fast path after {action}")
+        if game.round_number != self._round:  # a new hand was dealt: forget the old plays
+            self._round = game.round_number
+            for played in self.history:
+                played.clear()
+        return self._rewards(events)
+
+    def _may_end_hand(self, seat: int, kind: str, card: int) -> bool:
+        """Whether ``seat``'s action could end the hand (then its events give the rewards). A
+        hand ends only when a play or a discard empties the hand (R-1.6) or when a turn's draw
+        or press finds no card anywhere (D-4)."""
+        game = self.game
+        if card >= 0:
+            if len(game.hands[seat]) <= 1:
+                return True
+            return game.deck.kind[game.side][card] in (DISCARD_ALL, WILD_DISCARD_ALL)
+        return kind in (DRAW, PRESS) and not game.draw
+
+    def _remember(self, seat: int, t: int) -> None:
+        played = self.history[seat]
+        played.insert(0, t)
+        del played[self.encoding.history :]
+
+    def _rewards(self, events: list[Event]) -> list[float]:
+        n = self.players
+        rewards = [0.0] * n
+        for event in events:
+            if event["type"] != "round_end":
+                continue
+            winner: int = event["winner"]
+            if self.reward == "hand":
+                for s in range(n):
+                    rewards[s] += 1.0 if s == winner else -1.0 / (n - 1)
+            else:
+                points: list[int] = event["hand_points"]
+                for s in range(n):
+                    rewards[s] += float(sum(points) - points[s]) if s == winner else -float(points[s])
+        return rewards
+
+    # ------------------------------------------------------------------ observing
+    def observe(self, seat: int) -> Obs:
+        """The observation vector of ``seat``."""
+        game = self.game
+        drawn = self.drawn_card(seat) if game.to_act == seat and game.decision == "play_or_keep" else -1
+        return self.encoding.observe(self.views[seat], self.history, drawn)
+
+    def mask(self, seat: int) -> Mask:
+        """The action mask of ``seat`` (all zeros when it is not that seat's decision)."""
+        if self.game.to_act != seat:
+            return self.encoding.zero_mask()
+        return self.encoding.mask(self.views[seat])
+
+    def render(self, names: list[str] | None = None) -> str:
+        """The whole table as text (every hand shown), for ``render_mode="ansi"``."""
+        game = self.game
+        names = names or [f"seat {s}" for s in range(self.players)]
+        color = COLOR_NAMES[game.color] if game.color >= 0 else "to be named"
+        lines = [
+            f"{game.rules.title}, round {game.round_number}, {game.side_name} side, "
+            f"{'clockwise' if game.direction == 1 else 'counterclockwise'}",
+            f"top: {game.face_text(game.top_card)} (colour {color}); "
+            f"discard {len(game.discard)}, {'launcher' if game.launcher else 'draw pile'} {len(game.draw)}",
+        ]
+        to_act = game.to_act
+        for s in range(self.players):
+            marker = f"  <- {game.decision}" if s == to_act else ""
+            hand = ", ".join(game.card_text(t) for t in sorted(game.hands[s]))
+            lines.append(f"{names[s]} [{len(game.hands[s])}]: {hand}{marker}")
+        if to_act is None:
+            lines.append(f"over: winners {game.winners}, scores {game.scores}")
+        else:
+            enc = self.encoding
+            legal = [f"{i}:{enc.action_labels[i]}" for i in enc.legal_ids(self.views[to_act])]
+            lines.append("legal: " + ", ".join(legal))
+        return "\n".join(lines) + "\n"
