@@ -30,6 +30,7 @@ LAYER_RANKS: dict[str, int] = {
     "core": 0,
     "": 1,
     "narration": 2,
+    "clickopts": 2,
     "record": 3,
     "bots": 3,
     "sim": 4,

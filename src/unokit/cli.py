@@ -8,7 +8,7 @@ from importlib import import_module
 import click
 
 from . import Game, __version__, redact
-from .core import variants
+from .clickopts import parse_option_pairs
 from .core.errors import UnokitError
 from .core.rng import Rng
 from .narration import describe
@@ -53,14 +53,6 @@ class LazyGroup(click.Group):
                 continue
             names.append(name)
         return names
-
-
-def parse_option_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
-    """Read ``--option name=value`` pairs for click (see :func:`unokit.core.variants.parse_option_pairs`)."""
-    try:
-        return variants.parse_option_pairs(pairs)
-    except UnokitError as exc:
-        raise click.BadParameter(str(exc), param_hint="--option") from None
 
 
 @click.group(cls=LazyGroup)

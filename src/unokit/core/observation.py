@@ -186,6 +186,12 @@ class View:
         return game.deck.back_class[1 - game.side][game.draw[-1]]
 
     @property
+    def launcher(self) -> dict[str, Any] | None:
+        """The launcher model's public state (Attack variants), else None."""
+        launcher = self._game.launcher
+        return launcher.public_state() if launcher is not None else None
+
+    @property
     def scores(self) -> list[int]:
         """Cumulative scores."""
         return list(self._game.scores)

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..bots import bot_names, make_bot
-from ..core import variants
+from ..clickopts import parse_option_pairs
 from ..core.errors import OptionError, UnokitError
 from ..core.rng import MASK64, Rng
 from ..record import RecordingGame
@@ -20,14 +20,6 @@ from .session import Player, Session, default_record_path
 
 #: Names given to bots, in seat order (skipping any a person uses).
 BOT_NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
-
-
-def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
-    """``--option name=value`` pairs as a dict (see :func:`unokit.core.variants.parse_option_pairs`)."""
-    try:
-        return variants.parse_option_pairs(pairs)
-    except UnokitError as exc:
-        raise click.BadParameter(str(exc), param_hint="--option") from None
 
 
 def default_bot() -> str:

@@ -1,0 +1,292 @@
+"""``unokit sim`` and ``unokit tournament``: the simulator and tournaments from the command line."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from ..clickopts import parse_option_pairs
+from ..core.errors import UnokitError
+from .runner import SimConfig, SimResult, run_sim
+from .tournament import FORMATS, TournamentConfig, TournamentResult, run_tournament
+
+
+def _split_bots(text: str) -> tuple[str, ...]:
+    bots = tuple(part.strip() for part in text.split(",") if part.strip())
+    if not bots:
+        raise click.BadParameter("name at least one bot", param_hint="--bots")
+    return bots
+
+
+@contextmanager
+def _progress(enabled: bool, total: int, what: str) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr (nothing when disabled); yields ``update(done)``.
+
+    The bar (and rich's refresh thread) starts on the first update, after the worker processes
+    have been forked."""
+    if not enabled:
+        yield lambda done: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    progress = Progress(
+        TextColumn(what),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = progress.add_task(what, total=total)
+
+    def update(done: int) -> None:
+        if not progress.live.is_started:
+            progress.start()
+        progress.update(task, completed=done)
+
+    try:
+        yield update
+    finally:
+        progress.stop()
+
+
+def _common(function: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.option("--variant", default="classic", show_default=True, help="classic, flip, attack, flip_attack"),
+        click.option(
+            "--games", default=1000, show_default=True, type=int, help="games to play (in a tournament: per table)"
+        ),
+        click.option("--seed", default=1, show_default=True, type=int),
+        click.option("--workers", default=1, show_default=True, type=int, help="worker processes"),
+        click.option("--option", "option", multiple=True, metavar="NAME=VALUE", help="a rule option; repeatable"),
+        click.option("--hands-only", is_flag=True, help="play single hands (rounds=1) instead of whole games"),
+        click.option(
+            "--time-limit", default=5.0, show_default=True, type=float, help="seconds per decision for external bots"
+        ),
+        click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the results as JSON"),
+        click.option("--quiet", is_flag=True, help="no progress bar"),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+@click.command()
+@click.option("--players", type=int, help="seats (default: the number of bots)")
+@click.option(
+    "--bots",
+    required=True,
+    help="one bot per seat, comma-separated: random, rlcard_rule, heuristic, ismcts, external:<command>",
+)
+@_common
+@click.option("--effects", is_flag=True, help="count draws and presses per card effect (slower: builds events)")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write the per-bot table as CSV")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write PNG charts into this folder")
+def sim(
+    variant: str,
+    players: int | None,
+    bots: str,
+    games: int,
+    seed: int,
+    workers: int,
+    option: tuple[str, ...],
+    hands_only: bool,
+    time_limit: float,
+    json_path: str | None,
+    quiet: bool,
+    effects: bool,
+    csv_path: str | None,
+    plot_dir: str | None,
+) -> None:
+    """Play many games between bots and print win rates and statistics.
+
+    Seats rotate from game to game; the same seed gives the same results for any number of
+    workers. Example:
+
+    \b
+        unokit sim --variant flip --players 4 --bots heuristic,random,random,random \\
+            --games 10000 --workers 2 --hands-only --effects --plot plots
+    """
+    specs = _split_bots(bots)
+    config = SimConfig(
+        variant=variant,
+        players=players if players is not None else len(specs),
+        bots=specs,
+        games=games,
+        seed=seed,
+        workers=workers,
+        options=tuple(parse_option_pairs(option).items()),
+        hands_only=hands_only,
+        effects=effects,
+        time_limit=time_limit,
+    )
+    try:
+        config.validate()
+    except ValueError as exc:  # an OptionError too
+        raise click.UsageError(str(exc)) from None
+    try:
+        with _progress(not quiet and sys.stderr.isatty(), games, "games") as update:
+            result = run_sim(config, update)
+    except (UnokitError, RuntimeError) as exc:  # a bot broke the rules or the protocol
+        raise click.ClickException(str(exc)) from None
+    _print_sim(result)
+    if json_path:
+        result.write_json(json_path)
+    if csv_path:
+        result.write_csv(csv_path)
+    if plot_dir:
+        from .plots import write_plots
+
+        for path in write_plots(result, plot_dir):
+            click.echo(f"wrote {path}")
+
+
+def _print_sim(result: SimResult) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=None if sys.stdout.isatty() else 100, highlight=False)
+    config = result.config
+    summary = result.summary()
+    options = config.game_options()
+    console.print(
+        f"[bold]{config.variant}[/bold], {config.players} players, {summary['games']} games"
+        f"{' (single hands)' if config.hands_only else ''}, seed {config.seed}"
+        + (f", options {options}" if options else "")
+    )
+    table = Table(title="Win rates (95% Wilson intervals)")
+    for column in ("bot", "wins", "win rate", "95% interval", "mean points"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for row in result.bot_rows():
+        table.add_row(
+            row["label"],
+            f"{row['wins']:g}",
+            f"{row['win_rate']:.1%}",
+            f"{row['ci_low']:.1%} to {row['ci_high']:.1%}",
+            f"{row['mean_points']:.1f}",
+        )
+    console.print(table)
+    places = ", ".join(f"{rate:.1%}" for rate in summary["round_wins_by_place"]["rates"])
+    console.print(
+        f"rounds per game {summary['rounds_per_game']:.2f}, turns per round {summary['turns_per_round']:.1f}, "
+        f"decisions per game {summary['decisions_per_game']:.0f}"
+    )
+    console.print(f"round wins by place after the dealer (first player first): {places}")
+    if config.effects:
+        effects = Table(title="Cards taken by effect")
+        effects.add_column("effect", no_wrap=True)
+        for column in ("draws", "cards drawn", "presses", "cards pressed", "per game", "per event"):
+            effects.add_column(column, justify="right")
+        for row in result.effect_rows():
+            effects.add_row(
+                row["effect"],
+                str(row["draws"]),
+                str(row["cards_drawn"]),
+                str(row["presses"]),
+                str(row["cards_pressed"]),
+                f"{row['cards_per_game']:.2f}",
+                f"{row['cards_per_event']:.2f}",
+            )
+        console.print(effects)
+    timing = result.to_dict()["timing"]
+    console.print(
+        f"{result.seconds:.1f} s: {timing['games_per_second']:.0f} games/s, "
+        f"{timing['decisions_per_second']:.0f} decisions/s with {config.workers} worker(s)"
+    )
+
+
+@click.command()
+@click.option("--players", default=2, show_default=True, type=int, help="players per table")
+@click.option(
+    "--bots", required=True, help="the bots, comma-separated, each once (random, rlcard_rule, heuristic, ...)"
+)
+@click.option("--format", "format_", default="round-robin", show_default=True, type=click.Choice(FORMATS))
+@_common
+def tournament(
+    variant: str,
+    players: int,
+    bots: str,
+    format_: str,
+    games: int,
+    seed: int,
+    workers: int,
+    option: tuple[str, ...],
+    hands_only: bool,
+    time_limit: float,
+    json_path: str | None,
+    quiet: bool,
+) -> None:
+    """Play every bot against every other and print OpenSkill ratings.
+
+    round-robin: every combination of --players bots meets at a table; gauntlet: the first
+    bot against all the others; free-for-all: all bots at one table. Example:
+
+    \b
+        unokit tournament --bots heuristic,rlcard_rule,random --games 500 --hands-only
+    """
+    config = TournamentConfig(
+        variant=variant,
+        players=players,
+        bots=_split_bots(bots),
+        games=games,
+        seed=seed,
+        workers=workers,
+        options=tuple(parse_option_pairs(option).items()),
+        hands_only=hands_only,
+        format=format_,
+        time_limit=time_limit,
+    )
+    try:
+        total = len(config.tables()) * games
+        for table in config.tables():  # check the rules and bots before playing anything
+            SimConfig(
+                variant=variant,
+                players=config.table_size(),
+                bots=tuple(config.bots[i] for i in table),
+                options=config.options,
+                hands_only=hands_only,
+            ).validate()
+    except ValueError as exc:  # an OptionError too
+        raise click.UsageError(str(exc)) from None
+    try:
+        with _progress(not quiet and sys.stderr.isatty(), total, "games") as update:
+            result = run_tournament(config, lambda done, _total: update(done))
+    except (UnokitError, RuntimeError) as exc:  # a bot broke the rules or the protocol
+        raise click.ClickException(str(exc)) from None
+    _print_tournament(result)
+    if json_path:
+        result.write_json(json_path)
+
+
+def _print_tournament(result: TournamentResult) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=None if sys.stdout.isatty() else 100, highlight=False)
+    config = result.config
+    console.print(
+        f"[bold]{config.variant}[/bold] tournament ({config.format}), tables of {config.table_size()}, "
+        f"{config.games} games per table{' (single hands)' if config.hands_only else ''}, seed {config.seed}"
+    )
+    table = Table(title="OpenSkill ratings (Plackett-Luce; ordinal = mu - 3 sigma)")
+    for column in ("rank", "bot", "mu", "sigma", "ordinal", "games", "win rate"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for rank, row in enumerate(result.ratings, start=1):
+        table.add_row(
+            str(rank),
+            row["bot"],
+            f"{row['mu']:.2f}",
+            f"{row['sigma']:.2f}",
+            f"{row['ordinal']:.2f}",
+            str(row["games"]),
+            f"{row['win_rate']:.1%}",
+        )
+    console.print(table)
+    for row in result.tables:
+        pairs = ", ".join(f"{bot} {rate:.1%}" for bot, rate in zip(row["bots"], row["win_rates"], strict=True))
+        console.print(f"  {pairs}")

@@ -1,0 +1,496 @@
+"""The simulator: many games between bots, played in worker processes, with statistics.
+
+Every game ``i`` is independent and fully determined by the configuration and ``i``: its seed
+and the seeds of its bots are derived from ``(seed, i)``, and the bots sit in seats rotated by
+``i`` (entry ``e`` of the bot list takes seat ``(e + i) % players``). Statistics are integer
+tallies summed over games, so the results are identical for any number of workers.
+
+The loop uses the engine's fast path (``Game.step``) and builds no events, unless per-effect
+statistics are asked for (``effects=True``): then every action goes through ``Game.apply``
+and its events are counted (cards drawn and launcher presses by the effect that caused them,
+and every event type). Actions of bots other than ``random`` are checked against the legal
+actions before they are applied. ``random`` seats are played inline: each choice is uniform
+over the legal actions, taken from the bot's own RNG as digits of a 64-bit number (several
+choices per number), so they follow the same distribution as :class:`RandomBot` with less
+work per decision (but not its exact sequence of choices).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import multiprocessing
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..bots import make_bot
+from ..bots.base import Bot
+from ..bots.external import ExternalBot
+from ..bots.random_bot import RandomBot
+from ..bots.runner import react_all
+from ..core.errors import IllegalActionError, OptionError
+from ..core.game import Event, Game
+from ..core.observation import View
+from ..core.rng import MASK64, Rng
+
+#: A shared win counts ``1/k`` for each of its ``k`` winners; tallies count in units of
+#: ``1/WIN_DENOM`` (the least common multiple of 1..10) so that they stay whole numbers.
+WIN_DENOM = 2520
+#: A game that has not ended after this many decisions is reported as an error.
+MAX_DECISIONS = 2_000_000
+EXTERNAL_PREFIX = "external:"
+#: A random seat's pool of random digits is refilled below this, which keeps the modulo bias
+#: of each choice under ``choices / 2**32``.
+_POOL_LOW = 1 << 32
+
+
+def derive_seed(seed: int, *parts: int) -> int:
+    """A 64-bit seed derived from ``seed`` and ``parts`` (SplitMix64 steps), for games and bots."""
+    rng = Rng(seed)
+    value = rng.next64()
+    for part in parts:
+        rng = Rng(value ^ ((part * 0x9E3779B97F4A7C15) & MASK64))
+        value = rng.next64()
+    return value
+
+
+_EXTERNAL: dict[tuple[str, float, int], ExternalBot] = {}
+
+
+def make_bot_spec(spec: str, seed: int = 0, time_limit: float = 5.0, slot: int = 0) -> Bot:
+    """A bot from a command-line spec: a registered name (``heuristic``) or
+    ``external:<command>`` for a program speaking the ``unokit-bot/1`` protocol.
+
+    External bots are started once per process and ``slot`` (one process per entry of a bot
+    list, so that a program can play against itself) and reused, their RNG reseeded; the
+    others are created afresh. Raises ``ValueError`` for an unknown name.
+    """
+    if spec.startswith(EXTERNAL_PREFIX):
+        key = (spec, time_limit, slot)
+        bot = _EXTERNAL.get(key)
+        if bot is None:
+            bot = _EXTERNAL[key] = ExternalBot(seed, spec[len(EXTERNAL_PREFIX) :], time_limit)
+        bot.rng = Rng(seed)
+        return bot
+    return make_bot(spec, seed)
+
+
+def close_external_bots() -> None:
+    """Stop the external bots this process started."""
+    while _EXTERNAL:
+        _key, bot = _EXTERNAL.popitem()
+        bot.close()
+
+
+def check_bot_spec(spec: str) -> None:
+    """Raise ``ValueError`` when ``spec`` names no bot (without starting external programs)."""
+    if spec.startswith(EXTERNAL_PREFIX):
+        if not spec[len(EXTERNAL_PREFIX) :].strip():
+            raise ValueError("write an external bot as 'external:<command>', e.g. 'external:python3 bot.py'")
+        return
+    make_bot(spec, 0)
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a proportion."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    denom = 1.0 + z2 / trials
+    center = (p + z2 / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / trials + z2 / (4 * trials * trials)) / denom
+    return (max(0.0, center - half), min(1.0, center + half))
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """What to simulate. ``bots`` lists one bot spec per seat (the order of the *entries*;
+    seats rotate from game to game). ``options`` are rule options as ``(name, value)`` pairs."""
+
+    variant: str = "classic"
+    players: int = 2
+    bots: tuple[str, ...] = ("random", "random")
+    games: int = 1000
+    seed: int = 1
+    workers: int = 1
+    options: tuple[tuple[str, str], ...] = ()
+    hands_only: bool = False
+    effects: bool = False
+    time_limit: float = 5.0
+    keep_games: bool = False
+
+    def game_options(self) -> dict[str, object]:
+        """The options given to ``Game.new`` (``rounds=1`` with ``hands_only``)."""
+        options: dict[str, object] = dict(self.options)
+        if self.hands_only:
+            if "rounds" in options and str(options["rounds"]) != "1":
+                raise OptionError("--hands-only plays single hands; it cannot be combined with the option rounds")
+            options["rounds"] = 1
+        return options
+
+    def validate(self) -> None:
+        """Raise ``ValueError`` (``OptionError`` for rules) naming what is wrong."""
+        if self.games < 1:
+            raise ValueError(f"the number of games must be at least 1, not {self.games}")
+        if self.workers < 1:
+            raise ValueError(f"the number of workers must be at least 1, not {self.workers}")
+        if len(self.bots) != self.players:
+            raise ValueError(
+                f"{self.players} seats need {self.players} bots, got {len(self.bots)}: {','.join(self.bots)}"
+            )
+        Game.new(self.variant, self.players, 0, **self.game_options())
+        for spec in self.bots:
+            check_bot_spec(spec)
+
+    def labels(self) -> list[str]:
+        """A name per entry: the bot spec, numbered when several entries share it."""
+        return entry_labels(self.bots)
+
+
+def entry_labels(specs: Sequence[str]) -> list[str]:
+    """``random, random`` → ``random#1, random#2``; unique specs keep their name."""
+    totals = Counter(specs)
+    seen: Counter[str] = Counter()
+    out = []
+    for spec in specs:
+        seen[spec] += 1
+        out.append(spec if totals[spec] == 1 else f"{spec}#{seen[spec]}")
+    return out
+
+
+# --------------------------------------------------------------------------- tallies
+
+
+@dataclass
+class Tally:
+    """Integer statistics over a set of games; tallies of disjoint sets of games add up."""
+
+    players: int
+    games: int = 0
+    decisions: int = 0
+    round_count: int = 0
+    win_shares: list[int] = field(default_factory=list)  # per entry, in 1/WIN_DENOM
+    points: list[int] = field(default_factory=list)  # per entry: sum of final scores
+    turns: Counter[int] = field(default_factory=Counter)  # turns per round -> rounds
+    rounds: Counter[int] = field(default_factory=Counter)  # rounds per game -> games
+    round_points: Counter[int] = field(default_factory=Counter)  # points scored in a round
+    first_player: list[int] = field(default_factory=list)  # round wins by place after the dealer
+    effects: dict[str, list[int]] = field(default_factory=dict)  # reason -> [draws, cards, presses, cards]
+    events: Counter[str] = field(default_factory=Counter)
+    records: list[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        n = self.players
+        self.win_shares = self.win_shares or [0] * n
+        self.points = self.points or [0] * n
+        self.first_player = self.first_player or [0] * n
+
+    def add(self, other: Tally) -> None:
+        """Add the games of ``other`` (which must come after these, for ``records``)."""
+        self.games += other.games
+        self.decisions += other.decisions
+        self.round_count += other.round_count
+        for i in range(self.players):
+            self.win_shares[i] += other.win_shares[i]
+            self.points[i] += other.points[i]
+            self.first_player[i] += other.first_player[i]
+        self.turns.update(other.turns)
+        self.rounds.update(other.rounds)
+        self.round_points.update(other.round_points)
+        self.events.update(other.events)
+        for reason, values in other.effects.items():
+            mine = self.effects.setdefault(reason, [0, 0, 0, 0])
+            for k in range(4):
+                mine[k] += values[k]
+        self.records.extend(other.records)
+
+
+def _count_events(tally: Tally, events: Iterable[Event]) -> None:
+    effects = tally.effects
+    counts = tally.events
+    for event in events:
+        kind = event["type"]
+        counts[kind] += 1
+        if kind == "draw":
+            row = effects.setdefault(event["reason"], [0, 0, 0, 0])
+            row[0] += 1
+            row[1] += event["count"]
+        elif kind == "press":
+            row = effects.setdefault(event["reason"], [0, 0, 0, 0])
+            row[2] += 1
+            row[3] += event.get("count", 0)
+
+
+# --------------------------------------------------------------------------- playing
+
+
+def play_games(config: SimConfig, start: int, stop: int) -> Tally:
+    """Play games ``start`` to ``stop - 1`` of ``config`` in this process; return their tally."""
+    tally = Tally(config.players)
+    options = config.game_options()
+    for index in range(start, stop):
+        _play_one(config, options, index, tally)
+    return tally
+
+
+def _play_one(config: SimConfig, options: dict[str, object], index: int, tally: Tally) -> None:
+    n = config.players
+    effects = config.effects
+    game, setup = Game.new(config.variant, n, derive_seed(config.seed, index), **options)
+    if effects:
+        _count_events(tally, setup)
+    entry_of = [(seat - index) % n for seat in range(n)]  # entry e sits in seat (e + index) % n
+    bots = [
+        make_bot_spec(
+            config.bots[entry_of[seat]], derive_seed(config.seed, index, 1 + entry_of[seat]), config.time_limit
+        )
+        for seat in range(n)
+    ]
+    for seat, bot in enumerate(bots):
+        bot.reset(seat)
+    views = [View(game, seat) for seat in range(n)]
+    # Random seats choose uniformly with their bot's RNG, several choices per 64-bit number.
+    rngs = [bot.rng if type(bot) is RandomBot else None for bot in bots]
+    pools = [0] * n
+    round_number = game.round_number
+    first = (game.dealer + 1) % n
+    scores = list(game.scores)
+    turns = decisions = 0
+    step = game.step
+    apply = game.apply
+    legal_actions = game.legal_actions
+    while True:
+        actor = game.to_act
+        if actor is None or game.round_number != round_number:
+            _end_round(tally, game, scores, first, turns)
+            if actor is None:
+                break
+            round_number = game.round_number
+            first = (game.dealer + 1) % n
+            scores = list(game.scores)
+            turns = 0
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise RuntimeError(f"game {index} did not end within {MAX_DECISIONS} decisions")
+        decision = game.decision
+        if decision == "turn" or decision == "stack":
+            turns += 1
+        rng = rngs[actor]
+        if rng is not None:
+            actions = legal_actions()
+            count = len(actions)
+            pool = pools[actor]
+            if pool < _POOL_LOW:
+                pool = rng.next64()
+            action = actions[pool % count]
+            pools[actor] = pool // count
+        else:
+            action = bots[actor].act(views[actor])
+            if not effects and action not in legal_actions():
+                name = config.bots[entry_of[actor]]
+                raise IllegalActionError(f"bot {name!r} chose {action}, which is not legal now")
+        if effects:
+            _count_events(tally, apply(action))
+            if game.uno_exposed >= 0:
+                _count_events(tally, react_all(game, bots, views))
+        else:
+            step(action)
+            if game.uno_exposed >= 0:
+                react_all(game, bots, views)
+    tally.games += 1
+    tally.decisions += decisions
+    tally.rounds[game.round_number] += 1
+    winners = game.winners
+    final = game.scores
+    for seat in winners:
+        tally.win_shares[entry_of[seat]] += WIN_DENOM // len(winners)
+    by_entry = [0] * n
+    for seat in range(n):
+        by_entry[entry_of[seat]] = final[seat]
+        tally.points[entry_of[seat]] += final[seat]
+    if config.keep_games:
+        tally.records.append((tuple(sorted(entry_of[s] for s in winners)), tuple(by_entry)))
+
+
+def _end_round(tally: Tally, game: Game, before: list[int], first: int, turns: int) -> None:
+    """Tally a finished round from the change in scores (the fast path has no events)."""
+    n = game.n
+    gained = [game.scores[s] - before[s] for s in range(n)]
+    tally.round_count += 1
+    tally.turns[turns] += 1
+    if game.options.scoring == "winner":
+        best = max(gained)
+        tied = [s for s in range(n) if gained[s] == best]
+        tally.round_points[best] += 1
+    else:
+        low = min(gained)
+        tied = [s for s in range(n) if gained[s] == low]
+        for points in gained:
+            tally.round_points[points] += 1
+    if len(tied) == 1:
+        tally.first_player[(tied[0] - first) % n] += 1
+
+
+# --------------------------------------------------------------------------- running
+
+
+def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    size = max(1, min(500, math.ceil(games / (workers * 16))))
+    return [(start, min(games, start + size)) for start in range(0, games, size)]
+
+
+def _task(args: tuple[SimConfig, int, int]) -> Tally:
+    config, start, stop = args
+    return play_games(config, start, stop)
+
+
+def _worker_init() -> None:
+    from multiprocessing import util
+
+    util.Finalize(None, close_external_bots, exitpriority=10)
+
+
+def run_sim(config: SimConfig, progress: Callable[[int], None] | None = None) -> SimResult:
+    """Play every game of ``config`` and return the result. ``progress(games_done)`` is called
+    as games finish. Raises ``ValueError`` (or ``OptionError``) for a bad configuration."""
+    config.validate()
+    chunks = _chunks(config.games, config.workers)
+    total = Tally(config.players)
+    started = time.perf_counter()
+    if config.workers == 1:
+        try:
+            for start, stop in chunks:
+                total.add(play_games(config, start, stop))
+                if progress is not None:
+                    progress(total.games)
+        finally:
+            close_external_bots()
+    else:
+        context = multiprocessing.get_context()
+        with context.Pool(config.workers, initializer=_worker_init) as pool:
+            for part in pool.imap(_task, [(config, start, stop) for start, stop in chunks]):
+                total.add(part)
+                if progress is not None:
+                    progress(total.games)
+    return SimResult(config, total, time.perf_counter() - started)
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class SimResult:
+    """The outcome of :func:`run_sim`: the configuration, the tally and the wall time."""
+
+    config: SimConfig
+    tally: Tally
+    seconds: float
+
+    def bot_rows(self) -> list[dict[str, Any]]:
+        """One row per entry: wins (shared wins split), win rate with its 95% Wilson interval
+        and mean final points."""
+        tally = self.tally
+        rows = []
+        for entry, label in enumerate(self.config.labels()):
+            wins = tally.win_shares[entry] / WIN_DENOM
+            low, high = wilson_interval(wins, tally.games)
+            rows.append(
+                {
+                    "entry": entry,
+                    "label": label,
+                    "bot": self.config.bots[entry],
+                    "games": tally.games,
+                    "wins": round(wins, 6),
+                    "win_rate": wins / tally.games if tally.games else 0.0,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "mean_points": tally.points[entry] / tally.games if tally.games else 0.0,
+                }
+            )
+        return rows
+
+    def effect_rows(self) -> list[dict[str, Any]]:
+        """Draws and presses by the effect that caused them (only with ``effects=True``)."""
+        games = max(self.tally.games, 1)
+        rows = []
+        for reason, (draws, drawn, presses, pressed) in sorted(self.tally.effects.items()):
+            rows.append(
+                {
+                    "effect": reason,
+                    "draws": draws,
+                    "cards_drawn": drawn,
+                    "presses": presses,
+                    "cards_pressed": pressed,
+                    "cards_per_game": (drawn + pressed) / games,
+                    "cards_per_event": (drawn + pressed) / max(draws + presses, 1),
+                }
+            )
+        return rows
+
+    def summary(self) -> dict[str, Any]:
+        """Means of the per-round and per-game statistics."""
+        tally = self.tally
+        rounds = max(tally.round_count, 1)
+        games = max(tally.games, 1)
+        decided = sum(tally.first_player)
+        return {
+            "games": tally.games,
+            "rounds": tally.round_count,
+            "decisions": tally.decisions,
+            "rounds_per_game": tally.round_count / games,
+            "turns_per_round": sum(k * v for k, v in tally.turns.items()) / rounds,
+            "decisions_per_game": tally.decisions / games,
+            "round_wins_by_place": {
+                "counts": list(tally.first_player),
+                "rates": [w / decided if decided else 0.0 for w in tally.first_player],
+            },
+        }
+
+    def to_dict(self, timing: bool = True) -> dict[str, Any]:
+        """Everything as JSON-ready data; ``timing=False`` leaves out the wall-clock figures
+        (the rest depends only on the configuration)."""
+        config = asdict(self.config)
+        config["bots"] = list(self.config.bots)
+        config["options"] = dict(self.config.options)
+        out: dict[str, Any] = {
+            "config": config,
+            "bots": self.bot_rows(),
+            "summary": self.summary(),
+            "turns_per_round": _histogram(self.tally.turns),
+            "rounds_per_game": _histogram(self.tally.rounds),
+            "round_points": _histogram(self.tally.round_points),
+        }
+        if self.config.effects:
+            out["effects"] = self.effect_rows()
+            out["events"] = dict(sorted(self.tally.events.items()))
+        if timing:
+            out["timing"] = {
+                "seconds": self.seconds,
+                "games_per_second": self.tally.games / self.seconds if self.seconds else None,
+                "decisions_per_second": self.tally.decisions / self.seconds if self.seconds else None,
+            }
+        return out
+
+    def write_json(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+
+    def write_csv(self, path: str | Path) -> None:
+        """The per-bot table as CSV (one row per entry)."""
+        rows = self.bot_rows()
+        with Path(path).open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+
+
+def _histogram(counter: Counter[int]) -> dict[str, int]:
+    return {str(k): counter[k] for k in sorted(counter)}

@@ -1,0 +1,176 @@
+"""Tournaments: bots meet at tables in a chosen format and get OpenSkill ratings.
+
+Formats (``format``):
+
+* ``round-robin``: every combination of ``players`` different bots sits at a table (with two
+  players: every pair meets);
+* ``gauntlet``: the first bot against every combination of ``players - 1`` of the others;
+* ``free-for-all``: all the bots at one table (``players`` is the number of bots).
+
+Each table plays ``games`` games through the simulator (seats rotated, seeds derived from the
+tournament seed and the table's number). Every game then updates the ratings of the bots at
+the table with OpenSkill's Plackett-Luce model, in a fixed order, so that the ratings do not
+depend on the number of workers: the winners share the first place and the others are ranked
+by their final scores (higher is better with ``scoring=winner``, lower otherwise).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .runner import WIN_DENOM, SimConfig, derive_seed, run_sim
+
+FORMATS = ("round-robin", "gauntlet", "free-for-all")
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What to play: ``bots`` are distinct bot specs; ``players`` is the table size."""
+
+    variant: str = "classic"
+    players: int = 2
+    bots: tuple[str, ...] = ("heuristic", "rlcard_rule", "random")
+    games: int = 100
+    seed: int = 1
+    workers: int = 1
+    options: tuple[tuple[str, str], ...] = ()
+    hands_only: bool = False
+    format: str = "round-robin"
+    time_limit: float = 5.0
+
+    def tables(self) -> list[tuple[int, ...]]:
+        """The tables to play, as tuples of indices into ``bots``."""
+        if self.format not in FORMATS:
+            raise ValueError(f"unknown tournament format {self.format!r}; formats are {', '.join(FORMATS)}")
+        if len(set(self.bots)) != len(self.bots):
+            raise ValueError(f"list each bot once: {','.join(self.bots)}")
+        if len(self.bots) < 2:
+            raise ValueError("a tournament needs at least two bots")
+        count = len(self.bots)
+        if self.format == "free-for-all":
+            return [tuple(range(count))]
+        if not 2 <= self.players <= count:
+            raise ValueError(f"tables of {self.players} players need 2 to {count} players for {count} bots")
+        if self.format == "round-robin":
+            return list(itertools.combinations(range(count), self.players))
+        return [(0, *rest) for rest in itertools.combinations(range(1, count), self.players - 1)]
+
+    def table_size(self) -> int:
+        return len(self.bots) if self.format == "free-for-all" else self.players
+
+
+@dataclass
+class TournamentResult:
+    """Ratings (one row per bot, best first) and each table's win rates."""
+
+    config: TournamentConfig
+    ratings: list[dict[str, Any]]
+    tables: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        config = {k: getattr(self.config, k) for k in self.config.__dataclass_fields__}
+        config["bots"] = list(self.config.bots)
+        config["options"] = dict(self.config.options)
+        return {"config": config, "ratings": self.ratings, "tables": self.tables, "seconds": self.seconds}
+
+    def write_json(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+
+
+def _ranks(winners: tuple[int, ...], scores: tuple[int, ...], higher_is_better: bool) -> list[int]:
+    """Plackett-Luce ranks (1 is best) for one game: winners first, then by final score."""
+    order = sorted(
+        (s for s in range(len(scores)) if s not in winners),
+        key=lambda s: -scores[s] if higher_is_better else scores[s],
+    )
+    ranks = [0] * len(scores)
+    for s in winners:
+        ranks[s] = 1
+    first = len(winners) + 1  # competition ranking: places 1, 1, 3, ...
+    place = first
+    previous: int | None = None
+    for i, s in enumerate(order):
+        if previous is not None and scores[s] != scores[previous]:
+            place = first + i
+        ranks[s] = place
+        previous = s
+    return ranks
+
+
+def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None] | None = None) -> TournamentResult:
+    """Play every table and rate the bots. ``progress(games_done, games_total)`` is called as
+    games finish."""
+    from openskill.models import PlackettLuce
+
+    tables = config.tables()
+    size = config.table_size()
+    total_games = len(tables) * config.games
+    model = PlackettLuce()
+    ratings = [model.rating(name=spec) for spec in config.bots]
+    wins = [0] * len(config.bots)
+    played = [0] * len(config.bots)
+    table_rows = []
+    seconds = 0.0
+    scoring = dict(config.options).get("scoring", "winner")
+    higher = scoring == "winner"
+    done = 0
+    for number, table in enumerate(tables):
+        sim = SimConfig(
+            variant=config.variant,
+            players=size,
+            bots=tuple(config.bots[i] for i in table),
+            games=config.games,
+            seed=derive_seed(config.seed, number),
+            workers=config.workers,
+            options=config.options,
+            hands_only=config.hands_only,
+            time_limit=config.time_limit,
+            keep_games=True,
+        )
+        base = done
+
+        def report(games: int, base: int = base) -> None:
+            if progress is not None:
+                progress(base + games, total_games)
+
+        result = run_sim(sim, report)
+        done += config.games
+        seconds += result.seconds
+        for winners, scores in result.tally.records:
+            ranks = _ranks(winners, scores, higher)
+            teams = [[ratings[i]] for i in table]
+            updated = model.rate(teams, ranks=[float(r) for r in ranks])
+            for entry, i in enumerate(table):
+                ratings[i] = updated[entry][0]
+                played[i] += 1
+            for entry in winners:
+                wins[table[entry]] += WIN_DENOM // len(winners)
+        table_rows.append(
+            {
+                "bots": [config.bots[i] for i in table],
+                "games": result.tally.games,
+                "win_rates": [row["win_rate"] for row in result.bot_rows()],
+            }
+        )
+    rows: list[dict[str, Any]] = []
+    for i, spec in enumerate(config.bots):
+        rating = ratings[i]
+        rows.append(
+            {
+                "bot": spec,
+                "mu": rating.mu,
+                "sigma": rating.sigma,
+                "ordinal": rating.ordinal(),
+                "games": played[i],
+                "wins": wins[i] / WIN_DENOM,
+                "win_rate": wins[i] / WIN_DENOM / played[i] if played[i] else 0.0,
+            }
+        )
+    rows.sort(key=lambda row: -row["ordinal"])
+    return TournamentResult(config, rows, table_rows, seconds)
