@@ -1,0 +1,197 @@
+"""Strength and speed of the ``ismcts`` bot: 2-player Classic single hands against ``heuristic``.
+
+Each deal is played twice with the seats swapped (duplicate format), so the luck of the deal
+cancels out as far as possible. The script prints ISMCTS's win rate with a 95% Wilson interval
+and the seconds it spends per decision. Timings come from a separate pass in one process (a
+parallel run shares the machine's cores and would inflate them); the games themselves run on
+``--workers`` processes.
+
+    python scripts/bench_ismcts.py                  # 400 hands at the default budget
+    python scripts/bench_ismcts.py --games 2000 --workers 8 --json out.json
+    python scripts/bench_ismcts.py --iterations 500 --opponent rlcard_rule
+
+The issue's target: at least 55% against ``heuristic`` at no more than 0.2 s per decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import unokit
+from unokit.bots import Bot, bot_names, make_bot
+from unokit.bots.ismcts import (
+    DEFAULT_EXPLORATION,
+    DEFAULT_ITERATIONS,
+    DEFAULT_ROLLOUT_DEPTH,
+    IsmctsBot,
+)
+from unokit.bots.runner import play_decision
+
+SEED_BASE = 7_000_000
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for z = 1.96)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+def play_hand(args: tuple[int, int, dict[str, Any], str, str, int]) -> dict[str, Any]:
+    """One hand: deal ``deal``, ISMCTS in seat ``seat``; return the result and timings."""
+    deal, seat, settings, opponent, variant, players = args
+    game = unokit.new_game(variant, players, seed=SEED_BASE + deal, rounds=1)
+    bots: list[Bot] = [make_bot(opponent, deal * 31 + s) for s in range(players)]
+    me = IsmctsBot(deal * 2 + seat, **settings)
+    bots[seat] = me
+    for s, bot in enumerate(bots):
+        bot.reset(s)
+    views = [unokit.View(game, s) for s in range(players)]
+    times: list[float] = []
+    searched: list[float] = []
+    while not game.is_over:
+        if game.to_act == seat:
+            start = time.perf_counter()
+            play_decision(game, bots, views)
+            elapsed = time.perf_counter() - start
+            times.append(elapsed)
+            if me.last_iterations:
+                searched.append(elapsed)
+        else:
+            play_decision(game, bots, views)
+    winners = game.winners
+    return {
+        "win": (1.0 / len(winners)) if seat in winners else 0.0,
+        "times": times,
+        "searched": searched,
+    }
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=400, help="hands to play (rounded up to an even number)")
+    parser.add_argument("--timing-games", type=int, default=20, help="hands of the single-process timing pass")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--iterations", type=int, default=None, help="default: the bot's budget for the variant")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per decision instead of iterations")
+    parser.add_argument("--rollout-depth", type=int, default=DEFAULT_ROLLOUT_DEPTH, help="-1: play rollouts out")
+    parser.add_argument("--exploration", type=float, default=DEFAULT_EXPLORATION)
+    parser.add_argument("--no-reads", action="store_true", help="do not read the opponent's draws")
+    parser.add_argument("--opponent", default=None, help="default: heuristic if installed, else random")
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--first-deal", type=int, default=0, help="number of the first deal (for a further sample)")
+    parser.add_argument("--json", default=None, help="also write the results to this file")
+    args = parser.parse_args()
+
+    opponent = args.opponent or ("heuristic" if "heuristic" in bot_names() else "random")
+    settings: dict[str, Any] = {
+        "iterations": args.iterations,
+        "time_limit": args.time_limit,
+        "rollout_depth": None if args.rollout_depth is None or args.rollout_depth < 0 else args.rollout_depth,
+        "exploration": args.exploration,
+        "read_draws": not args.no_reads,
+    }
+    if args.time_limit is not None:
+        settings["iterations"] = None
+    deals = (args.games + args.players - 1) // args.players
+    jobs = [
+        (deal, seat, settings, opponent, args.variant, args.players)
+        for deal in range(args.first_deal, args.first_deal + deals)
+        for seat in range(args.players)
+    ]
+    iterations = args.iterations or DEFAULT_ITERATIONS.get(args.variant)
+    budget = f"{args.time_limit} s" if args.time_limit else f"{iterations} iterations"
+    shown = ", ".join(f"{k}={v}" for k, v in settings.items() if k not in ("iterations", "time_limit"))
+    print(f"ismcts ({budget}; {shown}) vs {opponent}: {args.variant}, {args.players} players, single hands")
+    machine = platform.processor() or platform.machine()
+    print(f"machine: {machine}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
+
+    # Timing pass: one process, nothing else running.
+    timing_jobs = [
+        (SEED_BASE // 2 + i // 2, i % 2, settings, opponent, args.variant, args.players)
+        for i in range(args.timing_games)
+    ]
+    times: list[float] = []
+    searched: list[float] = []
+    for job in timing_jobs:
+        result = play_hand(job)
+        times += result["times"]
+        searched += result["searched"]
+    mean_all = sum(times) / max(1, len(times))
+    mean_searched = sum(searched) / max(1, len(searched))
+    if not timing_jobs:
+        print("timing pass skipped")
+    else:
+        print(
+            f"seconds per decision ({len(times)} decisions, one process): mean {mean_all:.3f}; "
+            f"searched decisions ({len(searched)}): mean {mean_searched:.3f}, "
+            f"p95 {percentile(searched, 0.95):.3f}, max {max(searched, default=0.0):.3f}"
+        )
+
+    if not jobs:
+        return
+    start = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    report_every = max(50, len(jobs) // 10)
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for result in pool.map(play_hand, jobs, chunksize=2):
+            results.append(result)
+            if len(results) % report_every == 0 and len(results) < len(jobs):
+                so_far = sum(r["win"] for r in results) / len(results)
+                print(f"  {len(results)} hands: {so_far:.3f}", flush=True)
+    wall = time.perf_counter() - start
+    n = len(results)
+    wins = sum(r["win"] for r in results)
+    low, high = wilson(wins, n)
+    print(f"win rate: {wins / n:.3f} over {n} hands, 95% interval [{low:.3f}, {high:.3f}] ({wall:.0f} s wall)")
+    if opponent == "heuristic" and args.variant == "classic" and args.players == 2:
+        verdict = "met" if low >= 0.55 else ("missed" if high < 0.55 else "not established (0.55 inside the interval)")
+        slowest = max(searched, default=0.0)
+        timing = f"time {'met' if slowest <= 0.2 else 'missed'} (slowest timed decision {slowest:.3f} s)"
+        print(
+            f"target (>= 55% vs heuristic, <= 0.2 s per decision): win rate {verdict}; "
+            + (timing if searched else "time not measured (--timing-games 0)")
+        )
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(
+                {
+                    "opponent": opponent,
+                    "variant": args.variant,
+                    "players": args.players,
+                    "settings": settings,
+                    "iterations_per_decision": None if args.time_limit else iterations,
+                    "first_deal": args.first_deal,
+                    "hands": n,
+                    "wins": wins,
+                    "win_rate": wins / n,
+                    "interval95": [low, high],
+                    "seconds_per_decision": mean_all,
+                    "seconds_per_searched_decision": mean_searched,
+                    "p95_searched": percentile(searched, 0.95),
+                    "machine": platform.machine(),
+                    "cpus": os.cpu_count(),
+                },
+                out,
+                indent=2,
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,717 @@
+"""The ``ismcts`` bot: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+Each iteration *determinises* the hidden cards: it deals the cards this seat cannot see to the
+other hands and the draw pile (or launcher), at random but consistently with everything the
+seat knows (:class:`Determiniser`), then walks one shared tree of actions with UCB1 corrected
+for availability, expands one node, plays a few decisions with a cheap greedy policy and scores
+the result with a hand-strength model (or plays the hand out, with ``rollout_depth=None``).
+The tree's nodes are keyed by the seat that acts and the interned :class:`~unokit.Action`, so
+the statistics of one information set are pooled over every determinisation. The action played
+is the most visited one at the root. The method is Cowling, Powley and Whitehouse's SO-ISMCTS
+(IEEE TCIAIG 4(2), 2012); details and measured strength are in ``docs/ismcts.md``.
+
+The bot only reads its :class:`~unokit.View`: its own hand, the discard pile, hand sizes, the
+backs of other hands and of the draw pile's top card on double-sided decks, and the public
+facts of the open decision; in 2-player single-sided games it also remembers, from one of its
+decisions to the next, when the opponent drew instead of playing (:class:`Reads`). It never
+touches the game behind the view.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import struct
+import time
+from collections import Counter
+from typing import Any
+
+from ..core import cards as C
+from ..core.actions import CATCH, PLAY, UNO, Action
+from ..core.game import Game
+from ..core.observation import View
+from ..core.rng import Rng
+from .base import Bot
+
+#: Iterations per decision by default, by variant: a 2-player decision takes at most about
+#: 0.2 s on the 2-core development machine, 0.13 s on average in Classic (``docs/ismcts.md``).
+DEFAULT_ITERATIONS = {"classic": 1600, "attack": 1400, "flip": 1400, "flip_attack": 800}
+#: UCB1 exploration constant (rewards lie between 0 and 1).
+DEFAULT_EXPLORATION = 0.7
+#: Decisions played in a rollout before the hand-strength model scores it (None: to the end).
+DEFAULT_ROLLOUT_DEPTH: int | None = 8
+#: The hand-strength model that scores a rollout cut short (``rollout_depth``). A seat's chance
+#: to win the hand is its strength over the sum of all seats' strengths (Bradley-Terry), and its
+#: log-strength is ``HAND_SIZE_TERM[cards] + WILD_TERM * wilds + ACTION_TERM * action cards``
+#: (active faces). A logistic fit of who won 45,878 decisions of 2-player Classic hands between
+#: ``heuristic`` bots; beyond the table each card costs ``EXTRA_CARD_TERM`` more.
+HAND_SIZE_TERM = (
+    0.0,
+    0.0,
+    -0.626,
+    -1.013,
+    -1.27,
+    -1.482,
+    -1.659,
+    -1.886,
+    -2.06,
+    -2.221,
+    -2.491,
+    -2.598,
+    -2.895,
+    -3.136,
+    -3.206,
+    -3.603,
+    -3.837,
+)
+EXTRA_CARD_TERM = -0.24
+WILD_TERM = 0.82
+ACTION_TERM = 0.24
+_MAX_HAND = 130
+#: The score target of determinised games: never reached, so a hand ends only by its rounds limit.
+_NO_TARGET = 10**9
+_SIZE_WEIGHT = tuple(
+    math.exp(HAND_SIZE_TERM[n] if n < len(HAND_SIZE_TERM) else HAND_SIZE_TERM[-1] + EXTRA_CARD_TERM * (n - 16))
+    for n in range(_MAX_HAND + 1)
+)
+_WILD_WEIGHT = math.exp(WILD_TERM)
+_ACTION_WEIGHT = math.exp(ACTION_TERM)
+
+_D_TURN = "turn"
+_D_STACK = "stack"
+_D_PLAY_OR_KEEP = "play_or_keep"
+_D_CHOOSE_COLOR = "choose_color"
+_D_CHOOSE_PLAYER = "choose_player"
+_D_PRESS_YOUR_LUCK = "press_your_luck"
+_D_CHOOSE_DISCARD = "choose_discard"
+_KEEP_TEXTS = frozenset({"keep", "stop", "accept", "draw", "press"})
+
+
+def _key_order(seed: int, n: int) -> list[int]:
+    """A pseudo-random permutation of ``range(n)`` derived from ``seed``.
+
+    Sorting by hashed 64-bit keys runs in C, several times faster than a Python Fisher-Yates
+    shuffle; ties (probability ~ n^2 / 2^65) keep index order.
+    """
+    if n <= 1:
+        return list(range(n))
+    keys = struct.unpack(f"<{n}Q", hashlib.shake_128(seed.to_bytes(8, "little")).digest(8 * n))
+    return sorted(range(n), key=keys.__getitem__)
+
+
+class Determiniser:
+    """Samples the hidden cards of a game as one seat sees it.
+
+    Known: the seat's own hand and the discard pile (every card in it was seen when played).
+    Hidden: the other hands and the draw pile (or launcher), which together hold exactly the
+    rest of the deck. On double-sided decks every hidden card in another hand shows its back
+    (its inactive face), and in UNO Flip the top of the draw pile shows its back too; a sample
+    respects all of these. Within those constraints the sample is uniform: cards of each back
+    class are dealt to the slots that show that back in a uniformly random order, and the draw
+    pile below its top is in uniformly random order.
+
+    ``sample(seed)`` returns ``(hands, draw)``: every hand (the own hand as it is) and the draw
+    pile bottom first, as ``Game.draw`` stores it (its last card is the top). ``game(deal_seed,
+    game_seed)`` returns a whole :class:`~unokit.Game` for that sample, ready to search.
+    """
+
+    def __init__(self, view: View, voids: dict[int, list[tuple[frozenset[int], int]]] | None = None) -> None:
+        deck = view.deck
+        self.view = view
+        self._templates: _Templates | None = None
+        self.seat = view.seat
+        self.players = view.players
+        self.hand = view.hand
+        sizes = view.hand_sizes
+        known: Counter[int] = Counter(self.hand)
+        known.update(view.discard)
+        pool: list[int] = []
+        for t, count in enumerate(deck.counts):
+            pool.extend([t] * (count - known.get(t, 0)))
+        others = [s for s in range(self.players) if s != self.seat]
+        self.draw_size = view.draw_size
+        if len(pool) != self.draw_size + sum(sizes[s] for s in others):
+            raise ValueError("the view's card counts do not add up to the deck")  # pragma: no cover
+        self.pool = pool
+        self.sizes = sizes
+        self.others = others
+        self.double_sided: bool = deck.double_sided
+        #: Per seat, groups of its card slots (cards to exclude, how many slots), most
+        #: constrained first; only single-sided decks (backs say more on the others).
+        self.groups: dict[int, list[tuple[frozenset[int], int]]] = {}
+        if not self.double_sided:
+            for s, reads in (voids or {}).items():
+                groups = _slot_groups(reads, sizes[s])
+                if groups:
+                    self.groups[s] = groups
+            return
+        back = deck.back_class[1 - view.side]
+        self.back_of = [back[t] for t in pool]
+        # Demand slots: (seat or -1 for the draw pile's top, back class), seat by seat.
+        slots: list[tuple[int, int]] = []
+        for s in others:
+            slots += [(s, b) for b in view.backs(s)]
+        top_back = view.draw_top_back
+        if top_back is not None:
+            slots.append((-1, top_back))
+        self.slots = slots
+        need: Counter[int] = Counter(b for _, b in slots)
+        have = Counter(self.back_of)
+        if any(have[b] < n for b, n in need.items()):
+            raise ValueError("the visible backs do not fit the unseen cards")  # pragma: no cover
+
+    def game(self, deal_seed: int, game_seed: int) -> Game:
+        """A determinised game of the current hand: the hidden cards dealt by
+        ``sample(deal_seed)``, the engine's RNG (future shuffles, the launcher) seeded with
+        ``game_seed``. It plays this hand only (``rounds=1``, scores reset, an unreachable
+        target), so its ``winners`` are the hand's winners; a scripted launcher, whose future
+        is hidden, becomes the random model."""
+        if self._templates is None:
+            self._templates = _Templates(self.view, self)
+        return self._templates.game(deal_seed, game_seed)
+
+    def sample(self, seed: int) -> tuple[list[list[int]], list[int]]:
+        """One determinisation of the hidden cards, a function of ``seed``."""
+        pool = self.pool
+        order = _key_order(seed, len(pool))
+        hands: list[list[int]] = [[] for _ in range(self.players)]
+        hands[self.seat] = list(self.hand)
+        if self.groups:
+            return self._constrained(seed, order, hands)
+        if not self.double_sided:
+            cards = [pool[i] for i in order]
+            k = 0
+            for s in self.others:
+                n = self.sizes[s]
+                hands[s] = cards[k : k + n]
+                k += n
+            return hands, cards[k:]
+        # By back class, the cards in random order; each slot takes the next card of its class.
+        by_back: dict[int, list[int]] = {}
+        back_of = self.back_of
+        for i in order:
+            by_back.setdefault(back_of[i], []).append(pool[i])
+        taken = dict.fromkeys(by_back, 0)
+        top = -1
+        for s, b in self.slots:
+            j = taken[b]
+            taken[b] = j + 1
+            if s < 0:
+                top = by_back[b][j]
+            else:
+                hands[s].append(by_back[b][j])
+        rest: list[int] = []
+        for b, cards in by_back.items():
+            rest += cards[taken[b] :]
+        draw = [rest[i] for i in _key_order(seed ^ 0x5DEECE66D, len(rest))]
+        if top >= 0:
+            draw.append(top)
+        return hands, draw
+
+    def _constrained(self, seed: int, order: list[int], hands: list[list[int]]) -> tuple[list[list[int]], list[int]]:
+        """A sample of a single-sided deck where some slots of some hands exclude some cards:
+        each group of slots takes the first cards of the random order that it allows (any
+        card when too few are left, as a read can be wrong), the rest of the draw pile is
+        shuffled again."""
+        pool = self.pool
+        used = [False] * len(pool)
+        for s in self.others:
+            hand = hands[s]
+            for excluded, count in self.groups.get(s, ()):
+                got = 0
+                for i in order:
+                    if got == count:
+                        break
+                    if not used[i] and pool[i] not in excluded:
+                        used[i] = True
+                        hand.append(pool[i])
+                        got += 1
+            need = self.sizes[s] - len(hand)
+            for i in order:
+                if need == 0:
+                    break
+                if not used[i]:
+                    used[i] = True
+                    hand.append(pool[i])
+                    need -= 1
+        rest = [pool[i] for i in order if not used[i]]
+        return hands, [rest[i] for i in _key_order(seed ^ 0x5DEECE66D, len(rest))]
+
+
+def _slot_groups(reads: list[tuple[frozenset[int], int]], size: int) -> list[tuple[frozenset[int], int]]:
+    """Nest the reads of one hand: a read covering ``m`` cards applies to its ``m`` oldest cards,
+    so the slots covered by every read come first, excluding the union of their cards."""
+    ordered = sorted(((excluded, min(count, size)) for excluded, count in reads if count > 0), key=lambda r: -r[1])
+    groups: list[tuple[frozenset[int], int]] = []
+    union: frozenset[int] = frozenset()
+    unions = []
+    for excluded, _ in ordered:
+        union = union | excluded
+        unions.append(union)
+    for k in range(len(ordered) - 1, -1, -1):
+        below = ordered[k + 1][1] if k + 1 < len(ordered) else 0
+        count = ordered[k][1] - below
+        if count > 0:
+            groups.append((unions[k], count))
+    return groups
+
+
+class Reads:
+    """What a seat of a 2-player hand infers from its opponent's draws.
+
+    Between two decisions of this seat, if its own action gave the opponent an ordinary turn
+    (a number card, a plain Wild, a draw, keep or press) and the opponent then played nothing
+    but drew a card (or pressed the launcher), the opponent most likely held no card of the
+    colour in play or of the top card's kind (wilds aside): that hand is *void* of those cards.
+    A read covers the cards held then (with the drawn card); each card the opponent plays
+    afterwards may be one of them, so it covers one card fewer, and new cards are not covered.
+    A new round, or a trade of hands, forgets everything.
+    """
+
+    def __init__(self) -> None:
+        #: By seat, the reads of its hand: (card types it holds none of, cards covered).
+        self.voids: dict[int, list[tuple[frozenset[int], int]]] = {}
+        self._last: tuple[list[int], int, int, bool] | None = None
+        self._round = 0
+
+    def clear(self) -> None:
+        """Forget everything (a new game)."""
+        self.voids = {}
+        self._last = None
+        self._round = 0
+
+    def update(self, view: View) -> None:
+        """Read what happened since this seat's last decision."""
+        last = self._last
+        self._last = None
+        if view.players != 2 or view.deck.double_sided:
+            return
+        if self._round != view.round_number:
+            self._round = view.round_number
+            self.voids = {}
+            return
+        if last is None:
+            return
+        opponent = 1 - view.seat
+        size = view.hand_sizes[opponent]
+        discard = view.discard
+        before, my_cards, size_before, plain = last
+        if discard[: len(before)] != before:
+            return  # the discard pile was reshuffled: nothing can be read
+        played = len(discard) - len(before) - my_cards
+        if played < 0:
+            return
+        deck = view.deck
+        side = view.side
+        kinds = deck.kind[side]
+        if any(kinds[t] == C.TRADE_HANDS for t in discard[len(before) :]):
+            self.voids = {}
+            return
+        reads = self.voids.get(opponent, [])
+        if played:
+            reads = [(excluded, count - played) for excluded, count in reads if count > played]
+        reads = [(excluded, min(count, size)) for excluded, count in reads]
+        pressed = view.rules.uses_launcher
+        if (
+            plain
+            and played == 0
+            and view.decision != "play_or_keep"
+            and (size >= size_before if pressed else size == size_before + 1)
+        ):
+            colors = deck.color[side]
+            color = view.color
+            top_kind = kinds[view.top]
+            excluded = frozenset(
+                t
+                for t in range(len(deck.types))
+                if kinds[t] < C.WILD and (colors[t] == color or (top_kind < C.WILD and kinds[t] == top_kind))
+            )
+            covered = size_before if pressed else size
+            if covered > 0:
+                reads.append((excluded, covered))
+        self.voids[opponent] = reads
+
+    def acted(self, view: View, action: Action) -> None:
+        """Remember this seat's decision, to read the next one against."""
+        if view.players != 2 or view.deck.double_sided:
+            return
+        kinds = view.deck.kind[view.side]
+        mine = 0
+        plain = action.kind in ("draw", "keep", "press")
+        if action.kind == PLAY or action.kind == "play_drawn":
+            card = action.card if action.kind == PLAY else _drawn_card(view)
+            kind = kinds[card] if card >= 0 else -1
+            mine = 1
+            plain = 0 <= kind < C.SKIP or kind == C.WILD
+            if kind == C.DISCARD_ALL:
+                mine = -1  # more cards go down with it: nothing to read next time
+        if mine < 0:
+            return
+        opponent = 1 - view.seat
+        self._last = (view.discard, mine, view.hand_sizes[opponent], plain)
+
+
+def _drawn_card(view: View) -> int:
+    """The card this seat just drew (its ``play_or_keep`` decision), or -1."""
+    text = view.pending().get("card")
+    if not isinstance(text, str):
+        return -1
+    t = view.deck.type_id(text)
+    return -1 if t is None else int(t)
+
+
+class _Node:
+    """Statistics of the edge into this node, and its children by acting seat and action."""
+
+    __slots__ = ("avail", "children", "visits", "wins")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.wins = 0.0
+        self.avail = 1
+        self.children: dict[int, dict[Action, _Node]] = {}
+
+
+def _prune(actions: list[Action]) -> list[Action]:
+    """The actions worth searching: no out-of-turn ``catch``/``uno`` (handled apart), and a
+    play that leaves one card only in its form that declares UNO."""
+    last = actions[-1].kind
+    has_uno = False
+    for a in actions:
+        if a.uno:
+            has_uno = True
+            break
+    if not has_uno and last != CATCH and last != UNO:
+        return actions
+    declared = {(a.kind, a.card, a.color) for a in actions if a.uno}
+    return [
+        a for a in actions if a.kind != CATCH and a.kind != UNO and (a.uno or (a.kind, a.card, a.color) not in declared)
+    ]
+
+
+class IsmctsBot(Bot):
+    """Information-set MCTS over determinisations of the hidden cards.
+
+    ``iterations``: tree iterations per decision; with a seed and an iteration budget the bot
+    is deterministic. ``time_limit``: seconds per decision (then not reproducible); with both,
+    the search stops at whichever comes first; with neither, the variant's budget in
+    :data:`DEFAULT_ITERATIONS`. ``exploration``: the UCB1 constant.
+    ``rollout_depth``: greedy decisions after the tree before the hand-strength model scores
+    the position (``None``: play the hand out). ``read_draws``: use :class:`Reads`.
+
+    A decision with one sensible action is answered without search: a ``catch`` or late
+    ``uno`` whenever listed, and a play that leaves one card always declares UNO. Out of turn
+    it always declares its own UNO and catches (the default :meth:`Bot.react`).
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        exploration: float = DEFAULT_EXPLORATION,
+        rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
+        read_draws: bool = True,
+    ) -> None:
+        super().__init__(seed)
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be positive, not {time_limit}")
+        if rollout_depth is not None and rollout_depth < 0:
+            raise ValueError(f"rollout_depth must be 0 or more, not {rollout_depth}")
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = exploration
+        self.rollout_depth = rollout_depth
+        #: What it reads from the opponent's draws (2-player single-sided games), or None.
+        self.reads: Reads | None = Reads() if read_draws else None
+        #: Iterations run by the last search (0 when the decision needed none).
+        self.last_iterations = 0
+
+    def reset(self, seat: int) -> None:
+        if self.reads is not None:
+            self.reads.clear()
+
+    def act(self, view: View) -> Action:
+        reads = self.reads
+        if reads is not None:
+            reads.update(view)
+        action = self._choose(view)
+        if reads is not None:
+            reads.acted(view, action)
+        return action
+
+    def _choose(self, view: View) -> Action:
+        actions = view.legal_actions()
+        for action in actions:
+            if action.kind == CATCH or action.kind == UNO:
+                return action  # catching and a late UNO call never hurt (R-1.5)
+        choices = _prune(actions)
+        self.last_iterations = 0
+        if len(choices) == 1:
+            return choices[0]
+        best = self.search(view)
+        by_key = {a.key: a for a in choices}
+        return by_key.get(best.key, choices[0])
+
+    # ------------------------------------------------------------------ search
+    def search(self, view: View) -> Action:
+        """Run the search for ``view``'s open decision and return the most visited action."""
+        seat = view.seat
+        sampler = Determiniser(view, self.reads.voids if self.reads is not None else None)
+        rng = self.rng
+        root = _Node()
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        budget = self.iterations
+        if budget is None and self.time_limit is None:
+            budget = DEFAULT_ITERATIONS.get(view.variant, min(DEFAULT_ITERATIONS.values()))
+        depth = self.rollout_depth
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        while (budget is None or done < budget) and (deadline is None or done == 0 or time.perf_counter() < deadline):
+            done += 1
+            game = sampler.game(rng.next64(), rng.next64())
+            node = root
+            path: list[tuple[_Node, int]] = []
+            while not game.is_over:
+                actor = game.turn
+                acts = _prune(game.legal_actions())
+                kids = node.children.get(actor)
+                if kids is None:
+                    kids = node.children[actor] = {}
+                untried = [a for a in acts if a not in kids]
+                if untried:
+                    for a in acts:
+                        child = kids.get(a)
+                        if child is not None:
+                            child.avail += 1
+                    action = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
+                    node = kids[action] = _Node()
+                    path.append((node, actor))
+                    game.step(action)
+                    break
+                best_score = -1.0
+                chosen = acts[0]
+                for a in acts:
+                    child = kids[a]
+                    child.avail += 1
+                    score = child.wins / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if score > best_score:
+                        best_score = score
+                        chosen = a
+                node = kids[chosen]
+                path.append((node, actor))
+                game.step(chosen)
+            if game.is_over:
+                winners = game.winners
+                share = 1.0 / len(winners) if winners else 0.0
+                rewards = [share if s in winners else 0.0 for s in range(game.n)]
+            else:
+                if depth is None:
+                    _rollout(game, rng)
+                elif depth:
+                    _rollout(game, rng, depth)
+                rewards = _rewards(game)
+            for child, actor in path:
+                child.visits += 1
+                child.wins += rewards[actor]
+        self.last_iterations = done
+        mine = root.children.get(seat, {})
+
+        return max(mine.items(), key=lambda item: (item[1].visits, item[1].wins))[0]
+
+
+def _rewards(game: Game) -> list[float]:
+    """Each seat's reward: 1 shared among the hand's winners once it is over; before that,
+    its chance to win estimated by the hand-strength model (:data:`HAND_SIZE_TERM`)."""
+    if game.is_over:
+        winners = game.winners
+        share = 1.0 / len(winners) if winners else 0.0
+        return [share if s in winners else 0.0 for s in range(game.n)]
+    kinds = game.deck.kind[game.side]
+    size_weight = _SIZE_WEIGHT
+    wild_weight = _WILD_WEIGHT
+    action_weight = _ACTION_WEIGHT
+    weights = []
+    for hand in game.hands:
+        weight = size_weight[min(len(hand), _MAX_HAND)]
+        for t in hand:
+            k = kinds[t]
+            if k >= C.WILD:
+                weight *= wild_weight
+            elif k >= C.SKIP:
+                weight *= action_weight
+        weights.append(weight)
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+class _Templates:
+    """Determinised games for one decision: built once through the position format (from the
+    view's public facts and a first sample), then cloned and re-dealt for each iteration,
+    which is much cheaper than reading a position each time. A Wild Draw card under challenge
+    needs two templates, fair and not, chosen by the sampled hand of its player."""
+
+    def __init__(self, view: View, sampler: Determiniser) -> None:
+        self.view = view
+        self.sampler = sampler
+        obs = view.observe()
+        rules = view.rules
+        deck = view.deck
+        text = deck.text
+        options: dict[str, Any] = dict(obs["options"])
+        options["rounds"] = 1
+        options["target"] = _NO_TARGET
+        launcher = obs.get("launcher")
+        if options.get("launcher") == "scripted":
+            options["launcher"] = "random"
+            options.pop("launcher_script", None)
+            launcher = {"model": "random", "empty_streak": 0}
+        pending = {k: v for k, v in view.pending().items() if k != "back"}
+        self.challenge: tuple[int, int, bool] | None = None
+        if pending["kind"] == "challenge":
+            previous = pending.get("previous_color")
+            self.challenge = (
+                int(pending["by"]),
+                C.COLOR_BY_NAME[previous] if previous is not None else C.NO_COLOR,
+                bool(view.options.wild_counts_as_color_match),
+            )
+        hands, draw = sampler.sample(0)
+        self.position: dict[str, Any] = {
+            "variant": rules.name,
+            "options": options,
+            "players": view.players,
+            "dealer": obs["dealer"],
+            "round": 1,
+            "side": obs["side"],
+            "direction": obs["direction"],
+            "turn": obs["turn"],
+            "color": obs["color"],
+            "hands": [[text[t] for t in hand] for hand in hands],
+            "discard": [text[t] for t in view.discard],
+            "draw": [text[t] for t in reversed(draw)],
+            "launcher": launcher,
+            "seed": 0,
+            "pending": pending,
+            "uno_exposed": obs["uno_exposed"],
+            "stack": obs["stack"],
+        }
+        if options.get("pairing") == "random" and deck.double_sided:
+            self.position["deck"] = [str(deck.types[t]) for t in deck.cards()]
+        self._games: dict[bool, Game] = {}
+        self.colors = deck.color[view.side]
+
+    def _template(self, fair: bool) -> Game:
+        game = self._games.get(fair)
+        if game is None:
+            position = self.position
+            if self.challenge is not None:
+                position = {**position, "pending": {**position["pending"], "fair": fair}}
+            game = self._games[fair] = Game.from_position(position)
+        return game
+
+    def fair(self, hands: list[list[int]]) -> bool:
+        """Whether the Wild Draw card being challenged was fair in this determinisation (as the
+        engine decides it: no card of the previous colour left, R-2.3)."""
+        assert self.challenge is not None
+        by, previous, wild_counts = self.challenge
+        colors = self.colors
+        hand = hands[by]
+        if wild_counts and any(colors[t] == C.NO_COLOR for t in hand):
+            return False
+        return all(colors[t] != previous for t in hand)
+
+    def game(self, deal_seed: int, game_seed: int) -> Game:
+        """A fresh determinised game: hidden cards from ``deal_seed``, engine RNG from ``game_seed``."""
+        hands, draw = self.sampler.sample(deal_seed)
+        fair = self.fair(hands) if self.challenge is not None else False
+        game = self._template(fair).clone()
+        game.hands = hands
+        game.draw = draw
+        game.rng = Rng(game_seed)
+        return game
+
+
+def _best_color(game: Game, seat: int) -> int:
+    """The colour of the active side that ``seat`` holds most (the first one on a tie)."""
+    colors = game.deck.color[game.side]
+    side_colors = C.SIDE_COLORS[game.side]
+    counts = dict.fromkeys(side_colors, 0)
+    for t in game.hands[seat]:
+        c = colors[t]
+        if c >= 0:
+            counts[c] += 1
+    return max(side_colors, key=counts.__getitem__)
+
+
+def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
+    """Play on with a cheap greedy policy for every seat, for at most ``limit`` decisions or to
+    the end of the hand: play a card whenever one is playable (with UNO; coloured cards before
+    wilds, wilds naming the colour held most), play a drawn card, accept Wild Draws, stop
+    pressing, trade with the smallest hand."""
+    legal = game.legal_actions
+    step = game.step
+    below = rng.below
+    while limit > 0 and not game.is_over:
+        limit -= 1
+        actions = legal()
+        decision = game.decision
+        seat = game.turn
+        if decision in (_D_TURN, _D_STACK, _D_PLAY_OR_KEEP):
+            best: list[Action] = []
+            rank = 0
+            wild_color = -2
+            for a in actions:
+                if a.kind == PLAY or a.kind == "play_drawn":
+                    if a.color >= 0:
+                        if wild_color == -2:
+                            wild_color = _best_color(game, seat)
+                        if a.color != wild_color:
+                            continue
+                        r = 3 if a.uno else 1
+                    else:
+                        r = 4 if a.uno else 2
+                elif a.kind == CATCH:
+                    r = 5
+                else:
+                    continue
+                if r > rank:
+                    rank = r
+                    best = [a]
+                elif r == rank:
+                    best.append(a)
+            if not best:
+                step(actions[-1] if actions[-1].kind != CATCH else actions[-2])
+                continue
+            step(best[below(len(best))] if len(best) > 1 else best[0])
+            continue
+        if decision == _D_CHOOSE_COLOR:
+            wanted = _best_color(game, seat)
+            for a in actions:
+                if a.color == wanted:
+                    step(a)
+                    break
+            else:  # pragma: no cover - every colour of the side is listed
+                step(actions[0])
+            continue
+        if decision == _D_CHOOSE_PLAYER:
+            hands = game.hands
+            step(min((a for a in actions if a.kind == "trade"), key=lambda a: len(hands[a.seat])))
+            continue
+        if decision == _D_CHOOSE_DISCARD:
+            unos = [a for a in actions if a.uno]
+            pool = unos or [a for a in actions if a.kind != CATCH and a.kind != UNO]
+            step(pool[below(len(pool))])
+            continue
+        # challenge: accept; press_your_luck: stop.
+        for a in actions:
+            if a.text in _KEEP_TEXTS:
+                step(a)
+                break
+        else:  # pragma: no cover
+            step(actions[0])
