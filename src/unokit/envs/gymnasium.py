@@ -31,7 +31,7 @@ from ..bots import Bot, make_bot
 from ..core.errors import IllegalActionError, InvalidActionError, OptionError
 from ..core.variants import get_rules
 from .encoding import Obs
-from .session import Session
+from .session import Session, check_env_arguments
 
 #: Registered ids and their variants.
 GYM_IDS: dict[str, str] = {
@@ -72,12 +72,9 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         players = 1 + len(opponents)
         for name in opponents:
             make_bot(name)  # unknown bots raise ValueError here
-        if render_mode not in (None, "ansi"):
-            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_env_arguments(render_mode, max_cycles)
         if illegal_action not in ("terminate", "raise"):
             raise OptionError(f"illegal_action must be 'terminate' or 'raise', not {illegal_action!r}")
-        if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
-            raise OptionError(f"max_cycles must be a whole number, 1 or more, not {max_cycles!r}")
         self.session = Session(
             rules.name,
             players,

@@ -28,7 +28,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper, TerminateIllegalWra
 from ..core.errors import OptionError
 from ..core.game import Game
 from ..core.variants import get_rules
-from .session import Session
+from .session import Session, check_env_arguments
 
 #: The versioned environment name of each variant.
 ENV_NAMES: dict[str, str] = {
@@ -73,10 +73,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
     ) -> None:
         super().__init__()
         rules = get_rules(variant)
-        if render_mode not in (None, "ansi"):
-            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
-            raise OptionError(f"max_cycles must be a whole number, 1 or more, not {max_cycles!r}")
+        check_env_arguments(render_mode, max_cycles)
         self.session = Session(
             rules.name,
             players,

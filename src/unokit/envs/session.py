@@ -33,6 +33,14 @@ UNO_CATCH_RULES = ("auto", "never")
 REWARDS = ("hand", "points")
 
 
+def check_env_arguments(render_mode: str | None, max_cycles: object) -> None:
+    """Raise :class:`OptionError` naming a bad ``render_mode`` or ``max_cycles``."""
+    if render_mode not in (None, "ansi"):
+        raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
+        raise OptionError(f"max_cycles must be a whole number, 1 or more, not {max_cycles!r}")
+
+
 class Session:
     """The state an environment keeps around one :class:`~unokit.Game`.
 
