@@ -33,9 +33,9 @@ from ..core.observation import View
 from ..core.rng import Rng
 from .base import Bot
 
-#: Iterations per decision by default, by variant: a 2-player decision takes at most about
-#: 0.2 s on the 2-core development machine, 0.13 s on average in Classic (``docs/ismcts.md``).
-DEFAULT_ITERATIONS = {"classic": 1600, "attack": 1400, "flip": 1400, "flip_attack": 800}
+#: Iterations per decision by default, by variant: a 2-player decision takes under 0.2 s on the
+#: 2-core development machine, 0.12 s on average in Classic when it searches (``docs/ismcts.md``).
+DEFAULT_ITERATIONS = {"classic": 1600, "attack": 1400, "flip": 1100, "flip_attack": 800}
 #: UCB1 exploration constant (rewards lie between 0 and 1).
 DEFAULT_EXPLORATION = 0.7
 #: Decisions played in a rollout before the hand-strength model scores it (None: to the end).
