@@ -22,7 +22,7 @@ import random
 import time
 from collections.abc import Callable
 
-import unokit
+from bench_engine import unokit_runner
 from unokit.sim import SimConfig, run_sim
 from unokit.sim.runner import play_games
 
@@ -40,25 +40,10 @@ def win_rate(
 
 
 def raw_loop(variant: str, players: int, fast: bool) -> Callable[[float], int]:
-    """The engine alone, as in ``bench_engine.py``: uniform random legal play, single hands."""
-    seeds = iter(range(10**9))
+    """The engine alone, exactly the loop of ``bench_engine.py``: decisions in ``seconds``."""
+    runner = unokit_runner(variant, players, fast)
     chooser = random.Random(0)
-
-    def run(seconds: float) -> int:
-        decisions = 0
-        end = time.perf_counter() + seconds
-        randrange = chooser.randrange
-        while time.perf_counter() < end:
-            game = unokit.new_game(variant, players, next(seeds), rounds=1)
-            act = game.step if fast else game.apply
-            legal = game.legal_actions
-            while not game.is_over:
-                actions = legal()
-                act(actions[randrange(len(actions))])
-                decisions += 1
-        return decisions
-
-    return run
+    return lambda seconds: runner(chooser, seconds)[0]
 
 
 def sim_loop(variant: str, players: int, effects: bool) -> Callable[[float], int]:

@@ -95,3 +95,15 @@ def attack_deck() -> Counter[str]:
     deck["wild_all_hit"] += 2
     deck["wild_hit_fire"] += 2
     return deck
+
+
+def classic_deck() -> list[str]:
+    """The 108 Classic cards as R-2.1 lists them."""
+    cards: list[str] = []
+    for c in ("red", "yellow", "green", "blue"):
+        cards.append(f"{c} 0")
+        for n in range(1, 10):
+            cards += [f"{c} {n}"] * 2
+        for kind in ("skip", "reverse", "draw_two"):
+            cards += [f"{c} {kind}"] * 2
+    return cards + ["wild"] * 4 + ["wild_draw_four"] * 4

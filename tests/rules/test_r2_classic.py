@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import all_cards, classic_points, event_types, game, hand, legal, of_type, position
+from tests.helpers import all_cards, classic_deck, classic_points, event_types, game, hand, legal, of_type, position
 from unokit import Game, IllegalActionError, PositionError
 from unokit.core.cards import COLOR_NAMES
 
@@ -20,16 +20,6 @@ Event = dict[str, Any]
 
 
 # --------------------------------------------------------------------------- helpers
-def classic_deck() -> list[str]:
-    """The 108 Classic cards as R-2.1 lists them."""
-    cards: list[str] = []
-    for c in COLORS:
-        cards.append(f"{c} 0")
-        for n in range(1, 10):
-            cards += [f"{c} {n}"] * 2
-        for kind in ("skip", "reverse", "draw_two"):
-            cards += [f"{c} {kind}"] * 2
-    return cards + ["wild"] * 4 + ["wild_draw_four"] * 4
 
 
 # --------------------------------------------------------------------------- R-2.1 deck
