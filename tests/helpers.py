@@ -1,8 +1,11 @@
-"""Helpers for scenario tests: build a game from a small position."""
+"""Helpers for scenario tests: build a game from a small position; load a script as a module."""
 
 from __future__ import annotations
 
+import importlib.util
 from collections import Counter
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from unokit import Game
@@ -107,3 +110,16 @@ def classic_deck() -> list[str]:
         for kind in ("skip", "reverse", "draw_two"):
             cards += [f"{c} {kind}"] * 2
     return cards + ["wild"] * 4 + ["wild_draw_four"] * 4
+
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def load_script(name: str) -> ModuleType:
+    """The module ``scripts/<name>.py``, loaded from its file (scripts are not a package)."""
+    path = SCRIPTS / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None, f"cannot load {path}"
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

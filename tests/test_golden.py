@@ -8,28 +8,18 @@ that is intended, run ``make golden`` and review the diff of the golden files.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "make_golden.py"
+from tests.helpers import load_script
+
 HINT = "if the engine change is intended, run `make golden` and review the diff of tests/golden/"
 
-
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_golden", SCRIPT)
-    assert spec is not None and spec.loader is not None, f"cannot load {SCRIPT}"
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_SCRIPT = _load_script()
+_SCRIPT = load_script("make_golden")
 golden_lines: Callable[[str], list[str]] = _SCRIPT.golden_lines
 golden_path: Callable[[str], Path] = _SCRIPT.golden_path
 VARIANT_NAMES: tuple[str, ...] = _SCRIPT.VARIANT_NAMES

@@ -3,6 +3,7 @@ the seat sees, reproducibility, and strength against ``random``."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from typing import Any
@@ -10,10 +11,23 @@ from typing import Any
 import pytest
 
 import unokit
+from tests import helpers
 from unokit import Game, View
 from unokit.bots import make_bot
 from unokit.bots.base import Bot
-from unokit.bots.ismcts import DEFAULT_ITERATIONS, Determiniser, IsmctsBot, _slot_groups
+from unokit.bots.ismcts import (
+    DEFAULT_ITERATIONS,
+    EXTRA_CARD_TERM,
+    FEATURE_TERMS,
+    FEATURES,
+    HAND_SIZE_TERM,
+    Determiniser,
+    IsmctsBot,
+    _rewards,
+    _slot_groups,
+    hand_features,
+    log_strength,
+)
 from unokit.bots.runner import play_decision, react_all
 from unokit.core.decks import standard_deck
 
@@ -260,6 +274,38 @@ def test_reads_nest_oldest_cards_first() -> None:
     assert _slot_groups([(a, 5), (b, 2)], 6) == [(a | b, 2), (a, 3)]
     assert _slot_groups([(a, 9), (b, 0)], 4) == [(a, 4)]
     assert _slot_groups([], 4) == []
+
+
+def test_hand_features_of_an_exact_table() -> None:
+    """Wilds, coloured draw cards, other actions, to act, matching cards, colours held."""
+    g = helpers.game(
+        hands=[["wild", "red draw_two", "blue skip", "red 5", "green 7", "wild_draw_four"], ["yellow 5", "blue 1"]],
+        discard=["yellow 7"],
+        color="yellow",
+        turn=1,
+    )
+    # Seat 0: 2 wilds, 1 draw card, 1 skip, not to act, "green 7" matches the top's 7, 3 colours.
+    assert hand_features(g, 0) == (2, 1, 1, 0, 1, 3)
+    # Seat 1: to act, "yellow 5" matches the colour in play, 2 colours.
+    assert hand_features(g, 1) == (0, 0, 0, 1, 1, 2)
+    assert FEATURES == ("wilds", "draw cards", "other actions", "to act", "matching", "colours")
+
+
+def test_the_hand_strength_model_prefers_fewer_cards_and_wilds() -> None:
+    """The shipped model: fewer cards and more wilds are stronger; the reward is a distribution."""
+    assert all(a > b for a, b in itertools.pairwise(HAND_SIZE_TERM[1:]))
+    assert EXTRA_CARD_TERM < 0 and FEATURE_TERMS[0] > 0
+    g = helpers.game(
+        hands=[["red 1", "blue 2"], ["red 3", "blue 4", "green 5"], ["wild", "blue 6"]],
+        discard=["yellow 7"],
+        color="yellow",
+    )
+    rewards = _rewards(g)
+    assert math.isclose(sum(rewards), 1.0)
+    assert rewards[1] < rewards[0] < rewards[2]  # three cards < two cards < two cards with a wild
+    many = [f"{color} {number}" for color in ("red", "blue", "green", "yellow") for number in range(1, 6)]
+    big = helpers.game(hands=[many[:18], many], discard=["yellow 7"], color="yellow")
+    assert log_strength(big, 1) < log_strength(big, 0)  # beyond the size table each card still counts
 
 
 # ---------------------------------------------------------------------- the bot

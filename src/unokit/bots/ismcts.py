@@ -42,40 +42,36 @@ DEFAULT_EXPLORATION = 0.7
 DEFAULT_ROLLOUT_DEPTH: int | None = 8
 #: The hand-strength model that scores a rollout cut short (``rollout_depth``). A seat's chance
 #: to win the hand is its strength over the sum of all seats' strengths (Bradley-Terry), and its
-#: log-strength is ``HAND_SIZE_TERM[cards] + WILD_TERM * wilds + ACTION_TERM * action cards``
-#: (active faces). A logistic fit of who won 45,878 decisions of 2-player Classic hands between
-#: ``heuristic`` bots; beyond the table each card costs ``EXTRA_CARD_TERM`` more.
+#: log-strength is ``HAND_SIZE_TERM[cards]`` plus ``FEATURE_TERMS`` times :func:`hand_features`
+#: (:func:`log_strength`); beyond the table each card costs ``EXTRA_CARD_TERM`` more. A logistic
+#: fit of who won, at the turn decisions of 2-player Classic hands between ``heuristic`` bots
+#: (``scripts/fit_hand_model.py``).
 HAND_SIZE_TERM = (
     0.0,
     0.0,
-    -0.626,
-    -1.013,
-    -1.27,
-    -1.482,
-    -1.659,
-    -1.886,
-    -2.06,
-    -2.221,
-    -2.491,
-    -2.598,
-    -2.895,
-    -3.136,
-    -3.206,
-    -3.603,
-    -3.837,
+    -0.52,
+    -0.783,
+    -1.008,
+    -1.213,
+    -1.415,
+    -1.609,
+    -1.826,
+    -2.03,
+    -2.293,
+    -2.485,
+    -2.721,
+    -2.9,
+    -3.004,
+    -3.295,
+    -3.638,
 )
-EXTRA_CARD_TERM = -0.24
-WILD_TERM = 0.82
-ACTION_TERM = 0.24
-_MAX_HAND = 130
+EXTRA_CARD_TERM = -0.199
+#: The features of :func:`hand_features`, in order.
+FEATURES = ("wilds", "draw cards", "other actions", "to act", "matching", "colours")
+FEATURE_TERMS = (0.843, 0.4, 0.208, 0.082, 0.111, -0.229)
+_DRAW_KINDS = frozenset({C.DRAW_ONE, C.DRAW_TWO, C.DRAW_FIVE})
 #: The score target of determinised games: never reached, so a hand ends only by its rounds limit.
 _NO_TARGET = 10**9
-_SIZE_WEIGHT = tuple(
-    math.exp(HAND_SIZE_TERM[n] if n < len(HAND_SIZE_TERM) else HAND_SIZE_TERM[-1] + EXTRA_CARD_TERM * (n - 16))
-    for n in range(_MAX_HAND + 1)
-)
-_WILD_WEIGHT = math.exp(WILD_TERM)
-_ACTION_WEIGHT = math.exp(ACTION_TERM)
 
 _D_TURN = "turn"
 _D_STACK = "stack"
@@ -526,27 +522,58 @@ class IsmctsBot(Bot):
         return max(mine.items(), key=lambda item: (item[1].visits, item[1].wins))[0]
 
 
+def hand_features(game: Game, seat: int) -> tuple[int, ...]:
+    """The features of ``seat``'s hand besides its size, in the order of :data:`FEATURES`
+    (active faces): wild cards, coloured draw cards, other action cards, whether the seat is to
+    act, its coloured cards that match the colour in play or the top card's kind, and the number
+    of colours among its coloured cards."""
+    side = game.side
+    kinds = game.deck.kind[side]
+    colors = game.deck.color[side]
+    color = game.color
+    top_kind = kinds[game.discard[-1]] if game.discard else -1
+    wilds = draws = actions = matching = 0
+    held = 0
+    for t in game.hands[seat]:
+        k = kinds[t]
+        if k >= C.WILD:
+            wilds += 1
+            continue
+        if k in _DRAW_KINDS:
+            draws += 1
+        elif k >= C.SKIP:
+            actions += 1
+        c = colors[t]
+        held |= 1 << c
+        if c == color or k == top_kind:
+            matching += 1
+    return (wilds, draws, actions, int(game.turn == seat), matching, held.bit_count())
+
+
+def log_strength(game: Game, seat: int) -> float:
+    """``seat``'s log-strength in the hand-strength model: :data:`HAND_SIZE_TERM` of its hand
+    size plus :data:`FEATURE_TERMS` times :func:`hand_features`."""
+    size = len(game.hands[seat])
+    value = (
+        HAND_SIZE_TERM[size]
+        if size < len(HAND_SIZE_TERM)
+        else HAND_SIZE_TERM[-1] + EXTRA_CARD_TERM * (size - len(HAND_SIZE_TERM) + 1)
+    )
+    for coef, feature in zip(FEATURE_TERMS, hand_features(game, seat), strict=True):
+        value += coef * feature
+    return value
+
+
 def _rewards(game: Game) -> list[float]:
     """Each seat's reward: 1 shared among the hand's winners once it is over; before that,
-    its chance to win estimated by the hand-strength model (:data:`HAND_SIZE_TERM`)."""
+    its chance to win estimated by the hand-strength model (:func:`log_strength`)."""
     if game.is_over:
         winners = game.winners
         share = 1.0 / len(winners) if winners else 0.0
         return [share if s in winners else 0.0 for s in range(game.n)]
-    kinds = game.deck.kind[game.side]
-    size_weight = _SIZE_WEIGHT
-    wild_weight = _WILD_WEIGHT
-    action_weight = _ACTION_WEIGHT
-    weights = []
-    for hand in game.hands:
-        weight = size_weight[min(len(hand), _MAX_HAND)]
-        for t in hand:
-            k = kinds[t]
-            if k >= C.WILD:
-                weight *= wild_weight
-            elif k >= C.SKIP:
-                weight *= action_weight
-        weights.append(weight)
+    logs = [log_strength(game, s) for s in range(game.n)]
+    top = max(logs)
+    weights = [math.exp(v - top) for v in logs]
     total = sum(weights)
     return [w / total for w in weights]
 

@@ -1,0 +1,130 @@
+"""Fit the hand-strength model that scores the ``ismcts`` bot's cut-short rollouts.
+
+Plays 2-player Classic single hands between two ``heuristic`` bots, records every ``turn``
+decision (the table as the engine holds it: a model of positions, not of what a seat sees) with
+who won the hand, and fits a logistic regression of the winner on the difference of the two
+seats' features (Newton's method, light L2 penalty). The model is Bradley-Terry: a seat's
+log-strength is a linear function of its features, its chance to win is its strength over the
+sum. It prints the coefficients in the form ``src/unokit/bots/ismcts.py`` uses and the held-out
+log-loss of the model shipped in ``ismcts.py`` and of each fitted feature set, on hands the fit
+did not see.
+
+    .venv/bin/python scripts/fit_hand_model.py --hands 20000 --seed 1
+
+Needs NumPy (the ``rl`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import numpy.typing as npt
+
+import unokit
+from unokit.bots import Bot, make_bot
+from unokit.bots.ismcts import FEATURES, HAND_SIZE_TERM, hand_features, log_strength
+from unokit.bots.runner import play_decision
+from unokit.core.game import Game
+
+Matrix = npt.NDArray[np.float64]
+MAX_SIZE = len(HAND_SIZE_TERM) - 1  # sizes above this share one linear term
+
+
+def size_columns(size: int) -> list[float]:
+    """One-hot hand size 2..MAX_SIZE (0 and 1 cards are the baseline; larger hands count as
+    MAX_SIZE) and the number of cards beyond MAX_SIZE, as :func:`log_strength` reads them."""
+    row = [0.0] * (MAX_SIZE - 1)
+    if size >= 2:
+        row[min(size, MAX_SIZE) - 2] = 1.0
+    return [*row, float(max(0, size - MAX_SIZE))]
+
+
+def seat_row(game: Game, seat: int) -> list[float]:
+    """One seat's row: size columns, :func:`hand_features`, then the shipped log-strength."""
+    features = [float(x) for x in hand_features(game, seat)]
+    return [*size_columns(len(game.hands[seat])), *features, log_strength(game, seat)]
+
+
+def collect(hands: int, seed: int) -> tuple[Matrix, Matrix, npt.NDArray[np.int64]]:
+    """Rows for seat 0 and seat 1 at every turn decision, and each row's hand number; the
+    label is appended as the last column of the first matrix."""
+    rows0: list[list[float]] = []
+    rows1: list[list[float]] = []
+    groups: list[int] = []
+    for hand in range(hands):
+        game = unokit.new_game("classic", 2, seed=seed * 1_000_003 + hand, rounds=1)
+        bots: list[Bot] = [make_bot("heuristic", 2 * hand), make_bot("heuristic", 2 * hand + 1)]
+        for s, bot in enumerate(bots):
+            bot.reset(s)
+        views = [unokit.View(game, s) for s in range(2)]
+        start = len(rows0)
+        while not game.is_over:
+            if game.decision == "turn":
+                rows0.append(seat_row(game, 0))
+                rows1.append(seat_row(game, 1))
+                groups.append(hand)
+            play_decision(game, bots, views)
+        won = 1.0 if 0 in game.winners else 0.0
+        for row in rows0[start:]:
+            row.append(won)
+    return np.array(rows0), np.array(rows1), np.array(groups)
+
+
+def fit(x: Matrix, y: Matrix, l2: float = 1e-6, steps: int = 30) -> Matrix:
+    """Logistic regression without intercept (the difference of two seats is symmetric)."""
+    w = np.zeros(x.shape[1])
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        grad = x.T @ (p - y) + l2 * len(y) * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + l2 * len(y) * np.eye(x.shape[1])
+        w -= np.linalg.solve(hess, grad)
+    return w
+
+
+def log_loss(p: Matrix, y: Matrix) -> float:
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--holdout", type=float, default=0.25, help="share of hands kept out of the fit")
+    args = parser.parse_args()
+
+    start = time.perf_counter()
+    a, b, groups = collect(args.hands, args.seed)
+    y = a[:, -1]
+    a = a[:, :-1]
+    print(f"{len(y)} turn decisions from {args.hands} hands ({time.perf_counter() - start:.0f} s)")
+    test = groups >= int(args.hands * (1 - args.holdout))
+    train = ~test
+    shipped = a[:, -1] - b[:, -1]
+    p_shipped = 1.0 / (1.0 + np.exp(-shipped[test]))
+    print(f"held-out log-loss, the model shipped in ismcts.py: {log_loss(p_shipped, y[test]):.4f}")
+    names = [*(f"size {n}" for n in range(2, MAX_SIZE + 1)), "per card beyond", *FEATURES]
+    sizes = names[:MAX_SIZE]
+    sets = {
+        "sizes only": sizes,
+        "sizes, wilds, draw cards, other actions": [*sizes, *FEATURES[:3]],
+        "all": names,
+        **{f"all but {name}": [n for n in names if n != name] for name in FEATURES},
+    }
+    for label, chosen in sets.items():
+        columns = [names.index(n) for n in chosen]
+        x = a[:, columns] - b[:, columns]
+        w = fit(x[train], y[train])
+        p = 1.0 / (1.0 + np.exp(-(x[test] @ w)))
+        print(f"held-out log-loss, fitted on {label}: {log_loss(p, y[test]):.4f}")
+        if label == "all":
+            terms = [round(float(coef), 3) for coef in w]
+            print(f"    HAND_SIZE_TERM = {(0.0, 0.0, *terms[: MAX_SIZE - 1])}")
+            print(f"    EXTRA_CARD_TERM = {terms[MAX_SIZE - 1]}")
+            print(f"    FEATURE_TERMS = {tuple(terms[MAX_SIZE:])}  # {', '.join(FEATURES)}")
+
+
+if __name__ == "__main__":
+    main()
