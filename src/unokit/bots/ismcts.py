@@ -33,8 +33,9 @@ from ..core.observation import View
 from ..core.rng import Rng
 from .base import Bot
 
-#: Iterations per decision by default, by variant: a 2-player decision takes under 0.2 s on the
-#: 2-core development machine, 0.12 s on average in Classic when it searches (``docs/ismcts.md``).
+#: Iterations per decision by default, by variant: on the 2-core development machine a 2-player
+#: Classic decision that searches takes 0.12-0.14 s on average, the slowest 0.17 s at the
+#: machine's usual speed (``docs/ismcts.md``).
 DEFAULT_ITERATIONS = {"classic": 1600, "attack": 1400, "flip": 1100, "flip_attack": 800}
 #: UCB1 exploration constant (rewards lie between 0 and 1).
 DEFAULT_EXPLORATION = 0.7
