@@ -47,11 +47,12 @@ def seat_row(game: Game, seat: int) -> list[float]:
     return [*size_columns(len(game.hands[seat])), *features, log_strength(game, seat)]
 
 
-def collect(hands: int, seed: int) -> tuple[Matrix, Matrix, npt.NDArray[np.int64]]:
-    """Rows for seat 0 and seat 1 at every turn decision, and each row's hand number; the
-    label is appended as the last column of the first matrix."""
+def collect(hands: int, seed: int) -> tuple[Matrix, Matrix, Matrix, npt.NDArray[np.int64]]:
+    """Rows for seat 0 and seat 1 at every turn decision, whether seat 0 won that hand, and
+    each row's hand number."""
     rows0: list[list[float]] = []
     rows1: list[list[float]] = []
+    labels: list[float] = []
     groups: list[int] = []
     for hand in range(hands):
         game = unokit.new_game("classic", 2, seed=seed * 1_000_003 + hand, rounds=1)
@@ -59,24 +60,26 @@ def collect(hands: int, seed: int) -> tuple[Matrix, Matrix, npt.NDArray[np.int64
         for s, bot in enumerate(bots):
             bot.reset(s)
         views = [unokit.View(game, s) for s in range(2)]
-        start = len(rows0)
+        start = len(groups)
         while not game.is_over:
             if game.decision == "turn":
                 rows0.append(seat_row(game, 0))
                 rows1.append(seat_row(game, 1))
                 groups.append(hand)
             play_decision(game, bots, views)
-        won = 1.0 if 0 in game.winners else 0.0
-        for row in rows0[start:]:
-            row.append(won)
-    return np.array(rows0), np.array(rows1), np.array(groups)
+        labels += [1.0 if 0 in game.winners else 0.0] * (len(groups) - start)
+    return np.array(rows0), np.array(rows1), np.array(labels), np.array(groups)
+
+
+def sigmoid(z: Matrix) -> Matrix:
+    return 1.0 / (1.0 + np.exp(-z))
 
 
 def fit(x: Matrix, y: Matrix, l2: float = 1e-6, steps: int = 30) -> Matrix:
     """Logistic regression without intercept (the difference of two seats is symmetric)."""
     w = np.zeros(x.shape[1])
     for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        p = sigmoid(x @ w)
         grad = x.T @ (p - y) + l2 * len(y) * w
         hess = (x * (p * (1 - p))[:, None]).T @ x + l2 * len(y) * np.eye(x.shape[1])
         w -= np.linalg.solve(hess, grad)
@@ -96,14 +99,11 @@ def main() -> None:
     args = parser.parse_args()
 
     start = time.perf_counter()
-    a, b, groups = collect(args.hands, args.seed)
-    y = a[:, -1]
-    a = a[:, :-1]
+    a, b, y, groups = collect(args.hands, args.seed)
     print(f"{len(y)} turn decisions from {args.hands} hands ({time.perf_counter() - start:.0f} s)")
     test = groups >= int(args.hands * (1 - args.holdout))
     train = ~test
-    shipped = a[:, -1] - b[:, -1]
-    p_shipped = 1.0 / (1.0 + np.exp(-shipped[test]))
+    p_shipped = sigmoid(a[test, -1] - b[test, -1])
     print(f"held-out log-loss, the model shipped in ismcts.py: {log_loss(p_shipped, y[test]):.4f}")
     names = [*(f"size {n}" for n in range(2, MAX_SIZE + 1)), "per card beyond", *FEATURES]
     sizes = names[:MAX_SIZE]
@@ -117,7 +117,7 @@ def main() -> None:
         columns = [names.index(n) for n in chosen]
         x = a[:, columns] - b[:, columns]
         w = fit(x[train], y[train])
-        p = 1.0 / (1.0 + np.exp(-(x[test] @ w)))
+        p = sigmoid(x[test] @ w)
         print(f"held-out log-loss, fitted on {label}: {log_loss(p, y[test]):.4f}")
         if label == "all":
             terms = [round(float(coef), 3) for coef in w]

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+import unokit
 from tests.helpers import load_script
 from unokit.bots.ismcts import FEATURES, HAND_SIZE_TERM, hand_features, log_strength
 
@@ -25,11 +26,10 @@ def test_size_columns_one_hot_with_a_linear_tail() -> None:
 
 
 def test_rows_describe_each_turn_decision_as_the_bot_reads_it() -> None:
-    a, b, groups = fit_script.collect(3, seed=5)
+    a, b, labels, groups = fit_script.collect(3, seed=5)
     width = MAX_SIZE + len(FEATURES) + 1
-    assert a.shape == (len(groups), width + 1) and b.shape == (len(groups), width)
+    assert a.shape == b.shape == (len(groups), width) and labels.shape == (len(groups),)
     assert sorted(set(groups.tolist())) == [0, 1, 2]
-    labels = a[:, -1]
     for hand in range(3):
         assert len(set(labels[groups == hand].tolist())) == 1  # one winner per hand
     # Exactly one seat is to act at a turn decision.
@@ -38,8 +38,6 @@ def test_rows_describe_each_turn_decision_as_the_bot_reads_it() -> None:
 
 
 def test_seat_row_matches_the_bot_model() -> None:
-    import unokit
-
     game = unokit.new_game("classic", 2, seed=11, rounds=1)
     row: list[Any] = fit_script.seat_row(game, 1)
     size = len(game.hands[1])
@@ -55,5 +53,5 @@ def test_the_regression_recovers_a_known_model() -> None:
     y = (rng.random(20000) < 1.0 / (1.0 + np.exp(-(x @ truth)))).astype(float)
     w = fit_script.fit(x, y)
     assert np.allclose(w, truth, atol=0.08)
-    p = 1.0 / (1.0 + np.exp(-(x @ w)))
+    p = fit_script.sigmoid(x @ w)
     assert fit_script.log_loss(p, y) < fit_script.log_loss(np.full(len(y), 0.5), y)

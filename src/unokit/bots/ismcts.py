@@ -504,16 +504,11 @@ class IsmctsBot(Bot):
                 node = kids[chosen]
                 path.append((node, actor))
                 game.step(chosen)
-            if game.is_over:
-                winners = game.winners
-                share = 1.0 / len(winners) if winners else 0.0
-                rewards = [share if s in winners else 0.0 for s in range(game.n)]
-            else:
-                if depth is None:
-                    _rollout(game, rng)
-                elif depth:
-                    _rollout(game, rng, depth)
-                rewards = _rewards(game)
+            if depth is None:
+                _rollout(game, rng)
+            elif depth:
+                _rollout(game, rng, depth)
+            rewards = _rewards(game)
             for child, actor in path:
                 child.visits += 1
                 child.wins += rewards[actor]
