@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import time
@@ -33,18 +32,9 @@ from unokit.bots.ismcts import (
     IsmctsBot,
 )
 from unokit.bots.runner import play_decision
+from unokit.sim import wilson_interval
 
 SEED_BASE = 7_000_000
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% for z = 1.96)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
 
 
 def play_hand(args: tuple[int, int, dict[str, Any], str, str, int]) -> dict[str, Any]:
@@ -158,7 +148,7 @@ def main() -> None:
     wall = time.perf_counter() - start
     n = len(results)
     wins = sum(r["win"] for r in results)
-    low, high = wilson(wins, n)
+    low, high = wilson_interval(wins, n)
     print(f"win rate: {wins / n:.3f} over {n} hands, 95% interval [{low:.3f}, {high:.3f}] ({wall:.0f} s wall)")
     if opponent == "heuristic" and args.variant == "classic" and args.players == 2:
         verdict = "met" if low >= 0.55 else ("missed" if high < 0.55 else "not established (0.55 inside the interval)")

@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from ..core.actions import CATCH, UNO, Action
+from ..core.cards import SIDE_COLORS
 from ..core.observation import View
 from ..core.rng import Rng
 
@@ -40,3 +41,14 @@ class Bot(ABC):
             if action.kind in (UNO, CATCH):
                 return action
         return None
+
+
+def most_held_color(cards: list[int], colors: tuple[int, ...], side: int) -> int:
+    """The colour of ``side`` that most of ``cards`` show (``colors``: the deck's colour per
+    type on that side); the first of the side's colours on a tie. Wild cards count for none."""
+    counts = dict.fromkeys(SIDE_COLORS[side], 0)
+    for t in cards:
+        c = colors[t]
+        if c in counts:
+            counts[c] += 1
+    return max(counts, key=counts.__getitem__)

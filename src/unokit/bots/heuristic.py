@@ -68,7 +68,7 @@ from ..core.actions import (
 )
 from ..core.launcher import CARDS_PER_FIRE_WEIGHTS, FIRE_HAZARD, FIRE_PATTERN, PATTERN_LENGTH
 from ..core.observation import View
-from .base import Bot
+from .base import Bot, most_held_color
 
 WILD = C.WILD
 #: Cards a victim draws (or presses) for each attacking kind, before launcher expectations.
@@ -537,7 +537,7 @@ class HeuristicBot(Bot):
             if kx >= WILD:
                 if kx == C.WILD_DISCARD_ALL:
                     continue
-                named = _best_color(hand, colors, ctx.side, exclude=x)
+                named = most_held_color(hand, colors, ctx.side)  # the wild itself has no colour
             elif colors[x] == color or kx == kind:
                 named = -1
             else:
@@ -599,7 +599,7 @@ class HeuristicBot(Bot):
             harm = threat(ctx.sizes[victim]) * (inflicted + (TURN_LOSS if n > 2 and k in _SKIPS_VICTIM else 0.0))
             if inflicted and ctx.view.options.stacking and not ctx.launcher and k in C.DRAW_AMOUNTS:
                 harm *= 0.7  # may be passed on
-        score += harm - self._keep_value(ctx, t, k, named, victim, len(after))
+        score += harm - self._keep_value(ctx, k, inflicted, victim, len(after))
         # A bluffed Wild Draw card may be challenged.
         if (
             k in C.CHALLENGEABLE_KINDS
@@ -613,14 +613,14 @@ class HeuristicBot(Bot):
         # What follows: my own extra turn, or the next player facing what I leave.
         return score + self._after(ctx, after, res_color, k, me if again else nxt, depth)
 
-    def _keep_value(self, ctx: _Ctx, t: int, k: int, named: int, victim: int, left: int) -> float:
-        """What holding card ``t`` for later is worth: a wild always fits somewhere; an attack
-        hurts most when its victim is close to going out; in two-player games a card that
-        gives the turn back can end the round in one go."""
+    def _keep_value(self, ctx: _Ctx, k: int, inflicted: float, victim: int, left: int) -> float:
+        """What holding a card of kind ``k`` (that makes its victim draw ``inflicted`` cards)
+        for later is worth: a wild always fits somewhere; an attack hurts most when its victim
+        is close to going out; in two-player games a card that gives the turn back can end the
+        round in one go."""
         wild = k >= WILD
         later = 1.0 if wild else KEEP_COLORED
         value = KEEP_WILD if wild else 0.0
-        inflicted = self._inflicted(ctx, k, named)
         if inflicted:
             lost_turn = TURN_LOSS if ctx.n > 2 and k in _SKIPS_VICTIM else 0.0
             value += KEEP_ATTACK * later * (inflicted + lost_turn) * threat(min(ctx.sizes[victim], 2))
@@ -652,7 +652,7 @@ class HeuristicBot(Bot):
         nxt = ctx.next_seat(ctx.me)
         if top_kind >= WILD:
             chooser = ctx.me if ctx.view.options.flip_wild_chooser == "player" else nxt
-            top_color = _best_color(after, colors, new) if chooser == ctx.me else -1
+            top_color = most_held_color(after, colors, new) if chooser == ctx.me else -1
         else:
             top_color = colors[bottom]
         mine_new = _hand_power(after, kinds)
@@ -726,8 +726,10 @@ class HeuristicBot(Bot):
             if then == ctx.me:  # I play on it next: my best play, or drawing
                 plays = [x for x in set(ctx.hand) if kinds[x] >= WILD or ctx.colors[x] == c or kinds[x] == ctx.top_kind]
                 score = self._draw_score(ctx, ctx.hand, c, ctx.top_kind, MAX_DEPTH)
+                wild_color = most_held_color(ctx.hand, ctx.colors, ctx.side)  # what a wild would name
                 for x in plays:
-                    score = max(score, self._play_score(ctx, x, _best_color_for(ctx, x), ctx.hand))
+                    named = wild_color if kinds[x] >= WILD else -1
+                    score = max(score, self._play_score(ctx, x, named, ctx.hand))
             else:
                 score = self._after(ctx, ctx.hand, c, ctx.top_kind, then, MAX_DEPTH)
             if score > best_score:
@@ -792,22 +794,6 @@ def _hand_power(cards: list[int], kinds: tuple[int, ...]) -> float:
         else:
             power += 0.3
     return power
-
-
-def _best_color(cards: list[int], colors: tuple[int, ...], side: int, exclude: int = -1) -> int:
-    counts = dict.fromkeys(C.SIDE_COLORS[side], 0)
-    for t in cards:
-        if colors[t] in counts and t != exclude:
-            counts[colors[t]] += 1
-    return max(counts, key=lambda c: counts[c])
-
-
-def _best_color_for(ctx: _Ctx, t: int) -> int:
-    if ctx.kinds[t] < WILD:
-        return -1
-    after = list(ctx.hand)
-    after.remove(t)
-    return _best_color(after, ctx.colors, ctx.side)
 
 
 def _follow(ctx: _Ctx, cards: list[int], color: int, kind: int) -> int:

@@ -27,11 +27,11 @@ from collections import Counter
 from typing import Any
 
 from ..core import cards as C
-from ..core.actions import CATCH, PLAY, UNO, Action
+from ..core.actions import ACCEPT, CATCH, DRAW, KEEP, PLAY, PLAY_DRAWN, PRESS, STOP, UNO, Action
 from ..core.game import Game
 from ..core.observation import View
 from ..core.rng import Rng
-from .base import Bot
+from .base import Bot, most_held_color
 
 #: Iterations per decision by default, by variant: on the 2-core development machine a 2-player
 #: Classic decision that searches takes 0.12-0.14 s on average, the slowest 0.17 s at the
@@ -79,9 +79,8 @@ _D_STACK = "stack"
 _D_PLAY_OR_KEEP = "play_or_keep"
 _D_CHOOSE_COLOR = "choose_color"
 _D_CHOOSE_PLAYER = "choose_player"
-_D_PRESS_YOUR_LUCK = "press_your_luck"
 _D_CHOOSE_DISCARD = "choose_discard"
-_KEEP_TEXTS = frozenset({"keep", "stop", "accept", "draw", "press"})
+_KEEPING = frozenset({KEEP, STOP, ACCEPT, DRAW, PRESS})
 
 
 def _key_order(seed: int, n: int) -> list[int]:
@@ -334,8 +333,8 @@ class Reads:
             return
         kinds = view.deck.kind[view.side]
         mine = 0
-        plain = action.kind in ("draw", "keep", "press")
-        if action.kind == PLAY or action.kind == "play_drawn":
+        plain = action.kind in (DRAW, KEEP, PRESS)
+        if action.kind == PLAY or action.kind == PLAY_DRAWN:
             card = action.card if action.kind == PLAY else _drawn_card(view)
             kind = kinds[card] if card >= 0 else -1
             mine = 1
@@ -581,7 +580,6 @@ class _Templates:
     needs two templates, fair and not, chosen by the sampled hand of its player."""
 
     def __init__(self, view: View, sampler: Determiniser) -> None:
-        self.view = view
         self.sampler = sampler
         obs = view.observe()
         rules = view.rules
@@ -660,18 +658,6 @@ class _Templates:
         return game
 
 
-def _best_color(game: Game, seat: int) -> int:
-    """The colour of the active side that ``seat`` holds most (the first one on a tie)."""
-    colors = game.deck.color[game.side]
-    side_colors = C.SIDE_COLORS[game.side]
-    counts = dict.fromkeys(side_colors, 0)
-    for t in game.hands[seat]:
-        c = colors[t]
-        if c >= 0:
-            counts[c] += 1
-    return max(side_colors, key=counts.__getitem__)
-
-
 def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
     """Play on with a cheap greedy policy for every seat, for at most ``limit`` decisions or to
     the end of the hand: play a card whenever one is playable (with UNO; coloured cards before
@@ -690,10 +676,10 @@ def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
             rank = 0
             wild_color = -2
             for a in actions:
-                if a.kind == PLAY or a.kind == "play_drawn":
+                if a.kind == PLAY or a.kind == PLAY_DRAWN:
                     if a.color >= 0:
                         if wild_color == -2:
-                            wild_color = _best_color(game, seat)
+                            wild_color = most_held_color(game.hands[seat], game.deck.color[game.side], game.side)
                         if a.color != wild_color:
                             continue
                         r = 3 if a.uno else 1
@@ -714,7 +700,7 @@ def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
             step(best[below(len(best))] if len(best) > 1 else best[0])
             continue
         if decision == _D_CHOOSE_COLOR:
-            wanted = _best_color(game, seat)
+            wanted = most_held_color(game.hands[seat], game.deck.color[game.side], game.side)
             for a in actions:
                 if a.color == wanted:
                     step(a)
@@ -733,7 +719,7 @@ def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
             continue
         # challenge: accept; press_your_luck: stop.
         for a in actions:
-            if a.text in _KEEP_TEXTS:
+            if a.kind in _KEEPING:
                 step(a)
                 break
         else:  # pragma: no cover
