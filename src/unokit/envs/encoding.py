@@ -162,14 +162,12 @@ class Encoding:
                     out.append((f"play {text[t]} {names}{suffix}", light, dark))
             return out
 
-        self.wild_start = group(
+        group(
             "play_wild",
             "play wild type `w` (the w-th wild type) naming colour slot `c`: id = start + 4w + c",
             wild_entries(table.play_color, ""),
         )
-        self.wild_uno_start = group(
-            "play_wild_uno", "the same with the UNO call", wild_entries(table.play_color_uno, " uno")
-        )
+        group("play_wild_uno", "the same with the UNO call", wild_entries(table.play_color_uno, " uno"))
         simple = table.simple
         if self.draw_pile:
             self.draw_start = group(

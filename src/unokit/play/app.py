@@ -460,7 +460,7 @@ class TableScreen(Screen[None]):
             await self.perform(reactions[0].action, reactions[0].seat, reactions=False)
 
     async def show_summary(self, summary: RoundSummary) -> None:
-        self.session.save()
+        """The round summary (the record was saved when the round ended, in ``Session.apply``)."""
         choice = await self.app.push_screen_wait(SummaryScreen(summary, self.session.names, self.can_restart))
         if choice == "quit":
             self.app.exit(self.session.save())

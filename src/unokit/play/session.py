@@ -99,10 +99,9 @@ class Choice:
 
 @dataclass(frozen=True)
 class HandCard:
-    """A card of the hand as shown: its id, full text, active face and whether it can go now."""
+    """A card of the hand as shown: its id, active face, visible back and whether it can go now."""
 
     card: int
-    text: str
     face: str
     back: str | None
     legal: bool
@@ -378,7 +377,6 @@ class Session:
         return [
             HandCard(
                 t,
-                deck.text[t],
                 deck.face_texts[side][t],
                 deck.face_texts[1 - side][t] if deck.double_sided else None,
                 t in legal,

@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from .. import __version__
 from ..core.game import Game
@@ -234,12 +234,7 @@ class GameRecord:
         variant, players, seed = obj.get("variant"), obj.get("players"), obj.get("seed")
         if not isinstance(variant, str):
             raise RecordError("'variant' must be text such as 'flip'")
-        if (
-            not isinstance(players, int)
-            or isinstance(players, bool)
-            or not isinstance(seed, int)
-            or isinstance(seed, bool)
-        ):
+        if not _is_int(players) or not _is_int(seed):
             raise RecordError("'players' and 'seed' must be whole numbers")
         options = obj.get("options", {})
         if not isinstance(options, dict):
@@ -317,7 +312,7 @@ def load_record(path: str | Path) -> GameRecord:
     return GameRecord.loads(text)
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
