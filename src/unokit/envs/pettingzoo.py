@@ -99,7 +99,6 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = {agent: spaces.Discrete(enc.num_actions) for agent in self.possible_agents}
-        self.num_moves = 0
         self._rewarded = False
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -135,7 +134,6 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self.num_moves = 0
         self._rewarded = False
         to_act = self.session.game.to_act
         assert to_act is not None
@@ -158,7 +156,6 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         session = self.session
         rewards = session.act(action)  # raises before anything changes
         self._cumulative_rewards[agent] = 0.0
-        self.num_moves += 1
         agents = self.possible_agents
         if any(rewards) or self._rewarded:  # most steps reward nobody: skip the dict work
             self._rewarded = any(rewards)
@@ -171,7 +168,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = agents[to_act]
-            if self.num_moves >= self.max_cycles * len(agents):
+            if session.decisions >= self.max_cycles * len(agents):
                 self.truncations = dict.fromkeys(self.agents, True)
 
     def render(self) -> str | None:

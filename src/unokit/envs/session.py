@@ -80,14 +80,14 @@ class Session:
         self.reward = reward
         self.options = opts
         self._seeds: Rng | None = None
-        self.rng = Rng(0)
-        self.game: Game = Game.new(variant, players, 0, **opts)[0]  # bad options raise here
-        self.views: list[View] = []
-        self.history: list[list[int]] = []
-        self.decisions = 0
-        self._round = 1
-        self._drawn = (-1, -1)
-        self.reset(0)
+        self.rng: Rng
+        self.game: Game
+        self.views: list[View]
+        self.history: list[list[int]]
+        self.decisions: int
+        self._round: int
+        self._drawn: tuple[int, int]
+        self.reset(0)  # deals the first game (bad options raise here)
 
     # ------------------------------------------------------------------ episodes
     def next_seed(self, seed: int | None) -> int:
