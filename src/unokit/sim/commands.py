@@ -242,15 +242,10 @@ def tournament(
         time_limit=time_limit,
     )
     try:
-        total = len(config.tables()) * games
-        for table in config.tables():  # check the rules and bots before playing anything
-            SimConfig(
-                variant=variant,
-                players=config.table_size(),
-                bots=tuple(config.bots[i] for i in table),
-                options=config.options,
-                hands_only=hands_only,
-            ).validate()
+        tables = config.tables()
+        total = len(tables) * games
+        for number, table in enumerate(tables):  # check the rules and bots before playing anything
+            config.table_config(number, table).validate()
     except ValueError as exc:  # an OptionError too
         raise click.UsageError(str(exc)) from None
     try:

@@ -63,6 +63,21 @@ class TournamentConfig:
     def table_size(self) -> int:
         return len(self.bots) if self.format == "free-for-all" else self.players
 
+    def table_config(self, number: int, table: tuple[int, ...]) -> SimConfig:
+        """The simulation of table ``number`` of :meth:`tables`, which seats the bots ``table``."""
+        return SimConfig(
+            variant=self.variant,
+            players=self.table_size(),
+            bots=tuple(self.bots[i] for i in table),
+            games=self.games,
+            seed=derive_seed(self.seed, number),
+            workers=self.workers,
+            options=self.options,
+            hands_only=self.hands_only,
+            time_limit=self.time_limit,
+            keep_games=True,
+        )
+
 
 @dataclass
 class TournamentResult:
@@ -109,7 +124,6 @@ def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None
     from openskill.models import PlackettLuce
 
     tables = config.tables()
-    size = config.table_size()
     total_games = len(tables) * config.games
     model = PlackettLuce()
     ratings = [model.rating(name=spec) for spec in config.bots]
@@ -121,18 +135,7 @@ def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None
     higher = scoring == "winner"
     done = 0
     for number, table in enumerate(tables):
-        sim = SimConfig(
-            variant=config.variant,
-            players=size,
-            bots=tuple(config.bots[i] for i in table),
-            games=config.games,
-            seed=derive_seed(config.seed, number),
-            workers=config.workers,
-            options=config.options,
-            hands_only=config.hands_only,
-            time_limit=config.time_limit,
-            keep_games=True,
-        )
+        sim = config.table_config(number, table)
         base = done
 
         def report(games: int, base: int = base) -> None:
