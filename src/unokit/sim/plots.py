@@ -54,7 +54,7 @@ def write_plots(result: SimResult, directory: str | Path) -> list[Path]:
 
     fig, ax = plt.subplots(figsize=(7, 4))
     _histogram(ax, result.tally.round_points, "#c44e52")
-    who = "the round's winner" if result.config.game_options().get("scoring", "winner") == "winner" else "each player"
+    who = "the round's winner" if result.config.resolved_options().scoring == "winner" else "each player"
     ax.set_xlabel(f"points scored in a round by {who}")
     ax.set_ylabel("rounds" if who != "each player" else "player-rounds")
     ax.set_title(f"Points: {title}")

@@ -37,6 +37,7 @@ from ..core.errors import IllegalActionError, OptionError
 from ..core.game import Event, Game
 from ..core.observation import View
 from ..core.rng import MASK64, Rng
+from ..core.variants import Options, get_rules, make_options
 
 #: A shared win counts ``1/k`` for each of its ``k`` winners; tallies count in units of
 #: ``1/WIN_DENOM`` (the least common multiple of 1..10) so that they stay whole numbers.
@@ -136,6 +137,10 @@ class SimConfig:
                 raise OptionError("--hands-only plays single hands; it cannot be combined with the option rounds")
             options["rounds"] = 1
         return options
+
+    def resolved_options(self) -> Options:
+        """The engine's options for these games, validated, with every default filled in."""
+        return make_options(get_rules(self.variant), self.game_options())
 
     def validate(self) -> None:
         """Raise ``ValueError`` (``OptionError`` for rules) naming what is wrong."""

@@ -131,8 +131,7 @@ def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None
     played = [0] * len(config.bots)
     table_rows = []
     seconds = 0.0
-    scoring = dict(config.options).get("scoring", "winner")
-    higher = scoring == "winner"
+    higher = config.table_config(0, tables[0]).resolved_options().scoring == "winner"
     done = 0
     for number, table in enumerate(tables):
         sim = config.table_config(number, table)
