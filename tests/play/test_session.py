@@ -13,7 +13,7 @@ from unokit.bots import bot_names, make_bot
 from unokit.core.rng import Rng
 from unokit.play.commands import Setup, default_bot, make_setup
 from unokit.play.forgetful import ForgetfulBot, Habits
-from unokit.play.session import Player, Session, Teller, hands_at_round_end, summarize, you_grammar
+from unokit.play.session import Player, Session, Teller, summarize, you_grammar
 from unokit.record import RecordingGame, verify
 
 from .support import CAREFUL, ScriptBot, session_from
@@ -219,16 +219,12 @@ def test_round_summaries_list_every_card_with_its_points() -> None:
         assert [line.total for line in summaries[-1].lines] == game.scores
 
 
-def test_hands_at_round_end_follow_the_last_action() -> None:
-    before = [["red 5"], ["blue 1", "blue 2"]]
+def test_no_summary_before_the_round_ends() -> None:
     events: list[dict[str, Any]] = [
         {"type": "play", "seat": 0, "card": "red 5", "uno": False},
         {"type": "draw", "seat": 1, "count": 2, "reason": "draw_two", "cards": ["red 1", "red 2"]},
-        {"type": "round_end", "round": 1, "winner": 0, "side": "light"},
     ]
-    assert hands_at_round_end(before, events) == [[], ["blue 1", "blue 2", "red 1", "red 2"]]
-    assert hands_at_round_end(before, events[:2]) is None
-    assert summarize("classic", ["a", "b"], before, events[:2]) is None
+    assert summarize("classic", ["a", "b"], events) is None
 
 
 # ----------------------------------------------------------------------- bots

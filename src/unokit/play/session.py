@@ -157,40 +157,15 @@ class Outcome:
     flipped_to: str | None  # the new side's name when everything flipped
 
 
-def hands_at_round_end(before: list[list[str]], events: list[Event]) -> list[list[str]] | None:
-    """The hands (full card texts) when the round of ``events`` ended, from the hands before
-    the action and its events; ``None`` when the events hold no ``round_end``."""
-    hands = [list(h) for h in before]
-    for event in events:
-        kind = event["type"]
-        if kind == "round_end":
-            return hands
-        seat = event.get("seat", -1)
-        if kind == "play":
-            hands[seat].remove(event["card"])
-            for card in event.get("discarded", []):
-                hands[seat].remove(card)
-        elif kind in ("draw", "press") and event.get("cards"):
-            hands[seat].extend(event["cards"])
-        elif kind == "discard":
-            for card in event["cards"]:
-                hands[seat].remove(card)
-        elif kind == "take_back":
-            hands[seat].extend(event["cards"])
-        elif kind == "trade":
-            other = event["target"]
-            hands[seat], hands[other] = hands[other], hands[seat]
-    return None
-
-
-def summarize(variant: str, names: Sequence[str], before: list[list[str]], events: list[Event]) -> RoundSummary | None:
-    """The :class:`RoundSummary` of the round that ``events`` end, or ``None``."""
+def summarize(variant: str, names: Sequence[str], events: list[Event]) -> RoundSummary | None:
+    """The :class:`RoundSummary` of the round that ``events`` end (from the hands its
+    ``round_end`` event shows), or ``None``."""
     end = next((e for e in events if e["type"] == "round_end"), None)
     if end is None:
         return None
     rules = VARIANTS[variant]
     side = rules.side_names.index(end["side"])
-    hands = hands_at_round_end(before, events) or [[] for _ in names]
+    hands = end["hands"]
     lines = []
     for seat, name in enumerate(names):
         cards = []
@@ -312,14 +287,9 @@ class Session:
         return seat is not None and self.players[seat].human
 
     # ------------------------------------------------------------------ acting
-    def hands_text(self) -> list[list[str]]:
-        game = self.game
-        return [[game.card_text(t) for t in hand] for hand in game.hands]
-
     def apply(self, action: Action | str, seat: int) -> Outcome:
         """Apply ``action`` for ``seat``; errors (``UnokitError``) leave everything as it was."""
         game = self.game
-        before = self.hands_text()
         if isinstance(action, str):
             action = game.parse_action(action, seat)
         events = game.apply(action, seat=seat)
@@ -330,7 +300,7 @@ class Session:
         ):
             newly = exposed
         flips = [e for e in events if e["type"] == "flip"]
-        summary = summarize(game.variant, self.names, before, events)
+        summary = summarize(game.variant, self.names, events)
         if summary is not None:
             self.save()
         return Outcome(seat, action, events, summary, newly, str(flips[-1]["side"]) if flips else None)
@@ -507,6 +477,5 @@ __all__ = [
     "Teller",
     "default_record_dir",
     "default_record_path",
-    "hands_at_round_end",
     "summarize",
 ]
