@@ -1158,26 +1158,8 @@ class Game:
 
     def _game_winners(self, round_winner: int) -> list[int] | None:
         """The game's winners if it is over now, else ``None`` (R-1.7, D-11)."""
-        scores = self.scores
-        target = self.options.target
-        mode = self.options.scoring
-        if mode == "winner" and scores[round_winner] >= target:
-            return [round_winner]
-        if mode == "own_hand" and max(scores) >= target:
-            low = min(scores)
-            return [s for s in range(self.n) if scores[s] == low]
-        if mode == "loser" and max(scores) >= target:
-            winners = [s for s in range(self.n) if scores[s] < target]
-            if winners:
-                return winners
-            low = min(scores)
-            return [s for s in range(self.n) if scores[s] == low]
-        rounds = self.options.rounds
-        if rounds is not None and self.round_number >= rounds:
-            best = max(scores) if mode == "winner" else min(scores)
-            tied = [s for s in range(self.n) if scores[s] == best]
-            return [round_winner] if round_winner in tied else tied
-        return None
+        opts = self.options
+        return game_winners(self.scores, round_winner, opts.scoring, opts.target, opts.rounds, self.round_number)
 
     # ------------------------------------------------------------------ text notation
     def parse_action(self, text: str, seat: int | None = None) -> Action:
@@ -1294,3 +1276,31 @@ class Game:
 
 def _copy_data(data: Any) -> Any:
     return list(data) if isinstance(data, list) else data
+
+
+def game_winners(
+    scores: list[int], round_winner: int, scoring: str, target: int, rounds: int | None, played: int
+) -> list[int] | None:
+    """The winners of a game whose round ``played`` (1 for the first) was just won by
+    ``round_winner``, leaving ``scores``; ``None`` while the game goes on (R-1.7, D-11, D-15,
+    D-16). ``scoring`` is the option of that name: with ``winner`` the first to ``target``
+    wins; with ``own_hand`` and ``loser``, once anyone reaches ``target``, the lowest score
+    wins (with ``loser``, everyone still under ``target``). After ``rounds`` rounds the best
+    score wins, the round's winner first among equals."""
+    n = len(scores)
+    if scoring == "winner" and scores[round_winner] >= target:
+        return [round_winner]
+    if scoring == "own_hand" and max(scores) >= target:
+        low = min(scores)
+        return [s for s in range(n) if scores[s] == low]
+    if scoring == "loser" and max(scores) >= target:
+        under = [s for s in range(n) if scores[s] < target]
+        if under:
+            return under
+        low = min(scores)
+        return [s for s in range(n) if scores[s] == low]
+    if rounds is not None and played >= rounds:
+        best = max(scores) if scoring == "winner" else min(scores)
+        tied = [s for s in range(n) if scores[s] == best]
+        return [round_winner] if round_winner in tied else tied
+    return None

@@ -21,6 +21,7 @@ import click
 from ..core.cards import COLOR_BY_NAME, COLOR_NAMES, KIND_BY_NAME, KIND_NAMES, KIND_TITLES, SIDE_COLORS, is_wild
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
+from ..core.game import game_winners
 from ..core.variants import VARIANTS, VariantRules, get_rules, make_options
 
 TABLE_FORMAT = "unokit-table/1"
@@ -185,31 +186,11 @@ class ScoreTable:
             "points": gained,
             "totals": totals,
         }
-        over = self._game_winners(w, totals, len(self.rows) + 1)
+        over = game_winners(totals, w, self.scoring, self.target, self.rounds, len(self.rows) + 1)
         if over is not None:
             row["winners"] = [self.players[s] for s in over]
         self.rows.append(row)
         return row
-
-    def _game_winners(self, round_winner: int, scores: list[int], played: int) -> list[int] | None:
-        """As the engine decides the end of a game (R-1.7, D-11, D-15, D-16)."""
-        n = len(scores)
-        if self.scoring == "winner" and scores[round_winner] >= self.target:
-            return [round_winner]
-        if self.scoring == "own_hand" and max(scores) >= self.target:
-            low = min(scores)
-            return [s for s in range(n) if scores[s] == low]
-        if self.scoring == "loser" and max(scores) >= self.target:
-            under = [s for s in range(n) if scores[s] < self.target]
-            if under:
-                return under
-            low = min(scores)
-            return [s for s in range(n) if scores[s] == low]
-        if self.rounds is not None and played >= self.rounds:
-            best = max(scores) if self.scoring == "winner" else min(scores)
-            tied = [s for s in range(n) if scores[s] == best]
-            return [round_winner] if round_winner in tied else tied
-        return None
 
     def to_json(self) -> dict[str, Any]:
         return {
