@@ -31,7 +31,7 @@ from ..bots import Bot, make_bot
 from ..core.errors import IllegalActionError, InvalidActionError, OptionError
 from ..core.variants import get_rules
 from .encoding import Obs
-from .session import Session, check_env_arguments
+from .session import DEFAULT_MAX_CYCLES, Session, check_env_arguments
 
 #: Registered ids and their variants.
 GYM_IDS: dict[str, str] = {
@@ -40,7 +40,6 @@ GYM_IDS: dict[str, str] = {
     "unokit/Attack-v0": "attack",
     "unokit/FlipAttack-v0": "flip_attack",
 }
-DEFAULT_MAX_CYCLES = 5000
 
 
 class UnoEnv(gymnasium.Env[Obs, np.int64]):

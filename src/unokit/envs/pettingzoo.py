@@ -28,7 +28,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper, TerminateIllegalWra
 from ..core.errors import OptionError
 from ..core.game import Game
 from ..core.variants import get_rules
-from .session import Session, check_env_arguments
+from .session import DEFAULT_MAX_CYCLES, Session, check_env_arguments
 
 #: The versioned environment name of each variant.
 ENV_NAMES: dict[str, str] = {
@@ -37,7 +37,6 @@ ENV_NAMES: dict[str, str] = {
     "attack": "uno_attack_v0",
     "flip_attack": "uno_flip_attack_v0",
 }
-DEFAULT_MAX_CYCLES = 5000
 
 
 class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information

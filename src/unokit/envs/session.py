@@ -33,6 +33,10 @@ UNO_CATCH_RULES = ("auto", "never")
 REWARDS = ("hand", "points")
 
 
+#: Truncate an episode after this many decisions per seat unless the environment is told otherwise.
+DEFAULT_MAX_CYCLES = 5000
+
+
 def check_env_arguments(render_mode: str | None, max_cycles: object) -> None:
     """Raise :class:`OptionError` naming a bad ``render_mode`` or ``max_cycles``."""
     if render_mode not in (None, "ansi"):
