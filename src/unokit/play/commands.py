@@ -54,14 +54,13 @@ class Setup:
         free_names = [n for n in BOT_NAMES if n.lower() not in taken]
         players: list[Player] = [Player(name) for name in self.humans]
         for k, bot_name in enumerate(self.bots):
-            seat = len(players)
-            inner = make_bot(bot_name, bot_seed(game.seed, seat))
+            seed_of_bot = bot_seed(game.seed, len(players))
             players.append(
                 Player(
                     free_names[k % len(free_names)],
-                    ForgetfulBot(inner, self.habits),
+                    ForgetfulBot(make_bot(bot_name, seed_of_bot), self.habits),
                     bot_name,
-                    {"seed": bot_seed(game.seed, seat)},
+                    {"seed": seed_of_bot},
                 )
             )
         return Session(game, players, setup_events, self.record_path(game.variant, game.seed, number))
