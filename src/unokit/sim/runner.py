@@ -463,11 +463,8 @@ class SimResult:
     def to_dict(self, timing: bool = True) -> dict[str, Any]:
         """Everything as JSON-ready data; ``timing=False`` leaves out the wall-clock figures
         (the rest depends only on the configuration)."""
-        config = asdict(self.config)
-        config["bots"] = list(self.config.bots)
-        config["options"] = dict(self.config.options)
         out: dict[str, Any] = {
-            "config": config,
+            "config": config_dict(self.config),
             "bots": self.bot_rows(),
             "summary": self.summary(),
             "turns_per_round": _histogram(self.tally.turns),
@@ -486,7 +483,7 @@ class SimResult:
         return out
 
     def write_json(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        write_json(path, self.to_dict())
 
     def write_csv(self, path: str | Path) -> None:
         """The per-bot table as CSV (one row per entry)."""
@@ -499,3 +496,17 @@ class SimResult:
 
 def _histogram(counter: Counter[int]) -> dict[str, int]:
     return {str(k): counter[k] for k in sorted(counter)}
+
+
+def config_dict(config: Any) -> dict[str, Any]:
+    """A run's configuration (a dataclass with ``bots`` and ``options`` pairs) as JSON-ready
+    data: the bots as a list, the options as an object."""
+    out = asdict(config)
+    out["bots"] = list(config.bots)
+    out["options"] = dict(config.options)
+    return out
+
+
+def write_json(path: str | Path, data: Any) -> None:
+    """Write ``data`` to ``path`` as indented JSON with a final newline."""
+    Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

@@ -17,13 +17,12 @@ by their final scores (higher is better with ``scoring=winner``, lower otherwise
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .runner import WIN_DENOM, SimConfig, derive_seed, run_sim
+from .runner import WIN_DENOM, SimConfig, config_dict, derive_seed, run_sim, write_json
 
 FORMATS = ("round-robin", "gauntlet", "free-for-all")
 
@@ -89,13 +88,15 @@ class TournamentResult:
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        config = {k: getattr(self.config, k) for k in self.config.__dataclass_fields__}
-        config["bots"] = list(self.config.bots)
-        config["options"] = dict(self.config.options)
-        return {"config": config, "ratings": self.ratings, "tables": self.tables, "seconds": self.seconds}
+        return {
+            "config": config_dict(self.config),
+            "ratings": self.ratings,
+            "tables": self.tables,
+            "seconds": self.seconds,
+        }
 
     def write_json(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        write_json(path, self.to_dict())
 
 
 def _ranks(winners: tuple[int, ...], scores: tuple[int, ...], higher_is_better: bool) -> list[int]:
