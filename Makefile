@@ -1,7 +1,11 @@
 # unokit: the two commands are `make run` and `make test`; both set everything up first.
+# Nothing is installed into the system Python: uv (pinned) lives in a private virtual environment
+# in .tools/, and the locked project environment (uv.lock) in .venv/.
 PYTHON ?= python3
 UV_VERSION := 0.13.9
-UV := uv
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+export UV_PYTHON_DOWNLOADS := never
 VARIANT ?= flip
 PLAYERS ?= 4
 SEED ?= 1
@@ -10,9 +14,12 @@ ARGS ?=
 .PHONY: setup run demo test lint typecheck bench golden
 
 # Installs uv (pinned) when missing, then the locked environment in .venv.
-setup:
-	@command -v $(UV) >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	@$(UV) sync --quiet --frozen --all-extras
+$(UV):
+	@$(PYTHON) -m venv $(TOOLS)
+	@$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+setup: $(UV)
+	@$(UV) sync --quiet --frozen --all-extras --python $(PYTHON)
 
 # Play in the terminal: you against bots (UNO Flip, 4 players by default).
 run: setup
@@ -32,9 +39,7 @@ typecheck: setup
 test: lint typecheck
 	$(UV) run --frozen pytest
 
-bench:
-	@command -v $(UV) >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	@$(UV) sync --quiet --frozen --all-extras
+bench: setup
 	$(UV) run --frozen python scripts/bench_engine.py
 	$(UV) run --frozen python scripts/bench_envs.py
 
