@@ -229,7 +229,7 @@ class Teller:
 
 
 _YOU_VERBS = re.compile(
-    r"\bYou (deals|is|wins|names|accepts|challenges|catches|trades|stops|discards|takes|presses"
+    r"\bYou (deals|is|wins|names|accepts|challenges|catches|trades|stops|discards|takes|presses|jumps"
     r"|skips everyone and plays)\b"
 )
 _YOU_FORMS = {
