@@ -15,17 +15,19 @@ import dataclasses
 
 from .colors import COLOR_NAMES, NO_COLOR
 from .decisions import (
+    STACKS,
+    TURNS,
     Challenge,
     ChooseColor,
     ChooseDiscard,
     ChoosePlayer,
     ChooseTarget,
     DiscardCards,
-    PlayOrKeep,
     PressYourLuck,
+    play_or_keep,
 )
 from .draws import Draws
-from .kinds import KINDS, CardKind
+from .kinds import KINDS, CardKind, pass_turn
 from .legal import stack_answers
 from .state import Event
 from .types import CardId, Color, Seat
@@ -46,7 +48,7 @@ class Effects(Draws):
         hand = self.hands[seat]
         prev_color = self.color
         hand.remove(t)
-        if self.known:
+        if self.known and seat in self.known:
             self._forget(seat, t)
         discarded: list[CardId] = []
         if kind.discards:
@@ -72,14 +74,22 @@ class Effects(Draws):
             self.color = NO_COLOR if kind.discards else chosen
         else:
             self.color = deck.color[side][t]
-        if len(hand) == 1 and not uno:
-            self._open_window(UnoCatch(seat))  # catchable until the window closes (R-1.5, D-2)
-        if not hand:
-            if kind.last is not None:
-                kind.last(self, seat, kind, chosen)
-            self._end_round(seat)  # the round ends at once (R-1.6); a Wild Draw is not challenged (D-3)
-            return
-        kind.effect(self, seat, kind, chosen, prev_color)
+        left = len(hand)
+        if left <= 1:
+            if left == 1:
+                if not uno:
+                    self._open_window(UnoCatch(seat))  # catchable until the window closes (R-1.5, D-2)
+            else:
+                if kind.last is not None:
+                    kind.last(self, seat, kind, chosen)
+                self._end_round(seat)  # the round ends at once (R-1.6); a Wild Draw is not challenged (D-3)
+                return
+        effect = kind.effect
+        if effect is pass_turn:  # the commonest effect, written out: the next player plays
+            self.turn = nxt = (seat + self.direction) % self.n
+            self._decision = (STACKS if self.stack_total else TURNS)[nxt]
+        else:
+            effect(self, seat, kind, chosen, prev_color)
         if self.options.jump_in and not kind.wild and self.side == side:
             self._open_window(JumpIn(seat))  # an identical card may jump in on it (H-1)
 
@@ -238,7 +248,7 @@ class Effects(Draws):
         hands = self.hands
         hands[seat], hands[other] = hands[other], hands[seat]
         swap = {seat: other, other: seat}
-        self.known = {(v, swap.get(h, h)): cards for (v, h), cards in self.known.items()}
+        self.known = {swap.get(h, h): viewers for h, viewers in self.known.items()}
         self._learn(seat, other)  # each saw the hand it gave away
         self._learn(other, seat)
         self._emit({"type": "trade", "seat": seat, "target": other})
@@ -254,7 +264,7 @@ class Effects(Draws):
         for s, hand in enumerate(self.hands):
             passed[(s + step) % n] = hand
         self.hands = passed
-        self.known = {(v, (h + step) % n): cards for (v, h), cards in self.known.items()}
+        self.known = {(h + step) % n: viewers for h, viewers in self.known.items()}
         for s in range(n):
             self._learn(s, (s + step) % n)
         self._emit({"type": "pass_hands", "direction": "clockwise" if self.direction == 1 else "counterclockwise"})
@@ -400,19 +410,30 @@ class Effects(Draws):
     def _turn_draw(self, seat: Seat) -> None:
         """Draw one card; it may be played at once if playable (R-2.2, R-3.3). With
         ``draw_until_playable``, draw until a playable card comes (H-4)."""
-        if self._nothing_to_draw():
+        draw = self.draw
+        if not draw and not self._refill():
             self._pass_with_nothing(seat)
             return
         self.passes = 0
         if self.options.draw_until_playable:
             self._draw_until_playable(seat)
             return
-        drawn = self._draw(seat, 1, "turn")
-        t = drawn[0]
-        if self._playable(seat, t, len(self.hands[seat]) - 1):
-            self._decision = PlayOrKeep(seat, t)
+        t = self.draw.pop()
+        hand = self.hands[seat]
+        hand.append(t)
+        if self._ev is not None:
+            self._cards_event("draw", seat, [t], "turn")
+        side = self.side
+        kind = self.deck.kinds[side][t]
+        if kind.wild or not kind.may_go_out:
+            playable = self._playable(seat, t, len(hand) - 1)
+        else:  # a plain coloured card matches the colour in play or the top card's kind (R-1.4)
+            playable = self.deck.color[side][t] == self.color or kind.id == self.deck.kind[side][self.discard[-1]]
+        if playable:
+            self._decision = play_or_keep(seat, t)
         else:
-            self._advance(seat)
+            self.turn = seat = (seat + self.direction) % self.n
+            self._decision = (STACKS if self.stack_total else TURNS)[seat]
 
     def _draw_until_playable(self, seat: Seat) -> None:
         """Draw one card at a time until one may be played now, then play it or keep it; stop
@@ -432,7 +453,7 @@ class Effects(Draws):
                 break
         self._cards_event("draw", seat, drawn, "turn")
         if playable >= 0:
-            self._decision = PlayOrKeep(seat, playable)
+            self._decision = play_or_keep(seat, playable)
         else:
             self._advance(seat)
 

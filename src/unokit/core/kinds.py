@@ -109,7 +109,7 @@ def _pts(default: int | None = None, **by_family: int) -> dict[str, int]:
 
 def pass_turn(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
     """No effect: the next player plays (numbers, Wild, Discard All; R-1.4, R-4.3)."""
-    game._advance(seat)
+    game._start_turn((seat + game.direction) % game.n)
 
 
 def seven(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:

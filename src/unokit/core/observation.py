@@ -66,7 +66,11 @@ def observe(game: Game, seat: Seat) -> dict[str, Any]:
         obs["draw_top_back"] = back[game.draw[-1]] if game.draw and game.launcher is None else None
     if game.launcher is not None:
         obs["launcher"] = game.launcher.public_state()
-    known = {str(s): sorted(deck.text[t] for t in cards) for (v, s), cards in sorted(game.known.items()) if v == seat}
+    known = {
+        str(holder): sorted(deck.text[t] for t in viewers[seat])
+        for holder, viewers in sorted(game.known.items())
+        if viewers.get(seat)
+    }
     if known:
         obs["known"] = known
     if game.options.jump_in:
@@ -194,7 +198,7 @@ class View:
         plain view), sorted; empty for its own seat."""
         if seat == self.seat:
             return []
-        return sorted(self._game.known.get((self.seat, seat), ()))
+        return sorted(self._game.known.get(seat, {}).get(self.seat, ()))
 
     @property
     def draw_size(self) -> int:

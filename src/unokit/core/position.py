@@ -307,6 +307,7 @@ def from_position(obj: dict[str, Any]) -> Game:
             raise PositionError("a finished game lists its 'winners'")
         game._winners = [_int(w, "a winner", 0, players - 1) for w in winners]
         game._decision = OVER
+        game.is_over = True
         return game
     if not game.discard:
         raise PositionError("'discard' needs at least its top card while the game runs")

@@ -99,6 +99,7 @@ class RoundEnd(Setup):
             return
         self._winners = winners
         self._decision = OVER
+        self.is_over = True
         end: Event = {"type": "game_end", "winners": winners, "scores": list(self.scores)}
         if opts.teams:
             end["team_scores"] = teams

@@ -13,6 +13,7 @@ Nothing in the engine asks for a variant by name: what differs between variants 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
@@ -27,10 +28,12 @@ from .decks import (
     Pair,
     attack_faces,
     classic_faces,
+    data_files,
     data_text,
     flip_attack_faces,
     flip_faces,
     random_pairing,
+    read_deck_header,
     read_deck_text,
     read_pairs_csv,
 )
@@ -189,26 +192,6 @@ _HOUSE_LAUNCHER = _HOUSE | {"stacking"}
 HOUSE_RULES: frozenset[str] = _HOUSE_DRAW_PILE | _HOUSE_LAUNCHER
 
 
-def _themed(name: str, title: str, first_card: str, defaults: Mapping[str, object]) -> VariantRules:
-    """A themed UNO Flip edition: UNO Flip's rules with its own deck file (R-7)."""
-    return VariantRules(
-        name=name,
-        title=title,
-        family="flip",
-        double_sided=True,
-        uses_launcher=False,
-        min_players=2,
-        max_players=10,
-        side_names=("light", "dark"),
-        options=_FLIP_OPTIONS,
-        deck_source=_deck_file(f"{name}.deck", True),
-        first_card=first_card,
-        defaults=defaults,
-        rule="R-3, R-7",
-        house_rules=_HOUSE_DRAW_PILE,
-    )
-
-
 VARIANTS: dict[str, VariantRules] = {
     "classic": VariantRules(
         name="classic",
@@ -270,8 +253,7 @@ VARIANTS: dict[str, VariantRules] = {
         house_rules=_HOUSE_LAUNCHER,
     ),
 }
-#: Every variant's name, in the order of the documentation.
-VARIANT_NAMES: tuple[str, ...] = tuple(VARIANTS)
+
 
 SCORING_MODES = ("winner", "own_hand", "loser")
 LAUNCHER_MODELS = ("random", "pattern", "one_card", "scripted")
@@ -513,3 +495,35 @@ def parse_variant_spec(spec: str) -> tuple[str, dict[str, str]]:
             raise OptionError(f"option {key!r} is given twice in {quote(spec)}")
         params[key] = value.strip()
     return name, params
+
+
+#: Header fields of an edition's deck file besides the option defaults.
+_EDITION_FIELDS = frozenset({"variant", "title", "base", "first_card", "rule"})
+
+
+def _edition(file: str) -> VariantRules:
+    """A variant played with the rules of another (``base``) and its own deck: a shipped deck
+    file whose header names it (the themed UNO Flip editions, R-7). The header may also set the
+    first-card rule and option defaults (``rounds: 1``)."""
+    header = read_deck_header(data_text(file))
+    base = VARIANTS[header["base"]]
+    defaults = {key: value for key, value in header.items() if key not in _EDITION_FIELDS}
+    edition = dataclasses.replace(
+        base,
+        name=header["variant"],
+        title=header["title"],
+        deck_source=_deck_file(file, base.double_sided),
+        pairing_faces=None,
+        first_card=header.get("first_card", base.first_card),
+        defaults=defaults,
+        rule=header.get("rule", base.rule),
+    )
+    make_options(edition, {})  # the defaults must be options the base variant accepts
+    return edition
+
+
+for _file in data_files(".deck"):
+    _rules = _edition(_file)
+    VARIANTS[_rules.name] = _rules
+#: Every variant's name: the four games, then the editions, in the order of the documentation.
+VARIANT_NAMES: tuple[str, ...] = tuple(VARIANTS)
