@@ -208,7 +208,8 @@ class _Ctx:
         self.voids = bot.voids
         self.options = view.options
         #: +1 for an opponent, -1 for the partner (teams=true): harm to a seat counts with it.
-        partner = view.partner()
+        self.house = bot.house_rules
+        partner = view.partner() if self.house else None
         self.sign = [1.0 if s != partner else -1.0 for s in range(self.n)]
         unseen = list(deck.counts)
         for t in self.hand:
@@ -354,12 +355,18 @@ class _Ctx:
 
 
 class HeuristicBot(Bot):
-    """Strong rule-based play from the View only (see the module docstring)."""
+    """Strong rule-based play from the View only (see the module docstring).
+
+    ``house_rules=False`` plays as if the house rules made no difference (no jumps, a swap with
+    the smallest hand, partners treated as opponents, stacked Wild Draws never passed on,
+    drawing priced as one card): only to measure what the bot's handling of them is worth
+    (``scripts/bench_house_bots.py``)."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, house_rules: bool = True) -> None:
         super().__init__(seed)
+        self.house_rules = house_rules
         self.seat = 0
         #: voids[seat][key]: belief that ``seat`` holds no card of a colour (key: the colour), of a
         #: symbol (KIND_KEY + kind) or no wild (WILD_KEY).
@@ -390,6 +397,8 @@ class HeuristicBot(Bot):
             choice = self._challenge(ctx, actions)
         elif decision == D.CHOOSE_COLOR:
             choice = self._choose_color(ctx, actions)
+        elif decision == D.CHOOSE_PLAYER and not self.house_rules:
+            choice = min((a for a in actions if a.kind == TRADE), key=lambda a: (ctx.sizes[a.seat], a.seat))
         elif decision == D.CHOOSE_PLAYER:
             # Swap with the hand that gains the most (the smallest opponent's, H-2, H-6).
             mine = len(ctx.hand)
@@ -416,7 +425,7 @@ class HeuristicBot(Bot):
         action = super().react(view)
         if action is not None:
             return action
-        jumps = _prefer_uno([a for a in view.legal_actions() if a.kind == PLAY])
+        jumps = _prefer_uno([a for a in view.legal_actions() if a.kind == PLAY]) if self.house_rules else []
         if not jumps or view.to_act is None:
             return None
         ctx = _Ctx(self, view)
@@ -552,7 +561,7 @@ class HeuristicBot(Bot):
                 cost -= DRAWN_PLAY * fit / total
             else:
                 fit = sum(u for t, u in enumerate(ctx.unseen) if u and ctx.matches(t, color, kind))
-                if ctx.options.draw_until_playable:  # the cards expected until one fits (H-4)
+                if ctx.house and ctx.options.draw_until_playable:  # the cards expected until one fits (H-4)
                     cost = DRAW_COST * min(max(ctx.pool, 1) / max(fit, 1), 10.0) - DRAWN_PLAY
                 else:
                     cost -= DRAWN_PLAY * fit / max(ctx.pool, 1)
@@ -606,7 +615,7 @@ class HeuristicBot(Bot):
             return score + self._flip_value(ctx, after)
         if k == C.TRADE_HANDS:
             return score + self._trade_value(ctx, after)
-        if ctx.options.seven_o and k in (7, 0) and card.is_number:
+        if ctx.house and ctx.options.seven_o and k in (7, 0) and card.is_number:
             if k == 7:
                 return score + max(_swap_value(ctx, len(after), s) for s in range(n) if s != me)
             score += _pass_value(ctx, len(after))
@@ -742,7 +751,7 @@ class HeuristicBot(Bot):
 
     def _challenge(self, ctx: _Ctx, actions: list[Action]) -> Action:
         answers = [a for a in actions if a.kind == PLAY]
-        if answers:  # a stacked Wild Draw card (H-3): passing the total on beats drawing it
+        if answers and ctx.house:  # a stacked Wild Draw card (H-3): passing the total on beats drawing it
             return self._turn(ctx, answers)
         pending = ctx.view.pending()
         by = int(pending["by"])

@@ -245,6 +245,8 @@ class IsmctsBot(Bot):
     :data:`DEFAULT_ITERATIONS`. ``exploration``: the UCB1 constant.
     ``rollout_depth``: greedy decisions after the tree before the hand-strength model scores
     the position (``None``: play the hand out). ``read_draws``: use :class:`Reads`.
+    ``house_rules=False`` never jumps in and plays for itself alone with ``teams=true``: only
+    to measure what its handling of the house rules is worth (``scripts/bench_house_bots.py``).
 
     A decision with one sensible action is answered without search: a ``catch`` (never of its
     partner) or late ``uno`` whenever listed, and a play that leaves one card always declares
@@ -262,8 +264,10 @@ class IsmctsBot(Bot):
         exploration: float = DEFAULT_EXPLORATION,
         rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
         read_draws: bool = True,
+        house_rules: bool = True,
     ) -> None:
         super().__init__(seed)
+        self.house_rules = house_rules
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if time_limit is not None and time_limit <= 0:
@@ -299,7 +303,7 @@ class IsmctsBot(Bot):
         if action is not None:
             return action
         jumps = [a for a in _prune(view.legal_actions()) if a.kind == PLAY]
-        if not jumps or view.to_act is None:
+        if not jumps or view.to_act is None or not self.house_rules:
             return None
         best = self.search(view, jumps)
         return None if best is _WAIT else best
@@ -383,7 +387,7 @@ class IsmctsBot(Bot):
                 _rollout(game, rng)
             elif depth:
                 _rollout(game, rng, depth)
-            rewards = _rewards(game)
+            rewards = _rewards(game, self.house_rules)
             for child, actor in path:
                 child.visits += 1
                 child.wins += rewards[actor]
@@ -437,12 +441,13 @@ def log_strength(game: Game, seat: int) -> float:
     return value
 
 
-def _rewards(game: Game) -> list[float]:
+def _rewards(game: Game, for_teams: bool = True) -> list[float]:
     """Each seat's reward: 1 shared among the hand's winners once it is over; before that,
     its chance to win estimated by the hand-strength model (:func:`log_strength`). With
     ``teams=true`` a seat's reward is its team's: 1 to both partners of a winning team, and
-    before the end the sum of the partners' chances (H-6)."""
-    teams = game.teams
+    before the end the sum of the partners' chances (H-6); ``for_teams=False`` rewards each
+    seat alone (its share of a team's win)."""
+    teams = game.teams if for_teams else ()
     if game.is_over:
         winners = game.winners
         share = 1.0 if teams else 1.0 / len(winners) if winners else 0.0
