@@ -57,7 +57,8 @@ weighs them with the same scale:
   worth what every seat gains or loses when the hands pass on.
 * **Stacking** (H-3): a stacked draw is answered whenever an answer scores better than taking
   the total, also in a challenge decision where a Wild Draw card may be passed on.
-* **Draw until playable** (H-4): drawing costs the cards expected until one fits.
+* **Draw until playable** (H-4): drawing costs the cards expected until one fits (where the
+  back of the draw pile's top card says nothing of it: Classic).
 * **Partners** (H-6): harm to the partner counts against a play, the partner's chances to
   follow count for it, it never catches its partner and never swaps hands with it unless the
   rule forces a swap and every other swap is worse.
@@ -207,8 +208,8 @@ class _Ctx:
         self.scoring = view.options.rounds != 1
         self.voids = bot.voids
         self.options = view.options
-        #: +1 for an opponent, -1 for the partner (teams=true): harm to a seat counts with it.
         self.house = bot.house_rules
+        #: +1 for an opponent, -1 for the partner (teams=true): harm to a seat counts with it.
         partner = view.partner() if self.house else None
         self.sign = [1.0 if s != partner else -1.0 for s in range(self.n)]
         unseen = list(deck.counts)

@@ -139,6 +139,7 @@ def verify(record: GameRecord, *, check_version: bool = True) -> Verdict:
         ("the game is over", got.over, want.over),
         ("winners", got.winners, want.winners),
         ("scores", got.scores, want.scores),
+        ("team scores", got.team_scores, want.team_scores),
         ("rounds", got.rounds, want.rounds),
     ):
         if mine != theirs:
@@ -148,4 +149,6 @@ def verify(record: GameRecord, *, check_version: bool = True) -> Verdict:
     if problems:
         return Verdict(False, "does not reproduce: " + "; ".join(problems), steps)
     how = f"won by {', '.join(seat_name(record, s) for s in got.winners)}" if got.over else "game unfinished"
-    return Verdict(True, f"reproduces: {steps} actions, {got.rounds} round(s), scores {got.scores}, {how}", steps)
+    teams = f", team scores {got.team_scores}" if got.team_scores else ""
+    summary = f"{steps} actions, {got.rounds} round(s), scores {got.scores}{teams}, {how}"
+    return Verdict(True, f"reproduces: {summary}", steps)
