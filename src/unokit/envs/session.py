@@ -27,7 +27,7 @@ from ..core.errors import IllegalActionError, InvalidActionError, OptionError
 from ..core.game import Event, Game
 from ..core.observation import View
 from ..core.rng import Rng
-from .encoding import Encoding, Mask, Obs
+from ..encoding import Encoding, Mask, Obs
 
 UNO_CATCH_RULES = ("auto", "never")
 REWARDS = ("hand", "points")
