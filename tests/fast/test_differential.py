@@ -3,11 +3,13 @@ supported option, compared after every action (see :mod:`unokit.fast.verify`).""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from unokit.fast.verify import compare_with_reference
 
-CASES = [
+CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("classic", 2, {}),
     ("classic", 4, {"stacking": True}),
     ("classic", 3, {"bluffing": False, "scoring": "loser"}),
@@ -21,7 +23,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("variant", "players", "options"), CASES)
-def test_the_kernel_plays_exactly_the_reference_games(variant: str, players: int, options: dict[str, object]) -> None:
+def test_the_kernel_plays_exactly_the_reference_games(variant: str, players: int, options: dict[str, Any]) -> None:
     report = compare_with_reference(variant, players, 20, seed=1000 + players, full_games=1, **options)
     assert report.mismatch is None, str(report)
     assert report.games == 20

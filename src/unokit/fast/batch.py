@@ -82,45 +82,47 @@ class Batch:
         self.rules = get_rules(name)
         self.deck = standard_deck(name)
         self.num_actions = self.encoding.num_actions
-        self.tables = rules_for(self.encoding, resolved, catch=uno_catch == "auto")
-        self.state = K.new_state(self.size, players, history)
-        self._buffer = np.empty(4 * K.CAP + 64, np.int64)
+        self.rules_vector = rules_for(self.encoding, resolved, catch=uno_catch == "auto")
+        #: One row per game (see :mod:`unokit.fast.kernel` for its layout).
+        self.state = np.zeros((self.size, int(self.rules_vector[K.C_S_WIDTH])), np.int64)
+        self._buffer = np.empty(K.LEGAL_CAP, np.int64)
         self.seed = _whole(seed, "seed", 0) & MASK64
         self.deal(np.arange(self.size), self.seed + np.arange(self.size, dtype=np.uint64))
 
     # ------------------------------------------------------------------ dealing and acting
-    def deal(self, games: NDArray[np.int64], seeds: NDArray[np.uint64]) -> None:
+    def deal(self, games: Any, seeds: Any) -> None:
         """Deal game ``games[k]`` anew from seed ``seeds[k]`` (as ``new_game`` would)."""
         rows = np.asarray(games, np.int64)
-        seeds = np.asarray(seeds, np.uint64)
-        if len(rows) == self.size and np.array_equal(rows, np.arange(self.size)):
-            K.deal_all(self.state, self.tables, seeds)
-        else:
-            for row, seed in zip(rows, seeds, strict=True):
-                K.deal(self.state, self.tables, int(row), np.uint64(seed))
+        words = np.asarray(seeds, np.uint64).view(np.int64)
+        if rows.shape != words.shape or (rows.size and (rows.min() < 0 or rows.max() >= self.size)):
+            raise OptionError(f"deal takes games from 0 to {self.size - 1} and one seed for each")
+        K.deal_rows(self.state, self.rules_vector, rows, words)
+
+    def _field(self, field: int) -> NDArray[np.int64]:
+        column: NDArray[np.int64] = self.state[:, field]
+        return column
 
     @property
     def to_act(self) -> NDArray[np.int64]:
         """The seat to act in each game, -1 in a finished game."""
-        sc = self.state.sc
-        seats: NDArray[np.int64] = np.where(sc[:, K.F_DEC] == D_OVER, -1, sc[:, K.F_SEAT])
+        seats: NDArray[np.int64] = np.where(self.done, -1, self._field(K.F_SEAT))
         return seats
 
     @property
     def done(self) -> NDArray[np.bool_]:
         """Whether each game is over."""
-        over: NDArray[np.bool_] = self.state.sc[:, K.F_DEC] == D_OVER
+        over: NDArray[np.bool_] = self._field(K.F_DEC) == D_OVER
         return over
 
     @property
     def steps(self) -> NDArray[np.int64]:
         """Decisions taken through :meth:`step` in each game since it was dealt."""
-        return self.state.sc[:, K.F_STEPS]
+        return self._field(K.F_STEPS)
 
     def legal_mask(self) -> NDArray[np.bool_]:
         """``mask[i, id]``: whether id is legal for game ``i``'s seat to act (all False once over)."""
         out: NDArray[np.bool_] = np.empty((self.size, self.num_actions), np.bool_)
-        K.masks(self.state, self.tables, out)
+        K.masks(self.state, self.rules_vector, out)
         return out
 
     def step(self, actions: Any, *, check: bool = True) -> None:
@@ -145,7 +147,7 @@ class Batch:
                 raise IllegalActionError(
                     f"game {g}: action {ids[g]} ({label}) is not legal for seat {seat} now; legal ids: {legal}"
                 )
-        K.step_all(self.state, self.tables, ids)
+        K.step_all(self.state, self.rules_vector, ids)
 
     def observations(self, seats: Any = None) -> NDArray[np.float32]:
         """``obs[i]``: the observation vector (:mod:`unokit.encoding`) of ``seats[i]`` in game
@@ -157,7 +159,7 @@ class Batch:
             if chosen.shape != (self.size,) or chosen.min() < 0 or chosen.max() >= self.players:
                 raise OptionError(f"seats must list one seat from 0 to {self.players - 1} per game")
         out = np.empty((self.size, self.encoding.size), np.float32)
-        K.observe_all(self.state, self.tables, chosen, out)
+        K.observe_all(self.state, self.rules_vector, chosen, out)
         return out
 
     # ------------------------------------------------------------------ reading one game
@@ -171,7 +173,7 @@ class Batch:
         """Game ``i``'s legal actions in ``Game.legal_actions``'s order, as action ids, with
         ``num_actions`` for a late UNO call and ``num_actions + 1`` for catching the exposed seat."""
         g = self._check_game(i)
-        count = K.legal(self.state, self.tables, g, self._buffer)
+        count = K.legal_of(self.state[g], self.rules_vector, self._buffer)
         return [int(x) for x in self._buffer[:count]]
 
     def observation(self, i: int, seat: int) -> NDArray[np.float32]:
@@ -180,7 +182,7 @@ class Batch:
         if not 0 <= seat < self.players:
             raise OptionError(f"there is no seat {seat}; seats are 0 to {self.players - 1}")
         out = np.empty(self.encoding.size, np.float32)
-        K.observe(self.state, self.tables, g, seat, out)
+        K.observe_one(self.state[g], self.rules_vector, seat, out)
         return out
 
     def mask(self, i: int) -> NDArray[np.bool_]:
@@ -192,28 +194,38 @@ class Batch:
 
     def winners(self, i: int) -> list[int]:
         """The seats that won game ``i`` (empty while it runs)."""
-        bits = int(self.state.sc[self._check_game(i), K.F_WINNERS])
+        bits = int(self.state[self._check_game(i), K.F_WINNERS])
         return [s for s in range(self.players) if bits >> s & 1]
 
     def round_winner(self, i: int) -> int | None:
         """The seat that won game ``i``'s hand (went out, or had the lowest hand when blocked)."""
-        seat = int(self.state.sc[self._check_game(i), K.F_ROUND_WINNER])
+        seat = int(self.state[self._check_game(i), K.F_ROUND_WINNER])
         return None if seat < 0 else seat
 
     def hand_points(self, i: int) -> list[int]:
         """The points of each hand of game ``i`` on its active side (R-1.7)."""
         g = self._check_game(i)
-        return [int(K.hand_value(self.state, self.tables, g, s)) for s in range(self.players)]
+        values = np.zeros(self.players, np.int64)
+        K.hand_values(self.state[g], self.rules_vector, values)
+        return [int(v) for v in values]
 
     def position(self, i: int) -> dict[str, Any]:
         """Game ``i`` in the position format of :mod:`unokit.core.position`."""
         g = self._check_game(i)
-        st = self.state
-        sc = [int(x) for x in st.sc[g]]
+        row = [int(x) for x in self.state[g]]
+        R = self.rules_vector
+        n = self.players
+
+        def block(offset: int, length: int) -> list[int]:
+            start = int(R[offset])
+            return row[start : start + length]
+
         text = self.deck.text
         names = C.COLOR_NAMES
-        n = self.players
-        draw = st.pile[g, K.P_DRAW, : sc[K.F_DRAWLEN]]
+        sc = row
+        every = block(K.C_S_HAND, n * K.CAP)
+        hands = [every[s * K.CAP : s * K.CAP + row[int(R[K.C_S_HLEN]) + s]] for s in range(n)]
+        draw = block(K.C_S_DRAW, sc[K.F_DRAWLEN])
         decision = sc[K.F_DEC]
         pending: dict[str, Any] = {"kind": DECISION_NAMES[decision]}
         if decision != D_OVER:
@@ -232,7 +244,7 @@ class Batch:
         elif decision == D_CHOOSE_COLOR:
             pending["then"] = sc[K.F_D0]
         elif decision in (D_PRESS_YOUR_LUCK, D_CHOOSE_DISCARD):
-            pending["discarded"] = [text[t] for t in st.pile[g, K.P_LUCK, : sc[K.F_LUCKLEN]]]
+            pending["discarded"] = [text[t] for t in block(K.C_S_LUCK, sc[K.F_LUCKLEN])]
         elif decision == D_STACK:
             pending["total"] = sc[K.F_STACK]
         return {
@@ -242,16 +254,16 @@ class Batch:
             "players": n,
             "dealer": sc[K.F_DEALER],
             "round": sc[K.F_ROUND],
-            "scores": [int(x) for x in st.scores[g]],
+            "scores": block(K.C_S_SCORES, n),
             "side": self.rules.side_names[sc[K.F_SIDE]],
             "direction": "clockwise" if sc[K.F_DIR] == 1 else "counterclockwise",
             "turn": sc[K.F_TURN],
             "color": names[sc[K.F_COLOR]] if sc[K.F_COLOR] >= 0 else None,
-            "hands": [[text[t] for t in st.hand[g, s, : st.hlen[g, s]]] for s in range(n)],
-            "discard": [text[t] for t in st.pile[g, K.P_DISCARD, : sc[K.F_DISCLEN]]],
+            "hands": [[text[t] for t in hand] for hand in hands],
+            "discard": [text[t] for t in block(K.C_S_DISC, sc[K.F_DISCLEN])],
             "draw": [text[t] for t in draw[::-1]],
             "launcher": RandomLauncher(sc[K.F_STREAK]).state() if self.rules.uses_launcher else None,
-            "seed": int(st.rng[g]),
+            "seed": sc[K.F_RNG] & MASK64,
             "pending": pending,
             "uno_exposed": sc[K.F_EXPOSED] if sc[K.F_EXPOSED] >= 0 else None,
             "stack": sc[K.F_STACK],
@@ -269,11 +281,12 @@ def random_playout(variant: str, players: int, games: int, seed: int, **options:
     name, resolved = resolve_options(variant, options)
     count = _whole(games, "games", 1)
     encoding = Encoding(name, players, 0)
-    tables = rules_for(encoding, resolved, catch=False)
-    state = K.new_state(1, players, 0)
+    rules = rules_for(encoding, resolved, catch=False)
+    state = np.zeros(int(rules[K.C_S_WIDTH]), np.int64)
     wins = np.zeros(players, np.int64)
+    first = np.array([_whole(seed, "seed", 0) & MASK64], np.uint64).view(np.int64)[0]
     start = time.perf_counter()
-    decisions = K.random_games(state, tables, count, np.uint64(_whole(seed, "seed", 0) & MASK64), wins)
+    decisions = K.random_games(state, rules, count, first, wins)
     seconds = time.perf_counter() - start
     return {
         "variant": name,

@@ -23,7 +23,7 @@ for the out-of-turn late UNO call and catch, which the environments leave out).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
@@ -48,17 +48,30 @@ from ..core.launcher import CARDS_PER_FIRE_WEIGHTS, FIRE_HAZARD
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+#: numba's (underscored) flag that compiles a function without its reference-counting runtime.
+_WITHOUT_REFCOUNTS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+
+
 def jit(function: F) -> F:
-    """Compile ``function`` with numba in nopython mode, cached on disk next to this file."""
+    """Compile a rule function with numba, cached on disk next to this file, without numba's
+    reference counting of arrays: these functions allocate nothing, and the counting would
+    cost more than the rules themselves (an atomic update of each array at every call)."""
+    return cast(F, numba.njit(**_WITHOUT_REFCOUNTS)(function))
+
+
+def entry(function: F) -> F:
+    """Compile a function called from Python (or one that allocates), cached on disk."""
     return cast(F, numba.njit(cache=True, nogil=True)(function))
 
+
+I64 = NDArray[np.int64]
 
 # --------------------------------------------------------------------------- layout constants
 
 #: Room for every card of the largest deck in one hand or pile.
 CAP = 112
 
-# Scalar fields sc[g, F_*].
+# Scalar fields st[F_*].
 F_SIDE = 0
 F_DIR = 1
 F_TURN = 2
@@ -81,29 +94,23 @@ F_DISCLEN = 18
 F_LUCKLEN = 19
 F_WINNERS = 20  # bit set of the game's winners
 F_ROUND_WINNER = 21
-F_LAST_ACTOR = 22
-F_STEPS = 23  # decisions taken through step_all
+F_STEPS = 22  # decisions taken through step_all
+F_RNG = 23  # the generator state, as the bits of a 64-bit word
 N_FIELDS = 24
 
-# Piles pile[g, P_*].
-P_DRAW = 0
-P_DISCARD = 1
-P_LUCK = 2
-
-# Per-type tables tab[R_*, t].
+# Per-type tables R[TAB + row * CAP + t].
 R_KIND0 = 0
 R_KIND1 = 1
 R_COLOR0 = 2
 R_COLOR1 = 3
 R_POINTS0 = 4
 R_POINTS1 = 5
-R_COUNT = 6
-R_WILD_INDEX = 7  # index among the wild types (encoding.wild_types), -1 for the others
-R_SLOT0 = 8  # observation face slot of the type's light face (its back seen from the dark side)
-R_SLOT1 = 9
-N_ROWS = 10
+R_WILD_INDEX = 6  # index among the wild types (encoding.wild_types), -1 for the others
+R_SLOT0 = 7  # observation face slot of the type's light face (its back seen from the dark side)
+R_SLOT1 = 8
+N_ROWS = 9
 
-# Configuration cfg[C_*].
+# Configuration R[C_*].
 C_PLAYERS = 0
 C_TYPES = 1
 C_DECK = 2
@@ -144,9 +151,21 @@ C_O_SCORES = 36
 C_O_FACES = 37
 C_O_SIZE = 38
 C_CATCH = 39  # the environments' catch rule: 1 the next seat catches a missed UNO, 0 never
-N_CONFIG = 40
+C_S_SCORES = 40  # state offsets
+C_S_HLEN = 41
+C_S_BITS = 42
+C_S_HAND = 43
+C_S_CNT = 44
+C_S_DRAW = 45
+C_S_DISC = 46
+C_S_LUCK = 47
+C_S_HIST = 48
+C_S_SCRATCH = 49
+C_S_WIDTH = 50
+N_CONFIG = 51
 
-# What an action id does, act[A_*, id].
+# What an action id does: R[ACT + A_* * ACT_CAP + id].
+ACT_CAP = 600
 A_KIND = 0
 A_CARD = 1
 A_SLOT = 2
@@ -166,21 +185,30 @@ K_DISCARD = 10
 K_UNO = 11
 K_CATCH = 12
 
+#: Playable types by (side, colour in play + 1, top card's kind) as two 64-bit words.
+N_KINDS = C.WILD_DISCARD_ALL + 1
+TAB = N_CONFIG
+ACT = TAB + N_ROWS * CAP
+MATCH = ACT + N_ACT_ROWS * ACT_CAP
+CARDS = MATCH + 2 * 9 * N_KINDS * 2
+RULES_SIZE = CARDS + CAP
+
 SCORING_WINNER = 0
 SCORING_OWN_HAND = 1
 SCORING_LOSER = 2
 
+#: Room for one decision's legal actions.
+LEGAL_CAP = 4 * CAP + 64
+
 _WILD = C.WILD
 _WILD_DISCARD_ALL = C.WILD_DISCARD_ALL
-_WILD_DRAW_FOUR = C.WILD_DRAW_FOUR
-_WILD_DRAW_TWO = C.WILD_DRAW_TWO
-_WILD_DRAW_COLOR = C.WILD_DRAW_COLOR
+_DRAW_CARDS = (C.WILD_DRAW_FOUR, C.WILD_DRAW_TWO, C.WILD_DRAW_COLOR)
+_HITS = (C.HIT_2, C.HIT_2X, C.HIT_5X)
 _HAZARD = tuple(float(x) for x in FIRE_HAZARD)
 _WEIGHTS = tuple(int(x) for x in CARDS_PER_FIRE_WEIGHTS)
 _WEIGHT_TOTAL = sum(CARDS_PER_FIRE_WEIGHTS)
 
 _U0 = np.uint64(0)
-_U1 = np.uint64(1)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -189,7 +217,6 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S11 = np.uint64(11)
 _S58 = np.uint64(58)
-_S63 = np.uint64(63)
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _DEBRUIJN_INDEX = np.array(
     [
@@ -201,536 +228,478 @@ _DEBRUIJN_INDEX = np.array(
 )
 _INV53 = 1.0 / (1 << 53)
 
-I64 = NDArray[np.int64]
-U64 = NDArray[np.uint64]
-U8 = NDArray[np.uint8]
 
-
-class State(NamedTuple):
-    """The arrays of ``G`` games (see the module docstring)."""
-
-    sc: I64
-    rng: U64
-    hand: U8
-    hlen: I64
-    cnt: U8
-    bits: U64
-    pile: U8
-    scores: I64
-    hist: NDArray[np.int16]
-
-
-class Rules(NamedTuple):
-    """The constant tables of one variant with its options (see :mod:`unokit.fast.tables`)."""
-
-    cfg: I64
-    tab: I64
-    act: I64
-    match: U64  # match[side, colour + 1, top kind, word]: playable types as a bit set
-    cards: U8  # every physical card by type id, in type order (deck.cards())
-
-
-def new_state(games: int, players: int, history: int) -> State:
-    """Zeroed arrays for ``games`` games of ``players`` seats."""
-    return State(
-        sc=np.zeros((games, N_FIELDS), np.int64),
-        rng=np.zeros(games, np.uint64),
-        hand=np.zeros((games, players, CAP), np.uint8),
-        hlen=np.zeros((games, players), np.int64),
-        cnt=np.zeros((games, players, CAP), np.uint8),
-        bits=np.zeros((games, players, 2), np.uint64),
-        pile=np.zeros((games, 3, CAP), np.uint8),
-        scores=np.zeros((games, players), np.int64),
-        hist=np.full((games, players, max(history, 1)), -1, np.int16),
-    )
+def state_width(players: int, history: int) -> tuple[int, ...]:
+    """The state offsets (C_S_SCORES .. C_S_WIDTH) of a game of ``players`` seats that
+    remembers ``history`` plays per seat."""
+    scores = N_FIELDS
+    hlen = scores + players
+    bits = hlen + players
+    hand = bits + 2 * players
+    cnt = hand + players * CAP
+    draw = cnt + players * CAP
+    disc = draw + CAP
+    luck = disc + CAP
+    hist = luck + CAP
+    scratch = hist + players * max(history, 1)
+    width = scratch + 2 * players
+    return (scores, hlen, bits, hand, cnt, draw, disc, luck, hist, scratch, width)
 
 
 # --------------------------------------------------------------------------- the generator (core/rng.py)
 
 
 @jit
-def mix64(z: np.uint64) -> np.uint64:
-    """SplitMix64's output function of an advanced state."""
+def next64(st: I64) -> np.uint64:
+    """``Rng.next64`` of the game's generator."""
+    z = np.uint64(st[F_RNG]) + _GOLDEN
+    st[F_RNG] = np.int64(z)
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
 
 
 @jit
-def next64(rng: U64, g: int) -> np.uint64:
-    """``Rng.next64`` of game ``g``'s generator."""
-    s = rng[g] + _GOLDEN
-    rng[g] = s
-    return mix64(s)
-
-
-@jit
-def below(rng: U64, g: int, n: int) -> int:
+def below(st: I64, n: int) -> int:
     """``Rng.below(n)``: uniform in ``[0, n)`` by rejection, drawing as the reference does."""
     un = np.uint64(n)
     rem = (_U0 - un) % un  # 2**64 mod n
     limit = _U0 - rem  # accept x < 2**64 - rem (every x when rem is 0)
     while True:
-        x = next64(rng, g)
+        x = next64(st)
         if rem == _U0 or x < limit:
             return int(x % un)
 
 
 @jit
-def uniform(rng: U64, g: int) -> float:
+def uniform(st: I64) -> float:
     """``Rng.random()``: 53 random bits as a float in ``[0, 1)``."""
-    return float(next64(rng, g) >> _S11) * _INV53
+    return float(next64(st) >> _S11) * _INV53
 
 
 @jit
-def shuffle(rng: U64, g: int, items: U8, length: int) -> None:
-    """``Rng.shuffle`` of ``items[:length]`` (Fisher-Yates from the end)."""
+def shuffle(st: I64, start: int, length: int) -> None:
+    """``Rng.shuffle`` of ``st[start:start + length]`` (Fisher-Yates from the end)."""
     for i in range(length - 1, 0, -1):
-        j = below(rng, g, i + 1)
-        t = items[i]
-        items[i] = items[j]
-        items[j] = t
+        j = below(st, i + 1)
+        t = st[start + i]
+        st[start + i] = st[start + j]
+        st[start + j] = t
 
 
 # --------------------------------------------------------------------------- hands
 
 
 @jit
-def add_card(s: State, g: int, seat: int, t: int) -> None:
+def add_card(st: I64, R: I64, seat: int, t: int) -> None:
     """Append card ``t`` to ``seat``'s hand."""
-    n = s.hlen[g, seat]
-    s.hand[g, seat, n] = t
-    s.hlen[g, seat] = n + 1
-    s.cnt[g, seat, t] += 1
-    s.bits[g, seat, t >> 6] |= _U1 << np.uint64(t & 63)
+    at = R[C_S_HLEN] + seat
+    n = st[at]
+    st[R[C_S_HAND] + seat * CAP + n] = t
+    st[at] = n + 1
+    st[R[C_S_CNT] + seat * CAP + t] += 1
+    st[R[C_S_BITS] + 2 * seat + (t >> 6)] |= 1 << (t & 63)
 
 
 @jit
-def remove_card(s: State, g: int, seat: int, t: int) -> None:
+def remove_card(st: I64, R: I64, seat: int, t: int) -> None:
     """Remove the first copy of ``t`` from ``seat``'s hand (``list.remove``)."""
-    n = s.hlen[g, seat]
-    hand = s.hand[g, seat]
-    i = 0
-    while hand[i] != t:
+    at = R[C_S_HLEN] + seat
+    n = st[at]
+    base = R[C_S_HAND] + seat * CAP
+    i = base
+    while st[i] != t:
         i += 1
-    for j in range(i, n - 1):
-        hand[j] = hand[j + 1]
-    s.hlen[g, seat] = n - 1
-    left = s.cnt[g, seat, t] - 1
-    s.cnt[g, seat, t] = left
-    if left == 0:
-        s.bits[g, seat, t >> 6] &= ~(_U1 << np.uint64(t & 63))
+    for j in range(i, base + n - 1):
+        st[j] = st[j + 1]
+    st[at] = n - 1
+    c = R[C_S_CNT] + seat * CAP + t
+    st[c] -= 1
+    if st[c] == 0:
+        st[R[C_S_BITS] + 2 * seat + (t >> 6)] &= ~(1 << (t & 63))
 
 
 @jit
-def lowest_bit(x: np.uint64) -> int:
-    """Index of the lowest set bit of a non-zero word."""
-    low = x & (~x + _U1)
+def lowest_bit(x: int) -> int:
+    """Index of the lowest set bit of a non-zero 64-bit word."""
+    low = np.uint64(x & -x)
     return int(_DEBRUIJN_INDEX[(low * _DEBRUIJN) >> _S58])
 
 
 @jit
-def count_color(s: State, r: Rules, g: int, seat: int, color: int) -> int:
+def hand_size(st: I64, R: I64, seat: int) -> int:
+    """Cards in ``seat``'s hand."""
+    return int(st[R[C_S_HLEN] + seat])
+
+
+@jit
+def count_color(st: I64, R: I64, seat: int, color: int) -> int:
     """Cards of ``color`` (on the active side) in ``seat``'s hand."""
-    row = R_COLOR0 + s.sc[g, F_SIDE]
+    row = TAB + (R_COLOR0 + st[F_SIDE]) * CAP
+    base = R[C_S_HAND] + seat * CAP
     total = 0
-    for i in range(s.hlen[g, seat]):
-        if r.tab[row, s.hand[g, seat, i]] == color:
+    for i in range(base, base + st[R[C_S_HLEN] + seat]):
+        if R[row + st[i]] == color:
             total += 1
     return total
 
 
 @jit
-def hand_value(s: State, r: Rules, g: int, seat: int) -> int:
+def hand_value(st: I64, R: I64, seat: int) -> int:
     """Points of ``seat``'s hand on the active side (R-1.7)."""
-    row = R_POINTS0 + s.sc[g, F_SIDE]
+    row = TAB + (R_POINTS0 + st[F_SIDE]) * CAP
+    base = R[C_S_HAND] + seat * CAP
     total = 0
-    for i in range(s.hlen[g, seat]):
-        total += r.tab[row, s.hand[g, seat, i]]
+    for i in range(base, base + st[R[C_S_HLEN] + seat]):
+        total += R[row + st[i]]
     return total
 
 
 @jit
-def swap_hands(s: State, g: int, a: int, b: int) -> None:
+def swap_hands(st: I64, R: I64, a: int, b: int) -> None:
     """Trade Hands: ``a`` and ``b`` exchange every card."""
-    for i in range(CAP):
-        x = s.hand[g, a, i]
-        s.hand[g, a, i] = s.hand[g, b, i]
-        s.hand[g, b, i] = x
-        y = s.cnt[g, a, i]
-        s.cnt[g, a, i] = s.cnt[g, b, i]
-        s.cnt[g, b, i] = y
-    for w in range(2):
-        z = s.bits[g, a, w]
-        s.bits[g, a, w] = s.bits[g, b, w]
-        s.bits[g, b, w] = z
-    n = s.hlen[g, a]
-    s.hlen[g, a] = s.hlen[g, b]
-    s.hlen[g, b] = n
+    for block, size in ((C_S_HAND, CAP), (C_S_CNT, CAP), (C_S_BITS, 2), (C_S_HLEN, 1)):
+        x = R[block] + a * size
+        y = R[block] + b * size
+        for i in range(size):
+            t = st[x + i]
+            st[x + i] = st[y + i]
+            st[y + i] = t
+
+
+# --------------------------------------------------------------------------- turns
+
+
+@jit
+def start_turn(st: I64, seat: int) -> None:
+    """``Game._start_turn``."""
+    st[F_TURN] = seat
+    st[F_DEC] = D_STACK if st[F_STACK] else D_TURN
+    st[F_SEAT] = seat
+
+
+@jit
+def next_seat(st: I64, R: I64, seat: int, steps: int) -> int:
+    """The seat ``steps`` places after ``seat`` in the current direction."""
+    return int((seat + st[F_DIR] * steps) % R[C_PLAYERS])
+
+
+@jit
+def advance(st: I64, R: I64, seat: int, steps: int) -> None:
+    """``Game._advance``."""
+    start_turn(st, next_seat(st, R, seat, steps))
+
+
+@jit
+def choose_color(st: I64, chooser: int, then: int) -> None:
+    """``Game._choose_color``."""
+    st[F_COLOR] = -1
+    st[F_DEC] = D_CHOOSE_COLOR
+    st[F_SEAT] = chooser
+    st[F_TURN] = chooser
+    st[F_D0] = then
 
 
 # --------------------------------------------------------------------------- set-up (R-1.2, R-1.3)
 
 
 @jit
-def start_turn(s: State, g: int, seat: int) -> None:
-    """``Game._start_turn``."""
-    sc = s.sc
-    sc[g, F_TURN] = seat
-    sc[g, F_DEC] = D_STACK if sc[g, F_STACK] else D_TURN
-    sc[g, F_SEAT] = seat
-
-
-@jit
-def next_seat(s: State, r: Rules, g: int, seat: int, steps: int) -> int:
-    """The seat ``steps`` places after ``seat`` in the current direction."""
-    n = r.cfg[C_PLAYERS]
-    return int((seat + s.sc[g, F_DIR] * steps) % n)
-
-
-@jit
-def advance(s: State, r: Rules, g: int, seat: int, steps: int) -> None:
-    """``Game._advance``."""
-    start_turn(s, g, next_seat(s, r, g, seat, steps))
-
-
-@jit
-def choose_color(s: State, g: int, chooser: int, then: int) -> None:
-    """``Game._choose_color``."""
-    sc = s.sc
-    sc[g, F_COLOR] = -1
-    sc[g, F_DEC] = D_CHOOSE_COLOR
-    sc[g, F_SEAT] = chooser
-    sc[g, F_TURN] = chooser
-    sc[g, F_D0] = then
-
-
-@jit
-def deal(s: State, r: Rules, g: int, seed: np.uint64) -> None:
-    """``Game.new`` with the standard deck and ``rounds=1``: cut for the dealer, deal, turn up."""
-    cfg = r.cfg
-    n = cfg[C_PLAYERS]
-    size = cfg[C_DECK]
-    sc = s.sc
-    sc[g, :] = 0
-    s.rng[g] = seed
-    for seat in range(n):
-        s.hlen[g, seat] = 0
-        s.scores[g, seat] = 0
-        s.cnt[g, seat, :] = 0
-        s.bits[g, seat, 0] = _U0
-        s.bits[g, seat, 1] = _U0
-        s.hist[g, seat, :] = -1
-    draw = s.pile[g, P_DRAW]
+def deal(st: I64, R: I64, seed: int) -> None:
+    """``Game.new`` with the standard deck and ``rounds=1``: cut for the dealer, deal, turn up.
+    ``seed`` is the 64-bit seed as the bits of an ``int64``."""
+    n = R[C_PLAYERS]
+    size = R[C_DECK]
+    for i in range(R[C_S_WIDTH]):
+        st[i] = 0
+    st[F_RNG] = seed
+    for i in range(R[C_S_HIST], R[C_S_SCRATCH]):
+        st[i] = -1
+    draw = R[C_S_DRAW]
     # Cut for the dealer: highest number on the first side deals; ties cut again (R-1.2).
-    candidates = np.empty(n, np.int64)
-    values = np.empty(n, np.int64)
+    candidates = R[C_S_SCRATCH]
+    values = candidates + n
     count = n
     for seat in range(n):
-        candidates[seat] = seat
+        st[candidates + seat] = seat
     while True:
-        draw[:size] = r.cards[:size]
-        shuffle(s.rng, g, draw, size)
-        top = size
+        for i in range(size):
+            st[draw + i] = R[CARDS + i]
+        shuffle(st, draw, size)
+        top = draw + size
         best = -1
         for i in range(count):
             top -= 1
-            k = r.tab[R_KIND0, draw[top]]
-            values[i] = k if k < 10 else 0
-            best = max(best, values[i])
+            k = R[TAB + R_KIND0 * CAP + st[top]]
+            st[values + i] = k if k < 10 else 0
+            best = max(best, st[values + i])
         kept = 0
         for i in range(count):
-            if values[i] == best:
-                candidates[kept] = candidates[i]
+            if st[values + i] == best:
+                st[candidates + kept] = st[candidates + i]
                 kept += 1
         count = kept
         if count == 1:
             break
-    dealer = candidates[0]
-    sc[g, F_DEALER] = dealer
-    sc[g, F_ROUND] = 1
-    sc[g, F_DIR] = 1
-    sc[g, F_COLOR] = -1
-    sc[g, F_EXPOSED] = -1
-    sc[g, F_ROUND_WINNER] = -1
-    sc[g, F_LAST_ACTOR] = -1
+    dealer = st[candidates]
+    st[F_DEALER] = dealer
+    st[F_ROUND] = 1
+    st[F_DIR] = 1
+    st[F_COLOR] = -1
+    st[F_EXPOSED] = -1
+    st[F_ROUND_WINNER] = -1
     # Shuffle every card and deal seven each from the dealer's left (R-1.3).
-    draw[:size] = r.cards[:size]
-    shuffle(s.rng, g, draw, size)
-    top = size
+    for i in range(size):
+        st[draw + i] = R[CARDS + i]
+    shuffle(st, draw, size)
+    top = draw + size
     for _ in range(HAND_SIZE):
         for k in range(1, n + 1):
             top -= 1
-            add_card(s, g, (dealer + k) % n, int(draw[top]))
-    sc[g, F_DRAWLEN] = top
-    sc[g, F_DISCLEN] = 0
-    turn_up_first_card(s, r, g)
+            add_card(st, R, (dealer + k) % n, st[top])
+    st[F_DRAWLEN] = top - draw
+    turn_up_first_card(st, R)
 
 
 @jit
-def turn_up_first_card(s: State, r: Rules, g: int) -> None:
+def turn_up_first_card(st: I64, R: I64) -> None:
     """``Game._turn_up_first_card`` (R-2.4, R-3.8, R-4.4, R-5.2)."""
-    sc = s.sc
-    cfg = r.cfg
-    n = cfg[C_PLAYERS]
-    draw = s.pile[g, P_DRAW]
-    discard = s.pile[g, P_DISCARD]
-    dealer = sc[g, F_DEALER]
+    n = R[C_PLAYERS]
+    draw = R[C_S_DRAW]
+    discard = R[C_S_DISC]
+    dealer = st[F_DEALER]
     first = (dealer + 1) % n
     while True:
-        length = sc[g, F_DRAWLEN] - 1
-        t = draw[length]
-        k = r.tab[R_KIND0, t]
-        if k == cfg[C_SENT_BACK]:
-            shuffle(s.rng, g, draw, length + 1)
+        length = st[F_DRAWLEN] - 1
+        t = st[draw + length]
+        k = R[TAB + R_KIND0 * CAP + t]
+        if k == R[C_SENT_BACK]:
+            shuffle(st, draw, length + 1)
             continue
-        sc[g, F_DRAWLEN] = length
-        discard[sc[g, F_DISCLEN]] = t
-        sc[g, F_DISCLEN] += 1
-        if cfg[C_IGNORE_ACTIONS] and k >= 10:
+        st[F_DRAWLEN] = length
+        st[discard + st[F_DISCLEN]] = t
+        st[F_DISCLEN] += 1
+        if R[C_IGNORE_ACTIONS] and k >= 10:
             continue
         break
-    sc[g, F_COLOR] = r.tab[R_COLOR0, t]
+    st[F_COLOR] = R[TAB + R_COLOR0 * CAP + t]
     if k < 10 or k == C.DISCARD_ALL:
-        start_turn(s, g, first)
+        start_turn(st, first)
     elif k == C.SKIP:
-        start_turn(s, g, next_seat(s, r, g, first, 1))
+        start_turn(st, next_seat(st, R, first, 1))
     elif k == C.REVERSE:
-        sc[g, F_DIR] = -1
-        start_turn(s, g, dealer)
-    elif k == C.DRAW_TWO or k == C.DRAW_ONE:
-        draw_cards(s, r, g, first, 2 if k == C.DRAW_TWO else 1)
-        start_turn(s, g, next_seat(s, r, g, first, 1))
+        st[F_DIR] = -1
+        start_turn(st, dealer)
+    elif k in (C.DRAW_TWO, C.DRAW_ONE):
+        draw_cards(st, R, first, 2 if k == C.DRAW_TWO else 1)
+        start_turn(st, next_seat(st, R, first, 1))
     elif k == _WILD:
-        choose_color(s, g, first, first)
+        choose_color(st, first, first)
     elif k == C.FLIP:
-        flip(s, g)
-        top = discard[sc[g, F_DISCLEN] - 1]
-        if r.tab[R_KIND1, top] >= _WILD:
-            choose_color(s, g, first, first)
+        flip(st, R)
+        top = st[discard + st[F_DISCLEN] - 1]
+        if R[TAB + R_KIND1 * CAP + top] >= _WILD:
+            choose_color(st, first, first)
         else:
-            sc[g, F_COLOR] = r.tab[R_COLOR1, top]
-            start_turn(s, g, first)
+            st[F_COLOR] = R[TAB + R_COLOR1 * CAP + top]
+            start_turn(st, first)
     elif k == C.HIT_2:
-        penalty(s, r, g, first, 2)
-        start_turn(s, g, next_seat(s, r, g, first, 1))
+        penalty(st, R, first, 2)
+        start_turn(st, next_seat(st, R, first, 1))
     elif k == C.WILD_ALL_HIT:
         seat = first
         while seat != dealer:
-            press(s, r, g, seat)
-            seat = next_seat(s, r, g, seat, 1)
-        choose_color(s, g, first, first)
+            press(st, R, seat, seat)
+            seat = next_seat(st, R, seat, 1)
+        choose_color(st, first, first)
     elif k == C.WILD_HIT_FIRE:
-        press_until_fire(s, r, g, first)
-        second = next_seat(s, r, g, first, 1)
-        choose_color(s, g, second, second)
+        press_until_fire(st, R, first)
+        second = next_seat(st, R, first, 1)
+        choose_color(st, second, second)
 
 
 # --------------------------------------------------------------------------- drawing (R-1.8, R-6)
 
 
 @jit
-def refill(s: State, g: int) -> bool:
+def refill(st: I64, R: I64) -> bool:
     """``Game._refill``: the discard pile but its top, shuffled, goes under the draw pile."""
-    sc = s.sc
-    length = sc[g, F_DISCLEN]
+    length = st[F_DISCLEN]
     if length <= 1:
         return False
-    discard = s.pile[g, P_DISCARD]
-    draw = s.pile[g, P_DRAW]
-    top = discard[length - 1]
+    discard = R[C_S_DISC]
+    draw = R[C_S_DRAW]
+    top = st[discard + length - 1]
     moved = length - 1
-    shuffle(s.rng, g, discard, moved)
-    old = sc[g, F_DRAWLEN]
+    shuffle(st, discard, moved)
+    old = st[F_DRAWLEN]
     for i in range(old - 1, -1, -1):
-        draw[i + moved] = draw[i]
-    draw[:moved] = discard[:moved]
-    sc[g, F_DRAWLEN] = old + moved
-    discard[0] = top
-    sc[g, F_DISCLEN] = 1
-    sc[g, F_STREAK] = 0  # the launcher is reloaded (R-6.3)
+        st[draw + i + moved] = st[draw + i]
+    for i in range(moved):
+        st[draw + i] = st[discard + i]
+    st[F_DRAWLEN] = old + moved
+    st[discard] = top
+    st[F_DISCLEN] = 1
+    st[F_STREAK] = 0  # the launcher is reloaded (R-6.3)
     return True
 
 
 @jit
-def pop_draw(s: State, g: int) -> int:
+def pop_draw(st: I64, R: I64) -> int:
     """Take the draw pile's top card (the pile must not be empty)."""
-    length = s.sc[g, F_DRAWLEN] - 1
-    s.sc[g, F_DRAWLEN] = length
-    return int(s.pile[g, P_DRAW, length])
+    length = st[F_DRAWLEN] - 1
+    st[F_DRAWLEN] = length
+    return int(st[R[C_S_DRAW] + length])
 
 
 @jit
-def draw_cards(s: State, r: Rules, g: int, seat: int, count: int) -> int:
+def draw_cards(st: I64, R: I64, seat: int, count: int) -> int:
     """``Game._draw``: ``seat`` draws ``count`` cards (fewer when none are left); returns the last."""
     last = -1
     for _ in range(count):
-        if s.sc[g, F_DRAWLEN] == 0 and not refill(s, g):
+        if st[F_DRAWLEN] == 0 and not refill(st, R):
             break
-        last = pop_draw(s, g)
-        add_card(s, g, seat, last)
+        last = pop_draw(st, R)
+        add_card(st, R, seat, last)
     return last
 
 
 @jit
-def draw_until_color(s: State, r: Rules, g: int, seat: int, color: int, extra: int) -> None:
+def draw_until_color(st: I64, R: I64, seat: int, color: int, extra: int) -> None:
     """``Game._draw_until_color`` (R-3.6)."""
-    row = R_COLOR0 + s.sc[g, F_SIDE]
+    row = TAB + (R_COLOR0 + st[F_SIDE]) * CAP
     while True:
-        if s.sc[g, F_DRAWLEN] == 0 and not refill(s, g):
+        if st[F_DRAWLEN] == 0 and not refill(st, R):
             break
-        t = pop_draw(s, g)
-        add_card(s, g, seat, t)
-        if r.tab[row, t] == color:
+        t = pop_draw(st, R)
+        add_card(st, R, seat, t)
+        if R[row + t] == color:
             break
     if extra:
-        draw_cards(s, r, g, seat, extra)
+        draw_cards(st, R, seat, extra)
 
 
 @jit
-def press(s: State, r: Rules, g: int, seat: int) -> int:
-    """``Game._press`` with the random launcher; returns how many cards came out."""
-    return press_for(s, r, g, seat, seat)
-
-
-@jit
-def press_for(s: State, r: Rules, g: int, seat: int, receiver: int) -> int:
-    """``seat`` presses once; ejected cards go to ``receiver`` (R-6)."""
-    sc = s.sc
-    if sc[g, F_DRAWLEN] == 0 and not refill(s, g):
+def press(st: I64, R: I64, seat: int, receiver: int) -> int:
+    """``Game._press`` with the random launcher: ``seat`` presses once, ejected cards go to
+    ``receiver``; returns how many came out (R-6)."""
+    if st[F_DRAWLEN] == 0 and not refill(st, R):
         return 0
-    streak = sc[g, F_STREAK]
+    streak = st[F_STREAK]
     fired = 0
-    if uniform(s.rng, g) < _HAZARD[min(streak, 3)]:
-        sc[g, F_STREAK] = 0
-        x = below(s.rng, g, _WEIGHT_TOTAL)
+    if uniform(st) < _HAZARD[min(streak, 3)]:
+        st[F_STREAK] = 0
+        x = below(st, _WEIGHT_TOTAL)
         for i in range(len(_WEIGHTS)):
             if x < _WEIGHTS[i]:
                 fired = i + 1
                 break
             x -= _WEIGHTS[i]
     else:
-        sc[g, F_STREAK] = streak + 1
-    ejected = min(fired, sc[g, F_DRAWLEN])
+        st[F_STREAK] = streak + 1
+    ejected = min(fired, st[F_DRAWLEN])
     for _ in range(ejected):
-        add_card(s, g, receiver, pop_draw(s, g))
+        add_card(st, R, receiver, pop_draw(st, R))
     return int(ejected)
 
 
 @jit
-def nothing_to_draw(s: State, g: int) -> bool:
+def nothing_to_draw(st: I64) -> bool:
     """No card in the draw pile and none to reshuffle."""
-    return bool(s.sc[g, F_DRAWLEN] == 0 and s.sc[g, F_DISCLEN] <= 1)
+    return bool(st[F_DRAWLEN] == 0 and st[F_DISCLEN] <= 1)
 
 
 @jit
-def press_until_fire(s: State, r: Rules, g: int, seat: int) -> None:
+def press_until_fire(st: I64, R: I64, seat: int) -> None:
     """``Game._press_until_fire``."""
-    while press(s, r, g, seat) == 0:
-        if nothing_to_draw(s, g):
+    while press(st, R, seat, seat) == 0:
+        if nothing_to_draw(st):
             break
 
 
 @jit
-def penalty(s: State, r: Rules, g: int, seat: int, count: int) -> None:
+def penalty(st: I64, R: I64, seat: int, count: int) -> None:
     """Draw ``count`` cards, or press the launcher ``count`` times (R-4.1)."""
-    if r.cfg[C_LAUNCHER]:
+    if R[C_LAUNCHER]:
         for _ in range(count):
-            press(s, r, g, seat)
+            press(st, R, seat, seat)
     else:
-        draw_cards(s, r, g, seat, count)
+        draw_cards(st, R, seat, count)
 
 
 # --------------------------------------------------------------------------- legal actions
 
 
 @jit
-def fair_wild_draw(s: State, r: Rules, g: int, seat: int, color: int) -> bool:
-    """A Wild Draw card is fair when the hand holds no card of ``color`` (R-2.3, R-3.5)."""
-    return count_color(s, r, g, seat, color) == 0
-
-
-@jit
-def wild_plays(r: Rules, t: int, uno: bool, out: I64, count: int) -> int:
-    """The plays of wild type ``t`` naming each colour slot (each followed by its UNO form)."""
-    base = r.cfg[C_WILD] + 4 * r.tab[R_WILD_INDEX, t]
-    base_uno = r.cfg[C_WILD_UNO] + 4 * r.tab[R_WILD_INDEX, t]
-    for slot in range(4):
-        out[count] = base + slot
-        count += 1
-        if uno:
-            out[count] = base_uno + slot
-            count += 1
-    return count
-
-
-@jit
-def legal(s: State, r: Rules, g: int, out: I64) -> int:
+def legal(st: I64, R: I64, out: I64) -> int:
     """Write the legal actions of the seat to act into ``out`` in ``Game.legal_actions``'s
-    order (``UNO_CODE`` / ``CATCH_CODE`` for the out-of-turn ones); return how many."""
-    sc = s.sc
-    cfg = r.cfg
-    tab = r.tab
-    dec = sc[g, F_DEC]
-    seat = sc[g, F_SEAT]
-    side = sc[g, F_SIDE]
-    size = s.hlen[g, seat]
+    order (``num_actions`` for a late UNO call, ``num_actions + 1`` for a catch); return how
+    many."""
+    dec = st[F_DEC]
+    seat = st[F_SEAT]
+    side = st[F_SIDE]
+    size = st[R[C_S_HLEN] + seat]
+    bits = R[C_S_BITS] + 2 * seat
     count = 0
     if dec in (D_TURN, D_STACK):
-        top_kind = tab[R_KIND0 + side, s.pile[g, P_DISCARD, sc[g, F_DISCLEN] - 1]]
-        color = sc[g, F_COLOR]
+        kinds = TAB + (R_KIND0 + side) * CAP
+        top_kind = R[kinds + st[R[C_S_DISC] + st[F_DISCLEN] - 1]]
+        color = st[F_COLOR]
         after = size - 1
+        match = MATCH + ((side * 9 + color + 1) * N_KINDS + top_kind) * 2
+        play = R[C_PLAY]
+        play_uno = R[C_PLAY_UNO]
         for w in range(2):
-            x = s.bits[g, seat, w]
+            x = st[bits + w]
             if dec == D_TURN:
-                x &= r.match[side, color + 1, top_kind, w]
-            while x != _U0:
+                x &= R[match + w]
+            while x != 0:
                 t = w * 64 + lowest_bit(x)
-                x &= x - _U1
-                k = tab[R_KIND0 + side, t]
+                x &= x - 1
+                k = R[kinds + t]
                 if dec == D_STACK:
                     if k == top_kind:
-                        out[count] = cfg[C_PLAY] + t
+                        out[count] = play + t
                         count += 1
                         if size == 2:
-                            out[count] = cfg[C_PLAY_UNO] + t
+                            out[count] = play_uno + t
                             count += 1
                 elif k >= _WILD:
+                    base = R[C_WILD] + 4 * R[TAB + R_WILD_INDEX * CAP + t]
+                    base_uno = R[C_WILD_UNO] + 4 * R[TAB + R_WILD_INDEX * CAP + t]
                     if k == _WILD_DISCARD_ALL:
-                        base = cfg[C_WILD] + 4 * tab[R_WILD_INDEX, t]
-                        base_uno = cfg[C_WILD_UNO] + 4 * tab[R_WILD_INDEX, t]
                         for slot in range(4):
                             out[count] = base + slot
                             count += 1
-                            if after - count_color(s, r, g, seat, side * 4 + slot) == 1:
+                            if after - count_color(st, R, seat, side * 4 + slot) == 1:
                                 out[count] = base_uno + slot
                                 count += 1
-                    elif (
-                        cfg[C_BLUFFING]
-                        or (k != _WILD_DRAW_FOUR and k != _WILD_DRAW_TWO and k != _WILD_DRAW_COLOR)
-                        or fair_wild_draw(s, r, g, seat, color)
-                    ):
-                        count = wild_plays(r, t, after == 1, out, count)
+                    elif R[C_BLUFFING] or k not in _DRAW_CARDS or count_color(st, R, seat, color) == 0:
+                        for slot in range(4):
+                            out[count] = base + slot
+                            count += 1
+                            if after == 1:
+                                out[count] = base_uno + slot
+                                count += 1
                 elif k == C.DISCARD_ALL:
-                    left = after - (count_color(s, r, g, seat, tab[R_COLOR0 + side, t]) - 1)
-                    out[count] = cfg[C_PLAY] + t
+                    left = after - (count_color(st, R, seat, R[TAB + (R_COLOR0 + side) * CAP + t]) - 1)
+                    out[count] = play + t
                     count += 1
                     if left == 1:
-                        out[count] = cfg[C_PLAY_UNO] + t
+                        out[count] = play_uno + t
                         count += 1
                 elif k != C.TRADE_HANDS or after > 0:
-                    out[count] = cfg[C_PLAY] + t
+                    out[count] = play + t
                     count += 1
                     if after == 1:
-                        out[count] = cfg[C_PLAY_UNO] + t
+                        out[count] = play_uno + t
                         count += 1
-        out[count] = cfg[C_DRAW]
+        out[count] = R[C_DRAW]
         count += 1
     elif dec == D_PLAY_OR_KEEP:
-        t = sc[g, F_D0]
+        t = st[F_D0]
         uno = size == 2
-        base = cfg[C_DRAWN]
-        if tab[R_KIND0 + side, t] >= _WILD:
+        base = R[C_DRAWN]
+        if R[TAB + (R_KIND0 + side) * CAP + t] >= _WILD:
             for slot in range(4):
                 out[count] = base + 2 + slot
                 count += 1
@@ -743,218 +712,212 @@ def legal(s: State, r: Rules, g: int, out: I64) -> int:
             if uno:
                 out[count] = base + 1
                 count += 1
-        out[count] = cfg[C_KEEP]
+        out[count] = R[C_KEEP]
         count += 1
     elif dec == D_CHALLENGE:
-        out[0] = cfg[C_CHALLENGE]
-        out[1] = cfg[C_CHALLENGE] + 1
+        out[0] = R[C_CHALLENGE]
+        out[1] = R[C_CHALLENGE] + 1
         count = 2
     elif dec == D_CHOOSE_COLOR:
         for slot in range(4):
-            out[slot] = cfg[C_COLOR] + slot
+            out[slot] = R[C_COLOR] + slot
         count = 4
     elif dec == D_CHOOSE_PLAYER:
-        n = cfg[C_PLAYERS]
+        n = R[C_PLAYERS]
         for other in range(n):
             if other != seat:
-                out[count] = cfg[C_TRADE] + (other - seat) % n - 1
+                out[count] = R[C_TRADE] + (other - seat) % n - 1
                 count += 1
     elif dec == D_PRESS_YOUR_LUCK:
-        out[0] = cfg[C_PYL]
-        out[1] = cfg[C_PYL] + 1
+        out[0] = R[C_PYL]
+        out[1] = R[C_PYL] + 1
         count = 2
     elif dec == D_CHOOSE_DISCARD:
         for w in range(2):
-            x = s.bits[g, seat, w]
-            while x != _U0:
+            x = st[bits + w]
+            while x != 0:
                 t = w * 64 + lowest_bit(x)
-                x &= x - _U1
-                out[count] = cfg[C_DISCARD] + t
+                x &= x - 1
+                out[count] = R[C_DISCARD] + t
                 count += 1
                 if size == 2:
-                    out[count] = cfg[C_DISCARD_UNO] + t
+                    out[count] = R[C_DISCARD_UNO] + t
                     count += 1
     else:
         return 0
-    exposed = sc[g, F_EXPOSED]
-    if exposed >= 0 and s.hlen[g, exposed] == 1:
-        out[count] = cfg[C_ACTIONS] + (0 if seat == exposed else 1)
+    exposed = st[F_EXPOSED]
+    if exposed >= 0 and st[R[C_S_HLEN] + exposed] == 1:
+        out[count] = R[C_ACTIONS] + (0 if seat == exposed else 1)
         count += 1
     return count
 
 
 @jit
-def playable(s: State, r: Rules, g: int, seat: int, t: int, cards_after: int) -> bool:
+def playable(st: I64, R: I64, seat: int, t: int, cards_after: int) -> bool:
     """``Game._playable``: may ``seat`` play the card ``t`` just drawn."""
-    side = s.sc[g, F_SIDE]
-    k = r.tab[R_KIND0 + side, t]
-    color = s.sc[g, F_COLOR]
+    side = st[F_SIDE]
+    k = R[TAB + (R_KIND0 + side) * CAP + t]
+    color = st[F_COLOR]
     if k >= _WILD:
-        if not r.cfg[C_BLUFFING] and (k in (_WILD_DRAW_FOUR, _WILD_DRAW_TWO, _WILD_DRAW_COLOR)):
-            return fair_wild_draw(s, r, g, seat, color)
+        if not R[C_BLUFFING] and k in _DRAW_CARDS:
+            return count_color(st, R, seat, color) == 0
         return True
     if k == C.TRADE_HANDS and cards_after == 0:
         return False
-    top = s.pile[g, P_DISCARD, s.sc[g, F_DISCLEN] - 1]
-    return bool(r.tab[R_COLOR0 + side, t] == color or k == r.tab[R_KIND0 + side, top])
+    top = st[R[C_S_DISC] + st[F_DISCLEN] - 1]
+    return bool(R[TAB + (R_COLOR0 + side) * CAP + t] == color or k == R[TAB + (R_KIND0 + side) * CAP + top])
 
 
 # --------------------------------------------------------------------------- applying actions
 
 
 @jit
-def do(s: State, r: Rules, g: int, code: int) -> None:
+def do(st: I64, R: I64, code: int) -> None:
     """``Game._do`` of the action ``code`` (a legal one) by the seat to act; then the
-    environments' catch rule when ``cfg[C_CATCH]`` asks for it."""
-    sc = s.sc
-    cfg = r.cfg
-    act = r.act
-    seat = sc[g, F_SEAT]
-    kind = act[A_KIND, code]
-    sc[g, F_LAST_ACTOR] = seat
+    environments' catch rule when ``R[C_CATCH]`` asks for it."""
+    seat = st[F_SEAT]
+    kind = R[ACT + A_KIND * ACT_CAP + code]
     if kind == K_CATCH:
-        target = sc[g, F_EXPOSED]
-        sc[g, F_EXPOSED] = -1
-        penalty(s, r, g, target, UNO_PENALTY)
+        target = st[F_EXPOSED]
+        st[F_EXPOSED] = -1
+        penalty(st, R, target, UNO_PENALTY)
         return
     if kind == K_UNO:
-        sc[g, F_EXPOSED] = -1
+        st[F_EXPOSED] = -1
         return
-    exposed = sc[g, F_EXPOSED]
-    dec = sc[g, F_DEC]
+    exposed = st[F_EXPOSED]
+    dec = st[F_DEC]
     if exposed >= 0 and (seat != exposed or dec == D_TURN):
-        sc[g, F_EXPOSED] = -1  # the catch window closes (D-2)
-    side = sc[g, F_SIDE]
-    uno = act[A_UNO, code] == 1
+        st[F_EXPOSED] = -1  # the catch window closes (D-2)
+    side = st[F_SIDE]
+    uno = R[ACT + A_UNO * ACT_CAP + code] == 1
+    slot = R[ACT + A_SLOT * ACT_CAP + code]
     played = -1
     if kind == K_PLAY:
-        played = act[A_CARD, code]
-        slot = act[A_SLOT, code]
-        play(s, r, g, seat, played, -1 if slot < 0 else side * 4 + slot, uno)
+        played = R[ACT + A_CARD * ACT_CAP + code]
+        play(st, R, seat, played, -1 if slot < 0 else side * 4 + slot, uno)
     elif kind == K_DRAW:
-        if r.cfg[C_LAUNCHER]:
-            turn_press(s, r, g, seat)
+        if R[C_LAUNCHER]:
+            turn_press(st, R, seat)
         elif dec == D_STACK:
-            total = sc[g, F_STACK]
-            sc[g, F_STACK] = 0
-            draw_cards(s, r, g, seat, total)
-            advance(s, r, g, seat, 1)
+            total = st[F_STACK]
+            st[F_STACK] = 0
+            draw_cards(st, R, seat, total)
+            advance(st, R, seat, 1)
         else:
-            turn_draw(s, r, g, seat)
+            turn_draw(st, R, seat)
     elif kind == K_DRAWN:
-        played = sc[g, F_D0]
-        slot = act[A_SLOT, code]
-        play(s, r, g, seat, played, -1 if slot < 0 else side * 4 + slot, uno)
+        played = st[F_D0]
+        play(st, R, seat, played, -1 if slot < 0 else side * 4 + slot, uno)
     elif kind in (K_KEEP, K_STOP):
-        advance(s, r, g, seat, 1)
+        advance(st, R, seat, 1)
     elif kind in (K_CHALLENGE, K_ACCEPT):
-        answer_wild_draw(s, r, g, seat, kind == K_CHALLENGE)
+        answer_wild_draw(st, R, seat, kind == K_CHALLENGE)
     elif kind == K_COLOR:
-        sc[g, F_COLOR] = side * 4 + act[A_SLOT, code]
-        start_turn(s, g, sc[g, F_D0])
+        st[F_COLOR] = side * 4 + slot
+        start_turn(st, st[F_D0])
     elif kind == K_TRADE:
-        swap_hands(s, g, seat, (seat + act[A_SLOT, code]) % cfg[C_PLAYERS])
-        advance(s, r, g, seat, 1)
+        swap_hands(st, R, seat, (seat + slot) % R[C_PLAYERS])
+        advance(st, R, seat, 1)
     elif kind == K_PRESS_AGAIN:
-        press_your_luck(s, r, g, seat)
+        press_your_luck(st, R, seat)
     elif kind == K_DISCARD:
-        played = act[A_CARD, code]
-        luck_discard(s, r, g, seat, played, uno)
+        played = R[ACT + A_CARD * ACT_CAP + code]
+        luck_discard(st, R, seat, played, uno)
     if played >= 0:
-        k = cfg[C_HISTORY]
+        k = R[C_HISTORY]
         if k > 0:
-            h = s.hist[g, seat]
+            h = R[C_S_HIST] + seat * k
             for j in range(k - 1, 0, -1):
-                h[j] = h[j - 1]
-            h[0] = played
-        if cfg[C_CATCH] and not uno and sc[g, F_EXPOSED] == seat and sc[g, F_DEC] != D_OVER and s.hlen[g, seat] == 1:
-            sc[g, F_EXPOSED] = -1  # the next seat catches the missed UNO call
-            penalty(s, r, g, seat, UNO_PENALTY)
+                st[h + j] = st[h + j - 1]
+            st[h] = played
+        if R[C_CATCH] and not uno and st[F_EXPOSED] == seat and st[F_DEC] != D_OVER:
+            st[F_EXPOSED] = -1  # the next seat catches the missed UNO call
+            penalty(st, R, seat, UNO_PENALTY)
 
 
 @jit
-def turn_draw(s: State, r: Rules, g: int, seat: int) -> None:
+def turn_draw(st: I64, R: I64, seat: int) -> None:
     """``Game._turn_draw``: draw one; a playable card may be played at once (R-2.2)."""
-    if nothing_to_draw(s, g):
-        pass_with_nothing(s, r, g, seat)
+    if nothing_to_draw(st):
+        pass_with_nothing(st, R, seat)
         return
-    s.sc[g, F_PASSES] = 0
-    t = draw_cards(s, r, g, seat, 1)
-    if playable(s, r, g, seat, t, s.hlen[g, seat] - 1):
-        s.sc[g, F_DEC] = D_PLAY_OR_KEEP
-        s.sc[g, F_D0] = t
+    st[F_PASSES] = 0
+    t = draw_cards(st, R, seat, 1)
+    if playable(st, R, seat, t, st[R[C_S_HLEN] + seat] - 1):
+        st[F_DEC] = D_PLAY_OR_KEEP
+        st[F_D0] = t
     else:
-        advance(s, r, g, seat, 1)
+        advance(st, R, seat, 1)
 
 
 @jit
-def turn_press(s: State, r: Rules, g: int, seat: int) -> None:
+def turn_press(st: I64, R: I64, seat: int) -> None:
     """``Game._turn_press``: press once; the turn ends whatever comes out (R-4.1)."""
-    if nothing_to_draw(s, g):
-        pass_with_nothing(s, r, g, seat)
+    if nothing_to_draw(st):
+        pass_with_nothing(st, R, seat)
         return
-    s.sc[g, F_PASSES] = 0
-    press(s, r, g, seat)
-    advance(s, r, g, seat, 1)
+    st[F_PASSES] = 0
+    press(st, R, seat, seat)
+    advance(st, R, seat, 1)
 
 
 @jit
-def pass_with_nothing(s: State, r: Rules, g: int, seat: int) -> None:
+def pass_with_nothing(st: I64, R: I64, seat: int) -> None:
     """``Game._pass_with_nothing``: a full circuit of such passes blocks the round (D-4)."""
-    sc = s.sc
-    n = r.cfg[C_PLAYERS]
-    sc[g, F_PASSES] += 1
-    if sc[g, F_PASSES] >= n:
+    n = R[C_PLAYERS]
+    st[F_PASSES] += 1
+    if st[F_PASSES] >= n:
         winner = -1
         best = 0
         for k in range(1, n + 1):
-            other = next_seat(s, r, g, seat, k)
-            value = hand_value(s, r, g, other)
+            other = next_seat(st, R, seat, k)
+            value = hand_value(st, R, other)
             if winner < 0 or value < best:
                 winner = other
                 best = value
-        end_round(s, r, g, winner)
+        end_round(st, R, winner)
     else:
-        advance(s, r, g, seat, 1)
+        advance(st, R, seat, 1)
 
 
 @jit
-def play(s: State, r: Rules, g: int, seat: int, t: int, chosen: int, uno: bool) -> None:
+def play(st: I64, R: I64, seat: int, t: int, chosen: int, uno: bool) -> None:
     """``Game._play``: card ``t`` goes from ``seat``'s hand to the pile; its effect follows."""
-    sc = s.sc
-    tab = r.tab
-    side = sc[g, F_SIDE]
-    k = tab[R_KIND0 + side, t]
-    prev_color = sc[g, F_COLOR]
-    remove_card(s, g, seat, t)
-    discard = s.pile[g, P_DISCARD]
-    if k == C.DISCARD_ALL or k == _WILD_DISCARD_ALL:
+    side = st[F_SIDE]
+    colors = TAB + (R_COLOR0 + side) * CAP
+    k = R[TAB + (R_KIND0 + side) * CAP + t]
+    prev_color = st[F_COLOR]
+    remove_card(st, R, seat, t)
+    discard = R[C_S_DISC]
+    if k in (C.DISCARD_ALL, _WILD_DISCARD_ALL):
         # Every card of the colour goes first, in type order; the Discard All on top (R-4.3, R-5.4).
-        target = tab[R_COLOR0 + side, t] if k == C.DISCARD_ALL else chosen
+        target = R[colors + t] if k == C.DISCARD_ALL else chosen
+        bits = R[C_S_BITS] + 2 * seat
         for w in range(2):
-            x = s.bits[g, seat, w]
-            while x != _U0:
-                x_t = w * 64 + lowest_bit(x)
-                x &= x - _U1
-                if tab[R_COLOR0 + side, x_t] == target:
-                    for _ in range(s.cnt[g, seat, x_t]):
-                        discard[sc[g, F_DISCLEN]] = x_t
-                        sc[g, F_DISCLEN] += 1
-                        remove_card(s, g, seat, x_t)
-    discard[sc[g, F_DISCLEN]] = t
-    sc[g, F_DISCLEN] += 1
-    sc[g, F_PASSES] = 0
+            x = st[bits + w]
+            while x != 0:
+                other = w * 64 + lowest_bit(x)
+                x &= x - 1
+                if R[colors + other] == target:
+                    for _ in range(st[R[C_S_CNT] + seat * CAP + other]):
+                        st[discard + st[F_DISCLEN]] = other
+                        st[F_DISCLEN] += 1
+                        remove_card(st, R, seat, other)
+    st[discard + st[F_DISCLEN]] = t
+    st[F_DISCLEN] += 1
+    st[F_PASSES] = 0
     if k >= _WILD:
-        sc[g, F_COLOR] = -1 if k == _WILD_DISCARD_ALL else chosen
+        st[F_COLOR] = -1 if k == _WILD_DISCARD_ALL else chosen
     else:
-        sc[g, F_COLOR] = tab[R_COLOR0 + side, t]
-    left = s.hlen[g, seat]
+        st[F_COLOR] = R[colors + t]
+    left = st[R[C_S_HLEN] + seat]
     if left == 1 and not uno:
-        sc[g, F_EXPOSED] = seat  # catchable until the window closes (R-1.5, D-2)
+        st[F_EXPOSED] = seat  # catchable until the window closes (R-1.5, D-2)
     if left == 0:
-        go_out(s, r, g, seat, k, chosen)
+        go_out(st, R, seat, k, chosen)
     else:
-        effect(s, r, g, seat, k, chosen, prev_color)
+        effect(st, R, seat, k, chosen, prev_color)
 
 
 @jit
@@ -970,330 +933,323 @@ def draw_amount(k: int) -> int:
 
 
 @jit
-def effect(s: State, r: Rules, g: int, seat: int, k: int, chosen: int, prev_color: int) -> None:
+def effect(st: I64, R: I64, seat: int, k: int, chosen: int, prev_color: int) -> None:
     """``Game._effect`` of a card of kind ``k`` just played by ``seat``."""
-    sc = s.sc
-    cfg = r.cfg
     amount = draw_amount(k)
-    if k < 10 or k == _WILD or k == C.DISCARD_ALL:
-        advance(s, r, g, seat, 1)
+    if k < 10 or k in (_WILD, C.DISCARD_ALL):
+        advance(st, R, seat, 1)
     elif k == C.SKIP:
-        advance(s, r, g, seat, 2)
+        advance(st, R, seat, 2)
     elif k == C.REVERSE:
-        sc[g, F_DIR] = -sc[g, F_DIR]
-        if cfg[C_PLAYERS] == 2:
-            start_turn(s, g, seat)  # with two players a Reverse acts as a Skip (R-1.10)
+        st[F_DIR] = -st[F_DIR]
+        if R[C_PLAYERS] == 2:
+            start_turn(st, seat)  # with two players a Reverse acts as a Skip (R-1.10)
         else:
-            advance(s, r, g, seat, 1)
+            advance(st, R, seat, 1)
     elif amount:
-        if cfg[C_STACKING]:
-            sc[g, F_STACK] += amount
-            advance(s, r, g, seat, 1)
+        if R[C_STACKING]:
+            st[F_STACK] += amount
+            advance(st, R, seat, 1)
         else:
-            draw_cards(s, r, g, next_seat(s, r, g, seat, 1), amount)
-            advance(s, r, g, seat, 2)
+            draw_cards(st, R, next_seat(st, R, seat, 1), amount)
+            advance(st, R, seat, 2)
     elif k == C.SKIP_EVERYONE:
-        start_turn(s, g, seat)
+        start_turn(st, seat)
     elif k == C.FLIP:
-        flip(s, g)
-        after_flip(s, r, g, seat)
-    elif k in (_WILD_DRAW_FOUR, _WILD_DRAW_TWO, _WILD_DRAW_COLOR):
-        victim = next_seat(s, r, g, seat, 1)
-        if cfg[C_BLUFFING]:
-            fair = fair_wild_draw(s, r, g, seat, prev_color)
-            sc[g, F_TURN] = victim
-            sc[g, F_DEC] = D_CHALLENGE
-            sc[g, F_SEAT] = victim
-            sc[g, F_D0] = seat
-            sc[g, F_D1] = k
-            sc[g, F_D2] = chosen
-            sc[g, F_D3] = 1 if fair else 0
-            sc[g, F_D4] = prev_color
+        flip(st, R)
+        after_flip(st, R, seat)
+    elif k in _DRAW_CARDS:
+        victim = next_seat(st, R, seat, 1)
+        if R[C_BLUFFING]:
+            fair = count_color(st, R, seat, prev_color) == 0
+            st[F_TURN] = victim
+            st[F_DEC] = D_CHALLENGE
+            st[F_SEAT] = victim
+            st[F_D0] = seat
+            st[F_D1] = k
+            st[F_D2] = chosen
+            st[F_D3] = 1 if fair else 0
+            st[F_D4] = prev_color
         else:
-            wild_draw_penalty(s, r, g, victim, k, chosen, False)
-            advance(s, r, g, seat, 2)
-    elif k == C.HIT_2 or k == C.HIT_2X or k == C.HIT_5X:
-        penalty(s, r, g, next_seat(s, r, g, seat, 1), 5 if k == C.HIT_5X else 2)
-        advance(s, r, g, seat, 2)
+            wild_draw_penalty(st, R, victim, k, chosen, False)
+            advance(st, R, seat, 2)
+    elif k in _HITS:
+        penalty(st, R, next_seat(st, R, seat, 1), 5 if k == C.HIT_5X else 2)
+        advance(st, R, seat, 2)
     elif k == C.TRADE_HANDS:
-        sc[g, F_DEC] = D_CHOOSE_PLAYER
+        st[F_DEC] = D_CHOOSE_PLAYER
     elif k == C.WILD_ALL_HIT:
-        all_hit(s, r, g, seat)
-        advance(s, r, g, seat, 1)
+        all_hit(st, R, seat)
+        advance(st, R, seat, 1)
     elif k == C.WILD_HIT_FIRE:
-        press_until_fire(s, r, g, next_seat(s, r, g, seat, 1))
-        advance(s, r, g, seat, 2)
+        press_until_fire(st, R, next_seat(st, R, seat, 1))
+        advance(st, R, seat, 2)
     elif k == C.WILD_PRESS_YOUR_LUCK:
-        sc[g, F_DEC] = D_PRESS_YOUR_LUCK
-        sc[g, F_LUCKLEN] = 0
+        st[F_DEC] = D_PRESS_YOUR_LUCK
+        st[F_LUCKLEN] = 0
     elif k == C.WILD_ALL_OUT_ATTACK:
-        target = next_seat(s, r, g, seat, 1)
-        all_out_attack(s, r, g, target)
-        start_turn(s, g, target)
+        target = next_seat(st, R, seat, 1)
+        all_out_attack(st, R, target)
+        start_turn(st, target)
     elif k == _WILD_DISCARD_ALL:
-        choose_color(s, g, seat, next_seat(s, r, g, seat, 1))
+        choose_color(st, seat, next_seat(st, R, seat, 1))
 
 
 @jit
-def go_out(s: State, r: Rules, g: int, seat: int, k: int, chosen: int) -> None:
+def go_out(st: I64, R: I64, seat: int, k: int, chosen: int) -> None:
     """``Game._go_out``: the last card's effect on the others, then the round ends (R-1.6, D-3)."""
-    sc = s.sc
-    victim = next_seat(s, r, g, seat, 1)
+    victim = next_seat(st, R, seat, 1)
     amount = draw_amount(k)
     if amount:
-        total = amount + sc[g, F_STACK]
-        sc[g, F_STACK] = 0
-        draw_cards(s, r, g, victim, total)
-    elif k in (_WILD_DRAW_FOUR, _WILD_DRAW_TWO, _WILD_DRAW_COLOR):
-        wild_draw_penalty(s, r, g, victim, k, chosen, False)
-    elif k == C.HIT_2 or k == C.HIT_2X or k == C.HIT_5X:
-        penalty(s, r, g, victim, 5 if k == C.HIT_5X else 2)
+        total = amount + st[F_STACK]
+        st[F_STACK] = 0
+        draw_cards(st, R, victim, total)
+    elif k in _DRAW_CARDS:
+        wild_draw_penalty(st, R, victim, k, chosen, False)
+    elif k in _HITS:
+        penalty(st, R, victim, 5 if k == C.HIT_5X else 2)
     elif k == C.WILD_ALL_HIT:
-        all_hit(s, r, g, seat)
+        all_hit(st, R, seat)
     elif k == C.WILD_HIT_FIRE:
-        press_until_fire(s, r, g, victim)
+        press_until_fire(st, R, victim)
     elif k == C.WILD_ALL_OUT_ATTACK:
-        all_out_attack(s, r, g, victim)
+        all_out_attack(st, R, victim)
     elif k == C.FLIP:
-        flip(s, g)
-        top = s.pile[g, P_DISCARD, sc[g, F_DISCLEN] - 1]
-        sc[g, F_COLOR] = r.tab[R_COLOR0 + sc[g, F_SIDE], top]
-    end_round(s, r, g, seat)
+        flip(st, R)
+        top = st[R[C_S_DISC] + st[F_DISCLEN] - 1]
+        st[F_COLOR] = R[TAB + (R_COLOR0 + st[F_SIDE]) * CAP + top]
+    end_round(st, R, seat)
 
 
 @jit
-def wild_draw_penalty(s: State, r: Rules, g: int, victim: int, k: int, named: int, fair_challenged: bool) -> None:
+def wild_draw_penalty(st: I64, R: I64, victim: int, k: int, named: int, fair_challenged: bool) -> None:
     """``Game._wild_draw_penalty`` (R-2.3, R-3.5, R-3.6)."""
-    if k == _WILD_DRAW_FOUR:
-        draw_cards(s, r, g, victim, 6 if fair_challenged else 4)
-    elif k == _WILD_DRAW_TWO:
-        draw_cards(s, r, g, victim, 4 if fair_challenged else 2)
+    if k == C.WILD_DRAW_FOUR:
+        draw_cards(st, R, victim, 6 if fair_challenged else 4)
+    elif k == C.WILD_DRAW_TWO:
+        draw_cards(st, R, victim, 4 if fair_challenged else 2)
     else:
-        draw_until_color(s, r, g, victim, named, 2 if fair_challenged else 0)
+        draw_until_color(st, R, victim, named, 2 if fair_challenged else 0)
 
 
 @jit
-def answer_wild_draw(s: State, r: Rules, g: int, seat: int, challenged: bool) -> None:
+def answer_wild_draw(st: I64, R: I64, seat: int, challenged: bool) -> None:
     """``Game._answer_wild_draw``."""
-    sc = s.sc
-    by = sc[g, F_D0]
-    k = sc[g, F_D1]
-    named = sc[g, F_D2]
-    fair = sc[g, F_D3] == 1
+    by = st[F_D0]
+    k = st[F_D1]
+    named = st[F_D2]
     if not challenged:
-        wild_draw_penalty(s, r, g, seat, k, named, False)
-        advance(s, r, g, seat, 1)
-    elif fair:
-        wild_draw_penalty(s, r, g, seat, k, named, True)
-        advance(s, r, g, seat, 1)
+        wild_draw_penalty(st, R, seat, k, named, False)
+        advance(st, R, seat, 1)
+    elif st[F_D3] == 1:  # a fair play: the challenger draws more
+        wild_draw_penalty(st, R, seat, k, named, True)
+        advance(st, R, seat, 1)
     else:
-        if k == _WILD_DRAW_COLOR:
-            draw_until_color(s, r, g, by, named, 0)
+        if k == C.WILD_DRAW_COLOR:
+            draw_until_color(st, R, by, named, 0)
         else:
-            draw_cards(s, r, g, by, 4 if k == _WILD_DRAW_FOUR else 2)
-        start_turn(s, g, seat)  # the challenger keeps the turn
+            draw_cards(st, R, by, 4 if k == C.WILD_DRAW_FOUR else 2)
+        start_turn(st, seat)  # the challenger keeps the turn
 
 
 @jit
-def reverse(items: U8, length: int) -> None:
-    """Reverse ``items[:length]`` in place."""
-    i = 0
-    j = length - 1
+def reverse(st: I64, start: int, length: int) -> None:
+    """Reverse ``st[start:start + length]`` in place."""
+    i = start
+    j = start + length - 1
     while i < j:
-        t = items[i]
-        items[i] = items[j]
-        items[j] = t
+        t = st[i]
+        st[i] = st[j]
+        st[j] = t
         i += 1
         j -= 1
 
 
 @jit
-def flip(s: State, g: int) -> None:
+def flip(st: I64, R: I64) -> None:
     """``Game._flip``: the other side up; the piles reverse order (R-3.7, R-5.3)."""
-    sc = s.sc
-    sc[g, F_SIDE] ^= 1
-    reverse(s.pile[g, P_DISCARD], sc[g, F_DISCLEN])
-    reverse(s.pile[g, P_DRAW], sc[g, F_DRAWLEN])
-    sc[g, F_STREAK] = 0
+    st[F_SIDE] ^= 1
+    reverse(st, R[C_S_DISC], st[F_DISCLEN])
+    reverse(st, R[C_S_DRAW], st[F_DRAWLEN])
+    st[F_STREAK] = 0
 
 
 @jit
-def after_flip(s: State, r: Rules, g: int, seat: int) -> None:
+def after_flip(st: I64, R: I64, seat: int) -> None:
     """``Game._after_flip``: the new top card's action is ignored; a wild's colour is chosen."""
-    sc = s.sc
-    side = sc[g, F_SIDE]
-    top = s.pile[g, P_DISCARD, sc[g, F_DISCLEN] - 1]
-    nxt = next_seat(s, r, g, seat, 1)
-    if r.tab[R_KIND0 + side, top] >= _WILD:
-        choose_color(s, g, seat, nxt)
+    side = st[F_SIDE]
+    top = st[R[C_S_DISC] + st[F_DISCLEN] - 1]
+    nxt = next_seat(st, R, seat, 1)
+    if R[TAB + (R_KIND0 + side) * CAP + top] >= _WILD:
+        choose_color(st, seat, nxt)
     else:
-        sc[g, F_COLOR] = r.tab[R_COLOR0 + side, top]
-        start_turn(s, g, nxt)
+        st[F_COLOR] = R[TAB + (R_COLOR0 + side) * CAP + top]
+        start_turn(st, nxt)
 
 
 @jit
-def all_hit(s: State, r: Rules, g: int, seat: int) -> None:
+def all_hit(st: I64, R: I64, seat: int) -> None:
     """Every other player presses once, from the next player on (R-4.3)."""
-    other = next_seat(s, r, g, seat, 1)
+    other = next_seat(st, R, seat, 1)
     while other != seat:
-        press(s, r, g, other)
-        other = next_seat(s, r, g, other, 1)
+        press(st, R, other, other)
+        other = next_seat(st, R, other, 1)
 
 
 @jit
-def all_out_attack(s: State, r: Rules, g: int, target: int) -> None:
+def all_out_attack(st: I64, R: I64, target: int) -> None:
     """From the target on, players press until it fires; the target takes all (R-5.6)."""
     presser = target
-    while press_for(s, r, g, presser, target) == 0:
-        if nothing_to_draw(s, g):
+    while press(st, R, presser, target) == 0:
+        if nothing_to_draw(st):
             break
-        presser = next_seat(s, r, g, presser, 1)
+        presser = next_seat(st, R, presser, 1)
 
 
 @jit
-def press_your_luck(s: State, r: Rules, g: int, seat: int) -> None:
+def press_your_luck(st: I64, R: I64, seat: int) -> None:
     """``Game._press_your_luck`` (R-5.5)."""
-    sc = s.sc
-    if press(s, r, g, seat) == 0:
-        sc[g, F_DEC] = D_CHOOSE_DISCARD
+    if press(st, R, seat, seat) == 0:
+        st[F_DEC] = D_CHOOSE_DISCARD
         return
-    discard = s.pile[g, P_DISCARD]
-    luck = s.pile[g, P_LUCK]
-    for i in range(sc[g, F_LUCKLEN]):
-        t = int(luck[i])
-        length = sc[g, F_DISCLEN]
+    discard = R[C_S_DISC]
+    luck = R[C_S_LUCK]
+    for i in range(st[F_LUCKLEN]):
+        t = st[luck + i]
+        length = st[F_DISCLEN]
         for j in range(length - 2, -1, -1):
-            if discard[j] == t:
+            if st[discard + j] == t:
                 for m in range(j, length - 1):
-                    discard[m] = discard[m + 1]
-                sc[g, F_DISCLEN] = length - 1
-                add_card(s, g, seat, t)
+                    st[discard + m] = st[discard + m + 1]
+                st[F_DISCLEN] = length - 1
+                add_card(st, R, seat, t)
                 break
-    advance(s, r, g, seat, 1)
+    advance(st, R, seat, 1)
 
 
 @jit
-def luck_discard(s: State, r: Rules, g: int, seat: int, t: int, uno: bool) -> None:
+def luck_discard(st: I64, R: I64, seat: int, t: int, uno: bool) -> None:
     """``Game._luck_discard``: the card goes under the Wild Press Your Luck."""
-    sc = s.sc
-    remove_card(s, g, seat, t)
-    discard = s.pile[g, P_DISCARD]
-    length = sc[g, F_DISCLEN]
-    discard[length] = discard[length - 1]
-    discard[length - 1] = t
-    sc[g, F_DISCLEN] = length + 1
-    s.pile[g, P_LUCK, sc[g, F_LUCKLEN]] = t
-    sc[g, F_LUCKLEN] += 1
-    left = s.hlen[g, seat]
+    remove_card(st, R, seat, t)
+    discard = R[C_S_DISC]
+    length = st[F_DISCLEN]
+    st[discard + length] = st[discard + length - 1]
+    st[discard + length - 1] = t
+    st[F_DISCLEN] = length + 1
+    st[R[C_S_LUCK] + st[F_LUCKLEN]] = t
+    st[F_LUCKLEN] += 1
+    left = st[R[C_S_HLEN] + seat]
     if left == 0:
-        end_round(s, r, g, seat)
+        end_round(st, R, seat)
         return
     if left == 1 and not uno:
-        sc[g, F_EXPOSED] = seat
-    sc[g, F_DEC] = D_PRESS_YOUR_LUCK
+        st[F_EXPOSED] = seat
+    st[F_DEC] = D_PRESS_YOUR_LUCK
 
 
 @jit
-def end_round(s: State, r: Rules, g: int, winner: int) -> None:
+def end_round(st: I64, R: I64, winner: int) -> None:
     """``Game._end_round`` for a one-round game: score the hands, name the winners (R-1.7)."""
-    sc = s.sc
-    cfg = r.cfg
-    n = cfg[C_PLAYERS]
-    mode = cfg[C_SCORING]
-    target = cfg[C_TARGET]
+    n = R[C_PLAYERS]
+    mode = R[C_SCORING]
+    target = R[C_TARGET]
+    scores = R[C_S_SCORES]
     total = 0
     for seat in range(n):
-        value = hand_value(s, r, g, seat)
+        value = hand_value(st, R, seat)
         total += value
         if mode != SCORING_WINNER:
-            s.scores[g, seat] += value
+            st[scores + seat] += value
     if mode == SCORING_WINNER:
-        s.scores[g, winner] += total - hand_value(s, r, g, winner)
-    sc[g, F_STACK] = 0
-    sc[g, F_EXPOSED] = -1
-    sc[g, F_ROUND_WINNER] = winner
-    scores = s.scores[g]
-    high = scores[:n].max()
-    low = scores[:n].min()
+        st[scores + winner] += total - hand_value(st, R, winner)
+    st[F_STACK] = 0
+    st[F_EXPOSED] = -1
+    st[F_ROUND_WINNER] = winner
+    high = st[scores]
+    low = st[scores]
+    for seat in range(1, n):
+        high = max(high, st[scores + seat])
+        low = min(low, st[scores + seat])
     winners = 0
-    if mode == SCORING_WINNER and scores[winner] >= target:
+    if mode == SCORING_WINNER and st[scores + winner] >= target:
         winners = 1 << winner
     elif mode == SCORING_OWN_HAND and high >= target:
         for seat in range(n):
-            if scores[seat] == low:
+            if st[scores + seat] == low:
                 winners |= 1 << seat
     elif mode == SCORING_LOSER and high >= target:
         for seat in range(n):
-            if scores[seat] < target:
+            if st[scores + seat] < target:
                 winners |= 1 << seat
         if winners == 0:
             for seat in range(n):
-                if scores[seat] == low:
+                if st[scores + seat] == low:
                     winners |= 1 << seat
     else:  # the last round is played (rounds=1): the best score wins, the round's winner first
         best = high if mode == SCORING_WINNER else low
-        if scores[winner] == best:
+        if st[scores + winner] == best:
             winners = 1 << winner
         else:
             for seat in range(n):
-                if scores[seat] == best:
+                if st[scores + seat] == best:
                     winners |= 1 << seat
-    sc[g, F_WINNERS] = winners
-    sc[g, F_DEC] = D_OVER
+    st[F_WINNERS] = winners
+    st[F_DEC] = D_OVER
 
 
 # --------------------------------------------------------------------------- batched drivers
 
 
-@jit
-def deal_all(s: State, r: Rules, seeds: U64) -> None:
-    """Deal game ``g`` of the batch from ``seeds[g]``."""
-    for g in range(len(seeds)):
-        deal(s, r, g, seeds[g])
+@entry
+def deal_rows(S: I64, R: I64, rows: I64, seeds: I64) -> None:
+    """Deal game ``rows[k]`` anew from ``seeds[k]`` (64-bit seeds as ``int64`` bits)."""
+    for k in range(len(rows)):
+        deal(S[rows[k]], R, seeds[k])
 
 
-@jit
-def step_all(s: State, r: Rules, actions: I64) -> None:
+@entry
+def step_all(S: I64, R: I64, actions: I64) -> None:
     """Apply ``actions[g]`` in every unfinished game (actions must be legal)."""
     for g in range(len(actions)):
-        if s.sc[g, F_DEC] != D_OVER:
-            do(s, r, g, actions[g])
-            s.sc[g, F_STEPS] += 1
+        st = S[g]
+        if st[F_DEC] != D_OVER:
+            do(st, R, actions[g])
+            st[F_STEPS] += 1
 
 
-@jit
-def masks(s: State, r: Rules, out: NDArray[np.bool_]) -> None:
+@entry
+def masks(S: I64, R: I64, out: NDArray[np.bool_]) -> None:
     """``out[g, id]``: whether action id ``id`` is legal for game ``g``'s seat to act (the
     environments' ids: the late UNO call and the catch are left out)."""
-    buf = np.empty(4 * CAP + 64, np.int64)
-    n_actions = r.cfg[C_ACTIONS]
+    buf = np.empty(LEGAL_CAP, np.int64)
+    n_actions = R[C_ACTIONS]
     out[:, :] = False
     for g in range(out.shape[0]):
-        count = legal(s, r, g, buf)
+        count = legal(S[g], R, buf)
         for i in range(count):
             code = buf[i]
             if code < n_actions:
                 out[g, code] = True
 
 
-@jit
-def random_games(s: State, r: Rules, games: int, first_seed: np.uint64, wins: I64) -> int:
-    """Play ``games`` games (seeds ``first_seed + i``) in row 0 of ``s``, every decision uniform
-    over ``Game.legal_actions`` with a chooser generator per game (state ``~seed``); add each
-    winner's share (in 1/2520ths) to ``wins[seat]``; return the number of decisions."""
-    n = r.cfg[C_PLAYERS]
-    chooser = np.zeros(1, np.uint64)
-    buf = np.empty(4 * CAP + 64, np.int64)
+@entry
+def random_games(st: I64, R: I64, games: int, first_seed: int, wins: I64) -> int:
+    """Play ``games`` games (seeds ``first_seed + i``) in the row ``st``, every decision
+    uniform over ``Game.legal_actions`` with a chooser generator per game (state ``~seed``);
+    add each winner's share (in 1/2520ths) to ``wins[seat]``; return the number of decisions."""
+    n = R[C_PLAYERS]
+    chooser = np.zeros(N_FIELDS, np.int64)
+    buf = np.empty(LEGAL_CAP, np.int64)
     decisions = 0
     for i in range(games):
-        seed = first_seed + np.uint64(i)
-        deal(s, r, 0, seed)
-        chooser[0] = ~seed
-        while s.sc[0, F_DEC] != D_OVER:
-            count = legal(s, r, 0, buf)
-            do(s, r, 0, buf[below(chooser, 0, count)])
+        seed = first_seed + i
+        deal(st, R, seed)
+        chooser[F_RNG] = ~seed
+        while st[F_DEC] != D_OVER:
+            count = legal(st, R, buf)
+            do(st, R, buf[below(chooser, count)])
             decisions += 1
-        winners = s.sc[0, F_WINNERS]
+        winners = st[F_WINNERS]
         shared = 0
         for seat in range(n):
             if winners >> seat & 1:
@@ -1308,72 +1264,92 @@ def random_games(s: State, r: Rules, games: int, first_seed: np.uint64, wins: I6
 
 
 @jit
-def observe(s: State, r: Rules, g: int, seat: int, obs: NDArray[np.float32]) -> None:
-    """Write ``seat``'s observation vector of game ``g`` into ``obs`` (``Encoding.observe``)."""
-    sc = s.sc
-    cfg = r.cfg
-    tab = r.tab
-    n = cfg[C_PLAYERS]
-    types = cfg[C_TYPES]
-    obs[:] = 0.0
+def observe(st: I64, R: I64, seat: int, obs: NDArray[np.float32]) -> None:
+    """Write ``seat``'s observation vector into ``obs`` (``Encoding.observe``)."""
+    n = R[C_PLAYERS]
+    types = R[C_TYPES]
+    for i in range(len(obs)):
+        obs[i] = 0.0
+    cnt = R[C_S_CNT] + seat * CAP
     for t in range(types):  # the hand block starts at 0
-        obs[t] = s.cnt[g, seat, t]
-    side = sc[g, F_SIDE]
-    obs[cfg[C_O_TOP] + s.pile[g, P_DISCARD, sc[g, F_DISCLEN] - 1]] = 1.0
-    dec = sc[g, F_DEC]
+        obs[t] = st[cnt + t]
+    side = st[F_SIDE]
+    obs[R[C_O_TOP] + st[R[C_S_DISC] + st[F_DISCLEN] - 1]] = 1.0
+    dec = st[F_DEC]
     mine = False
-    draw_pile = not cfg[C_LAUNCHER]
+    draw_pile = not R[C_LAUNCHER]
     if dec != D_OVER:
-        to_act = sc[g, F_SEAT]
-        obs[cfg[C_O_DECISION] + dec] = 1.0
-        obs[cfg[C_O_TO_ACT] + (to_act - seat) % n] = 1.0
+        to_act = st[F_SEAT]
+        obs[R[C_O_DECISION] + dec] = 1.0
+        obs[R[C_O_TO_ACT] + (to_act - seat) % n] = 1.0
         if to_act == seat:
             mine = True
             if dec == D_PLAY_OR_KEEP:
-                obs[cfg[C_O_DRAWN] + sc[g, F_D0]] = 1.0
-        if dec == D_CHALLENGE and draw_pile and sc[g, F_D4] >= 0:
-            obs[cfg[C_O_PREV] + sc[g, F_D4]] = 1.0
-    if sc[g, F_COLOR] >= 0:
-        obs[cfg[C_O_COLOR] + sc[g, F_COLOR]] = 1.0
-    k = cfg[C_HISTORY]
+                obs[R[C_O_DRAWN] + st[F_D0]] = 1.0
+        if dec == D_CHALLENGE and draw_pile and st[F_D4] >= 0:
+            obs[R[C_O_PREV] + st[F_D4]] = 1.0
+    if st[F_COLOR] >= 0:
+        obs[R[C_O_COLOR] + st[F_COLOR]] = 1.0
+    k = R[C_HISTORY]
     for rel in range(n):
-        base = cfg[C_O_HIST] + rel * k * types
-        played = s.hist[g, (seat + rel) % n]
+        base = R[C_O_HIST] + rel * k * types
+        played = R[C_S_HIST] + ((seat + rel) % n) * k
         for j in range(k):
-            if played[j] < 0:
+            if st[played + j] < 0:
                 break
-            obs[base + j * types + played[j]] = 1.0
-    if cfg[C_DOUBLE]:
-        row = R_SLOT0 + 1 - side
-        faces = cfg[C_O_FACES]
-        base = cfg[C_O_BACKS]
+            obs[base + j * types + st[played + j]] = 1.0
+    hlen = R[C_S_HLEN]
+    if R[C_DOUBLE]:
+        row = TAB + (R_SLOT0 + 1 - side) * CAP
+        faces = R[C_O_FACES]
+        base = R[C_O_BACKS]
         for rel in range(1, n):
             other = (seat + rel) % n
-            for i in range(s.hlen[g, other]):
-                obs[base + tab[row, s.hand[g, other, i]]] += 1.0
+            hand = R[C_S_HAND] + other * CAP
+            for i in range(hand, hand + st[hlen + other]):
+                obs[base + R[row + st[i]]] += 1.0
             base += faces
-        if draw_pile and sc[g, F_DRAWLEN] > 0:
-            obs[cfg[C_O_DRAW_BACK] + tab[row, s.pile[g, P_DRAW, sc[g, F_DRAWLEN] - 1]]] = 1.0
-    at = cfg[C_O_SIZES]
+        if draw_pile and st[F_DRAWLEN] > 0:
+            obs[R[C_O_DRAW_BACK] + R[row + st[R[C_S_DRAW] + st[F_DRAWLEN] - 1]]] = 1.0
+    at = R[C_O_SIZES]
     for rel in range(n):
-        obs[at + rel] = s.hlen[g, (seat + rel) % n]
+        obs[at + rel] = st[hlen + (seat + rel) % n]
     at += n
-    obs[at] = sc[g, F_DRAWLEN]
-    obs[at + 1] = sc[g, F_DISCLEN]
-    obs[at + 2] = sc[g, F_STACK]
+    obs[at] = st[F_DRAWLEN]
+    obs[at + 1] = st[F_DISCLEN]
+    obs[at + 2] = st[F_STACK]
     obs[at + 3] = side
-    obs[at + 4] = 1.0 if sc[g, F_DIR] == 1 else 0.0
+    obs[at + 4] = 1.0 if st[F_DIR] == 1 else 0.0
     obs[at + 5] = 1.0 if mine else 0.0
-    target = float(cfg[C_TARGET])
+    target = float(R[C_TARGET])
     for rel in range(n):
-        obs[cfg[C_O_SCORES] + rel] = min(1.0, s.scores[g, (seat + rel) % n] / target)
+        obs[R[C_O_SCORES] + rel] = min(1.0, st[R[C_S_SCORES] + (seat + rel) % n] / target)
 
 
-@jit
-def observe_all(s: State, r: Rules, seats: I64, out: NDArray[np.float32]) -> None:
+@entry
+def observe_one(st: I64, R: I64, seat: int, obs: NDArray[np.float32]) -> None:
+    """:func:`observe`, called from Python."""
+    observe(st, R, seat, obs)
+
+
+@entry
+def legal_of(st: I64, R: I64, out: I64) -> int:
+    """:func:`legal`, called from Python."""
+    return legal(st, R, out)
+
+
+@entry
+def hand_values(st: I64, R: I64, out: I64) -> None:
+    """``out[seat]``: :func:`hand_value` of every seat."""
+    for seat in range(R[C_PLAYERS]):
+        out[seat] = hand_value(st, R, seat)
+
+
+@entry
+def observe_all(S: I64, R: I64, seats: I64, out: NDArray[np.float32]) -> None:
     """``out[g]``: the observation of ``seats[g]`` in game ``g``."""
     for g in range(len(seats)):
-        observe(s, r, g, seats[g], out[g])
+        observe(S[g], R, seats[g], out[g])
 
 
 # --------------------------------------------------------------------------- checking against the reference engine
@@ -1396,56 +1372,30 @@ DIGEST_FIELDS = (
     "top",
     "launcher_streak",
 )
-_LOW32 = np.uint64(0xFFFFFFFF)
-_S32 = np.uint64(32)
 
 
 @jit
-def digest(s: State, r: Rules, g: int, out: I64) -> None:
-    """A cheap summary of game ``g`` (:data:`DIGEST_FIELDS`, then each hand's size) that the
+def digest(st: I64, R: I64, out: I64) -> None:
+    """A cheap summary of a game (:data:`DIGEST_FIELDS`, then each hand's size) that the
     differential check computes from the reference game too."""
-    sc = s.sc
-    x = s.rng[g]
-    out[0] = int(x >> _S32)
-    out[1] = int(x & _LOW32)
-    over = sc[g, F_DEC] == D_OVER
-    out[2] = -1 if over else sc[g, F_SEAT]
-    out[3] = sc[g, F_DEC]
-    out[4] = sc[g, F_TURN]
-    out[5] = sc[g, F_COLOR]
-    out[6] = sc[g, F_SIDE]
-    out[7] = sc[g, F_DIR]
-    out[8] = sc[g, F_EXPOSED]
-    out[9] = sc[g, F_STACK]
-    out[10] = sc[g, F_PASSES]
-    out[11] = sc[g, F_DRAWLEN]
-    out[12] = sc[g, F_DISCLEN]
-    out[13] = s.pile[g, P_DISCARD, sc[g, F_DISCLEN] - 1]
-    out[14] = sc[g, F_STREAK]
-    for seat in range(r.cfg[C_PLAYERS]):
-        out[15 + seat] = s.hlen[g, seat]
-
-
-@jit
-def replay(
-    s: State, r: Rules, g: int, codes: I64, chosen: I64, counts: I64, hashes: I64, digests: I64, start: int, stop: int
-) -> int:
-    """Apply ``codes[start:stop]`` to game ``g``, checking before each that the legal actions
-    number ``counts[j]``, hash to ``hashes[j]`` (:func:`legal_hash`) and list ``codes[j]`` at
-    ``chosen[j]``, and after each that the digest equals ``digests[j]``. Returns the first
-    ``j`` where something differs, or -1."""
-    buf = np.empty(4 * CAP + 64, np.int64)
-    mine = np.empty(digests.shape[1], np.int64)
-    for j in range(start, stop):
-        count = legal(s, r, g, buf)
-        if count != counts[j] or legal_hash(buf, count) != hashes[j] or buf[chosen[j]] != codes[j]:
-            return j
-        do(s, r, g, codes[j])
-        digest(s, r, g, mine)
-        for f in range(len(mine)):
-            if mine[f] != digests[j, f]:
-                return j
-    return -1
+    x = st[F_RNG]
+    out[0] = (x >> 32) & 0xFFFFFFFF
+    out[1] = x & 0xFFFFFFFF
+    out[2] = -1 if st[F_DEC] == D_OVER else st[F_SEAT]
+    out[3] = st[F_DEC]
+    out[4] = st[F_TURN]
+    out[5] = st[F_COLOR]
+    out[6] = st[F_SIDE]
+    out[7] = st[F_DIR]
+    out[8] = st[F_EXPOSED]
+    out[9] = st[F_STACK]
+    out[10] = st[F_PASSES]
+    out[11] = st[F_DRAWLEN]
+    out[12] = st[F_DISCLEN]
+    out[13] = st[R[C_S_DISC] + st[F_DISCLEN] - 1]
+    out[14] = st[F_STREAK]
+    for seat in range(R[C_PLAYERS]):
+        out[15 + seat] = st[R[C_S_HLEN] + seat]
 
 
 @jit
@@ -1455,3 +1405,24 @@ def legal_hash(codes: I64, count: int) -> int:
     for j in range(count):
         h = (h * 1000003 + codes[j] + 1) & 0xFFFFFFFFFFFF
     return h
+
+
+@entry
+def replay(st: I64, R: I64, moves: I64, digests: I64, start: int, stop: int) -> int:
+    """Apply the actions ``moves[j, 0]`` for ``j`` in ``start..stop-1``, checking before each
+    that the legal actions number ``moves[j, 2]``, hash to ``moves[j, 3]`` (:func:`legal_hash`)
+    and list the action at ``moves[j, 1]``, and after each that the digest equals
+    ``digests[j]``. Returns the first ``j`` where something differs, or -1."""
+    buf = np.empty(LEGAL_CAP, np.int64)
+    mine = np.empty(digests.shape[1], np.int64)
+    for j in range(start, stop):
+        count = legal(st, R, buf)
+        code = moves[j, 0]
+        if count != moves[j, 2] or legal_hash(buf, count) != moves[j, 3] or buf[moves[j, 1]] != code:
+            return j
+        do(st, R, code)
+        digest(st, R, mine)
+        for f in range(len(mine)):
+            if mine[f] != digests[j, f]:
+                return j
+    return -1

@@ -12,6 +12,7 @@ from dataclasses import fields
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..core import cards as C
 from ..core.actions import (
@@ -77,37 +78,42 @@ def resolve_options(variant: str, options: dict[str, Any]) -> tuple[str, Options
     return rules.name, resolved
 
 
-def rules_for(encoding: Encoding, options: Options, catch: bool) -> K.Rules:
-    """The kernel's tables for ``encoding``'s variant and seats with ``options``; ``catch``
-    turns on the environments' catch rule (the next seat catches every missed UNO call)."""
+def rules_for(encoding: Encoding, options: Options, catch: bool) -> NDArray[np.int64]:
+    """The kernel's rules vector (see :mod:`unokit.fast.kernel`) for ``encoding``'s variant,
+    seats and history with ``options``; ``catch`` turns on the environments' catch rule (the
+    next seat catches every missed UNO call)."""
     variant = encoding.variant
     rules = get_rules(variant)
     deck = standard_deck(variant)
     types = len(deck.types)
-    tab = np.zeros((K.N_ROWS, K.CAP), np.int64)
+    R = np.zeros(K.RULES_SIZE, np.int64)
+
+    def tab(row: int, t: int) -> int:
+        return K.TAB + row * K.CAP + t
+
     for side in (0, 1):
         for t in range(types):
             kind = deck.kind[side][t]
-            tab[K.R_KIND0 + side, t] = kind
-            tab[K.R_COLOR0 + side, t] = deck.color[side][t]
-            tab[K.R_POINTS0 + side, t] = rules.card_points(kind)
-            tab[K.R_SLOT0 + side, t] = encoding.face_slot[side][t]
-    tab[K.R_COUNT, :types] = deck.counts
-    tab[K.R_WILD_INDEX, :] = -1
+            R[tab(K.R_KIND0 + side, t)] = kind
+            R[tab(K.R_COLOR0 + side, t)] = deck.color[side][t]
+            R[tab(K.R_POINTS0 + side, t)] = rules.card_points(kind)
+            R[tab(K.R_SLOT0 + side, t)] = encoding.face_slot[side][t]
+    R[tab(K.R_WILD_INDEX, 0) : tab(K.R_WILD_INDEX, K.CAP)] = -1
     for w, t in enumerate(encoding.wild_types):
-        tab[K.R_WILD_INDEX, t] = w
+        R[tab(K.R_WILD_INDEX, t)] = w
 
-    match = np.zeros((2, 9, C.WILD_DISCARD_ALL + 1, 2), np.uint64)
+    match = np.zeros((2, 9, K.N_KINDS, 2), np.uint64)
     for side in (0, 1):
         for color in range(-1, 8):
-            for top_kind in range(C.WILD_DISCARD_ALL + 1):
+            for top_kind in range(K.N_KINDS):
                 for t in range(types):
                     kind = deck.kind[side][t]
                     if kind >= C.WILD or deck.color[side][t] == color or kind == top_kind:
                         match[side, color + 1, top_kind, t >> 6] |= np.uint64(1 << (t & 63))
+    R[K.MATCH : K.CARDS] = match.reshape(-1).view(np.int64)
 
     n_actions = encoding.num_actions
-    act = np.full((K.N_ACT_ROWS, n_actions + 2), -1, np.int64)
+    act = np.full((K.N_ACT_ROWS, K.ACT_CAP), -1, np.int64)
     for i in range(n_actions):
         if 0 <= encoding.trade_start <= i < encoding.trade_start + 9:
             act[K.A_KIND, i] = K.K_TRADE
@@ -123,49 +129,53 @@ def rules_for(encoding: Encoding, options: Options, catch: bool) -> K.Rules:
     act[K.A_KIND, n_actions] = K.K_UNO
     act[K.A_KIND, n_actions + 1] = K.K_CATCH
     act[K.A_UNO, n_actions : n_actions + 2] = 0
+    R[K.ACT : K.MATCH] = act.reshape(-1)
 
     groups = {g.name: g.start for g in encoding.action_groups}
-    cfg = np.zeros(K.N_CONFIG, np.int64)
-    cfg[K.C_PLAYERS] = encoding.players
-    cfg[K.C_TYPES] = types
-    cfg[K.C_DECK] = deck.size
-    cfg[K.C_LAUNCHER] = int(rules.uses_launcher)
-    cfg[K.C_DOUBLE] = int(rules.double_sided)
-    cfg[K.C_SENT_BACK] = _SENT_BACK.get(variant, -1)
-    cfg[K.C_IGNORE_ACTIONS] = int(variant == "flip_attack")
-    cfg[K.C_STACKING] = int(options.stacking)
-    cfg[K.C_BLUFFING] = int(options.bluffing)
-    cfg[K.C_SCORING] = SCORING_MODES.index(options.scoring)
-    cfg[K.C_TARGET] = options.target
-    cfg[K.C_PLAY] = groups["play"]
-    cfg[K.C_PLAY_UNO] = groups["play_uno"]
-    cfg[K.C_WILD] = groups["play_wild"]
-    cfg[K.C_WILD_UNO] = groups["play_wild_uno"]
-    cfg[K.C_DRAW] = encoding.draw_start
-    cfg[K.C_DRAWN] = groups.get("play_drawn", -1)
-    cfg[K.C_KEEP] = groups.get("keep", -1)
-    cfg[K.C_CHALLENGE] = groups.get("challenge", -1)
-    cfg[K.C_COLOR] = groups["color"]
-    cfg[K.C_TRADE] = encoding.trade_start
-    cfg[K.C_PYL] = groups.get("press_your_luck", -1)
-    cfg[K.C_DISCARD] = groups.get("discard", -1)
-    cfg[K.C_DISCARD_UNO] = groups.get("discard_uno", -1)
-    cfg[K.C_ACTIONS] = n_actions
-    cfg[K.C_HISTORY] = encoding.history
-    cfg[K.C_O_TOP] = encoding.block("top").start
-    cfg[K.C_O_DRAWN] = encoding.block("drawn").start
-    cfg[K.C_O_HIST] = encoding.block("history").start
-    cfg[K.C_O_BACKS] = encoding.block("backs").start
-    cfg[K.C_O_DRAW_BACK] = encoding.block("draw_top_back").start
-    cfg[K.C_O_COLOR] = encoding.block("color").start
-    cfg[K.C_O_PREV] = encoding.block("challenge_color").start
-    cfg[K.C_O_DECISION] = encoding.block("decision").start
-    cfg[K.C_O_TO_ACT] = encoding.block("to_act").start
-    cfg[K.C_O_SIZES] = encoding.block("hand_sizes").start
-    cfg[K.C_O_SCORES] = encoding.block("scores").start
-    cfg[K.C_O_FACES] = len(encoding.face_labels)
-    cfg[K.C_O_SIZE] = encoding.size
-    cfg[K.C_CATCH] = int(catch)
-    cards = np.zeros(K.CAP, np.uint8)
-    cards[: deck.size] = deck.cards()
-    return K.Rules(cfg=cfg, tab=tab, act=act, match=match, cards=cards)
+    config = {
+        K.C_PLAYERS: encoding.players,
+        K.C_TYPES: types,
+        K.C_DECK: deck.size,
+        K.C_LAUNCHER: int(rules.uses_launcher),
+        K.C_DOUBLE: int(rules.double_sided),
+        K.C_SENT_BACK: _SENT_BACK.get(variant, -1),
+        K.C_IGNORE_ACTIONS: int(variant == "flip_attack"),
+        K.C_STACKING: int(options.stacking),
+        K.C_BLUFFING: int(options.bluffing),
+        K.C_SCORING: SCORING_MODES.index(options.scoring),
+        K.C_TARGET: options.target,
+        K.C_PLAY: groups["play"],
+        K.C_PLAY_UNO: groups["play_uno"],
+        K.C_WILD: groups["play_wild"],
+        K.C_WILD_UNO: groups["play_wild_uno"],
+        K.C_DRAW: encoding.draw_start,
+        K.C_DRAWN: groups.get("play_drawn", -1),
+        K.C_KEEP: groups.get("keep", -1),
+        K.C_CHALLENGE: groups.get("challenge", -1),
+        K.C_COLOR: groups["color"],
+        K.C_TRADE: encoding.trade_start,
+        K.C_PYL: groups.get("press_your_luck", -1),
+        K.C_DISCARD: groups.get("discard", -1),
+        K.C_DISCARD_UNO: groups.get("discard_uno", -1),
+        K.C_ACTIONS: n_actions,
+        K.C_HISTORY: encoding.history,
+        K.C_O_TOP: encoding.block("top").start,
+        K.C_O_DRAWN: encoding.block("drawn").start,
+        K.C_O_HIST: encoding.block("history").start,
+        K.C_O_BACKS: encoding.block("backs").start,
+        K.C_O_DRAW_BACK: encoding.block("draw_top_back").start,
+        K.C_O_COLOR: encoding.block("color").start,
+        K.C_O_PREV: encoding.block("challenge_color").start,
+        K.C_O_DECISION: encoding.block("decision").start,
+        K.C_O_TO_ACT: encoding.block("to_act").start,
+        K.C_O_SIZES: encoding.block("hand_sizes").start,
+        K.C_O_SCORES: encoding.block("scores").start,
+        K.C_O_FACES: len(encoding.face_labels),
+        K.C_O_SIZE: encoding.size,
+        K.C_CATCH: int(catch),
+    }
+    for key, value in config.items():
+        R[key] = value
+    R[K.C_S_SCORES : K.C_S_WIDTH + 1] = K.state_width(encoding.players, encoding.history)
+    R[K.CARDS : K.CARDS + deck.size] = deck.cards()
+    return R

@@ -82,7 +82,7 @@ def compare_with_reference(
     *,
     every: int = 64,
     full_games: int = 0,
-    **options: object,
+    **options: Any,
 ) -> Report:
     """Play ``games`` random games (game ``i`` from seed ``seed + i``) through both engines
     and compare them as the module docstring says; stop at the first difference."""
@@ -117,11 +117,11 @@ def compare_with_reference(
             chosen.append(k)
             counts.append(len(row))
             hashes.append(_hash(row))
-            card = action.card
+            card: int | None = action.card
             if action.kind == PLAY_DRAWN:
                 card = game.deck.type_id(game.pending()["card"])
             game.step(action)
-            if action.kind in (PLAY, DISCARD, PLAY_DRAWN):
+            if action.kind in (PLAY, DISCARD, PLAY_DRAWN) and card is not None:
                 history[seat].insert(0, card)
                 del history[seat][enc.history :]
             digests.append(reference_digest(game))
@@ -183,12 +183,13 @@ def _replay(
     report: Report,
 ) -> str | None:
     """Replay one game in row ``i`` of ``batch``, comparing as it goes; describe a difference."""
-    arrays = [np.asarray(x, np.int64) for x in (codes, chosen, counts, hashes)]
+    moves = np.asarray([codes, chosen, counts, hashes], np.int64).T.copy()
     table = np.asarray(digests, np.int64).reshape(len(digests), -1)
+    row = batch.state[i]
     start = 0
     for stop in sorted(checkpoints):
         if stop >= start:
-            bad = K.replay(batch.state, batch.tables, i, *arrays, table, start, stop + 1)
+            bad = K.replay(row, batch.rules_vector, moves, table, start, stop + 1)
             if bad >= 0:
                 return f"decision {bad} (action {codes[bad]}) differs"
             start = stop + 1
