@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -28,7 +30,7 @@ def test_game_i_of_a_batch_is_the_reference_game_with_seed_plus_i() -> None:
         ("classic", {"rounds": 3}, "rounds"),
     ],
 )
-def test_unsupported_options_are_refused_by_name(variant: str, options: dict[str, object], named: str) -> None:
+def test_unsupported_options_are_refused_by_name(variant: str, options: dict[str, Any], named: str) -> None:
     with pytest.raises(OptionError, match=named):
         Batch(variant, 2, 1, 0, **options)
     with pytest.raises(OptionError, match=named):

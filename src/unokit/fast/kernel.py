@@ -250,31 +250,38 @@ def state_width(players: int, history: int) -> tuple[int, ...]:
 
 
 @jit
-def next64(st: I64) -> np.uint64:
-    """``Rng.next64`` of the game's generator."""
-    z = np.uint64(st[F_RNG]) + _GOLDEN
-    st[F_RNG] = np.int64(z)
+def next64_at(words: I64, at: int) -> np.uint64:
+    """``Rng.next64`` of the generator whose state is ``words[at]``."""
+    z = np.uint64(words[at]) + _GOLDEN
+    words[at] = np.int64(z)
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
 
 
 @jit
-def below(st: I64, n: int) -> int:
-    """``Rng.below(n)``: uniform in ``[0, n)`` by rejection, drawing as the reference does."""
+def below_at(words: I64, at: int, n: int) -> int:
+    """``Rng.below(n)`` of the generator ``words[at]``: uniform in ``[0, n)`` by rejection,
+    drawing as the reference does."""
     un = np.uint64(n)
     rem = (_U0 - un) % un  # 2**64 mod n
     limit = _U0 - rem  # accept x < 2**64 - rem (every x when rem is 0)
     while True:
-        x = next64(st)
+        x = next64_at(words, at)
         if rem == _U0 or x < limit:
             return int(x % un)
 
 
 @jit
+def below(st: I64, n: int) -> int:
+    """``Rng.below(n)`` of the game's generator."""
+    return below_at(st, F_RNG, n)
+
+
+@jit
 def uniform(st: I64) -> float:
     """``Rng.random()``: 53 random bits as a float in ``[0, 1)``."""
-    return float(next64(st) >> _S11) * _INV53
+    return float(next64_at(st, F_RNG) >> _S11) * _INV53
 
 
 @jit
@@ -1238,16 +1245,16 @@ def random_games(st: I64, R: I64, games: int, first_seed: int, wins: I64) -> int
     uniform over ``Game.legal_actions`` with a chooser generator per game (state ``~seed``);
     add each winner's share (in 1/2520ths) to ``wins[seat]``; return the number of decisions."""
     n = R[C_PLAYERS]
-    chooser = np.zeros(N_FIELDS, np.int64)
+    chooser = np.zeros(1, np.int64)
     buf = np.empty(LEGAL_CAP, np.int64)
     decisions = 0
     for i in range(games):
         seed = first_seed + i
         deal(st, R, seed)
-        chooser[F_RNG] = ~seed
+        chooser[0] = ~seed
         while st[F_DEC] != D_OVER:
             count = legal(st, R, buf)
-            do(st, R, buf[below(chooser, count)])
+            do(st, R, buf[below_at(chooser, 0, count)])
             decisions += 1
         winners = st[F_WINNERS]
         shared = 0
@@ -1426,3 +1433,174 @@ def replay(st: I64, R: I64, moves: I64, digests: I64, start: int, stop: int) -> 
             if mine[f] != digests[j, f]:
                 return j
     return -1
+
+
+# --------------------------------------------------------------------------- compiled bots (unokit.bots)
+
+#: Policies the kernel can play for a seat: ``random`` and ``rlcard_rule``.
+POLICY_RANDOM = 0
+POLICY_RLCARD_RULE = 1
+
+
+@jit
+def action_color(st: I64, R: I64, code: int) -> int:
+    """The colour an action names (a wild play, a drawn wild, a colour choice), else -1."""
+    kind = R[ACT + A_KIND * ACT_CAP + code]
+    slot = R[ACT + A_SLOT * ACT_CAP + code]
+    if slot < 0 or kind not in (K_PLAY, K_DRAWN, K_COLOR):
+        return -1
+    return int(st[F_SIDE] * 4 + slot)
+
+
+@jit
+def uno_twin(R: I64, code: int) -> int:
+    """The id of the same play, drawn play or discard with the UNO call (-1: none)."""
+    kind = R[ACT + A_KIND * ACT_CAP + code]
+    if R[ACT + A_UNO * ACT_CAP + code] == 1:
+        return -1
+    if kind == K_PLAY:
+        if R[ACT + A_SLOT * ACT_CAP + code] < 0:
+            return int(code + R[C_PLAY_UNO] - R[C_PLAY])
+        return int(code + R[C_WILD_UNO] - R[C_WILD])
+    if kind == K_DRAWN:
+        return int(code + (1 if code == R[C_DRAWN] else 4))
+    if kind == K_DISCARD:
+        return int(code + R[C_DISCARD_UNO] - R[C_DISCARD])
+    return -1
+
+
+@jit
+def prefer_uno(R: I64, codes: I64, count: int, kind: int, out: I64) -> int:
+    """``rule_bots._prefer_uno`` of ``codes[:count]`` restricted to actions of ``kind``: drop an
+    action whose form with the UNO call is also listed. Writes ``out``; returns its length."""
+    kept = 0
+    for j in range(count):
+        code = codes[j]
+        if code >= R[C_ACTIONS] or R[ACT + A_KIND * ACT_CAP + code] != kind:
+            continue
+        twin = uno_twin(R, code)
+        listed = False
+        if twin >= 0:
+            for m in range(count):
+                if codes[m] == twin:
+                    listed = True
+                    break
+        if not listed:
+            out[kept] = code
+            kept += 1
+    return kept
+
+
+@jit
+def most_held_color(st: I64, R: I64, seat: int, codes: I64, start: int, count: int) -> int:
+    """``RlcardRuleBot._most_held_color``: of ``codes[start:start + count]``, the first naming
+    the colour the hand holds most, or the first action when none names a colour."""
+    best = -1
+    choice = -1
+    for j in range(start, start + count):
+        c = action_color(st, R, codes[j])
+        if c >= 0:
+            held = count_color(st, R, seat, c)
+            if held > best:
+                best = held
+                choice = codes[j]
+    return int(codes[start] if choice < 0 else choice)
+
+
+@jit
+def rlcard_rule(st: I64, R: I64, rng: I64, at: int, codes: I64, count: int, work: I64) -> int:
+    """``RlcardRuleBot.act`` over the legal actions ``codes[:count]`` (in the engine's order),
+    drawing from the bot's generator ``rng[at]`` exactly as the Python bot does; ``work`` is
+    scratch room for four lists as long as ``codes``."""
+    n_actions = R[C_ACTIONS]
+    for j in range(count):
+        if codes[j] >= n_actions:
+            return int(codes[j])  # catch, or the late UNO call
+    dec = st[F_DEC]
+    seat = st[F_SEAT]
+    kinds = TAB + (R_KIND0 + st[F_SIDE]) * CAP
+    cards = ACT + A_CARD * ACT_CAP
+    if dec in (D_TURN, D_STACK):
+        plays = prefer_uno(R, codes, count, K_PLAY, work)
+        if plays == 0:
+            return int(R[C_DRAW])
+        picked = plays  # work[picked:]: the plays chosen from, in order
+        draws = 0
+        for j in range(plays):
+            if R[kinds + R[cards + work[j]]] in _DRAW_CARDS:
+                work[picked + draws] = work[j]
+                draws += 1
+        if draws and count_color(st, R, seat, st[F_COLOR]) == 0:  # a fair Wild Draw
+            return most_held_color(st, R, seat, work, picked, draws)
+        others = 0
+        for j in range(plays):
+            if R[kinds + R[cards + work[j]]] < _WILD:
+                work[picked + others] = work[j]
+                others += 1
+        if others:
+            return int(work[picked + below_at(rng, at, others)])
+        plain = 0
+        for j in range(plays):
+            if R[kinds + R[cards + work[j]]] not in _DRAW_CARDS:
+                work[picked + plain] = work[j]
+                plain += 1
+        if plain == 0:
+            for j in range(plays):
+                work[picked + j] = work[j]
+            plain = plays
+        distinct_at = 2 * plays  # the distinct cards (plays come in type order)
+        distinct = 0
+        for j in range(plain):
+            card = R[cards + work[picked + j]]
+            if distinct == 0 or work[distinct_at + distinct - 1] != card:
+                work[distinct_at + distinct] = card
+                distinct += 1
+        card = work[distinct_at + below_at(rng, at, distinct)]
+        same_at = 3 * plays
+        same = 0
+        for j in range(plain):
+            if R[cards + work[picked + j]] == card:
+                work[same_at + same] = work[picked + j]
+                same += 1
+        return most_held_color(st, R, seat, work, same_at, same)
+    if dec == D_PLAY_OR_KEEP:
+        drawn = prefer_uno(R, codes, count, K_DRAWN, work)
+        if drawn:
+            return most_held_color(st, R, seat, work, 0, drawn)
+        return int(R[C_KEEP])
+    if dec == D_CHALLENGE:
+        return int(R[C_CHALLENGE] + 1)  # accept
+    if dec == D_CHOOSE_COLOR:
+        return most_held_color(st, R, seat, codes, 0, count)
+    if dec == D_CHOOSE_PLAYER:
+        n = R[C_PLAYERS]
+        best = -1
+        choice = -1
+        for j in range(count):
+            other = (seat + R[ACT + A_SLOT * ACT_CAP + codes[j]]) % n
+            key = st[R[C_S_HLEN] + other] * n + other
+            if best < 0 or key < best:
+                best = key
+                choice = codes[j]
+        return int(choice)
+    if dec == D_PRESS_YOUR_LUCK:
+        return int(R[C_PYL] + 1)  # stop
+    discards = prefer_uno(R, codes, count, K_DISCARD, work)
+    return int(work[below_at(rng, at, discards)])
+
+
+@jit
+def policy_action(st: I64, R: I64, policy: int, rng: I64, at: int, codes: I64, count: int, work: I64) -> int:
+    """The action ``policy`` takes among ``codes[:count]`` with its generator ``rng[at]``."""
+    if policy == POLICY_RLCARD_RULE:
+        return rlcard_rule(st, R, rng, at, codes, count, work)
+    return int(codes[below_at(rng, at, count)])
+
+
+@entry
+def policy_of(st: I64, R: I64, policy: int, rng: I64, at: int) -> int:
+    """:func:`policy_action` for the seat to act, called from Python (for tests)."""
+    codes = np.empty(LEGAL_CAP, np.int64)
+    work = np.empty(4 * LEGAL_CAP, np.int64)
+    count = legal(st, R, codes)
+    return policy_action(st, R, policy, rng, at, codes, count, work)
