@@ -64,6 +64,11 @@ def entry(function: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(function))
 
 
+def parallel_entry(function: F) -> F:
+    """:func:`entry` whose ``numba.prange`` loops share the work between the cores."""
+    return cast(F, numba.njit(cache=True, nogil=True, parallel=True)(function))
+
+
 I64 = NDArray[np.int64]
 
 # --------------------------------------------------------------------------- layout constants
@@ -1604,3 +1609,141 @@ def policy_of(st: I64, R: I64, policy: int, rng: I64, at: int) -> int:
     work = np.empty(4 * LEGAL_CAP, np.int64)
     count = legal(st, R, codes)
     return policy_action(st, R, policy, rng, at, codes, count, work)
+
+
+# --------------------------------------------------------------------------- environments (unokit.envs.vector)
+
+#: How many deals a reset tries before giving up on reaching the agent's first decision.
+MAX_DEALS = 1000
+#: A table's generators, gens[g, G_*]: the seeds of later hands (``Session._seeds``) and the
+#: session's own generator (``Session.rng``, which seeds the bots).
+G_SEEDS = 0
+G_SESSION = 1
+
+
+@jit
+def play_bots(st: I64, R: I64, agent: int, policies: I64, bots: I64, codes: I64, work: I64, limit: int) -> None:
+    """Let the bots decide until the ``agent`` seat must, the hand ends or ``limit`` decisions
+    are taken (``UnoEnv._play_bots``); the environments' catch rule applies to every play."""
+    while st[F_DEC] != D_OVER and st[F_SEAT] != agent and st[F_STEPS] < limit:
+        seat = st[F_SEAT]
+        count = legal(st, R, codes)
+        do(st, R, policy_action(st, R, policies[seat], bots, seat, codes, count, work))
+        st[F_STEPS] += 1
+
+
+@jit
+def env_deal(
+    st: I64, R: I64, gens: I64, bots: I64, agent: int, policies: I64, codes: I64, work: I64, limit: int, seed: int
+) -> None:
+    """``Session.reset`` then, with an agent seat, ``UnoEnv.reset``: deal (from ``seed`` when
+    ``seed >= 0`` is given, else from the table's seed generator), seed each bot from the
+    session's generator, play the bots up to the agent's first decision, and deal again when
+    the hand ends before it."""
+    n = R[C_PLAYERS]
+    for attempt in range(MAX_DEALS):
+        if attempt == 0 and seed >= 0:
+            gens[G_SEEDS] = seed
+            game_seed = seed
+        else:
+            game_seed = int(np.int64(next64_at(gens, G_SEEDS)))
+        gens[G_SESSION] = np.int64(next64_at(gens, G_SEEDS))
+        deal(st, R, game_seed)
+        if agent < 0:
+            return
+        for k in range(n - 1):
+            bots[(agent + 1 + k) % n] = np.int64(next64_at(gens, G_SESSION))
+        play_bots(st, R, agent, policies, bots, codes, work, limit)
+        if st[F_DEC] != D_OVER and st[F_SEAT] == agent:
+            return
+
+
+@jit
+def env_step_tables(
+    S: I64,
+    R: I64,
+    actions: I64,
+    resets: I64,
+    agent: int,
+    policies: I64,
+    bots: I64,
+    gens: I64,
+    limit: int,
+    obs: NDArray[np.float32],
+    masks: NDArray[np.bool_],
+    first: int,
+    stride: int,
+    codes: I64,
+    work: I64,
+) -> None:
+    """:func:`env_step` of the tables ``first, first + stride, ...`` (one thread's share)."""
+    n_actions = R[C_ACTIONS]
+    for g in range(first, len(S), stride):
+        st = S[g]
+        if resets[g] != -1:
+            env_deal(st, R, gens[g], bots[g], agent, policies, codes, work, limit, resets[g] if resets[g] >= 0 else -1)
+        elif st[F_DEC] != D_OVER and st[F_STEPS] < limit:
+            do(st, R, actions[g])
+            st[F_STEPS] += 1
+            if agent >= 0:
+                play_bots(st, R, agent, policies, bots[g], codes, work, limit)
+        seat = agent if agent >= 0 else (st[F_SEAT] if st[F_DEC] != D_OVER else 0)
+        observe(st, R, seat, obs[g])
+        row = masks[g]
+        for i in range(n_actions):
+            row[i] = False
+        if st[F_DEC] != D_OVER and st[F_SEAT] == seat:
+            count = legal(st, R, codes)
+            for i in range(count):
+                if codes[i] < n_actions:
+                    row[codes[i]] = True
+
+
+@parallel_entry
+def env_step(
+    S: I64,
+    R: I64,
+    actions: I64,
+    resets: I64,
+    agent: int,
+    policies: I64,
+    bots: I64,
+    gens: I64,
+    limit: int,
+    obs: NDArray[np.float32],
+    masks: NDArray[np.bool_],
+    threads: int,
+) -> None:
+    """One step of every table: a table with ``resets[g] != -1`` is dealt anew (``resets[g]``:
+    its seed, or -2 for the next one from its generator); any other unfinished table applies
+    ``actions[g]`` for the seat to act, then (with an ``agent`` seat) the bots play up to the
+    agent's next decision. Then ``obs[g]`` and ``masks[g]`` are those of the agent (or of the
+    seat to act). Tables are shared out between ``threads`` threads (see
+    :func:`env_step_serial` for one)."""
+    chunks = max(1, min(len(S), threads))
+    for chunk in numba.prange(chunks):
+        codes = np.empty(LEGAL_CAP, np.int64)
+        work = np.empty(4 * LEGAL_CAP, np.int64)
+        env_step_tables(
+            S, R, actions, resets, agent, policies, bots, gens, limit, obs, masks, chunk, chunks, codes, work
+        )
+
+
+@entry
+def env_step_serial(
+    S: I64,
+    R: I64,
+    actions: I64,
+    resets: I64,
+    agent: int,
+    policies: I64,
+    bots: I64,
+    gens: I64,
+    limit: int,
+    obs: NDArray[np.float32],
+    masks: NDArray[np.bool_],
+) -> None:
+    """:func:`env_step` in the calling thread (no parallel region to start and join)."""
+    codes = np.empty(LEGAL_CAP, np.int64)
+    work = np.empty(4 * LEGAL_CAP, np.int64)
+    env_step_tables(S, R, actions, resets, agent, policies, bots, gens, limit, obs, masks, 0, 1, codes, work)
