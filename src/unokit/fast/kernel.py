@@ -1747,3 +1747,95 @@ def env_step_serial(
     codes = np.empty(LEGAL_CAP, np.int64)
     work = np.empty(4 * LEGAL_CAP, np.int64)
     env_step_tables(S, R, actions, resets, agent, policies, bots, gens, limit, obs, masks, 0, 1, codes, work)
+
+
+# --------------------------------------------------------------------------- the simulator (unokit.sim)
+
+_POOL_LOW = np.uint64(1 << 32)
+
+
+@jit
+def splitmix_once(state: np.uint64) -> np.uint64:
+    """The first ``Rng(state).next64()``."""
+    z = state + _GOLDEN
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@jit
+def derive_seed(seed: int, parts: I64, count: int) -> int:
+    """``unokit.sim.runner.derive_seed(seed, *parts[:count])`` as the bits of an ``int64``."""
+    value = splitmix_once(np.uint64(seed))
+    for i in range(count):
+        value = splitmix_once(value ^ (np.uint64(parts[i]) * _GOLDEN))
+    return int(np.int64(value))
+
+
+@entry
+def sim_games(
+    st: I64,
+    R: I64,
+    seed: int,
+    start: int,
+    policies: I64,
+    turns: I64,
+    decisions: I64,
+    dealers: I64,
+    winners: I64,
+    scores: I64,
+) -> None:
+    """Play games ``start .. start + len(turns) - 1`` of a simulation exactly as
+    ``unokit.sim.runner.play_games`` does with the bots ``policies`` (by entry): game seeds and
+    bot seeds derived from ``(seed, index)``, entry ``e`` in seat ``(e + index) % players``,
+    ``random`` seats choosing with digits of their generator's numbers, the other bots
+    answering a missed UNO call out of turn. Writes each game's turns, decisions, dealer,
+    winners (a bit set) and final scores."""
+    n = R[C_PLAYERS]
+    n_actions = R[C_ACTIONS]
+    codes = np.empty(LEGAL_CAP, np.int64)
+    work = np.empty(4 * LEGAL_CAP, np.int64)
+    parts = np.empty(2, np.int64)
+    rngs = np.empty(n, np.int64)
+    pools = np.zeros(n, np.uint64)
+    kinds = np.empty(n, np.int64)
+    for k in range(len(turns)):
+        index = start + k
+        parts[0] = index
+        deal(st, R, derive_seed(seed, parts, 1))
+        for seat in range(n):
+            entry_index = (seat - index) % n
+            parts[1] = 1 + entry_index
+            rngs[seat] = derive_seed(seed, parts, 2)
+            pools[seat] = 0
+            kinds[seat] = policies[entry_index]
+        dealers[k] = st[F_DEALER]
+        count_turns = 0
+        count_decisions = 0
+        while st[F_DEC] != D_OVER:
+            count_decisions += 1
+            if st[F_DEC] in (D_TURN, D_STACK):
+                count_turns += 1
+            actor = st[F_SEAT]
+            count = legal(st, R, codes)
+            if kinds[actor] == POLICY_RANDOM:
+                pool = pools[actor]
+                if pool < _POOL_LOW:
+                    pool = next64_at(rngs, actor)
+                code = codes[pool % np.uint64(count)]
+                pools[actor] = pool // np.uint64(count)
+            else:
+                code = policy_action(st, R, kinds[actor], rngs, actor, codes, count, work)
+            do(st, R, code)
+            exposed = st[F_EXPOSED]
+            if exposed >= 0 and st[F_DEC] != D_OVER and st[R[C_S_HLEN] + exposed] == 1:
+                for j in range(n):  # react_all: the exposed seat first, then the others in turn
+                    seat = (exposed + j) % n
+                    if kinds[seat] != POLICY_RANDOM:
+                        do(st, R, n_actions if seat == exposed else n_actions + 1)
+                        break
+        turns[k] = count_turns
+        decisions[k] = count_decisions
+        winners[k] = st[F_WINNERS]
+        for seat in range(n):
+            scores[k, seat] = st[R[C_S_SCORES] + seat]

@@ -11,7 +11,7 @@ import click
 
 from ..clickopts import parse_option_pairs
 from ..core.errors import UnokitError
-from .runner import SimConfig, SimResult, run_sim
+from .runner import BACKENDS, ENGINES, SimConfig, SimResult, run_sim
 from .tournament import FORMATS, TournamentConfig, TournamentResult, run_tournament
 
 
@@ -68,6 +68,21 @@ def _common(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--time-limit", default=5.0, show_default=True, type=float, help="seconds per decision for external bots"
         ),
+        click.option(
+            "--engine",
+            default="reference",
+            show_default=True,
+            type=click.Choice(ENGINES),
+            help="fast: the compiled kernel (extra 'fast'; random and rlcard_rule bots, --hands-only)",
+        ),
+        click.option(
+            "--backend",
+            default="local",
+            show_default=True,
+            type=click.Choice(BACKENDS),
+            help="ray: play the chunks of games on a Ray cluster (extra 'ray'); --workers CPUs for a local one",
+        ),
+        click.option("--address", help="with --backend ray: the address of a running Ray cluster to join"),
         click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the results as JSON"),
         click.option("--quiet", is_flag=True, help="no progress bar"),
     ]
@@ -97,6 +112,9 @@ def sim(
     option: tuple[str, ...],
     hands_only: bool,
     time_limit: float,
+    engine: str,
+    backend: str,
+    address: str | None,
     json_path: str | None,
     quiet: bool,
     effects: bool,
@@ -124,6 +142,9 @@ def sim(
         hands_only=hands_only,
         effects=effects,
         time_limit=time_limit,
+        engine=engine,
+        backend=backend,
+        address=address,
     )
     try:
         config.validate()
@@ -218,6 +239,9 @@ def tournament(
     option: tuple[str, ...],
     hands_only: bool,
     time_limit: float,
+    engine: str,
+    backend: str,
+    address: str | None,
     json_path: str | None,
     quiet: bool,
 ) -> None:
@@ -240,6 +264,9 @@ def tournament(
         hands_only=hands_only,
         format=format_,
         time_limit=time_limit,
+        engine=engine,
+        backend=backend,
+        address=address,
     )
     try:
         tables = config.tables()

@@ -42,6 +42,11 @@ from ..core.variants import Options, get_rules, make_options
 #: A shared win counts ``1/k`` for each of its ``k`` winners; tallies count in units of
 #: ``1/WIN_DENOM`` (the least common multiple of 1..10) so that they stay whole numbers.
 WIN_DENOM = 2520
+#: ``reference``: the engine of :mod:`unokit.core`; ``fast``: the compiled kernel of
+#: :mod:`unokit.fast` (same games, same results; random and rlcard_rule bots, single hands).
+ENGINES = ("reference", "fast")
+#: Where the games are played: worker processes of this machine, or a Ray cluster.
+BACKENDS = ("local", "ray")
 #: A game that has not ended after this many decisions is reported as an error.
 MAX_DECISIONS = 2_000_000
 EXTERNAL_PREFIX = "external:"
@@ -128,6 +133,9 @@ class SimConfig:
     effects: bool = False
     time_limit: float = 5.0
     keep_games: bool = False
+    engine: str = "reference"
+    backend: str = "local"
+    address: str | None = None
 
     def game_options(self) -> dict[str, object]:
         """The options given to ``Game.new`` (``rounds=1`` with ``hands_only``)."""
@@ -155,6 +163,16 @@ class SimConfig:
         Game.new(self.variant, self.players, 0, **self.game_options())
         for spec in self.bots:
             check_bot_spec(spec)
+        if self.engine not in ENGINES:
+            raise ValueError(f"unknown engine {self.engine!r}; engines are {', '.join(ENGINES)}")
+        if self.engine == "fast":
+            from .fast import check_fast_config
+
+            check_fast_config(self)
+        if self.backend not in BACKENDS:
+            raise ValueError(f"unknown backend {self.backend!r}; backends are {', '.join(BACKENDS)}")
+        if self.address is not None and self.backend != "ray":
+            raise ValueError("--address names a Ray cluster: it goes with --backend ray")
 
     def labels(self) -> list[str]:
         """A name per entry: the bot spec, numbered when several entries share it."""
@@ -240,6 +258,10 @@ def _count_events(tally: Tally, events: Iterable[Event]) -> None:
 
 def play_games(config: SimConfig, start: int, stop: int) -> Tally:
     """Play games ``start`` to ``stop - 1`` of ``config`` in this process; return their tally."""
+    if config.engine == "fast":
+        from .fast import play_games_fast
+
+        return play_games_fast(config, start, stop)
     tally = Tally(config.players)
     options = config.game_options()
     for index in range(start, stop):
@@ -348,8 +370,9 @@ def _end_round(tally: Tally, game: Game, before: list[int], first: int, turns: i
 # --------------------------------------------------------------------------- running
 
 
-def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    size = max(1, min(500, math.ceil(games / (workers * 16))))
+def _chunks(games: int, workers: int, engine: str = "reference") -> list[tuple[int, int]]:
+    largest = 20_000 if engine == "fast" else 500  # the kernel plays a chunk in one call
+    size = max(1, min(largest, math.ceil(games / (workers * 16))))
     return [(start, min(games, start + size)) for start in range(0, games, size)]
 
 
@@ -368,7 +391,7 @@ def run_sim(config: SimConfig, progress: Callable[[int], None] | None = None) ->
     """Play every game of ``config`` and return the result. ``progress(games_done)`` is called
     as games finish. Raises ``ValueError`` (or ``OptionError``) for a bad configuration."""
     config.validate()
-    chunks = _chunks(config.games, config.workers)
+    chunks = _chunks(config.games, config.workers, config.engine)
     total = Tally(config.players)
     started = time.perf_counter()
     if config.workers == 1:
