@@ -95,7 +95,5 @@ def play_games_fast(config: SimConfig, start: int, stop: int) -> Tally:
             by_entry = [0] * n
             for seat in range(n):
                 by_entry[entry_of[k, seat]] = int(scores[k, seat])
-            tally.records.append(
-                (tuple(sorted(int(entry_of[k, s]) for s in range(n) if won[k, s])), tuple(by_entry))
-            )
+            tally.records.append((tuple(sorted(int(entry_of[k, s]) for s in range(n) if won[k, s])), tuple(by_entry)))
     return tally

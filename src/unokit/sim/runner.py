@@ -394,7 +394,11 @@ def run_sim(config: SimConfig, progress: Callable[[int], None] | None = None) ->
     chunks = _chunks(config.games, config.workers, config.engine)
     total = Tally(config.players)
     started = time.perf_counter()
-    if config.workers == 1:
+    if config.backend == "ray":
+        from .distributed import run_on_ray
+
+        total = run_on_ray(config, chunks, progress)
+    elif config.workers == 1:
         try:
             for start, stop in chunks:
                 total.add(play_games(config, start, stop))
