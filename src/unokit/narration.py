@@ -9,6 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 game``, ``2 games``, ``1,000 games``; ``many`` for an irregular plural."""
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
+
+
 def _name(names: Sequence[str] | None, seat: int) -> str:
     return names[seat] if names is not None else f"seat {seat}"
 

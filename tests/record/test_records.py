@@ -54,7 +54,8 @@ def test_records_round_trip_through_json_and_verify(finished: GameRecord, tmp_pa
     assert loaded.seats[1] == Seat("bot 1", "bot", "random", {"seed": 31})
     verdict = verify(loaded)
     assert verdict.ok, verdict.message
-    assert verdict.message.startswith(f"reproduces: {len(loaded.actions)} actions, 2 round(s)")
+    assert verdict.message.startswith(f"reproduces: {len(loaded.actions):,} actions, 2 rounds, scores ")
+    assert "[" not in verdict.message  # scores by name, not as a list
 
 
 def test_the_record_file_is_readable_json_with_one_action_a_line(finished: GameRecord) -> None:
