@@ -9,7 +9,7 @@ may catch it. Keys: see ``docs/play.md`` or the bottom line of the screen.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -21,6 +21,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import RichLog, Static
 
+from ..bots.external import ExternalBotError
 from ..core.actions import CATCH, DRAW, PRESS, UNO, Action
 from ..core.cards import COLOR_NAMES
 from ..core.errors import UnokitError
@@ -176,7 +177,7 @@ class TableScreen(Screen[None]):
         for line in setup_teller.lines(redact(self.session.setup, self.log_viewer)):
             log.write(line)
         self.render_all()
-        self.run_worker(self.drive(), exclusive=True, group="drive")
+        self.run_worker(self.guarded(self.drive()), exclusive=True, group="drive")
 
     # ------------------------------------------------------------------ drawing
     def render_all(self) -> None:
@@ -380,9 +381,19 @@ class TableScreen(Screen[None]):
                 return
             self.render_all()
             await self.pause(self.delay)
-            await self.perform(session.bot_act(seat), seat)
+            await self.perform(await asyncio.to_thread(session.bot_act, seat), seat)
         self.finished = True
         self.render_all()
+
+    async def guarded(self, work: Awaitable[None]) -> None:
+        """Run the game loop ``work``; a bot that breaks the protocol, or a game that cannot go
+        on (a scripted launcher used up), ends the app with the message, not a traceback."""
+        try:
+            await work
+        except (ExternalBotError, UnokitError) as exc:
+            app = self.app
+            if isinstance(app, PlayApp):
+                app.fail(f"the game stopped: {exc}")
 
     def open_prompt(self, seat: int) -> None:
         self.prompt = self.session.prompt(seat)
@@ -481,7 +492,7 @@ class TableScreen(Screen[None]):
         self.submenu = None
         self.uno_armed = False
         self.message = ""
-        self.run_worker(self.after_human(action, seat), exclusive=True, group="drive")
+        self.run_worker(self.guarded(self.after_human(action, seat)), exclusive=True, group="drive")
 
     async def after_human(self, action: Action, seat: int) -> None:
         try:
@@ -500,7 +511,9 @@ class TableScreen(Screen[None]):
                     self.window.set_result(action)
                 elif self.ready:
                     self.ready = False
-                    self.run_worker(self.after_out_of_turn(action, self.viewer), exclusive=True, group="drive")
+                    self.run_worker(
+                        self.guarded(self.after_out_of_turn(action, self.viewer)), exclusive=True, group="drive"
+                    )
                 return True
         return False
 
@@ -659,6 +672,13 @@ class PlayApp(App[Path | None]):
         self.allow_restart = restart
         self.session: Session | None = None
         self.saved: list[Path] = []
+        self.error: str | None = None
+
+    def fail(self, message: str) -> None:
+        """End the app because the game cannot go on (a bot broke the protocol); the game so
+        far is saved and ``error`` holds the message for the command to print."""
+        self.error = message
+        self.exit(self.session.save() if self.session is not None else None)
 
     def on_mount(self) -> None:
         self.restart(first=True)

@@ -269,6 +269,7 @@ class Session:
         self.setup = list(setup or [])
         self.record_path = record_path
         self.meta = dict(meta or {})
+        self.save_error: str | None = None
         self.views = [View(game, seat) for seat in range(game.n)]
         for seat, player in enumerate(self.players):
             if player.bot is not None:
@@ -459,10 +460,17 @@ class Session:
         return self.game.to_record([p.seat_record() for p in self.players], self.meta)
 
     def save(self) -> Path | None:
-        """Write the record (if the session has a path); return where."""
+        """Write the record (if the session has a path); return where. ``None`` also when it
+        could not be written (a full disk, a folder removed meanwhile): ``save_error`` says why."""
         if self.record_path is None:
             return None
-        return save_record(self.record(), self.record_path)
+        try:
+            path = save_record(self.record(), self.record_path)
+        except OSError as exc:
+            self.save_error = f"the game record could not be saved to {self.record_path}: {exc.strerror or exc}"
+            return None
+        self.save_error = None
+        return path
 
 
 __all__ = [
