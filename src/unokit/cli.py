@@ -88,8 +88,9 @@ def demo(variant: str, players: int, seed: int, option: tuple[str, ...], rounds:
     click.echo(
         f"{game.rules.title}, {players} players, seed {seed}; {format_options(game.options.as_dict(game.rules))}"
     )
+    double_sided = game.rules.double_sided
     for event in redact(setup, None):
-        line = describe(event)
+        line = describe(event, double_sided=double_sided)
         if line:
             click.echo(line)
     while not game.is_over:
@@ -103,6 +104,6 @@ def demo(variant: str, players: int, seed: int, option: tuple[str, ...], rounds:
             raise click.ClickException(f"the game stopped at seat {actor}'s {action}: {exc}") from None
         click.echo(f"  [{round_number}] seat {actor} > {action}")
         for event in events:
-            line = describe(event)
+            line = describe(event, double_sided=double_sided)
             if line:
                 click.echo(f"      {line}")

@@ -181,7 +181,18 @@ def a_night(tmp_path: Path) -> Path:
     night = tmp_path / "night.json"
     run("new", str(night), "--variant", "flip", "--players", "Ann,Ben,Cat", "--target", "1000")
     run("round", str(night), "--winner", "Ann", "--hand", "Ben=red 5, wild", "--points", "Cat=12")
-    run("round", str(night), "--winner", "Ben", "--side", "dark", "--hand", "Ann=pink 4", "--hand", "Cat=teal skip_everyone")
+    run(
+        "round",
+        str(night),
+        "--winner",
+        "Ben",
+        "--side",
+        "dark",
+        "--hand",
+        "Ann=pink 4",
+        "--hand",
+        "Cat=teal skip_everyone",
+    )
     return night
 
 

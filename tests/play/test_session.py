@@ -10,7 +10,9 @@ import click
 import pytest
 
 from unokit.bots import bot_names, make_bot
+from unokit.core.observation import redact
 from unokit.core.rng import Rng
+from unokit.narration import plain
 from unokit.play.commands import Setup, default_bot, make_setup
 from unokit.play.forgetful import ForgetfulBot, Habits
 from unokit.play.session import Player, Session, Teller, summarize, you_grammar
@@ -178,11 +180,44 @@ def test_the_log_tells_events_with_printed_names_and_symbols() -> None:
     play = {"type": "play", "seat": 0, "card": "yellow 6/wild_draw_color", "uno": False, "color": "teal"}
     assert teller.line(play) == "Ann played Wild Draw Color — teal ▲"
     draw = {"type": "draw", "seat": 1, "count": 6, "reason": "wild_draw_color", "backs": ["red 1"] * 6}
-    assert teller.line(draw) == "Bo drew 6 cards (backs: Red 1, Red 1, Red 1, Red 1, Red 1, Red 1) (wild_draw_color)"
+    assert teller.line(draw) == "Bo drew 6 cards (backs: Red 1, Red 1, Red 1, Red 1, Red 1, Red 1) (Wild Draw Color)"
     assert teller.line({"type": "flip", "side": "light", "top": "red 9"}) == (
         "everything flips to the LIGHT side; top card Red 9"
     )
     assert teller.side == 0
+
+
+def test_the_log_never_shows_internal_names_or_lists() -> None:
+    """Why cards were drawn, in words; scores with names; the side only where there are two."""
+    classic = Teller(["You", "Bo"], double_sided=False)
+    penalty = {"type": "draw", "seat": 0, "count": 2, "reason": "uno_penalty", "cards": ["red 2", "red 3"]}
+    assert classic.line(penalty) == "You drew Red 2, Red 3 (penalty for not calling UNO)"
+    stacked = {"type": "draw", "seat": 1, "count": 4, "reason": "stack"}
+    assert classic.line(stacked) == "Bo drew 4 cards (the stacked draw cards)"
+    end = {"type": "round_end", "round": 2, "winner": 1, "side": "light", "scores": [12, 80]}
+    assert classic.line(end) == "Bo wins round 2; scores You 12, Bo 80"
+    over = {"type": "game_end", "winners": [1], "scores": [12, 512]}
+    assert classic.line(over) == "game over: Bo won; scores You 12, Bo 512"
+    flip = Teller(["You", "Bo"], side=1, double_sided=True)
+    assert flip.line({**end, "side": "dark"}) == "Bo wins round 2 on the dark side; scores You 12, Bo 80"
+    assert plain("Red 5 does not match Blue 3 (colour in play: blue) (R-1.4)") == (
+        "Red 5 does not match Blue 3 (colour in play: blue)"
+    )
+
+
+def test_the_challenger_is_told_the_hand_the_challenge_revealed() -> None:
+    """The engine shows the challenged hand to both players (the challenge event); the log says it."""
+    position = flip_position(
+        turn=1,
+        hands=[["red 7/orange 1", "blue 5/pink 9"], ["wild_draw_two/orange 4", "red 2/orange reverse"]],
+    )
+    session = session_from(position, ["You", ScriptBot()])
+    session.apply("play wild_draw_two/orange 4 blue", 1)
+    outcome = session.apply("challenge", 0)
+    lines = session.teller().lines(redact(outcome.events, 0))
+    assert "You challenge Bot1: the challenge succeeds; Bot1's hand: Red 2" in lines
+    hidden = session.teller().lines(redact(outcome.events, None))
+    assert "You challenge Bot1: the challenge succeeds" in hidden and not any("hand:" in line for line in hidden)
 
 
 def test_you_reads_as_a_person() -> None:

@@ -173,7 +173,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         log = self.query_one("#log", RichLog)
-        setup_teller = Teller(self.session.names, 0)
+        setup_teller = self.session.teller(side=0)
         for line in setup_teller.lines(redact(self.session.setup, self.log_viewer)):
             log.write(line)
         self.render_all()

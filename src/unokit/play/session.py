@@ -191,9 +191,10 @@ class Teller:
     """Tells events in words with printed card names and colour symbols, by wrapping
     :func:`unokit.narration.describe` (``Ann played Wild Draw Color — teal ▲``)."""
 
-    def __init__(self, names: Sequence[str], side: int = 0) -> None:
+    def __init__(self, names: Sequence[str], side: int = 0, double_sided: bool = True) -> None:
         self.names = list(names)
         self.side = side
+        self.double_sided = double_sided
 
     def _face(self, text: str) -> str:
         return faces.title(faces.face_of(text, self.side))
@@ -217,11 +218,7 @@ class Teller:
             self.side = 1 - self.side
             shown["top"] = faces.title(shown["top"])
             shown["side"] = str(shown["side"]).upper()
-        if kind in ("round_end", "game_end"):
-            scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, event["scores"], strict=True))
-            base = describe({**shown, "scores": []}, self.names) or ""
-            return you_grammar(base.replace("[]", scores))
-        line = describe(shown, self.names)
+        line = describe(shown, self.names, double_sided=self.double_sided)
         return you_grammar(line) if line is not None else None
 
     def lines(self, events: list[Event]) -> list[str]:
@@ -453,8 +450,10 @@ class Session:
         return f"{faces.title(game.face_text(card))} cannot be played now"
 
     # ------------------------------------------------------------------ words and records
-    def teller(self) -> Teller:
-        return Teller(self.names, self.game.side)
+    def teller(self, side: int | None = None) -> Teller:
+        """A :class:`Teller` for this table, from the game's side (or ``side``)."""
+        game = self.game
+        return Teller(self.names, game.side if side is None else side, game.rules.double_sided)
 
     def record(self) -> GameRecord:
         return self.game.to_record([p.seat_record() for p in self.players], self.meta)

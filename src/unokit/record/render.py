@@ -23,12 +23,14 @@ def color_label(color: str | None) -> str:
     return f"{color} ({COLOR_SYMBOLS[COLOR_BY_NAME[color]]})"
 
 
-def event_lines(events: list[Event], names: list[str], seat: int | None, omniscient: bool) -> list[str]:
+def event_lines(
+    events: list[Event], names: list[str], seat: int | None, omniscient: bool, double_sided: bool = True
+) -> list[str]:
     """The events in words, as ``seat`` may see them (all of them when ``omniscient``)."""
     shown = events if omniscient else redact(events, seat)
     lines = []
     for event in shown:
-        line = describe(event, names)
+        line = describe(event, names, double_sided=double_sided)
         if line:
             lines.append(line)
     return lines
@@ -47,7 +49,8 @@ def _header(game: Game, replay: Replay, step: int, seat: int | None) -> list[str
     else:
         lines.append(f"Action {step}: {seat_name(record, action[0])} (seat {action[0]}) > {action[1]}")
     names = record.names
-    lines += [f"  {line}" for line in event_lines(replay.events_at(step), names, seat, seat is None)]
+    events = replay.events_at(step)
+    lines += [f"  {line}" for line in event_lines(events, names, seat, seat is None, game.rules.double_sided)]
     return lines
 
 
@@ -97,10 +100,12 @@ def render_log(replay: Replay, upto: int, seat: int | None = None) -> list[str]:
     """Every action up to ``upto`` with its events in words, as ``seat`` saw them."""
     record = replay.record
     lines = [f"{record.variant}, {record.players} players, seed {record.seed}"]
-    lines += event_lines(replay.events_at(0), record.names, seat, seat is None)
+    double_sided = replay.game_at(0).rules.double_sided
+    lines += event_lines(replay.events_at(0), record.names, seat, seat is None, double_sided)
     for step in range(1, upto + 1):
         action = replay.action_at(step)
         assert action is not None
         lines.append(f"[{step}] {seat_name(record, action[0])} > {action[1]}")
-        lines += [f"    {line}" for line in event_lines(replay.events_at(step), record.names, seat, seat is None)]
+        events = replay.events_at(step)
+        lines += [f"    {line}" for line in event_lines(events, record.names, seat, seat is None, double_sided)]
     return lines
