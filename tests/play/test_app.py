@@ -264,7 +264,9 @@ def test_wild_press_your_luck_and_a_discard_by_keyboard() -> None:
             assert "4 blue ■ square" in screen_text(app)
             await pilot.press("4")  # ... naming blue
             await settle(pilot, lambda: waiting(app))
-            assert "Wild Press Your Luck: press the launcher again?" in screen_text(app)
+            text = screen_text(app)  # before the first press: no "again"
+            assert "Wild Press Your Luck: press the launcher, or stop now?" in text
+            assert "1 Press the launcher   2 Stop here" in text
             await pilot.press("1")  # press: nothing comes out, so a card must go
             await settle(pilot, lambda: waiting(app))
             table = app.table
@@ -274,7 +276,8 @@ def test_wild_press_your_luck_and_a_discard_by_keyboard() -> None:
             await settle(pilot, lambda: waiting(app))
             text = screen_text(app)
             assert "You discard Red 1" in text
-            assert "(discarded so far: Red 1)" in text
+            assert "press the launcher again? (discarded so far: Red 1)" in text
+            assert "1 Press again   2 Stop here" in text
             await pilot.press("2")  # stop
             await settle(pilot, lambda: waiting(app))
             assert "You stop pressing" in screen_text(app)

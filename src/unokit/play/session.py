@@ -37,7 +37,7 @@ from ..core.errors import UnokitError
 from ..core.game import Event
 from ..core.observation import View
 from ..core.variants import VARIANTS
-from ..narration import describe
+from ..narration import describe, plain
 from ..record import GameRecord, RecordingGame, Seat, save_record
 from . import faces
 from .forgetful import ForgetfulBot, Reaction
@@ -267,6 +267,7 @@ class Session:
         self.record_path = record_path
         self.meta = dict(meta or {})
         self.save_error: str | None = None
+        self.uno_called: set[int] = set()  # seats that called UNO for the one card they hold
         self.views = [View(game, seat) for seat in range(game.n)]
         for seat, player in enumerate(self.players):
             if player.bot is not None:
@@ -284,6 +285,14 @@ class Session:
     def is_human(self, seat: int | None) -> bool:
         return seat is not None and self.players[seat].human
 
+    def said_uno(self, seat: int) -> bool:
+        """Whether ``seat`` holds one card and called UNO for it (with the play that left it
+        one card, or late); seen by everyone at the table."""
+        if len(self.game.hands[seat]) != 1:
+            self.uno_called.discard(seat)
+            return False
+        return seat in self.uno_called
+
     # ------------------------------------------------------------------ acting
     def apply(self, action: Action | str, seat: int) -> Outcome:
         """Apply ``action`` for ``seat``; errors (``UnokitError``) leave everything as it was."""
@@ -291,6 +300,9 @@ class Session:
         if isinstance(action, str):
             action = game.parse_action(action, seat)
         events = game.apply(action, seat=seat)
+        for event in events:
+            if event["type"] == "uno" or (event["type"] in ("play", "discard") and event.get("uno")):
+                self.uno_called.add(event["seat"])
         exposed = self.views[0].uno_exposed
         newly = None
         if exposed >= 0 and any(
@@ -370,7 +382,10 @@ class Session:
                 elif a.kind == PRESS:
                     others.append(Choice("Press the launcher", a))
             if decision == "turn":
-                message = "Your turn: play a card" + (" or draw" if others else "")
+                press = any(c.action.kind == PRESS for c in others)
+                message = "Your turn: play a card" + (
+                    (" or press the launcher" if press else " or draw") if others else ""
+                )
             elif decision == "stack":
                 message = f"A draw of {game.stack_total} is coming your way: answer with the same card, or draw them"
             else:
@@ -392,10 +407,11 @@ class Session:
             draw_text = {"wild_draw_four": "draw 4", "wild_draw_two": "draw 2"}.get(
                 str(pending["card"]), f"draw until {pending['color']}"
             )
+            # The challenge asks a question about the hand; it tells nothing about it.
+            claim = f"did {by} hold a {previous} card?" if previous else f"did {by} bluff?"
             for a in legal:
                 if a.kind == CHALLENGE:
-                    held = f"{by} could have played {previous}" if previous else f"{by} bluffed"
-                    choices.append(Choice(f"Challenge ({held})", a))
+                    choices.append(Choice(f"Challenge: {claim}", a))
                 elif a.kind == ACCEPT:
                     choices.append(Choice(f"Accept: {draw_text}", a))
             message = f"{by} played {card} naming {faces.color_label(pending.get('color'))}. Challenge it?"
@@ -409,11 +425,15 @@ class Session:
             ]
             message = "Trade Hands: whose hand do you take?"
         elif decision == "press_your_luck":
-            labels = {PRESS_AGAIN: "Press again", STOP: "Stop here"}
-            choices = [Choice(labels[a.kind], a) for a in legal if a.kind in labels]
+            # Every empty press is followed by a discard, so no discard yet means no press yet.
             done = pending.get("discarded") or []
-            so_far = f" (discarded so far: {', '.join(faces.title(faces.face_of(c, game.side)) for c in done)})"
-            message = "Wild Press Your Luck: press the launcher again?" + (so_far if done else "")
+            labels = {PRESS_AGAIN: "Press again" if done else "Press the launcher", STOP: "Stop here"}
+            choices = [Choice(labels[a.kind], a) for a in legal if a.kind in labels]
+            if done:
+                so_far = ", ".join(faces.title(faces.face_of(c, game.side)) for c in done)
+                message = f"Wild Press Your Luck: press the launcher again? (discarded so far: {so_far})"
+            else:
+                message = "Wild Press Your Luck: press the launcher, or stop now?"
         else:
             choices = [Choice(str(a), a) for a in legal]
             message = f"Decide: {decision}"
@@ -446,7 +466,7 @@ class Session:
         try:
             probe.apply(text, seat=seat)
         except UnokitError as exc:
-            return str(exc)
+            return plain(str(exc))
         return f"{faces.title(game.face_text(card))} cannot be played now"
 
     # ------------------------------------------------------------------ words and records
