@@ -17,8 +17,8 @@ from .core.cards import KIND_BY_NAME, KIND_TITLES
 #: Why cards were drawn or pressed, in words, for the reasons that are not a card's name.
 REASON_WORDS: dict[str, str] = {
     "first_card": "the first card",
-    "stack": "the stacked draw cards",
-    "challenge": "the caught bluff",
+    "stack": "the stacked draws",
+    "challenge": "caught bluffing",
     "uno_penalty": "penalty for not calling UNO",
 }
 

@@ -135,6 +135,7 @@ def test_a_bot_catches_you_when_you_forget_uno() -> None:
             await settle(pilot, lambda: waiting(app))
             text = screen_text(app)
             assert "Bot1 catches you without UNO" in text
+            assert re.search(r"You drew \w+ \w+, \w+ \w+ \(penalty for not calling UNO\)", text), text
             assert app.table.session.game.observe(0)["hand_sizes"][0] == 3
 
     asyncio.run(scenario())

@@ -232,7 +232,7 @@ def test_the_log_never_shows_internal_names_or_lists() -> None:
     penalty = {"type": "draw", "seat": 0, "count": 2, "reason": "uno_penalty", "cards": ["red 2", "red 3"]}
     assert classic.line(penalty) == "You drew Red 2, Red 3 (penalty for not calling UNO)"
     stacked = {"type": "draw", "seat": 1, "count": 4, "reason": "stack"}
-    assert classic.line(stacked) == "Bo drew 4 cards (the stacked draw cards)"
+    assert classic.line(stacked) == "Bo drew 4 cards (the stacked draws)"
     end = {"type": "round_end", "round": 2, "winner": 1, "side": "light", "scores": [12, 80]}
     assert classic.line(end) == "Bo wins round 2; scores You 12, Bo 80"
     over = {"type": "game_end", "winners": [1], "scores": [12, 512]}
