@@ -46,8 +46,9 @@ def side_index(rules: VariantRules, side: str | None) -> int:
     name = side.strip().lower()
     sides = rules.side_names if rules.double_sided else rules.side_names[:1]
     if name not in sides:
-        has = f"the sides {sides[0]} and {sides[1]}" if len(sides) == 2 else f"only the {sides[0]} side"
-        raise ValueError(f"{rules.title} has {has}, not {side!r}")
+        if not rules.double_sided:
+            raise ValueError(f"{rules.title} has one side: leave out the side (not {side!r})")
+        raise ValueError(f"{rules.title} has the sides {sides[0]} and {sides[1]}, not {side!r}")
     return sides.index(name)
 
 
@@ -58,7 +59,7 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
     s = side_index(rules, side)
     kinds_here = set(standard_deck(rules.name).kind[s])
     colors_here = set(SIDE_COLORS[s])
-    side_name = rules.side_names[s]
+    where = f"the {rules.side_names[s]} side of {rules.title}" if rules.double_sided else rules.title
     out: list[CardPoints] = []
     color: int | None = None
     for token in (t for t in re.split(r"[\s,;]+", cards.strip().lower()) if t):
@@ -68,12 +69,12 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
                 raise ValueError(f"two colours in a row: {COLOR_NAMES[color]} {token}")
             color = COLOR_BY_NAME[token]
             if color not in colors_here:
-                raise ValueError(f"{token} is not a colour of the {side_name} side of {rules.title}")
+                raise ValueError(f"{token} is not a colour of {where}")
             continue
         kind = KIND_BY_NAME.get(token)
         if kind is None or kind not in kinds_here:
             known = ", ".join(KIND_NAMES[k] for k in sorted(kinds_here))
-            raise ValueError(f"{token!r} is not a card of the {side_name} side of {rules.title}; cards there: {known}")
+            raise ValueError(f"{token!r} is not a card of {where}; cards there: {known}")
         if color is not None and is_wild(kind):
             raise ValueError(f"{token} has no colour; write it without {COLOR_NAMES[color]}")
         text = token if color is None else f"{COLOR_NAMES[color]} {token}"
