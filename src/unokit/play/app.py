@@ -33,6 +33,7 @@ from ..core.observation import redact
 from ..narration import plain
 from . import faces, look
 from .help import KEYS, rules_summary
+from .look import chip_rows, wrap_chips
 from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, you_grammar
 
 SessionFactory = Callable[[], Session]
@@ -777,27 +778,6 @@ def key_number(index: int) -> int | None:
     """The digit key that picks card ``index`` (0-based) of a hand: 1 to 9, then 0 for the
     tenth card; later cards have none (the arrows reach them)."""
     return index + 1 if index < 9 else 0 if index == 9 else None
-
-
-def chip_rows(chips: list[Text], width: int, gap: str = " ") -> list[list[int]]:
-    """Lay chips out in rows of at most ``width`` cells, never breaking a chip: the indices of
-    the chips of each row."""
-    rows: list[list[int]] = []
-    used = 0
-    for i, chip in enumerate(chips):
-        size = chip.cell_len
-        if not rows or used + len(gap) + size > width:
-            rows.append([i])
-            used = size
-        else:
-            rows[-1].append(i)
-            used += len(gap) + size
-    return rows
-
-
-def wrap_chips(chips: list[Text], width: int, gap: str = " ") -> Text:
-    """Lay chips out in lines of at most ``width`` cells, never breaking a chip."""
-    return Text("\n").join(Text(gap).join(chips[i] for i in row) for row in chip_rows(chips, width, gap))
 
 
 class PlayApp(App[Path | None]):

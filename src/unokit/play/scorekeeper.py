@@ -44,12 +44,14 @@ def side_index(rules: VariantRules, side: str | None) -> int:
     if side is None:
         return 0
     name = side.strip().lower()
-    sides = rules.side_names if rules.double_sided else rules.side_names[:1]
-    if name not in sides:
-        if not rules.double_sided:
+    if not rules.double_sided:
+        if name != rules.side_names[0]:
             raise ValueError(f"{rules.title} has one side: leave out the side (not {side!r})")
-        raise ValueError(f"{rules.title} has the sides {sides[0]} and {sides[1]}, not {side!r}")
-    return sides.index(name)
+        return 0
+    if name not in rules.side_names:
+        light, dark = rules.side_names
+        raise ValueError(f"{rules.title} has the sides {light} and {dark}, not {side!r}")
+    return rules.side_names.index(name)
 
 
 def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardPoints]:

@@ -34,7 +34,7 @@ from ..core.actions import (
 )
 from ..core.cards import COLOR_NAMES, NO_COLOR, SIDE_COLORS
 from ..core.errors import UnokitError
-from ..core.game import Event
+from ..core.game import Event, Game
 from ..core.observation import View
 from ..core.variants import VARIANTS
 from ..narration import describe, plain
@@ -155,6 +155,22 @@ class Outcome:
     summary: RoundSummary | None
     exposed: int | None  # a seat that has just played down to one card without calling UNO
     flipped_to: str | None  # the new side's name when everything flipped
+
+
+def hand_cards(game: Game, seat: int, legal_cards: set[int] | None = None) -> list[HandCard]:
+    """``seat``'s hand as shown: sorted by the active face (colours in side order, then kind),
+    each card with its back on a double-sided deck; ``legal_cards`` are marked playable."""
+    deck = game.deck
+    side = game.side
+    cards = sorted(
+        game.hands[seat],
+        key=lambda t: (deck.color[side][t] if deck.color[side][t] != NO_COLOR else 99, deck.kind[side][t], t),
+    )
+    legal = legal_cards or set()
+    return [
+        HandCard(t, deck.face_texts[side][t], deck.face_texts[1 - side][t] if deck.double_sided else None, t in legal)
+        for t in cards
+    ]
 
 
 def summarize(variant: str, names: Sequence[str], events: list[Event]) -> RoundSummary | None:
@@ -346,23 +362,7 @@ class Session:
     # ------------------------------------------------------------------ prompts
     def hand(self, seat: int, legal_cards: set[int] | None = None) -> list[HandCard]:
         """``seat``'s hand, sorted by the active face (colours in side order, then kind)."""
-        game = self.game
-        deck = game.deck
-        side = game.side
-        cards = sorted(
-            game.hands[seat],
-            key=lambda t: (deck.color[side][t] if deck.color[side][t] != NO_COLOR else 99, deck.kind[side][t], t),
-        )
-        legal = legal_cards or set()
-        return [
-            HandCard(
-                t,
-                deck.face_texts[side][t],
-                deck.face_texts[1 - side][t] if deck.double_sided else None,
-                t in legal,
-            )
-            for t in cards
-        ]
+        return hand_cards(self.game, seat, legal_cards)
 
     def prompt(self, seat: int) -> Prompt:
         """What ``seat`` (the seat to act) must decide, for a person."""
@@ -504,5 +504,6 @@ __all__ = [
     "Teller",
     "default_record_dir",
     "default_record_path",
+    "hand_cards",
     "summarize",
 ]
