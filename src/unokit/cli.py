@@ -17,7 +17,7 @@ from .narration import describe
 #: Subcommands defined in other modules, as "module:attribute" (loaded on first use).
 LAZY_COMMANDS: dict[str, str] = {
     "play": "unokit.play.commands:play",
-    "replay": "unokit.record.commands:replay",
+    "replay": "unokit.play.commands:replay",
     "verify": "unokit.record.commands:verify",
     "score": "unokit.play.scorekeeper:score",
     "table": "unokit.play.scorekeeper:table",

@@ -22,6 +22,18 @@ REASON_WORDS: dict[str, str] = {
     "uno_penalty": "penalty for not calling UNO",
 }
 
+#: What the seat to act must do, by decision, in words (``Ben to name a colour``).
+DECISION_WORDS: dict[str, str] = {
+    "turn": "to play",
+    "play_or_keep": "to play or keep the drawn card",
+    "challenge": "to challenge or accept",
+    "choose_color": "to name a colour",
+    "choose_player": "to choose whose hand to take",
+    "press_your_luck": "to press the launcher again or stop",
+    "choose_discard": "to discard a card",
+    "stack": "to answer the stacked draw",
+}
+
 _RULE_IDS = re.compile(r"\s*\((?:[RD]-[\d.]+(?:, )?)+\)")
 
 

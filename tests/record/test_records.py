@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from unokit import Game, IllegalActionError
 from unokit.bots import make_bot
 from unokit.bots.runner import play_game
+from unokit.play.commands import replay as replay_command
 from unokit.record import (
     FORMAT,
     GameRecord,
@@ -27,7 +28,6 @@ from unokit.record import (
     save_record,
     verify,
 )
-from unokit.record.commands import replay as replay_command
 from unokit.record.commands import verify as verify_command
 
 VARIANTS = ["classic", "flip", "attack", "flip_attack"]

@@ -17,7 +17,9 @@ from ..clickopts import output_file, output_folder, parse_option_pairs, require_
 from ..core.errors import OptionError, UnokitError
 from ..core.rng import MASK64, Rng
 from ..files import PathError, prepare_folder
-from ..record import RecordingGame
+from ..record import RecordError, RecordingGame, Replay
+from ..record.commands import load
+from ..record.render import render_log, render_step
 from .forgetful import ForgetfulBot, Habits
 from .session import Player, Session, default_record_dir, default_record_path
 
@@ -258,3 +260,42 @@ def play(
             click.echo(f"Error: {app.session.save_error}", err=True)
     if app.error is not None:
         raise click.ClickException(app.error)
+
+
+@click.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--seat", type=int, default=None, help="view the table as this seat (default: everyone)")
+@click.option("--step", type=int, default=None, help="start at this step (default: 0; with --print: the end)")
+@click.option("--print", "print_", is_flag=True, help="print the table at --step and exit (no interactive viewer)")
+@click.option("--log", is_flag=True, help="with --print: also print every action up to --step, in words")
+@click.option("--any-version", is_flag=True, help="replay a record of an incompatible unokit version anyway")
+def replay(file: Path, seat: int | None, step: int | None, print_: bool, log: bool, any_version: bool) -> None:
+    """Step through a game record, forward and back, as any seat or seeing everything.
+
+    Keys in the viewer: ←/→ (or h/l, space) step, PgUp/PgDn ten steps, Home/End the first and
+    last step, N/P next and previous round, 0-9 view as that seat, O everyone, ↑/↓ scroll,
+    Q quit. --print needs no terminal and no extra.
+    """
+    record = load(file)
+    if seat is not None and not 0 <= seat < record.players:
+        raise click.BadParameter(f"seats are 0 to {record.players - 1}", param_hint="--seat")
+    try:
+        game_replay = Replay(record, check_version=not any_version)
+    except RecordError as exc:
+        raise click.ClickException(f"{file}: {exc}") from None
+    last = len(game_replay)
+    if step is not None and not 0 <= step <= last:
+        raise click.BadParameter(f"steps are 0 to {last}", param_hint="--step")
+    if print_:
+        at = last if step is None else step
+        if log:
+            click.echo("\n".join(render_log(game_replay, at, seat)))
+            click.echo("")
+        click.echo("\n".join(render_step(game_replay, at, seat)))
+        return
+    require_extra("replay", "play", ["textual", "rich"])
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise click.UsageError("the viewer needs a terminal; use --print to print a step instead")
+    from .viewer import ReplayApp
+
+    ReplayApp(game_replay, seat, step or 0).run()

@@ -12,7 +12,7 @@ from typing import Any
 from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS
 from ..core.game import Event, Game
 from ..core.observation import redact
-from ..narration import describe
+from ..narration import DECISION_WORDS, describe
 from .replay import Replay, seat_name
 
 
@@ -78,7 +78,7 @@ def render_step(replay: Replay, step: int, seat: int | None = None) -> list[str]
     else:
         actor = game.to_act
         assert actor is not None
-        lines.append(f"To act: {seat_name(record, actor)} (seat {actor}) — {game.decision}")
+        lines.append(f"To act: {seat_name(record, actor)} (seat {actor}), {DECISION_WORDS[game.decision]}")
     if obs["uno_exposed"] is not None:
         lines.append(f"{seat_name(record, obs['uno_exposed'])} has one card and did not call UNO: catchable")
     for s in range(game.n):
