@@ -407,10 +407,16 @@ def test_menus_answer_to_the_arrow_keys() -> None:
                 pilot,
                 lambda: waiting(app) and app.table.prompt is not None and app.table.prompt.decision == "play_or_keep",
             )
-            assert "1 Play the Red 1   2 Keep it" in screen_text(app)
+            text = screen_text(app)
+            assert "1 Play the Red 1   2 Keep it" in text  # laid out in a row: ← → work as ↑ ↓
+            assert text.splitlines()[-1].startswith("←→/1-9 choose · Enter ok")
             await pilot.press("down")
             assert app.table.menu_index == 1
             await pilot.press("up", "up")
+            assert app.table.menu_index == 1
+            await pilot.press("left")
+            assert app.table.menu_index == 0
+            await pilot.press("right")
             assert app.table.menu_index == 1
             await pilot.press("enter")
             await settle(pilot, lambda: waiting(app))

@@ -164,30 +164,6 @@ def test_cards_are_numbered_as_their_keys_and_rows_answer_up_and_down() -> None:
     asyncio.run(scenario())
 
 
-# ----------------------------------------------------------------------- menus
-
-
-def test_a_menu_laid_out_in_a_row_answers_left_and_right() -> None:
-    position = two_player_classic(draw=["red 1"])
-
-    async def scenario() -> None:
-        app = app_for(lambda: session_from(position, ["You", ScriptBot()]))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot, lambda: waiting(app))
-            await pilot.press("d")
-            await settle(
-                pilot, lambda: waiting(app) and app.table.prompt is not None and not app.table.prompt.pick_from_hand
-            )
-            assert "1 Play the Red 1   2 Keep it" in screen_text(app)
-            assert screen_text(app).splitlines()[-1].startswith("←→/1-9 choose · Enter ok")
-            await pilot.press("right")
-            assert app.table.menu_index == 1
-            await pilot.press("left")
-            assert app.table.menu_index == 0
-
-    asyncio.run(scenario())
-
-
 # ----------------------------------------------------------------------- UNO
 
 

@@ -114,19 +114,23 @@ class ReplayApp(App[None]):
     #keys { height: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,l,space", "step(1)", "next", priority=True),
-        Binding("left,h", "step(-1)", "back", priority=True),
-        Binding("pagedown", "step(10)", "+10", priority=True),
-        Binding("pageup", "step(-10)", "-10", priority=True),
-        Binding("home", "goto(0)", "start", priority=True),
-        Binding("end", "goto(-1)", "end", priority=True),
-        Binding("n", "round(1)", "next round", priority=True),
-        Binding("p", "round(-1)", "previous round", priority=True),
-        Binding("o", "seat(-1)", "everyone", priority=True),
-        Binding("up", "scroll(-1)", "scroll up", priority=True),
-        Binding("down", "scroll(1)", "scroll down", priority=True),
-        Binding("q,escape", "quit", "quit", priority=True),
-        *(Binding(str(d), f"seat({d})", "seat", priority=True) for d in range(10)),
+        # priority: the scroll view must not take the arrows, PgUp/PgDn or Home/End
+        Binding(keys, action, priority=True, show=False)
+        for keys, action in (
+            ("right,l,space", "step(1)"),
+            ("left,h", "step(-1)"),
+            ("pagedown", "step(10)"),
+            ("pageup", "step(-10)"),
+            ("home", "goto(0)"),
+            ("end", "goto(-1)"),
+            ("n", "round(1)"),
+            ("p", "round(-1)"),
+            ("o", "seat(-1)"),
+            ("up", "scroll(-1)"),
+            ("down", "scroll(1)"),
+            ("q,escape", "quit"),
+            *((str(d), f"seat({d})") for d in range(10)),
+        )
     ]
 
     def __init__(self, replay: Replay, seat: int | None = None, step: int = 0) -> None:
