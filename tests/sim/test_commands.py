@@ -151,6 +151,24 @@ def test_a_missing_extra_is_named_before_any_game(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------- Ctrl-C
 
 
+def run_until_interrupted(args: list[str]) -> tuple[int, str, str]:
+    """Run ``unokit ARGS`` in its own process group (as a terminal starts a command)."""
+    code = "import sys\nfrom unokit.cli import main\nmain(sys.argv[1:], prog_name='unokit')\n"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    return process.returncode, out, err
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ctrl_c_stops_cleanly_and_keeps_the_games_played(tmp_path: Path, workers: int) -> None:
     """The bot presses Ctrl-C (SIGINT to the whole process group, as a terminal does) after
@@ -161,21 +179,9 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_games_played(tmp_path: Path, workers
     json_path, csv_path = tmp_path / "out/r.json", tmp_path / "out/r.csv"
     args = ["sim", "--bots", f"{spec},random", "--games", "400", "--hands-only", "--workers", str(workers)]
     args += ["--json", str(json_path), "--csv", str(csv_path), "--quiet"]
-    code = "import sys\nfrom unokit.cli import main\nmain(sys.argv[1:], prog_name='unokit')\n"
-    process = subprocess.Popen(
-        [sys.executable, "-c", code, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group, like a command started in a terminal
-    )
-    try:
-        out, err = process.communicate(timeout=300)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
+    returncode, out, err = run_until_interrupted(args)
     assert (tmp_path / "started.sent").exists(), err
-    assert process.returncode == 130, err
+    assert returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     played = json.loads(json_path.read_text())
     games = played["summary"]["games"]
@@ -185,3 +191,18 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_games_played(tmp_path: Path, workers
     assert f"{games:,} of 400 games (single hands; interrupted)" in out
     assert sum(row["wins"] for row in played["bots"]) == pytest.approx(games)
     assert [int(row["games"]) for row in csv.DictReader(csv_path.open())] == [games, games]
+
+
+def test_ctrl_c_stops_a_tournament_with_the_ratings_of_the_games_played(tmp_path: Path) -> None:
+    spec = bot_spec(tmp_path, tmp_path / "started", interrupt_after=1500)
+    json_path = tmp_path / "t.json"
+    args = ["tournament", "--bots", f"heuristic,{spec},random", "--games", "200", "--hands-only", "--quiet"]
+    returncode, out, err = run_until_interrupted([*args, "--json", str(json_path)])
+    assert returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    played = json.loads(json_path.read_text())
+    games = sum(table["games"] for table in played["tables"])
+    assert played["interrupted"] is True and 0 < games < 3 * 200
+    assert f"Interrupted: {games:,} of 600 games finished" in err
+    assert f"Interrupted: the ratings count the {games:,} games finished." in out
+    assert sum(row["games"] for row in played["ratings"]) == 2 * games  # two bots a game

@@ -332,8 +332,10 @@ def _print_tournament(result: TournamentResult) -> None:
         f"[bold]{config.variant}[/bold] tournament ({config.format}), tables of {config.table_size()}, "
         f"{plural(config.games, 'game')} per table{' (single hands)' if config.hands_only else ''}, seed {config.seed}"
         + (f", options {format_options(dict(config.options))}" if config.options else "")
-        + (" (interrupted)" if result.interrupted else "")
     )
+    if result.interrupted:
+        played = plural(sum(row["games"] for row in result.tables), "game")
+        console.print(f"Interrupted: the ratings count the {played} finished.")
     table = Table(title="OpenSkill ratings (Plackett-Luce; ordinal = mu - 3 sigma)")
     for column in ("rank", "bot", "mu", "sigma", "ordinal", "games", "win rate"):
         table.add_column(column, justify="left" if column == "bot" else "right")
