@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -259,3 +260,7 @@ def test_replay_print_shows_a_step_as_a_seat_or_everyone(tmp_path: Path) -> None
     assert runner.invoke(replay_command, [str(path), "--step", "99999", "--print"]).exit_code == 2
     no_terminal = runner.invoke(replay_command, [str(path)])
     assert no_terminal.exit_code == 2 and "use --print" in no_terminal.output
+    assert "Side: light" in everyone.output and re.search(r"To act: bot \d \(seat \d\), to \w+", everyone.output)
+    classic = save_record(bot_game("classic", rounds=1), tmp_path / "classic.json")
+    printed = runner.invoke(replay_command, [str(classic), "--print", "--step", "1"]).output
+    assert "Direction: " in printed and "Side" not in printed and "side" not in printed

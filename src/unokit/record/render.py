@@ -62,9 +62,8 @@ def render_step(replay: Replay, step: int, seat: int | None = None) -> list[str]
     obs: dict[str, Any] = game.observe(0 if seat is None else seat)
     position = game.to_position() if seat is None else None
     top = obs["top"]
-    lines.append(
-        f"Side: {game.side_name}   Direction: {obs['direction']}   Colour in play: {color_label(obs['color'])}"
-    )
+    side = f"Side: {game.side_name}   " if game.rules.double_sided else ""
+    lines.append(f"{side}Direction: {obs['direction']}   Colour in play: {color_label(obs['color'])}")
     supply = f"Launcher: {obs['draw_size']} cards" if "launcher" in obs else f"Draw pile: {obs['draw_size']} cards"
     if obs.get("draw_top_back"):
         supply += f" (top card's back: {obs['draw_top_back']})"
