@@ -152,8 +152,14 @@ def test_a_missing_extra_is_named_before_any_game(tmp_path: Path) -> None:
 
 
 def run_until_interrupted(args: list[str]) -> tuple[int, str, str]:
-    """Run ``unokit ARGS`` in its own process group (as a terminal starts a command)."""
-    code = "import sys\nfrom unokit.cli import main\nmain(sys.argv[1:], prog_name='unokit')\n"
+    """Run ``unokit ARGS`` as a terminal starts a command: in its own process group, with
+    Ctrl-C's default handling (a test run in the background may inherit it ignored)."""
+    code = (
+        "import signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "from unokit.cli import main\n"
+        "main(sys.argv[1:], prog_name='unokit')\n"
+    )
     process = subprocess.Popen(
         [sys.executable, "-c", code, *args],
         stdout=subprocess.PIPE,
