@@ -400,10 +400,8 @@ class TableScreen(Screen[None]):
             shown = layout[self.hand_top : self.hand_top + rows]
             above = sum(len(row) for row in layout[: self.hand_top])
             below = sum(len(row) for row in layout[self.hand_top + rows :])
-            text.append(f"   {'▲ ' + str(above) + ' more' if above else ''}", style="italic")
-            text.append(
-                f"{'   ' if above and below else ''}{'▼ ' + str(below) + ' more' if below else ''}", style="italic"
-            )
+            hidden = [f"▲ {above} more" if above else "", f"▼ {below} more" if below else ""]
+            text.append("   " + "   ".join(count for count in hidden if count), style="italic")
         else:
             self.hand_top = 0
             shown = layout
