@@ -271,7 +271,7 @@ class ScoreTable:
         for number, row in enumerate(played, start=1):
             try:
                 table._replay(row)
-            except (TableError, ValueError) as exc:
+            except ValueError as exc:  # a TableError, or add_round's reason
                 raise TableError(f"round {number}: {exc}") from None
         return table
 
