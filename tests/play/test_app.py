@@ -73,7 +73,8 @@ def test_a_whole_flip_hand_with_a_wild_a_challenge_and_a_flip(tmp_path: Path) ->
             await pilot.press("1", "enter")
             await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
             text = screen_text(app)
-            assert "Round 1: You went out" in text
+            assert "Round 1: You went out  (cards counted on the dark side)" in text  # Flip: the side counts
+            assert "How it ended:" in text and "You played Purple 1 — UNO!" in text.split("How it ended:")[1]
             assert "Game over: You won!" in text
             await pilot.press("q")
         assert app.return_value == record
