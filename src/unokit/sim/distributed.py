@@ -11,7 +11,7 @@ reporting is turned off: nothing leaves the machine.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,14 +28,10 @@ def _play_chunk(config: SimConfig, start: int, stop: int) -> Tally:
         close_external_bots()
 
 
-def run_on_ray(
-    config: SimConfig, chunks: list[tuple[int, int]], progress: Callable[[int], None] | None = None
-) -> Tally:
-    """Play ``chunks`` of ``config`` as Ray tasks; return the sum of their tallies."""
+def tallies_on_ray(config: SimConfig, chunks: list[tuple[int, int]]) -> Iterator[Tally]:
+    """Play ``chunks`` of ``config`` as Ray tasks; yield their tallies in chunk order."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     import ray
-
-    from .runner import Tally
 
     started_here = not ray.is_initialized()
     if started_here:
@@ -46,12 +42,8 @@ def run_on_ray(
     try:
         task = ray.remote(_play_chunk)
         pending = [task.remote(config, start, stop) for start, stop in chunks]
-        total = Tally(config.players)
         for ref in pending:  # in chunk order: the tallies' game records are ordered
-            total.add(ray.get(ref))
-            if progress is not None:
-                progress(total.games)
-        return total
+            yield ray.get(ref)
     finally:
         if started_here:
             ray.shutdown()
