@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import ray
 from click.testing import CliRunner
 
 from unokit.cli import main
+from unokit.sim.distributed import quiet_ray
 from unokit.sim.runner import SimConfig, run_sim
 from unokit.sim.tournament import TournamentConfig, run_tournament
-
-os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # Ray must not report anything over the network
 
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
+    quiet_ray()  # before Ray is imported: no usage reports, workers run this interpreter (not `uv run`)
+    import ray
+
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield

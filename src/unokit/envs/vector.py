@@ -131,6 +131,26 @@ class _Tables:
         self.pending[:] = seeds
         self.advance(np.zeros(n, np.int64))
 
+    def check(
+        self, actions: Any, live: NDArray[np.bool_], raise_illegal: bool
+    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+        """The action ids of one step and which ``live`` tables got an illegal one; with
+        ``raise_illegal``, :class:`~unokit.IllegalActionError` names the first such table."""
+        ids = np.asarray(actions)
+        if ids.shape != (len(live),) or not np.issubdtype(ids.dtype, np.integer):
+            raise IllegalActionError(f"step takes {len(live)} whole action ids, got {actions!r}")
+        ids = ids.astype(np.int64)
+        n_actions = self.masks.shape[1]
+        inside = (ids >= 0) & (ids < n_actions)
+        legal = self.masks[np.arange(len(ids)), np.clip(ids, 0, n_actions - 1)] & inside
+        illegal: NDArray[np.bool_] = live & ~legal
+        if raise_illegal and illegal.any():
+            g = int(np.flatnonzero(illegal)[0])
+            raise IllegalActionError(
+                f"table {g}: action {ids[g]} is not legal now; legal ids: {np.flatnonzero(self.masks[g]).tolist()}"
+            )
+        return ids, illegal
+
     def rewards(self, ended: NDArray[np.bool_]) -> NDArray[np.float64]:
         """Each seat's reward in the tables whose hand ``ended`` this step (zeros elsewhere)."""
         n = self.players
@@ -239,17 +259,8 @@ class UnoVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if not self._started:
             raise IllegalActionError("call reset() before step()")
         tables = self.tables
-        ids = np.asarray(actions).astype(np.int64).reshape(self.num_envs)
         live = ~self._needs_reset
-        n_actions = self.encoding.num_actions
-        inside = (ids >= 0) & (ids < n_actions)
-        legal = tables.masks[np.arange(self.num_envs), np.clip(ids, 0, n_actions - 1)] & inside
-        illegal = live & ~legal
-        if illegal.any() and self.illegal_action == "raise":
-            g = int(np.flatnonzero(illegal)[0])
-            raise IllegalActionError(
-                f"table {g}: action {ids[g]} is not legal now; legal ids: {np.flatnonzero(tables.masks[g]).tolist()}"
-            )
+        ids, illegal = tables.check(actions, live, raise_illegal=self.illegal_action == "raise")
         tables.pending[self._needs_reset] = -2
         ids = np.where(illegal, 0, ids)
         was_running = live & ~illegal
@@ -337,16 +348,8 @@ class UnoBatchEnv:
         if not self._started:
             raise IllegalActionError("call reset() before step()")
         tables = self.tables
-        ids = np.asarray(actions).astype(np.int64).reshape(self.num_envs)
         live = ~self._needs_reset
-        n_actions = self.encoding.num_actions
-        inside = (ids >= 0) & (ids < n_actions)
-        legal = tables.masks[np.arange(self.num_envs), np.clip(ids, 0, n_actions - 1)] & inside
-        if (live & ~legal).any():
-            g = int(np.flatnonzero(live & ~legal)[0])
-            raise IllegalActionError(
-                f"table {g}: action {ids[g]} is not legal now; legal ids: {np.flatnonzero(tables.masks[g]).tolist()}"
-            )
+        ids, _illegal = tables.check(actions, live, raise_illegal=True)
         tables.pending[self._needs_reset] = -2
         tables.advance(np.where(live, ids, 0))
         terminated, truncated = tables.status()

@@ -5,7 +5,9 @@ plays its games with :func:`unokit.sim.runner.play_games` and returns its tally,
 tallies are added in chunk order, so the results are identical to a local run with the same
 seed. With ``address`` the run joins that cluster (``ray start --head`` elsewhere); without, it
 starts a private local Ray instance with ``workers`` CPUs and stops it afterwards. Ray's usage
-reporting is turned off: nothing leaves the machine.
+reporting is turned off (nothing leaves the machine), and so is its ``uv run`` hook, which would
+start each worker through ``uv run`` and try to resolve packages: the workers run the
+interpreter and the installed packages of this process.
 """
 
 from __future__ import annotations
@@ -16,6 +18,12 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .runner import SimConfig, Tally
+
+
+def quiet_ray() -> None:
+    """Turn off Ray's usage reporting and its ``uv run`` worker hook (unless set otherwise)."""
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
 
 
 def _play_chunk(config: SimConfig, start: int, stop: int) -> Tally:
@@ -30,7 +38,7 @@ def _play_chunk(config: SimConfig, start: int, stop: int) -> Tally:
 
 def tallies_on_ray(config: SimConfig, chunks: list[tuple[int, int]]) -> Iterator[Tally]:
     """Play ``chunks`` of ``config`` as Ray tasks; yield their tallies in chunk order."""
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    quiet_ray()
     import ray
 
     started_here = not ray.is_initialized()
