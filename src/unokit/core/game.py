@@ -306,8 +306,9 @@ class Game:
 
         return pending_to_json(self)
 
-    def observe(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know, as a JSON-serialisable dict (see :mod:`unokit.core.observation`)."""
+    def observe(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, as a JSON-serialisable dict (see :mod:`unokit.core.observation`);
+        ``None`` gives a spectator's view: what every player sees, no hand."""
         from .observation import observe
 
         return observe(self, seat)

@@ -87,8 +87,9 @@ def pending_to_json(game: Game) -> dict[str, Any]:
     return out
 
 
-def public_pending(game: Game, seat: int) -> dict[str, Any]:
-    """:func:`pending_to_json` less what ``seat`` may not know (fairness, another's drawn card)."""
+def public_pending(game: Game, seat: int | None) -> dict[str, Any]:
+    """:func:`pending_to_json` less what ``seat`` may not know (fairness, another's drawn card);
+    ``seat=None`` is a spectator, who knows what every player knows."""
     out = pending_to_json(game)
     out.pop("fair", None)
     if out.get("kind") == "play_or_keep" and out.get("seat") != seat:
