@@ -25,9 +25,7 @@ def test_the_spectator_sees_every_back_and_no_hand() -> None:
 
 def test_the_spectator_does_not_see_a_drawn_card_being_decided() -> None:
     game = unokit.Game.from_position(
-        position(
-            "classic", hands=[["blue 1"], ["yellow 3"]], discard=["red 9"], color="red", draw=["red 2"], seed=1
-        )
+        position("classic", hands=[["blue 1"], ["yellow 3"]], discard=["red 9"], color="red", draw=["red 2"], seed=1)
     )
     game.apply("draw")
     assert game.decision == "play_or_keep"
