@@ -110,6 +110,7 @@ class Room:
         self.grace: dict[int, asyncio.TimerHandle] = {}
         self.deferred: list[tuple[Peer, dict[str, Any]]] = []
         self.hold_until: float | None = None  # loop time until which in-turn actions wait
+        self.hold_spent = False  # the open catch window has had its hold
         self.deadline: float | None = None  # wall-clock deadline of the seat to act
         self.continue_at: float | None = None
         self.catch_until: float | None = None
@@ -331,11 +332,11 @@ class Room:
     async def _host_command(self, msg: dict[str, Any]) -> None:
         if not secrets.compare_digest(token_hash(msg["host_token"]), self.host_hash):
             raise RoomError("not_host", "only the room's host may do that (the host token is wrong)")
+        entry = self.state.check_host(msg["command"], msg.get("seat"), msg.get("bot"))
         if msg["version"] != self.state.seq:
             raise RoomError(
                 "stale", f"the command was decided at version {msg['version']}; the room is at {self.state.seq}"
             )
-        entry = self.state.check_host(msg["command"], msg.get("seat"), msg.get("bot"))
         if entry["type"] == "bot":
             entry["seed"] = secrets.randbits(62)
         elif entry["type"] == "start":
@@ -492,7 +493,8 @@ class Room:
         catch_open = any(a.kind == CATCH for actions in offered.values() for a in actions)
         if not catch_open:
             self.hold_until = None
-        elif self.hold_until is None:
+            self.hold_spent = False
+        elif self.hold_until is None and not self.hold_spent:  # a window opens: hold once
             self.hold_until = loop_now + settings.catch_seconds
         if self.hold_until is not None:
             self.catch_until = time.time() + (self.hold_until - loop_now)
@@ -511,6 +513,12 @@ class Room:
             self.deadline = time.time() + hold + settings.turn_seconds
             self._timer_at("turn_timeout", hold + settings.turn_seconds, to_act)
 
+    def _offered(self, seat: int) -> list[Any]:
+        game = self.state.game
+        if game is None or game.is_over or seat == game.to_act:
+            return []
+        return game.legal_actions(seat)
+
     async def _timer(self, kind: str, generation: int, data: Any) -> None:
         state = self.state
         if kind == "grace":
@@ -525,6 +533,9 @@ class Room:
             return  # a stale timer: the room has moved on
         if kind == "hold_end":
             self.hold_until = None
+            self.hold_spent = self.hold_spent or any(
+                a.kind == CATCH for s in range(len(state.seats)) for a in self._offered(s)
+            )
             waiting, self.deferred = self.deferred, []
             for peer, msg in waiting:
                 try:
@@ -609,6 +620,7 @@ class Room:
             "version": self.state.seq,
             "seat": seat,
             "room": info if info is not None else self.room_info(),
+            "game_step": len(self.state.moves),
             "observation": game.observe(seat) if game is not None else None,
             "events": seen,
             "narration": [line for line in (describe(e, names) for e in seen) if line],

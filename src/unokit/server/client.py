@@ -74,6 +74,17 @@ def get_json(base_url: str, path: str) -> Any:
     return _http("GET", f"{base_url.rstrip('/')}{path}")
 
 
+def download_record(base_url: str, room: str, game_no: int) -> str:
+    """The ``unokit-record/1`` text of finished game ``game_no`` of ``room``."""
+    url = f"{base_url.rstrip('/')}/api/rooms/{room}/records/{game_no}"
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return str(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as exc:
+        detail = json.loads(exc.read() or b"{}")
+        raise ServerError(detail.get("error", str(exc.code)), detail.get("message", str(exc))) from None
+
+
 def ws_url(base_url: str) -> str:
     return base_url.rstrip("/").replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/ws"
 
@@ -262,6 +273,12 @@ class RoomClient:
             }
         )
 
+    async def back(self) -> dict[str, Any]:
+        """Take the seat back from the stand-in bot that plays it while this player was away."""
+        if self.token is None:
+            raise ServerError("spectator", "this client holds no seat")
+        return await self.request({"type": "back", "token": self.token})
+
     async def host(self, command: str, host_token: str, **fields: Any) -> dict[str, Any]:
         """A host command (``add_bot``, ``kick``, ``replace``, ``start``, ``continue``, ``close``)."""
         return await self.request(
@@ -338,4 +355,4 @@ def first_legal(observation: dict[str, Any]) -> str:
     return str(observation["legal_actions"][0])
 
 
-__all__ = ["RoomClient", "ServerError", "create_room", "first_legal", "get_json", "play", "ws_url"]
+__all__ = ["RoomClient", "ServerError", "create_room", "download_record", "first_legal", "get_json", "play", "ws_url"]

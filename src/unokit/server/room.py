@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from .. import Event, Game, UnokitError
+from .. import Event, Game, InvalidActionError, UnokitError
 from ..bots import bot_names
 from ..record import GameRecord, Result, Seat
 
@@ -180,8 +180,9 @@ class RoomState:
     def apply(self, entry: dict[str, Any]) -> list[Event]:
         """Fold one log entry; return the game events it caused (full, unredacted).
 
-        Entries come from :meth:`plan_*` checks or the committed log, so a refusal here means
-        a log that does not fit this engine: it raises :class:`RoomError` ``corrupt``.
+        An ``action`` the engine refuses raises :class:`RoomError` ``illegal`` or
+        ``invalid_action`` and changes nothing (the engine's guarantee); any other entry that
+        does not apply means a log that does not fit this engine: ``corrupt``.
         """
         kind = entry["type"]
         events: list[Event] = []
@@ -202,8 +203,13 @@ class RoomState:
             elif kind == "action":
                 game = self._game()
                 seat = entry["seat"]
-                action = game.parse_action(entry["action"], seat)
-                events = game.apply(action, seat)
+                try:
+                    action = game.parse_action(entry["action"], seat)
+                    events = game.apply(action, seat)
+                except InvalidActionError as exc:
+                    raise RoomError("invalid_action", str(exc)) from None
+                except UnokitError as exc:  # the engine refused and changed nothing
+                    raise RoomError("illegal", str(exc)) from None
                 self.moves.append((seat, action.text))
                 self._after_action(events)
             elif kind == "continue":
