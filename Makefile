@@ -11,7 +11,7 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup run demo test lint typecheck bench golden
+.PHONY: setup run demo test lint typecheck bench golden postgres
 
 # Installs uv (pinned) when missing, then the locked environment in .venv.
 $(UV):
@@ -36,7 +36,15 @@ lint: setup
 typecheck: setup
 	$(UV) run --frozen mypy
 
-test: lint typecheck
+# The server's tests start a throwaway PostgreSQL cluster: Debian's package is installed when missing.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
+		echo "installing Debian's postgresql package for the server tests"; \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; }
+
+test: lint typecheck postgres
 	$(UV) run --frozen pytest
 
 bench: setup

@@ -402,8 +402,8 @@ class Room:
             log.warning("room %s: write refused (%s); reloading", self.code, exc)
             await self.reload()
             raise RoomError("unavailable", "the room could not be saved; the action was not taken, try again") from None
+        self._schedule()  # first: the state message carries the new deadlines
         self._broadcast(events)
-        self._schedule()
         self.host.published(self)
         if state.phase == CLOSED:
             for peer in list(self.peers.values()):

@@ -347,7 +347,7 @@ async def play(
             if exc.code not in ("stale", "duplicate", "out_of_turn", "unavailable"):
                 raise
         except ConnectionError:
-            continue
+            await asyncio.sleep(0.05)  # reconnecting by itself: give it a moment
 
 
 def first_legal(observation: dict[str, Any]) -> str:
