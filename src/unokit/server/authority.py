@@ -162,9 +162,12 @@ class Room:
             await self._become_owner()
         elif kind == "seat_remote":
             await self._seat_remote(item[1], item[2])
-        elif kind == "remote_error":
+        elif kind == "remote_reply":
             await self._sync_log(-1)
-            item[1].deliver({**item[2], "state": self._state_message(item[1].seat, [])})
+            reply = item[2]
+            if reply.get("type") == "error":
+                reply = {**reply, "state": self._state_message(item[1].seat, [])}
+            item[1].deliver(reply)
         elif kind == "close_idle" and self.owner and not self.peers and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
                 await self._commit([{"type": "close", "reason": "nobody used the room for a while"}])

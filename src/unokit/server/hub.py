@@ -320,10 +320,8 @@ class Hub:
         if message.get("type") == "welcome":
             # the owner seated this client: follow the room to the join, then seat it here
             room.submit("seat_remote", peer, message)
-        elif message.get("type") == "error":
-            room.submit("remote_error", peer, message)
-        else:
-            peer.deliver(message)
+        else:  # an ack or an error: follow the room first, so the client's state is current
+            room.submit("remote_reply", peer, message)
 
     # ------------------------------------------------------------------ the sweeper
     async def _sweeper(self) -> None:
