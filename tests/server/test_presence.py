@@ -35,8 +35,9 @@ def test_a_dropped_connection_reconnects_by_itself_and_keeps_its_seat(shared_ser
             if me.phase == "finished":
                 break
             await me.act(choose(me.observation or {}))
+            count = me.reconnects
             await me.drop()  # the network fails right after an acknowledged action
-            await me.wait_for(lambda s: me.reconnects > 0 and me._ws is not None and me._ws.state.name == "OPEN")
+            await me.wait_for(lambda _state: bool(me.reconnects > count and me.connected))  # noqa: B023
         assert me.seat == 0 and me.token == token
         final = await play(me, choose)
         await me.close()
