@@ -122,6 +122,7 @@ def serve(
     logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
         app = create_app(config)
+        app.state.hub.check_database()
     except (ValueError, RuntimeError) as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"unokit serve: {config.base_url} (database {config.database.split('@')[-1]})", err=True)

@@ -89,8 +89,23 @@ class Hub:
         return self.store.postgres
 
     # ------------------------------------------------------------------ life cycle
+    def check_database(self) -> None:
+        """Before serving: take the SQLite lock and make sure the database answers; raise
+        ``RuntimeError`` with a message for people when it does not."""
+        from sqlalchemy import text
+        from sqlalchemy.exc import SQLAlchemyError
+
+        if not self.clustered and self._lock_file is None:
+            self._lock_sqlite()
+        try:
+            with self.store.engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+        except SQLAlchemyError as exc:
+            reason = str(exc.orig if getattr(exc, "orig", None) is not None else exc).strip().splitlines()[0]
+            raise RuntimeError(f"cannot open the database {self.config.database.split('@')[-1]}: {reason}") from None
+
     async def start(self) -> None:
-        if not self.clustered:
+        if not self.clustered and self._lock_file is None:
             self._lock_sqlite()
         await asyncio.to_thread(migrate, self.store.engine)
         self.writer = Writer(self.store)
