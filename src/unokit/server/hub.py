@@ -101,7 +101,8 @@ class Hub:
             with self.store.engine.connect() as connection:
                 connection.execute(text("SELECT 1"))
         except SQLAlchemyError as exc:
-            reason = str(exc.orig if getattr(exc, "orig", None) is not None else exc).strip().splitlines()[0]
+            original = getattr(exc, "orig", None)
+            reason = str(original if original is not None else exc).strip().splitlines()[0]
             raise RuntimeError(f"cannot open the database {self.config.database.split('@')[-1]}: {reason}") from None
 
     async def start(self) -> None:
