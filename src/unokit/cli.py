@@ -23,6 +23,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "table": "unokit.play.scorekeeper:table",
     "sim": "unokit.sim.commands:sim",
     "tournament": "unokit.sim.commands:tournament",
+    "serve": "unokit.server.commands:serve",
 }
 
 

@@ -33,7 +33,6 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from ..core.errors import IllegalActionError, OptionError
-from ..core.game import D_OVER
 from ..core.rng import MASK64
 from ..fast import kernel as K
 from ..fast.batch import Batch
@@ -267,7 +266,7 @@ class UnoVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if illegal.any():  # those tables end here and take no action: mark them finished for the kernel
             tables.pending[illegal] = -1
             frozen = tables.batch.state[illegal].copy()
-            tables.batch.state[illegal, K.F_DEC] = D_OVER
+            tables.batch.state[illegal, K.F_DEC] = K.D_OVER
         tables.advance(ids)
         if illegal.any():
             tables.batch.state[illegal] = frozen

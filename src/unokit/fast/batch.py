@@ -13,7 +13,13 @@ from numpy.typing import NDArray
 from ..core import cards as C
 from ..core.decks import standard_deck
 from ..core.errors import IllegalActionError, InvalidActionError, OptionError
-from ..core.game import (
+from ..core.launcher import RandomLauncher
+from ..core.position import FORMAT
+from ..core.rng import MASK64
+from ..core.variants import get_rules
+from ..encoding import Encoding
+from . import kernel as K
+from .kernel import (
     D_CHALLENGE,
     D_CHOOSE_COLOR,
     D_CHOOSE_DISCARD,
@@ -21,14 +27,8 @@ from ..core.game import (
     D_PLAY_OR_KEEP,
     D_PRESS_YOUR_LUCK,
     D_STACK,
-    DECISION_NAMES,
+    DECISION_KINDS,
 )
-from ..core.launcher import RandomLauncher
-from ..core.position import FORMAT
-from ..core.rng import MASK64
-from ..core.variants import get_rules
-from ..encoding import Encoding
-from . import kernel as K
 from .tables import resolve_options, rules_for
 
 #: A shared win counts ``1/k`` for each of its ``k`` winners; wins are tallied in these units.
@@ -227,7 +227,7 @@ class Batch:
         hands = [every[s * K.CAP : s * K.CAP + row[int(R[K.C_S_HLEN]) + s]] for s in range(n)]
         draw = block(K.C_S_DRAW, sc[K.F_DRAWLEN])
         decision = sc[K.F_DEC]
-        pending: dict[str, Any] = {"kind": DECISION_NAMES[decision]}
+        pending: dict[str, Any] = {"kind": str(DECISION_KINDS[decision])}
         if decision != D_OVER:
             pending["seat"] = sc[K.F_SEAT]
         if decision == D_PLAY_OR_KEEP:

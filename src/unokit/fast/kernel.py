@@ -30,20 +30,32 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core import cards as C
-from ..core.game import (
-    D_CHALLENGE,
-    D_CHOOSE_COLOR,
-    D_CHOOSE_DISCARD,
-    D_CHOOSE_PLAYER,
-    D_OVER,
-    D_PLAY_OR_KEEP,
-    D_PRESS_YOUR_LUCK,
-    D_STACK,
-    D_TURN,
-    HAND_SIZE,
-    UNO_PENALTY,
-)
 from ..core.launcher import CARDS_PER_FIRE_WEIGHTS, FIRE_HAZARD
+from ..core.state import HAND_SIZE
+from ..core.types import DecisionKind
+
+#: The decisions the kernel opens, by code: the first eight are the observation's one-hot
+#: slots (``unokit.encoding.DECISIONS``), then ``over``.
+DECISION_KINDS: tuple[DecisionKind, ...] = (
+    DecisionKind.TURN,
+    DecisionKind.PLAY_OR_KEEP,
+    DecisionKind.CHALLENGE,
+    DecisionKind.CHOOSE_COLOR,
+    DecisionKind.CHOOSE_PLAYER,
+    DecisionKind.PRESS_YOUR_LUCK,
+    DecisionKind.CHOOSE_DISCARD,
+    DecisionKind.STACK,
+    DecisionKind.OVER,
+)
+D_TURN = 0
+D_PLAY_OR_KEEP = 1
+D_CHALLENGE = 2
+D_CHOOSE_COLOR = 3
+D_CHOOSE_PLAYER = 4
+D_PRESS_YOUR_LUCK = 5
+D_CHOOSE_DISCARD = 6
+D_STACK = 7
+D_OVER = 8
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -167,7 +179,8 @@ C_S_LUCK = 47
 C_S_HIST = 48
 C_S_SCRATCH = 49
 C_S_WIDTH = 50
-N_CONFIG = 51
+C_UNO_PENALTY = 51  # cards drawn or presses for a missed UNO call (R-1.5)
+N_CONFIG = 52
 
 # What an action id does: R[ACT + A_* * ACT_CAP + id].
 ACT_CAP = 600
@@ -792,7 +805,7 @@ def do(st: I64, R: I64, code: int) -> None:
     if kind == K_CATCH:
         target = st[F_EXPOSED]
         st[F_EXPOSED] = -1
-        penalty(st, R, target, UNO_PENALTY)
+        penalty(st, R, target, R[C_UNO_PENALTY])
         return
     if kind == K_UNO:
         st[F_EXPOSED] = -1
@@ -845,7 +858,7 @@ def do(st: I64, R: I64, code: int) -> None:
             st[h] = played
         if R[C_CATCH] and not uno and st[F_EXPOSED] == seat and st[F_DEC] != D_OVER:
             st[F_EXPOSED] = -1  # the next seat catches the missed UNO call
-            penalty(st, R, seat, UNO_PENALTY)
+            penalty(st, R, seat, R[C_UNO_PENALTY])
 
 
 @jit
@@ -1161,10 +1174,9 @@ def luck_discard(st: I64, R: I64, seat: int, t: int, uno: bool) -> None:
 
 @jit
 def end_round(st: I64, R: I64, winner: int) -> None:
-    """``Game._end_round`` for a one-round game: score the hands, name the winners (R-1.7)."""
+    """``Game._end_round`` for a one-round game: score the hands, name the winner (R-1.7)."""
     n = R[C_PLAYERS]
     mode = R[C_SCORING]
-    target = R[C_TARGET]
     scores = R[C_S_SCORES]
     total = 0
     for seat in range(n):
@@ -1177,34 +1189,7 @@ def end_round(st: I64, R: I64, winner: int) -> None:
     st[F_STACK] = 0
     st[F_EXPOSED] = -1
     st[F_ROUND_WINNER] = winner
-    high = st[scores]
-    low = st[scores]
-    for seat in range(1, n):
-        high = max(high, st[scores + seat])
-        low = min(low, st[scores + seat])
-    winners = 0
-    if mode == SCORING_WINNER and st[scores + winner] >= target:
-        winners = 1 << winner
-    elif mode == SCORING_OWN_HAND and high >= target:
-        for seat in range(n):
-            if st[scores + seat] == low:
-                winners |= 1 << seat
-    elif mode == SCORING_LOSER and high >= target:
-        for seat in range(n):
-            if st[scores + seat] < target:
-                winners |= 1 << seat
-        if winners == 0:
-            for seat in range(n):
-                if st[scores + seat] == low:
-                    winners |= 1 << seat
-    else:  # the last round is played (rounds=1): the best score wins, the round's winner first
-        best = high if mode == SCORING_WINNER else low
-        if st[scores + winner] == best:
-            winners = 1 << winner
-        else:
-            for seat in range(n):
-                if st[scores + seat] == best:
-                    winners |= 1 << seat
+    winners = 1 << winner  # a game of one hand is won by the player who went out (game_winners)
     st[F_WINNERS] = winners
     st[F_DEC] = D_OVER
 
@@ -1784,13 +1769,14 @@ def sim_games(
     dealers: I64,
     winners: I64,
     scores: I64,
+    round_winners: I64,
 ) -> None:
     """Play games ``start .. start + len(turns) - 1`` of a simulation exactly as
     ``unokit.sim.runner.play_games`` does with the bots ``policies`` (by entry): game seeds and
     bot seeds derived from ``(seed, index)``, entry ``e`` in seat ``(e + index) % players``,
     ``random`` seats choosing with digits of their generator's numbers, the other bots
     answering a missed UNO call out of turn. Writes each game's turns, decisions, dealer,
-    winners (a bit set) and final scores."""
+    winners (a bit set), final scores and the hand's winner."""
     n = R[C_PLAYERS]
     n_actions = R[C_ACTIONS]
     codes = np.empty(LEGAL_CAP, np.int64)
@@ -1837,5 +1823,6 @@ def sim_games(
         turns[k] = count_turns
         decisions[k] = count_decisions
         winners[k] = st[F_WINNERS]
+        round_winners[k] = st[F_ROUND_WINNER]
         for seat in range(n):
             scores[k, seat] = st[R[C_S_SCORES] + seat]

@@ -173,6 +173,7 @@ def rules_for(encoding: Encoding, options: Options, catch: bool) -> NDArray[np.i
         K.C_O_FACES: len(encoding.face_labels),
         K.C_O_SIZE: encoding.size,
         K.C_CATCH: int(catch),
+        K.C_UNO_PENALTY: rules.uno_penalty,
     }
     for key, value in config.items():
         R[key] = value

@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from ..core.actions import DISCARD, PLAY, PLAY_DRAWN, UNO, Action
-from ..core.game import DECISION_BY_NAME, Game
+from ..core.game import Game
 from ..core.observation import View
+from ..core.position import exposed_seat
 from ..core.rng import MASK64, Rng
 from . import kernel as K
 from .batch import WIN_DENOM, Batch, random_playout
@@ -58,12 +59,12 @@ def reference_digest(game: Game) -> list[int]:
         x >> 32,
         x & 0xFFFFFFFF,
         -1 if game.to_act is None else game.to_act,
-        DECISION_BY_NAME[game.decision],
+        K.DECISION_KINDS.index(game.decision),
         game.turn,
         game.color,
         game.side,
         game.direction,
-        game.uno_exposed,
+        _exposed(game),
         game.stack_total,
         game.passes,
         len(game.draw),
@@ -72,6 +73,11 @@ def reference_digest(game: Game) -> list[int]:
         getattr(launcher, "empty_streak", 0) if launcher is not None else 0,
         *(len(hand) for hand in game.hands),
     ]
+
+
+def _exposed(game: Game) -> int:
+    seat = exposed_seat(game)
+    return -1 if seat is None else seat
 
 
 def compare_with_reference(

@@ -63,23 +63,22 @@ def play_games_fast(config: SimConfig, start: int, stop: int) -> Tally:
     dealers = np.zeros(count, np.int64)
     winners = np.zeros(count, np.int64)
     scores = np.zeros((count, n), np.int64)
+    round_winners = np.zeros(count, np.int64)
     policies = np.array([FAST_BOTS[spec] for spec in config.bots], np.int64)
     seed = int(np.array([config.seed & MASK64], np.uint64).view(np.int64)[0])
-    K.sim_games(state, rules, seed, start, policies, turns, decisions, dealers, winners, scores)
+    K.sim_games(state, rules, seed, start, policies, turns, decisions, dealers, winners, scores, round_winners)
 
     tally = Tally(n)
     tally.games = tally.round_count = count
     tally.decisions = int(decisions.sum())
     tally.rounds[1] += count
     tally.turns.update(dict(zip(*(x.tolist() for x in np.unique(turns, return_counts=True)), strict=True)))
+    # as runner._end_round: the hand's winner's points (scoring=winner) or every seat's
     higher = config.resolved_options().scoring == "winner"
-    best = scores.max(axis=1) if higher else scores.min(axis=1)
-    tied = scores == best[:, None]
-    gained = best if higher else scores.reshape(-1)
+    gained = scores[np.arange(count), round_winners] if higher else scores.reshape(-1)
     tally.round_points.update(dict(zip(*(x.tolist() for x in np.unique(gained, return_counts=True)), strict=True)))
-    alone = tied.sum(axis=1) == 1
-    places = (tied.argmax(axis=1) - (dealers + 1)) % n
-    tally.first_player = np.bincount(places[alone], minlength=n).tolist()
+    places = (round_winners - (dealers + 1)) % n
+    tally.first_player = np.bincount(places, minlength=n).tolist()
     index = np.arange(start, stop)[:, None]
     entry_of = (np.arange(n)[None, :] - index) % n  # entry e sits in seat (e + index) % n
     won = (winners[:, None] >> np.arange(n)[None, :]) & 1 == 1
