@@ -69,6 +69,7 @@ dist-check: dist
 bench: setup
 	$(UV) run --frozen python scripts/bench_engine.py
 	$(UV) run --frozen python scripts/bench_envs.py
+	$(UV) run --frozen python scripts/bench_fast.py
 
 golden: setup
 	$(UV) run --frozen python scripts/make_golden.py

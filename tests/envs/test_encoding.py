@@ -13,7 +13,7 @@ from unokit.core.actions import CATCH, UNO
 from unokit.core.cards import COLOR_NAMES
 from unokit.core.observation import View
 from unokit.core.rng import Rng
-from unokit.envs.encoding import DECISIONS, Encoding
+from unokit.encoding import DECISIONS, Encoding
 from unokit.envs.session import Session
 
 VARIANTS = ["classic", "flip", "attack", "flip_attack"]
