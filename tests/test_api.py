@@ -15,7 +15,7 @@ from unokit import DECISION_NAMES, Game, OptionError, PositionError
 from unokit.core.decks import flip_attack_generated_pairs, write_pairs_csv
 from unokit.core.rng import Rng
 
-VARIANT_NAMES = ("classic", "flip", "attack", "flip_attack")
+VARIANT_NAMES = unokit.VARIANT_NAMES
 Event = dict[str, Any]
 
 

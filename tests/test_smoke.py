@@ -8,7 +8,7 @@ import unokit
 from unokit.core.rng import Rng
 
 
-@pytest.mark.parametrize("variant", ["classic", "flip", "attack", "flip_attack"])
+@pytest.mark.parametrize("variant", unokit.VARIANT_NAMES)
 def test_random_game_reaches_the_end(variant: str) -> None:
     game = unokit.new_game(variant, 3, seed=11)
     chooser = Rng(5)
