@@ -193,6 +193,20 @@ def wild_discard_all(game: Game, seat: Seat, kind: CardKind, chosen: Color, prev
     game._choose_color(seat, game.next_seat(seat))
 
 
+def super_hero(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """Wild Super Hero: the player holding the most cards discards one of their choice, then
+    names the colour (R-7, D-19, D-20)."""
+    game._ask_discards(game._holding(seat, most=True), 1, kind, game.next_seat(seat), names_color=True)
+
+
+def villain(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """Wild Villain: the player holding the fewest cards draws three, then names the colour
+    (R-7, D-19)."""
+    victim = game._holding(seat, most=False)
+    game._draw(victim, kind.draws, kind.name)
+    game._choose_color(victim, game.next_seat(seat))
+
+
 # ----------------------------------------------------------------------------- last card (R-1.6)
 
 
@@ -360,6 +374,11 @@ KINDS: tuple[CardKind, ...] = (
              rule="R-5.6"),
     CardKind(30, "wild_discard_all", "Wild Discard All", "WDA", wild_discard_all, wild=True, color_with_play=True,
              discards="named", opens=(_COLOR,), points=_pts(50), rule="R-5.7"),
+    # UNO Flip Marvel (R-7): each special is a wild worth 40; as the last card it does nothing (D-24).
+    CardKind(31, "wild_super_hero", "Wild Super Hero", "WSH", super_hero, wild=True, victim="most",
+             opens=(DecisionKind.DISCARD_CARDS, _COLOR), points=_pts(40), first=first_choose_color, rule="R-7"),
+    CardKind(32, "wild_villain", "Wild Villain", "WV", villain, wild=True, draws=3, victim="fewest",
+             opens=(_COLOR,), points=_pts(40), first=first_choose_color, rule="R-7"),
 )
 # fmt: on
 

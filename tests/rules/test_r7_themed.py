@@ -1,0 +1,225 @@
+"""Scenario tests for the themed UNO Flip editions (R-7) and decisions D-19 to D-25.
+
+Each edition plays by the UNO Flip rules (R-3) with its own pair of special wild cards. Cards
+are written in full ``light/dark`` form; every card used here is in the edition's default deck
+(``src/unokit/core/data/<variant>.deck``). Expected values come from the rule text
+(docs/rules/themed_editions.md, ../shared/RULES.md), not from the engine.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import unokit
+from tests.helpers import event_types, game, hand, legal, of_type
+from unokit import Game, IllegalActionError, InvalidActionError
+from unokit.core.cards import COLOR_NAMES
+
+Events = list[dict[str, Any]]
+DARK_COLORS = ("pink", "teal", "orange", "purple")
+LIGHT_COLORS = ("red", "yellow", "green", "blue")
+
+
+def replaced(variant: str) -> tuple[Counter[str], Counter[str]]:
+    """The cards of ``variant``'s deck that are not in UNO Flip's, and those of UNO Flip's that
+    it lacks."""
+    theirs, flip = Counter(unokit.deck_cards(variant)), Counter(unokit.deck_cards("flip"))
+    return theirs - flip, flip - theirs
+
+
+def colors_named(g: Game) -> str:
+    return COLOR_NAMES[g.color]
+
+
+# =========================================================================== UNO Flip Marvel
+SUPER_HERO = "wild_super_hero/pink 5"
+SUPER_HERO_2 = "wild_super_hero/pink flip"
+VILLAIN = "red skip/wild_villain"
+VILLAIN_2 = "yellow 1/wild_villain"
+
+
+def test_r7_marvel_deck_is_flips_with_two_wilds_a_side_printed_as_specials() -> None:
+    """R-7, D-25: 112 cards; two light Wilds are Wild Super Hero, two dark Wilds Wild Villain,
+    each keeping the other face of the UNO Flip card it replaces."""
+    cards = unokit.deck_cards("flip_marvel")
+    assert len(cards) == 112
+    added, removed = replaced("flip_marvel")
+    assert added == Counter({SUPER_HERO: 1, SUPER_HERO_2: 1, VILLAIN: 1, VILLAIN_2: 1})
+    assert removed == Counter({"wild/pink 5": 1, "wild/pink flip": 1, "red skip/wild": 1, "yellow 1/wild": 1})
+    assert unokit.VARIANTS["flip_marvel"].title == "UNO Flip Marvel"
+
+
+def marvel(hands: list[list[str]], **kwargs: Any) -> Game:
+    """A Marvel table on the light side, seat 0 to play on a red 9."""
+    return game("flip_marvel", hands=hands, discard=["red 9/teal reverse"], color="red", **kwargs)
+
+
+def test_r7_super_hero_is_played_without_a_colour() -> None:
+    """R-7: the colour is named later, by the player who discards; the play names none."""
+    g = marvel([[SUPER_HERO, "red 5/pink 2", "blue 2/pink 6"], ["yellow 3/purple 1"]])
+    assert f"play {SUPER_HERO}" in legal(g)
+    assert not any(a.startswith(f"play {SUPER_HERO} ") and a.split()[-1] in LIGHT_COLORS for a in legal(g))
+    with pytest.raises(InvalidActionError, match="names no colour"):
+        g.apply(f"play {SUPER_HERO} red")
+
+
+def test_r7_super_hero_the_most_cards_discard_one_then_name_the_colour() -> None:
+    """R-7: the player with the most cards discards one card of their choice, then names the
+    colour; then the player after the one who played the card takes the turn."""
+    g = marvel(
+        [
+            [SUPER_HERO, "red 5/pink 2"],
+            ["yellow 3/purple 1", "green 2/teal draw_five"],
+            ["blue 4/purple 1", "blue 7/orange 3", "green 5/orange 7", "yellow 9/purple 4"],
+        ]
+    )
+    g.apply(f"play {SUPER_HERO} uno")
+    assert g.decision == "discard_cards" and g.to_act == 2
+    assert legal(g) == {f"discard {c}" for c in hand(g, 2)}
+    g.apply("discard green 5/orange 7")
+    assert hand(g, 2) == sorted(["blue 4/purple 1", "blue 7/orange 3", "yellow 9/purple 4"])
+    assert g.card_text(g.discard[-2]) == "green 5/orange 7"  # under the Super Hero
+    assert g.card_text(g.top_card) == SUPER_HERO
+    assert g.decision == "choose_color" and g.to_act == 2
+    g.apply("color blue", seat=2)
+    assert colors_named(g) == "blue"
+    assert g.to_act == 1 and g.decision == "turn"
+
+
+def test_d19_ties_for_most_cards_go_to_the_first_from_the_player_who_counts_first() -> None:
+    """D-19: seats 1 and 2 tie for the most cards; counting from the player of the card (who
+    comes first), seat 1 is reached first. The player itself can be the one with the most."""
+    g = marvel(
+        [
+            [SUPER_HERO, "red 5/pink 2", "blue 2/pink 6"],
+            ["yellow 3/purple 1", "green 2/teal draw_five", "green 3/purple 2"],
+            ["blue 4/purple 1", "blue 7/orange 3", "green 5/orange 7"],
+        ]
+    )
+    g.apply(f"play {SUPER_HERO}")
+    assert g.to_act == 1
+    g = marvel(
+        [
+            [SUPER_HERO, "red 5/pink 2", "blue 2/pink 6", "green 1/orange 5"],
+            ["yellow 3/purple 1", "green 2/teal draw_five", "green 3/purple 2"],
+            ["blue 4/purple 1"],
+        ],
+        direction="counterclockwise",
+    )
+    g.apply(f"play {SUPER_HERO}")
+    assert g.to_act == 0  # three cards left, tied with seat 1, and the player counts first
+    g.apply("discard green 1/orange 5")
+    g.apply("color green")
+    assert g.to_act == 2  # counterclockwise from seat 0
+
+
+def test_d20_a_discard_that_leaves_one_card_owes_the_uno_call() -> None:
+    """D-20: a discard that leaves one card must declare UNO with it, or it can be caught."""
+    g = marvel(
+        [[SUPER_HERO, "red 5/pink 2", "blue 1/purple skip_everyone"], ["yellow 3/purple 1", "green 2/teal draw_five"]]
+    )
+    g.apply(f"play {SUPER_HERO}")
+    assert g.to_act == 0  # two cards each: the player counts first (D-19)
+    assert "discard red 5/pink 2 uno" in legal(g)
+    g.apply("discard red 5/pink 2")
+    assert "catch 0" in legal(g, 1)
+    events = g.apply("catch 0", seat=1)
+    assert event_types(events) == ["catch", "draw"]
+    assert len(g.hands[0]) == 3
+
+
+def test_d20_a_discard_that_empties_the_hand_wins_the_round() -> None:
+    """D-20: the player with the most cards may go out by discarding its last card."""
+    g = marvel([[SUPER_HERO, "red 5/pink 2"], ["yellow 3/purple 1"]])
+    events = g.apply(f"play {SUPER_HERO} uno")
+    assert g.to_act == 0  # one card each after the play: the player counts first
+    events = g.apply("discard red 5/pink 2")
+    end = of_type(events, "round_end")[0]
+    assert end["winner"] == 0
+    assert end["points"][0] == 3  # seat 1's yellow 3
+
+
+def test_r7_villain_the_fewest_cards_draw_three_then_name_the_colour() -> None:
+    """R-7: on the dark side, the player with the fewest cards draws three and names the colour;
+    the player after the one who played the card plays next."""
+    g = game(
+        "flip_marvel",
+        side="dark",
+        hands=[
+            [VILLAIN, "red 5/pink 2", "blue 2/pink 6"],
+            ["yellow 3/purple 1", "green 2/teal draw_five", "green 3/purple 2"],
+            ["blue 4/purple 1"],
+        ],
+        discard=["red 9/teal reverse"],
+        color="teal",
+        draw=["red 1/pink 3", "red 2/orange reverse", "red 3/pink 7"],
+    )
+    g.apply(f"play {VILLAIN}")
+    assert len(g.hands[2]) == 4
+    assert g.decision == "choose_color" and g.to_act == 2
+    assert legal(g) == {f"color {c}" for c in DARK_COLORS}
+    g.apply("color orange", seat=2)
+    assert g.to_act == 1 and colors_named(g) == "orange"
+
+
+def test_d19_the_player_of_a_villain_with_the_fewest_cards_draws_itself() -> None:
+    """D-19: after the play the player of the card holds two cards, as few as seat 2; it counts
+    first, so it draws the three cards."""
+    g = game(
+        "flip_marvel",
+        side="dark",
+        hands=[
+            [VILLAIN, "red 5/pink 2", "blue 2/pink 6"],
+            ["yellow 3/purple 1", "green 2/teal draw_five", "green 3/purple 2"],
+            ["blue 4/purple 1", "blue 7/orange 3"],
+        ],
+        discard=["red 9/teal reverse"],
+        color="teal",
+    )
+    g.apply(f"play {VILLAIN}")
+    assert len(g.hands[0]) == 5 and g.to_act == 0 and g.decision == "choose_color"
+
+
+def test_r7_marvel_specials_score_40() -> None:
+    """R-7: each special card is worth 40 points; a Wild still 40 (R-3.9)."""
+    g = marvel([["red 5/pink 2"], [SUPER_HERO, VILLAIN_2, "wild/purple 7"]])
+    events = g.apply("play red 5/pink 2")
+    end = of_type(events, "round_end")[0]
+    assert end["hand_points"][1] == 40 + 1 + 40  # light side: Super Hero, yellow 1, Wild
+    assert end["points"][0] == 81
+
+
+def test_d24_a_special_played_last_ends_the_round_without_its_effect() -> None:
+    """D-24, R-1.6: the round ends the moment the hand is empty; nobody discards or draws."""
+    g = marvel([[SUPER_HERO], ["yellow 3/purple 1", "green 2/teal draw_five"]])
+    events = g.apply(f"play {SUPER_HERO}")
+    assert event_types(events)[:2] == ["play", "round_end"]
+    assert of_type(events, "round_end")[0]["winner"] == 0
+
+
+def test_d23_a_super_hero_turned_up_first_lets_the_first_player_name_the_colour() -> None:
+    """R-7, D-23: as the first card it acts as a plain Wild: the player left of the dealer names
+    the colour and plays."""
+    for seed in range(400):
+        g, events = Game.new("flip_marvel", 3, seed)
+        first = [e["card"] for e in events if e["type"] == "first_card"]
+        if first == ["wild_super_hero"]:
+            assert g.decision == "choose_color"
+            assert g.to_act == (g.dealer + 1) % 3
+            assert "discard" not in event_types(events)
+            g.apply("color yellow")
+            assert g.to_act == (g.dealer + 1) % 3 and g.decision == "turn"
+            return
+    pytest.fail("no seed turned up a Wild Super Hero first")
+
+
+def test_r7_a_discard_decision_accepts_only_discards_of_that_seat() -> None:
+    g = marvel([[SUPER_HERO, "red 5/pink 2"], ["yellow 3/purple 1", "green 2/teal draw_five", "green 3/purple 2"]])
+    g.apply(f"play {SUPER_HERO}")
+    with pytest.raises(IllegalActionError, match="seat 1's decision"):
+        g.apply("discard red 5/pink 2", seat=0)
+    with pytest.raises(IllegalActionError):
+        g.apply("color red", seat=1)
