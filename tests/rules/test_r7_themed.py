@@ -223,3 +223,96 @@ def test_r7_a_discard_decision_accepts_only_discards_of_that_seat() -> None:
         g.apply("discard red 5/pink 2", seat=0)
     with pytest.raises(IllegalActionError):
         g.apply("color red", seat=1)
+
+
+# =========================================================================== UNO Flip Stranger Things
+HOPPER = "wild_jim_hopper/pink 5"
+WAFFLE = "red skip/wild_elevens_waffle"
+
+
+def test_r7_stranger_things_deck_and_defaults() -> None:
+    """R-7, D-25, D-21: Flip's deck with two Wilds a side printed as the specials; one hand by
+    default (scores may still be kept); the waffle icon on the 24 dark faces showing 1-3."""
+    added, removed = replaced("flip_stranger_things")
+    assert added == Counter({HOPPER: 1, "wild_jim_hopper/pink flip": 1, WAFFLE: 1, "yellow 1/wild_elevens_waffle": 1})
+    assert sum(removed.values()) == 4
+    g = unokit.new_game("flip_stranger_things", 3, 1)
+    assert g.options.rounds == 1
+    assert unokit.new_game("flip_stranger_things", 3, 1, rounds=None).options.rounds is None
+    waffles = [g.deck.text[t] for t in sorted(g.deck.icons["waffle"])]
+    assert sum(g.deck.counts[g.deck.type_id(text) or 0] for text in waffles) == 24
+    assert all(text.split("/")[1].split()[-1] in ("1", "2", "3") for text in waffles)
+
+
+def test_r7_stranger_things_first_card_must_be_a_number() -> None:
+    """R-7 (as R-5.2, D-7): action cards turned up first are ignored and stay in the pile."""
+    ignored = 0
+    for seed in range(60):
+        g, events = Game.new("flip_stranger_things", 3, seed)
+        first = of_type(events, "first_card")[0]["card"]
+        assert first.split()[-1].isdigit()
+        ignored += len(of_type(events, "first_card_ignored"))
+        assert len(g.discard) == 1 + len(of_type(events, "first_card_ignored"))
+    assert ignored > 0
+
+
+def stranger(hands: list[list[str]], **kwargs: Any) -> Game:
+    return game("flip_stranger_things", hands=hands, discard=["red 9/teal reverse"], color="red", **kwargs)
+
+
+def test_r7_jim_hopper_the_most_cards_discard_half_rounded_up() -> None:
+    """R-7: the player of the card names the colour with the play; the player with the most
+    cards (seven: four discards) discards one card at a time; then the next player plays."""
+    seven = ["blue 4/purple 1", "blue 7/orange 3", "green 5/orange 7", "yellow 9/purple 4"]
+    seven += ["green 1/orange 5", "yellow 2/teal 1", "blue 8/teal 4"]
+    g = stranger([[HOPPER, "red 5/pink 2"], ["yellow 3/purple 1", "green 2/teal draw_five"], seven])
+    g.apply(f"play {HOPPER} blue uno")
+    assert colors_named(g) == "blue"
+    for left in (4, 3, 2, 1):
+        assert g.decision == "discard_cards" and g.to_act == 2
+        assert g.pending()["count"] == left
+        g.apply(f"discard {g.card_text(g.hands[2][0])}")
+    assert len(g.hands[2]) == 3
+    assert g.to_act == 1 and g.decision == "turn" and colors_named(g) == "blue"
+
+
+def test_d20_jim_hopper_can_let_a_one_card_hand_go_out() -> None:
+    """D-20: with one card each the player of the card counts first: half of one, rounded up,
+    is its last card, and it goes out."""
+    g = stranger([[HOPPER, "red 5/pink 2"], ["yellow 3/purple 1"]])
+    g.apply(f"play {HOPPER} green uno")
+    events = g.apply("discard red 5/pink 2")
+    assert of_type(events, "round_end")[0]["winner"] == 0
+    assert g.is_over  # one hand by default (R-7)
+
+
+def test_r7_elevens_waffle_the_fewest_cards_draw_until_a_waffle() -> None:
+    """R-7, D-21: the player with the fewest cards draws until a card whose dark face shows the
+    waffle icon (pink 2: a 2), keeps them all; the player of the card named the colour."""
+    g = game(
+        "flip_stranger_things",
+        side="dark",
+        hands=[
+            [WAFFLE, "red 5/teal 5", "blue 2/pink 6", "green 4/pink 8"],
+            ["yellow 3/purple 1", "green 2/teal draw_five"],
+            ["blue 4/purple 1", "blue 7/orange 3", "yellow 9/purple 4"],
+        ],
+        discard=["red 9/teal reverse"],
+        color="teal",
+        draw=["red 3/pink 7", "red 2/orange reverse", "red 5/pink 2", "green 7/teal 2"],
+    )
+    g.apply(f"play {WAFFLE} purple")
+    assert colors_named(g) == "purple"
+    assert hand(g, 1) == sorted(
+        ["yellow 3/purple 1", "green 2/teal draw_five", "red 3/pink 7", "red 2/orange reverse", "red 5/pink 2"]
+    )
+    assert g.to_act == 1  # not skipped
+
+
+def test_r7_stranger_things_specials_score_40() -> None:
+    g = stranger(
+        [["red 5/pink 2"], [HOPPER, "wild_jim_hopper/pink flip", "yellow 3/purple 1"]], options={"rounds": None}
+    )
+    events = g.apply("play red 5/pink 2")
+    assert of_type(events, "round_end")[0]["hand_points"][1] == 40 + 40 + 3
+

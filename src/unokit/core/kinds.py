@@ -207,6 +207,21 @@ def villain(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Col
     game._choose_color(victim, game.next_seat(seat))
 
 
+def jim_hopper(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """Wild Jim Hopper: the player holding the most cards discards half of them, rounded up,
+    of their choice; the player of the card named the colour with the play (R-7, D-19, D-20)."""
+    victim = game._holding(seat, most=True)
+    count = (len(game.hands[victim]) + 1) // 2
+    game._ask_discards(victim, count, kind, game.next_seat(seat), names_color=False)
+
+
+def elevens_waffle(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """Wild Eleven's Waffle: the player holding the fewest cards draws until a card with the
+    waffle icon; the player of the card named the colour with the play (R-7, D-19, D-21)."""
+    game._draw_until(game._holding(seat, most=False), kind.name, icon=kind.until)
+    game._advance(seat)
+
+
 # ----------------------------------------------------------------------------- last card (R-1.6)
 
 
@@ -379,6 +394,13 @@ KINDS: tuple[CardKind, ...] = (
              opens=(DecisionKind.DISCARD_CARDS, _COLOR), points=_pts(40), first=first_choose_color, rule="R-7"),
     CardKind(32, "wild_villain", "Wild Villain", "WV", villain, wild=True, draws=3, victim="fewest",
              opens=(_COLOR,), points=_pts(40), first=first_choose_color, rule="R-7"),
+    # UNO Flip Stranger Things (R-7).
+    CardKind(33, "wild_jim_hopper", "Wild Jim Hopper", "WJH", jim_hopper, wild=True, color_with_play=True,
+             victim="most", opens=(DecisionKind.DISCARD_CARDS,), points=_pts(40), first=first_choose_color,
+             rule="R-7"),
+    CardKind(34, "wild_elevens_waffle", "Wild Eleven's Waffle", "WEW", elevens_waffle, wild=True,
+             color_with_play=True, until="waffle", victim="fewest", points=_pts(40), first=first_choose_color,
+             rule="R-7"),
 )
 # fmt: on
 
