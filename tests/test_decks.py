@@ -14,6 +14,7 @@ from unokit.core.decks import deck_text, read_deck_header, read_deck_text
 from unokit.record import Replay, record_game, verify
 from unokit.record.recorder import RecordingGame
 
+
 #: A Marvel deck with four of each special and no plain wilds: 112 cards.
 def _all_special(card: str) -> str:
     light, dark = card.split("/")
