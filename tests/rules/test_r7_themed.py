@@ -316,3 +316,124 @@ def test_r7_stranger_things_specials_score_40() -> None:
     events = g.apply("play red 5/pink 2")
     assert of_type(events, "round_end")[0]["hand_points"][1] == 40 + 40 + 3
 
+
+# =========================================================================== UNO Flip Transformers
+OPTIMUS = "wild_optimus_prime/pink 5"
+MEGATRON = "red skip/wild_megatron"
+
+
+def test_r7_transformers_deck_and_defaults() -> None:
+    """R-7, D-25: Flip's deck with two Wilds a side printed as the specials; one hand, and a
+    number card must start the discard pile."""
+    added, removed = replaced("flip_transformers")
+    assert added == Counter({OPTIMUS: 1, "wild_optimus_prime/pink flip": 1, MEGATRON: 1, "yellow 1/wild_megatron": 1})
+    assert sum(removed.values()) == 4
+    assert unokit.new_game("flip_transformers", 3, 1).options.rounds == 1
+    for seed in range(30):
+        _, events = Game.new("flip_transformers", 3, seed)
+        assert of_type(events, "first_card")[0]["card"].split()[-1].isdigit()
+
+
+def transformers(hands: list[list[str]], **kwargs: Any) -> Game:
+    return game("flip_transformers", hands=hands, discard=["red 9/teal reverse"], color="red", **kwargs)
+
+
+def test_r7_optimus_prime_the_higher_best_number_wins_and_discards_two() -> None:
+    """R-7: the player chooses whom to challenge; each shows its highest number card (public);
+    the higher wins and discards two cards of its choice; then the next player plays."""
+    g = transformers(
+        [
+            [OPTIMUS, "red 5/pink 2", "blue 2/pink 6", "green 4/pink 8"],
+            ["yellow 3/purple 1", "green 2/teal draw_five"],
+            ["blue 9/orange 5", "blue 7/orange 3", "yellow 2/teal 1"],
+        ]
+    )
+    g.apply(f"play {OPTIMUS} green")
+    assert g.decision == "choose_target" and g.to_act == 0
+    assert legal(g) == {"target 1", "target 2"}
+    with pytest.raises(IllegalActionError, match="challenge another player"):
+        g.apply("target 0")
+    events = g.apply("target 2")
+    duel = of_type(events, "duel")[0]
+    assert duel["shown"] == ["red 5", "blue 9"] and duel["winner"] == 2 and "private" not in duel
+    assert g.decision == "discard_cards" and g.to_act == 2 and g.pending()["count"] == 2
+    g.apply("discard blue 7/orange 3")
+    g.apply("discard yellow 2/teal 1")
+    assert hand(g, 2) == ["blue 9/orange 5"]
+    assert g.to_act == 1 and colors_named(g) == "green"
+
+
+@pytest.mark.parametrize(
+    ("target_hand", "player_discards"),
+    [
+        (["yellow 5/purple 9", "green 2/teal draw_five"], 2),  # a tie goes to the player
+        (["yellow draw_one/pink 1", "green flip/teal 3"], 2),  # no number card: the player wins
+    ],
+)
+def test_d22_optimus_prime_ties_and_no_numbers_go_to_the_player(target_hand: list[str], player_discards: int) -> None:
+    g = transformers([[OPTIMUS, "red 5/pink 2", "blue 2/pink 6", "green 4/pink 8"], target_hand])
+    g.apply(f"play {OPTIMUS} green")
+    events = g.apply("target 1")
+    assert of_type(events, "duel")[0]["winner"] == 0
+    assert g.to_act == 0 and g.pending()["count"] == player_discards
+
+
+def test_r7_optimus_prime_never_discards_the_last_card() -> None:
+    """R-7: a winner holding two cards discards one; holding one, none (play goes on)."""
+    g = transformers([[OPTIMUS, "red 5/pink 2", "blue 2/pink 6"], ["yellow 3/purple 1", "green 2/teal draw_five"]])
+    g.apply(f"play {OPTIMUS} green")
+    g.apply("target 1")
+    assert g.to_act == 0 and g.pending()["count"] == 1
+    assert "discard red 5/pink 2 uno" in legal(g)
+    g.apply("discard red 5/pink 2 uno")
+    assert len(g.hands[0]) == 1 and g.to_act == 1
+    g = transformers([[OPTIMUS, "red 5/pink 2"], ["yellow 3/purple 1", "green 2/teal draw_five"]])
+    g.apply(f"play {OPTIMUS} green uno")
+    g.apply("target 1")
+    assert len(g.hands[0]) == 1 and g.to_act == 1 and g.decision == "turn"
+
+
+def megatron_game(mine: list[str], theirs: list[str]) -> Game:
+    return game(
+        "flip_transformers",
+        side="dark",
+        hands=[[MEGATRON, *mine], theirs, ["blue 9/orange 5"]],
+        discard=["red 9/teal reverse"],
+        color="teal",
+        draw=["red 1/pink 3", "red 2/orange reverse", "red 3/pink 7"],
+    )
+
+
+def test_r7_megatron_the_lower_lowest_number_draws_two_the_winner_names_the_colour() -> None:
+    """R-7: both hands are revealed to the two players; the lower lowest number draws two; the
+    other names the colour; then the next player after the card's player plays."""
+    g = megatron_game(["red 5/pink 2", "blue 2/pink 6"], ["yellow 3/purple 1", "green 2/teal draw_five"])
+    g.apply(f"play {MEGATRON}")
+    assert g.decision == "choose_target" and g.color == -1  # the winner names it later
+    events = g.apply("target 1")
+    duel = of_type(events, "duel")[0]
+    assert duel["shown"] == ["pink 2", "purple 1"] and duel["winner"] == 0
+    assert duel["private"] == [0, 1] and set(duel["revealed"]) == {"0", "1"}
+    assert "revealed" not in unokit.redact(events, 2)[[e["type"] for e in events].index("duel")]
+    assert len(g.hands[1]) == 4  # seat 1 drew two
+    assert g.decision == "choose_color" and g.to_act == 0
+    g.apply("color orange")
+    assert g.to_act == 1 and colors_named(g) == "orange"
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "loser"),
+    [
+        (["red 5/pink 2"], ["green 2/teal draw_five", "yellow 5/purple 9", "red 1/purple 2"], 1),  # tie: target
+        (["red 5/pink 2"], ["green 2/teal draw_five"], 0),  # target has no number: the player is lower
+        (["yellow draw_one/purple 8"], ["yellow 3/purple 1"], 1),  # 8 against 1: the target is lower
+    ],
+)
+def test_d22_megatron_ties_go_against_the_target(mine: list[str], theirs: list[str], loser: int) -> None:
+    g = megatron_game(mine, theirs)
+    g.apply(f"play {MEGATRON}")
+    before = [len(h) for h in g.hands]
+    g.apply("target 1")
+    after = [len(h) for h in g.hands]
+    assert after[loser] == before[loser] + 2
+    assert g.to_act == 1 - loser

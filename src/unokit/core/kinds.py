@@ -222,6 +222,36 @@ def elevens_waffle(game: Game, seat: Seat, kind: CardKind, chosen: Color, previo
     game._advance(seat)
 
 
+def choose_target(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """A card that challenges another player: its player chooses whom (R-7)."""
+    game._choose_target(seat, kind)
+
+
+def optimus_prime(game: Game, seat: Seat, target: Seat, kind: CardKind) -> None:
+    """Wild The Might of Optimus Prime: the higher best number card wins, a tie or a target
+    without numbers goes to the player; the winner discards two cards, never the last (R-7,
+    D-22)."""
+    mine, theirs = game._best_number(seat, highest=True), game._best_number(target, highest=True)
+    winner = target if theirs > mine else seat  # -1: no number card
+    game._duel(seat, target, kind, winner, highest=True)
+    count = min(2, len(game.hands[winner]) - 1)
+    if count > 0:
+        game._ask_discards(winner, count, kind, game.next_seat(seat), names_color=False)
+    else:
+        game._advance(seat)
+
+
+def megatron(game: Game, seat: Seat, target: Seat, kind: CardKind) -> None:
+    """Wild The Tyranny of Megatron: the one whose lowest number card is lower draws two, a tie
+    against the target; the winner names the colour (R-7, D-22)."""
+    mine, theirs = game._best_number(seat, highest=False), game._best_number(target, highest=False)
+    player_loses = mine >= 0 and (theirs < 0 or mine < theirs)  # -1: no number card
+    loser, winner = (seat, target) if player_loses else (target, seat)
+    game._duel(seat, target, kind, winner, highest=False)
+    game._draw(loser, kind.draws, kind.name)
+    game._choose_color(winner, game.next_seat(seat))
+
+
 # ----------------------------------------------------------------------------- last card (R-1.6)
 
 
@@ -401,6 +431,13 @@ KINDS: tuple[CardKind, ...] = (
     CardKind(34, "wild_elevens_waffle", "Wild Eleven's Waffle", "WEW", elevens_waffle, wild=True,
              color_with_play=True, until="waffle", victim="fewest", points=_pts(40), first=first_choose_color,
              rule="R-7"),
+    # UNO Flip Transformers (R-7).
+    CardKind(35, "wild_optimus_prime", "Wild The Might of Optimus Prime", "WOP", choose_target, wild=True,
+             color_with_play=True, victim="chosen", opens=(DecisionKind.CHOOSE_TARGET, DecisionKind.DISCARD_CARDS),
+             points=_pts(40), first=first_choose_color, target=optimus_prime, rule="R-7"),
+    CardKind(36, "wild_megatron", "Wild The Tyranny of Megatron", "WM", choose_target, wild=True, draws=2,
+             victim="chosen", opens=(DecisionKind.CHOOSE_TARGET, _COLOR), points=_pts(40), first=first_choose_color,
+             target=megatron, rule="R-7"),
 )
 # fmt: on
 
