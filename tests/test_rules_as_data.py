@@ -134,7 +134,7 @@ def test_the_uno_catch_is_a_window_with_its_responders_in_order() -> None:
     )
     assert g.windows == () and g.responders() == []
     g.apply("play red 5")
-    windows = list(g.windows)
+    windows: list[Window] = list(g.windows)
     assert len(windows) == 1
     window = windows[0]
     assert isinstance(window, UnoCatch) and window.kind == WindowKind.UNO_CATCH and window.seat == 0
