@@ -291,7 +291,7 @@ class Game(Notation):
         events: list[Event] = []
         self._ev = events
         self._ended = None
-        if self.launcher is not None and self.launcher.can_fail:
+        if self._atomic:
             snapshot = self.clone()
             try:
                 self._do(action, seat)
@@ -311,7 +311,15 @@ class Game(Notation):
         Returns the :class:`RoundResult` of the round this action ended (``result.game_over``
         when it ended the game too), else ``None``."""
         self._ended = None
-        self._do(action, self._decision.seat)
+        decision = self._decision
+        kind = action.kind
+        # The two commonest actions go straight to their handler (what _do would do for them).
+        if kind is _PLAY and not self.windows:
+            self._play(decision.seat, action.card, action.color, action.uno)
+        elif kind is _DRAW and type(decision) is Turn and not self.windows:
+            self._turn_draw(decision.seat)
+        else:
+            self._do(action, decision.seat)
         self.version += 1
         return self._ended
 

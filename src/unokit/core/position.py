@@ -257,6 +257,7 @@ def from_position(obj: dict[str, Any]) -> Game:
         )
         if game.launcher.model != options.launcher:
             raise PositionError(f"launcher model {game.launcher.model!r} differs from option {options.launcher!r}")
+        game._atomic = game.launcher.can_fail
     elif obj.get("launcher") is not None:
         raise PositionError(f"{rules.title} has no launcher")
     game.color = _color(obj.get("color"), "'color'")
