@@ -486,7 +486,7 @@ def test_parse_action_for_a_seat_that_does_not_exist_is_illegal(seat: Any) -> No
         game.parse_action("play red 5", seat)
 
 
-@pytest.mark.parametrize("seat", ["0", -1, 3, 2.5, None])
+@pytest.mark.parametrize("seat", ["0", -1, 3, 2.5])
 def test_observe_and_views_of_a_seat_that_does_not_exist_are_illegal(seat: Any) -> None:
     game = _catchable_game()
     with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
@@ -494,7 +494,14 @@ def test_observe_and_views_of_a_seat_that_does_not_exist_are_illegal(seat: Any) 
     with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
         unokit.View(game, seat)
     with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
-        game.legal_actions(seat if seat is not None else "x")  # type: ignore[arg-type]
+        game.legal_actions(seat)
+
+
+def test_a_view_needs_a_seat_while_observe_none_is_the_spectators_view() -> None:
+    game = _catchable_game()
+    with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
+        unokit.View(game, None)  # type: ignore[arg-type]
+    assert game.observe(None)["hand"] == []
 
 
 @pytest.mark.parametrize("variant", [None, 5, ["classic"], b"classic"])

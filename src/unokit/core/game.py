@@ -217,8 +217,9 @@ class Game(Notation):
         """The open decision as a position stores it (includes hidden facts such as fairness)."""
         return self._decision.to_json(self)
 
-    def observe(self, seat: Seat) -> dict[str, Any]:
-        """What ``seat`` may know, as a JSON-serialisable dict (see :mod:`unokit.core.observation`)."""
+    def observe(self, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` may know, as a JSON-serialisable dict (see :mod:`unokit.core.observation`);
+        ``None`` gives a spectator's view: what every player sees, no hand."""
         from .observation import observe
 
         return observe(self, seat)

@@ -57,8 +57,9 @@ def pending_to_json(game: Game) -> dict[str, Any]:
     return game.open_decision.to_json(game)
 
 
-def public_pending(game: Game, seat: Seat) -> dict[str, Any]:
-    """:func:`pending_to_json` less what ``seat`` may not know (fairness, another's drawn card)."""
+def public_pending(game: Game, seat: Seat | None) -> dict[str, Any]:
+    """:func:`pending_to_json` less what ``seat`` may not know (fairness, another's drawn card);
+    ``seat=None`` is a spectator, who knows what every player knows."""
     return game.open_decision.public(game, seat)
 
 
