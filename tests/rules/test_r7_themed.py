@@ -142,21 +142,27 @@ def test_d20_a_discard_that_empties_the_hand_wins_the_round() -> None:
     assert end["points"][0] == 3  # seat 1's yellow 3
 
 
-def test_r7_villain_the_fewest_cards_draw_three_then_name_the_colour() -> None:
-    """R-7: on the dark side, the player with the fewest cards draws three and names the colour;
-    the player after the one who played the card plays next."""
-    g = game(
+def villain_table(third: list[str]) -> Game:
+    """A dark-side Marvel table: seat 0 holds a Wild Villain and two cards, seat 1 three cards,
+    seat 2 ``third``; three known cards on the draw pile."""
+    return game(
         "flip_marvel",
         side="dark",
         hands=[
             [VILLAIN, "red 5/pink 2", "blue 2/pink 6"],
             ["yellow 3/purple 1", "green 2/teal draw_five", "green 3/purple 2"],
-            ["blue 4/purple 1"],
+            third,
         ],
         discard=["red 9/teal reverse"],
         color="teal",
         draw=["red 1/pink 3", "red 2/orange reverse", "red 3/pink 7"],
     )
+
+
+def test_r7_villain_the_fewest_cards_draw_three_then_name_the_colour() -> None:
+    """R-7: on the dark side, the player with the fewest cards draws three and names the colour;
+    the player after the one who played the card plays next."""
+    g = villain_table(["blue 4/purple 1"])
     g.apply(f"play {VILLAIN}")
     assert len(g.hands[2]) == 4
     assert g.decision == "choose_color" and g.to_act == 2
@@ -168,17 +174,7 @@ def test_r7_villain_the_fewest_cards_draw_three_then_name_the_colour() -> None:
 def test_d19_the_player_of_a_villain_with_the_fewest_cards_draws_itself() -> None:
     """D-19: after the play the player of the card holds two cards, as few as seat 2; it counts
     first, so it draws the three cards."""
-    g = game(
-        "flip_marvel",
-        side="dark",
-        hands=[
-            [VILLAIN, "red 5/pink 2", "blue 2/pink 6"],
-            ["yellow 3/purple 1", "green 2/teal draw_five", "green 3/purple 2"],
-            ["blue 4/purple 1", "blue 7/orange 3"],
-        ],
-        discard=["red 9/teal reverse"],
-        color="teal",
-    )
+    g = villain_table(["blue 4/purple 1", "blue 7/orange 3"])
     g.apply(f"play {VILLAIN}")
     assert len(g.hands[0]) == 5 and g.to_act == 0 and g.decision == "choose_color"
 
