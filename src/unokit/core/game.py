@@ -300,7 +300,14 @@ class Game(Notation):
                 self._restore(snapshot)
                 raise
         else:
-            self._do(action, seat)
+            kind = action.kind
+            # The same shortcut as step's for the two commonest actions.
+            if kind is _PLAY and not self.windows:
+                self._play(seat, action.card, action.color, action.uno)
+            elif kind is _DRAW and type(decision) is Turn and not self.windows:
+                self._turn_draw(seat)
+            else:
+                self._do(action, seat)
         self._ev = None
         self.version += 1
         return events
