@@ -94,7 +94,7 @@ def main() -> None:
     parser.add_argument("--slices", type=int, default=8)
     parser.add_argument("--classic-only", action="store_true", help="measure only 2-player Classic (the targets)")
     args = parser.parse_args()
-    print(f"{'engine':<28} {'players':>7} {'decisions/s':>12} {'games/s':>9}")
+    print(f"{'engine':<38} {'players':>7} {'decisions/s':>12} {'games/s':>9}")
     results: dict[str, tuple[float, float]] = {}
     variants = ("classic",) if args.classic_only else unokit.VARIANT_NAMES
     for variant in variants:
@@ -109,7 +109,7 @@ def main() -> None:
             figures = measure(runners, args.seconds, args.slices)
             for name, (dps, gps) in figures.items():
                 results[f"{name} {players}p"] = (dps, gps)
-                print(f"{name:<28} {players:>7} {dps:>12,.0f} {gps:>9,.1f}", flush=True)
+                print(f"{name:<38} {players:>7} {dps:>12,.0f} {gps:>9,.1f}", flush=True)
     base = results.get("rlcard uno 2p")
     if base is None:
         print("\nrlcard is not installed (make bench installs it): no ratio printed")
