@@ -111,3 +111,10 @@ def test_random_pairing_of_a_deck_keeps_its_faces() -> None:
     assert lights == Counter(text.split("/")[0] for text in MY_MARVEL)
     assert darks == Counter(text.split("/")[1] for text in MY_MARVEL)
     assert Game.from_position(g.to_position()).to_position() == g.to_position()
+
+
+def test_a_deck_on_one_line_separates_its_cards_with_semicolons() -> None:
+    """docs/formats.md: ``--option "deck=2 x red 1/pink 3; ..."`` on a command line."""
+    one_line = "; ".join(MY_MARVEL)
+    g = unokit.new_game("flip_marvel", 2, 3, deck=one_line)
+    assert Counter(g.deck.card_texts()) == Counter(MY_MARVEL)

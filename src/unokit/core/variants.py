@@ -298,7 +298,7 @@ def _as_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
 
 def _as_deck(value: object) -> tuple[str, ...]:
     if isinstance(value, str):
-        value = value.splitlines()
+        value = re.split(r"[\n;]", value)
     if not isinstance(value, list | tuple) or not all(isinstance(line, str) for line in value):
         raise OptionError(f"option 'deck' lists the cards as text lines (a deck file), not {quote(value)}")
     lines = tuple(line.strip() for line in value if line.strip())
