@@ -15,7 +15,7 @@ from unokit import DECISION_NAMES, Game, OptionError, PositionError
 from unokit.core.decks import flip_attack_generated_pairs, write_pairs_csv
 from unokit.core.rng import Rng
 
-VARIANT_NAMES = ("classic", "flip", "attack", "flip_attack")
+VARIANT_NAMES = unokit.VARIANT_NAMES
 Event = dict[str, Any]
 
 
@@ -159,7 +159,7 @@ def test_properties_at_the_start(variant: str) -> None:
 @pytest.mark.parametrize("scoring", ["winner", "own_hand", "loser"])
 def test_properties_through_a_whole_game(variant: str, scoring: str) -> None:
     target = {"winner": 150, "own_hand": 150, "loser": 60}[scoring]
-    game = unokit.new_game(variant, 3, 2, scoring=scoring, target=target)
+    game = unokit.new_game(variant, 3, 2, scoring=scoring, target=target, rounds=None)  # to the target
     chooser = Rng(4)
     rounds_ended = 0
     game_end: Event | None = None

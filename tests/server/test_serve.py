@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import unokit
 from unokit.server.client import RoomClient, ServerError, create_room, get_json
 
 from .support import UNOKIT, ServerProcess, free_port, run
@@ -20,7 +21,7 @@ from .support import UNOKIT, ServerProcess, free_port, run
 def test_health_variants_and_the_reserved_pages(shared_server: ServerProcess) -> None:
     assert get_json(shared_server.url, "/api/health")["status"] == "ok"
     variants = get_json(shared_server.url, "/api/variants")
-    assert set(variants["variants"]) == {"classic", "flip", "attack", "flip_attack"}
+    assert set(variants["variants"]) == set(unokit.VARIANT_NAMES)
     assert variants["bots"] == ["random", "heuristic", "ismcts"]
     for path in ("/", "/r/ABCDEF"):
         with urllib.request.urlopen(shared_server.url + path, timeout=5) as response:

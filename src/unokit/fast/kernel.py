@@ -16,7 +16,7 @@ here passes through exactly the states of the reference engine. The state of ``G
 
 Constant tables come from :mod:`unokit.fast.tables`: ``tab[R_*, t]`` per card type and
 ``cfg[C_*]`` for the variant, its options and the action-id and observation layouts of
-:mod:`unokit.envs.encoding`. Actions are those ids (``UNO_CODE`` and ``CATCH_CODE`` follow them
+:mod:`unokit.encoding`. Actions are those ids (``UNO_CODE`` and ``CATCH_CODE`` follow them
 for the out-of-turn late UNO call and catch, which the environments leave out).
 """
 
