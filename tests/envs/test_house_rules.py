@@ -14,7 +14,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from unokit import Game, IllegalActionError
-from unokit.envs.encoding import Encoding
+from unokit.encoding import Encoding
 from unokit.envs.pettingzoo import env, raw_env
 from unokit.envs.session import Session
 

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+import unokit
 from unokit import Game, IllegalActionError
 from unokit.bots import make_bot
 from unokit.bots.runner import play_game
+from unokit.play.commands import replay as replay_command
 from unokit.record import (
     FORMAT,
     GameRecord,
@@ -27,10 +30,9 @@ from unokit.record import (
     save_record,
     verify,
 )
-from unokit.record.commands import replay as replay_command
 from unokit.record.commands import verify as verify_command
 
-VARIANTS = ["classic", "flip", "attack", "flip_attack"]
+VARIANTS = list(unokit.VARIANT_NAMES)
 
 
 def bot_game(variant: str, seed: int = 3, players: int = 3, **options: object) -> GameRecord:
@@ -54,7 +56,8 @@ def test_records_round_trip_through_json_and_verify(finished: GameRecord, tmp_pa
     assert loaded.seats[1] == Seat("bot 1", "bot", "random", {"seed": 31})
     verdict = verify(loaded)
     assert verdict.ok, verdict.message
-    assert verdict.message.startswith(f"reproduces: {len(loaded.actions)} actions, 2 round(s)")
+    assert verdict.message.startswith(f"reproduces: {len(loaded.actions):,} actions, 2 rounds, scores ")
+    assert "[" not in verdict.message  # scores by name, not as a list
 
 
 def test_the_record_file_is_readable_json_with_one_action_a_line(finished: GameRecord) -> None:
@@ -303,6 +306,10 @@ def test_replay_print_shows_a_step_as_a_seat_or_everyone(tmp_path: Path) -> None
     assert runner.invoke(replay_command, [str(path), "--step", "99999", "--print"]).exit_code == 2
     no_terminal = runner.invoke(replay_command, [str(path)])
     assert no_terminal.exit_code == 2 and "use --print" in no_terminal.output
+    assert "Side: light" in everyone.output and re.search(r"To act: bot \d \(seat \d\), to \w+", everyone.output)
+    classic = save_record(bot_game("classic", rounds=1), tmp_path / "classic.json")
+    printed = runner.invoke(replay_command, [str(classic), "--print", "--step", "1"]).output
+    assert "Direction: " in printed and "Side" not in printed and "side" not in printed
 
 
 def test_a_house_rules_game_records_its_rules_jumps_and_team_scores(tmp_path: Path) -> None:

@@ -243,3 +243,18 @@ def test_a_jump_counts_as_a_turn_and_the_interval_brackets_the_mean() -> None:
     assert turns == pytest.approx(summary["turns_per_round"] * summary["rounds"])
     low, high = summary["turns_per_round_ci"]
     assert low < summary["turns_per_round"] < high
+
+
+@pytest.mark.parametrize("variant", ["flip_marvel", "flip_stranger_things", "flip_transformers"])
+def test_the_themed_editions_simulate_with_and_without_events(variant: str) -> None:
+    """The simulator plays the themed editions (R-7); counting events changes nothing, and
+    their special cards' discards and duels are counted."""
+    config = SimConfig(variant=variant, players=3, bots=("heuristic", "random", "rlcard_rule"), games=12, seed=5)
+    fast = run_sim(config).to_dict(timing=False)
+    slow = run_sim(SimConfig(**{**config.__dict__, "effects": True})).to_dict(timing=False)
+    for key in ("bots", "summary", "turns_per_round", "rounds_per_game", "round_points"):
+        assert fast[key] == slow[key]
+    assert fast["summary"]["games"] == 12
+    assert sum(slow["summary"]["round_wins_by_place"]["counts"]) == slow["summary"]["rounds"]
+    special = {"flip_marvel": "discard", "flip_stranger_things": "discard", "flip_transformers": "duel"}[variant]
+    assert slow["events"].get(special, 0) > 0

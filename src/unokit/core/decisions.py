@@ -83,8 +83,8 @@ class Decision:
         """The decision as a position's ``pending`` object (every fact, hidden ones too)."""
         return {"kind": self.kind.value, "seat": self.seat, **self.facts(game)}
 
-    def public(self, game: Game, viewer: Seat) -> dict[str, Any]:
-        """:meth:`to_json` less what ``viewer`` may not know."""
+    def public(self, game: Game, viewer: Seat | None) -> dict[str, Any]:
+        """:meth:`to_json` less what ``viewer`` may not know (``None``: a spectator)."""
         return self.to_json(game)
 
     @classmethod
@@ -129,7 +129,7 @@ class PlayOrKeep(Decision):
     def facts(self, game: Game) -> dict[str, Any]:
         return {"card": game.deck.text[self.card]}
 
-    def public(self, game: Game, viewer: Seat) -> dict[str, Any]:
+    def public(self, game: Game, viewer: Seat | None) -> dict[str, Any]:
         out = self.to_json(game)
         if viewer != self.seat:
             del out["card"]  # another seat's drawn card is hidden; its back shows (R-3.2)
@@ -176,7 +176,7 @@ class Challenge(Decision):
             "previous_color": COLOR_NAMES[self.previous_color] if self.previous_color >= 0 else None,
         }
 
-    def public(self, game: Game, viewer: Seat) -> dict[str, Any]:
+    def public(self, game: Game, viewer: Seat | None) -> dict[str, Any]:
         out = self.to_json(game)
         del out["fair"]  # whether the play was fair is what a challenge finds out
         return out

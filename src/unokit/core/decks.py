@@ -96,6 +96,8 @@ class Deck:
             tuple(face_text(t.face(1)) for t in self.types),
         )
         self._by_text = {text: i for i, text in enumerate(self.text)}
+        self._cards: tuple[CardId, ...] = tuple(t for t, count in enumerate(self.counts) for _ in range(count))
+        self._hash = hash((self.types, self.counts))
         # back_class[side][t]: the smallest type id whose ``side`` face equals t's, so that
         # cards that look the same from that side share one id (what others see of a card).
         self.back_class: tuple[tuple[int, ...], tuple[int, ...]] = (
@@ -104,11 +106,8 @@ class Deck:
         )
 
     def cards(self) -> list[int]:
-        """Every physical card as a type id, in type order."""
-        out: list[int] = []
-        for t, count in enumerate(self.counts):
-            out.extend([t] * count)
-        return out
+        """Every physical card as a type id, in type order (a new list)."""
+        return list(self._cards)
 
     def type_id(self, text: str) -> int | None:
         """The type whose full text is ``text`` (normalised), or ``None``."""
@@ -127,7 +126,7 @@ class Deck:
         )
 
     def __hash__(self) -> int:
-        return hash((self.types, self.counts))
+        return self._hash
 
     def card_texts(self) -> list[str]:
         """Every physical card in the notation (``red 5/pink 2``), in type order."""

@@ -12,6 +12,7 @@ here too.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from .colors import COLOR_NAMES, NO_COLOR
 from .decisions import (
@@ -48,9 +49,10 @@ class Effects(Draws):
         hand = self.hands[seat]
         prev_color = self.color
         hand.remove(t)
-        if self.known and seat in self.known:
+        known = self.known
+        if known and seat in known:
             self._forget(seat, t)
-        discarded: list[CardId] = []
+        discarded: Sequence[CardId] = ()
         if kind.discards:
             # Discard every card of the colour first; the Discard All goes on top.
             colors = deck.color[side]
@@ -63,13 +65,14 @@ class Effects(Draws):
             self.discard.extend(discarded)
         self.discard.append(t)
         self.passes = 0
-        if self._ev is not None:
+        ev = self._ev
+        if ev is not None:
             event: Event = {"type": "play", "seat": seat, "card": deck.text[t], "uno": uno}
             if chosen != NO_COLOR:
                 event["color"] = COLOR_NAMES[chosen]
             if discarded:
                 event["discarded"] = [deck.text[x] for x in discarded]
-            self._ev.append(event)
+            ev.append(event)
         if kind.wild:
             self.color = NO_COLOR if kind.discards else chosen
         else:

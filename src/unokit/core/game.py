@@ -229,8 +229,9 @@ class Game(Notation):
         """The open decision as a position stores it (includes hidden facts such as fairness)."""
         return self._decision.to_json(self)
 
-    def observe(self, seat: Seat) -> dict[str, Any]:
-        """What ``seat`` may know, as a JSON-serialisable dict (see :mod:`unokit.core.observation`)."""
+    def observe(self, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` may know, as a JSON-serialisable dict (see :mod:`unokit.core.observation`);
+        ``None`` gives a spectator's view: what every player sees, no hand."""
         from .observation import observe
 
         return observe(self, seat)
@@ -303,7 +304,7 @@ class Game(Notation):
         events: list[Event] = []
         self._ev = events
         self._ended = None
-        if self.launcher is not None and self.launcher.can_fail:
+        if self._atomic:
             snapshot = self.clone()
             try:
                 self._do(action, seat)
@@ -311,7 +312,14 @@ class Game(Notation):
                 self._restore(snapshot)
                 raise
         else:
-            self._do(action, seat)
+            kind = action.kind
+            # The same shortcut as step's for the two commonest actions.
+            if kind is _PLAY and not self.windows:
+                self._play(seat, action.card, action.color, action.uno)
+            elif kind is _DRAW and type(decision) is Turn and not self.windows:
+                self._turn_draw(seat)
+            else:
+                self._do(action, seat)
         self._ev = None
         self.version += 1
         return events
@@ -323,7 +331,15 @@ class Game(Notation):
         Returns the :class:`RoundResult` of the round this action ended (``result.game_over``
         when it ended the game too), else ``None``."""
         self._ended = None
-        self._do(action, self._decision.seat)
+        decision = self._decision
+        kind = action.kind
+        # The two commonest actions go straight to their handler (what _do would do for them).
+        if kind is _PLAY and not self.windows:
+            self._play(decision.seat, action.card, action.color, action.uno)
+        elif kind is _DRAW and type(decision) is Turn and not self.windows:
+            self._turn_draw(decision.seat)
+        else:
+            self._do(action, decision.seat)
         self.version += 1
         return self._ended
 

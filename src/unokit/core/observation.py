@@ -28,9 +28,14 @@ def _check_seat(game: Game, seat: object) -> Seat:
     return seat
 
 
-def observe(game: Game, seat: Seat) -> dict[str, Any]:
-    """The JSON-serialisable view of ``game`` for ``seat``."""
-    _check_seat(game, seat)
+def observe(game: Game, seat: Seat | None) -> dict[str, Any]:
+    """The JSON-serialisable view of ``game`` for ``seat``.
+
+    ``seat=None`` is a spectator, who sees what every player sees and no hand: ``hand`` is
+    empty, ``backs`` lists every seat, ``legal_actions`` is empty and ``seat`` is ``None``.
+    """
+    if seat is not None:
+        _check_seat(game, seat)
     deck = game.deck
     side = game.side
     active = deck.face_texts[side]
@@ -51,12 +56,12 @@ def observe(game: Game, seat: Seat) -> dict[str, Any]:
         "color": COLOR_NAMES[game.color] if game.color >= 0 else None,
         "top": active[game.discard[-1]] if game.discard else None,
         "discard": [active[t] for t in game.discard],
-        "hand": [deck.text[t] for t in sorted(game.hands[seat])],
+        "hand": [deck.text[t] for t in sorted(game.hands[seat])] if seat is not None else [],
         "hand_sizes": [len(h) for h in game.hands],
         "draw_size": len(game.draw),
         "stack": game.stack_total,
         "uno_exposed": game.uno_exposed if game.uno_exposed >= 0 else None,
-        "legal_actions": [str(a) for a in game.legal_actions(seat)],
+        "legal_actions": [str(a) for a in game.legal_actions(seat)] if seat is not None else [],
         "over": game.is_over,
         "winners": game.winners,
     }
@@ -66,13 +71,14 @@ def observe(game: Game, seat: Seat) -> dict[str, Any]:
         obs["draw_top_back"] = back[game.draw[-1]] if game.draw and game.launcher is None else None
     if game.launcher is not None:
         obs["launcher"] = game.launcher.public_state()
-    known = {
-        str(holder): sorted(deck.text[t] for t in viewers[seat])
-        for holder, viewers in sorted(game.known.items())
-        if viewers.get(seat)
-    }
-    if known:
-        obs["known"] = known
+    if seat is not None:  # a spectator remembers nothing of any hand
+        known = {
+            str(holder): sorted(deck.text[t] for t in viewers[seat])
+            for holder, viewers in sorted(game.known.items())
+            if viewers.get(seat)
+        }
+        if known:
+            obs["known"] = known
     if game.options.jump_in:
         obs["jump_in"] = jump_in_seat(game)  # who played the top card while a jump may come (H-1)
     if game.options.teams:

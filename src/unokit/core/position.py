@@ -58,8 +58,9 @@ def pending_to_json(game: Game) -> dict[str, Any]:
     return game.open_decision.to_json(game)
 
 
-def public_pending(game: Game, seat: Seat) -> dict[str, Any]:
-    """:func:`pending_to_json` less what ``seat`` may not know (fairness, another's drawn card)."""
+def public_pending(game: Game, seat: Seat | None) -> dict[str, Any]:
+    """:func:`pending_to_json` less what ``seat`` may not know (fairness, another's drawn card);
+    ``seat=None`` is a spectator, who knows what every player knows."""
     return game.open_decision.public(game, seat)
 
 
@@ -273,6 +274,7 @@ def from_position(obj: dict[str, Any]) -> Game:
         )
         if game.launcher.model != options.launcher:
             raise PositionError(f"launcher model {game.launcher.model!r} differs from option {options.launcher!r}")
+        game._atomic = game.launcher.can_fail
     elif obj.get("launcher") is not None:
         raise PositionError(f"{rules.title} has no launcher")
     game.color = _color(obj.get("color"), "'color'")

@@ -15,6 +15,11 @@ MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
+#: Rejection limits of ``below(n)`` for small ``n``: draws at or above them are redrawn.
+_TABLE = 256
+_LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(_TABLE))
+
+
 class Rng:
     """SplitMix64. ``state`` is the full generator state; any int is a valid seed."""
 
@@ -51,9 +56,10 @@ class Rng:
         """Shuffle ``items`` in place (Fisher-Yates), drawing exactly as ``below(i + 1)`` for
         each ``i`` from the top down (the generator step is written out for speed)."""
         s = self.state
+        limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = (1 << 64) - ((1 << 64) % n)
+            limit = limits[n] if n < _TABLE else (1 << 64) - ((1 << 64) % n)
             while True:
                 s = (s + _GOLDEN) & MASK64
                 x = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64

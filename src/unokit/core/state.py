@@ -42,6 +42,7 @@ class GameState:
     """Everything needed to continue a game (see ``docs/formats.md`` for its JSON form)."""
 
     __slots__ = (
+        "_atomic",
         "_decision",
         "_ended",
         "_ev",
@@ -91,6 +92,8 @@ class GameState:
         self.launcher: Launcher | None = (
             make_launcher(options.launcher, options.launcher_script) if rules.uses_launcher else None
         )
+        #: A press may fail (a scripted launcher): ``apply`` then works on a snapshot it can restore.
+        self._atomic = self.launcher is not None and self.launcher.can_fail
         self.dealer: Seat = 0
         self.round_number = 0
         self.scores = [0] * players
@@ -215,17 +218,19 @@ class GameState:
         ev = self._ev
         if ev is None:
             return None
-        text = self.deck.text
+        deck = self.deck
+        text = deck.text
+        single = len(cards) == 1  # the commonest case, without a comprehension
         event: Event = {
             "type": kind,
             "seat": seat,
             "count": len(cards),
             "reason": reason,
-            "cards": [text[t] for t in cards],
+            "cards": [text[cards[0]]] if single else [text[t] for t in cards],
             "private": [seat],
         }
-        if self.deck.double_sided:
-            back = self.deck.face_texts[1 - self.side]
-            event["backs"] = [back[t] for t in cards]
+        if deck.double_sided:
+            back = deck.face_texts[1 - self.side]
+            event["backs"] = [back[cards[0]]] if single else [back[t] for t in cards]
         ev.append(event)
         return event

@@ -133,8 +133,8 @@ def paired_deck(base: Deck, pairs: list[Pair]) -> Deck:
 def custom_deck(rules: VariantRules, cards: tuple[str, ...]) -> Deck:
     """The deck the option ``deck`` lists (lines of a deck file: ``docs/formats.md``), checked
     against ``rules``: each face of a side's colours and of a kind that side of the variant
-    has, enough different cut values to choose a dealer (R-1.2) and a card that can start the
-    discard pile. Raise :class:`OptionError` naming the problem."""
+    has, and number cards of two different values at least, to choose a dealer (R-1.2) and to
+    start the discard pile. Raise :class:`OptionError` naming the problem."""
     key = (rules.name, cards)
     deck = _CUSTOM.get(key)
     if deck is not None:
@@ -144,23 +144,18 @@ def custom_deck(rules: VariantRules, cards: tuple[str, ...]) -> Deck:
         raise OptionError("option 'deck' lists no card")
     for side in (0, 1) if rules.double_sided else (0,):
         allowed = rules.kinds_on(side)
-        side_name = rules.side_names[side]
+        colors = SIDE_COLORS[side]
         for pair in pairs:
             face = pair[side]
             assert face is not None
-            if face.kind not in allowed:
-                raise OptionError(f"{C.face_text(face)!r} is not a card of the {side_name} side of {rules.title}")
-            if face.color >= 0 and face.color not in SIDE_COLORS[side]:
-                raise OptionError(f"{C.face_text(face)!r}: {C.COLOR_NAMES[face.color]} is not a {side_name} colour")
-    light = [KINDS[p[0].kind] for p in pairs]
-    if len({max(k.number, 0) for k in light}) < 2:
+            if face.kind not in allowed or (face.color >= 0 and face.color not in colors):
+                title = rules.title
+                raise OptionError(
+                    f"{C.face_text(face)!r} is not a card of the {rules.side_names[side]} side of {title}"
+                )
+    if len({max(KINDS[p[0].kind].number, 0) for p in pairs}) < 2:
+        # Two cut values need a number card, so every variant's first card can be turned up too.
         raise OptionError("the deck needs cards of at least two cut values (numbers) to choose a dealer (R-1.2)")
-    if rules.first_card == "number":
-        if not any(k.is_number for k in light):
-            first = rules.side_names[0]
-            raise OptionError(f"{rules.title} starts on a number card: the deck needs one on its {first} side")
-    elif all(k.returned_first for k in light):
-        raise OptionError("the deck needs a card that may start the discard pile")
     deck = _CUSTOM[key] = Deck(pairs, icons)
     return deck
 
@@ -357,10 +352,13 @@ def _as_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
 
 def _as_deck(value: object) -> tuple[str, ...]:
     if isinstance(value, str):
-        value = value.splitlines()
+        value = re.split(r"[\n;]", value)
     if not isinstance(value, list | tuple) or not all(isinstance(line, str) for line in value):
         raise OptionError(f"option 'deck' lists the cards as text lines (a deck file), not {quote(value)}")
-    return tuple(line.strip() for line in value if line.strip())
+    lines = tuple(line.strip() for line in value if line.strip())
+    if not lines:
+        raise OptionError("option 'deck' lists no card")
+    return lines
 
 
 def _as_script(value: object) -> tuple[int, ...]:

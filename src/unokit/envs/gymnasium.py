@@ -7,7 +7,7 @@
 
 The agent sits in seat ``seat`` (default 0); ``opponents`` names a bot (``make_bot``) for
 each other seat, in seat order after the agent, so the table has ``1 + len(opponents)``
-seats. The observation is the ``float32`` vector of :mod:`unokit.envs.encoding` and
+seats. The observation is the ``float32`` vector of :mod:`unokit.encoding` and
 ``info["action_mask"]`` the ``int8`` mask over the action ids. An episode is one hand unless
 the engine option ``rounds`` says otherwise.
 
@@ -30,7 +30,7 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..core.errors import IllegalActionError, InvalidActionError, OptionError
 from ..core.variants import VARIANT_NAMES, get_rules
-from .encoding import Obs
+from ..encoding import Obs
 from .session import DEFAULT_MAX_CYCLES, Session, check_env_arguments
 
 #: Registered ids and their variants: ``unokit/<Variant>-v0``, the variant's name in CamelCase.

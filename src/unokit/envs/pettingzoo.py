@@ -10,7 +10,7 @@
 
 Agents are ``player_0`` … ``player_{n-1}`` (seat numbers). Each agent acts when its seat must
 decide; the observation is a dict with ``observation`` (``float32`` vector,
-:mod:`unokit.envs.encoding`) and ``action_mask`` (``int8``). One episode is one hand
+:mod:`unokit.encoding`) and ``action_mask`` (``int8``). One episode is one hand
 (``rounds=1``) unless the engine option ``rounds`` says otherwise. See ``docs/envs.md``.
 """
 

@@ -41,7 +41,7 @@ from ..core.rng import Rng
 from ..core.round_end import RoundResult
 from ..core.teams import team_of
 from ..core.types import DecisionKind
-from .encoding import Encoding, Mask, Obs
+from ..encoding import Encoding, Mask, Obs
 
 UNO_CATCH_RULES = ("auto", "never")
 REWARDS = ("hand", "points")

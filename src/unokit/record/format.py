@@ -19,6 +19,7 @@ from typing import Any, TypeGuard
 from .. import __version__
 from ..core.errors import quote
 from ..core.game import Game
+from ..files import write_atomically
 
 #: The format this unokit writes and reads.
 FORMAT = "unokit-record/1"
@@ -314,13 +315,11 @@ class GameRecord:
 
 
 def save_record(record: GameRecord, path: str | Path) -> Path:
-    """Write ``record`` to ``path`` (creating its folder); return the path."""
+    """Write ``record`` to ``path`` (creating its folder) in one step, so that a crash leaves
+    the previous record or the new one; return the path."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(target.name + ".tmp")
-    temporary.write_text(record.dumps(), encoding="utf-8")
-    temporary.replace(target)
-    return target
+    return write_atomically(target, record.dumps())
 
 
 def load_record(path: str | Path) -> GameRecord:

@@ -1,0 +1,284 @@
+"""The web application: the HTTP API under ``/api``, the websocket at ``/ws``, and ``/`` and
+``/static`` reserved for the browser client (a placeholder page for now).
+
+Routes (``docs/protocol.md``):
+
+* ``GET /api/health`` -> ``{"status": "ok"}`` once the database is migrated and rooms can be served;
+* ``GET /api/variants`` -> the variants, their options and the bots a room can seat;
+* ``POST /api/rooms`` -> a new room: its code, link, websocket address and the host's token;
+* ``GET /api/rooms/{code}`` -> the room as everyone may see it;
+* ``GET /api/rooms/{code}/records`` and ``.../records/{n}`` -> finished games as ``unokit-record/1``;
+* ``GET /r/{code}`` -> the room's link, the browser client's page;
+* ``WS /ws`` -> the game protocol ``unokit-server/1``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from .. import VARIANTS, __version__
+from .authority import Room
+from .hub import CODE_ALPHABET, Hub, ServerConfig
+from .protocol import HARD_MAX_BYTES, PROTOCOL, RateLimit, error, parse_message
+from .room import SEAT_BOTS, RoomError
+
+log = logging.getLogger("unokit.server")
+
+STATIC = Path(__file__).parent / "static"
+#: Messages a client may have waiting to be sent to it before it is dropped as too slow.
+OUTBOX_LIMIT = 512
+#: Refused messages (bad JSON, over the rate, ...) after which a connection is closed.
+STRIKES_LIMIT = 200
+
+
+class WsPeer:
+    """One websocket client: its seat once it said hello, an outbox and the task that sends it."""
+
+    def __init__(self, websocket: WebSocket, config: ServerConfig) -> None:
+        self.websocket = websocket
+        self.conn_id = secrets.token_hex(8)
+        self.seat: int | None = None
+        self.role = "none"
+        self.room: Room | None = None
+        self.pending_forward: str | None = None
+        self.rate = RateLimit(config.rate, config.burst)
+        self.strikes = 0
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closing = False
+        self.sender = asyncio.get_running_loop().create_task(self._send_loop())
+
+    def deliver(self, message: dict[str, Any] | str) -> None:
+        if self.closing:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            log.warning("dropping a client that does not read its messages")
+            self.close("too slow")
+            return
+        self.outbox.put_nowait(message if isinstance(message, str) else json.dumps(message))
+
+    def close(self, reason: str) -> None:
+        if not self.closing:
+            self.closing = True
+            self.outbox.put_nowait(None)
+
+    async def _send_loop(self) -> None:
+        try:
+            while True:
+                text = await self.outbox.get()
+                if text is None:
+                    with contextlib.suppress(Exception):
+                        await self.websocket.close(1000)
+                    return
+                await self.websocket.send_text(text)
+        except Exception:
+            self.closing = True
+
+
+def _json(body: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(body, status_code=status)
+
+
+def _problem(code: str, message: str, status: int) -> JSONResponse:
+    return _json({"error": code, "message": message}, status)
+
+
+def create_app(config: ServerConfig) -> Starlette:
+    """The ASGI application serving ``config``; the hub starts and stops with it."""
+    hub = Hub(config)
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    async def health(_request: Request) -> Response:
+        if not hub.ready:
+            return _json({"status": "starting"}, 503)
+        return _json({"status": "ok", "version": __version__, "protocol": PROTOCOL, "node": hub.node})
+
+    async def variants(_request: Request) -> Response:
+        return _json(
+            {
+                "variants": {
+                    name: {
+                        "title": rules.title,
+                        "min_players": rules.min_players,
+                        "max_players": rules.max_players,
+                        "options": list(rules.options),
+                    }
+                    for name, rules in VARIANTS.items()
+                },
+                "bots": list(SEAT_BOTS),
+            }
+        )
+
+    async def create_room(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > 8192:
+            return _problem("too_large", "a room request may be at most 8192 bytes", 413)
+        try:
+            payload = json.loads(body or b"{}")
+        except (ValueError, RecursionError):
+            return _problem("bad_json", "the request body is not valid JSON", 400)
+        if not isinstance(payload, dict):
+            return _problem("bad_room", "the request body must be a JSON object", 400)
+        try:
+            created = await hub.create_room(payload)
+        except RoomError as exc:
+            return _problem(exc.code, exc.message, 400)
+        return _json(created, 201)
+
+    def _code(request: Request) -> str | None:
+        code = str(request.path_params["code"]).upper()
+        return code if len(code) <= 16 and all(ch in CODE_ALPHABET for ch in code) else None
+
+    async def room_info(request: Request) -> Response:
+        code = _code(request)
+        room = await hub.room(code) if code else None
+        if room is None:
+            return _problem("no_room", f"there is no open room {request.path_params['code']!r}", 404)
+        return _json({**room.room_info(), "served_by": room.owner_node})
+
+    async def record_list(request: Request) -> Response:
+        code = _code(request)
+        numbers = await asyncio.to_thread(hub.store.record_numbers, code) if code else []
+        return _json({"room": code, "records": numbers})
+
+    async def record_file(request: Request) -> Response:
+        code = _code(request)
+        try:
+            number = int(request.path_params["number"])
+        except ValueError:
+            number = -1
+        text = await asyncio.to_thread(hub.store.record, code, number) if code else None
+        if text is None:
+            return _problem("no_record", "there is no such finished game", 404)
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="unokit-{code}-{number}.json"'},
+        )
+
+    async def index(_request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def websocket_endpoint(websocket: WebSocket) -> None:
+        if hub.connections >= config.max_connections or not hub.ready:
+            await websocket.close(1013)
+            return
+        await websocket.accept()
+        hub.connections += 1
+        peer = WsPeer(websocket, config)
+        try:
+            await _serve(hub, peer)
+        finally:
+            hub.connections -= 1
+            hub.local_peers.pop(peer.conn_id, None)
+            if peer.room is not None:
+                peer.room.submit("gone", peer)
+            peer.close("gone")
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(peer.sender, 5)
+
+    routes = [
+        Route("/api/health", health),
+        Route("/api/variants", variants),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms/{code}", room_info),
+        Route("/api/rooms/{code}/records", record_list),
+        Route("/api/rooms/{code}/records/{number}", record_file),
+        WebSocketRoute("/ws", websocket_endpoint),
+        Route("/", index),
+        Route("/r/{code}", index),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app
+
+
+async def _serve(hub: Hub, peer: WsPeer) -> None:
+    """Read one client's messages until it leaves: every message is checked here (size, JSON,
+    rate, type) before the room sees it."""
+    websocket = peer.websocket
+    while True:
+        try:
+            frame = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if frame["type"] == "websocket.disconnect":
+            return
+        raw = frame.get("text")
+        if raw is None:
+            raw = frame.get("bytes") or b""
+        if peer.closing or websocket.application_state != WebSocketState.CONNECTED:
+            return
+        try:
+            message = parse_message(raw)
+        except RoomError as exc:
+            _strike(peer, exc.code, exc.message)
+            continue
+        if not peer.rate.allow():
+            _strike(peer, "rate_limited", "too many messages: slow down", message.get("id"))
+            continue
+        kind = message["type"]
+        if kind == "ping":
+            peer.deliver({"type": "pong", "reply_to": message.get("id")})
+        elif kind == "hello":
+            await _hello(hub, peer, message)
+        elif peer.room is None:
+            _strike(peer, "not_joined", "say 'hello' to a room first", message.get("id"))
+        else:
+            peer.room.submit("msg", peer, message)
+
+
+async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any]) -> None:
+    if peer.room is not None and peer.conn_id in peer.room.peers:
+        peer.deliver(error("bad_message", "this connection is already in a room", message.get("id")))
+        return
+    protocol = message.get("protocol", PROTOCOL)
+    if protocol != PROTOCOL:
+        peer.deliver(error("bad_protocol", f"this server speaks {PROTOCOL}, not {protocol[:40]!r}", message.get("id")))
+        return
+    code = message["room"].upper()
+    room = await hub.room(code) if code and all(ch in CODE_ALPHABET for ch in code) and len(code) <= 16 else None
+    if room is None:
+        peer.deliver(error("no_room", f"there is no open room {message['room'][:40]!r}", message.get("id")))
+        return
+    if len(room.peers) >= hub.config.room_connections:
+        peer.deliver(error("room_crowded", "this room has too many connections", message.get("id")))
+        peer.close("crowded")
+        return
+    peer.room = room
+    hub.local_peers[peer.conn_id] = peer
+    room.submit("hello", peer, message)
+
+
+def _strike(peer: WsPeer, code: str, message: str, reply_to: object = None) -> None:
+    peer.strikes += 1
+    if peer.strikes > STRIKES_LIMIT:
+        peer.deliver(error("too_many_errors", "too many refused messages: closing the connection"))
+        peer.close("strikes")
+        return
+    peer.deliver(error(code, message, reply_to))
+
+
+__all__ = ["HARD_MAX_BYTES", "create_app"]

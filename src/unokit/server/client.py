@@ -1,0 +1,367 @@
+"""A small Python client for ``unokit serve``: create rooms, join as a player, a spectator or an
+external bot, act, and follow the state (``docs/protocol.md``).
+
+    >>> room = create_room("http://127.0.0.1:8000", variant="flip", players=4)   # doctest: +SKIP
+    >>> async with await RoomClient.join("http://127.0.0.1:8000", room["room"], name="Ann") as me:
+    ...     await me.host("add_bot", room["host_token"], seat=1, bot="heuristic")
+    ...     await me.wait_for(lambda s: me.my_turn)
+    ...     await me.act(me.legal_actions[0])
+
+The client reconnects by itself when the connection drops (to the next of its server
+addresses, if it was given several), says hello again with its seat token and gets its seat
+back. Every message received is kept in :attr:`RoomClient.received` when ``keep=True``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection, connect
+
+from .protocol import PROTOCOL
+
+
+class ServerError(Exception):
+    """The server refused a request: ``code`` is the protocol's error code; ``state`` is the
+    current state it sent with the refusal (or None)."""
+
+    def __init__(self, code: str, message: str, state: dict[str, Any] | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.state = state
+
+
+def _http(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            payload = response.read()
+            kind = response.headers.get("Content-Type", "")
+    except urllib.error.HTTPError as exc:
+        detail = json.loads(exc.read() or b"{}")
+        raise ServerError(detail.get("error", str(exc.code)), detail.get("message", str(exc))) from None
+    return json.loads(payload) if "json" in kind else payload.decode()
+
+
+def create_room(
+    base_url: str,
+    variant: str = "classic",
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    settings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Create a room (``POST /api/rooms``); returns its ``room`` code, ``link``, ``websocket``
+    address and the ``host_token``. Raises :class:`ServerError` ``bad_room`` for a bad spec."""
+    body: dict[str, Any] = {"variant": variant, "options": options or {}, "settings": settings or {}}
+    if players is not None:
+        body["players"] = players
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/rooms", body)
+    return result
+
+
+def get_json(base_url: str, path: str) -> Any:
+    """``GET`` an API path (``/api/rooms/CODE``, ``/api/health``) and read its JSON."""
+    return _http("GET", f"{base_url.rstrip('/')}{path}")
+
+
+def download_record(base_url: str, room: str, game_no: int) -> str:
+    """The ``unokit-record/1`` text of finished game ``game_no`` of ``room``."""
+    url = f"{base_url.rstrip('/')}/api/rooms/{room}/records/{game_no}"
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return str(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as exc:
+        detail = json.loads(exc.read() or b"{}")
+        raise ServerError(detail.get("error", str(exc.code)), detail.get("message", str(exc))) from None
+
+
+def ws_url(base_url: str) -> str:
+    return base_url.rstrip("/").replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/ws"
+
+
+class RoomClient:
+    """One websocket connection to one room, kept alive across reconnects."""
+
+    def __init__(
+        self,
+        servers: Sequence[str],
+        room: str,
+        *,
+        name: str | None = None,
+        token: str | None = None,
+        role: str = "player",
+        keep: bool = False,
+        reconnect: bool = True,
+    ) -> None:
+        self.servers = list(servers)
+        self.room = room
+        self.name = name
+        self.token = token
+        self.role = role
+        self.keep = keep
+        self.reconnect = reconnect
+        self.seat: int | None = None
+        self.state: dict[str, Any] | None = None
+        self.received: list[dict[str, Any]] = []
+        self.reconnects = 0
+        self.connected = False  # said hello and got the room's state on the current connection
+        self._ids = itertools.count(1)
+        self._waiting: dict[Any, asyncio.Future[dict[str, Any]]] = {}
+        self._changed = asyncio.Event()
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._reconnecting: asyncio.Task[None] | None = None
+        self._closed = False
+        self._welcome: asyncio.Future[dict[str, Any]] | None = None
+        self._first_state: asyncio.Future[None] = asyncio.get_event_loop().create_future()
+        self._server_index = 0
+        self.error: ServerError | None = None
+
+    @classmethod
+    async def join(cls, servers: str | Sequence[str], room: str, **kwargs: Any) -> RoomClient:
+        """Connect to ``room`` on the first server that answers (``http://host:port``; several
+        for a cluster) and say hello; raises :class:`ServerError` when the hello is refused."""
+        client = cls([servers] if isinstance(servers, str) else servers, room, **kwargs)
+        await client._connect(first=True)
+        return client
+
+    async def __aenter__(self) -> RoomClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ connection
+    async def _connect(self, first: bool = False) -> None:
+        last: Exception | None = None
+        for attempt in range(40 if not first else len(self.servers)):
+            base = self.servers[(self._server_index + attempt) % len(self.servers)]
+            try:
+                ws = await connect(ws_url(base), max_size=2**24, open_timeout=5, ping_interval=None)
+            except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as exc:
+                last = exc
+                await asyncio.sleep(min(0.05 * (attempt + 1), 0.5))
+                continue
+            self._server_index = (self._server_index + attempt) % len(self.servers)
+            self._ws = ws
+            self._welcome = asyncio.get_running_loop().create_future()
+            self._first_state = asyncio.get_running_loop().create_future()
+            self._reader = asyncio.get_running_loop().create_task(self._read(ws))
+            hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "room": self.room, "role": self.role}
+            if self.token is not None:
+                hello["token"] = self.token
+            elif self.name is not None and self.role == "player":
+                hello["name"] = self.name
+            await ws.send(json.dumps(hello))
+            welcome = await asyncio.wait_for(self._welcome, 15)
+            if welcome["type"] == "error":
+                await ws.close()
+                raise ServerError(welcome["code"], welcome["message"])
+            self.seat = welcome.get("seat")
+            if "token" in welcome:
+                self.token = welcome["token"]
+            await asyncio.wait_for(self._first_state, 15)
+            self.connected = True
+            self._changed.set()
+            return
+        raise ConnectionError(f"no server of {self.servers} answered: {last}")
+
+    async def _read(self, ws: ClientConnection) -> None:
+        try:
+            async for raw in ws:
+                message = json.loads(raw)
+                self._receive(message)
+        except websockets.exceptions.ConnectionClosed:
+            pass
+        finally:
+            if self._ws is ws:
+                self.connected = False
+            if (not self._closed and self._ws is ws and self.reconnect and self.token is not None) or (
+                not self._closed and self._ws is ws and self.role == "spectator" and self.reconnect
+            ):
+                self._reconnecting = asyncio.get_running_loop().create_task(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        self.reconnects += 1
+        for waiter in self._waiting.values():
+            if not waiter.done():
+                waiter.set_exception(ConnectionError("the connection dropped; the request may not have arrived"))
+        self._waiting.clear()
+        self._server_index += 1  # prefer another server of a cluster, in case this one died
+        try:
+            await self._connect()
+        except Exception as exc:
+            self.error = ServerError("disconnected", str(exc))
+            self._changed.set()
+
+    def _receive(self, message: dict[str, Any]) -> None:
+        if self.keep:
+            self.received.append(message)
+        kind = message.get("type")
+        welcoming = self._welcome is not None and not self._welcome.done()
+        if welcoming and (kind == "welcome" or (kind == "error" and "reply_to" not in message)):
+            assert self._welcome is not None
+            self._welcome.set_result(message)
+            return
+        if kind == "state":
+            self.state = message
+            if not self._first_state.done():
+                self._first_state.set_result(None)
+        elif kind == "room" and self.state is not None:
+            self.state = {**self.state, "room": message["room"], "events": [], "narration": []}
+        elif kind == "error" and "state" in message:
+            self.state = message["state"]
+        elif kind == "closed":
+            self._closed = True
+        reply_to = message.get("reply_to")
+        waiter = self._waiting.pop(reply_to, None) if reply_to is not None else None
+        if waiter is not None and not waiter.done() and kind in ("ack", "error", "pong", "state"):
+            waiter.set_result(message)
+        self._changed.set()
+
+    async def close(self) -> None:
+        """Leave: close the connection and stop reconnecting."""
+        self._closed = True
+        if self._reconnecting is not None and not self._reconnecting.done():
+            self._reconnecting.cancel()
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await self._reader
+
+    async def drop(self) -> None:
+        """Cut the connection as a network failure would (the client then reconnects)."""
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                self._ws.transport.abort()
+
+    # ------------------------------------------------------------------ requests
+    async def request(self, message: dict[str, Any], timeout: float = 15.0) -> dict[str, Any]:
+        """Send ``message`` with a fresh ``id`` and wait for its answer; raise :class:`ServerError`
+        for an ``error`` answer."""
+        ident = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[ident] = future
+        await self.send({**message, "id": ident})
+        answer = await asyncio.wait_for(future, timeout)
+        if answer["type"] == "error":
+            raise ServerError(answer["code"], answer["message"], answer.get("state"))
+        return answer
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        """Send a raw message (a dict, or any text: tests send malformed ones); raise
+        ``ConnectionError`` when the connection is down (it reconnects by itself)."""
+        if self._ws is None:
+            raise ConnectionError("not connected")
+        try:
+            await self._ws.send(message if isinstance(message, str) else json.dumps(message))
+        except websockets.exceptions.ConnectionClosed as exc:
+            raise ConnectionError(f"the connection dropped: {exc}") from None
+
+    async def act(self, action: str, version: int | None = None) -> dict[str, Any]:
+        """Take ``action`` (text notation) at the current state version; returns the ``ack``."""
+        if self.token is None:
+            raise ServerError("spectator", "this client holds no seat")
+        return await self.request(
+            {
+                "type": "action",
+                "action": action,
+                "token": self.token,
+                "version": self.version if version is None else version,
+            }
+        )
+
+    async def back(self) -> dict[str, Any]:
+        """Take the seat back from the stand-in bot that plays it while this player was away."""
+        if self.token is None:
+            raise ServerError("spectator", "this client holds no seat")
+        return await self.request({"type": "back", "token": self.token})
+
+    async def host(self, command: str, host_token: str, **fields: Any) -> dict[str, Any]:
+        """A host command (``add_bot``, ``kick``, ``replace``, ``start``, ``continue``, ``close``)."""
+        return await self.request(
+            {"type": "host", "command": command, "host_token": host_token, "version": self.version, **fields}
+        )
+
+    async def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0) -> dict[str, Any]:
+        """Wait until the latest state satisfies ``predicate``; return that state."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            if self.state is not None and predicate(self.state):
+                return self.state
+            if self.error is not None:
+                raise self.error
+            self._changed.clear()
+            remaining = end - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"the state did not reach the expected condition in {timeout} s")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+
+    # ------------------------------------------------------------------ reading the state
+    @property
+    def version(self) -> int:
+        return int(self.state["version"]) if self.state is not None else 0
+
+    @property
+    def observation(self) -> dict[str, Any] | None:
+        return self.state.get("observation") if self.state is not None else None
+
+    @property
+    def phase(self) -> str:
+        return str(self.state["room"]["phase"]) if self.state is not None else "unknown"
+
+    @property
+    def legal_actions(self) -> list[str]:
+        obs = self.observation
+        return list(obs["legal_actions"]) if obs is not None and self.phase == "playing" else []
+
+    @property
+    def my_turn(self) -> bool:
+        obs = self.observation
+        return obs is not None and self.phase == "playing" and obs["to_act"] == self.seat
+
+
+async def play(
+    client: RoomClient, choose: Callable[[dict[str, Any]], str], *, timeout: float = 600.0
+) -> dict[str, Any]:
+    """Play ``client``'s seat until the game is over: whenever it is this seat's decision, send
+    ``choose(observation)`` (one of ``observation["legal_actions"]``). Refusals because the state
+    moved on (``stale``, ``duplicate``, ``out_of_turn``) are normal in a live room and skipped.
+    Returns the final state. An external bot is exactly this loop."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        state = await client.wait_for(
+            lambda s: s["room"]["phase"] in ("finished", "closed") or client.my_turn, end - loop.time()
+        )
+        if state["room"]["phase"] in ("finished", "closed"):
+            return state
+        observation = state["observation"]
+        try:
+            await client.act(choose(observation), state["version"])
+        except ServerError as exc:
+            if exc.code not in ("stale", "duplicate", "out_of_turn", "unavailable"):
+                raise
+        except ConnectionError:
+            await asyncio.sleep(0.05)  # reconnecting by itself: give it a moment
+
+
+def first_legal(observation: dict[str, Any]) -> str:
+    """The simplest external bot: always the first legal action."""
+    return str(observation["legal_actions"][0])
+
+
+__all__ = ["RoomClient", "ServerError", "create_room", "download_record", "first_legal", "get_json", "play", "ws_url"]

@@ -1,0 +1,147 @@
+"""``unokit serve``: run the game server (``docs/server.md``)."""
+
+from __future__ import annotations
+
+import logging
+
+import click
+
+from ..clickopts import require_extra
+
+#: What ``unokit serve`` needs from the optional ``server`` extra.
+SERVER_MODULES = ("uvicorn", "starlette", "websockets", "sqlalchemy", "alembic", "psycopg", "uvloop", "httptools")
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--database",
+    default=None,
+    envvar="UNOKIT_DATABASE",
+    help="sqlite:///PATH or postgresql://USER@HOST/DB  [default: SQLite in ~/.local/share/unokit/server.db]",
+)
+@click.option("--public-url", default=None, help="the address clients use, for room links (behind a proxy)")
+@click.option(
+    "--lease",
+    "lease_seconds",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.5, 600),
+    help="seconds a process holds a room without renewing (PostgreSQL)",
+)
+@click.option(
+    "--idle-close",
+    "idle_close_seconds",
+    default=1800.0,
+    show_default=True,
+    type=click.FloatRange(1, None),
+    help="close rooms nobody used for this many seconds",
+)
+@click.option(
+    "--sweep",
+    "sweep_seconds",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 3600),
+    help="seconds between checks for idle rooms and leases",
+)
+@click.option(
+    "--rate",
+    default=20.0,
+    show_default=True,
+    type=click.FloatRange(0.1, None),
+    help="messages per second a connection may send",
+)
+@click.option(
+    "--burst",
+    default=60.0,
+    show_default=True,
+    type=click.FloatRange(1, None),
+    help="messages a connection may send at once",
+)
+@click.option(
+    "--room-connections",
+    default=64,
+    show_default=True,
+    type=click.IntRange(1, None),
+    help="connections one room accepts",
+)
+@click.option(
+    "--max-connections",
+    default=20000,
+    show_default=True,
+    type=click.IntRange(1, None),
+    help="connections the process accepts",
+)
+@click.option(
+    "--sqlite-sync",
+    "sqlite_synchronous",
+    default="NORMAL",
+    show_default=True,
+    type=click.Choice(["NORMAL", "FULL"]),
+    help="SQLite durability: NORMAL survives a killed server, FULL also a power cut",
+)
+@click.option(
+    "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
+)
+def serve(
+    host: str,
+    port: int,
+    database: str | None,
+    public_url: str | None,
+    lease_seconds: float,
+    idle_close_seconds: float,
+    sweep_seconds: float,
+    rate: float,
+    burst: float,
+    room_connections: int,
+    max_connections: int,
+    sqlite_synchronous: str,
+    log_level: str,
+) -> None:
+    """Serve online games: rooms, bots, spectators, at http://HOST:PORT (API under /api, websocket /ws)."""
+    require_extra("serve", "server", SERVER_MODULES)
+    import uvicorn
+
+    from .app import create_app
+    from .hub import ServerConfig
+    from .protocol import HARD_MAX_BYTES
+    from .storage import default_database_url
+
+    config = ServerConfig(
+        database=database or default_database_url(),
+        host=host,
+        port=port,
+        public_url=public_url,
+        lease_seconds=lease_seconds,
+        idle_close_seconds=idle_close_seconds,
+        sweep_seconds=sweep_seconds,
+        rate=rate,
+        burst=burst,
+        room_connections=room_connections,
+        max_connections=max_connections,
+        sqlite_synchronous=sqlite_synchronous,
+    )
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    try:
+        app = create_app(config)
+        app.state.hub.check_database()
+    except (ValueError, RuntimeError) as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"unokit serve: {config.base_url} (database {config.database.split('@')[-1]})", err=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=HARD_MAX_BYTES,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        loop="uvloop",
+        http="httptools",
+        ws="websockets-sansio",
+        lifespan="on",
+        access_log=False,
+    )

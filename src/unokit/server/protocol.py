@@ -1,0 +1,142 @@
+"""The websocket protocol ``unokit-server/1``: reading client messages within hard limits.
+
+Every message is one JSON object with a ``type`` (``docs/protocol.md`` lists them all). A client
+message is refused with an error naming the problem when it is too large, not JSON, nested too
+deeply, not an object, of an unknown type, or has a field of the wrong type; nothing about it
+reaches a room. :func:`parse_message` is the only door in.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .room import RoomError
+
+PROTOCOL = "unokit-server/1"
+
+#: The largest client message read, in bytes (a larger one is refused; the websocket itself
+#: closes the connection above :data:`HARD_MAX_BYTES`).
+MAX_MESSAGE_BYTES = 4096
+HARD_MAX_BYTES = 65536
+#: The deepest nesting of objects and lists allowed in a client message.
+MAX_DEPTH = 4
+
+#: Each client message type and its fields: name -> (accepted types, required).
+_STR, _INT, _ANY_ID = (str,), (int,), (str, int)
+FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "hello": {
+        "protocol": (_STR, False),
+        "room": (_STR, True),
+        "role": (_STR, False),
+        "name": (_STR, False),
+        "token": (_STR, False),
+        "host_token": (_STR, False),
+        "id": (_ANY_ID, False),
+    },
+    "action": {
+        "action": (_STR, True),
+        "version": (_INT, True),
+        "token": (_STR, True),
+        "seat": (_INT, False),
+        "decision": (_STR, False),
+        "id": (_ANY_ID, False),
+    },
+    "host": {
+        "command": (_STR, True),
+        "host_token": (_STR, True),
+        "version": (_INT, True),
+        "seat": (_INT, False),
+        "bot": (_STR, False),
+        "id": (_ANY_ID, False),
+    },
+    "back": {"token": (_STR, True), "id": (_ANY_ID, False)},
+    "leave": {"token": (_STR, True), "id": (_ANY_ID, False)},
+    "sync": {"id": (_ANY_ID, False)},
+    "ping": {"id": (_ANY_ID, False)},
+}
+
+
+def _depth(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests no deeper than ``limit`` (iterative: no recursion to exhaust)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return False
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return True
+
+
+def parse_message(raw: str | bytes) -> dict[str, Any]:
+    """Read one client message; raise :class:`RoomError` with code ``too_large``,
+    ``bad_json``, ``too_deep``, ``bad_message`` or ``unknown_type``."""
+    size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise RoomError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes, this one is {size}")
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise RoomError("bad_json", f"the message is not valid JSON: {str(exc)[:120]}") from None
+    if not _depth(obj, MAX_DEPTH):
+        raise RoomError("too_deep", f"the message nests objects or lists deeper than {MAX_DEPTH} levels")
+    if not isinstance(obj, dict):
+        raise RoomError("bad_message", "a message must be a JSON object with a 'type'")
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        raise RoomError("bad_message", "a message needs a text 'type'")
+    spec = FIELDS.get(kind)
+    if spec is None:
+        raise RoomError("unknown_type", f"unknown message type {kind[:40]!r}; types are {', '.join(FIELDS)}")
+    for name, value in obj.items():
+        if name == "type":
+            continue
+        if name not in spec:
+            raise RoomError("bad_message", f"a {kind!r} message has no field {name[:40]!r}")
+        types, _required = spec[name]
+        if isinstance(value, bool) or not isinstance(value, types):
+            wanted = " or ".join("text" if t is str else "a whole number" for t in types)
+            raise RoomError("bad_message", f"the field {name!r} of a {kind!r} message must be {wanted}")
+        if isinstance(value, str) and len(value) > 400:
+            raise RoomError("bad_message", f"the field {name!r} is too long")
+    missing = [name for name, (_types, required) in spec.items() if required and name not in obj]
+    if missing:
+        raise RoomError("bad_message", f"a {kind!r} message needs {', '.join(repr(m) for m in missing)}")
+    return obj
+
+
+def error(code: str, message: str, reply_to: object = None, state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An ``error`` message; ``state`` is the connection's current ``state`` message, if any."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if reply_to is not None:
+        out["reply_to"] = reply_to
+    if state is not None:
+        out["state"] = state
+    return out
+
+
+@dataclass
+class RateLimit:
+    """A token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
+
+    rate: float
+    burst: float
+    tokens: float = 0.0
+    stamp: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False

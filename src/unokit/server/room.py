@@ -1,0 +1,339 @@
+"""A room's state as the fold of its log: pure data and rules of the room, no I/O, no clock.
+
+Every change to a room is a log entry (``docs/protocol.md``, "The room log"); :meth:`RoomState.apply`
+folds one entry into the state, and the same function rebuilds a room after a crash, follows a
+room owned by another process, and advances the room that this process owns. The game itself is
+the engine's :class:`~unokit.Game`, started from the seed of the ``start`` entry and driven by the
+``action`` entries, exactly like a ``unokit-record/1`` record.
+
+Phases: ``lobby`` (seats are taken, bots added, the host starts), ``playing``, ``hand_over`` (a
+pause after each hand but the last, when the host may kick or replace seats), ``finished`` (the
+game is over; the host may start another) and ``closed``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from .. import Event, Game, InvalidActionError, UnokitError
+from ..bots import bot_names
+from ..record import GameRecord, Result, Seat
+
+LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
+PHASES = (LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED)
+
+#: The bots a host may seat by name.
+SEAT_BOTS = ("random", "heuristic", "ismcts")
+
+#: Host commands and the phases in which each is allowed.
+HOST_PHASES: dict[str, tuple[str, ...]] = {
+    "add_bot": (LOBBY, HAND_OVER),
+    "kick": (LOBBY, HAND_OVER),
+    "replace": (LOBBY, HAND_OVER),
+    "start": (LOBBY, FINISHED),
+    "continue": (HAND_OVER,),
+    "close": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+}
+
+
+class RoomError(Exception):
+    """A request the room refuses: ``code`` is the protocol's error code, the message is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A room's timing settings, in seconds (``docs/server.md``, "Room settings").
+
+    ``turn_seconds`` 0 turns the turn timer off; ``hand_pause_seconds`` 0 goes straight on to
+    the next hand; ``catch_seconds`` is how long an in-turn action waits while a missed UNO may
+    be caught; ``bot_seconds`` is a bot's thinking pause; ``grace_seconds`` how long a
+    disconnected player's seat waits before a stand-in bot plays it.
+    """
+
+    turn_seconds: float = 45.0
+    catch_seconds: float = 2.0
+    bot_seconds: float = 1.0
+    grace_seconds: float = 30.0
+    hand_pause_seconds: float = 10.0
+    standin_bot: str = "heuristic"
+
+    LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
+        "turn_seconds": (0.0, 3600.0),
+        "catch_seconds": (0.0, 30.0),
+        "bot_seconds": (0.0, 30.0),
+        "grace_seconds": (0.0, 3600.0),
+        "hand_pause_seconds": (0.0, 600.0),
+    }
+
+    @staticmethod
+    def from_json(obj: object) -> Settings:
+        """Read settings; raise :class:`RoomError` ``bad_settings`` naming a wrong one."""
+        if obj is None:
+            return Settings()
+        if not isinstance(obj, dict):
+            raise RoomError("bad_settings", "'settings' must be an object")
+        known = {f.name for f in fields(Settings)}
+        values: dict[str, Any] = {}
+        for key, value in obj.items():
+            if key not in known:
+                raise RoomError("bad_settings", f"unknown setting {key!r}; settings are {', '.join(sorted(known))}")
+            if key == "standin_bot":
+                if value not in SEAT_BOTS or value not in bot_names():
+                    raise RoomError("bad_settings", f"standin_bot must be one of {', '.join(SEAT_BOTS)}")
+                values[key] = value
+                continue
+            low, high = Settings.LIMITS[key]
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise RoomError("bad_settings", f"setting {key!r} must be a number of seconds")
+            if not low <= value <= high:
+                raise RoomError("bad_settings", f"setting {key!r} must be between {low:g} and {high:g} seconds")
+            values[key] = float(value)
+        return Settings(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SeatState:
+    """One seat: ``open``, a ``human`` (with the hash of their secret token) or a ``bot``."""
+
+    kind: str = "open"
+    name: str | None = None
+    bot: str | None = None
+    bot_seed: int = 0
+    token_hash: str | None = None
+
+    def public(self, seat: int) -> dict[str, Any]:
+        return {"seat": seat, "kind": self.kind, "name": self.name, "bot": self.bot}
+
+
+@dataclass(frozen=True)
+class RoomSpec:
+    """What a room plays: the variant, the number of seats, the engine's resolved options, the
+    room's settings. Checked once, when the room is created."""
+
+    variant: str
+    players: int
+    options: dict[str, Any]
+    settings: Settings
+
+    @staticmethod
+    def build(variant: object, players: object, options: object, settings: object) -> RoomSpec:
+        """Check a requested room with the engine; raise :class:`RoomError` ``bad_room``."""
+        if not isinstance(variant, str) or len(variant) > 200:
+            raise RoomError("bad_room", "'variant' must be a variant name such as 'flip'")
+        if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+            raise RoomError("bad_room", "'players' must be a whole number")
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise RoomError("bad_room", "'options' must be an object of option names and values")
+        try:
+            trial = Game.new(variant, players, 0, **options)[0]
+        except UnokitError as exc:
+            raise RoomError("bad_room", str(exc)) from None
+        return RoomSpec(trial.variant, trial.n, trial.options.as_dict(trial.rules), Settings.from_json(settings))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "options": dict(self.options),
+            "settings": self.settings.to_json(),
+        }
+
+    @staticmethod
+    def from_json(obj: dict[str, Any]) -> RoomSpec:
+        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), Settings(**obj["settings"]))
+
+
+class RoomState:
+    """A room: its spec, seats, phase and current game, advanced one log entry at a time.
+
+    ``seq`` is the number of entries folded so far: the room's state version, which every
+    client message that changes the room must name.
+    """
+
+    def __init__(self, code: str, spec: RoomSpec) -> None:
+        self.code = code
+        self.spec = spec
+        self.seq = 0
+        self.phase = LOBBY
+        self.seats = [SeatState() for _ in range(spec.players)]
+        self.game: Game | None = None
+        self.game_no = 0
+        self.seed = 0
+        self.moves: list[tuple[int, str]] = []
+        self.started_at: str | None = None
+        self.closed_reason: str | None = None
+
+    # ------------------------------------------------------------------ folding
+    def apply(self, entry: dict[str, Any]) -> list[Event]:
+        """Fold one log entry; return the game events it caused (full, unredacted).
+
+        An ``action`` the engine refuses raises :class:`RoomError` ``illegal`` or
+        ``invalid_action`` and changes nothing (the engine's guarantee); any other entry that
+        does not apply means a log that does not fit this engine: ``corrupt``.
+        """
+        kind = entry["type"]
+        events: list[Event] = []
+        try:
+            if kind == "join":
+                self.seats[entry["seat"]] = SeatState("human", entry["name"], token_hash=entry["token_hash"])
+            elif kind == "bot":
+                self.seats[entry["seat"]] = SeatState("bot", entry["name"], entry["bot"], entry["seed"])
+            elif kind in ("kick", "leave"):
+                self.seats[entry["seat"]] = SeatState()
+            elif kind == "start":
+                self.game_no += 1
+                self.seed = entry["seed"]
+                self.moves = []
+                self.started_at = entry.get("at")
+                self.game, events = Game.new(self.spec.variant, self.spec.players, self.seed, **self.spec.options)
+                self.phase = PLAYING
+            elif kind == "action":
+                game = self._game()
+                seat = entry["seat"]
+                try:
+                    action = game.parse_action(entry["action"], seat)
+                    events = game.apply(action, seat)
+                except InvalidActionError as exc:
+                    raise RoomError("invalid_action", str(exc)) from None
+                except UnokitError as exc:  # the engine refused and changed nothing
+                    raise RoomError("illegal", str(exc)) from None
+                self.moves.append((seat, action.text))
+                self._after_action(events)
+            elif kind == "continue":
+                self.phase = PLAYING
+            elif kind == "close":
+                self.phase = CLOSED
+                self.closed_reason = entry.get("reason", "closed")
+            else:
+                raise RoomError("corrupt", f"unknown log entry {kind!r}")
+        except (UnokitError, KeyError, IndexError, TypeError) as exc:
+            raise RoomError("corrupt", f"log entry {self.seq + 1} ({kind}) does not apply: {exc}") from None
+        self.seq += 1
+        return events
+
+    def _after_action(self, events: list[Event]) -> None:
+        game = self._game()
+        if game.is_over:
+            self.phase = FINISHED
+        elif self.spec.settings.hand_pause_seconds > 0 and any(e["type"] == "round_end" for e in events):
+            self.phase = HAND_OVER
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise RoomError("phase", "no game has started in this room")
+        return self.game
+
+    # ------------------------------------------------------------------ checks
+    def check_action(self, seat: int, text: str) -> dict[str, Any]:
+        """The log entry for ``seat`` doing ``text`` now; raise :class:`RoomError` when the
+        room is not playing. The engine itself judges the action when it is applied."""
+        if self.phase != PLAYING:
+            raise RoomError("phase", f"no action can be taken now: the room is in its {self.phase} phase")
+        return {"type": "action", "seat": seat, "action": text}
+
+    def check_host(self, command: str, seat: object, bot: object) -> dict[str, Any]:
+        """The log entry for a host command; raise :class:`RoomError` when it is out of phase
+        or names a bad seat or bot. (``start`` and ``bot`` entries get their seed later.)"""
+        phases = HOST_PHASES.get(command)
+        if phases is None:
+            raise RoomError("bad_message", f"unknown host command {command!r}; commands are {', '.join(HOST_PHASES)}")
+        if self.phase not in phases:
+            raise RoomError(
+                "phase",
+                f"'{command}' is not allowed while the room is in its {self.phase} phase "
+                f"(allowed in: {', '.join(phases)})",
+            )
+        if command in ("add_bot", "kick", "replace"):
+            index = self._seat_number(seat)
+            current = self.seats[index]
+            if command == "add_bot" and current.kind != "open":
+                raise RoomError("seat_taken", f"seat {index} is not open; 'replace' it instead")
+            if command == "kick" and current.kind == "open":
+                raise RoomError("bad_seat", f"seat {index} is already open")
+            if command == "kick":
+                return {"type": "kick", "seat": index}
+            name = self._bot_name(bot)
+            return {"type": "bot", "seat": index, "bot": name, "name": f"{name} bot"}
+        if command in ("start", "continue"):
+            empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
+            if empty:
+                raise RoomError(
+                    "seats_open", f"seats {', '.join(map(str, empty))} are empty: add a bot or wait for a player"
+                )
+            return {"type": command}
+        return {"type": "close", "reason": "closed by the host"}
+
+    def check_join(self, name: object) -> int:
+        """The seat a new player named ``name`` would take; raise :class:`RoomError`."""
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40 or not name.isprintable():
+            raise RoomError("bad_message", "a player's 'name' must be 1 to 40 printable characters")
+        if self.phase not in (LOBBY, HAND_OVER, FINISHED):
+            raise RoomError("phase", f"players may join only between games or hands, not in the {self.phase} phase")
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "open":
+                return index
+        raise RoomError("room_full", "every seat is taken; join as a spectator")
+
+    def _seat_number(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise RoomError("bad_seat", f"'seat' must be a seat number from 0 to {len(self.seats) - 1}")
+        return seat
+
+    @staticmethod
+    def _bot_name(bot: object) -> str:
+        available = [name for name in SEAT_BOTS if name in bot_names()]
+        if bot not in available:
+            raise RoomError("bad_bot", f"'bot' must be one of {', '.join(available)}")
+        assert isinstance(bot, str)
+        return bot
+
+    # ------------------------------------------------------------------ views
+    def names(self) -> list[str]:
+        return [seat.name or f"seat {i}" for i, seat in enumerate(self.seats)]
+
+    def public(self) -> dict[str, Any]:
+        """The room as everyone may see it (no token hashes)."""
+        return {
+            "code": self.code,
+            "phase": self.phase,
+            "variant": self.spec.variant,
+            "players": self.spec.players,
+            "options": dict(self.spec.options),
+            "settings": self.spec.settings.to_json(),
+            "seats": [seat.public(i) for i, seat in enumerate(self.seats)],
+            "game_no": self.game_no,
+            "version": self.seq,
+            "closed_reason": self.closed_reason,
+        }
+
+    def record(self) -> GameRecord:
+        """The current game as a ``unokit-record/1`` record (with its result once it is over)."""
+        game = self._game()
+        seats = [
+            Seat(s.name or f"seat {i}", s.kind if s.kind != "open" else "unknown", s.bot)
+            for i, s in enumerate(self.seats)
+        ]
+        return GameRecord(
+            variant=self.spec.variant,
+            players=self.spec.players,
+            options=dict(self.spec.options),
+            seed=self.seed,
+            seats=seats,
+            actions=list(self.moves),
+            result=Result.of(game),
+            created=self.started_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            meta={"room": self.code, "game": self.game_no},
+        )

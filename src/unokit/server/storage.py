@@ -1,0 +1,434 @@
+"""Storage: rooms and their logs in SQLite or PostgreSQL (SQLAlchemy 2, Alembic migrations).
+
+A room is a row of ``rooms`` (its spec, the host's token hash, its lease) and an append-only
+log in ``room_log``: every change to the room (a seat taken, a bot added, a game started, every
+action, a hand continued, the room closed) is one entry with a sequence number. The room's
+state is the fold of its log (:mod:`unokit.server.room`), so a crash loses nothing that was
+committed: the room is rebuilt from the seed and the committed actions, as a game record is.
+Finished games are also kept whole in ``records`` as ``unokit-record/1`` JSON.
+
+Writes go through :class:`Writer`, one thread that commits the queued entries of every room in
+one transaction (group commit) and only then resolves the futures the rooms wait on: an entry
+is durable before anyone is told about it. Each entry carries the sequence number it follows,
+and the room's row is updated only while it still holds that number, so two processes can never
+both append the same step (the loser's write fails and it reloads the room).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+#: Environment variable naming the database URL (``--database`` overrides it).
+DATABASE_ENV = "UNOKIT_DATABASE"
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("last_activity", Float, nullable=False),
+    Column("spec", Text, nullable=False),
+    Column("host_hash", String(64), nullable=False),
+    Column("seq", Integer, nullable=False, default=0),
+    Column("closed", Boolean, nullable=False, default=False),
+    Column("owner", String(64), nullable=True),
+    Column("owner_url", String(200), nullable=True),
+    Column("lease_until", Float, nullable=False, default=0.0),
+    Index("rooms_open_activity", "closed", "last_activity"),
+)
+
+room_log = Table(
+    "room_log",
+    metadata,
+    Column("room", String(16), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("entry", Text, nullable=False),
+)
+
+records = Table(
+    "records",
+    metadata,
+    Column("room", String(16), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("record", Text, nullable=False),
+)
+
+
+class StorageError(RuntimeError):
+    """The database refused or failed a write; the room must be reloaded from what is committed."""
+
+
+def default_database_url() -> str:
+    """``$UNOKIT_DATABASE``, else SQLite in the user's data folder:
+    ``$XDG_DATA_HOME/unokit/server.db`` or ``~/.local/share/unokit/server.db``."""
+    explicit = os.environ.get(DATABASE_ENV)
+    if explicit:
+        return explicit
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return f"sqlite:///{Path(data) / 'unokit' / 'server.db'}"
+
+
+def sqlalchemy_url(url: str) -> str:
+    """The URL SQLAlchemy should use: ``postgresql://`` means psycopg 3 here."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def libpq_url(url: str) -> str:
+    """The plain ``postgresql://`` URL for psycopg itself (LISTEN/NOTIFY)."""
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def is_postgres(url: str) -> bool:
+    return make_url(sqlalchemy_url(url)).get_backend_name() == "postgresql"
+
+
+def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
+    """An engine for ``url``. SQLite gets its folder created, WAL journaling and a busy timeout;
+    ``synchronous`` is SQLite's setting (NORMAL survives a killed process; FULL also a power cut)."""
+    full = sqlalchemy_url(url)
+    parsed = make_url(full)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(full, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA synchronous={synchronous}")
+            cursor.close()
+
+        return engine
+    if backend == "postgresql":
+        return create_engine(full, pool_size=5, max_overflow=5, pool_pre_ping=True)
+    raise ValueError(f"unsupported database {parsed.drivername!r}: use sqlite:///PATH or postgresql://...")
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (several processes may call it at once
+    on PostgreSQL: an advisory lock lets one migrate while the others wait)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(7243001)"))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+@dataclass
+class RoomRow:
+    """A room as stored: its code, spec, host token hash, last sequence number and lease."""
+
+    code: str
+    spec: dict[str, Any]
+    host_hash: str
+    seq: int
+    closed: bool
+    owner: str | None
+    owner_url: str | None
+    lease_until: float
+    last_activity: float
+
+
+@dataclass
+class Append:
+    """One write: log ``entries`` of ``room`` following sequence number ``after``; optionally a
+    finished game's record, and whether the room is now closed."""
+
+    room: str
+    after: int
+    entries: list[dict[str, Any]]
+    record: tuple[int, str] | None = None
+    close: bool = False
+    future: asyncio.Future[None] | None = field(default=None, repr=False)
+    loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
+
+
+class Store:
+    """Synchronous access to the database (run from worker threads, never the event loop)."""
+
+    def __init__(self, url: str, *, synchronous: str = "NORMAL") -> None:
+        self.url = url
+        self.postgres = is_postgres(url)
+        self.engine = open_engine(url, synchronous=synchronous)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def begin(self) -> Iterator[Connection]:
+        with self.engine.begin() as connection:
+            yield connection
+
+    # ------------------------------------------------------------------ rooms
+    def create_room(self, code: str, spec: dict[str, Any], host_hash: str) -> bool:
+        """Insert a new room; False when ``code`` is taken."""
+        now = time.time()
+        try:
+            with self.begin() as c:
+                if c.execute(select(rooms.c.code).where(rooms.c.code == code)).first() is not None:
+                    return False
+                c.execute(
+                    insert(rooms).values(
+                        code=code,
+                        created_at=now,
+                        last_activity=now,
+                        spec=json.dumps(spec),
+                        host_hash=host_hash,
+                        seq=0,
+                        closed=False,
+                        lease_until=0.0,
+                    )
+                )
+        except SQLAlchemyError:
+            return False
+        return True
+
+    def room(self, code: str) -> RoomRow | None:
+        with self.begin() as c:
+            row = c.execute(select(rooms).where(rooms.c.code == code)).first()
+        if row is None:
+            return None
+        return RoomRow(
+            code=row.code,
+            spec=json.loads(row.spec),
+            host_hash=row.host_hash,
+            seq=row.seq,
+            closed=row.closed,
+            owner=row.owner,
+            owner_url=row.owner_url,
+            lease_until=row.lease_until,
+            last_activity=row.last_activity,
+        )
+
+    def log(self, code: str, after: int = 0) -> list[tuple[int, dict[str, Any]]]:
+        """The room's log entries with a sequence number above ``after``, in order."""
+        with self.begin() as c:
+            rows = c.execute(
+                select(room_log.c.seq, room_log.c.entry)
+                .where(room_log.c.room == code, room_log.c.seq > after)
+                .order_by(room_log.c.seq)
+            ).all()
+        return [(seq, json.loads(entry)) for seq, entry in rows]
+
+    def record(self, code: str, game_no: int) -> str | None:
+        with self.begin() as c:
+            row = c.execute(
+                select(records.c.record).where(records.c.room == code, records.c.game_no == game_no)
+            ).first()
+        return None if row is None else str(row.record)
+
+    def record_numbers(self, code: str) -> list[int]:
+        with self.begin() as c:
+            rows = c.execute(select(records.c.game_no).where(records.c.room == code).order_by(records.c.game_no)).all()
+        return [row.game_no for row in rows]
+
+    # ------------------------------------------------------------------ leases
+    def claim(self, code: str, owner: str, owner_url: str, ttl: float, *, force: bool = False) -> bool:
+        """Take or renew the lease of room ``code`` for ``owner``: succeeds when the lease is
+        free, expired or already ``owner``'s (or always with ``force``, for a single process)."""
+        now = time.time()
+        condition = rooms.c.code == code
+        if not force:
+            condition = condition & ((rooms.c.owner == owner) | (rooms.c.owner.is_(None)) | (rooms.c.lease_until < now))
+        with self.begin() as c:
+            result = c.execute(
+                update(rooms)
+                .where(condition, rooms.c.closed.is_(False))
+                .values(owner=owner, owner_url=owner_url, lease_until=now + ttl)
+            )
+        return result.rowcount == 1
+
+    def renew(self, owner: str, codes: list[str], ttl: float) -> set[str]:
+        """Renew ``owner``'s leases on ``codes``; return the codes it still holds."""
+        if not codes:
+            return set()
+        now = time.time()
+        with self.begin() as c:
+            c.execute(
+                update(rooms).where(rooms.c.owner == owner, rooms.c.code.in_(codes)).values(lease_until=now + ttl)
+            )
+            rows = c.execute(select(rooms.c.code).where(rooms.c.owner == owner, rooms.c.code.in_(codes))).all()
+        return {row.code for row in rows}
+
+    def release(self, owner: str) -> None:
+        """Give up every lease of ``owner`` (a clean shutdown)."""
+        with self.begin() as c:
+            c.execute(update(rooms).where(rooms.c.owner == owner).values(owner=None, lease_until=0.0))
+
+    def orphaned_rooms(self, now: float) -> list[str]:
+        """Open rooms whose lease has run out (their owner died): candidates for a takeover."""
+        with self.begin() as c:
+            rows = c.execute(
+                select(rooms.c.code).where(
+                    rooms.c.closed.is_(False), rooms.c.owner.is_not(None), rooms.c.lease_until < now
+                )
+            ).all()
+        return [row.code for row in rows]
+
+    def idle_rooms(self, before: float) -> list[str]:
+        """Open rooms with no activity since ``before`` and no live lease."""
+        with self.begin() as c:
+            rows = c.execute(
+                select(rooms.c.code).where(
+                    rooms.c.closed.is_(False), rooms.c.last_activity < before, rooms.c.lease_until < time.time()
+                )
+            ).all()
+        return [row.code for row in rows]
+
+    # ------------------------------------------------------------------ writes
+    def write(self, c: Connection, job: Append) -> None:
+        """Append ``job`` inside transaction ``c``; raise :class:`StorageError` when the room
+        has moved on (another process wrote that step) or is gone."""
+        now = time.time()
+        seq = job.after + len(job.entries)
+        values: dict[str, Any] = {"seq": seq, "last_activity": now}
+        if job.close:
+            values["closed"] = True
+        moved = c.execute(update(rooms).where(rooms.c.code == job.room, rooms.c.seq == job.after).values(**values))
+        if moved.rowcount != 1:
+            raise StorageError(f"room {job.room} is no longer at step {job.after}")
+        if job.entries:
+            c.execute(
+                insert(room_log),
+                [
+                    {"room": job.room, "seq": job.after + i + 1, "at": now, "entry": json.dumps(entry)}
+                    for i, entry in enumerate(job.entries)
+                ],
+            )
+        if job.record is not None:
+            c.execute(
+                insert(records).values(room=job.room, game_no=job.record[0], created_at=now, record=job.record[1])
+            )
+
+
+class Writer:
+    """The group-commit writer: one thread commits every queued :class:`Append` of all rooms in
+    one transaction, then resolves their futures on the event loop. A job that fails on its
+    own (its room moved on) is retried alone so that it cannot fail the others."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="unokit-writer", daemon=True)
+        self._thread.start()
+        self.batches = 0
+        self.jobs = 0
+
+    async def append(self, job: Append) -> None:
+        """Queue ``job`` and wait until it is committed; raise :class:`StorageError` if not."""
+        loop = asyncio.get_running_loop()
+        job.loop = loop
+        job.future = loop.create_future()
+        self._queue.put(job)
+        await job.future
+
+    def stop(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while True:
+                try:
+                    job = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stop = True
+                    break
+                batch.append(job)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[Append]) -> None:
+        self.batches += 1
+        self.jobs += len(batch)
+        try:
+            with self.store.begin() as c:
+                for job in batch:
+                    self.store.write(c, job)
+        except (StorageError, SQLAlchemyError) as exc:
+            if len(batch) == 1:
+                self._settle(batch[0], exc)
+                return
+            for job in batch:
+                try:
+                    with self.store.begin() as c:
+                        self.store.write(c, job)
+                except (StorageError, SQLAlchemyError) as single:
+                    self._settle(job, single)
+                else:
+                    self._settle(job, None)
+            return
+        for job in batch:
+            self._settle(job, None)
+
+    @staticmethod
+    def _settle(job: Append, error: BaseException | None) -> None:
+        future, loop = job.future, job.loop
+        if future is None or loop is None:
+            return
+
+        def resolve() -> None:
+            if future.done():
+                return
+            if error is None:
+                future.set_result(None)
+            else:
+                future.set_exception(StorageError(f"the database refused the write: {error}"))
+
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+            loop.call_soon_threadsafe(resolve)

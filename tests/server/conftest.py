@@ -1,0 +1,59 @@
+"""Fixtures: a throwaway PostgreSQL cluster for the session, and ``unokit serve`` processes."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from .support import PostgresCluster, ServerProcess, free_port
+
+#: Test servers accept messages fast: the games are played by scripts, not people.
+FAST_ARGS = ["--rate", "5000", "--burst", "5000"]
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    """A real PostgreSQL server; a test that needs it fails (never skips) when it cannot start."""
+    cluster = PostgresCluster()
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database of each kind."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'server.db'}"
+    cluster: PostgresCluster = request.getfixturevalue("postgres")
+    return cluster.new_database()
+
+
+@pytest.fixture
+def make_server() -> Iterator[Callable[..., ServerProcess]]:
+    """Start ``unokit serve`` processes; all are stopped at the end of the test."""
+    started: list[ServerProcess] = []
+
+    def make(database: str, *args: str, port: int | None = None) -> ServerProcess:
+        server = ServerProcess(database, port or free_port(), [*FAST_ARGS, *args])
+        started.append(server)
+        return server.start()
+
+    yield make
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_server() -> Iterator[ServerProcess]:
+    """One SQLite server for the tests of a module that do not restart it."""
+    folder = Path(tempfile.mkdtemp(prefix="unokit-serve-"))
+    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", free_port(), [*FAST_ARGS])
+    server.start()
+    yield server
+    server.stop()
