@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .core.cards import KIND_BY_NAME, KIND_TITLES
+from .core.types import EventType as E
 
 #: Why cards were drawn or pressed, in words, for the reasons that are not a card's name.
 REASON_WORDS: dict[str, str] = {
@@ -77,28 +78,28 @@ def describe(event: dict[str, Any], names: Sequence[str] | None = None, *, doubl
     ``double_sided=False`` (Classic, Attack) leaves out the side a round ended on."""
     kind = event["type"]
     who = _name(names, event["seat"]) if "seat" in event else ""
-    if kind == "dealer":
+    if kind == E.DEALER:
         return f"{who} deals"
-    if kind == "round_start":
+    if kind == E.ROUND_START:
         return f"— round {event['round']} —"
-    if kind == "first_card":
+    if kind == E.FIRST_CARD:
         return f"first card: {event['card']}"
-    if kind == "first_card_returned":
+    if kind == E.FIRST_CARD_RETURNED:
         return f"{event['card']} goes back into the deck"
-    if kind == "first_card_ignored":
+    if kind == E.FIRST_CARD_IGNORED:
         return f"{event['card']} is ignored; another card is turned"
-    if kind == "play":
+    if kind == E.PLAY:
         line = f"{who} played {event['card']}"
         if "color" in event:
             line += f" — {event['color']}"
         if event.get("discarded"):
             line += f", discarding {', '.join(event['discarded'])}"
         return line + (" — UNO!" if event.get("uno") else "")
-    if kind == "draw":
+    if kind == E.DRAW:
         return f"{who} drew {_cards(event)}" + (
             "" if event["reason"] == "turn" else f" ({reason_words(event['reason'])})"
         )
-    if kind == "press":
+    if kind == E.PRESS:
         presser = _name(names, event.get("presser", event["seat"]))
         if event.get("empty"):
             return f"{presser} pressed the empty launcher"
@@ -106,53 +107,59 @@ def describe(event: dict[str, Any], names: Sequence[str] | None = None, *, doubl
             return f"{presser} pressed the launcher: nothing"
         receiver = "" if event.get("presser", event["seat"]) == event["seat"] else f" for {who}"
         return f"{presser} pressed the launcher{receiver}: {_cards(event)}"
-    if kind == "draw_failed":
+    if kind == E.DRAW_FAILED:
         return f"{who} could not draw: no cards left"
-    if kind == "keep":
+    if kind == E.KEEP:
         return f"{who} kept the card"
-    if kind == "skip":
+    if kind == E.SKIP:
         return f"{who} is skipped"
-    if kind == "skip_everyone":
+    if kind == E.SKIP_EVERYONE:
         return f"{who} skips everyone and plays again"
-    if kind == "reverse":
+    if kind == E.REVERSE:
         return f"play goes {event['direction']}"
-    if kind == "flip":
+    if kind == E.FLIP:
         return f"everything flips to the {event['side']} side; top card {event['top']}"
-    if kind == "color":
+    if kind == E.COLOR:
         return f"{who} names {event['color']}"
-    if kind == "accept":
+    if kind == E.ACCEPT:
         return f"{who} accepts"
-    if kind == "challenge":
+    if kind == E.CHALLENGE:
         outcome = "succeeds" if event["success"] else "fails"
         target = _name(names, event["target"])
         line = f"{who} challenges {target}: the challenge {outcome}"
         if "revealed" in event:  # only for the two players who see the hand
             line += f"; {target}'s hand: {', '.join(event['revealed']) or 'nothing'}"
         return line
-    if kind == "uno":
+    if kind == E.UNO:
         return f"{who}: UNO!"
-    if kind == "catch":
+    if kind == E.CATCH:
         return f"{who} catches {_name(names, event['target'])} without UNO"
-    if kind == "trade":
+    if kind == E.TRADE:
         return f"{who} trades hands with {_name(names, event['target'])}"
-    if kind == "stop":
+    if kind == E.STOP:
         return f"{who} stops pressing"
-    if kind == "discard":
+    if kind == E.DISCARD:
         return f"{who} discards {', '.join(event['cards'])}" + (" — UNO!" if event.get("uno") else "")
-    if kind == "take_back":
+    if kind == E.DUEL:
+        shown = [face if face is not None else "no number card" for face in event["shown"]]
+        return (
+            f"{who} challenges {_name(names, event['target'])} with {event['card']} "
+            f"({shown[0]} against {shown[1]}): {_name(names, event['winner'])} wins"
+        )
+    if kind == E.TAKE_BACK:
         return f"{who} takes back {', '.join(event['cards']) or 'nothing'}"
-    if kind in ("reshuffle", "reload"):
+    if kind in (E.RESHUFFLE, E.RELOAD):
         what = (
-            "the discard pile is shuffled into a new draw pile" if kind == "reshuffle" else "the launcher is reloaded"
+            "the discard pile is shuffled into a new draw pile" if kind == E.RESHUFFLE else "the launcher is reloaded"
         )
         return f"{what} ({event['count']} cards)"
-    if kind == "blocked":
+    if kind == E.BLOCKED:
         return f"nobody can draw or play: the round is blocked; {_name(names, event['winner'])} wins it"
-    if kind == "round_end":
+    if kind == E.ROUND_END:
         winner = _name(names, event["winner"])
         side = f" on the {event['side']} side" if double_sided else ""
         return f"{winner} wins round {event['round']}{side}; scores {_scores(event['scores'], names)}"
-    if kind == "game_end":
+    if kind == E.GAME_END:
         winners = ", ".join(_name(names, s) for s in event["winners"])
         return f"game over: {winners} won; scores {_scores(event['scores'], names)}"
     return None

@@ -158,6 +158,51 @@ def test_a_tampered_record_fails_with_a_clear_message() -> None:
     assert not reseeded.ok and "does not reproduce" in reseeded.message
 
 
+@pytest.mark.parametrize(
+    ("start_changes", "action", "named"),
+    [
+        ({"launcher": {"model": "random", "empty_streak": -1}}, None, "empty_streak"),
+        ({"launcher": {"model": "pattern", "index": 10**400}}, None, "index"),
+        ({"pending": {"kind": ["turn"]}}, None, "pending"),
+        ({"hands": "NESTED"}, None, "hands"),
+        (None, (0, "catch ²"), "seat number"),
+        (None, (1, "play red 5"), "refused"),
+    ],
+)
+def test_records_with_bad_input_fail_verify_and_replay_clearly(
+    start_changes: dict[str, Any] | None, action: tuple[int, str] | None, named: str, tmp_path: Path
+) -> None:
+    """A record whose start position or actions the engine refuses fails ``verify`` and
+    ``replay`` with a message naming the problem, never a traceback."""
+    game = Game.from_position(Game.new("attack", 2, 4)[0].to_position())
+    recording = record_game(game)
+    record = recording.to_record(result=False)
+    data = record.to_json()
+    if start_changes is not None:
+        nested: Any = "red 5"
+        for _ in range(500):
+            nested = [nested]
+        changes = {key: (nested if value == "NESTED" else value) for key, value in start_changes.items()}
+        data["start"] = {**data["start"], **changes}
+    if action is not None:
+        data["actions"] = [list(action)]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    outcome = verify(load_record(path))
+    assert not outcome.ok and named in outcome.message, outcome.message
+    runner = CliRunner()
+    result = runner.invoke(verify_command, [str(path)])
+    assert result.exit_code == 1 and named in result.output and "Traceback" not in result.output
+    result = runner.invoke(replay_command, [str(path), "--print"])
+    assert result.exit_code != 0 and (result.exception is None or isinstance(result.exception, SystemExit))
+    assert named in result.output and "Traceback" not in result.output
+
+
+def test_a_deeply_nested_record_file_is_refused_clearly() -> None:
+    with pytest.raises(RecordError, match="nested too deeply"):
+        GameRecord.loads("[" * 100_000 + "]" * 100_000)
+
+
 def test_a_record_of_an_incompatible_version_fails_clearly() -> None:
     record = bot_game("flip", rounds=1)
     newer = tamper(record, unokit="0.2.0")

@@ -8,7 +8,7 @@ options in force. What each card does is on the variant's rules page, which the 
 
 from __future__ import annotations
 
-from ..core.cards import CHALLENGEABLE_KINDS, DRAW_AMOUNTS, KIND_TITLES, is_number
+from ..core.cards import KIND_TITLES, KINDS, is_number
 from ..core.game import Game
 
 #: The keys of the table screen: (keys, what they do).
@@ -71,7 +71,7 @@ def rules_summary(game: Game) -> list[str]:
             "other hands show you their backs."
         )
     lines += ["", "Cards and the points they count when left in a hand:", *(f"  {line}" for line in card_lines(game))]
-    challengeable = sorted(kinds & CHALLENGEABLE_KINDS)
+    challengeable = sorted(k for k in kinds if KINDS[k].challengeable)
     if challengeable:
         if options.bluffing:
             lines.append(f"The next player may challenge a {_names(challengeable)}.")
@@ -79,7 +79,7 @@ def rules_summary(game: Game) -> list[str]:
             lines.append(
                 f"A {_names(challengeable)} may be played only without a card of the colour in play (bluffing=false)."
             )
-    stackable = sorted(kinds & set(DRAW_AMOUNTS))
+    stackable = sorted(k for k in kinds if KINDS[k].stackable)
     if "stacking" in rules.options and stackable:
         lines.append(
             f"Stacking is on: a {_names(stackable)} may be answered with the same card."

@@ -42,6 +42,9 @@ from ..core.errors import IllegalActionError, OptionError
 from ..core.game import Event, Game
 from ..core.observation import View
 from ..core.rng import MASK64, Rng
+from ..core.round_end import RoundResult
+from ..core.types import DecisionKind as D
+from ..core.types import EventType
 from ..core.variants import Options, get_rules, make_options
 from ..files import write_atomically
 
@@ -226,11 +229,11 @@ def _count_events(tally: Tally, events: Iterable[Event]) -> None:
     for event in events:
         kind = event["type"]
         counts[kind] += 1
-        if kind == "draw":
+        if kind == EventType.DRAW:
             row = effects.setdefault(event["reason"], [0, 0, 0, 0])
             row[0] += 1
             row[1] += event["count"]
-        elif kind == "press":
+        elif kind == EventType.PRESS:
             row = effects.setdefault(event["reason"], [0, 0, 0, 0])
             row[2] += 1
             row[3] += event.get("count", 0)
@@ -270,28 +273,20 @@ def _play_one(config: SimConfig, options: dict[str, object], index: int, tally: 
     # Random seats choose uniformly with their bot's RNG, several choices per 64-bit number.
     rngs = [bot.rng if type(bot) is RandomBot else None for bot in bots]
     pools = [0] * n
-    round_number = game.round_number
     first = (game.dealer + 1) % n
-    scores = list(game.scores)
     turns = decisions = 0
     step = game.step
     apply = game.apply
     legal_actions = game.legal_actions
+    scoring = game.options.scoring
     while True:
         actor = game.to_act
-        if actor is None or game.round_number != round_number:
-            _end_round(tally, game, scores, first, turns)
-            if actor is None:
-                break
-            round_number = game.round_number
-            first = (game.dealer + 1) % n
-            scores = list(game.scores)
-            turns = 0
+        assert actor is not None
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise RuntimeError(f"game {index} did not end within {MAX_DECISIONS} decisions")
         decision = game.decision
-        if decision == "turn" or decision == "stack":
+        if decision is D.TURN or decision is D.STACK:
             turns += 1
         rng = rngs[actor]
         if rng is not None:
@@ -309,12 +304,19 @@ def _play_one(config: SimConfig, options: dict[str, object], index: int, tally: 
                 raise IllegalActionError(f"bot {name!r} chose {action}, which is not legal now")
         if effects:
             _count_events(tally, apply(action))
-            if game.uno_exposed >= 0:
+            ended = game.round_ended
+            if game.windows:
                 _count_events(tally, react_all(game, bots, views))
         else:
-            step(action)
-            if game.uno_exposed >= 0:
+            ended = step(action)
+            if game.windows:
                 react_all(game, bots, views)
+        if ended is not None:
+            _end_round(tally, ended, scoring, first, turns)
+            if ended.game_over:
+                break
+            first = (game.dealer + 1) % n
+            turns = 0
     tally.games += 1
     tally.decisions += decisions
     tally.rounds[game.round_number] += 1
@@ -330,23 +332,17 @@ def _play_one(config: SimConfig, options: dict[str, object], index: int, tally: 
         tally.records.append((tuple(sorted(entry_of[s] for s in winners)), tuple(by_entry)))
 
 
-def _end_round(tally: Tally, game: Game, before: list[int], first: int, turns: int) -> None:
-    """Tally a finished round from the change in scores (the fast path has no events)."""
-    n = game.n
-    gained = [game.scores[s] - before[s] for s in range(n)]
+def _end_round(tally: Tally, ended: RoundResult, scoring: str, first: int, turns: int) -> None:
+    """Tally a finished round as the engine reported it (``first``: the seat that played first)."""
+    n = len(ended.points)
     tally.round_count += 1
     tally.turns[turns] += 1
-    if game.options.scoring == "winner":
-        best = max(gained)
-        tied = [s for s in range(n) if gained[s] == best]
-        tally.round_points[best] += 1
+    if scoring == "winner":
+        tally.round_points[ended.points[ended.winner]] += 1
     else:
-        low = min(gained)
-        tied = [s for s in range(n) if gained[s] == low]
-        for points in gained:
+        for points in ended.points:
             tally.round_points[points] += 1
-    if len(tied) == 1:
-        tally.first_player[(tied[0] - first) % n] += 1
+    tally.first_player[(ended.winner - first) % n] += 1
 
 
 # --------------------------------------------------------------------------- running
