@@ -192,6 +192,12 @@ class ScoreTable:
         self.rows.append(row)
         return row
 
+    def undo(self) -> dict[str, Any]:
+        """Take back the last round entered and return it; ``ValueError`` when there is none."""
+        if not self.rows:
+            raise ValueError("there is no round to take back")
+        return self.rows.pop()
+
     def to_json(self) -> dict[str, Any]:
         return {
             "format": TABLE_FORMAT,
@@ -235,6 +241,28 @@ class ScoreTable:
         else:
             lines.append(f"Round {len(self.rows) + 1} next.")
         return lines
+
+
+def new_table(
+    variant: str, players: list[str], scoring: str = "winner", target: int | None = None, rounds: int | None = None
+) -> ScoreTable:
+    """A new, empty score table; ``ValueError`` names a bad variant, option or player list
+    (``target`` ``None``: the scoring mode's default)."""
+    try:
+        rules = get_rules(variant)
+        raw: dict[str, object] = {"scoring": scoring, "rounds": rounds}
+        if target is not None:
+            raw["target"] = target
+        options = make_options(rules, raw)
+    except OptionError as exc:
+        raise ValueError(str(exc)) from None
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise ValueError(f"{rules.title} is for {rules.min_players} to {rules.max_players} players")
+    if any(not p or len(p) > 40 for p in players):
+        raise ValueError("a player's name must be 1 to 40 characters")
+    if len({p.lower() for p in players}) != len(players):
+        raise ValueError("two players have the same name")
+    return ScoreTable(rules.name, players, options.scoring, options.target, options.rounds)
 
 
 def load_table(path: Path) -> ScoreTable:
@@ -287,20 +315,11 @@ def table_new(
     """Start a new score table in FILE."""
     players = [p.strip() for p in names.split(",") if p.strip()]
     try:
-        rules = get_rules(variant)
-        raw: dict[str, object] = {"scoring": scoring, "rounds": rounds}
-        if target is not None:
-            raw["target"] = target
-        options = make_options(rules, raw)
-    except OptionError as exc:
+        sheet = new_table(variant, players, scoring, target, rounds)
+    except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    if not rules.min_players <= len(players) <= rules.max_players:
-        raise click.UsageError(f"{rules.title} is for {rules.min_players} to {rules.max_players} players")
-    if len({p.lower() for p in players}) != len(players):
-        raise click.UsageError("two players have the same name")
     if file.exists() and not force:
         raise click.UsageError(f"{file} exists; use --force to start over")
-    sheet = ScoreTable(rules.name, players, options.scoring, options.target, options.rounds)
     save_table(sheet, file)
     click.echo("\n".join(sheet.render()))
 
@@ -343,8 +362,9 @@ def table_show(file: Path) -> None:
 def table_undo(file: Path) -> None:
     """Take back the last round entered."""
     sheet = load_table(file)
-    if not sheet.rows:
-        raise click.UsageError("there is no round to take back")
-    sheet.rows.pop()
+    try:
+        sheet.undo()
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     save_table(sheet, file)
     click.echo("\n".join(sheet.render()))
