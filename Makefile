@@ -36,7 +36,13 @@ lint: setup
 typecheck: setup
 	$(UV) run --frozen mypy
 
-test: lint typecheck
+# The browser tests drive Debian's Chromium through Playwright (Playwright's own browser
+# download is never used); installed here when missing.
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+test: lint typecheck $(CHROMIUM)
 	$(UV) run --frozen pytest
 
 bench: setup
