@@ -62,10 +62,11 @@ def settle(page: Page) -> None:
     page.wait_for_timeout(400)
 
 
-def take_decisions(page: Page, count: int) -> None:
-    """Play ``count`` decisions for the page's player: a playable card, else the first button."""
+def take_decisions(page: Page, count: int, wait: float = 4.0) -> None:
+    """Play up to ``count`` decisions for the page's player (a playable card, else the first
+    button), waiting at most ``wait`` seconds for them."""
     done = 0
-    end = time.monotonic() + 60
+    end = time.monotonic() + wait
     while done < count and time.monotonic() < end:
         if page.locator(".overlay .game-over").count():
             return

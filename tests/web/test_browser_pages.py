@@ -150,6 +150,7 @@ def test_the_virtual_launcher_page(browser: Browser, web_server: ServerProcess) 
             results.append(cards)
         # The pattern model fires on presses 2 and 6 of its cycle.
         assert [bool(x) for x in results] == [False, True, False, False, False, True]
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.click("#launcher-restart")
         page.wait_for_function("document.querySelector('#launcher-result').textContent.includes('Press it')")
     finally:

@@ -84,8 +84,11 @@ export class TableView {
     return catalog().variants[(this.room || this.state.room).variant];
   }
 
+  /** Seat names; a name several seats share (two "heuristic bot"s) gets its seat number. */
   names() {
-    return (this.room || this.state.room).seats.map((s, i) => s.name || `seat ${i}`);
+    const seats = (this.room || this.state.room).seats;
+    const plain = seats.map((s, i) => s.name || `seat ${i}`);
+    return plain.map((name, i) => (plain.filter((n) => n === name).length > 1 ? `${name} #${i}` : name));
   }
 
   update(state) {
@@ -103,7 +106,7 @@ export class TableView {
     }
     const me = state.seat;
     for (const event of state.events || []) {
-      if (event.type === "challenge" && event.revealed) {
+      if (event.type === "challenge" && event.revealed && event.seat === me) {
         this.revealed = { by: this.names()[event.target], cards: event.revealed, success: event.success };
       }
     }
@@ -255,7 +258,7 @@ export class TableView {
       const count = obs.hand_sizes[seat];
       const extra = this.seatLabel(seat);
       item.append(
-        h("div.seat-name", {}, names[seat], h("span.seat-no", {}, ` #${seat}`), seat === me ? h("span.you", {}, " (you)") : null, obs.dealer === seat ? h("span.badge", { title: "dealer" }, "D") : null),
+        h("div.seat-name", {}, names[seat], names[seat].endsWith(`#${seat}`) ? null : h("span.seat-no", {}, ` #${seat}`), seat === me ? h("span.you", {}, " (you)") : null, obs.dealer === seat ? h("span.badge", { title: "dealer" }, "D") : null),
         h("div.seat-info", {}, plural(count, "card"), ` · ${obs.scores[seat]} pts`, extra ? h("span.seat-extra", {}, ` · ${extra}`) : null),
       );
       if (active) item.append(h("div.seat-turn", {}, `to act: ${words(obs.decision)}`));
@@ -523,10 +526,11 @@ export class TableView {
   }
 }
 
-/** "▲ teal SE": a face in a few characters (the back of a card in the hand). */
+/** "▲SE": a face in a few characters (the back of a card in the hand; its title is in the
+ * card's spoken name). */
 function kindShort(face) {
   const { color, kind } = parseFace(face);
-  return `${symbolGlyph(color)} ${color || ""} ${kindInfo(kind).short}`.replace(/\s+/g, " ");
+  return `${symbolGlyph(color)}${kindInfo(kind).short}`;
 }
 
 export function symbolGlyph(color) {

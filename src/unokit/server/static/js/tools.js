@@ -149,7 +149,7 @@ export function sheetPage(app, catalog) {
       page.append(newForm());
       return;
     }
-    page.append(sheetTable());
+    page.append(h("div.table-scroll", {}, sheetTable()));
     const last = sheet.rounds_played[sheet.rounds_played.length - 1];
     const winners = last && last.winners;
     if (winners) page.append(h("p.game-over#sheet-over", { role: "status" }, `Game over: ${winners.join(" and ")} won.`));
@@ -240,7 +240,7 @@ export function launcherPage(app, catalog) {
         body.append(h("tr", {}, h("th", { scope: "row" }, words(model)), h("td", {}, `${(100 * s.fire_rate).toFixed(1)} %`), h("td", {}, s.presses_to_first_fire.toFixed(2)), h("td", {}, `${s.cards_per_fire_mean.toFixed(2)} ± ${s.cards_per_fire_sd.toFixed(2)}`), h("td", {}, `${s.cards_per_press_mean.toFixed(2)} ± ${s.cards_per_press_sd.toFixed(2)}`)));
       }
       table.append(body);
-      page.append(table);
+      page.append(h("div.table-scroll", {}, table));
     }
   }
 
