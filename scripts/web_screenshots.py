@@ -112,7 +112,6 @@ def table_shots(url: str, out: Path, variant: str, browser: Browser) -> None:
     settle(desk)
     desk.screenshot(path=str(out / f"{variant}-1280.png"))
     phone.screenshot(path=str(out / f"{variant}-390.png"))
-    phone.screenshot(path=str(out / f"{variant}-390-full.png"), full_page=True)
     desk.context.close()
     phone.context.close()
 
