@@ -11,7 +11,7 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup run demo test lint typecheck bench golden
+.PHONY: setup run demo test lint typecheck dist dist-check bench golden
 
 # Installs uv (pinned) when missing, then the locked environment in .venv.
 $(UV):
@@ -42,8 +42,26 @@ CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
-test: lint typecheck $(CHROMIUM)
+test: lint typecheck dist-check $(CHROMIUM)
 	$(UV) run --frozen pytest
+
+# The wheel and the source distribution, built from the sources into dist/.
+dist: $(UV)
+	@$(UV) build --quiet --clear --out-dir dist --python $(PYTHON)
+
+# The wheel installs into a throwaway environment with no extras: the command starts, the
+# engine plays (its data files are inside), and a command whose extra is missing says which.
+DIST_VENV := build/dist-check
+dist-check: dist
+	@rm -rf $(DIST_VENV)
+	@$(UV) venv --quiet --python $(PYTHON) $(DIST_VENV)
+	@$(UV) pip install --quiet --python $(DIST_VENV)/bin/python dist/unokit-*.whl
+	@$(DIST_VENV)/bin/unokit --help >/dev/null
+	@$(DIST_VENV)/bin/python -c "import unokit; g = unokit.new_game('flip', players=3, seed=1); assert g.legal_actions()"
+	@$(DIST_VENV)/bin/unokit demo --variant flip_attack --players 3 >/dev/null
+	@$(DIST_VENV)/bin/unokit sim --bots random,random --games 1 2>&1 | grep -q "needs the optional 'sim' extra"
+	@rm -rf $(DIST_VENV)
+	@echo "dist: the wheel in dist/ installs and runs"
 
 bench: setup
 	$(UV) run --frozen python scripts/bench_engine.py

@@ -454,3 +454,146 @@ def test_shipped_flip_attack_pairing_is_regenerated_from_its_seed() -> None:
         resources.files("unokit.core").joinpath("data", "uno_flip_attack_card_pairs.csv").read_text(encoding="utf-8")
     )
     assert shipped == write_pairs_csv(flip_attack_generated_pairs())
+
+
+# --------------------------------------------------------------------------- bad input: typed errors only
+
+
+def _catchable_game() -> Game:
+    """Seat 0 of 3 on a red 9 holds red 5 and blue 7 and has not drawn yet."""
+    return Game.from_position(
+        {
+            "variant": "classic",
+            "players": 3,
+            "turn": 0,
+            "color": "red",
+            "hands": [["red 5", "blue 7"], ["yellow 3", "red 1"], ["green 1", "green 4"]],
+            "discard": ["red 9"],
+            "seed": 1,
+        }
+    )
+
+
+@pytest.mark.parametrize("seat", [10, 3, -1, "0", 1.0, True, None])
+def test_parse_action_for_a_seat_that_does_not_exist_is_illegal(seat: Any) -> None:
+    """A seat outside the table (or not a seat number at all) is refused as IllegalActionError;
+    in particular seat -1 does not read another seat's hand."""
+    game = _catchable_game()
+    if seat is None:
+        assert str(game.parse_action("play red 5", seat)) == "play red 5"
+        return
+    with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
+        game.parse_action("play red 5", seat)
+
+
+@pytest.mark.parametrize("seat", ["0", -1, 3, 2.5, None])
+def test_observe_and_views_of_a_seat_that_does_not_exist_are_illegal(seat: Any) -> None:
+    game = _catchable_game()
+    if seat is not None:  # observe(None) is a spectator's view (tests/test_spectator_view.py)
+        with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
+            game.observe(seat)
+    with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
+        unokit.View(game, seat)
+    with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
+        game.legal_actions(seat if seat is not None else "x")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", [None, 5, ["classic"], b"classic"])
+def test_new_game_with_a_variant_that_is_not_text_is_an_option_error(variant: Any) -> None:
+    with pytest.raises(OptionError, match="a variant is named by text"):
+        unokit.new_game(variant)
+
+
+@pytest.mark.parametrize("text", ["catch ²", "catch ٣", "trade 1½", "catch -1", "catch 1 2", "target x"])
+def test_seat_numbers_in_the_notation_are_ascii_digits(text: str) -> None:
+    """A seat written with other digits is bad syntax (InvalidActionError), not a ValueError."""
+    game = _catchable_game()
+    with pytest.raises(unokit.InvalidActionError, match="followed by a seat number"):
+        game.apply(text)
+
+
+def test_error_messages_cut_long_inputs() -> None:
+    """An error quotes what was given, cut to a few dozen characters."""
+    game = _catchable_game()
+    long = "x" * 10_000
+    for call in (
+        lambda: game.apply(f"play {long}"),
+        lambda: game.apply(long),
+        lambda: unokit.new_game(long),
+        lambda: unokit.new_game("classic", stacking=long),
+        lambda: Game.from_position({**_position(), "hands": [[long], ["red 1"]]}),
+    ):
+        with pytest.raises(unokit.UnokitError) as info:
+            call()
+        assert len(str(info.value)) < 200, str(info.value)[:300]
+
+
+def _nested(depth: int) -> Any:
+    value: Any = "red 5"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("changes", "named"),
+    [
+        ({"variant": "attack", "launcher": {"model": "random", "empty_streak": -1}}, "empty_streak"),
+        ({"variant": "attack", "launcher": {"model": "random", "empty_streak": float("inf")}}, "empty_streak"),
+        ({"variant": "attack", "launcher": {"model": "pattern", "index": -3}}, "index"),
+        ({"variant": "attack", "launcher": {"model": "pattern", "index": 1e300}}, "index"),
+        (
+            {
+                "variant": "attack",
+                "options": {"launcher": "scripted", "launcher_script": [0]},
+                "launcher": {"model": "scripted", "script": [0, 2], "index": -1},
+            },
+            "index",
+        ),
+        (
+            {
+                "variant": "attack",
+                "options": {"launcher": "scripted", "launcher_script": [0]},
+                "launcher": {"model": "scripted", "script": [0, float("inf")], "index": 0},
+            },
+            "script",
+        ),
+        ({"pending": {"kind": ["turn"], "seat": 0}}, "pending"),
+        ({"pending": {"kind": 5}}, "pending"),
+        ({"pending": "turn"}, "pending"),
+        ({"hands": [_nested(5000), ["red 1"], ["red 2"]]}, "hand of seat 0"),
+        ({"options": {"stacking": _nested(5000)}}, "stacking"),
+        ({"launcher": _nested(5000)}, "launcher"),
+    ],
+)
+def test_malformed_positions_raise_position_error_and_nothing_else(changes: dict[str, Any], named: str) -> None:
+    """Negative or infinite launcher counters, a non-text decision kind and deeply nested values
+    are refused with PositionError naming the field (never IndexError, OverflowError,
+    TypeError or RecursionError)."""
+    variant = changes.pop("variant", "classic")
+    position = {**unokit.new_game(variant, 3, 1).to_position(), **changes}
+    assert named in _rejected(position)
+
+
+def test_observe_and_the_view_agree_on_who_can_be_caught() -> None:
+    """R-1.5, D-2, D-8: after an undeclared next-to-last Trade Hands that leaves its player with
+    three cards, nobody can be caught: observe() and View.uno_exposed both say so, and no seat
+    lists a catch."""
+    game = Game.from_position(
+        {
+            "variant": "attack",
+            "players": 3,
+            "turn": 0,
+            "color": "red",
+            "hands": [["red trade_hands", "blue 7"], ["yellow 3", "red 1", "green 2"], ["green 1", "green 4"]],
+            "discard": ["red 9"],
+            "seed": 1,
+        }
+    )
+    game.apply("play red trade_hands")  # no UNO call: seat 0 holds one card ...
+    assert game.observe(1)["uno_exposed"] == 0 == unokit.View(game, 1).uno_exposed
+    game.apply("trade 1")  # ... and now three (D-8)
+    for seat in range(3):
+        assert game.observe(seat)["uno_exposed"] is None
+        assert unokit.View(game, seat).uno_exposed == -1
+        assert "catch 0" not in [str(a) for a in game.legal_actions(seat)]

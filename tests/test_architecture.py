@@ -26,10 +26,12 @@ STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 #: (``__init__.py``, written '' here) is the public facade over the core; ``narration`` turns
 #: events into words and needs nothing but them; ``play`` is the interactive terminal table and
 #: the scorekeeper, which the ``cli`` loads and the ``server`` reuses for the browser's round
-#: summaries and score sheet. Add a new layer here when you create one.
+#: summaries and score sheet; ``files`` checks, locks and atomically replaces the files that
+#: commands write (standard library only). Add a new layer here when you create one.
 LAYER_RANKS: dict[str, int] = {
     "core": 0,
     "": 1,
+    "files": 1,
     "narration": 2,
     "clickopts": 2,
     "record": 3,

@@ -6,9 +6,10 @@ from __future__ import annotations
 from importlib import import_module
 
 import click
+from click.core import ParameterSource
 
 from . import Game, __version__, redact
-from .clickopts import parse_option_pairs
+from .clickopts import format_options, parse_option_pairs
 from .core.errors import UnokitError
 from .core.rng import Rng
 from .narration import describe
@@ -16,7 +17,7 @@ from .narration import describe
 #: Subcommands defined in other modules, as "module:attribute" (loaded on first use).
 LAZY_COMMANDS: dict[str, str] = {
     "play": "unokit.play.commands:play",
-    "replay": "unokit.record.commands:replay",
+    "replay": "unokit.play.commands:replay",
     "verify": "unokit.record.commands:verify",
     "score": "unokit.play.scorekeeper:score",
     "table": "unokit.play.scorekeeper:table",
@@ -67,20 +68,30 @@ def main() -> None:
 @click.option("--players", default=4, show_default=True, type=int)
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option("--option", "option", multiple=True, metavar="NAME=VALUE", help="a rule option; repeatable")
-@click.option("--rounds", default=1, show_default=True, type=int, help="rounds to show (0: the whole game)")
-def demo(variant: str, players: int, seed: int, option: tuple[str, ...], rounds: int) -> None:
+@click.option(
+    "--rounds",
+    default="1",
+    show_default=True,
+    help="rounds to play, or 'none' for the whole game (to the target score); same as --option rounds=N",
+)
+def demo(variant: str, players: int, seed: int, option: tuple[str, ...], rounds: str) -> None:
     """Print a game between random players, turn by turn, with every card shown."""
     options: dict[str, object] = dict(parse_option_pairs(option))
-    if rounds:
-        options.setdefault("rounds", rounds)
+    given = click.get_current_context().get_parameter_source("rounds") is not ParameterSource.DEFAULT
+    if given and "rounds" in options and str(options["rounds"]).strip().lower() != rounds.strip().lower():
+        raise click.UsageError(f"--rounds {rounds} and --option rounds={options['rounds']} disagree; give one")
+    options.setdefault("rounds", rounds)
     try:
         game, setup = Game.new(variant, players, seed, **options)
     except UnokitError as exc:
         raise click.UsageError(str(exc)) from None
     chooser = Rng(seed ^ 0x5EED)
-    click.echo(f"{game.rules.title}, {players} players, seed {seed}, options {game.options.as_dict(game.rules)}")
+    click.echo(
+        f"{game.rules.title}, {players} players, seed {seed}; {format_options(game.options.as_dict(game.rules))}"
+    )
+    double_sided = game.rules.double_sided
     for event in redact(setup, None):
-        line = describe(event)
+        line = describe(event, double_sided=double_sided)
         if line:
             click.echo(line)
     while not game.is_over:
@@ -88,9 +99,12 @@ def demo(variant: str, players: int, seed: int, option: tuple[str, ...], rounds:
         assert actor is not None
         action = chooser.choice(game.legal_actions())
         round_number = game.round_number
-        events = game.apply(action)
+        try:
+            events = game.apply(action)
+        except UnokitError as exc:  # e.g. a scripted launcher that has run out
+            raise click.ClickException(f"the game stopped at seat {actor}'s {action}: {exc}") from None
         click.echo(f"  [{round_number}] seat {actor} > {action}")
         for event in events:
-            line = describe(event)
+            line = describe(event, double_sided=double_sided)
             if line:
                 click.echo(f"      {line}")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from importlib.util import find_spec
+from pathlib import Path
 
 import click
 
+from . import files
 from .core import variants
 from .core.errors import UnokitError
 
@@ -19,3 +22,52 @@ def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
         return variants.parse_option_pairs(pairs)
     except UnokitError as exc:
         raise click.BadParameter(str(exc), param_hint="--option") from None
+
+
+def require_extra(command: str, extra: str, modules: Iterable[str]) -> None:
+    """Stop ``unokit COMMAND`` before it does any work when a module of the optional ``extra``
+    it needs is not installed; the message names the extra and how to add it."""
+    missing = [name for name in modules if find_spec(name) is None]
+    if missing:
+        raise click.ClickException(
+            f"unokit {command} needs the optional '{extra}' extra, which is not installed "
+            f"(missing: {', '.join(missing)}). Install unokit with it, e.g. "
+            f'pip install "unokit[{extra}] @ <path or URL of unokit>", or run make setup in a checkout.'
+        )
+
+
+def output_file(path: str | Path | None, option: str) -> Path | None:
+    """Check, before any work, that the file of ``option`` (``--json``) can be written: its
+    missing folders are created; a :class:`click.BadParameter` says what is wrong."""
+    if path is None:
+        return None
+    try:
+        return files.prepare_file(path)
+    except files.PathError as exc:
+        raise click.BadParameter(str(exc), param_hint=option) from None
+
+
+def output_folder(path: str | Path | None, option: str) -> Path | None:
+    """Like :func:`output_file` for an option that names a folder (``--plot``)."""
+    if path is None:
+        return None
+    try:
+        return files.prepare_folder(path)
+    except files.PathError as exc:
+        raise click.BadParameter(str(exc), param_hint=option) from None
+
+
+def format_options(options: Mapping[str, object]) -> str:
+    """Rule options as they are written on the command line: ``stacking=true, rounds=1``
+    (``none`` for no value, lists as ``[0,3,0]``)."""
+    return ", ".join(f"{name}={_option_text(value)}" for name, value in options.items())
+
+
+def _option_text(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_option_text(v) for v in value) + "]"
+    return str(value)

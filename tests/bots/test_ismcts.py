@@ -21,15 +21,15 @@ from unokit.bots.ismcts import (
     FEATURE_TERMS,
     FEATURES,
     HAND_SIZE_TERM,
-    Determiniser,
     IsmctsBot,
     _rewards,
-    _slot_groups,
     hand_features,
     log_strength,
 )
 from unokit.bots.runner import play_decision, react_all
 from unokit.core.decks import standard_deck
+from unokit.core.determinise import Determiniser
+from unokit.core.determinise import slot_groups as _slot_groups
 
 #: A small, fast budget: legality and consistency do not need strength.
 TINY: dict[str, Any] = {"iterations": 8, "rollout_depth": 6}

@@ -73,7 +73,8 @@ def test_a_whole_flip_hand_with_a_wild_a_challenge_and_a_flip(tmp_path: Path) ->
             await pilot.press("1", "enter")
             await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
             text = screen_text(app)
-            assert "Round 1: You went out" in text
+            assert "Round 1: You went out  (cards counted on the dark side)" in text  # Flip: the side counts
+            assert "How it ended:" in text and "You played Purple 1 — UNO!" in text.split("How it ended:")[1]
             assert "Game over: You won!" in text
             await pilot.press("q")
         assert app.return_value == record
@@ -135,6 +136,7 @@ def test_a_bot_catches_you_when_you_forget_uno() -> None:
             await settle(pilot, lambda: waiting(app))
             text = screen_text(app)
             assert "Bot1 catches you without UNO" in text
+            assert re.search(r"You drew \w+ \w+, \w+ \w+ \(penalty for not calling UNO\)", text), text
             assert app.table.session.game.observe(0)["hand_sizes"][0] == 3
 
     asyncio.run(scenario())
@@ -264,7 +266,9 @@ def test_wild_press_your_luck_and_a_discard_by_keyboard() -> None:
             assert "4 blue ■ square" in screen_text(app)
             await pilot.press("4")  # ... naming blue
             await settle(pilot, lambda: waiting(app))
-            assert "Wild Press Your Luck: press the launcher again?" in screen_text(app)
+            text = screen_text(app)  # before the first press: no "again"
+            assert "Wild Press Your Luck: press the launcher, or stop now?" in text
+            assert "1 Press the launcher   2 Stop here" in text
             await pilot.press("1")  # press: nothing comes out, so a card must go
             await settle(pilot, lambda: waiting(app))
             table = app.table
@@ -274,7 +278,8 @@ def test_wild_press_your_luck_and_a_discard_by_keyboard() -> None:
             await settle(pilot, lambda: waiting(app))
             text = screen_text(app)
             assert "You discard Red 1" in text
-            assert "(discarded so far: Red 1)" in text
+            assert "press the launcher again? (discarded so far: Red 1)" in text
+            assert "1 Press again   2 Stop here" in text
             await pilot.press("2")  # stop
             await settle(pilot, lambda: waiting(app))
             assert "You stop pressing" in screen_text(app)
@@ -403,10 +408,16 @@ def test_menus_answer_to_the_arrow_keys() -> None:
                 pilot,
                 lambda: waiting(app) and app.table.prompt is not None and app.table.prompt.decision == "play_or_keep",
             )
-            assert "1 Play the Red 1   2 Keep it" in screen_text(app)
+            text = screen_text(app)
+            assert "1 Play the Red 1   2 Keep it" in text  # laid out in a row: ← → work as ↑ ↓
+            assert text.splitlines()[-1].startswith("←→/1-9 choose · Enter ok")
             await pilot.press("down")
             assert app.table.menu_index == 1
             await pilot.press("up", "up")
+            assert app.table.menu_index == 1
+            await pilot.press("left")
+            assert app.table.menu_index == 0
+            await pilot.press("right")
             assert app.table.menu_index == 1
             await pilot.press("enter")
             await settle(pilot, lambda: waiting(app))

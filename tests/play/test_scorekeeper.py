@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -59,14 +63,15 @@ def test_attack_example() -> None:
     [
         ("flip_attack", "skip_everyone", "mild", "not a card of the mild side of UNO Flip Attack"),
         ("flip", "red 5", "dark", "red is not a colour of the dark side"),
-        ("classic", "5", "dark", "has only the light side"),
+        ("classic", "5", "dark", "Classic UNO has one side: leave out the side (not 'dark')"),
         ("classic", "red wild", None, "wild has no colour"),
         ("classic", "red", None, "not followed by a card"),
-        ("attack", "0", None, "'0' is not a card"),
+        ("attack", "0", None, "'0' is not a card of UNO Attack; cards there: 1, 2,"),
+        ("classic", "purple 5", None, "purple is not a colour of Classic UNO"),
     ],
 )
 def test_cards_that_do_not_exist_are_named(variant: str, cards: str, side: str | None, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=re.escape(message)):
         hand_points(variant, cards, side)
     args = ["--variant", variant, *(["--side", side] if side else []), cards]
     result = CliRunner().invoke(score, args)
@@ -168,3 +173,166 @@ def test_table_mistakes_are_explained(tmp_path: Path) -> None:
         result = CliRunner().invoke(table, args)
         assert result.exit_code == 2, result.output
         assert message in result.output
+
+
+# ----------------------------------------------------------------------- the file
+
+
+def a_night(tmp_path: Path) -> Path:
+    """A valid table of three players after two rounds, in winner mode."""
+    night = tmp_path / "night.json"
+    run("new", str(night), "--variant", "flip", "--players", "Ann,Ben,Cat", "--target", "1000")
+    run("round", str(night), "--winner", "Ann", "--hand", "Ben=red 5, wild", "--points", "Cat=12")
+    run(
+        "round",
+        str(night),
+        "--winner",
+        "Ben",
+        "--side",
+        "dark",
+        "--hand",
+        "Ann=pink 4",
+        "--hand",
+        "Cat=teal skip_everyone",
+    )
+    return night
+
+
+def edited(night: Path, change: Any) -> bytes:
+    data = json.loads(night.read_text())
+    change(data)
+    night.write_text(json.dumps(data), encoding="utf-8")
+    return night.read_bytes()
+
+
+def set_field(path: tuple[Any, ...], value: Any) -> Any:
+    def change(data: Any) -> None:
+        for key in path[:-1]:
+            data = data[key]
+        data[path[-1]] = value
+
+    return change
+
+
+def drop_field(path: tuple[Any, ...]) -> Any:
+    def change(data: Any) -> None:
+        for key in path[:-1]:
+            data = data[key]
+        del data[path[-1]]
+
+    return change
+
+
+DAMAGES: list[tuple[str, Any, str]] = [
+    ("unknown variant", set_field(("variant",), "uno"), "unknown variant 'uno'"),
+    ("variant not a name", set_field(("variant",), 3), "the variant must be a name"),
+    ("no players", set_field(("players",), []), "UNO Flip is for 2 to 10 players, not 0"),
+    ("players not names", set_field(("players",), [1, 2]), "the players must be a list of names"),
+    ("same name", set_field(("players",), ["Ann", "ann", "Cat"]), "two players have the same name"),
+    ("empty name", set_field(("players",), ["Ann", " ", "Cat"]), "a player's name is empty"),
+    ("scoring", set_field(("scoring",), "most"), "option 'scoring' must be one of winner, own_hand, loser"),
+    ("target zero", set_field(("target",), 0), "option 'target' must be at least 1, not 0"),
+    ("target text", set_field(("target",), "lots"), "option 'target' must be a whole number"),
+    ("rounds zero", set_field(("rounds",), 0), "option 'rounds' must be at least 1, not 0"),
+    ("format", set_field(("format",), "other"), "not a unokit score table"),
+    ("unknown field", set_field(("notes",), "x"), "unknown field 'notes'"),
+    ("missing field", drop_field(("target",)), "the field 'target' is missing"),
+    ("rounds not a list", set_field(("rounds_played",), {}), "'rounds_played' must be a list of rounds"),
+    ("row not an object", set_field(("rounds_played", 1), 7), "round 2: a round must be a JSON object"),
+    ("row missing totals", drop_field(("rounds_played", 0, "totals")), "round 1: the field 'totals' is missing"),
+    ("row totals", set_field(("rounds_played", 1, "totals"), [65, 99, 0]), "round 2: 'totals' is [65, 99, 0], but"),
+    ("row winner", set_field(("rounds_played", 0, "winner"), "Zed"), "round 1: no player called 'Zed'"),
+    ("row side", set_field(("rounds_played", 0, "side"), "top"), "round 1: UNO Flip has the sides light and dark"),
+    ("row card", set_field(("rounds_played", 0, "hands", "Ben"), ["purple 11"]), "round 1: purple is not a colour"),
+    ("row points", set_field(("rounds_played", 0, "hand_points"), [0, "x", 12]), "round 1: 'hand_points' must list 3"),
+    ("row hands", set_field(("rounds_played", 0, "hands"), ["Ben"]), "round 1: 'hands' must map each player"),
+    ("row number", set_field(("rounds_played", 1, "round"), 5), "round 2: 'round' is 5, but the hands give 2"),
+]
+
+
+@pytest.mark.parametrize(("damage", "message"), [(d[1], d[2]) for d in DAMAGES], ids=[d[0] for d in DAMAGES])
+@pytest.mark.parametrize("command", ["round", "undo", "show"])
+def test_a_damaged_file_is_named_and_left_untouched(tmp_path: Path, command: str, damage: Any, message: str) -> None:
+    night = a_night(tmp_path)
+    before = edited(night, damage)
+    args = [
+        command,
+        str(night),
+        *(["--winner", "Ann", "--points", "Ben=1", "--points", "Cat=2"] * (command == "round")),
+    ]
+    result = CliRunner().invoke(table, args)
+    assert result.exit_code == 1, result.output
+    assert f"Error: {night}: " in result.output and message in result.output
+    assert night.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "not valid JSON"),
+        (b"{'variant': 'classic'}", "not valid JSON"),
+        (b"\xff\xfe\x00garbage", "not a text file"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b"[1, 2]", "not a unokit score table"),
+    ],
+    ids=["empty", "not json", "binary", "deeply nested", "a list"],
+)
+def test_a_file_that_is_no_table_at_all_is_named_and_left_untouched(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    night = tmp_path / "night.json"
+    night.write_bytes(content)
+    for args in (["round", str(night), "--winner", "Ann", "--points", "Ben=1"], ["undo", str(night)]):
+        result = CliRunner().invoke(table, args)
+        assert result.exit_code == 1 and message in result.output, result.output
+        assert night.read_bytes() == content
+
+
+def test_a_round_after_the_end_of_the_game_is_refused(tmp_path: Path) -> None:
+    night = tmp_path / "n.json"
+    run("new", str(night), "--players", "Ann,Ben", "--rounds", "1")
+    run("round", str(night), "--winner", "Ann", "--points", "Ben=5")
+    data = json.loads(night.read_text())
+    data["rounds_played"].append({**data["rounds_played"][0], "round": 2})
+    night.write_text(json.dumps(data))
+    result = CliRunner().invoke(table, ["show", str(night)])
+    assert result.exit_code == 1 and "round 2: the game was already over" in result.output
+
+
+def test_a_variant_written_in_capitals_reads_as_on_the_command_line(tmp_path: Path) -> None:
+    night = a_night(tmp_path)
+    edited(night, set_field(("variant",), "FLIP"))
+    out = run("round", str(night), "--winner", "Cat", "--hand", "Ann=red 1", "--hand", "Ben=blue 2")
+    assert out.startswith("Ann holds 1 points") and "UNO Flip, scoring winner (target 1000)" in out
+    assert json.loads(night.read_text())["variant"] == "flip"
+
+
+def test_a_refused_round_writes_nothing(tmp_path: Path) -> None:
+    night = a_night(tmp_path)
+    before = night.read_bytes()
+    result = CliRunner().invoke(table, ["round", str(night), "--winner", "Ann", "--hand", "Ben=purple 9"])
+    assert result.exit_code == 2 and "purple is not a colour of the light side" in result.output
+    assert night.read_bytes() == before
+
+
+def test_concurrent_rounds_are_all_counted(tmp_path: Path) -> None:
+    """120 ``table round`` processes (60 pairs) and 20 ``table show`` at once on one file:
+    every round is counted once, and no reader ever sees half a file."""
+    night = tmp_path / "night.json"
+    run("new", str(night), "--players", "Ann,Ben", "--target", "1000000")
+    code = "import sys\nfrom unokit.cli import main\nmain(sys.argv[1:], prog_name='unokit')\n"
+    rounds = [["table", "round", str(night), "--winner", "Ann", "--points", f"Ben={k % 7}"] for k in range(120)]
+    shows = [["table", "show", str(night)]] * 20
+    processes = [
+        subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for args in [*rounds, *shows]
+    ]
+    results = [(p.wait(timeout=600), p.stderr.read() if p.stderr else b"") for p in processes]
+    for process in processes:
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+    assert [(code, err) for code, err in results if code != 0] == []
+    sheet = ScoreTable.from_json(json.loads(night.read_text()))  # checks every round again
+    assert [row["round"] for row in sheet.rows] == list(range(1, 121))
+    assert sheet.totals == [sum(k % 7 for k in range(120)), 0]

@@ -10,7 +10,9 @@ import click
 import pytest
 
 from unokit.bots import bot_names, make_bot
+from unokit.core.observation import redact
 from unokit.core.rng import Rng
+from unokit.narration import plain
 from unokit.play.commands import Setup, default_bot, make_setup
 from unokit.play.forgetful import ForgetfulBot, Habits
 from unokit.play.session import Player, Session, Teller, summarize, you_grammar
@@ -52,6 +54,37 @@ def test_turn_prompt_marks_the_legal_cards_and_offers_the_draw() -> None:
     assert "does not match" in session.explain(0, prompt.hand[1].card)
 
 
+def test_the_turn_prompt_names_the_launcher_where_there_is_no_draw_pile() -> None:
+    for variant, words, label in (
+        ("classic", "Your turn: play a card or draw", "Draw a card"),
+        ("attack", "Your turn: play a card or press the launcher", "Press the launcher"),
+    ):
+        position = {
+            "variant": variant,
+            "players": 2,
+            "turn": 0,
+            "color": "red",
+            "hands": [["red 5", "blue 1"], ["red 7", "green 3"]],
+            "discard": ["red 9"],
+            "seed": 3,
+        }
+        prompt = session_from(position, ["Ann", ScriptBot()]).prompt(0)
+        assert prompt.message == words and [c.label for c in prompt.choices] == [label]
+
+
+def test_who_said_uno_is_known_to_the_table() -> None:
+    """UNO! shows only for a player who called it; one who forgot is not shown as calling."""
+    position = flip_position(hands=[["red 7/orange 1", "blue 5/pink 9"], ["yellow 3/purple 1", "green 7/teal 2"]])
+    called = session_from(position, ["Ann", ScriptBot()])
+    called.apply("play red 7/orange 1 uno", 0)
+    assert called.said_uno(0) and not called.said_uno(1)
+    forgot = session_from(position, ["Ann", ScriptBot()])
+    forgot.apply("play red 7/orange 1", 0)
+    assert not forgot.said_uno(0) and forgot.views[1].uno_exposed == 0
+    forgot.apply("uno", 0)  # a late call
+    assert forgot.said_uno(0)
+
+
 def test_the_uno_call_is_added_only_where_it_is_open() -> None:
     position = flip_position(hands=[["red 7/orange 1", "blue 5/pink 9"], ["yellow 3/purple 1", "green 7/teal 2"]])
     session = session_from(position, ["Ann", ScriptBot()])
@@ -83,7 +116,12 @@ def test_challenge_prompt_names_the_card_and_both_answers() -> None:
     prompt = session.prompt(0)
     assert prompt.decision == "challenge"
     assert prompt.message == "Bot1 played Wild Draw Two naming blue ■ square. Challenge it?"
-    assert [c.label for c in prompt.choices] == ["Challenge (Bot1 could have played red)", "Accept: draw 2"]
+    assert [c.label for c in prompt.choices] == ["Challenge: did Bot1 hold a red card?", "Accept: draw 2"]
+    # The wording asks; it is the same whether the hand held red (above) or not (below).
+    fair = flip_position(turn=1, hands=[position["hands"][0], ["wild_draw_two/orange 4", "green 7/teal 2"]])
+    other = session_from(fair, ["Ann", ScriptBot()])
+    other.apply("play wild_draw_two/orange 4 blue", 1)
+    assert [c.label for c in other.prompt(0).choices] == [c.label for c in prompt.choices]
 
 
 def test_choose_color_prompt_shows_the_symbols_of_the_active_side() -> None:
@@ -139,7 +177,8 @@ def test_press_your_luck_and_discard_prompts() -> None:
     session.apply("play wild_press_your_luck/teal 3 blue", 0)
     prompt = session.prompt(0)
     assert prompt.decision == "press_your_luck"
-    assert [c.label for c in prompt.choices] == ["Press again", "Stop here"]
+    assert [c.label for c in prompt.choices] == ["Press the launcher", "Stop here"]  # no press yet
+    assert prompt.message == "Wild Press Your Luck: press the launcher, or stop now?"
     session.apply(prompt.choices[0].action, 0)
     prompt = session.prompt(0)
     assert prompt.decision == "choose_discard" and prompt.pick_from_hand
@@ -147,7 +186,9 @@ def test_press_your_luck_and_discard_prompts() -> None:
     (discard,) = session.card_actions(0, prompt.hand[0].card)
     assert str(discard) == "discard red 1/teal reverse"
     session.apply(discard, 0)
-    assert session.prompt(0).message.endswith("(discarded so far: Red 1)")
+    prompt = session.prompt(0)
+    assert prompt.message == "Wild Press Your Luck: press the launcher again? (discarded so far: Red 1)"
+    assert [c.label for c in prompt.choices] == ["Press again", "Stop here"]
 
 
 def test_stack_prompt_offers_the_same_card_or_the_whole_draw() -> None:
@@ -178,11 +219,44 @@ def test_the_log_tells_events_with_printed_names_and_symbols() -> None:
     play = {"type": "play", "seat": 0, "card": "yellow 6/wild_draw_color", "uno": False, "color": "teal"}
     assert teller.line(play) == "Ann played Wild Draw Color — teal ▲"
     draw = {"type": "draw", "seat": 1, "count": 6, "reason": "wild_draw_color", "backs": ["red 1"] * 6}
-    assert teller.line(draw) == "Bo drew 6 cards (backs: Red 1, Red 1, Red 1, Red 1, Red 1, Red 1) (wild_draw_color)"
+    assert teller.line(draw) == "Bo drew 6 cards (backs: Red 1, Red 1, Red 1, Red 1, Red 1, Red 1) (Wild Draw Color)"
     assert teller.line({"type": "flip", "side": "light", "top": "red 9"}) == (
         "everything flips to the LIGHT side; top card Red 9"
     )
     assert teller.side == 0
+
+
+def test_the_log_never_shows_internal_names_or_lists() -> None:
+    """Why cards were drawn, in words; scores with names; the side only where there are two."""
+    classic = Teller(["You", "Bo"], double_sided=False)
+    penalty = {"type": "draw", "seat": 0, "count": 2, "reason": "uno_penalty", "cards": ["red 2", "red 3"]}
+    assert classic.line(penalty) == "You drew Red 2, Red 3 (penalty for not calling UNO)"
+    stacked = {"type": "draw", "seat": 1, "count": 4, "reason": "stack"}
+    assert classic.line(stacked) == "Bo drew 4 cards (the stacked draws)"
+    end = {"type": "round_end", "round": 2, "winner": 1, "side": "light", "scores": [12, 80]}
+    assert classic.line(end) == "Bo wins round 2; scores You 12, Bo 80"
+    over = {"type": "game_end", "winners": [1], "scores": [12, 512]}
+    assert classic.line(over) == "game over: Bo won; scores You 12, Bo 512"
+    flip = Teller(["You", "Bo"], side=1, double_sided=True)
+    assert flip.line({**end, "side": "dark"}) == "Bo wins round 2 on the dark side; scores You 12, Bo 80"
+    assert plain("Red 5 does not match Blue 3 (colour in play: blue) (R-1.4)") == (
+        "Red 5 does not match Blue 3 (colour in play: blue)"
+    )
+
+
+def test_the_challenger_is_told_the_hand_the_challenge_revealed() -> None:
+    """The engine shows the challenged hand to both players (the challenge event); the log says it."""
+    position = flip_position(
+        turn=1,
+        hands=[["red 7/orange 1", "blue 5/pink 9"], ["wild_draw_two/orange 4", "red 2/orange reverse"]],
+    )
+    session = session_from(position, ["You", ScriptBot()])
+    session.apply("play wild_draw_two/orange 4 blue", 1)
+    outcome = session.apply("challenge", 0)
+    lines = session.teller().lines(redact(outcome.events, 0))
+    assert "You challenge Bot1: the challenge succeeds; Bot1's hand: Red 2" in lines
+    hidden = session.teller().lines(redact(outcome.events, None))
+    assert "You challenge Bot1: the challenge succeeds" in hidden and not any("hand:" in line for line in hidden)
 
 
 def test_you_reads_as_a_person() -> None:

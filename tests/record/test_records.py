@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 from unokit import Game, IllegalActionError
 from unokit.bots import make_bot
 from unokit.bots.runner import play_game
+from unokit.play.commands import replay as replay_command
 from unokit.record import (
     FORMAT,
     GameRecord,
@@ -27,7 +29,6 @@ from unokit.record import (
     save_record,
     verify,
 )
-from unokit.record.commands import replay as replay_command
 from unokit.record.commands import verify as verify_command
 
 VARIANTS = ["classic", "flip", "attack", "flip_attack"]
@@ -54,7 +55,8 @@ def test_records_round_trip_through_json_and_verify(finished: GameRecord, tmp_pa
     assert loaded.seats[1] == Seat("bot 1", "bot", "random", {"seed": 31})
     verdict = verify(loaded)
     assert verdict.ok, verdict.message
-    assert verdict.message.startswith(f"reproduces: {len(loaded.actions)} actions, 2 round(s)")
+    assert verdict.message.startswith(f"reproduces: {len(loaded.actions):,} actions, 2 rounds, scores ")
+    assert "[" not in verdict.message  # scores by name, not as a list
 
 
 def test_the_record_file_is_readable_json_with_one_action_a_line(finished: GameRecord) -> None:
@@ -154,6 +156,51 @@ def test_a_tampered_record_fails_with_a_clear_message() -> None:
     assert not scores.ok and "scores: the replay gives" in scores.message and "the record says" in scores.message
     reseeded = verify(tamper(record, seed=record.seed + 1))
     assert not reseeded.ok and "does not reproduce" in reseeded.message
+
+
+@pytest.mark.parametrize(
+    ("start_changes", "action", "named"),
+    [
+        ({"launcher": {"model": "random", "empty_streak": -1}}, None, "empty_streak"),
+        ({"launcher": {"model": "pattern", "index": 10**400}}, None, "index"),
+        ({"pending": {"kind": ["turn"]}}, None, "pending"),
+        ({"hands": "NESTED"}, None, "hands"),
+        (None, (0, "catch ²"), "seat number"),
+        (None, (1, "play red 5"), "refused"),
+    ],
+)
+def test_records_with_bad_input_fail_verify_and_replay_clearly(
+    start_changes: dict[str, Any] | None, action: tuple[int, str] | None, named: str, tmp_path: Path
+) -> None:
+    """A record whose start position or actions the engine refuses fails ``verify`` and
+    ``replay`` with a message naming the problem, never a traceback."""
+    game = Game.from_position(Game.new("attack", 2, 4)[0].to_position())
+    recording = record_game(game)
+    record = recording.to_record(result=False)
+    data = record.to_json()
+    if start_changes is not None:
+        nested: Any = "red 5"
+        for _ in range(500):
+            nested = [nested]
+        changes = {key: (nested if value == "NESTED" else value) for key, value in start_changes.items()}
+        data["start"] = {**data["start"], **changes}
+    if action is not None:
+        data["actions"] = [list(action)]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    outcome = verify(load_record(path))
+    assert not outcome.ok and named in outcome.message, outcome.message
+    runner = CliRunner()
+    result = runner.invoke(verify_command, [str(path)])
+    assert result.exit_code == 1 and named in result.output and "Traceback" not in result.output
+    result = runner.invoke(replay_command, [str(path), "--print"])
+    assert result.exit_code != 0 and (result.exception is None or isinstance(result.exception, SystemExit))
+    assert named in result.output and "Traceback" not in result.output
+
+
+def test_a_deeply_nested_record_file_is_refused_clearly() -> None:
+    with pytest.raises(RecordError, match="nested too deeply"):
+        GameRecord.loads("[" * 100_000 + "]" * 100_000)
 
 
 def test_a_record_of_an_incompatible_version_fails_clearly() -> None:
@@ -258,3 +305,7 @@ def test_replay_print_shows_a_step_as_a_seat_or_everyone(tmp_path: Path) -> None
     assert runner.invoke(replay_command, [str(path), "--step", "99999", "--print"]).exit_code == 2
     no_terminal = runner.invoke(replay_command, [str(path)])
     assert no_terminal.exit_code == 2 and "use --print" in no_terminal.output
+    assert "Side: light" in everyone.output and re.search(r"To act: bot \d \(seat \d\), to \w+", everyone.output)
+    classic = save_record(bot_game("classic", rounds=1), tmp_path / "classic.json")
+    printed = runner.invoke(replay_command, [str(classic), "--print", "--step", "1"]).output
+    assert "Direction: " in printed and "Side" not in printed and "side" not in printed

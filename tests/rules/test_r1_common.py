@@ -645,6 +645,20 @@ def test_r1_7_rounds_1_plays_one_hand_won_by_who_went_out() -> None:
     assert g.winners == [0]
 
 
+@pytest.mark.parametrize("scoring", ["loser", "own_hand"])
+def test_d15_one_hand_reaching_the_target_is_won_by_who_went_out(scoring: str) -> None:
+    """D-15, R-1.7: with rounds=1 the player who went out wins alone, even when another seat's
+    own-hand total passes the target in that hand (which would end a longer game with every
+    seat under the target, or the lowest total, winning)."""
+    others = [["wild_draw_four", "wild", "blue skip"], ["yellow 1"]]
+    g, events = going_out(others, options={"rounds": 1, "scoring": scoring, "target": 50})
+    end = of_type(events, "round_end")[0]
+    assert end["points"] == [0, 50 + 50 + 20, 1]  # seat 1 passes the target of 50
+    assert g.is_over
+    assert g.winners == [0]
+    assert of_type(events, "game_end")[0]["winners"] == [0]
+
+
 def test_r1_7_rounds_option_plays_that_many_rounds() -> None:
     """R-1.7: rounds=2 deals a second round after the first and ends after the second."""
     g, _ = going_out([["blue 1"], ["yellow 1"]], options={"rounds": 2})

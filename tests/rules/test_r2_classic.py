@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import all_cards, classic_deck, classic_points, event_types, game, hand, legal, of_type, position
-from unokit import Game, IllegalActionError, PositionError
+from unokit import Game, IllegalActionError, InvalidActionError, PositionError
 from unokit.core.cards import COLOR_NAMES
 
 COLORS = ("red", "yellow", "green", "blue")
@@ -118,6 +118,27 @@ def test_r2_2_drawn_wild_is_played_with_a_colour() -> None:
     g.apply("play_drawn green")
     assert COLOR_NAMES[g.color] == "green"
     assert g.to_act == 1
+
+
+def test_r2_2_a_drawn_wild_played_without_a_colour_asks_for_one() -> None:
+    """R-2.2, R-1.4: 'play_drawn' for a drawn wild is refused like 'play wild' without a colour:
+    the message asks for the colour, and nothing changes."""
+    g = drawing_game("wild")
+    g.apply("draw")
+    before = g.to_position()
+    with pytest.raises(IllegalActionError, match=r"name a colour for wild, e\.g\. 'play_drawn red'"):
+        g.apply("play_drawn")
+    with pytest.raises(IllegalActionError, match="name a colour for wild"):
+        g.apply(g.actions.drawn)  # the same as an Action
+    assert g.to_position() == before
+
+
+def test_r2_2_a_drawn_coloured_card_takes_no_colour() -> None:
+    """R-2.2: only a wild names a colour when played."""
+    g = drawing_game("red 9")
+    g.apply("draw")
+    with pytest.raises(InvalidActionError, match="not a wild card"):
+        g.apply("play_drawn blue")
 
 
 def test_r2_2_one_card_only() -> None:

@@ -84,6 +84,7 @@ class Clicker:
 
     page: Page
     clicked: list[str] = field(default_factory=list)
+    paused: bool = False  # a paused player lets the game wait for them
 
     def _click(self, selector: str) -> bool:
         target = self.page.locator(selector).first
@@ -99,7 +100,7 @@ class Clicker:
 
     def step(self) -> bool:
         """Take one decision if the page offers one; return whether something was clicked."""
-        if is_over(self.page) or self.page.locator(".table-root.busy").count():
+        if self.paused or is_over(self.page) or self.page.locator(".table-root.busy").count():
             return False
         for selector in (
             ".choices [data-verb='catch']",

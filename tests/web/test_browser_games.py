@@ -78,7 +78,7 @@ def test_two_people_and_two_bots_finish_a_game(
 
         snapshots: list[tuple[int, str]] = []
         reloaded: list[tuple[list[str], list[str]]] = []
-        clickers = [Clicker(ann), Clicker(bo)]
+        clickers = [Clicker(ann), Clicker(bo, paused=True)]
 
         def look() -> None:
             # The spectator's page, as drawn, at its game step; and once a reload of Bo's page.
@@ -86,12 +86,14 @@ def test_two_people_and_two_bots_finish_a_game(
             if step is not None and (not snapshots or snapshots[-1][0] != int(step)):
                 assert watcher.locator(".hand-card, [data-card]").count() == 0
                 snapshots.append((int(step), html))
-            if not reloaded and clickers[1].clicked and _waits_for(bo):
+            # Bo holds back until the game waits for Bo; then Bo's page is reloaded.
+            if not reloaded and _waits_for(bo):
                 step, before = bo.get_attribute(".table-root", "data-step"), sorted(hand(bo))
                 bo.reload()
                 bo.wait_for_selector(".hand-card")
                 if bo.get_attribute(".table-root", "data-step") == step:  # nobody moved meanwhile
                     reloaded.append((before, sorted(hand(bo))))
+                    clickers[1].paused = False
 
         play_to_the_end(clickers, on_idle=look)
         assert is_over(ann) and is_over(bo)

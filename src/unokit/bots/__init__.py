@@ -1,4 +1,7 @@
-"""Bots: players that see only a :class:`~unokit.View`. ``make_bot(name, seed)`` builds one."""
+"""Bots: players that see only a :class:`~unokit.View`. ``make_bot(name, seed)`` builds one.
+
+On the command line a bot is named by a *spec*: a name of :data:`BOT_CLASSES` or
+``external:<command>``, a program speaking ``unokit-bot/1`` (:mod:`unokit.bots.external`)."""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ BOT_CLASSES: dict[str, str] = {
     "heuristic": "heuristic:HeuristicBot",
     "ismcts": "ismcts:IsmctsBot",
 }
+#: The prefix of a bot spec that runs a program: ``external:python3 mybot.py``.
+EXTERNAL_PREFIX = "external:"
 
 
 def bot_names() -> list[str]:
@@ -46,4 +51,31 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     return bot
 
 
-__all__ = ["BOT_CLASSES", "Bot", "RandomBot", "bot_names", "make_bot"]
+def external_command(spec: str) -> str | None:
+    """The command of an ``external:<command>`` spec, ``None`` for any other spec; raise
+    ``ValueError`` when the command is missing."""
+    if not spec.startswith(EXTERNAL_PREFIX):
+        return None
+    command = spec[len(EXTERNAL_PREFIX) :].strip()
+    if not command:
+        raise ValueError("write an external bot as 'external:<command>', e.g. 'external:python3 bot.py'")
+    return command
+
+
+def check_bot_spec(spec: str) -> None:
+    """Raise ``ValueError`` naming the known bots when ``spec`` names no bot (an external
+    program is not started)."""
+    if external_command(spec) is None:
+        make_bot(spec, 0)
+
+
+__all__ = [
+    "BOT_CLASSES",
+    "EXTERNAL_PREFIX",
+    "Bot",
+    "RandomBot",
+    "bot_names",
+    "check_bot_spec",
+    "external_command",
+    "make_bot",
+]

@@ -97,6 +97,8 @@ class ExternalBot(Bot):
                 stdout=subprocess.PIPE,
                 stderr=self._stderr,
                 bufsize=0,
+                # Its own session: Ctrl-C in the terminal goes to unokit, which closes the bot.
+                start_new_session=True,
             )
         except OSError as exc:
             self._stderr.close()

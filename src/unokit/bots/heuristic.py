@@ -62,42 +62,28 @@ from ..core.actions import (
     PRESS,
     PRESS_AGAIN,
     STOP,
+    TARGET,
     TRADE,
     UNO,
     Action,
 )
+from ..core.kinds import IS_WILD, KINDS, CardKind
 from ..core.launcher import CARDS_PER_FIRE_WEIGHTS, FIRE_HAZARD, FIRE_PATTERN, PATTERN_LENGTH
 from ..core.observation import View
+from ..core.types import DecisionKind as D
 from .base import Bot, most_held_color
 
+#: Whether each kind is wild, from the card-kind table (what cards do is read from KINDS).
+_WILD = IS_WILD
+#: A key of the void beliefs: no wild held (beside colours and KIND_KEY + kind).
 WILD = C.WILD
-#: Cards a victim draws (or presses) for each attacking kind, before launcher expectations.
-_DRAWS = {
-    C.DRAW_ONE: 1.0,
-    C.DRAW_TWO: 2.0,
-    C.DRAW_FIVE: 5.0,
-    C.WILD_DRAW_TWO: 2.0,
-    C.WILD_DRAW_FOUR: 4.0,
-}
-_PRESSES = {C.HIT_2: 2, C.HIT_2X: 2, C.HIT_5X: 5}
-#: Kinds after which the player hit (or everyone, for Skip Everyone) loses the turn.
-_SKIPS_VICTIM = frozenset(
-    {
-        C.SKIP,
-        C.DRAW_ONE,
-        C.DRAW_TWO,
-        C.DRAW_FIVE,
-        C.WILD_DRAW_TWO,
-        C.WILD_DRAW_FOUR,
-        C.WILD_DRAW_COLOR,
-        C.HIT_2,
-        C.HIT_2X,
-        C.HIT_5X,
-        C.WILD_HIT_FIRE,
-    }
-)
-#: Kinds after which, with two players, the same player moves again.
-_AGAIN_TWO = _SKIPS_VICTIM | {C.REVERSE, C.SKIP_EVERYONE}
+
+
+def _again_with_two(kind: CardKind) -> bool:
+    """With two players the player of a card of ``kind`` moves again: its victim loses the turn,
+    a Reverse acts as a Skip (R-1.10), Skip Everyone skips the only other player."""
+    return kind.skips or kind.reverses or kind.plays_again
+
 
 #: How much a wild is worth keeping when a card must be discarded (Wild Press Your Luck).
 _DISCARD_KEEP = {
@@ -255,7 +241,7 @@ class _Ctx:
     # --- what opponents hold ------------------------------------------------------------
     def matches(self, t: int, color: int, kind: int) -> bool:
         k = self.kinds[t]
-        return k >= WILD or self.colors[t] == color or k == kind
+        return _WILD[k] or self.colors[t] == color or k == kind
 
     def p_play(self, seat: int, color: int, kind: int, side: int | None = None) -> float:
         """Chance that ``seat`` holds a card it can play on ``color``/``kind`` (on ``side``)."""
@@ -271,7 +257,7 @@ class _Ctx:
         kinds = self.deck.kind[side]
         if side != self.side:
             # The seat's faces on the other side are the backs this seat sees: known exactly.
-            hit = any(kinds[b] >= WILD or colors[b] == color or kinds[b] == kind for b in self.view.backs(seat))
+            hit = any(_WILD[kinds[b]] or colors[b] == color or kinds[b] == kind for b in self.view.backs(seat))
             p = 1.0 if hit else 0.0
         elif self.double:
             p = 1.0 - self._no_match_backs(seat, color, kind)
@@ -283,7 +269,7 @@ class _Ctx:
             for t, u in enumerate(self.unseen):
                 if u:
                     k = kinds[t]
-                    if k >= WILD:
+                    if _WILD[k]:
                         wilds += u
                     elif colors[t] == color:
                         in_color += u
@@ -318,7 +304,7 @@ class _Ctx:
                 w = unseen[t] or 0.01 * counts[t]
                 total += w
                 k = kinds[t]
-                if k >= WILD or colors[t] == color or k == kind:
+                if _WILD[k] or colors[t] == color or k == kind:
                     hit += w
             if total > 0:
                 none *= 1.0 - hit / total
@@ -375,20 +361,21 @@ class HeuristicBot(Bot):
         self._track(view)
         ctx = _Ctx(self, view)
         decision = view.decision
-        if decision in ("turn", "stack"):
+        if decision in (D.TURN, D.STACK):
             choice = self._turn(ctx, actions)
-        elif decision == "play_or_keep":
+        elif decision == D.PLAY_OR_KEEP:
             choice = self._play_or_keep(ctx, actions)
-        elif decision == "challenge":
+        elif decision == D.CHALLENGE:
             choice = self._challenge(ctx, actions)
-        elif decision == "choose_color":
+        elif decision == D.CHOOSE_COLOR:
             choice = self._choose_color(ctx, actions)
-        elif decision == "choose_player":
+        elif decision in (D.CHOOSE_PLAYER, D.CHOOSE_TARGET):
+            # Trade with the smallest hand; challenge the player closest to going out.
             sizes = ctx.sizes
-            choice = min((a for a in actions if a.kind == TRADE), key=lambda a: (sizes[a.seat], a.seat))
-        elif decision == "press_your_luck":
+            choice = min((a for a in actions if a.kind in (TRADE, TARGET)), key=lambda a: (sizes[a.seat], a.seat))
+        elif decision == D.PRESS_YOUR_LUCK:
             choice = self._press_your_luck(ctx, actions)
-        elif decision == "choose_discard":
+        elif decision in (D.CHOOSE_DISCARD, D.DISCARD_CARDS):
             choice = self._choose_discard(ctx, actions)
         else:  # pragma: no cover - every decision kind is handled above
             choice = actions[0]
@@ -423,7 +410,7 @@ class HeuristicBot(Bot):
             colors = view.deck.color[side]
             kinds = view.deck.kind[side]
             beliefs = self.voids.setdefault(nxt, {})
-            if len(played) > 1 or (played and kinds[played[0]] in _AGAIN_TWO):
+            if len(played) > 1 or (played and _again_with_two(KINDS[kinds[played[0]]])):
                 pass  # several turns in a row: whatever it drew, it faced another colour by then
             elif drew > 0:
                 self._void(nxt, color, kind, wild=True)  # it drew instead of playing
@@ -431,7 +418,7 @@ class HeuristicBot(Bot):
                 first = played[0]
                 if kinds[first] == C.WILD:
                     self._void(nxt, color, kind, wild=False)  # a wild, kept for when stuck
-                elif kinds[first] in C.CHALLENGEABLE_KINDS:
+                elif KINDS[kinds[first]].challengeable:
                     self._void(nxt, color, WILD, wild=False)  # most players play it fairly
                 else:
                     if colors[first] == color:
@@ -443,7 +430,7 @@ class HeuristicBot(Bot):
                         # might as well have been played, so it more likely did not fit.
                         for key in (color, KIND_KEY + kind):
                             beliefs[key] = max(beliefs.get(key, 0.0), KEPT_BELIEF)
-            if played and kinds[played[-1]] >= WILD and view.color >= 0:
+            if played and _WILD[kinds[played[-1]]] and view.color >= 0:
                 beliefs.pop(view.color, None)  # it named a colour for its wild: it holds some
             return
         # The next player took exactly one card: it drew on its turn instead of playing.
@@ -453,7 +440,7 @@ class HeuristicBot(Bot):
     def _void(self, seat: int, color: int, kind: int, wild: bool) -> None:
         """``seat`` showed it could not follow ``color``/``kind`` (nor had a wild, if ``wild``)."""
         beliefs = self.voids.setdefault(seat, {})
-        keys = [color, KIND_KEY + kind] if kind < WILD else [color]
+        keys = [color, KIND_KEY + kind] if not _WILD[kind] else [color]
         if wild:
             keys.append(WILD_KEY)
         for key in keys:
@@ -469,18 +456,18 @@ class HeuristicBot(Bot):
         kinds = view.deck.kind[view.side]
         colors = view.deck.color[view.side]
         kind = kinds[view.top]
-        if choice.kind == PLAY and decision == "turn":
+        if choice.kind == PLAY and decision == D.TURN:
             kind = kinds[choice.card]
             if kind < 10 or kind == C.WILD or kind == C.DISCARD_ALL or (kind == C.REVERSE and view.players > 2):
                 if kind == C.REVERSE:
                     direction = -direction
-                color = choice.color if kind >= WILD else colors[choice.card]
+                color = choice.color if _WILD[kind] else colors[choice.card]
                 pile += 1
                 if kind == C.DISCARD_ALL:
                     pile += sum(1 for t in view.hand if colors[t] == color) - 1
             else:
                 return
-        elif choice.kind == KEEP or (decision == "turn" and choice.kind not in (PLAY, PRESS)):
+        elif choice.kind == KEEP or (decision == D.TURN and choice.kind not in (PLAY, PRESS)):
             color = view.color  # a draw: kept, or followed by play_or_keep (which overrides this)
         elif choice.kind == COLOR and view.pending().get("then") != view.seat:
             color = choice.color
@@ -506,7 +493,7 @@ class HeuristicBot(Bot):
 
     def _draw_score(self, ctx: _Ctx, hand: list[int], color: int, kind: int, depth: int = 0) -> float:
         """Score of drawing (or pressing) on ``color``/``kind`` with ``hand``."""
-        if ctx.view.decision == "stack" and depth == 0:
+        if ctx.view.decision == D.STACK and depth == 0:
             cost = ctx.view.stack_total + TURN_LOSS
         elif ctx.launcher:
             cost = ctx.press_cards() + 0.3
@@ -534,8 +521,8 @@ class HeuristicBot(Bot):
         best = self._draw_score(ctx, hand, color, kind, depth + 1)
         for x in set(hand):
             kx = kinds[x]
-            if kx >= WILD:
-                if kx == C.WILD_DISCARD_ALL:
+            if _WILD[kx]:
+                if KINDS[kx].discards:
                     continue
                 named = most_held_color(hand, colors, ctx.side)  # the wild itself has no colour
             elif colors[x] == color or kx == kind:
@@ -555,8 +542,9 @@ class HeuristicBot(Bot):
         after = list(hand)
         after.remove(t)
         shed = 1.0
-        if k == C.DISCARD_ALL or k == C.WILD_DISCARD_ALL:
-            gone_color = colors[t] if k == C.DISCARD_ALL else named
+        card = KINDS[k]
+        if card.discards:
+            gone_color = colors[t] if card.discards == "own" else named
             gone = [x for x in after if colors[x] == gone_color]
             for x in gone:
                 after.remove(x)
@@ -570,19 +558,19 @@ class HeuristicBot(Bot):
             return score + self._flip_value(ctx, after)
         if k == C.TRADE_HANDS:
             return score + self._trade_value(ctx, after)
-        res_color = named if k >= WILD else colors[t]
+        res_color = named if _WILD[k] else colors[t]
         # Who is hit, who plays next, and whether the turn comes straight back.
         victim = ctx.next_seat(me)
         nxt = victim
         again = False
-        if k == C.REVERSE:
+        if card.reverses:
             if n == 2:
                 again = True
             else:
                 nxt = ctx.next_seat(me, direction=-ctx.direction)
-        elif k == C.SKIP_EVERYONE:
+        elif card.plays_again:
             again = True
-        elif k in _SKIPS_VICTIM:
+        elif card.skips:
             if n == 2:
                 again = True
             else:
@@ -590,19 +578,19 @@ class HeuristicBot(Bot):
         # Harm done now, against keeping the card for a better moment.
         inflicted = self._inflicted(ctx, k, named)
         harm = 0.0
-        if k == C.SKIP_EVERYONE:
+        if card.plays_again:
             if n > 2:
                 harm = sum(TURN_LOSS * threat(ctx.sizes[s]) for s in range(n) if s != me) / (n - 1)
-        elif k == C.WILD_ALL_HIT:
+        elif card.hits_all:
             harm = sum(threat(ctx.sizes[s]) * ctx.press_cards() for s in range(n) if s != me)
-        elif inflicted or k in _SKIPS_VICTIM:
-            harm = threat(ctx.sizes[victim]) * (inflicted + (TURN_LOSS if n > 2 and k in _SKIPS_VICTIM else 0.0))
-            if inflicted and ctx.view.options.stacking and not ctx.launcher and k in C.DRAW_AMOUNTS:
+        elif inflicted or card.skips:
+            harm = threat(ctx.sizes[victim]) * (inflicted + (TURN_LOSS if n > 2 and card.skips else 0.0))
+            if inflicted and ctx.view.options.stacking and not ctx.launcher and card.stackable:
                 harm *= 0.7  # may be passed on
         score += harm - self._keep_value(ctx, k, inflicted, victim, len(after))
         # A bluffed Wild Draw card may be challenged.
         if (
-            k in C.CHALLENGEABLE_KINDS
+            card.challengeable
             and depth == 0
             and ctx.view.options.bluffing
             and any(colors[x] == ctx.color for x in after)
@@ -618,25 +606,28 @@ class HeuristicBot(Bot):
         for later is worth: a wild always fits somewhere; an attack hurts most when its victim
         is close to going out; in two-player games a card that gives the turn back can end the
         round in one go."""
-        wild = k >= WILD
+        wild = _WILD[k]
         later = 1.0 if wild else KEEP_COLORED
         value = KEEP_WILD if wild else 0.0
         if inflicted:
-            lost_turn = TURN_LOSS if ctx.n > 2 and k in _SKIPS_VICTIM else 0.0
+            lost_turn = TURN_LOSS if ctx.n > 2 and KINDS[k].skips else 0.0
             value += KEEP_ATTACK * later * (inflicted + lost_turn) * threat(min(ctx.sizes[victim], 2))
-        if ctx.n == 2 and (k in _SKIPS_VICTIM or k == C.REVERSE or k == C.SKIP_EVERYONE):
+        if ctx.n == 2 and _again_with_two(KINDS[k]):
             value += later * KEEP_TEMPO
         return value * min(1.0, left / KEEP_HAND)
 
     def _inflicted(self, ctx: _Ctx, k: int, named: int) -> float:
-        if k in _DRAWS:
-            return _DRAWS[k]
-        if k in _PRESSES:
-            return _PRESSES[k] * ctx.press_cards()
-        if k == C.WILD_DRAW_COLOR:
+        card = KINDS[k]
+        if card.victim != "next":
+            return 0.0  # only what the next player takes is counted here
+        if card.draws:
+            return float(card.draws)
+        if card.presses:
+            return card.presses * ctx.press_cards()
+        if card.until == "color":
             share = sum(u for t, u in enumerate(ctx.unseen) if ctx.colors[t] == named) / max(ctx.pool, 1)
             return float(min(1.0 / max(share, 0.05), 10.0))
-        if k in (C.WILD_HIT_FIRE, C.WILD_ALL_OUT_ATTACK):
+        if card.until == "fire":
             return ctx.fire_size()
         return 0.0
 
@@ -650,7 +641,7 @@ class HeuristicBot(Bot):
         bottom = ctx.discard[0]
         top_kind = kinds[bottom]
         nxt = ctx.next_seat(ctx.me)
-        if top_kind >= WILD:
+        if _WILD[top_kind]:
             chooser = ctx.me if ctx.view.options.flip_wild_chooser == "player" else nxt
             top_color = most_held_color(after, colors, new) if chooser == ctx.me else -1
         else:
@@ -667,7 +658,7 @@ class HeuristicBot(Bot):
             power_old = ctx.sizes[s] * 0.45  # expected power of a hand on the current side
             others += threat(ctx.sizes[s]) * 0.6 * (power_new - power_old) / max(ctx.n - 1, 1)
         value -= others
-        follow = sum(1 for x in after if kinds[x] >= WILD or colors[x] == top_color or kinds[x] == top_kind)
+        follow = sum(1 for x in after if _WILD[kinds[x]] or colors[x] == top_color or kinds[x] == top_kind)
         value += FOLLOW * min(follow, 2) / (1.0 + 0.15 * len(after))
         if top_color >= 0:
             value += _facing(ctx, nxt, top_color, top_kind, side=new)
@@ -682,6 +673,7 @@ class HeuristicBot(Bot):
     def _play_or_keep(self, ctx: _Ctx, actions: list[Action]) -> Action:
         pending = ctx.view.pending()
         card = ctx.deck.type_id(pending["card"])
+        assert card is not None
         best: Action | None = None
         best_score = -1e9
         for action in _prefer_uno(actions):
@@ -724,11 +716,11 @@ class HeuristicBot(Bot):
         for action in actions:
             c = action.color
             if then == ctx.me:  # I play on it next: my best play, or drawing
-                plays = [x for x in set(ctx.hand) if kinds[x] >= WILD or ctx.colors[x] == c or kinds[x] == ctx.top_kind]
+                plays = [x for x in set(ctx.hand) if _WILD[kinds[x]] or ctx.colors[x] == c or kinds[x] == ctx.top_kind]
                 score = self._draw_score(ctx, ctx.hand, c, ctx.top_kind, MAX_DEPTH)
                 wild_color = most_held_color(ctx.hand, ctx.colors, ctx.side)  # what a wild would name
                 for x in plays:
-                    named = wild_color if kinds[x] >= WILD else -1
+                    named = wild_color if _WILD[kinds[x]] else -1
                     score = max(score, self._play_score(ctx, x, named, ctx.hand))
             else:
                 score = self._after(ctx, ctx.hand, c, ctx.top_kind, then, MAX_DEPTH)
@@ -785,7 +777,7 @@ def _hand_power(cards: list[int], kinds: tuple[int, ...]) -> float:
     power = 0.0
     for t in cards:
         k = kinds[t]
-        if k >= WILD:
+        if _WILD[k]:
             power += 1.6 if k != C.WILD else 1.2
         elif k in (C.DRAW_FIVE, C.SKIP_EVERYONE, C.HIT_5X):
             power += 1.0
@@ -800,7 +792,7 @@ def _follow(ctx: _Ctx, cards: list[int], color: int, kind: int) -> int:
     """How many of ``cards`` can be played on ``color``/``kind``."""
     kinds = ctx.kinds
     colors = ctx.colors
-    return sum(1 for t in cards if kinds[t] >= WILD or colors[t] == color or kinds[t] == kind)
+    return sum(1 for t in cards if _WILD[kinds[t]] or colors[t] == color or kinds[t] == kind)
 
 
 def _facing(ctx: _Ctx, seat: int, color: int, kind: int, side: int | None = None) -> float:
@@ -816,10 +808,10 @@ def _stuck(ctx: _Ctx, cards: list[int], color: int, kind: int) -> float:
     colors = ctx.colors
     held = set()
     for t in cards:
-        if kinds[t] >= WILD:
+        if _WILD[kinds[t]]:
             return 0.0
         held.add(colors[t])
-    same = 0.0 if color in held or (kind < WILD and any(kinds[t] == kind for t in cards)) else 1.0
+    same = 0.0 if color in held or (not _WILD[kind] and any(kinds[t] == kind for t in cards)) else 1.0
     others = [c for c in C.SIDE_COLORS[ctx.side] if c != color]
     missing = sum(1 for c in others if c not in held) / len(others)
     return SAME_COLOR * same + (1.0 - SAME_COLOR) * missing

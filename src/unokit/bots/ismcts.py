@@ -2,9 +2,10 @@
 
 Each iteration *determinises* the hidden cards: it deals the cards this seat cannot see to the
 other hands and the draw pile (or launcher), at random but consistently with everything the
-seat knows (:class:`Determiniser`), then walks one shared tree of actions with UCB1 corrected
-for availability, expands one node, plays a few decisions with a cheap greedy policy and scores
-the result with a hand-strength model (or plays the hand out, with ``rollout_depth=None``).
+seat knows (the engine's :class:`~unokit.core.determinise.Determiniser`), then walks one shared
+tree of actions with UCB1 corrected for availability, expands one node, plays a few decisions
+with a cheap greedy policy and scores the result with a hand-strength model (or plays the hand
+out, with ``rollout_depth=None``).
 The tree's nodes are keyed by the seat that acts and the interned :class:`~unokit.Action`, so
 the statistics of one information set are pooled over every determinisation. The action played
 is the most visited one at the root. The method is Cowling, Powley and Whitehouse's SO-ISMCTS
@@ -19,21 +20,21 @@ touches the game behind the view.
 
 from __future__ import annotations
 
-import hashlib
 import math
-import struct
 import time
-from collections import Counter
-from typing import Any
 
 from ..core import cards as C
-from ..core.actions import ACCEPT, CATCH, DRAW, KEEP, PLAY, PLAY_DRAWN, PRESS, STOP, UNO, Action
+from ..core.actions import ACCEPT, CATCH, DRAW, KEEP, PLAY, PLAY_DRAWN, PRESS, STOP, TARGET, TRADE, UNO, Action
+from ..core.determinise import Determiniser
 from ..core.game import Game
+from ..core.kinds import IS_WILD, KINDS
 from ..core.observation import View
 from ..core.rng import Rng
+from ..core.types import DecisionKind as D
 from .base import Bot, most_held_color
 
-#: Iterations per decision by default, by variant: on the 2-core development machine a 2-player
+#: Iterations per decision by default, by variant (or by deck family, for the themed Flip
+#: editions): on the 2-core development machine a 2-player
 #: Classic decision that searches takes 0.12-0.14 s on average, the slowest 0.17 s at the
 #: machine's usual speed (``docs/ismcts.md``).
 DEFAULT_ITERATIONS = {"classic": 1600, "attack": 1400, "flip": 1100, "flip_attack": 800}
@@ -70,186 +71,9 @@ EXTRA_CARD_TERM = -0.199
 #: The features of :func:`hand_features`, in order.
 FEATURES = ("wilds", "draw cards", "other actions", "to act", "matching", "colours")
 FEATURE_TERMS = (0.843, 0.4, 0.208, 0.082, 0.111, -0.229)
-_DRAW_KINDS = frozenset({C.DRAW_ONE, C.DRAW_TWO, C.DRAW_FIVE})
-#: The score target of determinised games: never reached, so a hand ends only by its rounds limit.
-_NO_TARGET = 10**9
-
-_D_TURN = "turn"
-_D_STACK = "stack"
-_D_PLAY_OR_KEEP = "play_or_keep"
-_D_CHOOSE_COLOR = "choose_color"
-_D_CHOOSE_PLAYER = "choose_player"
-_D_CHOOSE_DISCARD = "choose_discard"
+#: Whether each kind is a coloured draw card (Draw One, Two, Five), from the card-kind table.
+_DRAW_KIND = tuple(kind.draws > 0 and not kind.wild for kind in KINDS)
 _KEEPING = frozenset({KEEP, STOP, ACCEPT, DRAW, PRESS})
-
-
-def _key_order(seed: int, n: int) -> list[int]:
-    """A pseudo-random permutation of ``range(n)`` derived from ``seed``.
-
-    Sorting by hashed 64-bit keys runs in C, several times faster than a Python Fisher-Yates
-    shuffle; ties (probability ~ n^2 / 2^65) keep index order.
-    """
-    if n <= 1:
-        return list(range(n))
-    keys = struct.unpack(f"<{n}Q", hashlib.shake_128(seed.to_bytes(8, "little")).digest(8 * n))
-    return sorted(range(n), key=keys.__getitem__)
-
-
-class Determiniser:
-    """Samples the hidden cards of a game as one seat sees it.
-
-    Known: the seat's own hand and the discard pile (every card in it was seen when played).
-    Hidden: the other hands and the draw pile (or launcher), which together hold exactly the
-    rest of the deck. On double-sided decks every hidden card in another hand shows its back
-    (its inactive face), and in UNO Flip the top of the draw pile shows its back too; a sample
-    respects all of these. Within those constraints the sample is uniform: cards of each back
-    class are dealt to the slots that show that back in a uniformly random order, and the draw
-    pile below its top is in uniformly random order.
-
-    ``sample(seed)`` returns ``(hands, draw)``: every hand (the own hand as it is) and the draw
-    pile bottom first, as ``Game.draw`` stores it (its last card is the top). ``game(deal_seed,
-    game_seed)`` returns a whole :class:`~unokit.Game` for that sample, ready to search.
-    """
-
-    def __init__(self, view: View, voids: dict[int, list[tuple[frozenset[int], int]]] | None = None) -> None:
-        deck = view.deck
-        self.view = view
-        self._templates: _Templates | None = None
-        self.seat = view.seat
-        self.players = view.players
-        self.hand = view.hand
-        sizes = view.hand_sizes
-        known: Counter[int] = Counter(self.hand)
-        known.update(view.discard)
-        pool: list[int] = []
-        for t, count in enumerate(deck.counts):
-            pool.extend([t] * (count - known.get(t, 0)))
-        others = [s for s in range(self.players) if s != self.seat]
-        self.draw_size = view.draw_size
-        if len(pool) != self.draw_size + sum(sizes[s] for s in others):
-            raise ValueError("the view's card counts do not add up to the deck")  # pragma: no cover
-        self.pool = pool
-        self.sizes = sizes
-        self.others = others
-        self.double_sided: bool = deck.double_sided
-        #: Per seat, groups of its card slots (cards to exclude, how many slots), most
-        #: constrained first; only single-sided decks (backs say more on the others).
-        self.groups: dict[int, list[tuple[frozenset[int], int]]] = {}
-        if not self.double_sided:
-            for s, reads in (voids or {}).items():
-                groups = _slot_groups(reads, sizes[s])
-                if groups:
-                    self.groups[s] = groups
-            return
-        back = deck.back_class[1 - view.side]
-        self.back_of = [back[t] for t in pool]
-        # Demand slots: (seat or -1 for the draw pile's top, back class), seat by seat.
-        slots: list[tuple[int, int]] = []
-        for s in others:
-            slots += [(s, b) for b in view.backs(s)]
-        top_back = view.draw_top_back
-        if top_back is not None:
-            slots.append((-1, top_back))
-        self.slots = slots
-        need: Counter[int] = Counter(b for _, b in slots)
-        have = Counter(self.back_of)
-        if any(have[b] < n for b, n in need.items()):
-            raise ValueError("the visible backs do not fit the unseen cards")  # pragma: no cover
-
-    def game(self, deal_seed: int, game_seed: int) -> Game:
-        """A determinised game of the current hand: the hidden cards dealt by
-        ``sample(deal_seed)``, the engine's RNG (future shuffles, the launcher) seeded with
-        ``game_seed``. It plays this hand only (``rounds=1``, scores reset, an unreachable
-        target), so its ``winners`` are the hand's winners; a scripted launcher, whose future
-        is hidden, becomes the random model."""
-        if self._templates is None:
-            self._templates = _Templates(self.view, self)
-        return self._templates.game(deal_seed, game_seed)
-
-    def sample(self, seed: int) -> tuple[list[list[int]], list[int]]:
-        """One determinisation of the hidden cards, a function of ``seed``."""
-        pool = self.pool
-        order = _key_order(seed, len(pool))
-        hands: list[list[int]] = [[] for _ in range(self.players)]
-        hands[self.seat] = list(self.hand)
-        if self.groups:
-            return self._constrained(seed, order, hands)
-        if not self.double_sided:
-            cards = [pool[i] for i in order]
-            k = 0
-            for s in self.others:
-                n = self.sizes[s]
-                hands[s] = cards[k : k + n]
-                k += n
-            return hands, cards[k:]
-        # By back class, the cards in random order; each slot takes the next card of its class.
-        by_back: dict[int, list[int]] = {}
-        back_of = self.back_of
-        for i in order:
-            by_back.setdefault(back_of[i], []).append(pool[i])
-        taken = dict.fromkeys(by_back, 0)
-        top = -1
-        for s, b in self.slots:
-            j = taken[b]
-            taken[b] = j + 1
-            if s < 0:
-                top = by_back[b][j]
-            else:
-                hands[s].append(by_back[b][j])
-        rest: list[int] = []
-        for b, cards in by_back.items():
-            rest += cards[taken[b] :]
-        draw = [rest[i] for i in _key_order(seed ^ 0x5DEECE66D, len(rest))]
-        if top >= 0:
-            draw.append(top)
-        return hands, draw
-
-    def _constrained(self, seed: int, order: list[int], hands: list[list[int]]) -> tuple[list[list[int]], list[int]]:
-        """A sample of a single-sided deck where some slots of some hands exclude some cards:
-        each group of slots takes the first cards of the random order that it allows (any
-        card when too few are left, as a read can be wrong), the rest of the draw pile is
-        shuffled again."""
-        pool = self.pool
-        used = [False] * len(pool)
-        for s in self.others:
-            hand = hands[s]
-            for excluded, count in self.groups.get(s, ()):
-                got = 0
-                for i in order:
-                    if got == count:
-                        break
-                    if not used[i] and pool[i] not in excluded:
-                        used[i] = True
-                        hand.append(pool[i])
-                        got += 1
-            need = self.sizes[s] - len(hand)
-            for i in order:
-                if need == 0:
-                    break
-                if not used[i]:
-                    used[i] = True
-                    hand.append(pool[i])
-                    need -= 1
-        rest = [pool[i] for i in order if not used[i]]
-        return hands, [rest[i] for i in _key_order(seed ^ 0x5DEECE66D, len(rest))]
-
-
-def _slot_groups(reads: list[tuple[frozenset[int], int]], size: int) -> list[tuple[frozenset[int], int]]:
-    """Nest the reads of one hand: a read covering ``m`` cards applies to its ``m`` oldest cards,
-    so the slots covered by every read come first, excluding the union of their cards."""
-    ordered = sorted(((excluded, min(count, size)) for excluded, count in reads if count > 0), key=lambda r: -r[1])
-    groups: list[tuple[frozenset[int], int]] = []
-    union: frozenset[int] = frozenset()
-    unions = []
-    for excluded, _ in ordered:
-        union = union | excluded
-        unions.append(union)
-    for k in range(len(ordered) - 1, -1, -1):
-        below = ordered[k + 1][1] if k + 1 < len(ordered) else 0
-        count = ordered[k][1] - below
-        if count > 0:
-            groups.append((unions[k], count))
-    return groups
 
 
 class Reads:
@@ -311,7 +135,7 @@ class Reads:
         if (
             plain
             and played == 0
-            and view.decision != "play_or_keep"
+            and view.decision != D.PLAY_OR_KEEP
             and (size >= size_before if pressed else size == size_before + 1)
         ):
             colors = deck.color[side]
@@ -320,7 +144,7 @@ class Reads:
             excluded = frozenset(
                 t
                 for t in range(len(deck.types))
-                if kinds[t] < C.WILD and (colors[t] == color or (top_kind < C.WILD and kinds[t] == top_kind))
+                if not IS_WILD[kinds[t]] and (colors[t] == color or (not IS_WILD[top_kind] and kinds[t] == top_kind))
             )
             covered = size_before if pressed else size
             if covered > 0:
@@ -339,7 +163,7 @@ class Reads:
             kind = kinds[card] if card >= 0 else -1
             mine = 1
             plain = 0 <= kind < C.SKIP or kind == C.WILD
-            if kind == C.DISCARD_ALL:
+            if kind >= 0 and KINDS[kind].discards:
                 mine = -1  # more cards go down with it: nothing to read next time
         if mine < 0:
             return
@@ -465,7 +289,9 @@ class IsmctsBot(Bot):
         sqrt = math.sqrt
         budget = self.iterations
         if budget is None and self.time_limit is None:
-            budget = DEFAULT_ITERATIONS.get(view.variant, min(DEFAULT_ITERATIONS.values()))
+            budget = DEFAULT_ITERATIONS.get(view.variant) or DEFAULT_ITERATIONS.get(
+                view.rules.family, min(DEFAULT_ITERATIONS.values())
+            )
         depth = self.rollout_depth
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         done = 0
@@ -531,12 +357,12 @@ def hand_features(game: Game, seat: int) -> tuple[int, ...]:
     held = 0
     for t in game.hands[seat]:
         k = kinds[t]
-        if k >= C.WILD:
+        if IS_WILD[k]:
             wilds += 1
             continue
-        if k in _DRAW_KINDS:
+        if _DRAW_KIND[k]:
             draws += 1
-        elif k >= C.SKIP:
+        elif KINDS[k].number < 0:
             actions += 1
         c = colors[t]
         held |= 1 << c
@@ -573,91 +399,6 @@ def _rewards(game: Game) -> list[float]:
     return [w / total for w in weights]
 
 
-class _Templates:
-    """Determinised games for one decision: built once through the position format (from the
-    view's public facts and a first sample), then cloned and re-dealt for each iteration,
-    which is much cheaper than reading a position each time. A Wild Draw card under challenge
-    needs two templates, fair and not, chosen by the sampled hand of its player."""
-
-    def __init__(self, view: View, sampler: Determiniser) -> None:
-        self.sampler = sampler
-        obs = view.observe()
-        rules = view.rules
-        deck = view.deck
-        text = deck.text
-        options: dict[str, Any] = dict(obs["options"])
-        options["rounds"] = 1
-        options["target"] = _NO_TARGET
-        launcher = obs.get("launcher")
-        if options.get("launcher") == "scripted":
-            options["launcher"] = "random"
-            options.pop("launcher_script", None)
-            launcher = {"model": "random", "empty_streak": 0}
-        pending = {k: v for k, v in view.pending().items() if k != "back"}
-        self.challenge: tuple[int, int, bool] | None = None
-        if pending["kind"] == "challenge":
-            previous = pending.get("previous_color")
-            self.challenge = (
-                int(pending["by"]),
-                C.COLOR_BY_NAME[previous] if previous is not None else C.NO_COLOR,
-                bool(view.options.wild_counts_as_color_match),
-            )
-        hands, draw = sampler.sample(0)
-        self.position: dict[str, Any] = {
-            "variant": rules.name,
-            "options": options,
-            "players": view.players,
-            "dealer": obs["dealer"],
-            "round": 1,
-            "side": obs["side"],
-            "direction": obs["direction"],
-            "turn": obs["turn"],
-            "color": obs["color"],
-            "hands": [[text[t] for t in hand] for hand in hands],
-            "discard": [text[t] for t in view.discard],
-            "draw": [text[t] for t in reversed(draw)],
-            "launcher": launcher,
-            "seed": 0,
-            "pending": pending,
-            "uno_exposed": obs["uno_exposed"],
-            "stack": obs["stack"],
-        }
-        if options.get("pairing") == "random" and deck.double_sided:
-            self.position["deck"] = [str(deck.types[t]) for t in deck.cards()]
-        self._games: dict[bool, Game] = {}
-        self.colors = deck.color[view.side]
-
-    def _template(self, fair: bool) -> Game:
-        game = self._games.get(fair)
-        if game is None:
-            position = self.position
-            if self.challenge is not None:
-                position = {**position, "pending": {**position["pending"], "fair": fair}}
-            game = self._games[fair] = Game.from_position(position)
-        return game
-
-    def fair(self, hands: list[list[int]]) -> bool:
-        """Whether the Wild Draw card being challenged was fair in this determinisation (as the
-        engine decides it: no card of the previous colour left, R-2.3)."""
-        assert self.challenge is not None
-        by, previous, wild_counts = self.challenge
-        colors = self.colors
-        hand = hands[by]
-        if wild_counts and any(colors[t] == C.NO_COLOR for t in hand):
-            return False
-        return all(colors[t] != previous for t in hand)
-
-    def game(self, deal_seed: int, game_seed: int) -> Game:
-        """A fresh determinised game: hidden cards from ``deal_seed``, engine RNG from ``game_seed``."""
-        hands, draw = self.sampler.sample(deal_seed)
-        fair = self.fair(hands) if self.challenge is not None else False
-        game = self._template(fair).clone()
-        game.hands = hands
-        game.draw = draw
-        game.rng = Rng(game_seed)
-        return game
-
-
 def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
     """Play on with a cheap greedy policy for every seat, for at most ``limit`` decisions or to
     the end of the hand: play a card whenever one is playable (with UNO; coloured cards before
@@ -671,7 +412,7 @@ def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
         actions = legal()
         decision = game.decision
         seat = game.turn
-        if decision in (_D_TURN, _D_STACK, _D_PLAY_OR_KEEP):
+        if decision is D.TURN or decision is D.STACK or decision is D.PLAY_OR_KEEP:
             best: list[Action] = []
             rank = 0
             wild_color = -2
@@ -699,7 +440,7 @@ def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
                 continue
             step(best[below(len(best))] if len(best) > 1 else best[0])
             continue
-        if decision == _D_CHOOSE_COLOR:
+        if decision is D.CHOOSE_COLOR:
             wanted = most_held_color(game.hands[seat], game.deck.color[game.side], game.side)
             for a in actions:
                 if a.color == wanted:
@@ -708,11 +449,11 @@ def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
             else:  # pragma: no cover - every colour of the side is listed
                 step(actions[0])
             continue
-        if decision == _D_CHOOSE_PLAYER:
+        if decision is D.CHOOSE_PLAYER or decision is D.CHOOSE_TARGET:
             hands = game.hands
-            step(min((a for a in actions if a.kind == "trade"), key=lambda a: len(hands[a.seat])))
+            step(min((a for a in actions if a.kind is TRADE or a.kind is TARGET), key=lambda a: len(hands[a.seat])))
             continue
-        if decision == _D_CHOOSE_DISCARD:
+        if decision is D.CHOOSE_DISCARD or decision is D.DISCARD_CARDS:
             unos = [a for a in actions if a.uno]
             pool = unos or [a for a in actions if a.kind != CATCH and a.kind != UNO]
             step(pool[below(len(pool))])

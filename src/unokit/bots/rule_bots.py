@@ -9,9 +9,9 @@ no card of the colour in play) and otherwise keeps it for when nothing else is p
 
 The other decisions, which RLCard's UNO does not have, are answered in the same simple spirit:
 always play a drawn card that can be played, never challenge, declare UNO with every play
-that leaves one card, catch everyone who forgets, trade hands with the smallest hand, stop
-pressing after a Wild Press Your Luck at once, discard a random card when a discard is due, and
-pass a stacked draw on whenever possible.
+that leaves one card, catch everyone who forgets, trade hands with (or challenge) the smallest
+hand, stop pressing after a Wild Press Your Luck at once, discard a random card when a discard
+is due, and pass a stacked draw on whenever possible.
 """
 
 from __future__ import annotations
@@ -27,12 +27,14 @@ from ..core.actions import (
     PLAY_DRAWN,
     PRESS,
     STOP,
+    TARGET,
     TRADE,
     UNO,
     Action,
 )
-from ..core.cards import CHALLENGEABLE_KINDS, SIDE_COLORS, WILD
+from ..core.colors import SIDE_COLORS
 from ..core.observation import View
+from ..core.types import DecisionKind as D
 from .base import Bot
 
 
@@ -53,25 +55,25 @@ class RlcardRuleBot(Bot):
             if action.kind in (CATCH, UNO):
                 return action
         decision = view.decision
-        if decision in ("turn", "stack"):
+        if decision in (D.TURN, D.STACK):
             return self._turn(view, actions)
-        if decision == "play_or_keep":
+        if decision == D.PLAY_OR_KEEP:
             return self._most_held_color(view, [a for a in _prefer_uno(actions) if a.kind == PLAY_DRAWN]) or next(
                 a for a in actions if a.kind == KEEP
             )
-        if decision == "challenge":
+        if decision == D.CHALLENGE:
             return next(a for a in actions if a.kind == ACCEPT)
-        if decision == "choose_color":
+        if decision == D.CHOOSE_COLOR:
             choice = self._most_held_color(view, [a for a in actions if a.kind == COLOR])
             assert choice is not None
             return choice
-        if decision == "choose_player":
+        if decision in (D.CHOOSE_PLAYER, D.CHOOSE_TARGET):
             sizes = view.hand_sizes
-            trades = [a for a in actions if a.kind == TRADE]
-            return min(trades, key=lambda a: (sizes[a.seat], a.seat))
-        if decision == "press_your_luck":
+            seated = [a for a in actions if a.kind in (TRADE, TARGET)]
+            return min(seated, key=lambda a: (sizes[a.seat], a.seat))
+        if decision == D.PRESS_YOUR_LUCK:
             return next(a for a in actions if a.kind == STOP)
-        if decision == "choose_discard":
+        if decision in (D.CHOOSE_DISCARD, D.DISCARD_CARDS):
             discards = [a for a in _prefer_uno(actions) if a.kind == DISCARD]
             return discards[self.rng.below(len(discards))]
         return actions[self.rng.below(len(actions))]  # pragma: no cover - every decision is handled
@@ -81,20 +83,20 @@ class RlcardRuleBot(Bot):
         if not plays:
             return next(a for a in actions if a.kind in (DRAW, PRESS))
         deck = view.deck
-        kinds = deck.kind[view.side]
+        kinds = deck.kinds[view.side]
         colors = deck.color[view.side]
         hand = view.hand
         in_play = view.color
         fair = all(colors[t] != in_play for t in hand)
-        draws = [a for a in plays if kinds[a.card] in CHALLENGEABLE_KINDS]
+        draws = [a for a in plays if kinds[a.card].challengeable]
         if draws and fair:
             choice = self._most_held_color(view, draws)
             assert choice is not None
             return choice
-        others = [a for a in plays if kinds[a.card] < WILD]
+        others = [a for a in plays if not kinds[a.card].wild]
         if others:
             return others[self.rng.below(len(others))]
-        plain = [a for a in plays if kinds[a.card] not in CHALLENGEABLE_KINDS] or plays
+        plain = [a for a in plays if not kinds[a.card].challengeable] or plays
         cards = sorted({a.card for a in plain})
         card = cards[self.rng.below(len(cards))]
         return self._most_held_color(view, [a for a in plain if a.card == card]) or plain[0]

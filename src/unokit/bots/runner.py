@@ -10,15 +10,14 @@ from .base import Bot
 
 
 def react_all(game: Game, bots: Sequence[Bot | None], views: Sequence[View]) -> list[Event]:
-    """Give out-of-turn reactions a chance after an action: while a seat may be caught without
-    UNO, the exposed seat answers first (a late ``uno``), then the others in turn order from it;
-    the first non-None reaction is applied. Seats whose bot is ``None`` (humans) are skipped."""
+    """Give out-of-turn reactions a chance after an action: the seats that may respond to an
+    open window (``game.responders()``: for a missed UNO, the exposed seat first, for a late
+    ``uno``, then the others in turn order from it) are asked in order and the first non-None
+    reaction is applied. Seats whose bot is ``None`` (humans) are skipped."""
     events: list[Event] = []
-    exposed = game.uno_exposed
-    if exposed < 0 or game.is_over or len(game.hands[exposed]) != 1:
+    if game.is_over:
         return events
-    for k in range(game.n):
-        seat = (exposed + k) % game.n
+    for seat in game.responders():
         bot = bots[seat]
         if bot is None:
             continue
@@ -38,7 +37,7 @@ def play_decision(game: Game, bots: Sequence[Bot | None], views: Sequence[View])
     if bot is None:
         raise ValueError(f"seat {seat} has no bot")
     events = game.apply(bot.act(views[seat]), seat=seat)
-    if game.uno_exposed >= 0:
+    if game.windows:
         events += react_all(game, bots, views)
     return events
 

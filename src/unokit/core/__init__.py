@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .actions import Action
+from .decisions import Decision
 from .errors import (
     AmbiguousActionError,
     IllegalActionError,
@@ -13,8 +14,12 @@ from .errors import (
     UnokitError,
 )
 from .game import DECISION_NAMES, Event, Game
+from .kinds import KINDS, CardKind
 from .observation import View, redact
-from .variants import VARIANTS
+from .round_end import RoundResult
+from .types import ActionKind, CardId, Color, DecisionKind, EventType, KindId, Seat, WindowKind
+from .variants import VARIANT_NAMES, VARIANTS, deck_cards
+from .windows import Window
 
 
 def new_game(variant: str, players: int | None = None, seed: int | None = None, **options: object) -> Game:
@@ -29,18 +34,33 @@ def new_game(variant: str, players: int | None = None, seed: int | None = None, 
 
 __all__ = [
     "DECISION_NAMES",
+    "KINDS",
     "VARIANTS",
+    "VARIANT_NAMES",
     "Action",
+    "ActionKind",
     "AmbiguousActionError",
+    "CardId",
+    "CardKind",
+    "Color",
+    "Decision",
+    "DecisionKind",
     "Event",
+    "EventType",
     "Game",
     "IllegalActionError",
     "InvalidActionError",
+    "KindId",
     "LauncherError",
     "OptionError",
     "PositionError",
+    "RoundResult",
+    "Seat",
     "UnokitError",
     "View",
+    "Window",
+    "WindowKind",
+    "deck_cards",
     "new_game",
     "redact",
 ]

@@ -18,7 +18,9 @@ like ``red 5/pink 2``):
 ``color <color>``                     name the colour in play
 ``trade <seat>``                      pick whom to trade hands with
 ``press_again`` / ``stop``            Wild Press Your Luck: press once more, or stop
-``discard <card> [uno]``              Wild Press Your Luck: discard after an empty press
+``discard <card> [uno]``              discard a card: after an empty press (Wild Press Your
+                                      Luck), or when a themed card asks for discards
+``target <seat>``                     pick the player a card challenges (Optimus Prime, Megatron)
 ``uno``                               declare UNO late (before anyone catches you)
 ``catch <seat>``                      catch a player who did not declare UNO
 ====================================  ==========================================================
@@ -28,53 +30,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import (
-    CHALLENGEABLE_KINDS,
-    COLOR_BY_NAME,
-    COLOR_NAMES,
-    DISCARD_ALL,
-    NO_COLOR,
-    SIDE_COLORS,
-    TRADE_HANDS,
-    WILD,
-    WILD_DISCARD_ALL,
-    is_wild,
-)
+from .colors import COLOR_BY_NAME, COLOR_NAMES, NO_COLOR, SIDE_COLORS
 from .decks import Deck
-from .errors import InvalidActionError
+from .errors import InvalidActionError, quote
+from .types import ActionKind, CardId, Color, Seat
 
-PLAY = "play"
-DRAW = "draw"
-PRESS = "press"
-PLAY_DRAWN = "play_drawn"
-KEEP = "keep"
-CHALLENGE = "challenge"
-ACCEPT = "accept"
-COLOR = "color"
-TRADE = "trade"
-PRESS_AGAIN = "press_again"
-STOP = "stop"
-DISCARD = "discard"
-UNO = "uno"
-CATCH = "catch"
+PLAY = ActionKind.PLAY
+DRAW = ActionKind.DRAW
+PRESS = ActionKind.PRESS
+PLAY_DRAWN = ActionKind.PLAY_DRAWN
+KEEP = ActionKind.KEEP
+CHALLENGE = ActionKind.CHALLENGE
+ACCEPT = ActionKind.ACCEPT
+COLOR = ActionKind.COLOR
+TRADE = ActionKind.TRADE
+PRESS_AGAIN = ActionKind.PRESS_AGAIN
+STOP = ActionKind.STOP
+DISCARD = ActionKind.DISCARD
+UNO = ActionKind.UNO
+CATCH = ActionKind.CATCH
+TARGET = ActionKind.TARGET
 
-ACTION_KINDS = (
-    PLAY,
-    DRAW,
-    PRESS,
-    PLAY_DRAWN,
-    KEEP,
-    CHALLENGE,
-    ACCEPT,
-    COLOR,
-    TRADE,
-    PRESS_AGAIN,
-    STOP,
-    DISCARD,
-    UNO,
-    CATCH,
-)
+ACTION_KINDS: tuple[ActionKind, ...] = tuple(ActionKind)
 _SIMPLE = frozenset({DRAW, PRESS, KEEP, CHALLENGE, ACCEPT, PRESS_AGAIN, STOP, UNO})
+#: Actions that name a seat.
+_SEATED = frozenset({TRADE, CATCH, TARGET})
 MAX_SEATS = 10
 
 # How a card in hand may be played on the current top card (see ActionTable.match).
@@ -96,7 +76,7 @@ class Action:
     __slots__ = ("card", "color", "key", "kind", "seat", "text", "uno")
 
     def __init__(
-        self, kind: str, text: str, card: int = -1, color: int = -1, uno: bool = False, seat: int = -1
+        self, kind: ActionKind, text: str, card: CardId = -1, color: Color = -1, uno: bool = False, seat: Seat = -1
     ) -> None:
         self.kind = kind
         self.card = card
@@ -136,7 +116,7 @@ class ActionTable:
             self.play_uno.append(Action(PLAY, f"play {text} uno", card=t, uno=True))
             self.discard.append(Action(DISCARD, f"discard {text}", card=t))
             self.discard_uno.append(Action(DISCARD, f"discard {text} uno", card=t, uno=True))
-            wild = is_wild(deck.kind[0][t]) or is_wild(deck.kind[1][t])
+            wild = deck.kinds[0][t].color_with_play or deck.kinds[1][t].color_with_play
             names = COLOR_NAMES if wild else ()
             self.play_color.append(
                 [Action(PLAY, f"play {text} {name}", card=t, color=c) for c, name in enumerate(names)]
@@ -161,11 +141,12 @@ class ActionTable:
         ]
         self.trade = [Action(TRADE, f"trade {s}", seat=s) for s in range(MAX_SEATS)]
         self.catch = [Action(CATCH, f"catch {s}", seat=s) for s in range(MAX_SEATS)]
+        self.target = [Action(TARGET, f"target {s}", seat=s) for s in range(MAX_SEATS)]
 
         self._ids = frozenset(id(a) for a in self._every_action())
 
     def _every_action(self) -> list[Action]:
-        out = [*self.simple.values(), self.drawn, self.drawn_uno, *self.color, *self.trade, *self.catch]
+        out = [*self.simple.values(), self.drawn, self.drawn_uno, *self.color, *self.trade, *self.catch, *self.target]
         out += [*self.play, *self.play_uno, *self.discard, *self.discard_uno]
         out += [*self.drawn_color, *self.drawn_color_uno]
         for row in (*self.play_color, *self.play_color_uno):
@@ -185,15 +166,13 @@ class ActionTable:
         cached = self._match.get(key)
         if cached is None:
             colors = self.deck.color[side]
-            kinds = self.deck.kind[side]
             out = []
-            for t in range(len(self.deck.types)):
-                k = kinds[t]
-                if k >= WILD:
-                    special = k == WILD_DISCARD_ALL or (not bluffing and k in CHALLENGEABLE_KINDS)
-                    out.append(SPECIAL if special else WILD_ANY)
-                elif colors[t] == color or k == top_kind:
-                    out.append(SPECIAL if k in (DISCARD_ALL, TRADE_HANDS) else PLAIN)
+            for t, kind in enumerate(self.deck.kinds[side]):
+                if kind.wild:
+                    special = kind.discards or (not bluffing and kind.challengeable)
+                    out.append(SPECIAL if special else WILD_ANY if kind.color_with_play else PLAIN)
+                elif colors[t] == color or kind.id == top_kind:
+                    out.append(SPECIAL if kind.discards or not kind.may_go_out else PLAIN)
                 else:
                     out.append(NOT_PLAYABLE)
             cached = self._match[key] = (
@@ -219,11 +198,11 @@ class ActionTable:
 class ParsedAction:
     """The syntax of an action text, before its card is resolved against a hand."""
 
-    kind: str
+    kind: ActionKind
     card: str | None = None  # card text as written: a face, or light/dark faces
-    color: int = NO_COLOR
+    color: Color = NO_COLOR
     uno: bool = False
-    seat: int = -1
+    seat: Seat = -1
 
 
 def parse_syntax(text: str) -> ParsedAction:
@@ -234,31 +213,40 @@ def parse_syntax(text: str) -> ParsedAction:
     if not words:
         raise InvalidActionError("empty action")
     verb, rest = words[0], words[1:]
-    if verb not in ACTION_KINDS:
-        raise InvalidActionError(f"unknown action {verb!r}; actions are {', '.join(ACTION_KINDS)}")
-    if verb in _SIMPLE:
+    if verb not in _KIND_BY_TEXT:
+        raise InvalidActionError(f"unknown action {quote(verb)}; actions are {', '.join(ACTION_KINDS)}")
+    kind = _KIND_BY_TEXT[verb]
+    if kind in _SIMPLE:
         if rest:
-            raise InvalidActionError(f"{verb!r} takes nothing after it, got {' '.join(rest)!r}")
-        return ParsedAction(verb)
-    if verb in (TRADE, CATCH):
-        if len(rest) != 1 or not rest[0].isdigit():
+            raise InvalidActionError(f"{verb!r} takes nothing after it, got {quote(' '.join(rest))}")
+        return ParsedAction(kind)
+    if kind in _SEATED:
+        if len(rest) != 1 or not _is_seat_number(rest[0]):
             raise InvalidActionError(f"write {verb!r} followed by a seat number, e.g. '{verb} 1'")
-        return ParsedAction(verb, seat=int(rest[0]))
-    if verb == COLOR:
+        return ParsedAction(kind, seat=int(rest[0]))
+    if kind == COLOR:
         if len(rest) != 1 or rest[0] not in COLOR_BY_NAME:
             raise InvalidActionError(f"write 'color' and a colour ({', '.join(COLOR_NAMES)})")
-        return ParsedAction(verb, color=COLOR_BY_NAME[rest[0]])
+        return ParsedAction(kind, color=COLOR_BY_NAME[rest[0]])
     uno = bool(rest) and rest[-1] == UNO
     if uno:
         rest = rest[:-1]
     color = NO_COLOR
-    if verb in (PLAY, PLAY_DRAWN) and rest and rest[-1] in COLOR_BY_NAME and (verb == PLAY_DRAWN or len(rest) >= 2):
+    if kind in (PLAY, PLAY_DRAWN) and rest and rest[-1] in COLOR_BY_NAME and (kind == PLAY_DRAWN or len(rest) >= 2):
         color = COLOR_BY_NAME[rest[-1]]
         rest = rest[:-1]
-    if verb == PLAY_DRAWN:
+    if kind == PLAY_DRAWN:
         if rest:
-            raise InvalidActionError(f"'play_drawn' takes only a colour and 'uno', got {' '.join(rest)!r}")
-        return ParsedAction(verb, color=color, uno=uno)
+            raise InvalidActionError(f"'play_drawn' takes only a colour and 'uno', got {quote(' '.join(rest))}")
+        return ParsedAction(kind, color=color, uno=uno)
     if not rest:
         raise InvalidActionError(f"{verb!r} needs a card, e.g. '{verb} red 5'")
-    return ParsedAction(verb, card=" ".join(rest), color=color, uno=uno)
+    return ParsedAction(kind, card=" ".join(rest), color=color, uno=uno)
+
+
+_KIND_BY_TEXT: dict[str, ActionKind] = {kind.value: kind for kind in ActionKind}
+
+
+def _is_seat_number(text: str) -> bool:
+    """A seat number as written: ASCII digits only, at most two (``'²'`` and ``'007'`` are not)."""
+    return 0 < len(text) <= 2 and text.isascii() and text.isdigit()

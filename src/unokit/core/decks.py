@@ -1,8 +1,12 @@
-"""Decks: the card types of each variant with their counts, and the Flip pairings.
+"""Decks: the card types of each variant with their counts, the Flip pairings, and deck files.
 
 A *card type* is one distinct physical card: its light (or mild) face and, for double-sided
 decks, its dark (or wild) face. Two physical cards of the same type are indistinguishable, so
 hands and piles hold type ids (small ints) and a deck is a multiset of them.
+
+A *deck file* lists the physical cards of a deck, one a line, in the card notation
+(``docs/formats.md``, "Deck files"): :func:`read_deck_text` reads one and :func:`deck_text`
+writes one. The themed editions' default decks are shipped as deck files.
 """
 
 from __future__ import annotations
@@ -16,12 +20,17 @@ from importlib import resources
 
 from . import cards as C
 from .cards import Face, face_text, parse_face
+from .errors import OptionError, quote
+from .kinds import KINDS, CardKind
 from .rng import Rng
+from .types import CardId
 
 #: The documented seed from which the shipped UNO Flip Attack pairing was generated (R-5.1).
 FLIP_ATTACK_PAIRING_SEED = 20240726
 
 Pair = tuple[Face, Face | None]
+#: Icons printed on some cards, by name: the physical cards (pairs) that show each.
+Icons = dict[str, frozenset[Pair]]
 
 
 @dataclass(frozen=True)
@@ -50,11 +59,13 @@ def _face_order(face: Face) -> tuple[int, int]:
 class Deck:
     """A multiset of card types plus the lookup tables the engine indexes by type id.
 
-    ``color[side][t]`` and ``kind[side][t]`` give the active face of type ``t``; ``text[t]`` is
-    its full notation (``red 5/pink 2``); ``counts[t]`` how many copies the deck holds.
+    ``color[side][t]`` and ``kind[side][t]`` give the active face of type ``t`` (``kinds[side][t]``
+    its :class:`~unokit.core.kinds.CardKind`); ``text[t]`` is its full notation (``red 5/pink 2``);
+    ``counts[t]`` how many copies the deck holds; ``icons[name]`` the types that show an icon
+    (the waffle of UNO Flip Stranger Things).
     """
 
-    def __init__(self, pairs: Iterable[Pair]) -> None:
+    def __init__(self, pairs: Iterable[Pair], icons: Icons | None = None) -> None:
         counter = Counter(pairs)
         ordered = sorted(
             counter,
@@ -72,6 +83,13 @@ class Deck:
             tuple(t.face(0).kind for t in self.types),
             tuple(t.face(1).kind for t in self.types),
         )
+        self.kinds: tuple[tuple[CardKind, ...], tuple[CardKind, ...]] = (
+            tuple(KINDS[k] for k in self.kind[0]),
+            tuple(KINDS[k] for k in self.kind[1]),
+        )
+        self.icons: dict[str, frozenset[CardId]] = {
+            name: frozenset(t for t, p in enumerate(ordered) if p in marked) for name, marked in (icons or {}).items()
+        }
         self.text: tuple[str, ...] = tuple(str(t) for t in self.types)
         self.face_texts: tuple[tuple[str, ...], tuple[str, ...]] = (
             tuple(face_text(t.face(0)) for t in self.types),
@@ -101,10 +119,19 @@ class Deck:
         return [(self.types[t].light, self.types[t].dark) for t in self.cards()]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Deck) and self.types == other.types and self.counts == other.counts
+        return (
+            isinstance(other, Deck)
+            and self.types == other.types
+            and self.counts == other.counts
+            and self.icons == other.icons
+        )
 
     def __hash__(self) -> int:
         return hash((self.types, self.counts))
+
+    def card_texts(self) -> list[str]:
+        """Every physical card in the notation (``red 5/pink 2``), in type order."""
+        return [self.text[t] for t in self.cards()]
 
 
 # --- single-sided decks ---------------------------------------------------------------
@@ -192,7 +219,8 @@ def write_pairs_csv(pairs: Iterable[Pair]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _data(name: str) -> str:
+def data_text(name: str) -> str:
+    """The text of a file shipped in ``unokit/core/data``."""
     return resources.files("unokit.core").joinpath("data", name).read_text(encoding="utf-8")
 
 
@@ -202,28 +230,80 @@ def flip_attack_generated_pairs() -> list[Pair]:
     return random_pairing(mild, wild, Rng(FLIP_ATTACK_PAIRING_SEED))
 
 
-_DECKS: dict[str, Deck] = {}
+# --- deck files -----------------------------------------------------------------------
+
+#: The most physical cards a deck file may list.
+MAX_DECK_CARDS = 1000
+
+
+def read_deck_text(text: str, double_sided: bool) -> tuple[list[Pair], Icons]:
+    """Read a deck file: one physical card a line, ``light/dark`` on double-sided decks (a
+    single face otherwise), optionally preceded by a count (``2 x red 1/pink 3``) and followed
+    by icons (``+waffle``); blank lines and ``#`` comments are ignored. Raise
+    :class:`OptionError` naming the line that cannot be read."""
+    pairs: list[Pair] = []
+    icons: dict[str, set[Pair]] = {}
+    unmarked: set[Pair] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        count = 1
+        if len(words) >= 3 and words[0].isascii() and words[0].isdigit() and words[1].lower() == "x":
+            count = int(words[0])
+            words = words[2:]
+        marks = [w[1:].lower() for w in words if w.startswith("+")]
+        card = " ".join(w for w in words if not w.startswith("+"))
+        if not 1 <= count <= MAX_DECK_CARDS or any(not m.isidentifier() for m in marks):
+            raise OptionError(f"deck line {number}: cannot read {quote(raw)}")
+        try:
+            pair = _read_card(card, double_sided)
+        except ValueError as exc:
+            raise OptionError(f"deck line {number}: {exc}") from None
+        for mark in marks:
+            icons.setdefault(mark, set()).add(pair)
+        if not marks:
+            unmarked.add(pair)
+        pairs += [pair] * count
+        if len(pairs) > MAX_DECK_CARDS:
+            raise OptionError(f"a deck lists at most {MAX_DECK_CARDS} cards")
+    for mark, marked in icons.items():
+        both = marked & unmarked
+        if both:
+            light, dark = next(iter(both))
+            raise OptionError(f"some copies of {_pair_text(light, dark)} show +{mark} and some do not")
+    return pairs, {mark: frozenset(marked) for mark, marked in icons.items()}
+
+
+def _read_card(text: str, double_sided: bool) -> Pair:
+    if double_sided:
+        if text.count("/") != 1:
+            raise ValueError(f"write a two-sided card as light/dark, e.g. 'red 1/pink 3', not {quote(text)}")
+        light, _, dark = text.partition("/")
+        return parse_face(light), parse_face(dark)
+    if "/" in text:
+        raise ValueError(f"the cards of this deck have one face: write {quote(text.partition('/')[0])}")
+    return parse_face(text), None
+
+
+def _pair_text(light: Face, dark: Face | None) -> str:
+    return face_text(light) if dark is None else f"{face_text(light)}/{face_text(dark)}"
+
+
+def deck_text(deck: Deck, title: str = "") -> str:
+    """A deck file of ``deck`` (what :func:`read_deck_text` reads back), one line per card
+    type with its count."""
+    lines = [f"# {title}"] if title else []
+    for t, card in enumerate(deck.types):
+        marks = "".join(f" +{name}" for name, marked in sorted(deck.icons.items()) if t in marked)
+        count = deck.counts[t]
+        lines.append(f"{count} x {card}{marks}" if count > 1 else f"{card}{marks}")
+    return "\n".join(lines) + "\n"
 
 
 def standard_deck(variant: str) -> Deck:
     """The default deck of a variant (physical pairing for the Flip variants), cached."""
-    deck = _DECKS.get(variant)
-    if deck is None:
-        if variant == "classic":
-            deck = Deck((face, None) for face in classic_faces())
-        elif variant == "attack":
-            deck = Deck((face, None) for face in attack_faces())
-        elif variant == "flip":
-            deck = Deck(read_pairs_csv(_data("uno_flip_card_pairs.csv")))
-        elif variant == "flip_attack":
-            deck = Deck(read_pairs_csv(_data("uno_flip_attack_card_pairs.csv")))
-        else:
-            raise KeyError(variant)
-        _DECKS[variant] = deck
-    return deck
+    from .variants import get_rules
 
-
-def random_deck(variant: str, rng: Rng) -> Deck:
-    """A deck of a Flip variant with a random pairing of its two sides (``pairing="random"``)."""
-    light, dark = flip_faces() if variant == "flip" else flip_attack_faces()
-    return Deck(random_pairing(light, dark, rng))
+    return get_rules(variant).standard_deck()

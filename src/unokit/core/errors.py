@@ -33,3 +33,17 @@ class PositionError(UnokitError):
 
 class LauncherError(UnokitError):
     """The scripted launcher ran out of outcomes; append more and apply the action again."""
+
+
+#: Inputs quoted in error messages are cut to this many characters.
+QUOTE_LIMIT = 40
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of ``value`` (of any type), cut to about ``limit`` characters with ``...``:
+    error messages quote what the user gave without echoing inputs of any length."""
+    try:
+        text = repr(value) if not isinstance(value, str) else repr(value.strip())
+    except RecursionError:  # a value nested too deeply to print
+        return f"a deeply nested {type(value).__name__}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

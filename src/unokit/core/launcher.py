@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import LauncherError, PositionError
+from .errors import LauncherError, PositionError, quote
 from .rng import Rng
 
 #: Chance to fire after 0, 1, 2 and 3 or more empty presses in a row (R-6.2, read as a hazard).
@@ -142,7 +142,7 @@ class ScriptedLauncher(Launcher):
     def extend(self, outcomes: list[int]) -> None:
         """Append outcomes (cards per press, 0 for none), e.g. as typed in at a real table."""
         if any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in outcomes):
-            raise LauncherError(f"launcher outcomes are whole numbers of 0 or more, not {outcomes!r}")
+            raise LauncherError(f"launcher outcomes are whole numbers of 0 or more, not {quote(outcomes)}")
         self.script.extend(outcomes)
 
     def state(self) -> dict[str, Any]:
@@ -166,26 +166,33 @@ def make_launcher(model: str, script: tuple[int, ...] = ()) -> Launcher:
     return ScriptedLauncher(list(script))
 
 
+#: The longest launcher script a position may hold.
+MAX_SCRIPT = 100_000
+
+
+def _count(state: dict[str, Any], key: str, high: int) -> int:
+    value = state.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
+        raise PositionError(f"launcher {key!r} must be a whole number from 0 to {high}, not {quote(value)}")
+    return value
+
+
 def launcher_from_state(state: object) -> Launcher:
     """Rebuild a launcher from :meth:`Launcher.state`; raise :class:`PositionError` if malformed."""
     if not isinstance(state, dict) or "model" not in state:
         raise PositionError("'launcher' must be an object with a 'model'")
     model = state["model"]
-    try:
-        if model == "random":
-            return RandomLauncher(int(state.get("empty_streak", 0)))
-        if model == "pattern":
-            index = int(state.get("index", 0))
-            if not 0 <= index <= PATTERN_LENGTH:
-                raise PositionError(f"launcher pattern index must be 0..{PATTERN_LENGTH}")
-            return PatternLauncher(index)
-        if model == "one_card":
-            return OneCardLauncher()
-        if model == "scripted":
-            script = [int(x) for x in state.get("script", [])]
-            if any(x < 0 for x in script):
-                raise PositionError("launcher script outcomes must be 0 or more")
-            return ScriptedLauncher(script, int(state.get("index", 0)))
-    except (TypeError, ValueError) as exc:
-        raise PositionError(f"malformed launcher state {state!r}: {exc}") from None
-    raise PositionError(f"unknown launcher model {model!r}")
+    if model == "random":
+        return RandomLauncher(_count(state, "empty_streak", 10**6))
+    if model == "pattern":
+        return PatternLauncher(_count(state, "index", PATTERN_LENGTH))
+    if model == "one_card":
+        return OneCardLauncher()
+    if model == "scripted":
+        script = state.get("script", [])
+        if not isinstance(script, list) or len(script) > MAX_SCRIPT:
+            raise PositionError(f"launcher 'script' must be a list of at most {MAX_SCRIPT} outcomes")
+        if any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 10**6 for x in script):
+            raise PositionError("launcher script outcomes must be whole numbers of 0 or more")
+        return ScriptedLauncher(list(script), _count(state, "index", len(script)))
+    raise PositionError(f"unknown launcher model {quote(model)}")

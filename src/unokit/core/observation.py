@@ -12,20 +12,28 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action
-from .cards import COLOR_NAMES
-from .errors import IllegalActionError
+from .colors import COLOR_NAMES
+from .decks import Deck
+from .errors import IllegalActionError, quote
 from .game import Event, Game
-from .position import public_pending
+from .types import CardId, DecisionKind, Seat
+from .variants import Options, VariantRules
 
 
-def observe(game: Game, seat: int | None) -> dict[str, Any]:
+def _check_seat(game: Game, seat: object) -> Seat:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.n:
+        raise IllegalActionError(f"there is no seat {quote(seat)}; seats are 0 to {game.n - 1}")
+    return seat
+
+
+def observe(game: Game, seat: Seat | None) -> dict[str, Any]:
     """The JSON-serialisable view of ``game`` for ``seat``.
 
     ``seat=None`` is a spectator, who sees what every player sees and no hand: ``hand`` is
     empty, ``backs`` lists every seat, ``legal_actions`` is empty and ``seat`` is ``None``.
     """
-    if seat is not None and not 0 <= seat < game.n:
-        raise IllegalActionError(f"there is no seat {seat}; seats are 0 to {game.n - 1}")
+    if seat is not None:
+        _check_seat(game, seat)
     deck = game.deck
     side = game.side
     active = deck.face_texts[side]
@@ -42,7 +50,7 @@ def observe(game: Game, seat: int | None) -> dict[str, Any]:
         "turn": game.turn,
         "to_act": game.to_act,
         "decision": game.decision,
-        "pending": public_pending(game, seat),
+        "pending": game.open_decision.public(game, seat),
         "color": COLOR_NAMES[game.color] if game.color >= 0 else None,
         "top": active[game.discard[-1]] if game.discard else None,
         "discard": [active[t] for t in game.discard],
@@ -61,6 +69,9 @@ def observe(game: Game, seat: int | None) -> dict[str, Any]:
         obs["draw_top_back"] = back[game.draw[-1]] if game.draw and game.launcher is None else None
     if game.launcher is not None:
         obs["launcher"] = game.launcher.public_state()
+    known = {str(s): sorted(deck.text[t] for t in cards) for (v, s), cards in sorted(game.known.items()) if v == seat}
+    if known:
+        obs["known"] = known
     return obs
 
 
@@ -91,9 +102,8 @@ class View:
 
     __slots__ = ("_game", "seat")
 
-    def __init__(self, game: Game, seat: int) -> None:
-        if not 0 <= seat < game.n:
-            raise IllegalActionError(f"there is no seat {seat}; seats are 0 to {game.n - 1}")
+    def __init__(self, game: Game, seat: Seat) -> None:
+        _check_seat(game, seat)
         self._game = game
         self.seat = seat
 
@@ -103,17 +113,17 @@ class View:
         return self._game.rules.name
 
     @property
-    def rules(self) -> Any:
+    def rules(self) -> VariantRules:
         """The variant's fixed rules (:class:`~unokit.core.variants.VariantRules`)."""
         return self._game.rules
 
     @property
-    def options(self) -> Any:
+    def options(self) -> Options:
         """The game's options (:class:`~unokit.core.variants.Options`)."""
         return self._game.options
 
     @property
-    def deck(self) -> Any:
+    def deck(self) -> Deck:
         """The deck's tables (:class:`~unokit.core.decks.Deck`); public knowledge."""
         return self._game.deck
 
@@ -123,7 +133,7 @@ class View:
         return self._game.n
 
     @property
-    def decision(self) -> str:
+    def decision(self) -> DecisionKind:
         """The open decision's kind."""
         return self._game.decision
 
@@ -176,6 +186,14 @@ class View:
             return []
         return sorted(game.deck.back_class[1 - game.side][t] for t in game.hands[seat])
 
+    def known(self, seat: Seat) -> list[CardId]:
+        """The cards of ``seat``'s hand this seat has seen and that are still there (a hand
+        revealed by a challenge or a duel, the hand given away in a trade, cards taken back in
+        plain view), sorted; empty for its own seat."""
+        if seat == self.seat:
+            return []
+        return sorted(self._game.known.get((self.seat, seat), ()))
+
     @property
     def draw_size(self) -> int:
         """Cards in the draw pile or launcher."""
@@ -211,14 +229,13 @@ class View:
         return self._game.stack_total
 
     @property
-    def uno_exposed(self) -> int:
+    def uno_exposed(self) -> Seat:
         """The seat that may be caught without UNO, or -1."""
-        game = self._game
-        return game.uno_exposed if game.uno_exposed >= 0 and len(game.hands[game.uno_exposed]) == 1 else -1
+        return self._game.uno_exposed
 
     def pending(self) -> dict[str, Any]:
         """The open decision as this seat may know it."""
-        return public_pending(self._game, self.seat)
+        return self._game.open_decision.public(self._game, self.seat)
 
     def legal_actions(self) -> list[Action]:
         """This seat's legal actions now (out-of-turn ones when it is not to act)."""

@@ -13,23 +13,15 @@ from collections import Counter
 from typing import Any
 
 from . import cards as C
-from .decks import Deck, standard_deck
-from .errors import OptionError, PositionError
-from .game import (
-    D_CHALLENGE,
-    D_CHOOSE_COLOR,
-    D_CHOOSE_DISCARD,
-    D_OVER,
-    D_PLAY_OR_KEEP,
-    D_PRESS_YOUR_LUCK,
-    D_STACK,
-    D_TURN,
-    DECISION_BY_NAME,
-    Game,
-)
+from .decisions import DECISION_TYPES, OVER
+from .decks import Deck, Pair
+from .errors import OptionError, PositionError, quote
+from .game import Game, action_table
 from .launcher import launcher_from_state, make_launcher
 from .rng import Rng
-from .variants import get_rules, make_options
+from .types import CardId, Color, DecisionKind, Seat
+from .variants import custom_deck, get_rules, make_options, paired_deck
+from .windows import UnoCatch
 
 FORMAT = "unokit-position/1"
 _FIELDS = frozenset(
@@ -62,42 +54,21 @@ _FIELDS = frozenset(
 
 def pending_to_json(game: Game) -> dict[str, Any]:
     """The open decision with every fact the engine needs to continue it."""
-    decision = game._decision
-    if decision == D_OVER:
-        return {"kind": "over"}
-    out: dict[str, Any] = {"kind": game.decision, "seat": game._seat}
-    data = game._data
-    if decision == D_PLAY_OR_KEEP:
-        out["card"] = game.card_text(data)
-    elif decision == D_CHALLENGE:
-        by, kind, named, fair, previous = data
-        out.update(
-            by=by,
-            card=C.KIND_NAMES[kind],
-            color=C.COLOR_NAMES[named],
-            fair=fair,
-            previous_color=C.COLOR_NAMES[previous] if previous >= 0 else None,
-        )
-    elif decision == D_CHOOSE_COLOR:
-        out["then"] = data
-    elif decision in (D_PRESS_YOUR_LUCK, D_CHOOSE_DISCARD):
-        out["discarded"] = [game.card_text(t) for t in data]
-    elif decision == D_STACK:
-        out["total"] = game.stack_total
-    return out
+    return game.open_decision.to_json(game)
 
 
-def public_pending(game: Game, seat: int | None) -> dict[str, Any]:
+def public_pending(game: Game, seat: Seat | None) -> dict[str, Any]:
     """:func:`pending_to_json` less what ``seat`` may not know (fairness, another's drawn card);
     ``seat=None`` is a spectator, who knows what every player knows."""
-    out = pending_to_json(game)
-    out.pop("fair", None)
-    if out.get("kind") == "play_or_keep" and out.get("seat") != seat:
-        card = game._data
-        out.pop("card")
-        if game.deck.double_sided:
-            out["back"] = game.deck.face_texts[1 - game.side][card]
-    return out
+    return game.open_decision.public(game, seat)
+
+
+def exposed_seat(game: Game) -> Seat | None:
+    """The seat of the open UNO catch window (R-1.5, D-2), caught or not, or ``None``."""
+    for window in game.windows:
+        if isinstance(window, UnoCatch):
+            return window.seat
+    return None
 
 
 def to_position(game: Game) -> dict[str, Any]:
@@ -121,7 +92,7 @@ def to_position(game: Game) -> dict[str, Any]:
         "launcher": game.launcher.state() if game.launcher is not None else None,
         "seed": game.rng.state,
         "pending": pending_to_json(game),
-        "uno_exposed": game.uno_exposed if game.uno_exposed >= 0 else None,
+        "uno_exposed": exposed_seat(game),
         "stack": game.stack_total,
         "passes": game.passes,
         "winners": game.winners,
@@ -139,20 +110,20 @@ def _need(obj: dict[str, Any], key: str) -> Any:
 
 def _int(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise PositionError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+        raise PositionError(f"{what} must be a whole number from {low} to {high}, not {quote(value)}")
     return value
 
 
-def _parse_card(deck: Deck, text: Any, side: int, where: str) -> int:
+def _parse_card(deck: Deck, text: Any, side: int, where: str) -> CardId:
     if not isinstance(text, str):
-        raise PositionError(f"{where}: a card is text like 'red 5', not {text!r}")
+        raise PositionError(f"{where}: a card is text like 'red 5', not {quote(text)}")
     try:
         if "/" in text:
             light, _, dark = text.partition("/")
             canonical = f"{C.face_text(C.parse_face(light))}/{C.face_text(C.parse_face(dark))}"
             t = deck.type_id(canonical)
             if t is None:
-                raise PositionError(f"{where}: there is no card {text!r} in this deck")
+                raise PositionError(f"{where}: there is no card {quote(text)} in this deck")
             return t
         face = C.face_text(C.parse_face(text))
     except PositionError:
@@ -174,12 +145,36 @@ def _parse_cards(deck: Deck, value: Any, side: int, where: str) -> list[int]:
     return [_parse_card(deck, text, side, where) for text in value]
 
 
-def _color(value: Any, where: str) -> int:
+def _color(value: Any, where: str) -> Color:
     if value is None:
         return C.NO_COLOR
     if not isinstance(value, str) or value not in C.COLOR_BY_NAME:
-        raise PositionError(f"{where} must be a colour name or null, not {value!r}")
+        raise PositionError(f"{where} must be a colour name or null, not {quote(value)}")
     return C.COLOR_BY_NAME[value]
+
+
+class _Reader:
+    """How decisions read their fields from a position (:class:`~unokit.core.decisions.Reader`)."""
+
+    def __init__(self, deck: Deck, side: int, players: int) -> None:
+        self.deck = deck
+        self.side = side
+        self.players = players
+
+    def card(self, value: object, where: str) -> CardId:
+        return _parse_card(self.deck, value, self.side, where)
+
+    def cards(self, value: object, where: str) -> list[CardId]:
+        return _parse_cards(self.deck, value, self.side, where)
+
+    def seat(self, value: object, where: str) -> Seat:
+        return _int(value, where, 0, self.players - 1)
+
+    def color(self, value: object, where: str) -> Color:
+        return _color(value, where)
+
+    def whole(self, value: object, where: str, low: int, high: int) -> int:
+        return _int(value, where, low, high)
 
 
 def from_position(obj: dict[str, Any]) -> Game:
@@ -203,26 +198,27 @@ def from_position(obj: dict[str, Any]) -> Game:
     seed = _need(obj, "seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise PositionError(f"'seed' must be a whole number of 0 or more, not {seed!r}")
+    base = custom_deck(rules, options.deck) if options.deck else rules.standard_deck()
     if options.pairing == "random" and rules.double_sided:
         deck_texts = _need(obj, "deck")
         if not isinstance(deck_texts, list) or not all(isinstance(x, str) and "/" in x for x in deck_texts):
             raise PositionError("'deck' must list every card as 'light/dark'")
         try:
-            pairs = []
+            pairs: list[Pair] = []
             for text in deck_texts:
                 light, _, dark = text.partition("/")
                 pairs.append((C.parse_face(light), C.parse_face(dark)))
         except ValueError as exc:
             raise PositionError(f"'deck': {exc}") from None
-        deck = Deck(pairs)
-        reference = standard_deck(rules.name)
-        if Counter(p[0] for p in pairs) != Counter(p[0] for p in reference.pairs()) or Counter(
-            p[1] for p in pairs
-        ) != Counter(p[1] for p in reference.pairs()):
+        reference = base.pairs()
+        if Counter(p[0] for p in pairs) != Counter(p[0] for p in reference) or Counter(p[1] for p in pairs) != Counter(
+            p[1] for p in reference
+        ):
             raise PositionError(f"'deck' does not hold the faces of {rules.title}")
+        deck = paired_deck(base, pairs)
     else:
-        deck = standard_deck(rules.name)
-    game = Game(rules, options, players, seed, deck)
+        deck = base
+    game = Game(rules, options, players, seed, deck, action_table(deck))
     side_name = obj.get("side", rules.side_names[0])
     if side_name not in rules.side_names or (not rules.double_sided and side_name != rules.side_names[0]):
         raise PositionError(f"'side' must be {' or '.join(rules.side_names[: 2 if rules.double_sided else 1])}")
@@ -268,7 +264,8 @@ def from_position(obj: dict[str, Any]) -> Game:
     if game.color >= 0 and game.color not in C.SIDE_COLORS[side]:
         raise PositionError(f"colour {C.COLOR_NAMES[game.color]} is not on the {side_name} side")
     exposed = obj.get("uno_exposed")
-    game.uno_exposed = -1 if exposed is None else _int(exposed, "'uno_exposed'", 0, players - 1)
+    if exposed is not None:
+        game.windows = (UnoCatch(_int(exposed, "'uno_exposed'", 0, players - 1)),)
     game.stack_total = _int(obj.get("stack", 0), "'stack'", 0, 10**6)
     if game.stack_total and not options.stacking:
         raise PositionError("'stack' needs the option stacking=true")
@@ -277,46 +274,25 @@ def from_position(obj: dict[str, Any]) -> Game:
         "kind": "stack" if game.stack_total else "turn",
         "seat": game.turn,
     }
-    if not isinstance(pending, dict) or pending.get("kind") not in DECISION_BY_NAME:
-        raise PositionError(f"'pending' must be an object whose kind is one of {', '.join(DECISION_BY_NAME)}")
-    decision = DECISION_BY_NAME[pending["kind"]]
-    game._decision = decision
-    if decision == D_OVER:
+    kind = pending.get("kind") if isinstance(pending, dict) else None
+    if not isinstance(kind, str) or kind not in DECISION_TYPES:
+        names = ", ".join(DECISION_TYPES)
+        raise PositionError(f"'pending' must be an object whose kind is one of {names}")
+    decision_type = DECISION_TYPES[DecisionKind(kind)]
+    if decision_type is type(OVER):
         winners = obj.get("winners") or []
         if not isinstance(winners, list) or not winners:
             raise PositionError("a finished game lists its 'winners'")
         game._winners = [_int(w, "a winner", 0, players - 1) for w in winners]
-        game._seat = 0
+        game._decision = OVER
         return game
     if not game.discard:
         raise PositionError("'discard' needs at least its top card while the game runs")
     seat = _int(pending.get("seat", game.turn), "pending 'seat'", 0, players - 1)
-    game._seat = seat
-    if decision in (D_TURN, D_STACK):
-        if (decision == D_STACK) != bool(game.stack_total):
+    if kind in (DecisionKind.TURN, DecisionKind.STACK):
+        if (kind == DecisionKind.STACK) != bool(game.stack_total):
             raise PositionError("a 'stack' decision goes with a positive 'stack' total, and only then")
         if game.color < 0:
             raise PositionError("'color' must name the colour in play")
-    elif decision == D_PLAY_OR_KEEP:
-        card = _parse_card(deck, pending.get("card"), side, "pending 'card'")
-        if card not in game.hands[seat]:
-            raise PositionError("the drawn card of 'play_or_keep' must be in that seat's hand")
-        game._data = card
-    elif decision == D_CHALLENGE:
-        kind = C.KIND_BY_NAME.get(str(pending.get("card")))
-        if kind not in C.CHALLENGEABLE_KINDS:
-            raise PositionError("a 'challenge' names the card played: wild_draw_four, wild_draw_two or wild_draw_color")
-        fair = pending.get("fair")
-        if not isinstance(fair, bool):
-            raise PositionError("a 'challenge' says whether the play was 'fair' (true or false)")
-        by = _int(pending.get("by"), "pending 'by'", 0, players - 1)
-        named_color = _color(pending.get("color"), "pending 'color'")
-        if named_color < 0:
-            raise PositionError("a 'challenge' names the colour the Wild Draw card chose ('color')")
-        previous = _color(pending.get("previous_color"), "pending 'previous_color'")
-        game._data = (by, kind, named_color, fair, previous)
-    elif decision == D_CHOOSE_COLOR:
-        game._data = _int(pending.get("then", seat), "pending 'then'", 0, players - 1)
-    elif decision in (D_PRESS_YOUR_LUCK, D_CHOOSE_DISCARD):
-        game._data = _parse_cards(deck, pending.get("discarded", []), side, "pending 'discarded'")
+    game._decision = decision_type.from_json(game, pending, seat, _Reader(deck, side, players))
     return game

@@ -1,123 +1,256 @@
-"""Variants as data: each variant's deck, player range, points and accepted options.
+"""Variants as data: each variant's deck, player range, first-card rule, penalties, points
+family, default options and accepted options.
 
 A variant is built by name and options, in Python (``new_game("flip", players=4,
 stacking=True)``) or as a string (``"flip(players=4,stacking=true)"``). Unknown variants,
 unknown options, options a variant does not accept and impossible values raise
-:class:`OptionError` naming them.
+:class:`OptionError` naming them. :data:`VARIANT_NAMES` lists every variant.
+
+Nothing in the engine asks for a variant by name: what differs between variants is a field of
+:class:`VariantRules`, and what a card does is its entry in the card-kind table
+(:mod:`unokit.core.kinds`). A new deck is a new entry here and its deck data.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from . import cards as C
-from .errors import OptionError
+from .cards import Face
+from .colors import SIDE_COLORS
+from .decks import (
+    Deck,
+    Icons,
+    Pair,
+    attack_faces,
+    classic_faces,
+    data_text,
+    flip_attack_faces,
+    flip_faces,
+    random_pairing,
+    read_deck_text,
+    read_pairs_csv,
+)
+from .errors import OptionError, quote
+from .kinds import KINDS
+from .rng import Rng
+
+DeckSource = Callable[[], tuple[list[Pair], Icons]]
+FacesSource = Callable[[], tuple[list[Face], list[Face]]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class VariantRules:
-    """The fixed rules of one variant (R-1 to R-6)."""
+    """The fixed rules of one variant (R-1 to R-7), as data."""
 
     name: str
     title: str
+    family: str  # the point family of its cards (KINDS[k].points_in(family))
     double_sided: bool
-    uses_launcher: bool
+    uses_launcher: bool  # the launcher replaces the draw pile (R-4.1)
     min_players: int
     max_players: int
     side_names: tuple[str, str]
-    points: Mapping[int, int]  # action kinds -> points; numbers score their face value
-    options: frozenset[str]
+    options: frozenset[str]  # the options it accepts
+    deck_source: DeckSource  # its default deck: the physical cards and their icons
+    #: The faces a random pairing (``pairing="random"``) shuffles, in that order; ``None``:
+    #: the default deck's faces in deck order.
+    pairing_faces: FacesSource | None = None
+    #: ``"kind"``: each kind's first-card rule (R-2.4, R-3.8, R-4.4); ``"number"``: action
+    #: cards are ignored until a number shows (R-5.2, R-7, D-7).
+    first_card: str = "kind"
+    uno_penalty: int = 2  # cards drawn or presses made for a missed UNO (R-1.5)
+    #: Option defaults that differ from :class:`Options`' (``rounds=1`` for two editions, R-7).
+    defaults: Mapping[str, object] = field(default_factory=dict)
+    rule: str = ""  # the rule ids that describe it
 
     def card_points(self, kind: int) -> int:
-        """Points of a face of ``kind`` left in a hand (R-2.5, R-3.9, R-4.5, R-5.8)."""
-        return kind if kind < 10 else self.points[kind]
+        """Points of a face of ``kind`` left in a hand (R-2.5, R-3.9, R-4.5, R-5.8, R-7)."""
+        return KINDS[kind].points_in(self.family)
+
+    @property
+    def points(self) -> dict[int, int]:
+        """Points of every action kind of the default deck, by kind id (numbers score their value)."""
+        deck = self.standard_deck()
+        kinds = sorted({k for side in (0, 1) for k in deck.kind[side] if not C.is_number(k)})
+        return {k: self.card_points(k) for k in kinds}
+
+    def standard_deck(self) -> Deck:
+        """The default deck (the physical pairing on double-sided decks), cached."""
+        deck = _STANDARD.get(self.name)
+        if deck is None:
+            pairs, icons = self.deck_source()
+            deck = _STANDARD[self.name] = Deck(pairs, icons)
+        return deck
+
+    def deck(self, options: Options, rng: Rng) -> Deck:
+        """The deck of a new game with ``options``: the one given by the ``deck`` option or
+        the default one, its faces paired at random with ``pairing="random"`` (drawing from
+        ``rng``)."""
+        base = custom_deck(self, options.deck) if options.deck else self.standard_deck()
+        if options.pairing != "random" or not self.double_sided:
+            return base
+        if self.pairing_faces is not None and not options.deck:
+            light, dark = self.pairing_faces()
+        else:
+            pairs = base.pairs()
+            light, dark = [p[0] for p in pairs], [p[1] for p in pairs if p[1] is not None]
+        return paired_deck(base, random_pairing(light, dark, rng))
+
+    def kinds_on(self, side: int) -> frozenset[int]:
+        """The kinds on ``side`` of the default deck."""
+        return frozenset(self.standard_deck().kind[side])
 
 
-_COMMON = frozenset({"scoring", "target", "rounds"})
+_STANDARD: dict[str, Deck] = {}
+_CUSTOM: dict[tuple[str, tuple[str, ...]], Deck] = {}
+
+
+def paired_deck(base: Deck, pairs: list[Pair]) -> Deck:
+    """A deck of ``pairs`` whose icons are those of ``base`` carried by the dark face (on a
+    re-paired deck an icon goes with the face that shows it)."""
+    icons: Icons = {}
+    for name, marked in base.icons.items():
+        faces = {base.types[t].dark for t in marked}
+        icons[name] = frozenset(p for p in pairs if p[1] in faces)
+    return Deck(pairs, icons)
+
+
+def custom_deck(rules: VariantRules, cards: tuple[str, ...]) -> Deck:
+    """The deck the option ``deck`` lists (lines of a deck file: ``docs/formats.md``), checked
+    against ``rules``: each face of a side's colours and of a kind that side of the variant
+    has, enough different cut values to choose a dealer (R-1.2) and a card that can start the
+    discard pile. Raise :class:`OptionError` naming the problem."""
+    key = (rules.name, cards)
+    deck = _CUSTOM.get(key)
+    if deck is not None:
+        return deck
+    pairs, icons = read_deck_text("\n".join(cards), rules.double_sided)
+    if not pairs:
+        raise OptionError("option 'deck' lists no card")
+    for side in (0, 1) if rules.double_sided else (0,):
+        allowed = rules.kinds_on(side)
+        side_name = rules.side_names[side]
+        for pair in pairs:
+            face = pair[side]
+            assert face is not None
+            if face.kind not in allowed:
+                raise OptionError(f"{C.face_text(face)!r} is not a card of the {side_name} side of {rules.title}")
+            if face.color >= 0 and face.color not in SIDE_COLORS[side]:
+                raise OptionError(f"{C.face_text(face)!r}: {C.COLOR_NAMES[face.color]} is not a {side_name} colour")
+    light = [KINDS[p[0].kind] for p in pairs]
+    if len({max(k.number, 0) for k in light}) < 2:
+        raise OptionError("the deck needs cards of at least two cut values (numbers) to choose a dealer (R-1.2)")
+    if rules.first_card == "number":
+        if not any(k.is_number for k in light):
+            first = rules.side_names[0]
+            raise OptionError(f"{rules.title} starts on a number card: the deck needs one on its {first} side")
+    elif all(k.returned_first for k in light):
+        raise OptionError("the deck needs a card that may start the discard pile")
+    deck = _CUSTOM[key] = Deck(pairs, icons)
+    return deck
+
+
+def _deck_file(name: str, double_sided: bool) -> DeckSource:
+    return lambda: read_deck_text(data_text(name), double_sided)
+
+
+def _csv_pairs(name: str) -> DeckSource:
+    return lambda: (read_pairs_csv(data_text(name)), {})
+
+
+def _one_sided(faces: Callable[[], list[Face]]) -> DeckSource:
+    return lambda: ([(face, None) for face in faces()], {})
+
+
+_COMMON = frozenset({"scoring", "target", "rounds", "deck"})
 _DRAW_PILE = frozenset({"stacking", "bluffing", "wild_counts_as_color_match"})
 _FLIP = frozenset({"flip_wild_chooser", "pairing"})
 _LAUNCHER = frozenset({"launcher", "launcher_script"})
+_FLIP_OPTIONS = _COMMON | _DRAW_PILE | _FLIP
+
+
+def _themed(name: str, title: str, first_card: str, defaults: Mapping[str, object]) -> VariantRules:
+    """A themed UNO Flip edition: UNO Flip's rules with its own deck file (R-7)."""
+    return VariantRules(
+        name=name,
+        title=title,
+        family="flip",
+        double_sided=True,
+        uses_launcher=False,
+        min_players=2,
+        max_players=10,
+        side_names=("light", "dark"),
+        options=_FLIP_OPTIONS,
+        deck_source=_deck_file(f"{name}.deck", True),
+        first_card=first_card,
+        defaults=defaults,
+        rule="R-3, R-7",
+    )
+
 
 VARIANTS: dict[str, VariantRules] = {
     "classic": VariantRules(
         name="classic",
         title="Classic UNO",
+        family="classic",
         double_sided=False,
         uses_launcher=False,
         min_players=2,
         max_players=10,
         side_names=("light", "dark"),
-        points={C.SKIP: 20, C.REVERSE: 20, C.DRAW_TWO: 20, C.WILD: 50, C.WILD_DRAW_FOUR: 50},
         options=_COMMON | _DRAW_PILE,
+        deck_source=_one_sided(classic_faces),
+        rule="R-2",
     ),
     "flip": VariantRules(
         name="flip",
         title="UNO Flip",
+        family="flip",
         double_sided=True,
         uses_launcher=False,
         min_players=2,
         max_players=10,
         side_names=("light", "dark"),
-        points={
-            C.DRAW_ONE: 10,
-            C.DRAW_FIVE: 20,
-            C.REVERSE: 20,
-            C.SKIP: 20,
-            C.FLIP: 20,
-            C.SKIP_EVERYONE: 30,
-            C.WILD: 40,
-            C.WILD_DRAW_TWO: 50,
-            C.WILD_DRAW_COLOR: 60,
-        },
-        options=_COMMON | _DRAW_PILE | _FLIP,
+        options=_FLIP_OPTIONS,
+        deck_source=_csv_pairs("uno_flip_card_pairs.csv"),
+        pairing_faces=flip_faces,
+        rule="R-3",
     ),
     "attack": VariantRules(
         name="attack",
         title="UNO Attack",
+        family="attack",
         double_sided=False,
         uses_launcher=True,
         min_players=2,
         max_players=10,
         side_names=("light", "dark"),
-        points={
-            C.REVERSE: 20,
-            C.SKIP: 20,
-            C.HIT_2: 20,
-            C.DISCARD_ALL: 30,
-            C.TRADE_HANDS: 30,
-            C.WILD: 50,
-            C.WILD_ALL_HIT: 50,
-            C.WILD_HIT_FIRE: 50,
-        },
         options=_COMMON | _LAUNCHER,
+        deck_source=_one_sided(attack_faces),
+        rule="R-4, R-6",
     ),
     "flip_attack": VariantRules(
         name="flip_attack",
         title="UNO Flip Attack",
+        family="flip_attack",
         double_sided=True,
         uses_launcher=True,
         min_players=2,
         max_players=6,
         side_names=("mild", "wild"),
-        points={
-            C.HIT_2X: 10,
-            C.DISCARD_ALL: 20,
-            C.FLIP: 20,
-            C.HIT_5X: 20,
-            C.REVERSE: 20,
-            C.SKIP: 20,
-            C.SKIP_EVERYONE: 30,
-            C.WILD: 40,
-            C.WILD_DISCARD_ALL: 50,
-            C.WILD_ALL_OUT_ATTACK: 60,
-            C.WILD_PRESS_YOUR_LUCK: 60,
-        },
         options=_COMMON | _FLIP | _LAUNCHER,
+        deck_source=_csv_pairs("uno_flip_attack_card_pairs.csv"),
+        pairing_faces=flip_attack_faces,
+        first_card="number",
+        rule="R-5, R-6",
     ),
 }
+#: Every variant's name, in the order of the documentation.
+VARIANT_NAMES: tuple[str, ...] = tuple(VARIANTS)
 
 SCORING_MODES = ("winner", "own_hand", "loser")
 LAUNCHER_MODELS = ("random", "pattern", "one_card", "scripted")
@@ -146,14 +279,19 @@ class Options:
     rounds: int | None = None
     launcher: str = "random"
     launcher_script: tuple[int, ...] = ()
+    deck: tuple[str, ...] = ()  # the physical cards, as lines of a deck file; () the default deck
 
     def as_dict(self, rules: VariantRules) -> dict[str, Any]:
-        """The options ``rules`` accepts, as JSON values (``launcher_script`` as a list)."""
+        """The options ``rules`` accepts, as JSON values (lists for ``launcher_script`` and
+        ``deck``, which appear only when used)."""
         out: dict[str, Any] = {}
         for f in fields(self):
-            if f.name in rules.options and (f.name != "launcher_script" or self.launcher == "scripted"):
-                value = getattr(self, f.name)
-                out[f.name] = list(value) if isinstance(value, tuple) else value
+            if f.name not in rules.options:
+                continue
+            if (f.name == "launcher_script" and self.launcher != "scripted") or (f.name == "deck" and not self.deck):
+                continue
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
 
 
@@ -165,28 +303,36 @@ def _as_bool(name: str, value: object) -> bool:
         return value
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
-    raise OptionError(f"option {name!r} must be true or false, not {value!r}")
+    raise OptionError(f"option {name!r} must be true or false, not {quote(value)}")
 
 
 def _as_int(name: str, value: object, minimum: int) -> int:
     if isinstance(value, bool):
-        raise OptionError(f"option {name!r} must be a whole number, not {value!r}")
+        raise OptionError(f"option {name!r} must be a whole number, not {quote(value)}")
     if isinstance(value, str):
         try:
             value = int(value.strip())
         except ValueError:
-            raise OptionError(f"option {name!r} must be a whole number, not {value!r}") from None
+            raise OptionError(f"option {name!r} must be a whole number, not {quote(value)}") from None
     if not isinstance(value, int):
-        raise OptionError(f"option {name!r} must be a whole number, not {value!r}")
+        raise OptionError(f"option {name!r} must be a whole number, not {quote(value)}")
     if value < minimum:
-        raise OptionError(f"option {name!r} must be at least {minimum}, not {value}")
+        raise OptionError(f"option {name!r} must be at least {minimum}, not {quote(value)}")
     return value
 
 
 def _as_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     if isinstance(value, str) and value.strip().lower() in choices:
         return value.strip().lower()
-    raise OptionError(f"option {name!r} must be one of {', '.join(choices)}; got {value!r}")
+    raise OptionError(f"option {name!r} must be one of {', '.join(choices)}; got {quote(value)}")
+
+
+def _as_deck(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = value.splitlines()
+    if not isinstance(value, list | tuple) or not all(isinstance(line, str) for line in value):
+        raise OptionError(f"option 'deck' lists the cards as text lines (a deck file), not {quote(value)}")
+    return tuple(line.strip() for line in value if line.strip())
 
 
 def _as_script(value: object) -> tuple[int, ...]:
@@ -197,20 +343,23 @@ def _as_script(value: object) -> tuple[int, ...]:
     elif isinstance(value, list | tuple):
         items = list(value)
     else:
-        raise OptionError(f"option 'launcher_script' must be a list of whole numbers, not {value!r}")
+        raise OptionError(f"option 'launcher_script' must be a list of whole numbers, not {quote(value)}")
     return tuple(_as_int("launcher_script", item, 0) for item in items)
 
 
 def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
-    """Validate ``raw`` option values for ``rules`` and return the resolved :class:`Options`."""
+    """Validate ``raw`` option values for ``rules`` and return the resolved :class:`Options`
+    (the variant's own defaults fill in what ``raw`` leaves out)."""
     for name in raw:
+        if not isinstance(name, str):
+            raise OptionError(f"option names are text, not {quote(name)}")
         if name not in _OPTION_NAMES:
             known = ", ".join(sorted(rules.options))
-            raise OptionError(f"unknown option {name!r}; {rules.name} accepts {known}")
+            raise OptionError(f"unknown option {quote(name)}; {rules.name} accepts {known}")
         if name not in rules.options:
             raise OptionError(f"option {name!r} does not apply to {rules.name}")
     values: dict[str, Any] = {}
-    for name, value in raw.items():
+    for name, value in {**rules.defaults, **raw}.items():
         if name in ("stacking", "bluffing", "wild_counts_as_color_match"):
             values[name] = _as_bool(name, value)
         elif name == "flip_wild_chooser":
@@ -228,6 +377,8 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
             values[name] = _as_choice(name, value, LAUNCHER_MODELS)
         elif name == "launcher_script":
             values[name] = _as_script(value)
+        elif name == "deck":
+            values[name] = _as_deck(value)
     if "target" not in values:
         values["target"] = 200 if values.get("scoring") == "loser" else 500
     if values.get("launcher") == "scripted":
@@ -235,15 +386,30 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
             raise OptionError("launcher='scripted' needs the option 'launcher_script'")
     elif "launcher_script" in values:
         raise OptionError("option 'launcher_script' needs launcher='scripted'")
-    return Options(**values)
+    options = Options(**values)
+    if options.deck:
+        custom_deck(rules, options.deck)  # raises OptionError when the deck does not fit
+    return options
 
 
 def get_rules(name: str) -> VariantRules:
     """The rules of variant ``name``; raise :class:`OptionError` for an unknown name."""
+    if not isinstance(name, str):
+        raise OptionError(f"a variant is named by text such as 'classic', not {quote(name)}")
     rules = VARIANTS.get(name.strip().lower())
     if rules is None:
-        raise OptionError(f"unknown variant {name!r}; variants are {', '.join(VARIANTS)}")
+        raise OptionError(f"unknown variant {quote(name)}; variants are {', '.join(VARIANTS)}")
     return rules
+
+
+def deck_cards(variant: str, **options: object) -> list[str]:
+    """Every physical card of ``variant``'s deck in the notation (``red 5/pink 2``), in deck
+    order: the default deck, or the one the ``deck`` option lists. A card appears once per
+    copy; a position or a test may name any of them."""
+    rules = get_rules(variant)
+    opts = make_options(rules, options)
+    deck = custom_deck(rules, opts.deck) if opts.deck else rules.standard_deck()
+    return deck.card_texts()
 
 
 def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
@@ -252,7 +418,7 @@ def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"write options as name=value, not {pair!r}")
+            raise OptionError(f"write options as name=value, not {quote(pair)}")
         out[key.strip()] = value.strip()
     return out
 
@@ -267,7 +433,7 @@ def parse_variant_spec(spec: str) -> tuple[str, dict[str, str]]:
     """
     match = _SPEC.match(spec)
     if match is None:
-        raise OptionError(f"cannot read the variant {spec!r}; write e.g. 'flip(players=4)'")
+        raise OptionError(f"cannot read the variant {quote(spec)}; write e.g. 'flip(players=4)'")
     name, body = match.group(1), (match.group(2) or "").strip()
     params: dict[str, str] = {}
     depth, start, parts = 0, 0, []
@@ -285,8 +451,8 @@ def parse_variant_spec(spec: str) -> tuple[str, dict[str, str]]:
         key, sep, value = part.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise OptionError(f"cannot read {part.strip()!r} in {spec!r}; write name=value")
+            raise OptionError(f"cannot read {quote(part)} in {quote(spec)}; write name=value")
         if key in params:
-            raise OptionError(f"option {key!r} is given twice in {spec!r}")
+            raise OptionError(f"option {key!r} is given twice in {quote(spec)}")
         params[key] = value.strip()
     return name, params

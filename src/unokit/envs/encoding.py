@@ -25,18 +25,27 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core import cards as C
-from ..core.actions import CATCH, TRADE, UNO, Action
-from ..core.decks import Deck, standard_deck
+from ..core.actions import CATCH, TARGET, TRADE, UNO, Action
+from ..core.decks import Deck
 from ..core.errors import InvalidActionError, OptionError
-from ..core.game import DECISION_NAMES, action_table
+from ..core.game import action_table
 from ..core.observation import View
+from ..core.types import ActionKind
+from ..core.types import DecisionKind as D
 from ..core.variants import get_rules
 
-#: Open decisions as one-hot slots, in this order (``over`` has none).
-DECISIONS: tuple[str, ...] = DECISION_NAMES[:-1]
-_DECISION_INDEX = {name: i for i, name in enumerate(DECISIONS)}
-_PLAY_OR_KEEP = _DECISION_INDEX["play_or_keep"]
-_CHALLENGE = _DECISION_INDEX["challenge"]
+#: Open decisions as one-hot slots, in this order, in every variant; a variant whose cards open
+#: other decisions (the themed editions) has slots for those after these (``over`` has none).
+DECISIONS: tuple[str, ...] = (
+    D.TURN,
+    D.PLAY_OR_KEEP,
+    D.CHALLENGE,
+    D.CHOOSE_COLOR,
+    D.CHOOSE_PLAYER,
+    D.PRESS_YOUR_LUCK,
+    D.CHOOSE_DISCARD,
+    D.STACK,
+)
 
 #: Wild plays and colour choices name a colour *slot*: the index of the colour on its side.
 COLOR_SLOTS = 4
@@ -78,7 +87,13 @@ def _face_order(deck: Deck, side: int, t: int) -> tuple[int, int]:
 
 
 def _wild(deck: Deck, t: int) -> bool:
-    return C.is_wild(deck.kind[0][t]) or C.is_wild(deck.kind[1][t])
+    """Whether a play of card type ``t`` names a colour on one of its sides (one id per colour slot)."""
+    return deck.kinds[0][t].color_with_play or deck.kinds[1][t].color_with_play
+
+
+def _opens(deck: Deck, *decisions: D) -> bool:
+    """Whether a card of ``deck`` may open one of ``decisions`` (the card-kind table says)."""
+    return any(d in kind.opens for side in deck.kinds for kind in side for d in decisions)
 
 
 class Encoding:
@@ -100,12 +115,16 @@ class Encoding:
         self.variant: str = rules.name
         self.players = players
         self.history = history
-        deck = standard_deck(rules.name)
+        deck = rules.standard_deck()
         self.deck = deck
         self.table = action_table(deck)
         self.types = len(deck.types)
         self.double_sided = deck.double_sided
         self.draw_pile = not rules.uses_launcher
+        extra = [d for d in (D.CHOOSE_TARGET, D.DISCARD_CARDS) if _opens(deck, d)]
+        #: The open decisions as one-hot slots: :data:`DECISIONS`, then those of this deck's cards.
+        self.decisions: tuple[str, ...] = (*DECISIONS, *extra)
+        self._decision_index = {name: i for i, name in enumerate(self.decisions)}
         self._build_actions()
         self._build_observation()
 
@@ -141,7 +160,7 @@ class Encoding:
         text = deck.text
         self.play_start = group(
             "play",
-            "play card type `t` (id = start + t); a wild's plain id is never legal",
+            "play card type `t` (id = start + t); never legal for a wild that names a colour",
             [(f"play {text[t]}", *same(table.play[t])) for t in range(n_types)],
         )
         self.play_uno_start = group(
@@ -171,7 +190,9 @@ class Encoding:
         simple = table.simple
         if self.draw_pile:
             self.draw_start = group(
-                "draw", "draw a card (in a `stack` decision: take the whole total)", [("draw", *same(simple["draw"]))]
+                "draw",
+                "draw a card (in a `stack` decision: take the whole total)",
+                [("draw", *same(simple[ActionKind.DRAW]))],
             )
             drawn: list[tuple[str, Action | None, Action | None]] = [
                 ("play_drawn", *same(table.drawn)),
@@ -190,14 +211,14 @@ class Encoding:
                 "play the card just drawn: plain, plain + UNO, then wild colour slots 0-3, then slots 0-3 + UNO",
                 drawn,
             )
-            group("keep", "keep the card just drawn", [("keep", *same(simple["keep"]))])
+            group("keep", "keep the card just drawn", [("keep", *same(simple[ActionKind.KEEP]))])
             group(
                 "challenge",
                 "challenge, then accept, a Wild Draw card",
-                [("challenge", *same(simple["challenge"])), ("accept", *same(simple["accept"]))],
+                [("challenge", *same(simple[ActionKind.CHALLENGE])), ("accept", *same(simple[ActionKind.ACCEPT]))],
             )
         else:
-            self.draw_start = group("press", "press the launcher", [("press", *same(simple["press"]))])
+            self.draw_start = group("press", "press the launcher", [("press", *same(simple[ActionKind.PRESS]))])
         colors: list[tuple[str, Action | None, Action | None]] = []
         for slot in range(COLOR_SLOTS):
             names = C.COLOR_NAMES[C.SIDE_COLORS[0][slot]]
@@ -206,27 +227,36 @@ class Encoding:
             colors.append((f"color {names}", table.color[C.SIDE_COLORS[0][slot]], table.color[dark_colors[slot]]))
         group("color", "name the colour of slot c (a choose_color decision)", colors)
         self.trade_start = -1
-        if self.variant == "attack":
+        self.target_start = -1
+        if _opens(deck, D.CHOOSE_PLAYER):
             self.trade_start = group(
                 "trade",
                 "Trade Hands with the seat k places after you (k = 1..9, by seat number)",
                 [(f"trade +{k}", None, None) for k in range(1, TRADE_OFFSETS + 1)],
             )
-        if self.variant == "flip_attack":
+        if _opens(deck, D.PRESS_YOUR_LUCK):
             group(
                 "press_your_luck",
                 "Wild Press Your Luck: press_again, then stop",
-                [("press_again", *same(simple["press_again"])), ("stop", *same(simple["stop"]))],
+                [("press_again", *same(simple[ActionKind.PRESS_AGAIN])), ("stop", *same(simple[ActionKind.STOP]))],
             )
+        if _opens(deck, D.CHOOSE_DISCARD, D.DISCARD_CARDS):
             group(
                 "discard",
-                "Wild Press Your Luck: discard card type `t`",
+                "discard card type `t` (after an empty press of Wild Press Your Luck, or when a card asks "
+                "for discards)",
                 [(f"discard {text[t]}", *same(table.discard[t])) for t in range(n_types)],
             )
             group(
                 "discard_uno",
                 "discard card type `t` and call UNO",
                 [(f"discard {text[t]} uno", *same(table.discard_uno[t])) for t in range(n_types)],
+            )
+        if _opens(deck, D.CHOOSE_TARGET):
+            self.target_start = group(
+                "target",
+                "challenge the seat k places after you (k = 1..9, by seat number)",
+                [(f"target +{k}", None, None) for k in range(1, TRADE_OFFSETS + 1)],
             )
         self.action_groups: tuple[ActionGroup, ...] = tuple(groups)
         self.action_labels: tuple[str, ...] = tuple(labels)
@@ -240,11 +270,20 @@ class Encoding:
         i = self._ids.get(action)
         if i is not None:
             return i
-        if action.kind == TRADE and self.trade_start >= 0 and action.seat != seat:
-            return self.trade_start + (action.seat - seat) % self.players - 1
+        start = self._seated_start(action)
+        if start >= 0 and action.seat != seat:
+            return start + (action.seat - seat) % self.players - 1
         if action.kind in (CATCH, UNO):
             return None
         raise InvalidActionError(f"{action!r} is not an action of {self.variant}")
+
+    def _seated_start(self, action: Action) -> int:
+        """The first id of the group of ``action``'s kind when it names a seat (trade, target)."""
+        if action.kind == TRADE:
+            return self.trade_start
+        if action.kind == TARGET:
+            return self.target_start
+        return -1
 
     def decode(self, action_id: int, side: int, seat: int) -> Action | None:
         """The engine action of ``action_id`` for ``seat`` with ``side`` active, or ``None``
@@ -252,9 +291,10 @@ class Encoding:
         :class:`InvalidActionError` for an id outside ``0..num_actions - 1``."""
         if not 0 <= action_id < self.num_actions:
             raise InvalidActionError(f"action id {action_id} is outside 0..{self.num_actions - 1} ({self.variant})")
-        if 0 <= self.trade_start <= action_id < self.trade_start + TRADE_OFFSETS:
-            k = action_id - self.trade_start + 1
-            return self.table.trade[(seat + k) % self.players] if k < self.players else None
+        for start, row in ((self.trade_start, self.table.trade), (self.target_start, self.table.target)):
+            if 0 <= start <= action_id < start + TRADE_OFFSETS:
+                k = action_id - start + 1
+                return row[(seat + k) % self.players] if k < self.players else None
         return self._decode[side][action_id]
 
     def legal_ids(self, view: View) -> list[int]:
@@ -265,9 +305,10 @@ class Encoding:
         for action in view.legal_actions():
             i = ids.get(action)
             if i is None:
-                if action.kind != TRADE:
+                start = self._seated_start(action)
+                if start < 0:
                     continue  # catch / late uno: the environment's catch rule handles them
-                i = self.trade_start + (action.seat - seat) % self.players - 1
+                i = start + (action.seat - seat) % self.players - 1
             out.append(i)
         return out
 
@@ -359,7 +400,9 @@ class Encoding:
             1.0,
             "Classic, Flip: in a challenge decision, the colour in play before the Wild Draw card, one-hot",
         )
-        self._decision = block("decision", len(DECISIONS), 1.0, "open decision, one-hot: " + ", ".join(DECISIONS))
+        self._decision = block(
+            "decision", len(self.decisions), 1.0, "open decision, one-hot: " + ", ".join(self.decisions)
+        )
         self._to_act = block("to_act", n, 1.0, "relative seat that must decide now, one-hot (none when over)")
         self._sizes = block("hand_sizes", n, size, "cards in each hand, by relative seat")
         self._scalars = block(
@@ -427,7 +470,8 @@ class Encoding:
         for t in view.hand:  # the hand block starts at 0
             buf[t] += 1
         buf[self._top + view.top] = 1
-        decision = _DECISION_INDEX.get(view.decision)
+        kind = view.decision
+        decision = self._decision_index.get(kind)
         to_act = view.to_act
         mine = 0
         if decision is not None and to_act is not None:
@@ -435,11 +479,11 @@ class Encoding:
             buf[self._to_act + (to_act - seat) % n] = 1
             if to_act == seat:
                 mine = 1
-                if decision == _PLAY_OR_KEEP:
+                if kind == D.PLAY_OR_KEEP:
                     if drawn < 0:
                         drawn = self.drawn_card(view)
                     buf[self._drawn + drawn] = 1
-            if decision == _CHALLENGE and self.draw_pile:
+            if kind == D.CHALLENGE and self.draw_pile:
                 previous = view.pending().get("previous_color")
                 if previous is not None:
                     buf[self._prev_color + self._color_index[previous]] = 1

@@ -21,12 +21,14 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.actions import DISCARD, DRAW, PLAY, PLAY_DRAWN, PRESS, Action
-from ..core.cards import COLOR_NAMES, DISCARD_ALL, WILD_DISCARD_ALL
+from ..core.actions import DISCARD, PLAY, PLAY_DRAWN, Action
+from ..core.colors import COLOR_NAMES
 from ..core.errors import IllegalActionError, InvalidActionError, OptionError
-from ..core.game import Event, Game
+from ..core.game import Game
 from ..core.observation import View
 from ..core.rng import Rng
+from ..core.round_end import RoundResult
+from ..core.types import DecisionKind
 from .encoding import Encoding, Mask, Obs
 
 UNO_CATCH_RULES = ("auto", "never")
@@ -171,7 +173,7 @@ class Session:
         """Apply a legal engine ``action`` of ``seat`` (ids, bots), then the catch rule.
 
         ``checked``: the action was taken from the seat's legal actions just now (as
-        :meth:`act` does), so the engine may skip its validation when no hand can end."""
+        :meth:`act` does), so the engine may skip its validation and its events."""
         game = self.game
         kind = action.kind
         card = -1
@@ -181,11 +183,11 @@ class Session:
             card = self.drawn_card(seat)
         if card >= 0:
             self._remember(seat, card)
-        events: list[Event] | None = None
-        if checked and seat == game.to_act and not self._may_end_hand(seat, kind, card):
-            game.step(action)  # the engine's fast path: no validation, no events
+        if checked and seat == game.to_act:
+            ended = game.step(action)  # the engine's fast path: no validation, no events
         else:
-            events = game.apply(action, seat=seat)
+            game.apply(action, seat=seat)
+            ended = game.round_ended
         self.decisions += 1
         if (
             game.uno_exposed == seat
@@ -198,53 +200,34 @@ class Session:
             catch = game.actions.catch[seat]
             if catch in game.legal_actions(catcher):
                 game.apply(catch, seat=catcher)
-        if game.round_number == self._round and not game.is_over:
+        if ended is None:
             return [0.0] * self.players
-        if events is None:  # pragma: no cover - _may_end_hand lists every way a hand ends
-            raise AssertionError(f"a hand ended on the fast path after {action}")
         if game.round_number != self._round:  # a new hand was dealt: forget the old plays
             self._round = game.round_number
             for played in self.history:
                 played.clear()
-        return self._rewards(events)
-
-    def _may_end_hand(self, seat: int, kind: str, card: int) -> bool:
-        """Whether ``seat``'s action could end the hand (then its events give the rewards). A
-        hand ends only when a play or a discard empties the hand (R-1.6) or when a turn's draw
-        or press finds no card anywhere (D-4)."""
-        game = self.game
-        if card >= 0:
-            if len(game.hands[seat]) <= 1:
-                return True
-            return game.deck.kind[game.side][card] in (DISCARD_ALL, WILD_DISCARD_ALL)
-        return kind in (DRAW, PRESS) and not game.draw
+        return self._rewards(ended)
 
     def _remember(self, seat: int, t: int) -> None:
         played = self.history[seat]
         played.insert(0, t)
         del played[self.encoding.history :]
 
-    def _rewards(self, events: list[Event]) -> list[float]:
+    def _rewards(self, ended: RoundResult) -> list[float]:
+        """Each seat's reward for the hand that ``ended``: +1 to its winner and -1/(n-1) to the
+        others (``reward="hand"``), or the points of the hands left (``reward="points"``)."""
         n = self.players
-        rewards = [0.0] * n
-        for event in events:
-            if event["type"] != "round_end":
-                continue
-            winner: int = event["winner"]
-            if self.reward == "hand":
-                for s in range(n):
-                    rewards[s] += 1.0 if s == winner else -1.0 / (n - 1)
-            else:
-                points: list[int] = event["hand_points"]
-                for s in range(n):
-                    rewards[s] += float(sum(points) - points[s]) if s == winner else -float(points[s])
-        return rewards
+        winner = ended.winner
+        if self.reward == "hand":
+            return [1.0 if s == winner else -1.0 / (n - 1) for s in range(n)]
+        points = ended.hand_points
+        return [float(sum(points) - points[s]) if s == winner else -float(points[s]) for s in range(n)]
 
     # ------------------------------------------------------------------ observing
     def observe(self, seat: int) -> Obs:
         """The observation vector of ``seat``."""
         game = self.game
-        drawn = self.drawn_card(seat) if game.to_act == seat and game.decision == "play_or_keep" else -1
+        drawn = self.drawn_card(seat) if game.to_act == seat and game.decision == DecisionKind.PLAY_OR_KEEP else -1
         return self.encoding.observe(self.views[seat], self.history, drawn)
 
     def mask(self, seat: int) -> Mask:

@@ -9,26 +9,42 @@ may catch it. Keys: see ``docs/play.md`` or the bottom line of the screen.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import RichLog, Static
 
+from ..bots.external import ExternalBotError
 from ..core.actions import CATCH, DRAW, PRESS, UNO, Action
 from ..core.cards import COLOR_NAMES
 from ..core.errors import UnokitError
+from ..core.game import Game
 from ..core.observation import redact
+from ..narration import plain
 from . import faces, look
+from .help import KEYS, rules_summary
+from .look import chip_rows, wrap_chips
 from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, you_grammar
 
 SessionFactory = Callable[[], Session]
+
+#: The most rows of the screen each panel takes (see ``PlayApp.CSS``): opponents, the prompt's
+#: lines (under its rule), and rows of cards in the hand.
+OPPONENT_ROWS = 10
+PROMPT_ROWS = 3
+HAND_ROWS = 6
+#: The log lines the round summary repeats: the plays that ended the round.
+LAST_PLAYS = 4
 
 
 class PassScreen(Screen[None]):
@@ -69,11 +85,55 @@ class QuitScreen(ModalScreen[bool]):
         self.where = where
 
     def compose(self) -> ComposeResult:
-        saved = f"The record is saved to {self.where}." if self.where else "This game is not recorded."
+        saved = f"Quitting saves the record to {self.where}." if self.where else "This game is not recorded."
         yield Static(f"Quit the game?  Y: quit   N: go on\n{saved}", id="quit")
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
+
+
+class HelpScreen(ModalScreen[None]):
+    """``?``: the keys, and the game being played in short (:mod:`unokit.play.help`)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q,enter", "close", "close")]
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        keys = Table(box=None, show_header=False, padding=(0, 1), title="Keys", title_justify="left")
+        keys.add_column(style="bold", no_wrap=True)
+        keys.add_column()
+        for key, what in KEYS:
+            keys.add_row(key, what)
+        rules = Text(f"\n{self.game.rules.title} in short\n", style="bold")
+        rules.append("\n".join(rules_summary(self.game)), style="")
+        rules.append("\n\n↑↓ scroll · Esc or ? closes", style="italic")
+        with VerticalScroll(id="help-box"):
+            yield Static(Group(keys, rules), id="help")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-box", VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class NoticeScreen(ModalScreen[None]):
+    """A message for the person at the keyboard alone, before the device is passed on."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "close")]
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble(self.message, ("\n\nEnter: go on", "italic")), id="notice")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class SummaryScreen(Screen[str]):
@@ -85,18 +145,42 @@ class SummaryScreen(Screen[str]):
         Binding("q,escape", "choose('quit')", "quit"),
     ]
 
-    def __init__(self, summary: RoundSummary, names: list[str], can_restart: bool) -> None:
+    def __init__(
+        self,
+        summary: RoundSummary,
+        names: list[str],
+        can_restart: bool,
+        last_plays: Sequence[str] = (),
+        double_sided: bool = True,
+    ) -> None:
         super().__init__()
         self.summary = summary
         self.names = names
         self.can_restart = can_restart
+        self.last_plays = list(last_plays)
+        self.double_sided = double_sided
 
     def compose(self) -> ComposeResult:
         s = self.summary
         text = Text()
         how = "wins the blocked round (fewest points)" if s.blocked else "went out"
         text.append(f"Round {s.round}: {self.names[s.winner]} {how}", style="bold")
-        text.append(f"  (cards counted on the {s.side} side)\n\n")
+        if self.double_sided:
+            text.append(f"  (cards counted on the {s.side} side)")
+        text.append("\n")
+        if self.last_plays:  # the plays that ended the round, which this screen covers
+            text.append("How it ended:\n", style="italic")
+            for play in self.last_plays:
+                text.append(f"  {play}\n", style="italic")
+        text.append("\nScores", style="bold underline")
+        text.append("   this round, total\n", style="italic")
+        for line in s.lines:
+            gained = f"+{line.gained}" if line.gained else "  ·"
+            text.append(f"  {line.name:<14} {gained:>5}   {line.total:>5}\n")
+        if s.over:
+            winners = ", ".join(self.names[w] for w in s.winners)
+            text.append(f"\nGame over: {winners} won!\n", style="bold reverse")
+        text.append("\nThe hands, each card with its points\n", style="bold underline")
         for line in s.lines:
             text.append(f"{line.name}: ", style="bold")
             if line.cards:
@@ -104,19 +188,14 @@ class SummaryScreen(Screen[str]):
             elif line.hand_points == 0:
                 text.append("no cards")
             text.append(f"  = {line.hand_points}\n")
-        text.append("\nScores\n", style="bold underline")
-        for line in s.lines:
-            gained = f"+{line.gained}" if line.gained else "  ·"
-            text.append(f"  {line.name:<14} {gained:>5}   {line.total:>5}\n")
-        if s.over:
-            winners = ", ".join(self.names[w] for w in s.winners)
-            text.append(f"\nGame over: {winners} won!\n", style="bold reverse")
-            again = "N: new game   " if self.can_restart else ""
-            text.append(f"\n{again}Q: quit", style="italic")
-        else:
-            text.append("\nEnter: next round   Q: quit", style="italic")
-        with Vertical(id="summary-box"):
+        again = "N: new game   " if self.can_restart else ""
+        keys = f"{again}Q: quit" if s.over else "Enter: next round   Q: quit"
+        with VerticalScroll(id="summary-box"):
             yield Static(text, id="summary")
+        yield Static(Text(f"{keys}   ↑↓: scroll", style="reverse"), id="summary-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#summary-box", VerticalScroll).focus()
 
     def action_choose(self, what: str) -> None:
         if what == "next" and self.summary.over and not self.can_restart:
@@ -157,6 +236,9 @@ class TableScreen(Screen[None]):
         self.window_text = ""
         self.finished = False
         self.teller: Teller = session.teller()
+        self.hand_layout: list[list[int]] = []  # the hand's rows of cards, as last drawn
+        self.hand_top = 0  # the first row of cards in view, for hands taller than the screen
+        self.recent: deque[str] = deque(maxlen=LAST_PLAYS)  # the log's latest lines, for the summary
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -172,26 +254,44 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         log = self.query_one("#log", RichLog)
-        setup_teller = Teller(self.session.names, 0)
+        setup_teller = self.session.teller(side=0)
         for line in setup_teller.lines(redact(self.session.setup, self.log_viewer)):
             log.write(line)
         self.render_all()
-        self.run_worker(self.drive(), exclusive=True, group="drive")
+        self.run_worker(self.guarded(self.drive()), exclusive=True, group="drive")
 
     # ------------------------------------------------------------------ drawing
     def render_all(self) -> None:
+        prompt = self.prompt_text()
         self.query_one("#header", Static).update(self.header_text())
         self.query_one("#opponents", Static).update(self.opponents_text())
         self.query_one("#table", Static).update(self.table_text())
-        self.query_one("#hand", Static).update(self.hand_text())
-        self.query_one("#prompt", Static).update(self.prompt_text())
+        self.query_one("#hand", Static).update(self.hand_text(self.hand_rows(prompt)))
+        self.query_one("#prompt", Static).update(prompt)
         self.query_one("#keys", Static).update(self.keys_text())
         self.set_class(self.session.game.side == 1, "flipped")
+        self.call_after_refresh(self.follow_log)
+
+    def follow_log(self) -> None:
+        """Keep the newest lines of the log in view (after a summary screen, or when the
+        panels above grow)."""
+        self.query_one("#log", RichLog).scroll_end(animate=False)
+
+    def hand_rows(self, prompt: Text) -> int:
+        """How many rows of cards fit on the screen with everything else at its smallest:
+        header, opponents, table, the hand's name and card lines, the prompt, two log lines,
+        the keys, and the panels' rules."""
+        width = max(self.app.size.width, 1)
+        opponents = min(len(self.seat_order()), OPPONENT_ROWS)
+        prompt_rows = min(len(prompt.wrap(self.app.console, width)), PROMPT_ROWS)
+        others = 1 + opponents + 2 + (1 + 1 + 1) + (1 + prompt_rows) + (1 + 2) + 1
+        return max(1, min(HAND_ROWS, self.app.size.height - others))
 
     def header_text(self) -> Text:
         game = self.session.game
         text = Text(f"{game.rules.title} · round {game.round_number} ", style="bold")
-        text.append_text(look.side_badge(game.side_name))
+        if game.rules.double_sided:
+            text.append_text(look.side_badge(game.side_name))
         names = self.session.names
         if game.is_over:
             text.append(" game over", style="bold")
@@ -229,8 +329,10 @@ class TableScreen(Screen[None]):
             line = Text("▶ " if acting else "  ", style="bold")
             line.append(f"{labels[seat]:<{pad}}", style="bold" if acting else "")
             line.append(f"  {size:>2} card{'s' if size != 1 else ' '}  {game.scores[seat]:>4} pts")
-            if size == 1:
+            if session.said_uno(seat):
                 line.append("  UNO!", style="bold red")
+            elif size == 1 and view.uno_exposed == seat:
+                line.append("  forgot UNO!", style="bold")
             if obs_backs is not None:
                 backs = obs_backs[seat]
                 if backs is None:  # seat 0's own hand, seen by a spectator: its backs are public
@@ -266,7 +368,9 @@ class TableScreen(Screen[None]):
             text.append(f"   stacked: +{game.stack_total}", style="bold")
         return text
 
-    def hand_text(self) -> Text:
+    def hand_text(self, rows: int) -> Text:
+        """The viewer's hand in at most ``rows`` rows of cards. A hand that needs more shows the
+        rows around the picked card and says how many cards are out of view, above or below."""
         session = self.session
         game = session.game
         if self.viewer is None:
@@ -275,20 +379,35 @@ class TableScreen(Screen[None]):
         prompt = self.prompt if self.ready and self.prompt is not None else None
         hand = prompt.hand if prompt is not None else session.hand(self.viewer)
         text = Text(f"{player.name} — {len(hand)} card{'s' if len(hand) != 1 else ''}, ", style="bold")
-        text.append(f"{game.scores[self.viewer]} pts\n", style="bold")
+        text.append(f"{game.scores[self.viewer]} pts", style="bold")
         picking = prompt is not None and prompt.pick_from_hand and self.submenu is None
         marking = prompt is not None and prompt.pick_from_hand
         chips = [
             look.chip(
                 card.face,
-                index=i + 1,
+                index=key_number(i),
                 playable=card.legal or not marking,
                 marked=marking,
                 selected=picking and i == self.cursor,
             )
             for i, card in enumerate(hand)
         ]
-        text.append_text(wrap_chips(chips, self.width_of("#hand")))
+        self.hand_layout = chip_rows(chips, self.width_of("#hand"))
+        layout = self.hand_layout
+        if len(layout) > rows:
+            here = next((r for r, row in enumerate(layout) if self.cursor in row), 0)
+            self.hand_top = min(max(self.hand_top, here - rows + 1), here, len(layout) - rows)
+            shown = layout[self.hand_top : self.hand_top + rows]
+            above = sum(len(row) for row in layout[: self.hand_top])
+            below = sum(len(row) for row in layout[self.hand_top + rows :])
+            hidden = [f"▲ {above} more" if above else "", f"▼ {below} more" if below else ""]
+            text.append("   " + "   ".join(count for count in hidden if count), style="italic")
+        else:
+            self.hand_top = 0
+            shown = layout
+        for row in shown:
+            text.append("\n")
+            text.append_text(Text(" ").join(chips[i] for i in row))
         if picking and hand:
             card = hand[min(self.cursor, len(hand) - 1)]
             text.append("\n")
@@ -335,22 +454,25 @@ class TableScreen(Screen[None]):
         return text
 
     def keys_text(self) -> Text:
+        """The keys that work now, on one line."""
         parts = []
         if self.window is not None:
             parts.append("C catch · U call UNO")
         elif self.ready and self.prompt is not None:
             if self.prompt.pick_from_hand and self.submenu is None:
-                parts.append("←→/1-9 pick · Enter play")
-                if self.prompt.choices:
-                    parts.append("D draw")
+                parts.append("←→↑↓/1-9,0 pick · Enter play")
+                verbs = {DRAW: "draw", PRESS: "press"}
+                draws = [verbs[c.action.kind] for c in self.prompt.choices if c.action.kind in verbs]
+                if draws:
+                    parts.append(f"D {draws[0]}")
             else:
-                parts.append("↑↓/1-9 choose · Enter ok")
+                parts.append("←→/1-9 choose · Enter ok")
                 if self.submenu is not None:
                     parts.append("Esc back")
             parts.append("U UNO")
             if self.viewer is not None and any(a.kind == CATCH for a in self.session.out_of_turn(self.viewer)):
                 parts.append("C catch")
-        parts.append("Q quit")
+        parts += ["? help", "Q quit"]
         return Text(" · ".join(parts), style="reverse")
 
     def log_lines(self, lines: list[str], style: str = "") -> None:
@@ -380,9 +502,19 @@ class TableScreen(Screen[None]):
                 return
             self.render_all()
             await self.pause(self.delay)
-            await self.perform(session.bot_act(seat), seat)
+            await self.perform(await asyncio.to_thread(session.bot_act, seat), seat)
         self.finished = True
         self.render_all()
+
+    async def guarded(self, work: Awaitable[None]) -> None:
+        """Run the game loop ``work``; a bot that breaks the protocol, or a game that cannot go
+        on (a scripted launcher used up), ends the app with the message, not a traceback."""
+        try:
+            await work
+        except (ExternalBotError, UnokitError) as exc:
+            app = self.app
+            if isinstance(app, PlayApp):
+                app.fail(f"the game stopped: {exc}")
 
     def open_prompt(self, seat: int) -> None:
         self.prompt = self.session.prompt(seat)
@@ -401,8 +533,10 @@ class TableScreen(Screen[None]):
         show the round summary; then redraw."""
         outcome = self.session.apply(action, seat)
         await self.tell(outcome)
-        if outcome.flipped_to is not None:
-            self.app.notify(f"Everything flips to the {outcome.flipped_to.upper()} side!", title="FLIP")
+        if self.hot_seat and self.session.is_human(seat):
+            await self.show_revealed(outcome, seat)
+        if outcome.flipped_to is not None:  # under the prompt, never over it
+            self.message = f"⟳ FLIP: everything is now on the {outcome.flipped_to.upper()} side"
         if reactions and outcome.exposed is not None:
             await self.uno_window(outcome.exposed)
         if outcome.summary is not None:
@@ -417,17 +551,32 @@ class TableScreen(Screen[None]):
         return None if self.hot_seat else self.viewer
 
     async def tell(self, outcome: Outcome) -> None:
+        """Write the outcome's events into the log, as the log's reader may see them."""
         session = self.session
+        ended = False
         for event in redact(outcome.events, self.log_viewer):
             if event["type"] == "press" and not event.get("empty"):
                 presser = session.names[event["presser"] if "presser" in event else event["seat"]]
                 self.log_lines([you_grammar(f"{presser} presses the launcher…")], "italic")
                 await self.pause(self.delay)
             line = self.teller.line(event)
+            if event["type"] == "round_end":
+                ended = True  # what follows deals the next round
             if line:
                 style = "bold reverse" if event["type"] in ("flip", "round_end", "game_end") else ""
                 self.log_lines([line], style)
+                if not ended:
+                    self.recent.append(line)
         self.render_all()
+
+    async def show_revealed(self, outcome: Outcome, seat: int) -> None:
+        """Hot seat: the shared log does not show the hand a challenge revealed, so the
+        challenger sees it alone, before the device is passed on."""
+        for event in redact(outcome.events, seat):
+            if event["type"] == "challenge" and event["seat"] == seat and "revealed" in event:
+                line = self.session.teller().line(event)
+                if line:
+                    await self.app.push_screen_wait(NoticeScreen(line))
 
     async def uno_window(self, exposed: int) -> None:
         """Someone has one card and did not call UNO: a short, fair window to react."""
@@ -461,7 +610,11 @@ class TableScreen(Screen[None]):
 
     async def show_summary(self, summary: RoundSummary) -> None:
         """The round summary (the record was saved when the round ended, in ``Session.apply``)."""
-        choice = await self.app.push_screen_wait(SummaryScreen(summary, self.session.names, self.can_restart))
+        screen = SummaryScreen(
+            summary, self.session.names, self.can_restart, list(self.recent), self.session.game.rules.double_sided
+        )
+        self.recent.clear()
+        choice = await self.app.push_screen_wait(screen)
         if choice == "quit":
             self.app.exit(self.session.save())
         elif summary.over and choice == "next":
@@ -481,13 +634,13 @@ class TableScreen(Screen[None]):
         self.submenu = None
         self.uno_armed = False
         self.message = ""
-        self.run_worker(self.after_human(action, seat), exclusive=True, group="drive")
+        self.run_worker(self.guarded(self.after_human(action, seat)), exclusive=True, group="drive")
 
     async def after_human(self, action: Action, seat: int) -> None:
         try:
             await self.perform(action, seat)
         except UnokitError as exc:  # the game is unchanged; ask again
-            self.message = str(exc)
+            self.message = plain(str(exc))
         await self.drive()
 
     def out_of_turn_key(self, kind: str) -> bool:
@@ -500,7 +653,9 @@ class TableScreen(Screen[None]):
                     self.window.set_result(action)
                 elif self.ready:
                     self.ready = False
-                    self.run_worker(self.after_out_of_turn(action, self.viewer), exclusive=True, group="drive")
+                    self.run_worker(
+                        self.guarded(self.after_out_of_turn(action, self.viewer)), exclusive=True, group="drive"
+                    )
                 return True
         return False
 
@@ -513,6 +668,9 @@ class TableScreen(Screen[None]):
         event.stop()
         if key in ("q", "ctrl+q"):
             self.app.push_screen(QuitScreen(self.session.record_path), self.quit_answer)
+            return
+        if key in ("question_mark", "f1"):
+            self.app.push_screen(HelpScreen(self.session.game))
             return
         if key == "c":
             if not self.out_of_turn_key(CATCH):
@@ -558,6 +716,8 @@ class TableScreen(Screen[None]):
             self.cursor = (self.cursor - 1) % len(hand)
         elif key == "right" and hand:
             self.cursor = (self.cursor + 1) % len(hand)
+        elif key in ("up", "down") and hand:
+            self.cursor = self.row_neighbour(-1 if key == "up" else 1)
         elif key == "home":
             self.cursor = 0
         elif key == "end":
@@ -576,6 +736,17 @@ class TableScreen(Screen[None]):
             return
         self.message = ""
         self.render_all()
+
+    def row_neighbour(self, step: int) -> int:
+        """The card a row above (``step`` -1) or below (1) the cursor, in the same column as far
+        as that row reaches; the cursor itself at the first or last row."""
+        rows = self.hand_layout
+        here = next((r for r, row in enumerate(rows) if self.cursor in row), None)
+        if here is None or not 0 <= here + step < len(rows):
+            return self.cursor
+        column = rows[here].index(self.cursor)
+        target = rows[here + step]
+        return target[min(column, len(target) - 1)]
 
     def choose_card(self, card: int) -> None:
         prompt = self.prompt
@@ -601,21 +772,10 @@ class TableScreen(Screen[None]):
             self.app.exit(self.session.save())
 
 
-def wrap_chips(chips: list[Text], width: int, gap: str = " ") -> Text:
-    """Lay chips out in lines of at most ``width`` cells, never breaking a chip."""
-    out = Text()
-    used = 0
-    for chip in chips:
-        size = chip.cell_len
-        if used and used + len(gap) + size > width:
-            out.append("\n")
-            used = 0
-        elif used:
-            out.append(gap)
-            used += len(gap)
-        out.append_text(chip)
-        used += size
-    return out
+def key_number(index: int) -> int | None:
+    """The digit key that picks card ``index`` (0-based) of a hand: 1 to 9, then 0 for the
+    tenth card; later cards have none (the arrows reach them)."""
+    return index + 1 if index < 9 else 0 if index == 9 else None
 
 
 class PlayApp(App[Path | None]):
@@ -631,7 +791,7 @@ class PlayApp(App[Path | None]):
     #header { height: 1; background: $panel; }
     #opponents { height: auto; max-height: 10; }
     #table { height: 2; }
-    #hand { height: auto; max-height: 8; border-top: solid $primary; }
+    #hand { height: auto; border-top: solid $primary; }
     #prompt { height: auto; max-height: 4; border-top: solid $primary; }
     #log { height: 1fr; min-height: 2; border-top: solid $primary; }
     #keys { height: 1; }
@@ -639,8 +799,13 @@ class PlayApp(App[Path | None]):
     TableScreen.flipped #prompt { border-top: heavy magenta; }
     TableScreen.flipped #log { border-top: heavy magenta; }
     #pass { height: 1fr; content-align: center middle; }
-    #summary-box { height: 1fr; overflow-y: auto; padding: 1 2; }
+    #summary-box { height: 1fr; padding: 1 2; }
+    #summary-keys { height: 1; }
     QuitScreen { align: center middle; }
+    HelpScreen { align: center middle; }
+    #help-box { width: 100%; height: 100%; border: thick $primary; padding: 0 1; background: $surface; }
+    NoticeScreen { align: center middle; }
+    #notice { width: 70; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
     #quit { width: 60; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
     """
 
@@ -659,6 +824,13 @@ class PlayApp(App[Path | None]):
         self.allow_restart = restart
         self.session: Session | None = None
         self.saved: list[Path] = []
+        self.error: str | None = None
+
+    def fail(self, message: str) -> None:
+        """End the app because the game cannot go on (a bot broke the protocol); the game so
+        far is saved and ``error`` holds the message for the command to print."""
+        self.error = message
+        self.exit(self.session.save() if self.session is not None else None)
 
     def on_mount(self) -> None:
         self.restart(first=True)

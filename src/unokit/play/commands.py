@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import click
 
-from ..bots import bot_names, make_bot
-from ..clickopts import parse_option_pairs
+from ..bots import Bot, bot_names, check_bot_spec, external_command, make_bot
+from ..bots.external import ExternalBot, ExternalBotError
+from ..clickopts import output_file, output_folder, parse_option_pairs, require_extra
 from ..core.errors import OptionError, UnokitError
 from ..core.rng import MASK64, Rng
-from ..record import RecordingGame
+from ..files import PathError, prepare_folder
+from ..record import RecordError, RecordingGame, Replay
+from ..record.commands import load
+from ..record.render import render_log, render_step
 from .forgetful import ForgetfulBot, Habits
-from .session import Player, Session, default_record_path
+from .session import Player, Session, default_record_dir, default_record_path
 
 #: Names given to bots, in seat order (skipping any a person uses).
 BOT_NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
@@ -34,7 +39,10 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 @dataclass(frozen=True)
 class Setup:
-    """Everything ``unokit play`` needs to deal a game; :meth:`session` deals one."""
+    """Everything ``unokit play`` needs to deal a game; :meth:`session` deals one.
+
+    ``bots`` are bot specs; an ``external:`` bot at position ``k`` of ``bots`` is the program
+    ``externals[k]``, started once and reused (reseeded) from game to game."""
 
     variant: str
     players: int
@@ -44,6 +52,8 @@ class Setup:
     habits: Habits
     seed: int | None = None
     record: Path | None = None
+    record_in_folder: bool = False
+    externals: dict[int, ExternalBot] = field(default_factory=dict)
 
     def session(self, number: int = 1) -> Session:
         """Deal game ``number`` of this setup: seed ``seed + number - 1`` when a seed was
@@ -55,20 +65,22 @@ class Setup:
         players: list[Player] = [Player(name) for name in self.humans]
         for k, bot_name in enumerate(self.bots):
             seed_of_bot = bot_seed(game.seed, len(players))
+            bot: Bot
+            if k in self.externals:
+                bot = self.externals[k]
+                bot.rng = Rng(seed_of_bot)
+            else:
+                bot = make_bot(bot_name, seed_of_bot)
             players.append(
-                Player(
-                    free_names[k % len(free_names)],
-                    ForgetfulBot(make_bot(bot_name, seed_of_bot), self.habits),
-                    bot_name,
-                    {"seed": seed_of_bot},
-                )
+                Player(free_names[k % len(free_names)], ForgetfulBot(bot, self.habits), bot_name, {"seed": seed_of_bot})
             )
         return Session(game, players, setup_events, self.record_path(game.variant, game.seed, number))
 
     def record_path(self, variant: str, seed: int, number: int) -> Path:
+        """Where game ``number`` of this setup is saved."""
         if self.record is None:
             return default_record_path(variant, seed)
-        if self.record.is_dir() or str(self.record).endswith(("/", "\\")):
+        if self.record_in_folder:
             return self.record / default_record_path(variant, seed).name
         if number == 1:
             return self.record
@@ -83,7 +95,7 @@ def make_setup(
     options: Sequence[str],
     names: Sequence[str],
     habits: Habits,
-    record: Path | None,
+    record: str | Path | None,
 ) -> Setup:
     """Check the command line and build the :class:`Setup`; ``click.UsageError`` says what
     is wrong."""
@@ -94,10 +106,11 @@ def make_setup(
         bot_list = []
     else:
         bot_list = [b.strip() for b in bots.split(",") if b.strip()]
-    known = bot_names()
     for name in bot_list:
-        if name not in known:
-            raise click.BadParameter(f"unknown bot {name!r}; bots are {', '.join(known)}", param_hint="--bots")
+        try:
+            check_bot_spec(name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bots") from None
     human_count = players - len(bot_list)
     if human_count < 0:
         raise click.BadParameter(f"{len(bot_list)} bots do not fit at {players} seats", param_hint="--bots")
@@ -112,12 +125,51 @@ def make_setup(
     humans += [f"Player {i + 1}" for i in range(len(humans), human_count)]
     if len({h.lower() for h in humans}) != len(humans):
         raise click.BadParameter("two people have the same name", param_hint="--name")
-    setup = Setup(variant, players, humans, bot_list, parsed, habits, seed, record)
+    # --record names a folder when it is one, or when it ends with a slash (to be created)
+    in_folder = record is not None and (str(record).endswith(("/", os.sep)) or Path(record).is_dir())
+    place = None if record is None else Path(record).expanduser()
+    setup = Setup(variant, players, humans, bot_list, parsed, habits, seed, place, in_folder)
     try:
         RecordingGame.new(variant, players, 0 if seed is None else seed, **parsed)
     except (OptionError, UnokitError) as exc:
         raise click.UsageError(str(exc)) from None
+    check_record_place(setup)
     return setup
+
+
+def check_record_place(setup: Setup) -> None:
+    """Make sure the records of ``setup`` can be saved (creating missing folders) before the
+    game starts; ``click`` errors say why not."""
+    if setup.record is None:
+        try:
+            prepare_folder(default_record_dir())
+        except PathError as exc:
+            raise click.ClickException(f"cannot save game records: {exc}; choose a place with --record") from None
+    elif setup.record_in_folder:
+        output_folder(setup.record, "--record")
+    else:
+        output_file(setup.record, "--record")
+
+
+def start_external_bots(bots: Sequence[str], time_limit: float) -> dict[int, ExternalBot]:
+    """Start the ``external:`` bots of ``bots`` (by position) and do their handshakes, so
+    that a broken program is reported before the game begins."""
+    started: dict[int, ExternalBot] = {}
+    try:
+        for k, spec in enumerate(bots):
+            command = external_command(spec)
+            if command is not None:
+                started[k] = ExternalBot(0, command, time_limit)
+                started[k].start()
+    except ExternalBotError as exc:
+        close_bots(started)
+        raise click.ClickException(str(exc)) from None
+    return started
+
+
+def close_bots(bots: dict[int, ExternalBot]) -> None:
+    for bot in bots.values():
+        bot.close()
 
 
 def _reaction(text: str) -> tuple[float, float]:
@@ -134,8 +186,8 @@ def _reaction(text: str) -> tuple[float, float]:
 @click.option(
     "--bots",
     default=None,
-    help="bots, comma-separated, one per bot seat; 'none' for people only  [default: heuristic (random if "
-    "not installed) at every seat but yours]",
+    help="bots, comma-separated, one per bot seat: random, rlcard_rule, heuristic, ismcts, external:<command>; "
+    "'none' for people only  [default: heuristic (random if not installed) at every seat but yours]",
 )
 @click.option("--seed", type=int, default=None, help="the game's seed (default: a random one, shown in the record)")
 @click.option("--option", "option", multiple=True, metavar="NAME=VALUE", help="a rule option; repeatable")
@@ -146,11 +198,19 @@ def _reaction(text: str) -> tuple[float, float]:
 @click.option("--catch", "catch_chance", default=0.6, show_default=True, type=float, help="chance a bot catches")
 @click.option("--reaction", default="0.8-2.5", show_default=True, help="a bot's reaction time in seconds, MIN-MAX")
 @click.option(
+    "--time-limit",
+    default=5.0,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="seconds per decision for external bots (more than 0)",
+)
+@click.option(
     "--record",
     "record",
-    type=click.Path(path_type=Path),
+    type=click.Path(),
     default=None,
-    help="where to save the game record (a file or a folder)  [default: ~/.local/share/unokit/records/]",
+    help="where to save the game record (a file or a folder; missing folders are created)  "
+    "[default: ~/.local/share/unokit/records/]",
 )
 def play(
     variant: str,
@@ -164,14 +224,16 @@ def play(
     forget: float,
     catch_chance: float,
     reaction: str,
-    record: Path | None,
+    time_limit: float,
+    record: str | None,
 ) -> None:
     """Play UNO in the terminal against bots, or hot seat with several people.
 
-    Keys: ←/→ or 1-9 pick a card, Enter plays it, D draws (or presses the launcher), U calls
-    UNO with your next play, C catches a player who forgot UNO, Q quits. Every game is saved as
-    a record that `unokit replay` and `unokit verify` read.
+    Keys: ←/→ or 1-9, 0 pick a card, Enter plays it, D draws (or presses the launcher), U calls
+    UNO with your next play, C catches a player who forgot UNO, ? shows the keys and the rules,
+    Q quits. Every game is saved as a record that `unokit replay` and `unokit verify` read.
     """
+    require_extra("play", "play", ["textual", "rich"])
     try:
         habits = Habits(forget=forget, catch=catch_chance, reaction=_reaction(reaction))
     except ValueError as exc:
@@ -181,16 +243,59 @@ def play(
     setup = make_setup(variant, players, bots, seed, option, names, habits, record)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise click.UsageError("unokit play needs a terminal")
-    try:
-        from .app import PlayApp
-    except ImportError as exc:
-        raise click.ClickException(f"unokit play needs the 'play' extra (textual): {exc}") from None
+    from .app import PlayApp
 
+    externals = start_external_bots(setup.bots, time_limit)
+    setup = replace(setup, externals=externals)
     counter = iter(range(1, 1_000_000))
     app = PlayApp(lambda: setup.session(next(counter)), delay=delay, catch_window=catch_window)
     try:
         app.run()
     finally:  # whatever happened, the game so far is on disk
+        close_bots(externals)
         last = app.session.save() if app.session is not None else None
         for path in [*app.saved, *([last] if last is not None and last not in app.saved else [])]:
             click.echo(f"Game record saved to {path}  (unokit replay {path})")
+        if app.session is not None and app.session.save_error is not None:
+            click.echo(f"Error: {app.session.save_error}", err=True)
+    if app.error is not None:
+        raise click.ClickException(app.error)
+
+
+@click.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--seat", type=int, default=None, help="view the table as this seat (default: everyone)")
+@click.option("--step", type=int, default=None, help="start at this step (default: 0; with --print: the end)")
+@click.option("--print", "print_", is_flag=True, help="print the table at --step and exit (no interactive viewer)")
+@click.option("--log", is_flag=True, help="with --print: also print every action up to --step, in words")
+@click.option("--any-version", is_flag=True, help="replay a record of an incompatible unokit version anyway")
+def replay(file: Path, seat: int | None, step: int | None, print_: bool, log: bool, any_version: bool) -> None:
+    """Step through a game record, forward and back, as any seat or seeing everything.
+
+    Keys in the viewer: ←/→ (or h/l, space) step, PgUp/PgDn ten steps, Home/End the first and
+    last step, N/P next and previous round, 0-9 view as that seat, O everyone, ↑/↓ scroll,
+    Q quit. --print needs no terminal and no extra.
+    """
+    record = load(file)
+    if seat is not None and not 0 <= seat < record.players:
+        raise click.BadParameter(f"seats are 0 to {record.players - 1}", param_hint="--seat")
+    try:
+        game_replay = Replay(record, check_version=not any_version)
+    except RecordError as exc:
+        raise click.ClickException(f"{file}: {exc}") from None
+    last = len(game_replay)
+    if step is not None and not 0 <= step <= last:
+        raise click.BadParameter(f"steps are 0 to {last}", param_hint="--step")
+    if print_:
+        at = last if step is None else step
+        if log:
+            click.echo("\n".join(render_log(game_replay, at, seat)))
+            click.echo("")
+        click.echo("\n".join(render_step(game_replay, at, seat)))
+        return
+    require_extra("replay", "play", ["textual", "rich"])
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise click.UsageError("the viewer needs a terminal; use --print to print a step instead")
+    from .viewer import ReplayApp
+
+    ReplayApp(game_replay, seat, step or 0).run()

@@ -6,35 +6,11 @@ styling (colours on screen) lives in :mod:`unokit.play.look`.
 
 from __future__ import annotations
 
-from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS, KIND_TITLES, NO_COLOR, Face, parse_face
+from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS, KIND_TITLES, KINDS, NO_COLOR, Face, parse_face
 
 #: Glyphs of the colour-blind symbols (circle, diamond, triangle, square) and of wild cards.
 SYMBOL_GLYPHS: dict[str, str] = {"circle": "●", "diamond": "◆", "triangle": "▲", "square": "■"}
 WILD_GLYPH = "★"
-
-_SHORT_KINDS: dict[str, str] = {
-    "skip": "S",
-    "reverse": "R",
-    "draw_two": "+2",
-    "draw_one": "+1",
-    "draw_five": "+5",
-    "skip_everyone": "SE",
-    "flip": "F",
-    "hit_2": "H2",
-    "hit_2x": "H2x",
-    "hit_5x": "H5x",
-    "discard_all": "DA",
-    "trade_hands": "TH",
-    "wild": "W",
-    "wild_draw_four": "W+4",
-    "wild_draw_two": "W+2",
-    "wild_draw_color": "W+C",
-    "wild_all_hit": "WAH",
-    "wild_hit_fire": "WHF",
-    "wild_press_your_luck": "WPL",
-    "wild_all_out_attack": "WAA",
-    "wild_discard_all": "WDA",
-}
 
 
 def face_of(text: str, side: int) -> str:
@@ -79,9 +55,7 @@ def label(face: str) -> str:
 
 def short(face: str) -> str:
     """A short code for tight spaces: symbol and kind, ``●7``, ``▲SE``, ``★W+C``."""
-    kind = face.rsplit(maxsplit=1)[-1]
-    code = kind if kind.isdigit() else _SHORT_KINDS.get(kind, kind)
-    return f"{glyph(color_of(face))}{code}"
+    return f"{glyph(color_of(face))}{KINDS[parse_face(face).kind].short}"
 
 
 def color_label(color: str | None) -> str:

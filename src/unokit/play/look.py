@@ -72,3 +72,24 @@ def color_chip(color: str | None) -> Text:
 def side_badge(side: str) -> Text:
     label, style = SIDE_BADGES[side]
     return Text(f" {label} ", style=style)
+
+
+def chip_rows(chips: list[Text], width: int, gap: str = " ") -> list[list[int]]:
+    """Lay chips out in rows of at most ``width`` cells, never breaking a chip: the indices of
+    the chips of each row."""
+    rows: list[list[int]] = []
+    used = 0
+    for i, chip in enumerate(chips):
+        size = chip.cell_len
+        if not rows or used + len(gap) + size > width:
+            rows.append([i])
+            used = size
+        else:
+            rows[-1].append(i)
+            used += len(gap) + size
+    return rows
+
+
+def wrap_chips(chips: list[Text], width: int, gap: str = " ") -> Text:
+    """Lay chips out in lines of at most ``width`` cells, never breaking a chip."""
+    return Text("\n").join(Text(gap).join(chips[i] for i in row) for row in chip_rows(chips, width, gap))

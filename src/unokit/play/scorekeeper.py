@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import click
 
+from ..clickopts import output_file
 from ..core.cards import COLOR_BY_NAME, COLOR_NAMES, KIND_BY_NAME, KIND_NAMES, KIND_TITLES, SIDE_COLORS, is_wild
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
 from ..core.game import game_winners
 from ..core.variants import VARIANTS, VariantRules, get_rules, make_options
+from ..files import locked, write_atomically
 
 TABLE_FORMAT = "unokit-table/1"
 
@@ -41,11 +44,14 @@ def side_index(rules: VariantRules, side: str | None) -> int:
     if side is None:
         return 0
     name = side.strip().lower()
-    sides = rules.side_names if rules.double_sided else rules.side_names[:1]
-    if name not in sides:
-        has = f"the sides {sides[0]} and {sides[1]}" if len(sides) == 2 else f"only the {sides[0]} side"
-        raise ValueError(f"{rules.title} has {has}, not {side!r}")
-    return sides.index(name)
+    if not rules.double_sided:
+        if name != rules.side_names[0]:
+            raise ValueError(f"{rules.title} has one side: leave out the side (not {side!r})")
+        return 0
+    if name not in rules.side_names:
+        light, dark = rules.side_names
+        raise ValueError(f"{rules.title} has the sides {light} and {dark}, not {side!r}")
+    return rules.side_names.index(name)
 
 
 def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardPoints]:
@@ -55,7 +61,7 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
     s = side_index(rules, side)
     kinds_here = set(standard_deck(rules.name).kind[s])
     colors_here = set(SIDE_COLORS[s])
-    side_name = rules.side_names[s]
+    where = f"the {rules.side_names[s]} side of {rules.title}" if rules.double_sided else rules.title
     out: list[CardPoints] = []
     color: int | None = None
     for token in (t for t in re.split(r"[\s,;]+", cards.strip().lower()) if t):
@@ -65,12 +71,12 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
                 raise ValueError(f"two colours in a row: {COLOR_NAMES[color]} {token}")
             color = COLOR_BY_NAME[token]
             if color not in colors_here:
-                raise ValueError(f"{token} is not a colour of the {side_name} side of {rules.title}")
+                raise ValueError(f"{token} is not a colour of {where}")
             continue
         kind = KIND_BY_NAME.get(token)
         if kind is None or kind not in kinds_here:
             known = ", ".join(KIND_NAMES[k] for k in sorted(kinds_here))
-            raise ValueError(f"{token!r} is not a card of the {side_name} side of {rules.title}; cards there: {known}")
+            raise ValueError(f"{token!r} is not a card of {where}; cards there: {known}")
         if color is not None and is_wild(kind):
             raise ValueError(f"{token} has no colour; write it without {COLOR_NAMES[color]}")
         text = token if color is None else f"{COLOR_NAMES[color]} {token}"
@@ -110,6 +116,33 @@ def score(cards: tuple[str, ...], variant: str, side: str | None) -> None:
 
 
 # ----------------------------------------------------------------------- unokit table
+
+
+class TableError(ValueError):
+    """A score table file that cannot be used, with the reason."""
+
+
+_TABLE_FIELDS = frozenset({"format", "variant", "scoring", "target", "rounds", "players", "rounds_played"})
+_ROW_FIELDS = frozenset({"round", "winner", "side", "hands", "hand_points", "points", "totals"})
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def check_players(names: object, rules: VariantRules) -> list[str]:
+    """The players' names for a table of ``rules``: a list of different (ignoring case),
+    non-empty names, as many as the variant seats; raise :class:`TableError`."""
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise TableError("the players must be a list of names")
+    players = [name.strip() for name in names]
+    if any(not name for name in players):
+        raise TableError("a player's name is empty")
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise TableError(f"{rules.title} is for {rules.min_players} to {rules.max_players} players, not {len(players)}")
+    if len({name.lower() for name in players}) != len(players):
+        raise TableError("two players have the same name")
+    return players
 
 
 @dataclass
@@ -193,9 +226,9 @@ class ScoreTable:
         return row
 
     def undo(self) -> dict[str, Any]:
-        """Take back the last round entered and return it; ``ValueError`` when there is none."""
+        """Take back the last round entered and return it; :class:`TableError` when there is none."""
         if not self.rows:
-            raise ValueError("there is no round to take back")
+            raise TableError("there is no round to take back")
         return self.rows.pop()
 
     def to_json(self) -> dict[str, Any]:
@@ -209,28 +242,82 @@ class ScoreTable:
             "rounds_played": self.rows,
         }
 
+    def dumps(self) -> str:
+        """The table as the text of its file."""
+        return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+
     @staticmethod
     def from_json(obj: Any) -> ScoreTable:
+        """Read a score table and check all of it: the settings as ``unokit table new`` checks
+        them (variant, players, scoring, target, rounds), then every round, scored again from
+        its hands and compared with what the file says. Raise :class:`TableError` naming the
+        first problem."""
         if not isinstance(obj, dict) or obj.get("format") != TABLE_FORMAT:
-            raise ValueError(f"not a unokit score table (expected format {TABLE_FORMAT!r})")
+            raise TableError(f"not a unokit score table (a JSON object with format {TABLE_FORMAT!r})")
+        unknown = sorted(set(obj) - _TABLE_FIELDS)
+        if unknown:
+            raise TableError(f"unknown field {unknown[0]!r}; a score table has {', '.join(sorted(_TABLE_FIELDS))}")
+        missing = sorted(_TABLE_FIELDS - set(obj))
+        if missing:
+            raise TableError(f"the field {missing[0]!r} is missing")
+        variant = obj["variant"]
+        if not isinstance(variant, str):
+            raise TableError(f"the variant must be a name such as 'classic', not {variant!r}")
         try:
-            return ScoreTable(
-                variant=str(obj["variant"]),
-                players=[str(p) for p in obj["players"]],
-                scoring=str(obj["scoring"]),
-                target=int(obj["target"]),
-                rounds=None if obj.get("rounds") is None else int(obj["rounds"]),
-                rows=list(obj.get("rounds_played", [])),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"the score table is damaged: {exc}") from None
+            rules = get_rules(variant)
+            options = make_options(rules, {name: obj[name] for name in ("scoring", "target", "rounds")})
+        except OptionError as exc:
+            raise TableError(str(exc)) from None
+        table = ScoreTable(
+            rules.name, check_players(obj["players"], rules), options.scoring, options.target, options.rounds
+        )
+        played = obj["rounds_played"]
+        if not isinstance(played, list):
+            raise TableError("'rounds_played' must be a list of rounds")
+        for number, row in enumerate(played, start=1):
+            try:
+                table._replay(row)
+            except ValueError as exc:  # a TableError, or add_round's reason
+                raise TableError(f"round {number}: {exc}") from None
+        return table
+
+    def _replay(self, row: object) -> None:
+        """Score a round read from a file again, from its hands (or counted points), and check
+        that the file says the same; then keep it."""
+        if self.winners:
+            raise TableError("the game was already over")
+        if not isinstance(row, dict):
+            raise TableError("a round must be a JSON object")
+        unknown = sorted(set(row) - _ROW_FIELDS - {"winners"})
+        missing = sorted(_ROW_FIELDS - set(row))
+        if unknown or missing:
+            what = f"unknown field {unknown[0]!r}" if unknown else f"the field {missing[0]!r} is missing"
+            raise TableError(f"{what}; a round has {', '.join(sorted(_ROW_FIELDS))} (and winners at the end)")
+        n = len(self.players)
+        held, hands = row["hand_points"], row["hands"]
+        if not isinstance(held, list) or len(held) != n or not all(_is_count(v) for v in held):
+            raise TableError(f"'hand_points' must list {n} whole numbers, 0 or more, one per player")
+        if not isinstance(row["winner"], str) or not isinstance(row["side"], str):
+            raise TableError("'winner' and 'side' must be names")
+        if not isinstance(hands, dict) or not all(
+            value is None or (isinstance(value, list) and all(isinstance(card, str) for card in value))
+            for value in hands.values()
+        ):
+            raise TableError("'hands' must map each player to their cards (a list of card names) or to null")
+        cards = {name: " ".join(value) for name, value in hands.items() if value is not None}
+        counted = {name: held[self.seat(name)] for name, value in hands.items() if value is None}
+        scored = self.add_round(row["winner"], row["side"], cards, counted)
+        for key in ("round", "winner", "side", "hand_points", "points", "totals", "winners"):
+            if scored.get(key) != row.get(key):
+                self.rows.pop()
+                raise TableError(f"{key!r} is {row.get(key)!r}, but the hands give {scored.get(key)!r}")
 
     def render(self) -> list[str]:
         """The table: one line a round, then the totals and the state of the game."""
         rules = VARIANTS[self.variant]
         width = max(6, *(len(p) for p in self.players))
         goal = f"target {self.target}" + (f", {self.rounds} rounds" if self.rounds else "")
-        lines = [f"{rules.title}, scoring {self.scoring!r} ({goal})"]
+        lines = [f"{rules.title}, scoring {self.scoring} ({goal})"]
         lines.append("round  went out" + "".join(f"  {p:>{width}}" for p in self.players))
         for row in self.rows:
             cells = "".join(f"  {'+' + str(v) if v else '·':>{width}}" for v in row["points"])
@@ -244,10 +331,10 @@ class ScoreTable:
 
 
 def new_table(
-    variant: str, players: list[str], scoring: str = "winner", target: int | None = None, rounds: int | None = None
+    variant: str, players: object, scoring: str = "winner", target: int | None = None, rounds: int | None = None
 ) -> ScoreTable:
-    """A new, empty score table; ``ValueError`` names a bad variant, option or player list
-    (``target`` ``None``: the scoring mode's default)."""
+    """A new, empty score table; :class:`TableError` names a bad variant, option or list of
+    players (``target`` ``None``: the scoring mode's default)."""
     try:
         rules = get_rules(variant)
         raw: dict[str, object] = {"scoring": scoring, "rounds": rounds}
@@ -255,26 +342,36 @@ def new_table(
             raw["target"] = target
         options = make_options(rules, raw)
     except OptionError as exc:
-        raise ValueError(str(exc)) from None
-    if not rules.min_players <= len(players) <= rules.max_players:
-        raise ValueError(f"{rules.title} is for {rules.min_players} to {rules.max_players} players")
-    if any(not p or len(p) > 40 for p in players):
-        raise ValueError("a player's name must be 1 to 40 characters")
-    if len({p.lower() for p in players}) != len(players):
-        raise ValueError("two players have the same name")
-    return ScoreTable(rules.name, players, options.scoring, options.target, options.rounds)
+        raise TableError(str(exc)) from None
+    return ScoreTable(rules.name, check_players(players, rules), options.scoring, options.target, options.rounds)
 
 
 def load_table(path: Path) -> ScoreTable:
+    """Read and check the table in ``path``; a ``click`` error names what is wrong."""
     try:
         return ScoreTable.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError, ValueError) as exc:
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{path}: not a text file, so not a unokit score table") from None
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"{path}: not valid JSON ({exc}); is it a unokit score table?") from None
+    except RecursionError:
+        raise click.ClickException(f"{path}: its JSON is nested too deeply for a score table") from None
+    except (OSError, TableError) as exc:
         raise click.ClickException(f"{path}: {exc}") from None
 
 
-def save_table(table: ScoreTable, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(table.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+def change_table(path: Path, change: Callable[[ScoreTable], list[str]]) -> None:
+    """Load the table in ``path``, apply ``change`` (which returns the lines to print) and write
+    it back, all under the file's lock, so that two commands at once never lose each other's
+    rounds; the file is replaced in one step, and only once ``change`` has succeeded."""
+    try:
+        with locked(path):
+            sheet = load_table(path)
+            lines = change(sheet)
+            write_atomically(path, sheet.dumps())
+    except OSError as exc:
+        raise click.ClickException(f"{path}: cannot be changed: {exc.strerror or exc}") from None
+    click.echo("\n".join(lines))
 
 
 def _pairs(values: tuple[str, ...], what: str) -> list[tuple[str, str]]:
@@ -318,9 +415,15 @@ def table_new(
         sheet = new_table(variant, players, scoring, target, rounds)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    if file.exists() and not force:
-        raise click.UsageError(f"{file} exists; use --force to start over")
-    save_table(sheet, file)
+    target_file = output_file(file, "FILE")
+    assert target_file is not None
+    try:
+        with locked(target_file):
+            if target_file.exists() and not force:
+                raise click.UsageError(f"{file} exists; use --force to start over")
+            write_atomically(target_file, sheet.dumps())
+    except OSError as exc:
+        raise click.ClickException(f"{file}: cannot be written: {exc.strerror or exc}") from None
     click.echo("\n".join(sheet.render()))
 
 
@@ -332,22 +435,26 @@ def table_new(
 @click.option("--points", "points", multiple=True, metavar="NAME=N", help="a player's hand, already counted")
 def table_round(file: Path, winner: str, side: str | None, hands: tuple[str, ...], points: tuple[str, ...]) -> None:
     """Score one round: who went out and what everyone else still held."""
-    sheet = load_table(file)
     try:
         counted = {name: int(value) for name, value in _pairs(points, "--points")}
     except ValueError:
         raise click.BadParameter("points are whole numbers, e.g. Cy=35", param_hint="--points") from None
-    try:
-        row = sheet.add_round(winner, side, dict(_pairs(hands, "--hand")), counted)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    save_table(sheet, file)
-    for name, value in zip(sheet.players, row["hand_points"], strict=True):
-        if name != row["winner"]:
-            cards = row["hands"].get(name)
-            detail = f" ({', '.join(cards)})" if cards else ""
-            click.echo(f"{name} holds {value} points{detail}")
-    click.echo("\n".join(sheet.render()))
+    given = dict(_pairs(hands, "--hand"))
+
+    def score_round(sheet: ScoreTable) -> list[str]:
+        try:
+            row = sheet.add_round(winner, side, given, counted)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        lines = []
+        for name, value in zip(sheet.players, row["hand_points"], strict=True):
+            if name != row["winner"]:
+                cards = row["hands"].get(name)
+                detail = f" ({', '.join(cards)})" if cards else ""
+                lines.append(f"{name} holds {value} points{detail}")
+        return lines + sheet.render()
+
+    change_table(file, score_round)
 
 
 @table.command("show")
@@ -361,10 +468,12 @@ def table_show(file: Path) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def table_undo(file: Path) -> None:
     """Take back the last round entered."""
-    sheet = load_table(file)
-    try:
-        sheet.undo()
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    save_table(sheet, file)
-    click.echo("\n".join(sheet.render()))
+
+    def take_back(sheet: ScoreTable) -> list[str]:
+        try:
+            sheet.undo()
+        except TableError as exc:
+            raise click.UsageError(str(exc)) from None
+        return sheet.render()
+
+    change_table(file, take_back)

@@ -34,10 +34,10 @@ from ..core.actions import (
 )
 from ..core.cards import COLOR_NAMES, NO_COLOR, SIDE_COLORS
 from ..core.errors import UnokitError
-from ..core.game import Event
+from ..core.game import Event, Game
 from ..core.observation import View
 from ..core.variants import VARIANTS
-from ..narration import describe
+from ..narration import describe, plain
 from ..record import GameRecord, RecordingGame, Seat, save_record
 from . import faces
 from .forgetful import ForgetfulBot, Reaction
@@ -157,6 +157,22 @@ class Outcome:
     flipped_to: str | None  # the new side's name when everything flipped
 
 
+def hand_cards(game: Game, seat: int, legal_cards: set[int] | None = None) -> list[HandCard]:
+    """``seat``'s hand as shown: sorted by the active face (colours in side order, then kind),
+    each card with its back on a double-sided deck; ``legal_cards`` are marked playable."""
+    deck = game.deck
+    side = game.side
+    cards = sorted(
+        game.hands[seat],
+        key=lambda t: (deck.color[side][t] if deck.color[side][t] != NO_COLOR else 99, deck.kind[side][t], t),
+    )
+    legal = legal_cards or set()
+    return [
+        HandCard(t, deck.face_texts[side][t], deck.face_texts[1 - side][t] if deck.double_sided else None, t in legal)
+        for t in cards
+    ]
+
+
 def summarize(variant: str, names: Sequence[str], events: list[Event]) -> RoundSummary | None:
     """The :class:`RoundSummary` of the round that ``events`` end (from the hands its
     ``round_end`` event shows), or ``None``."""
@@ -191,9 +207,10 @@ class Teller:
     """Tells events in words with printed card names and colour symbols, by wrapping
     :func:`unokit.narration.describe` (``Ann played Wild Draw Color — teal ▲``)."""
 
-    def __init__(self, names: Sequence[str], side: int = 0) -> None:
+    def __init__(self, names: Sequence[str], side: int = 0, double_sided: bool = True) -> None:
         self.names = list(names)
         self.side = side
+        self.double_sided = double_sided
 
     def _face(self, text: str) -> str:
         return faces.title(faces.face_of(text, self.side))
@@ -217,11 +234,7 @@ class Teller:
             self.side = 1 - self.side
             shown["top"] = faces.title(shown["top"])
             shown["side"] = str(shown["side"]).upper()
-        if kind in ("round_end", "game_end"):
-            scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, event["scores"], strict=True))
-            base = describe({**shown, "scores": []}, self.names) or ""
-            return you_grammar(base.replace("[]", scores))
-        line = describe(shown, self.names)
+        line = describe(shown, self.names, double_sided=self.double_sided)
         return you_grammar(line) if line is not None else None
 
     def lines(self, events: list[Event]) -> list[str]:
@@ -269,6 +282,8 @@ class Session:
         self.setup = list(setup or [])
         self.record_path = record_path
         self.meta = dict(meta or {})
+        self.save_error: str | None = None
+        self.uno_called: set[int] = set()  # seats that called UNO for the one card they hold
         self.views = [View(game, seat) for seat in range(game.n)]
         for seat, player in enumerate(self.players):
             if player.bot is not None:
@@ -286,6 +301,14 @@ class Session:
     def is_human(self, seat: int | None) -> bool:
         return seat is not None and self.players[seat].human
 
+    def said_uno(self, seat: int) -> bool:
+        """Whether ``seat`` holds one card and called UNO for it (with the play that left it
+        one card, or late); seen by everyone at the table."""
+        if len(self.game.hands[seat]) != 1:
+            self.uno_called.discard(seat)
+            return False
+        return seat in self.uno_called
+
     # ------------------------------------------------------------------ acting
     def apply(self, action: Action | str, seat: int) -> Outcome:
         """Apply ``action`` for ``seat``; errors (``UnokitError``) leave everything as it was."""
@@ -293,6 +316,9 @@ class Session:
         if isinstance(action, str):
             action = game.parse_action(action, seat)
         events = game.apply(action, seat=seat)
+        for event in events:
+            if event["type"] == "uno" or (event["type"] in ("play", "discard") and event.get("uno")):
+                self.uno_called.add(event["seat"])
         exposed = self.views[0].uno_exposed
         newly = None
         if exposed >= 0 and any(
@@ -336,23 +362,7 @@ class Session:
     # ------------------------------------------------------------------ prompts
     def hand(self, seat: int, legal_cards: set[int] | None = None) -> list[HandCard]:
         """``seat``'s hand, sorted by the active face (colours in side order, then kind)."""
-        game = self.game
-        deck = game.deck
-        side = game.side
-        cards = sorted(
-            game.hands[seat],
-            key=lambda t: (deck.color[side][t] if deck.color[side][t] != NO_COLOR else 99, deck.kind[side][t], t),
-        )
-        legal = legal_cards or set()
-        return [
-            HandCard(
-                t,
-                deck.face_texts[side][t],
-                deck.face_texts[1 - side][t] if deck.double_sided else None,
-                t in legal,
-            )
-            for t in cards
-        ]
+        return hand_cards(self.game, seat, legal_cards)
 
     def prompt(self, seat: int) -> Prompt:
         """What ``seat`` (the seat to act) must decide, for a person."""
@@ -372,7 +382,10 @@ class Session:
                 elif a.kind == PRESS:
                     others.append(Choice("Press the launcher", a))
             if decision == "turn":
-                message = "Your turn: play a card" + (" or draw" if others else "")
+                press = any(c.action.kind == PRESS for c in others)
+                message = "Your turn: play a card" + (
+                    (" or press the launcher" if press else " or draw") if others else ""
+                )
             elif decision == "stack":
                 message = f"A draw of {game.stack_total} is coming your way: answer with the same card, or draw them"
             else:
@@ -394,10 +407,11 @@ class Session:
             draw_text = {"wild_draw_four": "draw 4", "wild_draw_two": "draw 2"}.get(
                 str(pending["card"]), f"draw until {pending['color']}"
             )
+            # The challenge asks a question about the hand; it tells nothing about it.
+            claim = f"did {by} hold a {previous} card?" if previous else f"did {by} bluff?"
             for a in legal:
                 if a.kind == CHALLENGE:
-                    held = f"{by} could have played {previous}" if previous else f"{by} bluffed"
-                    choices.append(Choice(f"Challenge ({held})", a))
+                    choices.append(Choice(f"Challenge: {claim}", a))
                 elif a.kind == ACCEPT:
                     choices.append(Choice(f"Accept: {draw_text}", a))
             message = f"{by} played {card} naming {faces.color_label(pending.get('color'))}. Challenge it?"
@@ -411,11 +425,15 @@ class Session:
             ]
             message = "Trade Hands: whose hand do you take?"
         elif decision == "press_your_luck":
-            labels = {PRESS_AGAIN: "Press again", STOP: "Stop here"}
-            choices = [Choice(labels[a.kind], a) for a in legal if a.kind in labels]
+            # Every empty press is followed by a discard, so no discard yet means no press yet.
             done = pending.get("discarded") or []
-            so_far = f" (discarded so far: {', '.join(faces.title(faces.face_of(c, game.side)) for c in done)})"
-            message = "Wild Press Your Luck: press the launcher again?" + (so_far if done else "")
+            labels = {PRESS_AGAIN: "Press again" if done else "Press the launcher", STOP: "Stop here"}
+            choices = [Choice(labels[a.kind], a) for a in legal if a.kind in labels]
+            if done:
+                so_far = ", ".join(faces.title(faces.face_of(c, game.side)) for c in done)
+                message = f"Wild Press Your Luck: press the launcher again? (discarded so far: {so_far})"
+            else:
+                message = "Wild Press Your Luck: press the launcher, or stop now?"
         else:
             choices = [Choice(str(a), a) for a in legal]
             message = f"Decide: {decision}"
@@ -448,21 +466,30 @@ class Session:
         try:
             probe.apply(text, seat=seat)
         except UnokitError as exc:
-            return str(exc)
+            return plain(str(exc))
         return f"{faces.title(game.face_text(card))} cannot be played now"
 
     # ------------------------------------------------------------------ words and records
-    def teller(self) -> Teller:
-        return Teller(self.names, self.game.side)
+    def teller(self, side: int | None = None) -> Teller:
+        """A :class:`Teller` for this table, from the game's side (or ``side``)."""
+        game = self.game
+        return Teller(self.names, game.side if side is None else side, game.rules.double_sided)
 
     def record(self) -> GameRecord:
         return self.game.to_record([p.seat_record() for p in self.players], self.meta)
 
     def save(self) -> Path | None:
-        """Write the record (if the session has a path); return where."""
+        """Write the record (if the session has a path); return where. ``None`` also when it
+        could not be written (a full disk, a folder removed meanwhile): ``save_error`` says why."""
         if self.record_path is None:
             return None
-        return save_record(self.record(), self.record_path)
+        try:
+            path = save_record(self.record(), self.record_path)
+        except OSError as exc:
+            self.save_error = f"the game record could not be saved to {self.record_path}: {exc.strerror or exc}"
+            return None
+        self.save_error = None
+        return path
 
 
 __all__ = [
@@ -477,5 +504,6 @@ __all__ = [
     "Teller",
     "default_record_dir",
     "default_record_path",
+    "hand_cards",
     "summarize",
 ]

@@ -1,4 +1,5 @@
-"""``unokit replay FILE`` and ``unokit verify FILE``."""
+"""``unokit verify FILE``: does a record reproduce on this engine? (``unokit replay`` is in
+:mod:`unokit.play.commands`: its viewer draws the table as the terminal game does.)"""
 
 from __future__ import annotations
 
@@ -8,56 +9,15 @@ from pathlib import Path
 import click
 
 from .format import GameRecord, RecordError, load_record
-from .replay import Replay
 from .replay import verify as verify_record
 
 
-def _load(path: Path) -> GameRecord:
+def load(path: Path) -> GameRecord:
+    """Read the record at ``path``; a ``click`` error names what is wrong."""
     try:
         return load_record(path)
     except (RecordError, OSError) as exc:
         raise click.ClickException(f"{path}: {exc}") from None
-
-
-@click.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--seat", type=int, default=None, help="view the table as this seat (default: omniscient)")
-@click.option("--step", type=int, default=None, help="start at this step (default: 0; with --print: the end)")
-@click.option("--print", "print_", is_flag=True, help="print the table at --step and exit (no interactive viewer)")
-@click.option("--log", is_flag=True, help="with --print: also print every action up to --step, in words")
-@click.option("--any-version", is_flag=True, help="replay a record of an incompatible unokit version anyway")
-def replay(file: Path, seat: int | None, step: int | None, print_: bool, log: bool, any_version: bool) -> None:
-    """Step through a game record, forward and back, as any seat or seeing everything.
-
-    Keys in the viewer: right/left step, PgDn/PgUp ten steps, Home/End, n/p next/previous
-    round, 0-9 view as that seat, o omniscient, q quit.
-    """
-    record = _load(file)
-    if seat is not None and not 0 <= seat < record.players:
-        raise click.BadParameter(f"seats are 0 to {record.players - 1}", param_hint="--seat")
-    try:
-        game_replay = Replay(record, check_version=not any_version)
-    except RecordError as exc:
-        raise click.ClickException(f"{file}: {exc}") from None
-    last = len(game_replay)
-    if step is not None and not 0 <= step <= last:
-        raise click.BadParameter(f"steps are 0 to {last}", param_hint="--step")
-    if print_:
-        from .render import render_log, render_step
-
-        at = last if step is None else step
-        if log:
-            click.echo("\n".join(render_log(game_replay, at, seat)))
-            click.echo("")
-        click.echo("\n".join(render_step(game_replay, at, seat)))
-        return
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise click.UsageError("the viewer needs a terminal; use --print to print a step instead")
-    try:
-        from .viewer import ReplayApp
-    except ImportError as exc:  # the optional 'play' extra (textual) is missing
-        raise click.ClickException(f"the replay viewer needs textual ({exc}); use --print") from None
-    ReplayApp(game_replay, seat, step or 0).run()
 
 
 @click.command()

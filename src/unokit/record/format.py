@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from .. import __version__
+from ..core.errors import quote
 from ..core.game import Game
+from ..files import write_atomically
 
 #: The format this unokit writes and reads.
 FORMAT = "unokit-record/1"
@@ -53,7 +55,7 @@ def parse_version(text: str) -> tuple[int, int, int]:
     """``"0.1.0"`` → ``(0, 1, 0)``; raise :class:`RecordError` for text that is not a version."""
     match = _VERSION.match(text)
     if match is None:
-        raise RecordError(f"{text!r} is not a unokit version")
+        raise RecordError(f"{quote(text)} is not a unokit version")
     return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
 
 
@@ -223,7 +225,7 @@ class GameRecord:
                 raise IncompatibleRecordError(
                     f"unsupported record format {fmt!r}: this unokit ({__version__}) reads {FORMAT!r}"
                 )
-            raise RecordError(f"not a unokit record: 'format' is {fmt!r}, expected {FORMAT!r}")
+            raise RecordError(f"not a unokit record: 'format' is {quote(fmt)}, expected {FORMAT!r}")
         unknown = set(obj) - _FIELDS
         if unknown:
             raise RecordError(f"unknown record field(s): {', '.join(sorted(unknown))}")
@@ -260,7 +262,9 @@ class GameRecord:
                 or not isinstance(item[1], str)
                 or not 0 <= item[0] < players
             ):
-                raise RecordError(f"action {i + 1} must be [seat, text] with a seat from 0 to {players - 1}: {item!r}")
+                raise RecordError(
+                    f"action {i + 1} must be [seat, text] with a seat from 0 to {players - 1}: {quote(item)}"
+                )
             actions.append((item[0], item[1]))
         raw_result = obj.get("result")
         created, meta = obj.get("created"), obj.get("meta", {})
@@ -290,17 +294,17 @@ class GameRecord:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"the record is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise RecordError("the record is not valid JSON: it is nested too deeply") from None
         return GameRecord.from_json(obj)
 
 
 def save_record(record: GameRecord, path: str | Path) -> Path:
-    """Write ``record`` to ``path`` (creating its folder); return the path."""
+    """Write ``record`` to ``path`` (creating its folder) in one step, so that a crash leaves
+    the previous record or the new one; return the path."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(target.name + ".tmp")
-    temporary.write_text(record.dumps(), encoding="utf-8")
-    temporary.replace(target)
-    return target
+    return write_atomically(target, record.dumps())
 
 
 def load_record(path: str | Path) -> GameRecord:

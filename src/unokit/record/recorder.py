@@ -19,6 +19,8 @@ from typing import Any
 
 from ..core.actions import Action
 from ..core.game import Event, Game
+from ..core.round_end import RoundResult
+from ..core.state import GameState
 from .format import GameRecord, Result, Seat
 
 
@@ -53,8 +55,10 @@ class RecordingGame(Game):
         return record_game(Game.from_position(obj))
 
     def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
-        if self.is_over or (seat is not None and (isinstance(seat, bool) or not 0 <= seat < self.n)):
+        if self.is_over:
             return super().apply(action, seat)  # raises the engine's own error
+        if seat is not None:
+            self._check_seat(seat)
         actor = self.to_act if seat is None else seat
         assert actor is not None
         resolved = self.parse_action(action, actor) if isinstance(action, str) else action
@@ -62,11 +66,12 @@ class RecordingGame(Game):
         self.moves.append((actor, resolved.text))
         return events
 
-    def step(self, action: Action) -> None:
+    def step(self, action: Action) -> RoundResult | None:
         actor = self.to_act
-        super().step(action)
+        ended = super().step(action)
         assert actor is not None
         self.moves.append((actor, action.text))
+        return ended
 
     def to_record(
         self, seats: Sequence[Seat] | None = None, meta: dict[str, Any] | None = None, *, result: bool = True
@@ -94,7 +99,7 @@ def record_game(game: Game) -> RecordingGame:
     ``game``'s current position, so it can be replayed whatever state it was in."""
     copy = game.clone()
     recording = object.__new__(RecordingGame)
-    for name in Game.__slots__:
+    for name in GameState.__slots__:
         setattr(recording, name, getattr(copy, name))
     recording.moves = []
     recording.start = copy.to_position()

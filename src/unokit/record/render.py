@@ -12,7 +12,7 @@ from typing import Any
 from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS
 from ..core.game import Event, Game
 from ..core.observation import redact
-from ..narration import describe
+from ..narration import DECISION_WORDS, describe
 from .replay import Replay, seat_name
 
 
@@ -23,12 +23,14 @@ def color_label(color: str | None) -> str:
     return f"{color} ({COLOR_SYMBOLS[COLOR_BY_NAME[color]]})"
 
 
-def event_lines(events: list[Event], names: list[str], seat: int | None, omniscient: bool) -> list[str]:
+def event_lines(
+    events: list[Event], names: list[str], seat: int | None, omniscient: bool, double_sided: bool = True
+) -> list[str]:
     """The events in words, as ``seat`` may see them (all of them when ``omniscient``)."""
     shown = events if omniscient else redact(events, seat)
     lines = []
     for event in shown:
-        line = describe(event, names)
+        line = describe(event, names, double_sided=double_sided)
         if line:
             lines.append(line)
     return lines
@@ -47,7 +49,8 @@ def _header(game: Game, replay: Replay, step: int, seat: int | None) -> list[str
     else:
         lines.append(f"Action {step}: {seat_name(record, action[0])} (seat {action[0]}) > {action[1]}")
     names = record.names
-    lines += [f"  {line}" for line in event_lines(replay.events_at(step), names, seat, seat is None)]
+    events = replay.events_at(step)
+    lines += [f"  {line}" for line in event_lines(events, names, seat, seat is None, game.rules.double_sided)]
     return lines
 
 
@@ -59,9 +62,8 @@ def render_step(replay: Replay, step: int, seat: int | None = None) -> list[str]
     obs: dict[str, Any] = game.observe(0 if seat is None else seat)
     position = game.to_position() if seat is None else None
     top = obs["top"]
-    lines.append(
-        f"Side: {game.side_name}   Direction: {obs['direction']}   Colour in play: {color_label(obs['color'])}"
-    )
+    side = f"Side: {game.side_name}   " if game.rules.double_sided else ""
+    lines.append(f"{side}Direction: {obs['direction']}   Colour in play: {color_label(obs['color'])}")
     supply = f"Launcher: {obs['draw_size']} cards" if "launcher" in obs else f"Draw pile: {obs['draw_size']} cards"
     if obs.get("draw_top_back"):
         supply += f" (top card's back: {obs['draw_top_back']})"
@@ -75,7 +77,7 @@ def render_step(replay: Replay, step: int, seat: int | None = None) -> list[str]
     else:
         actor = game.to_act
         assert actor is not None
-        lines.append(f"To act: {seat_name(record, actor)} (seat {actor}) — {game.decision}")
+        lines.append(f"To act: {seat_name(record, actor)} (seat {actor}), {DECISION_WORDS[game.decision]}")
     if obs["uno_exposed"] is not None:
         lines.append(f"{seat_name(record, obs['uno_exposed'])} has one card and did not call UNO: catchable")
     for s in range(game.n):
@@ -97,10 +99,12 @@ def render_log(replay: Replay, upto: int, seat: int | None = None) -> list[str]:
     """Every action up to ``upto`` with its events in words, as ``seat`` saw them."""
     record = replay.record
     lines = [f"{record.variant}, {record.players} players, seed {record.seed}"]
-    lines += event_lines(replay.events_at(0), record.names, seat, seat is None)
+    double_sided = replay.game_at(0).rules.double_sided
+    lines += event_lines(replay.events_at(0), record.names, seat, seat is None, double_sided)
     for step in range(1, upto + 1):
         action = replay.action_at(step)
         assert action is not None
         lines.append(f"[{step}] {seat_name(record, action[0])} > {action[1]}")
-        lines += [f"    {line}" for line in event_lines(replay.events_at(step), record.names, seat, seat is None)]
+        events = replay.events_at(step)
+        lines += [f"    {line}" for line in event_lines(events, record.names, seat, seat is None, double_sided)]
     return lines

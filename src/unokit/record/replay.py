@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..core.errors import UnokitError
 from ..core.game import Event, Game
+from ..narration import plural
 from .format import GameRecord, IncompatibleRecordError, RecordError, Result, check_compatible
 
 #: A copy of the game is kept every this many steps, so that any step is quick to rebuild.
@@ -132,7 +133,8 @@ def verify(record: GameRecord, *, check_version: bool = True) -> Verdict:
         return Verdict(False, f"does not reproduce: {exc}", exc.step)
     steps = len(replay)
     if record.result is None:
-        return Verdict(True, f"replays: {steps} actions are accepted (no final result recorded to compare)", steps)
+        accepted = f"{plural(steps, 'action')} {'is' if steps == 1 else 'are'} accepted"
+        return Verdict(True, f"replays: {accepted} (no final result recorded to compare)", steps)
     got, want = Result.of(replay.final), record.result
     problems = []
     for label, mine, theirs in (
@@ -148,4 +150,7 @@ def verify(record: GameRecord, *, check_version: bool = True) -> Verdict:
     if problems:
         return Verdict(False, "does not reproduce: " + "; ".join(problems), steps)
     how = f"won by {', '.join(seat_name(record, s) for s in got.winners)}" if got.over else "game unfinished"
-    return Verdict(True, f"reproduces: {steps} actions, {got.rounds} round(s), scores {got.scores}, {how}", steps)
+    scores = ", ".join(f"{seat_name(record, s)} {points}" for s, points in enumerate(got.scores))
+    return Verdict(
+        True, f"reproduces: {plural(steps, 'action')}, {plural(got.rounds, 'round')}, scores {scores}; {how}", steps
+    )

@@ -9,8 +9,9 @@ from typing import Any
 
 import click
 
-from ..clickopts import parse_option_pairs
+from ..clickopts import format_options, output_file, output_folder, parse_option_pairs, require_extra
 from ..core.errors import UnokitError
+from ..narration import plural
 from .runner import SimConfig, SimResult, run_sim
 from .tournament import FORMATS, TournamentConfig, TournamentResult, run_tournament
 
@@ -66,9 +67,15 @@ def _common(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--option", "option", multiple=True, metavar="NAME=VALUE", help="a rule option; repeatable"),
         click.option("--hands-only", is_flag=True, help="play single hands (rounds=1) instead of whole games"),
         click.option(
-            "--time-limit", default=5.0, show_default=True, type=float, help="seconds per decision for external bots"
+            "--time-limit",
+            default=5.0,
+            show_default=True,
+            type=click.FloatRange(min=0, min_open=True),
+            help="seconds per decision for external bots (more than 0)",
         ),
-        click.option("--json", "json_path", type=click.Path(dir_okay=False), help="write the results as JSON"),
+        click.option(
+            "--json", "json_path", type=click.Path(), help="write the results as JSON (missing folders are created)"
+        ),
         click.option("--quiet", is_flag=True, help="no progress bar"),
     ]
     for option in reversed(options):
@@ -85,8 +92,10 @@ def _common(function: Callable[..., Any]) -> Callable[..., Any]:
 )
 @_common
 @click.option("--effects", is_flag=True, help="count draws and presses per card effect (slower: builds events)")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write the per-bot table as CSV")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="write PNG charts into this folder")
+@click.option(
+    "--csv", "csv_path", type=click.Path(), help="write the per-bot table as CSV (missing folders are created)"
+)
+@click.option("--plot", "plot_dir", type=click.Path(), help="write PNG charts into this folder (created if missing)")
 def sim(
     variant: str,
     players: int | None,
@@ -129,21 +138,50 @@ def sim(
         config.validate()
     except ValueError as exc:  # an OptionError too
         raise click.UsageError(str(exc)) from None
+    require_extra("sim", "sim", ["rich", *(["matplotlib"] if plot_dir else [])])
+    json_file = output_file(json_path, "--json")
+    csv_file = output_file(csv_path, "--csv")
+    plot_folder = output_folder(plot_dir, "--plot")
     try:
         with _progress(not quiet and sys.stderr.isatty(), games, "games") as update:
             result = run_sim(config, update)
     except (UnokitError, RuntimeError) as exc:  # a bot broke the rules or the protocol
         raise click.ClickException(str(exc)) from None
     _print_sim(result)
-    if json_path:
-        result.write_json(json_path)
-    if csv_path:
-        result.write_csv(csv_path)
-    if plot_dir:
-        from .plots import write_plots
+    written = []
+    with _writing():
+        if json_file:
+            result.write_json(json_file)
+            written.append(json_file)
+        if csv_file:
+            result.write_csv(csv_file)
+            written.append(csv_file)
+        if plot_folder:
+            from .plots import write_plots
 
-        for path in write_plots(result, plot_dir):
-            click.echo(f"wrote {path}")
+            written += write_plots(result, plot_folder)
+    for path in written:
+        click.echo(f"wrote {path}")
+    _stop_if_interrupted(result.interrupted, result.tally.games, config.games)
+
+
+@contextmanager
+def _writing() -> Iterator[None]:
+    """Turn a failure to write a result file (a full disk, a folder removed during the run)
+    into a message; the results are already printed."""
+    try:
+        yield
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {exc.filename or 'the results'}: {exc.strerror or exc}") from None
+
+
+def _stop_if_interrupted(interrupted: bool, played: int, planned: int) -> None:
+    """After an interrupted run: say so on stderr and exit with status 130 (as after Ctrl-C)."""
+    if interrupted:
+        click.echo(
+            f"Interrupted: {played:,} of {plural(planned, 'game')} finished; the results above count them.", err=True
+        )
+        sys.exit(130)
 
 
 def _print_sim(result: SimResult) -> None:
@@ -153,12 +191,17 @@ def _print_sim(result: SimResult) -> None:
     console = Console(width=None if sys.stdout.isatty() else 100, highlight=False)
     config = result.config
     summary = result.summary()
-    options = config.game_options()
+    played = summary["games"]
+    games = f"{played:,} of {plural(config.games, 'game')}" if result.interrupted else plural(played, "game")
+    notes = [*(["single hands"] if config.hands_only else []), *(["interrupted"] if result.interrupted else [])]
     console.print(
-        f"[bold]{config.variant}[/bold], {config.players} players, {summary['games']} games"
-        f"{' (single hands)' if config.hands_only else ''}, seed {config.seed}"
-        + (f", options {options}" if options else "")
+        f"[bold]{config.variant}[/bold], {config.players} players, {games}"
+        + (f" ({'; '.join(notes)})" if notes else "")
+        + f", seed {config.seed}"
+        + (f", options {format_options(dict(config.options))}" if config.options else "")
     )
+    if not played:
+        return
     table = Table(title="Win rates (95% Wilson intervals)")
     for column in ("bot", "wins", "win rate", "95% interval", "mean points"):
         table.add_column(column, justify="left" if column == "bot" else "right")
@@ -193,11 +236,27 @@ def _print_sim(result: SimResult) -> None:
                 f"{row['cards_per_event']:.2f}",
             )
         console.print(effects)
-    timing = result.to_dict()["timing"]
+    seconds = result.seconds
     console.print(
-        f"{result.seconds:.1f} s: {timing['games_per_second']:.0f} games/s, "
-        f"{timing['decisions_per_second']:.0f} decisions/s with {config.workers} worker(s)"
+        f"{_duration(seconds)}: {_rate(played / seconds)} games/s, "
+        f"{_rate(result.tally.decisions / seconds)} decisions/s with {plural(config.workers, 'worker')}"
     )
+
+
+def _duration(seconds: float) -> str:
+    """A run's wall time: ``4 ms``, ``310 ms``, ``6.5 s``, ``125 s``."""
+    if seconds < 0.001:
+        return f"{seconds * 1000:.1f} ms"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    return f"{seconds:.1f} s" if seconds < 100 else f"{seconds:.0f} s"
+
+
+def _rate(per_second: float) -> str:
+    """A speed with the digits that matter: ``618``, ``42.5``, ``3.7``, ``0.25``."""
+    if per_second >= 100:
+        return f"{per_second:,.0f}"
+    return f"{per_second:.3g}"
 
 
 @click.command()
@@ -248,14 +307,19 @@ def tournament(
             config.table_config(number, table).validate()
     except ValueError as exc:  # an OptionError too
         raise click.UsageError(str(exc)) from None
+    require_extra("tournament", "sim", ["rich", "openskill"])
+    json_file = output_file(json_path, "--json")
     try:
         with _progress(not quiet and sys.stderr.isatty(), total, "games") as update:
             result = run_tournament(config, lambda done, _total: update(done))
     except (UnokitError, RuntimeError) as exc:  # a bot broke the rules or the protocol
         raise click.ClickException(str(exc)) from None
     _print_tournament(result)
-    if json_path:
-        result.write_json(json_path)
+    if json_file:
+        with _writing():
+            result.write_json(json_file)
+        click.echo(f"wrote {json_file}")
+    _stop_if_interrupted(result.interrupted, sum(row["games"] for row in result.tables), total)
 
 
 def _print_tournament(result: TournamentResult) -> None:
@@ -266,8 +330,12 @@ def _print_tournament(result: TournamentResult) -> None:
     config = result.config
     console.print(
         f"[bold]{config.variant}[/bold] tournament ({config.format}), tables of {config.table_size()}, "
-        f"{config.games} games per table{' (single hands)' if config.hands_only else ''}, seed {config.seed}"
+        f"{plural(config.games, 'game')} per table{' (single hands)' if config.hands_only else ''}, seed {config.seed}"
+        + (f", options {format_options(dict(config.options))}" if config.options else "")
     )
+    if result.interrupted:
+        played = plural(sum(row["games"] for row in result.tables), "game")
+        console.print(f"Interrupted: the ratings count the {played} finished.")
     table = Table(title="OpenSkill ratings (Plackett-Luce; ordinal = mu - 3 sigma)")
     for column in ("rank", "bot", "mu", "sigma", "ordinal", "games", "win rate"):
         table.add_column(column, justify="left" if column == "bot" else "right")

@@ -17,18 +17,23 @@ work per decision (but not its exact sequence of choices).
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
 import math
 import multiprocessing
+import signal
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import check_bot_spec, external_command, make_bot
 from ..bots.base import Bot
 from ..bots.external import ExternalBot
 from ..bots.random_bot import RandomBot
@@ -37,14 +42,17 @@ from ..core.errors import IllegalActionError, OptionError
 from ..core.game import Event, Game
 from ..core.observation import View
 from ..core.rng import MASK64, Rng
+from ..core.round_end import RoundResult
+from ..core.types import DecisionKind as D
+from ..core.types import EventType
 from ..core.variants import Options, get_rules, make_options
+from ..files import write_atomically
 
 #: A shared win counts ``1/k`` for each of its ``k`` winners; tallies count in units of
 #: ``1/WIN_DENOM`` (the least common multiple of 1..10) so that they stay whole numbers.
 WIN_DENOM = 2520
 #: A game that has not ended after this many decisions is reported as an error.
 MAX_DECISIONS = 2_000_000
-EXTERNAL_PREFIX = "external:"
 #: A random seat's pool of random digits is refilled below this, which keeps the modulo bias
 #: of each choice under ``choices / 2**32``.
 _POOL_LOW = 1 << 32
@@ -71,11 +79,12 @@ def make_bot_spec(spec: str, seed: int = 0, time_limit: float = 5.0, slot: int =
     list, so that a program can play against itself) and reused, their RNG reseeded; the
     others are created afresh. Raises ``ValueError`` for an unknown name.
     """
-    if spec.startswith(EXTERNAL_PREFIX):
+    command = external_command(spec)
+    if command is not None:
         key = (spec, time_limit, slot)
         bot = _EXTERNAL.get(key)
         if bot is None:
-            bot = _EXTERNAL[key] = ExternalBot(seed, spec[len(EXTERNAL_PREFIX) :], time_limit)
+            bot = _EXTERNAL[key] = ExternalBot(seed, command, time_limit)
         bot.rng = Rng(seed)
         return bot
     return make_bot(spec, seed)
@@ -86,15 +95,6 @@ def close_external_bots() -> None:
     while _EXTERNAL:
         _key, bot = _EXTERNAL.popitem()
         bot.close()
-
-
-def check_bot_spec(spec: str) -> None:
-    """Raise ``ValueError`` when ``spec`` names no bot (without starting external programs)."""
-    if spec.startswith(EXTERNAL_PREFIX):
-        if not spec[len(EXTERNAL_PREFIX) :].strip():
-            raise ValueError("write an external bot as 'external:<command>', e.g. 'external:python3 bot.py'")
-        return
-    make_bot(spec, 0)
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -148,6 +148,10 @@ class SimConfig:
             raise ValueError(f"the number of games must be at least 1, not {self.games}")
         if self.workers < 1:
             raise ValueError(f"the number of workers must be at least 1, not {self.workers}")
+        if not self.time_limit > 0:
+            raise ValueError(
+                f"the time limit of external bots must be a positive number of seconds, not {self.time_limit}"
+            )
         if len(self.bots) != self.players:
             raise ValueError(
                 f"{self.players} seats need {self.players} bots, got {len(self.bots)}: {','.join(self.bots)}"
@@ -225,11 +229,11 @@ def _count_events(tally: Tally, events: Iterable[Event]) -> None:
     for event in events:
         kind = event["type"]
         counts[kind] += 1
-        if kind == "draw":
+        if kind == EventType.DRAW:
             row = effects.setdefault(event["reason"], [0, 0, 0, 0])
             row[0] += 1
             row[1] += event["count"]
-        elif kind == "press":
+        elif kind == EventType.PRESS:
             row = effects.setdefault(event["reason"], [0, 0, 0, 0])
             row[2] += 1
             row[3] += event.get("count", 0)
@@ -256,7 +260,10 @@ def _play_one(config: SimConfig, options: dict[str, object], index: int, tally: 
     entry_of = [(seat - index) % n for seat in range(n)]  # entry e sits in seat (e + index) % n
     bots = [
         make_bot_spec(
-            config.bots[entry_of[seat]], derive_seed(config.seed, index, 1 + entry_of[seat]), config.time_limit
+            config.bots[entry_of[seat]],
+            derive_seed(config.seed, index, 1 + entry_of[seat]),
+            config.time_limit,
+            slot=entry_of[seat],
         )
         for seat in range(n)
     ]
@@ -266,28 +273,20 @@ def _play_one(config: SimConfig, options: dict[str, object], index: int, tally: 
     # Random seats choose uniformly with their bot's RNG, several choices per 64-bit number.
     rngs = [bot.rng if type(bot) is RandomBot else None for bot in bots]
     pools = [0] * n
-    round_number = game.round_number
     first = (game.dealer + 1) % n
-    scores = list(game.scores)
     turns = decisions = 0
     step = game.step
     apply = game.apply
     legal_actions = game.legal_actions
+    scoring = game.options.scoring
     while True:
         actor = game.to_act
-        if actor is None or game.round_number != round_number:
-            _end_round(tally, game, scores, first, turns)
-            if actor is None:
-                break
-            round_number = game.round_number
-            first = (game.dealer + 1) % n
-            scores = list(game.scores)
-            turns = 0
+        assert actor is not None
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise RuntimeError(f"game {index} did not end within {MAX_DECISIONS} decisions")
         decision = game.decision
-        if decision == "turn" or decision == "stack":
+        if decision is D.TURN or decision is D.STACK:
             turns += 1
         rng = rngs[actor]
         if rng is not None:
@@ -305,12 +304,19 @@ def _play_one(config: SimConfig, options: dict[str, object], index: int, tally: 
                 raise IllegalActionError(f"bot {name!r} chose {action}, which is not legal now")
         if effects:
             _count_events(tally, apply(action))
-            if game.uno_exposed >= 0:
+            ended = game.round_ended
+            if game.windows:
                 _count_events(tally, react_all(game, bots, views))
         else:
-            step(action)
-            if game.uno_exposed >= 0:
+            ended = step(action)
+            if game.windows:
                 react_all(game, bots, views)
+        if ended is not None:
+            _end_round(tally, ended, scoring, first, turns)
+            if ended.game_over:
+                break
+            first = (game.dealer + 1) % n
+            turns = 0
     tally.games += 1
     tally.decisions += decisions
     tally.rounds[game.round_number] += 1
@@ -326,23 +332,17 @@ def _play_one(config: SimConfig, options: dict[str, object], index: int, tally: 
         tally.records.append((tuple(sorted(entry_of[s] for s in winners)), tuple(by_entry)))
 
 
-def _end_round(tally: Tally, game: Game, before: list[int], first: int, turns: int) -> None:
-    """Tally a finished round from the change in scores (the fast path has no events)."""
-    n = game.n
-    gained = [game.scores[s] - before[s] for s in range(n)]
+def _end_round(tally: Tally, ended: RoundResult, scoring: str, first: int, turns: int) -> None:
+    """Tally a finished round as the engine reported it (``first``: the seat that played first)."""
+    n = len(ended.points)
     tally.round_count += 1
     tally.turns[turns] += 1
-    if game.options.scoring == "winner":
-        best = max(gained)
-        tied = [s for s in range(n) if gained[s] == best]
-        tally.round_points[best] += 1
+    if scoring == "winner":
+        tally.round_points[ended.points[ended.winner]] += 1
     else:
-        low = min(gained)
-        tied = [s for s in range(n) if gained[s] == low]
-        for points in gained:
+        for points in ended.points:
             tally.round_points[points] += 1
-    if len(tied) == 1:
-        tally.first_player[(tied[0] - first) % n] += 1
+    tally.first_player[(ended.winner - first) % n] += 1
 
 
 # --------------------------------------------------------------------------- running
@@ -359,34 +359,115 @@ def _task(args: tuple[SimConfig, int, int]) -> Tally:
 
 
 def _worker_init() -> None:
+    """Workers leave Ctrl-C to the main process (which stops them) and close their external
+    bots when they exit."""
     from multiprocessing import util
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     util.Finalize(None, close_external_bots, exitpriority=10)
+
+
+class _Interrupts:
+    """Ctrl-C (SIGINT) during a run in the main thread raises ``KeyboardInterrupt`` as usual,
+    except inside :meth:`held` blocks (adding a tally, rating a table), where it waits until the
+    block ends, so that a stopped run never holds half-added statistics."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.pending = False
+
+    def handler(self, signum: int, frame: object) -> None:
+        if self.depth:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        """Use :meth:`handler` during the block when the main thread has Python's default
+        handler (else leave the signal alone)."""
+        ours = (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        )
+        if ours:
+            signal.signal(signal.SIGINT, self.handler)
+        try:
+            yield
+        finally:
+            if ours:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+        if not self.depth and self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
+
+
+INTERRUPTS = _Interrupts()
 
 
 def run_sim(config: SimConfig, progress: Callable[[int], None] | None = None) -> SimResult:
     """Play every game of ``config`` and return the result. ``progress(games_done)`` is called
-    as games finish. Raises ``ValueError`` (or ``OptionError``) for a bad configuration."""
+    as games finish. Raises ``ValueError`` (or ``OptionError``) for a bad configuration.
+
+    Ctrl-C (``KeyboardInterrupt`` in the main thread) stops the run cleanly: the worker
+    processes are stopped, and the result holds the games finished so far (games ``0`` to
+    ``k - 1``, so they are the same games for any number of workers) with ``interrupted`` set.
+    """
     config.validate()
-    chunks = _chunks(config.games, config.workers)
     total = Tally(config.players)
     started = time.perf_counter()
-    if config.workers == 1:
+    interrupted = False
+    with INTERRUPTS.installed():
         try:
-            for start, stop in chunks:
-                total.add(play_games(config, start, stop))
+            if config.workers == 1:
+                _play_here(config, total, progress)
+            else:
+                _play_in_workers(config, total, progress)
+        except KeyboardInterrupt:
+            interrupted = True
+    return SimResult(config, total, time.perf_counter() - started, interrupted)
+
+
+def _play_here(config: SimConfig, total: Tally, progress: Callable[[int], None] | None) -> None:
+    """Play in this process, game by game (an interrupted run keeps every finished game)."""
+    try:
+        for start, stop in _chunks(config.games, 1):
+            for index in range(start, stop):
+                part = play_games(config, index, index + 1)
+                with INTERRUPTS.held():
+                    total.add(part)
+            if progress is not None:
+                progress(total.games)
+    finally:
+        close_external_bots()
+
+
+def _play_in_workers(config: SimConfig, total: Tally, progress: Callable[[int], None] | None) -> None:
+    """Play chunks of games in worker processes and add them up in order. On Ctrl-C, the
+    chunks already back are added before the workers are stopped."""
+    context = multiprocessing.get_context()
+    with context.Pool(config.workers, initializer=_worker_init) as pool:
+        parts = pool.imap(_task, [(config, start, stop) for start, stop in _chunks(config.games, config.workers)])
+        try:
+            for part in parts:
+                with INTERRUPTS.held():
+                    total.add(part)
                 if progress is not None:
                     progress(total.games)
-        finally:
-            close_external_bots()
-    else:
-        context = multiprocessing.get_context()
-        with context.Pool(config.workers, initializer=_worker_init) as pool:
-            for part in pool.imap(_task, [(config, start, stop) for start, stop in chunks]):
-                total.add(part)
-                if progress is not None:
-                    progress(total.games)
-    return SimResult(config, total, time.perf_counter() - started)
+        except KeyboardInterrupt:
+            # Chunks already back are kept; the first one not ready (or failed) ends the loop.
+            with INTERRUPTS.held(), contextlib.suppress(Exception):
+                while True:
+                    total.add(parts.next(timeout=0))
+            raise
 
 
 # --------------------------------------------------------------------------- results
@@ -394,11 +475,13 @@ def run_sim(config: SimConfig, progress: Callable[[int], None] | None = None) ->
 
 @dataclass
 class SimResult:
-    """The outcome of :func:`run_sim`: the configuration, the tally and the wall time."""
+    """The outcome of :func:`run_sim`: the configuration, the tally and the wall time;
+    ``interrupted`` when Ctrl-C stopped the run (the tally holds the games finished before)."""
 
     config: SimConfig
     tally: Tally
     seconds: float
+    interrupted: bool = False
 
     def bot_rows(self) -> list[dict[str, Any]]:
         """One row per entry: wins (shared wins split), win rate with its 95% Wilson interval
@@ -465,6 +548,7 @@ class SimResult:
         (the rest depends only on the configuration)."""
         out: dict[str, Any] = {
             "config": config_dict(self.config),
+            "interrupted": self.interrupted,
             "bots": self.bot_rows(),
             "summary": self.summary(),
             "turns_per_round": _histogram(self.tally.turns),
@@ -488,10 +572,11 @@ class SimResult:
     def write_csv(self, path: str | Path) -> None:
         """The per-bot table as CSV (one row per entry)."""
         rows = self.bot_rows()
-        with Path(path).open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        text = io.StringIO(newline="")
+        writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+        write_atomically(path, text.getvalue())
 
 
 def _histogram(counter: Counter[int]) -> dict[str, int]:
@@ -508,5 +593,6 @@ def config_dict(config: Any) -> dict[str, Any]:
 
 
 def write_json(path: str | Path, data: Any) -> None:
-    """Write ``data`` to ``path`` as indented JSON with a final newline."""
-    Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    """Write ``data`` to ``path`` as indented JSON with a final newline (in one step: a crash
+    leaves the old file or the new one)."""
+    write_atomically(path, json.dumps(data, indent=2) + "\n")

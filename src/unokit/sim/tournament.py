@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .runner import WIN_DENOM, SimConfig, config_dict, derive_seed, run_sim, write_json
+from .runner import INTERRUPTS, WIN_DENOM, SimConfig, SimResult, config_dict, derive_seed, run_sim, write_json
 
 FORMATS = ("round-robin", "gauntlet", "free-for-all")
 
@@ -80,16 +80,19 @@ class TournamentConfig:
 
 @dataclass
 class TournamentResult:
-    """Ratings (one row per bot, best first) and each table's win rates."""
+    """Ratings (one row per bot, best first) and each table's win rates; ``interrupted`` when
+    Ctrl-C stopped the tournament (the ratings then count the games finished before)."""
 
     config: TournamentConfig
     ratings: list[dict[str, Any]]
     tables: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
+    interrupted: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "config": config_dict(self.config),
+            "interrupted": self.interrupted,
             "ratings": self.ratings,
             "tables": self.tables,
             "seconds": self.seconds,
@@ -121,7 +124,8 @@ def _ranks(winners: tuple[int, ...], scores: tuple[int, ...], higher_is_better: 
 
 def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None] | None = None) -> TournamentResult:
     """Play every table and rate the bots. ``progress(games_done, games_total)`` is called as
-    games finish."""
+    games finish. Ctrl-C stops the tournament cleanly (see :func:`run_sim`): the result rates
+    the games finished so far and is marked ``interrupted``."""
     from openskill.models import PlackettLuce
 
     tables = config.tables()
@@ -134,33 +138,35 @@ def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None
     seconds = 0.0
     higher = config.table_config(0, tables[0]).resolved_options().scoring == "winner"
     done = 0
-    for number, table in enumerate(tables):
-        sim = config.table_config(number, table)
-        base = done
+    interrupted = False
+    with INTERRUPTS.installed():
+        try:
+            for number, table in enumerate(tables):
+                sim = config.table_config(number, table)
+                base = done
 
-        def report(games: int, base: int = base) -> None:
-            if progress is not None:
-                progress(base + games, total_games)
+                def report(games: int, base: int = base) -> None:
+                    if progress is not None:
+                        progress(base + games, total_games)
 
-        result = run_sim(sim, report)
-        done += config.games
-        seconds += result.seconds
-        for winners, scores in result.tally.records:
-            ranks = _ranks(winners, scores, higher)
-            teams = [[ratings[i]] for i in table]
-            updated = model.rate(teams, ranks=[float(r) for r in ranks])
-            for entry, i in enumerate(table):
-                ratings[i] = updated[entry][0]
-                played[i] += 1
-            for entry in winners:
-                wins[table[entry]] += WIN_DENOM // len(winners)
-        table_rows.append(
-            {
-                "bots": [config.bots[i] for i in table],
-                "games": result.tally.games,
-                "win_rates": [row["win_rate"] for row in result.bot_rows()],
-            }
-        )
+                result = run_sim(sim, report)
+                done += result.tally.games
+                with INTERRUPTS.held():
+                    seconds += result.seconds
+                    _rate_table(model, ratings, played, wins, table, result, higher)
+                    if result.tally.games:
+                        table_rows.append(
+                            {
+                                "bots": [config.bots[i] for i in table],
+                                "games": result.tally.games,
+                                "win_rates": [row["win_rate"] for row in result.bot_rows()],
+                            }
+                        )
+                if result.interrupted:
+                    interrupted = True
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
     rows: list[dict[str, Any]] = []
     for i, spec in enumerate(config.bots):
         rating = ratings[i]
@@ -176,4 +182,25 @@ def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None
             }
         )
     rows.sort(key=lambda row: -row["ordinal"])
-    return TournamentResult(config, rows, table_rows, seconds)
+    return TournamentResult(config, rows, table_rows, seconds, interrupted)
+
+
+def _rate_table(
+    model: Any,
+    ratings: list[Any],
+    played: list[int],
+    wins: list[int],
+    table: tuple[int, ...],
+    result: SimResult,
+    higher_is_better: bool,
+) -> None:
+    """Update the ratings, games and wins of the bots at ``table`` with each of its games."""
+    for winners, scores in result.tally.records:
+        ranks = _ranks(winners, scores, higher_is_better)
+        teams = [[ratings[i]] for i in table]
+        updated = model.rate(teams, ranks=[float(r) for r in ranks])
+        for entry, i in enumerate(table):
+            ratings[i] = updated[entry][0]
+            played[i] += 1
+        for entry in winners:
+            wins[table[entry]] += WIN_DENOM // len(winners)

@@ -117,7 +117,7 @@ export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", 
   const { color, kind } = parseFace(face);
   const dark = side === 1;
   svg.append(el("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, class: dark ? "frame dark" : "frame light" }));
-  svg.append(el("rect", { x: 5, y: 5, width: 50, height: 80, rx: 4, class: `body c-${color || "wild"}` }));
+  svg.append(el("rect", { x: 5, y: 5, width: 50, height: 80, rx: 4, class: `body c-${color || "multi"}` }));
   if (color === null) {
     // A wild: the side's four colours in the oval.
     const quarters = [[0, -1], [1, 0], [0, 1], [-1, 0]];
@@ -131,10 +131,10 @@ export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", 
   const size = label.length <= 2 ? 24 : label.length <= 3 ? 17 : 12;
   svg.append(el("text", { x: 30, y: 45 + size * 0.36, "text-anchor": "middle", "font-size": size, class: dark ? "label dark" : "label light" }, label));
   const symbol = symbolOf(color);
-  svg.append(symbolShape(symbol, 13, 14, 5.5, `corner ${color ? `c-${color}` : "c-wild"}`));
-  svg.append(symbolShape(symbol, 47, 76, 5.5, `corner ${color ? `c-${color}` : "c-wild"}`));
+  svg.append(symbolShape(symbol, 13, 14, 5.5, `corner ${color ? `c-${color}` : "c-multi"}`));
+  svg.append(symbolShape(symbol, 47, 76, 5.5, `corner ${color ? `c-${color}` : "c-multi"}`));
   const small = label.length <= 3 ? label : kindInfo(kind).short.slice(0, 3);
-  svg.append(el("text", { x: 47, y: 19, "text-anchor": "middle", "font-size": 9, class: `pip ink-${color || "wild"}` }, small));
+  svg.append(el("text", { x: 47, y: 19, "text-anchor": "middle", "font-size": 9, class: `pip ink-${color || "multi"}` }, small));
   return svg;
 }
 

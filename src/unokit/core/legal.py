@@ -1,0 +1,139 @@
+"""Legal actions: what the seat to act may do in each kind of decision (R-1.4, R-1.9, R-2.2,
+R-2.3, R-3.5, R-4.3).
+
+Each :class:`~unokit.core.decisions.Decision` lists its actions through these methods; the
+per-card facts come from the card-kind table (:mod:`unokit.core.kinds`) through the action
+table's :meth:`~unokit.core.actions.ActionTable.match`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import PLAIN, WILD_ANY
+from .colors import NO_COLOR, SIDE_COLORS
+from .state import GameState
+from .types import ActionKind, CardId, Color, Seat
+
+if TYPE_CHECKING:
+    from .actions import Action
+
+_DRAW = ActionKind.DRAW
+_PRESS = ActionKind.PRESS
+_KEEP = ActionKind.KEEP
+
+
+class Legal(GameState):
+    """The legal-action listings of the decisions."""
+
+    __slots__ = ()
+
+    def _fair_wild_draw(self, seat: Seat, color: Color, excluded: int = 1) -> bool:
+        """A Wild Draw card is fair when the player holds no card of ``color`` (R-2.3, R-3.5);
+        with ``wild_counts_as_color_match`` other wilds count as that colour too.
+        ``excluded`` is how many wild cards of the hand are the played card itself."""
+        colors = self.deck.color[self.side]
+        hand = self.hands[seat]
+        if self.options.wild_counts_as_color_match:
+            wilds = sum(1 for t in hand if colors[t] == NO_COLOR)
+            if wilds > excluded:
+                return False
+        return all(colors[t] != color for t in hand)
+
+    def _playable(self, seat: Seat, t: CardId, cards_after: int) -> bool:
+        """Whether card ``t`` may be played now by ``seat`` (R-1.4 and the card's own limits)."""
+        side = self.side
+        kind = self.deck.kinds[side][t]
+        if kind.wild:
+            if kind.challengeable and not self.options.bluffing:
+                return self._fair_wild_draw(seat, self.color)
+            return True
+        if cards_after == 0 and not kind.may_go_out:
+            return False  # a player may not go out on Trade Hands (R-4.3)
+        return self.deck.color[side][t] == self.color or kind.id == self.deck.kind[side][self.discard[-1]]
+
+    def _turn_actions(self, seat: Seat) -> list[Action]:
+        side = self.side
+        table = self.actions
+        match, playable = table.match(side, self.color, self.deck.kind[side][self.discard[-1]], self.options.bluffing)
+        hand = self.hands[seat]
+        after = len(hand) - 1
+        out: list[Action] = []
+        for t in sorted(playable.intersection(hand)):
+            how = match[t]
+            if how == PLAIN:
+                out.append(table.play[t])
+                if after == 1:
+                    out.append(table.play_uno[t])
+            elif how == WILD_ANY:
+                out += table.wild_plays_uno[side][t] if after == 1 else table.wild_plays[side][t]
+            elif how:
+                self._special_plays(seat, t, out)
+        out.append(table.simple[_PRESS if self.launcher is not None else _DRAW])
+        return out
+
+    def _special_plays(self, seat: Seat, t: CardId, out: list[Action]) -> None:
+        """Plays whose legality or UNO call depends on the rest of the hand."""
+        side = self.side
+        colors = self.deck.color[side]
+        kind = self.deck.kinds[side][t]
+        hand = self.hands[seat]
+        table = self.actions
+        after = len(hand) - 1
+        if kind.discards == "named":  # Wild Discard All: the colour named goes too (R-5.7)
+            for c in SIDE_COLORS[side]:
+                out.append(table.play_color[t][c])
+                if after - sum(1 for x in hand if colors[x] == c) == 1:
+                    out.append(table.play_color_uno[t][c])
+        elif kind.challengeable:  # only reached with bluffing off (R-2.3)
+            if self._fair_wild_draw(seat, self.color):
+                out += table.wild_plays_uno[side][t] if after == 1 else table.wild_plays[side][t]
+        elif kind.discards == "own":  # Discard All: its colour goes too (R-4.3, R-5.4)
+            left = after - (sum(1 for x in hand if colors[x] == colors[t]) - 1)
+            out.append(table.play[t])
+            if left == 1:
+                out.append(table.play_uno[t])
+        elif after > 0:  # a card that may not be the last one (Trade Hands, R-4.3)
+            out.append(table.play[t])
+            if after == 1:
+                out.append(table.play_uno[t])
+
+    def _play_or_keep_actions(self, seat: Seat, t: CardId) -> list[Action]:
+        table = self.actions
+        uno = len(self.hands[seat]) == 2
+        if self.deck.kinds[self.side][t].color_with_play:
+            out: list[Action] = []
+            for c in SIDE_COLORS[self.side]:
+                out.append(table.drawn_color[c])
+                if uno:
+                    out.append(table.drawn_color_uno[c])
+        else:
+            out = [table.drawn, table.drawn_uno] if uno else [table.drawn]
+        out.append(table.simple[_KEEP])
+        return out
+
+    def _stack_actions(self, seat: Seat) -> list[Action]:
+        kinds = self.deck.kind[self.side]
+        top_kind = kinds[self.discard[-1]]
+        hand = self.hands[seat]
+        table = self.actions
+        out: list[Action] = []
+        for t in sorted(set(hand)):
+            if kinds[t] == top_kind:
+                out.append(table.play[t])
+                if len(hand) == 2:
+                    out.append(table.play_uno[t])
+        out.append(table.simple[_DRAW])
+        return out
+
+    def _discard_actions(self, seat: Seat) -> list[Action]:
+        """Discard any one card of the hand (with the UNO call when it leaves one card)."""
+        hand = self.hands[seat]
+        table = self.actions
+        uno = len(hand) == 2
+        actions: list[Action] = []
+        for t in sorted(set(hand)):
+            actions.append(table.discard[t])
+            if uno:
+                actions.append(table.discard_uno[t])
+        return actions

@@ -1,0 +1,174 @@
+"""The text notation of actions for one game: reading ``play red 5 uno`` against a seat's hand,
+and explaining in a player's words why an action is refused.
+
+The syntax itself (verbs, colours, ``uno``) is read by :func:`unokit.core.actions.parse_syntax`;
+here a short card name (``play red 5``) is resolved against the seat's hand, where it must name
+one card (:class:`~unokit.core.errors.AmbiguousActionError` otherwise).
+"""
+
+from __future__ import annotations
+
+from . import cards as C
+from .actions import Action, parse_syntax
+from .colors import COLOR_NAMES, NO_COLOR, SIDE_COLORS
+from .decisions import PlayOrKeep
+from .errors import AmbiguousActionError, IllegalActionError, InvalidActionError, quote
+from .round_end import RoundEnd
+from .types import ActionKind, CardId, DecisionKind, Seat
+
+_PLAY = ActionKind.PLAY
+_CATCH = ActionKind.CATCH
+_UNO = ActionKind.UNO
+_SEATED = {ActionKind.TRADE: "trade", ActionKind.CATCH: "catch", ActionKind.TARGET: "target"}
+#: What each decision asks for, in the words of its refusals.
+_EXPECTED = {
+    DecisionKind.PLAY_OR_KEEP: "play_drawn or keep",
+    DecisionKind.CHALLENGE: "challenge or accept",
+    DecisionKind.CHOOSE_COLOR: "color <colour>",
+    DecisionKind.CHOOSE_PLAYER: "trade <seat>",
+    DecisionKind.PRESS_YOUR_LUCK: "press_again or stop",
+    DecisionKind.CHOOSE_DISCARD: "discard <card>",
+    DecisionKind.STACK: "play a matching draw card or draw",
+    DecisionKind.CHOOSE_TARGET: "target <seat>",
+    DecisionKind.DISCARD_CARDS: "discard <card>",
+}
+
+
+class Notation(RoundEnd):
+    """Reading and explaining actions."""
+
+    __slots__ = ()
+
+    def _check_seat(self, seat: object) -> Seat:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalActionError(f"there is no seat {quote(seat)}; seats are 0 to {self.n - 1}")
+        return seat
+
+    def parse_action(self, text: str, seat: Seat | None = None) -> Action:
+        """Read an action in the text notation for ``seat`` (default: the seat to act).
+
+        A card may be named by its active face alone (``play red 5``) when that names one card
+        in the hand; otherwise :class:`AmbiguousActionError` lists the full names. A wild whose
+        play names a colour needs one (``play wild red``, ``play_drawn red``). The result is not
+        checked for legality here; :meth:`apply` does that. A ``seat`` that does not exist
+        raises :class:`IllegalActionError`.
+        """
+        if seat is None:
+            seat = self._decision.seat if self._decision.seat >= 0 else 0
+        else:
+            self._check_seat(seat)
+        parsed = parse_syntax(text)
+        table = self.actions
+        kind = parsed.kind
+        if kind in table.simple:
+            return table.simple[kind]
+        if kind in _SEATED:
+            if not 0 <= parsed.seat < self.n:
+                raise InvalidActionError(f"there is no seat {parsed.seat}; seats are 0 to {self.n - 1}")
+            row = table.trade if kind == ActionKind.TRADE else table.catch if kind == _CATCH else table.target
+            return row[parsed.seat]
+        if kind == ActionKind.COLOR:
+            return table.color[parsed.color]
+        if kind == ActionKind.PLAY_DRAWN:
+            decision = self._decision
+            if isinstance(decision, PlayOrKeep) and decision.seat == seat:
+                self._check_wild_color(decision.card, parsed.color, "play_drawn")
+            return table.drawn_action(parsed.color, parsed.uno)
+        assert parsed.card is not None
+        t = self._resolve_card(parsed.card, seat)
+        if kind == ActionKind.DISCARD:
+            if parsed.color != NO_COLOR:
+                raise InvalidActionError("'discard' takes a card and 'uno', not a colour")
+            return (table.discard_uno if parsed.uno else table.discard)[t]
+        self._check_wild_color(t, parsed.color, f"play {self.face_text(t)}")
+        return table.play_action(t, parsed.color, parsed.uno)
+
+    def _check_wild_color(self, t: CardId, color: int, verb: str) -> None:
+        """A wild whose play names a colour needs one; any other card takes none."""
+        kind = self.deck.kinds[self.side][t]
+        if color != NO_COLOR and not kind.color_with_play:
+            what = "is not a wild card" if not kind.wild else "names no colour when played"
+            raise InvalidActionError(f"{self.face_text(t)} {what}; it takes no colour")
+        if kind.color_with_play and color == NO_COLOR:
+            raise IllegalActionError(f"name a colour for {self.face_text(t)}, e.g. '{verb} red'")
+
+    def _resolve_card(self, text: str, seat: Seat) -> CardId:
+        deck = self.deck
+        if "/" in text:
+            light_text, _, dark_text = text.partition("/")
+            light, dark = C.parse_face(light_text), C.parse_face(dark_text)
+            t = deck.type_id(f"{C.face_text(light)}/{C.face_text(dark)}")
+            if t is None:
+                raise InvalidActionError(f"there is no card {quote(text)} in {self.rules.title}")
+            if t not in self.hands[seat]:
+                raise IllegalActionError(f"seat {seat} does not hold {deck.text[t]}")
+            return t
+        face = C.face_text(C.parse_face(text))
+        in_deck = [t for t in range(len(deck.types)) if face in (deck.face_texts[0][t], deck.face_texts[1][t])]
+        if not in_deck:
+            raise InvalidActionError(f"there is no card {face!r} in {self.rules.title}")
+        active = deck.face_texts[self.side]
+        matches = sorted({t for t in self.hands[seat] if active[t] == face})
+        if not matches:
+            raise IllegalActionError(f"seat {seat} holds no {face}")
+        if len(matches) > 1:
+            names = ", ".join(deck.text[t] for t in matches)
+            raise AmbiguousActionError(f"{face!r} could be any of {names}; name the card in full")
+        return matches[0]
+
+    def _explain(self, action: Action, seat: Seat) -> str:
+        """Why ``action`` is not legal for ``seat`` now, in a player's words."""
+        name = str(action)
+        decision = self._decision
+        to_act = decision.seat
+        if seat != to_act and action.kind not in (_CATCH, _UNO):
+            return f"{name!r}: it is seat {to_act}'s decision ({decision.kind}), not seat {seat}'s"
+        if action.kind == _CATCH:
+            target = action.seat
+            if target == seat:
+                return "you cannot catch yourself; declare with 'uno'"
+            return f"seat {target} cannot be caught now (R-1.5)"
+        if action.kind == _UNO:
+            return "there is no UNO call for you to make now"
+        if action.card >= 0 and action.card >= len(self.deck.types):
+            return f"{name!r} is not an action of this game"
+        kind = decision.kind
+        if kind == DecisionKind.TURN:
+            expected = "play a card or " + ("press" if self.launcher else "draw")
+        else:
+            expected = _EXPECTED.get(kind, "nothing")
+        if action.kind == _PLAY and kind in (DecisionKind.TURN, DecisionKind.STACK):
+            t = action.card
+            if t not in self.hands[seat]:
+                return f"seat {seat} does not hold {self.card_text(t)}"
+            top = self.face_text(self.discard[-1])
+            color = COLOR_NAMES[self.color] if self.color >= 0 else "none"
+            if kind == DecisionKind.STACK:
+                return f"{self.face_text(t)} cannot answer the stacked {top}; play the same kind or draw (R-1.9)"
+            if action.uno:
+                return "'uno' goes with a play that leaves you exactly one card (R-1.5)"
+            card = self.deck.kinds[self.side][t]
+            if card.challengeable and not self.options.bluffing:
+                return f"{self.face_text(t)} may only be played when you hold no {color} card (bluffing is off)"
+            if not card.may_go_out:
+                return f"you may not go out on {card.title} ({card.rule})"
+            if action.color >= 0 and action.color not in SIDE_COLORS[self.side]:
+                return f"{COLOR_NAMES[action.color]} is not a colour of the {self.side_name} side"
+            return f"{self.face_text(t)} does not match {top} (colour in play: {color}) (R-1.4)"
+        if (
+            action.kind in (ActionKind.COLOR, ActionKind.PLAY_DRAWN)
+            and action.color >= 0
+            and action.color not in SIDE_COLORS[self.side]
+        ):
+            return f"{COLOR_NAMES[action.color]} is not a colour of the {self.side_name} side"
+        if action.kind == ActionKind.TRADE and action.seat == seat:
+            return "trade hands with another player, not yourself"
+        if action.kind == ActionKind.TARGET and action.seat == seat:
+            return "challenge another player, not yourself"
+        if action.kind == ActionKind.PLAY_DRAWN and isinstance(decision, PlayOrKeep) and action.color < 0:
+            drawn = self.deck.kinds[self.side][decision.card]
+            if drawn.color_with_play:
+                return f"name a colour for {self.face_text(decision.card)}, e.g. 'play_drawn red'"
+        if action.uno:
+            return "'uno' goes with a play that leaves you exactly one card (R-1.5)"
+        return f"{name!r} is not possible now: seat {seat} must {expected}"

@@ -1,0 +1,107 @@
+"""Files that unokit writes: checked before any work starts, replaced in one step, and locked
+while a command reads, changes and writes them back (standard library only; POSIX locks).
+
+- :func:`prepare_file` / :func:`prepare_folder` create the missing folders of an output path
+  and make sure something can be written there, so that a long run never ends in a crash when
+  it saves its results; :class:`PathError` says why not.
+- :func:`write_atomically` replaces a file through a temporary file in the same folder, flushed
+  to disk and renamed over it: a reader (or a crash) sees the old content or the new one,
+  never half of it.
+- :func:`locked` holds an exclusive lock on a lock file beside a file (``.NAME.lock``), so that
+  two processes changing the same file take turns instead of losing each other's changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import secrets
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+
+class PathError(ValueError):
+    """A path that cannot be written to, with the reason in words."""
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def prepare_folder(path: str | Path) -> Path:
+    """Create the folder ``path`` (and its parents) when missing and check that files can be
+    created in it; return it. Raise :class:`PathError` when it cannot be used."""
+    folder = Path(path).expanduser()
+    existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    if existing is not None and not existing.is_dir():
+        raise PathError(f"{existing} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PathError(f"cannot create the folder {folder}: {_reason(exc)}") from None
+    probe = folder / f".unokit-{secrets.token_hex(6)}.probe"
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as exc:
+        raise PathError(f"cannot write in the folder {folder}: {_reason(exc)}") from None
+    probe.unlink()
+    return folder
+
+
+def prepare_file(path: str | Path) -> Path:
+    """Make sure the file ``path`` can be written: its missing folders are created, and it must
+    not be a folder or a file that cannot be written. Return it; raise :class:`PathError`."""
+    target = Path(path).expanduser()
+    if target.is_dir() or str(path).endswith(("/", os.sep)):
+        raise PathError(f"{target} is a folder; name a file")
+    prepare_folder(target.parent)
+    if target.exists() and not os.access(target, os.W_OK):
+        raise PathError(f"{target} cannot be written (permission denied)")
+    return target
+
+
+def write_atomically(path: str | Path, text: str) -> Path:
+    """Replace the content of ``path`` by ``text`` (UTF-8) in one step; the file keeps its
+    permissions. The folder must exist. Return the path."""
+    target = Path(path)
+    while True:
+        temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+    return target
+
+
+def lock_path(path: str | Path) -> Path:
+    """The lock file that :func:`locked` uses for ``path``: ``.NAME.lock`` in the same folder."""
+    target = Path(path)
+    return target.with_name(f".{target.name}.lock")
+
+
+@contextlib.contextmanager
+def locked(path: str | Path) -> Iterator[None]:
+    """Hold an exclusive lock for ``path`` while the block runs; other processes wait at the
+    same call. The lock file is left in place (removing it would race with a waiting process).
+    The folder must exist."""
+    fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock

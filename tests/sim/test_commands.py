@@ -1,0 +1,214 @@
+"""``unokit sim`` and ``unokit tournament`` from the command line: every output path checked
+before the first game, a missing extra named before any work, Ctrl-C that keeps the games
+played so far, and numbers printed for people."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from unokit.cli import main
+from unokit.sim.commands import _duration, _rate
+
+from .support import bot_spec
+
+SIM = ["sim", "--variant", "classic", "--games", "4", "--hands-only", "--quiet"]
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("option", ["--json", "--csv", "--plot"])
+def test_an_output_path_that_cannot_be_used_stops_the_command_before_any_game(tmp_path: Path, option: str) -> None:
+    started = tmp_path / "bot-started"
+    bots = f"{bot_spec(tmp_path, started)},random"
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    code, output = invoke(*SIM, "--bots", bots, option, str(blocker / "results"))
+    assert code == 2, output
+    assert f"Invalid value for {option}:" in output and "is a file, not a folder" in output
+    assert not started.exists()  # no game was played: the external bot never started
+    assert blocker.read_text() == "not a folder\n"
+
+
+def test_a_file_option_refuses_a_folder_and_a_folder_option_refuses_a_file(tmp_path: Path) -> None:
+    code, output = invoke(*SIM, "--bots", "random,random", "--json", str(tmp_path))
+    assert code == 2 and "is a folder; name a file" in output
+    (tmp_path / "plots").write_text("")
+    code, output = invoke(*SIM, "--bots", "random,random", "--plot", str(tmp_path / "plots"))
+    assert code == 2 and "is a file, not a folder" in output
+
+
+def test_every_output_creates_its_missing_folders(tmp_path: Path) -> None:
+    json_path, csv_path, plots = tmp_path / "a/b/r.json", tmp_path / "c/d/r.csv", tmp_path / "e/f"
+    code, output = invoke(
+        *SIM, "--bots", "heuristic,random", "--json", str(json_path), "--csv", str(csv_path), "--plot", str(plots)
+    )
+    assert code == 0, output
+    assert json.loads(json_path.read_text())["summary"]["games"] == 4
+    assert [row["label"] for row in csv.DictReader(csv_path.open())] == ["heuristic", "random"]
+    assert sorted(p.name for p in plots.iterdir()) == ["round_lengths.png", "round_points.png", "win_rates.png"]
+    for path in (json_path, csv_path, plots / "win_rates.png"):
+        assert f"wrote {path}" in output
+    code, output = invoke(
+        "tournament", "--bots", "heuristic,random", "--games", "2", "--quiet", "--json", str(tmp_path / "t/r.json")
+    )
+    assert code == 0, output
+    assert json.loads((tmp_path / "t/r.json").read_text())["interrupted"] is False
+
+
+def test_the_tournament_checks_its_json_path_first(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("")
+    code, output = invoke(
+        "tournament", "--bots", "heuristic,random", "--games", "2", "--json", str(tmp_path / "f/x.json")
+    )
+    assert code == 2 and "Invalid value for --json:" in output
+
+
+@pytest.mark.parametrize("command", ["sim", "tournament"])
+@pytest.mark.parametrize("limit", ["-1", "0"])
+def test_the_time_limit_must_be_positive(command: str, limit: str) -> None:
+    code, output = invoke(command, "--bots", "random,heuristic", "--games", "1", "--time-limit", limit)
+    assert code == 2 and "Invalid value for '--time-limit'" in output
+
+
+def test_the_summary_reads_as_text(tmp_path: Path) -> None:
+    code, output = invoke(*SIM, "--bots", "heuristic,random", "--option", "stacking=true", "--option", "bluffing=false")
+    assert code == 0, output
+    first = output.splitlines()[0]
+    assert first == "classic, 2 players, 4 games (single hands), seed 1, options stacking=true, bluffing=false"
+    assert re.search(r"^[\d.]+ m?s: [\d.,]+ games/s, [\d.,]+ decisions/s with 1 worker$", output, re.MULTILINE), output
+    code, output = invoke("sim", "--bots", "random,random", "--games", "1", "--quiet", "--hands-only")
+    assert output.splitlines()[0] == "classic, 2 players, 1 game (single hands), seed 1"
+
+
+def test_times_and_speeds_keep_their_digits() -> None:
+    assert [_duration(x) for x in (0.0001, 0.0042, 0.31, 6.54, 125.0)] == ["0.1 ms", "4 ms", "310 ms", "6.5 s", "125 s"]
+    assert [_rate(x) for x in (0.25, 0.4, 3.71, 42.49, 618.4, 56273.2)] == [
+        "0.25",
+        "0.4",
+        "3.71",
+        "42.5",
+        "618",
+        "56,273",
+    ]
+
+
+def test_each_entry_of_an_external_bot_runs_its_own_program(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+    spec = bot_spec(tmp_path, started)
+    code, output = invoke(*SIM, "--bots", f"{spec},{spec}")
+    assert code == 0, output
+    assert len(set(started.read_text().split())) == 2
+
+
+# ----------------------------------------------------------------------- a missing extra
+
+#: Runs the unokit command as if some optional packages were not installed.
+WITHOUT = """
+import sys
+for name in sys.argv[1].split(","):
+    sys.modules[name] = None
+from unokit.cli import main
+main(sys.argv[2:], prog_name="unokit")
+"""
+
+
+def run_without(modules: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT, modules, *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_a_missing_extra_is_named_before_any_game(tmp_path: Path) -> None:
+    started = tmp_path / "bot-started"
+    bots = f"{bot_spec(tmp_path, started)},random"
+    done = run_without("rich,openskill,matplotlib,textual", *SIM, "--bots", bots, "--json", str(tmp_path / "r.json"))
+    assert done.returncode == 1
+    assert "unokit sim needs the optional 'sim' extra, which is not installed (missing: rich)" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not started.exists() and not (tmp_path / "r.json").exists()
+    plots = run_without("matplotlib", *SIM, "--bots", "random,random", "--plot", str(tmp_path / "p"))
+    assert plots.returncode == 1 and "(missing: matplotlib)" in plots.stderr
+    rated = run_without("rich,openskill", "tournament", "--bots", "random,heuristic", "--games", "2")
+    assert rated.returncode == 1 and "unokit tournament needs the optional 'sim' extra" in rated.stderr
+    assert "(missing: rich, openskill)" in rated.stderr
+    played = run_without("textual", "play", "--bots", "random", "--players", "2")
+    assert played.returncode == 1 and "unokit play needs the optional 'play' extra" in played.stderr
+
+
+# ----------------------------------------------------------------------- Ctrl-C
+
+
+def run_until_interrupted(args: list[str]) -> tuple[int, str, str]:
+    """Run ``unokit ARGS`` as a terminal starts a command: in its own process group, with
+    Ctrl-C's default handling (a test run in the background may inherit it ignored)."""
+    code = (
+        "import signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "from unokit.cli import main\n"
+        "main(sys.argv[1:], prog_name='unokit')\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    return process.returncode, out, err
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_cleanly_and_keeps_the_games_played(tmp_path: Path, workers: int) -> None:
+    """The bot presses Ctrl-C (SIGINT to the whole process group, as a terminal does) after
+    its 1500th decision (about 30 games in); the run stops, reports and writes the games
+    finished before it. With one worker that number is fixed by the seed; with two, it counts
+    the chunks of games back from the workers at that moment."""
+    spec = bot_spec(tmp_path, tmp_path / "started", interrupt_after=1500)
+    json_path, csv_path = tmp_path / "out/r.json", tmp_path / "out/r.csv"
+    args = ["sim", "--bots", f"{spec},random", "--games", "400", "--hands-only", "--workers", str(workers)]
+    args += ["--json", str(json_path), "--csv", str(csv_path), "--quiet"]
+    returncode, out, err = run_until_interrupted(args)
+    assert (tmp_path / "started.sent").exists(), err
+    assert returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    played = json.loads(json_path.read_text())
+    games = played["summary"]["games"]
+    assert played["interrupted"] is True and played["config"]["games"] == 400
+    assert 0 < games < 400 if workers == 1 else 0 <= games < 400
+    assert f"Interrupted: {games:,} of 400 games finished" in err
+    assert f"{games:,} of 400 games (single hands; interrupted)" in out
+    assert sum(row["wins"] for row in played["bots"]) == pytest.approx(games)
+    assert [int(row["games"]) for row in csv.DictReader(csv_path.open())] == [games, games]
+
+
+def test_ctrl_c_stops_a_tournament_with_the_ratings_of_the_games_played(tmp_path: Path) -> None:
+    spec = bot_spec(tmp_path, tmp_path / "started", interrupt_after=1500)
+    json_path = tmp_path / "t.json"
+    args = ["tournament", "--bots", f"heuristic,{spec},random", "--games", "200", "--hands-only", "--quiet"]
+    returncode, out, err = run_until_interrupted([*args, "--json", str(json_path)])
+    assert returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    played = json.loads(json_path.read_text())
+    games = sum(table["games"] for table in played["tables"])
+    assert played["interrupted"] is True and 0 < games < 3 * 200
+    assert f"Interrupted: {games:,} of 600 games finished" in err
+    assert f"Interrupted: the ratings count the {games:,} games finished." in out
+    assert sum(row["games"] for row in played["ratings"]) == 2 * games  # two bots a game

@@ -1,0 +1,53 @@
+"""The ``unokit`` command itself: ``demo``, and words printed for people."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from unokit.cli import main
+from unokit.clickopts import format_options
+from unokit.narration import plural
+
+
+def demo(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["demo", *args])
+    return result.exit_code, result.output
+
+
+def test_demo_rounds_mean_what_the_rounds_option_means() -> None:
+    code, one = demo("--seed", "3")
+    assert code == 0 and "rounds=1" in one.splitlines()[0] and one.count("— round ") == 1
+    code, whole = demo("--seed", "3", "--rounds", "none")
+    assert code == 0 and "rounds=none" in whole.splitlines()[0] and "game over" in whole
+    assert demo("--seed", "3", "--option", "rounds=none")[1] == whole
+    assert demo("--seed", "3", "--rounds", "2")[1] == demo("--seed", "3", "--option", "rounds=2")[1]
+
+
+@pytest.mark.parametrize("args", [["--rounds", "0"], ["--option", "rounds=0"]])
+def test_zero_rounds_is_refused_either_way(args: list[str]) -> None:
+    code, output = demo(*args)
+    assert code == 2 and "option 'rounds' must be at least 1, not 0" in output
+
+
+def test_two_different_numbers_of_rounds_are_refused() -> None:
+    code, output = demo("--rounds", "2", "--option", "rounds=3")
+    assert code == 2 and "--rounds 2 and --option rounds=3 disagree" in output
+    assert demo("--rounds", "2", "--option", "rounds=2")[0] == 0
+
+
+def test_options_are_printed_as_they_are_written() -> None:
+    code, output = demo("--variant", "attack", "--option", "launcher=scripted", "--option", "launcher_script=0,1,0,2")
+    first = output.splitlines()[0]
+    assert first == (
+        "UNO Attack, 4 players, seed 1; "
+        "scoring=winner, target=500, rounds=1, launcher=scripted, launcher_script=[0,1,0,2]"
+    )
+    # four presses do not last a game: the demo stops with the engine's reason, not a traceback
+    assert code == 1 and "Error: the game stopped at seat" in output and "launcher script is used up" in output
+    assert format_options({"stacking": True, "rounds": None}) == "stacking=true, rounds=none"
+
+
+def test_counts_read_as_words() -> None:
+    assert [plural(n, "game") for n in (0, 1, 2, 12_000)] == ["0 games", "1 game", "2 games", "12,000 games"]
+    assert plural(1, "body", "bodies") == "1 body" and plural(3, "body", "bodies") == "3 bodies"
