@@ -11,7 +11,7 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup run demo test lint typecheck dist dist-check bench golden
+.PHONY: setup run demo test lint typecheck dist dist-check bench golden postgres
 
 # Installs uv (pinned) when missing, then the locked environment in .venv.
 $(UV):
@@ -36,13 +36,25 @@ lint: setup
 typecheck: setup
 	$(UV) run --frozen mypy
 
+# The server's tests start a throwaway PostgreSQL cluster: Debian's package is installed when missing.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
+		echo "installing Debian's postgresql package for the server tests"; \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; }
+
+
 # The browser tests drive Debian's Chromium through Playwright (Playwright's own browser
 # download is never used); installed here when missing.
 CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+	@echo "installing Debian's chromium package for the browser tests"
+	@SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null
 
-test: lint typecheck dist-check $(CHROMIUM)
+test: lint typecheck dist-check postgres $(CHROMIUM)
 	$(UV) run --frozen pytest
 
 # The wheel and the source distribution, built from the sources into dist/.
@@ -60,12 +72,14 @@ dist-check: dist
 	@$(DIST_VENV)/bin/python -c "import unokit; g = unokit.new_game('flip', players=3, seed=1); assert g.legal_actions()"
 	@$(DIST_VENV)/bin/unokit demo --variant flip_attack --players 3 >/dev/null
 	@$(DIST_VENV)/bin/unokit sim --bots random,random --games 1 2>&1 | grep -q "needs the optional 'sim' extra"
+	@$(DIST_VENV)/bin/unokit serve 2>&1 | grep -q "needs the optional 'server' extra"
 	@rm -rf $(DIST_VENV)
 	@echo "dist: the wheel in dist/ installs and runs"
 
 bench: setup
 	$(UV) run --frozen python scripts/bench_engine.py
 	$(UV) run --frozen python scripts/bench_envs.py
+	$(UV) run --frozen python scripts/bench_fast.py
 
 golden: setup
 	$(UV) run --frozen python scripts/make_golden.py

@@ -4,7 +4,7 @@
     .venv/bin/python examples/train_classic.py --minutes 5
 
 The policy scores each legal action id ``a`` as ``W[a] · x + b[a]``, where ``x`` is the
-observation divided by its upper bound (:mod:`unokit.envs.encoding`), and samples from the
+observation divided by its upper bound (:mod:`unokit.encoding`), and samples from the
 softmax over the legal ids (the mask). After each hand, every decision of the hand is pushed
 towards (or away from) the action taken in proportion to the hand's reward (+1 win, -1 loss)
 minus a running baseline. Training stops after the time budget; the greedy policy (highest

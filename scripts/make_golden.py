@@ -18,10 +18,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from unokit import Game
+from unokit import VARIANT_NAMES, Game
 from unokit.core.rng import Rng
 
-VARIANT_NAMES = ("classic", "flip", "attack", "flip_attack")
 SEED = 1
 PLAYERS = 3
 OPTIONS: dict[str, object] = {"rounds": 1}

@@ -8,9 +8,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from unokit import Game
-
-SIDE_NAMES = {"classic": "light", "flip": "light", "attack": "light", "flip_attack": "mild"}
+from unokit import VARIANTS, Game
 
 
 def position(
@@ -31,7 +29,7 @@ def position(
     obj: dict[str, Any] = {
         "variant": variant,
         "players": len(hands),
-        "side": SIDE_NAMES[variant],
+        "side": VARIANTS[variant].side_names[0],
         "turn": turn,
         "color": color,
         "hands": hands,

@@ -15,7 +15,7 @@ from unokit import DECISION_NAMES, Game, OptionError, PositionError
 from unokit.core.decks import flip_attack_generated_pairs, write_pairs_csv
 from unokit.core.rng import Rng
 
-VARIANT_NAMES = ("classic", "flip", "attack", "flip_attack")
+VARIANT_NAMES = unokit.VARIANT_NAMES
 Event = dict[str, Any]
 
 
@@ -159,7 +159,7 @@ def test_properties_at_the_start(variant: str) -> None:
 @pytest.mark.parametrize("scoring", ["winner", "own_hand", "loser"])
 def test_properties_through_a_whole_game(variant: str, scoring: str) -> None:
     target = {"winner": 150, "own_hand": 150, "loser": 60}[scoring]
-    game = unokit.new_game(variant, 3, 2, scoring=scoring, target=target)
+    game = unokit.new_game(variant, 3, 2, scoring=scoring, target=target, rounds=None)  # to the target
     chooser = Rng(4)
     rounds_ended = 0
     game_end: Event | None = None
@@ -486,7 +486,7 @@ def test_parse_action_for_a_seat_that_does_not_exist_is_illegal(seat: Any) -> No
         game.parse_action("play red 5", seat)
 
 
-@pytest.mark.parametrize("seat", ["0", -1, 3, 2.5, None])
+@pytest.mark.parametrize("seat", ["0", -1, 3, 2.5])
 def test_observe_and_views_of_a_seat_that_does_not_exist_are_illegal(seat: Any) -> None:
     game = _catchable_game()
     if seat is not None:  # observe(None) is a spectator's view (tests/test_spectator_view.py)
@@ -495,7 +495,14 @@ def test_observe_and_views_of_a_seat_that_does_not_exist_are_illegal(seat: Any) 
     with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
         unokit.View(game, seat)
     with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
-        game.legal_actions(seat if seat is not None else "x")  # type: ignore[arg-type]
+        game.legal_actions(seat)
+
+
+def test_a_view_needs_a_seat_while_observe_none_is_the_spectators_view() -> None:
+    game = _catchable_game()
+    with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
+        unokit.View(game, None)  # type: ignore[arg-type]
+    assert game.observe(None)["hand"] == []
 
 
 @pytest.mark.parametrize("variant", [None, 5, ["classic"], b"classic"])

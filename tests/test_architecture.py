@@ -27,11 +27,15 @@ STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 #: events into words and needs nothing but them; ``play`` is the interactive terminal table and
 #: the scorekeeper, which the ``cli`` loads and the ``server`` reuses for the browser's round
 #: summaries and score sheet; ``files`` checks, locks and atomically replaces the files that
-#: commands write (standard library only). Add a new layer here when you create one.
+#: commands write (standard library only); ``encoding`` holds the action ids and observation
+#: vectors that ``fast`` (the compiled engine, used by bots, sim and envs) and ``envs`` share.
+#: Add a new layer here when you create one.
 LAYER_RANKS: dict[str, int] = {
     "core": 0,
     "": 1,
     "files": 1,
+    "encoding": 1,
+    "fast": 2,
     "narration": 2,
     "clickopts": 2,
     "record": 3,

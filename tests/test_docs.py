@@ -13,7 +13,7 @@ from unokit.narration import describe
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
-@pytest.mark.parametrize("name", ["api.md", "formats.md"])
+@pytest.mark.parametrize("name", ["api.md", "formats.md", "fast.md"])
 def test_documented_examples_run(name: str) -> None:
     result = doctest.testfile(
         str(DOCS / name),

@@ -51,7 +51,7 @@ def test_every_variant_has_a_golden_file() -> None:
     assert set(VARIANT_NAMES) == set(VARIANTS)
 
 
-@pytest.mark.parametrize("variant", ["classic", "flip", "attack", "flip_attack"])
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_golden_playthrough(variant: str) -> None:
     path = golden_path(variant)
     if not path.exists():

@@ -31,7 +31,7 @@ from unokit.core.cards import COLOR_NAMES
 from unokit.core.rng import Rng
 from unokit.core.variants import VARIANTS
 
-VARIANT_NAMES = ("classic", "flip", "attack", "flip_attack")
+VARIANT_NAMES = unokit.VARIANT_NAMES
 
 #: The values each option may take in these tests (``launcher_script`` is left out on purpose:
 #: a scripted launcher runs out of outcomes, which random play cannot plan for; ``deck``, a

@@ -47,6 +47,9 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("flip_attack", 2, {}),
     ("flip_attack", 4, {"pairing": "random"}),
     ("flip_attack", 3, {"launcher": "one_card", "scoring": "loser"}),
+    ("flip_marvel", 3, {}),
+    ("flip_stranger_things", 4, {}),
+    ("flip_transformers", 3, {"pairing": "random"}),
 ]
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from unokit import VARIANT_NAMES
 from unokit.bots import Bot, make_bot
 from unokit.bots.runner import play_game
 from unokit.core.actions import Action
@@ -79,7 +80,7 @@ def test_bots_answer_legally_in_single_hands(variant: str, players: int, options
     assert kinds.get("turn", 0) > 0
 
 
-@pytest.mark.parametrize("variant", ["classic", "flip", "attack", "flip_attack"])
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_heuristic_plays_whole_games_legally(variant: str) -> None:
     game, _ = Game.new(variant, 3, 7, target=200)
     bots = [Checked(make_bot(name, i)) for i, name in enumerate(["heuristic", "heuristic", "rlcard_rule"])]

@@ -17,10 +17,11 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils.conversions import aec_to_parallel
 
+import unokit
 from unokit.envs import GYM_IDS
 from unokit.envs.pettingzoo import env
 
-VARIANTS = ["classic", "flip", "attack", "flip_attack"]
+VARIANTS = list(unokit.VARIANT_NAMES)
 
 #: api_test warns about every dict observation that is not one of PettingZoo's own
 #: environments; these two warnings are about that shape, which the issue asks for.

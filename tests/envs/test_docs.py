@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from unokit.envs.encoding import Encoding
+from unokit.encoding import Encoding
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
 

@@ -8,15 +8,16 @@ from typing import Any
 import numpy as np
 import pytest
 
+import unokit
 from unokit import Game, IllegalActionError, InvalidActionError, OptionError, new_game
 from unokit.core.actions import CATCH, UNO
 from unokit.core.cards import COLOR_NAMES
 from unokit.core.observation import View
 from unokit.core.rng import Rng
-from unokit.envs.encoding import DECISIONS, Encoding
+from unokit.encoding import Encoding
 from unokit.envs.session import Session
 
-VARIANTS = ["classic", "flip", "attack", "flip_attack"]
+VARIANTS = list(unokit.VARIANT_NAMES)
 
 
 def random_positions(variant: str, players: int, seed: int, decisions: int, **options: Any) -> list[Game]:
@@ -146,7 +147,7 @@ def test_observation_is_within_bounds_and_names_the_basics(variant: str) -> None
             top = enc.block("top")
             assert obs[top.start + game.top_card] == 1
             decision = enc.block("decision")
-            assert obs[decision.start + DECISIONS.index(game.decision)] == 1
+            assert obs[decision.start + enc.decisions.index(game.decision)] == 1
             sizes = enc.block("hand_sizes")
             assert obs[sizes.start : sizes.start + 3].tolist() == [len(game.hands[(seat + r) % 3]) for r in range(3)]
 
@@ -159,7 +160,7 @@ def swap_hidden(game: Game, seat: int, rng: Rng) -> Game | None:
     deck = game.deck
     hands: list[list[str]] = pos["hands"]
     draw: list[str] = pos["draw"]
-    first = 1 if game.variant == "flip" else 0  # the Flip draw pile's top back is public
+    first = 1 if deck.double_sided and game.launcher is None else 0  # a Flip draw pile's top back is public
     pending = pos["pending"]
     protected = pending.get("card") if pending["kind"] == "play_or_keep" else None
     inactive = 1 - game.side

@@ -9,6 +9,7 @@ import gymnasium
 import numpy as np
 import pytest
 
+import unokit
 from unokit import Game, IllegalActionError, InvalidActionError, OptionError, new_game
 from unokit.core.rng import Rng
 from unokit.envs import GYM_IDS, UnoEnv
@@ -23,7 +24,7 @@ from unokit.envs.pettingzoo import (
     uno_flip_v0,
 )
 
-VARIANTS = ["classic", "flip", "attack", "flip_attack"]
+VARIANTS = list(unokit.VARIANT_NAMES)
 
 
 def play_episode(table: Any, seed: int, chooser: Rng) -> dict[str, float]:

@@ -9,6 +9,7 @@ from typing import Any
 import click
 import pytest
 
+import unokit
 from unokit.bots import bot_names, make_bot
 from unokit.core.observation import redact
 from unokit.core.rng import Rng
@@ -271,7 +272,7 @@ def test_you_reads_as_a_person() -> None:
 
 
 def test_round_summaries_list_every_card_with_its_points() -> None:
-    for variant in ("classic", "flip", "attack", "flip_attack"):
+    for variant in unokit.VARIANT_NAMES:
         game, setup = RecordingGame.new(variant, 3, 7, rounds=2, target=10_000)
         players = [Player(f"p{i}", ForgetfulBot(make_bot("random", i), Habits())) for i in range(3)]
         session = Session(game, players, setup)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+import unokit
 from unokit import Game, IllegalActionError
 from unokit.bots import make_bot
 from unokit.bots.runner import play_game
@@ -31,7 +32,7 @@ from unokit.record import (
 )
 from unokit.record.commands import verify as verify_command
 
-VARIANTS = ["classic", "flip", "attack", "flip_attack"]
+VARIANTS = list(unokit.VARIANT_NAMES)
 
 
 def bot_game(variant: str, seed: int = 3, players: int = 3, **options: object) -> GameRecord:

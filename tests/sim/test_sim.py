@@ -176,3 +176,18 @@ def test_a_bot_breaking_the_protocol_stops_the_command_with_its_message(tmp_path
     out = CliRunner().invoke(main, ["sim", "--bots", f"external:{sys.executable} {script},random", "--games", "2"])
     assert out.exit_code == 1
     assert "answered 'play purple 11'" in out.output and "not a legal action" in out.output
+
+
+@pytest.mark.parametrize("variant", ["flip_marvel", "flip_stranger_things", "flip_transformers"])
+def test_the_themed_editions_simulate_with_and_without_events(variant: str) -> None:
+    """The simulator plays the themed editions (R-7); counting events changes nothing, and
+    their special cards' discards and duels are counted."""
+    config = SimConfig(variant=variant, players=3, bots=("heuristic", "random", "rlcard_rule"), games=12, seed=5)
+    fast = run_sim(config).to_dict(timing=False)
+    slow = run_sim(SimConfig(**{**config.__dict__, "effects": True})).to_dict(timing=False)
+    for key in ("bots", "summary", "turns_per_round", "rounds_per_game", "round_points"):
+        assert fast[key] == slow[key]
+    assert fast["summary"]["games"] == 12
+    assert sum(slow["summary"]["round_wins_by_place"]["counts"]) == slow["summary"]["rounds"]
+    special = {"flip_marvel": "discard", "flip_stranger_things": "discard", "flip_transformers": "duel"}[variant]
+    assert slow["events"].get(special, 0) > 0

@@ -99,7 +99,7 @@ class ActionTable:
     def __init__(self, deck: Deck) -> None:
         n = len(deck.types)
         self.deck = deck
-        self._match: dict[tuple[int, int, int, bool], tuple[tuple[int, ...], frozenset[int]]] = {}
+        self._match_by_bluffing: dict[bool, dict[int, Match]] = {False: {}, True: {}}
         self.simple = {kind: Action(kind, kind) for kind in _SIMPLE}
         self.play: list[Action] = []
         self.play_uno: list[Action] = []
@@ -139,6 +139,16 @@ class ActionTable:
             ]
             for side in (0, 1)
         ]
+        # play_or_keep[side][2 * wild + uno]: the actions after drawing a playable card.
+        keep = self.simple[KEEP]
+        self.play_or_keep: list[list[list[Action]]] = []
+        for side in (0, 1):
+            colors = SIDE_COLORS[side]
+            naming = [self.drawn_color[c] for c in colors]
+            naming_uno = [a for c in colors for a in (self.drawn_color[c], self.drawn_color_uno[c])]
+            self.play_or_keep.append(
+                [[self.drawn, keep], [self.drawn, self.drawn_uno, keep], [*naming, keep], [*naming_uno, keep]]
+            )
         self.trade = [Action(TRADE, f"trade {s}", seat=s) for s in range(MAX_SEATS)]
         self.catch = [Action(CATCH, f"catch {s}", seat=s) for s in range(MAX_SEATS)]
         self.target = [Action(TARGET, f"target {s}", seat=s) for s in range(MAX_SEATS)]
@@ -157,13 +167,21 @@ class ActionTable:
         """True when ``action`` is one of this table's own (interned) actions."""
         return id(action) in self._ids
 
-    def match(self, side: int, color: int, top_kind: int, bluffing: bool) -> tuple[tuple[int, ...], frozenset[int]]:
+    def matches(self, bluffing: bool) -> dict[int, Match]:
+        """The cache of :meth:`match` results for games with ``bluffing``, keyed by
+        :func:`match_key`: a game looks its matches up there first, the fast way."""
+        return self._match_by_bluffing[bluffing]
+
+    def match(self, side: int, color: Color, top_kind: int, bluffing: bool) -> Match:
         """How each type may be played on a top card of ``top_kind`` with ``color`` in play on
-        ``side`` (R-1.4): ``NOT_PLAYABLE``, ``PLAIN``, ``WILD_ANY`` or ``SPECIAL`` by type id,
-        and the set of types that are not ``NOT_PLAYABLE``. Without ``bluffing`` the Wild
-        Draw cards are ``SPECIAL`` (playable only when fair)."""
-        key = (side, color, top_kind, bluffing)
-        cached = self._match.get(key)
+        ``side`` (R-1.4): ``NOT_PLAYABLE``, ``PLAIN``, ``WILD_ANY`` or ``SPECIAL`` by type id;
+        the set of types that are not ``NOT_PLAYABLE``; and by type id the plays of a card that
+        does not leave one card in hand, then of one that does (with the UNO forms), or
+        ``None`` for a ``SPECIAL`` card (its plays depend on the rest of the hand). Without
+        ``bluffing`` the Wild Draw cards are ``SPECIAL`` (playable only when fair)."""
+        key = match_key(side, color, top_kind)
+        cache = self._match_by_bluffing[bluffing]
+        cached = cache.get(key)
         if cached is None:
             colors = self.deck.color[side]
             out = []
@@ -175,9 +193,23 @@ class ActionTable:
                     out.append(SPECIAL if kind.discards or not kind.may_go_out else PLAIN)
                 else:
                     out.append(NOT_PLAYABLE)
-            cached = self._match[key] = (
+            plays: list[list[Action] | None] = []
+            plays_uno: list[list[Action] | None] = []
+            for t, how in enumerate(out):
+                if how == PLAIN:
+                    plays.append([self.play[t]])
+                    plays_uno.append([self.play[t], self.play_uno[t]])
+                elif how == WILD_ANY:
+                    plays.append(self.wild_plays[side][t])
+                    plays_uno.append(self.wild_plays_uno[side][t])
+                else:
+                    plays.append(None)
+                    plays_uno.append(None)
+            cached = cache[key] = (
                 tuple(out),
                 frozenset(t for t, how in enumerate(out) if how),
+                tuple(plays),
+                tuple(plays_uno),
             )
         return cached
 
@@ -192,6 +224,16 @@ class ActionTable:
         if color == NO_COLOR:
             return self.drawn_uno if uno else self.drawn
         return (self.drawn_color_uno if uno else self.drawn_color)[color]
+
+
+#: What :meth:`ActionTable.match` tells about every card type on one top card: how it may be
+#: played, the playable types, and its plays without and with the UNO call (None: special).
+Match = tuple[tuple[int, ...], frozenset[CardId], tuple[list[Action] | None, ...], tuple[list[Action] | None, ...]]
+
+
+def match_key(side: int, color: Color, top_kind: int) -> int:
+    """The cache key of a match: the side, the colour in play and the top card's kind."""
+    return (side << 16) | ((color + 1) << 8) | top_kind
 
 
 @dataclass(frozen=True)

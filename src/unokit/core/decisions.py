@@ -71,7 +71,8 @@ class Decision:
     seat: Seat
 
     def actions(self, game: Game) -> list[Action]:
-        """The seat's legal in-turn actions, in a deterministic order."""
+        """The seat's legal in-turn actions, in a deterministic order (a list that may be shared
+        between games: copy it before changing it)."""
         raise NotImplementedError
 
     def facts(self, game: Game) -> dict[str, Any]:
@@ -83,7 +84,7 @@ class Decision:
         return {"kind": self.kind.value, "seat": self.seat, **self.facts(game)}
 
     def public(self, game: Game, viewer: Seat | None) -> dict[str, Any]:
-        """:meth:`to_json` less what ``viewer`` may not know."""
+        """:meth:`to_json` less what ``viewer`` may not know (``None``: a spectator)."""
         return self.to_json(game)
 
     @classmethod
@@ -342,6 +343,16 @@ DECISION_TYPES: dict[DecisionKind, type[Decision]] = {
 TURNS: tuple[Turn, ...] = tuple(Turn(s) for s in range(MAX_SEATS))
 STACKS: tuple[Stack, ...] = tuple(Stack(s) for s in range(MAX_SEATS))
 OVER = Over(-1)
+_PLAY_OR_KEEP: dict[tuple[Seat, CardId], PlayOrKeep] = {}
+
+
+def play_or_keep(seat: Seat, card: CardId) -> PlayOrKeep:
+    """The interned :class:`PlayOrKeep` of ``seat`` and ``card`` (it is open after most draws)."""
+    decision = _PLAY_OR_KEEP.get((seat, card))
+    if decision is None:
+        decision = _PLAY_OR_KEEP[(seat, card)] = PlayOrKeep(seat, card)
+    return decision
+
 
 __all__ = [
     "DECISION_TYPES",

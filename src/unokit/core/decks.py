@@ -96,6 +96,8 @@ class Deck:
             tuple(face_text(t.face(1)) for t in self.types),
         )
         self._by_text = {text: i for i, text in enumerate(self.text)}
+        self._cards: tuple[CardId, ...] = tuple(t for t, count in enumerate(self.counts) for _ in range(count))
+        self._hash = hash((self.types, self.counts))
         # back_class[side][t]: the smallest type id whose ``side`` face equals t's, so that
         # cards that look the same from that side share one id (what others see of a card).
         self.back_class: tuple[tuple[int, ...], tuple[int, ...]] = (
@@ -104,11 +106,8 @@ class Deck:
         )
 
     def cards(self) -> list[int]:
-        """Every physical card as a type id, in type order."""
-        out: list[int] = []
-        for t, count in enumerate(self.counts):
-            out.extend([t] * count)
-        return out
+        """Every physical card as a type id, in type order (a new list)."""
+        return list(self._cards)
 
     def type_id(self, text: str) -> int | None:
         """The type whose full text is ``text`` (normalised), or ``None``."""
@@ -127,7 +126,7 @@ class Deck:
         )
 
     def __hash__(self) -> int:
-        return hash((self.types, self.counts))
+        return self._hash
 
     def card_texts(self) -> list[str]:
         """Every physical card in the notation (``red 5/pink 2``), in type order."""
@@ -224,6 +223,12 @@ def data_text(name: str) -> str:
     return resources.files("unokit.core").joinpath("data", name).read_text(encoding="utf-8")
 
 
+def data_files(suffix: str) -> list[str]:
+    """The names of the files shipped in ``unokit/core/data`` that end with ``suffix``, sorted."""
+    folder = resources.files("unokit.core").joinpath("data")
+    return sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(suffix))
+
+
 def flip_attack_generated_pairs() -> list[Pair]:
     """The shipped Flip Attack pairing as regenerated from its documented seed."""
     mild, wild = flip_attack_faces()
@@ -236,11 +241,26 @@ def flip_attack_generated_pairs() -> list[Pair]:
 MAX_DECK_CARDS = 1000
 
 
+def read_deck_header(text: str) -> dict[str, str]:
+    """The header of a deck file: its ``name: value`` lines before the first card (a shipped
+    edition's deck file names its variant there, ``docs/formats.md``)."""
+    header: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, sep, value = line.partition(":")
+        if not sep or not name.strip().isidentifier():
+            break
+        header[name.strip()] = value.strip()
+    return header
+
+
 def read_deck_text(text: str, double_sided: bool) -> tuple[list[Pair], Icons]:
     """Read a deck file: one physical card a line, ``light/dark`` on double-sided decks (a
     single face otherwise), optionally preceded by a count (``2 x red 1/pink 3``) and followed
-    by icons (``+waffle``); blank lines and ``#`` comments are ignored. Raise
-    :class:`OptionError` naming the line that cannot be read."""
+    by icons (``+waffle``); blank lines, ``#`` comments and the header's ``name: value`` lines
+    are ignored. Raise :class:`OptionError` naming the line that cannot be read."""
     pairs: list[Pair] = []
     icons: dict[str, set[Pair]] = {}
     unmarked: set[Pair] = set()
@@ -248,6 +268,9 @@ def read_deck_text(text: str, double_sided: bool) -> tuple[list[Pair], Icons]:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
+        name, sep, _value = line.partition(":")
+        if sep and name.strip().isidentifier() and not pairs:
+            continue  # a header line
         words = line.split()
         count = 1
         if len(words) >= 3 and words[0].isascii() and words[0].isdigit() and words[1].lower() == "x":

@@ -232,5 +232,6 @@ class Determiniser:
         if template.launcher is not None and template.launcher.model == "scripted":
             template.options = dataclasses.replace(template.options, launcher="random", launcher_script=())
             template.launcher = RandomLauncher()
+            template._atomic = False
         template.known = {}
         return template

@@ -12,20 +12,23 @@ here too.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from .colors import COLOR_NAMES, NO_COLOR
 from .decisions import (
+    STACKS,
+    TURNS,
     Challenge,
     ChooseColor,
     ChooseDiscard,
     ChoosePlayer,
     ChooseTarget,
     DiscardCards,
-    PlayOrKeep,
     PressYourLuck,
+    play_or_keep,
 )
 from .draws import Draws
-from .kinds import KINDS, CardKind
+from .kinds import KINDS, CardKind, pass_turn
 from .state import Event
 from .types import CardId, Color, Seat
 from .windows import UnoCatch
@@ -45,9 +48,10 @@ class Effects(Draws):
         hand = self.hands[seat]
         prev_color = self.color
         hand.remove(t)
-        if self.known:
+        known = self.known
+        if known and seat in known:
             self._forget(seat, t)
-        discarded: list[CardId] = []
+        discarded: Sequence[CardId] = ()
         if kind.discards:
             # Discard every card of the colour first; the Discard All goes on top (R-4.3, R-5.4, R-5.7).
             colors = deck.color[side]
@@ -60,25 +64,34 @@ class Effects(Draws):
             self.discard.extend(discarded)
         self.discard.append(t)
         self.passes = 0
-        if self._ev is not None:
+        ev = self._ev
+        if ev is not None:
             event: Event = {"type": "play", "seat": seat, "card": deck.text[t], "uno": uno}
             if chosen != NO_COLOR:
                 event["color"] = COLOR_NAMES[chosen]
             if discarded:
                 event["discarded"] = [deck.text[x] for x in discarded]
-            self._ev.append(event)
+            ev.append(event)
         if kind.wild:
             self.color = NO_COLOR if kind.discards else chosen
         else:
             self.color = deck.color[side][t]
-        if len(hand) == 1 and not uno:
-            self._open_window(UnoCatch(seat))  # catchable until the window closes (R-1.5, D-2)
-        if not hand:
-            if kind.last is not None:
-                kind.last(self, seat, kind, chosen)
-            self._end_round(seat)  # the round ends at once (R-1.6); a Wild Draw is not challenged (D-3)
-            return
-        kind.effect(self, seat, kind, chosen, prev_color)
+        left = len(hand)
+        if left <= 1:
+            if left == 1:
+                if not uno:
+                    self._open_window(UnoCatch(seat))  # catchable until the window closes (R-1.5, D-2)
+            else:
+                if kind.last is not None:
+                    kind.last(self, seat, kind, chosen)
+                self._end_round(seat)  # the round ends at once (R-1.6); a Wild Draw is not challenged (D-3)
+                return
+        effect = kind.effect
+        if effect is pass_turn:  # the commonest effect, written out: the next player plays
+            self.turn = seat = (seat + self.direction) % self.n
+            self._decision = (STACKS if self.stack_total else TURNS)[seat]
+        else:
+            effect(self, seat, kind, chosen, prev_color)
 
     def _skip_next(self, seat: Seat) -> None:
         """The next player loses the turn (R-3.4)."""
@@ -201,7 +214,7 @@ class Effects(Draws):
         hands = self.hands
         hands[seat], hands[other] = hands[other], hands[seat]
         swap = {seat: other, other: seat}
-        self.known = {(v, swap.get(h, h)): cards for (v, h), cards in self.known.items()}
+        self.known = {swap.get(h, h): viewers for h, viewers in self.known.items()}
         self._learn(seat, other)  # each saw the hand it gave away
         self._learn(other, seat)
         self._emit({"type": "trade", "seat": seat, "target": other})
@@ -347,16 +360,27 @@ class Effects(Draws):
     # ------------------------------------------------------------------ drawing or pressing as a turn
     def _turn_draw(self, seat: Seat) -> None:
         """Draw one card; it may be played at once if playable (R-2.2, R-3.3)."""
-        if self._nothing_to_draw():
+        draw = self.draw
+        if not draw and not self._refill():
             self._pass_with_nothing(seat)
             return
         self.passes = 0
-        drawn = self._draw(seat, 1, "turn")
-        t = drawn[0]
-        if self._playable(seat, t, len(self.hands[seat]) - 1):
-            self._decision = PlayOrKeep(seat, t)
+        t = self.draw.pop()
+        hand = self.hands[seat]
+        hand.append(t)
+        if self._ev is not None:
+            self._cards_event("draw", seat, [t], "turn")
+        side = self.side
+        kind = self.deck.kinds[side][t]
+        if kind.wild or not kind.may_go_out:
+            playable = self._playable(seat, t, len(hand) - 1)
+        else:  # a plain coloured card matches the colour in play or the top card's kind (R-1.4)
+            playable = self.deck.color[side][t] == self.color or kind.id == self.deck.kind[side][self.discard[-1]]
+        if playable:
+            self._decision = play_or_keep(seat, t)
         else:
-            self._advance(seat)
+            self.turn = seat = (seat + self.direction) % self.n
+            self._decision = (STACKS if self.stack_total else TURNS)[seat]
 
     def _take_stack(self, seat: Seat) -> None:
         """Decline to answer a stack: draw the whole total and lose the turn (R-1.9)."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from .actions import Action, ActionTable
 from .colors import COLOR_NAMES
-from .decisions import OVER, ChooseColor, ChooseDiscard, Decision, PlayOrKeep, Stack
+from .decisions import OVER, ChooseColor, ChooseDiscard, Decision, Stack, Turn
 from .decks import Deck
 from .errors import IllegalActionError, LauncherError, OptionError, quote
 from .notation import Notation
@@ -138,7 +138,7 @@ class Game(Notation):
         other.discard = list(self.discard)
         other.draw = list(self.draw)
         other.launcher = self.launcher.copy() if self.launcher else None
-        other.known = {key: list(cards) for key, cards in self.known.items()}
+        other.known = {h: {v: list(c) for v, c in viewers.items()} for h, viewers in self.known.items()}
         other._winners = list(self._winners)
         other._legal = []
         other._legal_key = -1
@@ -176,11 +176,6 @@ class Game(Notation):
         """The open decision as a typed value with its facts (hidden ones too: do not show it
         to players; :meth:`Decision.public` gives what one seat may know)."""
         return self._decision
-
-    @property
-    def is_over(self) -> bool:
-        """True once a player has won the game."""
-        return self._decision is OVER
 
     @property
     def winners(self) -> list[Seat]:
@@ -256,9 +251,10 @@ class Game(Notation):
             return self._window_actions(seat) if self.windows else []
         if self._legal_key == self.version:
             return self._legal.copy()
-        actions = decision.actions(self)
+        # A turn is the commonest decision: its listing is called directly (Turn.actions does this).
+        actions = self._turn_actions(decision.seat) if type(decision) is Turn else decision.actions(self)
         if self.windows:
-            actions += self._window_actions(decision.seat)
+            actions = actions + self._window_actions(decision.seat)  # a decision's list may be shared
         self._legal = actions
         self._legal_key = self.version
         return actions.copy()
@@ -296,7 +292,7 @@ class Game(Notation):
         events: list[Event] = []
         self._ev = events
         self._ended = None
-        if self.launcher is not None and self.launcher.can_fail:
+        if self._atomic:
             snapshot = self.clone()
             try:
                 self._do(action, seat)
@@ -304,7 +300,14 @@ class Game(Notation):
                 self._restore(snapshot)
                 raise
         else:
-            self._do(action, seat)
+            kind = action.kind
+            # The same shortcut as step's for the two commonest actions.
+            if kind is _PLAY and not self.windows:
+                self._play(seat, action.card, action.color, action.uno)
+            elif kind is _DRAW and type(decision) is Turn and not self.windows:
+                self._turn_draw(seat)
+            else:
+                self._do(action, seat)
         self._ev = None
         self.version += 1
         return events
@@ -316,7 +319,15 @@ class Game(Notation):
         Returns the :class:`RoundResult` of the round this action ended (``result.game_over``
         when it ended the game too), else ``None``."""
         self._ended = None
-        self._do(action, self._decision.seat)
+        decision = self._decision
+        kind = action.kind
+        # The two commonest actions go straight to their handler (what _do would do for them).
+        if kind is _PLAY and not self.windows:
+            self._play(decision.seat, action.card, action.color, action.uno)
+        elif kind is _DRAW and type(decision) is Turn and not self.windows:
+            self._turn_draw(decision.seat)
+        else:
+            self._do(action, decision.seat)
         self.version += 1
         return self._ended
 
@@ -339,9 +350,7 @@ class Game(Notation):
         elif kind is _PRESS:
             self._turn_press(seat)
         elif kind is _PLAY_DRAWN:
-            decision = self._decision
-            assert isinstance(decision, PlayOrKeep)
-            self._play(seat, decision.card, action.color, action.uno)
+            self._play(seat, self._decision.card, action.color, action.uno)  # type: ignore[attr-defined]  # PlayOrKeep
         elif kind is _KEEP:
             self._emit({"type": "keep", "seat": seat})
             self._advance(seat)

@@ -109,7 +109,7 @@ def _pts(default: int | None = None, **by_family: int) -> dict[str, int]:
 
 def pass_turn(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
     """No effect: the next player plays (numbers, Wild, Discard All; R-1.4, R-4.3)."""
-    game._advance(seat)
+    game._start_turn((seat + game.direction) % game.n)
 
 
 def skip_next(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
@@ -191,6 +191,65 @@ def wild_discard_all(game: Game, seat: Seat, kind: CardKind, chosen: Color, prev
     """Wild Discard All: the colour named with the play was discarded; now the player names
     the colour for the pile (R-5.7)."""
     game._choose_color(seat, game.next_seat(seat))
+
+
+def super_hero(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """Wild Super Hero: the player holding the most cards discards one of their choice, then
+    names the colour (R-7, D-19, D-20)."""
+    game._ask_discards(game._holding(seat, most=True), 1, kind, game.next_seat(seat), names_color=True)
+
+
+def villain(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """Wild Villain: the player holding the fewest cards draws three, then names the colour
+    (R-7, D-19)."""
+    victim = game._holding(seat, most=False)
+    game._draw(victim, kind.draws, kind.name)
+    game._choose_color(victim, game.next_seat(seat))
+
+
+def jim_hopper(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """Wild Jim Hopper: the player holding the most cards discards half of them, rounded up,
+    of their choice; the player of the card named the colour with the play (R-7, D-19, D-20)."""
+    victim = game._holding(seat, most=True)
+    count = (len(game.hands[victim]) + 1) // 2
+    game._ask_discards(victim, count, kind, game.next_seat(seat), names_color=False)
+
+
+def elevens_waffle(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """Wild Eleven's Waffle: the player holding the fewest cards draws until a card with the
+    waffle icon; the player of the card named the colour with the play (R-7, D-19, D-21)."""
+    game._draw_until(game._holding(seat, most=False), kind.name, icon=kind.until)
+    game._advance(seat)
+
+
+def choose_target(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """A card that challenges another player: its player chooses whom (R-7)."""
+    game._choose_target(seat, kind)
+
+
+def optimus_prime(game: Game, seat: Seat, target: Seat, kind: CardKind) -> None:
+    """Wild The Might of Optimus Prime: the higher best number card wins, a tie or a target
+    without numbers goes to the player; the winner discards two cards, never the last (R-7,
+    D-22)."""
+    mine, theirs = game._best_number(seat, highest=True), game._best_number(target, highest=True)
+    winner = target if theirs > mine else seat  # -1: no number card
+    game._duel(seat, target, kind, winner, highest=True)
+    count = min(2, len(game.hands[winner]) - 1)
+    if count > 0:
+        game._ask_discards(winner, count, kind, game.next_seat(seat), names_color=False)
+    else:
+        game._advance(seat)
+
+
+def megatron(game: Game, seat: Seat, target: Seat, kind: CardKind) -> None:
+    """Wild The Tyranny of Megatron: the one whose lowest number card is lower draws two, a tie
+    against the target; the winner names the colour (R-7, D-22)."""
+    mine, theirs = game._best_number(seat, highest=False), game._best_number(target, highest=False)
+    player_loses = mine >= 0 and (theirs < 0 or mine < theirs)  # -1: no number card
+    loser, winner = (seat, target) if player_loses else (target, seat)
+    game._duel(seat, target, kind, winner, highest=False)
+    game._draw(loser, kind.draws, kind.name)
+    game._choose_color(winner, game.next_seat(seat))
 
 
 # ----------------------------------------------------------------------------- last card (R-1.6)
@@ -360,6 +419,25 @@ KINDS: tuple[CardKind, ...] = (
              rule="R-5.6"),
     CardKind(30, "wild_discard_all", "Wild Discard All", "WDA", wild_discard_all, wild=True, color_with_play=True,
              discards="named", opens=(_COLOR,), points=_pts(50), rule="R-5.7"),
+    # UNO Flip Marvel (R-7): each special is a wild worth 40; as the last card it does nothing (D-24).
+    CardKind(31, "wild_super_hero", "Wild Super Hero", "WSH", super_hero, wild=True, victim="most",
+             opens=(DecisionKind.DISCARD_CARDS, _COLOR), points=_pts(40), first=first_choose_color, rule="R-7"),
+    CardKind(32, "wild_villain", "Wild Villain", "WV", villain, wild=True, draws=3, victim="fewest",
+             opens=(_COLOR,), points=_pts(40), first=first_choose_color, rule="R-7"),
+    # UNO Flip Stranger Things (R-7).
+    CardKind(33, "wild_jim_hopper", "Wild Jim Hopper", "WJH", jim_hopper, wild=True, color_with_play=True,
+             victim="most", opens=(DecisionKind.DISCARD_CARDS,), points=_pts(40), first=first_choose_color,
+             rule="R-7"),
+    CardKind(34, "wild_elevens_waffle", "Wild Eleven's Waffle", "WEW", elevens_waffle, wild=True,
+             color_with_play=True, until="waffle", victim="fewest", points=_pts(40), first=first_choose_color,
+             rule="R-7"),
+    # UNO Flip Transformers (R-7).
+    CardKind(35, "wild_optimus_prime", "Wild The Might of Optimus Prime", "WOP", choose_target, wild=True,
+             color_with_play=True, victim="chosen", opens=(DecisionKind.CHOOSE_TARGET, DecisionKind.DISCARD_CARDS),
+             points=_pts(40), first=first_choose_color, target=optimus_prime, rule="R-7"),
+    CardKind(36, "wild_megatron", "Wild The Tyranny of Megatron", "WM", choose_target, wild=True, draws=2,
+             victim="chosen", opens=(DecisionKind.CHOOSE_TARGET, _COLOR), points=_pts(40), first=first_choose_color,
+             target=megatron, rule="R-7"),
 )
 # fmt: on
 

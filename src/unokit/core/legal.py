@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import PLAIN, WILD_ANY
 from .colors import NO_COLOR, SIDE_COLORS
 from .state import GameState
 from .types import ActionKind, CardId, Color, Seat
@@ -19,7 +18,6 @@ if TYPE_CHECKING:
     from .actions import Action
 
 _DRAW = ActionKind.DRAW
-_PRESS = ActionKind.PRESS
 _KEEP = ActionKind.KEEP
 
 
@@ -53,23 +51,23 @@ class Legal(GameState):
         return self.deck.color[side][t] == self.color or kind.id == self.deck.kind[side][self.discard[-1]]
 
     def _turn_actions(self, seat: Seat) -> list[Action]:
+        """Every playable card's plays (by card type; with the UNO forms when a play leaves one
+        card), then ``draw`` or ``press`` (R-1.4)."""
         side = self.side
-        table = self.actions
-        match, playable = table.match(side, self.color, self.deck.kind[side][self.discard[-1]], self.options.bluffing)
+        top_kind = self.deck.kind[side][self.discard[-1]]
+        match = self._matches.get((side << 16) | ((self.color + 1) << 8) | top_kind)  # match_key, inlined
+        if match is None:
+            match = self.actions.match(side, self.color, top_kind, self.options.bluffing)
         hand = self.hands[seat]
-        after = len(hand) - 1
+        plays = match[3] if len(hand) == 2 else match[2]
         out: list[Action] = []
-        for t in sorted(playable.intersection(hand)):
-            how = match[t]
-            if how == PLAIN:
-                out.append(table.play[t])
-                if after == 1:
-                    out.append(table.play_uno[t])
-            elif how == WILD_ANY:
-                out += table.wild_plays_uno[side][t] if after == 1 else table.wild_plays[side][t]
-            elif how:
+        for t in sorted(match[1].intersection(hand)):
+            listed = plays[t]
+            if listed is None:
                 self._special_plays(seat, t, out)
-        out.append(table.simple[_PRESS if self.launcher is not None else _DRAW])
+            else:
+                out += listed
+        out.append(self._pass_action)
         return out
 
     def _special_plays(self, seat: Seat, t: CardId, out: list[Action]) -> None:
@@ -99,18 +97,10 @@ class Legal(GameState):
                 out.append(table.play_uno[t])
 
     def _play_or_keep_actions(self, seat: Seat, t: CardId) -> list[Action]:
-        table = self.actions
-        uno = len(self.hands[seat]) == 2
-        if self.deck.kinds[self.side][t].color_with_play:
-            out: list[Action] = []
-            for c in SIDE_COLORS[self.side]:
-                out.append(table.drawn_color[c])
-                if uno:
-                    out.append(table.drawn_color_uno[c])
-        else:
-            out = [table.drawn, table.drawn_uno] if uno else [table.drawn]
-        out.append(table.simple[_KEEP])
-        return out
+        """Play the drawn card (naming a colour if it is a wild that does; with the UNO form when
+        it leaves one card) or keep it (R-2.2). The list is shared: do not change it."""
+        listings = self.actions.play_or_keep[self.side]
+        return listings[2 * self.deck.kinds[self.side][t].color_with_play + (len(self.hands[seat]) == 2)]
 
     def _stack_actions(self, seat: Seat) -> list[Action]:
         kinds = self.deck.kind[self.side]

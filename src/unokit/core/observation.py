@@ -69,9 +69,14 @@ def observe(game: Game, seat: Seat | None) -> dict[str, Any]:
         obs["draw_top_back"] = back[game.draw[-1]] if game.draw and game.launcher is None else None
     if game.launcher is not None:
         obs["launcher"] = game.launcher.public_state()
-    known = {str(s): sorted(deck.text[t] for t in cards) for (v, s), cards in sorted(game.known.items()) if v == seat}
-    if known:
-        obs["known"] = known
+    if seat is not None:  # a spectator remembers nothing of any hand
+        known = {
+            str(holder): sorted(deck.text[t] for t in viewers[seat])
+            for holder, viewers in sorted(game.known.items())
+            if viewers.get(seat)
+        }
+        if known:
+            obs["known"] = known
     return obs
 
 
@@ -192,7 +197,7 @@ class View:
         plain view), sorted; empty for its own seat."""
         if seat == self.seat:
             return []
-        return sorted(self._game.known.get((self.seat, seat), ()))
+        return sorted(self._game.known.get(seat, {}).get(self.seat, ()))
 
     @property
     def draw_size(self) -> int:

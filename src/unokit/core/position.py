@@ -258,6 +258,7 @@ def from_position(obj: dict[str, Any]) -> Game:
         )
         if game.launcher.model != options.launcher:
             raise PositionError(f"launcher model {game.launcher.model!r} differs from option {options.launcher!r}")
+        game._atomic = game.launcher.can_fail
     elif obj.get("launcher") is not None:
         raise PositionError(f"{rules.title} has no launcher")
     game.color = _color(obj.get("color"), "'color'")
@@ -285,6 +286,7 @@ def from_position(obj: dict[str, Any]) -> Game:
             raise PositionError("a finished game lists its 'winners'")
         game._winners = [_int(w, "a winner", 0, players - 1) for w in winners]
         game._decision = OVER
+        game.is_over = True
         return game
     if not game.discard:
         raise PositionError("'discard' needs at least its top card while the game runs")

@@ -83,6 +83,7 @@ class RoundEnd(Setup):
             return
         self._winners = winners
         self._decision = OVER
+        self.is_over = True
         self._emit({"type": "game_end", "winners": winners, "scores": list(self.scores)})
 
 

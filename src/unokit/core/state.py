@@ -23,7 +23,7 @@ from .colors import NO_COLOR
 from .decisions import STACKS, TURNS, Decision
 from .launcher import Launcher, make_launcher
 from .rng import Rng
-from .types import CardId, Color, Seat
+from .types import ActionKind, CardId, Color, Seat
 from .windows import Window
 
 if TYPE_CHECKING:
@@ -42,11 +42,14 @@ class GameState:
     """Everything needed to continue a game (see ``docs/formats.md`` for its JSON form)."""
 
     __slots__ = (
+        "_atomic",
         "_decision",
         "_ended",
         "_ev",
         "_legal",
         "_legal_key",
+        "_matches",
+        "_pass_action",
         "_winners",
         "actions",
         "color",
@@ -56,6 +59,7 @@ class GameState:
         "discard",
         "draw",
         "hands",
+        "is_over",
         "known",
         "last_round",
         "launcher",
@@ -88,6 +92,8 @@ class GameState:
         self.launcher: Launcher | None = (
             make_launcher(options.launcher, options.launcher_script) if rules.uses_launcher else None
         )
+        #: A press may fail (a scripted launcher): ``apply`` then works on a snapshot it can restore.
+        self._atomic = self.launcher is not None and self.launcher.can_fail
         self.dealer: Seat = 0
         self.round_number = 0
         self.scores = [0] * players
@@ -104,17 +110,22 @@ class GameState:
         self._decision: Decision = TURNS[0]
         #: The open out-of-turn windows (usually none).
         self.windows: tuple[Window, ...] = ()
-        #: What players remember seeing: ``known[(viewer, holder)]`` lists cards ``viewer`` saw
-        #: go into ``holder``'s hand (a challenge, a duel, a trade, a take-back) that are still
+        #: What players remember seeing: ``known[holder][viewer]`` lists cards ``viewer`` saw go
+        #: into ``holder``'s hand (a challenge, a duel, a trade, a take-back) that are still
         #: there. Memory, not rules: positions do not carry it.
-        self.known: dict[tuple[Seat, Seat], list[CardId]] = {}
+        self.known: dict[Seat, dict[Seat, list[CardId]]] = {}
         self._winners: list[Seat] = []
+        #: True once a player has won the game (the open decision is then ``over``).
+        self.is_over = False
         #: The result of the last round that ended (``None`` before any has ended here).
         self.last_round: RoundResult | None = None
         self._ended: RoundResult | None = None  # the round that ended during this step
         self._ev: list[Event] | None = None
         self._legal: list[Action] = []  # legal actions of the seat to act ...
         self._legal_key = -1  # ... valid while this equals ``version``
+        self._matches = actions.matches(options.bluffing)  # what is playable on each top card
+        #: What a turn offers besides playing: ``draw``, or ``press`` with a launcher (R-4.1).
+        self._pass_action = actions.simple[ActionKind.PRESS if rules.uses_launcher else ActionKind.DRAW]
 
     # ------------------------------------------------------------------ cards and sides
     @property
@@ -138,7 +149,7 @@ class GameState:
     def _start_turn(self, seat: Seat) -> None:
         """``seat`` takes a turn (a stack answer while a stacked draw is pending, R-1.9)."""
         self.turn = seat
-        self._decision = STACKS[seat] if self.stack_total else TURNS[seat]
+        self._decision = (STACKS if self.stack_total else TURNS)[seat]
 
     def _advance(self, seat: Seat, steps: int = 1) -> None:
         """The seat ``steps`` places after ``seat`` takes a turn."""
@@ -159,10 +170,11 @@ class GameState:
     # ------------------------------------------------------------------ what players remember
     def _learn(self, viewer: Seat, holder: Seat, cards: list[CardId] | None = None) -> None:
         """``viewer`` sees ``cards`` in ``holder``'s hand (all of it when ``cards`` is None)."""
+        viewers = self.known.setdefault(holder, {})
         if cards is None:
-            self.known[(viewer, holder)] = list(self.hands[holder])
+            viewers[viewer] = list(self.hands[holder])
             return
-        mine = self.known.setdefault((viewer, holder), [])
+        mine = viewers.setdefault(viewer, [])
         have = list(mine)
         for t in cards:
             if t in have:
@@ -172,9 +184,16 @@ class GameState:
 
     def _forget(self, holder: Seat, card: CardId) -> None:
         """``holder`` played or discarded ``card``: nobody knows it is in that hand any more."""
-        for (_viewer, seat), cards in self.known.items():
-            if seat == holder and card in cards:
+        viewers = self.known.get(holder)
+        if viewers is None:
+            return
+        for viewer, cards in list(viewers.items()):
+            if card in cards:
                 cards.remove(card)
+                if not cards:
+                    del viewers[viewer]
+        if not viewers:
+            del self.known[holder]
 
     def _hand_value(self, hand: list[CardId], side: int) -> int:
         """Points of ``hand`` valued on ``side`` (R-1.7)."""
@@ -199,17 +218,19 @@ class GameState:
         ev = self._ev
         if ev is None:
             return None
-        text = self.deck.text
+        deck = self.deck
+        text = deck.text
+        single = len(cards) == 1  # the commonest case, without a comprehension
         event: Event = {
             "type": kind,
             "seat": seat,
             "count": len(cards),
             "reason": reason,
-            "cards": [text[t] for t in cards],
+            "cards": [text[cards[0]]] if single else [text[t] for t in cards],
             "private": [seat],
         }
-        if self.deck.double_sided:
-            back = self.deck.face_texts[1 - self.side]
-            event["backs"] = [back[t] for t in cards]
+        if deck.double_sided:
+            back = deck.face_texts[1 - self.side]
+            event["backs"] = [back[cards[0]]] if single else [back[t] for t in cards]
         ev.append(event)
         return event

@@ -13,6 +13,7 @@ Nothing in the engine asks for a variant by name: what differs between variants 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
@@ -27,10 +28,12 @@ from .decks import (
     Pair,
     attack_faces,
     classic_faces,
+    data_files,
     data_text,
     flip_attack_faces,
     flip_faces,
     random_pairing,
+    read_deck_header,
     read_deck_text,
     read_pairs_csv,
 )
@@ -122,8 +125,8 @@ def paired_deck(base: Deck, pairs: list[Pair]) -> Deck:
 def custom_deck(rules: VariantRules, cards: tuple[str, ...]) -> Deck:
     """The deck the option ``deck`` lists (lines of a deck file: ``docs/formats.md``), checked
     against ``rules``: each face of a side's colours and of a kind that side of the variant
-    has, enough different cut values to choose a dealer (R-1.2) and a card that can start the
-    discard pile. Raise :class:`OptionError` naming the problem."""
+    has, and number cards of two different values at least, to choose a dealer (R-1.2) and to
+    start the discard pile. Raise :class:`OptionError` naming the problem."""
     key = (rules.name, cards)
     deck = _CUSTOM.get(key)
     if deck is not None:
@@ -133,23 +136,18 @@ def custom_deck(rules: VariantRules, cards: tuple[str, ...]) -> Deck:
         raise OptionError("option 'deck' lists no card")
     for side in (0, 1) if rules.double_sided else (0,):
         allowed = rules.kinds_on(side)
-        side_name = rules.side_names[side]
+        colors = SIDE_COLORS[side]
         for pair in pairs:
             face = pair[side]
             assert face is not None
-            if face.kind not in allowed:
-                raise OptionError(f"{C.face_text(face)!r} is not a card of the {side_name} side of {rules.title}")
-            if face.color >= 0 and face.color not in SIDE_COLORS[side]:
-                raise OptionError(f"{C.face_text(face)!r}: {C.COLOR_NAMES[face.color]} is not a {side_name} colour")
-    light = [KINDS[p[0].kind] for p in pairs]
-    if len({max(k.number, 0) for k in light}) < 2:
+            if face.kind not in allowed or (face.color >= 0 and face.color not in colors):
+                title = rules.title
+                raise OptionError(
+                    f"{C.face_text(face)!r} is not a card of the {rules.side_names[side]} side of {title}"
+                )
+    if len({max(KINDS[p[0].kind].number, 0) for p in pairs}) < 2:
+        # Two cut values need a number card, so every variant's first card can be turned up too.
         raise OptionError("the deck needs cards of at least two cut values (numbers) to choose a dealer (R-1.2)")
-    if rules.first_card == "number":
-        if not any(k.is_number for k in light):
-            first = rules.side_names[0]
-            raise OptionError(f"{rules.title} starts on a number card: the deck needs one on its {first} side")
-    elif all(k.returned_first for k in light):
-        raise OptionError("the deck needs a card that may start the discard pile")
     deck = _CUSTOM[key] = Deck(pairs, icons)
     return deck
 
@@ -171,25 +169,6 @@ _DRAW_PILE = frozenset({"stacking", "bluffing", "wild_counts_as_color_match"})
 _FLIP = frozenset({"flip_wild_chooser", "pairing"})
 _LAUNCHER = frozenset({"launcher", "launcher_script"})
 _FLIP_OPTIONS = _COMMON | _DRAW_PILE | _FLIP
-
-
-def _themed(name: str, title: str, first_card: str, defaults: Mapping[str, object]) -> VariantRules:
-    """A themed UNO Flip edition: UNO Flip's rules with its own deck file (R-7)."""
-    return VariantRules(
-        name=name,
-        title=title,
-        family="flip",
-        double_sided=True,
-        uses_launcher=False,
-        min_players=2,
-        max_players=10,
-        side_names=("light", "dark"),
-        options=_FLIP_OPTIONS,
-        deck_source=_deck_file(f"{name}.deck", True),
-        first_card=first_card,
-        defaults=defaults,
-        rule="R-3, R-7",
-    )
 
 
 VARIANTS: dict[str, VariantRules] = {
@@ -249,8 +228,7 @@ VARIANTS: dict[str, VariantRules] = {
         rule="R-5, R-6",
     ),
 }
-#: Every variant's name, in the order of the documentation.
-VARIANT_NAMES: tuple[str, ...] = tuple(VARIANTS)
+
 
 SCORING_MODES = ("winner", "own_hand", "loser")
 LAUNCHER_MODELS = ("random", "pattern", "one_card", "scripted")
@@ -329,10 +307,13 @@ def _as_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
 
 def _as_deck(value: object) -> tuple[str, ...]:
     if isinstance(value, str):
-        value = value.splitlines()
+        value = re.split(r"[\n;]", value)
     if not isinstance(value, list | tuple) or not all(isinstance(line, str) for line in value):
         raise OptionError(f"option 'deck' lists the cards as text lines (a deck file), not {quote(value)}")
-    return tuple(line.strip() for line in value if line.strip())
+    lines = tuple(line.strip() for line in value if line.strip())
+    if not lines:
+        raise OptionError("option 'deck' lists no card")
+    return lines
 
 
 def _as_script(value: object) -> tuple[int, ...]:
@@ -456,3 +437,35 @@ def parse_variant_spec(spec: str) -> tuple[str, dict[str, str]]:
             raise OptionError(f"option {key!r} is given twice in {quote(spec)}")
         params[key] = value.strip()
     return name, params
+
+
+#: Header fields of an edition's deck file besides the option defaults.
+_EDITION_FIELDS = frozenset({"variant", "title", "base", "first_card", "rule"})
+
+
+def _edition(file: str) -> VariantRules:
+    """A variant played with the rules of another (``base``) and its own deck: a shipped deck
+    file whose header names it (the themed UNO Flip editions, R-7). The header may also set the
+    first-card rule and option defaults (``rounds: 1``)."""
+    header = read_deck_header(data_text(file))
+    base = VARIANTS[header["base"]]
+    defaults = {key: value for key, value in header.items() if key not in _EDITION_FIELDS}
+    edition = dataclasses.replace(
+        base,
+        name=header["variant"],
+        title=header["title"],
+        deck_source=_deck_file(file, base.double_sided),
+        pairing_faces=None,
+        first_card=header.get("first_card", base.first_card),
+        defaults=defaults,
+        rule=header.get("rule", base.rule),
+    )
+    make_options(edition, {})  # the defaults must be options the base variant accepts
+    return edition
+
+
+for _file in data_files(".deck"):
+    _rules = _edition(_file)
+    VARIANTS[_rules.name] = _rules
+#: Every variant's name: the four games, then the editions, in the order of the documentation.
+VARIANT_NAMES: tuple[str, ...] = tuple(VARIANTS)

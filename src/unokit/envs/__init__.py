@@ -6,14 +6,14 @@
 * :mod:`unokit.envs.gymnasium`: one seat against unokit bots, registered as
   ``unokit/Classic-v0``, ``unokit/Flip-v0``, ``unokit/Attack-v0`` and ``unokit/FlipAttack-v0``
   (importing this package registers them);
-* :mod:`unokit.envs.encoding`: the observation layout and the action ids both share.
+* :mod:`unokit.encoding`: the observation layout and the action ids both share.
 
 The layout and the action table are documented in ``docs/envs.md``.
 """
 
 from __future__ import annotations
 
-from .encoding import Encoding
+from ..encoding import Encoding
 from .gymnasium import GYM_IDS, UnoEnv, register_envs
 from .pettingzoo import ENV_NAMES, UnoAECEnv, env, raw_env
 from .session import Session

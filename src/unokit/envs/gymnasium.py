@@ -7,7 +7,7 @@
 
 The agent sits in seat ``seat`` (default 0); ``opponents`` names a bot (``make_bot``) for
 each other seat, in seat order after the agent, so the table has ``1 + len(opponents)``
-seats. The observation is the ``float32`` vector of :mod:`unokit.envs.encoding` and
+seats. The observation is the ``float32`` vector of :mod:`unokit.encoding` and
 ``info["action_mask"]`` the ``int8`` mask over the action ids. An episode is one hand unless
 the engine option ``rounds`` says otherwise.
 
@@ -29,16 +29,13 @@ from gymnasium import spaces
 
 from ..bots import Bot, make_bot
 from ..core.errors import IllegalActionError, InvalidActionError, OptionError
-from ..core.variants import get_rules
-from .encoding import Obs
+from ..core.variants import VARIANT_NAMES, get_rules
+from ..encoding import Obs
 from .session import DEFAULT_MAX_CYCLES, Session, check_env_arguments
 
-#: Registered ids and their variants.
+#: Registered ids and their variants: ``unokit/<Variant>-v0``, the variant's name in CamelCase.
 GYM_IDS: dict[str, str] = {
-    "unokit/Classic-v0": "classic",
-    "unokit/Flip-v0": "flip",
-    "unokit/Attack-v0": "attack",
-    "unokit/FlipAttack-v0": "flip_attack",
+    f"unokit/{''.join(part.capitalize() for part in name.split('_'))}-v0": name for name in VARIANT_NAMES
 }
 
 

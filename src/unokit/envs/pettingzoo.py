@@ -10,7 +10,7 @@
 
 Agents are ``player_0`` … ``player_{n-1}`` (seat numbers). Each agent acts when its seat must
 decide; the observation is a dict with ``observation`` (``float32`` vector,
-:mod:`unokit.envs.encoding`) and ``action_mask`` (``int8``). One episode is one hand
+:mod:`unokit.encoding`) and ``action_mask`` (``int8``). One episode is one hand
 (``rounds=1``) unless the engine option ``rounds`` says otherwise. See ``docs/envs.md``.
 """
 
@@ -27,16 +27,11 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper, TerminateIllegalWra
 
 from ..core.errors import OptionError
 from ..core.game import Game
-from ..core.variants import get_rules
+from ..core.variants import VARIANT_NAMES, get_rules
 from .session import DEFAULT_MAX_CYCLES, Session, check_env_arguments
 
-#: The versioned environment name of each variant.
-ENV_NAMES: dict[str, str] = {
-    "classic": "uno_classic_v0",
-    "flip": "uno_flip_v0",
-    "attack": "uno_attack_v0",
-    "flip_attack": "uno_flip_attack_v0",
-}
+#: The versioned environment name of each variant (``uno_<variant>_v0``).
+ENV_NAMES: dict[str, str] = {name: f"uno_{name}_v0" for name in VARIANT_NAMES}
 
 
 class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -244,6 +239,16 @@ uno_classic_v0 = VersionedEnv("classic")
 uno_flip_v0 = VersionedEnv("flip")
 uno_attack_v0 = VersionedEnv("attack")
 uno_flip_attack_v0 = VersionedEnv("flip_attack")
+_BY_NAME = {name: variant for variant, name in ENV_NAMES.items()}
+
+
+def __getattr__(name: str) -> VersionedEnv:
+    """The versioned environment of every other variant, by its name (``uno_flip_marvel_v0``)."""
+    variant = _BY_NAME.get(name)
+    if variant is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return VersionedEnv(variant)
+
 
 __all__ = [
     "ENV_NAMES",

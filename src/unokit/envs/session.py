@@ -29,7 +29,7 @@ from ..core.observation import View
 from ..core.rng import Rng
 from ..core.round_end import RoundResult
 from ..core.types import DecisionKind
-from .encoding import Encoding, Mask, Obs
+from ..encoding import Encoding, Mask, Obs
 
 UNO_CATCH_RULES = ("auto", "never")
 REWARDS = ("hand", "points")

@@ -8,9 +8,8 @@ options in force. What each card does is on the variant's rules page, which the 
 
 from __future__ import annotations
 
-from ..core.cards import KIND_TITLES, is_number
+from ..core.cards import KIND_TITLES, KINDS, is_number
 from ..core.game import Game
-from ..core.kinds import KINDS
 
 #: The keys of the table screen: (keys, what they do).
 KEYS: tuple[tuple[str, str], ...] = (

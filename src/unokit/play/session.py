@@ -32,10 +32,11 @@ from ..core.actions import (
     UNO,
     Action,
 )
-from ..core.cards import COLOR_NAMES, NO_COLOR, SIDE_COLORS
+from ..core.cards import COLOR_NAMES, KIND_BY_NAME, KINDS, NO_COLOR, SIDE_COLORS
 from ..core.errors import UnokitError
 from ..core.game import Event, Game
 from ..core.observation import View
+from ..core.types import DecisionKind
 from ..core.variants import VARIANTS
 from ..narration import describe, plain
 from ..record import GameRecord, RecordingGame, Seat, save_record
@@ -44,6 +45,8 @@ from .forgetful import ForgetfulBot, Reaction
 
 #: Where records of played games go unless ``--record`` says otherwise.
 RECORDS_ENV = "UNOKIT_RECORDS"
+#: Decisions answered by picking a card of the hand to discard.
+_DISCARDING = (DecisionKind.CHOOSE_DISCARD, DecisionKind.DISCARD_CARDS)
 
 
 def default_record_dir() -> Path:
@@ -371,8 +374,9 @@ class Session:
         legal = [a for a in game.legal_actions(seat) if a.kind not in (CATCH, UNO)]
         names = self.names
         pending = self.views[seat].pending()
-        if decision in ("turn", "stack", "choose_discard"):
-            kinds = (DISCARD,) if decision == "choose_discard" else (PLAY,)
+        discarding = decision in _DISCARDING
+        if decision in ("turn", "stack") or discarding:
+            kinds = (DISCARD,) if discarding else (PLAY,)
             playable = {a.card for a in legal if a.kind in kinds}
             others = []
             for a in legal:
@@ -388,8 +392,11 @@ class Session:
                 )
             elif decision == "stack":
                 message = f"A draw of {game.stack_total} is coming your way: answer with the same card, or draw them"
-            else:
+            elif decision == "choose_discard":
                 message = "The launcher stayed silent: discard one card"
+            else:
+                count = pending.get("count", 1)
+                message = f"{faces.title(str(pending['card']))}: discard {count} card{'s' if count != 1 else ''}"
             return Prompt(seat, decision, message, self.hand(seat, playable), True, others)
         choices: list[Choice] = []
         if decision == "play_or_keep":
@@ -404,9 +411,8 @@ class Session:
         elif decision == "challenge":
             by, card = names[pending["by"]], faces.title(str(pending["card"]))
             previous = pending.get("previous_color")
-            draw_text = {"wild_draw_four": "draw 4", "wild_draw_two": "draw 2"}.get(
-                str(pending["card"]), f"draw until {pending['color']}"
-            )
+            kind = KINDS[KIND_BY_NAME[str(pending["card"])]]
+            draw_text = f"draw {kind.draws}" if kind.draws else f"draw until {pending['color']}"
             # The challenge asks a question about the hand; it tells nothing about it.
             claim = f"did {by} hold a {previous} card?" if previous else f"did {by} bluff?"
             for a in legal:
@@ -442,7 +448,7 @@ class Session:
     def card_actions(self, seat: int, card: int) -> list[Action]:
         """The plays (or discards) of ``card`` open to ``seat`` now, without the UNO call;
         several when a colour must be named."""
-        kinds = (DISCARD,) if self.game.decision == "choose_discard" else (PLAY,)
+        kinds = (DISCARD,) if self.game.decision in _DISCARDING else (PLAY,)
         return [a for a in self.game.legal_actions(seat) if a.kind in kinds and a.card == card and not a.uno]
 
     def with_uno(self, seat: int, action: Action, declare: bool) -> Action:
@@ -458,9 +464,9 @@ class Session:
     def explain(self, seat: int, card: int) -> str:
         """Why ``card`` cannot be played now, in the engine's words."""
         game = self.game
-        verb = "discard" if game.decision == "choose_discard" else "play"
+        verb = "discard" if game.decision in _DISCARDING else "play"
         text = f"{verb} {game.card_text(card)}"
-        if verb == "play" and game.deck.color[game.side][card] == NO_COLOR:
+        if verb == "play" and game.deck.kinds[game.side][card].color_with_play:
             text += f" {COLOR_NAMES[SIDE_COLORS[game.side][0]]}"  # a wild is played naming a colour
         probe = game.clone()
         try:

@@ -157,7 +157,7 @@ def create_app(config: ServerConfig) -> Starlette:
         room = await hub.room(code) if code else None
         if room is None:
             return _problem("no_room", f"there is no open room {request.path_params['code']!r}", 404)
-        return _json(room.room_info())
+        return _json({**room.room_info(), "served_by": room.owner_node})
 
     async def record_list(request: Request) -> Response:
         code = _code(request)
@@ -196,8 +196,6 @@ def create_app(config: ServerConfig) -> Starlette:
             hub.local_peers.pop(peer.conn_id, None)
             if peer.room is not None:
                 peer.room.submit("gone", peer)
-                if not peer.room.owner:
-                    hub.presence(peer.room)
             peer.close("gone")
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(peer.sender, 5)

@@ -163,9 +163,12 @@ class Room:
             await self._become_owner()
         elif kind == "seat_remote":
             await self._seat_remote(item[1], item[2])
-        elif kind == "remote_error":
+        elif kind == "remote_reply":
             await self._sync_log(-1)
-            item[1].deliver({**item[2], "state": self._state_message(item[1].seat, [])})
+            reply = item[2]
+            if reply.get("type") == "error":
+                reply = {**reply, "state": self._state_message(item[1].seat, [])}
+            item[1].deliver(reply)
         elif kind == "close_idle" and self.owner and not self.peers and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
                 await self._commit([{"type": "close", "reason": "nobody used the room for a while"}])
@@ -403,8 +406,8 @@ class Room:
             log.warning("room %s: write refused (%s); reloading", self.code, exc)
             await self.reload()
             raise RoomError("unavailable", "the room could not be saved; the action was not taken, try again") from None
+        self._schedule()  # first: the state message carries the new deadlines
         self._broadcast(events)
-        self._schedule()
         self.host.published(self)
         if state.phase == CLOSED:
             for peer in list(self.peers.values()):

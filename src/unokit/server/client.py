@@ -114,11 +114,13 @@ class RoomClient:
         self.state: dict[str, Any] | None = None
         self.received: list[dict[str, Any]] = []
         self.reconnects = 0
+        self.connected = False  # said hello and got the room's state on the current connection
         self._ids = itertools.count(1)
         self._waiting: dict[Any, asyncio.Future[dict[str, Any]]] = {}
         self._changed = asyncio.Event()
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
+        self._reconnecting: asyncio.Task[None] | None = None
         self._closed = False
         self._welcome: asyncio.Future[dict[str, Any]] | None = None
         self._first_state: asyncio.Future[None] = asyncio.get_event_loop().create_future()
@@ -169,6 +171,8 @@ class RoomClient:
             if "token" in welcome:
                 self.token = welcome["token"]
             await asyncio.wait_for(self._first_state, 15)
+            self.connected = True
+            self._changed.set()
             return
         raise ConnectionError(f"no server of {self.servers} answered: {last}")
 
@@ -180,10 +184,12 @@ class RoomClient:
         except websockets.exceptions.ConnectionClosed:
             pass
         finally:
+            if self._ws is ws:
+                self.connected = False
             if (not self._closed and self._ws is ws and self.reconnect and self.token is not None) or (
                 not self._closed and self._ws is ws and self.role == "spectator" and self.reconnect
             ):
-                asyncio.get_running_loop().create_task(self._reconnect())
+                self._reconnecting = asyncio.get_running_loop().create_task(self._reconnect())
 
     async def _reconnect(self) -> None:
         self.reconnects += 1
@@ -224,7 +230,10 @@ class RoomClient:
         self._changed.set()
 
     async def close(self) -> None:
+        """Leave: close the connection and stop reconnecting."""
         self._closed = True
+        if self._reconnecting is not None and not self._reconnecting.done():
+            self._reconnecting.cancel()
         if self._ws is not None:
             await self._ws.close()
         if self._reader is not None:
@@ -347,7 +356,7 @@ async def play(
             if exc.code not in ("stale", "duplicate", "out_of_turn", "unavailable"):
                 raise
         except ConnectionError:
-            continue
+            await asyncio.sleep(0.05)  # reconnecting by itself: give it a moment
 
 
 def first_legal(observation: dict[str, Any]) -> str:

@@ -6,8 +6,10 @@ import logging
 
 import click
 
-from .hub import ServerConfig
-from .storage import default_database_url
+from ..clickopts import require_extra
+
+#: What ``unokit serve`` needs from the optional ``server`` extra.
+SERVER_MODULES = ("uvicorn", "starlette", "websockets", "sqlalchemy", "alembic", "psycopg", "uvloop", "httptools")
 
 
 @click.command()
@@ -99,10 +101,13 @@ def serve(
     log_level: str,
 ) -> None:
     """Serve online games: rooms, bots, spectators, at http://HOST:PORT (API under /api, websocket /ws)."""
+    require_extra("serve", "server", SERVER_MODULES)
     import uvicorn
 
     from .app import create_app
+    from .hub import ServerConfig
     from .protocol import HARD_MAX_BYTES
+    from .storage import default_database_url
 
     config = ServerConfig(
         database=database or default_database_url(),
@@ -122,6 +127,7 @@ def serve(
     logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
         app = create_app(config)
+        app.state.hub.check_database()
     except (ValueError, RuntimeError) as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"unokit serve: {config.base_url} (database {config.database.split('@')[-1]})", err=True)

@@ -89,8 +89,24 @@ class Hub:
         return self.store.postgres
 
     # ------------------------------------------------------------------ life cycle
+    def check_database(self) -> None:
+        """Before serving: take the SQLite lock and make sure the database answers; raise
+        ``RuntimeError`` with a message for people when it does not."""
+        from sqlalchemy import text
+        from sqlalchemy.exc import SQLAlchemyError
+
+        if not self.clustered and self._lock_file is None:
+            self._lock_sqlite()
+        try:
+            with self.store.engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+        except SQLAlchemyError as exc:
+            original = getattr(exc, "orig", None)
+            reason = str(original if original is not None else exc).strip().splitlines()[0]
+            raise RuntimeError(f"cannot open the database {self.config.database.split('@')[-1]}: {reason}") from None
+
     async def start(self) -> None:
-        if not self.clustered:
+        if not self.clustered and self._lock_file is None:
             self._lock_sqlite()
         await asyncio.to_thread(migrate, self.store.engine)
         self.writer = Writer(self.store)
@@ -320,10 +336,8 @@ class Hub:
         if message.get("type") == "welcome":
             # the owner seated this client: follow the room to the join, then seat it here
             room.submit("seat_remote", peer, message)
-        elif message.get("type") == "error":
-            room.submit("remote_error", peer, message)
-        else:
-            peer.deliver(message)
+        else:  # an ack or an error: follow the room first, so the client's state is current
+            room.submit("remote_reply", peer, message)
 
     # ------------------------------------------------------------------ the sweeper
     async def _sweeper(self) -> None:

@@ -12,7 +12,7 @@ import click
 from ..clickopts import format_options, output_file, output_folder, parse_option_pairs, require_extra
 from ..core.errors import UnokitError
 from ..narration import plural
-from .runner import SimConfig, SimResult, run_sim
+from .runner import BACKENDS, ENGINES, SimConfig, SimResult, run_sim
 from .tournament import FORMATS, TournamentConfig, TournamentResult, run_tournament
 
 
@@ -76,6 +76,21 @@ def _common(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--json", "json_path", type=click.Path(), help="write the results as JSON (missing folders are created)"
         ),
+        click.option(
+            "--engine",
+            default="reference",
+            show_default=True,
+            type=click.Choice(ENGINES),
+            help="fast: the compiled kernel (extra 'fast'; random and rlcard_rule bots, --hands-only)",
+        ),
+        click.option(
+            "--backend",
+            default="local",
+            show_default=True,
+            type=click.Choice(BACKENDS),
+            help="ray: play the chunks of games on a Ray cluster (extra 'ray'); --workers CPUs for a local one",
+        ),
+        click.option("--address", help="with --backend ray: the address of a running Ray cluster to join"),
         click.option("--quiet", is_flag=True, help="no progress bar"),
     ]
     for option in reversed(options):
@@ -106,6 +121,9 @@ def sim(
     option: tuple[str, ...],
     hands_only: bool,
     time_limit: float,
+    engine: str,
+    backend: str,
+    address: str | None,
     json_path: str | None,
     quiet: bool,
     effects: bool,
@@ -133,6 +151,9 @@ def sim(
         hands_only=hands_only,
         effects=effects,
         time_limit=time_limit,
+        engine=engine,
+        backend=backend,
+        address=address,
     )
     try:
         config.validate()
@@ -277,6 +298,9 @@ def tournament(
     option: tuple[str, ...],
     hands_only: bool,
     time_limit: float,
+    engine: str,
+    backend: str,
+    address: str | None,
     json_path: str | None,
     quiet: bool,
 ) -> None:
@@ -299,6 +323,9 @@ def tournament(
         hands_only=hands_only,
         format=format_,
         time_limit=time_limit,
+        engine=engine,
+        backend=backend,
+        address=address,
     )
     try:
         tables = config.tables()

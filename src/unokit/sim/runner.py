@@ -51,6 +51,11 @@ from ..files import write_atomically
 #: A shared win counts ``1/k`` for each of its ``k`` winners; tallies count in units of
 #: ``1/WIN_DENOM`` (the least common multiple of 1..10) so that they stay whole numbers.
 WIN_DENOM = 2520
+#: ``reference``: the engine of :mod:`unokit.core`; ``fast``: the compiled kernel of
+#: :mod:`unokit.fast` (same games, same results; random and rlcard_rule bots, single hands).
+ENGINES = ("reference", "fast")
+#: Where the games are played: worker processes of this machine, or a Ray cluster.
+BACKENDS = ("local", "ray")
 #: A game that has not ended after this many decisions is reported as an error.
 MAX_DECISIONS = 2_000_000
 #: A random seat's pool of random digits is refilled below this, which keeps the modulo bias
@@ -128,6 +133,9 @@ class SimConfig:
     effects: bool = False
     time_limit: float = 5.0
     keep_games: bool = False
+    engine: str = "reference"
+    backend: str = "local"
+    address: str | None = None
 
     def game_options(self) -> dict[str, object]:
         """The options given to ``Game.new`` (``rounds=1`` with ``hands_only``)."""
@@ -159,6 +167,16 @@ class SimConfig:
         Game.new(self.variant, self.players, 0, **self.game_options())
         for spec in self.bots:
             check_bot_spec(spec)
+        if self.engine not in ENGINES:
+            raise ValueError(f"unknown engine {self.engine!r}; engines are {', '.join(ENGINES)}")
+        if self.engine == "fast":
+            from .fast import check_fast_config
+
+            check_fast_config(self)
+        if self.backend not in BACKENDS:
+            raise ValueError(f"unknown backend {self.backend!r}; backends are {', '.join(BACKENDS)}")
+        if self.address is not None and self.backend != "ray":
+            raise ValueError("--address names a Ray cluster: it goes with --backend ray")
 
     def labels(self) -> list[str]:
         """A name per entry: the bot spec, numbered when several entries share it."""
@@ -244,6 +262,10 @@ def _count_events(tally: Tally, events: Iterable[Event]) -> None:
 
 def play_games(config: SimConfig, start: int, stop: int) -> Tally:
     """Play games ``start`` to ``stop - 1`` of ``config`` in this process; return their tally."""
+    if config.engine == "fast":
+        from .fast import play_games_fast
+
+        return play_games_fast(config, start, stop)
     tally = Tally(config.players)
     options = config.game_options()
     for index in range(start, stop):
@@ -348,8 +370,9 @@ def _end_round(tally: Tally, ended: RoundResult, scoring: str, first: int, turns
 # --------------------------------------------------------------------------- running
 
 
-def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    size = max(1, min(500, math.ceil(games / (workers * 16))))
+def _chunks(games: int, workers: int, engine: str = "reference") -> list[tuple[int, int]]:
+    largest = 20_000 if engine == "fast" else 500  # the kernel plays a chunk in one call
+    size = max(1, min(largest, math.ceil(games / (workers * 16))))
     return [(start, min(games, start + size)) for start in range(0, games, size)]
 
 
@@ -427,7 +450,9 @@ def run_sim(config: SimConfig, progress: Callable[[int], None] | None = None) ->
     interrupted = False
     with INTERRUPTS.installed():
         try:
-            if config.workers == 1:
+            if config.backend == "ray":
+                _play_on_ray(config, total, progress)
+            elif config.workers == 1:
                 _play_here(config, total, progress)
             else:
                 _play_in_workers(config, total, progress)
@@ -439,9 +464,11 @@ def run_sim(config: SimConfig, progress: Callable[[int], None] | None = None) ->
 def _play_here(config: SimConfig, total: Tally, progress: Callable[[int], None] | None) -> None:
     """Play in this process, game by game (an interrupted run keeps every finished game)."""
     try:
-        for start, stop in _chunks(config.games, 1):
-            for index in range(start, stop):
-                part = play_games(config, index, index + 1)
+        for start, stop in _chunks(config.games, 1, config.engine):
+            # The reference engine plays game by game; the kernel a chunk in one call.
+            step = stop - start if config.engine == "fast" else 1
+            for index in range(start, stop, step):
+                part = play_games(config, index, index + step)
                 with INTERRUPTS.held():
                     total.add(part)
             if progress is not None:
@@ -455,7 +482,8 @@ def _play_in_workers(config: SimConfig, total: Tally, progress: Callable[[int], 
     chunks already back are added before the workers are stopped."""
     context = multiprocessing.get_context()
     with context.Pool(config.workers, initializer=_worker_init) as pool:
-        parts = pool.imap(_task, [(config, start, stop) for start, stop in _chunks(config.games, config.workers)])
+        chunks = _chunks(config.games, config.workers, config.engine)
+        parts = pool.imap(_task, [(config, start, stop) for start, stop in chunks])
         try:
             for part in parts:
                 with INTERRUPTS.held():
@@ -468,6 +496,17 @@ def _play_in_workers(config: SimConfig, total: Tally, progress: Callable[[int], 
                 while True:
                     total.add(parts.next(timeout=0))
             raise
+
+
+def _play_on_ray(config: SimConfig, total: Tally, progress: Callable[[int], None] | None) -> None:
+    """Play the chunks as Ray tasks (:mod:`unokit.sim.distributed`) and add them up in order."""
+    from .distributed import tallies_on_ray
+
+    for part in tallies_on_ray(config, _chunks(config.games, config.workers, config.engine)):
+        with INTERRUPTS.held():
+            total.add(part)
+        if progress is not None:
+            progress(total.games)
 
 
 # --------------------------------------------------------------------------- results

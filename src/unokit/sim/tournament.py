@@ -41,6 +41,9 @@ class TournamentConfig:
     hands_only: bool = False
     format: str = "round-robin"
     time_limit: float = 5.0
+    engine: str = "reference"
+    backend: str = "local"
+    address: str | None = None
 
     def tables(self) -> list[tuple[int, ...]]:
         """The tables to play, as tuples of indices into ``bots``."""
@@ -75,6 +78,9 @@ class TournamentConfig:
             hands_only=self.hands_only,
             time_limit=self.time_limit,
             keep_games=True,
+            engine=self.engine,
+            backend=self.backend,
+            address=self.address,
         )
 
 

@@ -1,4 +1,5 @@
-"""The observation and action encoding shared by the PettingZoo and Gymnasium environments.
+"""The observation and action encoding shared by the environments (:mod:`unokit.envs`) and
+the compiled kernel (:mod:`unokit.fast`), which produces the same ids and vectors.
 
 An :class:`Encoding` is made for one variant and one number of seats. It holds
 
@@ -24,15 +25,15 @@ from functools import partial
 import numpy as np
 from numpy.typing import NDArray
 
-from ..core import cards as C
-from ..core.actions import CATCH, TARGET, TRADE, UNO, Action
-from ..core.decks import Deck
-from ..core.errors import InvalidActionError, OptionError
-from ..core.game import action_table
-from ..core.observation import View
-from ..core.types import ActionKind
-from ..core.types import DecisionKind as D
-from ..core.variants import get_rules
+from .core import cards as C
+from .core.actions import CATCH, TARGET, TRADE, UNO, Action
+from .core.decks import Deck
+from .core.errors import InvalidActionError, OptionError
+from .core.game import action_table
+from .core.observation import View
+from .core.types import ActionKind
+from .core.types import DecisionKind as D
+from .core.variants import get_rules
 
 #: Open decisions as one-hot slots, in this order, in every variant; a variant whose cards open
 #: other decisions (the themed editions) has slots for those after these (``over`` has none).
@@ -337,7 +338,8 @@ class Encoding:
         for side in (0, 1):
             rank = {cls: i + (per_side[0] if side else 0) for i, cls in enumerate(faces[side])}
             slot.append(tuple(rank.get(deck.back_class[side][t], 0) for t in range(n_types)))
-        self._face_slot = (slot[0], slot[1])
+        #: face_slot[side][t]: where, within a face block, the ``side`` face of type t is counted.
+        self.face_slot = (slot[0], slot[1])
         #: The face shown by each slot of a face block (light/mild faces, then dark/wild).
         self.face_labels: tuple[str, ...] = (
             tuple(deck.face_texts[side][cls] for side in (0, 1) for cls in faces[side]) if self.double_sided else ()
@@ -500,7 +502,7 @@ class Encoding:
                     base += n_types
         side = view.side
         if self.double_sided:
-            face_slot = self._face_slot[1 - side]
+            face_slot = self.face_slot[1 - side]
             base = self._backs
             for r in range(1, n):
                 for c in view.backs((seat + r) % n):

@@ -1,0 +1,94 @@
+"""``unokit serve`` itself: health, the placeholder page, clear refusals, idle rooms closed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import unokit
+from unokit.server.client import RoomClient, ServerError, create_room, get_json
+
+from .support import UNOKIT, ServerProcess, free_port, run
+
+
+def test_health_variants_and_the_reserved_pages(shared_server: ServerProcess) -> None:
+    assert get_json(shared_server.url, "/api/health")["status"] == "ok"
+    variants = get_json(shared_server.url, "/api/variants")
+    assert set(variants["variants"]) == set(unokit.VARIANT_NAMES)
+    assert variants["bots"] == ["random", "heuristic", "ismcts"]
+    for path in ("/", "/r/ABCDEF"):
+        with urllib.request.urlopen(shared_server.url + path, timeout=5) as response:
+            assert b"unokit" in response.read()
+
+
+def test_a_bad_room_request_is_refused_with_the_engines_reason(shared_server: ServerProcess) -> None:
+    with pytest.raises(ServerError) as refused:
+        create_room(shared_server.url, "classic", 11)
+    assert refused.value.code == "bad_room" and "2 to 10 players" in refused.value.message
+    with pytest.raises(ServerError) as unknown:
+        create_room(shared_server.url, "classic", 2, options={"colour": "red"})
+    assert "unknown option 'colour'" in unknown.value.message
+    with pytest.raises(ServerError) as settings:
+        create_room(shared_server.url, "classic", 2, settings={"turn_seconds": -1})
+    assert settings.value.code == "bad_settings"
+    request = urllib.request.Request(shared_server.url + "/api/rooms", data=b"{oops", method="POST")
+    with pytest.raises(urllib.error.HTTPError) as bad_json:
+        urllib.request.urlopen(request, timeout=5)
+    assert bad_json.value.code == 400 and json.loads(bad_json.value.read())["error"] == "bad_json"
+
+
+def test_a_second_process_on_one_sqlite_file_is_refused_clearly(shared_server: ServerProcess) -> None:
+    done = subprocess.run(
+        [UNOKIT, "serve", "--port", str(free_port()), "--database", shared_server.database],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "another unokit server is using" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_an_unreachable_database_is_refused_clearly(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [UNOKIT, "serve", "--port", str(free_port()), "--database", f"postgresql://nobody@127.0.0.1:{free_port()}/x"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "cannot open the database" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_rooms_nobody_uses_are_closed(make_server: Callable[..., ServerProcess], tmp_path: Path) -> None:
+    server = make_server(f"sqlite:///{tmp_path / 'idle.db'}", "--idle-close", "1", "--sweep", "0.2")
+    untouched = create_room(server.url, "classic", 2)
+
+    async def visit() -> str:
+        room = create_room(server.url, "classic", 2)
+        client = await RoomClient.join(server.url, room["room"], name="Ann")
+        await client.close()
+        return str(room["room"])
+
+    visited = run(visit)
+    deadline = time.monotonic() + 20
+    remaining = {visited, untouched["room"]}
+    while remaining and time.monotonic() < deadline:
+        for code in list(remaining):
+            try:
+                get_json(server.url, f"/api/rooms/{code}")
+            except ServerError as exc:
+                assert exc.code == "no_room"
+                remaining.discard(code)
+        time.sleep(0.3)
+    assert remaining == set()
