@@ -175,6 +175,7 @@ class RoomState:
         self.moves: list[tuple[int, str]] = []
         self.started_at: str | None = None
         self.closed_reason: str | None = None
+        self._settings = spec.settings.to_json()
 
     # ------------------------------------------------------------------ folding
     def apply(self, entry: dict[str, Any]) -> list[Event]:
@@ -312,7 +313,7 @@ class RoomState:
             "variant": self.spec.variant,
             "players": self.spec.players,
             "options": dict(self.spec.options),
-            "settings": self.spec.settings.to_json(),
+            "settings": self._settings,
             "seats": [seat.public(i) for i, seat in enumerate(self.seats)],
             "game_no": self.game_no,
             "version": self.seq,
