@@ -11,26 +11,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.server.support import ServerProcess, free_port  # noqa: E402
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
 DESK: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 VARIANTS = ("classic", "flip", "attack", "flip_attack")
@@ -38,24 +32,12 @@ VARIANTS = ("classic", "flip", "attack", "flip_attack")
 
 @contextlib.contextmanager
 def server() -> Iterator[str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
     folder = Path(tempfile.mkdtemp(prefix="unokit-shots-"))
-    unokit = str(Path(sys.executable).with_name("unokit"))
-    command = [unokit, "serve", "--port", str(port), "--database", f"sqlite:///{folder / 's.db'}"]
-    proc = subprocess.Popen([*command, "--log-level", "warning"])
-    url = f"http://127.0.0.1:{port}"
+    process = ServerProcess(f"sqlite:///{folder / 's.db'}", free_port()).start()
     try:
-        for _ in range(300):
-            with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(f"{url}/api/health") as reply:
-                if json.loads(reply.read())["status"] == "ok":
-                    break
-            time.sleep(0.1)
-        yield url
+        yield process.url
     finally:
-        proc.terminate()
-        proc.wait(10)
+        process.stop()
 
 
 def settle(page: Page) -> None:
@@ -145,7 +127,7 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with server() as url, sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for variant in VARIANTS:
             table_shots(url, args.out, variant, browser)
         tool_shots(url, args.out, browser)
