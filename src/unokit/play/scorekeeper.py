@@ -225,6 +225,12 @@ class ScoreTable:
         self.rows.append(row)
         return row
 
+    def undo(self) -> dict[str, Any]:
+        """Take back the last round entered and return it; :class:`TableError` when there is none."""
+        if not self.rows:
+            raise TableError("there is no round to take back")
+        return self.rows.pop()
+
     def to_json(self) -> dict[str, Any]:
         return {
             "format": TABLE_FORMAT,
@@ -324,6 +330,22 @@ class ScoreTable:
         return lines
 
 
+def new_table(
+    variant: str, players: object, scoring: str = "winner", target: int | None = None, rounds: int | None = None
+) -> ScoreTable:
+    """A new, empty score table; :class:`TableError` names a bad variant, option or list of
+    players (``target`` ``None``: the scoring mode's default)."""
+    try:
+        rules = get_rules(variant)
+        raw: dict[str, object] = {"scoring": scoring, "rounds": rounds}
+        if target is not None:
+            raw["target"] = target
+        options = make_options(rules, raw)
+    except OptionError as exc:
+        raise TableError(str(exc)) from None
+    return ScoreTable(rules.name, check_players(players, rules), options.scoring, options.target, options.rounds)
+
+
 def load_table(path: Path) -> ScoreTable:
     """Read and check the table in ``path``; a ``click`` error names what is wrong."""
     try:
@@ -390,20 +412,11 @@ def table_new(
     """Start a new score table in FILE."""
     players = [p.strip() for p in names.split(",") if p.strip()]
     try:
-        rules = get_rules(variant)
-        raw: dict[str, object] = {"scoring": scoring, "rounds": rounds}
-        if target is not None:
-            raw["target"] = target
-        options = make_options(rules, raw)
-    except OptionError as exc:
-        raise click.UsageError(str(exc)) from None
-    try:
-        players = check_players(players, rules)
-    except TableError as exc:
+        sheet = new_table(variant, players, scoring, target, rounds)
+    except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     target_file = output_file(file, "FILE")
     assert target_file is not None
-    sheet = ScoreTable(rules.name, players, options.scoring, options.target, options.rounds)
     try:
         with locked(target_file):
             if target_file.exists() and not force:
@@ -457,9 +470,10 @@ def table_undo(file: Path) -> None:
     """Take back the last round entered."""
 
     def take_back(sheet: ScoreTable) -> list[str]:
-        if not sheet.rows:
-            raise click.UsageError("there is no round to take back")
-        sheet.rows.pop()
+        try:
+            sheet.undo()
+        except TableError as exc:
+            raise click.UsageError(str(exc)) from None
         return sheet.render()
 
     change_table(file, take_back)
