@@ -117,7 +117,7 @@ function lobbyPage(catalog) {
   const strength = h("select#bot-kind", { name: "bot" }, catalog.bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, botWords(b))));
   const yourName = h("input#your-name", { type: "text", name: "name", maxlength: "40", required: true, value: memory.name(), autocomplete: "nickname" });
   const optionsBox = h("fieldset.options", {}, h("legend", {}, "Rule options"));
-  const settingsBox = h("fieldset.settings", {}, h("legend", {}, "Timers (seconds)"));
+  const settingsBox = h("fieldset.settings", {}, h("legend", {}, "In seconds; leave a field empty for its default"));
   for (const [name, value] of Object.entries(catalog.settings)) {
     if (name === "standin_bot") continue;
     const id = `set-${name}`;
