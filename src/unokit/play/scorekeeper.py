@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from ..clickopts import output_file
+from ..clickopts import VARIANT_HELP, output_file
 from ..core.cards import COLOR_BY_NAME, COLOR_NAMES, KIND_BY_NAME, KIND_NAMES, KIND_TITLES, SIDE_COLORS, is_wild
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
@@ -93,7 +93,7 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
 
 @click.command()
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--variant", default="classic", show_default=True, help="classic, flip, attack, flip_attack")
+@click.option("--variant", default="classic", show_default=True, help=VARIANT_HELP)
 @click.option("--side", default=None, help="the side active when the round ended: light/dark, mild/wild")
 def score(cards: tuple[str, ...], variant: str, side: str | None) -> None:
     """Count the points of a hand of real cards: each card and the total.
@@ -400,7 +400,7 @@ def table() -> None:
 
 @table.command("new")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--variant", default="classic", show_default=True, help="classic, flip, attack, flip_attack")
+@click.option("--variant", default="classic", show_default=True, help=VARIANT_HELP)
 @click.option("--players", "names", required=True, help="the players' names, comma-separated, in seating order")
 @click.option("--scoring", default="winner", show_default=True, help="winner, own_hand or loser (R-1.7)")
 @click.option("--target", type=int, default=None, help="points that end the game [500; 200 for loser]")
