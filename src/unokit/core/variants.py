@@ -257,6 +257,16 @@ LAUNCHER_MODELS = ("random", "pattern", "one_card", "scripted")
 STACKING_READINGS: tuple[bool | str, ...] = (False, True, "progressive", "mixed")
 #: Table sizes that ``teams=true`` seats as partners facing each other (H-6).
 TEAM_TABLES = (4, 6)
+FLIP_WILD_CHOOSERS = ("player", "next")
+PAIRINGS = ("physical", "random")
+#: The values of each option that is one of a few words (forms and menus list them).
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    "flip_wild_chooser": FLIP_WILD_CHOOSERS,
+    "pairing": PAIRINGS,
+    "scoring": SCORING_MODES,
+    "launcher": LAUNCHER_MODELS,
+    "stacking": ("false", "same", "progressive", "mixed"),  # STACKING_READINGS as words ("same": true)
+}
 
 
 @dataclass(frozen=True)
@@ -393,9 +403,9 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
         elif name in _BOOLEANS:
             values[name] = _as_bool(name, value)
         elif name == "flip_wild_chooser":
-            values[name] = _as_choice(name, value, ("player", "next"))
+            values[name] = _as_choice(name, value, FLIP_WILD_CHOOSERS)
         elif name == "pairing":
-            values[name] = _as_choice(name, value, ("physical", "random"))
+            values[name] = _as_choice(name, value, PAIRINGS)
         elif name == "scoring":
             values[name] = _as_choice(name, value, SCORING_MODES)
         elif name == "target":
