@@ -14,10 +14,11 @@ from __future__ import annotations
 import argparse
 import time
 
+from unokit import VARIANT_NAMES
 from unokit.core.errors import OptionError
 from unokit.sim.runner import SimConfig, run_sim
 
-VARIANTS = ("classic", "flip", "attack", "flip_attack")
+VARIANTS = VARIANT_NAMES  # the themed UNO Flip editions too
 #: The columns: a name and the options (``--option`` pairs).
 RULES: dict[str, tuple[tuple[str, str], ...]] = {
     "official": (),
