@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
+from unokit.core.variants import VARIANT_NAMES
 from unokit.record import GameRecord, verify
 
 from ..server.support import ServerProcess, free_port, leaks
@@ -43,13 +44,14 @@ def _close(pages: list[Page]) -> None:
         page.context.close()
 
 
-def _my_turn(page: Page) -> bool:
-    return "Your turn" in page.locator(".prompt .message").inner_text()
-
-
 def _waits_for(page: Page) -> bool:
-    """The game waits for this page's player (no request of theirs is on its way)."""
-    return not is_over(page) and page.locator(".table-root.busy").count() == 0 and _my_turn(page)
+    """The page offers its player a decision (a turn, a challenge, a colour, ...) and no request
+    of theirs is on its way."""
+    return (
+        not is_over(page)
+        and page.locator(".table-root.busy").count() == 0
+        and page.locator(".choices [data-action], .hand-card.playable").count() > 0
+    )
 
 
 def _download_record(page: Page, folder: Path) -> str:
@@ -60,7 +62,7 @@ def _download_record(page: Page, folder: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("variant", ["classic", "flip", "attack", "flip_attack"])
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_two_people_and_two_bots_finish_a_game(
     browser: Browser, web_server: ServerProcess, variant: str, tmp_path: Path
 ) -> None:
