@@ -39,7 +39,7 @@ from .storage import Append, StorageError
 log = logging.getLogger("unokit.server")
 
 #: A bot whose moves take long enough to be thought in a worker thread.
-SLOW_BOTS = frozenset({"ismcts"})
+SLOW_BOTS = frozenset({"ismcts", "ismcts_fast"})
 
 
 def token_hash(token: str) -> str:
