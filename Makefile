@@ -44,7 +44,17 @@ postgres:
 		$$SUDO apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; }
 
-test: lint typecheck dist-check postgres
+
+# The browser tests drive Debian's Chromium through Playwright (Playwright's own browser
+# download is never used); installed here when missing.
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	@echo "installing Debian's chromium package for the browser tests"
+	@SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null
+
+test: lint typecheck dist-check postgres $(CHROMIUM)
 	$(UV) run --frozen pytest
 
 # The wheel and the source distribution, built from the sources into dist/.

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import re
@@ -66,7 +67,7 @@ class Table:
 
 
 async def _join(url: str, code: str, name: str) -> tuple[ClientConnection, str]:
-    ws = await connect(ws_url(url), max_size=2**24, ping_interval=None, open_timeout=60)
+    ws = await connect(ws_url(url), max_size=2**24, ping_interval=None, open_timeout=60, compression=None)
     await ws.send(json.dumps({"type": "hello", "room": code, "name": name}))
     welcome = json.loads(await ws.recv())
     if welcome["type"] != "welcome":
@@ -201,6 +202,7 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL cluster and use it")
     parser.add_argument("--json", action="store_true", help="print one JSON object per level")
     args = parser.parse_args()
+    gc.set_threshold(100_000, 50, 1000)  # the generator too: no long pauses of the collector
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     cluster = PostgresCluster().start() if args.postgres else None

@@ -25,10 +25,11 @@ STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 #: any layer of a lower rank, never one of an equal or higher rank. ``unokit`` itself
 #: (``__init__.py``, written '' here) is the public facade over the core; ``narration`` turns
 #: events into words and needs nothing but them; ``play`` is the interactive terminal table and
-#: the scorekeeper, which the ``cli`` loads; ``files`` checks, locks and atomically replaces the
-#: files that commands write (standard library only); ``encoding`` holds the action ids and
-#: observation vectors that ``fast`` (the compiled engine, used by bots, sim and envs) and
-#: ``envs`` share. Add a new layer here when you create one.
+#: the scorekeeper, which the ``cli`` loads and the ``server`` reuses for the browser's round
+#: summaries and score sheet; ``files`` checks, locks and atomically replaces the files that
+#: commands write (standard library only); ``encoding`` holds the action ids and observation
+#: vectors that ``fast`` (the compiled engine, used by bots, sim and envs) and ``envs`` share.
+#: Add a new layer here when you create one.
 LAYER_RANKS: dict[str, int] = {
     "core": 0,
     "": 1,
@@ -41,8 +42,8 @@ LAYER_RANKS: dict[str, int] = {
     "bots": 3,
     "sim": 4,
     "envs": 4,
+    "play": 4,
     "server": 5,
-    "play": 5,
     "cli": 6,
 }
 

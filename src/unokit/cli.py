@@ -9,7 +9,7 @@ import click
 from click.core import ParameterSource
 
 from . import Game, __version__, redact
-from .clickopts import format_options, parse_option_pairs
+from .clickopts import VARIANT_HELP, format_options, parse_option_pairs
 from .core.errors import UnokitError
 from .core.rng import Rng
 from .narration import describe
@@ -60,11 +60,11 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup)
 @click.version_option(__version__, prog_name="unokit")
 def main() -> None:
-    """unokit: Classic UNO, UNO Flip, UNO Attack and UNO Flip Attack."""
+    """unokit: Classic UNO, UNO Flip, UNO Attack, UNO Flip Attack and the themed UNO Flip editions."""
 
 
 @main.command()
-@click.option("--variant", default="classic", show_default=True, help="classic, flip, attack, flip_attack")
+@click.option("--variant", default="classic", show_default=True, help=VARIANT_HELP)
 @click.option("--players", default=4, show_default=True, type=int)
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option("--option", "option", multiple=True, metavar="NAME=VALUE", help="a rule option; repeatable")

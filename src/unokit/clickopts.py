@@ -12,6 +12,9 @@ from . import files
 from .core import variants
 from .core.errors import UnokitError
 
+#: The help text of every ``--variant`` option: the names the engine knows, themed editions included.
+VARIANT_HELP = ", ".join(variants.VARIANT_NAMES)
+
 
 def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
     """``--option name=value`` pairs as a dict (values stay text; the engine converts them).

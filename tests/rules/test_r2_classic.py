@@ -253,6 +253,17 @@ def test_r2_3_current_colour_after_a_wild_is_the_named_colour() -> None:
     assert g.to_act == 2
 
 
+def test_r1_4_a_colour_of_another_game_is_refused_in_the_games_words() -> None:
+    """R-1.4: a wild names one of the four Classic colours; pink is refused with a message that
+    names the game (Classic has no sides), and nothing changes."""
+    g = drawing_game("wild")
+    g.apply("draw")
+    before = g.to_position()
+    with pytest.raises(IllegalActionError, match=r"^pink is not a colour of Classic UNO$"):
+        g.apply("play_drawn pink")
+    assert g.to_position() == before
+
+
 def test_r2_3_only_the_next_player_may_challenge() -> None:
     """R-2.3: the challenge belongs to the next player."""
     g = wd4_game(["wild_draw_four", "green 2", "blue 7"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +135,15 @@ def test_an_external_bot_joins_over_the_client(shared_server: ServerProcess) -> 
     mine, theirs = run(body)
     assert mine["room"]["phase"] == theirs["room"]["phase"] == "finished"
     assert mine["observation"]["scores"] == theirs["observation"]["scores"]
+
+
+def test_a_game_is_stored_and_downloaded_alike_on_each_database(
+    database: str, make_server: Callable[..., ServerProcess]
+) -> None:
+    """The same storage path on SQLite and on a real PostgreSQL: a whole game, its record."""
+    server = make_server(database)
+    result = run(lambda: _full_game(server, "flip", 3, {"rounds": 1}))
+    record = GameRecord.loads(download_record(server.url, result["code"], 1))
+    assert verify(record).ok
+    assert len(record.actions) == result["final"]["game_step"]
+    assert get_json(server.url, f"/api/rooms/{result['code']}")["phase"] == "finished"

@@ -153,14 +153,14 @@ class Notation(RoundEnd):
             if not card.may_go_out:
                 return f"you may not go out on {card.title} ({card.rule})"
             if action.color >= 0 and action.color not in SIDE_COLORS[self.side]:
-                return f"{COLOR_NAMES[action.color]} is not a colour of the {self.side_name} side"
+                return f"{COLOR_NAMES[action.color]} is not a colour of {self.colours_in_play_name}"
             return f"{self.face_text(t)} does not match {top} (colour in play: {color}) (R-1.4)"
         if (
             action.kind in (ActionKind.COLOR, ActionKind.PLAY_DRAWN)
             and action.color >= 0
             and action.color not in SIDE_COLORS[self.side]
         ):
-            return f"{COLOR_NAMES[action.color]} is not a colour of the {self.side_name} side"
+            return f"{COLOR_NAMES[action.color]} is not a colour of {self.colours_in_play_name}"
         if action.kind == ActionKind.TRADE and action.seat == seat:
             return "trade hands with another player, not yourself"
         if action.kind == ActionKind.TARGET and action.seat == seat:

@@ -133,6 +133,14 @@ class GameState:
         """``light``/``dark`` (``mild``/``wild`` in Flip Attack)."""
         return self.rules.side_names[self.side]
 
+    @property
+    def colours_in_play_name(self) -> str:
+        """Where the playable colours come from, for messages: ``the light side`` on a
+        double-sided deck, the game's title (``Classic UNO``) on a one-sided one."""
+        if self.rules.double_sided:
+            return f"the {self.side_name} side"
+        return self.rules.title
+
     def card_text(self, card: CardId) -> str:
         """Full text of a card type (``red 5/pink 2`` on double-sided decks)."""
         return self.deck.text[card]

@@ -232,6 +232,15 @@ VARIANTS: dict[str, VariantRules] = {
 
 SCORING_MODES = ("winner", "own_hand", "loser")
 LAUNCHER_MODELS = ("random", "pattern", "one_card", "scripted")
+FLIP_WILD_CHOOSERS = ("player", "next")
+PAIRINGS = ("physical", "random")
+#: The values of each option that is one of a few words (forms and menus list them).
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    "flip_wild_chooser": FLIP_WILD_CHOOSERS,
+    "pairing": PAIRINGS,
+    "scoring": SCORING_MODES,
+    "launcher": LAUNCHER_MODELS,
+}
 
 
 @dataclass(frozen=True)
@@ -335,9 +344,9 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
         if name in ("stacking", "bluffing", "wild_counts_as_color_match"):
             values[name] = _as_bool(name, value)
         elif name == "flip_wild_chooser":
-            values[name] = _as_choice(name, value, ("player", "next"))
+            values[name] = _as_choice(name, value, FLIP_WILD_CHOOSERS)
         elif name == "pairing":
-            values[name] = _as_choice(name, value, ("physical", "random"))
+            values[name] = _as_choice(name, value, PAIRINGS)
         elif name == "scoring":
             values[name] = _as_choice(name, value, SCORING_MODES)
         elif name == "target":

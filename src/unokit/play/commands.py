@@ -13,7 +13,7 @@ import click
 
 from ..bots import Bot, bot_names, check_bot_spec, external_command, make_bot
 from ..bots.external import ExternalBot, ExternalBotError
-from ..clickopts import output_file, output_folder, parse_option_pairs, require_extra
+from ..clickopts import VARIANT_HELP, output_file, output_folder, parse_option_pairs, require_extra
 from ..core.errors import OptionError, UnokitError
 from ..core.rng import MASK64, Rng
 from ..files import PathError, prepare_folder
@@ -181,7 +181,7 @@ def _reaction(text: str) -> tuple[float, float]:
 
 
 @click.command()
-@click.option("--variant", default="flip", show_default=True, help="classic, flip, attack, flip_attack")
+@click.option("--variant", default="flip", show_default=True, help=VARIANT_HELP)
 @click.option("--players", default=4, show_default=True, type=int, help="seats at the table, people and bots")
 @click.option(
     "--bots",

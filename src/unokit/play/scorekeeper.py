@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from ..clickopts import output_file
+from ..clickopts import VARIANT_HELP, output_file
 from ..core.cards import COLOR_BY_NAME, COLOR_NAMES, KIND_BY_NAME, KIND_NAMES, KIND_TITLES, SIDE_COLORS, is_wild
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
@@ -93,7 +93,7 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
 
 @click.command()
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--variant", default="classic", show_default=True, help="classic, flip, attack, flip_attack")
+@click.option("--variant", default="classic", show_default=True, help=VARIANT_HELP)
 @click.option("--side", default=None, help="the side active when the round ended: light/dark, mild/wild")
 def score(cards: tuple[str, ...], variant: str, side: str | None) -> None:
     """Count the points of a hand of real cards: each card and the total.
@@ -225,6 +225,12 @@ class ScoreTable:
         self.rows.append(row)
         return row
 
+    def undo(self) -> dict[str, Any]:
+        """Take back the last round entered and return it; :class:`TableError` when there is none."""
+        if not self.rows:
+            raise TableError("there is no round to take back")
+        return self.rows.pop()
+
     def to_json(self) -> dict[str, Any]:
         return {
             "format": TABLE_FORMAT,
@@ -324,6 +330,22 @@ class ScoreTable:
         return lines
 
 
+def new_table(
+    variant: str, players: object, scoring: str = "winner", target: int | None = None, rounds: int | None = None
+) -> ScoreTable:
+    """A new, empty score table; :class:`TableError` names a bad variant, option or list of
+    players (``target`` ``None``: the scoring mode's default)."""
+    try:
+        rules = get_rules(variant)
+        raw: dict[str, object] = {"scoring": scoring, "rounds": rounds}
+        if target is not None:
+            raw["target"] = target
+        options = make_options(rules, raw)
+    except OptionError as exc:
+        raise TableError(str(exc)) from None
+    return ScoreTable(rules.name, check_players(players, rules), options.scoring, options.target, options.rounds)
+
+
 def load_table(path: Path) -> ScoreTable:
     """Read and check the table in ``path``; a ``click`` error names what is wrong."""
     try:
@@ -378,7 +400,7 @@ def table() -> None:
 
 @table.command("new")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--variant", default="classic", show_default=True, help="classic, flip, attack, flip_attack")
+@click.option("--variant", default="classic", show_default=True, help=VARIANT_HELP)
 @click.option("--players", "names", required=True, help="the players' names, comma-separated, in seating order")
 @click.option("--scoring", default="winner", show_default=True, help="winner, own_hand or loser (R-1.7)")
 @click.option("--target", type=int, default=None, help="points that end the game [500; 200 for loser]")
@@ -390,20 +412,11 @@ def table_new(
     """Start a new score table in FILE."""
     players = [p.strip() for p in names.split(",") if p.strip()]
     try:
-        rules = get_rules(variant)
-        raw: dict[str, object] = {"scoring": scoring, "rounds": rounds}
-        if target is not None:
-            raw["target"] = target
-        options = make_options(rules, raw)
-    except OptionError as exc:
-        raise click.UsageError(str(exc)) from None
-    try:
-        players = check_players(players, rules)
-    except TableError as exc:
+        sheet = new_table(variant, players, scoring, target, rounds)
+    except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     target_file = output_file(file, "FILE")
     assert target_file is not None
-    sheet = ScoreTable(rules.name, players, options.scoring, options.target, options.rounds)
     try:
         with locked(target_file):
             if target_file.exists() and not force:
@@ -457,9 +470,10 @@ def table_undo(file: Path) -> None:
     """Take back the last round entered."""
 
     def take_back(sheet: ScoreTable) -> list[str]:
-        if not sheet.rows:
-            raise click.UsageError("there is no round to take back")
-        sheet.rows.pop()
+        try:
+            sheet.undo()
+        except TableError as exc:
+            raise click.UsageError(str(exc)) from None
         return sheet.render()
 
     change_table(file, take_back)

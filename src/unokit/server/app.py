@@ -36,7 +36,9 @@ from ..bots import bot_names
 from .authority import Room
 from .hub import CODE_ALPHABET, Hub, ServerConfig
 from .protocol import HARD_MAX_BYTES, PROTOCOL, RateLimit, error, parse_message
+from .realtable import realtable_routes
 from .room import SEAT_BOTS, RoomError
+from .web import web_routes
 
 log = logging.getLogger("unokit.server")
 
@@ -206,6 +208,8 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),
+        *web_routes(hub.store.record),
+        *realtable_routes(),
         WebSocketRoute("/ws", websocket_endpoint),
         Route("/", index),
         Route("/r/{code}", index),

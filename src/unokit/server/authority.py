@@ -35,6 +35,7 @@ from ..narration import describe
 from .protocol import PROTOCOL, error
 from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState
 from .storage import Append, StorageError
+from .web import round_summary
 
 log = logging.getLogger("unokit.server")
 
@@ -628,6 +629,9 @@ class Room:
             "events": seen,
             "narration": [line for line in (describe(e, names) for e in seen) if line],
         }
+        summary = round_summary(self.state.spec.variant, names, seen)
+        if summary is not None:
+            message["summary"] = summary
         if reply_to is not None:
             message["reply_to"] = reply_to
         return message

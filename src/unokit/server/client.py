@@ -28,6 +28,9 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from .protocol import PROTOCOL
 
+#: How long a dropped client keeps trying to reconnect (a restarting server, a takeover).
+RECONNECT_SECONDS = 90.0
+
 
 class ServerError(Exception):
     """The server refused a request: ``code`` is the protocol's error code; ``state`` is the
@@ -144,7 +147,13 @@ class RoomClient:
     # ------------------------------------------------------------------ connection
     async def _connect(self, first: bool = False) -> None:
         last: Exception | None = None
-        for attempt in range(40 if not first else len(self.servers)):
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + RECONNECT_SECONDS
+        for attempt in itertools.count():
+            if first and attempt >= len(self.servers):
+                break
+            if not first and attempt > 0 and loop.time() > give_up:
+                break
             base = self.servers[(self._server_index + attempt) % len(self.servers)]
             try:
                 ws = await connect(ws_url(base), max_size=2**24, open_timeout=5, ping_interval=None)

@@ -175,6 +175,7 @@ class RoomState:
         self.moves: list[tuple[int, str]] = []
         self.started_at: str | None = None
         self.closed_reason: str | None = None
+        self._settings = spec.settings.to_json()
 
     # ------------------------------------------------------------------ folding
     def apply(self, entry: dict[str, Any]) -> list[Event]:
@@ -266,7 +267,7 @@ class RoomState:
             if command == "kick":
                 return {"type": "kick", "seat": index}
             name = self._bot_name(bot)
-            return {"type": "bot", "seat": index, "bot": name, "name": f"{name} bot"}
+            return {"type": "bot", "seat": index, "bot": name, "name": self._unique_name(f"{name} bot", index)}
         if command in ("start", "continue"):
             empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
             if empty:
@@ -286,6 +287,16 @@ class RoomState:
             if seat.kind == "open":
                 return index
         raise RoomError("room_full", "every seat is taken; join as a spectator")
+
+    def _unique_name(self, name: str, index: int) -> str:
+        """``name``, numbered ("heuristic bot 2") when another seat than ``index`` already has it,
+        so that every seat of a room can be told apart in the log and on the table."""
+        taken = {seat.name for i, seat in enumerate(self.seats) if i != index and seat.name}
+        candidate, number = name, 1
+        while candidate in taken:
+            number += 1
+            candidate = f"{name} {number}"
+        return candidate
 
     def _seat_number(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
@@ -312,7 +323,7 @@ class RoomState:
             "variant": self.spec.variant,
             "players": self.spec.players,
             "options": dict(self.spec.options),
-            "settings": self.spec.settings.to_json(),
+            "settings": self._settings,
             "seats": [seat.public(i) for i, seat in enumerate(self.seats)],
             "game_no": self.game_no,
             "version": self.seq,

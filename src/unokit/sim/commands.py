@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..clickopts import format_options, output_file, output_folder, parse_option_pairs, require_extra
+from ..clickopts import VARIANT_HELP, format_options, output_file, output_folder, parse_option_pairs, require_extra
 from ..core.errors import UnokitError
 from ..narration import plural
 from .runner import BACKENDS, ENGINES, SimConfig, SimResult, run_sim
@@ -58,7 +58,7 @@ def _progress(enabled: bool, total: int, what: str) -> Iterator[Callable[[int], 
 
 def _common(function: Callable[..., Any]) -> Callable[..., Any]:
     options = [
-        click.option("--variant", default="classic", show_default=True, help="classic, flip, attack, flip_attack"),
+        click.option("--variant", default="classic", show_default=True, help=VARIANT_HELP),
         click.option(
             "--games", default=1000, show_default=True, type=int, help="games to play (in a tournament: per table)"
         ),

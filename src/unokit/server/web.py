@@ -1,0 +1,210 @@
+"""What the browser client needs from the server besides the game protocol: the card and
+option catalogue, round summaries, and the step-by-step replay of a finished game.
+
+The client never decides a rule: it draws what these routes and the ``state`` messages say.
+Everything here is read from the engine (:mod:`unokit.core`) or from the terminal table's
+helpers (:mod:`unokit.play`), never restated.
+
+Routes (``docs/web.md``):
+
+* ``GET /api/catalog`` -> colours and their colour-blind symbols, card kinds (name, title,
+  short label, wild or not), every variant (sides, player range, each option with its kind,
+  default and choices), the bots a room can seat and the room settings with their defaults;
+* ``GET /api/rooms/{code}/records/{number}/replay?step=K`` -> step ``K`` of a finished game:
+  the table as everyone saw it, every hand (the game is over), and what happened, in words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from dataclasses import fields
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, KIND_TITLES, NO_COLOR, SIDE_COLORS, Face, is_wild
+from ..core.decks import standard_deck
+from ..core.errors import OptionError
+from ..core.game import Event
+from ..core.variants import OPTION_CHOICES, VARIANTS, Options, VariantRules, make_options
+from ..narration import describe
+from ..play import faces
+from ..play.session import summarize
+from ..record import GameRecord, RecordError, Replay
+from .room import SEAT_BOTS, Settings
+
+#: How each option's type (as :class:`~unokit.core.variants.Options` declares it) is edited.
+_OPTION_KINDS = {
+    "bool": "bool",
+    "int": "int",
+    "int | None": "int_or_none",
+    "str": "choice",
+    "tuple[int, ...]": "numbers",
+    "tuple[str, ...]": "lines",
+}
+
+
+def option_catalog(rules: VariantRules) -> list[dict[str, Any]]:
+    """Every option ``rules`` accepts: its ``kind`` (``bool``, ``int``, ``int_or_none``,
+    ``choice``, ``numbers``, ``lines``), its default for this variant, its ``choices``, and
+    ``defaults_by``: how another choice changes this default (``target`` under ``loser``)."""
+    defaults = make_options(rules, {})
+    out = []
+    for field in fields(Options):
+        if field.name not in rules.options:
+            continue
+        value = getattr(defaults, field.name)
+        entry: dict[str, Any] = {
+            "name": field.name,
+            "kind": _OPTION_KINDS.get(str(field.type), "text"),
+            "default": list(value) if isinstance(value, tuple) else value,
+        }
+        if field.name in OPTION_CHOICES:
+            entry["choices"] = list(OPTION_CHOICES[field.name])
+        out.append(entry)
+    by_name = {entry["name"]: entry for entry in out}
+    for chooser in [e for e in out if e["kind"] == "choice"]:
+        for choice in chooser["choices"]:
+            try:
+                resolved = make_options(rules, {chooser["name"]: choice})
+            except OptionError:
+                continue  # a choice that needs more (a script) changes no default by itself
+            for name, entry in by_name.items():
+                value = getattr(resolved, name)
+                value = list(value) if isinstance(value, tuple) else value
+                if name != chooser["name"] and value != entry["default"]:
+                    entry.setdefault("defaults_by", {}).setdefault(chooser["name"], {})[choice] = value
+    return out
+
+
+def _kind_short(kind: int) -> str:
+    """The short label of a kind (``+2``, ``SE``), from the terminal table's faces."""
+    color = NO_COLOR if is_wild(kind) else 0
+    text = str(Face(color, kind))
+    return faces.short(text)[len(faces.glyph(faces.color_of(text))) :]
+
+
+@functools.cache
+def catalog() -> dict[str, Any]:
+    """The catalogue the browser draws cards and forms from (see the module docstring)."""
+    variants = {}
+    for name, rules in VARIANTS.items():
+        deck = standard_deck(name)
+        sides = (0, 1) if rules.double_sided else (0,)
+        variants[name] = {
+            "title": rules.title,
+            "double_sided": rules.double_sided,
+            "uses_launcher": rules.uses_launcher,
+            "min_players": rules.min_players,
+            "max_players": rules.max_players,
+            "side_names": list(rules.side_names[: len(sides)]),
+            "side_colors": [[COLOR_NAMES[c] for c in SIDE_COLORS[s]] for s in sides],
+            "kinds": [sorted({KIND_NAMES[k] for k in deck.kind[s]}, key=KIND_NAMES.index) for s in sides],
+            "options": option_catalog(rules),
+        }
+    return {
+        "colors": [{"name": name, "symbol": COLOR_SYMBOLS[i]} for i, name in enumerate(COLOR_NAMES)],
+        "kinds": [
+            {"name": KIND_NAMES[k], "title": KIND_TITLES[k], "short": _kind_short(k), "wild": is_wild(k)}
+            for k in range(len(KIND_NAMES))
+        ],
+        "variants": variants,
+        "bots": list(SEAT_BOTS),
+        "settings": Settings().to_json(),
+        "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
+    }
+
+
+def round_summary(variant: str, names: list[str], events: list[Event]) -> dict[str, Any] | None:
+    """The summary of the round that ``events`` end, for people: every hand with each card's
+    title and points, the points gained and the totals (``None`` when no round ends here)."""
+    summary = summarize(variant, names, events)
+    if summary is None:
+        return None
+    return {
+        "round": summary.round,
+        "winner": summary.winner,
+        "side": summary.side,
+        "blocked": summary.blocked,
+        "over": summary.over,
+        "winners": summary.winners,
+        "lines": [
+            {
+                "seat": line.seat,
+                "name": line.name,
+                "cards": [{"title": title, "points": points} for title, points in line.cards],
+                "hand_points": line.hand_points,
+                "gained": line.gained,
+                "total": line.total,
+            }
+            for line in summary.lines
+        ],
+    }
+
+
+def _problem(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def replay_step(replay: Replay, step: int) -> dict[str, Any]:
+    """Step ``step`` of ``replay`` for the browser: the table as everyone saw it after that
+    many actions, every hand, the action and its events in words."""
+    game = replay.game_at(step)
+    names = replay.record.names
+    events = replay.events_at(step)
+    action = replay.action_at(step)
+    view = game.observe(None)
+    view["hands"] = [game.observe(seat)["hand"] for seat in range(game.n)]
+    return {
+        "step": step,
+        "steps": len(replay),
+        "names": names,
+        "action": None if action is None else {"seat": action[0], "text": action[1]},
+        "observation": view,
+        "narration": [line for line in (describe(e, names) for e in events) if line],
+        "summary": round_summary(game.variant, names, events),
+        "round_starts": replay.round_starts(),
+    }
+
+
+def web_routes(record_text: Any) -> list[Route]:
+    """The routes of this module; ``record_text(code, number)`` reads a finished game's record
+    (a blocking call, run in a worker thread) or returns ``None``."""
+
+    async def catalog_route(_request: Request) -> Response:
+        return JSONResponse(catalog())
+
+    @functools.lru_cache(maxsize=32)
+    def load_replay(code: str, number: int) -> Replay | None:
+        text = record_text(code, number)
+        return None if text is None else Replay(GameRecord.loads(text))
+
+    async def replay_route(request: Request) -> Response:
+        code = str(request.path_params["code"]).upper()
+        try:
+            number = int(request.path_params["number"])
+            step = int(request.query_params.get("step", "0"))
+        except ValueError:
+            return _problem("bad_request", "the game number and 'step' are whole numbers", 400)
+        if not code.isalnum() or len(code) > 16:
+            return _problem("no_record", "there is no such finished game", 404)
+        try:
+            replay = await asyncio.to_thread(load_replay, code, number)
+        except RecordError as exc:
+            return _problem("bad_record", f"the record cannot be replayed: {exc}", 500)
+        if replay is None:
+            return _problem("no_record", "there is no such finished game", 404)
+        if not 0 <= step <= len(replay):
+            return _problem("bad_step", f"'step' must be from 0 to {len(replay)}", 400)
+        return JSONResponse(await asyncio.to_thread(replay_step, replay, step))
+
+    return [
+        Route("/api/catalog", catalog_route),
+        Route("/api/rooms/{code}/records/{number}/replay", replay_route),
+    ]
+
+
+__all__ = ["catalog", "option_catalog", "replay_step", "round_summary", "web_routes"]

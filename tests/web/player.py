@@ -1,0 +1,135 @@
+"""A person at the browser table, as a test plays it: fill the lobby forms, join rooms, and take
+decisions by clicking what the page offers (never by talking to the server directly)."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+#: Room timers that keep browser games short: bots answer at once, no pause between hands.
+FAST_TIMERS = {"bot_seconds": "0", "catch_seconds": "0", "hand_pause_seconds": "0", "turn_seconds": "0"}
+
+
+def create_room(
+    page: Page,
+    base_url: str,
+    *,
+    name: str,
+    variant: str,
+    players: int = 4,
+    bots: int = 2,
+    bot: str = "random",
+    rounds: int | None = 1,
+    timers: dict[str, str] | None = None,
+) -> str:
+    """Create a room from the lobby form; return its code once its seats are filled."""
+    page.goto(f"{base_url}/")
+    page.fill("#your-name", name)
+    page.select_option("#variant", variant)
+    page.fill("#players", str(players))
+    page.fill("#bots", str(bots))
+    page.select_option("#bot-kind", bot)
+    if rounds is not None:
+        page.fill("#opt-rounds", str(rounds))
+    page.click("details summary:has-text('Timers')")
+    for setting, value in (FAST_TIMERS if timers is None else timers).items():
+        page.fill(f"#set-{setting}", value)
+    page.click("#create-button")
+    page.wait_for_url("**/r/*")
+    code = page.url.rsplit("/", 1)[-1]
+    seats = "[...document.querySelectorAll('.waiting > ol.seat-list li')]"
+    page.wait_for_function(
+        f"{seats}.length === {players} && {seats}.filter(li => li.textContent.includes('bot')).length === {bots}"
+    )
+    return code
+
+
+def join_room(page: Page, base_url: str, code: str, name: str) -> None:
+    """Open the room's link and take a seat with the join form."""
+    page.goto(f"{base_url}/r/{code}")
+    page.fill("#join-name", name)
+    page.click("#join-player")
+    page.wait_for_selector(".waiting, .table-root")
+
+
+def watch_room(page: Page, base_url: str, code: str) -> None:
+    page.goto(f"{base_url}/r/{code}#watch")
+    page.wait_for_selector(".waiting, .table-root")
+
+
+def start_game(host: Page) -> None:
+    host.click("#start-game")
+    host.wait_for_selector(".table-root .table")
+
+
+def hand(page: Page) -> list[str]:
+    """The card texts of the page's hand, as drawn."""
+    return [str(t) for t in page.eval_on_selector_all(".hand-card", "cards => cards.map(c => c.dataset.card)")]
+
+
+def is_over(page: Page) -> bool:
+    return page.locator(".overlay .game-over").count() > 0
+
+
+@dataclass
+class Clicker:
+    """Takes one decision per call on a page: catch or call UNO when offered, say UNO with the
+    card when the page offers it, play the first playable card (naming the first colour), else
+    the first offered button. Remembers what it clicked."""
+
+    page: Page
+    clicked: list[str] = field(default_factory=list)
+    paused: bool = False  # a paused player lets the game wait for them
+
+    def _click(self, selector: str) -> bool:
+        target = self.page.locator(selector).first
+        try:
+            if target.count() == 0 or not target.is_enabled():
+                return False
+            label = target.get_attribute("data-action") or target.get_attribute("data-card") or target.inner_text()
+            target.click(timeout=1500)
+        except PlaywrightError:
+            return False  # the page redrew under the click: try again next time
+        self.clicked.append(label)
+        return True
+
+    def step(self) -> bool:
+        """Take one decision if the page offers one; return whether something was clicked."""
+        if self.paused or is_over(self.page) or self.page.locator(".table-root.busy").count():
+            return False
+        for selector in (
+            ".choices [data-verb='catch']",
+            ".choices [data-verb='uno']",
+            ".choices .color-choice",
+        ):
+            if self._click(selector):
+                return True
+        toggle = self.page.locator(".uno-toggle[aria-pressed='false']")
+        if toggle.count():
+            self._click(".uno-toggle[aria-pressed='false']")
+        if self._click(".hand-card.playable"):
+            return True
+        return self._click(".choices [data-action]")
+
+
+def play_to_the_end(clickers: list[Clicker], timeout: float = 240.0, on_idle: Any = None, pause: float = 0.03) -> None:
+    """Click through every page until all of them show the game-over screen; ``on_idle()``
+    is called before each round of clicks."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if all(is_over(c.page) for c in clickers):
+            return
+        if on_idle is not None:
+            on_idle()  # before anyone clicks: the pages show a settled table
+        acted = False
+        for clicker in clickers:
+            acted = clicker.step() or acted
+        if not acted:
+            clickers[0].page.wait_for_timeout(pause * 1000)
+    states = [json.dumps(c.page.locator(".prompt").inner_text()[:200]) for c in clickers]
+    raise AssertionError(f"the game did not end in {timeout} s; prompts: {states}")

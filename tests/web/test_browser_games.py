@@ -1,0 +1,209 @@
+"""Whole games in the browser: two people (two browser contexts) and two bots finish a game of
+every variant through the pages alone; a spectator's page never shows a hidden card; a reload
+in the middle of a game puts the player back in their seat with their hand; the record of the
+finished game downloads and replays step by step."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from unokit.record import GameRecord, verify
+
+from ..server.support import ServerProcess, free_port, leaks
+from .player import Clicker, create_room, hand, is_over, join_room, play_to_the_end, start_game, watch_room
+
+#: True once the waiting room lists a player called NAME.
+SEATED = "[...document.querySelectorAll('.waiting > ol.seat-list li')].some(li => li.textContent.includes('NAME'))"
+
+#: True once the page says that it is its player's turn.
+YOUR_TURN = "document.querySelector('.prompt .message')?.textContent.includes('Your turn')"
+
+#: The spectator's page as drawn, with the game step it shows (read at once, so they agree).
+SNAPSHOT = """() => {
+  const root = document.querySelector('.table-root[data-step]');
+  return [root ? root.dataset.step : null, document.documentElement.outerHTML];
+}"""
+
+
+def _pages(browser: Browser, count: int) -> list[Page]:
+    pages = []
+    for _ in range(count):
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        pages.append(context.new_page())
+    return pages
+
+
+def _close(pages: list[Page]) -> None:
+    for page in pages:
+        page.context.close()
+
+
+def _my_turn(page: Page) -> bool:
+    return "Your turn" in page.locator(".prompt .message").inner_text()
+
+
+def _waits_for(page: Page) -> bool:
+    """The game waits for this page's player (no request of theirs is on its way)."""
+    return not is_over(page) and page.locator(".table-root.busy").count() == 0 and _my_turn(page)
+
+
+def _download_record(page: Page, folder: Path) -> str:
+    with page.expect_download() as download:
+        page.click("a:has-text('Download the record')")
+    path = folder / "record.json"
+    download.value.save_as(path)
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "attack", "flip_attack"])
+def test_two_people_and_two_bots_finish_a_game(
+    browser: Browser, web_server: ServerProcess, variant: str, tmp_path: Path
+) -> None:
+    ann, bo, watcher = _pages(browser, 3)
+    errors: list[str] = []
+    for page in (ann, bo, watcher):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        code = create_room(ann, web_server.url, name="Ann", variant=variant)
+        join_room(bo, web_server.url, code, "Bo")
+        watch_room(watcher, web_server.url, code)
+        ann.wait_for_function(SEATED.replace("NAME", "Bo"))
+        start_game(ann)
+        bo.wait_for_selector(".hand-card")
+        watcher.wait_for_selector(".table-root .table")
+
+        snapshots: list[tuple[int, str]] = []
+        reloaded: list[tuple[list[str], list[str]]] = []
+        clickers = [Clicker(ann), Clicker(bo, paused=True)]
+
+        def look() -> None:
+            # The spectator's page, as drawn, at its game step; and once a reload of Bo's page.
+            step, html = watcher.evaluate(SNAPSHOT)
+            if step is not None and (not snapshots or snapshots[-1][0] != int(step)):
+                assert watcher.locator(".hand-card, [data-card]").count() == 0
+                snapshots.append((int(step), html))
+            # Bo holds back until the game waits for Bo; then Bo's page is reloaded.
+            if not reloaded and _waits_for(bo):
+                step, before = bo.get_attribute(".table-root", "data-step"), sorted(hand(bo))
+                bo.reload()
+                bo.wait_for_selector(".hand-card")
+                if bo.get_attribute(".table-root", "data-step") == step:  # nobody moved meanwhile
+                    reloaded.append((before, sorted(hand(bo))))
+                    clickers[1].paused = False
+
+        play_to_the_end(clickers, on_idle=look)
+        assert is_over(ann) and is_over(bo)
+        watcher.wait_for_selector(".overlay .game-over")
+        assert "won" in ann.locator(".overlay .game-over").inner_text()
+        # Both people really played: each took decisions through the page.
+        assert len(clickers[0].clicked) >= 1 and len(clickers[1].clicked) >= 1
+        # The round summary lists every seat with its cards' points.
+        assert ann.locator(".overlay table.summary tbody tr").count() == 4
+
+        # A reload mid-game gave Bo the same seat and the same hand.
+        assert reloaded, "Bo's page was never reloaded while the game waited for Bo"
+        before, after = reloaded[0]
+        assert before == after and before
+        # The spectator never saw a card hidden from it.
+        record_text = _download_record(ann, tmp_path)
+        assert verify(GameRecord.loads(record_text)).ok
+        game_no = GameRecord.loads(record_text).meta["game"]
+        messages = [
+            {"type": "state", "game_step": step, "room": {"game_no": game_no}, "page": html} for step, html in snapshots
+        ]
+        assert len(snapshots) >= 5
+        assert leaks(messages, record_text, None) == []
+        assert errors == []
+    finally:
+        _close([ann, bo, watcher])
+
+
+def test_a_reload_in_the_middle_of_a_game_restores_the_seat(browser: Browser, web_server: ServerProcess) -> None:
+    (ann,) = _pages(browser, 1)
+    try:
+        create_room(ann, web_server.url, name="Ann", variant="flip", players=3, bots=2, rounds=None)
+        start_game(ann)
+        clicker = Clicker(ann)
+        # A few decisions into the hand, then stop at a turn of Ann's (whatever other decision,
+        # a challenge or a catch, comes first is taken too).
+        deadline = time.monotonic() + 120
+        while len(clicker.clicked) < 4 or not ann.evaluate(YOUR_TURN):
+            assert time.monotonic() < deadline, f"no turn of Ann's came; clicked {clicker.clicked}"
+            assert not is_over(ann), "the hand ended before the reload"
+            if not clicker.step():
+                ann.wait_for_timeout(30)
+        before = sorted(hand(ann))
+        seat = ann.locator(".seat.me").get_attribute("data-seat")
+        ann.reload()
+        ann.wait_for_selector(".hand-card")
+        assert sorted(hand(ann)) == before
+        assert ann.locator(".seat.me").get_attribute("data-seat") == seat
+    finally:
+        _close([ann])
+
+
+def test_a_dropped_connection_comes_back_to_the_seat(browser: Browser, tmp_path: Path) -> None:
+    server = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", free_port()).start()
+    (ann,) = _pages(browser, 1)
+    try:
+        create_room(ann, server.url, name="Ann", variant="attack", players=2, bots=1, rounds=None)
+        start_game(ann)
+        ann.wait_for_function(YOUR_TURN)
+        before = sorted(hand(ann))
+        server.kill()  # every connection drops at once
+        ann.wait_for_function("document.querySelector('#status').textContent.includes('reconnecting')")
+        server.start()
+        ann.wait_for_function("document.querySelector('#status').textContent.includes('connected')", timeout=30000)
+        ann.wait_for_function(YOUR_TURN)
+        assert sorted(hand(ann)) == before
+        # And the seat still plays.
+        clicker = Clicker(ann)
+        assert clicker.step()
+    finally:
+        _close([ann])
+        server.stop()
+
+
+def test_a_double_click_acts_once(browser: Browser, web_server: ServerProcess) -> None:
+    (ann,) = _pages(browser, 1)
+    try:
+        create_room(ann, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=None)
+        start_game(ann)
+        ann.wait_for_function(YOUR_TURN)
+        sent: list[str] = []
+        ann.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+        # A fresh socket so that its frames are seen: reload, then double-click the draw button.
+        ann.reload()
+        ann.wait_for_function(YOUR_TURN)
+        ann.dblclick("[data-verb='draw']")
+        ann.wait_for_timeout(500)
+        actions = [json.loads(frame) for frame in sent if '"type": "action"' in frame or '"type":"action"' in frame]
+        assert len(actions) == 1
+        assert actions[0]["action"] == "draw"
+    finally:
+        _close([ann])
+
+
+def test_the_replay_steps_through_a_finished_game(browser: Browser, web_server: ServerProcess) -> None:
+    (ann,) = _pages(browser, 1)
+    try:
+        code = create_room(ann, web_server.url, name="Ann", variant="classic", players=2, bots=1)
+        start_game(ann)
+        play_to_the_end([Clicker(ann)])
+        ann.click("a:has-text('Replay step by step')")
+        ann.wait_for_selector("#replay-step")
+        assert ann.locator("#replay-step").inner_text().startswith("step 0 of ")
+        assert ann.locator(".replay-seat").count() == 2
+        ann.click("#replay-next")
+        ann.wait_for_function("document.querySelector('#replay-step').textContent.startsWith('step 1 ')")
+        assert ann.locator(".replay-action").inner_text() != "The deal"
+        ann.click("#replay-last")
+        ann.wait_for_function("document.querySelector('#replay-next').disabled")
+        assert code in ann.locator("h1").inner_text()
+    finally:
+        _close([ann])

@@ -1,0 +1,157 @@
+"""The browser pages beyond a desktop game: a whole game on a 390x844 phone with every control in
+reach, keyboard play, the score sheet and the virtual launcher for real cards, reduced motion."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page, ViewportSize
+
+from ..server.support import ServerProcess
+from .player import Clicker, create_room, is_over, play_to_the_end, start_game
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+#: Controls the player may need: every button of the decision, the hand's playable cards.
+OUT_OF_REACH = """() => {
+  const width = document.documentElement.clientWidth;
+  const bad = [];
+  if (document.documentElement.scrollWidth > width) bad.push(`page is ${document.documentElement.scrollWidth}px wide`);
+  for (const node of document.querySelectorAll('.choices button, .hand-card.playable, .overlay a, .overlay button')) {
+    const box = node.getBoundingClientRect();
+    const name = node.textContent || node.dataset.card;
+    if (box.width === 0 || box.left < 0 || box.right > width) bad.push(`${name} at ${box.left}-${box.right}`);
+    if (box.height < 24) bad.push(`${node.textContent} is ${box.height}px high`);
+  }
+  return bad;
+}"""
+
+
+def _page(browser: Browser, **kwargs: object) -> Page:
+    return browser.new_context(**kwargs).new_page()  # type: ignore[arg-type]
+
+
+def test_a_whole_game_on_a_phone_reaches_every_control(browser: Browser, web_server: ServerProcess) -> None:
+    page = _page(browser, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    try:
+        create_room(page, web_server.url, name="Ann", variant="flip_attack", players=3, bots=2)
+        assert page.evaluate(OUT_OF_REACH) == []
+        start_game(page)
+        problems: list[str] = []
+        seen = 0
+
+        def check() -> None:
+            nonlocal seen
+            found = page.evaluate(OUT_OF_REACH)
+            problems.extend(found)
+            seen += page.locator(".choices button, .hand-card.playable").count()
+
+        play_to_the_end([Clicker(page)], on_idle=check)
+        check()
+        assert seen > 0
+        assert problems == []
+    finally:
+        page.context.close()
+
+
+def test_keyboard_play(browser: Browser, web_server: ServerProcess) -> None:
+    page = _page(browser, viewport={"width": 1280, "height": 800})
+    try:
+        create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=None)
+        start_game(page)
+        your_turn = "document.querySelector('.prompt .message')?.textContent.includes('Your turn')"
+        page.wait_for_function(your_turn)
+        hand_before = page.locator(".hand-card").count()
+        page.keyboard.press("d")  # draw (or press the launcher)
+        page.wait_for_function(f"document.querySelectorAll('.hand-card').length !== {hand_before}")
+        # Arrow keys walk the hand; Enter plays the focused card; digits pick a colour.
+        played = False
+        for _ in range(80):
+            page.wait_for_timeout(150)
+            if played or is_over(page) or page.locator(".table-root.busy").count():
+                break
+            message = page.locator(".prompt .message").inner_text()
+            if message.startswith("You drew"):
+                page.keyboard.press("k")  # keep it
+            elif message.startswith("Your turn") and page.locator(".hand-card.playable").count() == 0:
+                page.keyboard.press("d")
+            elif message.startswith("Your turn"):
+                page.locator(".hand-card").first.focus()
+                for _ in range(page.locator(".hand-card").count()):
+                    if page.evaluate("document.activeElement.classList.contains('playable')"):
+                        break
+                    page.keyboard.press("ArrowRight")
+                page.keyboard.press("Enter")
+                if page.locator(".color-choice").count():
+                    page.keyboard.press("1")
+                played = True
+        assert played, "no card was ever playable"
+        page.wait_for_function(
+            "[...document.querySelectorAll('.log li')].some(li => li.innerText.includes('Ann played'))"
+        )
+        assert any("Ann played" in line for line in page.locator(".log li").all_inner_texts())
+    finally:
+        page.context.close()
+
+
+def test_the_score_sheet_page(browser: Browser, web_server: ServerProcess) -> None:
+    page = _page(browser, viewport=PHONE, is_mobile=True)
+    try:
+        page.goto(f"{web_server.url}/#/sheet")
+        page.select_option("#sheet-variant", "flip")
+        page.fill("#sheet-players", "Ana, Bo, Cy")
+        page.select_option("#sheet-scoring", "loser")
+        assert page.locator("#sheet-target-hint").inner_text() == "default: 200"
+        page.click("#sheet-new button[type=submit]")
+        page.wait_for_selector("#sheet-round")
+        page.select_option("#round-winner", "Ana")
+        page.select_option("#round-side", "dark")
+        page.fill("#hand-1", "pink 5 skip_everyone")
+        page.fill("#points-2", "7")
+        page.click("#sheet-round button[type=submit]")
+        page.wait_for_selector("#sheet-table tbody tr:not(.totals)")
+        totals = page.locator("#sheet-table tr.totals td").all_inner_texts()
+        assert totals == ["0", "35", "7"]  # loser scoring: each keeps their own hand's points
+        # A card that does not exist is named in the error, and nothing is scored.
+        page.select_option("#round-winner", "Bo")
+        page.select_option("#round-side", "dark")
+        page.fill("#hand-0", "pink wild_draw_four")
+        page.fill("#hand-2", "3")
+        page.click("#sheet-round button[type=submit]")
+        page.wait_for_selector(".error")
+        assert "wild_draw_four" in page.locator(".error").inner_text()
+        assert page.locator("#sheet-table tr.totals td").all_inner_texts() == ["0", "35", "7"]
+        # The sheet survives a reload (it lives in the browser), and a round can be taken back.
+        page.reload()
+        page.wait_for_selector("#sheet-table")
+        assert page.locator("#sheet-table tr.totals td").all_inner_texts() == ["0", "35", "7"]
+        page.click("button:has-text('Take back the last round')")
+        page.wait_for_function("document.querySelector('#sheet-table tr.totals').textContent.includes('Total000')")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        page.context.close()
+
+
+def test_the_virtual_launcher_page(browser: Browser, web_server: ServerProcess) -> None:
+    page = _page(browser, viewport=PHONE, is_mobile=True, reduced_motion="reduce")
+    try:
+        page.goto(f"{web_server.url}/#/launcher")
+        page.wait_for_selector("table.stats tbody tr")
+        assert page.locator("table.stats tbody tr").count() == 3
+        page.select_option("#launcher-model", "pattern")
+        results = []
+        for press in range(1, 7):
+            page.click("#launcher-press")
+            page.wait_for_function(f"document.querySelector('#launcher-result').dataset.cards !== '' && {press} > 0")
+            page.wait_for_function("!document.querySelector('#launcher-press').disabled")
+            cards = int(page.get_attribute("#launcher-result", "data-cards") or "-1")
+            text = page.locator("#launcher-result").inner_text()
+            assert ("Nothing" in text) if cards == 0 else (f"Take {cards} card" in text)
+            # Reduced motion: the launcher does not shake.
+            assert "anim-" not in (page.get_attribute("#launcher-press", "class") or "")
+            results.append(cards)
+        # The pattern model fires on presses 2 and 6 of its cycle.
+        assert [bool(x) for x in results] == [False, True, False, False, False, True]
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.click("#launcher-restart")
+        page.wait_for_function("document.querySelector('#launcher-result').textContent.includes('Press it')")
+    finally:
+        page.context.close()
