@@ -41,7 +41,8 @@ def test_host_commands_are_checked_against_the_room_phase(shared_server: ServerP
         await me.host("add_bot", host, seat=2, bot="random")
         await me.wait_for(lambda s: s["room"]["seats"][2]["kind"] == "bot")
         # two bots of one kind are told apart by their names
-        assert [seat["name"] for seat in me.state["room"]["seats"]] == ["Ann", "random bot", "random bot 2"]
+        names = [seat["name"] for seat in me.state["room"]["seats"]]  # type: ignore[index]
+        assert names == ["Ann", "random bot", "random bot 2"]
         await me.host("start", host)
         # playing: seats may not change, the game may not restart (bots wait for Ann's turn)
         await me.wait_for(lambda s: me.my_turn)
