@@ -16,6 +16,7 @@ BOT_CLASSES: dict[str, str] = {
     "rlcard_rule": "rule_bots:RlcardRuleBot",
     "heuristic": "heuristic:HeuristicBot",
     "ismcts": "ismcts:IsmctsBot",
+    "ismcts_fast": "ismcts_fast:FastIsmctsBot",  # needs the optional 'fast' extra (numba)
 }
 #: The prefix of a bot spec that runs a program: ``external:python3 mybot.py``.
 EXTERNAL_PREFIX = "external:"

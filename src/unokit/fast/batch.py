@@ -14,7 +14,7 @@ from ..core import cards as C
 from ..core.decks import standard_deck
 from ..core.errors import IllegalActionError, InvalidActionError, OptionError
 from ..core.launcher import RandomLauncher
-from ..core.position import FORMAT
+from ..core.position import FORMAT, from_position
 from ..core.rng import MASK64
 from ..core.variants import get_rules
 from ..encoding import Encoding
@@ -29,6 +29,7 @@ from .kernel import (
     D_STACK,
     DECISION_KINDS,
 )
+from .load import load_game
 from .tables import resolve_options, rules_for
 
 #: A shared win counts ``1/k`` for each of its ``k`` winners; wins are tallied in these units.
@@ -97,6 +98,25 @@ class Batch:
         if rows.shape != words.shape or (rows.size and (rows.min() < 0 or rows.max() >= self.size)):
             raise OptionError(f"deal takes games from 0 to {self.size - 1} and one seed for each")
         K.deal_rows(self.state, self.rules_vector, rows, words)
+
+    def load(self, i: int, position: dict[str, Any]) -> None:
+        """Set game ``i`` to ``position`` (the format of :mod:`unokit.core.position`), which must
+        be a game of this batch's variant, seats and options; from there it plays exactly as
+        ``Game.from_position(position)``. Raises :class:`~unokit.PositionError` for a bad position
+        and :class:`~unokit.OptionError` for another game's, leaving the batch unchanged. The
+        game's play history (the observation's ``history`` block) starts empty."""
+        g = self._check_game(i)
+        game = from_position(position)
+        if game.variant != self.variant or game.n != self.players or game.options != self.options:
+            theirs = game.options.as_dict(game.rules)
+            mine = self.options.as_dict(self.rules)
+            raise OptionError(
+                f"the position is a game of {game.variant}, {game.n} players, options {theirs}; "
+                f"this batch plays {self.variant}, {self.players} players, options {mine}"
+            )
+        row = np.zeros_like(self.state[g])
+        load_game(self.rules_vector, row, game)
+        self.state[g] = row
 
     def _field(self, field: int) -> NDArray[np.int64]:
         column: NDArray[np.int64] = self.state[:, field]

@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
+from ..bots import bot_names
 from .authority import Room
 from .hub import CODE_ALPHABET, Hub, ServerConfig
 from .protocol import HARD_MAX_BYTES, PROTOCOL, RateLimit, error, parse_message
@@ -128,7 +129,7 @@ def create_app(config: ServerConfig) -> Starlette:
                     }
                     for name, rules in VARIANTS.items()
                 },
-                "bots": list(SEAT_BOTS),
+                "bots": [name for name in SEAT_BOTS if name in bot_names()],
             }
         )
 

@@ -40,7 +40,7 @@ from .web import round_summary
 log = logging.getLogger("unokit.server")
 
 #: A bot whose moves take long enough to be thought in a worker thread.
-SLOW_BOTS = frozenset({"ismcts"})
+SLOW_BOTS = frozenset({"ismcts", "ismcts_fast"})
 
 
 def token_hash(token: str) -> str:

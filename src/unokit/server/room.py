@@ -25,8 +25,8 @@ from ..record import GameRecord, Result, Seat
 LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
 PHASES = (LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED)
 
-#: The bots a host may seat by name.
-SEAT_BOTS = ("random", "heuristic", "ismcts")
+#: The bots a host may seat by name (those installed: ``ismcts_fast`` needs the ``fast`` extra).
+SEAT_BOTS = ("random", "heuristic", "ismcts", "ismcts_fast")
 
 #: Host commands and the phases in which each is allowed.
 HOST_PHASES: dict[str, tuple[str, ...]] = {

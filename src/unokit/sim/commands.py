@@ -103,7 +103,7 @@ def _common(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.option(
     "--bots",
     required=True,
-    help="one bot per seat, comma-separated: random, rlcard_rule, heuristic, ismcts, external:<command>",
+    help="one bot per seat, comma-separated: random, rlcard_rule, heuristic, ismcts, ismcts_fast, external:<command>",
 )
 @_common
 @click.option("--effects", is_flag=True, help="count draws and presses per card effect (slower: builds events)")

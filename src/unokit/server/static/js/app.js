@@ -196,7 +196,7 @@ function lobbyPage(catalog) {
 }
 
 function botWords(bot) {
-  return { random: "random (easiest)", heuristic: "heuristic (good)", ismcts: "ismcts (strongest, slower)" }[bot] || bot;
+  return { random: "random (easiest)", heuristic: "heuristic (good)", ismcts: "ismcts (searches ahead, slower)", ismcts_fast: "ismcts_fast (compiled search, more iterations)" }[bot] || bot;
 }
 
 function settingWords(name) {

@@ -1,0 +1,165 @@
+"""The ``ismcts_fast`` bot: the ``ismcts`` search run on the compiled kernel (extra ``fast``).
+
+It decides as :class:`~unokit.bots.ismcts.IsmctsBot` does (the same answers without search, the
+same reads of the opponent's draws, the engine's :class:`~unokit.core.determinise.Determiniser`
+for what it cannot see), but every imagined game lives in a kernel row and the whole search
+(dealing the unseen cards, walking the tree, rollouts, scoring) runs compiled in
+:mod:`unokit.fast.search`, many times faster, so its default budget is many times larger. Games
+the kernel does not play (other variants, options or launchers; see ``docs/fast.md``) are
+searched by the Python engine instead, with the ``ismcts`` budget: :attr:`FastIsmctsBot.engine`
+says which engine the last search used, and :func:`engine_for` which one a game gets.
+
+Importing this module needs numba (``pip install "unokit[fast]"``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.actions import Action
+from ..core.determinise import Determiniser
+from ..core.errors import OptionError
+from ..core.game import Game
+from ..core.observation import View
+from ..core.rng import MASK64
+from ..encoding import Encoding
+from ..fast import kernel as K
+from ..fast import search as S
+from ..fast.load import as_int64, load_game
+from ..fast.tables import resolve_options, rules_for
+from .ismcts import (
+    DEFAULT_EXPLORATION,
+    DEFAULT_ITERATIONS,
+    EXTRA_CARD_TERM,
+    FEATURE_TERMS,
+    HAND_SIZE_TERM,
+    IsmctsBot,
+)
+
+#: Iterations per decision on the kernel, by variant (games the kernel does not play get the
+#: ``ismcts`` budgets of :data:`unokit.bots.ismcts.DEFAULT_ITERATIONS`).
+FAST_ITERATIONS = {"classic": 20000, "attack": 20000, "flip": 20000, "flip_attack": 20000}
+#: The rollout policy (:data:`unokit.fast.search.POLICIES`) and its length in decisions before
+#: the hand-strength model scores the table (``None``: to the end of the hand).
+FAST_POLICY = "greedy"
+FAST_ROLLOUT_DEPTH: int | None = 8
+#: Iterations between two looks at the clock under a ``time_limit``.
+_CHUNK = 256
+
+
+@dataclass(frozen=True)
+class _Kernel:
+    """The kernel's tables for one game (variant, seats, options)."""
+
+    rules: np.ndarray
+    encoding: Encoding
+    flags: np.ndarray
+
+
+_KERNELS: dict[tuple[str, int, tuple[tuple[str, object], ...]], _Kernel | None] = {}
+
+
+def _kernel(game: Game) -> _Kernel | None:
+    """The kernel's tables for ``game``'s variant, seats and options, or None when the kernel
+    does not play them."""
+    options = game.options.as_dict(game.rules)
+    key = (game.variant, game.n, tuple(sorted((k, repr(v)) for k, v in options.items())))
+    if key not in _KERNELS:
+        try:
+            name, resolved = resolve_options(game.variant, options)
+        except OptionError:
+            _KERNELS[key] = None
+        else:
+            encoding = Encoding(name, game.n, 0)
+            _KERNELS[key] = _Kernel(rules_for(encoding, resolved, catch=False), encoding, S.type_flags(game.deck.kind))
+    return _KERNELS[key]
+
+
+def engine_for(view: View) -> str:
+    """``"kernel"`` when the search of ``view``'s game runs on the compiled kernel, ``"python"``
+    when the kernel does not play it (the search then uses the Python engine)."""
+    return "kernel" if _kernel(Determiniser(view).game(0, 0)) is not None else "python"
+
+
+class FastIsmctsBot(IsmctsBot):
+    """:class:`~unokit.bots.ismcts.IsmctsBot` searching on the compiled kernel.
+
+    The arguments are ``ismcts``'s, with kernel defaults: ``iterations`` (by default
+    :data:`FAST_ITERATIONS` on the kernel, the ``ismcts`` budget on the Python engine),
+    ``rollout_depth`` (:data:`FAST_ROLLOUT_DEPTH`) and ``policy`` (the rollout policy on the
+    kernel, :data:`FAST_POLICY`; the Python engine always rolls out greedily). With a seed and an
+    iteration budget the bot is deterministic.
+    """
+
+    name = "ismcts_fast"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        exploration: float = DEFAULT_EXPLORATION,
+        rollout_depth: int | None = FAST_ROLLOUT_DEPTH,
+        read_draws: bool = True,
+        policy: str = FAST_POLICY,
+    ) -> None:
+        super().__init__(seed, iterations, time_limit, exploration, rollout_depth, read_draws)
+        if policy not in S.POLICIES:
+            raise ValueError(f"unknown rollout policy {policy!r}; policies are {', '.join(S.POLICIES)}")
+        self.policy = policy
+        #: The engine of the last search: ``"kernel"`` or ``"python"`` ("" before any).
+        self.engine = ""
+
+    def search(self, view: View) -> Action:
+        sampler = Determiniser(view, self.reads.voids if self.reads is not None else None)
+        template = sampler.game(0, 0)
+        kernel = _kernel(template)
+        if kernel is None:
+            self.engine = "python"
+            return super().search(view)
+        self.engine = "kernel"
+        return self._search_kernel(view, sampler, template, kernel)
+
+    def _search_kernel(self, view: View, sampler: Determiniser, template: Game, kernel: _Kernel) -> Action:
+        R = kernel.rules
+        base = np.zeros(int(R[K.C_S_WIDTH]), np.int64)
+        load_game(R, base, template)
+        hidden = S.Hidden.of(sampler)
+        budget = self.iterations
+        if budget is None and self.time_limit is None:
+            budget = FAST_ITERATIONS.get(view.variant, min(FAST_ITERATIONS.values()))
+        capacity = (budget if budget is not None else 1 << 20) + 1
+        nodes, wins, used = S.new_tree(capacity)
+        rng = np.array([as_int64(self.rng.state)], np.int64)
+        depth = -1 if self.rollout_depth is None else self.rollout_depth
+        policy = S.POLICIES.index(self.policy)
+        sizes = np.asarray(HAND_SIZE_TERM, np.float64)
+        terms = np.asarray(FEATURE_TERMS, np.float64)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        while budget is None or done < budget:
+            chunk = budget - done if budget is not None else _CHUNK
+            if deadline is not None:
+                chunk = min(chunk, _CHUNK)
+            ran = S.run(
+                base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
+                view.seat, rng, nodes, wins, used, chunk, self.exploration, policy, depth,
+                kernel.flags, sizes, EXTRA_CARD_TERM, terms,
+            )  # fmt: skip
+            done += ran
+            if ran < chunk or (deadline is not None and time.perf_counter() >= deadline):
+                break
+        self.rng.state = int(rng[0]) & MASK64
+        self.last_iterations = done
+        code = S.best_root_action(nodes, wins, view.seat)
+        seat = view.seat
+        for action in view.legal_actions():
+            if kernel.encoding.encode(action, seat) == code:
+                return action
+        raise AssertionError(f"the search chose action id {code}, which is not legal")  # pragma: no cover
+
+
+__all__ = ["DEFAULT_ITERATIONS", "FAST_ITERATIONS", "FastIsmctsBot", "engine_for"]

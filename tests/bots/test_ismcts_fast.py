@@ -1,0 +1,205 @@
+"""The ``ismcts_fast`` bot: legal play in every variant (on the kernel where it plays the game,
+on the Python engine elsewhere), choices that depend only on what the seat sees and on the seed,
+a search whose statistics add up, and strength against ``random``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import unokit
+from tests.bots.test_ismcts import CONFIGS, binomial_bound, config_id, walk
+from unokit import Game, View
+from unokit.bots import bot_names, ismcts_fast, make_bot
+from unokit.bots.base import Bot
+from unokit.bots.ismcts import EXTRA_CARD_TERM, FEATURE_TERMS, HAND_SIZE_TERM
+from unokit.bots.ismcts_fast import FAST_ITERATIONS, FastIsmctsBot, engine_for
+from unokit.bots.runner import play_decision
+from unokit.cli import main
+from unokit.core.decks import standard_deck
+from unokit.core.determinise import Determiniser
+from unokit.fast import kernel as K
+from unokit.fast import search as S
+from unokit.fast.load import as_int64, load_game
+
+#: The tables the kernel plays (the others are searched by the Python engine).
+ON_THE_KERNEL = {
+    "classic-2-",
+    "classic-4-stacking=True",
+    "flip-2-",
+    "attack-2-",
+    "attack-3-launcher=scripted",  # the determinised game replaces the script by the random model
+    "flip_attack-2-",
+}
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_only_legal_actions_in_every_variant_on_the_right_engine(config: tuple[str, int, dict[str, Any]]) -> None:
+    variant, players, options = config
+    expected = "kernel" if config_id(config) in ON_THE_KERNEL else "python"
+    game = unokit.new_game(variant, players, seed=1, rounds=1, **options)
+    assert engine_for(View(game, game.to_act or 0)) == expected
+    bots: list[Bot] = [FastIsmctsBot(10 + s, iterations=60 if expected == "kernel" else 6) for s in range(players)]
+    walk(game, bots)  # checks every action against the seat's legal actions
+    assert game.is_over
+    engines = {bot.engine for bot in bots if isinstance(bot, FastIsmctsBot)} - {""}
+    assert engines == {expected}
+
+
+@pytest.mark.parametrize("settings", [{"rollout_depth": None}, {"rollout_depth": 0}, {"policy": "random"}])
+def test_full_rollouts_the_model_alone_and_random_rollouts_play_legally(settings: dict[str, Any]) -> None:
+    for variant in ("classic", "flip_attack"):
+        game = unokit.new_game(variant, 3, seed=6, rounds=1)
+        bots: list[Bot] = [FastIsmctsBot(s, iterations=40, **settings) for s in range(3)]
+        walk(game, bots)
+        assert game.is_over
+
+
+def test_same_seed_same_choices() -> None:
+    def moves(seed: int) -> list[str]:
+        game = unokit.new_game("classic", 3, seed=8, rounds=1)
+        bots: list[Bot] = [FastIsmctsBot(seed + s, iterations=300) for s in range(3)]
+        return [action for _, action in walk(game, bots)]
+
+    assert moves(1) == moves(1)
+    assert moves(1) != moves(2)
+
+
+def test_the_choice_depends_only_on_what_the_seat_sees() -> None:
+    """Two tables that look the same from seat 0 but hide different cards (and engine seeds)
+    get the same choices from bots with the same seed: the search reads nothing hidden."""
+    hand = ["blue 5/pink 9", "yellow 3/purple 1", "red 3/pink 7", "wild/pink 5", "red draw_one/pink 3"]
+    draw = ["red 7/orange 1", "red 1/purple 2", "red 6/pink skip_everyone"]
+    deck = standard_deck("flip")
+    by_back: dict[str, list[str]] = {}
+    for t in range(len(deck.types)):
+        if deck.text[t] not in hand + draw + ["red 9/teal reverse"]:
+            by_back.setdefault(deck.face_texts[1][t], []).append(deck.text[t])
+    twins = next(texts for texts in by_back.values() if len(texts) >= 2)  # one back, two fronts
+    common: dict[str, Any] = {
+        "variant": "flip",
+        "players": 2,
+        "turn": 0,
+        "color": "red",
+        "discard": ["red 9/teal reverse"],
+        "draw": draw,
+    }
+    a = Game.from_position({**common, "hands": [hand, [twins[0], "green 2/teal draw_five"]], "seed": 3})
+    b = Game.from_position({**common, "hands": [hand, [twins[1], "green 2/teal draw_five"]], "seed": 99})
+    view_a, view_b = View(a, 0), View(b, 0)
+    assert a.hands[1] != b.hands[1]
+    assert view_a.observe() == view_b.observe()
+    assert engine_for(view_a) == "kernel"
+    choices = set()
+    for seed in range(6):
+        first, second = FastIsmctsBot(seed, iterations=500), FastIsmctsBot(seed, iterations=500)
+        choice = first.act(view_a)
+        assert second.act(view_b) is choice
+        assert first.rng.state == second.rng.state
+        choices.add(str(choice))
+    assert choices <= {str(action) for action in view_a.legal_actions()}
+
+
+def test_every_iteration_visits_the_root_once() -> None:
+    """At the seat's own decision each iteration adds exactly one visit to one root child, and
+    the child's availability counts the iterations in which its action was searched."""
+    game = unokit.new_game("classic", 2, seed=11, rounds=1)
+    view = View(game, game.to_act or 0)
+    sampler = Determiniser(view)
+    template = sampler.game(0, 0)
+    kernel = ismcts_fast._kernel(template)
+    assert kernel is not None
+    R = kernel.rules
+    base = np.zeros(int(R[K.C_S_WIDTH]), np.int64)
+    load_game(R, base, template)
+    hidden = S.Hidden.of(sampler)
+    nodes, wins, used = S.new_tree(3001)
+    rng = np.array([as_int64(5)], np.int64)
+    ran = S.run(
+        base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
+        view.seat, rng, nodes, wins, used, 3000, 0.7, S.POLICY_GREEDY, 8,
+        kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS),
+    )  # fmt: skip
+    assert ran == 3000
+    children = []
+    child = int(nodes[0, S.N_CHILD])
+    while child >= 0:
+        children.append(child)
+        child = int(nodes[child, S.N_NEXT])
+    legal = {kernel.encoding.encode(a, view.seat) for a in view.legal_actions()}
+    assert {int(nodes[c, S.N_CODE]) for c in children} <= legal
+    assert len(children) > 1
+    assert all(int(nodes[c, S.N_ACTOR]) == view.seat for c in children)
+    assert sum(int(nodes[c, S.N_VISITS]) for c in children) == 3000
+    assert all(int(nodes[c, S.N_AVAIL]) <= 3000 for c in children)
+    assert all(0.0 <= wins[c] <= nodes[c, S.N_VISITS] for c in children)
+    assert used[0] <= 3001
+    # The tree is full: a further call runs nothing.
+    full = S.run(
+        base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
+        view.seat, rng, nodes, wins, used, 10, 0.7, S.POLICY_GREEDY, 8,
+        kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS),
+    )  # fmt: skip
+    assert full == 0 and used[0] == 3001
+
+
+def test_the_registry_the_default_budget_a_time_limit_and_bad_settings() -> None:
+    assert "ismcts_fast" in bot_names()
+    bot = make_bot("ismcts_fast", 3)
+    assert isinstance(bot, FastIsmctsBot)
+    game = Game.from_position(
+        {
+            "variant": "classic",
+            "players": 2,
+            "turn": 0,
+            "color": "red",
+            "hands": [["red 5", "red 7", "blue 5", "wild"], ["yellow 3", "green 9"]],
+            "discard": ["red 2"],
+            "seed": 1,
+        }
+    )
+    assert bot.act(View(game, 0)) in game.legal_actions()
+    assert bot.last_iterations == FAST_ITERATIONS["classic"]
+    assert bot.engine == "kernel"
+    game = unokit.new_game("classic", 2, seed=5, rounds=1)
+    timed = FastIsmctsBot(1, time_limit=0.01)
+    view = View(game, game.to_act or 0)
+    assert timed.act(view) in view.legal_actions()
+    assert timed.last_iterations >= 1
+    with pytest.raises(ValueError, match="rollout policy"):
+        FastIsmctsBot(0, policy="smart")
+    with pytest.raises(ValueError, match="iterations"):
+        FastIsmctsBot(0, iterations=0)
+
+
+def test_it_beats_random_clearly() -> None:
+    games = 40
+    wins = 0
+    for g in range(games):
+        game = unokit.new_game("classic", 2, seed=2000 + g, rounds=1)
+        me = g % 2
+        bots: list[Bot] = [make_bot("random", g), make_bot("random", g)]
+        bots[me] = FastIsmctsBot(g, iterations=500)
+        for seat, bot in enumerate(bots):
+            bot.reset(seat)
+        views = [View(game, seat) for seat in range(2)]
+        while not game.is_over:
+            play_decision(game, bots, views)
+        wins += me in game.winners
+    # A coin would reach this many wins with probability below 0.1%.
+    assert wins >= binomial_bound(games, 0.5, 0.001)
+
+
+def test_the_simulator_seats_it_by_name(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    args = ["sim", "--variant", "classic", "--games", "2", "--hands-only", "--quiet", "--workers", "1"]
+    result = CliRunner().invoke(main, [*args, "--bots", "ismcts_fast,random", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(out.read_text(encoding="utf-8"))
+    assert [entry["bot"] for entry in summary["bots"]] == ["ismcts_fast", "random"]
+    assert summary["summary"]["games"] == 2
