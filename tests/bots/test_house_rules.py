@@ -8,6 +8,7 @@ from typing import Any
 from unokit.bots.base import Bot
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.ismcts import IsmctsBot, _rewards
+from unokit.bots.ismcts_fast import FastIsmctsBot
 from unokit.bots.random_bot import RandomBot
 from unokit.bots.runner import react_all
 from unokit.core.actions import Action
@@ -51,6 +52,20 @@ def test_h1_ismcts_takes_a_jump_that_wins_the_hand() -> None:
     bot.reset(2)
     assert str(bot.react(View(game, 2))) == "play red 5"
     assert IsmctsBot(5, iterations=60, house_rules=False).react(View(game, 2)) is None
+
+
+def test_h1_ismcts_fast_searches_a_jump_on_the_python_engine() -> None:
+    """H-1: the compiled kernel plays no house rule, so ``ismcts_fast`` searches the jump on
+    the Python engine, and finds the winning one as ``ismcts`` does."""
+    game = position(
+        {"jump_in": True, "rounds": 1},
+        hands=[["red 5", "blue 1", "blue 2"], ["green 1", "green 2", "red 7"], ["red 5"]],
+    )
+    game.apply("play red 5")
+    bot = FastIsmctsBot(5, iterations=60)
+    bot.reset(2)
+    assert str(bot.react(View(game, 2))) == "play red 5"
+    assert bot.engine == "python"
 
 
 def test_h1_the_runner_asks_again_after_a_reaction() -> None:
