@@ -37,7 +37,7 @@ VARIANT_NAMES = unokit.VARIANT_NAMES
 #: a scripted launcher runs out of outcomes, which random play cannot plan for; ``deck``, a
 #: variant's own deck file, has its own tests in tests/test_decks.py).
 OPTION_VALUES: dict[str, tuple[object, ...]] = {
-    "stacking": (False, True),
+    "stacking": (False, True, "progressive", "mixed"),
     "bluffing": (True, False),
     "wild_counts_as_color_match": (False, True),
     "flip_wild_chooser": ("player", "next"),
@@ -46,6 +46,11 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
     "launcher": ("random", "pattern", "one_card"),
     "target": (1, 30, 100, 200, 500),
     "rounds": (None, 1, 2, 3),
+    "jump_in": (False, True),
+    "seven_o": (False, True),
+    "draw_until_playable": (False, True),
+    "force_play": (False, True),
+    "teams": (False, True),
 }
 NOT_RANDOMISED = frozenset({"launcher_script", "deck"})
 
@@ -97,12 +102,15 @@ class Setup:
 def setups(draw: st.DrawFn, variant: str) -> Setup:
     """A random :class:`Setup` of ``variant``, with only the options it accepts."""
     rules = VARIANTS[variant]
-    players = draw(st.integers(rules.min_players, rules.max_players), label="players")
     options: dict[str, object] = {}
-    for name in sorted(rules.options - NOT_RANDOMISED):
+    for name in sorted(rules.accepted_options - NOT_RANDOMISED):
         value = draw(st.none() | st.sampled_from(OPTION_VALUES[name]), label=name)
         if value is not None:
             options[name] = value
+    if options.get("teams"):  # partners face each other: 4 or 6 seats (H-6)
+        players = draw(st.sampled_from([p for p in (4, 6) if p <= rules.max_players]), label="players")
+    else:
+        players = draw(st.integers(rules.min_players, rules.max_players), label="players")
     seed = draw(st.integers(0, 2**64 - 1), label="seed")
     chooser = draw(st.integers(0, 2**32 - 1), label="chooser")
     steps = draw(st.integers(1, MAX_STEPS), label="steps")
@@ -183,7 +191,7 @@ def walk(obj: Any, path: str = "") -> Iterator[tuple[str, Any]]:
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_every_option_of_the_variant_is_randomised(variant: str) -> None:
     """A new option must be added to OPTION_VALUES, so the properties cover it."""
-    missing = VARIANTS[variant].options - NOT_RANDOMISED - set(OPTION_VALUES)
+    missing = VARIANTS[variant].accepted_options - NOT_RANDOMISED - set(OPTION_VALUES)
     assert not missing, f"add {sorted(missing)} to OPTION_VALUES in {__file__}"
 
 

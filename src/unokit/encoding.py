@@ -14,6 +14,11 @@ An :class:`Encoding` is made for one variant and one number of seats. It holds
 
 Seats in an observation are relative: slot 0 is the observing seat, slot ``k`` the seat
 ``(seat + k) % players``. ``trade`` ids are relative the same way (``trade +k``).
+
+The house rules (``docs/rules/house_rules.md``) only ever *append* to the action table and the
+observation, so the ids and slices of the official rules never move: a ``trade`` group (the
+Seven-O 7) at the end of a table that has none, then ``pass`` (decline a Jump-In offer); the
+``jump_offer`` and ``team`` blocks at the end of the observation.
 """
 
 from __future__ import annotations
@@ -232,7 +237,8 @@ class Encoding:
         if _opens(deck, D.CHOOSE_PLAYER):
             self.trade_start = group(
                 "trade",
-                "Trade Hands with the seat k places after you (k = 1..9, by seat number)",
+                "Trade Hands (with seven_o also a 7): swap hands with the seat k places after you "
+                "(k = 1..9, by seat number)",
                 [(f"trade +{k}", None, None) for k in range(1, TRADE_OFFSETS + 1)],
             )
         if _opens(deck, D.PRESS_YOUR_LUCK):
@@ -259,6 +265,20 @@ class Encoding:
                 "challenge the seat k places after you (k = 1..9, by seat number)",
                 [(f"target +{k}", None, None) for k in range(1, TRADE_OFFSETS + 1)],
             )
+        # House rules, appended: the ids above never move (docs/envs.md, "House rules").
+        if self.trade_start < 0:
+            self.trade_start = group(
+                "trade",
+                "with seven_o: after a 7, swap hands with the seat k places after you (k = 1..9, by seat number)",
+                [(f"trade +{k}", None, None) for k in range(1, TRADE_OFFSETS + 1)],
+            )
+        #: The id that declines a Jump-In offer (``jump_in=true``); it decodes to no engine action.
+        self.pass_id = group(
+            "pass",
+            "with jump_in: decline the offer to jump in out of turn (the offer's mask holds the jumps, as "
+            "`play` ids, and this id)",
+            [("pass", None, None)],
+        )
         self.action_groups: tuple[ActionGroup, ...] = tuple(groups)
         self.action_labels: tuple[str, ...] = tuple(labels)
         self.num_actions = len(labels)
@@ -416,6 +436,13 @@ class Encoding:
             "1 when it is this seat's decision",
         )
         self._scores = block("scores", n, 1.0, "running scores by relative seat, divided by the target (at most 1)")
+        # House rules, appended: the slices above never move.
+        self._offer = block(
+            "jump_offer", 1, 1.0, "with jump_in: 1 while this seat is offered to jump in out of turn (H-1)"
+        )
+        self._team = block(
+            "team", n, 1.0, "with teams: 1 for each relative seat of this seat's team (itself and its partner, H-6)"
+        )
         self.blocks: tuple[Block, ...] = tuple(blocks)
         self.size = sum(b.size for b in blocks)
         self.high: NDArray[np.float32] = np.concatenate(highs).astype(np.float32)
@@ -458,11 +485,12 @@ class Encoding:
                 return b
         raise KeyError(name)
 
-    def observe(self, view: View, history: Sequence[Sequence[int]], drawn: int = -1) -> Obs:
+    def observe(self, view: View, history: Sequence[Sequence[int]], drawn: int = -1, offered: bool = False) -> Obs:
         """The observation vector of ``view``'s seat. ``history[s]`` lists the card types seat
         ``s`` played this hand, most recent first (only the first ``self.history`` are read).
         ``drawn`` may pass the card of the seat's own ``play_or_keep`` decision when the
-        caller already knows it (it is read from ``view.pending()`` otherwise)."""
+        caller already knows it (it is read from ``view.pending()`` otherwise). ``offered``:
+        the seat is being offered a jump (H-1)."""
         # Built in a bytearray (every value but the scores is a small whole number), then
         # converted once: much cheaper than several NumPy calls on short Python lists.
         seat = view.seat
@@ -528,6 +556,11 @@ class Encoding:
             buf[at + 4] = 1
         if mine:
             buf[at + 5] = 1
+        if offered:
+            buf[self._offer] = 1
+        if view.options.teams:
+            buf[self._team] = 1
+            buf[self._team + n // 2] = 1  # the partner faces this seat
         obs = np.frombuffer(buf, _UINT8).astype(_FLOAT32)
         scores = view.scores
         if any(scores):

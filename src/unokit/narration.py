@@ -136,6 +136,10 @@ def describe(event: dict[str, Any], names: Sequence[str] | None = None, *, doubl
         return f"{who} catches {_name(names, event['target'])} without UNO"
     if kind == E.TRADE:
         return f"{who} trades hands with {_name(names, event['target'])}"
+    if kind == E.PASS_HANDS:
+        return f"every hand passes on, {event['direction']}"
+    if kind == E.JUMP_IN:
+        return f"{who} jumps in on {_name(names, event['on'])}'s card!"
     if kind == E.STOP:
         return f"{who} stops pressing"
     if kind == E.DISCARD:

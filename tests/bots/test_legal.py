@@ -62,6 +62,12 @@ CASES: list[tuple[str, int, dict[str, object]]] = [
     ("flip_attack", 4, {"launcher": "pattern", "flip_wild_chooser": "next"}),
     ("flip_attack", 3, {"pairing": "random", "launcher": "one_card"}),
     ("flip_attack", 6, {}),
+    ("classic", 4, {"jump_in": True, "seven_o": True, "teams": True}),
+    ("classic", 3, {"stacking": "mixed", "draw_until_playable": True, "force_play": True}),
+    ("flip", 4, {"jump_in": True, "stacking": "progressive", "bluffing": False}),
+    ("flip", 6, {"teams": True, "seven_o": True, "draw_until_playable": True}),
+    ("attack", 4, {"jump_in": True, "stacking": True, "teams": True}),
+    ("flip_attack", 3, {"seven_o": True, "stacking": "mixed", "jump_in": True}),
 ]
 BOTS = ["random", "rlcard_rule", "heuristic"]
 
@@ -113,18 +119,33 @@ def test_every_decision_kind_is_answered() -> None:
             assert kinds <= seen, f"{name} in {variant}: never saw {kinds - seen}"
 
 
+#: The house rules of every variant (H-1 to H-6).
+HOUSE: dict[str, list[object]] = {
+    "jump_in": [False, True],
+    "seven_o": [False, True],
+    "teams": [False, True],
+    "stacking": [False, True, "progressive", "mixed"],
+}
+DRAWING: dict[str, list[object]] = {"draw_until_playable": [False, True], "force_play": [False, True]}
 #: Every option value a variant accepts (launcher "scripted" needs a script and is left out).
 OPTION_VALUES: dict[str, dict[str, list[object]]] = {
-    "classic": {"stacking": [False, True], "bluffing": [True, False], "wild_counts_as_color_match": [False, True]},
+    "classic": {
+        **HOUSE,
+        **DRAWING,
+        "bluffing": [True, False],
+        "wild_counts_as_color_match": [False, True],
+    },
     "flip": {
-        "stacking": [False, True],
+        **HOUSE,
+        **DRAWING,
         "bluffing": [True, False],
         "wild_counts_as_color_match": [False, True],
         "flip_wild_chooser": ["player", "next"],
         "pairing": ["physical", "random"],
     },
-    "attack": {"launcher": ["random", "pattern", "one_card"]},
+    "attack": {**HOUSE, "launcher": ["random", "pattern", "one_card"]},
     "flip_attack": {
+        **HOUSE,
         "launcher": ["random", "pattern", "one_card"],
         "flip_wild_chooser": ["player", "next"],
         "pairing": ["physical", "random"],
@@ -136,8 +157,8 @@ OPTION_VALUES: dict[str, dict[str, list[object]]] = {
 @given(data=st.data())
 def test_bots_answer_legally_under_random_options(data: st.DataObject) -> None:
     variant = data.draw(st.sampled_from(sorted(OPTION_VALUES)))
-    players = data.draw(st.integers(2, 6))
     options = {name: data.draw(st.sampled_from(values)) for name, values in OPTION_VALUES[variant].items()}
+    players = data.draw(st.sampled_from([4, 6]) if options.get("teams") else st.integers(2, 6))
     options["scoring"] = data.draw(st.sampled_from(["winner", "own_hand", "loser"]))
     # With bluffing off and other wilds counting as the colour, a hand holding two Wild Draw
     # cards can never play either, so a hand can last for ever: not a bot's fault.

@@ -281,8 +281,8 @@ def test_drawn_card_and_challenge_colour_are_shown() -> None:
 def test_session_refuses_random_pairing_and_bad_options() -> None:
     with pytest.raises(OptionError, match="pairing"):
         Session("flip", 2, options={"pairing": "random"})
-    with pytest.raises(OptionError, match="stacking"):
-        Session("attack", 2, options={"stacking": True})
+    with pytest.raises(OptionError, match="draw_until_playable"):
+        Session("attack", 2, options={"draw_until_playable": True})
     with pytest.raises(OptionError, match="uno_catch"):
         Session("classic", 2, uno_catch="sometimes")
     with pytest.raises(OptionError, match="catch_probability"):

@@ -28,6 +28,12 @@ def test_game_i_of_a_batch_is_the_reference_game_with_seed_plus_i() -> None:
         ("flip", {"flip_wild_chooser": "next"}, "flip_wild_chooser"),
         ("attack", {"launcher": "pattern"}, "launcher"),
         ("classic", {"rounds": 3}, "rounds"),
+        ("classic", {"jump_in": True}, "jump_in"),
+        ("flip", {"seven_o": True}, "seven_o"),
+        ("classic", {"draw_until_playable": True}, "draw_until_playable"),
+        ("flip", {"force_play": True}, "force_play"),
+        ("classic", {"stacking": "progressive"}, "progressive"),
+        ("attack", {"stacking": True}, "stacking"),
     ],
 )
 def test_unsupported_options_are_refused_by_name(variant: str, options: dict[str, Any], named: str) -> None:
@@ -38,8 +44,8 @@ def test_unsupported_options_are_refused_by_name(variant: str, options: dict[str
 
 
 def test_options_the_reference_refuses_are_refused_too() -> None:
-    with pytest.raises(OptionError, match="stacking"):
-        Batch("attack", 2, 1, 0, stacking=True)  # no draw pile in UNO Attack
+    with pytest.raises(OptionError, match="teams"):
+        Batch("classic", 2, 1, 0, teams=True)
     with pytest.raises(OptionError, match="variant"):
         Batch("uno_no_mercy", 2, 1, 0)
     with pytest.raises(OptionError, match="players"):

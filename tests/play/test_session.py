@@ -365,7 +365,8 @@ def test_hot_seat_set_up_and_its_errors(tmp_path: Path) -> None:
         ("flip", 3, "random,random", [], ["A", "B"], "2 names for 1 human seat"),
         ("flip", 3, "none", [], ["A", "a"], "same name"),
         ("flip", 3, "none", ["stacking"], [], "name=value"),
-        ("attack", 3, "none", ["stacking=true"], [], "does not apply to attack"),
+        ("attack", 3, "none", ["force_play=true"], [], "does not apply to attack"),
+        ("classic", 3, "none", ["teams=true"], [], "4 or 6 players"),
     ]
     for variant, players, bots, options, names, message in cases:
         with pytest.raises(click.UsageError, match=message):

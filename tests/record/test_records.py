@@ -310,3 +310,27 @@ def test_replay_print_shows_a_step_as_a_seat_or_everyone(tmp_path: Path) -> None
     classic = save_record(bot_game("classic", rounds=1), tmp_path / "classic.json")
     printed = runner.invoke(replay_command, [str(classic), "--print", "--step", "1"]).output
     assert "Direction: " in printed and "Side" not in printed and "side" not in printed
+
+
+def test_a_house_rules_game_records_its_rules_jumps_and_team_scores(tmp_path: Path) -> None:
+    """Records keep the house rules in their options, jumps as actions of the jumping seat, and
+    with teams the team totals (H-1, H-6); the replay reproduces them, a tampered total fails."""
+    options: dict[str, object] = {"jump_in": True, "seven_o": True, "teams": True, "stacking": "mixed", "rounds": 2}
+    game, _setup = RecordingGame.new("classic", 4, 11, **options)
+    play_game(game, [make_bot("heuristic", 40 + i) for i in range(4)])
+    record = game.to_record()
+    assert record.options["jump_in"] is True and record.options["stacking"] == "mixed"
+    assert "draw_until_playable" not in record.options  # a house rule that is off is not written
+    assert record.result is not None and record.result.team_scores == game.team_scores
+    assert sum(record.result.team_scores) == sum(record.result.scores)
+    loaded = load_record(save_record(record, tmp_path / "teams.json"))
+    assert loaded.result == record.result
+    assert verify(loaded).ok and "team scores" in verify(loaded).message
+    replay = Replay(loaded)
+    jumps = [e for step in range(1, len(replay) + 1) for e in replay.events_at(step) if e["type"] == "jump_in"]
+    assert jumps  # applied for the jumping seat, out of turn, when replayed
+    tampered = json.loads(record.dumps())
+    tampered["result"]["team_scores"] = [0, 1]
+    assert not verify(GameRecord.from_json(tampered)).ok
+    official = bot_game("classic", rounds=1)
+    assert official.result is not None and "team_scores" not in official.result.to_json()

@@ -10,8 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from unokit.bots.heuristic import HeuristicBot
+from unokit.bots.runner import play_decision
 from unokit.cli import main
 from unokit.core.errors import OptionError
+from unokit.core.game import Game
+from unokit.core.observation import View
 from unokit.sim import SimConfig, run_sim, wilson_interval
 from unokit.sim.runner import WIN_DENOM, derive_seed, entry_labels
 
@@ -176,6 +180,69 @@ def test_a_bot_breaking_the_protocol_stops_the_command_with_its_message(tmp_path
     out = CliRunner().invoke(main, ["sim", "--bots", f"external:{sys.executable} {script},random", "--games", "2"])
     assert out.exit_code == 1
     assert "answered 'play purple 11'" in out.output and "not a legal action" in out.output
+
+
+def test_teams_are_reported_per_team_and_add_up() -> None:
+    """H-6: entries k and k + 2 are partners in every game; each game's win goes to one team,
+    both partners share it, and the team rows say so; the results do not depend on workers."""
+    config = SimConfig(
+        variant="classic",
+        players=4,
+        bots=("heuristic", "random", "heuristic", "random"),
+        games=40,
+        seed=5,
+        options=(("teams", "true"),),
+        hands_only=True,
+    )
+    result = run_sim(config)
+    teams = result.team_rows()
+    assert [row["entries"] for row in teams] == [[0, 2], [1, 3]]
+    assert [row["label"] for row in teams] == ["heuristic#1 + heuristic#2", "random#1 + random#2"]
+    assert sum(row["wins"] for row in teams) == pytest.approx(40)
+    bots = result.bot_rows()
+    for row in teams:
+        a, b = row["entries"]
+        assert bots[a]["wins"] == pytest.approx(bots[b]["wins"]) == pytest.approx(row["wins"] / 2)
+    data = result.to_dict(timing=False)
+    assert data["teams"] == teams
+    two = run_sim(SimConfig(**{**config.__dict__, "workers": 2})).to_dict(timing=False)
+    assert two["teams"] == data["teams"]
+    assert "teams" not in run_sim(FLIP4).to_dict(timing=False)
+
+
+def test_a_jump_counts_as_a_turn_and_the_interval_brackets_the_mean() -> None:
+    """H-1: with Jump-In the heuristic bots jump, and each jump counts as a turn: the round's
+    turns are its turn and stack decisions plus its jumps."""
+    config = SimConfig(
+        variant="classic",
+        players=4,
+        bots=("heuristic",) * 4,
+        games=30,
+        seed=2,
+        options=(("jump_in", "true"),),
+        hands_only=True,
+        effects=True,
+    )
+    data = run_sim(config).to_dict(timing=False)
+    jumps = data["events"].get("jump_in", 0)
+    assert jumps > 0
+    # The same games, counted here: seat s holds entry (s - i) % 4's bot, seeded as the sim does.
+    decided = 0
+    for index in range(config.games):
+        game = Game.new("classic", 4, derive_seed(2, index), rounds=1, jump_in=True)[0]
+        bots = [HeuristicBot(derive_seed(2, index, 1 + (seat - index) % 4)) for seat in range(4)]
+        for seat, bot in enumerate(bots):
+            bot.reset(seat)
+        views = [View(game, seat) for seat in range(4)]
+        while not game.is_over:
+            decided += game.decision in ("turn", "stack")
+            play_decision(game, bots, views)
+    summary = data["summary"]
+    turns = sum(int(k) * v for k, v in data["turns_per_round"].items())
+    assert turns == decided + jumps
+    assert turns == pytest.approx(summary["turns_per_round"] * summary["rounds"])
+    low, high = summary["turns_per_round_ci"]
+    assert low < summary["turns_per_round"] < high
 
 
 @pytest.mark.parametrize("variant", ["flip_marvel", "flip_stranger_things", "flip_transformers"])

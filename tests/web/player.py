@@ -26,8 +26,10 @@ def create_room(
     bot: str = "random",
     rounds: int | None = 1,
     timers: dict[str, str] | None = None,
+    options: dict[str, bool | str] | None = None,
 ) -> str:
-    """Create a room from the lobby form; return its code once its seats are filled."""
+    """Create a room from the lobby form; return its code once its seats are filled.
+    ``options``: rule options to set in the form (a box ticked for ``True``, else a choice)."""
     page.goto(f"{base_url}/")
     page.fill("#your-name", name)
     page.select_option("#variant", variant)
@@ -36,6 +38,11 @@ def create_room(
     page.select_option("#bot-kind", bot)
     if rounds is not None:
         page.fill("#opt-rounds", str(rounds))
+    for option, value in (options or {}).items():
+        if isinstance(value, bool):
+            page.set_checked(f"#opt-{option}", value)
+        else:
+            page.select_option(f"#opt-{option}", value)
     page.click("details summary:has-text('Timers')")
     for setting, value in (FAST_TIMERS if timers is None else timers).items():
         page.fill(f"#set-{setting}", value)

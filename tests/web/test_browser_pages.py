@@ -58,6 +58,12 @@ def test_keyboard_play(browser: Browser, web_server: ServerProcess) -> None:
         create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=None)
         start_game(page)
         your_turn = "document.querySelector('.prompt .message')?.textContent.includes('Your turn')"
+        for _ in range(300):  # a first decision may be another one (a challenge): answer it
+            if page.evaluate(your_turn):
+                break
+            if page.locator(".choices [data-action]").count():
+                page.locator(".choices [data-action]").first.click()
+            page.wait_for_timeout(100)
         page.wait_for_function(your_turn)
         hand_before = page.locator(".hand-card").count()
         page.keyboard.press("d")  # draw (or press the launcher)
@@ -66,8 +72,10 @@ def test_keyboard_play(browser: Browser, web_server: ServerProcess) -> None:
         played = False
         for _ in range(80):
             page.wait_for_timeout(150)
-            if played or is_over(page) or page.locator(".table-root.busy").count():
+            if played or is_over(page):
                 break
+            if page.locator(".table-root.busy").count():
+                continue  # the page waits for the server's answer
             message = page.locator(".prompt .message").inner_text()
             if message.startswith("You drew"):
                 page.keyboard.press("k")  # keep it

@@ -45,7 +45,7 @@ def test_the_catalogue_lists_every_card_kind_and_option_from_the_engine(web_serv
         deck = standard_deck(name)
         assert set(entry["kinds"][0]) == {KIND_NAMES[k] for k in deck.kind[0]}
         assert len(entry["side_names"]) == (2 if rules.double_sided else 1)
-        assert {o["name"] for o in entry["options"]} == set(rules.options)
+        assert {o["name"] for o in entry["options"]} == set(rules.accepted_options)
         defaults = make_options(rules, {}).as_dict(rules)
         for option in entry["options"]:
             if option["name"] in defaults:

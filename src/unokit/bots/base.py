@@ -2,8 +2,8 @@
 
 A bot never receives the game. It owns a seeded RNG, so a bot's play is reproducible. The
 engine asks :meth:`Bot.act` whenever the bot's seat must decide, and :meth:`Bot.react` when
-another seat's action opened something it may do out of turn (catching a missed UNO, or its
-own late UNO call).
+another seat's action opened something it may do out of turn (catching a missed UNO, its own
+late UNO call, or with ``jump_in=true`` jumping in with a card identical to the one just played).
 """
 
 from __future__ import annotations
@@ -33,12 +33,15 @@ class Bot(ABC):
         """Choose one of ``view.legal_actions()`` for the decision this seat must make."""
 
     def react(self, view: View) -> Action | None:
-        """Out of turn: return a ``catch``/``uno`` action from ``view.legal_actions()``, or None.
+        """Out of turn: return an action from ``view.legal_actions()`` (a ``catch``, a late
+        ``uno`` or a Jump-In ``play``), or None to let the game go on.
 
-        The default always declares its own late UNO and always catches.
+        The default always declares its own late UNO and catches every player but its partner
+        (``teams=true``); it never jumps in.
         """
+        partner = view.partner()
         for action in view.legal_actions():
-            if action.kind in (UNO, CATCH):
+            if action.kind == UNO or (action.kind == CATCH and action.seat != partner):
                 return action
         return None
 

@@ -181,7 +181,9 @@ class ExternalBot(Bot):
         return action
 
     def react(self, view: View) -> Action | None:
-        legal = view.legal_actions()
+        # Out of turn every legal action is a reaction (a catch, a late call, a jump); the seat
+        # to act reacts only with a catch or its late call.
+        legal = [a for a in view.legal_actions() if view.seat != view.to_act or a.kind in (UNO, CATCH)]
         if not legal:
             return None
         if not self.wants_react:
@@ -220,7 +222,7 @@ class ExternalBot(Bot):
         if allow_pass and text == "pass":
             return None
         for action in legal:
-            if action.text == text and (not allow_pass or action.kind in (UNO, CATCH)):
+            if action.text == text:
                 return action
         raise ExternalBotError(
             f"external bot {self.command!r} answered {line!r} to {what}, which is not a legal action now; "

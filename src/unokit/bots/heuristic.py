@@ -45,6 +45,23 @@ How it plays:
   taken from the launcher model's public state (``FIRE_HAZARD`` and ``CARDS_PER_FIRE_WEIGHTS`` for
   ``random``, the known firing pattern for ``pattern``).
 * It always declares UNO with its play and catches every player who forgets.
+
+The house rules (``docs/rules/house_rules.md``) change what some plays are worth, and the bot
+weighs them with the same scale:
+
+* **Jump-In** (H-1): out of turn it jumps with an identical card when the jump scores better
+  than letting the seat to act go on (the shed card, the effect on the player after it, the
+  turns it skips), as a play on its own turn would be scored.
+* **Seven-O** (H-2): a 7 is worth the cards it trades away (its victim, chosen the same way, is
+  the opponent with the smallest hand, weighted by how close to going out each is); a 0 is
+  worth what every seat gains or loses when the hands pass on.
+* **Stacking** (H-3): a stacked draw is answered whenever an answer scores better than taking
+  the total, also in a challenge decision where a Wild Draw card may be passed on.
+* **Draw until playable** (H-4): drawing costs the cards expected until one fits (where the
+  back of the draw pile's top card says nothing of it: Classic).
+* **Partners** (H-6): harm to the partner counts against a play, the partner's chances to
+  follow count for it, it never catches its partner and never swaps hands with it unless the
+  rule forces a swap and every other swap is worse.
 """
 
 from __future__ import annotations
@@ -190,6 +207,11 @@ class _Ctx:
         self.points = view.rules.card_points
         self.scoring = view.options.rounds != 1
         self.voids = bot.voids
+        self.options = view.options
+        self.house = bot.house_rules
+        #: +1 for an opponent, -1 for the partner (teams=true): harm to a seat counts with it.
+        partner = view.partner() if self.house else None
+        self.sign = [1.0 if s != partner else -1.0 for s in range(self.n)]
         unseen = list(deck.counts)
         for t in self.hand:
             unseen[t] -= 1
@@ -334,12 +356,18 @@ class _Ctx:
 
 
 class HeuristicBot(Bot):
-    """Strong rule-based play from the View only (see the module docstring)."""
+    """Strong rule-based play from the View only (see the module docstring).
+
+    ``house_rules=False`` plays as if the house rules made no difference (no jumps, a swap with
+    the smallest hand, partners treated as opponents, stacked Wild Draws never passed on,
+    drawing priced as one card): only to measure what the bot's handling of them is worth
+    (``scripts/bench_house_bots.py``)."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, house_rules: bool = True) -> None:
         super().__init__(seed)
+        self.house_rules = house_rules
         self.seat = 0
         #: voids[seat][key]: belief that ``seat`` holds no card of a colour (key: the colour), of a
         #: symbol (KIND_KEY + kind) or no wild (WILD_KEY).
@@ -355,8 +383,9 @@ class HeuristicBot(Bot):
     # ------------------------------------------------------------------ entry points
     def act(self, view: View) -> Action:
         actions = view.legal_actions()
+        partner = view.partner()
         for action in actions:
-            if action.kind in (CATCH, UNO):
+            if action.kind == UNO or (action.kind == CATCH and action.seat != partner):
                 return action
         self._track(view)
         ctx = _Ctx(self, view)
@@ -369,10 +398,19 @@ class HeuristicBot(Bot):
             choice = self._challenge(ctx, actions)
         elif decision == D.CHOOSE_COLOR:
             choice = self._choose_color(ctx, actions)
-        elif decision in (D.CHOOSE_PLAYER, D.CHOOSE_TARGET):
-            # Trade with the smallest hand; challenge the player closest to going out.
+        elif decision == D.CHOOSE_PLAYER and not self.house_rules:
+            choice = min((a for a in actions if a.kind == TRADE), key=lambda a: (ctx.sizes[a.seat], a.seat))
+        elif decision == D.CHOOSE_PLAYER:
+            # Swap with the hand that gains the most (the smallest opponent's, H-2, H-6).
+            mine = len(ctx.hand)
             sizes = ctx.sizes
-            choice = min((a for a in actions if a.kind in (TRADE, TARGET)), key=lambda a: (sizes[a.seat], a.seat))
+            trades = [a for a in actions if a.kind == TRADE]
+            choice = max(trades, key=lambda a: (_swap_value(ctx, mine, a.seat), -sizes[a.seat], -a.seat))
+        elif decision == D.CHOOSE_TARGET:
+            # Challenge the opponent closest to going out.
+            sizes = ctx.sizes
+            targets = [a for a in actions if a.kind == TARGET]
+            choice = min(targets, key=lambda a: (ctx.sign[a.seat] < 0, sizes[a.seat], a.seat))
         elif decision == D.PRESS_YOUR_LUCK:
             choice = self._press_your_luck(ctx, actions)
         elif decision in (D.CHOOSE_DISCARD, D.DISCARD_CARDS):
@@ -381,6 +419,23 @@ class HeuristicBot(Bot):
             choice = actions[0]
         self._remember(view, choice)
         return choice
+
+    def react(self, view: View) -> Action | None:
+        """Out of turn: a late UNO call, a catch (never of the partner), or a jump (H-1) when
+        it scores better than waiting."""
+        action = super().react(view)
+        if action is not None:
+            return action
+        jumps = _prefer_uno([a for a in view.legal_actions() if a.kind == PLAY]) if self.house_rules else []
+        if not jumps or view.to_act is None:
+            return None
+        ctx = _Ctx(self, view)
+        wait = self._after(ctx, ctx.hand, ctx.color, ctx.top_kind, view.to_act, MAX_DEPTH)
+        best = max(jumps, key=lambda a: self._play_score(ctx, a.card, a.color, ctx.hand))
+        if self._play_score(ctx, best.card, best.color, ctx.hand) <= wait:
+            return None
+        self._last = None  # the pile changed by this seat's own card: nothing to read next time
+        return best
 
     # ------------------------------------------------------------------ memory between decisions
     def _track(self, view: View) -> None:
@@ -507,7 +562,10 @@ class HeuristicBot(Bot):
                 cost -= DRAWN_PLAY * fit / total
             else:
                 fit = sum(u for t, u in enumerate(ctx.unseen) if u and ctx.matches(t, color, kind))
-                cost -= DRAWN_PLAY * fit / max(ctx.pool, 1)
+                if ctx.house and ctx.options.draw_until_playable:  # the cards expected until one fits (H-4)
+                    cost = DRAW_COST * min(max(ctx.pool, 1) / max(fit, 1), 10.0) - DRAWN_PLAY
+                else:
+                    cost -= DRAWN_PLAY * fit / max(ctx.pool, 1)
         return -cost + self._after(ctx, hand, color, kind, ctx.next_seat(ctx.me), MAX_DEPTH)
 
     def _after(self, ctx: _Ctx, hand: list[int], color: int, kind: int, nxt: int, depth: int) -> float:
@@ -558,6 +616,10 @@ class HeuristicBot(Bot):
             return score + self._flip_value(ctx, after)
         if k == C.TRADE_HANDS:
             return score + self._trade_value(ctx, after)
+        if ctx.house and ctx.options.seven_o and k in (7, 0) and card.is_number:
+            if k == 7:
+                return score + max(_swap_value(ctx, len(after), s) for s in range(n) if s != me)
+            score += _pass_value(ctx, len(after))
         res_color = named if _WILD[k] else colors[t]
         # Who is hit, who plays next, and whether the turn comes straight back.
         victim = ctx.next_seat(me)
@@ -578,13 +640,15 @@ class HeuristicBot(Bot):
         # Harm done now, against keeping the card for a better moment.
         inflicted = self._inflicted(ctx, k, named)
         harm = 0.0
+        sign = ctx.sign
         if card.plays_again:
             if n > 2:
-                harm = sum(TURN_LOSS * threat(ctx.sizes[s]) for s in range(n) if s != me) / (n - 1)
+                harm = sum(sign[s] * TURN_LOSS * threat(ctx.sizes[s]) for s in range(n) if s != me) / (n - 1)
         elif card.hits_all:
-            harm = sum(threat(ctx.sizes[s]) * ctx.press_cards() for s in range(n) if s != me)
+            harm = sum(sign[s] * threat(ctx.sizes[s]) * ctx.press_cards() for s in range(n) if s != me)
         elif inflicted or card.skips:
-            harm = threat(ctx.sizes[victim]) * (inflicted + (TURN_LOSS if n > 2 and card.skips else 0.0))
+            lost = TURN_LOSS if n > 2 and card.skips else 0.0
+            harm = sign[victim] * threat(ctx.sizes[victim]) * (inflicted + lost)
             if inflicted and ctx.view.options.stacking and not ctx.launcher and card.stackable:
                 harm *= 0.7  # may be passed on
         score += harm - self._keep_value(ctx, k, inflicted, victim, len(after))
@@ -665,7 +729,7 @@ class HeuristicBot(Bot):
         return value
 
     def _trade_value(self, ctx: _Ctx, after: list[int]) -> float:
-        others = [ctx.sizes[s] for s in range(ctx.n) if s != ctx.me]
+        others = [ctx.sizes[s] for s in range(ctx.n) if s != ctx.me and ctx.sign[s] > 0]
         gain = len(after) - min(others)
         return 1.0 + gain - 0.5
 
@@ -687,6 +751,9 @@ class HeuristicBot(Bot):
         return best
 
     def _challenge(self, ctx: _Ctx, actions: list[Action]) -> Action:
+        answers = [a for a in actions if a.kind == PLAY]
+        if answers and ctx.house:  # a stacked Wild Draw card (H-3): passing the total on beats drawing it
+            return self._turn(ctx, answers)
         pending = ctx.view.pending()
         by = int(pending["by"])
         previous = pending.get("previous_color")
@@ -797,8 +864,8 @@ def _follow(ctx: _Ctx, cards: list[int], color: int, kind: int) -> int:
 
 def _facing(ctx: _Ctx, seat: int, color: int, kind: int, side: int | None = None) -> float:
     """Value for me of ``seat`` taking its turn on ``color``/``kind``: it sheds a card if it can
-    follow, and takes one if it cannot."""
-    return BLOCK * threat(ctx.sizes[seat]) * (1.0 - 2.0 * ctx.p_play(seat, color, kind, side))
+    follow, and takes one if it cannot (the other way round for my partner)."""
+    return ctx.sign[seat] * BLOCK * threat(ctx.sizes[seat]) * (1.0 - 2.0 * ctx.p_play(seat, color, kind, side))
 
 
 def _stuck(ctx: _Ctx, cards: list[int], color: int, kind: int) -> float:
@@ -815,3 +882,29 @@ def _stuck(ctx: _Ctx, cards: list[int], color: int, kind: int) -> float:
     others = [c for c in C.SIDE_COLORS[ctx.side] if c != color]
     missing = sum(1 for c in others if c not in held) / len(others)
     return SAME_COLOR * same + (1.0 - SAME_COLOR) * missing
+
+
+def _swap_value(ctx: _Ctx, mine: int, other: int) -> float:
+    """What swapping my ``mine`` cards for ``other``'s hand is worth (Trade Hands, a Seven-O 7):
+    the cards I drop, and as many again for the opponent who takes them, weighted by how close
+    to going out each of us then is; nothing with my partner (the team's cards do not change)."""
+    theirs = ctx.sizes[other]
+    if ctx.sign[other] < 0:
+        return 0.0
+    return (mine - theirs) * (threat(theirs) + threat(mine)) / 2.0
+
+
+def _pass_value(ctx: _Ctx, mine: int) -> float:
+    """What a Seven-O 0 is worth: every hand moves one seat on, so each seat's size becomes its
+    predecessor's (mine: ``mine`` cards after the play); my gain and my partner's count for me,
+    every opponent's against me, each weighted by how close to going out it leaves the seat."""
+    n = ctx.n
+    sizes = list(ctx.sizes)
+    sizes[ctx.me] = mine
+    value = 0.0
+    for s in range(n):
+        before = sizes[s]
+        after = sizes[(s - ctx.direction) % n]
+        weight = 1.0 if s == ctx.me or ctx.sign[s] < 0 else -1.0 / max(n - 1, 1)
+        value += weight * (before - after) * threat(after)
+    return value

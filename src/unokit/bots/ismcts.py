@@ -11,6 +11,13 @@ the statistics of one information set are pooled over every determinisation. The
 is the most visited one at the root. The method is Cowling, Powley and Whitehouse's SO-ISMCTS
 (IEEE TCIAIG 4(2), 2012); details and measured strength are in ``docs/ismcts.md``.
 
+House rules need nothing of their own in the search, which plays by the engine's rules: a
+Seven-O victim, a stack answer, a forced play are ordinary decisions of the tree. Two get a
+little more. With ``teams=true`` a seat's reward is its team's (both partners win a hand one of
+them wins), so the search cooperates with the partner. With ``jump_in=true``, when the bot may
+jump in out of turn (:meth:`IsmctsBot.react`), it searches a root whose choices are each jump
+and waiting; inside the tree and the rollouts nobody jumps (the tree follows the seat to act).
+
 The bot only reads its :class:`~unokit.View`: its own hand, the discard pile, hand sizes, the
 backs of other hands and of the draw pile's top card on double-sided decks, and the public
 facts of the open decision; in 2-player single-sided games it also remembers, from one of its
@@ -30,6 +37,8 @@ from ..core.game import Game
 from ..core.kinds import IS_WILD, KINDS
 from ..core.observation import View
 from ..core.rng import Rng
+from ..core.teams import partner
+from ..core.types import ActionKind
 from ..core.types import DecisionKind as D
 from .base import Bot, most_held_color
 
@@ -180,6 +189,24 @@ def _drawn_card(view: View) -> int:
     return -1 if t is None else int(t)
 
 
+#: The root choice of an out-of-turn search that lets the seat to act go on (no jump).
+_WAIT = Action(ActionKind.KEEP, "wait")
+
+
+def _pick(root: _Node, seat: int, choices: list[Action], c: float, rng: Rng) -> tuple[Action, _Node]:
+    """The root choice of ``seat`` to walk in this iteration and its node: an untried choice at
+    random, else the best by UCB1 (every choice is always available at the root)."""
+    kids = root.children.setdefault(seat, {})
+    untried = [a for a in choices if a not in kids]
+    if untried:
+        action = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
+        kids[action] = _Node()
+        return action, kids[action]
+    log_total = math.log(sum(kids[a].visits for a in choices) or 1)
+    best = max(choices, key=lambda a: kids[a].wins / kids[a].visits + c * math.sqrt(log_total / kids[a].visits))
+    return best, kids[best]
+
+
 class _Node:
     """Statistics of the edge into this node, and its children by acting seat and action."""
 
@@ -218,10 +245,13 @@ class IsmctsBot(Bot):
     :data:`DEFAULT_ITERATIONS`. ``exploration``: the UCB1 constant.
     ``rollout_depth``: greedy decisions after the tree before the hand-strength model scores
     the position (``None``: play the hand out). ``read_draws``: use :class:`Reads`.
+    ``house_rules=False`` never jumps in and plays for itself alone with ``teams=true``: only
+    to measure what its handling of the house rules is worth (``scripts/bench_house_bots.py``).
 
-    A decision with one sensible action is answered without search: a ``catch`` or late
-    ``uno`` whenever listed, and a play that leaves one card always declares UNO. Out of turn
-    it always declares its own UNO and catches (the default :meth:`Bot.react`).
+    A decision with one sensible action is answered without search: a ``catch`` (never of its
+    partner) or late ``uno`` whenever listed, and a play that leaves one card always declares
+    UNO. Out of turn it always declares its own UNO and catches (the default
+    :meth:`Bot.react`); a jump (``jump_in=true``) is searched against waiting.
     """
 
     name = "ismcts"
@@ -234,8 +264,10 @@ class IsmctsBot(Bot):
         exploration: float = DEFAULT_EXPLORATION,
         rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH,
         read_draws: bool = True,
+        house_rules: bool = True,
     ) -> None:
         super().__init__(seed)
+        self.house_rules = house_rules
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if time_limit is not None and time_limit <= 0:
@@ -264,10 +296,23 @@ class IsmctsBot(Bot):
             reads.acted(view, action)
         return action
 
+    def react(self, view: View) -> Action | None:
+        """Out of turn: a late UNO call or a catch (the default), else a jump (H-1) when the
+        search prefers it to waiting; None lets the game go on."""
+        action = super().react(view)
+        if action is not None:
+            return action
+        jumps = [a for a in _prune(view.legal_actions()) if a.kind == PLAY]
+        if not jumps or view.to_act is None or not self.house_rules:
+            return None
+        best = self.search(view, jumps)
+        return None if best is _WAIT else best
+
     def _choose(self, view: View) -> Action:
         actions = view.legal_actions()
+        partner = view.partner()
         for action in actions:
-            if action.kind == CATCH or action.kind == UNO:
+            if action.kind == UNO or (action.kind == CATCH and action.seat != partner):
                 return action  # catching and a late UNO call never hurt (R-1.5)
         choices = _prune(actions)
         self.last_iterations = 0
@@ -278,8 +323,12 @@ class IsmctsBot(Bot):
         return by_key.get(best.key, choices[0])
 
     # ------------------------------------------------------------------ search
-    def search(self, view: View) -> Action:
-        """Run the search for ``view``'s open decision and return the most visited action."""
+    def search(self, view: View, out_of_turn: list[Action] | None = None) -> Action:
+        """Run the search for ``view``'s open decision and return the most visited action.
+
+        With ``out_of_turn`` (the seat's jumps, when it is not to act) the root's choices are
+        those actions applied out of turn, and :data:`_WAIT`, letting the seat to act go on; the
+        most visited of them is returned."""
         seat = view.seat
         sampler = Determiniser(view, self.reads.voids if self.reads is not None else None)
         rng = self.rng
@@ -300,6 +349,11 @@ class IsmctsBot(Bot):
             game = sampler.game(rng.next64(), rng.next64())
             node = root
             path: list[tuple[_Node, int]] = []
+            if out_of_turn is not None:
+                chosen_jump, node = _pick(root, seat, [*out_of_turn, _WAIT], c, rng)
+                path.append((node, seat))
+                if chosen_jump is not _WAIT:
+                    game.apply(chosen_jump, seat)
             while not game.is_over:
                 actor = game.turn
                 acts = _prune(game.legal_actions())
@@ -333,12 +387,14 @@ class IsmctsBot(Bot):
                 _rollout(game, rng)
             elif depth:
                 _rollout(game, rng, depth)
-            rewards = _rewards(game)
+            rewards = _rewards(game, self.house_rules)
             for child, actor in path:
                 child.visits += 1
                 child.wins += rewards[actor]
         self.last_iterations = done
         mine = root.children.get(seat, {})
+        if out_of_turn is not None:
+            return max(mine.items(), key=lambda item: (item[1].visits, item[1].wins))[0]
 
         return max(mine.items(), key=lambda item: (item[1].visits, item[1].wins))[0]
 
@@ -385,18 +441,26 @@ def log_strength(game: Game, seat: int) -> float:
     return value
 
 
-def _rewards(game: Game) -> list[float]:
+def _rewards(game: Game, for_teams: bool = True) -> list[float]:
     """Each seat's reward: 1 shared among the hand's winners once it is over; before that,
-    its chance to win estimated by the hand-strength model (:func:`log_strength`)."""
+    its chance to win estimated by the hand-strength model (:func:`log_strength`). With
+    ``teams=true`` a seat's reward is its team's: 1 to both partners of a winning team, and
+    before the end the sum of the partners' chances (H-6); ``for_teams=False`` rewards each
+    seat alone (its share of a team's win)."""
+    teams = game.teams if for_teams else ()
     if game.is_over:
         winners = game.winners
-        share = 1.0 / len(winners) if winners else 0.0
+        share = 1.0 if teams else 1.0 / len(winners) if winners else 0.0
         return [share if s in winners else 0.0 for s in range(game.n)]
     logs = [log_strength(game, s) for s in range(game.n)]
     top = max(logs)
     weights = [math.exp(v - top) for v in logs]
     total = sum(weights)
-    return [w / total for w in weights]
+    chances = [w / total for w in weights]
+    if teams:
+        n = game.n
+        return [chances[s] + chances[partner(s, n)] for s in range(n)]
+    return chances
 
 
 def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
@@ -426,7 +490,7 @@ def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
                         r = 3 if a.uno else 1
                     else:
                         r = 4 if a.uno else 2
-                elif a.kind == CATCH:
+                elif a.kind == CATCH and not (game.options.teams and a.seat == partner(seat, game.n)):
                     r = 5
                 else:
                     continue
@@ -451,7 +515,13 @@ def _rollout(game: Game, rng: Rng, limit: int = 1 << 62) -> None:
             continue
         if decision is D.CHOOSE_PLAYER or decision is D.CHOOSE_TARGET:
             hands = game.hands
-            step(min((a for a in actions if a.kind is TRADE or a.kind is TARGET), key=lambda a: len(hands[a.seat])))
+            mate = partner(seat, game.n) if game.options.teams else -1
+            step(
+                min(
+                    (a for a in actions if a.kind is TRADE or a.kind is TARGET),
+                    key=lambda a: (a.seat == mate, len(hands[a.seat])),
+                )
+            )
             continue
         if decision is D.CHOOSE_DISCARD or decision is D.DISCARD_CARDS:
             unos = [a for a in actions if a.uno]

@@ -105,21 +105,24 @@ class FastIsmctsBot(IsmctsBot):
         rollout_depth: int | None = FAST_ROLLOUT_DEPTH,
         read_draws: bool = True,
         policy: str = FAST_POLICY,
+        house_rules: bool = True,
     ) -> None:
-        super().__init__(seed, iterations, time_limit, exploration, rollout_depth, read_draws)
+        super().__init__(seed, iterations, time_limit, exploration, rollout_depth, read_draws, house_rules)
         if policy not in S.POLICIES:
             raise ValueError(f"unknown rollout policy {policy!r}; policies are {', '.join(S.POLICIES)}")
         self.policy = policy
         #: The engine of the last search: ``"kernel"`` or ``"python"`` ("" before any).
         self.engine = ""
 
-    def search(self, view: View) -> Action:
+    def search(self, view: View, out_of_turn: list[Action] | None = None) -> Action:
+        """The search of :meth:`IsmctsBot.search`, on the kernel when it plays the game (it plays
+        no house rule, so a jump out of turn, ``out_of_turn``, is searched on the Python engine)."""
         sampler = Determiniser(view, self.reads.voids if self.reads is not None else None)
         template = sampler.game(0, 0)
         kernel = _kernel(template)
-        if kernel is None:
+        if kernel is None or out_of_turn is not None:
             self.engine = "python"
-            return super().search(view)
+            return super().search(view, out_of_turn)
         self.engine = "kernel"
         return self._search_kernel(view, sampler, template, kernel)
 

@@ -8,22 +8,31 @@ from ..core.game import Event, Game
 from ..core.observation import View
 from .base import Bot
 
+#: Reactions applied after one decision at most (each is a catch, a late call or a jump, and
+#: a table runs out of those long before).
+_MAX_REACTIONS = 64
+
 
 def react_all(game: Game, bots: Sequence[Bot | None], views: Sequence[View]) -> list[Event]:
     """Give out-of-turn reactions a chance after an action: the seats that may respond to an
-    open window (``game.responders()``: for a missed UNO, the exposed seat first, for a late
-    ``uno``, then the others in turn order from it) are asked in order and the first non-None
-    reaction is applied. Seats whose bot is ``None`` (humans) are skipped."""
+    open window (``game.responders()``: for a missed UNO, the exposed seat first, then the
+    others in turn order from it; for Jump-In, the seats holding the card just played, in turn
+    order from its player) are asked in order and the first non-None reaction is applied. A
+    reaction may open a window in turn (a jump can be jumped on), so the seats are asked again
+    until nobody reacts. Seats whose bot is ``None`` (humans) are skipped."""
     events: list[Event] = []
-    if game.is_over:
-        return events
-    for seat in game.responders():
-        bot = bots[seat]
-        if bot is None:
-            continue
-        action = bot.react(views[seat])
-        if action is not None:
-            events += game.apply(action, seat=seat)
+    for _ in range(_MAX_REACTIONS):
+        if game.is_over or not game.windows:
+            break
+        for seat in game.responders():
+            bot = bots[seat]
+            if bot is None:
+                continue
+            action = bot.react(views[seat])
+            if action is not None:
+                events += game.apply(action, seat=seat)
+                break
+        else:
             break
     return events
 

@@ -162,7 +162,10 @@ class Challenge(Decision):
 
     def actions(self, game: Game) -> list[Action]:
         simple = game.actions.simple
-        return [simple[ActionKind.CHALLENGE], simple[ActionKind.ACCEPT]]
+        out = [simple[ActionKind.CHALLENGE], simple[ActionKind.ACCEPT]]
+        if game.stack_total:
+            out += game._stack_plays(self.seat)  # or pass the stacked total on (H-3)
+        return out
 
     def facts(self, game: Game) -> dict[str, Any]:
         return {

@@ -29,9 +29,10 @@ from .decisions import (
 )
 from .draws import Draws
 from .kinds import KINDS, CardKind, pass_turn
+from .legal import stack_answers
 from .state import Event
 from .types import CardId, Color, Seat
-from .windows import UnoCatch
+from .windows import JumpIn, UnoCatch
 
 
 class Effects(Draws):
@@ -88,10 +89,12 @@ class Effects(Draws):
                 return
         effect = kind.effect
         if effect is pass_turn:  # the commonest effect, written out: the next player plays
-            self.turn = seat = (seat + self.direction) % self.n
-            self._decision = (STACKS if self.stack_total else TURNS)[seat]
+            self.turn = nxt = (seat + self.direction) % self.n
+            self._decision = (STACKS if self.stack_total else TURNS)[nxt]
         else:
             effect(self, seat, kind, chosen, prev_color)
+        if self.options.jump_in and not kind.wild and self.side == side:
+            self._open_window(JumpIn(seat))  # an identical card may jump in on it (H-1)
 
     def _skip_next(self, seat: Seat) -> None:
         """The next player loses the turn (R-3.4)."""
@@ -114,11 +117,18 @@ class Effects(Draws):
 
     # ------------------------------------------------------------------ Wild Draw cards (R-2.3, R-3.5, R-3.6)
     def _wild_draw(self, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
-        """The next player may challenge (with bluffing on), else draws and loses the turn."""
+        """The next player may challenge (with bluffing on), else draws and loses the turn.
+        Where the card stacks (progressive or mixed stacking, H-3) its count joins the stacked
+        total, and the next player may also pass the total on."""
         victim = self.next_seat(seat)
+        stacks = self.options.stacking and stack_answers(self.options.stacking)[kind.id]
+        if stacks:
+            self.stack_total += kind.draws
         if self.options.bluffing:
             fair = self._fair_wild_draw(seat, previous, excluded=0)
             self._set_decision(Challenge(victim, seat, kind.id, chosen, fair, previous))
+        elif stacks:
+            self._advance(seat)  # a stack answer or the whole total (H-3)
         else:
             self._wild_draw_penalty(victim, kind, chosen, fair_challenged=False)
             self._advance(seat, 2)
@@ -136,23 +146,15 @@ class Effects(Draws):
         assert isinstance(decision, Challenge)
         by = decision.by
         kind = KINDS[decision.card]
+        if self.stack_total:
+            self._answer_stacked_wild_draw(seat, decision, challenged)
+            return
         if not challenged:
             self._emit({"type": "accept", "seat": seat})
             self._wild_draw_penalty(seat, kind, decision.color, fair_challenged=False)
             self._advance(seat)
             return
-        hand = self.hands[by]
-        self._learn(seat, by)  # the challenger sees the hand (R-2.3)
-        self._emit(
-            {
-                "type": "challenge",
-                "seat": seat,
-                "target": by,
-                "success": not decision.fair,
-                "revealed": [self.deck.text[t] for t in sorted(hand)],
-                "private": [seat, by],
-            }
-        )
+        self._reveal_for_challenge(seat, decision)
         if decision.fair:
             self._wild_draw_penalty(seat, kind, decision.color, fair_challenged=True)
             self._advance(seat)
@@ -162,6 +164,41 @@ class Effects(Draws):
             else:
                 self._draw(by, kind.draws, "challenge")
             self._start_turn(seat)  # the challenger keeps the turn
+
+    def _reveal_for_challenge(self, seat: Seat, decision: Challenge) -> None:
+        """``seat`` challenges: it sees the hand of the card's player (R-2.3)."""
+        by = decision.by
+        self._learn(seat, by)
+        self._emit(
+            {
+                "type": "challenge",
+                "seat": seat,
+                "target": by,
+                "success": not decision.fair,
+                "revealed": [self.deck.text[t] for t in sorted(self.hands[by])],
+                "private": [seat, by],
+            }
+        )
+
+    def _answer_stacked_wild_draw(self, seat: Seat, decision: Challenge, challenged: bool) -> None:
+        """A Wild Draw card that stacked (H-3): the whole total replaces its count. Accepted,
+        ``seat`` draws the total; challenged, a bluffer draws it and ``seat`` plays, a fair
+        player makes ``seat`` draw it and two more."""
+        total = self.stack_total
+        self.stack_total = 0
+        name = KINDS[decision.card].name
+        if not challenged:
+            self._emit({"type": "accept", "seat": seat})
+            self._draw(seat, total, name)
+            self._advance(seat)
+            return
+        self._reveal_for_challenge(seat, decision)
+        if decision.fair:
+            self._draw(seat, total + 2, name)
+            self._advance(seat)
+        else:
+            self._draw(decision.by, total, "challenge")
+            self._start_turn(seat)
 
     # ------------------------------------------------------------------ Flip (R-3.7, R-5.3)
     def _flip(self) -> None:
@@ -219,6 +256,21 @@ class Effects(Draws):
         self._learn(other, seat)
         self._emit({"type": "trade", "seat": seat, "target": other})
         self._advance(seat)
+
+    # ------------------------------------------------------------------ Seven-O (H-2)
+    def _pass_hands(self) -> None:
+        """Every hand passes one seat in the direction of play; each player saw the hand it
+        passed on."""
+        n = self.n
+        step = self.direction
+        passed: list[list[CardId]] = [[] for _ in range(n)]
+        for s, hand in enumerate(self.hands):
+            passed[(s + step) % n] = hand
+        self.hands = passed
+        self.known = {(h + step) % n: viewers for h, viewers in self.known.items()}
+        for s in range(n):
+            self._learn(s, (s + step) % n)
+        self._emit({"type": "pass_hands", "direction": "clockwise" if self.direction == 1 else "counterclockwise"})
 
     # ------------------------------------------------------------------ Wild Press Your Luck (R-5.5)
     def _start_press_your_luck(self, seat: Seat) -> None:
@@ -359,12 +411,16 @@ class Effects(Draws):
 
     # ------------------------------------------------------------------ drawing or pressing as a turn
     def _turn_draw(self, seat: Seat) -> None:
-        """Draw one card; it may be played at once if playable (R-2.2, R-3.3)."""
+        """Draw one card; it may be played at once if playable (R-2.2, R-3.3). With
+        ``draw_until_playable``, draw until a playable card comes (H-4)."""
         draw = self.draw
         if not draw and not self._refill():
             self._pass_with_nothing(seat)
             return
         self.passes = 0
+        if self.options.draw_until_playable:
+            self._draw_until_playable(seat)
+            return
         t = self.draw.pop()
         hand = self.hands[seat]
         hand.append(t)
@@ -382,15 +438,41 @@ class Effects(Draws):
             self.turn = seat = (seat + self.direction) % self.n
             self._decision = (STACKS if self.stack_total else TURNS)[seat]
 
+    def _draw_until_playable(self, seat: Seat) -> None:
+        """Draw one card at a time until one may be played now, then play it or keep it; stop
+        when no card is left anywhere (R-1.8), and the turn passes (H-4)."""
+        hand = self.hands[seat]
+        drawn: list[CardId] = []
+        playable = -1
+        while True:
+            if not self.draw and not self._refill():
+                self._emit({"type": "draw_failed", "seat": seat, "reason": "turn"})
+                break
+            t = self.draw.pop()
+            hand.append(t)
+            drawn.append(t)
+            if self._playable(seat, t, len(hand) - 1):
+                playable = t
+                break
+        self._cards_event("draw", seat, drawn, "turn")
+        if playable >= 0:
+            self._decision = play_or_keep(seat, playable)
+        else:
+            self._advance(seat)
+
     def _take_stack(self, seat: Seat) -> None:
-        """Decline to answer a stack: draw the whole total and lose the turn (R-1.9)."""
+        """Decline to answer a stack: draw the whole total (press it, with Hit cards) and lose
+        the turn (R-1.9, H-3)."""
         total = self.stack_total
         self.stack_total = 0
-        self._draw(seat, total, "stack")
+        self._penalty(seat, total, "stack")
         self._advance(seat)
 
     def _turn_press(self, seat: Seat) -> None:
         """Press the launcher; the turn ends whatever comes out (R-4.1)."""
+        if self.stack_total:
+            self._take_stack(seat)  # declining a stack of Hit cards (H-3)
+            return
         if self._nothing_to_draw():
             self._pass_with_nothing(seat)
             return

@@ -34,8 +34,9 @@ from .notation import Notation
 from .rng import MASK64, Rng
 from .round_end import RoundResult, game_winners
 from .state import HAND_SIZE, Event, GameState
+from .teams import team_members, team_totals
 from .types import ActionKind, DecisionKind, Seat
-from .variants import get_rules, make_options, parse_variant_spec
+from .variants import check_table, get_rules, make_options, parse_variant_spec
 from .windows import UnoCatch
 
 #: The decision kinds, in the order of the documentation (``over`` last).
@@ -109,6 +110,7 @@ class Game(Notation):
                 f"{rules.title} is for {rules.min_players} to {rules.max_players} players, not {players} (R-1.1)"
             )
         opts = make_options(rules, merged)
+        check_table(opts, players)
         if seed is None:
             seed = secrets.randbits(64)
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -186,6 +188,16 @@ class Game(Notation):
     def winner(self) -> Seat | None:
         """The seat that won the game alone; ``None`` while it runs or when the win is shared."""
         return self._winners[0] if len(self._winners) == 1 else None
+
+    @property
+    def teams(self) -> tuple[tuple[Seat, Seat], ...]:
+        """The teams' seats by team number with ``teams=true`` (H-6), else empty."""
+        return team_members(self.n) if self.options.teams else ()
+
+    @property
+    def team_scores(self) -> list[int]:
+        """The teams' totals (the sums of their members' scores) with ``teams=true``, else empty."""
+        return team_totals(self.scores) if self.options.teams else []
 
     @property
     def top_card(self) -> int:

@@ -64,7 +64,7 @@ class CardKind:
     reverses: bool = False
     plays_again: bool = False  # the player plays again (Skip Everyone)
     hits_all: bool = False  # every other player presses (Wild All Hit)
-    stackable: bool = False  # with stacking=true it may be answered by the same kind (R-1.9)
+    stackable: bool = False  # a coloured draw or Hit card: with stacking it may be answered (R-1.9, H-3)
     challengeable: bool = False  # the next player may challenge it (R-2.3, R-3.5, R-3.6)
     color_with_play: bool = False  # a wild whose play names a colour (``play wild red``)
     discards: str = ""  # "own": every card of its colour goes too; "named": of the colour named
@@ -112,6 +112,22 @@ def pass_turn(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: C
     game._start_turn((seat + game.direction) % game.n)
 
 
+def seven(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """A 7: with ``seven_o`` the player chooses whom to swap hands with (H-2), else no effect."""
+    if game.options.seven_o:
+        game._choose_player(seat)
+    else:
+        game._advance(seat)
+
+
+def zero(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
+    """A 0: with ``seven_o`` every hand passes one seat in the direction of play (H-2), else
+    no effect."""
+    if game.options.seven_o:
+        game._pass_hands()
+    game._advance(seat)
+
+
 def skip_next(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
     """Skip: the next player loses the turn (R-3.4)."""
     game._skip_next(seat)
@@ -152,9 +168,14 @@ def wild_draw(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: C
 
 
 def hit(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
-    """Hit 2 / 2X / 5X: the next player presses and loses the turn (R-4.3, R-5.4)."""
-    game._penalty(game.next_seat(seat), kind.presses, kind.name)
-    game._advance(seat, 2)
+    """Hit 2 / 2X / 5X: the next player presses and loses the turn (R-4.3, R-5.4); with
+    stacking the presses add up and pass to the next player (H-3)."""
+    if game.options.stacking:
+        game.stack_total += kind.presses
+        game._advance(seat)
+    else:
+        game._penalty(game.next_seat(seat), kind.presses, kind.name)
+        game._advance(seat, 2)
 
 
 def trade_hands(game: Game, seat: Seat, kind: CardKind, chosen: Color, previous: Color) -> None:
@@ -263,13 +284,21 @@ def last_draw(game: Game, seat: Seat, kind: CardKind, chosen: Color) -> None:
 
 
 def last_wild_draw(game: Game, seat: Seat, kind: CardKind, chosen: Color) -> None:
-    """A Wild Draw card as the last card: no challenge, the next player draws (D-3)."""
-    game._wild_draw_penalty(game.next_seat(seat), kind, chosen, fair_challenged=False)
+    """A Wild Draw card as the last card: no challenge, the next player draws (D-3); played on
+    a stacked draw (H-3), the whole total."""
+    if game.stack_total:
+        total = game.stack_total + kind.draws
+        game.stack_total = 0
+        game._draw(game.next_seat(seat), total, kind.name)
+    else:
+        game._wild_draw_penalty(game.next_seat(seat), kind, chosen, fair_challenged=False)
 
 
 def last_hit(game: Game, seat: Seat, kind: CardKind, chosen: Color) -> None:
-    """A Hit card as the last card: the next player still presses."""
-    game._penalty(game.next_seat(seat), kind.presses, kind.name)
+    """A Hit card as the last card: the next player still presses, the stacked total too (H-3)."""
+    total = kind.presses + game.stack_total
+    game.stack_total = 0
+    game._penalty(game.next_seat(seat), total, kind.name)
 
 
 def last_all_hit(game: Game, seat: Seat, kind: CardKind, chosen: Color) -> None:
@@ -363,9 +392,13 @@ def first_hit_fire(game: Game, first: Seat, kind: CardKind) -> None:
 
 # ----------------------------------------------------------------------------- the table
 _C = DecisionKind.CHALLENGE
+_CS = (DecisionKind.CHALLENGE, DecisionKind.STACK)  # a stack with progressive or mixed stacking (H-3)
 _COLOR = DecisionKind.CHOOSE_COLOR
+#: The numbers' effects: none, but a 0 and a 7 under ``seven_o`` (H-2).
+_NUMBER_EFFECTS: dict[int, Effect] = {0: zero, 7: seven}
 _NUMBERS = tuple(
-    CardKind(n, str(n), str(n), str(n), pass_turn, number=n, first=first_play, rule="R-1.4") for n in range(10)
+    CardKind(n, str(n), str(n), str(n), _NUMBER_EFFECTS.get(n, pass_turn), number=n, first=first_play, rule="R-1.4")
+    for n in range(10)
 )
 
 # fmt: off
@@ -386,12 +419,12 @@ KINDS: tuple[CardKind, ...] = (
              points=_pts(30), rule="R-3.4"),
     CardKind(16, "flip", "Flip", "F", flip, opens=(_COLOR,), points=_pts(20), first=first_flip, last=last_flip,
              rule="R-3.7"),
-    CardKind(17, "hit_2", "Hit 2", "H2", hit, presses=2, skips=True, victim="next", points=_pts(20),
-             first=first_hit, last=last_hit, rule="R-4.3"),
-    CardKind(18, "hit_2x", "Hit 2X", "H2x", hit, presses=2, skips=True, victim="next", points=_pts(10),
-             last=last_hit, rule="R-5.4"),
-    CardKind(19, "hit_5x", "Hit 5X", "H5x", hit, presses=5, skips=True, victim="next", points=_pts(20),
-             last=last_hit, rule="R-5.4"),
+    CardKind(17, "hit_2", "Hit 2", "H2", hit, presses=2, skips=True, stackable=True, victim="next",
+             opens=(DecisionKind.STACK,), points=_pts(20), first=first_hit, last=last_hit, rule="R-4.3"),
+    CardKind(18, "hit_2x", "Hit 2X", "H2x", hit, presses=2, skips=True, stackable=True, victim="next",
+             opens=(DecisionKind.STACK,), points=_pts(10), last=last_hit, rule="R-5.4"),
+    CardKind(19, "hit_5x", "Hit 5X", "H5x", hit, presses=5, skips=True, stackable=True, victim="next",
+             opens=(DecisionKind.STACK,), points=_pts(20), last=last_hit, rule="R-5.4"),
     CardKind(20, "discard_all", "Discard All", "DA", pass_turn, discards="own", points=_pts(attack=30, flip_attack=20),
              first=first_play, rule="R-4.3"),
     CardKind(21, "trade_hands", "Trade Hands", "TH", trade_hands, may_go_out=False, victim="chosen",
@@ -399,10 +432,10 @@ KINDS: tuple[CardKind, ...] = (
     CardKind(22, "wild", "Wild", "W", pass_turn, wild=True, color_with_play=True,
              points=_pts(classic=50, attack=50, flip=40, flip_attack=40), first=first_choose_color, rule="R-1.4"),
     CardKind(23, "wild_draw_four", "Wild Draw Four", "W+4", wild_draw, wild=True, color_with_play=True, draws=4,
-             skips=True, challengeable=True, victim="next", opens=(_C,), points=_pts(50), returned_first=True,
+             skips=True, challengeable=True, victim="next", opens=_CS, points=_pts(50), returned_first=True,
              last=last_wild_draw, rule="R-2.3"),
     CardKind(24, "wild_draw_two", "Wild Draw Two", "W+2", wild_draw, wild=True, color_with_play=True, draws=2,
-             skips=True, challengeable=True, victim="next", opens=(_C,), points=_pts(50), returned_first=True,
+             skips=True, challengeable=True, victim="next", opens=_CS, points=_pts(50), returned_first=True,
              last=last_wild_draw, rule="R-3.5"),
     CardKind(25, "wild_draw_color", "Wild Draw Color", "W+C", wild_draw, wild=True, color_with_play=True,
              until="color", skips=True, challengeable=True, victim="next", opens=(_C,), points=_pts(60),

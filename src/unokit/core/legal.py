@@ -11,14 +11,48 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .colors import NO_COLOR, SIDE_COLORS
+from .kinds import KINDS
 from .state import GameState
-from .types import ActionKind, CardId, Color, Seat
+from .types import ActionKind, CardId, Color, KindId, Seat
 
 if TYPE_CHECKING:
     from .actions import Action
 
 _DRAW = ActionKind.DRAW
 _KEEP = ActionKind.KEEP
+
+_STACK_ANSWERS: dict[bool | str, tuple[frozenset[KindId], ...]] = {}
+
+
+def stack_answers(reading: bool | str) -> tuple[frozenset[KindId], ...]:
+    """What may answer a stacked draw under ``reading`` of the option ``stacking`` (R-1.9, H-3):
+    by the kind of the card on top, the kinds that may be played on it; empty for a kind that
+    does not stack. Read from the card-kind table:
+
+    * ``False``: nothing stacks;
+    * ``True`` (same): a coloured draw or Hit card (``stackable``) by the same kind;
+    * ``"progressive"`` (Progressive UNO): that, and a Wild Draw card that makes its victim draw
+      a fixed number of cards by the same kind (Wild Draw Four on Wild Draw Four, Wild Draw Two
+      on Wild Draw Two);
+    * ``"mixed"``: that, and such a Wild Draw card on any coloured draw card too (Wild Draw Four
+      on Draw Two, Wild Draw Two on Draw One).
+    """
+    table = _STACK_ANSWERS.get(reading)
+    if table is None:
+        counted = {k.id for k in KINDS if k.challengeable and k.draws > 0 and not k.until}
+        colored = {k.id for k in KINDS if k.stackable}
+        answers: list[frozenset[KindId]] = []
+        for kind in KINDS:
+            ids: set[KindId] = set()
+            if reading and kind.id in colored:
+                ids.add(kind.id)
+                if reading == "mixed" and kind.draws > 0:
+                    ids |= counted
+            elif reading in ("progressive", "mixed") and kind.id in counted:
+                ids.add(kind.id)
+            answers.append(frozenset(ids))
+        table = _STACK_ANSWERS[reading] = tuple(answers)
+    return table
 
 
 class Legal(GameState):
@@ -98,22 +132,38 @@ class Legal(GameState):
 
     def _play_or_keep_actions(self, seat: Seat, t: CardId) -> list[Action]:
         """Play the drawn card (naming a colour if it is a wild that does; with the UNO form when
-        it leaves one card) or keep it (R-2.2). The list is shared: do not change it."""
+        it leaves one card) or keep it (R-2.2); with ``force_play`` no keeping (H-5). The list is
+        shared: do not change it."""
         listings = self.actions.play_or_keep[self.side]
-        return listings[2 * self.deck.kinds[self.side][t].color_with_play + (len(self.hands[seat]) == 2)]
+        listed = listings[2 * self.deck.kinds[self.side][t].color_with_play + (len(self.hands[seat]) == 2)]
+        return listed[:-1] if self.options.force_play else listed  # ``keep`` is last
 
     def _stack_actions(self, seat: Seat) -> list[Action]:
-        kinds = self.deck.kind[self.side]
-        top_kind = kinds[self.discard[-1]]
+        """Answer the stacked draw with a card that stacks on it, or take the total (R-1.9, H-3)."""
+        out = self._stack_plays(seat)
+        out.append(self._pass_action)  # draw, or press in the launcher games
+        return out
+
+    def _stack_plays(self, seat: Seat) -> list[Action]:
+        """The plays that answer the stacked draw on top (``stack_answers``); a Wild Draw card
+        names a colour, and with bluffing off it must be fair (R-2.3)."""
+        side = self.side
+        kinds = self.deck.kind[side]
+        answers = stack_answers(self.options.stacking)[kinds[self.discard[-1]]]
         hand = self.hands[seat]
         table = self.actions
+        uno = len(hand) == 2
         out: list[Action] = []
         for t in sorted(set(hand)):
-            if kinds[t] == top_kind:
+            if kinds[t] not in answers:
+                continue
+            if self.deck.kinds[side][t].color_with_play:
+                if self.options.bluffing or self._fair_wild_draw(seat, self.color):
+                    out += table.wild_plays_uno[side][t] if uno else table.wild_plays[side][t]
+            else:
                 out.append(table.play[t])
-                if len(hand) == 2:
+                if uno:
                     out.append(table.play_uno[t])
-        out.append(table.simple[_DRAW])
         return out
 
     def _discard_actions(self, seat: Seat) -> list[Action]:

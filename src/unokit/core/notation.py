@@ -122,6 +122,11 @@ class Notation(RoundEnd):
         decision = self._decision
         to_act = decision.seat
         if seat != to_act and action.kind not in (_CATCH, _UNO):
+            if action.kind == _PLAY and self.options.jump_in:
+                return (
+                    f"{name!r}: it is seat {to_act}'s decision ({decision.kind}); out of turn seat {seat} may "
+                    "only jump in with a card identical to the top card, before the next player acts (H-1)"
+                )
             return f"{name!r}: it is seat {to_act}'s decision ({decision.kind}), not seat {seat}'s"
         if action.kind == _CATCH:
             target = action.seat
@@ -144,7 +149,10 @@ class Notation(RoundEnd):
             top = self.face_text(self.discard[-1])
             color = COLOR_NAMES[self.color] if self.color >= 0 else "none"
             if kind == DecisionKind.STACK:
-                return f"{self.face_text(t)} cannot answer the stacked {top}; play the same kind or draw (R-1.9)"
+                return (
+                    f"{self.face_text(t)} cannot answer the stacked {top}; "
+                    "play a card that stacks on it, or take the total (R-1.9, H-3)"
+                )
             if action.uno:
                 return "'uno' goes with a play that leaves you exactly one card (R-1.5)"
             card = self.deck.kinds[self.side][t]
@@ -169,6 +177,8 @@ class Notation(RoundEnd):
             drawn = self.deck.kinds[self.side][decision.card]
             if drawn.color_with_play:
                 return f"name a colour for {self.face_text(decision.card)}, e.g. 'play_drawn red'"
+        if action.kind == ActionKind.KEEP and kind == DecisionKind.PLAY_OR_KEEP and self.options.force_play:
+            return "the card just drawn can be played, and with force_play it must be (H-5): play_drawn"
         if action.uno:
             return "'uno' goes with a play that leaves you exactly one card (R-1.5)"
         return f"{name!r} is not possible now: seat {seat} must {expected}"

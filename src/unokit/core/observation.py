@@ -16,6 +16,8 @@ from .colors import COLOR_NAMES
 from .decks import Deck
 from .errors import IllegalActionError, quote
 from .game import Event, Game
+from .position import jump_in_seat
+from .teams import partner
 from .types import CardId, DecisionKind, Seat
 from .variants import Options, VariantRules
 
@@ -77,6 +79,11 @@ def observe(game: Game, seat: Seat | None) -> dict[str, Any]:
         }
         if known:
             obs["known"] = known
+    if game.options.jump_in:
+        obs["jump_in"] = jump_in_seat(game)  # who played the top card while a jump may come (H-1)
+    if game.options.teams:
+        obs["teams"] = [list(members) for members in game.teams]
+        obs["team_scores"] = game.team_scores
     return obs
 
 
@@ -237,6 +244,28 @@ class View:
     def uno_exposed(self) -> Seat:
         """The seat that may be caught without UNO, or -1."""
         return self._game.uno_exposed
+
+    @property
+    def jump_in(self) -> Seat | None:
+        """The seat that played the top card while a Jump-In window is open on it (H-1), or None."""
+        return jump_in_seat(self._game)
+
+    @property
+    def teams(self) -> tuple[tuple[Seat, Seat], ...]:
+        """The teams' seats with ``teams=true`` (H-6), else empty."""
+        return self._game.teams
+
+    def partner(self, seat: Seat | None = None) -> Seat | None:
+        """The partner of ``seat`` (default: this seat) with ``teams=true``, else None."""
+        game = self._game
+        if not game.options.teams:
+            return None
+        return partner(self.seat if seat is None else seat, game.n)
+
+    @property
+    def team_scores(self) -> list[int]:
+        """The teams' totals with ``teams=true``, else empty."""
+        return self._game.team_scores
 
     def pending(self) -> dict[str, Any]:
         """The open decision as this seat may know it."""

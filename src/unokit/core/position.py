@@ -20,8 +20,8 @@ from .game import Game, action_table
 from .launcher import launcher_from_state, make_launcher
 from .rng import Rng
 from .types import CardId, Color, DecisionKind, Seat
-from .variants import custom_deck, get_rules, make_options, paired_deck
-from .windows import UnoCatch
+from .variants import check_table, custom_deck, get_rules, make_options, paired_deck
+from .windows import JumpIn, UnoCatch, Window
 
 FORMAT = "unokit-position/1"
 _FIELDS = frozenset(
@@ -48,6 +48,7 @@ _FIELDS = frozenset(
         "passes",
         "winners",
         "deck",
+        "jump_in",
     }
 )
 
@@ -68,6 +69,14 @@ def exposed_seat(game: Game) -> Seat | None:
     for window in game.windows:
         if isinstance(window, UnoCatch):
             return window.seat
+    return None
+
+
+def jump_in_seat(game: Game) -> Seat | None:
+    """The seat that played the top card while a Jump-In window is open on it (H-1), or ``None``."""
+    for window in game.windows:
+        if isinstance(window, JumpIn):
+            return window.by
     return None
 
 
@@ -99,6 +108,9 @@ def to_position(game: Game) -> dict[str, Any]:
     }
     if game.options.pairing == "random" and game.rules.double_sided:
         obj["deck"] = [str(game.deck.types[t]) for t in game.deck.cards()]
+    jumped_on = jump_in_seat(game)
+    if jumped_on is not None:
+        obj["jump_in"] = jumped_on
     return obj
 
 
@@ -195,6 +207,10 @@ def from_position(obj: dict[str, Any]) -> Game:
     except OptionError as exc:
         raise PositionError(str(exc)) from None
     players = _int(_need(obj, "players"), "players", rules.min_players, rules.max_players)
+    try:
+        check_table(options, players)
+    except OptionError as exc:
+        raise PositionError(str(exc)) from None
     seed = _need(obj, "seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise PositionError(f"'seed' must be a whole number of 0 or more, not {seed!r}")
@@ -264,9 +280,16 @@ def from_position(obj: dict[str, Any]) -> Game:
     game.color = _color(obj.get("color"), "'color'")
     if game.color >= 0 and game.color not in C.SIDE_COLORS[side]:
         raise PositionError(f"colour {C.COLOR_NAMES[game.color]} is not on the {side_name} side")
+    windows: list[Window] = []
     exposed = obj.get("uno_exposed")
     if exposed is not None:
-        game.windows = (UnoCatch(_int(exposed, "'uno_exposed'", 0, players - 1)),)
+        windows.append(UnoCatch(_int(exposed, "'uno_exposed'", 0, players - 1)))
+    jumped_on = obj.get("jump_in")
+    if jumped_on is not None:
+        if not options.jump_in:
+            raise PositionError("'jump_in' (a Jump-In window) needs the option jump_in=true")
+        windows.append(JumpIn(_int(jumped_on, "'jump_in'", 0, players - 1)))
+    game.windows = tuple(windows)
     game.stack_total = _int(obj.get("stack", 0), "'stack'", 0, 10**6)
     if game.stack_total and not options.stacking:
         raise PositionError("'stack' needs the option stacking=true")
@@ -290,6 +313,8 @@ def from_position(obj: dict[str, Any]) -> Game:
         return game
     if not game.discard:
         raise PositionError("'discard' needs at least its top card while the game runs")
+    if jumped_on is not None and game.deck.color[side][game.discard[-1]] < 0:
+        raise PositionError("a Jump-In window ('jump_in') opens only on a coloured top card (H-1)")
     seat = _int(pending.get("seat", game.turn), "pending 'seat'", 0, players - 1)
     if kind in (DecisionKind.TURN, DecisionKind.STACK):
         if (kind == DecisionKind.STACK) != bool(game.stack_total):

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from .decisions import OVER
 from .setup import Setup
+from .state import Event
+from .teams import team_members, team_of, team_totals
 from .types import Seat
 
 
@@ -19,7 +21,8 @@ from .types import Seat
 class RoundResult:
     """How a round ended: ``winner`` went out (or won a blocked round, D-4), on ``side``;
     ``hand_points`` are the values of the hands left, ``points`` what each seat gained,
-    ``scores`` the totals after it. ``winners`` is empty unless the round ended the game."""
+    ``scores`` the totals after it. ``winners`` is empty unless the round ended the game.
+    With ``teams=true`` (H-6), ``team_scores`` are the teams' totals (else empty)."""
 
     round: int
     winner: Seat
@@ -29,6 +32,7 @@ class RoundResult:
     points: tuple[int, ...]
     scores: tuple[int, ...]
     winners: tuple[Seat, ...]
+    team_scores: tuple[int, ...] = ()
 
     @property
     def game_over(self) -> bool:
@@ -44,29 +48,40 @@ class RoundEnd(Setup):
     def _end_round(self, winner: Seat, blocked: bool = False) -> None:
         side = self.side
         values = [self._hand_value(h, side) for h in self.hands]
-        if self.options.scoring == "winner":
+        opts = self.options
+        if opts.scoring == "winner":
             gained = [0] * self.n
-            gained[winner] = sum(values) - values[winner]  # the others' hands (R-1.7, D-16)
+            if opts.teams:  # the other teams' hands, not the partner's (H-6)
+                gained[winner] = sum(v for s, v in enumerate(values) if team_of(s, self.n) != team_of(winner, self.n))
+            else:
+                gained[winner] = sum(values) - values[winner]  # the others' hands (R-1.7, D-16)
         else:
             gained = values
         for seat in range(self.n):
             self.scores[seat] += gained[seat]
         self.stack_total = 0
         self.windows = ()
-        self._emit(
-            {
-                "type": "round_end",
-                "round": self.round_number,
-                "winner": winner,
-                "side": self.rules.side_names[side],
-                "hands": [[self.deck.text[t] for t in hand] for hand in self.hands],  # shown for scoring
-                "hand_points": values,
-                "points": gained,
-                "scores": list(self.scores),
-            }
-        )
-        opts = self.options
-        winners = game_winners(self.scores, winner, opts.scoring, opts.target, opts.rounds, self.round_number)
+        teams = team_totals(self.scores) if opts.teams else []
+        event: Event = {
+            "type": "round_end",
+            "round": self.round_number,
+            "winner": winner,
+            "side": self.rules.side_names[side],
+            "hands": [[self.deck.text[t] for t in hand] for hand in self.hands],  # shown for scoring
+            "hand_points": values,
+            "points": gained,
+            "scores": list(self.scores),
+        }
+        if opts.teams:
+            event["team_scores"] = teams
+        self._emit(event)
+        if opts.teams:  # the teams' totals decide, and a team wins with both its members (H-6)
+            team = team_of(winner, self.n)
+            won = game_winners(teams, team, opts.scoring, opts.target, opts.rounds, self.round_number)
+            members = team_members(self.n)
+            winners = None if won is None else sorted(s for k in won for s in members[k])
+        else:
+            winners = game_winners(self.scores, winner, opts.scoring, opts.target, opts.rounds, self.round_number)
         self.last_round = self._ended = RoundResult(
             self.round_number,
             winner,
@@ -76,6 +91,7 @@ class RoundEnd(Setup):
             tuple(gained),
             tuple(self.scores),
             tuple(winners or ()),
+            tuple(teams),
         )
         if winners is None:
             self.dealer = (self.dealer + 1) % self.n  # the deal passes to the left (R-1.2)
@@ -84,7 +100,10 @@ class RoundEnd(Setup):
         self._winners = winners
         self._decision = OVER
         self.is_over = True
-        self._emit({"type": "game_end", "winners": winners, "scores": list(self.scores)})
+        end: Event = {"type": "game_end", "winners": winners, "scores": list(self.scores)}
+        if opts.teams:
+            end["team_scores"] = teams
+        self._emit(end)
 
 
 def game_winners(

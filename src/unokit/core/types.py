@@ -94,6 +94,8 @@ class EventType(TextKind):
     UNO = "uno"
     CATCH = "catch"
     TRADE = "trade"
+    PASS_HANDS = "pass_hands"
+    JUMP_IN = "jump_in"
     STOP = "stop"
     DISCARD = "discard"
     TAKE_BACK = "take_back"
@@ -108,3 +110,4 @@ class WindowKind(TextKind):
     """Out-of-turn windows (see ``docs/api.md``, "Out-of-turn windows")."""
 
     UNO_CATCH = "uno_catch"
+    JUMP_IN = "jump_in"

@@ -69,6 +69,14 @@ class VariantRules:
     #: Option defaults that differ from :class:`Options`' (``rounds=1`` for two editions, R-7).
     defaults: Mapping[str, object] = field(default_factory=dict)
     rule: str = ""  # the rule ids that describe it
+    #: The house rules it accepts besides ``options`` (``docs/rules/house_rules.md``); unlike
+    #: ``options``, a house rule appears in a game's options (positions, records) only when set.
+    house_rules: frozenset[str] = frozenset()
+
+    @property
+    def accepted_options(self) -> frozenset[str]:
+        """Every option it accepts: its ``options`` and its ``house_rules``."""
+        return self.options | self.house_rules
 
     def card_points(self, kind: int) -> int:
         """Points of a face of ``kind`` left in a hand (R-2.5, R-3.9, R-4.5, R-5.8, R-7)."""
@@ -169,6 +177,14 @@ _DRAW_PILE = frozenset({"stacking", "bluffing", "wild_counts_as_color_match"})
 _FLIP = frozenset({"flip_wild_chooser", "pairing"})
 _LAUNCHER = frozenset({"launcher", "launcher_script"})
 _FLIP_OPTIONS = _COMMON | _DRAW_PILE | _FLIP
+#: House rules of every variant (H-1 to H-6); the draw-pile variants add the two rules about
+#: drawing (the launcher variants have no drawn card to play), the launcher variants accept
+#: stacking as a house rule (their Hit cards stack, H-3).
+_HOUSE = frozenset({"jump_in", "seven_o", "teams"})
+_HOUSE_DRAW_PILE = _HOUSE | {"draw_until_playable", "force_play"}
+_HOUSE_LAUNCHER = _HOUSE | {"stacking"}
+#: Every house rule, by name.
+HOUSE_RULES: frozenset[str] = _HOUSE_DRAW_PILE | _HOUSE_LAUNCHER
 
 
 VARIANTS: dict[str, VariantRules] = {
@@ -184,6 +200,7 @@ VARIANTS: dict[str, VariantRules] = {
         options=_COMMON | _DRAW_PILE,
         deck_source=_one_sided(classic_faces),
         rule="R-2",
+        house_rules=_HOUSE_DRAW_PILE,
     ),
     "flip": VariantRules(
         name="flip",
@@ -198,6 +215,7 @@ VARIANTS: dict[str, VariantRules] = {
         deck_source=_csv_pairs("uno_flip_card_pairs.csv"),
         pairing_faces=flip_faces,
         rule="R-3",
+        house_rules=_HOUSE_DRAW_PILE,
     ),
     "attack": VariantRules(
         name="attack",
@@ -211,6 +229,7 @@ VARIANTS: dict[str, VariantRules] = {
         options=_COMMON | _LAUNCHER,
         deck_source=_one_sided(attack_faces),
         rule="R-4, R-6",
+        house_rules=_HOUSE_LAUNCHER,
     ),
     "flip_attack": VariantRules(
         name="flip_attack",
@@ -226,12 +245,18 @@ VARIANTS: dict[str, VariantRules] = {
         pairing_faces=flip_attack_faces,
         first_card="number",
         rule="R-5, R-6",
+        house_rules=_HOUSE_LAUNCHER,
     ),
 }
 
 
 SCORING_MODES = ("winner", "own_hand", "loser")
 LAUNCHER_MODELS = ("random", "pattern", "one_card", "scripted")
+#: The readings of ``stacking`` (R-1.9, H-3): ``False`` none, ``True`` the same kind only
+#: (also written ``same``), then the official Progressive UNO reading and the mixed one.
+STACKING_READINGS: tuple[bool | str, ...] = (False, True, "progressive", "mixed")
+#: Table sizes that ``teams=true`` seats as partners facing each other (H-6).
+TEAM_TABLES = (4, 6)
 FLIP_WILD_CHOOSERS = ("player", "next")
 PAIRINGS = ("physical", "random")
 #: The values of each option that is one of a few words (forms and menus list them).
@@ -240,6 +265,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "pairing": PAIRINGS,
     "scoring": SCORING_MODES,
     "launcher": LAUNCHER_MODELS,
+    "stacking": ("false", "same", "progressive", "mixed"),  # STACKING_READINGS as words ("same": true)
 }
 
 
@@ -247,7 +273,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
 class Options:
     """Resolved rule options; see ``docs/rules/README.md`` for each one."""
 
-    stacking: bool = False
+    stacking: bool | str = False  # one of STACKING_READINGS; true (any reading but False) stacks
     bluffing: bool = True
     wild_counts_as_color_match: bool = False
     flip_wild_chooser: str = "player"
@@ -258,13 +284,19 @@ class Options:
     launcher: str = "random"
     launcher_script: tuple[int, ...] = ()
     deck: tuple[str, ...] = ()  # the physical cards, as lines of a deck file; () the default deck
+    # House rules (docs/rules/house_rules.md), all off by default.
+    jump_in: bool = False  # H-1
+    seven_o: bool = False  # H-2
+    draw_until_playable: bool = False  # H-4
+    force_play: bool = False  # H-5
+    teams: bool = False  # H-6
 
     def as_dict(self, rules: VariantRules) -> dict[str, Any]:
         """The options ``rules`` accepts, as JSON values (lists for ``launcher_script`` and
-        ``deck``, which appear only when used)."""
+        ``deck``, which appear only when used; a house rule appears only when set)."""
         out: dict[str, Any] = {}
         for f in fields(self):
-            if f.name not in rules.options:
+            if f.name not in rules.options and (f.name not in rules.house_rules or getattr(self, f.name) == f.default):
                 continue
             if (f.name == "launcher_script" and self.launcher != "scripted") or (f.name == "deck" and not self.deck):
                 continue
@@ -274,6 +306,14 @@ class Options:
 
 
 _OPTION_NAMES = frozenset(f.name for f in fields(Options))
+_BOOLEANS = frozenset(
+    {"bluffing", "wild_counts_as_color_match", "jump_in", "seven_o", "draw_until_playable", "force_play", "teams"}
+)
+#: Why an option does not apply where a variant refuses it.
+_NOT_APPLICABLE = {
+    "draw_until_playable": ": a turn presses the launcher, and no pressed card is played at once (R-4.1, H-4)",
+    "force_play": ": a turn presses the launcher, and no pressed card is played at once (R-4.1, H-5)",
+}
 
 
 def _as_bool(name: str, value: object) -> bool:
@@ -297,6 +337,21 @@ def _as_int(name: str, value: object, minimum: int) -> int:
     if value < minimum:
         raise OptionError(f"option {name!r} must be at least {minimum}, not {quote(value)}")
     return value
+
+
+def _as_stacking(value: object) -> bool | str:
+    """A reading of ``stacking``: false, true (or ``same``), ``progressive`` or ``mixed`` (H-3)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("true", "same"):
+            return True
+        if text == "false":
+            return False
+        if text in STACKING_READINGS:
+            return text
+    raise OptionError(f"option 'stacking' must be false, true (same), progressive or mixed, not {quote(value)}")
 
 
 def _as_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
@@ -331,17 +386,21 @@ def _as_script(value: object) -> tuple[int, ...]:
 def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
     """Validate ``raw`` option values for ``rules`` and return the resolved :class:`Options`
     (the variant's own defaults fill in what ``raw`` leaves out)."""
+    accepted = rules.accepted_options
     for name in raw:
         if not isinstance(name, str):
             raise OptionError(f"option names are text, not {quote(name)}")
         if name not in _OPTION_NAMES:
-            known = ", ".join(sorted(rules.options))
+            known = ", ".join(sorted(accepted))
             raise OptionError(f"unknown option {quote(name)}; {rules.name} accepts {known}")
-        if name not in rules.options:
-            raise OptionError(f"option {name!r} does not apply to {rules.name}")
+        if name not in accepted:
+            why = _NOT_APPLICABLE.get(name, "")
+            raise OptionError(f"option {name!r} does not apply to {rules.name}{why}")
     values: dict[str, Any] = {}
     for name, value in {**rules.defaults, **raw}.items():
-        if name in ("stacking", "bluffing", "wild_counts_as_color_match"):
+        if name == "stacking":
+            values[name] = _as_stacking(value)
+        elif name in _BOOLEANS:
             values[name] = _as_bool(name, value)
         elif name == "flip_wild_chooser":
             values[name] = _as_choice(name, value, FLIP_WILD_CHOOSERS)
@@ -371,6 +430,13 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
     if options.deck:
         custom_deck(rules, options.deck)  # raises OptionError when the deck does not fit
     return options
+
+
+def check_table(options: Options, players: int) -> None:
+    """Raise :class:`OptionError` when ``options`` cannot be played by ``players`` seats:
+    ``teams=true`` seats partners facing each other, so it needs 4 or 6 players (H-6)."""
+    if options.teams and players not in TEAM_TABLES:
+        raise OptionError(f"teams=true needs 4 or 6 players (partners sit facing each other), not {players} (H-6)")
 
 
 def get_rules(name: str) -> VariantRules:

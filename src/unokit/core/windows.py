@@ -7,11 +7,11 @@ actions), what a response does (:meth:`Window.respond`) and what closes it
 respond; the engine applies the first response it receives, and a response that is no longer
 listed is refused like any illegal action.
 
-The UNO catch is the first kind (R-1.5, D-2, D-17). Another window kind (for instance Jump-In:
-any seat holding a card identical to the top card may play it before the next player acts) is
-one more subclass: its responders, its actions (plays by seats not to act), its response and
-its closing rule, with no change to the engine's loop or to the outer layers, which only ever
-ask ``legal_actions(seat)``.
+The UNO catch is the first kind (R-1.5, D-2, D-17); Jump-In (``jump_in=true``, H-1) is the
+second: any seat holding a card identical to the top card may play it before the next player
+acts. Each is one subclass (its responders, its actions, its response and its closing rule),
+with no change to the engine's loop or to the outer layers, which only ever ask
+``legal_actions(seat)``.
 """
 
 from __future__ import annotations
@@ -95,3 +95,60 @@ class UnoCatch(Window):
 
     def closed_by(self, game: Game, seat: Seat) -> bool:
         return seat != self.seat or game._decision.kind == DecisionKind.TURN
+
+
+#: The decisions before which a jump may come: the next player has not begun its turn.
+_JUMP_BEFORE = frozenset({DecisionKind.TURN, DecisionKind.STACK})
+
+
+@dataclass(frozen=True, slots=True)
+class JumpIn(Window):
+    """``by`` played the top card, a coloured card (H-1).
+
+    Once the card's effect is done and the next player is to begin a turn (a ``turn`` or a
+    ``stack`` decision), every seat but ``by`` and the seat to act that holds a card identical
+    to the top card (same colour and same kind on the active side) may play it out of turn, as
+    it could on its own turn; play then goes on from the jumper. The first jump closes the
+    window (the jumped card opens a new one); so does any action of the seat to act, or of
+    ``by`` once its card's effect is done. The seat to act needs no window: the card is among
+    its own plays.
+    """
+
+    kind = WindowKind.JUMP_IN
+    by: Seat
+
+    def responders(self, game: Game) -> list[Seat]:
+        """The seats that may jump in, in turn order from the seat after ``by``."""
+        n = game.n
+        return [s for s in ((self.by + k) % n for k in range(1, n)) if self.actions(game, s)]
+
+    def actions(self, game: Game, seat: Seat) -> list[Action]:
+        decision = game._decision
+        if seat == self.by or seat == decision.seat or decision.kind not in _JUMP_BEFORE:
+            return []
+        deck = game.deck
+        side = game.side
+        top = game.discard[-1]
+        kinds = deck.kind[side]
+        colors = deck.color[side]
+        kind, color = kinds[top], colors[top]
+        hand = game.hands[seat]
+        if color < 0 or not any(kinds[t] == kind and colors[t] == color for t in hand):
+            return []
+        return [
+            a
+            for a in game._turn_actions(seat)
+            if a.kind == ActionKind.PLAY and kinds[a.card] == kind and colors[a.card] == color
+        ]
+
+    def answers(self, action: Action, seat: Seat, game: Game) -> bool:
+        return action.kind == ActionKind.PLAY and seat != game._decision.seat
+
+    def respond(self, game: Game, seat: Seat, action: Action) -> None:
+        # A jump is another seat's action: it closes this window and an open UNO catch (D-2).
+        game.windows = tuple(w for w in game.windows if w is not self and not w.closed_by(game, seat))
+        game._emit({"type": "jump_in", "seat": seat, "on": self.by})
+        game._play(seat, action.card, action.color, action.uno)
+
+    def closed_by(self, game: Game, seat: Seat) -> bool:
+        return seat != self.by or game._decision.kind in _JUMP_BEFORE

@@ -106,11 +106,18 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         game = session.game
         total = 0.0
         limit = self.max_cycles * session.players
-        while not game.is_over and game.to_act != self.seat and session.decisions < limit:
-            seat = game.to_act
+        while not game.is_over and session.actor != self.seat and session.decisions < limit:
+            seat = session.actor
             assert seat is not None
             bot = self.bots[seat]
             assert bot is not None
+            if session.offers:  # a bot offered a jump (jump_in=true) jumps when its react says so
+                reaction = bot.react(session.views[seat])
+                if reaction is not None and reaction in session.jumps(seat):
+                    total += session.apply(reaction, seat)[self.seat]
+                else:
+                    session.decline()
+                continue
             total += session.apply(bot.act(session.views[seat]), seat)[self.seat]
         return total
 
@@ -135,7 +142,7 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
                 bot.reset(s)
                 self.bots[s] = bot
             self._play_bots()
-            if not session.game.is_over and session.game.to_act == self.seat:
+            if not session.game.is_over and session.actor == self.seat:
                 break
         else:
             raise RuntimeError("no deal reached the agent's first decision within max_cycles (1000 tries)")

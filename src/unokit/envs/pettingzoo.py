@@ -129,9 +129,9 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._rewarded = False
-        to_act = self.session.game.to_act
-        assert to_act is not None
-        self.agent_selection = self.possible_agents[to_act]
+        actor = self.session.actor
+        assert actor is not None
+        self.agent_selection = self.possible_agents[actor]
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
@@ -157,11 +157,11 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             for s, r in enumerate(rewards):
                 self.rewards[agents[s]] = r
                 cumulative[agents[s]] += r
-        to_act = session.game.to_act
-        if to_act is None:
+        actor = session.actor  # the seat to act, or a seat offered a jump (jump_in=true)
+        if actor is None:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = agents[to_act]
+            self.agent_selection = agents[actor]
             if session.decisions >= self.max_cycles * len(agents):
                 self.truncations = dict.fromkeys(self.agents, True)
 

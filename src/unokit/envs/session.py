@@ -12,6 +12,17 @@ the next seat in the direction of play catches that player with probability
 ``catch_probability`` (default 1.0), drawn from the session's seeded generator: one chance per
 missed call. With ``uno_catch="never"`` nobody is caught. The UNO call itself is part of the
 play action ids (``play … uno``).
+
+**Jump-In offers** (``jump_in=true``, H-1). A jump is out of turn, but agents act one at a time:
+after every action that leaves a Jump-In window open, each seat that could jump is *offered*
+the jump, one seat at a time in turn order from the player of the card (``offers``), before the
+seat to act decides. The offered seat is the one to act (:attr:`Session.actor`): its mask holds
+its jumps (``play`` ids) and the ``pass`` id. A jump is applied out of turn and may be offered
+on in turn; once every offered seat has passed, the seat to act decides.
+
+**Teams** (``teams=true``, H-6). Rewards are the team's: with ``reward="hand"`` +1 to both
+partners of the winning team and -2/(n-2) to every other seat; with ``"points"`` half the
+team's gain to each partner and minus its own hand to every other seat (zero-sum both).
 """
 
 from __future__ import annotations
@@ -28,6 +39,7 @@ from ..core.game import Game
 from ..core.observation import View
 from ..core.rng import Rng
 from ..core.round_end import RoundResult
+from ..core.teams import team_of
 from ..core.types import DecisionKind
 from ..encoding import Encoding, Mask, Obs
 
@@ -135,6 +147,37 @@ class Session:
         self.decisions = 0
         self._round = game.round_number
         self._drawn = (-1, -1)
+        #: Seats still to be offered the open Jump-In window, the first one deciding now.
+        self.offers: list[int] = []
+        self._offer_jumps()
+
+    @property
+    def actor(self) -> int | None:
+        """The seat that decides now: the seat offered a jump, else the seat to act (None at
+        the end)."""
+        return self.offers[0] if self.offers else self.game.to_act
+
+    def jumps(self, seat: int) -> list[Action]:
+        """The jumps open to ``seat`` now (H-1): its legal plays out of turn."""
+        game = self.game
+        if seat == game.to_act:
+            return []
+        return [a for a in game.legal_actions(seat) if a.kind == PLAY]
+
+    def _offer_jumps(self) -> None:
+        """Offer the open Jump-In window to the seats that can jump, in the engine's order."""
+        game = self.game
+        if game.is_over or not game.windows or not game.options.jump_in:
+            self.offers = []
+            return
+        self.offers = [s for s in game.responders() if self.jumps(s)]
+
+    def decline(self) -> None:
+        """The offered seat passes (its jump is not taken); the next offer, or the seat to act."""
+        if not self.offers:
+            raise IllegalActionError("no jump is on offer")
+        self.offers.pop(0)
+        self.decisions += 1
 
     # ------------------------------------------------------------------ acting
     def decode(self, action_id: Any, seat: int) -> Action:
@@ -156,11 +199,38 @@ class Session:
         return action
 
     def act(self, action_id: Any) -> list[float]:
-        """Apply ``action_id`` for the seat to act; return each seat's reward for it."""
+        """Apply ``action_id`` for the seat that decides now (:attr:`actor`); return each
+        seat's reward for it."""
+        if self.offers:
+            return self._answer_offer(action_id)
         seat = self.game.to_act
         if seat is None:
             raise IllegalActionError("the game is over; reset the environment")
         return self.apply(self.decode(action_id, seat), seat, checked=True)
+
+    def _answer_offer(self, action_id: Any) -> list[float]:
+        """The offered seat jumps (a ``play`` id of its jumps) or passes (the ``pass`` id)."""
+        seat = self.offers[0]
+        try:
+            i = operator.index(action_id)
+        except TypeError:
+            raise InvalidActionError(f"an action is an integer id, not {action_id!r}") from None
+        enc = self.encoding
+        if i == enc.pass_id:
+            self.decline()
+            return [0.0] * self.players
+        action = enc.decode(i, self.game.side, seat)
+        if action is None or action not in self.jumps(seat):
+            label = str(action) if action is not None else enc.action_labels[i]
+            legal = self.offer_ids(seat)
+            raise IllegalActionError(f"action {i} ({label}) is not a jump open to seat {seat}; legal ids: {legal}")
+        return self.apply(action, seat)
+
+    def offer_ids(self, seat: int) -> list[int]:
+        """The ids open to ``seat`` while it is offered a jump: its jumps, then ``pass``."""
+        enc = self.encoding
+        ids = [enc.encode(a, seat) for a in self.jumps(seat)]
+        return [i for i in ids if i is not None] + [enc.pass_id]
 
     def drawn_card(self, seat: int) -> int:
         """The card ``seat`` has just drawn, in its own ``play_or_keep`` decision (cached)."""
@@ -200,6 +270,7 @@ class Session:
             catch = game.actions.catch[seat]
             if catch in game.legal_actions(catcher):
                 game.apply(catch, seat=catcher)
+        self._offer_jumps()
         if ended is None:
             return [0.0] * self.players
         if game.round_number != self._round:  # a new hand was dealt: forget the old plays
@@ -218,9 +289,15 @@ class Session:
         others (``reward="hand"``), or the points of the hands left (``reward="points"``)."""
         n = self.players
         winner = ended.winner
+        points = ended.hand_points
+        if self.game.options.teams:  # the team's reward, for both partners (H-6)
+            team = team_of(winner, n)
+            if self.reward == "hand":
+                return [1.0 if team_of(s, n) == team else -2.0 / (n - 2) for s in range(n)]
+            gained = sum(points[s] for s in range(n) if team_of(s, n) != team)
+            return [gained / 2.0 if team_of(s, n) == team else -float(points[s]) for s in range(n)]
         if self.reward == "hand":
             return [1.0 if s == winner else -1.0 / (n - 1) for s in range(n)]
-        points = ended.hand_points
         return [float(sum(points) - points[s]) if s == winner else -float(points[s]) for s in range(n)]
 
     # ------------------------------------------------------------------ observing
@@ -228,10 +305,17 @@ class Session:
         """The observation vector of ``seat``."""
         game = self.game
         drawn = self.drawn_card(seat) if game.to_act == seat and game.decision == DecisionKind.PLAY_OR_KEEP else -1
-        return self.encoding.observe(self.views[seat], self.history, drawn)
+        offered = bool(self.offers) and self.offers[0] == seat
+        return self.encoding.observe(self.views[seat], self.history, drawn, offered)
 
     def mask(self, seat: int) -> Mask:
-        """The action mask of ``seat`` (all zeros when it is not that seat's decision)."""
+        """The action mask of ``seat`` (all zeros when it is not that seat's decision): while a
+        jump is on offer, the offered seat's jumps and ``pass``."""
+        if self.offers:
+            mask = self.encoding.zero_mask()
+            if self.offers[0] == seat:
+                mask[self.offer_ids(seat)] = 1
+            return mask
         if self.game.to_act != seat:
             return self.encoding.zero_mask()
         return self.encoding.mask(self.views[seat])
@@ -254,6 +338,11 @@ class Session:
             lines.append(f"{names[s]} [{len(game.hands[s])}]: {hand}{marker}")
         if to_act is None:
             lines.append(f"over: winners {game.winners}, scores {game.scores}")
+        elif self.offers:
+            enc = self.encoding
+            seat = self.offers[0]
+            legal = [f"{i}:{enc.action_labels[i]}" for i in self.offer_ids(seat)]
+            lines.append(f"{names[seat]} may jump in: " + ", ".join(legal))
         else:
             enc = self.encoding
             legal = [f"{i}:{enc.action_labels[i]}" for i in enc.legal_ids(self.views[to_act])]

@@ -2,8 +2,9 @@
 action and observation layout of :mod:`unokit.encoding` (so the ids and vectors are the same).
 
 :func:`rules_for` is also where unsupported games are refused: the kernel plays the four
-variants with their default options, and ``stacking``, ``bluffing``, ``scoring``, ``target``
-and ``rounds=1`` set as wished. Anything else raises :class:`~unokit.OptionError`.
+variants with their default options, and ``stacking`` (off or ``true``), ``bluffing``,
+``scoring``, ``target`` and ``rounds=1`` set as wished; no house rule. Anything else raises
+:class:`~unokit.OptionError`.
 """
 
 from __future__ import annotations
@@ -68,13 +69,18 @@ def resolve_options(variant: str, options: dict[str, Any]) -> tuple[str, Options
     defaults = Options()
     for field in fields(Options):
         name = field.name
-        if name in SUPPORTED_OPTIONS or name not in rules.options:
+        if name in SUPPORTED_OPTIONS or name not in rules.accepted_options:
             continue
         if getattr(resolved, name) != getattr(defaults, name):
             raise OptionError(
                 f"unokit.fast does not support the option {name}={getattr(resolved, name)!r} "
                 f"(it plays {', '.join(SUPPORTED_OPTIONS[:-1])} and rounds=1); use the reference engine"
             )
+    if resolved.stacking not in (False, True) or (resolved.stacking and rules.uses_launcher):
+        raise OptionError(
+            f"unokit.fast stacks only draw cards of the same kind (stacking=true, R-1.9), not "
+            f"stacking={resolved.stacking!r} in {rules.name} (H-3); use the reference engine"
+        )
     return rules.name, resolved
 
 
@@ -115,6 +121,8 @@ def rules_for(encoding: Encoding, options: Options, catch: bool) -> NDArray[np.i
     n_actions = encoding.num_actions
     act = np.full((K.N_ACT_ROWS, K.ACT_CAP), -1, np.int64)
     for i in range(n_actions):
+        if i == encoding.pass_id:
+            continue  # declining a Jump-In offer: the kernel plays no house rule
         if 0 <= encoding.trade_start <= i < encoding.trade_start + 9:
             act[K.A_KIND, i] = K.K_TRADE
             act[K.A_SLOT, i] = i - encoding.trade_start + 1

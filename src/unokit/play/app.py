@@ -3,7 +3,9 @@
 Keyboard only, 80x24 and up. The screen draws a :class:`~unokit.play.session.Session`;
 bots act in a worker with a short delay, launcher presses get a moment of suspense, and a
 missing UNO call opens a short window in which you (and the bots, at their reaction times)
-may catch it. Keys: see ``docs/play.md`` or the bottom line of the screen.
+may catch it. With Jump-In (``jump_in=true``) a card you could jump on opens such a window
+too: press J to jump in before the bots do. A settings line under the header names the house
+rules in play. Keys: see ``docs/play.md`` or the bottom line of the screen.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ..core.cards import COLOR_NAMES
 from ..core.errors import UnokitError
 from ..core.game import Game
 from ..core.observation import redact
+from ..core.teams import partner
 from ..narration import plain
 from . import faces, look
 from .help import KEYS, rules_summary
@@ -177,6 +180,9 @@ class SummaryScreen(Screen[str]):
         for line in s.lines:
             gained = f"+{line.gained}" if line.gained else "  ·"
             text.append(f"  {line.name:<14} {gained:>5}   {line.total:>5}\n")
+        for members, total in zip(s.teams, s.team_scores, strict=True):
+            team = " & ".join(self.names[seat] for seat in members)
+            text.append(f"  Team {team:<24} {total:>5}\n", style="bold")
         if s.over:
             winners = ", ".join(self.names[w] for w in s.winners)
             text.append(f"\nGame over: {winners} won!\n", style="bold reverse")
@@ -234,6 +240,7 @@ class TableScreen(Screen[None]):
         self.message = ""
         self.window: asyncio.Future[Action | None] | None = None
         self.window_text = ""
+        self.window_keys = ""
         self.finished = False
         self.teller: Teller = session.teller()
         self.hand_layout: list[list[int]] = []  # the hand's rows of cards, as last drawn
@@ -243,6 +250,7 @@ class TableScreen(Screen[None]):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield Static(id="header")
+        yield Static(id="settings")
         yield Static(id="opponents")
         yield Static(id="table")
         yield Static(id="hand")
@@ -253,6 +261,10 @@ class TableScreen(Screen[None]):
         yield Static(id="keys")
 
     def on_mount(self) -> None:
+        settings = self.query_one("#settings", Static)
+        rules = self.session.house_rules()
+        settings.update(Text(rules, style="italic"))
+        settings.display = bool(rules)  # the official rules need no line
         log = self.query_one("#log", RichLog)
         setup_teller = self.session.teller(side=0)
         for line in setup_teller.lines(redact(self.session.setup, self.log_viewer)):
@@ -323,11 +335,14 @@ class TableScreen(Screen[None]):
             for s in seats
         }
         pad = max((len(label) for label in labels.values()), default=0)
+        mate = partner(self.viewer, game.n) if game.options.teams and self.viewer is not None else None
         for seat in seats:
             acting = game.to_act == seat
             size = sizes[seat]
             line = Text("▶ " if acting else "  ", style="bold")
             line.append(f"{labels[seat]:<{pad}}", style="bold" if acting else "")
+            if seat == mate:
+                line.append(" (partner)", style="italic")
             line.append(f"  {size:>2} card{'s' if size != 1 else ' '}  {game.scores[seat]:>4} pts")
             if session.said_uno(seat):
                 line.append("  UNO!", style="bold red")
@@ -457,7 +472,7 @@ class TableScreen(Screen[None]):
         """The keys that work now, on one line."""
         parts = []
         if self.window is not None:
-            parts.append("C catch · U call UNO")
+            parts.append(self.window_keys)
         elif self.ready and self.prompt is not None:
             if self.prompt.pick_from_hand and self.submenu is None:
                 parts.append("←→↑↓/1-9,0 pick · Enter play")
@@ -539,6 +554,8 @@ class TableScreen(Screen[None]):
             self.message = f"⟳ FLIP: everything is now on the {outcome.flipped_to.upper()} side"
         if reactions and outcome.exposed is not None:
             await self.uno_window(outcome.exposed)
+        if reactions and outcome.summary is None:
+            await self.jump_window()
         if outcome.summary is not None:
             await self.show_summary(outcome.summary)
         self.render_all()
@@ -591,6 +608,7 @@ class TableScreen(Screen[None]):
                 self.window_text = "You have one card and did not call UNO! Press U before someone catches you!"
             else:
                 self.window_text = f"{who} has one card and did not call UNO! Press C to catch {who}!"
+            self.window_keys = "C catch · U call UNO"
             self.render_all()
             timeout = min([r.after for r in reactions] + [self.catch_window])
             try:
@@ -607,6 +625,38 @@ class TableScreen(Screen[None]):
         elif reactions:
             await self.pause(self.delay)
             await self.perform(reactions[0].action, reactions[0].seat, reactions=False)
+
+    async def jump_window(self) -> None:
+        """A card was played that someone may jump on (H-1): if you can, a short window in
+        which J jumps in, unless a bot is faster; without you, the fastest bot that wants to."""
+        session = self.session
+        if session.game.is_over or not session.game.windows:
+            return
+        reactions = session.jump_reactions()
+        mine = session.jumps(self.viewer) if self.viewer is not None else []
+        if mine and self.catch_window > 0:
+            loop = asyncio.get_running_loop()
+            self.window = loop.create_future()
+            card = faces.title(session.game.face_text(mine[0].card))
+            self.window_text = f"You hold the same {card}: press J to jump in!"
+            self.window_keys = "J jump in · U call UNO with it"
+            self.render_all()
+            timeout = min([r.after for r in reactions] + [self.catch_window])
+            try:
+                action = await asyncio.wait_for(asyncio.shield(self.window), timeout)
+            except TimeoutError:
+                action = None
+            self.window = None
+            if action is not None and self.viewer is not None:
+                self.uno_armed = False
+                await self.perform(action, self.viewer)
+                return
+            if reactions and reactions[0].after <= self.catch_window:
+                await self.perform(reactions[0].action, reactions[0].seat)
+            self.render_all()
+        elif reactions:
+            await self.pause(self.delay)
+            await self.perform(reactions[0].action, reactions[0].seat)
 
     async def show_summary(self, summary: RoundSummary) -> None:
         """The round summary (the record was saved when the round ended, in ``Session.apply``)."""
@@ -659,6 +709,17 @@ class TableScreen(Screen[None]):
                 return True
         return False
 
+    def jump_key(self) -> bool:
+        """``j`` while a window is open: jump in with the card identical to the top card (with
+        the UNO call when it is armed). True when it did something."""
+        if self.viewer is None or self.window is None or self.window.done():
+            return False
+        jumps = self.session.jumps(self.viewer)
+        if not jumps:
+            return False
+        self.window.set_result(self.session.with_uno(self.viewer, jumps[0], self.uno_armed))
+        return True
+
     async def after_out_of_turn(self, action: Action, seat: int) -> None:
         await self.perform(action, seat, reactions=False)
         await self.drive()
@@ -676,8 +737,12 @@ class TableScreen(Screen[None]):
             if not self.out_of_turn_key(CATCH):
                 self.hint("nobody to catch")
             return
+        if key == "j":
+            if not self.jump_key():
+                self.hint("nothing to jump in on")
+            return
         if key == "u":
-            if not self.out_of_turn_key(UNO) and self.ready:
+            if not self.out_of_turn_key(UNO) and (self.ready or self.window is not None):
                 self.uno_armed = not self.uno_armed
                 self.hint("UNO! will be called with your next play" if self.uno_armed else "UNO call taken back")
             return
@@ -789,6 +854,7 @@ class PlayApp(App[Path | None]):
     CSS = """
     Screen { layout: vertical; }
     #header { height: 1; background: $panel; }
+    #settings { height: 1; }
     #opponents { height: auto; max-height: 10; }
     #table { height: 2; }
     #hand { height: auto; border-top: solid $primary; }

@@ -73,6 +73,14 @@ class ForgetfulBot(Bot):
         reaction = self.reaction(view)
         return reaction.action if reaction is not None else None
 
+    def jump(self, view: View) -> Reaction | None:
+        """Whether this bot jumps in (``jump_in=true``: its ``inner`` bot decides), and how fast."""
+        action = self.inner.react(view)
+        if action is None or action.kind != PLAY:
+            return None
+        low, high = self.habits.reaction
+        return Reaction(low + (high - low) * self.rng.random(), view.seat, action)
+
     def reaction(self, view: View) -> Reaction | None:
         """What this bot does about a missing UNO call, and how fast; ``None``: nothing."""
         for action in view.legal_actions():

@@ -36,8 +36,9 @@ from ..core.cards import COLOR_NAMES, KIND_BY_NAME, KINDS, NO_COLOR, SIDE_COLORS
 from ..core.errors import UnokitError
 from ..core.game import Event, Game
 from ..core.observation import View
+from ..core.teams import team_members
 from ..core.types import DecisionKind
-from ..core.variants import VARIANTS
+from ..core.variants import VARIANTS, Options
 from ..narration import describe, plain
 from ..record import GameRecord, RecordingGame, Seat, save_record
 from . import faces
@@ -137,7 +138,8 @@ class SummaryLine:
 
 @dataclass(frozen=True)
 class RoundSummary:
-    """The end of a round: who went out, on which side, every hand and the running scores."""
+    """The end of a round: who went out, on which side, every hand and the running scores;
+    with ``teams=true`` the teams (seats) and their totals."""
 
     round: int
     winner: int
@@ -146,6 +148,8 @@ class RoundSummary:
     over: bool
     winners: list[int]
     blocked: bool
+    teams: list[list[int]] = field(default_factory=list)
+    team_scores: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -195,6 +199,7 @@ def summarize(variant: str, names: Sequence[str], events: list[Event]) -> RoundS
             cards = []  # not reconstructible: show only the engine's total
         lines.append(SummaryLine(seat, name, cards, end["hand_points"][seat], end["points"][seat], end["scores"][seat]))
     game_end = next((e for e in events if e["type"] == "game_end"), None)
+    team_scores = list(end.get("team_scores", []))
     return RoundSummary(
         round=end["round"],
         winner=end["winner"],
@@ -203,7 +208,34 @@ def summarize(variant: str, names: Sequence[str], events: list[Event]) -> RoundS
         over=game_end is not None,
         winners=list(game_end["winners"]) if game_end else [],
         blocked=any(e["type"] == "blocked" for e in events),
+        teams=[list(members) for members in team_members(len(names))] if team_scores else [],
+        team_scores=team_scores,
     )
+
+
+#: How the settings line names each house rule (docs/rules/house_rules.md).
+HOUSE_RULE_TITLES = {
+    "jump_in": "Jump-In (J)",
+    "seven_o": "Seven-O",
+    "draw_until_playable": "Draw until playable",
+    "force_play": "Force play",
+    "teams": "Partners",
+}
+
+
+def house_rules_line(options: Options, names: Sequence[str]) -> str:
+    """The active house rules in words (``House rules: Jump-In (J) · Stacking: progressive``),
+    or an empty string when the official rules are played."""
+    parts = []
+    if options.stacking:
+        parts.append("Stacking" + ("" if options.stacking is True else f": {options.stacking}"))
+    for name, title in HOUSE_RULE_TITLES.items():
+        if getattr(options, name):
+            if name == "teams":
+                teams = " vs ".join(" & ".join(names[s] for s in members) for members in team_members(len(names)))
+                title = f"{title} ({teams})"
+            parts.append(title)
+    return "House rules: " + " · ".join(parts) if parts else ""
 
 
 class Teller:
@@ -245,7 +277,7 @@ class Teller:
 
 
 _YOU_VERBS = re.compile(
-    r"\bYou (deals|is|wins|names|accepts|challenges|catches|trades|stops|discards|takes|presses"
+    r"\bYou (deals|is|wins|names|accepts|challenges|catches|trades|stops|discards|takes|presses|jumps"
     r"|skips everyone and plays)\b"
 )
 _YOU_FORMS = {
@@ -362,6 +394,33 @@ class Session:
         """``seat``'s catch or late UNO call, when one is open."""
         return [a for a in self.game.legal_actions(seat) if a.kind in (CATCH, UNO)]
 
+    def jumps(self, seat: int) -> list[Action]:
+        """``seat``'s jumps (``jump_in=true``, H-1): its plays out of turn, without the UNO
+        call (``with_uno`` adds it)."""
+        if seat == self.game.to_act:
+            return []
+        return [a for a in self.game.legal_actions(seat) if a.kind == PLAY and not a.uno]
+
+    def jump_reactions(self) -> list[Reaction]:
+        """The bots that jump in on the card just played, fastest first (ties: in turn order
+        from its player, as ``game.responders()`` lists them)."""
+        game = self.game
+        if not game.options.jump_in or not game.windows:
+            return []
+        out = []
+        for k, seat in enumerate(game.responders()):
+            bot = self.players[seat].bot
+            if bot is None or not self.jumps(seat):
+                continue
+            reaction = bot.jump(self.views[seat])
+            if reaction is not None:
+                out.append((reaction.after, k, reaction))
+        return [r for _, _, r in sorted(out, key=lambda x: (x[0], x[1]))]
+
+    def house_rules(self) -> str:
+        """The settings line: the active house rules, or an empty string."""
+        return house_rules_line(self.game.options, self.names)
+
     # ------------------------------------------------------------------ prompts
     def hand(self, seat: int, legal_cards: set[int] | None = None) -> list[HandCard]:
         """``seat``'s hand, sorted by the active face (colours in side order, then kind)."""
@@ -381,17 +440,26 @@ class Session:
             others = []
             for a in legal:
                 if a.kind == DRAW:
-                    label = f"Draw all {game.stack_total} cards" if decision == "stack" else "Draw a card"
+                    if decision == "stack":
+                        label = f"Draw all {game.stack_total} cards"
+                    elif game.options.draw_until_playable:
+                        label = "Draw until a card fits"
+                    else:
+                        label = "Draw a card"
                     others.append(Choice(label, a))
                 elif a.kind == PRESS:
-                    others.append(Choice("Press the launcher", a))
+                    label = f"Press {game.stack_total} times" if decision == "stack" else "Press the launcher"
+                    others.append(Choice(label, a))
             if decision == "turn":
                 press = any(c.action.kind == PRESS for c in others)
                 message = "Your turn: play a card" + (
                     (" or press the launcher" if press else " or draw") if others else ""
                 )
             elif decision == "stack":
-                message = f"A draw of {game.stack_total} is coming your way: answer with the same card, or draw them"
+                what = "presses" if game.launcher is not None else "draw"
+                message = (
+                    f"A {what} of {game.stack_total} is coming your way: pass it on with a card that stacks, or take it"
+                )
             elif decision == "choose_discard":
                 message = "The launcher stayed silent: discard one card"
             else:
@@ -407,7 +475,8 @@ class Session:
                     choices.append(Choice(f"Play the {faces.title(drawn)}{color}", a))
                 elif a.kind == KEEP:
                     choices.append(Choice("Keep it", a))
-            message = f"You drew {faces.label(drawn)}: play it or keep it?"
+            question = "you must play it (force play)" if game.options.force_play else "play it or keep it?"
+            message = f"You drew {faces.label(drawn)}: {question}"
         elif decision == "challenge":
             by, card = names[pending["by"]], faces.title(str(pending["card"]))
             previous = pending.get("previous_color")
@@ -419,7 +488,12 @@ class Session:
                 if a.kind == CHALLENGE:
                     choices.append(Choice(f"Challenge: {claim}", a))
                 elif a.kind == ACCEPT:
+                    if game.stack_total:
+                        draw_text = f"draw all {game.stack_total}"
                     choices.append(Choice(f"Accept: {draw_text}", a))
+                elif a.kind == PLAY and not a.uno:  # a stacked Wild Draw card passed on (H-3)
+                    named = f", naming {faces.color_label(COLOR_NAMES[a.color])}" if a.color >= 0 else ""
+                    choices.append(Choice(f"Pass it on: {faces.title(game.face_text(a.card))}{named}", a))
             message = f"{by} played {card} naming {faces.color_label(pending.get('color'))}. Challenge it?"
         elif decision == "choose_color":
             choices = [Choice(faces.color_label(COLOR_NAMES[a.color]), a) for a in legal if a.kind == COLOR]
@@ -429,7 +503,8 @@ class Session:
             choices = [
                 Choice(f"Trade hands with {names[a.seat]} ({sizes[a.seat]} cards)", a) for a in legal if a.kind == TRADE
             ]
-            message = "Trade Hands: whose hand do you take?"
+            seven = game.deck.kind[game.side][game.top_card] == 7
+            message = ("Seven" if seven else "Trade Hands") + ": whose hand do you take?"
         elif decision == "press_your_luck":
             # Every empty press is followed by a discard, so no discard yet means no press yet.
             done = pending.get("discarded") or []

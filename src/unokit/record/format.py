@@ -121,26 +121,38 @@ class Seat:
 
 @dataclass(frozen=True)
 class Result:
-    """How the recorded game stood after its last action."""
+    """How the recorded game stood after its last action; with ``teams=true`` also the
+    teams' totals (``team_scores``, H-6; empty otherwise, and then not written)."""
 
     over: bool
     winners: list[int]
     scores: list[int]
     rounds: int
     position_sha256: str
+    team_scores: list[int] = field(default_factory=list)
 
     @staticmethod
     def of(game: Game) -> Result:
-        return Result(game.is_over, game.winners, list(game.scores), game.round_number, position_digest(game))
+        return Result(
+            game.is_over,
+            game.winners,
+            list(game.scores),
+            game.round_number,
+            position_digest(game),
+            game.team_scores,
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "over": self.over,
             "winners": list(self.winners),
             "scores": list(self.scores),
             "rounds": self.rounds,
             "position_sha256": self.position_sha256,
         }
+        if self.team_scores:
+            out["team_scores"] = list(self.team_scores)
+        return out
 
     @staticmethod
     def from_json(obj: object) -> Result:
@@ -155,7 +167,10 @@ class Result:
             raise RecordError("'result' needs 'over' (true/false) and lists of whole numbers 'winners', 'scores'")
         if not _is_int(rounds) or not isinstance(digest, str):
             raise RecordError("'result' needs a whole number 'rounds' and a text 'position_sha256'")
-        return Result(over, list(winners), list(scores), rounds, digest)
+        team_scores = obj.get("team_scores", [])
+        if not _int_list(team_scores):
+            raise RecordError("'result' 'team_scores' must be a list of whole numbers")
+        return Result(over, list(winners), list(scores), rounds, digest, list(team_scores))
 
 
 @dataclass

@@ -72,6 +72,9 @@ def render_step(replay: Replay, step: int, seat: int | None = None) -> list[str]
     lines.append(f"Top of the discard pile: {top}   {supply}")
     if obs["stack"]:
         lines.append(f"Stacked draw total: {obs['stack']}")
+    for members, total in zip(obs.get("teams", []), obs.get("team_scores", []), strict=True):
+        team = " & ".join(seat_name(record, s) for s in members)
+        lines.append(f"Team {team}: {total} points")
     if game.is_over:
         lines.append(f"Game over: won by {', '.join(seat_name(record, s) for s in game.winners)}")
     else:

@@ -141,6 +141,7 @@ def verify(record: GameRecord, *, check_version: bool = True) -> Verdict:
         ("the game is over", got.over, want.over),
         ("winners", got.winners, want.winners),
         ("scores", got.scores, want.scores),
+        ("team scores", got.team_scores, want.team_scores),
         ("rounds", got.rounds, want.rounds),
     ):
         if mine != theirs:
@@ -151,6 +152,8 @@ def verify(record: GameRecord, *, check_version: bool = True) -> Verdict:
         return Verdict(False, "does not reproduce: " + "; ".join(problems), steps)
     how = f"won by {', '.join(seat_name(record, s) for s in got.winners)}" if got.over else "game unfinished"
     scores = ", ".join(f"{seat_name(record, s)} {points}" for s, points in enumerate(got.scores))
+    if got.team_scores:
+        scores += f", team scores {got.team_scores}"
     return Verdict(
         True, f"reproduces: {plural(steps, 'action')}, {plural(got.rounds, 'round')}, scores {scores}; {how}", steps
     )

@@ -125,7 +125,7 @@ def create_app(config: ServerConfig) -> Starlette:
                         "title": rules.title,
                         "min_players": rules.min_players,
                         "max_players": rules.max_players,
-                        "options": list(rules.options),
+                        "options": sorted(rules.accepted_options),  # house rules included
                     }
                     for name, rules in VARIANTS.items()
                 },

@@ -48,18 +48,19 @@ _OPTION_KINDS = {
 
 
 def option_catalog(rules: VariantRules) -> list[dict[str, Any]]:
-    """Every option ``rules`` accepts: its ``kind`` (``bool``, ``int``, ``int_or_none``,
-    ``choice``, ``numbers``, ``lines``), its default for this variant, its ``choices``, and
+    """Every option ``rules`` accepts, house rules included: its ``kind`` (``bool``, ``int``,
+    ``int_or_none``, ``choice`` for those of ``OPTION_CHOICES``, ``numbers``, ``lines``), its
+    default for this variant, its ``choices``, and
     ``defaults_by``: how another choice changes this default (``target`` under ``loser``)."""
     defaults = make_options(rules, {})
     out = []
     for field in fields(Options):
-        if field.name not in rules.options:
+        if field.name not in rules.accepted_options:  # the house rules too
             continue
         value = getattr(defaults, field.name)
         entry: dict[str, Any] = {
             "name": field.name,
-            "kind": _OPTION_KINDS.get(str(field.type), "text"),
+            "kind": "choice" if field.name in OPTION_CHOICES else _OPTION_KINDS.get(str(field.type), "text"),
             "default": list(value) if isinstance(value, tuple) else value,
         }
         if field.name in OPTION_CHOICES:

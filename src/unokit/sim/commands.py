@@ -235,10 +235,25 @@ def _print_sim(result: SimResult) -> None:
             f"{row['mean_points']:.1f}",
         )
     console.print(table)
+    team_rows = result.team_rows()
+    if team_rows:
+        teams = Table(title="Teams: partners facing each other (95% Wilson intervals)")
+        for column in ("team", "wins", "win rate", "95% interval", "mean team points"):
+            teams.add_column(column, justify="left" if column == "team" else "right")
+        for row in team_rows:
+            teams.add_row(
+                row["label"],
+                f"{row['wins']:g}",
+                f"{row['win_rate']:.1%}",
+                f"{row['ci_low']:.1%} to {row['ci_high']:.1%}",
+                f"{row['mean_points']:.1f}",
+            )
+        console.print(teams)
     places = ", ".join(f"{rate:.1%}" for rate in summary["round_wins_by_place"]["rates"])
+    low, high = summary["turns_per_round_ci"]
     console.print(
-        f"rounds per game {summary['rounds_per_game']:.2f}, turns per round {summary['turns_per_round']:.1f}, "
-        f"decisions per game {summary['decisions_per_game']:.0f}"
+        f"rounds per game {summary['rounds_per_game']:.2f}, turns per round {summary['turns_per_round']:.1f} "
+        f"(95% interval {low:.1f} to {high:.1f}), decisions per game {summary['decisions_per_game']:.0f}"
     )
     console.print(f"round wins by place after the dealer (first player first): {places}")
     if config.effects:

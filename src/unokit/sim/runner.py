@@ -8,7 +8,10 @@ tallies summed over games, so the results are identical for any number of worker
 The loop uses the engine's fast path (``Game.step``) and builds no events, unless per-effect
 statistics are asked for (``effects=True``): then every action goes through ``Game.apply``
 and its events are counted (cards drawn and launcher presses by the effect that caused them,
-and every event type). Actions of bots other than ``random`` are checked against the legal
+and every event type). With ``teams=true`` entry ``e`` and entry ``e + players/2`` are partners
+in every game (seats rotate together), and wins and points are tallied per team too. A jump
+(``jump_in=true``) counts as a turn: it is a play, out of turn. Actions of bots other than
+``random`` are checked against the legal
 actions before they are applied. ``random`` seats are played inline: each choice is uniform
 over the legal actions, taken from the bot's own RNG as digits of a 64-bit number (several
 choices per number), so they follow the same distribution as :class:`RandomBot` with less
@@ -214,12 +217,22 @@ class Tally:
     effects: dict[str, list[int]] = field(default_factory=dict)  # reason -> [draws, cards, presses, cards]
     events: Counter[str] = field(default_factory=Counter)
     records: list[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
+    #: With ``teams=true``, per team (team ``k``: entries ``k`` and ``k + players/2``): game wins
+    #: in 1/WIN_DENOM and the sum of final team totals; empty otherwise.
+    team_win_shares: list[int] = field(default_factory=list)
+    team_points: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         n = self.players
         self.win_shares = self.win_shares or [0] * n
         self.points = self.points or [0] * n
         self.first_player = self.first_player or [0] * n
+
+    def count_teams(self) -> None:
+        """Tally per team from now on (``teams=true``)."""
+        half = self.players // 2
+        self.team_win_shares = self.team_win_shares or [0] * half
+        self.team_points = self.team_points or [0] * half
 
     def add(self, other: Tally) -> None:
         """Add the games of ``other`` (which must come after these, for ``records``)."""
@@ -230,6 +243,11 @@ class Tally:
             self.win_shares[i] += other.win_shares[i]
             self.points[i] += other.points[i]
             self.first_player[i] += other.first_player[i]
+        if other.team_win_shares:
+            self.count_teams()
+            for k, wins in enumerate(other.team_win_shares):
+                self.team_win_shares[k] += wins
+                self.team_points[k] += other.team_points[k]
         self.turns.update(other.turns)
         self.rounds.update(other.rounds)
         self.round_points.update(other.round_points)
@@ -268,6 +286,8 @@ def play_games(config: SimConfig, start: int, stop: int) -> Tally:
         return play_games_fast(config, start, stop)
     tally = Tally(config.players)
     options = config.game_options()
+    if config.resolved_options().teams:
+        tally.count_teams()
     for index in range(start, stop):
         _play_one(config, options, index, tally)
     return tally
@@ -327,12 +347,17 @@ def _play_one(config: SimConfig, options: dict[str, object], index: int, tally: 
         if effects:
             _count_events(tally, apply(action))
             ended = game.round_ended
-            if game.windows:
-                _count_events(tally, react_all(game, bots, views))
         else:
             ended = step(action)
-            if game.windows:
-                react_all(game, bots, views)
+        if game.windows and ended is None:
+            reactions = react_all(game, bots, views)
+            if effects:
+                _count_events(tally, reactions)
+            for event in reactions:
+                if event["type"] == EventType.JUMP_IN:
+                    turns += 1  # a jump is a turn, played out of turn (H-1)
+                elif event["type"] == EventType.ROUND_END:
+                    ended = game.round_ended
         if ended is not None:
             _end_round(tally, ended, scoring, first, turns)
             if ended.game_over:
@@ -350,6 +375,13 @@ def _play_one(config: SimConfig, options: dict[str, object], index: int, tally: 
     for seat in range(n):
         by_entry[entry_of[seat]] = final[seat]
         tally.points[entry_of[seat]] += final[seat]
+    if tally.team_win_shares:
+        half = n // 2
+        teams_won = {entry_of[s] % half for s in winners}
+        for team in teams_won:
+            tally.team_win_shares[team] += WIN_DENOM // len(teams_won)
+        for seat in range(n):
+            tally.team_points[entry_of[seat] % half] += final[seat]
     if config.keep_games:
         tally.records.append((tuple(sorted(entry_of[s] for s in winners)), tuple(by_entry)))
 
@@ -545,6 +577,32 @@ class SimResult:
             )
         return rows
 
+    def team_rows(self) -> list[dict[str, Any]]:
+        """With ``teams=true``, one row per team (entries ``k`` and ``k + players/2``, partners
+        facing each other in every game): game wins, win rate with its 95% Wilson interval and
+        mean final team total; empty otherwise."""
+        tally = self.tally
+        labels = self.config.labels()
+        half = self.config.players // 2
+        rows = []
+        for team, shares in enumerate(tally.team_win_shares):
+            wins = shares / WIN_DENOM
+            low, high = wilson_interval(wins, tally.games)
+            rows.append(
+                {
+                    "team": team,
+                    "label": f"{labels[team]} + {labels[team + half]}",
+                    "entries": [team, team + half],
+                    "games": tally.games,
+                    "wins": round(wins, 6),
+                    "win_rate": wins / tally.games if tally.games else 0.0,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "mean_points": tally.team_points[team] / tally.games if tally.games else 0.0,
+                }
+            )
+        return rows
+
     def effect_rows(self) -> list[dict[str, Any]]:
         """Draws and presses by the effect that caused them (only with ``effects=True``)."""
         games = max(self.tally.games, 1)
@@ -569,12 +627,16 @@ class SimResult:
         rounds = max(tally.round_count, 1)
         games = max(tally.games, 1)
         decided = sum(tally.first_player)
+        mean = sum(k * v for k, v in tally.turns.items()) / rounds
+        spread = sum(v * (k - mean) ** 2 for k, v in tally.turns.items()) / max(tally.round_count - 1, 1)
+        half = 1.959963984540054 * math.sqrt(spread / rounds)
         return {
             "games": tally.games,
             "rounds": tally.round_count,
             "decisions": tally.decisions,
             "rounds_per_game": tally.round_count / games,
-            "turns_per_round": sum(k * v for k, v in tally.turns.items()) / rounds,
+            "turns_per_round": mean,
+            "turns_per_round_ci": [mean - half, mean + half],
             "decisions_per_game": tally.decisions / games,
             "round_wins_by_place": {
                 "counts": list(tally.first_player),
@@ -589,6 +651,7 @@ class SimResult:
             "config": config_dict(self.config),
             "interrupted": self.interrupted,
             "bots": self.bot_rows(),
+            **({"teams": self.team_rows()} if self.tally.team_win_shares else {}),
             "summary": self.summary(),
             "turns_per_round": _histogram(self.tally.turns),
             "rounds_per_game": _histogram(self.tally.rounds),

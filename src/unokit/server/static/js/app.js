@@ -64,7 +64,7 @@ function optionField(option, variantName) {
     return h("div.field.check", { dataset: { variant: variantName } }, input, label, hint);
   }
   if (option.kind === "choice") {
-    input = h("select", { id, name: option.name, "aria-describedby": `${id}-hint` }, option.choices.map((c) => h("option", { value: c, selected: c === option.default }, words(c))));
+    input = h("select", { id, name: option.name, "aria-describedby": `${id}-hint` }, option.choices.map((c) => h("option", { value: c, selected: c === String(option.default) }, words(c))));
   } else if (option.kind === "int" || option.kind === "int_or_none") {
     input = h("input", { type: "number", min: "1", id, name: option.name, placeholder: option.default === null ? "none" : String(option.default), "aria-describedby": `${id}-hint` });
   } else {
@@ -98,7 +98,7 @@ function readOptions(form, variant) {
     if (option.kind === "bool") {
       if (input.checked !== Boolean(option.default)) out[option.name] = input.checked;
     } else if (option.kind === "choice") {
-      if (input.value !== option.default) out[option.name] = input.value;
+      if (input.value !== String(option.default)) out[option.name] = input.value;
     } else if (input.value.trim() !== "") {
       if (option.kind === "int" || option.kind === "int_or_none") out[option.name] = Number(input.value);
       else if (option.kind === "numbers") out[option.name] = input.value.trim().split(/[\s,;]+/).map(Number);

@@ -358,6 +358,15 @@ export class TableView {
         if (action.verb === "uno") choices.append(h("button.uno-call", { dataset: { action: action.text, verb: "uno", key: "uno" }, onclick: () => this.act(action.text) }, "UNO! (call it now)"));
         if (action.verb === "catch") choices.append(h("button.catch", { dataset: { action: action.text, verb: "catch", key: action.text }, onclick: () => this.act(action.text) }, `Catch ${names[action.seat]}: no UNO!`));
       }
+      if (!myTurn) {
+        // Jump-In (a house rule): a play offered out of turn is a jump with an identical card.
+        for (const actions of byCard.values()) {
+          for (const action of actions.filter((a) => a.verb === "play")) {
+            const face = faceTitle(faceOf(action.card, side));
+            choices.append(h("button.jump", { dataset: { action: action.text, verb: "jump", key: action.text }, onclick: () => this.act(action.text) }, action.uno ? `Jump in with your ${face}, saying UNO!` : `Jump in with your ${face}`));
+          }
+        }
+      }
       const unoForms = obs.legal_actions.some((a) => a.endsWith(" uno") && !a.startsWith("uno"));
       if (unoForms && myTurn) {
         choices.append(h(`button.uno-toggle${this.unoArmed ? ".armed" : ""}`, {
