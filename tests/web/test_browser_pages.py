@@ -1,7 +1,10 @@
 """The browser pages beyond a desktop game: a whole game on a 390x844 phone with every control in
-reach, keyboard play, the score sheet and the virtual launcher for real cards, reduced motion."""
+reach, keyboard play, the score sheet and the virtual launcher for real cards, reduced motion,
+and WCAG AA contrast of every text on every page."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from playwright.sync_api import Browser, Page, ViewportSize
 
@@ -23,6 +26,12 @@ OUT_OF_REACH = """() => {
   }
   return bad;
 }"""
+
+
+#: WCAG 2 contrast of every visible text against what it stands on (the colours of its element
+#: and its ancestors, blended; each stop of a gradient counts): those under 4.5:1, or 3:1 for
+#: large text, as ``low``; ``unknown`` counts texts over an image, which cannot be judged.
+CONTRAST = (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8")
 
 
 def _page(browser: Browser, **kwargs: object) -> Page:
@@ -161,5 +170,36 @@ def test_the_virtual_launcher_page(browser: Browser, web_server: ServerProcess) 
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.click("#launcher-restart")
         page.wait_for_function("document.querySelector('#launcher-result').textContent.includes('Press it')")
+    finally:
+        page.context.close()
+
+
+def _contrast(page: Page, where: str) -> None:
+    found = page.evaluate(CONTRAST)
+    assert found["checked"] >= 10, f"{where}: only {found['checked']} texts found"
+    assert found["unknown"] == 0, f"{where}: {found['unknown']} texts stand on an image"
+    assert found["low"] == [], f"{where}: {found['low']}"
+
+
+def test_every_text_passes_wcag_aa_contrast(browser: Browser, web_server: ServerProcess) -> None:
+    """WCAG AA on the lobby, a table of each side (light, and dark by turning the table over),
+    an open colour choice, the score sheet and the launcher."""
+    page = _page(browser, viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(web_server.url)
+        page.wait_for_selector("#create-room")
+        _contrast(page, "lobby")
+        create_room(page, web_server.url, name="Ann", variant="flip", players=2, bots=1, rounds=None)
+        start_game(page)
+        # Ann's decision: nothing changes on the table until she acts.
+        page.wait_for_selector(".choices [data-action], .hand-card.playable")
+        _contrast(page, "light side")
+        page.evaluate("document.querySelector('.table').classList.replace('side-0', 'side-1')")
+        assert page.locator(".table.side-1").count() == 1
+        _contrast(page, "dark table")
+        for route in ("#/sheet", "#/launcher"):
+            page.goto(f"{web_server.url}/{route}")
+            page.wait_for_selector("main h1, main h2")
+            _contrast(page, route)
     finally:
         page.context.close()
