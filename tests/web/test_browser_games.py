@@ -134,15 +134,16 @@ def test_a_reload_in_the_middle_of_a_game_restores_the_seat(browser: Browser, we
         # A few decisions into the hand, then stop at a turn of Ann's (whatever other decision,
         # a challenge or a catch, comes first is taken too).
         deadline = time.monotonic() + 120
-        while len(clicker.clicked) < 4 or not ann.evaluate(YOUR_TURN):
+        while len(clicker.clicked) < 4 or not (ann.evaluate(YOUR_TURN) and _waits_for(ann)):
             assert time.monotonic() < deadline, f"no turn of Ann's came; clicked {clicker.clicked}"
             assert not is_over(ann), "the hand ended before the reload"
             if not clicker.step():
                 ann.wait_for_timeout(30)
-        before = sorted(hand(ann))
+        step, before = ann.get_attribute(".table-root", "data-step"), sorted(hand(ann))
         seat = ann.locator(".seat.me").get_attribute("data-seat")
         ann.reload()
         ann.wait_for_selector(".hand-card")
+        assert ann.get_attribute(".table-root", "data-step") == step  # the game waited for Ann
         assert sorted(hand(ann)) == before
         assert ann.locator(".seat.me").get_attribute("data-seat") == seat
     finally:
