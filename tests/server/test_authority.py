@@ -201,7 +201,7 @@ def test_a_slow_catch_still_beats_the_next_players_move(shared_server: ServerPro
     async def body() -> tuple[int, int]:
         offered: list[int] = []
         caught: list[int] = []
-        for _ in range(12):
+        for _ in range(40):  # usually two or three hands; enough that no catch at all is very unlikely
             await game(offered, caught)
             if len(offered) >= 2:
                 break
