@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import unokit
+from tests.helpers import load_script
 from unokit import Action, Game, UnokitError
 from unokit import IllegalActionError as Illegal
 from unokit.core.cards import COLOR_NAMES
@@ -118,19 +119,15 @@ def setups(draw: st.DrawFn, variant: str) -> Setup:
     return Setup(variant, players, seed, options, chooser, steps, bias)
 
 
+_combinations = load_script("house_combinations")
+
 # --------------------------------------------------------------------------- helpers
 
 
 def legal_moves(game: Game) -> list[Move]:
-    """Every (seat, action) the rules allow now: the seat to act first, then out-of-turn."""
-    if game.is_over:
-        return []
-    acting = game.to_act
-    assert acting is not None
-    moves = [(acting, a) for a in game.legal_actions()]
-    for seat in range(game.players):
-        if seat != acting:
-            moves += [(seat, a) for a in game.legal_actions(seat)]
+    """Every (seat, action) the rules allow now: the seat to act first, then out-of-turn
+    (the combination script's listing, one copy for both)."""
+    moves: list[Move] = _combinations.moves(game)
     return moves
 
 
