@@ -628,6 +628,24 @@ def find_child(nodes: I64, node: int, actor: int, code: int) -> int:
     return -1
 
 
+@jit
+def children_of(nodes: I64, node: int, actor: int, codes: I64, count: int, kids: I64, where: I64) -> None:
+    """``kids[j]``: the child of ``node`` for ``actor`` taking ``codes[j]`` (-1: none), for the
+    ``count`` distinct codes, in one pass over the children (``where`` is scratch room indexed by
+    action id, its content is never trusted)."""
+    for j in range(count):
+        kids[j] = -1
+        where[codes[j]] = j
+    child = nodes[node, N_CHILD]
+    while child >= 0:
+        if nodes[child, N_ACTOR] == actor:
+            code = nodes[child, N_CODE]
+            j = where[code]
+            if j < count and codes[j] == code:
+                kids[j] = child
+        child = nodes[child, N_NEXT]
+
+
 @entry
 def run(
     base: I64,
@@ -659,6 +677,7 @@ def run(
     st = np.empty_like(base)
     codes = np.empty(LEGAL_CAP, np.int64)
     kids = np.empty(LEGAL_CAP, np.int64)
+    where = np.zeros(R[C_ACTIONS] + 2, np.int64)
     work = np.empty(4 * LEGAL_CAP, np.int64)
     scratch = np.empty(4 * CAP, np.int64)
     order = np.empty(max(len(hidden_pool), 1), np.int64)
@@ -693,9 +712,9 @@ def run(
         while st[F_DEC] != D_OVER and length < len(path):
             actor = st[F_SEAT]
             count = prune(R, codes, legal(st, R, codes))
+            children_of(nodes, node, actor, codes, count, kids, where)
             untried = 0
             for j in range(count):
-                kids[j] = find_child(nodes, node, actor, codes[j])
                 if kids[j] < 0:
                     work[untried] = codes[j]
                     untried += 1
