@@ -123,7 +123,7 @@ def test_every_iteration_visits_the_root_once() -> None:
     ran = S.run(
         base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
         view.seat, rng, nodes, wins, used, 3000, 0.7, S.POLICY_GREEDY, 8,
-        kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS),
+        kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS), -1,
     )  # fmt: skip
     assert ran == 3000
     children = []
@@ -143,9 +143,59 @@ def test_every_iteration_visits_the_root_once() -> None:
     full = S.run(
         base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
         view.seat, rng, nodes, wins, used, 10, 0.7, S.POLICY_GREEDY, 8,
-        kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS),
+        kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS), -1,
     )  # fmt: skip
     assert full == 0 and used[0] == 3001
+
+
+def _first_root_children(game: Game, expand: int, seeds: range) -> set[int]:
+    """The action id of the root child that one iteration expands, for each generator seed."""
+    view = View(game, game.to_act or 0)
+    sampler = Determiniser(view)
+    template = sampler.game(0, 0)
+    kernel = ismcts_fast._kernel(template)
+    assert kernel is not None
+    R = kernel.rules
+    base = np.zeros(int(R[K.C_S_WIDTH]), np.int64)
+    load_game(R, base, template)
+    hidden = S.Hidden.of(sampler)
+    codes = set()
+    for seed in seeds:
+        nodes, wins, used = S.new_tree(2)
+        rng = np.array([as_int64(seed)], np.int64)
+        S.run(
+            base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
+            view.seat, rng, nodes, wins, used, 1, 0.7, S.POLICY_GREEDY, 8,
+            kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS), expand,
+        )  # fmt: skip
+        codes.add(int(nodes[int(nodes[0, S.N_CHILD]), S.N_CODE]))
+    return codes
+
+
+def test_policy_expansion_first_tries_the_rollout_policys_action() -> None:
+    """``expansion="policy"``: a new node's first child is the greedy policy's action (here the
+    only coloured card that fits, rather than the wild in four colours or a draw); random
+    expansion picks any of the six."""
+    game = Game.from_position(
+        {
+            "variant": "classic",
+            "players": 2,
+            "turn": 0,
+            "color": "red",
+            "hands": [["red 5", "blue 7", "wild"], ["yellow 3", "green 9", "blue 1"]],
+            "discard": ["red 2"],
+            "seed": 3,
+        }
+    )
+    kernel = ismcts_fast._kernel(Determiniser(View(game, 0)).game(0, 0))
+    assert kernel is not None
+    red_5 = kernel.encoding.encode(next(a for a in game.legal_actions() if str(a) == "play red 5"), 0)
+    assert _first_root_children(game, S.POLICY_GREEDY, range(20)) == {red_5}
+    assert len(_first_root_children(game, -1, range(20))) >= 3
+    bot = FastIsmctsBot(4, iterations=200, expansion="policy")
+    assert bot.act(View(game, 0)) in game.legal_actions()
+    with pytest.raises(ValueError, match="expansion"):
+        FastIsmctsBot(0, expansion="widest")
 
 
 def test_the_registry_the_default_budget_a_time_limit_and_bad_settings() -> None:
