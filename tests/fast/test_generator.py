@@ -5,26 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from unokit.core.rng import MASK64, Rng
+from tests.helpers import state_giving
+from unokit.core.rng import Rng
 from unokit.fast import kernel as K
-
-_GOLDEN = 0x9E3779B97F4A7C15
-
-
-def _unshift(y: int, shift: int) -> int:
-    """The ``z`` with ``z ^ (z >> shift) == y``."""
-    z = y
-    for _ in range(64 // shift + 1):
-        z = y ^ (z >> shift)
-    return z
-
-
-def state_giving(x: int) -> int:
-    """A SplitMix64 state whose next 64-bit output is ``x`` (the output function is a bijection)."""
-    z = _unshift(x, 31)
-    z = _unshift(z * pow(0x94D049BB133111EB, -1, 1 << 64) & MASK64, 27)
-    z = _unshift(z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & MASK64, 30)
-    return (z - _GOLDEN) & MASK64
 
 
 def _edges(n: int) -> list[int]:
