@@ -40,10 +40,10 @@ from .ismcts import (
 )
 
 #: Iterations per decision on the kernel, by variant (games the kernel does not play get the
-#: ``ismcts`` budgets of :data:`unokit.bots.ismcts.DEFAULT_ITERATIONS`). Classic's budget keeps
-#: the slowest 2-player decision under 0.2 s on one core (``docs/ismcts.md``); the others are
-#: not timed at more than 20,000.
-FAST_ITERATIONS = {"classic": 35000, "attack": 20000, "flip": 20000, "flip_attack": 20000}
+#: ``ismcts`` budgets of :data:`unokit.bots.ismcts.DEFAULT_ITERATIONS`). More (35,000) was not
+#: clearly stronger in 2-player Classic and brings the slowest decision close to 0.2 s on a
+#: loaded core (``docs/ismcts.md``).
+FAST_ITERATIONS = {"classic": 20000, "attack": 20000, "flip": 20000, "flip_attack": 20000}
 #: The rollout policy (:data:`unokit.fast.search.POLICIES`) and its length in decisions before
 #: the hand-strength model scores the table (``None``: to the end of the hand).
 FAST_POLICY = "greedy"
