@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import json
 import logging
 import os
 import secrets
@@ -27,7 +26,7 @@ from typing import IO, Any
 from sqlalchemy.engine import make_url
 
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
-from .protocol import error
+from .protocol import decode, encode, error
 from .room import CLOSED, RoomError, RoomSpec, RoomState
 from .storage import Append, Store, Writer, libpq_url, migrate, sqlalchemy_url
 
@@ -276,7 +275,7 @@ class Hub:
         setattr(peer, "pending_forward", key)  # noqa: B010 - local peers have the attribute
 
     def _notify(self, payload: dict[str, Any]) -> None:
-        text = json.dumps(payload)
+        text = encode(payload)
         asyncio.get_running_loop().create_task(self._send_notify(text))
 
     async def _send_notify(self, text: str) -> None:
@@ -289,7 +288,7 @@ class Hub:
     async def _listener(self) -> None:
         async for note in self._listen.notifies():
             try:
-                await self._on_notify(json.loads(note.payload))
+                await self._on_notify(decode(note.payload))
             except Exception:
                 log.exception("bad notification %r", note.payload[:200])
 
@@ -401,7 +400,7 @@ class RemotePeer(RemoteMarker):
         self.role = "player" if seat is not None else "spectator"
 
     def deliver(self, message: dict[str, Any] | str) -> None:
-        body = json.loads(message) if isinstance(message, str) else message
+        body = decode(message) if isinstance(message, str) else message
         if body.get("type") == "error":
             body = {k: v for k, v in body.items() if k != "state"}  # the client's process adds its own
         elif body.get("type") not in ("welcome", "ack"):
