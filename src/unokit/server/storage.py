@@ -401,6 +401,7 @@ class Writer:
         self._thread.start()
         self.batches = 0
         self.jobs = 0
+        self._connection: Connection | None = None  # the writer thread's own, kept between batches
 
     async def append(self, job: Append) -> None:
         """Queue ``job`` and wait until it is committed; raise :class:`StorageError` if not."""
@@ -414,10 +415,27 @@ class Writer:
         self._queue.put(None)
         self._thread.join(timeout=10)
 
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A transaction on the writer's connection (opened once, not checked out of the pool
+        for every batch); after a database error the connection is dropped and the next batch
+        opens a new one."""
+        if self._connection is None:
+            self._connection = self.store.engine.connect()
+        try:
+            with self._connection.begin():
+                yield self._connection
+        except SQLAlchemyError:
+            connection, self._connection = self._connection, None
+            with contextlib.suppress(SQLAlchemyError):
+                connection.close()
+            raise
+
     def _run(self) -> None:
         while True:
             first = self._queue.get()
             if first is None:
+                self._close()
                 return
             batch = [first]
             stop = False
@@ -432,7 +450,14 @@ class Writer:
                 batch.append(job)
             self._commit(batch)
             if stop:
+                self._close()
                 return
+
+    def _close(self) -> None:
+        if self._connection is not None:
+            with contextlib.suppress(SQLAlchemyError):
+                self._connection.close()
+            self._connection = None
 
     def _commit(self, batch: list[Append]) -> None:
         outcomes = self.commit(batch)
@@ -450,7 +475,7 @@ class Writer:
         self.jobs += len(batch)
         plain = [job for job in batch if not job.close and job.record is None]
         try:
-            with self.store.begin() as c:
+            with self._transaction() as c:
                 if plain:
                     self.store.write_many(c, plain)
                 for job in batch:
@@ -462,7 +487,7 @@ class Writer:
             outcomes: list[BaseException | None] = []
             for job in batch:
                 try:
-                    with self.store.begin() as c:
+                    with self._transaction() as c:
                         self.store.write(c, job)
                 except (StorageError, SQLAlchemyError) as single:
                     outcomes.append(single)
