@@ -168,10 +168,17 @@ async def _act(table: Table, seat: int, message: dict[str, Any], pace: float, rn
 
 
 async def run_level(
-    urls: list[str], games: int, seconds: float, warmup: float, pace: float, variant: str, cpu_pids: list[int]
+    urls: list[str],
+    games: int,
+    seconds: float,
+    warmup: float,
+    pace: float,
+    variant: str,
+    server_pids: list[int],
+    database_pids: list[int],
 ) -> dict[str, Any]:
     """Play ``games`` games spread over the servers at ``urls``; measure ``seconds`` after
-    ``warmup``. ``cpu_pids`` are the processes whose CPU time counts as the server side's."""
+    ``warmup``, and the CPU time of the server processes and of the database server's."""
     stats = Stats()
     stop = asyncio.Event()
     homes = [urls[index % len(urls)] for index in range(games)]
@@ -198,11 +205,12 @@ async def run_level(
     await asyncio.sleep(warmup)
     stats.measuring = True
     started = time.perf_counter()
-    cpu_before, server_before = os.times(), cpu_seconds(cpu_pids)
+    cpu_before, server_before, database_before = os.times(), cpu_seconds(server_pids), cpu_seconds(database_pids)
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - started
-    cpu, server_cpu = os.times(), cpu_seconds(cpu_pids) - server_before
+    cpu, server_cpu = os.times(), cpu_seconds(server_pids) - server_before
+    database_cpu = cpu_seconds(database_pids) - database_before
     generator_cpu = (cpu.user - cpu_before.user) + (cpu.system - cpu_before.system)
     stop.set()
     for table in tables:
@@ -224,6 +232,7 @@ async def run_level(
         "errors": stats.errors,
         "refused": stats.refused,
         "server_cpu_ms_per_action": 1000 * server_cpu / actions,
+        "database_cpu_ms_per_action": 1000 * database_cpu / actions,
         "generator_cpu_ms_per_action": 1000 * generator_cpu / actions,
         "seconds": elapsed,
     }
@@ -275,8 +284,8 @@ def main() -> None:
             processes = args.processes if db != "sqlite" else 1
             print(f"\n{db}, {processes} server process(es)", flush=True)
             print(
-                "load   server                 games  actions/s  p50 ms  p99 ms  max ms  errors  refused"
-                "  server ms CPU/action  generator ms CPU/action",
+                "load   server     games  actions/s  p50 ms  p99 ms  max ms  errors  refused"
+                "  CPU ms/action: server  database  generator",
                 flush=True,
             )
             for games in levels:
@@ -296,11 +305,10 @@ def main() -> None:
                     ]
                     try:
                         pids = [s.proc.pid for s in servers if s.proc is not None]
-                        if cluster is not None and db == "postgres":
-                            pids += postgres_pids(cluster)
+                        db_pids = postgres_pids(cluster) if cluster is not None and db == "postgres" else []
                         urls = [s.url for s in servers]
                         result = uvloop.run(
-                            run_level(urls, games, args.seconds, args.warmup, args.pace, args.variant, pids)
+                            run_level(urls, games, args.seconds, args.warmup, args.pace, args.variant, pids, db_pids)
                         )
                     finally:
                         for server in servers:
@@ -312,11 +320,12 @@ def main() -> None:
                         print(orjson.dumps(result).decode(), flush=True)
                     else:
                         print(
-                            f"{load:5.2f}  {_short(program):21s} {games:5d}  {result['actions_per_s']:9.1f}"
+                            f"{load:5.2f}  {_short(program):9s} {games:5d}  {result['actions_per_s']:9.1f}"
                             f"  {result['p50_ms']:6.1f}  {result['p99_ms']:6.1f}  {result['max_ms']:6.0f}"
                             f"  {result['errors']:6d}  {result['refused']:7d}"
-                            f"  {result['server_cpu_ms_per_action']:20.2f}"
-                            f"  {result['generator_cpu_ms_per_action']:23.2f}",
+                            f"  {result['server_cpu_ms_per_action']:21.2f}"
+                            f"  {result['database_cpu_ms_per_action']:8.2f}"
+                            f"  {result['generator_cpu_ms_per_action']:9.2f}",
                             flush=True,
                         )
             for program, first in crossed.items():
@@ -328,9 +337,9 @@ def main() -> None:
 
 
 def _short(program: str) -> str:
-    """A program's path, shortened to its checkout folder for the table."""
-    parts = Path(program).parts
-    return "/".join(parts[-4:-3]) if len(parts) >= 4 else program
+    """A program's path, shortened to its checkout's folder (``CHECKOUT/.venv/bin/unokit``)."""
+    path = Path(program)
+    return path.parents[2].name if len(path.parts) >= 4 and path.parent.parent.name == ".venv" else path.name
 
 
 if __name__ == "__main__":

@@ -80,7 +80,8 @@ class Hub:
         self._lock_file: IO[str] | None = None
         self._listen: Any = None
         self._send: Any = None
-        self._send_lock = asyncio.Lock()
+        self._outgoing: list[str] = []  # notifications waiting for the sender task
+        self._wake_sender = asyncio.Event()
         self.ready = False
 
     @property
@@ -117,6 +118,7 @@ class Hub:
             self._send = await psycopg.AsyncConnection.connect(url, autocommit=True)
             await self._listen.execute("LISTEN unokit")
             self._tasks.append(asyncio.create_task(self._listener(), name="unokit-listen"))
+            self._tasks.append(asyncio.create_task(self._sender(), name="unokit-notify"))
         self._tasks.append(asyncio.create_task(self._sweeper(), name="unokit-sweep"))
         self.ready = True
 
@@ -275,22 +277,37 @@ class Hub:
         setattr(peer, "pending_forward", key)  # noqa: B010 - local peers have the attribute
 
     def _notify(self, payload: dict[str, Any]) -> None:
-        text = encode(payload)
-        asyncio.get_running_loop().create_task(self._send_notify(text))
+        """Send ``payload`` to the other processes, after every payload sent before it."""
+        self._outgoing.append(encode(payload))
+        self._wake_sender.set()
 
-    async def _send_notify(self, text: str) -> None:
-        async with self._send_lock:
-            try:
-                await self._send.execute("SELECT pg_notify('unokit', %s)", (text,))
-            except Exception:
-                log.exception("cannot notify the other processes")
+    async def _sender(self) -> None:
+        """Send the queued notifications in order. All that queue up while one ``pg_notify``
+        is on its way go together in the next one, as a JSON array (at most
+        :data:`NOTIFY_BYTES` a notification): one round trip for many rooms' steps."""
+        while True:
+            await self._wake_sender.wait()
+            self._wake_sender.clear()
+            while self._outgoing:
+                waiting, self._outgoing = self._outgoing, []
+                for text in _notification_texts(waiting):
+                    try:
+                        await self._send.execute("SELECT pg_notify('unokit', %s)", (text,))
+                    except Exception:
+                        log.exception("cannot notify the other processes")
 
     async def _listener(self) -> None:
         async for note in self._listen.notifies():
             try:
-                await self._on_notify(decode(note.payload))
-            except Exception:
+                payloads = decode(note.payload)
+            except ValueError:
                 log.exception("bad notification %r", note.payload[:200])
+                continue
+            for payload in payloads if isinstance(payloads, list) else [payloads]:
+                try:
+                    await self._on_notify(payload)
+                except Exception:
+                    log.exception("bad notification %r", encode(payload)[:200])
 
     async def _on_notify(self, payload: dict[str, Any]) -> None:
         kind = payload.get("k")
@@ -386,6 +403,28 @@ class Hub:
             return
         with contextlib.suppress(Exception):
             await self.writer_append(Append(code, row.seq, [{"type": "close", "reason": "idle"}], close=True))
+
+
+#: The longest notification text sent (PostgreSQL refuses payloads of 8000 bytes or more).
+NOTIFY_BYTES = 7800
+
+
+def _notification_texts(payloads: list[str]) -> list[str]:
+    """``payloads`` (encoded JSON objects), in order, as JSON arrays of at most
+    :data:`NOTIFY_BYTES` each (a longer payload goes alone)."""
+    texts: list[str] = []
+    group: list[str] = []
+    size = 2
+    for payload in payloads:
+        length = len(payload.encode())
+        if group and size + length + 1 > NOTIFY_BYTES:
+            texts.append("[" + ",".join(group) + "]")
+            group, size = [], 2
+        group.append(payload)
+        size += length + 1
+    if group:
+        texts.append("[" + ",".join(group) + "]")
+    return texts
 
 
 class RemotePeer(RemoteMarker):
