@@ -10,6 +10,7 @@ from types import ModuleType
 from typing import Any
 
 from unokit import VARIANTS, Game
+from unokit.core.rng import MASK64
 
 
 def position(
@@ -123,3 +124,23 @@ def load_script(name: str) -> ModuleType:
     sys.modules[name] = module  # dataclasses look their module up while the file runs
     spec.loader.exec_module(module)
     return module
+
+
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _unshift(y: int, shift: int) -> int:
+    """The ``z`` with ``z ^ (z >> shift) == y``."""
+    z = y
+    for _ in range(64 // shift + 1):
+        z = y ^ (z >> shift)
+    return z
+
+
+def state_giving(x: int, draws_before: int = 0) -> int:
+    """A SplitMix64 state whose generator outputs ``x`` after ``draws_before`` other draws
+    (the output function is a bijection of the stepped state)."""
+    z = _unshift(x, 31)
+    z = _unshift(z * pow(0x94D049BB133111EB, -1, 1 << 64) & MASK64, 27)
+    z = _unshift(z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & MASK64, 30)
+    return (z - (draws_before + 1) * _GOLDEN) & MASK64

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -14,6 +15,33 @@ from .core.errors import UnokitError
 
 #: The help text of every ``--variant`` option: the names the engine knows, themed editions included.
 VARIANT_HELP = ", ".join(variants.VARIANT_NAMES)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def deck_option(function: F) -> F:
+    """The ``--deck FILE`` option (a parameter ``deck: Path | None``): play with the cards of
+    one's own copy; :func:`with_deck` turns it into the ``deck`` rule option."""
+    option = click.option(
+        "--deck",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        default=None,
+        help="a deck file: play with the cards of your own copy (docs/formats.md)",
+    )
+    return option(function)
+
+
+def with_deck(pairs: tuple[str, ...], deck: Path | None) -> tuple[str, ...]:
+    """``--option`` pairs plus ``deck=<the file's text>`` when ``--deck`` names a file; a file
+    that cannot be read as UTF-8 text is a :class:`click.BadParameter` naming it (the engine
+    then checks the cards, naming the line it cannot read)."""
+    if deck is None:
+        return pairs
+    try:
+        text = deck.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(f"cannot read the deck file {str(deck)!r}: {exc}", param_hint="--deck") from None
+    return (*pairs, f"deck={text}")
 
 
 def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
@@ -62,8 +90,12 @@ def output_folder(path: str | Path | None, option: str) -> Path | None:
 
 def format_options(options: Mapping[str, object]) -> str:
     """Rule options as they are written on the command line: ``stacking=true, rounds=1``
-    (``none`` for no value, lists as ``[0,3,0]``)."""
-    return ", ".join(f"{name}={_option_text(value)}" for name, value in options.items())
+    (``none`` for no value, lists as ``[0,3,0]``); a deck given as a file's text reads
+    ``deck=<file>`` (the whole text stays in the results' JSON)."""
+    return ", ".join(
+        f"{name}=<file>" if name == "deck" and value else f"{name}={_option_text(value)}"
+        for name, value in options.items()
+    )
 
 
 def _option_text(value: object) -> str:

@@ -212,3 +212,54 @@ def test_ctrl_c_stops_a_tournament_with_the_ratings_of_the_games_played(tmp_path
     assert f"Interrupted: {games:,} of 600 games finished" in err
     assert f"Interrupted: the ratings count the {games:,} games finished." in out
     assert sum(row["games"] for row in played["ratings"]) == 2 * games  # two bots a game
+
+
+def _deck_without_wilds(tmp_path: Path) -> Path:
+    from unokit import deck_cards
+
+    path = tmp_path / "no-wilds.deck"
+    path.write_text("\n".join(card for card in deck_cards("classic") if "wild" not in card), encoding="utf-8")
+    return path
+
+
+def test_sim_plays_the_cards_of_a_deck_file(tmp_path: Path) -> None:
+    """``--deck FILE``: a Classic deck without its wild cards; no Wild Draw Four ever makes
+    anyone draw, where the standard deck's does in the same games. The options line names
+    the file, not its 100 lines; the JSON keeps the whole text."""
+    args = ["sim", "--bots", "random,random", "--games", "30", "--hands-only", "--quiet", "--effects"]
+    standard = tmp_path / "standard.json"
+    code, output = invoke(*args, "--json", str(standard))
+    assert code == 0, output
+    assert "wild_draw_four" in {row["effect"] for row in json.loads(standard.read_text())["effects"]}
+    deck = _deck_without_wilds(tmp_path)
+    own = tmp_path / "own.json"
+    code, output = invoke(*args, "--deck", str(deck), "--json", str(own))
+    assert code == 0, output
+    assert "deck=<file>" in output and "red 1" not in output
+    results = json.loads(own.read_text())
+    assert results["config"]["options"]["deck"] == deck.read_text(encoding="utf-8")
+    assert "wild_draw_four" not in {row["effect"] for row in results["effects"]}
+    assert results["summary"]["games"] == 30
+
+
+@pytest.mark.parametrize("command", ["sim", "tournament"])
+def test_a_deck_file_that_cannot_be_read_stops_the_command(tmp_path: Path, command: str) -> None:
+    args = [command, "--bots", "random,heuristic", "--games", "2", "--hands-only", "--quiet"]
+    binary = tmp_path / "binary.deck"
+    binary.write_bytes(b"\xff\xfe red 1")
+    code, output = invoke(*args, "--deck", str(binary))
+    assert code == 2 and "Invalid value for --deck: cannot read the deck file" in output, output
+    bad = tmp_path / "bad.deck"
+    bad.write_text("red 1\nred 1/pink 3\n", encoding="utf-8")
+    code, output = invoke(*args, "--deck", str(bad))
+    assert code == 2 and "deck line 2" in output, output
+
+
+def test_a_tournament_plays_the_cards_of_a_deck_file(tmp_path: Path) -> None:
+    deck = _deck_without_wilds(tmp_path)
+    out = tmp_path / "t.json"
+    args = ["tournament", "--bots", "random,heuristic", "--games", "4", "--hands-only", "--quiet"]
+    code, output = invoke(*args, "--deck", str(deck), "--json", str(out))
+    assert code == 0, output
+    assert "deck=<file>" in output and "red 1" not in output
+    assert json.loads(out.read_text())["config"]["options"]["deck"] == deck.read_text(encoding="utf-8")

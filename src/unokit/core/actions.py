@@ -99,7 +99,11 @@ class ActionTable:
     def __init__(self, deck: Deck) -> None:
         n = len(deck.types)
         self.deck = deck
-        self._match_by_bluffing: dict[bool, dict[int, Match]] = {False: {}, True: {}}
+        # By bluffing, then [side][colour in play + 1][top card's kind]: the matches computed so far.
+        kinds = 1 + max(max(side) for side in deck.kind)
+        self._match_by_bluffing: dict[bool, MatchGrid] = {
+            bluffing: [[[None] * kinds for _color in range(9)] for _side in range(2)] for bluffing in (False, True)
+        }
         self.simple = {kind: Action(kind, kind) for kind in _SIMPLE}
         self.play: list[Action] = []
         self.play_uno: list[Action] = []
@@ -167,9 +171,10 @@ class ActionTable:
         """True when ``action`` is one of this table's own (interned) actions."""
         return id(action) in self._ids
 
-    def matches(self, bluffing: bool) -> dict[int, Match]:
-        """The cache of :meth:`match` results for games with ``bluffing``, keyed by
-        :func:`match_key`: a game looks its matches up there first, the fast way."""
+    def matches(self, bluffing: bool) -> MatchGrid:
+        """The cache of :meth:`match` results for games with ``bluffing``, as
+        ``grid[side][color + 1][top_kind]`` (``None`` until computed): a game looks its
+        matches up there first, the fast way (three list indexes, nothing allocated)."""
         return self._match_by_bluffing[bluffing]
 
     def match(self, side: int, color: Color, top_kind: int, bluffing: bool) -> Match:
@@ -179,9 +184,8 @@ class ActionTable:
         does not leave one card in hand, then of one that does (with the UNO forms), or
         ``None`` for a ``SPECIAL`` card (its plays depend on the rest of the hand). Without
         ``bluffing`` the Wild Draw cards are ``SPECIAL`` (playable only when fair)."""
-        key = match_key(side, color, top_kind)
-        cache = self._match_by_bluffing[bluffing]
-        cached = cache.get(key)
+        cache = self._match_by_bluffing[bluffing][side][color + 1]
+        cached = cache[top_kind]
         if cached is None:
             colors = self.deck.color[side]
             out = []
@@ -205,7 +209,7 @@ class ActionTable:
                 else:
                     plays.append(None)
                     plays_uno.append(None)
-            cached = cache[key] = (
+            cached = cache[top_kind] = (
                 tuple(out),
                 frozenset(t for t, how in enumerate(out) if how),
                 tuple(plays),
@@ -229,11 +233,7 @@ class ActionTable:
 #: What :meth:`ActionTable.match` tells about every card type on one top card: how it may be
 #: played, the playable types, and its plays without and with the UNO call (None: special).
 Match = tuple[tuple[int, ...], frozenset[CardId], tuple[list[Action] | None, ...], tuple[list[Action] | None, ...]]
-
-
-def match_key(side: int, color: Color, top_kind: int) -> int:
-    """The cache key of a match: the side, the colour in play and the top card's kind."""
-    return (side << 16) | ((color + 1) << 8) | top_kind
+MatchGrid = list[list[list[Match | None]]]
 
 
 @dataclass(frozen=True)

@@ -333,15 +333,27 @@ class Game(Notation):
         self._ended = None
         decision = self._decision
         kind = action.kind
-        # The two commonest actions go straight to their handler (what _do would do for them).
-        if kind is _PLAY and not self.windows:
+        # The commonest actions go straight to their handler (what _do would do for them).
+        if self.windows:
+            self._do(action, decision.seat)
+        elif kind is _PLAY:
             self._play(decision.seat, action.card, action.color, action.uno)
-        elif kind is _DRAW and type(decision) is Turn and not self.windows:
+        elif kind is _DRAW and type(decision) is Turn:
             self._turn_draw(decision.seat)
+        elif kind is _PLAY_DRAWN:
+            self._play(decision.seat, decision.card, action.color, action.uno)  # type: ignore[attr-defined]  # PlayOrKeep
+        elif kind is _KEEP:
+            self._keep(decision.seat)
         else:
             self._do(action, decision.seat)
         self.version += 1
         return self._ended
+
+    def _keep(self, seat: Seat) -> None:
+        """``seat`` keeps the card it drew and the turn passes (R-2.2)."""
+        if self._ev is not None:
+            self._ev.append({"type": "keep", "seat": seat})
+        self._advance(seat)
 
     def _do(self, action: Action, seat: Seat) -> None:
         windows = self.windows
@@ -364,8 +376,7 @@ class Game(Notation):
         elif kind is _PLAY_DRAWN:
             self._play(seat, self._decision.card, action.color, action.uno)  # type: ignore[attr-defined]  # PlayOrKeep
         elif kind is _KEEP:
-            self._emit({"type": "keep", "seat": seat})
-            self._advance(seat)
+            self._keep(seat)
         elif kind is _CHALLENGE or kind is _ACCEPT:
             self._answer_wild_draw(seat, kind is _CHALLENGE)
         elif kind is _COLOR:

@@ -89,7 +89,7 @@ class Legal(GameState):
         card), then ``draw`` or ``press`` (R-1.4)."""
         side = self.side
         top_kind = self.deck.kind[side][self.discard[-1]]
-        match = self._matches.get((side << 16) | ((self.color + 1) << 8) | top_kind)  # match_key, inlined
+        match = self._matches[side][self.color + 1][top_kind]
         if match is None:
             match = self.actions.match(side, self.color, top_kind, self.options.bluffing)
         hand = self.hands[seat]

@@ -30,7 +30,7 @@ from .kernel import (
     DECISION_KINDS,
 )
 from .load import load_game
-from .tables import resolve_options, rules_for
+from .tables import playout_rules, resolve_options, rules_for
 
 #: A shared win counts ``1/k`` for each of its ``k`` winners; wins are tallied in these units.
 WIN_DENOM = 2520
@@ -300,8 +300,7 @@ def random_playout(variant: str, players: int, games: int, seed: int, **options:
     seat; a shared win counts ``1/k`` to each of its ``k`` winners) and ``seconds``."""
     name, resolved = resolve_options(variant, options)
     count = _whole(games, "games", 1)
-    encoding = Encoding(name, players, 0)
-    rules = rules_for(encoding, resolved, catch=False)
+    rules = playout_rules(name, players, resolved)
     state = np.zeros(int(rules[K.C_S_WIDTH]), np.int64)
     wins = np.zeros(players, np.int64)
     first = np.array([_whole(seed, "seed", 0) & MASK64], np.uint64).view(np.int64)[0]

@@ -282,11 +282,14 @@ def below_at(words: I64, at: int, n: int) -> int:
     """``Rng.below(n)`` of the generator ``words[at]``: uniform in ``[0, n)`` by rejection,
     drawing as the reference does."""
     un = np.uint64(n)
-    rem = (_U0 - un) % un  # 2**64 mod n
-    limit = _U0 - rem  # accept x < 2**64 - rem (every x when rem is 0)
     while True:
         x = next64_at(words, at)
-        if rem == _U0 or x < limit:
+        # Accept x < 2**64 - (2**64 mod n) (every x when n divides 2**64). As 2**64 mod n < n,
+        # each x < 2**64 - n is accepted without the division that finds the remainder.
+        if x < _U0 - un:
+            return int(x % un)
+        rem = (_U0 - un) % un
+        if rem == _U0 or x < _U0 - rem:
             return int(x % un)
 
 

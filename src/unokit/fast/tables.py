@@ -10,6 +10,7 @@ variants with their default options, and ``stacking`` (off or ``true``), ``bluff
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -82,6 +83,17 @@ def resolve_options(variant: str, options: dict[str, Any]) -> tuple[str, Options
             f"stacking={resolved.stacking!r} in {rules.name} (H-3); use the reference engine"
         )
     return rules.name, resolved
+
+
+@lru_cache(maxsize=64)
+def playout_rules(variant: str, players: int, options: Options) -> NDArray[np.int64]:
+    """The rules vector of single hands of ``variant`` with ``players`` seats and resolved
+    ``options``, without history or the environments' catch rule (random play and the
+    simulator). Built once per configuration (building one takes milliseconds, as long as
+    playing a few thousand decisions). The array is shared between calls: the kernel only
+    reads it, and callers must not write to it (it stays writable because numba compiles a
+    read-only array as another type)."""
+    return rules_for(Encoding(variant, players, 0), options, catch=False)
 
 
 def rules_for(encoding: Encoding, options: Options, catch: bool) -> NDArray[np.int64]:

@@ -13,7 +13,15 @@ import click
 
 from ..bots import Bot, bot_names, check_bot_spec, external_command, make_bot
 from ..bots.external import ExternalBot, ExternalBotError
-from ..clickopts import VARIANT_HELP, output_file, output_folder, parse_option_pairs, require_extra
+from ..clickopts import (
+    VARIANT_HELP,
+    deck_option,
+    output_file,
+    output_folder,
+    parse_option_pairs,
+    require_extra,
+    with_deck,
+)
 from ..core.errors import OptionError, UnokitError
 from ..core.rng import MASK64, Rng
 from ..files import PathError, prepare_folder
@@ -191,12 +199,7 @@ def _reaction(text: str) -> tuple[float, float]:
 )
 @click.option("--seed", type=int, default=None, help="the game's seed (default: a random one, shown in the record)")
 @click.option("--option", "option", multiple=True, metavar="NAME=VALUE", help="a rule option; repeatable")
-@click.option(
-    "--deck",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="a deck file: play with the cards of your own copy (docs/formats.md)",
-)
+@deck_option
 @click.option("--name", "names", multiple=True, help="a person's name; repeat it for hot seat (several people)")
 @click.option("--delay", default=0.6, show_default=True, type=float, help="seconds a bot waits before it acts")
 @click.option("--catch-window", default=2.5, show_default=True, type=float, help="seconds to catch a missing UNO call")
@@ -247,8 +250,7 @@ def play(
         raise click.UsageError(str(exc)) from None
     if delay < 0 or catch_window < 0:
         raise click.UsageError("--delay and --catch-window are seconds, 0 or more")
-    if deck is not None:
-        option = (*option, f"deck={deck.read_text(encoding='utf-8')}")
+    option = with_deck(option, deck)
     setup = make_setup(variant, players, bots, seed, option, names, habits, record)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise click.UsageError("unokit play needs a terminal")

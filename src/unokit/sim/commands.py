@@ -5,11 +5,21 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
 
-from ..clickopts import VARIANT_HELP, format_options, output_file, output_folder, parse_option_pairs, require_extra
+from ..clickopts import (
+    VARIANT_HELP,
+    deck_option,
+    format_options,
+    output_file,
+    output_folder,
+    parse_option_pairs,
+    require_extra,
+    with_deck,
+)
 from ..core.errors import UnokitError
 from ..narration import plural
 from .runner import BACKENDS, ENGINES, SimConfig, SimResult, run_sim
@@ -65,6 +75,7 @@ def _common(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--seed", default=1, show_default=True, type=int),
         click.option("--workers", default=1, show_default=True, type=int, help="worker processes"),
         click.option("--option", "option", multiple=True, metavar="NAME=VALUE", help="a rule option; repeatable"),
+        deck_option,
         click.option("--hands-only", is_flag=True, help="play single hands (rounds=1) instead of whole games"),
         click.option(
             "--time-limit",
@@ -119,6 +130,7 @@ def sim(
     seed: int,
     workers: int,
     option: tuple[str, ...],
+    deck: Path | None,
     hands_only: bool,
     time_limit: float,
     engine: str,
@@ -147,7 +159,7 @@ def sim(
         games=games,
         seed=seed,
         workers=workers,
-        options=tuple(parse_option_pairs(option).items()),
+        options=tuple(parse_option_pairs(with_deck(option, deck)).items()),
         hands_only=hands_only,
         effects=effects,
         time_limit=time_limit,
@@ -311,6 +323,7 @@ def tournament(
     seed: int,
     workers: int,
     option: tuple[str, ...],
+    deck: Path | None,
     hands_only: bool,
     time_limit: float,
     engine: str,
@@ -334,7 +347,7 @@ def tournament(
         games=games,
         seed=seed,
         workers=workers,
-        options=tuple(parse_option_pairs(option).items()),
+        options=tuple(parse_option_pairs(with_deck(option, deck)).items()),
         hands_only=hands_only,
         format=format_,
         time_limit=time_limit,

@@ -9,7 +9,6 @@ simulation gives identical results with either engine. It plays single hands (``
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,9 +16,8 @@ from numpy.typing import NDArray
 
 from ..core.errors import OptionError
 from ..core.rng import MASK64
-from ..encoding import Encoding
 from ..fast import kernel as K
-from ..fast.tables import resolve_options, rules_for
+from ..fast.tables import playout_rules, resolve_options
 
 if TYPE_CHECKING:
     from .runner import SimConfig, Tally
@@ -42,10 +40,9 @@ def check_fast_config(config: SimConfig) -> None:
     resolve_options(config.variant, options)
 
 
-@lru_cache(maxsize=32)
-def _rules(variant: str, players: int, options: tuple[tuple[str, object], ...]) -> NDArray[np.int64]:
-    name, resolved = resolve_options(variant, dict(options))
-    return rules_for(Encoding(name, players, 0), resolved, catch=False)
+def _rules(variant: str, players: int, options: dict[str, object]) -> NDArray[np.int64]:
+    name, resolved = resolve_options(variant, options)
+    return playout_rules(name, players, resolved)
 
 
 def play_games_fast(config: SimConfig, start: int, stop: int) -> Tally:
@@ -55,7 +52,7 @@ def play_games_fast(config: SimConfig, start: int, stop: int) -> Tally:
 
     options = config.game_options()
     n = config.players
-    rules = _rules(config.variant, n, tuple(sorted(options.items())))
+    rules = _rules(config.variant, n, options)
     state = np.zeros(int(rules[K.C_S_WIDTH]), np.int64)
     count = stop - start
     turns = np.zeros(count, np.int64)
