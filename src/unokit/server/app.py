@@ -33,9 +33,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
 from ..bots import bot_names
+from . import PROTOCOL
 from .authority import Room
 from .hub import CODE_ALPHABET, Hub, ServerConfig
-from .protocol import HARD_MAX_BYTES, PROTOCOL, RateLimit, encode, error, parse_message
+from .protocol import HARD_MAX_BYTES, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
 from .room import SEAT_BOTS, RoomError
 from .web import web_routes

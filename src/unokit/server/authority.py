@@ -31,7 +31,8 @@ from ..bots import Bot, make_bot
 from ..core.actions import CATCH, UNO
 from ..core.observation import View
 from ..narration import describe
-from .protocol import PROTOCOL, encode, error, fragment
+from . import PROTOCOL
+from .protocol import encode, error, fragment
 from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState
 from .storage import Append, StorageError
 from .web import round_summary

@@ -41,8 +41,6 @@ def decode(text: str | bytes) -> Any:
     return orjson.loads(text)
 
 
-PROTOCOL = "unokit-server/1"
-
 #: The largest client message read, in bytes (a larger one is refused; the websocket itself
 #: closes the connection above :data:`HARD_MAX_BYTES`).
 MAX_MESSAGE_BYTES = 4096
