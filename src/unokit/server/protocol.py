@@ -7,8 +7,9 @@ reaches a room. :func:`parse_message` is the only door in.
 
 JSON is read and written with orjson (:func:`encode`, :func:`decode`): the server writes four
 personal views per action, and encoding them is a large part of its work. orjson is stricter than
-the standard library when reading: ``NaN``, numbers beyond 64 bits, lone surrogates and invalid
-UTF-8 are ``bad_json``.
+the standard library when reading: ``NaN``, numbers too large for a double, lone surrogates and
+invalid UTF-8 are ``bad_json``; a whole number beyond 64 bits is read as a float (so a field that
+needs a whole number refuses it).
 """
 
 from __future__ import annotations
