@@ -1,15 +1,22 @@
 """Load benchmark of ``unokit serve``: many concurrent 4-seat games at human pace.
 
-For each number of games, a fresh server is started (SQLite in a temporary folder, or the
-``--database`` given, or a throwaway PostgreSQL cluster with ``--postgres``), every game gets a
-room with four seats played by four websocket clients of this script, and each game takes about
-one action a second (the seat to act waits ``--pace`` seconds, jittered, then plays). The script
-reports the actions per second the server committed and the time from an action being sent to
-*every* seat of the game having received its update: p50, p99 and the maximum, and the number of
-errors and refused actions. The generator runs on the same machine as the server.
+For each database and each number of games, fresh servers are started (SQLite in a temporary
+folder; a database of a throwaway PostgreSQL cluster, served by ``--processes`` server processes
+that share the rooms; or a database URL), every game gets a room with four seats played by four
+websocket clients of this script, and each game takes about one action a second (the seat to act
+waits ``--pace`` seconds, jittered, then plays). Every message a client receives is parsed.
 
-    .venv/bin/python scripts/bench_server.py --games 100,250,500,1000 --seconds 30
-    .venv/bin/python scripts/bench_server.py --games 250,500 --postgres
+The script reports the actions per second the servers committed; the time from an action being
+sent to *every* seat of the game having received its update (p50, p99, maximum); errors and
+refused actions; and the CPU time the server processes (and, for PostgreSQL, the database server)
+and this generator spent per action. After each ladder it names the number of games at which p99
+first passed ``--target-ms``. The generator runs on the same machine as the servers.
+
+``--unokit`` (repeatable) runs the same ladder against other ``unokit`` programs, alternating
+with this checkout's at every level, for a comparison taken in one run on the same machine.
+
+    .venv/bin/python scripts/bench_server.py --db sqlite,postgres --games 100,250,500,750,1000 --processes 2
+    .venv/bin/python scripts/bench_server.py --games 300 --unokit .venv/bin/unokit --unokit ../main/.venv/bin/unokit
 """
 
 from __future__ import annotations
@@ -18,9 +25,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import json
 import os
-import re
 import resource
 import sys
 import tempfile
@@ -29,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import uvloop
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
@@ -36,13 +42,13 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.support import PostgresCluster, ServerProcess, free_port  # noqa: E402
+from tests.server.support import UNOKIT, PostgresCluster, ServerProcess, free_port  # noqa: E402
 
 from unokit.core.rng import Rng  # noqa: E402
 from unokit.server.client import create_room, ws_url  # noqa: E402
 
-VERSION = re.compile(r'"version": (\d+)')
 SETTINGS = {"turn_seconds": 0.0, "catch_seconds": 0.0, "bot_seconds": 0.0, "hand_pause_seconds": 0.0}
+TICK = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -66,10 +72,32 @@ class Table:
     acting: bool = False
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time of the processes ``pids`` so far (Linux ``/proc``)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
+
+
+def postgres_pids(cluster: PostgresCluster) -> list[int]:
+    """The postmaster of ``cluster`` and every process it started (backends, writers)."""
+    master = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    pids = [master]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == master:
+                    pids.append(int(entry.name))
+    return pids
+
+
 async def _join(url: str, code: str, name: str) -> tuple[ClientConnection, str]:
     ws = await connect(ws_url(url), max_size=2**24, ping_interval=None, open_timeout=60, compression=None)
-    await ws.send(json.dumps({"type": "hello", "room": code, "name": name}))
-    welcome = json.loads(await ws.recv())
+    await ws.send(orjson.dumps({"type": "hello", "room": code, "name": name}).decode())
+    welcome = orjson.loads(await ws.recv())
     if welcome["type"] != "welcome":
         raise RuntimeError(f"join refused: {welcome}")
     return ws, str(welcome["token"])
@@ -85,18 +113,17 @@ async def _seat_loop(table: Table, seat: int, stats: Stats, pace: float, rng: Rn
     ws = table.seats[seat]
     try:
         async for raw in ws:
-            text = raw if isinstance(raw, str) else raw.decode()
-            if '"type": "state"' not in text[:30]:
-                if '"type": "error"' in text[:30]:
-                    message = json.loads(text)
+            message = orjson.loads(raw)
+            kind = message["type"]
+            if kind != "state":
+                if kind == "error":
                     if message["code"] in ("stale", "duplicate", "out_of_turn"):
                         stats.refused += 1
                     else:
                         stats.errors += 1
                     table.acting = False
                 continue
-            found = VERSION.search(text)
-            version = int(found.group(1)) if found else 0
+            version = message["version"]
             pending = table.pending
             if pending is not None and version > pending[0]:
                 pending[2].discard(seat)
@@ -105,14 +132,22 @@ async def _seat_loop(table: Table, seat: int, stats: Stats, pace: float, rng: Rn
                         stats.latencies.append(time.perf_counter() - pending[1])
                         stats.actions += 1
                     table.pending = None
-            if f'"to_act": {seat},' not in text or stop.is_set() or table.acting:
-                if '"phase": "finished"' in text[:300] and seat == 0 and not stop.is_set():
-                    await ws.send(
-                        json.dumps({"type": "host", "command": "start", "host_token": table.host, "version": version})
-                    )
+            if stop.is_set():
                 continue
-            message = json.loads(text)
-            if message["room"]["phase"] != "playing" or not message["observation"]["legal_actions"]:
+            phase = message["room"]["phase"]
+            if phase == "finished":
+                if seat == 0:
+                    start = {"type": "host", "command": "start", "host_token": table.host, "version": version}
+                    await ws.send(orjson.dumps(start).decode())
+                continue
+            observation = message["observation"]
+            if (
+                phase != "playing"
+                or table.acting
+                or observation is None
+                or observation["to_act"] != seat
+                or not observation["legal_actions"]
+            ):
                 continue
             table.acting = True
             asyncio.get_running_loop().create_task(_act(table, seat, message, pace, rng))
@@ -128,21 +163,29 @@ async def _act(table: Table, seat: int, message: dict[str, Any], pace: float, rn
     table.pending = (version, time.perf_counter(), set(range(4)))
     table.acting = False
     with contextlib.suppress(websockets.exceptions.ConnectionClosed):  # the run is over
-        await table.seats[seat].send(
-            json.dumps({"type": "action", "action": action, "version": version, "token": table.tokens[seat]})
-        )
+        text = orjson.dumps({"type": "action", "action": action, "version": version, "token": table.tokens[seat]})
+        await table.seats[seat].send(text.decode())
 
 
-async def run_level(url: str, games: int, seconds: float, warmup: float, pace: float, variant: str) -> dict[str, Any]:
+async def run_level(
+    urls: list[str],
+    games: int,
+    seconds: float,
+    warmup: float,
+    pace: float,
+    variant: str,
+    server_pids: list[int],
+    database_pids: list[int],
+) -> dict[str, Any]:
+    """Play ``games`` games spread over the servers at ``urls``; measure ``seconds`` after
+    ``warmup``, and the CPU time of the server processes and of the database server's."""
     stats = Stats()
     stop = asyncio.Event()
-    tables: list[Table] = []
-    created = await asyncio.gather(
-        *(asyncio.to_thread(create_room, url, variant, 4, {}, SETTINGS) for _ in range(games))
-    )
+    homes = [urls[index % len(urls)] for index in range(games)]
+    created = await asyncio.gather(*(asyncio.to_thread(create_room, url, variant, 4, {}, SETTINGS) for url in homes))
     semaphore = asyncio.Semaphore(64)
 
-    async def seat_table(room: dict[str, Any]) -> Table:
+    async def seat_table(url: str, room: dict[str, Any]) -> Table:
         table = Table(room["room"], room["host_token"])
         async with semaphore:
             for seat in range(4):
@@ -151,23 +194,24 @@ async def run_level(url: str, games: int, seconds: float, warmup: float, pace: f
                 table.tokens.append(token)
         return table
 
-    tables = list(await asyncio.gather(*(seat_table(room) for room in created)))
+    tables = list(await asyncio.gather(*(seat_table(url, room) for url, room in zip(homes, created, strict=True))))
     loops = []
     for index, table in enumerate(tables):
         for seat in range(4):
             loops.append(asyncio.create_task(_seat_loop(table, seat, stats, pace, Rng(index * 4 + seat), stop)))
     for table in tables:
-        await table.seats[0].send(
-            json.dumps({"type": "host", "command": "start", "host_token": table.host, "version": 4})
-        )
+        start = {"type": "host", "command": "start", "host_token": table.host, "version": 4}
+        await table.seats[0].send(orjson.dumps(start).decode())
     await asyncio.sleep(warmup)
     stats.measuring = True
     started = time.perf_counter()
-    cpu_before = os.times()
+    cpu_before, server_before, database_before = os.times(), cpu_seconds(server_pids), cpu_seconds(database_pids)
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - started
-    cpu = os.times()
+    cpu, server_cpu = os.times(), cpu_seconds(server_pids) - server_before
+    database_cpu = cpu_seconds(database_pids) - database_before
+    generator_cpu = (cpu.user - cpu_before.user) + (cpu.system - cpu_before.system)
     stop.set()
     for table in tables:
         for ws in table.seats:
@@ -178,6 +222,7 @@ async def run_level(url: str, games: int, seconds: float, warmup: float, pace: f
     def percentile(p: float) -> float:
         return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else float("nan")
 
+    actions = max(stats.actions, 1)
     return {
         "games": games,
         "actions_per_s": stats.actions / elapsed,
@@ -186,57 +231,115 @@ async def run_level(url: str, games: int, seconds: float, warmup: float, pace: f
         "max_ms": ordered[-1] * 1000 if ordered else float("nan"),
         "errors": stats.errors,
         "refused": stats.refused,
-        "generator_cpu_s": (cpu.user - cpu_before.user) + (cpu.system - cpu_before.system),
+        "server_cpu_ms_per_action": 1000 * server_cpu / actions,
+        "database_cpu_ms_per_action": 1000 * database_cpu / actions,
+        "generator_cpu_ms_per_action": 1000 * generator_cpu / actions,
         "seconds": elapsed,
     }
 
 
+def _databases(args: argparse.Namespace) -> list[str]:
+    names = [name.strip() for name in args.db.split(",") if name.strip()]
+    if args.postgres and "postgres" not in names:
+        names.append("postgres")
+    return names
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", default="100,250,500,1000", help="comma-separated numbers of concurrent games")
+    parser.add_argument("--games", default="100,250,500,750,1000", help="comma-separated numbers of concurrent games")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds per level")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring")
     parser.add_argument("--pace", type=float, default=1.0, help="mean seconds between two actions of a game")
     parser.add_argument("--variant", default="classic")
-    parser.add_argument("--database", default=None, help="a database URL (default: SQLite in a temporary folder)")
-    parser.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL cluster and use it")
+    parser.add_argument(
+        "--db",
+        default="sqlite",
+        help="comma-separated: sqlite (a temporary file), postgres (a throwaway cluster), or a database URL",
+    )
+    parser.add_argument("--postgres", action="store_true", help="the same as adding postgres to --db")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes sharing a PostgreSQL database (games spread evenly)"
+    )
+    parser.add_argument(
+        "--unokit",
+        action="append",
+        default=None,
+        help="a unokit program to serve with (repeat to compare several; default: this checkout's)",
+    )
+    parser.add_argument("--target-ms", type=float, default=50.0, help="the p99 whose crossing is reported")
     parser.add_argument("--json", action="store_true", help="print one JSON object per level")
     args = parser.parse_args()
     gc.set_threshold(100_000, 50, 1000)  # the generator too: no long pauses of the collector
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    cluster = PostgresCluster().start() if args.postgres else None
+    programs = [str(Path(p).absolute()) for p in args.unokit] if args.unokit else [UNOKIT]
+    levels = [int(g) for g in args.games.split(",")]
+    databases = _databases(args)
+    cluster = PostgresCluster().start() if "postgres" in databases else None
+    print(f"{args.variant}, 4 seats, pace {args.pace} s, {args.seconds:g} s measured per level", flush=True)
     try:
-        print(f"load average before: {os.getloadavg()[0]:.2f}; {args.variant}, 4 seats, pace {args.pace} s", flush=True)
-        print("games  actions/s  p50 ms  p99 ms  max ms  errors  refused  generator CPU %", flush=True)
-        for games in (int(g) for g in args.games.split(",")):
-            if cluster is not None:
-                database = cluster.new_database()
-            elif args.database:
-                database = args.database
-            else:
-                database = f"sqlite:///{tempfile.mkdtemp(prefix='unokit-bench-')}/server.db"
-            server = ServerProcess(
-                database,
-                free_port(),
-                ["--rate", "100", "--burst", "100", "--room-connections", "16"],
-            ).start()
-            try:
-                result = uvloop.run(run_level(server.url, games, args.seconds, args.warmup, args.pace, args.variant))
-            finally:
-                server.stop()
-            if args.json:
-                print(json.dumps(result), flush=True)
-            else:
-                print(
-                    f"{games:5d}  {result['actions_per_s']:9.1f}  {result['p50_ms']:6.1f}  {result['p99_ms']:6.1f}"
-                    f"  {result['max_ms']:6.0f}  {result['errors']:6d}  {result['refused']:7d}"
-                    f"  {100 * result['generator_cpu_s'] / result['seconds']:5.0f}",
-                    flush=True,
-                )
+        for db in databases:
+            crossed: dict[str, int | None] = dict.fromkeys(programs)
+            processes = args.processes if db != "sqlite" else 1
+            print(f"\n{db}, {processes} server process(es)", flush=True)
+            print(
+                "load   server     games  actions/s  p50 ms  p99 ms  max ms  errors  refused"
+                "  CPU ms/action: server  database  generator",
+                flush=True,
+            )
+            for games in levels:
+                for program in programs:
+                    if db == "postgres":
+                        assert cluster is not None
+                        database = cluster.new_database()
+                    elif db == "sqlite":
+                        database = f"sqlite:///{tempfile.mkdtemp(prefix='unokit-bench-')}/server.db"
+                    else:
+                        database = db
+                    load = os.getloadavg()[0]
+                    args_ = ["--rate", "100", "--burst", "100", "--room-connections", "16"]
+                    servers = [
+                        ServerProcess(database, free_port(), args_, executable=program).start()
+                        for _ in range(processes)
+                    ]
+                    try:
+                        pids = [s.proc.pid for s in servers if s.proc is not None]
+                        db_pids = postgres_pids(cluster) if cluster is not None and db == "postgres" else []
+                        urls = [s.url for s in servers]
+                        result = uvloop.run(
+                            run_level(urls, games, args.seconds, args.warmup, args.pace, args.variant, pids, db_pids)
+                        )
+                    finally:
+                        for server in servers:
+                            server.stop()
+                    result.update(load_before=load, database=db, processes=processes, unokit=program)
+                    if result["p99_ms"] > args.target_ms and crossed[program] is None:
+                        crossed[program] = games
+                    if args.json:
+                        print(orjson.dumps(result).decode(), flush=True)
+                    else:
+                        print(
+                            f"{load:5.2f}  {_short(program):9s} {games:5d}  {result['actions_per_s']:9.1f}"
+                            f"  {result['p50_ms']:6.1f}  {result['p99_ms']:6.1f}  {result['max_ms']:6.0f}"
+                            f"  {result['errors']:6d}  {result['refused']:7d}"
+                            f"  {result['server_cpu_ms_per_action']:21.2f}"
+                            f"  {result['database_cpu_ms_per_action']:8.2f}"
+                            f"  {result['generator_cpu_ms_per_action']:9.2f}",
+                            flush=True,
+                        )
+            for program, first in crossed.items():
+                where = f"first passed {args.target_ms:g} ms at {first} games" if first else "stayed within it"
+                print(f"{db}, {_short(program)}: p99 {where} (levels {args.games})", flush=True)
     finally:
         if cluster is not None:
             cluster.stop()
+
+
+def _short(program: str) -> str:
+    """A program's path, shortened to its checkout's folder (``CHECKOUT/.venv/bin/unokit``)."""
+    path = Path(program)
+    return path.parents[2].name if len(path.parts) >= 4 and path.parent.parent.name == ".venv" else path.name
 
 
 if __name__ == "__main__":

@@ -37,13 +37,15 @@ def free_port() -> int:
 
 @dataclass
 class ServerProcess:
-    """One ``unokit serve`` process; ``kill()`` is ``kill -9``."""
+    """One ``unokit serve`` process; ``kill()`` is ``kill -9``. ``executable`` is the
+    ``unokit`` program to run (this environment's by default)."""
 
     database: str
     port: int
     args: list[str] = field(default_factory=list)
     log_path: Path | None = None
     proc: subprocess.Popen[bytes] | None = None
+    executable: str = UNOKIT
 
     @property
     def url(self) -> str:
@@ -56,7 +58,7 @@ class ServerProcess:
         log = open(self.log_path, "ab")  # noqa: SIM115 - the process writes it
         self.proc = subprocess.Popen(
             [
-                UNOKIT,
+                self.executable,
                 "serve",
                 "--port",
                 str(self.port),

@@ -66,3 +66,15 @@ def test_two_processes_share_a_room_and_one_takes_over_when_the_owner_dies(
         assert shown
         for state in shown:
             assert state["observation"] == replay.game_at(state["game_step"]).observe(client.seat)
+
+
+def test_notifications_are_grouped_in_order_within_postgresql_s_payload_limit() -> None:
+    from unokit.server.hub import NOTIFY_BYTES, _notification_texts
+
+    payloads = [json.dumps({"k": "log", "room": f"R{i}", "seq": i, "name": "Zoë" * 20}) for i in range(300)]
+    payloads.insert(150, json.dumps({"k": "fwd", "msg": "x" * (NOTIFY_BYTES + 10)}))  # too long to share
+    texts = _notification_texts(payloads)
+    assert [json.dumps(p) for text in texts for p in json.loads(text)] == payloads  # all, in order, once
+    assert 2 < len(texts) < 40
+    for text in texts:
+        assert len(text.encode()) <= NOTIFY_BYTES or len(json.loads(text)) == 1

@@ -98,13 +98,16 @@ class Effects(Draws):
 
     def _skip_next(self, seat: Seat) -> None:
         """The next player loses the turn (R-3.4)."""
-        self._emit({"type": "skip", "seat": self.next_seat(seat)})
+        if self._ev is not None:
+            self._ev.append({"type": "skip", "seat": self.next_seat(seat)})
         self._advance(seat, 2)
 
     def _reverse(self, seat: Seat) -> None:
         """The direction changes; with two players the player plays again (R-1.10)."""
         self.direction = -self.direction
-        self._emit({"type": "reverse", "direction": "clockwise" if self.direction == 1 else "counterclockwise"})
+        if self._ev is not None:
+            direction = "clockwise" if self.direction == 1 else "counterclockwise"
+            self._ev.append({"type": "reverse", "direction": direction})
         if self.n == 2:
             self._start_turn(seat)
         else:

@@ -27,7 +27,7 @@ from typing import Any
 
 from .actions import Action, ActionTable
 from .colors import COLOR_NAMES
-from .decisions import OVER, ChooseColor, ChooseDiscard, Decision, Stack, Turn
+from .decisions import OVER, ChooseColor, ChooseDiscard, Decision, PlayOrKeep, Stack, Turn
 from .decks import Deck
 from .errors import IllegalActionError, LauncherError, OptionError, quote
 from .notation import Notation
@@ -263,8 +263,14 @@ class Game(Notation):
             return self._window_actions(seat) if self.windows else []
         if self._legal_key == self.version:
             return self._legal.copy()
-        # A turn is the commonest decision: its listing is called directly (Turn.actions does this).
-        actions = self._turn_actions(decision.seat) if type(decision) is Turn else decision.actions(self)
+        # The two commonest decisions' listings are called directly (what their actions() do).
+        kind = type(decision)
+        if kind is Turn:
+            actions = self._turn_actions(decision.seat)
+        elif kind is PlayOrKeep:
+            actions = self._play_or_keep_actions(decision.seat, decision.card)  # type: ignore[attr-defined]
+        else:
+            actions = decision.actions(self)
         if self.windows:
             actions = actions + self._window_actions(decision.seat)  # a decision's list may be shared
         self._legal = actions

@@ -160,8 +160,9 @@ class GameState:
         self._decision = (STACKS if self.stack_total else TURNS)[seat]
 
     def _advance(self, seat: Seat, steps: int = 1) -> None:
-        """The seat ``steps`` places after ``seat`` takes a turn."""
-        self._start_turn((seat + self.direction * steps) % self.n)
+        """The seat ``steps`` places after ``seat`` takes a turn (:meth:`_start_turn`, written out)."""
+        self.turn = seat = (seat + self.direction * steps) % self.n
+        self._decision = (STACKS if self.stack_total else TURNS)[seat]
 
     def _set_decision(self, decision: Decision) -> None:
         """Open ``decision``: its seat is the one to act (and ``turn``)."""

@@ -13,6 +13,9 @@ Needs the ``server`` extra. ``docs/server.md`` and ``docs/protocol.md`` describe
 
 from __future__ import annotations
 
-from .protocol import PROTOCOL
+#: The protocol's name and version, sent in ``welcome`` and checked in ``hello`` (defined here,
+#: not in :mod:`.protocol`, so that ``unokit serve`` can say which extra is missing before
+#: anything that needs it is imported).
+PROTOCOL = "unokit-server/1"
 
 __all__ = ["PROTOCOL"]

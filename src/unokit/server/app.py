@@ -33,9 +33,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
 from ..bots import bot_names
+from . import PROTOCOL
 from .authority import Room
 from .hub import CODE_ALPHABET, Hub, ServerConfig
-from .protocol import HARD_MAX_BYTES, PROTOCOL, RateLimit, error, parse_message
+from .protocol import HARD_MAX_BYTES, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
 from .room import SEAT_BOTS, RoomError
 from .web import web_routes
@@ -72,7 +73,7 @@ class WsPeer:
             log.warning("dropping a client that does not read its messages")
             self.close("too slow")
             return
-        self.outbox.put_nowait(message if isinstance(message, str) else json.dumps(message))
+        self.outbox.put_nowait(message if isinstance(message, str) else encode(message))
 
     def close(self, reason: str) -> None:
         if not self.closing:

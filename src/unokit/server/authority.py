@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import secrets
 import time
@@ -32,7 +31,8 @@ from ..bots import Bot, make_bot
 from ..core.actions import CATCH, UNO
 from ..core.observation import View
 from ..narration import describe
-from .protocol import PROTOCOL, error
+from . import PROTOCOL
+from .protocol import encode, error, fragment
 from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState
 from .storage import Append, StorageError
 from .web import round_summary
@@ -614,8 +614,10 @@ class Room:
         }
 
     def _state_message(
-        self, seat: int | None, events: list[Event], reply_to: object = None, info: dict[str, Any] | None = None
+        self, seat: int | None, events: list[Event], reply_to: object = None, info: Any = None
     ) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (``None``: a spectator) after ``events``; ``info``
+        is the room's :meth:`room_info`, possibly already encoded (:func:`fragment`)."""
         game = self.state.game
         seen = redact(events, seat)
         names = self.state.names()
@@ -639,18 +641,18 @@ class Room:
     def _broadcast(self, events: list[Event]) -> None:
         if not self.peers:
             return
-        info = self.room_info()
+        info = fragment(self.room_info())  # the same for every seat: encoded once
         texts: dict[int | None, str] = {}
         for peer in list(self.peers.values()):
             text = texts.get(peer.seat)
             if text is None:
-                text = texts[peer.seat] = json.dumps(self._state_message(peer.seat, events, info=info))
+                text = texts[peer.seat] = encode(self._state_message(peer.seat, events, info=info))
             peer.deliver(text)
 
     def _broadcast_room(self) -> None:
         if not self.peers:
             return
-        text = json.dumps({"type": "room", "version": self.state.seq, "room": self.room_info()})
+        text = encode({"type": "room", "version": self.state.seq, "room": self.room_info()})
         for peer in list(self.peers.values()):
             peer.deliver(text)
 

@@ -26,7 +26,7 @@ from typing import Any
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
-from .protocol import PROTOCOL
+from . import PROTOCOL
 
 #: How long a dropped client keeps trying to reconnect (a restarting server, a takeover).
 RECONNECT_SECONDS = 90.0

@@ -10,7 +10,17 @@ import click
 from ..clickopts import require_extra
 
 #: What ``unokit serve`` needs from the optional ``server`` extra.
-SERVER_MODULES = ("uvicorn", "starlette", "websockets", "sqlalchemy", "alembic", "psycopg", "uvloop", "httptools")
+SERVER_MODULES = (
+    "uvicorn",
+    "starlette",
+    "websockets",
+    "sqlalchemy",
+    "alembic",
+    "psycopg",
+    "uvloop",
+    "httptools",
+    "orjson",
+)
 
 
 @click.command()

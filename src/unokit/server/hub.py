@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import json
 import logging
 import os
 import secrets
@@ -27,7 +26,7 @@ from typing import IO, Any
 from sqlalchemy.engine import make_url
 
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
-from .protocol import error
+from .protocol import decode, encode, error
 from .room import CLOSED, RoomError, RoomSpec, RoomState
 from .storage import Append, Store, Writer, libpq_url, migrate, sqlalchemy_url
 
@@ -81,7 +80,8 @@ class Hub:
         self._lock_file: IO[str] | None = None
         self._listen: Any = None
         self._send: Any = None
-        self._send_lock = asyncio.Lock()
+        self._outgoing: list[str] = []  # notifications waiting for the sender task
+        self._wake_sender = asyncio.Event()
         self.ready = False
 
     @property
@@ -118,6 +118,7 @@ class Hub:
             self._send = await psycopg.AsyncConnection.connect(url, autocommit=True)
             await self._listen.execute("LISTEN unokit")
             self._tasks.append(asyncio.create_task(self._listener(), name="unokit-listen"))
+            self._tasks.append(asyncio.create_task(self._sender(), name="unokit-notify"))
         self._tasks.append(asyncio.create_task(self._sweeper(), name="unokit-sweep"))
         self.ready = True
 
@@ -276,22 +277,37 @@ class Hub:
         setattr(peer, "pending_forward", key)  # noqa: B010 - local peers have the attribute
 
     def _notify(self, payload: dict[str, Any]) -> None:
-        text = json.dumps(payload)
-        asyncio.get_running_loop().create_task(self._send_notify(text))
+        """Send ``payload`` to the other processes, after every payload sent before it."""
+        self._outgoing.append(encode(payload))
+        self._wake_sender.set()
 
-    async def _send_notify(self, text: str) -> None:
-        async with self._send_lock:
-            try:
-                await self._send.execute("SELECT pg_notify('unokit', %s)", (text,))
-            except Exception:
-                log.exception("cannot notify the other processes")
+    async def _sender(self) -> None:
+        """Send the queued notifications in order. All that queue up while one ``pg_notify``
+        is on its way go together in the next one, as a JSON array (at most
+        :data:`NOTIFY_BYTES` a notification): one round trip for many rooms' steps."""
+        while True:
+            await self._wake_sender.wait()
+            self._wake_sender.clear()
+            while self._outgoing:
+                waiting, self._outgoing = self._outgoing, []
+                for text in _notification_texts(waiting):
+                    try:
+                        await self._send.execute("SELECT pg_notify('unokit', %s)", (text,))
+                    except Exception:
+                        log.exception("cannot notify the other processes")
 
     async def _listener(self) -> None:
         async for note in self._listen.notifies():
             try:
-                await self._on_notify(json.loads(note.payload))
-            except Exception:
+                payloads = decode(note.payload)
+            except ValueError:
                 log.exception("bad notification %r", note.payload[:200])
+                continue
+            for payload in payloads if isinstance(payloads, list) else [payloads]:
+                try:
+                    await self._on_notify(payload)
+                except Exception:
+                    log.exception("bad notification %r", encode(payload)[:200])
 
     async def _on_notify(self, payload: dict[str, Any]) -> None:
         kind = payload.get("k")
@@ -389,6 +405,28 @@ class Hub:
             await self.writer_append(Append(code, row.seq, [{"type": "close", "reason": "idle"}], close=True))
 
 
+#: The longest notification text sent (PostgreSQL refuses payloads of 8000 bytes or more).
+NOTIFY_BYTES = 7800
+
+
+def _notification_texts(payloads: list[str]) -> list[str]:
+    """``payloads`` (encoded JSON objects), in order, as JSON arrays of at most
+    :data:`NOTIFY_BYTES` each (a longer payload goes alone)."""
+    texts: list[str] = []
+    group: list[str] = []
+    size = 2
+    for payload in payloads:
+        length = len(payload.encode())
+        if group and size + length + 1 > NOTIFY_BYTES:
+            texts.append("[" + ",".join(group) + "]")
+            group, size = [], 2
+        group.append(payload)
+        size += length + 1
+    if group:
+        texts.append("[" + ",".join(group) + "]")
+    return texts
+
+
 class RemotePeer(RemoteMarker):
     """A client of another process, as the owner of its room sees it: replies go back over
     the notification channel, to be delivered by that process."""
@@ -401,7 +439,7 @@ class RemotePeer(RemoteMarker):
         self.role = "player" if seat is not None else "spectator"
 
     def deliver(self, message: dict[str, Any] | str) -> None:
-        body = json.loads(message) if isinstance(message, str) else message
+        body = decode(message) if isinstance(message, str) else message
         if body.get("type") == "error":
             body = {k: v for k, v in body.items() if k != "state"}  # the client's process adds its own
         elif body.get("type") not in ("welcome", "ack"):

@@ -4,18 +4,43 @@ Every message is one JSON object with a ``type`` (``docs/protocol.md`` lists the
 message is refused with an error naming the problem when it is too large, not JSON, nested too
 deeply, not an object, of an unknown type, or has a field of the wrong type; nothing about it
 reaches a room. :func:`parse_message` is the only door in.
+
+JSON is read and written with orjson (:func:`encode`, :func:`decode`): the server writes four
+personal views per action, and encoding them is a large part of its work. orjson is stricter than
+the standard library when reading: ``NaN``, numbers too large for a double, lone surrogates and
+invalid UTF-8 are ``bad_json``; a whole number beyond 64 bits is read as a float (so a field that
+needs a whole number refuses it).
 """
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from .room import RoomError
 
-PROTOCOL = "unokit-server/1"
+#: Dict keys that are not text (a seat number) are written as text, as JSON requires.
+_ENCODE_OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
+def encode(value: Any) -> str:
+    """``value`` as compact JSON text. A :class:`Fragment` inside it is copied in as it is."""
+    return orjson.dumps(value, option=_ENCODE_OPTIONS).decode()
+
+
+def fragment(value: Any) -> orjson.Fragment:
+    """``value`` encoded once, to be placed inside several messages without encoding it again."""
+    return orjson.Fragment(orjson.dumps(value, option=_ENCODE_OPTIONS))
+
+
+def decode(text: str | bytes) -> Any:
+    """The value of JSON ``text``; raise ``ValueError`` (``orjson.JSONDecodeError``) if it is not
+    valid JSON, or nests deeper than orjson's limit of 1024."""
+    return orjson.loads(text)
+
 
 #: The largest client message read, in bytes (a larger one is refused; the websocket itself
 #: closes the connection above :data:`HARD_MAX_BYTES`).
@@ -79,8 +104,10 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
     if size > MAX_MESSAGE_BYTES:
         raise RoomError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes, this one is {size}")
     try:
-        obj = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
+        obj = decode(raw)
+    except ValueError as exc:
+        if "depth limit" in str(exc):
+            raise RoomError("too_deep", f"the message nests objects or lists deeper than {MAX_DEPTH} levels") from None
         raise RoomError("bad_json", f"the message is not valid JSON: {str(exc)[:120]}") from None
     if not _depth(obj, MAX_DEPTH):
         raise RoomError("too_deep", f"the message nests objects or lists deeper than {MAX_DEPTH} levels")

@@ -41,6 +41,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -50,6 +51,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
+
+from .protocol import decode, encode
 
 #: Environment variable naming the database URL (``--database`` overrides it).
 DATABASE_ENV = "UNOKIT_DATABASE"
@@ -89,6 +92,16 @@ records = Table(
     Column("created_at", Float, nullable=False),
     Column("record", Text, nullable=False),
 )
+
+
+#: The writer's statements, built once (SQLAlchemy then reuses their compiled form): advance a
+#: room's row from the step its new entries follow, and append entries to its log.
+ADVANCE = (
+    update(rooms)
+    .where(rooms.c.code == bindparam("b_room"), rooms.c.seq == bindparam("b_after"))
+    .values(seq=bindparam("b_seq"), last_activity=bindparam("b_now"))
+)
+APPEND = insert(room_log)
 
 
 class StorageError(RuntimeError):
@@ -255,7 +268,7 @@ class Store:
                 .where(room_log.c.room == code, room_log.c.seq > after)
                 .order_by(room_log.c.seq)
             ).all()
-        return [(seq, json.loads(entry)) for seq, entry in rows]
+        return [(seq, decode(entry)) for seq, entry in rows]
 
     def record(self, code: str, game_no: int) -> str | None:
         with self.begin() as c:
@@ -326,6 +339,34 @@ class Store:
     def write(self, c: Connection, job: Append) -> None:
         """Append ``job`` inside transaction ``c``; raise :class:`StorageError` when the room
         has moved on (another process wrote that step) or is gone."""
+        if job.close or job.record is not None:
+            self._write_one(c, job)
+        else:
+            self.write_many(c, [job])
+
+    def write_many(self, c: Connection, jobs: list[Append]) -> None:
+        """Append ``jobs`` (of different rooms, none closing a room or carrying a record) inside
+        transaction ``c`` with one statement for the rooms and one for the log; raise
+        :class:`StorageError` when any of their rooms has moved on or is gone (then nothing of
+        this transaction may be committed)."""
+        now = time.time()
+        moved = c.execute(
+            ADVANCE,
+            [{"b_room": j.room, "b_after": j.after, "b_seq": j.after + len(j.entries), "b_now": now} for j in jobs],
+        )
+        if moved.rowcount != len(jobs):
+            if len(jobs) == 1:
+                raise StorageError(f"room {jobs[0].room} is no longer at step {jobs[0].after}")
+            raise StorageError(f"{len(jobs) - moved.rowcount} of {len(jobs)} rooms are no longer at the step written")
+        rows = [
+            {"room": j.room, "seq": j.after + i + 1, "at": now, "entry": encode(entry)}
+            for j in jobs
+            for i, entry in enumerate(j.entries)
+        ]
+        if rows:
+            c.execute(APPEND, rows)
+
+    def _write_one(self, c: Connection, job: Append) -> None:
         now = time.time()
         seq = job.after + len(job.entries)
         values: dict[str, Any] = {"seq": seq, "last_activity": now}
@@ -336,9 +377,9 @@ class Store:
             raise StorageError(f"room {job.room} is no longer at step {job.after}")
         if job.entries:
             c.execute(
-                insert(room_log),
+                APPEND,
                 [
-                    {"room": job.room, "seq": job.after + i + 1, "at": now, "entry": json.dumps(entry)}
+                    {"room": job.room, "seq": job.after + i + 1, "at": now, "entry": encode(entry)}
                     for i, entry in enumerate(job.entries)
                 ],
             )
@@ -360,6 +401,7 @@ class Writer:
         self._thread.start()
         self.batches = 0
         self.jobs = 0
+        self._connection: Connection | None = None  # the writer thread's own, kept between batches
 
     async def append(self, job: Append) -> None:
         """Queue ``job`` and wait until it is committed; raise :class:`StorageError` if not."""
@@ -373,10 +415,27 @@ class Writer:
         self._queue.put(None)
         self._thread.join(timeout=10)
 
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A transaction on the writer's connection (opened once, not checked out of the pool
+        for every batch); after a database error the connection is dropped and the next batch
+        opens a new one."""
+        if self._connection is None:
+            self._connection = self.store.engine.connect()
+        try:
+            with self._connection.begin():
+                yield self._connection
+        except SQLAlchemyError:
+            connection, self._connection = self._connection, None
+            with contextlib.suppress(SQLAlchemyError):
+                connection.close()
+            raise
+
     def _run(self) -> None:
         while True:
             first = self._queue.get()
             if first is None:
+                self._close()
                 return
             batch = [first]
             stop = False
@@ -391,44 +450,60 @@ class Writer:
                 batch.append(job)
             self._commit(batch)
             if stop:
+                self._close()
                 return
+
+    def _close(self) -> None:
+        if self._connection is not None:
+            with contextlib.suppress(SQLAlchemyError):
+                self._connection.close()
+            self._connection = None
 
     def _commit(self, batch: list[Append]) -> None:
+        outcomes = self.commit(batch)
+        loops = {job.loop for job in batch if job.loop is not None}
+        for loop in loops:  # one wake-up of each event loop per batch, not one per job
+            mine = [(job, outcome) for job, outcome in zip(batch, outcomes, strict=True) if job.loop is loop]
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                loop.call_soon_threadsafe(self._settle, mine)
+
+    def commit(self, batch: list[Append]) -> list[BaseException | None]:
+        """Commit ``batch`` (jobs of different rooms) in one transaction; return each job's
+        outcome, ``None`` when it is committed. Only when the transaction fails (a room moved on)
+        is each job retried in a transaction of its own, so that one cannot fail the others."""
         self.batches += 1
         self.jobs += len(batch)
+        plain = [job for job in batch if not job.close and job.record is None]
         try:
-            with self.store.begin() as c:
+            with self._transaction() as c:
+                if plain:
+                    self.store.write_many(c, plain)
                 for job in batch:
-                    self.store.write(c, job)
+                    if job.close or job.record is not None:
+                        self.store.write(c, job)
         except (StorageError, SQLAlchemyError) as exc:
             if len(batch) == 1:
-                self._settle(batch[0], exc)
-                return
+                return [exc]
+            outcomes: list[BaseException | None] = []
             for job in batch:
                 try:
-                    with self.store.begin() as c:
+                    with self._transaction() as c:
                         self.store.write(c, job)
                 except (StorageError, SQLAlchemyError) as single:
-                    self._settle(job, single)
+                    outcomes.append(single)
                 else:
-                    self._settle(job, None)
-            return
-        for job in batch:
-            self._settle(job, None)
+                    outcomes.append(None)
+            return outcomes
+        return [None] * len(batch)
 
     @staticmethod
-    def _settle(job: Append, error: BaseException | None) -> None:
-        future, loop = job.future, job.loop
-        if future is None or loop is None:
-            return
-
-        def resolve() -> None:
-            if future.done():
-                return
+    def _settle(settled: list[tuple[Append, BaseException | None]]) -> None:
+        """Resolve the futures of committed (or refused) jobs, on their event loop."""
+        for job, error in settled:
+            future = job.future
+            if future is None or future.done():
+                continue
             if error is None:
                 future.set_result(None)
             else:
                 future.set_exception(StorageError(f"the database refused the write: {error}"))
-
-        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-            loop.call_soon_threadsafe(resolve)

@@ -1,0 +1,85 @@
+"""The group-commit writer on SQLite and a real PostgreSQL: one transaction writes the steps of
+many rooms; a room that moved on (another process wrote that step) is refused on its own and the
+others are committed; a committed step is in the database before the writer reports it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from unokit.server.storage import Append, StorageError, Store, Writer, migrate
+
+
+def _store(database: str, rooms: int) -> Store:
+    store = Store(database)
+    migrate(store.engine)
+    for i in range(rooms):
+        assert store.create_room(f"ROOM{i}", {"variant": "classic"}, "hash")
+    return store
+
+
+def _entry(i: int) -> dict[str, object]:
+    return {"type": "action", "seat": i % 4, "action": f"play red {i % 10}"}
+
+
+def test_a_batch_commits_every_room_but_the_one_that_moved_on(database: str) -> None:
+    store = _store(database, 6)
+    writer = Writer(store)
+    try:
+        first = [Append(f"ROOM{i}", 0, [_entry(i)]) for i in range(6)]
+        assert writer.commit(first) == [None] * 6
+        # ROOM3's writer thinks it is still at step 0: another process wrote step 1 meanwhile
+        second = [Append(f"ROOM{i}", 0 if i == 3 else 1, [_entry(10 + i), _entry(20 + i)]) for i in range(6)]
+        outcomes = writer.commit(second)
+        assert [type(o) for o in outcomes] == [type(None)] * 3 + [StorageError] + [type(None)] * 2
+        assert "ROOM3 is no longer at step 0" in str(outcomes[3])
+        for i in range(6):
+            log = store.log(f"ROOM{i}")
+            expected = [_entry(i)] if i == 3 else [_entry(i), _entry(10 + i), _entry(20 + i)]
+            assert log == list(enumerate(expected, start=1))
+            row = store.room(f"ROOM{i}")
+            assert row is not None and row.seq == len(expected) and not row.closed
+    finally:
+        writer.stop()
+        store.close()
+
+
+def test_a_batch_with_a_finished_game_and_a_closed_room(database: str) -> None:
+    store = _store(database, 3)
+    writer = Writer(store)
+    try:
+        batch = [
+            Append("ROOM0", 0, [_entry(0)]),
+            Append("ROOM1", 0, [_entry(1)], record=(1, '{"format": "unokit-record/1"}')),
+            Append("ROOM2", 0, [{"type": "close", "reason": "idle"}], close=True),
+        ]
+        assert writer.commit(batch) == [None, None, None]
+        assert store.record("ROOM1", 1) == '{"format": "unokit-record/1"}'
+        closed = store.room("ROOM2")
+        assert closed is not None and closed.closed and closed.seq == 1
+        assert [row.seq for row in (store.room("ROOM0"), store.room("ROOM1")) if row is not None] == [1, 1]
+    finally:
+        writer.stop()
+        store.close()
+
+
+def test_the_writer_reports_a_step_only_once_another_connection_can_read_it(database: str) -> None:
+    store = _store(database, 20)
+    reader = Store(database)  # its own connections: it sees only what is committed
+
+    async def body() -> list[int]:
+        writer = Writer(store)
+        try:
+
+            async def one(i: int) -> int:
+                await writer.append(Append(f"ROOM{i}", 0, [_entry(i)]))
+                return len(await asyncio.to_thread(reader.log, f"ROOM{i}"))
+
+            return await asyncio.gather(*(one(i) for i in range(20)))
+        finally:
+            await asyncio.to_thread(writer.stop)
+
+    try:
+        assert asyncio.run(body()) == [1] * 20
+    finally:
+        reader.close()
+        store.close()
