@@ -49,7 +49,7 @@ def search_bot(name: str, seed: int, settings: dict[str, Any]) -> IsmctsBot:
         from unokit.bots.ismcts_fast import FastIsmctsBot
 
         return FastIsmctsBot(seed, **settings)
-    return IsmctsBot(seed, **{k: v for k, v in settings.items() if k != "policy"})
+    return IsmctsBot(seed, **{k: v for k, v in settings.items() if k not in ("policy", "expansion")})
 
 
 def play_hand(args: tuple[int, int, dict[str, Any], str, str, int]) -> dict[str, Any]:
@@ -105,6 +105,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per decision instead of iterations")
     parser.add_argument("--bot", choices=("ismcts", "ismcts_fast"), default="ismcts", help="the searching bot")
     parser.add_argument("--policy", default=None, help="ismcts_fast's rollout policy (default: its own)")
+    parser.add_argument("--expansion", default=None, help="ismcts_fast's expansion (default: its own)")
     parser.add_argument("--rollout-depth", type=int, default=None, help="default: the bot's; -1: play rollouts out")
     parser.add_argument("--exploration", type=float, default=DEFAULT_EXPLORATION)
     parser.add_argument("--no-reads", action="store_true", help="do not read the opponent's draws")
@@ -127,6 +128,8 @@ def main() -> None:
         settings["rollout_depth"] = None if args.rollout_depth < 0 else args.rollout_depth
     if args.policy is not None:
         settings["policy"] = args.policy
+    if args.expansion is not None:
+        settings["expansion"] = args.expansion
     if args.time_limit is not None:
         settings["iterations"] = None
     deals = (args.games + args.players - 1) // args.players

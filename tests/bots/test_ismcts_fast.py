@@ -105,33 +105,47 @@ def test_the_choice_depends_only_on_what_the_seat_sees() -> None:
     assert choices <= {str(action) for action in view_a.legal_actions()}
 
 
+class _Search:
+    """The compiled search's inputs for the seat to act in ``game``, prepared as the bot does."""
+
+    def __init__(self, game: Game) -> None:
+        self.view = View(game, game.to_act or 0)
+        sampler = Determiniser(self.view)
+        template = sampler.game(0, 0)
+        kernel = ismcts_fast._kernel(template)
+        assert kernel is not None
+        self.kernel = kernel
+        self.base = np.zeros(int(kernel.rules[K.C_S_WIDTH]), np.int64)
+        load_game(kernel.rules, self.base, template)
+        self.hidden = S.Hidden.of(sampler)
+
+    def run(self, tree: tuple[Any, Any, Any], rng: Any, iterations: int, expand: int = -1) -> int:
+        """:func:`unokit.fast.search.run` on ``tree`` (nodes, wins, used) with the default
+        exploration, greedy rollouts of 8 decisions and the hand-strength model."""
+        nodes, wins, used = tree
+        h = self.hidden
+        ran = S.run(
+            self.base, self.kernel.rules, h.pool, h.seats, h.mode, h.groups, h.back_of, h.slots,
+            self.view.seat, rng, nodes, wins, used, iterations, 0.7, S.POLICY_GREEDY, 8,
+            self.kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS), expand,
+        )  # fmt: skip
+        return int(ran)
+
+
 def test_every_iteration_visits_the_root_once() -> None:
     """At the seat's own decision each iteration adds exactly one visit to one root child, and
     the child's availability counts the iterations in which its action was searched."""
-    game = unokit.new_game("classic", 2, seed=11, rounds=1)
-    view = View(game, game.to_act or 0)
-    sampler = Determiniser(view)
-    template = sampler.game(0, 0)
-    kernel = ismcts_fast._kernel(template)
-    assert kernel is not None
-    R = kernel.rules
-    base = np.zeros(int(R[K.C_S_WIDTH]), np.int64)
-    load_game(R, base, template)
-    hidden = S.Hidden.of(sampler)
-    nodes, wins, used = S.new_tree(3001)
+    search = _Search(unokit.new_game("classic", 2, seed=11, rounds=1))
+    view = search.view
+    nodes, wins, used = tree = S.new_tree(3001)
     rng = np.array([as_int64(5)], np.int64)
-    ran = S.run(
-        base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
-        view.seat, rng, nodes, wins, used, 3000, 0.7, S.POLICY_GREEDY, 8,
-        kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS),
-    )  # fmt: skip
-    assert ran == 3000
+    assert search.run(tree, rng, 3000) == 3000
     children = []
     child = int(nodes[0, S.N_CHILD])
     while child >= 0:
         children.append(child)
         child = int(nodes[child, S.N_NEXT])
-    legal = {kernel.encoding.encode(a, view.seat) for a in view.legal_actions()}
+    legal = {search.kernel.encoding.encode(a, view.seat) for a in view.legal_actions()}
     assert {int(nodes[c, S.N_CODE]) for c in children} <= legal
     assert len(children) > 1
     assert all(int(nodes[c, S.N_ACTOR]) == view.seat for c in children)
@@ -140,12 +154,43 @@ def test_every_iteration_visits_the_root_once() -> None:
     assert all(0.0 <= wins[c] <= nodes[c, S.N_VISITS] for c in children)
     assert used[0] <= 3001
     # The tree is full: a further call runs nothing.
-    full = S.run(
-        base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
-        view.seat, rng, nodes, wins, used, 10, 0.7, S.POLICY_GREEDY, 8,
-        kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS),
-    )  # fmt: skip
-    assert full == 0 and used[0] == 3001
+    assert search.run(tree, rng, 10) == 0 and used[0] == 3001
+
+
+def _first_root_children(game: Game, expand: int, seeds: range) -> set[int]:
+    """The action id of the root child that one iteration expands, for each generator seed."""
+    search = _Search(game)
+    codes = set()
+    for seed in seeds:
+        tree = S.new_tree(2)
+        search.run(tree, np.array([as_int64(seed)], np.int64), 1, expand)
+        nodes = tree[0]
+        codes.add(int(nodes[int(nodes[0, S.N_CHILD]), S.N_CODE]))
+    return codes
+
+
+def test_policy_expansion_first_tries_the_rollout_policys_action() -> None:
+    """``expansion="policy"``: a new node's first child is the greedy policy's action (here the
+    only coloured card that fits, rather than the wild in four colours or a draw); random
+    expansion picks any of the six."""
+    game = Game.from_position(
+        {
+            "variant": "classic",
+            "players": 2,
+            "turn": 0,
+            "color": "red",
+            "hands": [["red 5", "blue 7", "wild"], ["yellow 3", "green 9", "blue 1"]],
+            "discard": ["red 2"],
+            "seed": 3,
+        }
+    )
+    red_5 = _Search(game).kernel.encoding.encode(next(a for a in game.legal_actions() if str(a) == "play red 5"), 0)
+    assert _first_root_children(game, S.POLICY_GREEDY, range(20)) == {red_5}
+    assert len(_first_root_children(game, -1, range(20))) >= 3
+    bot = FastIsmctsBot(4, iterations=200, expansion="policy")
+    assert bot.act(View(game, 0)) in game.legal_actions()
+    with pytest.raises(ValueError, match="expansion"):
+        FastIsmctsBot(0, expansion="widest")
 
 
 def test_the_registry_the_default_budget_a_time_limit_and_bad_settings() -> None:

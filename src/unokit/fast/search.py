@@ -522,10 +522,25 @@ def rollout(st: I64, R: I64, rng: I64, policy: int, depth: int, codes: I64, work
         count = legal(st, R, codes)
         if policy == POLICY_RANDOM:
             count = prune(R, codes, count)
-            code = codes[below_at(rng, 0, count)] if count > 1 else codes[0]
-        else:
-            code = greedy_action(st, R, rng, codes, count, work)
-        do(st, R, code)
+        do(st, R, policy_action(st, R, rng, policy, codes, count, work))
+
+
+@jit
+def policy_action(st: I64, R: I64, rng: I64, policy: int, codes: I64, count: int, work: I64) -> int:
+    """The action of the rollout ``policy`` among ``codes[:count]`` (the legal actions for
+    :data:`POLICY_GREEDY`, the searched ones for :data:`POLICY_RANDOM`)."""
+    if policy == POLICY_RANDOM:
+        return int(codes[below_at(rng, 0, count)] if count > 1 else codes[0])
+    return greedy_action(st, R, rng, codes, count, work)
+
+
+@jit
+def index_of(codes: I64, count: int, code: int) -> int:
+    """Where ``code`` is in ``codes[:count]`` (it is there)."""
+    for j in range(count):
+        if codes[j] == code:
+            return j
+    return 0
 
 
 @entry
@@ -628,6 +643,24 @@ def find_child(nodes: I64, node: int, actor: int, code: int) -> int:
     return -1
 
 
+@jit
+def children_of(nodes: I64, node: int, actor: int, codes: I64, count: int, kids: I64, where: I64) -> None:
+    """``kids[j]``: the child of ``node`` for ``actor`` taking ``codes[j]`` (-1: none), for the
+    ``count`` distinct codes, in one pass over the children (``where`` is scratch room indexed by
+    action id, its content is never trusted)."""
+    for j in range(count):
+        kids[j] = -1
+        where[codes[j]] = j
+    child = nodes[node, N_CHILD]
+    while child >= 0:
+        if nodes[child, N_ACTOR] == actor:
+            code = nodes[child, N_CODE]
+            j = where[code]
+            if j < count and codes[j] == code:
+                kids[j] = child
+        child = nodes[child, N_NEXT]
+
+
 @entry
 def run(
     base: I64,
@@ -651,6 +684,7 @@ def run(
     size_terms: F64,
     extra_card: float,
     terms: F64,
+    expand: int,
 ) -> int:
     """Run ``iterations`` more iterations of the search from the position ``base`` (a kernel
     row whose hidden cards :func:`deal_hidden` deals anew each time) for seat ``me``, growing
@@ -659,7 +693,9 @@ def run(
     st = np.empty_like(base)
     codes = np.empty(LEGAL_CAP, np.int64)
     kids = np.empty(LEGAL_CAP, np.int64)
+    where = np.zeros(R[C_ACTIONS] + 2, np.int64)
     work = np.empty(4 * LEGAL_CAP, np.int64)
+    spare = np.empty(4 * LEGAL_CAP, np.int64)
     scratch = np.empty(4 * CAP, np.int64)
     order = np.empty(max(len(hidden_pool), 1), np.int64)
     order2 = np.empty(max(len(hidden_pool), 1), np.int64)
@@ -693,9 +729,9 @@ def run(
         while st[F_DEC] != D_OVER and length < len(path):
             actor = st[F_SEAT]
             count = prune(R, codes, legal(st, R, codes))
+            children_of(nodes, node, actor, codes, count, kids, where)
             untried = 0
             for j in range(count):
-                kids[j] = find_child(nodes, node, actor, codes[j])
                 if kids[j] < 0:
                     work[untried] = codes[j]
                     untried += 1
@@ -703,7 +739,13 @@ def run(
                 for j in range(count):
                     if kids[j] >= 0:
                         nodes[kids[j], N_AVAIL] += 1
-                code = work[below_at(rng, 0, untried)] if untried > 1 else work[0]
+                code = -1
+                if expand >= 0 and untried > 1:
+                    code = policy_action(st, R, rng, expand, codes, count, spare)
+                    if kids[index_of(codes, count, code)] >= 0:
+                        code = -1  # the policy's action is in the tree: one of the others
+                if code < 0:
+                    code = work[below_at(rng, 0, untried)] if untried > 1 else work[0]
                 new = used[0]
                 used[0] = new + 1
                 nodes[new, N_CHILD] = -1
