@@ -85,7 +85,8 @@ def test_stale_duplicate_foreign_and_out_of_turn_actions_are_refused_and_change_
         ben = await RoomClient.join(shared_server.url, code, name="Ben")
         watcher = await RoomClient.join(shared_server.url, code, role="spectator")
         await ann.host("start", host)
-        state = await ann.wait_for(lambda s: s["observation"] is not None and s["observation"]["decision"] == "turn")
+        # The first decision: a turn, or a colour to name when a Wild was turned up first.
+        state = await ann.wait_for(lambda s: s["observation"] is not None and s["observation"]["decision"] is not None)
         first = state["observation"]["to_act"]
         mover, other = (ann, ben) if first == 0 else (ben, ann)
         await mover.wait_for(lambda s: s["version"] == state["version"])
