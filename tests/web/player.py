@@ -11,6 +11,9 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+#: True once the page says that it is its player's turn.
+YOUR_TURN = "document.querySelector('.prompt .message')?.textContent.includes('Your turn')"
+
 #: Room timers that keep browser games short: bots answer at once, no pause between hands.
 FAST_TIMERS = {"bot_seconds": "0", "catch_seconds": "0", "hand_pause_seconds": "0", "turn_seconds": "0"}
 
@@ -140,3 +143,22 @@ def play_to_the_end(clickers: list[Clicker], timeout: float = 240.0, on_idle: An
             clickers[0].page.wait_for_timeout(pause * 1000)
     states = [json.dumps(c.page.locator(".prompt").inner_text()[:200]) for c in clickers]
     raise AssertionError(f"the game did not end in {timeout} s; prompts: {states}")
+
+
+def until_your_turn(page: Page, timeout: float = 60.0) -> None:
+    """Wait until the page offers a turn, first answering the decisions that may come before it:
+    a colour to name when a Wild is turned up first (R-2.4), or the bot's Wild Draw Four to
+    accept (these buttons never show on a turn)."""
+    end = time.monotonic() + timeout
+    while not page.evaluate(YOUR_TURN):
+        assert time.monotonic() < end, "the page never offered a turn"
+        answer_the_decision_before_a_turn(page)
+        page.wait_for_timeout(100)
+
+
+def answer_the_decision_before_a_turn(page: Page) -> None:
+    """Name a colour (a Wild turned up first, R-2.4) or accept a bot's Wild Draw Four, when the
+    page asks; nothing else (these buttons never show on a turn)."""
+    answer = page.locator(".choices .color-choice, .choices [data-verb='accept']").first
+    if answer.count() and answer.is_enabled():
+        answer.click()

@@ -16,13 +16,21 @@ from unokit.core.variants import VARIANT_NAMES
 from unokit.record import GameRecord, verify
 
 from ..server.support import ServerProcess, free_port, leaks
-from .player import Clicker, create_room, hand, is_over, join_room, play_to_the_end, start_game, watch_room
+from .player import (
+    YOUR_TURN,
+    Clicker,
+    create_room,
+    hand,
+    is_over,
+    join_room,
+    play_to_the_end,
+    start_game,
+    until_your_turn,
+    watch_room,
+)
 
 #: True once the waiting room lists a player called NAME.
 SEATED = "[...document.querySelectorAll('.waiting > ol.seat-list li')].some(li => li.textContent.includes('NAME'))"
-
-#: True once the page says that it is its player's turn.
-YOUR_TURN = "document.querySelector('.prompt .message')?.textContent.includes('Your turn')"
 
 #: The spectator's page as drawn, with the game step it shows (read at once, so they agree).
 SNAPSHOT = """() => {
@@ -150,26 +158,13 @@ def test_a_reload_in_the_middle_of_a_game_restores_the_seat(browser: Browser, we
         _close([ann])
 
 
-def _until_your_turn(page: Page, timeout: float = 60.0) -> None:
-    """Wait until the page offers a turn, first answering the decisions that may come before it:
-    a colour to name when a Wild is turned up first (R-2.4), or the bot's Wild Draw Four to
-    accept (these buttons never show on a turn)."""
-    end = time.monotonic() + timeout
-    while not page.evaluate(YOUR_TURN):
-        assert time.monotonic() < end, "the page never offered a turn"
-        answer = page.locator(".choices .color-choice, .choices [data-verb='accept']").first
-        if answer.count() and answer.is_enabled():
-            answer.click()
-        page.wait_for_timeout(100)
-
-
 def test_a_dropped_connection_comes_back_to_the_seat(browser: Browser, tmp_path: Path) -> None:
     server = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", free_port()).start()
     (ann,) = _pages(browser, 1)
     try:
         create_room(ann, server.url, name="Ann", variant="attack", players=2, bots=1, rounds=None)
         start_game(ann)
-        _until_your_turn(ann)
+        until_your_turn(ann)
         before = sorted(hand(ann))
         server.kill()  # every connection drops at once
         ann.wait_for_function("document.querySelector('#status').textContent.includes('reconnecting')")
@@ -190,7 +185,7 @@ def test_a_double_click_acts_once(browser: Browser, web_server: ServerProcess) -
     try:
         create_room(ann, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=None)
         start_game(ann)
-        _until_your_turn(ann)
+        until_your_turn(ann)
         sent: list[str] = []
         ann.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
         # A fresh socket so that its frames are seen: reload, then double-click the draw button.

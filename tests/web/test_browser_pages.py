@@ -4,12 +4,21 @@ and WCAG AA contrast of every text on every page."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from ..server.support import ServerProcess
-from .player import Clicker, create_room, is_over, play_to_the_end, start_game
+from .player import (
+    Clicker,
+    answer_the_decision_before_a_turn,
+    create_room,
+    is_over,
+    play_to_the_end,
+    start_game,
+    until_your_turn,
+)
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
@@ -66,26 +75,24 @@ def test_keyboard_play(browser: Browser, web_server: ServerProcess) -> None:
     try:
         create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=None)
         start_game(page)
-        your_turn = "document.querySelector('.prompt .message')?.textContent.includes('Your turn')"
-        for _ in range(300):  # a first decision may be another one (a challenge): answer it
-            if page.evaluate(your_turn):
-                break
-            if page.locator(".choices [data-action]").count():
-                page.locator(".choices [data-action]").first.click()
-            page.wait_for_timeout(100)
-        page.wait_for_function(your_turn)
+        until_your_turn(page)
         hand_before = page.locator(".hand-card").count()
         page.keyboard.press("d")  # draw (or press the launcher)
         page.wait_for_function(f"document.querySelectorAll('.hand-card').length !== {hand_before}")
         # Arrow keys walk the hand; Enter plays the focused card; digits pick a colour.
+        # A bot's Wild Draw Four is accepted with the mouse.
         played = False
-        for _ in range(80):
+        seen: list[str] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             page.wait_for_timeout(150)
             if played or is_over(page):
                 break
             if page.locator(".table-root.busy").count():
                 continue  # the page waits for the server's answer
             message = page.locator(".prompt .message").inner_text()
+            if message not in seen:
+                seen.append(message)
             if message.startswith("You drew"):
                 page.keyboard.press("k")  # keep it
             elif message.startswith("Your turn") and page.locator(".hand-card.playable").count() == 0:
@@ -100,7 +107,9 @@ def test_keyboard_play(browser: Browser, web_server: ServerProcess) -> None:
                 if page.locator(".color-choice").count():
                     page.keyboard.press("1")
                 played = True
-        assert played, "no card was ever playable"
+            else:
+                answer_the_decision_before_a_turn(page)
+        assert played, f"no card was ever playable; the prompts seen: {seen}"
         page.wait_for_function(
             "[...document.querySelectorAll('.log li')].some(li => li.innerText.includes('Ann played'))"
         )
