@@ -22,6 +22,7 @@ from unokit.bots.ismcts import (
     FEATURES,
     HAND_SIZE_TERM,
     IsmctsBot,
+    Reads,
     _rewards,
     hand_features,
     log_strength,
@@ -270,6 +271,87 @@ def test_reading_an_opponent_who_drew_instead_of_playing() -> None:
         hands, draw = sampler.sample(seed)
         check_sample(view, hands, draw)
         assert not excluded.intersection(hands[1])
+
+
+def _named_color_table(hands: list[list[str]], top: str) -> tuple[Game, Reads, View]:
+    """A 2-player Classic table, seat 0 to act, and seat 0's reads with ``named_colors``."""
+    game = Game.from_position(
+        {
+            "variant": "classic",
+            "players": 2,
+            "turn": 0,
+            "color": top.split(maxsplit=1)[0],
+            "hands": hands,
+            "discard": [top],
+            "draw": ["yellow 4", "yellow 6", "yellow 8"],
+            "seed": 1,
+        }
+    )
+    return game, Reads(named_colors=True), View(game, 0)
+
+
+def _my_play(game: Game, reads: Reads, view: View, action: str) -> None:
+    """Seat 0's decision as the bot makes it: read, then act and remember the action."""
+    reads.update(view)
+    play = game.parse_action(action)
+    reads.acted(view, play)
+    game.apply(play)
+
+
+def test_reading_the_colour_an_opponent_names_until_it_plays_again() -> None:
+    hands = [["red 5", "blue 3", "green 7", "yellow 2"], ["wild", "blue 9", "blue 1", "green 4"]]
+    game, reads, view = _named_color_table(hands, "red 2")
+    _my_play(game, reads, view, "play red 5")
+    game.apply("play wild blue", seat=1)
+    reads.update(view)
+    deck = game.deck
+    blue_or_wild = {t for t, text in enumerate(deck.text) if text.startswith(("blue ", "wild"))}
+    ((excluded, covered),) = reads.voids[1]
+    assert covered == 1 and excluded == frozenset(range(len(deck.text))) - blue_or_wild
+    sampler = Determiniser(view, reads.voids)
+    for seed in range(30):
+        hands_dealt, draw = sampler.sample(seed)
+        check_sample(view, hands_dealt, draw)
+        assert blue_or_wild.intersection(hands_dealt[1])
+    # Without named_colors nothing is read from the same play.
+    plain = Reads()
+    game, _, view = _named_color_table(hands, "red 2")
+    plain.update(view)
+    plain.acted(view, game.parse_action("play red 5"))
+    game.apply("play red 5")
+    game.apply("play wild blue", seat=1)
+    plain.update(view)
+    assert plain.voids.get(1, []) == []
+    # Once the opponent plays again the card it may have played is no longer covered.
+    game, reads, view = _named_color_table(hands, "red 2")
+    _my_play(game, reads, view, "play red 5")
+    game.apply("play wild blue", seat=1)
+    _my_play(game, reads, view, "play blue 3")
+    game.apply("play blue 9", seat=1)
+    reads.update(view)
+    assert reads.voids[1] == []
+
+
+def test_a_read_that_the_opponent_holds_none_of_the_colour_wins() -> None:
+    hands = [["red 5", "blue 3", "green 3", "yellow 2"], ["wild", "red 9", "red 1", "green 4"]]
+    # The opponent names blue, then draws when blue is in play: it holds no blue after all.
+    game, reads, view = _named_color_table(hands, "red 2")
+    _my_play(game, reads, view, "play red 5")
+    game.apply("play wild blue", seat=1)
+    _my_play(game, reads, view, "play blue 3")
+    game.apply("draw", seat=1)
+    reads.update(view)
+    deck = game.deck
+    no_blue_no_3 = frozenset(t for t, text in enumerate(deck.text) if text.startswith("blue ") or text.endswith(" 3"))
+    assert reads.voids[1] == [(no_blue_no_3, 4)]
+    # The opponent drew on blue, then names blue: the earlier read of its hand is kept alone.
+    game, reads, view = _named_color_table(hands, "blue 2")
+    _my_play(game, reads, view, "play blue 3")
+    game.apply("draw", seat=1)
+    _my_play(game, reads, view, "play green 3")
+    game.apply("play wild blue", seat=1)
+    reads.update(view)
+    assert reads.voids[1] == [(no_blue_no_3, 4)]
 
 
 def test_reads_nest_oldest_cards_first() -> None:
