@@ -1,0 +1,168 @@
+"""A client that stops reading: the server holds at most ``--send-buffer`` bytes for it, then
+closes its connection (1008, "too slow"); its seat stays its own, and the room plays on for the
+clients that read."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.protocol import State
+from websockets.uri import parse_uri
+
+from unokit.record import GameRecord, verify
+from unokit.server import PROTOCOL
+from unokit.server.client import RoomClient, create_room, download_record, play, ws_url
+
+from .support import FAST, UNOKIT, ServerProcess, choose, free_port, run
+
+#: The smallest ``--send-buffer``, so that the test reaches it quickly.
+SEND_BUFFER = 65536
+
+
+class SilentClient:
+    """A websocket client on a raw socket that reads only when told to: after its hello it can
+    send requests and never read the answers, so that they pile up in the server."""
+
+    def __init__(self, sock: socket.socket, protocol: ClientProtocol) -> None:
+        self.sock = sock
+        self.protocol = protocol
+        self.messages: list[dict[str, Any]] = []
+
+    @classmethod
+    async def connect(cls, base: str) -> SilentClient:
+        sock = socket.socket()
+        # a small receive window, so that what the client does not read stays in the server
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        uri = parse_uri(ws_url(base))
+        await asyncio.get_running_loop().sock_connect(sock, (uri.host, uri.port))
+        client = cls(sock, ClientProtocol(uri, max_size=None))
+        client.protocol.send_request(client.protocol.connect())
+        await client._flush()
+        await client.read_until(lambda: client.protocol.state is State.OPEN)
+        return client
+
+    async def _flush(self) -> None:
+        for data in self.protocol.data_to_send():
+            if data:
+                await asyncio.get_running_loop().sock_sendall(self.sock, data)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.protocol.send_text(json.dumps(message).encode())
+        await self._flush()
+
+    async def read_until(self, done: Callable[[], bool], timeout: float = 30.0) -> None:
+        """Read (and keep the JSON messages) until ``done()`` or the server closes."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not done() and self.protocol.close_rcvd is None:
+            data = await asyncio.wait_for(loop.sock_recv(self.sock, 65536), end - loop.time())
+            if not data:
+                self.protocol.receive_eof()
+                return
+            self.protocol.receive_data(data)
+            for event in self.protocol.events_received():
+                if isinstance(event, Response):
+                    assert event.status_code == 101, event
+                elif isinstance(event, Frame) and event.opcode == Opcode.TEXT:
+                    self.messages.append(json.loads(bytes(event.data)))
+        await self._flush()  # the answer to a close frame
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_a_client_that_stops_reading_is_closed_past_the_send_buffer_and_keeps_its_seat(
+    make_server: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    server = make_server(f"sqlite:///{tmp_path / 'server.db'}", "--send-buffer", str(SEND_BUFFER))
+
+    async def body() -> None:
+        settings = {**FAST, "grace_seconds": 0.0}
+        room = create_room(server.url, "classic", 3, options={"rounds": 1}, settings=settings)
+        code, host_token = room["room"], room["host_token"]
+        ann = await RoomClient.join(server.url, code, name="Ann", keep=True)
+        bob = await SilentClient.connect(server.url)
+        await bob.send({"type": "hello", "protocol": PROTOCOL, "room": code, "name": "Bob"})
+        await bob.read_until(lambda: any(m["type"] == "state" for m in bob.messages))
+        welcome = next(m for m in bob.messages if m["type"] == "welcome")
+        assert welcome["seat"] == 1
+        await ann.host("add_bot", host_token, seat=2, bot="heuristic")
+        await ann.host("start", host_token)
+        await ann.wait_for(lambda s: s["room"]["phase"] == "playing" and s["room"]["connected"][:2] == [True, True])
+        ann_plays = asyncio.get_running_loop().create_task(play(ann, choose))
+
+        # Bob never reads again and asks for the whole state over and over (within the rate):
+        # the answers pile up in the server until it closes the connection.
+        def bob_dropped() -> bool:
+            return ann.state is not None and ann.state["room"]["connected"][1] is False
+
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 90
+        while not bob_dropped():
+            assert loop.time() < end, "the server never closed the connection of a client that does not read"
+            for _ in range(50):
+                await bob.send({"type": "sync"})
+            await asyncio.sleep(0.05)
+        dropped_at = ann.version
+
+        # Bob reads again: what the server held for him, then the close frame and its reason.
+        await bob.read_until(lambda: False, 60)
+        bob.close()
+        close = bob.protocol.close_rcvd
+        assert close is not None and close.code == 1008
+        assert close.reason == f"too slow: over {SEND_BUFFER} bytes unread"
+
+        # Meanwhile the game went on (Bob's stand-in plays his seat), and the seat is still his:
+        # he comes back with his token, and both play to the end.
+        await ann.wait_for(lambda s: s["version"] > dropped_at + 2 or s["room"]["phase"] == "finished")
+        back = await RoomClient.join(server.url, code, token=welcome["token"])
+        assert back.seat == 1
+        bob_final, ann_final = await asyncio.gather(play(back, choose), ann_plays)
+        await back.close()
+        await ann.close()
+        assert ann_final["room"]["phase"] == bob_final["room"]["phase"] == "finished"
+        # Ann got every change of the room, in order, to the last
+        versions = [m["version"] for m in ann.received if m["type"] == "state"]
+        assert versions == list(range(versions[0], ann_final["version"] + 1))
+        assert verify(GameRecord.loads(download_record(server.url, code, 1))).ok
+
+    run(body)
+    # what the server held for Bob when it closed the connection: over the limit, and not much more
+    held = [int(n) for n in re.findall(r"as too slow: (\d+) bytes unsent", server.log())]
+    assert len(held) == 1 and SEND_BUFFER < held[0] < 2 * SEND_BUFFER, server.log()
+
+
+@pytest.mark.parametrize("value", ["1000", "2000000000", "1MB", "-5"])
+def test_a_bad_send_buffer_is_refused_clearly(value: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            UNOKIT,
+            "serve",
+            "--port",
+            str(free_port()),
+            "--database",
+            f"sqlite:///{tmp_path / 's.db'}",
+            "--send-buffer",
+            value,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "Invalid value for '--send-buffer'" in done.stderr
+    assert "65536<=x<=1073741824" in done.stderr or "is not a valid integer" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "s.db").exists()
