@@ -42,8 +42,6 @@ class SilentClient:
     @classmethod
     async def connect(cls, base: str) -> SilentClient:
         sock = socket.socket()
-        # a small receive window, so that what the client does not read stays in the server
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.setblocking(False)
         uri = parse_uri(ws_url(base))
         await asyncio.get_running_loop().sock_connect(sock, (uri.host, uri.port))

@@ -13,13 +13,16 @@ transport's write buffer, counted by the transport itself), and the moment the t
 more than ``send_buffer`` bytes the client has not taken, the connection is closed with
 :data:`TOO_SLOW` and a reason. The application sees a disconnect at once (the room treats it
 like any dropped connection: the seat stays its player's), the close frame is queued after the
-unread data for a client that reads again, and the connection is cut (and its buffer freed) at
-the latest ``close_timeout`` seconds later.
+unread data for a client that reads again, and the connection is cut with a reset (its buffers
+freed) at the latest ``close_timeout`` seconds later.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
+import struct
 from asyncio import BaseTransport, Transport
 from typing import ClassVar, cast
 
@@ -68,7 +71,16 @@ class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
             self.transport.resume_reading()
         if self.close_timer is not None:
             self.close_timer.cancel()
-        self.close_timer = self.loop.call_later(self.close_timeout, self.transport.abort)
+        self.close_timer = self.loop.call_later(self.close_timeout, self.cut)
+
+    def cut(self) -> None:
+        """End the connection now with a reset: what is still unsent, here and in the operating
+        system's socket buffer, is dropped (a plain close would keep trying to send it)."""
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.transport.abort()
 
 
 def websocket_protocol(send_buffer: int) -> type[BoundedWebSocketProtocol]:
