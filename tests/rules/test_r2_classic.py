@@ -110,6 +110,19 @@ def test_r2_2_unplayable_drawn_card_ends_the_turn() -> None:
     assert g.decision == "turn"
 
 
+def test_r2_2_a_turn_draw_tells_the_card_to_its_drawer_only() -> None:
+    """R-2.2: the draw of a turn is one event whose card only the drawer sees; it has the form
+    of every other draw's event (the one-card draw builds it on its own path)."""
+    g = drawing_game("yellow 4")
+    (event,) = g.apply("draw")
+    assert event == {"type": "draw", "seat": 0, "count": 1, "reason": "turn", "cards": ["yellow 4"], "private": [0]}
+    other = drawing_game("yellow 4")
+    recorded: list[dict[str, Any]] = []
+    other._ev = recorded
+    other._cards_event("draw", 0, [other.draw[-1]], "turn")
+    assert recorded == [event]
+
+
 def test_r2_2_drawn_wild_is_played_with_a_colour() -> None:
     """R-2.2, R-1.4: a drawn wild is playable; its player names the colour."""
     g = drawing_game("wild")

@@ -427,8 +427,21 @@ class Effects(Draws):
         t = self.draw.pop()
         hand = self.hands[seat]
         hand.append(t)
-        if self._ev is not None:
-            self._cards_event("draw", seat, [t], "turn")
+        ev = self._ev
+        if ev is not None:
+            if self.deck.double_sided:
+                self._cards_event("draw", seat, [t], "turn")
+            else:  # _cards_event's event for one card of a one-sided deck, written out: the commonest draw
+                ev.append(
+                    {
+                        "type": "draw",
+                        "seat": seat,
+                        "count": 1,
+                        "reason": "turn",
+                        "cards": [self.deck.text[t]],
+                        "private": [seat],
+                    }
+                )
         side = self.side
         kind = self.deck.kinds[side][t]
         if kind.wild or not kind.may_go_out:

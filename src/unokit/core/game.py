@@ -292,21 +292,10 @@ class Game(Notation):
         do not allow this seat now; the game is then unchanged.
         """
         decision = self._decision
-        if decision is OVER:
-            raise IllegalActionError("the game is over")
-        if seat is None:
-            seat = decision.seat
+        if seat is None and self._legal_key == self.version and action in self._legal:
+            seat = decision.seat  # listed for the seat to act just now: valid as it is
         else:
-            self._check_seat(seat)
-        if not isinstance(action, Action):
-            action = self.parse_action(action, seat)
-        cached = seat == decision.seat and self._legal_key == self.version
-        legal = self._legal if cached else self.legal_actions(seat)
-        if action not in legal:
-            if not self.actions.owns(action):
-                action = self.parse_action(action.text, seat)  # an action of another deck: by its text
-            if action not in legal:
-                raise IllegalActionError(self._explain(action, seat))
+            action, seat = self._validated(action, seat)
         events: list[Event] = []
         self._ev = events
         self._ended = None
@@ -317,18 +306,44 @@ class Game(Notation):
             except LauncherError:
                 self._restore(snapshot)
                 raise
+        elif self.windows:
+            self._do(action, seat)
         else:
+            # The same shortcuts as step's for the commonest actions.
             kind = action.kind
-            # The same shortcut as step's for the two commonest actions.
-            if kind is _PLAY and not self.windows:
+            if kind is _PLAY:
                 self._play(seat, action.card, action.color, action.uno)
-            elif kind is _DRAW and type(decision) is Turn and not self.windows:
+            elif kind is _DRAW and type(decision) is Turn:
                 self._turn_draw(seat)
+            elif kind is _PLAY_DRAWN:
+                self._play(seat, decision.card, action.color, action.uno)  # type: ignore[attr-defined]  # PlayOrKeep
+            elif kind is _KEEP:
+                self._keep(seat)
             else:
                 self._do(action, seat)
         self._ev = None
         self.version += 1
         return events
+
+    def _validated(self, action: Action | str, seat: Seat | None) -> tuple[Action, Seat]:
+        """``action`` as an action of this game that ``seat`` (default: the seat to act) may take
+        now, with that seat; raise as :meth:`apply` documents otherwise."""
+        decision = self._decision
+        if decision is OVER:
+            raise IllegalActionError("the game is over")
+        if seat is None:
+            seat = decision.seat
+        else:
+            self._check_seat(seat)
+        if not isinstance(action, Action):
+            action = self.parse_action(action, seat)
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            if not self.actions.owns(action):
+                action = self.parse_action(action.text, seat)  # an action of another deck: by its text
+            if action not in legal:
+                raise IllegalActionError(self._explain(action, seat))
+        return action, seat
 
     def step(self, action: Action) -> RoundResult | None:
         """Fast path for simulators: apply an action taken from ``legal_actions()`` of the seat

@@ -196,13 +196,16 @@ class GameState:
         viewers = self.known.get(holder)
         if viewers is None:
             return
-        for viewer, cards in list(viewers.items()):
+        emptied = False
+        for cards in viewers.values():
             if card in cards:
                 cards.remove(card)
-                if not cards:
-                    del viewers[viewer]
-        if not viewers:
-            del self.known[holder]
+                emptied = emptied or not cards
+        if emptied:  # a viewer knows nothing more of that hand
+            for viewer in [viewer for viewer, cards in viewers.items() if not cards]:
+                del viewers[viewer]
+            if not viewers:
+                del self.known[holder]
 
     def _hand_value(self, hand: list[CardId], side: int) -> int:
         """Points of ``hand`` valued on ``side`` (R-1.7)."""
