@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import signal
 import socket
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from unokit.record import GameRecord, verify
 from unokit.server import PROTOCOL
 from unokit.server.client import RoomClient, create_room, download_record, play, ws_url
 
-from .support import FAST, UNOKIT, ServerProcess, choose, free_port, run
+from .support import FAST, ServerProcess, choose, run, serve_once
 
 #: The smallest ``--send-buffer``, so that the test reaches it quickly.
 SEND_BUFFER = 65536
@@ -40,7 +40,8 @@ class SilentClient:
         self.messages: list[dict[str, Any]] = []
 
     @classmethod
-    async def connect(cls, base: str) -> SilentClient:
+    async def join(cls, base: str, room: str, name: str) -> SilentClient:
+        """Connect, take a seat in ``room`` as ``name`` and read up to the first state."""
         sock = socket.socket()
         sock.setblocking(False)
         uri = parse_uri(ws_url(base))
@@ -49,7 +50,24 @@ class SilentClient:
         client.protocol.send_request(client.protocol.connect())
         await client._flush()
         await client.read_until(lambda: client.protocol.state is State.OPEN)
+        await client.send({"type": "hello", "protocol": PROTOCOL, "room": room, "name": name})
+        await client.read_until(lambda: any(m["type"] == "state" for m in client.messages))
         return client
+
+    @property
+    def welcome(self) -> dict[str, Any]:
+        return next(m for m in self.messages if m["type"] == "welcome")
+
+    async def flood_until(self, dropped: Callable[[], bool], timeout: float = 90.0) -> None:
+        """Ask for the whole state over and over (within the test server's rate) and read none of
+        the answers, until ``dropped()``."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not dropped():
+            assert loop.time() < end, "the server never closed the connection of a client that does not read"
+            for _ in range(50):
+                await self.send({"type": "sync"})
+            await asyncio.sleep(0.05)
 
     async def _flush(self) -> None:
         for data in self.protocol.data_to_send():
@@ -81,6 +99,11 @@ class SilentClient:
         self.sock.close()
 
 
+def seat_dropped(watcher: RoomClient, seat: int) -> bool:
+    """Whether ``watcher`` was told that ``seat``'s connection is gone."""
+    return watcher.state is not None and watcher.state["room"]["connected"][seat] is False
+
+
 def test_a_client_that_stops_reading_is_closed_past_the_send_buffer_and_keeps_its_seat(
     make_server: Callable[..., ServerProcess], tmp_path: Path
 ) -> None:
@@ -91,28 +114,16 @@ def test_a_client_that_stops_reading_is_closed_past_the_send_buffer_and_keeps_it
         room = create_room(server.url, "classic", 3, options={"rounds": 1}, settings=settings)
         code, host_token = room["room"], room["host_token"]
         ann = await RoomClient.join(server.url, code, name="Ann", keep=True)
-        bob = await SilentClient.connect(server.url)
-        await bob.send({"type": "hello", "protocol": PROTOCOL, "room": code, "name": "Bob"})
-        await bob.read_until(lambda: any(m["type"] == "state" for m in bob.messages))
-        welcome = next(m for m in bob.messages if m["type"] == "welcome")
-        assert welcome["seat"] == 1
+        bob = await SilentClient.join(server.url, code, "Bob")
+        assert bob.welcome["seat"] == 1
         await ann.host("add_bot", host_token, seat=2, bot="heuristic")
         await ann.host("start", host_token)
         await ann.wait_for(lambda s: s["room"]["phase"] == "playing" and s["room"]["connected"][:2] == [True, True])
         ann_plays = asyncio.get_running_loop().create_task(play(ann, choose))
 
-        # Bob never reads again and asks for the whole state over and over (within the rate):
-        # the answers pile up in the server until it closes the connection.
-        def bob_dropped() -> bool:
-            return ann.state is not None and ann.state["room"]["connected"][1] is False
-
-        loop = asyncio.get_running_loop()
-        end = loop.time() + 90
-        while not bob_dropped():
-            assert loop.time() < end, "the server never closed the connection of a client that does not read"
-            for _ in range(50):
-                await bob.send({"type": "sync"})
-            await asyncio.sleep(0.05)
+        # Bob never reads again: the answers to his requests pile up in the server until it
+        # closes the connection.
+        await bob.flood_until(lambda: seat_dropped(ann, 1))
         dropped_at = ann.version
 
         # Bob reads again: what the server held for him, then the close frame and its reason.
@@ -125,7 +136,7 @@ def test_a_client_that_stops_reading_is_closed_past_the_send_buffer_and_keeps_it
         # Meanwhile the game went on (Bob's stand-in plays his seat), and the seat is still his:
         # he comes back with his token, and both play to the end.
         await ann.wait_for(lambda s: s["version"] > dropped_at + 2 or s["room"]["phase"] == "finished")
-        back = await RoomClient.join(server.url, code, token=welcome["token"])
+        back = await RoomClient.join(server.url, code, token=bob.welcome["token"])
         assert back.seat == 1
         bob_final, ann_final = await asyncio.gather(play(back, choose), ann_plays)
         await back.close()
@@ -142,24 +153,33 @@ def test_a_client_that_stops_reading_is_closed_past_the_send_buffer_and_keeps_it
     assert len(held) == 1 and SEND_BUFFER < held[0] < 2 * SEND_BUFFER, server.log()
 
 
+def test_a_client_that_does_not_read_does_not_hold_up_a_stopping_server(
+    make_server: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    server = make_server(f"sqlite:///{tmp_path / 'server.db'}", "--send-buffer", str(SEND_BUFFER))
+
+    async def body() -> SilentClient:
+        room = create_room(server.url, "classic", 2, settings=FAST)
+        ann = await RoomClient.join(server.url, room["room"], name="Ann")
+        bob = await SilentClient.join(server.url, room["room"], "Bob")
+        await ann.wait_for(lambda s: s["room"]["connected"] == [True, True])
+        await bob.flood_until(lambda: seat_dropped(ann, 1))
+        await ann.close()
+        return bob
+
+    bob = run(body)  # Bob's connection stays open, with what he has not read
+    try:
+        assert server.proc is not None
+        server.proc.terminate()
+        # the server closes Bob's connection and exits by itself (it would wait for him forever)
+        assert server.proc.wait(60) != -signal.SIGKILL
+    finally:
+        bob.close()
+
+
 @pytest.mark.parametrize("value", ["1000", "2000000000", "1MB", "-5"])
 def test_a_bad_send_buffer_is_refused_clearly(value: str, tmp_path: Path) -> None:
-    done = subprocess.run(
-        [
-            UNOKIT,
-            "serve",
-            "--port",
-            str(free_port()),
-            "--database",
-            f"sqlite:///{tmp_path / 's.db'}",
-            "--send-buffer",
-            value,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = serve_once("--database", f"sqlite:///{tmp_path / 's.db'}", "--send-buffer", value)
     assert done.returncode == 2
     assert "Invalid value for '--send-buffer'" in done.stderr
     assert "65536<=x<=1073741824" in done.stderr or "is not a valid integer" in done.stderr

@@ -73,6 +73,13 @@ class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
             self.close_timer.cancel()
         self.close_timer = self.loop.call_later(self.close_timeout, self.cut)
 
+    def shutdown(self) -> None:
+        """The server stops: close as uvicorn does (1012), and cut a client that has not read the
+        close frame ``close_timeout`` seconds later (uvicorn would wait for it forever)."""
+        super().shutdown()
+        if self.close_timer is None:
+            self.close_timer = self.loop.call_later(self.close_timeout, self.cut)
+
     def cut(self) -> None:
         """End the connection now with a reset: what is still unsent, here and in the operating
         system's socket buffer, is dropped (a plain close would keep trying to send it)."""
