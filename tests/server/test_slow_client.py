@@ -22,6 +22,7 @@ from websockets.uri import parse_uri
 
 from unokit.record import GameRecord, verify
 from unokit.server import PROTOCOL
+from unokit.server.app import STRIKES_LIMIT
 from unokit.server.client import RoomClient, create_room, download_record, play, ws_url
 
 from .support import FAST, ServerProcess, choose, run, serve_once
@@ -74,8 +75,10 @@ class SilentClient:
             if data:
                 await asyncio.get_running_loop().sock_sendall(self.sock, data)
 
-    async def send(self, message: dict[str, Any]) -> None:
-        self.protocol.send_text(json.dumps(message).encode())
+    async def send(self, message: dict[str, Any] | str) -> None:
+        """Send ``message`` (a dict as JSON, or any text)."""
+        text = message if isinstance(message, str) else json.dumps(message)
+        self.protocol.send_text(text.encode())
         await self._flush()
 
     async def read_until(self, done: Callable[[], bool], timeout: float = 30.0) -> None:
@@ -175,6 +178,37 @@ def test_a_client_that_does_not_read_does_not_hold_up_a_stopping_server(
         assert server.proc.wait(60) != -signal.SIGKILL
     finally:
         bob.close()
+
+
+def test_a_connection_the_server_closes_ends_even_if_its_client_does_not_read(
+    make_server: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    server = make_server(f"sqlite:///{tmp_path / 'server.db'}", "--send-buffer", str(64 << 20))
+
+    async def body() -> None:
+        room = create_room(server.url, "classic", 2, settings=FAST)
+        bob = await SilentClient.join(server.url, room["room"], "Bob")
+        # answers Bob does not read: more than the operating system buffers for a connection
+        # (4 MiB at most on Linux), less than the server's limit
+        for _ in range(150):
+            for _ in range(100):
+                await bob.send({"type": "sync"})
+            await asyncio.sleep(0.03)
+        # too many refused messages: the server closes the connection, and waits for Bob to read
+        # the close frame, until it cuts the connection
+        for _ in range(STRIKES_LIMIT + 1):
+            await bob.send("{not json")
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 90
+        while "cutting" not in server.log():
+            assert loop.time() < end, "a closed connection stayed open while its client did not read"
+            await asyncio.sleep(0.2)
+        bob.close()
+
+    run(body)
+    cut = [int(n) for n in re.findall(r"cutting \S+: (\d+) bytes unsent", server.log())]
+    assert len(cut) == 1 and cut[0] > 0, server.log()
+    assert "as too slow" not in server.log()
 
 
 @pytest.mark.parametrize("value", ["1000", "2000000000", "1MB", "-5"])

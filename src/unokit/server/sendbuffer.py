@@ -15,6 +15,11 @@ more than ``send_buffer`` bytes the client has not taken, the connection is clos
 like any dropped connection: the seat stays its player's), the close frame is queued after the
 unread data for a client that reads again, and the connection is cut with a reset (its buffers
 freed) at the latest ``close_timeout`` seconds later.
+
+uvicorn closes a connection by closing its transport, which first sends all it holds: with a
+client that does not read, a closed connection would stay open for ever (and a stopping server
+would wait for it). Here every way a connection is closed (by the application, a missed ping, a
+server stop, a drop) ends it within ``close_timeout`` seconds, with a reset if need be.
 """
 
 from __future__ import annotations
@@ -23,8 +28,8 @@ import contextlib
 import logging
 import socket
 import struct
-from asyncio import BaseTransport, Transport
-from typing import ClassVar, cast
+from asyncio import BaseTransport, Task, TimerHandle, Transport
+from typing import Any, ClassVar, cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -36,15 +41,25 @@ log = logging.getLogger("unokit.server")
 
 class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's websockets protocol, closing a connection whose transport holds more than
-    :attr:`send_buffer` unsent bytes (the client stopped reading) instead of pausing it."""
+    :attr:`send_buffer` unsent bytes (the client stopped reading) instead of pausing it, and
+    ending every connection that is closing within ``close_timeout`` seconds."""
 
     #: Unsent bytes one connection may hold before it is closed as too slow.
     send_buffer: ClassVar[int] = DEFAULT_SEND_BUFFER
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lost = False
+        self.cut_timer: TimerHandle | None = None
 
     def connection_made(self, transport: BaseTransport) -> None:
         super().connection_made(transport)
         # The transport calls pause_writing() once it holds more than this.
         cast(Transport, transport).set_write_buffer_limits(high=self.send_buffer)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        super().connection_lost(exc)
 
     def pause_writing(self) -> None:
         """The transport holds more than :attr:`send_buffer` bytes the client has not read."""
@@ -55,10 +70,11 @@ class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
         frame after the unread data, send nothing more, and cut it after ``close_timeout``."""
         if self.disconnected:
             return
-        unsent = self.transport.get_write_buffer_size()
+        unsent = self.unsent()
         reason = f"too slow: over {self.send_buffer} bytes unread"
-        client = f"{self.client[0]}:{self.client[1]}" if self.client else "a client"
-        log.warning("closing %s as too slow: %d bytes unsent, over --send-buffer %d", client, unsent, self.send_buffer)
+        log.warning(
+            "closing %s as too slow: %d bytes unsent, over --send-buffer %d", self.peer, unsent, self.send_buffer
+        )
         self.stop_keepalive()
         self.queue.put_nowait({"type": "websocket.disconnect", "code": TOO_SLOW, "reason": reason})
         self.disconnected = True  # every further send of the application fails at once
@@ -69,25 +85,54 @@ class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.read_paused:  # read on, for the client's answer to the close frame
             self.read_paused = False
             self.transport.resume_reading()
-        if self.close_timer is not None:
-            self.close_timer.cancel()
-        self.close_timer = self.loop.call_later(self.close_timeout, self.cut)
+        self.cut_later()
+
+    # The ways a connection is closed, each with its deadline (see the module's docstring).
+    def on_task_complete(self, task: Task[None]) -> None:
+        """The application is done with the connection (it closed it, or saw it go)."""
+        super().on_task_complete(task)
+        self.cut_later()
+
+    def keepalive_timeout(self) -> None:
+        """The client did not answer a ping: uvicorn closes (1011), without telling the application."""
+        super().keepalive_timeout()
+        self.cut_later()
 
     def shutdown(self) -> None:
-        """The server stops: close as uvicorn does (1012), and cut a client that has not read the
-        close frame ``close_timeout`` seconds later (uvicorn would wait for it forever)."""
+        """The server stops: uvicorn closes (1012) and waits for the connection to end."""
         super().shutdown()
-        if self.close_timer is None:
-            self.close_timer = self.loop.call_later(self.close_timeout, self.cut)
+        self.cut_later()
+
+    def cut_later(self) -> None:
+        """Cut the connection ``close_timeout`` seconds from now unless it has ended by then
+        (uvicorn's own close timer is replaced: it only closes, which waits for the client)."""
+        if self.lost or (self.cut_timer is not None and not self.cut_timer.cancelled()):
+            return
+        if self.close_timer is not None:
+            self.close_timer.cancel()
+        # close_timer: uvicorn cancels it when the closing handshake completes or the connection is lost
+        self.close_timer = self.cut_timer = self.loop.call_later(self.close_timeout, self.cut)
 
     def cut(self) -> None:
         """End the connection now with a reset: what is still unsent, here and in the operating
         system's socket buffer, is dropped (a plain close would keep trying to send it)."""
+        if self.lost:
+            return
+        log.warning("cutting %s: %d bytes unsent %g s after its close", self.peer, self.unsent(), self.close_timeout)
         sock = self.transport.get_extra_info("socket")
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.transport.abort()
+
+    @property
+    def peer(self) -> str:
+        """The client's address, for the log."""
+        return f"{self.client[0]}:{self.client[1]}" if self.client else "a client"
+
+    def unsent(self) -> int:
+        """The bytes the transport holds that the client has not taken yet."""
+        return self.transport.get_write_buffer_size()
 
 
 def websocket_protocol(send_buffer: int) -> type[BoundedWebSocketProtocol]:
