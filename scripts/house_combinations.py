@@ -89,8 +89,11 @@ def other_factors(variant: str) -> dict[str, tuple[object, ...]]:
 
 
 def valid(row: Row) -> bool:
-    """Whether a (partial) row can be played: partners need 4 or 6 seats (H-6)."""
-    return not (row.get("teams") is True and "players" in row and row["players"] not in TEAM_TABLES)
+    """Whether a (partial) row can be played: partners need 4 or 6 seats (H-6), and counting
+    wilds as the colour needs bluffing (D-27)."""
+    if row.get("teams") is True and "players" in row and row["players"] not in TEAM_TABLES:
+        return False
+    return not (row.get("wild_counts_as_color_match") is True and row.get("bluffing") is False)
 
 
 def _pairs(row: Row) -> set[Pair]:

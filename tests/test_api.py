@@ -117,6 +117,7 @@ def test_conflicting_players_are_refused() -> None:
         ("classic", 4, {"stacking": 1}, "stacking"),
         ("classic(bluffing=maybe)", 4, {}, "bluffing"),
         ("flip", 4, {"wild_counts_as_color_match": None}, "wild_counts_as_color_match"),
+        ("classic", 4, {"bluffing": False, "wild_counts_as_color_match": True}, "needs bluffing=true"),
         ("flip", 4, {"flip_wild_chooser": "dealer"}, "flip_wild_chooser"),
         ("flip", 4, {"pairing": "mirror"}, "pairing"),
         ("flip", 4, {"scoring": "best"}, "scoring"),

@@ -118,3 +118,31 @@ def test_a_deck_on_one_line_separates_its_cards_with_semicolons() -> None:
     one_line = "; ".join(MY_MARVEL)
     g = unokit.new_game("flip_marvel", 2, 3, deck=one_line)
     assert Counter(g.deck.card_texts()) == Counter(MY_MARVEL)
+
+
+def test_games_share_the_actions_of_equal_decks_and_let_go_of_decks_made_for_one_game() -> None:
+    """Two live games of one deck share its interned actions; the decks made for one game (a
+    random pairing each) and their actions go with their games, so a long-running process
+    playing many such games does not grow (at most the few tables kept between games stay)."""
+    import gc
+
+    from unokit.bots import heuristic, make_bot
+    from unokit.bots.runner import play_game
+    from unokit.core import game as game_module
+
+    first = unokit.new_game("classic", 2, seed=1)
+    second = unokit.new_game("classic", 2, seed=2)
+    assert first.actions is second.actions
+    assert second.from_position(first.to_position()).actions is first.actions
+    gc.collect()
+    tables_before = len(game_module._ACTION_TABLES)
+    for seed in range(40):
+        game = unokit.new_game("flip", 2, seed=seed, rounds=1, pairing="random")
+        play_game(game, [make_bot("heuristic", seed), make_bot("random", seed)])
+        assert game.is_over
+    del game
+    gc.collect()
+    kept = len(game_module._RECENT_TABLES)
+    assert len(game_module._ACTION_TABLES) <= tables_before + kept
+    assert len(game_module._ACTION_TABLES) < tables_before + 40
+    assert len(heuristic._TABLES) <= heuristic._TABLES_KEPT  # the heuristic bot's own deck tables

@@ -38,7 +38,8 @@ TINY: dict[str, Any] = {"iterations": 8, "rollout_depth": 6}
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("classic", 2, {}),
     ("classic", 4, {"stacking": True}),
-    ("classic", 3, {"bluffing": False, "wild_counts_as_color_match": True}),
+    ("classic", 3, {"bluffing": False}),
+    ("classic", 3, {"wild_counts_as_color_match": True}),
     ("flip", 2, {}),
     ("flip", 4, {"stacking": True, "flip_wild_chooser": "next"}),
     ("flip", 3, {"pairing": "random", "scoring": "own_hand"}),

@@ -30,6 +30,7 @@ from unokit.fast.load import as_int64, load_game
 #: The tables the kernel plays (the others are searched by the Python engine).
 ON_THE_KERNEL = {
     "classic-2-",
+    "classic-3-bluffing=False",
     "classic-4-stacking=True",
     "flip-2-",
     "attack-2-",

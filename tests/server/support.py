@@ -109,6 +109,14 @@ class ServerProcess:
         return self.log_path.read_text(errors="replace")[-6000:] if self.log_path else ""
 
 
+def serve_once(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``unokit serve ARGS`` on a free port and wait for it to exit (for the refusals, which
+    stop it before it serves anything)."""
+    return subprocess.run(
+        [UNOKIT, "serve", "--port", str(free_port()), *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
 def postgres_bin() -> Path:
     """The folder of Debian's PostgreSQL programs (``make test`` installs the package)."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))

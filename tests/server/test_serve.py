@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -15,7 +14,7 @@ import pytest
 import unokit
 from unokit.server.client import RoomClient, ServerError, create_room, get_json
 
-from .support import UNOKIT, ServerProcess, free_port, run
+from .support import ServerProcess, free_port, run, serve_once
 
 
 def test_health_variants_and_the_reserved_pages(shared_server: ServerProcess) -> None:
@@ -45,26 +44,14 @@ def test_a_bad_room_request_is_refused_with_the_engines_reason(shared_server: Se
 
 
 def test_a_second_process_on_one_sqlite_file_is_refused_clearly(shared_server: ServerProcess) -> None:
-    done = subprocess.run(
-        [UNOKIT, "serve", "--port", str(free_port()), "--database", shared_server.database],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = serve_once("--database", shared_server.database)
     assert done.returncode == 2
     assert "another unokit server is using" in done.stderr
     assert "Traceback" not in done.stderr
 
 
 def test_an_unreachable_database_is_refused_clearly(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [UNOKIT, "serve", "--port", str(free_port()), "--database", f"postgresql://nobody@127.0.0.1:{free_port()}/x"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = serve_once("--database", f"postgresql://nobody@127.0.0.1:{free_port()}/x")
     assert done.returncode == 2
     assert "cannot open the database" in done.stderr
     assert "Traceback" not in done.stderr

@@ -66,6 +66,7 @@ weighs them with the same scale:
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from ..core import cards as C
@@ -173,13 +174,20 @@ class _Tables:
                 self.members[side].setdefault(deck.back_class[side][t], []).append(t)
 
 
-_TABLES: dict[int, _Tables] = {}
+#: The tables of the decks used last, by deck identity (a few: games with
+#: ``pairing="random"`` each have a deck of their own).
+_TABLES: OrderedDict[int, _Tables] = OrderedDict()
+_TABLES_KEPT = 8
 
 
 def _tables(deck: Any) -> _Tables:
     tables = _TABLES.get(id(deck))
     if tables is None or tables.deck is not deck:
         tables = _TABLES[id(deck)] = _Tables(deck)
+        if len(_TABLES) > _TABLES_KEPT:
+            _TABLES.popitem(last=False)
+    else:
+        _TABLES.move_to_end(id(deck))
     return tables
 
 

@@ -23,6 +23,8 @@ changes nothing.
 from __future__ import annotations
 
 import secrets
+import weakref
+from collections import deque
 from typing import Any
 
 from .actions import Action, ActionTable
@@ -42,7 +44,12 @@ from .windows import UnoCatch
 #: The decision kinds, in the order of the documentation (``over`` last).
 DECISION_NAMES: tuple[str, ...] = tuple(kind.value for kind in DecisionKind)
 
-_ACTION_TABLES: dict[Deck, ActionTable] = {}
+#: The action table of every deck some game still uses: equal decks share one table while it
+#: lives, and a table goes with the last game (and clone) that holds it, so that decks made for
+#: one game (``pairing="random"``, deck files) do not pile up in a long-running process.
+_ACTION_TABLES: weakref.WeakValueDictionary[Deck, ActionTable] = weakref.WeakValueDictionary()
+#: The tables used last, kept alive between games (a table costs about a millisecond to build).
+_RECENT_TABLES: deque[ActionTable] = deque(maxlen=8)
 
 _PLAY = ActionKind.PLAY
 _DRAW = ActionKind.DRAW
@@ -64,6 +71,8 @@ def action_table(deck: Deck) -> ActionTable:
     table = _ACTION_TABLES.get(deck)
     if table is None:
         table = _ACTION_TABLES[deck] = ActionTable(deck)
+    if not any(kept is table for kept in _RECENT_TABLES):
+        _RECENT_TABLES.append(table)
     return table
 
 

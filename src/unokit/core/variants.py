@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -117,7 +118,10 @@ class VariantRules:
 
 
 _STANDARD: dict[str, Deck] = {}
-_CUSTOM: dict[tuple[str, tuple[str, ...]], Deck] = {}
+#: The decks of the deck files read last, by variant and lines (a few: a server may be given
+#: any number of different files).
+_CUSTOM: OrderedDict[tuple[str, tuple[str, ...]], Deck] = OrderedDict()
+_CUSTOM_KEPT = 16
 
 
 def paired_deck(base: Deck, pairs: list[Pair]) -> Deck:
@@ -138,6 +142,7 @@ def custom_deck(rules: VariantRules, cards: tuple[str, ...]) -> Deck:
     key = (rules.name, cards)
     deck = _CUSTOM.get(key)
     if deck is not None:
+        _CUSTOM.move_to_end(key)
         return deck
     pairs, icons = read_deck_text("\n".join(cards), rules.double_sided)
     if not pairs:
@@ -157,6 +162,8 @@ def custom_deck(rules: VariantRules, cards: tuple[str, ...]) -> Deck:
         # Two cut values need a number card, so every variant's first card can be turned up too.
         raise OptionError("the deck needs cards of at least two cut values (numbers) to choose a dealer (R-1.2)")
     deck = _CUSTOM[key] = Deck(pairs, icons)
+    if len(_CUSTOM) > _CUSTOM_KEPT:
+        _CUSTOM.popitem(last=False)
     return deck
 
 
@@ -427,6 +434,13 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
     elif "launcher_script" in values:
         raise OptionError("option 'launcher_script' needs launcher='scripted'")
     options = Options(**values)
+    if options.wild_counts_as_color_match and not options.bluffing:
+        # Each Wild Draw card of a hand would count as a card of the colour for the other, so a
+        # hand holding two could play neither, and the round might never end (R-3.5, D-27).
+        raise OptionError(
+            "wild_counts_as_color_match=true needs bluffing=true: with bluffing=false a hand holding two"
+            " Wild Draw cards could play neither, and the round might never end (D-27)"
+        )
     if options.deck:
         custom_deck(rules, options.deck)  # raises OptionError when the deck does not fit
     return options

@@ -6,6 +6,7 @@
 * :mod:`.hub` — the rooms of one process, leases, and the link between processes;
 * :mod:`.protocol` — the ``unokit-server/1`` messages and their limits;
 * :mod:`.app` — the Starlette application (HTTP API and websocket);
+* :mod:`.sendbuffer` — the bound on what a connection holds for a client that does not read;
 * :mod:`.client` — a small Python client for scripts, bots and tests.
 
 Needs the ``server`` extra. ``docs/server.md`` and ``docs/protocol.md`` describe it.
@@ -18,4 +19,12 @@ from __future__ import annotations
 #: anything that needs it is imported).
 PROTOCOL = "unokit-server/1"
 
-__all__ = ["PROTOCOL"]
+#: The default of ``unokit serve --send-buffer``: the bytes sent to a client and not yet read by
+#: it that the server holds for one connection (about two hundred of the largest ``state``
+#: messages) before closing it as too slow (:mod:`.sendbuffer`).
+DEFAULT_SEND_BUFFER = 1 << 20
+#: The bounds of ``--send-buffer``: below 64 KiB an ordinary burst could cut a client that
+#: reads; above 1 GiB the bound protects nothing.
+SEND_BUFFER_RANGE = (64 * 1024, 1 << 30)
+
+__all__ = ["DEFAULT_SEND_BUFFER", "PROTOCOL", "SEND_BUFFER_RANGE"]

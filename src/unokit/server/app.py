@@ -44,14 +44,18 @@ from .web import web_routes
 log = logging.getLogger("unokit.server")
 
 STATIC = Path(__file__).parent / "static"
-#: Messages a client may have waiting to be sent to it before it is dropped as too slow.
-OUTBOX_LIMIT = 512
 #: Refused messages (bad JSON, over the rate, ...) after which a connection is closed.
 STRIKES_LIMIT = 200
 
 
 class WsPeer:
-    """One websocket client: its seat once it said hello, an outbox and the task that sends it."""
+    """One websocket client: its seat once it said hello, an outbox and the task that sends it.
+
+    A send never waits (:mod:`.sendbuffer`): the sender task hands each message to the
+    connection's transport as soon as it runs, so the outbox only holds what the rooms delivered
+    since then. What the client does not read waits in the transport, which closes the connection
+    as too slow once it holds more than ``--send-buffer`` bytes.
+    """
 
     def __init__(self, websocket: WebSocket, config: ServerConfig) -> None:
         self.websocket = websocket
@@ -68,10 +72,6 @@ class WsPeer:
 
     def deliver(self, message: dict[str, Any] | str) -> None:
         if self.closing:
-            return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            log.warning("dropping a client that does not read its messages")
-            self.close("too slow")
             return
         self.outbox.put_nowait(message if isinstance(message, str) else encode(message))
 

@@ -8,6 +8,7 @@ import logging
 import click
 
 from ..clickopts import require_extra
+from . import DEFAULT_SEND_BUFFER, SEND_BUFFER_RANGE
 
 #: What ``unokit serve`` needs from the optional ``server`` extra.
 SERVER_MODULES = (
@@ -86,6 +87,14 @@ SERVER_MODULES = (
     help="connections the process accepts",
 )
 @click.option(
+    "--send-buffer",
+    default=DEFAULT_SEND_BUFFER,
+    show_default=True,
+    type=click.IntRange(*SEND_BUFFER_RANGE),
+    metavar="BYTES",
+    help="bytes sent to a client and not yet read that a connection may hold before it is closed as too slow",
+)
+@click.option(
     "--sqlite-sync",
     "sqlite_synchronous",
     default="NORMAL",
@@ -108,6 +117,7 @@ def serve(
     burst: float,
     room_connections: int,
     max_connections: int,
+    send_buffer: int,
     sqlite_synchronous: str,
     log_level: str,
 ) -> None:
@@ -118,6 +128,7 @@ def serve(
     from .app import create_app
     from .hub import ServerConfig
     from .protocol import HARD_MAX_BYTES
+    from .sendbuffer import websocket_protocol
     from .storage import default_database_url
 
     config = ServerConfig(
@@ -132,6 +143,7 @@ def serve(
         burst=burst,
         room_connections=room_connections,
         max_connections=max_connections,
+        send_buffer=send_buffer,
         sqlite_synchronous=sqlite_synchronous,
     )
     # Many long-lived games and connections make the collector's full passes long pauses for
@@ -157,7 +169,7 @@ def serve(
         ws_ping_timeout=20,
         loop="uvloop",
         http="httptools",
-        ws="websockets-sansio",
+        ws=websocket_protocol(config.send_buffer),  # uvicorn's "websockets-sansio", bounded
         lifespan="on",
         access_log=False,
     )

@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from sqlalchemy.engine import make_url
 
+from . import DEFAULT_SEND_BUFFER
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
 from .protocol import decode, encode, error
 from .room import CLOSED, RoomError, RoomSpec, RoomState
@@ -54,6 +55,7 @@ class ServerConfig:
     burst: float = 60.0
     room_connections: int = 64
     max_connections: int = 20000
+    send_buffer: int = DEFAULT_SEND_BUFFER
     sqlite_synchronous: str = "NORMAL"
     node: str = field(default_factory=lambda: secrets.token_hex(8))
 

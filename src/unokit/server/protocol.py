@@ -49,6 +49,10 @@ HARD_MAX_BYTES = 65536
 #: The deepest nesting of objects and lists allowed in a client message.
 MAX_DEPTH = 4
 
+#: The close code of a connection whose client did not read what it was sent (1008, policy
+#: violation); the reason says so: ``too slow: over N bytes unread``.
+TOO_SLOW = 1008
+
 #: Each client message type and its fields: name -> (accepted types, required).
 _STR, _INT, _ANY_ID = (str,), (int,), (str, int)
 FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
