@@ -49,7 +49,7 @@ def search_bot(name: str, seed: int, settings: dict[str, Any]) -> IsmctsBot:
         from unokit.bots.ismcts_fast import FastIsmctsBot
 
         return FastIsmctsBot(seed, **settings)
-    return IsmctsBot(seed, **{k: v for k, v in settings.items() if k not in ("policy", "expansion")})
+    return IsmctsBot(seed, **{k: v for k, v in settings.items() if k not in ("policy", "expansion", "read_colors")})
 
 
 def play_hand(args: tuple[int, int, dict[str, Any], str, str, int]) -> dict[str, Any]:
@@ -109,6 +109,9 @@ def main() -> None:
     parser.add_argument("--rollout-depth", type=int, default=None, help="default: the bot's; -1: play rollouts out")
     parser.add_argument("--exploration", type=float, default=DEFAULT_EXPLORATION)
     parser.add_argument("--no-reads", action="store_true", help="do not read the opponent's draws")
+    parser.add_argument(
+        "--read-colors", choices=("yes", "no"), default=None, help="ismcts_fast: read the colour named with a wild"
+    )
     parser.add_argument("--opponent", default=None, help="default: heuristic if installed, else random")
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--players", type=int, default=2)
@@ -130,6 +133,8 @@ def main() -> None:
         settings["policy"] = args.policy
     if args.expansion is not None:
         settings["expansion"] = args.expansion
+    if args.read_colors is not None:
+        settings["read_colors"] = args.read_colors == "yes"
     if args.time_limit is not None:
         settings["iterations"] = None
     deals = (args.games + args.players - 1) // args.players

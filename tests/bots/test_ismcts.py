@@ -22,6 +22,7 @@ from unokit.bots.ismcts import (
     FEATURES,
     HAND_SIZE_TERM,
     IsmctsBot,
+    Reads,
     _rewards,
     hand_features,
     log_strength,
@@ -271,6 +272,65 @@ def test_reading_an_opponent_who_drew_instead_of_playing() -> None:
         hands, draw = sampler.sample(seed)
         check_sample(view, hands, draw)
         assert not excluded.intersection(hands[1])
+
+
+def _reads_after(hands: list[list[str]], top: str, moves: list[str], named_colors: bool = True) -> tuple[Reads, View]:
+    """Seat 0's reads of a 2-player Classic table after ``moves``, taken by seats 0 and 1 in
+    turn from seat 0 (seat 0 reads and remembers each of its decisions as the bot does), with
+    seat 0 to act at the end."""
+    game = Game.from_position(
+        {
+            "variant": "classic",
+            "players": 2,
+            "turn": 0,
+            "color": top.split(maxsplit=1)[0],
+            "hands": hands,
+            "discard": [top],
+            "draw": ["yellow 4", "yellow 6", "yellow 8"],
+            "seed": 1,
+        }
+    )
+    reads, view = Reads(named_colors=named_colors), View(game, 0)
+    for i, move in enumerate(moves):
+        if i % 2 == 0:
+            reads.update(view)
+            reads.acted(view, game.parse_action(move))
+        game.apply(move, seat=i % 2)
+    assert game.to_act == 0
+    reads.update(view)
+    return reads, view
+
+
+def test_reading_the_colour_an_opponent_names_until_it_plays_again() -> None:
+    hands = [["red 5", "blue 3", "green 7", "yellow 2"], ["wild", "blue 9", "blue 1", "green 4"]]
+    reads, view = _reads_after(hands, "red 2", ["play red 5", "play wild blue"])
+    deck = view.deck
+    blue_or_wild = {t for t, text in enumerate(deck.text) if text.startswith(("blue ", "wild"))}
+    ((excluded, covered),) = reads.voids[1]
+    assert covered == 1 and excluded == frozenset(range(len(deck.text))) - blue_or_wild
+    sampler = Determiniser(view, reads.voids)
+    for seed in range(30):
+        hands_dealt, draw = sampler.sample(seed)
+        check_sample(view, hands_dealt, draw)
+        assert blue_or_wild.intersection(hands_dealt[1])
+    # Without named_colors nothing is read from the same play.
+    plain, _ = _reads_after(hands, "red 2", ["play red 5", "play wild blue"], named_colors=False)
+    assert plain.voids.get(1, []) == []
+    # Once the opponent plays again the card it may have played is no longer covered.
+    reads, _ = _reads_after(hands, "red 2", ["play red 5", "play wild blue", "play blue 3", "play blue 9"])
+    assert reads.voids[1] == []
+
+
+def test_a_read_that_the_opponent_holds_none_of_the_colour_wins() -> None:
+    hands = [["red 5", "blue 3", "green 3", "yellow 2"], ["wild", "red 9", "red 1", "green 4"]]
+    # The opponent names blue, then draws when blue is in play: it holds no blue after all.
+    reads, view = _reads_after(hands, "red 2", ["play red 5", "play wild blue", "play blue 3", "draw"])
+    texts = view.deck.text
+    no_blue_no_3 = frozenset(t for t, text in enumerate(texts) if text.startswith("blue ") or text.endswith(" 3"))
+    assert reads.voids[1] == [(no_blue_no_3, 4)]
+    # The opponent drew on blue, then names blue: the earlier read of its hand is kept alone.
+    reads, _ = _reads_after(hands, "blue 2", ["play blue 3", "draw", "play green 3", "play wild blue"])
+    assert reads.voids[1] == [(no_blue_no_3, 4)]
 
 
 def test_reads_nest_oldest_cards_first() -> None:

@@ -61,6 +61,17 @@ def test_full_rollouts_the_model_alone_and_random_rollouts_play_legally(settings
         assert game.is_over
 
 
+def test_colour_aware_rollouts_and_named_colour_reads_play_legally() -> None:
+    for seed in range(3):
+        game = unokit.new_game("classic", 2, seed=40 + seed, rounds=1)
+        bots: list[Bot] = [FastIsmctsBot(s, iterations=80, policy="greedy_color", read_colors=True) for s in range(2)]
+        walk(game, bots)
+        assert game.is_over
+        assert all(isinstance(bot, FastIsmctsBot) and bot.reads and bot.reads.named_colors for bot in bots)
+    plain = FastIsmctsBot(0, read_colors=False).reads
+    assert plain is not None and not plain.named_colors
+
+
 def test_same_seed_same_choices() -> None:
     def moves(seed: int) -> list[str]:
         game = unokit.new_game("classic", 3, seed=8, rounds=1)

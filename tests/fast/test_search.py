@@ -170,3 +170,69 @@ def test_searched_actions_rollouts_and_the_model_are_the_python_bots(config: tup
             assert int(rng[0]) & MASK64 == python_rng.state
         checked += 1
     assert checked > 20
+
+
+def _first_plays(hand: list[str], top: str, policy: int, seeds: range) -> set[str]:
+    """The card that ``policy`` plays first from ``hand`` on ``top`` (2-player Classic, seat 0
+    to act, the opponent's hand irrelevant), for each generator seed."""
+    color = top.split(maxsplit=1)[0]
+    game = Game.from_position(
+        {
+            "variant": "classic",
+            "players": 2,
+            "turn": 0,
+            "color": color,
+            "hands": [hand, ["yellow 3", "yellow 9", "green 8", "red 8", "blue 8"]],
+            "discard": [top],
+            "seed": 2,
+            "options": {"rounds": 1},
+        }
+    )
+    batch = kernel_of(game)
+    R = batch.rules_vector
+    row = batch.state[0]
+    played = set()
+    for seed in seeds:
+        load_game(R, row, game)
+        S.rollout_of(row, R, np.array([as_int64(seed)], np.int64), policy, 1)
+        position = batch.position(0)
+        assert len(position["hands"][0]) == len(hand) - 1
+        played.add(str(position["discard"][-1]))
+    return played
+
+
+def test_greedy_color_plays_the_colour_held_most() -> None:
+    """``greedy_color`` plays, among the coloured cards that fit, one of the colour it holds most
+    (blue: three cards), where ``greedy`` draws among all of them."""
+    hand = ["red 1", "blue 2", "blue 3", "blue 4", "green 2", "wild"]
+    assert _first_plays(hand, "red 2", S.POLICY_GREEDY_COLOR, range(30)) == {"blue 2"}
+    assert _first_plays(hand, "red 2", S.POLICY_GREEDY, range(30)) == {"red 1", "blue 2", "green 2"}
+
+
+def test_greedy_color_draws_among_equal_colours_and_keeps_wilds_last() -> None:
+    # Blue and green are held twice each: both are played, never the lone red.
+    tied = ["red 1", "blue 2", "blue 3", "green 2", "green 4"]
+    assert _first_plays(tied, "red 2", S.POLICY_GREEDY_COLOR, range(40)) == {"blue 2", "green 2"}
+    # A coloured card of a colour held once still goes before a wild naming the colour held most.
+    assert _first_plays(["red 1", "blue 3", "blue 4", "blue 5", "wild"], "red 2", S.POLICY_GREEDY_COLOR, range(20)) == {
+        "red 1"
+    }
+    # A play that leaves one card (with UNO) still comes first, whatever its colour.
+    assert _first_plays(["red 1", "blue 2"], "red 2", S.POLICY_GREEDY_COLOR, range(20)) == {"red 1", "blue 2"}
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_greedy_color_rollouts_play_legal_games_to_the_end(config: tuple[str, int, dict[str, Any]]) -> None:
+    """Rollouts with ``greedy_color`` from positions of every variant reach the end of the hand
+    by legal actions (the kernel refuses an illegal one) with every card accounted for."""
+    variant, players, options = config
+    for view in views_of(variant, players, options, seed=9, every=5)[:6]:
+        game = Determiniser(view).game(3, 4)
+        batch = kernel_of(game)
+        R = batch.rules_vector
+        row = batch.state[0]
+        load_game(R, row, game)
+        S.rollout_of(row, R, np.array([as_int64(11)], np.int64), S.POLICY_GREEDY_COLOR, -1)
+        position = batch.position(0)
+        assert position["winners"]
+        assert Game.from_position(position).is_over

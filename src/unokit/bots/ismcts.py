@@ -95,19 +95,32 @@ class Reads:
     A read covers the cards held then (with the drawn card); each card the opponent plays
     afterwards may be one of them, so it covers one card fewer, and new cards are not covered.
     A new round, or a trade of hands, forgets everything.
+
+    With ``named_colors``, an opponent whose last play was a wild and who still holds cards
+    most likely holds a card of the colour it named (or another wild): that read covers one
+    card, so it lasts until the opponent plays again. It is not made when an earlier read
+    already says the opponent holds none of that colour (reads nest over the oldest cards,
+    which could not express both), and a later read that the opponent holds none of the
+    colour drops it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, named_colors: bool = False) -> None:
         #: By seat, the reads of its hand: (card types it holds none of, cards covered).
         self.voids: dict[int, list[tuple[frozenset[int], int]]] = {}
+        #: Whether to read the colour an opponent names with a wild.
+        self.named_colors = named_colors
         self._last: tuple[list[int], int, int, bool] | None = None
         self._round = 0
+        #: The read of the opponent's named colour among its voids: (the cards it excludes, the
+        #: cards of the colour), or None.
+        self._named: tuple[frozenset[int], frozenset[int]] | None = None
 
     def clear(self) -> None:
         """Forget everything (a new game)."""
         self.voids = {}
         self._last = None
         self._round = 0
+        self._named = None
 
     def update(self, view: View) -> None:
         """Read what happened since this seat's last decision."""
@@ -118,6 +131,7 @@ class Reads:
         if self._round != view.round_number:
             self._round = view.round_number
             self.voids = {}
+            self._named = None
             return
         if last is None:
             return
@@ -135,6 +149,7 @@ class Reads:
         kinds = deck.kind[side]
         if any(kinds[t] == C.TRADE_HANDS for t in discard[len(before) :]):
             self.voids = {}
+            self._named = None
             return
         reads = self.voids.get(opponent, [])
         if played:
@@ -158,7 +173,33 @@ class Reads:
             covered = size_before if pressed else size
             if covered > 0:
                 reads.append((excluded, covered))
+        if self.named_colors:
+            reads = self._read_named_color(view, reads, played, size)
         self.voids[opponent] = reads
+
+    def _read_named_color(
+        self, view: View, reads: list[tuple[frozenset[int], int]], played: int, size: int
+    ) -> list[tuple[frozenset[int], int]]:
+        """``reads`` of the opponent with the read of its named colour kept, dropped or added."""
+        named = self._named
+        if named is not None:
+            excluded, of_color = named
+            if any(read == excluded for read, _ in reads) and not any(of_color <= read for read, _ in reads):
+                return reads  # still covers the card it had not played yet
+            self._named = None
+            reads = [(read, count) for read, count in reads if read != excluded]
+        deck = view.deck
+        kinds = deck.kind[view.side]
+        if played == 0 or size == 0 or not IS_WILD[kinds[view.top]]:
+            return reads
+        colors = deck.color[view.side]
+        color = view.color
+        of_color = frozenset(t for t in range(len(deck.types)) if not IS_WILD[kinds[t]] and colors[t] == color)
+        if any(of_color <= read for read, _ in reads):
+            return reads
+        excluded = frozenset(t for t in range(len(deck.types)) if not IS_WILD[kinds[t]] and colors[t] != color)
+        self._named = (excluded, of_color)
+        return [*reads, (excluded, 1)]
 
     def acted(self, view: View, action: Action) -> None:
         """Remember this seat's decision, to read the next one against."""

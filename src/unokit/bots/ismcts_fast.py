@@ -44,8 +44,9 @@ from .ismcts import (
 #: clearly stronger in 2-player Classic and brings the slowest decision close to 0.2 s on a
 #: loaded core (``docs/ismcts.md``).
 FAST_ITERATIONS = {"classic": 20000, "attack": 20000, "flip": 20000, "flip_attack": 20000}
-#: The rollout policy (:data:`unokit.fast.search.POLICIES`) and its length in decisions before
-#: the hand-strength model scores the table (``None``: to the end of the hand).
+#: The rollout policy (:data:`unokit.fast.search.POLICIES`; ``greedy_color`` was not measured
+#: stronger in 2-player Classic) and its length in decisions before the hand-strength model
+#: scores the table (``None``: to the end of the hand).
 FAST_POLICY = "greedy"
 FAST_ROLLOUT_DEPTH: int | None = 8
 #: How the search picks the action of a new node among the untried ones (:data:`EXPANSIONS`):
@@ -54,6 +55,9 @@ FAST_EXPANSION = "policy"
 #: ``random``: uniformly; ``policy``: the rollout policy's action when it is untried, else
 #: uniformly among the others.
 EXPANSIONS = ("random", "policy")
+#: Whether to read the colour the opponent names with a wild (``Reads(named_colors=True)``):
+#: off, as it was not measured stronger in 2-player Classic (``docs/ismcts.md``).
+FAST_READ_COLORS = False
 #: Iterations between two looks at the clock under a ``time_limit``.
 _CHUNK = 256
 
@@ -99,8 +103,9 @@ class FastIsmctsBot(IsmctsBot):
     :data:`FAST_ITERATIONS` on the kernel, the ``ismcts`` budget on the Python engine),
     ``rollout_depth`` (:data:`FAST_ROLLOUT_DEPTH`) and ``policy`` (the rollout policy on the
     kernel, :data:`FAST_POLICY`; the Python engine always rolls out greedily) and ``expansion``
-    (:data:`EXPANSIONS`, by default :data:`FAST_EXPANSION`; kernel only). With a seed and an
-    iteration budget the bot is deterministic.
+    (:data:`EXPANSIONS`, by default :data:`FAST_EXPANSION`; kernel only) and ``read_colors``
+    (with ``read_draws``: also read the colour the opponent names with a wild, on either engine;
+    :data:`FAST_READ_COLORS`). With a seed and an iteration budget the bot is deterministic.
     """
 
     name = "ismcts_fast"
@@ -116,8 +121,11 @@ class FastIsmctsBot(IsmctsBot):
         policy: str = FAST_POLICY,
         house_rules: bool = True,
         expansion: str = FAST_EXPANSION,
+        read_colors: bool = FAST_READ_COLORS,
     ) -> None:
         super().__init__(seed, iterations, time_limit, exploration, rollout_depth, read_draws, house_rules)
+        if self.reads is not None:
+            self.reads.named_colors = read_colors
         if policy not in S.POLICIES:
             raise ValueError(f"unknown rollout policy {policy!r}; policies are {', '.join(S.POLICIES)}")
         if expansion not in EXPANSIONS:

@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from ..core.determinise import Determiniser
 from ..core.kinds import KINDS
 from .kernel import (
+    A_CARD,
     A_KIND,
     A_SLOT,
     A_UNO,
@@ -87,10 +88,12 @@ from .load import as_int64
 F64 = NDArray[np.float64]
 
 #: Rollout policies, by code: ``greedy`` plays a card whenever it can (the policy of the Python
-#: bot's rollouts), ``random`` picks uniformly among the searched actions.
-POLICIES = ("greedy", "random")
+#: bot's rollouts), ``random`` picks uniformly among the searched actions, ``greedy_color`` is
+#: ``greedy`` choosing among its coloured plays one of the colour its player holds most.
+POLICIES = ("greedy", "random", "greedy_color")
 POLICY_GREEDY = 0
 POLICY_RANDOM = 1
+POLICY_GREEDY_COLOR = 2
 
 #: Ways of dealing the unseen cards (:class:`Hidden`).
 DEAL_PLAIN = 0
@@ -435,13 +438,20 @@ def most_held(st: I64, R: I64, seat: int) -> int:
     return int(color)
 
 
+#: Ranks of :func:`greedy_action` are multiples of this, leaving room for the colour held.
+_RANK = 1024
+
+
 @jit
-def greedy_action(st: I64, R: I64, rng: I64, codes: I64, count: int, work: I64) -> int:
+def greedy_action(st: I64, R: I64, rng: I64, codes: I64, count: int, work: I64, by_color: bool) -> int:
     """The Python bot's rollout policy (``ismcts._rollout``) over the legal actions
     ``codes[:count]``: play a card whenever one is playable (a play that leaves one card with
     UNO first, then coloured cards, wilds last naming the colour held most; catch when possible),
     play a drawn card, accept Wild Draws, stop pressing, trade with the smallest hand, discard at
-    random (with UNO when possible)."""
+    random (with UNO when possible). Equal choices are drawn uniformly; with ``by_color``
+    (:data:`POLICY_GREEDY_COLOR`) a coloured card from the hand ranks above another of the same
+    rank when its player holds more cards of its colour (the colour then in play is one it can
+    follow), so the draw is among the plays of the colours held most."""
     dec = st[F_DEC]
     seat = st[F_SEAT]
     n_actions = R[C_ACTIONS]
@@ -449,10 +459,11 @@ def greedy_action(st: I64, R: I64, rng: I64, codes: I64, count: int, work: I64) 
         rank = 0
         best = 0
         wild_color = -2
+        colors = TAB + (R_COLOR0 + st[F_SIDE]) * CAP
         for j in range(count):
             code = codes[j]
             if code >= n_actions:
-                r = 5 if code == n_actions + 1 else 0
+                r = 5 * _RANK if code == n_actions + 1 else 0
             else:
                 kind = R[ACT + A_KIND * ACT_CAP + code]
                 if kind != K_PLAY and kind != K_DRAWN:
@@ -464,9 +475,11 @@ def greedy_action(st: I64, R: I64, rng: I64, codes: I64, count: int, work: I64) 
                         wild_color = most_held(st, R, seat)
                     if st[F_SIDE] * 4 + slot != wild_color:
                         continue
-                    r = 3 if uno else 1
+                    r = (3 if uno else 1) * _RANK
                 else:
-                    r = 4 if uno else 2
+                    r = (4 if uno else 2) * _RANK
+                    if by_color and kind == K_PLAY:
+                        r += min(count_color(st, R, seat, R[colors + R[ACT + A_CARD * ACT_CAP + code]]), _RANK - 1)
             if r == 0:
                 continue
             if r > rank:
@@ -528,10 +541,11 @@ def rollout(st: I64, R: I64, rng: I64, policy: int, depth: int, codes: I64, work
 @jit
 def policy_action(st: I64, R: I64, rng: I64, policy: int, codes: I64, count: int, work: I64) -> int:
     """The action of the rollout ``policy`` among ``codes[:count]`` (the legal actions for
-    :data:`POLICY_GREEDY`, the searched ones for :data:`POLICY_RANDOM`)."""
+    :data:`POLICY_GREEDY` and :data:`POLICY_GREEDY_COLOR`, the searched ones for
+    :data:`POLICY_RANDOM`)."""
     if policy == POLICY_RANDOM:
         return int(codes[below_at(rng, 0, count)] if count > 1 else codes[0])
-    return greedy_action(st, R, rng, codes, count, work)
+    return greedy_action(st, R, rng, codes, count, work, policy == POLICY_GREEDY_COLOR)
 
 
 @jit
