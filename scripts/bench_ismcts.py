@@ -49,7 +49,8 @@ def search_bot(name: str, seed: int, settings: dict[str, Any]) -> IsmctsBot:
         from unokit.bots.ismcts_fast import FastIsmctsBot
 
         return FastIsmctsBot(seed, **settings)
-    return IsmctsBot(seed, **{k: v for k, v in settings.items() if k not in ("policy", "expansion", "read_colors")})
+    kernel_only = ("policy", "expansion", "read_colors", "opponents")
+    return IsmctsBot(seed, **{k: v for k, v in settings.items() if k not in kernel_only})
 
 
 def play_hand(args: tuple[int, int, dict[str, Any], str, str, int]) -> dict[str, Any]:
@@ -106,6 +107,7 @@ def main() -> None:
     parser.add_argument("--bot", choices=("ismcts", "ismcts_fast"), default="ismcts", help="the searching bot")
     parser.add_argument("--policy", default=None, help="ismcts_fast's rollout policy (default: its own)")
     parser.add_argument("--expansion", default=None, help="ismcts_fast's expansion (default: its own)")
+    parser.add_argument("--opponents", default=None, help="ismcts_fast's opponent model (default: its own)")
     parser.add_argument("--rollout-depth", type=int, default=None, help="default: the bot's; -1: play rollouts out")
     parser.add_argument("--exploration", type=float, default=DEFAULT_EXPLORATION)
     parser.add_argument("--no-reads", action="store_true", help="do not read the opponent's draws")
@@ -133,6 +135,8 @@ def main() -> None:
         settings["policy"] = args.policy
     if args.expansion is not None:
         settings["expansion"] = args.expansion
+    if args.opponents is not None:
+        settings["opponents"] = args.opponents
     if args.read_colors is not None:
         settings["read_colors"] = args.read_colors == "yes"
     if args.time_limit is not None:

@@ -131,15 +131,19 @@ class _Search:
         load_game(kernel.rules, self.base, template)
         self.hidden = S.Hidden.of(sampler)
 
-    def run(self, tree: tuple[Any, Any, Any], rng: Any, iterations: int, expand: int = -1) -> int:
+    def run(
+        self, tree: tuple[Any, Any, Any], rng: Any, iterations: int, expand: int = -1, opponent_decisions: int = 0
+    ) -> int:
         """:func:`unokit.fast.search.run` on ``tree`` (nodes, wins, used) with the default
-        exploration, greedy rollouts of 8 decisions and the hand-strength model."""
+        exploration, greedy rollouts of 8 decisions and the hand-strength model; the other
+        seats play the greedy policy at the decisions of ``opponent_decisions``."""
         nodes, wins, used = tree
         h = self.hidden
         ran = S.run(
             self.base, self.kernel.rules, h.pool, h.seats, h.mode, h.groups, h.back_of, h.slots,
             self.view.seat, rng, nodes, wins, used, iterations, 0.7, S.POLICY_GREEDY, 8,
             self.kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS), expand,
+            S.POLICY_GREEDY if opponent_decisions else -1, opponent_decisions,
         )  # fmt: skip
         return int(ran)
 
@@ -203,6 +207,52 @@ def test_policy_expansion_first_tries_the_rollout_policys_action() -> None:
     assert bot.act(View(game, 0)) in game.legal_actions()
     with pytest.raises(ValueError, match="expansion"):
         FastIsmctsBot(0, expansion="widest")
+
+
+def _challenge_children(model: str) -> set[str]:
+    """What the opponent does, in the tree of 2,000 iterations, after the seat's Wild Draw Four
+    played while it holds the colour in play (a bluff), with the opponent model ``model``."""
+    game = Game.from_position(
+        {
+            "variant": "classic",
+            "players": 2,
+            "turn": 0,
+            "color": "red",
+            "hands": [["wild_draw_four", "red 7", "blue 5", "green 1"], ["yellow 3", "green 9", "red 2", "blue 8"]],
+            "discard": ["red 4"],
+            "seed": 2,
+        }
+    )
+    search = _Search(game)
+    encoding = search.kernel.encoding
+    wild = encoding.encode(next(a for a in game.legal_actions() if str(a) == "play wild_draw_four blue"), 0)
+    nodes, _, _ = tree = S.new_tree(2001)
+    search.run(tree, np.array([as_int64(8)], np.int64), 2000, -1, ismcts_fast.OPPONENT_MODELS[model])
+    assert wild is not None
+    after = S.find_child(nodes, 0, 0, wild)
+    assert after >= 0
+    answers = set()
+    child = int(nodes[after, S.N_CHILD])
+    while child >= 0:
+        assert int(nodes[child, S.N_ACTOR]) == 1
+        answers.add(str(encoding.decode(int(nodes[child, S.N_CODE]), 0, 1)))
+        child = int(nodes[child, S.N_NEXT])
+    return answers
+
+
+def test_opponents_choosing_by_the_policy_never_challenge_unless_challenges_stay_in_the_tree() -> None:
+    """``opponents="policy"``: the opponent answers a Wild Draw Four as the greedy policy does
+    (it accepts); with ``policy_unless_challenge`` and ``tree`` it tries both answers."""
+    assert _challenge_children("policy") == {"accept"}
+    assert _challenge_children("policy_unless_challenge") == {"accept", "challenge"}
+    assert _challenge_children("tree") == {"accept", "challenge"}
+    for model in ismcts_fast.OPPONENT_MODELS:
+        game = unokit.new_game("classic", 3, seed=12, rounds=1)
+        bots: list[Bot] = [FastIsmctsBot(s, iterations=60, opponents=model) for s in range(3)]
+        walk(game, bots)
+        assert game.is_over
+    with pytest.raises(ValueError, match="opponent model"):
+        FastIsmctsBot(0, opponents="oracle")
 
 
 def test_the_registry_the_default_budget_a_time_limit_and_bad_settings() -> None:

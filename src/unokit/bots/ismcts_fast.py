@@ -55,6 +55,16 @@ FAST_EXPANSION = "policy"
 #: ``random``: uniformly; ``policy``: the rollout policy's action when it is untried, else
 #: uniformly among the others.
 EXPANSIONS = ("random", "policy")
+#: How the other seats choose in the tree (a key of :data:`OPPONENT_MODELS`): ``tree``, by UCB1
+#: over statistics pooled across determinisations, as the searching seat does. Letting them
+#: play the rollout policy with their determinised hands was measured weaker in 2-player
+#: Classic (``docs/ismcts.md``).
+FAST_OPPONENTS = "tree"
+#: Opponent models: the decisions (a bit per ``unokit.fast.kernel.D_*``) at which the other
+#: seats play the rollout policy with their determinised hands instead of choosing by UCB1:
+#: none (``tree``), all (``policy``), all but whether to challenge a Wild Draw card
+#: (``policy_unless_challenge``: the greedy policy never challenges).
+OPPONENT_MODELS = {"tree": 0, "policy": ~0, "policy_unless_challenge": ~(1 << K.D_CHALLENGE)}
 #: Whether to read the colour the opponent names with a wild (``Reads(named_colors=True)``):
 #: off, as it was not measured stronger in 2-player Classic (``docs/ismcts.md``).
 FAST_READ_COLORS = False
@@ -105,7 +115,9 @@ class FastIsmctsBot(IsmctsBot):
     kernel, :data:`FAST_POLICY`; the Python engine always rolls out greedily) and ``expansion``
     (:data:`EXPANSIONS`, by default :data:`FAST_EXPANSION`; kernel only) and ``read_colors``
     (with ``read_draws``: also read the colour the opponent names with a wild, on either engine;
-    :data:`FAST_READ_COLORS`). With a seed and an iteration budget the bot is deterministic.
+    :data:`FAST_READ_COLORS`) and ``opponents`` (how the other seats choose in the tree,
+    :data:`OPPONENT_MODELS`, by default :data:`FAST_OPPONENTS`; kernel only). With a seed and
+    an iteration budget the bot is deterministic.
     """
 
     name = "ismcts_fast"
@@ -122,6 +134,7 @@ class FastIsmctsBot(IsmctsBot):
         house_rules: bool = True,
         expansion: str = FAST_EXPANSION,
         read_colors: bool = FAST_READ_COLORS,
+        opponents: str = FAST_OPPONENTS,
     ) -> None:
         super().__init__(seed, iterations, time_limit, exploration, rollout_depth, read_draws, house_rules)
         if self.reads is not None:
@@ -130,8 +143,11 @@ class FastIsmctsBot(IsmctsBot):
             raise ValueError(f"unknown rollout policy {policy!r}; policies are {', '.join(S.POLICIES)}")
         if expansion not in EXPANSIONS:
             raise ValueError(f"unknown expansion {expansion!r}; expansions are {', '.join(EXPANSIONS)}")
+        if opponents not in OPPONENT_MODELS:
+            raise ValueError(f"unknown opponent model {opponents!r}; opponent models are {', '.join(OPPONENT_MODELS)}")
         self.policy = policy
         self.expansion = expansion
+        self.opponents = opponents
         #: The engine of the last search: ``"kernel"`` or ``"python"`` ("" before any).
         self.engine = ""
 
@@ -161,6 +177,7 @@ class FastIsmctsBot(IsmctsBot):
         depth = -1 if self.rollout_depth is None else self.rollout_depth
         policy = S.POLICIES.index(self.policy)
         expand = policy if self.expansion == "policy" else -1
+        opponent_decisions = OPPONENT_MODELS[self.opponents]
         sizes = np.asarray(HAND_SIZE_TERM, np.float64)
         terms = np.asarray(FEATURE_TERMS, np.float64)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
@@ -173,6 +190,7 @@ class FastIsmctsBot(IsmctsBot):
                 base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
                 view.seat, rng, nodes, wins, used, chunk, self.exploration, policy, depth,
                 kernel.flags, sizes, EXTRA_CARD_TERM, terms, expand,
+                policy if opponent_decisions else -1, opponent_decisions,
             )  # fmt: skip
             done += ran
             if ran < chunk or (deadline is not None and time.perf_counter() >= deadline):
@@ -187,4 +205,4 @@ class FastIsmctsBot(IsmctsBot):
         raise AssertionError(f"the search chose action id {code}, which is not legal")  # pragma: no cover
 
 
-__all__ = ["DEFAULT_ITERATIONS", "EXPANSIONS", "FAST_ITERATIONS", "FastIsmctsBot", "engine_for"]
+__all__ = ["DEFAULT_ITERATIONS", "EXPANSIONS", "FAST_ITERATIONS", "OPPONENT_MODELS", "FastIsmctsBot", "engine_for"]

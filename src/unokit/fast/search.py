@@ -9,7 +9,8 @@ Whitehouse, IEEE TCIAIG 4(2), 2012) compiled, with every game it imagines held i
   determiniser, which cards are unseen and where they may go (:class:`Hidden`);
 * **the tree** (arrays of nodes): children keyed by the seat that acts and the action id,
   statistics pooled over determinisations, UCB1 corrected for availability, one node expanded
-  per iteration;
+  per iteration; optionally the other seats play a policy with their determinised hands there
+  instead, at chosen kinds of decision;
 * **rollouts** on the kernel with a compiled policy (:data:`POLICIES`), cut after ``depth``
   decisions and scored by a linear hand-strength model (Bradley-Terry over the seats), or
   played to the end of the hand (``depth < 0``).
@@ -675,6 +676,22 @@ def children_of(nodes: I64, node: int, actor: int, codes: I64, count: int, kids:
         child = nodes[child, N_NEXT]
 
 
+@jit
+def add_child(nodes: I64, wins: F64, used: I64, node: int, actor: int, code: int) -> int:
+    """A new child of ``node`` for ``actor`` taking ``code`` (the tree has room for it)."""
+    new = used[0]
+    used[0] = new + 1
+    nodes[new, N_CHILD] = -1
+    nodes[new, N_NEXT] = nodes[node, N_CHILD]
+    nodes[new, N_ACTOR] = actor
+    nodes[new, N_CODE] = code
+    nodes[new, N_VISITS] = 0
+    nodes[new, N_AVAIL] = 1
+    wins[new] = 0.0
+    nodes[node, N_CHILD] = new
+    return int(new)
+
+
 @entry
 def run(
     base: I64,
@@ -699,11 +716,16 @@ def run(
     extra_card: float,
     terms: F64,
     expand: int,
+    opponents: int,
+    opponent_decisions: int,
 ) -> int:
     """Run ``iterations`` more iterations of the search from the position ``base`` (a kernel
     row whose hidden cards :func:`deal_hidden` deals anew each time) for seat ``me``, growing
     the tree in ``nodes``/``wins`` (``used[0]`` nodes so far; node 0 is the root). Stops early
-    when the tree is full. Returns the iterations run."""
+    when the tree is full. The other seats choose in the tree as ``me`` does (UCB1 over
+    statistics pooled across determinisations), except at the decisions ``D_*`` whose bit is
+    set in ``opponent_decisions``, where they play the policy ``opponents`` (:data:`POLICIES`)
+    with their determinised hands (``opponents < 0``: nowhere). Returns the iterations run."""
     st = np.empty_like(base)
     codes = np.empty(LEGAL_CAP, np.int64)
     kids = np.empty(LEGAL_CAP, np.int64)
@@ -744,6 +766,20 @@ def run(
             actor = st[F_SEAT]
             count = prune(R, codes, legal(st, R, codes))
             children_of(nodes, node, actor, codes, count, kids, where)
+            if opponents >= 0 and actor != me and (opponent_decisions >> st[F_DEC]) & 1:
+                code = policy_action(st, R, rng, opponents, codes, count, spare) if count > 1 else codes[0]
+                child = kids[index_of(codes, count, code)]
+                if child < 0:
+                    child = add_child(nodes, wins, used, node, actor, code)
+                    path[length] = child
+                    length += 1
+                    do(st, R, code)
+                    break
+                path[length] = child
+                length += 1
+                node = child
+                do(st, R, code)
+                continue
             untried = 0
             for j in range(count):
                 if kids[j] < 0:
@@ -760,16 +796,7 @@ def run(
                         code = -1  # the policy's action is in the tree: one of the others
                 if code < 0:
                     code = work[below_at(rng, 0, untried)] if untried > 1 else work[0]
-                new = used[0]
-                used[0] = new + 1
-                nodes[new, N_CHILD] = -1
-                nodes[new, N_NEXT] = nodes[node, N_CHILD]
-                nodes[new, N_ACTOR] = actor
-                nodes[new, N_CODE] = code
-                nodes[new, N_VISITS] = 0
-                nodes[new, N_AVAIL] = 1
-                wins[new] = 0.0
-                nodes[node, N_CHILD] = new
+                new = add_child(nodes, wins, used, node, actor, code)
                 path[length] = new
                 length += 1
                 do(st, R, code)
