@@ -78,3 +78,25 @@ def test_the_checks_catch_a_broken_game(monkeypatch: pytest.MonkeyPatch) -> None
             patch.setattr(combos, "Game", broken)
             with pytest.raises(combos.CheckFailed, match=words):
                 combos.check_game(setup)
+
+
+def test_a_long_fair_round_is_not_called_endless() -> None:
+    """The endless-round bound sits above the longest fair round met so far: a 6-player Marvel
+    round with Seven-O, mixed stacking and draw-until-playable (from the exhaustive run) that
+    ends with a winner after 4,238 actions, every check passing on the way."""
+    row = {
+        "players": 6,
+        "jump_in": False,
+        "seven_o": True,
+        "stacking": "mixed",
+        "draw_until_playable": True,
+        "force_play": False,
+        "teams": False,
+        "bluffing": True,
+        "wild_counts_as_color_match": False,
+        "flip_wild_chooser": "player",
+        "pairing": "physical",
+        "scoring": "loser",
+    }
+    assert combos.check_game(combos.Setup("flip_marvel", row, 59970588)) == 4238
+    assert combos.MAX_ACTIONS > 4238
