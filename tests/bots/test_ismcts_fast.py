@@ -143,7 +143,7 @@ class _Search:
             self.base, self.kernel.rules, h.pool, h.seats, h.mode, h.groups, h.back_of, h.slots,
             self.view.seat, rng, nodes, wins, used, iterations, 0.7, S.POLICY_GREEDY, 8,
             self.kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS), expand,
-            S.POLICY_GREEDY if opponent_decisions else -1, opponent_decisions,
+            S.POLICY_GREEDY, opponent_decisions,
         )  # fmt: skip
         return int(ran)
 

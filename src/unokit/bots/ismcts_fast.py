@@ -189,8 +189,7 @@ class FastIsmctsBot(IsmctsBot):
             ran = S.run(
                 base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
                 view.seat, rng, nodes, wins, used, chunk, self.exploration, policy, depth,
-                kernel.flags, sizes, EXTRA_CARD_TERM, terms, expand,
-                policy if opponent_decisions else -1, opponent_decisions,
+                kernel.flags, sizes, EXTRA_CARD_TERM, terms, expand, policy, opponent_decisions,
             )  # fmt: skip
             done += ran
             if ran < chunk or (deadline is not None and time.perf_counter() >= deadline):

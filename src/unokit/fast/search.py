@@ -725,7 +725,7 @@ def run(
     when the tree is full. The other seats choose in the tree as ``me`` does (UCB1 over
     statistics pooled across determinisations), except at the decisions ``D_*`` whose bit is
     set in ``opponent_decisions``, where they play the policy ``opponents`` (:data:`POLICIES`)
-    with their determinised hands (``opponents < 0``: nowhere). Returns the iterations run."""
+    with their determinised hands. Returns the iterations run."""
     st = np.empty_like(base)
     codes = np.empty(LEGAL_CAP, np.int64)
     kids = np.empty(LEGAL_CAP, np.int64)
@@ -766,19 +766,18 @@ def run(
             actor = st[F_SEAT]
             count = prune(R, codes, legal(st, R, codes))
             children_of(nodes, node, actor, codes, count, kids, where)
-            if opponents >= 0 and actor != me and (opponent_decisions >> st[F_DEC]) & 1:
+            if actor != me and (opponent_decisions >> st[F_DEC]) & 1:
                 code = policy_action(st, R, rng, opponents, codes, count, spare) if count > 1 else codes[0]
                 child = kids[index_of(codes, count, code)]
-                if child < 0:
+                expanded = child < 0
+                if expanded:
                     child = add_child(nodes, wins, used, node, actor, code)
-                    path[length] = child
-                    length += 1
-                    do(st, R, code)
-                    break
                 path[length] = child
                 length += 1
                 node = child
                 do(st, R, code)
+                if expanded:
+                    break
                 continue
             untried = 0
             for j in range(count):
