@@ -49,7 +49,7 @@ def search_bot(name: str, seed: int, settings: dict[str, Any]) -> IsmctsBot:
         from unokit.bots.ismcts_fast import FastIsmctsBot
 
         return FastIsmctsBot(seed, **settings)
-    kernel_only = ("policy", "expansion", "read_colors", "opponents")
+    kernel_only = ("policy", "expansion", "read_colors", "opponents", "model")
     return IsmctsBot(seed, **{k: v for k, v in settings.items() if k not in kernel_only})
 
 
@@ -108,6 +108,7 @@ def main() -> None:
     parser.add_argument("--policy", default=None, help="ismcts_fast's rollout policy (default: its own)")
     parser.add_argument("--expansion", default=None, help="ismcts_fast's expansion (default: its own)")
     parser.add_argument("--opponents", default=None, help="ismcts_fast's opponent model (default: its own)")
+    parser.add_argument("--model", default=None, help="ismcts_fast's hand-strength model (default: its own)")
     parser.add_argument("--rollout-depth", type=int, default=None, help="default: the bot's; -1: play rollouts out")
     parser.add_argument("--exploration", type=float, default=DEFAULT_EXPLORATION)
     parser.add_argument("--no-reads", action="store_true", help="do not read the opponent's draws")
@@ -137,6 +138,8 @@ def main() -> None:
         settings["expansion"] = args.expansion
     if args.opponents is not None:
         settings["opponents"] = args.opponents
+    if args.model is not None:
+        settings["model"] = args.model
     if args.read_colors is not None:
         settings["read_colors"] = args.read_colors == "yes"
     if args.time_limit is not None:

@@ -1,6 +1,8 @@
 """Fit the hand-strength model that scores the ``ismcts`` bot's cut-short rollouts.
 
-Plays 2-player Classic single hands between two ``heuristic`` bots, records every ``turn``
+Plays 2-player Classic single hands between two ``heuristic`` bots (or, with ``--bot
+ismcts_fast``, two compiled searches at ``--iterations`` each, so that the model learns what a
+table is worth between players as strong as the search), records every ``turn``
 decision (the table as the engine holds it: a model of positions, not of what a seat sees) with
 who won the hand, and fits a logistic regression of the winner on the difference of the two
 seats' features (Newton's method, light L2 penalty). The model is Bradley-Terry: a seat's
@@ -10,14 +12,16 @@ log-loss of the model shipped in ``ismcts.py`` and of each fitted feature set, o
 did not see.
 
     .venv/bin/python scripts/fit_hand_model.py --hands 20000 --seed 1
+    .venv/bin/python scripts/fit_hand_model.py --bot ismcts_fast --iterations 5000 --hands 5000 --workers 2
 
-Needs NumPy (the ``rl`` extra).
+Needs NumPy (the ``rl`` extra); ``--bot ismcts_fast`` needs the ``fast`` extra.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
@@ -47,16 +51,28 @@ def seat_row(game: Game, seat: int) -> list[float]:
     return [*size_columns(len(game.hands[seat])), *features, log_strength(game, seat)]
 
 
-def collect(hands: int, seed: int) -> tuple[Matrix, Matrix, Matrix, npt.NDArray[np.int64]]:
-    """Rows for seat 0 and seat 1 at every turn decision, whether seat 0 won that hand, and
-    each row's hand number."""
+Rows = tuple[list[list[float]], list[list[float]], list[float], list[int]]
+
+
+def player(bot: str, iterations: int | None, seed: int) -> Bot:
+    """The bot that plays both seats: ``heuristic``, or ``ismcts_fast`` at ``iterations``."""
+    if bot == "ismcts_fast":
+        from unokit.bots.ismcts_fast import FastIsmctsBot
+
+        return FastIsmctsBot(seed, iterations=iterations)
+    return make_bot(bot, seed)
+
+
+def collect_hands(first: int, last: int, seed: int, bot_name: str, iterations: int | None) -> Rows:
+    """Rows for seat 0 and seat 1 at every turn decision of hands ``first`` to ``last - 1``,
+    whether seat 0 won that hand, and each row's hand number."""
     rows0: list[list[float]] = []
     rows1: list[list[float]] = []
     labels: list[float] = []
     groups: list[int] = []
-    for hand in range(hands):
+    for hand in range(first, last):
         game = unokit.new_game("classic", 2, seed=seed * 1_000_003 + hand, rounds=1)
-        bots: list[Bot] = [make_bot("heuristic", 2 * hand), make_bot("heuristic", 2 * hand + 1)]
+        bots: list[Bot] = [player(bot_name, iterations, 2 * hand), player(bot_name, iterations, 2 * hand + 1)]
         for s, bot in enumerate(bots):
             bot.reset(s)
         views = [unokit.View(game, s) for s in range(2)]
@@ -68,7 +84,23 @@ def collect(hands: int, seed: int) -> tuple[Matrix, Matrix, Matrix, npt.NDArray[
                 groups.append(hand)
             play_decision(game, bots, views)
         labels += [1.0 if 0 in game.winners else 0.0] * (len(groups) - start)
-    return np.array(rows0), np.array(rows1), np.array(labels), np.array(groups)
+    return rows0, rows1, labels, groups
+
+
+def collect(
+    hands: int, seed: int, bot: str = "heuristic", iterations: int | None = None, workers: int = 1
+) -> tuple[Matrix, Matrix, Matrix, npt.NDArray[np.int64]]:
+    """:func:`collect_hands` for hands 0 to ``hands - 1``, split over ``workers`` processes
+    (the rows do not depend on how many)."""
+    bounds = [hands * k // workers for k in range(workers + 1)]
+    if workers == 1:
+        parts = [collect_hands(0, hands, seed, bot, iterations)]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            shared = ([x] * workers for x in (seed, bot, iterations))
+            parts = list(pool.map(collect_hands, bounds[:-1], bounds[1:], *shared))
+    a, b, y, g = ([row for part in parts for row in part[k]] for k in range(4))
+    return np.array(a), np.array(b), np.array(y), np.array(g)
 
 
 def sigmoid(z: Matrix) -> Matrix:
@@ -95,11 +127,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot", choices=("heuristic", "ismcts_fast"), default="heuristic", help="who plays both seats")
+    parser.add_argument("--iterations", type=int, default=None, help="ismcts_fast's budget (default: its own)")
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--holdout", type=float, default=0.25, help="share of hands kept out of the fit")
     args = parser.parse_args()
 
     start = time.perf_counter()
-    a, b, y, groups = collect(args.hands, args.seed)
+    a, b, y, groups = collect(args.hands, args.seed, args.bot, args.iterations, args.workers)
     print(f"{len(y)} turn decisions from {args.hands} hands ({time.perf_counter() - start:.0f} s)")
     test = groups >= int(args.hands * (1 - args.holdout))
     train = ~test

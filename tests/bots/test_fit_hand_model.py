@@ -37,6 +37,18 @@ def test_rows_describe_each_turn_decision_as_the_bot_reads_it() -> None:
     assert np.all(a[:, to_act] + b[:, to_act] == 1)
 
 
+def test_rows_of_the_compiled_search_playing_itself_split_over_workers() -> None:
+    """``--bot ismcts_fast``: the rows come from hands between two searches, and splitting the
+    hands over two processes gives the same rows in the same order as one."""
+    one = fit_script.collect(2, seed=4, bot="ismcts_fast", iterations=50)
+    two = fit_script.collect(2, seed=4, bot="ismcts_fast", iterations=50, workers=2)
+    for x, y in zip(one, two, strict=True):
+        assert np.array_equal(x, y)
+    assert sorted(set(one[3].tolist())) == [0, 1]
+    heuristic = fit_script.collect(2, seed=4)
+    assert not np.array_equal(heuristic[0], one[0])  # other players, other tables
+
+
 def test_seat_row_matches_the_bot_model() -> None:
     game = unokit.new_game("classic", 2, seed=11, rounds=1)
     row: list[Any] = fit_script.seat_row(game, 1)

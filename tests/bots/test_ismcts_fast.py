@@ -255,6 +255,38 @@ def test_opponents_choosing_by_the_policy_never_challenge_unless_challenges_stay
         FastIsmctsBot(0, opponents="oracle")
 
 
+def test_the_hand_strength_model_is_the_one_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``model`` picks the terms the kernel scores tables with, and nothing else: ``self`` with
+    the ``heuristic`` terms searches exactly as ``heuristic`` does, and with its own terms it
+    searches differently from the same seed."""
+    from unokit.bots.ismcts import FEATURES
+
+    for sizes, _extra, terms in ismcts_fast.HAND_MODELS.values():
+        assert len(sizes) == len(HAND_SIZE_TERM) and len(terms) == len(FEATURES)
+    assert ismcts_fast.HAND_MODELS["heuristic"] == (HAND_SIZE_TERM, EXTRA_CARD_TERM, FEATURE_TERMS)
+    game = unokit.new_game("classic", 2, seed=21, rounds=1)
+    view = View(game, game.to_act or 0)
+
+    def searched(model: str) -> int:
+        """The bot's generator after one search: it draws along the paths the terms steer."""
+        bot = FastIsmctsBot(9, iterations=3000, model=model)
+        bot.act(view)
+        assert bot.last_iterations == 3000
+        return bot.rng.state
+
+    heuristic = searched("heuristic")
+    assert searched("self") != heuristic
+    monkeypatch.setitem(ismcts_fast.HAND_MODELS, "self", ismcts_fast.HAND_MODELS["heuristic"])
+    assert searched("self") == heuristic
+    for seed in range(2):
+        game = unokit.new_game("classic", 2, seed=70 + seed, rounds=1)
+        bots: list[Bot] = [FastIsmctsBot(s, iterations=80, model="self") for s in range(2)]
+        walk(game, bots)
+        assert game.is_over
+    with pytest.raises(ValueError, match="hand-strength model"):
+        FastIsmctsBot(0, model="oracle")
+
+
 def test_the_registry_the_default_budget_a_time_limit_and_bad_settings() -> None:
     assert "ismcts_fast" in bot_names()
     bot = make_bot("ismcts_fast", 3)

@@ -68,6 +68,39 @@ OPPONENT_MODELS = {"tree": 0, "policy": ~0, "policy_unless_challenge": ~(1 << K.
 #: Whether to read the colour the opponent names with a wild (``Reads(named_colors=True)``):
 #: off, as it was not measured stronger in 2-player Classic (``docs/ismcts.md``).
 FAST_READ_COLORS = False
+#: Hand-strength models that score the cut-short rollouts, each as ``(HAND_SIZE_TERM,
+#: EXTRA_CARD_TERM, FEATURE_TERMS)`` over :data:`unokit.bots.ismcts.FEATURES`: ``heuristic``,
+#: fitted on hands between ``heuristic`` bots (the model ``ismcts`` uses); ``self``, fitted on
+#: hands between two of these searches at 5,000 iterations
+#: (``scripts/fit_hand_model.py --bot ismcts_fast``).
+HAND_MODELS: dict[str, tuple[tuple[float, ...], float, tuple[float, ...]]] = {
+    "heuristic": (HAND_SIZE_TERM, EXTRA_CARD_TERM, FEATURE_TERMS),
+    "self": (
+        (
+            0.0,
+            0.0,
+            -0.576,
+            -0.848,
+            -1.029,
+            -1.164,
+            -1.289,
+            -1.444,
+            -1.574,
+            -1.75,
+            -1.983,
+            -2.224,
+            -2.491,
+            -2.861,
+            -3.213,
+            -3.511,
+            -4.305,
+        ),
+        -0.537,
+        (0.541, 0.475, 0.239, 0.098, 0.111, -0.228),
+    ),
+}
+#: The default model.
+FAST_MODEL = "heuristic"
 #: Iterations between two looks at the clock under a ``time_limit``.
 _CHUNK = 256
 
@@ -135,6 +168,7 @@ class FastIsmctsBot(IsmctsBot):
         expansion: str = FAST_EXPANSION,
         read_colors: bool = FAST_READ_COLORS,
         opponents: str = FAST_OPPONENTS,
+        model: str = FAST_MODEL,
     ) -> None:
         super().__init__(seed, iterations, time_limit, exploration, rollout_depth, read_draws, house_rules)
         if self.reads is not None:
@@ -145,9 +179,12 @@ class FastIsmctsBot(IsmctsBot):
             raise ValueError(f"unknown expansion {expansion!r}; expansions are {', '.join(EXPANSIONS)}")
         if opponents not in OPPONENT_MODELS:
             raise ValueError(f"unknown opponent model {opponents!r}; opponent models are {', '.join(OPPONENT_MODELS)}")
+        if model not in HAND_MODELS:
+            raise ValueError(f"unknown hand-strength model {model!r}; models are {', '.join(HAND_MODELS)}")
         self.policy = policy
         self.expansion = expansion
         self.opponents = opponents
+        self.model = model
         #: The engine of the last search: ``"kernel"`` or ``"python"`` ("" before any).
         self.engine = ""
 
@@ -178,8 +215,9 @@ class FastIsmctsBot(IsmctsBot):
         policy = S.POLICIES.index(self.policy)
         expand = policy if self.expansion == "policy" else -1
         opponent_decisions = OPPONENT_MODELS[self.opponents]
-        sizes = np.asarray(HAND_SIZE_TERM, np.float64)
-        terms = np.asarray(FEATURE_TERMS, np.float64)
+        size_terms, extra_card, feature_terms = HAND_MODELS[self.model]
+        sizes = np.asarray(size_terms, np.float64)
+        terms = np.asarray(feature_terms, np.float64)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         done = 0
         while budget is None or done < budget:
@@ -189,7 +227,7 @@ class FastIsmctsBot(IsmctsBot):
             ran = S.run(
                 base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
                 view.seat, rng, nodes, wins, used, chunk, self.exploration, policy, depth,
-                kernel.flags, sizes, EXTRA_CARD_TERM, terms, expand, policy, opponent_decisions,
+                kernel.flags, sizes, extra_card, terms, expand, policy, opponent_decisions,
             )  # fmt: skip
             done += ran
             if ran < chunk or (deadline is not None and time.perf_counter() >= deadline):
