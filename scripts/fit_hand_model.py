@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -54,13 +55,13 @@ def seat_row(game: Game, seat: int) -> list[float]:
 Rows = tuple[list[list[float]], list[list[float]], list[float], list[int]]
 
 
-def player(bot: str, iterations: int | None, seed: int) -> Bot:
+def player(bot_name: str, iterations: int | None, seed: int) -> Bot:
     """The bot that plays both seats: ``heuristic``, or ``ismcts_fast`` at ``iterations``."""
-    if bot == "ismcts_fast":
+    if bot_name == "ismcts_fast":
         from unokit.bots.ismcts_fast import FastIsmctsBot
 
         return FastIsmctsBot(seed, iterations=iterations)
-    return make_bot(bot, seed)
+    return make_bot(bot_name, seed)
 
 
 def collect_hands(first: int, last: int, seed: int, bot_name: str, iterations: int | None) -> Rows:
@@ -92,13 +93,13 @@ def collect(
 ) -> tuple[Matrix, Matrix, Matrix, npt.NDArray[np.int64]]:
     """:func:`collect_hands` for hands 0 to ``hands - 1``, split over ``workers`` processes
     (the rows do not depend on how many)."""
-    bounds = [hands * k // workers for k in range(workers + 1)]
     if workers == 1:
         parts = [collect_hands(0, hands, seed, bot, iterations)]
     else:
+        bounds = [hands * k // workers for k in range(workers + 1)]
+        task = partial(collect_hands, seed=seed, bot_name=bot, iterations=iterations)
         with ProcessPoolExecutor(workers) as pool:
-            shared = ([x] * workers for x in (seed, bot, iterations))
-            parts = list(pool.map(collect_hands, bounds[:-1], bounds[1:], *shared))
+            parts = list(pool.map(task, bounds[:-1], bounds[1:]))
     a, b, y, g = ([row for part in parts for row in part[k]] for k in range(4))
     return np.array(a), np.array(b), np.array(y), np.array(g)
 

@@ -17,7 +17,7 @@ from tests.bots.test_ismcts import CONFIGS, binomial_bound, config_id, walk
 from unokit import Game, View
 from unokit.bots import bot_names, ismcts_fast, make_bot
 from unokit.bots.base import Bot
-from unokit.bots.ismcts import EXTRA_CARD_TERM, FEATURE_TERMS, HAND_SIZE_TERM
+from unokit.bots.ismcts import EXTRA_CARD_TERM, FEATURE_TERMS, FEATURES, HAND_SIZE_TERM
 from unokit.bots.ismcts_fast import FAST_ITERATIONS, FastIsmctsBot, engine_for
 from unokit.bots.runner import play_decision
 from unokit.cli import main
@@ -259,8 +259,6 @@ def test_the_hand_strength_model_is_the_one_chosen(monkeypatch: pytest.MonkeyPat
     """``model`` picks the terms the kernel scores tables with, and nothing else: ``self`` with
     the ``heuristic`` terms searches exactly as ``heuristic`` does, and with its own terms it
     searches differently from the same seed."""
-    from unokit.bots.ismcts import FEATURES
-
     for sizes, _extra, terms in ismcts_fast.HAND_MODELS.values():
         assert len(sizes) == len(HAND_SIZE_TERM) and len(terms) == len(FEATURES)
     assert ismcts_fast.HAND_MODELS["heuristic"] == (HAND_SIZE_TERM, EXTRA_CARD_TERM, FEATURE_TERMS)
