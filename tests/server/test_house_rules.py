@@ -5,6 +5,7 @@ H-2, H-6)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -129,3 +130,55 @@ def test_jumps_swaps_and_partners_play_to_the_end_over_the_server(shared_server:
             await client.close()
 
     run(body)
+
+
+def test_a_jump_sent_late_still_counts_while_jump_seconds_hold_the_next_move(shared_server: ServerProcess) -> None:
+    """``jump_seconds`` (docs/server.md): after a card that may be jumped on, in-turn actions
+    wait that long, so a jump sent 0.2 s late still beats the next player's move (a bot that
+    answers at once). Random bots never act out of turn, so Ann's jumps race only the next
+    player's move, and every jump offered to her must succeed. She draws whenever she may, so
+    that her growing hand soon holds a card identical to another's. The hold is public: it comes
+    after every card that may be jumped on, whoever holds an identical card, and the room's state
+    says when it ends (``room.jump_until``)."""
+
+    async def hand(url: str, counts: dict[str, int]) -> None:
+        """One hand, until Ann has jumped (the host then closes the room) or it is over."""
+        settings = {**FAST, "jump_seconds": 0.6}
+        room = create_room(url, "classic", 6, options={"jump_in": True, "rounds": 1}, settings=settings)
+        me = await RoomClient.join(url, room["room"], name="Ann")
+        for seat in range(1, 6):
+            await me.host("add_bot", room["host_token"], seat=seat, bot="random")
+        await me.host("start", room["host_token"])
+        while counts["jumped"] == 0:
+            state = await me.wait_for(lambda s: me.legal_actions != [] or s["room"]["phase"] == "finished", 60)
+            if state["room"]["phase"] == "finished":
+                break
+            if state["observation"]["jump_in"] is not None:
+                counts["open windows"] += 1
+                counts["held"] += state["room"]["jump_until"] is not None
+            jump = next((a for a in me.legal_actions if a.startswith("play ")), None)
+            if not me.my_turn and jump is not None:
+                counts["offered"] += 1
+                await asyncio.sleep(0.2)  # a slow connection
+                await me.act(jump, state["version"])  # raises if refused
+                assert me.state is not None
+                assert {"type": "jump_in", "seat": 0, "on": state["observation"]["jump_in"]} in me.state["events"]
+                counts["jumped"] += 1
+            elif me.my_turn:
+                keeping = [a for a in me.legal_actions if a in ("draw", "keep")]
+                await me.act(keeping[0] if keeping else choose(state["observation"]), state["version"])
+            await me.wait_for(lambda s, v=state["version"]: s["version"] != v, 60)
+        if me.phase != "finished":
+            await me.host("close", room["host_token"])
+        await me.close()
+
+    async def body() -> dict[str, int]:
+        counts = dict.fromkeys(("offered", "jumped", "open windows", "held"), 0)
+        while counts["offered"] == 0:  # most hands offer Ann a jump
+            await hand(shared_server.url, counts)
+        return counts
+
+    counts = run(body)
+    assert counts["offered"] > 0
+    assert counts["jumped"] == counts["offered"]
+    assert counts["open windows"] > 0 and counts["held"] == counts["open windows"]

@@ -96,7 +96,9 @@ class Clicker:
     clicked: list[str] = field(default_factory=list)
     paused: bool = False  # a paused player lets the game wait for them
 
-    def _click(self, selector: str) -> bool:
+    def click(self, selector: str) -> bool:
+        """Click the first element that ``selector`` finds, if it is there and enabled; return
+        whether it was clicked (and remember its action, card or label)."""
         target = self.page.locator(selector).first
         try:
             if target.count() == 0 or not target.is_enabled():
@@ -117,14 +119,14 @@ class Clicker:
             ".choices [data-verb='uno']",
             ".choices .color-choice",
         ):
-            if self._click(selector):
+            if self.click(selector):
                 return True
         toggle = self.page.locator(".uno-toggle[aria-pressed='false']")
         if toggle.count():
-            self._click(".uno-toggle[aria-pressed='false']")
-        if self._click(".hand-card.playable"):
+            self.click(".uno-toggle[aria-pressed='false']")
+        if self.click(".hand-card.playable"):
             return True
-        return self._click(".choices [data-action]")
+        return self.click(".choices [data-action]")
 
 
 def play_to_the_end(clickers: list[Clicker], timeout: float = 240.0, on_idle: Any = None, pause: float = 0.03) -> None:

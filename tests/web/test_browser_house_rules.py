@@ -4,15 +4,19 @@ partners finishes through the page (H-1, H-2, H-3, H-6)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 from playwright.sync_api import Browser
 
 from unokit.record import GameRecord, Replay, verify
+from unokit.server.client import RoomClient, ServerError
 
 from ..server.support import ServerProcess
-from .player import Clicker, create_room, is_over, play_to_the_end, start_game
+from .player import FAST_TIMERS, Clicker, create_room, is_over, play_to_the_end, start_game
 
 HOUSE: dict[str, bool | str] = {"jump_in": True, "seven_o": True, "teams": True, "stacking": "progressive"}
 
@@ -55,6 +59,71 @@ def test_the_lobby_offers_the_house_rules_and_a_game_plays_them(browser: Browser
         clicked_jumps = [label for label in clicker.clicked if label.startswith("play ")]
         assert len([j for j in jumps if j["seat"] == 0]) <= len(clicked_jumps)
         assert errors == []
+    finally:
+        page.context.close()
+
+
+def _close(server: ServerProcess, code: str, host_token: str) -> None:
+    """Close a room that is still being played (its bots would play on), as its host."""
+
+    async def close() -> None:
+        client = await RoomClient.join(server.url, code, role="spectator")
+        for _ in range(10):
+            try:
+                await client.host("close", host_token)
+                break
+            except ServerError as exc:  # a bot moved first
+                assert exc.code == "stale", exc
+        else:
+            raise AssertionError(f"room {code} could not be closed")
+        await client.close()
+
+    with ThreadPoolExecutor(1) as worker:  # Playwright's own event loop runs in this thread
+        worker.submit(asyncio.run, close()).result()
+
+
+def test_a_jump_in_from_the_page_lands_while_jump_seconds_hold_the_next_move(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """A person jumps in by clicking the page's jump button (H-1). The room holds the next move
+    for ``jump_seconds`` after every card that may be jumped on, so the button stays long enough
+    to be clicked even though the bots answer at once. Ann draws whenever she may, so that her
+    hand soon holds a card identical to another's; random bots never jump, so her click is the
+    only one."""
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        timers = {**FAST_TIMERS, "jump_seconds": "1.5"}
+        code = create_room(
+            page,
+            web_server.url,
+            name="Ann",
+            variant="classic",
+            players=6,
+            bots=5,
+            options={"jump_in": True},
+            timers=timers,
+        )
+        assert json.loads(_get(web_server, f"/api/rooms/{code}"))["settings"]["jump_seconds"] == 1.5
+        start_game(page)
+        clicker = Clicker(page)
+        jump = ".choices [data-verb='jump']"
+        end = time.monotonic() + 120
+        while not any(label.startswith("play ") for label in clicker.clicked):
+            assert time.monotonic() < end and not is_over(page), "no jump was offered and clicked"
+            if not clicker.click(jump) and not clicker.click(
+                ".choices [data-action='draw'], .choices [data-action='keep']"
+            ):
+                clicker.step()
+            page.wait_for_timeout(30)
+        page.wait_for_function(
+            "[...document.querySelectorAll('ol.log li')].some(li => li.textContent.includes('jumps in on'))"
+        )
+        lines = page.eval_on_selector_all("ol.log li", "items => items.map(li => li.textContent)")
+        assert any(line.startswith(("Ann jumps in on", "You jump")) for line in lines), lines[-10:]
+        assert errors == []
+        _close(web_server, code, page.evaluate(f"localStorage.getItem('unokit.host.{code}')"))
     finally:
         page.context.close()
 

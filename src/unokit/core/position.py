@@ -80,6 +80,13 @@ def jump_in_seat(game: Game) -> Seat | None:
     return None
 
 
+def jumps_may_come(game: Game) -> bool:
+    """Whether another seat may jump in now (H-1): a Jump-In window is open and the next player
+    has not begun its turn. Public, like the window itself: it does not say whether anyone holds
+    an identical card."""
+    return any(isinstance(window, JumpIn) and window.open_to_jumps(game) for window in game.windows)
+
+
 def to_position(game: Game) -> dict[str, Any]:
     """The full state of ``game`` as a JSON-serialisable position object."""
     text = game.deck.text

@@ -122,9 +122,15 @@ class JumpIn(Window):
         n = game.n
         return [s for s in ((self.by + k) % n for k in range(1, n)) if self.actions(game, s)]
 
+    @staticmethod
+    def open_to_jumps(game: Game) -> bool:
+        """Whether a jump may come now: the next player has not begun its turn. Public: it
+        depends on no hidden card."""
+        return game._decision.kind in _JUMP_BEFORE
+
     def actions(self, game: Game, seat: Seat) -> list[Action]:
         decision = game._decision
-        if seat == self.by or seat == decision.seat or decision.kind not in _JUMP_BEFORE:
+        if seat == self.by or seat == decision.seat or not self.open_to_jumps(game):
             return []
         deck = game.deck
         side = game.side
@@ -151,4 +157,4 @@ class JumpIn(Window):
         game._play(seat, action.card, action.color, action.uno)
 
     def closed_by(self, game: Game, seat: Seat) -> bool:
-        return seat != self.by or game._decision.kind in _JUMP_BEFORE
+        return seat != self.by or self.open_to_jumps(game)

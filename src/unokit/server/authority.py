@@ -30,6 +30,7 @@ from .. import Event, InvalidActionError, UnokitError, redact
 from ..bots import Bot, make_bot
 from ..core.actions import CATCH, UNO
 from ..core.observation import View
+from ..core.position import exposed_seat, jumps_may_come
 from ..narration import describe
 from . import PROTOCOL
 from .protocol import encode, error, fragment
@@ -111,10 +112,11 @@ class Room:
         self.grace: dict[int, asyncio.TimerHandle] = {}
         self.deferred: list[tuple[Peer, dict[str, Any]]] = []
         self.hold_until: float | None = None  # loop time until which in-turn actions wait
-        self.hold_spent = False  # the open catch window has had its hold
+        self.held: frozenset[tuple[Any, ...]] = frozenset()  # the open windows that have had their hold
         self.deadline: float | None = None  # wall-clock deadline of the seat to act
         self.continue_at: float | None = None
         self.catch_until: float | None = None
+        self.jump_until: float | None = None
         self.last_accepted: dict[int, tuple[int, str]] = {}
         self.automatic: dict[int, Automatic] = {}
         self.last_active = time.monotonic()
@@ -263,7 +265,8 @@ class Room:
             return
         try:
             if kind == "action":
-                await self._action(peer, msg)
+                if not await self._action(peer, msg):
+                    return  # held: answered when the hold ends
             elif kind == "host":
                 await self._host_command(msg)
             elif kind == "back":
@@ -301,7 +304,9 @@ class Room:
             raise RoomError("foreign_seat", f"this connection plays seat {peer.seat} and may act only for it")
         return seat
 
-    async def _action(self, peer: Peer, msg: dict[str, Any], *, deferred: bool = False) -> None:
+    async def _action(self, peer: Peer, msg: dict[str, Any], *, deferred: bool = False) -> bool:
+        """Apply a seat's action, or hold it (return False) while a window's hold lasts: it is
+        then applied or refused, and answered, when the hold ends."""
         seat = self._own_seat(peer, msg["token"], msg.get("seat"))
         state = self.state
         version, text = msg["version"], msg["action"]
@@ -328,10 +333,11 @@ class Room:
             loop_now = asyncio.get_running_loop().time()
             if loop_now < self.hold_until:
                 self.deferred.append((peer, msg))
-                return
+                return False
         self._returned(seat)
         await self._commit([{**entry, "action": action.text}])
         self.last_accepted[seat] = (version, text)
+        return True
 
     async def _host_command(self, msg: dict[str, Any]) -> None:
         if not secrets.compare_digest(token_hash(msg["host_token"]), self.host_hash):
@@ -410,10 +416,15 @@ class Room:
         self._broadcast(events)
         self.host.published(self)
         if state.phase == CLOSED:
-            for peer in list(self.peers.values()):
-                peer.deliver({"type": "closed", "reason": state.closed_reason})
-                peer.close("room closed")
-            self.host.dropped(self)
+            # After the answer to the request that closed the room (sent once this returns).
+            asyncio.get_running_loop().call_soon(self._close_peers)
+
+    def _close_peers(self) -> None:
+        """Tell every connection that the room is closed, close it, and drop the room."""
+        for peer in list(self.peers.values()):
+            peer.deliver({"type": "closed", "reason": self.state.closed_reason})
+            peer.close("room closed")
+        self.host.dropped(self)
 
     async def reload(self) -> None:
         """Rebuild the state from the committed log (after a refused write, or on a takeover)."""
@@ -478,7 +489,7 @@ class Room:
         for handle in self.timers.values():
             handle.cancel()
         self.timers.clear()
-        self.deadline = self.continue_at = self.catch_until = None
+        self.deadline = self.continue_at = self.catch_until = self.jump_until = None
         if not self.owner:
             return
         state, settings = self.state, self.state.spec.settings
@@ -490,18 +501,32 @@ class Room:
         game = state.game
         if state.phase != PLAYING or game is None or game.is_over:
             self.hold_until = None
+            self.held = frozenset()
             return
         to_act = game.to_act
         assert to_act is not None
         offered = {s: game.legal_actions(s) for s in range(game.n) if s != to_act}
         catch_open = any(a.kind == CATCH for actions in offered.values() for a in actions)
-        if not catch_open:
+        jump_open = settings.jump_seconds > 0 and jumps_may_come(game)
+        # Each window is held once, from the moment it opens; its key names the play that
+        # opened it (a jump opens a new window on the jumped card). Both facts are public, so
+        # a hold tells no one whether anybody holds an identical card.
+        opened = (game.round_number, len(game.discard))
+        windows: dict[tuple[Any, ...], float] = {}
+        if catch_open:
+            windows[("catch", *opened, exposed_seat(game))] = settings.catch_seconds
+        if jump_open:
+            windows[("jump", *opened)] = settings.jump_seconds
+        new = [seconds for key, seconds in windows.items() if key not in self.held]
+        if new:
+            self.hold_until = max(self.hold_until or loop_now, loop_now + max(new))
+        elif not windows:
             self.hold_until = None
-            self.hold_spent = False
-        elif self.hold_until is None and not self.hold_spent:  # a window opens: hold once
-            self.hold_until = loop_now + settings.catch_seconds
+        self.held = frozenset(windows)
         if self.hold_until is not None:
-            self.catch_until = time.time() + (self.hold_until - loop_now)
+            until = time.time() + (self.hold_until - loop_now)
+            self.catch_until = until if catch_open else None
+            self.jump_until = until if jump_open else None
             self._timer_at("hold_end", self.hold_until - loop_now)
         if self.deferred and self.hold_until is None:
             self._timer_at("hold_end", 0.0)
@@ -517,12 +542,6 @@ class Room:
             self.deadline = time.time() + hold + settings.turn_seconds
             self._timer_at("turn_timeout", hold + settings.turn_seconds, to_act)
 
-    def _offered(self, seat: int) -> list[Any]:
-        game = self.state.game
-        if game is None or game.is_over or seat == game.to_act:
-            return []
-        return game.legal_actions(seat)
-
     async def _timer(self, kind: str, generation: int, data: Any) -> None:
         state = self.state
         if kind == "grace":
@@ -537,9 +556,6 @@ class Room:
             return  # a stale timer: the room has moved on
         if kind == "hold_end":
             self.hold_until = None
-            self.hold_spent = self.hold_spent or any(
-                a.kind == CATCH for s in range(len(state.seats)) for a in self._offered(s)
-            )
             waiting, self.deferred = self.deferred, []
             for peer, msg in waiting:
                 try:
@@ -609,6 +625,7 @@ class Room:
             "away": sorted(self.away),
             "deadline": self.deadline,
             "catch_until": self.catch_until,
+            "jump_until": self.jump_until,
             "continue_at": self.continue_at,
             "remote_connected": [s for s in range(len(self.state.seats)) if self._connected(s)],
         }

@@ -54,12 +54,15 @@ class Settings:
 
     ``turn_seconds`` 0 turns the turn timer off; ``hand_pause_seconds`` 0 goes straight on to
     the next hand; ``catch_seconds`` is how long an in-turn action waits while a missed UNO may
-    be caught; ``bot_seconds`` is a bot's thinking pause; ``grace_seconds`` how long a
-    disconnected player's seat waits before a stand-in bot plays it.
+    be caught; ``jump_seconds`` how long it waits after a card that may be jumped on (Jump-In
+    rooms; 0, the default, holds nothing: the first action wins); ``bot_seconds`` is a bot's
+    thinking pause; ``grace_seconds`` how long a disconnected player's seat waits before a
+    stand-in bot plays it.
     """
 
     turn_seconds: float = 45.0
     catch_seconds: float = 2.0
+    jump_seconds: float = 0.0
     bot_seconds: float = 1.0
     grace_seconds: float = 30.0
     hand_pause_seconds: float = 10.0
@@ -68,6 +71,7 @@ class Settings:
     LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
         "turn_seconds": (0.0, 3600.0),
         "catch_seconds": (0.0, 30.0),
+        "jump_seconds": (0.0, 30.0),
         "bot_seconds": (0.0, 30.0),
         "grace_seconds": (0.0, 3600.0),
         "hand_pause_seconds": (0.0, 600.0),

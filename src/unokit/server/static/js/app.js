@@ -122,7 +122,7 @@ function lobbyPage(catalog) {
     if (name === "standin_bot") continue;
     const id = `set-${name}`;
     const [low, high] = catalog.setting_limits[name] || [0, 3600];
-    settingsBox.append(h("div.field", {}, h("label", { for: id }, settingWords(name)), h("input", { type: "number", id, name, min: String(low), max: String(high), step: "any", placeholder: String(value), "aria-describedby": `${id}-hint` }), h("span.hint", { id: `${id}-hint` }, `default: ${value}${name === "turn_seconds" ? " (0: no timer)" : ""}`)));
+    settingsBox.append(h("div.field", {}, h("label", { for: id }, settingWords(name)), h("input", { type: "number", id, name, min: String(low), max: String(high), step: "any", placeholder: String(value), "aria-describedby": `${id}-hint` }), h("span.hint", { id: `${id}-hint` }, `default: ${value}${{ turn_seconds: " (0: no timer)", jump_seconds: " (0: the first action wins)" }[name] || ""}`)));
   }
   const message = h("div.form-message", { "aria-live": "polite" });
   const showOptions = () => {
@@ -203,6 +203,7 @@ function settingWords(name) {
   return {
     turn_seconds: "Turn timer",
     catch_seconds: "UNO catch window",
+    jump_seconds: "Jump-In window",
     bot_seconds: "Bot thinking pause",
     grace_seconds: "Wait for a dropped player",
     hand_pause_seconds: "Pause between hands",
