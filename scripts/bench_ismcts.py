@@ -13,6 +13,7 @@ parallel run shares the machine's cores and would inflate them); the games thems
     python scripts/bench_ismcts.py --iterations 500 --opponent rlcard_rule
     python scripts/bench_ismcts.py --bot ismcts_fast --games 2000       # the compiled search
     python scripts/bench_ismcts.py --bot ismcts_fast --opponent ismcts  # head to head
+    python scripts/bench_ismcts.py --bot ismcts_fast --opponent ismcts --sees-hands  # a ceiling
 
 The targets against ``heuristic``, at no more than 0.2 s per decision: at least 55% for
 ``ismcts``, at least 62% for ``ismcts_fast`` (:data:`TARGETS`).
@@ -53,18 +54,30 @@ def search_bot(name: str, seed: int, settings: dict[str, Any]) -> IsmctsBot:
     return IsmctsBot(seed, **{k: v for k, v in settings.items() if k not in kernel_only})
 
 
+class SeeingView(unokit.View):
+    """A diagnostic view (``--sees-hands``) that also knows every other hand, as if each had been
+    shown: the searching bot then deals only the draw pile, and its win rate says what perfect
+    knowledge of the opponents' hands is worth to it (a ceiling for reading them)."""
+
+    __slots__ = ()
+
+    def known(self, seat: int) -> list[int]:
+        return [] if seat == self.seat else sorted(self._game.hands[seat])
+
+
 def play_hand(args: tuple[int, int, dict[str, Any], str, str, int]) -> dict[str, Any]:
     """One hand: deal ``deal``, the searching bot in seat ``seat``; return the result and timings."""
     deal, seat, settings, opponent, variant, players = args
     settings = dict(settings)
     name = settings.pop("bot")
+    sees_hands = settings.pop("sees_hands", False)
     game = unokit.new_game(variant, players, seed=SEED_BASE + deal, rounds=1)
     bots: list[Bot] = [make_bot(opponent, deal * 31 + s) for s in range(players)]
     me = search_bot(name, deal * 2 + seat, settings)
     bots[seat] = me
     for s, bot in enumerate(bots):
         bot.reset(s)
-    views = [unokit.View(game, s) for s in range(players)]
+    views = [(SeeingView if sees_hands and s == seat else unokit.View)(game, s) for s in range(players)]
     times: list[float] = []
     searched: list[float] = []
     cpu: list[float] = []
@@ -115,6 +128,11 @@ def main() -> None:
     parser.add_argument(
         "--read-colors", choices=("yes", "no"), default=None, help="ismcts_fast: read the colour named with a wild"
     )
+    parser.add_argument(
+        "--sees-hands",
+        action="store_true",
+        help="diagnostic: the searching bot knows the other hands (what reading them perfectly is worth)",
+    )
     parser.add_argument("--opponent", default=None, help="default: heuristic if installed, else random")
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--players", type=int, default=2)
@@ -142,6 +160,8 @@ def main() -> None:
         settings["model"] = args.model
     if args.read_colors is not None:
         settings["read_colors"] = args.read_colors == "yes"
+    if args.sees_hands:
+        settings["sees_hands"] = True
     if args.time_limit is not None:
         settings["iterations"] = None
     deals = (args.games + args.players - 1) // args.players
