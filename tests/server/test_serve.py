@@ -57,6 +57,14 @@ def test_an_unreachable_database_is_refused_clearly(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("database", ["server.db", "mysql://nobody@127.0.0.1/x"])
+def test_a_database_that_is_not_a_usable_url_is_refused_clearly(database: str) -> None:
+    done = serve_once("--database", database)
+    assert done.returncode == 2
+    assert f"{database!r} is not a database URL unokit can use" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_rooms_nobody_uses_are_closed(make_server: Callable[..., ServerProcess], tmp_path: Path) -> None:
     server = make_server(f"sqlite:///{tmp_path / 'idle.db'}", "--idle-close", "1", "--sweep", "0.2")
     untouched = create_room(server.url, "classic", 2)

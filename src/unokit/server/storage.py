@@ -50,7 +50,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from .protocol import decode, encode
 
@@ -119,11 +119,22 @@ def default_database_url() -> str:
 
 
 def sqlalchemy_url(url: str) -> str:
-    """The URL SQLAlchemy should use: ``postgresql://`` means psycopg 3 here."""
+    """The URL SQLAlchemy should use: ``postgresql://`` means psycopg 3 here. Raise
+    ``ValueError`` naming the URL when it is not an SQLite or PostgreSQL database URL."""
+    full = url
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
+            full = "postgresql+psycopg://" + url[len(prefix) :]
+            break
+    try:
+        backend = make_url(full).get_backend_name()
+    except ArgumentError:
+        backend = None
+    if backend not in ("sqlite", "postgresql"):
+        raise ValueError(
+            f"{url!r} is not a database URL unokit can use: give sqlite:///PATH or postgresql://USER@HOST/DB"
+        )
+    return full
 
 
 def libpq_url(url: str) -> str:
