@@ -109,6 +109,11 @@ class ServerProcess:
         return self.log_path.read_text(errors="replace")[-6000:] if self.log_path else ""
 
 
+def moved_on(version: int) -> Callable[[dict[str, Any]], bool]:
+    """A ``RoomClient.wait_for`` predicate: the room's state is no longer at ``version``."""
+    return lambda state: bool(state["version"] != version)
+
+
 def serve_once(*args: str) -> subprocess.CompletedProcess[str]:
     """Run ``unokit serve ARGS`` on a free port and wait for it to exit (for the refusals, which
     stop it before it serves anything)."""

@@ -5,14 +5,13 @@ the current state, and the state left as it was."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from unokit.server.client import RoomClient, ServerError, create_room
 
-from .support import FAST, ServerProcess, choose, run
+from .support import FAST, ServerProcess, choose, moved_on, run
 
 
 async def _refused(call: Any, code: str) -> ServerError:
@@ -155,10 +154,6 @@ def test_a_join_takes_an_open_seat_and_a_full_room_takes_spectators_only(shared_
     run(body)
 
 
-def _moved_on(version: int) -> Callable[[dict[str, Any]], bool]:
-    return lambda state: bool(state["version"] != version)
-
-
 def _lazy(observation: dict[str, Any]) -> str:
     """Draw and keep whenever allowed, so that the bots get down to one card."""
     legal: list[str] = observation["legal_actions"]
@@ -196,7 +191,7 @@ def test_a_slow_catch_still_beats_the_next_players_move(shared_server: ServerPro
             elif me.my_turn:
                 await me.act(_lazy(state["observation"]), state["version"])
             else:
-                await me.wait_for(_moved_on(state["version"]), 60)
+                await me.wait_for(moved_on(state["version"]), 60)
         await me.close()
 
     async def body() -> tuple[int, int]:

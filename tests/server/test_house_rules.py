@@ -14,7 +14,7 @@ from unokit.core.variants import VARIANTS
 from unokit.record import GameRecord, Replay, verify
 from unokit.server.client import RoomClient, ServerError, create_room, download_record, get_json
 
-from .support import FAST, ServerProcess, choose, leaks, run
+from .support import FAST, ServerProcess, choose, leaks, moved_on, run
 
 HOUSE = {"jump_in": True, "seven_o": True, "teams": True, "stacking": "progressive", "rounds": 1}
 
@@ -167,7 +167,7 @@ def test_a_jump_sent_late_still_counts_while_jump_seconds_hold_the_next_move(sha
             elif me.my_turn:
                 keeping = [a for a in me.legal_actions if a in ("draw", "keep")]
                 await me.act(keeping[0] if keeping else choose(state["observation"]), state["version"])
-            await me.wait_for(lambda s, v=state["version"]: s["version"] != v, 60)
+            await me.wait_for(moved_on(state["version"]), 60)
         if me.phase != "finished":
             await me.host("close", room["host_token"])
         await me.close()
