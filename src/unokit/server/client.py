@@ -27,9 +27,14 @@ import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
 from . import PROTOCOL
+from .room import Settings
 
 #: How long a dropped client keeps trying to reconnect (a restarting server, a takeover).
 RECONNECT_SECONDS = 90.0
+#: How long a request waits for its answer.
+REQUEST_SECONDS = 15.0
+#: The longest a room may hold an in-turn action (the largest catch or jump hold it accepts).
+MOST_HELD = max(Settings.LIMITS["catch_seconds"][1], Settings.LIMITS["jump_seconds"][1])
 
 
 class ServerError(Exception):
@@ -256,7 +261,7 @@ class RoomClient:
                 self._ws.transport.abort()
 
     # ------------------------------------------------------------------ requests
-    async def request(self, message: dict[str, Any], timeout: float = 15.0) -> dict[str, Any]:
+    async def request(self, message: dict[str, Any], timeout: float = REQUEST_SECONDS) -> dict[str, Any]:
         """Send ``message`` with a fresh ``id`` and wait for its answer; raise :class:`ServerError`
         for an ``error`` answer."""
         ident = next(self._ids)
@@ -279,7 +284,10 @@ class RoomClient:
             raise ConnectionError(f"the connection dropped: {exc}") from None
 
     async def act(self, action: str, version: int | None = None) -> dict[str, Any]:
-        """Take ``action`` (text notation) at the current state version; returns the ``ack``."""
+        """Take ``action`` (text notation) at the current state version; returns the ``ack``.
+        A room may hold an in-turn action while a window is open (``catch_seconds`` or
+        ``jump_seconds``, at most :data:`MOST_HELD` seconds) and answers it only then, so this
+        waits that much longer than other requests."""
         if self.token is None:
             raise ServerError("spectator", "this client holds no seat")
         return await self.request(
@@ -288,7 +296,8 @@ class RoomClient:
                 "action": action,
                 "token": self.token,
                 "version": self.version if version is None else version,
-            }
+            },
+            timeout=REQUEST_SECONDS + MOST_HELD,
         )
 
     async def back(self) -> dict[str, Any]:
