@@ -50,7 +50,7 @@ def search_bot(name: str, seed: int, settings: dict[str, Any]) -> IsmctsBot:
         from unokit.bots.ismcts_fast import FastIsmctsBot
 
         return FastIsmctsBot(seed, **settings)
-    kernel_only = ("policy", "expansion", "read_colors", "opponents", "model")
+    kernel_only = ("policy", "expansion", "read_colors", "opponents", "model", "read_plays")
     return IsmctsBot(seed, **{k: v for k, v in settings.items() if k not in kernel_only})
 
 
@@ -129,6 +129,9 @@ def main() -> None:
         "--read-colors", choices=("yes", "no"), default=None, help="ismcts_fast: read the colour named with a wild"
     )
     parser.add_argument(
+        "--read-plays", choices=("yes", "no"), default=None, help="ismcts_fast: weight the opponent's deal by its plays"
+    )
+    parser.add_argument(
         "--sees-hands",
         action="store_true",
         help="diagnostic: the searching bot knows the other hands (what reading them perfectly is worth)",
@@ -160,6 +163,8 @@ def main() -> None:
         settings["model"] = args.model
     if args.read_colors is not None:
         settings["read_colors"] = args.read_colors == "yes"
+    if args.read_plays is not None:
+        settings["read_plays"] = args.read_plays == "yes"
     if args.sees_hands:
         settings["sees_hands"] = True
     if args.time_limit is not None:

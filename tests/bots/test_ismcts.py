@@ -16,6 +16,7 @@ from unokit import Game, View
 from unokit.bots import make_bot
 from unokit.bots.base import Bot
 from unokit.bots.ismcts import (
+    CARD_FEATURES,
     DEFAULT_ITERATIONS,
     EXTRA_CARD_TERM,
     FEATURE_TERMS,
@@ -24,6 +25,8 @@ from unokit.bots.ismcts import (
     IsmctsBot,
     Reads,
     _rewards,
+    card_features,
+    card_weights,
     hand_features,
     log_strength,
 )
@@ -460,3 +463,56 @@ def test_it_beats_random_clearly() -> None:
         wins += me in game.winners
     # A coin would reach this many wins with probability below 0.1%.
     assert wins >= binomial_bound(games, 0.5, 0.001)
+
+
+def test_reads_keep_the_opponents_turns_and_what_they_say_of_each_card() -> None:
+    """``Reads.turns`` holds each card the opponent played (with the colour in play before it
+    and the colour it named) or its draw; :func:`card_features` turns them into facts about each
+    card type of its hand (2-player Classic)."""
+    hands = [["red 5", "blue 3", "blue 7", "yellow 2"], ["blue 5", "wild", "green 4", "green 9"]]
+    moves = ["play red 5", "play blue 5", "play blue 3", "draw", "play blue 7", "play wild green"]
+    reads, view = _reads_after(hands, "red 2", moves)
+    deck = view.deck
+    tid = deck.text.index
+    red, blue, green = (deck.color[0][tid(f"{c} 1")] for c in ("red", "blue", "green"))
+    assert reads.turns == [(tid("blue 5"), red, -1), (-1, blue, -1), (tid("wild"), blue, green)]
+    features = card_features(view, reads)
+    by_name = {name: i for i, name in enumerate(CARD_FEATURES)}
+
+    def facts(card: str) -> set[str]:
+        row = features[tid(card)]
+        return {name for name, i in by_name.items() if row[i]}
+
+    assert facts("green 4") == {"named last"}
+    assert facts("blue 8") == {"wild on last", "drew on earlier", "played colour"}
+    assert facts("red 8") == {"left earlier"}
+    assert facts("red skip") == {"left earlier", "action, kept"}
+    assert features[tid("red skip")][by_name["action, kept"]] == 2 / 8  # two plays so far
+    assert facts("yellow 8") == set()
+    assert facts("wild_draw_four") == {"wild, kept"}
+    # The weights multiply exp(term) over the facts; with no terms every card weighs 1.
+    terms = tuple(1.0 if name == "named last" else 0.0 for name in CARD_FEATURES)
+    weights = card_weights(view, reads, terms)
+    assert weights[tid("green 4")] == pytest.approx(math.e) and weights[tid("blue 8")] == 1.0
+    assert set(card_weights(view, reads, (0.0,) * len(CARD_FEATURES))) == {1.0}
+    # A new round forgets the turns, like the other reads.
+    reads.clear()
+    assert reads.turns == [] and not reads.just_played
+
+
+def test_the_card_left_in_a_hand_of_one_that_fits_the_table_it_set() -> None:
+    hands = [["red 5", "blue 3", "blue 7", "yellow 2"], ["blue 5", "green 4"]]
+    reads, view = _reads_after(hands, "red 2", ["play red 5", "play blue 5 uno"])
+    assert reads.just_played
+    features = card_features(view, reads)
+    one = CARD_FEATURES.index("fits, one card")
+    fitting = {text for t, text in enumerate(view.deck.text) if features[t][one]}
+    assert "blue 9" in fitting and "green 5" in fitting and "wild" in fitting and "wild_draw_four" in fitting
+    assert "green 4" not in fitting and "red 8" not in fitting
+    assert not any(row[CARD_FEATURES.index("fits, two cards")] for row in features)
+    # Once this seat has played again and the opponent has only drawn, nothing is fresh.
+    reads.acted(view, view._game.parse_action("play blue 3"))
+    view._game.apply("play blue 3", seat=0)
+    view._game.apply("draw", seat=1)
+    reads.update(view)
+    assert not reads.just_played and not any(row[one] for row in card_features(view, reads))

@@ -72,6 +72,23 @@ def test_colour_aware_rollouts_and_named_colour_reads_play_legally() -> None:
     assert plain is not None and not plain.named_colors
 
 
+def test_reading_plays_weights_the_deal_plays_legally_and_is_reproducible() -> None:
+    """``read_plays=True`` passes one weight per unseen card (2-player single-sided games) and
+    the search stays a function of its seed; elsewhere the deal stays uniform."""
+
+    def moves(variant: str, players: int) -> list[str]:
+        game = unokit.new_game(variant, players, seed=44, rounds=1)
+        bots: list[Bot] = [FastIsmctsBot(s, iterations=120, read_plays=True) for s in range(players)]
+        played = [action for _, action in walk(game, bots)]
+        assert game.is_over
+        return played
+
+    assert moves("classic", 2) == moves("classic", 2)
+    moves("flip", 2)
+    moves("classic", 3)
+    assert not FastIsmctsBot(0).read_plays
+
+
 def test_same_seed_same_choices() -> None:
     def moves(seed: int) -> list[str]:
         game = unokit.new_game("classic", 3, seed=8, rounds=1)
@@ -143,7 +160,7 @@ class _Search:
             self.base, self.kernel.rules, h.pool, h.seats, h.mode, h.groups, h.back_of, h.slots,
             self.view.seat, rng, nodes, wins, used, iterations, 0.7, S.POLICY_GREEDY, 8,
             self.kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS), expand,
-            S.POLICY_GREEDY, opponent_decisions,
+            S.POLICY_GREEDY, opponent_decisions, np.zeros(0),
         )  # fmt: skip
         return int(ran)
 

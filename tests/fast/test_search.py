@@ -236,3 +236,26 @@ def test_greedy_color_rollouts_play_legal_games_to_the_end(config: tuple[str, in
         position = batch.position(0)
         assert position["winners"]
         assert Game.from_position(position).is_over
+
+
+def test_a_weighted_order_samples_its_first_entries_in_proportion_to_the_weights() -> None:
+    """:func:`unokit.fast.search.weighted_order`: a permutation each time; its first entry is
+    ``i`` with chance ``w_i / sum(w)`` (1/2 here), an item of weight ~0 is never among the
+    ``k`` sampled, and the entries after those come in uniformly random order."""
+    rng = np.array([as_int64(3)], np.int64)
+    weights = np.array([3.0, 1.0, 1.0, 1e-12, 1.0])
+    order = np.empty(5, np.int64)
+    firsts = [0] * 5
+    lasts = [0] * 5
+    rounds = 4000
+    for _ in range(rounds):
+        S.weighted_order(rng, weights, order, 5, 2)
+        assert sorted(order.tolist()) == [0, 1, 2, 3, 4]
+        assert 3 not in order[:2]
+        firsts[int(order[0])] += 1
+        lasts[int(order[4])] += 1
+    # Binomial(4000, 1/2): a standard deviation of 0.0079; 0.03 is almost four of them.
+    assert abs(firsts[0] / rounds - 3 / 6) < 0.03
+    assert abs(firsts[1] / rounds - 1 / 6) < 0.03 and firsts[3] == 0
+    # The unsampled entries are shuffled: the item of weight ~0 ends last a third of the time.
+    assert abs(lasts[3] / rounds - 1 / 3) < 0.03

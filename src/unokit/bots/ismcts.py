@@ -109,7 +109,14 @@ class Reads:
         self.voids: dict[int, list[tuple[frozenset[int], int]]] = {}
         #: Whether to read the colour an opponent names with a wild.
         self.named_colors = named_colors
-        self._last: tuple[list[int], int, int, bool] | None = None
+        #: The opponent's turns this round as read from the discard pile, oldest first: a card it
+        #: played (or -1 when it drew instead), the colour in play before (-1: not known) and
+        #: the colour it named with a wild (-1: none or not known).
+        self.turns: list[tuple[int, int, int]] = []
+        #: Whether the opponent played a card since this seat's last decision (its last card is
+        #: then the top of the pile).
+        self.just_played = False
+        self._last: tuple[list[int], int, int, bool, int] | None = None
         self._round = 0
         #: The read of the opponent's named colour among its voids: (the cards it excludes, the
         #: cards of the colour), or None.
@@ -118,6 +125,8 @@ class Reads:
     def clear(self) -> None:
         """Forget everything (a new game)."""
         self.voids = {}
+        self.turns = []
+        self.just_played = False
         self._last = None
         self._round = 0
         self._named = None
@@ -126,11 +135,13 @@ class Reads:
         """Read what happened since this seat's last decision."""
         last = self._last
         self._last = None
+        self.just_played = False
         if view.players != 2 or view.deck.double_sided:
             return
         if self._round != view.round_number:
             self._round = view.round_number
             self.voids = {}
+            self.turns = []
             self._named = None
             return
         if last is None:
@@ -138,7 +149,7 @@ class Reads:
         opponent = 1 - view.seat
         size = view.hand_sizes[opponent]
         discard = view.discard
-        before, my_cards, size_before, plain = last
+        before, my_cards, size_before, plain, color_after = last
         if discard[: len(before)] != before:
             return  # the discard pile was reshuffled: nothing can be read
         played = len(discard) - len(before) - my_cards
@@ -149,8 +160,10 @@ class Reads:
         kinds = deck.kind[side]
         if any(kinds[t] == C.TRADE_HANDS for t in discard[len(before) :]):
             self.voids = {}
+            self.turns = []
             self._named = None
             return
+        self._read_turns(view, discard[len(before) + my_cards :], color_after, size > size_before)
         reads = self.voids.get(opponent, [])
         if played:
             reads = [(excluded, count - played) for excluded, count in reads if count > played]
@@ -176,6 +189,21 @@ class Reads:
         if self.named_colors:
             reads = self._read_named_color(view, reads, played, size)
         self.voids[opponent] = reads
+
+    def _read_turns(self, view: View, cards: list[int], color_before: int, grew: bool) -> None:
+        """Add the opponent's turns since this seat's last decision to :attr:`turns`: each card
+        it played, in order, or a draw when it played nothing and its hand grew."""
+        colors = view.deck.color[view.side]
+        if not cards:
+            if grew:
+                self.turns.append((-1, color_before, -1))
+            return
+        self.just_played = True
+        for i, t in enumerate(cards):
+            last = i == len(cards) - 1
+            named = view.color if last and colors[t] == C.NO_COLOR else -1
+            self.turns.append((t, color_before, named))
+            color_before = colors[t] if colors[t] != C.NO_COLOR else named
 
     def _read_named_color(
         self, view: View, reads: list[tuple[frozenset[int], int]], played: int, size: int
@@ -208,6 +236,7 @@ class Reads:
         kinds = view.deck.kind[view.side]
         mine = 0
         plain = action.kind in (DRAW, KEEP, PRESS)
+        color_after = view.color
         if action.kind == PLAY or action.kind == PLAY_DRAWN:
             card = action.card if action.kind == PLAY else _drawn_card(view)
             kind = kinds[card] if card >= 0 else -1
@@ -215,10 +244,116 @@ class Reads:
             plain = 0 <= kind < C.SKIP or kind == C.WILD
             if kind >= 0 and KINDS[kind].discards:
                 mine = -1  # more cards go down with it: nothing to read next time
+            color = view.deck.color[view.side][card] if card >= 0 else C.NO_COLOR
+            color_after = color if color != C.NO_COLOR else action.color
         if mine < 0:
             return
         opponent = 1 - view.seat
-        self._last = (view.discard, mine, view.hand_sizes[opponent], plain)
+        self._last = (view.discard, mine, view.hand_sizes[opponent], plain, color_after)
+
+
+#: The features of :func:`card_features`, in order: what the opponent's turns this round say
+#: about one card type in its hand. "last" is its last turn, "earlier" any turn before that.
+CARD_FEATURES = (
+    "named last",  # its last turn was a wild naming the card's colour
+    "named earlier",
+    "left last",  # its last turn left the card's colour for another with a coloured card
+    "left earlier",
+    "wild on last",  # its last turn was a wild played on the card's colour
+    "wild on earlier",
+    "stayed last",  # its last turn was a card of the card's colour on that colour
+    "drew on last",  # its last turn was a draw on the card's colour
+    "drew on earlier",
+    "played colour",  # its plays of the card's colour this round (at most 3)
+    "wild, kept",  # a wild, times its plays this round over 8 (at most 1): a wild kept so far
+    "wild, drew last",  # a wild, and its last turn was a draw
+    "action, kept",  # a coloured action card, times its plays over 8 (at most 1)
+    "wild, small hand",  # a wild, and it holds 2 cards or fewer
+    "fits, one card",  # its last turn set the table and its one card would fit it (a wild fits)
+    "fits, two cards",  # the same with two cards
+)
+
+
+def card_features(view: View, reads: Reads) -> list[tuple[float, ...]]:
+    """For each card type of ``view``'s deck, the :data:`CARD_FEATURES` of that card in the
+    opponent's hand, from ``reads.turns`` (2-player games)."""
+    deck = view.deck
+    colors = deck.color[view.side]
+    kinds = deck.kind[view.side]
+    turns = reads.turns
+    n_colors = 1 + max(colors)
+    per_color = [[0.0] * 10 for _ in range(n_colors)]
+    plays = 0
+    for i, (card, before, named) in enumerate(turns):
+        last = i == len(turns) - 1
+        if card < 0:
+            if before >= 0:
+                per_color[before][7 if last else 8] = 1.0
+            continue
+        plays += 1
+        color = colors[card]
+        if color == C.NO_COLOR:
+            if named >= 0:
+                per_color[named][0 if last else 1] = 1.0
+            if before >= 0:
+                per_color[before][4 if last else 5] = 1.0
+            continue
+        per_color[color][9] = min(3.0, per_color[color][9] + 1.0)
+        if before >= 0 and before != color:
+            per_color[before][2 if last else 3] = 1.0
+        elif before == color and last:
+            per_color[color][6] = 1.0
+    for row in per_color:  # a "last" fact is not also an "earlier" one
+        for last_column, earlier in ((0, 1), (2, 3), (4, 5), (7, 8)):
+            if row[last_column]:
+                row[earlier] = 0.0
+    kept = min(1.0, plays / 8)
+    drew_last = 1.0 if turns and turns[-1][0] < 0 else 0.0
+    size = view.hand_sizes[1 - view.seat]
+    small = 1.0 if size <= 2 else 0.0
+    # Whether the opponent's last turn put the top card down, and with how many cards left.
+    set_table = reads.just_played
+    one = 1.0 if set_table and size == 1 else 0.0
+    two = 1.0 if set_table and size == 2 else 0.0
+    color, top_kind = view.color, kinds[view.top]
+    out: list[tuple[float, ...]] = []
+    for t in range(len(deck.types)):
+        if IS_WILD[kinds[t]]:
+            out.append((0.0,) * 10 + (kept, drew_last, 0.0, small, one, two))
+        else:
+            action = 1.0 if KINDS[kinds[t]].number < 0 else 0.0
+            fits = 1.0 if colors[t] == color or (not IS_WILD[top_kind] and kinds[t] == top_kind) else 0.0
+            out.append((*per_color[colors[t]], 0.0, 0.0, action * kept, 0.0, fits * one, fits * two))
+    return out
+
+
+#: The log-weight of a card in the opponent's hand per unit of each of :data:`CARD_FEATURES`:
+#: a logistic fit of which unseen cards the opponent held, at the turn decisions of 2-player
+#: Classic hands between two ``ismcts`` bots (``scripts/fit_card_weights.py``).
+CARD_TERMS = (
+    0.543,
+    0.107,
+    -0.612,
+    -0.092,
+    -0.531,
+    0.0,
+    -0.206,
+    -0.605,
+    -0.161,
+    -0.045,
+    0.041,
+    -0.077,
+    0.656,
+    -0.416,
+    0.377,
+    0.19,
+)
+
+
+def card_weights(view: View, reads: Reads, terms: tuple[float, ...] = CARD_TERMS) -> list[float]:
+    """For each card type of ``view``'s deck, its weight in a weighted deal of the opponent's
+    hand: ``exp(terms . card_features)``."""
+    return [math.exp(sum(a * x for a, x in zip(terms, row, strict=True))) for row in card_features(view, reads)]
 
 
 def _drawn_card(view: View) -> int:

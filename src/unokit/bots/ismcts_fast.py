@@ -37,6 +37,7 @@ from .ismcts import (
     FEATURE_TERMS,
     HAND_SIZE_TERM,
     IsmctsBot,
+    card_weights,
 )
 
 #: Iterations per decision on the kernel, by variant (games the kernel does not play get the
@@ -68,6 +69,8 @@ OPPONENT_MODELS = {"tree": 0, "policy": ~0, "policy_unless_challenge": ~(1 << K.
 #: Whether to read the colour the opponent names with a wild (``Reads(named_colors=True)``):
 #: off, as it was not measured stronger in 2-player Classic (``docs/ismcts.md``).
 FAST_READ_COLORS = False
+#: Whether to weight the deal of the opponent's hand by what its plays say (``read_plays``).
+FAST_READ_PLAYS = False
 #: Hand-strength models that score the cut-short rollouts, each as ``(HAND_SIZE_TERM,
 #: EXTRA_CARD_TERM, FEATURE_TERMS)`` over :data:`unokit.bots.ismcts.FEATURES`: ``heuristic``,
 #: fitted on hands between ``heuristic`` bots (the model ``ismcts`` uses); ``self``, fitted on
@@ -102,6 +105,8 @@ HAND_MODELS: dict[str, tuple[tuple[float, ...], float, tuple[float, ...]]] = {
 #: The default model: ``self`` describes the tables between searches better but was not measured
 #: stronger, against ``heuristic`` or head to head with ``ismcts`` (``docs/ismcts.md``).
 FAST_MODEL = "heuristic"
+#: The weights of a uniform deal (none).
+_NO_WEIGHTS = np.zeros(0, np.float64)
 #: Iterations between two looks at the clock under a ``time_limit``.
 _CHUNK = 256
 
@@ -152,7 +157,10 @@ class FastIsmctsBot(IsmctsBot):
     :data:`FAST_READ_COLORS`) and ``opponents`` (how the other seats choose in the tree,
     :data:`OPPONENT_MODELS`, by default :data:`FAST_OPPONENTS`; kernel only) and ``model`` (the
     hand-strength model that scores the rollouts, :data:`HAND_MODELS`, by default
-    :data:`FAST_MODEL`; kernel only). With a seed and an iteration budget the bot is deterministic.
+    :data:`FAST_MODEL`; kernel only) and ``read_plays`` (with ``read_draws``, in 2-player
+    single-sided games: deal the opponent's unseen cards weighted by what its turns this round
+    say of each card type, :func:`~unokit.bots.ismcts.card_weights`; :data:`FAST_READ_PLAYS`;
+    kernel only). With a seed and an iteration budget the bot is deterministic.
     """
 
     name = "ismcts_fast"
@@ -171,6 +179,7 @@ class FastIsmctsBot(IsmctsBot):
         read_colors: bool = FAST_READ_COLORS,
         opponents: str = FAST_OPPONENTS,
         model: str = FAST_MODEL,
+        read_plays: bool = FAST_READ_PLAYS,
     ) -> None:
         super().__init__(seed, iterations, time_limit, exploration, rollout_depth, read_draws, house_rules)
         if self.reads is not None:
@@ -187,6 +196,7 @@ class FastIsmctsBot(IsmctsBot):
         self.expansion = expansion
         self.opponents = opponents
         self.model = model
+        self.read_plays = read_plays
         #: The engine of the last search: ``"kernel"`` or ``"python"`` ("" before any).
         self.engine = ""
 
@@ -207,6 +217,11 @@ class FastIsmctsBot(IsmctsBot):
         base = np.zeros(int(R[K.C_S_WIDTH]), np.int64)
         load_game(R, base, template)
         hidden = S.Hidden.of(sampler)
+        weights = _NO_WEIGHTS
+        reads = self.reads
+        if self.read_plays and reads is not None and view.players == 2 and not view.deck.double_sided:
+            by_type = card_weights(view, reads)
+            weights = np.asarray([by_type[t] for t in sampler.pool], np.float64)
         budget = self.iterations
         if budget is None and self.time_limit is None:
             budget = FAST_ITERATIONS.get(view.variant, min(FAST_ITERATIONS.values()))
@@ -229,7 +244,7 @@ class FastIsmctsBot(IsmctsBot):
             ran = S.run(
                 base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
                 view.seat, rng, nodes, wins, used, chunk, self.exploration, policy, depth,
-                kernel.flags, sizes, extra_card, terms, expand, policy, opponent_decisions,
+                kernel.flags, sizes, extra_card, terms, expand, policy, opponent_decisions, weights,
             )  # fmt: skip
             done += ran
             if ran < chunk or (deadline is not None and time.perf_counter() >= deadline):

@@ -87,6 +87,7 @@ from .kernel import (
 from .load import as_int64
 
 F64 = NDArray[np.float64]
+_INV53 = 1.0 / 9007199254740992.0  # 2 ** -53
 
 #: Rollout policies, by code: ``greedy`` plays a card whenever it can (the policy of the Python
 #: bot's rollouts), ``random`` picks uniformly among the searched actions, ``greedy_color`` is
@@ -196,6 +197,35 @@ def shuffle_order(rng: I64, order: I64, n: int) -> None:
         order[i] = i
     for i in range(n - 1, 0, -1):
         j = below_at(rng, 0, i + 1)
+        t = order[i]
+        order[i] = order[j]
+        order[j] = t
+
+
+@jit
+def weighted_order(rng: I64, weights: F64, order: I64, n: int, k: int) -> None:
+    """``order[:n]`` becomes a random permutation of ``0..n-1`` whose first ``k`` entries are a
+    weighted sample without replacement (each next one drawn with chance proportional to
+    ``weights[i]`` among those left), followed by the others in uniformly random order."""
+    total = 0.0
+    for i in range(n):
+        order[i] = i
+        total += weights[i]
+    for j in range(min(k, n)):
+        target = float(next64_at(rng, 0) >> np.uint64(11)) * _INV53 * total
+        m = n - 1
+        acc = 0.0
+        for q in range(j, n):
+            acc += weights[order[q]]
+            if acc > target:
+                m = q
+                break
+        t = order[j]
+        order[j] = order[m]
+        order[m] = t
+        total -= weights[order[j]]
+    for i in range(n - 1, k, -1):
+        j = k + below_at(rng, 0, i - k + 1)
         t = order[i]
         order[i] = order[j]
         order[j] = t
@@ -718,6 +748,7 @@ def run(
     expand: int,
     opponents: int,
     opponent_decisions: int,
+    weights: F64,
 ) -> int:
     """Run ``iterations`` more iterations of the search from the position ``base`` (a kernel
     row whose hidden cards :func:`deal_hidden` deals anew each time) for seat ``me``, growing
@@ -725,7 +756,11 @@ def run(
     when the tree is full. The other seats choose in the tree as ``me`` does (UCB1 over
     statistics pooled across determinisations), except at the decisions ``D_*`` whose bit is
     set in ``opponent_decisions``, where they play the policy ``opponents`` (:data:`POLICIES`)
-    with their determinised hands. Returns the iterations run."""
+    with their determinised hands. ``weights`` (one per card of ``hidden_pool``, or none for a
+    uniform deal) makes the deal weighted: the other hands take their unseen cards in the order
+    of :func:`weighted_order` (a weighted sample for their free slots, then uniformly random),
+    the draw pile the rest in uniformly random order. Returns the
+    iterations run."""
     st = np.empty_like(base)
     codes = np.empty(LEGAL_CAP, np.int64)
     kids = np.empty(LEGAL_CAP, np.int64)
@@ -747,6 +782,10 @@ def run(
             if slots[j, 0] < 0:
                 rest -= 1
     width = len(base)
+    weighted = len(weights) > 0
+    # A weighted order must not order the draw pile too: the plain deal's draw pile is the rest
+    # of the order, the others' is the rest shuffled again (an ungrouped read deal does that).
+    deal_mode = DEAL_READS if weighted and mode == DEAL_PLAIN else mode
     done = 0
     for _ in range(iterations):
         if used[0] + 1 > capacity:
@@ -754,10 +793,13 @@ def run(
         done += 1
         for i in range(width):
             st[i] = base[i]
-        shuffle_order(rng, order, n_pool)
-        if mode != DEAL_PLAIN:
+        if weighted:
+            weighted_order(rng, weights, order, n_pool, n_pool - rest)
+        else:
+            shuffle_order(rng, order, n_pool)
+        if deal_mode != DEAL_PLAIN:
             shuffle_order(rng, order2, rest)
-        deal_hidden(st, R, hidden_pool, hidden_seats, mode, groups, back_of, slots, order, order2, scratch)
+        deal_hidden(st, R, hidden_pool, hidden_seats, deal_mode, groups, back_of, slots, order, order2, scratch)
         settle_hidden_facts(st, R, me)
         st[F_RNG] = np.int64(next64_at(rng, 0))
         node = 0
