@@ -14,6 +14,7 @@ parallel run shares the machine's cores and would inflate them); the games thems
     python scripts/bench_ismcts.py --bot ismcts_fast --games 2000       # the compiled search
     python scripts/bench_ismcts.py --bot ismcts_fast --opponent ismcts  # head to head
     python scripts/bench_ismcts.py --bot ismcts_fast --opponent ismcts --sees-hands  # a ceiling
+    python scripts/bench_ismcts.py --bot ismcts_fast --opponent ismcts --sees-hands colors  # part of it
 
 The targets against ``heuristic``, at no more than 0.2 s per decision: at least 55% for
 ``ismcts``, at least 62% for ``ismcts_fast`` (:data:`TARGETS`).
@@ -25,7 +26,9 @@ import argparse
 import json
 import os
 import platform
+import random
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -37,6 +40,7 @@ from unokit.bots.ismcts import (
     IsmctsBot,
 )
 from unokit.bots.runner import play_decision
+from unokit.core.kinds import IS_WILD
 from unokit.sim import wilson_interval
 
 SEED_BASE = 7_000_000
@@ -57,12 +61,73 @@ def search_bot(name: str, seed: int, settings: dict[str, Any]) -> IsmctsBot:
 class SeeingView(unokit.View):
     """A diagnostic view (``--sees-hands``) that also knows every other hand, as if each had been
     shown: the searching bot then deals only the draw pile, and its win rate says what perfect
-    knowledge of the opponents' hands is worth to it (a ceiling for reading them)."""
+    knowledge of the opponents' hands is worth to it (a ceiling for reading them). Its subclasses
+    show part of each hand (:data:`SEEING`)."""
 
     __slots__ = ()
 
     def known(self, seat: int) -> list[int]:
-        return [] if seat == self.seat else sorted(self._game.hands[seat])
+        return [] if seat == self.seat else self.shown(sorted(self._game.hands[seat]))
+
+    def shown(self, hand: list[int]) -> list[int]:
+        """What the view knows of another seat's ``hand``: all of it."""
+        return hand
+
+
+class SeesSmallHands(SeeingView):
+    """Knows another hand only while it holds 2 cards or fewer."""
+
+    __slots__ = ()
+
+    def shown(self, hand: list[int]) -> list[int]:
+        return hand if len(hand) <= 2 else []
+
+
+class SeesWilds(SeeingView):
+    """Knows the wild cards in another hand (the rest is dealt as usual)."""
+
+    __slots__ = ()
+
+    def shown(self, hand: list[int]) -> list[int]:
+        kinds = self.deck.kind[self.side]
+        return [t for t in hand if IS_WILD[kinds[t]]]
+
+
+class SeesColors(SeeingView):
+    """Knows the colour of every card in another hand, and its wilds, but not the numbers or
+    symbols: each coloured card is shown as a card of its colour drawn at random among the
+    unseen ones (itself included), the same draw for the same table."""
+
+    __slots__ = ()
+
+    def shown(self, hand: list[int]) -> list[int]:
+        deck = self.deck
+        kinds = deck.kind[self.side]
+        colors = deck.color[self.side]
+        unseen = Counter(dict(enumerate(deck.counts)))
+        unseen.subtract([*self.hand, *self.discard, *hand])
+        draw = random.Random(f"{len(self.discard)} {hand}")
+        out = []
+        for t in hand:
+            if IS_WILD[kinds[t]]:
+                out.append(t)
+                continue
+            choices = [u for u in sorted(unseen.elements()) if colors[u] == colors[t] and not IS_WILD[kinds[u]]]
+            shown = draw.choice([*choices, t])
+            if shown != t:
+                unseen[shown] -= 1
+                unseen[t] += 1
+            out.append(shown)
+        return sorted(out)
+
+
+#: The views of ``--sees-hands``, by what they show of the other hands.
+SEEING: dict[str, type[SeeingView]] = {
+    "all": SeeingView,
+    "small": SeesSmallHands,
+    "wilds": SeesWilds,
+    "colors": SeesColors,
+}
 
 
 def play_hand(args: tuple[int, int, dict[str, Any], str, str, int]) -> dict[str, Any]:
@@ -70,14 +135,14 @@ def play_hand(args: tuple[int, int, dict[str, Any], str, str, int]) -> dict[str,
     deal, seat, settings, opponent, variant, players = args
     settings = dict(settings)
     name = settings.pop("bot")
-    sees_hands = settings.pop("sees_hands", False)
+    sees_hands = settings.pop("sees_hands", None)
     game = unokit.new_game(variant, players, seed=SEED_BASE + deal, rounds=1)
     bots: list[Bot] = [make_bot(opponent, deal * 31 + s) for s in range(players)]
     me = search_bot(name, deal * 2 + seat, settings)
     bots[seat] = me
     for s, bot in enumerate(bots):
         bot.reset(s)
-    views = [(SeeingView if sees_hands and s == seat else unokit.View)(game, s) for s in range(players)]
+    views = [(SEEING[sees_hands] if sees_hands and s == seat else unokit.View)(game, s) for s in range(players)]
     times: list[float] = []
     searched: list[float] = []
     cpu: list[float] = []
@@ -133,8 +198,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--sees-hands",
-        action="store_true",
-        help="diagnostic: the searching bot knows the other hands (what reading them perfectly is worth)",
+        nargs="?",
+        const="all",
+        choices=tuple(SEEING),
+        default=None,
+        help="diagnostic: the searching bot knows the other hands (what reading them perfectly is worth), "
+        "or part of them: small (only hands of 2 cards or fewer), wilds (their wild cards), colors "
+        "(the colours of their cards, not the numbers)",
     )
     parser.add_argument("--opponent", default=None, help="default: heuristic if installed, else random")
     parser.add_argument("--variant", default="classic")
@@ -166,7 +236,7 @@ def main() -> None:
     if args.read_plays is not None:
         settings["read_plays"] = args.read_plays == "yes"
     if args.sees_hands:
-        settings["sees_hands"] = True
+        settings["sees_hands"] = args.sees_hands
     if args.time_limit is not None:
         settings["iterations"] = None
     deals = (args.games + args.players - 1) // args.players
