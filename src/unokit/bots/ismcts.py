@@ -21,8 +21,8 @@ and waiting; inside the tree and the rollouts nobody jumps (the tree follows the
 The bot only reads its :class:`~unokit.View`: its own hand, the discard pile, hand sizes, the
 backs of other hands and of the draw pile's top card on double-sided decks, and the public
 facts of the open decision; in 2-player single-sided games it also remembers, from one of its
-decisions to the next, when the opponent drew instead of playing (:class:`Reads`). It never
-touches the game behind the view.
+decisions to the next, when the opponent drew instead of playing, and what the opponent played
+(:class:`Reads`). It never touches the game behind the view.
 """
 
 from __future__ import annotations
@@ -102,6 +102,9 @@ class Reads:
     already says the opponent holds none of that colour (reads nest over the oldest cards,
     which could not express both), and a later read that the opponent holds none of the
     colour drops it.
+
+    It also keeps the opponent's turns of the round as the discard pile shows them
+    (:attr:`turns`), from which :func:`card_features` weighs each card type of its hand.
     """
 
     def __init__(self, named_colors: bool = False) -> None:
