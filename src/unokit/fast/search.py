@@ -759,8 +759,7 @@ def run(
     with their determinised hands. ``weights`` (one per card of ``hidden_pool``, or none for a
     uniform deal) makes the deal weighted: the other hands take their unseen cards in the order
     of :func:`weighted_order` (a weighted sample for their free slots, then uniformly random),
-    the draw pile the rest in uniformly random order. Returns the
-    iterations run."""
+    the draw pile the rest in uniformly random order. Returns the iterations run."""
     st = np.empty_like(base)
     codes = np.empty(LEGAL_CAP, np.int64)
     kids = np.empty(LEGAL_CAP, np.int64)
