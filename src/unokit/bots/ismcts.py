@@ -277,6 +277,14 @@ CARD_FEATURES = (
 )
 
 
+#: The column of each of :data:`CARD_FEATURES`.
+_COLUMN = {name: i for i, name in enumerate(CARD_FEATURES)}
+#: Facts that hold for the last turn and for an earlier one: (last, earlier) columns.
+_LAST_AND_EARLIER = tuple(
+    (_COLUMN[f"{fact} last"], _COLUMN[f"{fact} earlier"]) for fact in ("named", "left", "wild on", "drew on")
+)
+
+
 def card_features(view: View, reads: Reads) -> list[tuple[float, ...]]:
     """For each card type of ``view``'s deck, the :data:`CARD_FEATURES` of that card in the
     opponent's hand, from ``reads.turns`` (2-player games)."""
@@ -284,49 +292,58 @@ def card_features(view: View, reads: Reads) -> list[tuple[float, ...]]:
     colors = deck.color[view.side]
     kinds = deck.kind[view.side]
     turns = reads.turns
-    n_colors = 1 + max(colors)
-    per_color = [[0.0] * 10 for _ in range(n_colors)]
+    width = len(CARD_FEATURES)
+    # The facts about each colour; a card of that colour starts from its colour's row.
+    per_color = [[0.0] * width for _ in range(1 + max(colors))]
     plays = 0
     for i, (card, before, named) in enumerate(turns):
-        last = i == len(turns) - 1
+        when = "last" if i == len(turns) - 1 else "earlier"
         if card < 0:
             if before >= 0:
-                per_color[before][7 if last else 8] = 1.0
+                per_color[before][_COLUMN[f"drew on {when}"]] = 1.0
             continue
         plays += 1
         color = colors[card]
         if color == C.NO_COLOR:
             if named >= 0:
-                per_color[named][0 if last else 1] = 1.0
+                per_color[named][_COLUMN[f"named {when}"]] = 1.0
             if before >= 0:
-                per_color[before][4 if last else 5] = 1.0
+                per_color[before][_COLUMN[f"wild on {when}"]] = 1.0
             continue
-        per_color[color][9] = min(3.0, per_color[color][9] + 1.0)
+        row = per_color[color]
+        row[_COLUMN["played colour"]] = min(3.0, row[_COLUMN["played colour"]] + 1.0)
         if before >= 0 and before != color:
-            per_color[before][2 if last else 3] = 1.0
-        elif before == color and last:
-            per_color[color][6] = 1.0
+            per_color[before][_COLUMN[f"left {when}"]] = 1.0
+        elif before == color and when == "last":
+            row[_COLUMN["stayed last"]] = 1.0
     for row in per_color:  # a "last" fact is not also an "earlier" one
-        for last_column, earlier in ((0, 1), (2, 3), (4, 5), (7, 8)):
-            if row[last_column]:
+        for last, earlier in _LAST_AND_EARLIER:
+            if row[last]:
                 row[earlier] = 0.0
     kept = min(1.0, plays / 8)
-    drew_last = 1.0 if turns and turns[-1][0] < 0 else 0.0
     size = view.hand_sizes[1 - view.seat]
-    small = 1.0 if size <= 2 else 0.0
     # Whether the opponent's last turn put the top card down, and with how many cards left.
-    set_table = reads.just_played
-    one = 1.0 if set_table and size == 1 else 0.0
-    two = 1.0 if set_table and size == 2 else 0.0
+    one = 1.0 if reads.just_played and size == 1 else 0.0
+    two = 1.0 if reads.just_played and size == 2 else 0.0
+    wild = [0.0] * width
+    wild[_COLUMN["wild, kept"]] = kept
+    wild[_COLUMN["wild, drew last"]] = 1.0 if turns and turns[-1][0] < 0 else 0.0
+    wild[_COLUMN["wild, small hand"]] = 1.0 if size <= 2 else 0.0
+    wild[_COLUMN["fits, one card"]] = one
+    wild[_COLUMN["fits, two cards"]] = two
     color, top_kind = view.color, kinds[view.top]
     out: list[tuple[float, ...]] = []
     for t in range(len(deck.types)):
         if IS_WILD[kinds[t]]:
-            out.append((0.0,) * 10 + (kept, drew_last, 0.0, small, one, two))
-        else:
-            action = 1.0 if KINDS[kinds[t]].number < 0 else 0.0
-            fits = 1.0 if colors[t] == color or (not IS_WILD[top_kind] and kinds[t] == top_kind) else 0.0
-            out.append((*per_color[colors[t]], 0.0, 0.0, action * kept, 0.0, fits * one, fits * two))
+            out.append(tuple(wild))
+            continue
+        row = list(per_color[colors[t]])
+        if KINDS[kinds[t]].number < 0:
+            row[_COLUMN["action, kept"]] = kept
+        if colors[t] == color or (not IS_WILD[top_kind] and kinds[t] == top_kind):
+            row[_COLUMN["fits, one card"]] = one
+            row[_COLUMN["fits, two cards"]] = two
+        out.append(tuple(row))
     return out
 
 

@@ -300,9 +300,15 @@ def below(st: I64, n: int) -> int:
 
 
 @jit
+def uniform_at(words: I64, at: int) -> float:
+    """``Rng.random()`` of the generator ``words[at]``: 53 random bits as a float in ``[0, 1)``."""
+    return float(next64_at(words, at) >> _S11) * _INV53
+
+
+@jit
 def uniform(st: I64) -> float:
-    """``Rng.random()``: 53 random bits as a float in ``[0, 1)``."""
-    return float(next64_at(st, F_RNG) >> _S11) * _INV53
+    """``Rng.random()`` of the game's generator."""
+    return uniform_at(st, F_RNG)
 
 
 @jit

@@ -83,11 +83,11 @@ from .kernel import (
     legal,
     next64_at,
     playable,
+    uniform_at,
 )
 from .load import as_int64
 
 F64 = NDArray[np.float64]
-_INV53 = 1.0 / 9007199254740992.0  # 2 ** -53
 
 #: Rollout policies, by code: ``greedy`` plays a card whenever it can (the policy of the Python
 #: bot's rollouts), ``random`` picks uniformly among the searched actions, ``greedy_color`` is
@@ -212,7 +212,7 @@ def weighted_order(rng: I64, weights: F64, order: I64, n: int, k: int) -> None:
         order[i] = i
         total += weights[i]
     for j in range(min(k, n)):
-        target = float(next64_at(rng, 0) >> np.uint64(11)) * _INV53 * total
+        target = uniform_at(rng, 0) * total
         m = n - 1
         acc = 0.0
         for q in range(j, n):
