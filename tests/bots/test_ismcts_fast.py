@@ -302,6 +302,37 @@ def test_the_hand_strength_model_is_the_one_chosen(monkeypatch: pytest.MonkeyPat
         FastIsmctsBot(0, model="oracle")
 
 
+def test_the_spend_model_spends_a_wild_where_the_fitted_model_draws() -> None:
+    """``model="spend"`` is ``heuristic`` with the wild card's term alone changed; with nine
+    cards and nothing but a wild that fits, the fitted model keeps the wild and draws (a wild
+    there is worth almost four cards), and ``spend`` plays it, from every seed tried."""
+    sizes, extra, terms = ismcts_fast.HAND_MODELS["spend"]
+    assert FEATURES[0] == "wilds" and terms[0] == ismcts_fast.SPEND_WILD_TERM
+    assert (sizes, extra, terms[1:]) == (HAND_SIZE_TERM, EXTRA_CARD_TERM, FEATURE_TERMS[1:])
+    mine = ["wild", "blue 7", "green 3", "yellow 8", "blue 2", "green 6", "yellow 1", "blue 9", "green 4"]
+    theirs = ["yellow 3", "green 9", "blue 1", "red 8", "yellow 6", "blue 5", "green 2"]
+    game = Game.from_position(
+        {
+            "variant": "classic",
+            "players": 2,
+            "turn": 0,
+            "color": "red",
+            "hands": [mine, theirs],
+            "discard": ["red 5"],
+            "seed": 3,
+        }
+    )
+    assert sorted({a.kind.value for a in game.legal_actions()}) == ["draw", "play"]
+
+    def choices(model: str) -> set[str]:
+        """The kinds of action (``play`` or ``draw``) chosen from three seeds."""
+        bots = [FastIsmctsBot(seed, iterations=20000, model=model) for seed in range(3)]
+        return {bot.act(View(game, 0)).kind.value for bot in bots}
+
+    assert choices("heuristic") == {"draw"}
+    assert choices("spend") == {"play"}
+
+
 def test_the_registry_the_default_budget_a_time_limit_and_bad_settings() -> None:
     assert "ismcts_fast" in bot_names()
     bot = make_bot("ismcts_fast", 3)

@@ -71,13 +71,20 @@ OPPONENT_MODELS = {"tree": 0, "policy": ~0, "policy_unless_challenge": ~(1 << K.
 FAST_READ_COLORS = False
 #: Whether to weight the deal of the opponent's hand by what its plays say (``read_plays``).
 FAST_READ_PLAYS = False
+#: The log-strength of a wild card in the ``spend`` model: about one card of a mid-sized hand
+#: (each costs 0.2-0.26 in :data:`~unokit.bots.ismcts.HAND_SIZE_TERM`), chosen rather than fitted.
+SPEND_WILD_TERM = 0.25
 #: Hand-strength models that score the cut-short rollouts, each as ``(HAND_SIZE_TERM,
 #: EXTRA_CARD_TERM, FEATURE_TERMS)`` over :data:`unokit.bots.ismcts.FEATURES`: ``heuristic``,
 #: fitted on hands between ``heuristic`` bots (the model ``ismcts`` uses); ``self``, fitted on
 #: 5,000 hands between two of these searches at 5,000 iterations (``scripts/fit_hand_model.py
-#: --bot ismcts_fast --iterations 5000 --hands 5000 --seed 2``).
+#: --bot ismcts_fast --iterations 5000 --hands 5000 --seed 2``); ``spend``, ``heuristic`` with a
+#: wild worth :data:`SPEND_WILD_TERM` instead of almost four cards, so that a seat with nothing
+#: else to play spends its wild rather than draw (the fitted models price a wild by how often
+#: its holder wins, so a search that scores tables with them keeps its wilds and draws).
 HAND_MODELS: dict[str, tuple[tuple[float, ...], float, tuple[float, ...]]] = {
     "heuristic": (HAND_SIZE_TERM, EXTRA_CARD_TERM, FEATURE_TERMS),
+    "spend": (HAND_SIZE_TERM, EXTRA_CARD_TERM, (SPEND_WILD_TERM, *FEATURE_TERMS[1:])),
     "self": (
         (
             0.0,
@@ -102,8 +109,9 @@ HAND_MODELS: dict[str, tuple[tuple[float, ...], float, tuple[float, ...]]] = {
         (0.541, 0.475, 0.239, 0.098, 0.111, -0.228),
     ),
 }
-#: The default model: ``self`` describes the tables between searches better but was not measured
-#: stronger, against ``heuristic`` or head to head with ``ismcts`` (``docs/ismcts.md``).
+#: The default model: ``self`` describes the tables between searches better, and ``spend`` ends
+#: the rare marathon hands between searches, but neither was measured stronger, against
+#: ``heuristic`` or head to head with ``ismcts`` (``docs/ismcts.md``).
 FAST_MODEL = "heuristic"
 #: The weights of a uniform deal (none).
 _NO_WEIGHTS = np.zeros(0, np.float64)
@@ -265,6 +273,7 @@ __all__ = [
     "FAST_ITERATIONS",
     "HAND_MODELS",
     "OPPONENT_MODELS",
+    "SPEND_WILD_TERM",
     "FastIsmctsBot",
     "engine_for",
 ]
