@@ -38,6 +38,7 @@ from . import faces, look
 from .help import KEYS, rules_summary
 from .look import chip_rows, wrap_chips
 from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, you_grammar
+from .terminal import leave_on_hangup
 
 SessionFactory = Callable[[], Session]
 
@@ -896,10 +897,16 @@ class PlayApp(App[Path | None]):
         """End the app because the game cannot go on (a bot broke the protocol); the game so
         far is saved and ``error`` holds the message for the command to print."""
         self.error = message
-        self.exit(self.session.save() if self.session is not None else None)
+        self.exit(self.save_game())
 
     def on_mount(self) -> None:
+        leave_on_hangup(self, self.save_game)
         self.restart(first=True)
+
+    def save_game(self) -> Path | None:
+        """Save the game being played (see :meth:`Session.save`); ``None`` when there is none
+        or it could not be saved."""
+        return self.session.save() if self.session is not None else None
 
     @property
     def table(self) -> TableScreen:

@@ -24,6 +24,7 @@ from ..narration import DECISION_WORDS, plural
 from ..record.replay import Replay
 from . import look
 from .session import Teller, hand_cards
+from .terminal import leave_on_hangup
 
 #: The bottom line: every key the viewer answers, and no other (O: everyone's eyes).
 KEYS_LINE = "←→ step · PgUp/PgDn ±10 · Home/End · N/P round · 0-9/O seat · ↑↓ scroll · Q quit"
@@ -149,6 +150,7 @@ class ReplayApp(App[None]):
         yield Static(Text(KEYS_LINE, style="reverse"), id="keys")
 
     def on_mount(self) -> None:
+        leave_on_hangup(self)
         self.refresh_view()
 
     def on_resize(self) -> None:
