@@ -1,8 +1,8 @@
 """Leaving a full-screen terminal app when its terminal goes away.
 
 When a terminal window closes, the kernel hangs the terminal up and signals its session
-leader. A game started through ``make run`` (or ``uv run``) is not that leader, and ``make``
-holds the hangup signal back while it waits for its child, so the game may never hear of it.
+leader. A game started through ``make run`` is not that leader, and ``make`` holds the hangup
+signal back while it waits for its child, so the game may never hear of it.
 Textual then finds the hung-up terminal always readable and spins a core on it, and its own
 exit cannot finish either: its output thread dies on the first write to the dead terminal,
 and the exit waits on that thread forever.
@@ -44,8 +44,9 @@ def terminal_fd() -> int | None:
 def leave_on_hangup(app: App[Any], before_leaving: Callable[[], object] | None = None) -> None:
     """From now on, once ``app``'s terminal has hung up, call ``before_leaving`` (to save what
     must not be lost; whatever it raises is ignored, as nobody is left to tell) and end the
-    process with :data:`HANGUP_EXIT_STATUS`. Call it from the app's ``on_mount``; an app not
-    started on a terminal is left alone."""
+    process with :data:`HANGUP_EXIT_STATUS` (child processes, such as external bots, see their
+    pipes close). Call it from the app's ``on_mount``; an app not started on a terminal is left
+    alone."""
     fd = terminal_fd()
     if fd is None or not os.isatty(fd):
         return
