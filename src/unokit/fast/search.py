@@ -195,8 +195,14 @@ def shuffle_order(rng: I64, order: I64, n: int) -> None:
     """``order[:n]`` becomes a uniformly random permutation of ``0..n-1``."""
     for i in range(n):
         order[i] = i
-    for i in range(n - 1, 0, -1):
-        j = below_at(rng, 0, i + 1)
+    shuffle_from(rng, order, 0, n)
+
+
+@jit
+def shuffle_from(rng: I64, order: I64, lo: int, n: int) -> None:
+    """Put ``order[lo:n]`` in uniformly random order, in place (Fisher-Yates, from the end)."""
+    for i in range(n - 1, lo, -1):
+        j = lo + below_at(rng, 0, i - lo + 1)
         t = order[i]
         order[i] = order[j]
         order[j] = t
@@ -224,11 +230,7 @@ def weighted_order(rng: I64, weights: F64, order: I64, n: int, k: int) -> None:
         order[j] = order[m]
         order[m] = t
         total -= weights[order[j]]
-    for i in range(n - 1, k, -1):
-        j = k + below_at(rng, 0, i - k + 1)
-        t = order[i]
-        order[i] = order[j]
-        order[j] = t
+    shuffle_from(rng, order, k, n)
 
 
 @jit

@@ -264,7 +264,7 @@ def play(
         app.run()
     finally:  # whatever happened, the game so far is on disk
         close_bots(externals)
-        last = app.session.save() if app.session is not None else None
+        last = app.save_game()
         for path in [*app.saved, *([last] if last is not None and last not in app.saved else [])]:
             click.echo(f"Game record saved to {path}  (unokit replay {path})")
         if app.session is not None and app.session.save_error is not None:
