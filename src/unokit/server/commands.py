@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 
@@ -159,6 +160,7 @@ def serve(
     require_extra("serve", "server", SERVER_MODULES)
     import uvicorn
 
+    from .announce import AnnouncingServer
     from .app import create_app
     from .hub import ServerConfig
     from .protocol import HARD_MAX_BYTES
@@ -195,19 +197,26 @@ def serve(
         app.state.hub.check_database()
     except (ValueError, RuntimeError) as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"unokit serve: {config.base_url} (database {config.database.split('@')[-1]})", err=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=HARD_MAX_BYTES,
-        ws_per_message_deflate=False,  # compressing every state costs more CPU than it saves on a LAN
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        loop="uvloop",
-        http="httptools",
-        ws=websocket_protocol(config.send_buffer),  # uvicorn's "websockets-sansio", bounded
-        lifespan="on",
-        access_log=False,
+    server = AnnouncingServer(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level=log_level,
+            ws_max_size=HARD_MAX_BYTES,
+            ws_per_message_deflate=False,  # compressing every state costs more CPU than it saves on a LAN
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            loop="uvloop",
+            http="httptools",
+            ws=websocket_protocol(config.send_buffer),  # uvicorn's "websockets-sansio", bounded
+            lifespan="on",
+            access_log=False,
+        ),
+        public_url=public_url,
+        database=config.database.split("@")[-1],
     )
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        raise SystemExit(3)  # uvicorn has logged why (the port is taken, ...)
