@@ -413,3 +413,18 @@ def _print_tournament(result: TournamentResult) -> None:
     for row in result.tables:
         pairs = ", ".join(f"{bot} {rate:.1%}" for bot, rate in zip(row["bots"], row["win_rates"], strict=True))
         console.print(f"  {pairs}")
+    if result.head_to_head:
+        h2h = Table(title="Head to head: of the games one of the two won, the share the first won (95% Wilson)")
+        for column in ("bot", "against", "games", "won", "lost", "rate", "95% interval"):
+            h2h.add_column(column, justify="left" if column in ("bot", "against") else "right")
+        for pair in result.head_to_head:
+            h2h.add_row(
+                pair["bot"],
+                pair["other"],
+                str(pair["games"]),
+                str(pair["wins"]),
+                str(pair["losses"]),
+                f"{pair['rate']:.1%}",
+                f"{pair['ci_low']:.1%} to {pair['ci_high']:.1%}",
+            )
+        console.print(h2h)
