@@ -60,6 +60,20 @@ export const memory = {
   setName(name) {
     localStorage.setItem("unokit.name", name);
   },
+  /** This browser's player identity: a long random secret, made on first use, that the server
+   * knows across rooms (for "My games"). No password: whoever holds it is this player. */
+  identity() {
+    let secret = localStorage.getItem("unokit.player");
+    if (!secret) {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      secret = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      localStorage.setItem("unokit.player", secret);
+    }
+    return secret;
+  },
+  forgetIdentity() {
+    localStorage.removeItem("unokit.player");
+  },
 };
 
 /**
@@ -83,6 +97,7 @@ export class RoomConnection {
     this.inFlight = null;
     this.retry = 0;
     this.closedForGood = false;
+    this.chatIds = new Set();
     this.ws = null;
     this.open();
   }
@@ -95,7 +110,8 @@ export class RoomConnection {
     ws.onopen = () => {
       const hello = { type: "hello", protocol: PROTOCOL, room: this.code, role: this.role, id: this.nextId++ };
       if (this.token) hello.token = this.token;
-      else if (this.role === "player") hello.name = this.name;
+      else if (this.role === "player" || this.name) hello.name = this.name;
+      if (this.role === "player") hello.player = memory.identity();
       if (this.hostToken) hello.host_token = this.hostToken;
       ws.send(JSON.stringify(hello));
     };
@@ -118,6 +134,16 @@ export class RoomConnection {
   }
 
   receive(msg) {
+    if (msg.type === "chat") {
+      if (this.handlers.onChat) this.handlers.onChat(msg);
+      return;
+    }
+    if (this.chatIds.has(msg.reply_to)) {
+      // the answer to a chat message: it never holds the table's controls
+      this.chatIds.delete(msg.reply_to);
+      if (msg.type === "error" && this.handlers.onChatError) this.handlers.onChatError(msg);
+      return;
+    }
     if (msg.type === "welcome") {
       this.retry = 0;
       this.seat = msg.seat;
@@ -187,5 +213,22 @@ export class RoomConnection {
 
   leave() {
     return this.send({ type: "leave", token: this.token });
+  }
+
+  /** After a game: say whether this seat's player wants to play again. */
+  ready(flag = true) {
+    return this.send({ type: "ready", token: this.token, ready: flag });
+  }
+
+  /** A chat line ({text}) or a quick reaction ({reaction}); sent at once, beside any request
+   * of the table's (its answer comes to onChatError when refused). */
+  chat(fields) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    const id = `c${this.nextId++}`;
+    this.chatIds.add(id);
+    const message = { type: "chat", ...fields, id };
+    if (this.seat !== null && this.token) message.token = this.token;
+    this.ws.send(JSON.stringify(message));
+    return true;
   }
 }
