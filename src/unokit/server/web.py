@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..bots import level_names
 from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, KIND_TITLES, NO_COLOR, SIDE_COLORS, Face, is_wild
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
@@ -36,7 +37,7 @@ from ..play import faces
 from ..play.session import summarize
 from ..record import GameRecord, RecordError, Replay
 from .chat import REACTIONS
-from .room import SEAT_BOTS, Settings
+from .room import Settings, seat_bots
 
 #: How each option's type (as :class:`~unokit.core.variants.Options` declares it) is edited.
 _OPTION_KINDS = {
@@ -115,7 +116,8 @@ def catalog() -> dict[str, Any]:
             for k in range(len(KIND_NAMES))
         ],
         "variants": variants,
-        "bots": list(SEAT_BOTS),
+        "bots": seat_bots(),
+        "levels": level_names(),
         "reactions": list(REACTIONS),
         "settings": Settings().to_json(),
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
