@@ -54,7 +54,7 @@ MAX_DEPTH = 4
 TOO_SLOW = 1008
 
 #: Each client message type and its fields: name -> (accepted types, required).
-_STR, _INT, _ANY_ID = (str,), (int,), (str, int)
+_STR, _INT, _BOOL, _ANY_ID = (str,), (int,), (bool,), (str, int)
 FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hello": {
         "protocol": (_STR, False),
@@ -63,6 +63,8 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "name": (_STR, False),
         "token": (_STR, False),
         "host_token": (_STR, False),
+        "redirects": (_BOOL, False),
+        "unreachable": (_STR, False),
         "id": (_ANY_ID, False),
     },
     "action": {
@@ -129,8 +131,8 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
         if name not in spec:
             raise RoomError("bad_message", f"a {kind!r} message has no field {name[:40]!r}")
         types, _required = spec[name]
-        if isinstance(value, bool) or not isinstance(value, types):
-            wanted = " or ".join("text" if t is str else "a whole number" for t in types)
+        if isinstance(value, bool) != (types == _BOOL) or not isinstance(value, types):
+            wanted = " or ".join({str: "text", int: "a whole number", bool: "true or false"}[t] for t in types)
             raise RoomError("bad_message", f"the field {name!r} of a {kind!r} message must be {wanted}")
         if isinstance(value, str) and len(value) > 400:
             raise RoomError("bad_message", f"the field {name!r} is too long")
@@ -138,6 +140,12 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
     if missing:
         raise RoomError("bad_message", f"a {kind!r} message needs {', '.join(repr(m) for m in missing)}")
     return obj
+
+
+def websocket_url(base_url: str) -> str:
+    """The websocket address of the server at ``base_url`` (``http://host:port/prefix``)."""
+    base = base_url.rstrip("/")
+    return base.replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/ws"
 
 
 def error(code: str, message: str, reply_to: object = None, state: dict[str, Any] | None = None) -> dict[str, Any]:
