@@ -65,6 +65,7 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "host_token": (_STR, False),
         "redirects": (_BOOL, False),
         "unreachable": (_STR, False),
+        "player": (_STR, False),
         "id": (_ANY_ID, False),
     },
     "action": {
@@ -83,11 +84,16 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "bot": (_STR, False),
         "id": (_ANY_ID, False),
     },
+    "chat": {"text": (_STR, False), "reaction": (_STR, False), "token": (_STR, False), "id": (_ANY_ID, False)},
+    "ready": {"token": (_STR, True), "ready": (_BOOL, False), "id": (_ANY_ID, False)},
     "back": {"token": (_STR, True), "id": (_ANY_ID, False)},
     "leave": {"token": (_STR, True), "id": (_ANY_ID, False)},
     "sync": {"id": (_ANY_ID, False)},
     "ping": {"id": (_ANY_ID, False)},
 }
+
+
+_TYPE_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
 
 
 def _depth(value: Any, limit: int) -> bool:
@@ -131,8 +137,8 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
         if name not in spec:
             raise RoomError("bad_message", f"a {kind!r} message has no field {name[:40]!r}")
         types, _required = spec[name]
-        if isinstance(value, bool) != (types == _BOOL) or not isinstance(value, types):
-            wanted = " or ".join({str: "text", int: "a whole number", bool: "true or false"}[t] for t in types)
+        if isinstance(value, bool) is not (types == _BOOL) or not isinstance(value, types):
+            wanted = " or ".join(_TYPE_WORDS[t] for t in types)
             raise RoomError("bad_message", f"the field {name!r} of a {kind!r} message must be {wanted}")
         if isinstance(value, str) and len(value) > 400:
             raise RoomError("bad_message", f"the field {name!r} is too long")
