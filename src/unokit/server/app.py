@@ -36,13 +36,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
-from ..bots import bot_names
+from ..bots import level_names
 from . import PROTOCOL
 from .authority import Room, identity_hash
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .protocol import HARD_MAX_BYTES, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
-from .room import SEAT_BOTS, RoomError
+from .room import RoomError, seat_bots
 from .web import web_routes
 
 log = logging.getLogger("unokit.server")
@@ -152,7 +152,8 @@ def create_app(config: ServerConfig) -> Starlette:
                     }
                     for name, rules in VARIANTS.items()
                 },
-                "bots": [name for name in SEAT_BOTS if name in bot_names()],
+                "bots": seat_bots(),
+                "levels": level_names(),
             }
         )
 

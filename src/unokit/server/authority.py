@@ -31,6 +31,8 @@ from typing import Any, Protocol
 
 from .. import Event, InvalidActionError, UnokitError, redact
 from ..bots import Bot, make_bot
+from ..bots.habits import ForgetfulBot
+from ..bots.levels import LEVELS, for_people
 from ..core.actions import CATCH, UNO
 from ..core.observation import View
 from ..core.position import exposed_seat, jumps_may_come
@@ -44,8 +46,11 @@ from .web import round_summary
 
 log = logging.getLogger("unokit.server")
 
-#: A bot whose moves take long enough to be thought in a worker thread.
-SLOW_BOTS = frozenset({"ismcts", "ismcts_fast"})
+#: A bot whose moves take long enough to be thought in a worker thread (the searches, and the
+#: levels that play them).
+SLOW_BOTS = frozenset({"ismcts", "ismcts_fast"}) | {
+    name for name, level in LEVELS.items() if level.bot == "ismcts_fast"
+}
 
 
 def token_hash(token: str) -> str:
@@ -699,7 +704,9 @@ class Room:
         current = self.automatic.get(seat)
         if current is None or current.name != name or current.game_no != self.state.game_no:
             seed = spec.bot_seed if spec.kind == "bot" else secrets.randbits(62)
-            current = Automatic(make_bot(name, seed), name, self.state.game_no)
+            bot = make_bot(name, seed)
+            # A level plays with its human habits; engine names (scripts, stand-ins) without.
+            current = Automatic(for_people(bot, name) if name in LEVELS else bot, name, self.state.game_no)
             current.bot.reset(seat)
             self.automatic[seat] = current
         return current
@@ -755,7 +762,14 @@ class Room:
             self._timer_at("hold_end", 0.0)
         for seat, actions in offered.items():
             if actions and self._is_automatic(seat):
-                reaction = self._bot(seat).bot.react(View(game, seat))
+                bot = self._bot(seat).bot
+                view = View(game, seat)
+                if isinstance(bot, ForgetfulBot):  # its own chance to react, after its reaction time
+                    timed = bot.reaction(view) or bot.jump(view)
+                    if timed is not None:
+                        self._timer_at(f"react{seat}", timed.after, (seat, timed.action.text))
+                    continue
+                reaction = bot.react(view)
                 if reaction is not None:
                     self._timer_at(f"react{seat}", settings.bot_seconds / 2, (seat, reaction.text))
         hold = 0.0 if self.hold_until is None else self.hold_until - loop_now

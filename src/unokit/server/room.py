@@ -21,14 +21,24 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from .. import Event, Game, InvalidActionError, UnokitError
-from ..bots import bot_names
+from ..bots import bot_names, level_names
 from ..record import GameRecord, Result, Seat
 
 LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
 PHASES = (LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED)
 
-#: The bots a host may seat by name (those installed: ``ismcts_fast`` needs the ``fast`` extra).
-SEAT_BOTS = ("random", "heuristic", "ismcts", "ismcts_fast")
+#: The bots a host may seat by name: the levels, which people choose by (each plays with its
+#: human habits), then the engine names, for scripts (those installed: ``ismcts_fast`` needs the
+#: ``fast`` extra).
+SEAT_BOTS = (*level_names(), "random", "heuristic", "ismcts", "ismcts_fast")
+
+
+def seat_bots() -> list[str]:
+    """The names of :data:`SEAT_BOTS` that this server can seat: every level (a level whose bot
+    is not installed plays its fallback) and the installed engine bots."""
+    installed = set(bot_names()) | set(level_names())
+    return [name for name in SEAT_BOTS if name in installed]
+
 
 #: Host commands and the phases in which each is allowed.
 HOST_PHASES: dict[str, tuple[str, ...]] = {
@@ -100,8 +110,8 @@ class Settings:
             if key not in known:
                 raise RoomError("bad_settings", f"unknown setting {key!r}; settings are {', '.join(sorted(known))}")
             if key == "standin_bot":
-                if value not in SEAT_BOTS or value not in bot_names():
-                    raise RoomError("bad_settings", f"standin_bot must be one of {', '.join(SEAT_BOTS)}")
+                if value not in seat_bots():
+                    raise RoomError("bad_settings", f"standin_bot must be one of {', '.join(seat_bots())}")
                 values[key] = value
                 continue
             low, high = Settings.LIMITS[key]
@@ -406,7 +416,7 @@ class RoomState:
 
     @staticmethod
     def _bot_name(bot: object) -> str:
-        available = [name for name in SEAT_BOTS if name in bot_names()]
+        available = seat_bots()
         if bot not in available:
             raise RoomError("bad_bot", f"'bot' must be one of {', '.join(available)}")
         assert isinstance(bot, str)
