@@ -1,8 +1,12 @@
 // The server: HTTP requests and the websocket of one room (protocol unokit-server/1).
 // The connection says hello again with the seat's token after every drop, so a reload or a
-// lost network puts the player back in their seat.
+// lost network puts the player back in their seat. In a cluster it follows the server's
+// "redirect" to the process that owns the room, and after a drop starts again from the page's
+// own address, which sends it to whichever process owns the room then.
 
 export const PROTOCOL = "unokit-server/1";
+/** Redirects followed in a row before the client asks to be served where it is. */
+const MOST_REDIRECTS = 3;
 
 /** An error from the server, in words. */
 export class ServerError extends Error {
@@ -99,25 +103,52 @@ export class RoomConnection {
     this.closedForGood = false;
     this.chatIds = new Set();
     this.ws = null;
+    // A cluster sends the client to the process that owns the room (a "redirect"); when that
+    // address cannot be reached, the client says hello here again, naming it, and is served here.
+    this.redirects = 0;
+    this.unreachable = null;
     this.open();
   }
 
-  open() {
+  open(target = null) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    const ws = new WebSocket(target || `${scheme}://${location.host}/ws`);
+    let opened = false;
     this.ws = ws;
     this.handlers.onStatus(this.retry ? "reconnecting…" : "connecting…");
     ws.onopen = () => {
+      opened = true;
       const hello = { type: "hello", protocol: PROTOCOL, room: this.code, role: this.role, id: this.nextId++ };
       if (this.token) hello.token = this.token;
       else if (this.role === "player" || this.name) hello.name = this.name;
       if (this.role === "player") hello.player = memory.identity();
       if (this.hostToken) hello.host_token = this.hostToken;
+      if (this.redirects < MOST_REDIRECTS) {
+        hello.redirects = true;
+        if (this.unreachable) hello.unreachable = this.unreachable;
+      }
       ws.send(JSON.stringify(hello));
     };
-    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    ws.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type === "redirect") {
+        this.redirects += 1;
+        this.ws = null; // this connection ends here
+        ws.close();
+        this.open(msg.websocket);
+        return;
+      }
+      this.receive(msg);
+    };
     ws.onclose = () => {
       if (this.ws !== ws) return;
+      if (target && !opened) {
+        // The owner's own address cannot be reached from here: be served where we came from.
+        this.unreachable = target;
+        this.redirects += 1;
+        this.open();
+        return;
+      }
       this.settle();
       if (this.closedForGood) return;
       this.retry += 1;
@@ -146,6 +177,8 @@ export class RoomConnection {
     }
     if (msg.type === "welcome") {
       this.retry = 0;
+      this.redirects = 0;
+      this.unreachable = null;
       this.seat = msg.seat;
       this.isHost = Boolean(msg.host);
       if (msg.token) this.token = msg.token;
