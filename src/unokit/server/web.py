@@ -9,7 +9,8 @@ Routes (``docs/web.md``):
 
 * ``GET /api/catalog`` -> colours and their colour-blind symbols, card kinds (name, title,
   short label, wild or not), every variant (sides, player range, each option with its kind,
-  default and choices), the bots a room can seat and the room settings with their defaults;
+  default and choices), the bots a room can seat, the chat's quick reactions and the room
+  settings with their defaults;
 * ``GET /api/rooms/{code}/records/{number}/replay?step=K`` -> step ``K`` of a finished game:
   the table as everyone saw it, every hand (the game is over), and what happened, in words.
 """
@@ -35,6 +36,7 @@ from ..narration import describe
 from ..play import faces
 from ..play.session import summarize
 from ..record import GameRecord, RecordError, Replay
+from .chat import REACTIONS
 from .room import Settings, seat_bots
 
 #: How each option's type (as :class:`~unokit.core.variants.Options` declares it) is edited.
@@ -116,6 +118,7 @@ def catalog() -> dict[str, Any]:
         "variants": variants,
         "bots": seat_bots(),
         "levels": level_names(),
+        "reactions": list(REACTIONS),
         "settings": Settings().to_json(),
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
     }

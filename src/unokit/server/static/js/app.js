@@ -1,12 +1,15 @@
 // The browser client of unokit serve: the lobby (create or join a room), the room (seats,
 // host controls, the table) and the pages for real cards (score sheet, launcher) and replays.
-// Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher", "/#/replay/CODE/N".
+// Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher", "/#/replay/CODE/N",
+// "/#/games" this browser's finished games.
 
 import { api, memory, RoomConnection } from "./net.js";
 import { useCatalog } from "./cards.js";
 import { clear, h, plural, words } from "./dom.js";
 import { TableView } from "./table.js";
 import { launcherPage, replayPage, sheetPage } from "./tools.js";
+import { ChatPanel } from "./chat.js";
+import { myGamesPage, playAgainPanel, playNow, publicRoomsPanel } from "./together.js";
 
 const app = document.getElementById("app");
 const status = document.getElementById("status");
@@ -37,6 +40,7 @@ async function route() {
   const roomMatch = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);
   if (hash.startsWith("sheet")) current = sheetPage(app, catalog);
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
+  else if (hash.startsWith("games")) current = myGamesPage(app, catalog);
   else if (hash.startsWith("replay/")) {
     const [, code, number] = hash.split("/");
     current = replayPage(app, catalog, code.toUpperCase(), Number(number));
@@ -142,6 +146,7 @@ function lobbyPage(catalog) {
     h("div.row", {}, h("div.field", {}, h("label", { for: "players" }, "Players (seats)"), players), h("div.field", {}, h("label", { for: "bots" }, "Bots among them"), bots), h("div.field", {}, h("label", { for: "bot-kind" }, "Bot strength"), strength)),
     optionsBox,
     h("details", {}, h("summary", {}, "Timers"), settingsBox),
+    h("div.field.check", {}, h("input#public-room", { type: "checkbox", name: "public" }), h("label", { for: "public-room" }, "Public: list the room so that anyone can find it and join")),
     h("button.primary#create-button", { type: "submit" }, "Create the room"),
     message,
   );
@@ -168,7 +173,9 @@ function lobbyPage(catalog) {
     }
     button.disabled = true;
     try {
-      const room = await api("/api/rooms", { variant: variantSelect.value, players: seats, options: readOptions(create, variant), settings });
+      const request = { variant: variantSelect.value, players: seats, options: readOptions(create, variant), settings };
+      if (create.querySelector("#public-room").checked) request.public = true;
+      const room = await api("/api/rooms", request);
       memory.setHost(room.room, room.host_token);
       memory.setName(yourName.value.trim());
       sessionStorage.setItem(`unokit.bots.${room.room}`, JSON.stringify({ count: botCount, bot: strength.value }));
@@ -191,8 +198,9 @@ function lobbyPage(catalog) {
     event.preventDefault();
     if (code.value.trim()) location.assign(`/r/${code.value.trim().toUpperCase()}`);
   });
-  app.append(h("div.lobby", {}, create, h("div.side-panels", {}, join, h("section.panel", {}, h("h2", {}, "At a real table"), h("p", {}, "Playing with real cards? Keep the score on a ", h("a", { href: "/#/sheet" }, "score sheet"), ", and use the ", h("a", { href: "/#/launcher" }, "virtual launcher"), " when the UNO Attack launcher is missing.")))));
-  return () => {};
+  const [publicRooms, stopPublic] = publicRoomsPanel(catalog, yourName);
+  app.append(h("div.lobby", {}, create, h("div.side-panels", {}, publicRooms, join, h("section.panel", {}, h("h2", {}, "At a real table"), h("p", {}, "Playing with real cards? Keep the score on a ", h("a", { href: "/#/sheet" }, "score sheet"), ", and use the ", h("a", { href: "/#/launcher" }, "virtual launcher"), " when the UNO Attack launcher is missing.")))));
+  return stopPublic;
 }
 
 function botWords(bot) {
@@ -213,8 +221,11 @@ function settingWords(name) {
 // ---------------------------------------------------------------------- a room
 
 function roomPage(code, catalog) {
-  const page = h("div.room");
-  app.append(page);
+  const shell = h("div.room");
+  const page = h("div.room-main");
+  shell.append(page);
+  app.append(shell);
+  let chat = null;
   let conn = null;
   let table = null;
   let room = null;
@@ -226,6 +237,9 @@ function roomPage(code, catalog) {
   const autoName = sessionStorage.getItem(`unokit.join.${code}`);
   const start = (role, name) => {
     conn = new RoomConnection(code, { role, name, token: saved && role === "player" ? saved.token : null, hostToken: memory.host(code) }, handlers);
+    if (chat) chat.element.remove();
+    chat = new ChatPanel(conn);
+    shell.append(chat.element);
   };
 
   const handlers = {
@@ -237,10 +251,14 @@ function roomPage(code, catalog) {
     onState: (msg) => {
       state = msg;
       room = msg.room;
+      if (chat) chat.setRoom(room);
       draw();
     },
+    onChat: (msg) => chat && chat.receive(msg),
+    onChatError: (msg) => chat && chat.error(msg),
     onRoom: (msg) => {
       room = msg.room;
+      if (chat) chat.setRoom(room);
       if (state) state = { ...state, room };
       if (table && room.phase !== "lobby") table.updateRoom(room);
       else draw();
@@ -254,9 +272,17 @@ function roomPage(code, catalog) {
         joinForm();
         return;
       }
+      const playNowVariant = sessionStorage.getItem(`unokit.playnow.${code}`);
+      if (playNowVariant && (msg.code === "room_full" || msg.code === "phase")) {
+        // another player took the last seat first: find another table
+        conn.close();
+        sessionStorage.removeItem(`unokit.playnow.${code}`);
+        playNow(playNowVariant, memory.name()).catch((err) => clear(page).append(errorBox(err.message)));
+        return;
+      }
       if (msg.code === "no_room" || msg.code === "room_closed") {
         conn.close();
-        clear(page).append(errorBox(msg.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+        clear(shell).append(errorBox(msg.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
         return;
       }
       if (table) table.showError(msg.message);
@@ -270,7 +296,7 @@ function roomPage(code, catalog) {
       page.querySelectorAll(".host-controls button").forEach((b) => { b.disabled = busy; });
     },
     onClosed: (reason) => {
-      clear(page).append(errorBox(`The room is closed: ${reason}.`), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+      clear(shell).append(errorBox(`The room is closed: ${reason}.`), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
     },
   };
 
@@ -299,6 +325,7 @@ function roomPage(code, catalog) {
       const body = h("div.table-root");
       page.append(header, body);
       table = new TableView(body, conn, code);
+      table.playAgain = () => playAgainPanel(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } });
     }
     const bar = page.querySelector(".room-bar");
     clear(bar).append(roomBar(), hostControls());
@@ -322,7 +349,8 @@ function roomPage(code, catalog) {
   function hostControls() {
     if (!conn || !conn.isHost) return h("div");
     const box = h("details.host-controls", { open: room.phase === "lobby" || undefined }, h("summary", {}, "Host controls"));
-    const allowedSeats = room.phase === "lobby" || room.phase === "hand_over";
+    const allowedSeats = room.phase === "lobby" || room.phase === "hand_over" || room.phase === "finished";
+    const muted = room.muted || [];
     const list = h("ul.seat-list");
     room.seats.forEach((seat) => {
       const pick = h("select", { "aria-label": `bot for seat ${seat.seat}` }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botWords(b))));
@@ -334,9 +362,15 @@ function roomPage(code, catalog) {
           row.append(h("button", { type: "button", onclick: () => conn.host("kick", { seat: seat.seat }) }, "Free the seat"));
         }
       }
+      if (seat.kind === "human" && seat.seat !== conn.seat) {
+        const isMuted = muted.includes(seat.seat);
+        row.append(h("button", { type: "button", dataset: { verb: isMuted ? "unmute" : "mute", seat: String(seat.seat) }, onclick: () => conn.host(isMuted ? "unmute" : "mute", { seat: seat.seat }) }, isMuted ? "Let them chat" : "Mute in the chat"));
+      }
       list.append(row);
     });
     box.append(list);
+    box.append(h("p", {}, h("button", { type: "button", dataset: { verb: room.spectators_muted ? "unmute" : "mute" }, onclick: () => conn.host(room.spectators_muted ? "unmute" : "mute") }, room.spectators_muted ? "Let spectators chat" : "Mute the spectators' chat")));
+    box.append(h("p", {}, h("button", { type: "button", dataset: { verb: room.public ? "make-private" : "make-public" }, onclick: () => conn.host(room.public ? "make_private" : "make_public") }, room.public ? "Make the room private" : "List the room publicly")));
     const buttons = h("div.row");
     if (room.phase === "lobby" || room.phase === "finished") buttons.append(h("button.primary#start-game", { type: "button", dataset: { verb: "host-start" }, onclick: () => conn.host("start") }, room.phase === "lobby" ? "Start the game" : "Start a new game"));
     if (room.phase === "hand_over") buttons.append(h("button.primary", { type: "button", onclick: () => conn.host("continue") }, "Next hand now"));
@@ -357,7 +391,7 @@ function roomPage(code, catalog) {
     );
     if (note) box.append(errorBox(note));
     const seats = h("ol.seat-list");
-    room.seats.forEach((seat) => seats.append(h("li", {}, seat.kind === "open" ? h("em", {}, "open seat") : `${seat.name}${seat.kind === "bot" ? ` (${seat.bot} bot)` : ""}${seat.seat === conn.seat ? " (you)" : ""}`)));
+    room.seats.forEach((seat) => seats.append(h("li", { dataset: { seatBox: String(seat.seat) } }, seat.kind === "open" ? h("em", {}, "open seat") : `${seat.name}${seat.kind === "bot" ? ` (${seat.bot} bot)` : ""}${seat.seat === conn.seat ? " (you)" : ""}`)));
     box.append(h("h3", {}, "Seats"), seats);
     const opts = Object.entries(room.options).map(([k, v]) => `${words(k)}: ${formatValue(v)}`).join("; ");
     box.append(h("p.hint", {}, `Options: ${opts}. Turn timer: ${room.settings.turn_seconds ? `${room.settings.turn_seconds} s` : "off"}.`));
@@ -385,7 +419,7 @@ function roomPage(code, catalog) {
       h("p", {}, `${plural(info.players, "seat")}, ${plural(open, "open seat")}; the game is ${words(info.phase)}.`),
       note ? errorBox(note) : null,
       h("div.field", {}, h("label", { for: "join-name" }, "Your name"), name),
-      h("div.row", {}, h("button.primary#join-player", { type: "submit", disabled: open === 0 || undefined }, "Join as a player"), h("button#join-spectator", { type: "button", onclick: () => { clear(page); start("spectator", ""); } }, "Watch as a spectator")),
+      h("div.row", {}, h("button.primary#join-player", { type: "submit", disabled: open === 0 || undefined }, "Join as a player"), h("button#join-spectator", { type: "button", onclick: () => { clear(page); start("spectator", name.value.trim()); } }, "Watch as a spectator")),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -401,7 +435,7 @@ function roomPage(code, catalog) {
     page.append(form);
   }
 
-  if (location.hash === "#watch") start("spectator", "");
+  if (location.hash === "#watch") start("spectator", memory.name());
   else if (saved) start("player", "");
   else if (autoName) start("player", autoName);
   else joinForm();
