@@ -34,6 +34,12 @@ def bot_names() -> list[str]:
     return names
 
 
+def registry_keys() -> list[str]:
+    """The catalogue keys of the bots people choose: each one's name and one-line description
+    (``docs/i18n.md``)."""
+    return [key for name in BOT_CLASSES for key in (f"bot.{name}", f"bot.{name}.help")]
+
+
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A new bot called ``name`` with its own RNG seeded by ``seed``.
 
@@ -79,4 +85,5 @@ __all__ = [
     "check_bot_spec",
     "external_command",
     "make_bot",
+    "registry_keys",
 ]

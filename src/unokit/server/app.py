@@ -9,7 +9,7 @@ Routes (``docs/protocol.md``):
 * ``GET /api/rooms/{code}`` -> the room as everyone may see it;
 * ``GET /api/rooms/{code}/records`` and ``.../records/{n}`` -> finished games as ``unokit-record/1``;
 * ``GET /r/{code}`` -> the room's link, the browser client's page;
-* ``WS /ws`` -> the game protocol ``unokit-server/1``.
+* ``WS /ws`` -> the game protocol ``unokit-server/2``.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             created = await hub.create_room(payload)
         except RoomError as exc:
-            return _problem(exc.code, exc.message, 400)
+            return _json({"error": exc.code, "message": exc.message, **exc.detail()}, 400)
         return _json(created, 201)
 
     def _code(request: Request) -> str | None:
