@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..bots import level_names
 from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, SIDE_COLORS, is_wild
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
@@ -35,7 +36,7 @@ from ..i18n import LANGUAGES
 from ..narration import Narrator, action_line
 from ..play.session import summarize
 from ..record import GameRecord, RecordError, Replay
-from .room import SEAT_BOTS, Settings
+from .room import Settings, seat_bots
 
 #: How each option's type (as :class:`~unokit.core.variants.Options` declares it) is edited.
 _OPTION_KINDS = {
@@ -104,7 +105,8 @@ def catalog() -> dict[str, Any]:
         "colors": [{"name": name, "symbol": COLOR_SYMBOLS[i]} for i, name in enumerate(COLOR_NAMES)],
         "kinds": [{"name": KIND_NAMES[k], "wild": is_wild(k)} for k in range(len(KIND_NAMES))],
         "variants": variants,
-        "bots": list(SEAT_BOTS),
+        "bots": seat_bots(),
+        "levels": level_names(),
         "settings": Settings().to_json(),
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
     }

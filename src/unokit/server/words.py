@@ -14,6 +14,7 @@ from dataclasses import fields
 from types import MappingProxyType
 
 from ..core.codes import Param, Spec
+from .chat import REACTIONS
 from .protocol import FIELDS
 from .room import PHASES, Settings
 
@@ -22,7 +23,7 @@ P = Param
 #: The messages a client sends (their fields: :data:`unokit.server.protocol.FIELDS`).
 CLIENT_MESSAGES: tuple[str, ...] = tuple(FIELDS)
 #: The messages the server sends (``docs/protocol.md``, "Server messages").
-SERVER_MESSAGES: tuple[str, ...] = ("welcome", "state", "room", "ack", "error", "closed", "pong")
+SERVER_MESSAGES: tuple[str, ...] = ("welcome", "state", "room", "ack", "error", "closed", "pong", "chat")
 
 
 def _spec(code: str, **params: Param) -> Spec:
@@ -71,6 +72,8 @@ ERRORS = MappingProxyType(
             _spec("bad_step"),
             _spec("corrupt"),
             _spec("offline"),
+            _spec("bad_chat"),
+            _spec("muted"),
         )
     }
 )
@@ -99,6 +102,8 @@ def registry_keys() -> Iterator[str]:
         yield f"net.{state}"
     for model in LAUNCHER_PAGE_MODELS:
         yield f"launcher.model.{model}"
+    for reaction in REACTIONS:
+        yield f"reaction.{reaction}"
     for name in SETTINGS:
         yield f"setting.{name}"
         yield f"setting.{name}.help"

@@ -133,7 +133,7 @@ function lobbyPage(catalog) {
   const variantSelect = h("select#variant", { name: "variant" }, names.map((n) => h("option", { value: n }, t(`variant.${n}`))));
   const players = h("input#players", { type: "number", name: "players", value: "4", min: "2", max: "10", required: true });
   const bots = h("input#bots", { type: "number", name: "bots", value: "2", min: "0", max: "9" });
-  const strength = h("select#bot-kind", { name: "bot" }, catalog.bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, botWords(b))));
+  const strength = h("select#bot-kind", { name: "bot" }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botWords(b))));
   const yourName = h("input#your-name", { type: "text", name: "name", maxlength: "40", required: true, value: memory.name(), autocomplete: "nickname" });
   const optionsBox = h("fieldset.options", {}, h("legend", {}, t("lobby.options")));
   const settingsBox = h("fieldset.settings", {}, h("legend", {}, t("lobby.settings_legend")));
@@ -336,7 +336,7 @@ function roomPage(code, catalog) {
     const list = h("ul.seat-list");
     room.seats.forEach((seat) => {
       const number = seat.seat + 1;
-      const pick = h("select", { "aria-label": t("host.bot_for_seat", { number }) }, catalog.bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, botWords(b))));
+      const pick = h("select", { "aria-label": t("host.bot_for_seat", { number }) }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botWords(b))));
       const who = seat.kind === "open" ? h("em", {}, t("host.open")) : seat.kind === "bot" ? t("seat.bot_name", { bot: t(`bot.${seat.bot}`) }) : seat.name;
       const row = h("li", {}, h("span.seat-title", {}, t("host.seat", { number }), " ", who));
       if (allowedSeats) {
