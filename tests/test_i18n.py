@@ -92,7 +92,20 @@ def test_placeholders_agree_with_english_and_every_plural_form_is_there(
 #: nested message, a number of seconds): they need no type.
 SAID_BY_THE_CALLER = frozenset(
     {"action", "bot", "choice", "code", "error", "help", "open", "options", "phase", "pile", "rounds", "rules"}
-    | {"first", "scoring", "seats", "second", "seconds", "status", "symbol", "teams", "timer", "todo", "value"}
+    | {
+        "first",
+        "reaction",
+        "scoring",
+        "seats",
+        "second",
+        "seconds",
+        "status",
+        "symbol",
+        "teams",
+        "timer",
+        "todo",
+        "value",
+    }
 )
 
 

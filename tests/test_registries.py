@@ -197,3 +197,15 @@ def test_an_illegal_action_carries_its_code_and_parameters() -> None:
         Game.new("classic", 11, 1)
     assert caught.value.code == ErrorCode.PLAYERS_RANGE
     assert caught.value.params == {"variant": "classic", "low": 2, "high": 10, "given": "11"}
+
+
+def test_the_browser_draws_every_chat_reaction() -> None:
+    # The one table of the pages keyed by a closed set (their words are the catalogue's).
+    from pathlib import Path
+
+    from unokit.server.chat import REACTIONS
+
+    source = (Path(unokit.__file__).parent / "server" / "static" / "js" / "chat.js").read_text(encoding="utf-8")
+    table = source.split("export const REACTIONS = {", 1)[1].split("};", 1)[0]
+    keys = [line.strip().split(":", 1)[0] for line in table.strip().splitlines()]
+    assert keys == list(REACTIONS)

@@ -30,9 +30,11 @@ def create_room(
     rounds: int | None = 1,
     timers: dict[str, str] | None = None,
     options: dict[str, bool | str] | None = None,
+    public: bool = False,
 ) -> str:
     """Create a room from the lobby form; return its code once its seats are filled.
-    ``options``: rule options to set in the form (a box ticked for ``True``, else a choice)."""
+    ``options``: rule options to set in the form (a box ticked for ``True``, else a choice);
+    ``public``: list the room in the lobby."""
     page.goto(f"{base_url}/")
     page.fill("#your-name", name)
     page.select_option("#variant", variant)
@@ -49,6 +51,7 @@ def create_room(
     page.click("#create-room details summary")  # the timers
     for setting, value in (FAST_TIMERS if timers is None else timers).items():
         page.fill(f"#set-{setting}", value)
+    page.set_checked("#public-room", public)
     page.click("#create-button")
     page.wait_for_url("**/r/*")
     code = page.url.rsplit("/", 1)[-1]

@@ -39,7 +39,7 @@ from .. import VARIANTS, __version__
 from ..bots import level_names
 from . import PROTOCOL
 from .authority import Room, identity_hash
-from .hub import CODE_ALPHABET, Hub, ServerConfig
+from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .protocol import HARD_MAX_BYTES, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
 from .room import RoomError, seat_bots
@@ -72,6 +72,8 @@ class WsPeer:
         self.role = "none"
         self.name: str | None = None
         self.room: Room | None = None
+        self.redirects = False  # the client follows a redirect to its room's owner
+        self.unreachable: str | None = None  # an owner's address the client could not reach
         self.pending_forward: str | None = None
         self.rate = RateLimit(config.rate, config.burst)
         self.strikes = 0
@@ -131,7 +133,18 @@ def create_app(config: ServerConfig) -> Starlette:
     async def health(_request: Request) -> Response:
         if not hub.ready:
             return _json({"status": "starting"}, 503)
-        return _json({"status": "ok", "version": __version__, "protocol": PROTOCOL, "node": hub.node})
+        owned = sum(1 for room in hub.rooms.values() if room.owner)
+        return _json(
+            {
+                "status": "ok",
+                "version": __version__,
+                "protocol": PROTOCOL,
+                "node": hub.node,
+                "rooms": {"owned": owned, "followed": len(hub.rooms) - owned},
+                "redirected": hub.redirected,
+                "forwarded": hub.forwarded,
+            }
+        )
 
     async def variants(_request: Request) -> Response:
         return _json(
@@ -324,7 +337,14 @@ async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any]) -> None:
         peer.deliver(error("bad_protocol", f"this server speaks {PROTOCOL}, not {protocol[:40]!r}", message.get("id")))
         return
     code = message["room"].upper()
-    room = await hub.room(code) if code and all(ch in CODE_ALPHABET for ch in code) and len(code) <= 16 else None
+    peer.redirects = bool(message.get("redirects"))
+    peer.unreachable = message.get("unreachable")
+    room = None
+    if code and all(ch in CODE_ALPHABET for ch in code) and len(code) <= 16:
+        room = await hub.locate(code, redirects=peer.redirects, unreachable=peer.unreachable)
+    if isinstance(room, str):  # another process owns the room: the client goes there
+        send_to_owner(peer, code, room, message.get("id"))
+        return
     if room is None:
         peer.deliver(error("no_room", f"there is no open room {message['room'][:40]!r}", message.get("id")))
         return

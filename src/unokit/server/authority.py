@@ -114,8 +114,9 @@ class Host(Protocol):
     def chat_published(self, room: Room, message: dict[str, Any]) -> None:
         """The owner committed a chat message: let other processes' clients see it."""
 
-    def published(self, room: Room) -> None:
-        """The owner committed and told its own clients: let other processes follow."""
+    def published(self, room: Room, *, everyone: bool = False) -> None:
+        """The owner committed and told its own clients: let the processes that follow the room
+        catch up (``everyone``: also those it does not know of yet, after a takeover)."""
 
     def forward(self, room: Room, peer: Peer, message: dict[str, Any]) -> None: ...
 
@@ -203,8 +204,7 @@ class Room:
         elif kind == "sync_log":
             await self._sync_log(item[1])
         elif kind == "remote_presence":
-            self.remote_seats[item[1]] = set(item[2])
-            self._presence_changed()
+            self._remote_presence(item[1], item[2])
             await self._maybe_play_again()
         elif kind == "remote_chat":
             self.chat.add(item[1])
@@ -222,6 +222,26 @@ class Room:
         elif kind == "close_idle" and self.owner and not self.peers and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
                 await self._commit([{"type": "close", "reason": "idle"}])
+
+    def _remote_presence(self, node: str, seats: list[int] | None) -> None:
+        """The owner hears from a process that follows the room: the seats connected there
+        (``None``: it stopped following)."""
+        before = self.remote_seats.get(node)
+        if seats is None:
+            self.remote_seats.pop(node, None)
+        else:
+            self.remote_seats[node] = set(seats)
+            for seat in seats:  # connected there: no grace period runs out for it
+                handle = self.grace.pop(seat, None) if 0 <= seat < len(self.state.seats) else None
+                if handle is not None:
+                    handle.cancel()
+            if before is None:
+                self.host.published(self)  # a new follower: it catches up from here
+        if self.remote_seats.get(node) != before:
+            self._presence_changed()
+            for seat in (before or set()) - set(seats or ()):  # gone there: as a local drop
+                if not self._connected(seat) and self.state.phase in (PLAYING, HAND_OVER):
+                    self._start_grace(seat)
 
     async def _seat_remote(self, peer: Peer, welcome: dict[str, Any]) -> None:
         """The owner (another process) seated this process's client: follow the log to its
@@ -667,6 +687,7 @@ class Room:
                 self._start_grace(seat)
         self._schedule()
         self._broadcast_room()
+        self.host.published(self, everyone=True)  # processes that follow the room learn its owner
 
     # ------------------------------------------------------------------ timers and bots
     def _timer_at(self, kind: str, delay: float, data: Any = None) -> None:

@@ -63,6 +63,8 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "name": (_STR, False),
         "token": (_STR, False),
         "host_token": (_STR, False),
+        "redirects": (_BOOL, False),
+        "unreachable": (_STR, False),
         "player": (_STR, False),
         "id": (_ANY_ID, False),
     },
@@ -144,6 +146,12 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
     if missing:
         raise RoomError("bad_message", f"a {kind!r} message needs {', '.join(repr(m) for m in missing)}")
     return obj
+
+
+def websocket_url(base_url: str) -> str:
+    """The websocket address of the server at ``base_url`` (``http://host:port/prefix``)."""
+    base = base_url.rstrip("/")
+    return base.replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/ws"
 
 
 def error(

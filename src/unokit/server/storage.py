@@ -44,6 +44,7 @@ from sqlalchemy import (
     Index,
     Integer,
     MetaData,
+    Select,
     String,
     Table,
     Text,
@@ -54,6 +55,7 @@ from sqlalchemy import (
     insert,
     inspect,
     literal,
+    literal_column,
     select,
     text,
     update,
@@ -155,6 +157,16 @@ ADVANCE = (
     .values(seq=bindparam("b_seq"), last_activity=bindparam("b_now"))
 )
 APPEND = insert(room_log)
+
+
+#: The application name of a server process's sessions with PostgreSQL (``unokit/NODE``), and
+#: the nodes that have one now: a process whose sessions are gone has died, whatever its leases say.
+APPLICATION_NAME = "unokit/{node}"
+LIVE_NODES: Select[Any] = (
+    select(literal_column("substr(application_name, 8)"))
+    .select_from(text("pg_stat_activity"))
+    .where(literal_column("application_name").like("unokit/%"))
+)
 
 
 class StorageError(RuntimeError):
@@ -452,11 +464,16 @@ class Store:
     # ------------------------------------------------------------------ leases
     def claim(self, code: str, owner: str, owner_url: str, ttl: float, *, force: bool = False) -> bool:
         """Take or renew the lease of room ``code`` for ``owner``: succeeds when the lease is
-        free, expired or already ``owner``'s (or always with ``force``, for a single process)."""
+        free, expired or already ``owner``'s, or (PostgreSQL) when the process that holds it
+        has no session in the database any more: it died (or always with ``force``, for a
+        single process)."""
         now = time.time()
         condition = rooms.c.code == code
         if not force:
-            condition = condition & ((rooms.c.owner == owner) | (rooms.c.owner.is_(None)) | (rooms.c.lease_until < now))
+            free = (rooms.c.owner == owner) | (rooms.c.owner.is_(None)) | (rooms.c.lease_until < now)
+            if self.postgres:
+                free = free | rooms.c.owner.not_in(LIVE_NODES)
+            condition = condition & free
         with self.begin() as c:
             result = c.execute(
                 update(rooms)

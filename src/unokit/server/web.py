@@ -9,10 +9,11 @@ Routes (``docs/web.md``):
 
 * ``GET /api/catalog`` -> the languages, colours and their colour-blind symbols, card kinds
   (name, wild or not), every variant (sides, player range, each option with its kind, default
-  and choices), the bots a room can seat and the room settings with their defaults (the words
-  for all of them are in the catalogue of the reader's language, ``/static/i18n/<lang>.json``);
+  and choices), the bots a room can seat, the chat's quick reactions and the room settings with
+  their defaults (the words for all of them are in the catalogue of the reader's language,
+  ``/static/i18n/<lang>.json``);
 * ``GET /api/rooms/{code}/records/{number}/replay?step=K`` -> step ``K`` of a finished game:
-  the table as everyone saw it, every hand (the game is over), and what happened, in words.
+  the table as everyone saw it, every hand (the game is over), and what happened, as lines.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from ..i18n import LANGUAGES
 from ..narration import Narrator, action_line
 from ..play.session import summarize
 from ..record import GameRecord, RecordError, Replay
+from .chat import REACTIONS
 from .room import Settings, seat_bots
 
 #: How each option's type (as :class:`~unokit.core.variants.Options` declares it) is edited.
@@ -107,6 +109,7 @@ def catalog() -> dict[str, Any]:
         "variants": variants,
         "bots": seat_bots(),
         "levels": level_names(),
+        "reactions": list(REACTIONS),
         "settings": Settings().to_json(),
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
     }

@@ -1,6 +1,7 @@
 // The browser client of unokit serve: the lobby (create or join a room), the room (seats,
 // host controls, the table) and the pages for real cards (score sheet, launcher) and replays.
-// Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher", "/#/replay/CODE/N".
+// Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher", "/#/replay/CODE/N",
+// "/#/games" this browser's finished games.
 
 import { api, errorText, memory, RoomConnection } from "./net.js";
 import { useCatalog } from "./cards.js";
@@ -8,6 +9,8 @@ import { clear, h } from "./dom.js";
 import { languageSwitcher, loadLanguage, pickLanguage, t, translateStatic } from "./i18n.js";
 import { TableView } from "./table.js";
 import { launcherPage, replayPage, sheetPage } from "./tools.js";
+import { ChatPanel } from "./chat.js";
+import { myGamesPage, playAgainPanel, playNow, publicRoomsPanel } from "./together.js";
 
 const app = document.getElementById("app");
 const status = document.getElementById("status");
@@ -50,6 +53,7 @@ async function route() {
   const roomMatch = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);
   if (hash.startsWith("sheet")) current = sheetPage(app, catalog);
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
+  else if (hash.startsWith("games")) current = myGamesPage(app, catalog);
   else if (hash.startsWith("replay/")) {
     const [, code, number] = hash.split("/");
     current = replayPage(app, catalog, code.toUpperCase(), Number(number));
@@ -161,6 +165,7 @@ function lobbyPage(catalog) {
     h("div.row", {}, h("div.field", {}, h("label", { for: "players" }, t("lobby.players")), players), h("div.field", {}, h("label", { for: "bots" }, t("lobby.bots")), bots), h("div.field", {}, h("label", { for: "bot-kind" }, t("lobby.bot_strength")), strength)),
     optionsBox,
     h("details", {}, h("summary", {}, t("lobby.timers")), settingsBox),
+    h("div.field.check", {}, h("input#public-room", { type: "checkbox", name: "public" }), h("label", { for: "public-room" }, t("lobby.public"))),
     h("button.primary#create-button", { type: "submit" }, t("lobby.create_button")),
     message,
   );
@@ -187,7 +192,9 @@ function lobbyPage(catalog) {
     }
     button.disabled = true;
     try {
-      const room = await api("/api/rooms", { variant: variantSelect.value, players: seats, options: readOptions(create, variant), settings });
+      const request = { variant: variantSelect.value, players: seats, options: readOptions(create, variant), settings };
+      if (create.querySelector("#public-room").checked) request.public = true;
+      const room = await api("/api/rooms", request);
       memory.setHost(room.room, room.host_token);
       memory.setName(yourName.value.trim());
       sessionStorage.setItem(`unokit.bots.${room.room}`, JSON.stringify({ count: botCount, bot: strength.value }));
@@ -210,8 +217,9 @@ function lobbyPage(catalog) {
     event.preventDefault();
     if (code.value.trim()) location.assign(`/r/${code.value.trim().toUpperCase()}`);
   });
-  app.append(h("div.lobby", {}, create, h("div.side-panels", {}, join, h("section.panel", {}, h("h2", {}, t("lobby.real_table")), h("p", {}, t("lobby.real_table.text"), " ", h("a", { href: "/#/sheet" }, t("ui.nav.sheet")), " · ", h("a", { href: "/#/launcher" }, t("ui.nav.launcher")))))));
-  return () => {};
+  const [publicRooms, stopPublic] = publicRoomsPanel(catalog, yourName);
+  app.append(h("div.lobby", {}, create, h("div.side-panels", {}, publicRooms, join, h("section.panel", {}, h("h2", {}, t("lobby.real_table")), h("p", {}, t("lobby.real_table.text"), " ", h("a", { href: "/#/sheet" }, t("ui.nav.sheet")), " · ", h("a", { href: "/#/launcher" }, t("ui.nav.launcher")))))));
+  return stopPublic;
 }
 
 /** A bot's name and what it is like: "Heuristic (good)". */
@@ -222,8 +230,11 @@ function botWords(bot) {
 // ---------------------------------------------------------------------- a room
 
 function roomPage(code, catalog) {
-  const page = h("div.room");
-  app.append(page);
+  const shell = h("div.room");
+  const page = h("div.room-main");
+  shell.append(page);
+  app.append(shell);
+  let chat = null;
   let conn = null;
   let table = null;
   let room = null;
@@ -235,6 +246,9 @@ function roomPage(code, catalog) {
   const autoName = sessionStorage.getItem(`unokit.join.${code}`);
   const start = (role, name) => {
     conn = new RoomConnection(code, { role, name, token: saved && role === "player" ? saved.token : null, hostToken: memory.host(code) }, handlers);
+    if (chat) chat.element.remove();
+    chat = new ChatPanel(conn);
+    shell.append(chat.element);
   };
 
   const handlers = {
@@ -246,10 +260,14 @@ function roomPage(code, catalog) {
     onState: (msg) => {
       state = msg;
       room = msg.room;
+      if (chat) chat.setRoom(room);
       draw();
     },
+    onChat: (msg) => chat && chat.receive(msg),
+    onChatError: (msg) => chat && chat.error(msg),
     onRoom: (msg) => {
       room = msg.room;
+      if (chat) chat.setRoom(room);
       if (state) state = { ...state, room };
       if (table && room.phase !== "lobby") table.updateRoom(room);
       else draw();
@@ -263,9 +281,17 @@ function roomPage(code, catalog) {
         joinForm();
         return;
       }
+      const playNowVariant = sessionStorage.getItem(`unokit.playnow.${code}`);
+      if (playNowVariant && (msg.code === "room_full" || msg.code === "phase")) {
+        // another player took the last seat first: find another table
+        conn.close();
+        sessionStorage.removeItem(`unokit.playnow.${code}`);
+        playNow(playNowVariant, memory.name()).catch((err) => clear(page).append(errorBox(errorText(err))));
+        return;
+      }
       if (msg.code === "no_room" || msg.code === "room_closed") {
         conn.close();
-        clear(page).append(errorBox(errorText(msg)), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
+        clear(shell).append(errorBox(errorText(msg)), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
         return;
       }
       if (table) table.showError(errorText(msg));
@@ -280,7 +306,7 @@ function roomPage(code, catalog) {
     },
     onClosed: (reason) => {
       const why = ["host", "idle"].includes(reason) ? t(`room.closed.${reason}`) : t("room.closed.other");
-      clear(page).append(errorBox(why), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
+      clear(shell).append(errorBox(why), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
     },
   };
 
@@ -309,6 +335,7 @@ function roomPage(code, catalog) {
       const body = h("div.table-root");
       page.append(header, body);
       table = new TableView(body, conn, code);
+      table.playAgain = () => playAgainPanel(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } });
     }
     const bar = page.querySelector(".room-bar");
     clear(bar).append(roomBar(), hostControls());
@@ -332,7 +359,8 @@ function roomPage(code, catalog) {
   function hostControls() {
     if (!conn || !conn.isHost) return h("div");
     const box = h("details.host-controls", { open: room.phase === "lobby" || undefined }, h("summary", {}, t("host.controls")));
-    const allowedSeats = room.phase === "lobby" || room.phase === "hand_over";
+    const allowedSeats = room.phase === "lobby" || room.phase === "hand_over" || room.phase === "finished";
+    const muted = room.muted || [];
     const list = h("ul.seat-list");
     room.seats.forEach((seat) => {
       const number = seat.seat + 1;
@@ -346,9 +374,15 @@ function roomPage(code, catalog) {
           row.append(h("button", { type: "button", onclick: () => conn.host("kick", { seat: seat.seat }) }, t("host.kick")));
         }
       }
+      if (seat.kind === "human" && seat.seat !== conn.seat) {
+        const isMuted = muted.includes(seat.seat);
+        row.append(h("button", { type: "button", dataset: { verb: isMuted ? "unmute" : "mute", seat: String(seat.seat) }, onclick: () => conn.host(isMuted ? "unmute" : "mute", { seat: seat.seat }) }, isMuted ? t("host.unmute") : t("host.mute")));
+      }
       list.append(row);
     });
     box.append(list);
+    box.append(h("p", {}, h("button", { type: "button", dataset: { verb: room.spectators_muted ? "unmute" : "mute" }, onclick: () => conn.host(room.spectators_muted ? "unmute" : "mute") }, room.spectators_muted ? t("host.unmute_spectators") : t("host.mute_spectators"))));
+    box.append(h("p", {}, h("button", { type: "button", dataset: { verb: room.public ? "make-private" : "make-public" }, onclick: () => conn.host(room.public ? "make_private" : "make_public") }, room.public ? t("host.make_private") : t("host.make_public"))));
     const buttons = h("div.row");
     if (room.phase === "lobby" || room.phase === "finished") buttons.append(h("button.primary#start-game", { type: "button", dataset: { verb: "host-start" }, onclick: () => conn.host("start") }, room.phase === "lobby" ? t("host.start") : t("host.start_new")));
     if (room.phase === "hand_over") buttons.append(h("button.primary", { type: "button", onclick: () => conn.host("continue") }, t("host.next_hand")));
@@ -371,7 +405,7 @@ function roomPage(code, catalog) {
     room.seats.forEach((seat) => {
       let who = seat.kind === "open" ? h("em", {}, t("room.open_seat")) : seat.kind === "bot" ? t("seat.bot_name", { bot: t(`bot.${seat.bot}`) }) : seat.name;
       if (seat.seat === conn.seat) who = t("seat.you", { name: seat.name });
-      seats.append(h("li", { dataset: { kind: seat.kind } }, who));
+      seats.append(h("li", { dataset: { kind: seat.kind, seatBox: String(seat.seat) } }, who));
     });
     box.append(h("h3", {}, t("room.seats")), seats);
     const opts = Object.entries(room.options).map(([k, v]) => t("room.option_value", { option: t(`option.${k}`), value: formatValue(k, v) })).join("; ");
@@ -400,7 +434,7 @@ function roomPage(code, catalog) {
       h("p", {}, t("room.join_facts", { seats: t("n.seats", { count: info.players }), open: t("n.open_seats", { count: open }), phase: t(`phase.${info.phase}`) })),
       note ? errorBox(note) : null,
       h("div.field", {}, h("label", { for: "join-name" }, t("lobby.your_name")), name),
-      h("div.row", {}, h("button.primary#join-player", { type: "submit", disabled: open === 0 || undefined }, t("room.join_player")), h("button#join-spectator", { type: "button", onclick: () => { clear(page); start("spectator", ""); } }, t("room.join_spectator"))),
+      h("div.row", {}, h("button.primary#join-player", { type: "submit", disabled: open === 0 || undefined }, t("room.join_player")), h("button#join-spectator", { type: "button", onclick: () => { clear(page); start("spectator", name.value.trim()); } }, t("room.join_spectator"))),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -416,7 +450,7 @@ function roomPage(code, catalog) {
     page.append(form);
   }
 
-  if (location.hash === "#watch") start("spectator", "");
+  if (location.hash === "#watch") start("spectator", memory.name());
   else if (saved) start("player", "");
   else if (autoName) start("player", autoName);
   else joinForm();

@@ -1,10 +1,14 @@
 // The server: HTTP requests and the websocket of one room (protocol unokit-server/2).
 // The connection says hello again with the seat's token after every drop, so a reload or a
-// lost network puts the player back in their seat.
+// lost network puts the player back in their seat. In a cluster it follows the server's
+// "redirect" to the process that owns the room, and after a drop starts again from the page's
+// own address, which sends it to whichever process owns the room then.
 
 import { say } from "./i18n.js";
 
 export const PROTOCOL = "unokit-server/2";
+/** Redirects followed in a row before the client asks to be served where it is. */
+const MOST_REDIRECTS = 3;
 
 /** An error from the server: its code and parameters, and the engine's reason behind it
  * (an illegal action, a bad rule option) with its own; `message` is the server's English. */
@@ -73,6 +77,20 @@ export const memory = {
   setName(name) {
     localStorage.setItem("unokit.name", name);
   },
+  /** This browser's player identity: a long random secret, made on first use, that the server
+   * knows across rooms (for "My games"). No password: whoever holds it is this player. */
+  identity() {
+    let secret = localStorage.getItem("unokit.player");
+    if (!secret) {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      secret = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      localStorage.setItem("unokit.player", secret);
+    }
+    return secret;
+  },
+  forgetIdentity() {
+    localStorage.removeItem("unokit.player");
+  },
 };
 
 /**
@@ -96,25 +114,54 @@ export class RoomConnection {
     this.inFlight = null;
     this.retry = 0;
     this.closedForGood = false;
+    this.chatIds = new Set();
     this.ws = null;
+    // A cluster sends the client to the process that owns the room (a "redirect"); when that
+    // address cannot be reached, the client says hello here again, naming it, and is served here.
+    this.redirects = 0;
+    this.unreachable = null;
     this.open();
   }
 
-  open() {
+  open(target = null) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    const ws = new WebSocket(target || `${scheme}://${location.host}/ws`);
+    let opened = false;
     this.ws = ws;
     this.handlers.onStatus(this.retry ? "reconnecting" : "connecting");
     ws.onopen = () => {
+      opened = true;
       const hello = { type: "hello", protocol: PROTOCOL, room: this.code, role: this.role, id: this.nextId++ };
       if (this.token) hello.token = this.token;
-      else if (this.role === "player") hello.name = this.name;
+      else if (this.role === "player" || this.name) hello.name = this.name;
+      if (this.role === "player") hello.player = memory.identity();
       if (this.hostToken) hello.host_token = this.hostToken;
+      if (this.redirects < MOST_REDIRECTS) {
+        hello.redirects = true;
+        if (this.unreachable) hello.unreachable = this.unreachable;
+      }
       ws.send(JSON.stringify(hello));
     };
-    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    ws.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type === "redirect") {
+        this.redirects += 1;
+        this.ws = null; // this connection ends here
+        ws.close();
+        this.open(msg.websocket);
+        return;
+      }
+      this.receive(msg);
+    };
     ws.onclose = () => {
       if (this.ws !== ws) return;
+      if (target && !opened) {
+        // The owner's own address cannot be reached from here: be served where we came from.
+        this.unreachable = target;
+        this.redirects += 1;
+        this.open();
+        return;
+      }
       this.settle();
       if (this.closedForGood) return;
       this.retry += 1;
@@ -131,8 +178,20 @@ export class RoomConnection {
   }
 
   receive(msg) {
+    if (msg.type === "chat") {
+      if (this.handlers.onChat) this.handlers.onChat(msg);
+      return;
+    }
+    if (this.chatIds.has(msg.reply_to)) {
+      // the answer to a chat message: it never holds the table's controls
+      this.chatIds.delete(msg.reply_to);
+      if (msg.type === "error" && this.handlers.onChatError) this.handlers.onChatError(msg);
+      return;
+    }
     if (msg.type === "welcome") {
       this.retry = 0;
+      this.redirects = 0;
+      this.unreachable = null;
       this.seat = msg.seat;
       this.isHost = Boolean(msg.host);
       if (msg.token) this.token = msg.token;
@@ -200,5 +259,22 @@ export class RoomConnection {
 
   leave() {
     return this.send({ type: "leave", token: this.token });
+  }
+
+  /** After a game: say whether this seat's player wants to play again. */
+  ready(flag = true) {
+    return this.send({ type: "ready", token: this.token, ready: flag });
+  }
+
+  /** A chat line ({text}) or a quick reaction ({reaction}); sent at once, beside any request
+   * of the table's (its answer comes to onChatError when refused). */
+  chat(fields) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    const id = `c${this.nextId++}`;
+    this.chatIds.add(id);
+    const message = { type: "chat", ...fields, id };
+    if (this.seat !== null && this.token) message.token = this.token;
+    this.ws.send(JSON.stringify(message));
+    return true;
   }
 }

@@ -71,6 +71,8 @@ export class TableView {
     this.summaryOpen = false;
     this.revealed = null;
     this.error = null;
+    this.playAgain = null; // () => the play-again area of a finished game (set by the room page)
+    this.overClosed = null; // the game whose game-over screen the reader closed
     this.timer = setInterval(() => this.tick(), 250);
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
@@ -226,7 +228,8 @@ export class TableView {
     const aside = h("aside.sidebar", { "aria-label": t("table.sidebar") }, this.renderScores(obs), this.renderLog());
     this.root.append(h("div.table-layout", {}, main, aside));
     const overlay = this.renderOverlay(obs, side);
-    if (overlay) this.root.append(overlay);
+    if (overlay && overlay.classList.contains("in-flow")) this.root.prepend(overlay);
+    else if (overlay) this.root.append(overlay);
     if (focused) {
       const again = this.root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
       if (again) again.focus();
@@ -380,6 +383,10 @@ export class TableView {
     }
     if (this.error) box.append(h("p.error", { role: "alert" }, this.error));
     box.append(h("p.message", {}, message), choices, timer);
+    if (obs.over && this.overClosed === this.room.game_no) {
+      box.append(h("button#show-result", { type: "button", onclick: () => { this.overClosed = null; this.render(); } }, t("table.show_result")));
+      if (this.playAgain && this.room.phase === "finished") box.append(this.playAgain());
+    }
     if (this.revealed) {
       const r = this.revealed;
       const shown = h("div.revealed", { role: "region", "aria-label": t("table.revealed_label", { player: r.by }) }, h("p", {}, t(r.success ? "table.revealed_succeeded" : "table.revealed_failed", { player: r.by })));
@@ -475,8 +482,11 @@ export class TableView {
     const over = obs.over || room.phase === "finished";
     const showSummary = summary && (this.summaryOpen || room.phase === "hand_over");
     if (!over && !showSummary) return null;
+    if (over && this.overClosed === room.game_no) return null;
     const names = this.names();
-    const dialog = h("div.overlay", { role: "dialog", "aria-modal": "false", "aria-labelledby": "overlay-title" });
+    // The game-over screen stays in the page's flow, above the table: the chat and the table
+    // stay within reach while the players decide whether to play again.
+    const dialog = h(`div.overlay${over ? ".in-flow" : ""}`, { role: over ? "region" : "dialog", "aria-modal": over ? undefined : "false", "aria-labelledby": "overlay-title" });
     const panel = h("div.overlay-panel");
     if (over) {
       const winners = obs.winners.map((s) => names[s]).join(t("list.separator"));
@@ -493,6 +503,8 @@ export class TableView {
         h("a.button", { href: `/#/replay/${this.code}/${number}` }, t("table.replay")),
       );
       if (this.conn.isHost) buttons.append(h("button.primary", { dataset: { action: "start", verb: "host-start", key: "start-again" }, onclick: () => this.conn.host("start") }, t("host.start_new")));
+      buttons.append(h("button.close-overlay", { onclick: () => { this.overClosed = room.game_no; this.summaryOpen = false; this.render(); } }, t("table.close")));
+      if (this.playAgain && room.phase === "finished") panel.append(this.playAgain());
     } else {
       if (room.phase === "hand_over") {
         buttons.append(h("span.countdown", { dataset: { until: String(room.continue_at || "") } }, ""));
