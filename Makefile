@@ -11,7 +11,7 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup run demo test lint typecheck dist dist-check bench bench-bots golden postgres
+.PHONY: setup run demo test lint typecheck dist dist-check bench bench-bots golden postgres catalogs
 
 # Installs uv (pinned) when missing, then the locked environment in .venv.
 $(UV):
@@ -91,6 +91,12 @@ bench-bots: setup
 	$(UV) run --frozen python scripts/bench_ladder.py --games $(LADDER_GAMES)
 	$(UV) run --frozen python scripts/bench_ismcts.py --bot ismcts_belief --opponent ismcts_fast --games $(H2H_GAMES) --first-deal 10000
 	$(UV) run --frozen python scripts/bench_ismcts.py --bot ismcts_belief --opponent heuristic --games $(H2H_GAMES) --first-deal 10000
+
+# The message catalogues (docs/i18n.md): Babel extracts every key, updates each language's
+# catalogue (src/unokit/locale/<lang>/LC_MESSAGES/unokit.po) and compiles it to the .mo file
+# and the browser's JSON (both committed).
+catalogs: setup
+	$(UV) run --frozen python scripts/catalogs.py
 
 golden: setup
 	$(UV) run --frozen python scripts/make_golden.py
