@@ -48,7 +48,7 @@ def create_room(
             page.set_checked(f"#opt-{option}", value)
         else:
             page.select_option(f"#opt-{option}", value)
-    page.click("details summary:has-text('Timers')")
+    page.click("#create-room details summary")  # the timers
     for setting, value in (FAST_TIMERS if timers is None else timers).items():
         page.fill(f"#set-{setting}", value)
     page.set_checked("#public-room", public)
@@ -57,7 +57,7 @@ def create_room(
     code = page.url.rsplit("/", 1)[-1]
     seats = "[...document.querySelectorAll('.waiting > ol.seat-list li')]"
     page.wait_for_function(
-        f"{seats}.length === {players} && {seats}.filter(li => li.textContent.includes('bot')).length === {bots}"
+        f"{seats}.length === {players} && {seats}.filter(li => li.dataset.kind === 'bot').length === {bots}"
     )
     return code
 

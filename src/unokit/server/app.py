@@ -13,7 +13,7 @@ Routes (``docs/protocol.md``):
 * ``POST /api/my-games`` and ``/api/my-games/forget`` -> a player identity's finished games,
   and forgetting the identity;
 * ``GET /r/{code}`` -> the room's link, the browser client's page;
-* ``WS /ws`` -> the game protocol ``unokit-server/1``.
+* ``WS /ws`` -> the game protocol ``unokit-server/2``.
 """
 
 from __future__ import annotations
@@ -112,6 +112,12 @@ def _problem(code: str, message: str, status: int) -> JSONResponse:
     return _json({"error": code, "message": message}, status)
 
 
+def _refusal(exc: RoomError, status: int) -> JSONResponse:
+    """A refused request: its code, English message, and the parameters and engine reason
+    that let the reader's page say it in its language (:meth:`RoomError.detail`)."""
+    return _json({"error": exc.code, "message": exc.message, **exc.detail()}, status)
+
+
 def create_app(config: ServerConfig) -> Starlette:
     """The ASGI application serving ``config``; the hub starts and stops with it."""
     hub = Hub(config)
@@ -161,7 +167,7 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             created = await hub.create_room(await _body(request))
         except RoomError as exc:
-            return _problem(exc.code, exc.message, 413 if exc.code == "too_large" else 400)
+            return _refusal(exc, 413 if exc.code == "too_large" else 400)
         return _json(created, 201)
 
     async def lobby(_request: Request) -> Response:
@@ -171,7 +177,7 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             return _json(await hub.play_now(await _body(request)))
         except RoomError as exc:
-            return _problem(exc.code, exc.message, 413 if exc.code == "too_large" else 400)
+            return _refusal(exc, 413 if exc.code == "too_large" else 400)
 
     async def _player(request: Request) -> str:
         """The hash of the identity a request names in its body's ``player``."""
@@ -185,7 +191,7 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             player = await _player(request)
         except RoomError as exc:
-            return _problem(exc.code, exc.message, 400)
+            return _refusal(exc, 400)
         games = await asyncio.to_thread(hub.store.player_games, player, MY_GAMES_LIMIT)
         for game in games:
             game["record"] = f"/api/rooms/{game['room']}/records/{game['game']}"
@@ -195,7 +201,7 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             player = await _player(request)
         except RoomError as exc:
-            return _problem(exc.code, exc.message, 400)
+            return _refusal(exc, 400)
         return _json({"forgotten": await asyncio.to_thread(hub.store.forget_player, player)})
 
     def _code(request: Request) -> str | None:

@@ -36,7 +36,7 @@ from ..bots.levels import LEVELS, for_people
 from ..core.actions import CATCH, UNO
 from ..core.observation import View
 from ..core.position import exposed_seat, jumps_may_come
-from ..narration import describe
+from ..narration import Narrator, side_before
 from . import PROTOCOL
 from .chat import LIVE_PHASES, PLAYERS, SPECTATORS, ChatState, check_reaction, check_text, history, visible
 from .protocol import RateLimit, encode, error, fragment
@@ -221,7 +221,7 @@ class Room:
             item[1].deliver(reply)
         elif kind == "close_idle" and self.owner and not self.peers and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
-                await self._commit([{"type": "close", "reason": "nobody used the room for a while"}])
+                await self._commit([{"type": "close", "reason": "idle"}])
 
     def _remote_presence(self, node: str, seats: list[int] | None) -> None:
         """The owner hears from a process that follows the room: the seats connected there
@@ -294,7 +294,7 @@ class Room:
             try:
                 seat = self.state.check_join(name)
             except RoomError as exc:
-                peer.deliver(error(exc.code, exc.message, reply_to))
+                peer.deliver(error(exc.code, exc.message, reply_to, **exc.detail()))
                 return
             new_token_text = new_token()
             assert isinstance(name, str)
@@ -309,7 +309,7 @@ class Room:
             try:
                 await self._commit([entry])
             except RoomError as exc:
-                peer.deliver(error(exc.code, exc.message, reply_to))
+                peer.deliver(error(exc.code, exc.message, reply_to, **exc.detail()))
                 return
         if player is not None and seat is not None:
             held = token_hash(new_token_text or token or "")
@@ -379,7 +379,7 @@ class Room:
             else:
                 raise RoomError("unknown_type", f"{kind!r} is not a room message")
         except RoomError as exc:
-            peer.deliver(error(exc.code, exc.message, reply_to, self._state_message(peer.seat, [])))
+            peer.deliver(error(exc.code, exc.message, reply_to, self._state_message(peer.seat, []), **exc.detail()))
             return
         if reply_to is not None and kind in ("action", "host", "leave", "back", "ready", "chat"):
             peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
@@ -421,9 +421,9 @@ class Room:
         try:
             action = game.parse_action(text, seat)
         except InvalidActionError as exc:
-            raise RoomError("invalid_action", str(exc)) from None
+            raise RoomError("invalid_action", str(exc), cause=exc) from None
         except UnokitError as exc:
-            raise RoomError("illegal", str(exc)) from None
+            raise RoomError("illegal", str(exc), cause=exc) from None
         legal = game.legal_actions(seat)
         if action not in legal and seat != game.to_act:
             raise RoomError("out_of_turn", f"{text!r}: it is seat {game.to_act}'s decision ({game.decision})")
@@ -811,7 +811,9 @@ class Room:
                 try:
                     await self._action(peer, msg, deferred=True)
                 except RoomError as exc:
-                    peer.deliver(error(exc.code, exc.message, msg.get("id"), self._state_message(peer.seat, [])))
+                    peer.deliver(
+                        error(exc.code, exc.message, msg.get("id"), self._state_message(peer.seat, []), **exc.detail())
+                    )
                 else:
                     if msg.get("id") is not None:
                         peer.deliver({"type": "ack", "reply_to": msg["id"], "version": self.state.seq})
@@ -904,7 +906,7 @@ class Room:
             "game_step": len(self.state.moves),
             "observation": game.observe(seat) if game is not None else None,
             "events": seen,
-            "narration": [line for line in (describe(e, names) for e in seen) if line],
+            "lines": self._lines(seen),
         }
         summary = round_summary(self.state.spec.variant, names, seen)
         if summary is not None:
@@ -912,6 +914,15 @@ class Room:
         if reply_to is not None:
             message["reply_to"] = reply_to
         return message
+
+    def _lines(self, seen: list[Event]) -> list[dict[str, Any]]:
+        """The events as one reader saw them, in sentences: codes with parameters, which each
+        browser says in its reader's language (:class:`~unokit.narration.Narrator`)."""
+        game = self.state.game
+        if game is None or not seen:
+            return []
+        side = side_before(seen, game.side, game.rules.side_names)
+        return [line.to_json() for line in Narrator(side, game.rules.double_sided).lines(seen)]
 
     def _broadcast(self, events: list[Event]) -> None:
         if not self.peers:

@@ -5,20 +5,28 @@
 
 import { clear, h, reducedMotion } from "./dom.js";
 import { catalog } from "./cards.js";
+import { errorText } from "./net.js";
+import { t } from "./i18n.js";
 
-/** How people read the quick reactions (the server's catalogue lists them, in its order). */
+/** How the quick reactions look (the server's catalogue lists them, in its order; their words
+ * are the catalogue's reaction.<name>): a glyph, and whether the words show on the button. */
 export const REACTIONS = {
-  uno: { glyph: "⚡", words: "UNO!", line: true },
-  nice: { glyph: "★", words: "Nice one", line: true },
-  oops: { glyph: "⚠", words: "Oops", line: true },
-  gg: { glyph: "✌", words: "Good game", line: true },
-  hurry: { glyph: "☝", words: "Your turn!", line: true },
-  yes: { glyph: "✔", words: "Yes!" },
-  laugh: { glyph: "😂", words: "Ha ha" },
-  wow: { glyph: "😮", words: "Wow" },
-  sad: { glyph: "😢", words: "So sad" },
-  heart: { glyph: "❤", words: "Love it" },
+  uno: { glyph: "⚡", line: true },
+  nice: { glyph: "★", line: true },
+  oops: { glyph: "⚠", line: true },
+  gg: { glyph: "✌", line: true },
+  hurry: { glyph: "☝", line: true },
+  yes: { glyph: "✔" },
+  laugh: { glyph: "😂" },
+  wow: { glyph: "😮" },
+  sad: { glyph: "😢" },
+  heart: { glyph: "❤" },
 };
+
+/** A reaction's words in the reader's language. */
+function reactionWords(key) {
+  return t(`reaction.${key}`);
+}
 
 const MAX_LINES = 200;
 const FLOAT_MS = 2600;
@@ -33,44 +41,44 @@ export class ChatPanel {
     this.conn = conn;
     this.messages = [];
     this.room = null;
-    this.log = h("ol.chat-log", { "aria-live": "polite", "aria-label": "Messages" });
+    this.log = h("ol.chat-log", { "aria-live": "polite", "aria-label": t("chat.messages") });
     this.note = h("p.chat-note", { role: "alert" });
     this.note.hidden = true;
     this.input = h("input#chat-text", { type: "text", name: "text", maxlength: "280", autocomplete: "off", "aria-describedby": "chat-hint" });
     const form = h("form.chat-form", {},
-      h("label.visually-hidden", { for: "chat-text" }, "Message"),
+      h("label.visually-hidden", { for: "chat-text" }, t("chat.message")),
       this.input,
-      h("button#chat-send", { type: "submit" }, "Send"));
+      h("button#chat-send", { type: "submit" }, t("chat.send")));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = this.input.value.trim();
       if (!text) return;
       if (this.conn.chat({ text })) this.input.value = "";
     });
-    this.reactions = h("div.reactions", { role: "group", "aria-label": "Quick reactions" },
-      catalog().reactions.map((key) => [key, REACTIONS[key] || { glyph: "", words: key }]).map(([key, reaction]) => h(`button.reaction${reaction.line ? ".line" : ""}`, {
+    this.reactions = h("div.reactions", { role: "group", "aria-label": t("chat.reactions") },
+      catalog().reactions.map((key) => [key, REACTIONS[key] || { glyph: "" }]).map(([key, reaction]) => h(`button.reaction${reaction.line ? ".line" : ""}`, {
         type: "button",
         dataset: { reaction: key },
-        title: reaction.words,
-        "aria-label": reaction.words,
+        title: reactionWords(key),
+        "aria-label": reactionWords(key),
         onclick: () => this.conn.chat({ reaction: key }),
-      }, h("span", { "aria-hidden": "true" }, reaction.glyph), reaction.line ? ` ${reaction.words}` : null)));
+      }, h("span", { "aria-hidden": "true" }, reaction.glyph), reaction.line ? ` ${reactionWords(key)}` : null)));
     const filters = h("div.chat-filters", {}, ["players", "spectators"].map((channel) => {
       const box = h("input", { type: "checkbox", id: `chat-show-${channel}`, checked: shown(channel) || undefined });
       box.addEventListener("change", () => {
         localStorage.setItem(`unokit.chat.hide.${channel}`, box.checked ? "0" : "1");
         this.element.classList.toggle(`hide-${channel}`, !box.checked);
       });
-      return h("span.check", {}, box, h("label", { for: `chat-show-${channel}` }, channel === "players" ? "Players" : "Spectators"));
+      return h("span.check", {}, box, h("label", { for: `chat-show-${channel}` }, channel === "players" ? t("chat.players") : t("chat.spectators")));
     }));
     this.element = h("section.chat", { "aria-labelledby": "chat-title", dataset: { region: "chat" } },
-      h("h2#chat-title", {}, "Chat"),
+      h("h2#chat-title", {}, t("chat.title")),
       filters,
       this.log,
       this.note,
       this.reactions,
       form,
-      h("p.hint#chat-hint", {}, "While a game is on, players and spectators chat apart."));
+      h("p.hint#chat-hint", {}, t("chat.hint")));
     for (const channel of ["players", "spectators"]) this.element.classList.toggle(`hide-${channel}`, !shown(channel));
   }
 
@@ -89,7 +97,7 @@ export class ChatPanel {
 
   /** The server refused a message of ours (muted, too fast, too long): say why. */
   error(msg) {
-    this.note.textContent = msg.message;
+    this.note.textContent = errorText(msg);
     this.note.hidden = false;
     clearTimeout(this.noteTimer);
     this.noteTimer = setTimeout(() => { this.note.hidden = true; }, 6000);
@@ -102,19 +110,19 @@ export class ChatPanel {
     const muted = seat === null || seat === undefined ? room.spectators_muted : (room.muted || []).includes(seat);
     this.input.disabled = Boolean(muted);
     this.reactions.querySelectorAll("button").forEach((b) => { b.disabled = Boolean(muted); });
-    this.input.placeholder = muted ? "The host has muted you" : "Say something";
+    this.input.placeholder = muted ? t("server.error.muted") : t("chat.placeholder");
   }
 
   render() {
     clear(this.log);
     for (const message of this.messages) {
-      const who = message.name || (message.seat === null ? "a spectator" : `seat ${message.seat}`);
+      const who = message.name || (message.seat === null ? t("chat.a_spectator") : t("seat.numbered", { number: message.seat + 1 }));
       const line = h(`li.chat-line.from-${message.channel}`, { dataset: { n: String(message.n), seat: message.seat === null ? "" : String(message.seat) } },
-        h("span.chat-who", {}, who, message.channel === "spectators" ? h("span.chat-channel", {}, " (watching)") : null),
+        h("span.chat-who", {}, who, message.channel === "spectators" ? h("span.chat-channel", {}, " ", t("chat.watching")) : null),
         ": ");
       if (message.reaction) {
-        const reaction = REACTIONS[message.reaction] || { glyph: "", words: message.reaction };
-        line.append(h("span.chat-reaction", {}, `${reaction.glyph} ${reaction.words}`));
+        const reaction = REACTIONS[message.reaction] || { glyph: "" };
+        line.append(h("span.chat-reaction", {}, `${reaction.glyph} ${reactionWords(message.reaction)}`));
       } else {
         line.append(h("span.chat-text", {}, message.text)); // a text node: markup stays text
       }
@@ -133,7 +141,7 @@ export class ChatPanel {
     const box = anchor.getBoundingClientRect();
     const bubble = h("div.reaction-float", { role: "status", dataset: { seat: message.seat === null ? "" : String(message.seat) } },
       h("span.reaction-glyph", { "aria-hidden": "true" }, reaction.glyph),
-      h("span.reaction-words", {}, `${message.name || "A spectator"}: ${reaction.words}`));
+      h("span.reaction-words", {}, t("chat.reaction_by", { name: message.name || t("chat.a_spectator"), reaction: reactionWords(message.reaction) })));
     bubble.style.left = `${Math.round(box.left + box.width / 2 + window.scrollX)}px`;
     bubble.style.top = `${Math.round(box.top + window.scrollY)}px`;
     if (!reducedMotion()) bubble.classList.add("rising");

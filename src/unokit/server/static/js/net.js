@@ -1,19 +1,32 @@
-// The server: HTTP requests and the websocket of one room (protocol unokit-server/1).
+// The server: HTTP requests and the websocket of one room (protocol unokit-server/2).
 // The connection says hello again with the seat's token after every drop, so a reload or a
 // lost network puts the player back in their seat. In a cluster it follows the server's
 // "redirect" to the process that owns the room, and after a drop starts again from the page's
 // own address, which sends it to whichever process owns the room then.
 
-export const PROTOCOL = "unokit-server/1";
+import { say } from "./i18n.js";
+
+export const PROTOCOL = "unokit-server/2";
 /** Redirects followed in a row before the client asks to be served where it is. */
 const MOST_REDIRECTS = 3;
 
-/** An error from the server, in words. */
+/** An error from the server: its code and parameters, and the engine's reason behind it
+ * (an illegal action, a bad rule option) with its own; `message` is the server's English. */
 export class ServerError extends Error {
-  constructor(code, message) {
+  constructor(code, message, detail = {}) {
     super(message);
     this.code = code;
+    this.params = detail.params || {};
+    this.reason = detail.reason || null;
+    this.reason_params = detail.reason_params || {};
   }
+}
+
+/** An error (a ServerError or an "error" message) in the reader's language; `names` name
+ * the seats it may mention. */
+export function errorText(err, names = null) {
+  if (err.reason) return say({ key: `error.${err.reason}`, params: err.reason_params || {} }, names);
+  return say({ key: `server.error.${err.code || "offline"}`, params: err.params || {} }, names);
 }
 
 /** GET or POST JSON; a refusal becomes a ServerError with the server's own message. */
@@ -24,7 +37,7 @@ export async function api(path, body = undefined) {
       ? { headers: { Accept: "application/json" } }
       : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   } catch (err) {
-    throw new ServerError("offline", "The server cannot be reached. Check the connection and try again.");
+    throw new ServerError("offline", "The server cannot be reached.");
   }
   let data = null;
   try {
@@ -34,7 +47,7 @@ export async function api(path, body = undefined) {
   }
   if (!response.ok) {
     const message = data && data.message ? data.message : `the server answered ${response.status}`;
-    throw new ServerError((data && data.error) || String(response.status), message);
+    throw new ServerError((data && data.error) || "bad_request", message, data || {});
   }
   return data;
 }
@@ -82,7 +95,7 @@ export const memory = {
 
 /**
  * One room's websocket. Callbacks: onWelcome(msg), onState(msg), onRoom(msg), onError(msg),
- * onStatus(text), onClosed(reason). act() and host() send at most one request at a time: a
+ * onStatus(status, params) (connecting, reconnecting, lost, connected), onClosed(reason). act() and host() send at most one request at a time: a
  * second one while the first is unanswered is dropped, so a double click never acts twice.
  */
 export class RoomConnection {
@@ -115,7 +128,7 @@ export class RoomConnection {
     const ws = new WebSocket(target || `${scheme}://${location.host}/ws`);
     let opened = false;
     this.ws = ws;
-    this.handlers.onStatus(this.retry ? "reconnecting…" : "connecting…");
+    this.handlers.onStatus(this.retry ? "reconnecting" : "connecting");
     ws.onopen = () => {
       opened = true;
       const hello = { type: "hello", protocol: PROTOCOL, room: this.code, role: this.role, id: this.nextId++ };
@@ -153,7 +166,7 @@ export class RoomConnection {
       if (this.closedForGood) return;
       this.retry += 1;
       const delay = Math.min(5000, 250 * 2 ** Math.min(this.retry, 5));
-      this.handlers.onStatus(`connection lost; reconnecting in ${Math.round(delay / 100) / 10} s`);
+      this.handlers.onStatus("lost", { seconds: Math.round(delay / 100) / 10 });
       this.timer = setTimeout(() => this.open(), delay);
     };
   }
