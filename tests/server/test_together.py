@@ -284,7 +284,8 @@ def test_public_rooms_are_listed_and_joined_private_ones_never_and_play_now_fill
         assert started["room"]["variant"] == "flip_attack" and started["room"]["host_seat"] is None
         # made private, a room leaves the list
         await ann.host("make_private", public["host_token"])
-        await _listed(server, zed.room, lambda room: True, "playing")
+        quick = await _listed(server, zed.room, lambda room: True, "playing")
+        assert quick["options"] == {"rounds": 1} and quick["host"] is None  # one hand, no host
         everything = json.dumps(lobby(server.url))
         assert public["room"] not in everything and secret["room"] not in everything
         for client in (ann, ben, cat, zed, hidden):

@@ -43,6 +43,9 @@ CODE_LENGTH = 6
 FORWARD_TIMEOUT = 5.0
 #: The most public rooms a lobby list reads.
 LOBBY_LIMIT = 200
+#: The rules of a room that "play now" opens: the variant's own, for one hand (a quick game
+#: among strangers; a host who wants a game to 500 creates a public room).
+PLAY_NOW_OPTIONS = {"rounds": 1}
 
 
 @dataclass
@@ -224,14 +227,17 @@ class Hub:
         return {"waiting": waiting, "playing": playing}
 
     async def play_now(self, request: dict[str, Any]) -> dict[str, Any]:
-        """A public room of the asked variant with an open seat, or a new one that bots fill
-        when nobody else comes within ``play_now_wait`` seconds (it has no host). The answer
+        """A public room of the asked variant with an open seat, or a new one (one hand of the
+        variant's rules, :data:`PLAY_NOW_OPTIONS`) that bots fill when nobody else comes within
+        ``play_now_wait`` seconds (it has no host). The answer
         is the room's code and link, and ``created``; the client then joins it with ``hello``."""
         unknown = set(request) - {"variant", "players"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
         settings = {"fill_seconds": self.config.play_now_wait}
-        spec = RoomSpec.build(request.get("variant", "classic"), request.get("players"), {}, settings, True)
+        spec = RoomSpec.build(
+            request.get("variant", "classic"), request.get("players"), PLAY_NOW_OPTIONS, settings, True
+        )
         async with self._play_now_lock:
             lobby = await self.lobby()
             fits = [
