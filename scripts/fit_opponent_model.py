@@ -55,6 +55,8 @@ Matrix = npt.NDArray[np.float64]
 #: decision where the opponent held few unseen cards.
 Row = tuple[Any, ...]
 SEED_BASE = 8_000_000
+#: The powers of the likelihood whose belief is measured.
+TEMPERS = (1.0, 0.5, 0.3)
 
 
 class Recording(Bot):
@@ -229,9 +231,9 @@ def compiled_log_likelihood(data: Data, theta: Matrix, deck: Any) -> float:
     return total
 
 
-def belief_gain(rows: list[Row], deck: Any, theta: Matrix) -> tuple[float, int]:
-    """The mean log-probability that the exact belief under ``theta`` gives the true hand, less
-    the uniform deal's, at the ``belief`` rows; and their number."""
+def belief_gain(rows: list[Row], deck: Any, theta: Matrix, temper: float) -> tuple[float, int]:
+    """The mean log-probability that the exact belief under ``theta`` (tempered by ``temper``)
+    gives the true hand, less the uniform deal's, at the ``belief`` rows; and their number."""
     gains = []
     rng = np.array([11], np.int64)
     for _, events, pool, known, free, hidden in (r for r in rows if r[0] == "belief"):
@@ -242,7 +244,7 @@ def belief_gain(rows: list[Row], deck: Any, theta: Matrix) -> tuple[float, int]:
         logs = {}
         for name, seen in (("model", events), ("deal", [])):
             model = opponent_model(deck, 0, True, seen, theta)
-            hands, weights = B.exact_belief(np.asarray(known, np.int64), avail, free, model, rng, EXACT_PATHS)
+            hands, weights = B.exact_belief(np.asarray(known, np.int64), avail, free, model, rng, EXACT_PATHS, temper)
             top = float(np.max(weights))
             norm = top + math.log(float(np.sum(np.exp(weights - top))))
             row = next(i for i, h in enumerate(hands) if tuple(sorted(h[:free])) == tuple(hidden))
@@ -292,8 +294,12 @@ def main() -> None:
         print(f"held-out log-likelihood per decision, {name}: {ll / max(1, test.decisions()):.4f}")
     held_out = [r for h in hands[cut:] for r in h]
     for name, values in models.items():
-        gain, count = belief_gain(held_out, deck, values)
-        print(f"exact belief, {name}: {gain:+.4f} nats of the true hand over the deal ({count} decisions)")
+        for temper in TEMPERS:
+            gain, count = belief_gain(held_out, deck, values, temper)
+            print(
+                f"exact belief, {name}, tempered {temper:g}: {gain:+.4f} nats of the true hand over the deal "
+                f"({count} decisions)"
+            )
     turns = test.log_likelihood(theta, keeps=False)[0]
     compiled = compiled_log_likelihood(test, theta, deck)
     print(f"check: the held-out turns' log-likelihood, compiled model {compiled:.6f}, this fit {turns:.6f}")

@@ -59,6 +59,9 @@ OPPONENT_MODELS: dict[str, tuple[float, ...]] = {
 BELIEFS = ("model", "exact", "round", "none")
 #: The largest number of the opponent's unseen cards whose every hand is weighed.
 EXACT_MAX = 2
+#: How much the weights trust the model: the likelihood is raised to this power (1: the
+#: posterior of the model; a model that is only roughly right makes the posterior too sure).
+TEMPER = 1.0
 #: Hands drawn for the belief over the whole round, and random paths back through the round
 #: per hand (exact: per possible hand).
 SAMPLES = 2000
@@ -110,10 +113,10 @@ class BeliefIsmctsBot(FastIsmctsBot):
     """:class:`~unokit.bots.ismcts_fast.FastIsmctsBot` dealing its opponent's hand by a belief.
 
     ``belief`` (:data:`BELIEFS`), ``opponent_model`` (:data:`OPPONENT_MODELS`), ``exact_max``,
-    ``samples`` and ``paths`` (per hand; by default :data:`EXACT_PATHS` for the exact belief and
-    :data:`SAMPLE_PATHS` over the round) say how; the other arguments are ``ismcts_fast``'s. It
-    reads the opponent's turns, so ``read_draws`` stays on. With a seed and an iteration budget
-    the bot is deterministic. ``last_belief`` says what the last search used: ``"exact"``,
+    ``samples``, ``paths`` (per hand; by default :data:`EXACT_PATHS` for the exact belief and
+    :data:`SAMPLE_PATHS` over the round) and ``temper`` (:data:`TEMPER`) say how; the other
+    arguments are ``ismcts_fast``'s. It reads the opponent's turns, so ``read_draws`` stays on.
+    With a seed and an iteration budget the bot is deterministic. ``last_belief`` says what the last search used: ``"exact"``,
     ``"round"`` or ``""`` (the uniform deal)."""
 
     name = "ismcts_belief"
@@ -126,6 +129,7 @@ class BeliefIsmctsBot(FastIsmctsBot):
         exact_max: int = EXACT_MAX,
         samples: int = SAMPLES,
         paths: int | None = None,
+        temper: float = TEMPER,
         **settings: Any,
     ) -> None:
         settings.setdefault("read_draws", True)
@@ -140,6 +144,9 @@ class BeliefIsmctsBot(FastIsmctsBot):
             raise ValueError(f"exact_max must be 0 to 3, not {exact_max}")
         if samples < 1 or (paths is not None and paths < 1):
             raise ValueError("samples and paths must be at least 1")
+        if not 0.0 <= temper <= 1.0:
+            raise ValueError(f"temper must be from 0 to 1, not {temper}")
+        self.temper = temper
         self.belief_kind = belief
         self.opponent_model = opponent_model
         self.theta = np.asarray(OPPONENT_MODELS[opponent_model], np.float64)
@@ -169,10 +176,11 @@ class BeliefIsmctsBot(FastIsmctsBot):
             avail = np.zeros(CAP, np.int64)
             for t, count in Counter(sampler.pool).items():
                 avail[t] = count
-            hands, logs = B.exact_belief(known, avail, free, model, rng, self.paths or EXACT_PATHS)
+            hands, logs = B.exact_belief(known, avail, free, model, rng, self.paths or EXACT_PATHS, self.temper)
         else:
             pool = np.asarray(sampler.pool, np.int64)
-            hands, logs = B.sampled_belief(known, pool, free, self.samples, model, rng, self.paths or SAMPLE_PATHS)
+            paths = self.paths or SAMPLE_PATHS
+            hands, logs = B.sampled_belief(known, pool, free, self.samples, model, rng, paths, self.temper)
         self.rng.state = int(rng[0]) & MASK64
         top = float(np.max(logs)) if len(logs) else -math.inf
         if not math.isfinite(top):
