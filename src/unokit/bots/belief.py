@@ -116,8 +116,8 @@ class BeliefIsmctsBot(FastIsmctsBot):
     ``samples``, ``paths`` (per hand; by default :data:`EXACT_PATHS` for the exact belief and
     :data:`SAMPLE_PATHS` over the round) and ``temper`` (:data:`TEMPER`) say how; the other
     arguments are ``ismcts_fast``'s. It reads the opponent's turns, so ``read_draws`` stays on.
-    With a seed and an iteration budget the bot is deterministic. ``last_belief`` says what the last search used: ``"exact"``,
-    ``"round"`` or ``""`` (the uniform deal)."""
+    With a seed and an iteration budget the bot is deterministic. ``last_belief`` says what the
+    last search used: ``"exact"``, ``"round"`` or ``""`` (the uniform deal)."""
 
     name = "ismcts_belief"
 
