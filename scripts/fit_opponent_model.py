@@ -38,7 +38,16 @@ import numpy.typing as npt
 
 import unokit
 from unokit.bots import Bot, make_bot
-from unokit.bots.belief import EXACT_MAX, EXACT_PATHS, OPPONENT_MODELS, card_table, opponent_model
+from unokit.bots.belief import (
+    EXACT_MAX,
+    EXACT_PATHS,
+    OPPONENT_MODELS,
+    TEMPER,
+    WINDOW,
+    card_table,
+    latest_turns,
+    opponent_model,
+)
 from unokit.bots.runner import play_decision
 from unokit.core.actions import KEEP, PLAY, PLAY_DRAWN, Action
 from unokit.core.colors import SIDE_COLORS
@@ -55,8 +64,8 @@ Matrix = npt.NDArray[np.float64]
 #: decision where the opponent held few unseen cards.
 Row = tuple[Any, ...]
 SEED_BASE = 8_000_000
-#: The powers of the likelihood whose belief is measured.
-TEMPERS = (1.0, 0.5, 0.3)
+#: The beliefs measured: (power of the likelihood, the opponent's latest turns read).
+BELIEFS: tuple[tuple[float, int | None], ...] = ((1.0, None), (1.0, WINDOW), (TEMPER, None), (TEMPER, WINDOW))
 
 
 class Recording(Bot):
@@ -231,9 +240,10 @@ def compiled_log_likelihood(data: Data, theta: Matrix, deck: Any) -> float:
     return total
 
 
-def belief_gain(rows: list[Row], deck: Any, theta: Matrix, temper: float) -> tuple[float, int]:
-    """The mean log-probability that the exact belief under ``theta`` (tempered by ``temper``)
-    gives the true hand, less the uniform deal's, at the ``belief`` rows; and their number."""
+def belief_gain(rows: list[Row], deck: Any, theta: Matrix, temper: float, window: int | None) -> tuple[float, int]:
+    """The mean log-probability that the exact belief under ``theta`` (tempered by ``temper``,
+    reading the ``window`` latest turns) gives the true hand, less the uniform deal's, at the
+    ``belief`` rows; and their number."""
     gains = []
     rng = np.array([11], np.int64)
     for _, events, pool, known, free, hidden in (r for r in rows if r[0] == "belief"):
@@ -242,7 +252,7 @@ def belief_gain(rows: list[Row], deck: Any, theta: Matrix, temper: float) -> tup
         for t, count in unseen.items():
             avail[t] = count
         logs = {}
-        for name, seen in (("model", events), ("deal", [])):
+        for name, seen in (("model", latest_turns(events, window)), ("deal", [])):
             model = opponent_model(deck, 0, True, seen, theta)
             hands, weights = B.exact_belief(np.asarray(known, np.int64), avail, free, model, rng, EXACT_PATHS, temper)
             top = float(np.max(weights))
@@ -294,11 +304,11 @@ def main() -> None:
         print(f"held-out log-likelihood per decision, {name}: {ll / max(1, test.decisions()):.4f}")
     held_out = [r for h in hands[cut:] for r in h]
     for name, values in models.items():
-        for temper in TEMPERS:
-            gain, count = belief_gain(held_out, deck, values, temper)
+        for temper, window in BELIEFS:
+            gain, count = belief_gain(held_out, deck, values, temper, window)
             print(
-                f"exact belief, {name}, tempered {temper:g}: {gain:+.4f} nats of the true hand over the deal "
-                f"({count} decisions)"
+                f"exact belief, {name}, tempered {temper:g}, {window or 'all'} turns: {gain:+.4f} nats of the "
+                f"true hand over the deal ({count} decisions)"
             )
     turns = test.log_likelihood(theta, keeps=False)[0]
     compiled = compiled_log_likelihood(test, theta, deck)

@@ -14,7 +14,7 @@ import pytest
 from tests.bots.test_ismcts import _reads_after
 from unokit import Game, View
 from unokit.bots import make_bot
-from unokit.bots.belief import OPPONENT_MODELS, BeliefIsmctsBot, Model, opponent_model
+from unokit.bots.belief import OPPONENT_MODELS, BeliefIsmctsBot, Model, latest_turns, opponent_model
 from unokit.bots.ismcts import EV_GAIN, EV_KEEP, EV_PLAY, EV_TURN, Event, Reads
 from unokit.bots.runner import play_decision
 from unokit.core.determinise import Determiniser
@@ -204,6 +204,16 @@ def test_a_kept_draw_is_averaged_over_which_card_was_drawn() -> None:
     # With one path, the likelihood is one of the two.
     one = math.exp(B.log_likelihood_of(hand, model(events, THETA), np.array([3], np.int64), 1))
     assert one == pytest.approx(sigmoid(THETA[2])) or one == pytest.approx(sigmoid(THETA[0]))
+
+
+def test_the_belief_reads_the_latest_turns() -> None:
+    turn = (EV_TURN, TID("red 2"), RED, -1, -1)
+    play = (EV_PLAY, TID("red 7"), 0, 0, 0)
+    events = [turn, play, (EV_GAIN, 2, 0, 0, 0), turn, play, turn]
+    assert latest_turns(events, 2) == events[3:]
+    assert latest_turns(events, 3) == latest_turns(events, None) == latest_turns(events, 9) == events
+    with pytest.raises(ValueError, match="window"):
+        BeliefIsmctsBot(1, window=0)
 
 
 def test_the_search_deals_the_hand_drawn_by_weight_and_the_rest_to_the_draw_pile() -> None:
