@@ -24,7 +24,9 @@ def test_health_variants_and_the_reserved_pages(shared_server: ServerProcess) ->
     assert get_json(shared_server.url, "/api/health")["status"] == "ok"
     variants = get_json(shared_server.url, "/api/variants")
     assert set(variants["variants"]) == set(unokit.VARIANT_NAMES)
-    assert variants["bots"] == ["random", "heuristic", "ismcts", "ismcts_fast"]
+    levels = ["beginner", "easy", "normal", "hard", "expert"]
+    assert variants["levels"] == levels
+    assert variants["bots"] == [*levels, "random", "heuristic", "ismcts", "ismcts_fast"]
     for path in ("/", "/r/ABCDEF"):
         with urllib.request.urlopen(shared_server.url + path, timeout=5) as response:
             assert b"unokit" in response.read()

@@ -104,6 +104,36 @@ SERVER_MODULES = (
     help="SQLite durability: NORMAL survives a killed server, FULL also a power cut",
 )
 @click.option(
+    "--chat-rate",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0.01, None),
+    help="chat messages per second one seat (or spectator) may send in a room",
+)
+@click.option(
+    "--chat-burst",
+    default=5.0,
+    show_default=True,
+    type=click.FloatRange(1, None),
+    help="chat messages one seat may send at once",
+)
+@click.option(
+    "--play-now-wait",
+    default=20.0,
+    show_default=True,
+    type=click.FloatRange(0, 600),
+    help="seconds a room opened by 'play now' waits for people before bots take the open seats",
+)
+@click.option(
+    "--player-retention",
+    "player_retention_days",
+    default=365.0,
+    show_default=True,
+    type=click.FloatRange(0.00001, 36500),
+    metavar="DAYS",
+    help="days after its last use that an unused player identity and its list of games are forgotten",
+)
+@click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 def serve(
@@ -120,6 +150,10 @@ def serve(
     max_connections: int,
     send_buffer: int,
     sqlite_synchronous: str,
+    chat_rate: float,
+    chat_burst: float,
+    play_now_wait: float,
+    player_retention_days: float,
     log_level: str,
 ) -> None:
     """Serve online games: rooms, bots, spectators, at http://HOST:PORT (API under /api, websocket /ws)."""
@@ -147,6 +181,10 @@ def serve(
         max_connections=max_connections,
         send_buffer=send_buffer,
         sqlite_synchronous=sqlite_synchronous,
+        chat_rate=chat_rate,
+        chat_burst=chat_burst,
+        play_now_wait=play_now_wait,
+        player_retention_days=player_retention_days,
     )
     # Many long-lived games and connections make the collector's full passes long pauses for
     # every room at once; collecting less often keeps latency flat (cycles are rare here).

@@ -27,7 +27,7 @@ from sqlalchemy.engine import make_url
 
 from . import DEFAULT_SEND_BUFFER
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
-from .protocol import decode, encode, error
+from .protocol import RateLimit, decode, encode, error
 from .room import CLOSED, RoomError, RoomSpec, RoomState
 from .storage import Append, Store, Writer, libpq_url, migrate, sqlalchemy_url
 
@@ -38,6 +38,8 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: Seconds a process waits for the owner of a room to answer a forwarded message.
 FORWARD_TIMEOUT = 5.0
+#: The most public rooms a lobby list reads.
+LOBBY_LIMIT = 200
 
 
 @dataclass
@@ -57,6 +59,10 @@ class ServerConfig:
     max_connections: int = 20000
     send_buffer: int = DEFAULT_SEND_BUFFER
     sqlite_synchronous: str = "NORMAL"
+    chat_rate: float = 1.0
+    chat_burst: float = 5.0
+    play_now_wait: float = 20.0
+    player_retention_days: float = 365.0
     node: str = field(default_factory=lambda: secrets.token_hex(8))
 
     @property
@@ -84,6 +90,7 @@ class Hub:
         self._send: Any = None
         self._outgoing: list[str] = []  # notifications waiting for the sender task
         self._wake_sender = asyncio.Event()
+        self._play_now_lock = asyncio.Lock()
         self.ready = False
 
     @property
@@ -167,16 +174,25 @@ class Hub:
     # ------------------------------------------------------------------ rooms
     async def create_room(self, request: dict[str, Any]) -> dict[str, Any]:
         """Create a room from an HTTP request body; raise :class:`RoomError` ``bad_room``."""
-        unknown = set(request) - {"variant", "players", "options", "settings"}
+        unknown = set(request) - {"variant", "players", "options", "settings", "public"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
         spec = RoomSpec.build(
-            request.get("variant", "classic"), request.get("players"), request.get("options"), request.get("settings")
+            request.get("variant", "classic"),
+            request.get("players"),
+            request.get("options"),
+            request.get("settings"),
+            request.get("public", False),
         )
+        return await self._new_room(spec)
+
+    async def _new_room(self, spec: RoomSpec) -> dict[str, Any]:
         host = new_token()
+        listing = RoomState("", spec).listing()
+        listed = None if listing is None else encode(listing)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if await asyncio.to_thread(self.store.create_room, code, spec.to_json(), token_hash(host)):
+            if await asyncio.to_thread(self.store.create_room, code, spec.to_json(), token_hash(host), listed):
                 break
         else:
             raise RoomError("unavailable", "no free room code was found; try again")
@@ -187,6 +203,44 @@ class Hub:
             "host_token": host,
             "spec": spec.to_json(),
         }
+
+    # ------------------------------------------------------------------ finding a game
+    async def lobby(self) -> dict[str, list[dict[str, Any]]]:
+        """The public rooms (read from the database, so every process lists the same ones):
+        those ``waiting`` for players (an open seat before a game or after one) and those
+        ``playing``, to watch. Private rooms are never listed."""
+        since = time.time() - self.config.idle_close_seconds
+        rows = await asyncio.to_thread(self.store.public_rooms, since, LOBBY_LIMIT)
+        waiting, playing = [], []
+        for code, listing in rows:
+            entry = {"room": code, "link": f"{self.config.base_url}/r/{code}", **listing}
+            if listing["phase"] in ("playing", "hand_over"):
+                playing.append(entry)
+            elif listing["open_seats"] > 0:
+                waiting.append(entry)
+        return {"waiting": waiting, "playing": playing}
+
+    async def play_now(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A public room of the asked variant with an open seat, or a new one that bots fill
+        when nobody else comes within ``play_now_wait`` seconds (it has no host). The answer
+        is the room's code and link, and ``created``; the client then joins it with ``hello``."""
+        unknown = set(request) - {"variant", "players"}
+        if unknown:
+            raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
+        settings = {"fill_seconds": self.config.play_now_wait}
+        spec = RoomSpec.build(request.get("variant", "classic"), request.get("players"), {}, settings, True)
+        async with self._play_now_lock:
+            lobby = await self.lobby()
+            fits = [
+                room
+                for room in lobby["waiting"]
+                if room["variant"] == spec.variant and ("players" not in request or room["players"] == spec.players)
+            ]
+            if fits:
+                best = min(fits, key=lambda room: room["open_seats"])
+                return {"room": best["room"], "link": best["link"], "created": False}
+            created = await self._new_room(spec)
+        return {"room": created["room"], "link": created["link"], "created": True}
 
     async def room(self, code: str) -> Room | None:
         """The room ``code``, loaded from the database when it is not in memory (``None`` when
@@ -222,6 +276,8 @@ class Hub:
             self.store.claim, code, self.node, self.config.base_url, self.config.lease_seconds, force=not self.clustered
         )
         room = Room(self, state, row.host_hash, owner=False)
+        for entry in await asyncio.to_thread(self.store.chat, code):
+            room.chat.apply(entry)
         room.owner_node = self.node if owner else row.owner
         self.rooms[code] = room
         if owner:
@@ -234,6 +290,16 @@ class Hub:
     async def writer_append(self, job: Append) -> None:
         assert self.writer is not None
         await self.writer.append(job)
+
+    async def link_player(self, code: str, token_hash: str, player_hash: str) -> None:
+        await asyncio.to_thread(self.store.link_player, code, token_hash, player_hash)
+
+    def chat_limit(self) -> RateLimit:
+        return RateLimit(self.config.chat_rate, self.config.chat_burst)
+
+    def chat_published(self, room: Room, message: dict[str, Any]) -> None:
+        if self.clustered:
+            self._notify({"k": "chat", "room": room.code, "m": message})
 
     def dropped(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
@@ -264,6 +330,7 @@ class Hub:
                 "room": room.code,
                 "conn": peer.conn_id,
                 "seat": peer.seat,
+                "name": peer.name,
                 "msg": message,
             }
         )
@@ -320,11 +387,16 @@ class Hub:
                 room.runtime = payload.get("rt", {})
                 room.submit("sync_log", payload["seq"])
             return
+        if kind == "chat":
+            room = self.rooms.get(code)
+            if room is not None and not room.owner:
+                room.submit("remote_chat", payload["m"])
+            return
         if payload.get("to") != self.node:
             return
         if kind == "fwd":
             room = await self.room(code)
-            remote = RemotePeer(self, payload["from"], payload["conn"], payload.get("seat"))
+            remote = RemotePeer(self, payload["from"], payload["conn"], payload.get("seat"), payload.get("name"))
             if room is None or not room.owner:
                 remote.deliver(
                     error("unavailable", "this room moved to another process; try again", payload["msg"].get("id"))
@@ -398,6 +470,10 @@ class Hub:
         for code in await asyncio.to_thread(self.store.idle_rooms, now - idle):
             if code not in self.rooms:
                 await self._close_stored(code)
+        retention = self.config.player_retention_days * 86400.0
+        forgotten = await asyncio.to_thread(self.store.prune_players, now - retention)
+        if forgotten:
+            log.info("forgot %d player identities not seen for %g days", forgotten, self.config.player_retention_days)
 
     async def _close_stored(self, code: str) -> None:
         row = await asyncio.to_thread(self.store.room, code)
@@ -433,11 +509,12 @@ class RemotePeer(RemoteMarker):
     """A client of another process, as the owner of its room sees it: replies go back over
     the notification channel, to be delivered by that process."""
 
-    def __init__(self, hub: Hub, node: str, conn_id: str, seat: int | None) -> None:
+    def __init__(self, hub: Hub, node: str, conn_id: str, seat: int | None, name: str | None = None) -> None:
         self.hub = hub
         self.node = node
         self.conn_id = conn_id
         self.seat = seat
+        self.name = name
         self.role = "player" if seat is not None else "spectator"
 
     def deliver(self, message: dict[str, Any] | str) -> None:
