@@ -28,8 +28,8 @@ setup: $(UV)
 # .venv without removing anything `make setup` installed (--inexact); again when uv.lock changes.
 PLAY_READY := .venv/.unokit-play
 $(PLAY_READY): uv.lock pyproject.toml | $(UV)
-	@echo "installing unokit and the terminal game's packages (Textual, Rich; about 30 MB) into .venv;" \
-		"the first time this takes a moment"
+	@echo "installing unokit and what the terminal game needs (Textual, Rich: about 15 MB) into .venv;" \
+		"the first time they are downloaded, which takes a moment"
 	@$(UV) sync --quiet --frozen --inexact --extra play --python $(PYTHON)
 	@touch $@
 

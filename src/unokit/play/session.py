@@ -40,7 +40,7 @@ from ..core.observation import View
 from ..core.teams import team_members
 from ..core.types import DecisionKind
 from ..core.variants import VARIANTS, Options
-from ..narration import describe, plain
+from ..narration import describe, plain, plural
 from ..record import GameRecord, RecordingGame, Seat, save_record
 from . import faces
 
@@ -520,7 +520,7 @@ class Session:
         elif decision == "choose_player":
             sizes = self.views[seat].hand_sizes
             choices = [
-                Choice(f"Trade hands with {names[a.seat]} ({sizes[a.seat]} card{'s' if sizes[a.seat] != 1 else ''})", a)
+                Choice(f"Trade hands with {names[a.seat]} ({plural(sizes[a.seat], 'card')})", a)
                 for a in legal
                 if a.kind == TRADE
             ]
