@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.widgets import RichLog, Static
 
 import unokit
+from unokit.play import faces
 from unokit.play.app import LogScreen, PlayApp, SummaryScreen, TableScreen
 from unokit.play.commands import make_setup
 from unokit.play.session import Choice
@@ -184,8 +185,6 @@ def hand_chips(app: PlayApp) -> list[str]:
     """The cards of the person's hand as the screen writes them (number, symbol, name)."""
     prompt = app.table.prompt
     assert prompt is not None
-    from unokit.play import faces
-
     return [
         f"{i + 1} {faces.glyph(faces.color_of(card.face))} {faces.title(card.face)}"
         for i, card in enumerate(prompt.hand[:9])
@@ -238,8 +237,8 @@ def test_the_round_summary_never_breaks_a_card_at_80_columns() -> None:
             assert isinstance(screen, SummaryScreen)
             left = screen.summary.lines[0].cards
             assert len(left) == 8
-            for title, points in left:
-                assert any(f"{title} ({points})" in line for line in lines), "\n".join(lines)
+            for face, points in left:
+                assert any(f"{faces.label(face)} ({points})" in line for line in lines), "\n".join(lines)
 
     asyncio.run(scenario())
 

@@ -232,7 +232,8 @@ def test_a_tournament_heads_its_table_by_table_win_rates() -> None:
     assert code == 0, output
     lines = output.splitlines()
     heading = lines.index("Win rates at each table:")
-    assert [line.count("%") for line in lines[heading + 1 :]] == [2, 2, 2]
+    assert [line.count("%") for line in lines[heading + 1 : heading + 4]] == [2, 2, 2]
+    assert "%" not in lines[heading - 1]  # right under the ratings table
 
 
 def test_ctrl_c_stops_a_tournament_with_the_ratings_of_the_games_played(tmp_path: Path) -> None:

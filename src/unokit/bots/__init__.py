@@ -21,6 +21,7 @@ BOT_CLASSES: dict[str, str] = {
     "heuristic": "heuristic:HeuristicBot",
     "ismcts": "ismcts:IsmctsBot",
     "ismcts_fast": "ismcts_fast:FastIsmctsBot",  # needs the optional 'fast' extra (numba)
+    "ismcts_belief": "belief:BeliefIsmctsBot",  # the same, reading the opponent's hand ('fast')
 }
 #: The prefix of a bot spec that runs a program: ``external:python3 mybot.py``.
 EXTERNAL_PREFIX = "external:"
@@ -36,6 +37,12 @@ def bot_names() -> list[str]:
             continue
         names.append(name)
     return names
+
+
+def registry_keys() -> list[str]:
+    """The catalogue keys of the bots people choose, the levels and the engine's bots: each
+    one's name and one-line description (``docs/i18n.md``)."""
+    return [key for name in (*LEVELS, *BOT_CLASSES) for key in (f"bot.{name}", f"bot.{name}.help")]
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
@@ -91,4 +98,5 @@ __all__ = [
     "external_command",
     "level_names",
     "make_bot",
+    "registry_keys",
 ]

@@ -37,7 +37,7 @@ from ..narration import plain
 from . import faces, look
 from .help import KEYS, rules_summary
 from .look import chip_rows, wrap_chips
-from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, naming_a_color, you_grammar
+from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, naming_a_color
 from .terminal import leave_on_hangup
 
 SessionFactory = Callable[[], Session]
@@ -228,9 +228,9 @@ class SummaryScreen(Screen[str]):
         text.append("\nThe hands, each card with its points", style="bold underline")
         hands = []  # each laid out at the screen's width, never breaking a card
         for line in s.lines:
-            cards = [Text(f"{title} ({points}),") for title, points in line.cards]
+            cards = [Text(f"{faces.label(face)} ({points}),") for face, points in line.cards]
             if cards:
-                cards[-1] = Text(f"{cards[-1].plain[:-1]}")
+                cards[-1] = Text(cards[-1].plain[:-1])
             elif line.hand_points == 0:
                 cards = [Text("no cards")]
             cards.append(Text(f" = {line.hand_points}"))
@@ -638,12 +638,11 @@ class TableScreen(Screen[None]):
 
     async def tell(self, outcome: Outcome) -> None:
         """Write the outcome's events into the log, as the log's reader may see them."""
-        session = self.session
         ended = False
         for event in redact(outcome.events, self.log_viewer):
             if event["type"] == "press" and not event.get("empty"):
-                presser = session.names[event["presser"] if "presser" in event else event["seat"]]
-                self.log_lines([you_grammar(f"{presser} presses the launcher…")], "italic")
+                presser = event["presser"] if "presser" in event else event["seat"]
+                self.log_lines([self.teller.words.t("play.pressing", player=presser)], "italic")
                 await self.pause(self.delay)
             line = self.teller.line(event)
             if event["type"] == "round_end":

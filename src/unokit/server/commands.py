@@ -36,6 +36,12 @@ SERVER_MODULES = (
 )
 @click.option("--public-url", default=None, help="the address clients use, for room links (behind a proxy)")
 @click.option(
+    "--node-url",
+    default=None,
+    help="the address at which clients reach this process itself, where the other processes send "
+    "the clients of its rooms (PostgreSQL)  [default: --public-url, else http://HOST:PORT]",
+)
+@click.option(
     "--lease",
     "lease_seconds",
     default=10.0,
@@ -141,6 +147,7 @@ def serve(
     port: int,
     database: str | None,
     public_url: str | None,
+    node_url: str | None,
     lease_seconds: float,
     idle_close_seconds: float,
     sweep_seconds: float,
@@ -172,6 +179,7 @@ def serve(
         host=host,
         port=port,
         public_url=public_url,
+        node_url=node_url,
         lease_seconds=lease_seconds,
         idle_close_seconds=idle_close_seconds,
         sweep_seconds=sweep_seconds,

@@ -58,12 +58,29 @@ LEAVE_PHASES = (LOBBY, FINISHED)
 
 
 class RoomError(Exception):
-    """A request the room refuses: ``code`` is the protocol's error code, the message is for people."""
+    """A request the room refuses: ``code`` is the protocol's error code (declared with its
+    parameters in :data:`unokit.server.words.ERRORS`), ``message`` says it in English for logs and
+    scripts, and ``cause`` is the engine's error behind it, if any (an illegal action, a bad rule
+    option): its code and parameters travel too, so that each reader's page says it in its
+    language."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, cause: UnokitError | None = None, **params: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.cause = cause
+        self.params = params
+
+    def detail(self) -> dict[str, Any]:
+        """The fields of an ``error`` message beyond ``code`` and ``message``: ``params``, and the
+        engine's ``reason`` with its ``reason_params`` (``docs/protocol.md``, "Errors")."""
+        out: dict[str, Any] = {}
+        if self.params:
+            out["params"] = self.params
+        if self.cause is not None:
+            out["reason"] = self.cause.code.value
+            out["reason_params"] = self.cause.params
+        return out
 
 
 @dataclass(frozen=True)
@@ -168,7 +185,7 @@ class RoomSpec:
         try:
             trial = Game.new(variant, players, 0, **options)[0]
         except UnokitError as exc:
-            raise RoomError("bad_room", str(exc)) from None
+            raise RoomError("bad_room", str(exc), cause=exc) from None
         if not isinstance(public, bool):
             raise RoomError("bad_room", "'public' must be true or false")
         options_used = trial.options.as_dict(trial.rules)
@@ -261,9 +278,9 @@ class RoomState:
                     action = game.parse_action(entry["action"], seat)
                     events = game.apply(action, seat)
                 except InvalidActionError as exc:
-                    raise RoomError("invalid_action", str(exc)) from None
+                    raise RoomError("invalid_action", str(exc), cause=exc) from None
                 except UnokitError as exc:  # the engine refused and changed nothing
-                    raise RoomError("illegal", str(exc)) from None
+                    raise RoomError("illegal", str(exc), cause=exc) from None
                 self.moves.append((seat, action.text))
                 self._after_action(events)
             elif kind == "continue":
@@ -339,7 +356,7 @@ class RoomState:
                     "seats_open", f"seats {', '.join(map(str, empty))} are empty: add a bot or wait for a player"
                 )
             return {"type": command}
-        return {"type": "close", "reason": "closed by the host"}
+        return {"type": "close", "reason": "host"}
 
     def check_join(self, name: object) -> int:
         """The seat a new player named ``name`` would take; raise :class:`RoomError`."""

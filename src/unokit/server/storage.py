@@ -44,6 +44,7 @@ from sqlalchemy import (
     Index,
     Integer,
     MetaData,
+    Select,
     String,
     Table,
     Text,
@@ -54,6 +55,7 @@ from sqlalchemy import (
     insert,
     inspect,
     literal,
+    literal_column,
     select,
     text,
     update,
@@ -155,6 +157,34 @@ ADVANCE = (
     .values(seq=bindparam("b_seq"), last_activity=bindparam("b_now"))
 )
 APPEND = insert(room_log)
+#: Both at once on PostgreSQL, for a whole batch in one statement: its rooms' rows advanced
+#: from the steps they follow, and the entries of those that did appended; it returns how many
+#: rooms advanced.
+POSTGRES_WRITE = """
+WITH batch AS (
+    SELECT * FROM unnest(%(rooms)s::text[], %(afters)s::int[], %(seqs)s::int[]) AS b(room, after, seq)
+), moved AS (
+    UPDATE rooms SET seq = batch.seq, last_activity = %(now)s
+    FROM batch WHERE rooms.code = batch.room AND rooms.seq = batch.after
+    RETURNING rooms.code
+), added AS (
+    INSERT INTO room_log (room, seq, at, entry)
+    SELECT e.room, e.seq, %(now)s, e.entry
+    FROM unnest(%(log_rooms)s::text[], %(log_seqs)s::int[], %(entries)s::text[]) AS e(room, seq, entry)
+    JOIN moved ON moved.code = e.room
+)
+SELECT count(*) FROM moved
+"""
+
+
+#: The application name of a server process's sessions with PostgreSQL (``unokit/NODE``), and
+#: the nodes that have one now: a process whose sessions are gone has died, whatever its leases say.
+APPLICATION_NAME = "unokit/{node}"
+LIVE_NODES: Select[Any] = (
+    select(literal_column("substr(application_name, 8)"))
+    .select_from(text("pg_stat_activity"))
+    .where(literal_column("application_name").like("unokit/%"))
+)
 
 
 class StorageError(RuntimeError):
@@ -452,11 +482,16 @@ class Store:
     # ------------------------------------------------------------------ leases
     def claim(self, code: str, owner: str, owner_url: str, ttl: float, *, force: bool = False) -> bool:
         """Take or renew the lease of room ``code`` for ``owner``: succeeds when the lease is
-        free, expired or already ``owner``'s (or always with ``force``, for a single process)."""
+        free, expired or already ``owner``'s, or (PostgreSQL) when the process that holds it
+        has no session in the database any more: it died (or always with ``force``, for a
+        single process)."""
         now = time.time()
         condition = rooms.c.code == code
         if not force:
-            condition = condition & ((rooms.c.owner == owner) | (rooms.c.owner.is_(None)) | (rooms.c.lease_until < now))
+            free = (rooms.c.owner == owner) | (rooms.c.owner.is_(None)) | (rooms.c.lease_until < now)
+            if self.postgres:
+                free = free | rooms.c.owner.not_in(LIVE_NODES)
+            condition = condition & free
         with self.begin() as c:
             result = c.execute(
                 update(rooms)
@@ -517,21 +552,43 @@ class Store:
         :class:`StorageError` when any of their rooms has moved on or is gone (then nothing of
         this transaction may be committed)."""
         now = time.time()
-        moved = c.execute(
-            ADVANCE,
-            [{"b_room": j.room, "b_after": j.after, "b_seq": j.after + len(j.entries), "b_now": now} for j in jobs],
-        )
-        if moved.rowcount != len(jobs):
+        if self.postgres:
+            moved = self._write_many_postgres(c, jobs, now)
+        else:
+            moved = c.execute(
+                ADVANCE,
+                [{"b_room": j.room, "b_after": j.after, "b_seq": j.after + len(j.entries), "b_now": now} for j in jobs],
+            ).rowcount
+        if moved != len(jobs):
             if len(jobs) == 1:
                 raise StorageError(f"room {jobs[0].room} is no longer at step {jobs[0].after}")
-            raise StorageError(f"{len(jobs) - moved.rowcount} of {len(jobs)} rooms are no longer at the step written")
-        rows = [
-            {"room": j.room, "seq": j.after + i + 1, "at": now, "entry": encode(entry)}
-            for j in jobs
-            for i, entry in enumerate(j.entries)
-        ]
-        if rows:
-            c.execute(APPEND, rows)
+            raise StorageError(f"{len(jobs) - moved} of {len(jobs)} rooms are no longer at the step written")
+        if not self.postgres:
+            rows = [
+                {"room": j.room, "seq": j.after + i + 1, "at": now, "entry": encode(entry)}
+                for j in jobs
+                for i, entry in enumerate(j.entries)
+            ]
+            if rows:
+                c.execute(APPEND, rows)
+
+    @staticmethod
+    def _write_many_postgres(c: Connection, jobs: list[Append], now: float) -> int:
+        """:meth:`write_many` on PostgreSQL, in one statement whatever the batch's size (its
+        rows as arrays); returns how many of the rooms advanced (the caller refuses the
+        transaction unless all did)."""
+        entries = [(j.room, j.after + i + 1, encode(entry)) for j in jobs for i, entry in enumerate(j.entries)]
+        params = {
+            "rooms": [j.room for j in jobs],
+            "afters": [j.after for j in jobs],
+            "seqs": [j.after + len(j.entries) for j in jobs],
+            "log_rooms": [room for room, _seq, _text in entries],
+            "log_seqs": [seq for _room, seq, _text in entries],
+            "entries": [text for _room, _seq, text in entries],
+            "now": now,
+        }
+        moved = c.exec_driver_sql(POSTGRES_WRITE, params).scalar_one()
+        return int(moved)
 
     def _write_one(self, c: Connection, job: Append) -> None:
         now = time.time()
