@@ -60,11 +60,11 @@ TRADE_OFFSETS = 9
 
 # NumPy parses keyword arguments slowly: the hot paths pass dtypes positionally.
 _UINT8 = np.dtype(np.uint8)
-_INT8 = np.dtype(np.int8)
+_BOOL = np.dtype(np.bool_)
 _FLOAT32 = np.dtype(np.float32)
 
 Obs = NDArray[np.float32]
-Mask = NDArray[np.int8]
+Mask = NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -335,14 +335,14 @@ class Encoding:
 
     def zero_mask(self) -> Mask:
         """A mask with no legal action (another seat's decision, or the game is over)."""
-        return np.zeros(self.num_actions, dtype=np.int8)
+        return np.zeros(self.num_actions, dtype=_BOOL)
 
     def mask(self, view: View) -> Mask:
-        """``int8`` mask over the action ids: 1 where the id is legal for ``view``'s seat now."""
+        """``bool`` mask over the action ids: ``True`` where the id is legal for ``view``'s seat now."""
         buf = bytearray(self.num_actions)
         for i in self.legal_ids(view):
             buf[i] = 1
-        return np.frombuffer(buf, _INT8)  # owns a fresh buffer: writable, not shared
+        return np.frombuffer(buf, _BOOL)  # owns a fresh buffer: writable, not shared
 
     # ------------------------------------------------------------------ observation
     def _build_observation(self) -> None:

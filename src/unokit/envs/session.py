@@ -49,14 +49,30 @@ REWARDS = ("hand", "points")
 
 #: Truncate an episode after this many decisions per seat unless the environment is told otherwise.
 DEFAULT_MAX_CYCLES = 5000
+#: The render modes of the environments: ``ansi`` returns the table as text, ``human`` prints it
+#: at every reset and step, ``rgb_array`` returns a picture of it (what video recorders and
+#: Stable-Baselines3's ``make_vec_env``, which asks for it by default, expect).
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
-def check_env_arguments(render_mode: str | None, max_cycles: object) -> None:
-    """Raise :class:`OptionError` naming a bad ``render_mode`` or ``max_cycles``."""
-    if render_mode not in (None, "ansi"):
-        raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+def check_env_arguments(render_mode: object, max_cycles: object, max_decisions: object = None) -> None:
+    """Raise :class:`OptionError` naming a bad ``render_mode``, ``max_cycles`` or ``max_decisions``."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        modes = ", ".join(repr(m) for m in RENDER_MODES)
+        raise OptionError(f"render_mode must be None, {modes}, not {render_mode!r}")
     if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
         raise OptionError(f"max_cycles must be a whole number, 1 or more, not {max_cycles!r}")
+    if max_decisions is not None and (
+        isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1
+    ):
+        raise OptionError(f"max_decisions must be None or a whole number, 1 or more, not {max_decisions!r}")
+
+
+def decision_limit(players: int, max_cycles: int, max_decisions: int | None) -> int:
+    """The number of decisions after which an episode is truncated: ``max_cycles`` per seat, or
+    ``max_decisions`` when that is smaller."""
+    limit = max_cycles * players
+    return limit if max_decisions is None else min(limit, max_decisions)
 
 
 class Session:
@@ -147,6 +163,8 @@ class Session:
         self.decisions = 0
         self._round = game.round_number
         self._drawn = (-1, -1)
+        #: How the last hand of this episode ended (``None`` until one has).
+        self.result: RoundResult | None = None
         #: Seats still to be offered the open Jump-In window, the first one deciding now.
         self.offers: list[int] = []
         self._offer_jumps()
@@ -273,6 +291,7 @@ class Session:
         self._offer_jumps()
         if ended is None:
             return [0.0] * self.players
+        self.result = ended
         if game.round_number != self._round:  # a new hand was dealt: forget the old plays
             self._round = game.round_number
             for played in self.history:
@@ -319,6 +338,14 @@ class Session:
         if self.game.to_act != seat:
             return self.encoding.zero_mask()
         return self.encoding.mask(self.views[seat])
+
+    def hand_info(self) -> dict[str, Any]:
+        """What ``info`` says once a hand has ended: its ``winner`` (the seat that went out, or won
+        a blocked hand), each seat's ``points`` for it and the game's ``scores`` after it."""
+        ended = self.result
+        if ended is None:
+            return {}
+        return {"winner": ended.winner, "points": list(ended.points), "scores": list(ended.scores)}
 
     def render(self, names: list[str] | None = None) -> str:
         """The whole table as text (every hand shown), for ``render_mode="ansi"``."""
