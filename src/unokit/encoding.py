@@ -485,9 +485,14 @@ class Encoding:
                 return b
         raise KeyError(name)
 
-    def observe(self, view: View, history: Sequence[Sequence[int]], drawn: int = -1, offered: bool = False) -> Obs:
-        """The observation vector of ``view``'s seat. ``history[s]`` lists the card types seat
-        ``s`` played this hand, most recent first (only the first ``self.history`` are read).
+    def observe(
+        self, view: View, history: Sequence[Sequence[int]] | None = None, drawn: int = -1, offered: bool = False
+    ) -> Obs:
+        """The observation vector of ``view``'s seat: what the environments give and what a
+        policy bot builds (:mod:`unokit.bots.policy`). The history block comes from the game's
+        public record of plays (:meth:`View.played`) unless ``history`` is given: then
+        ``history[s]`` lists the card types seat ``s`` played this hand, most recent first
+        (only the first ``self.history`` are read).
         ``drawn`` may pass the card of the seat's own ``play_or_keep`` decision when the
         caller already knows it (it is read from ``view.pending()`` otherwise). ``offered``:
         the seat is being offered a jump (H-1)."""
@@ -525,7 +530,8 @@ class Encoding:
             stride = k * n_types
             for r in range(n):
                 base = self._hist + r * stride
-                for t in history[(seat + r) % n][:k]:
+                s = (seat + r) % n
+                for t in view.played(s, k) if history is None else history[s][:k]:
                     buf[base + t] = 1
                     base += n_types
         side = view.side

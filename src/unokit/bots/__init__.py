@@ -1,7 +1,8 @@
 """Bots: players that see only a :class:`~unokit.View`. ``make_bot(name, seed)`` builds one.
 
-On the command line a bot is named by a *spec*: a name of :data:`BOT_CLASSES` or
-``external:<command>``, a program speaking ``unokit-bot/1`` (:mod:`unokit.bots.external`)."""
+On the command line a bot is named by a *spec*: a name of :data:`BOT_CLASSES`,
+``external:<command>``, a program speaking ``unokit-bot/1`` (:mod:`unokit.bots.external`), or
+``policy:<file.onnx>``, a trained policy (:mod:`unokit.bots.policy`, extra ``policy``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ BOT_CLASSES: dict[str, str] = {
 }
 #: The prefix of a bot spec that runs a program: ``external:python3 mybot.py``.
 EXTERNAL_PREFIX = "external:"
+#: The prefix of a bot spec that plays a policy file: ``policy:runs/ppo.onnx``.
+POLICY_PREFIX = "policy:"
 
 
 def bot_names() -> list[str]:
@@ -35,13 +38,23 @@ def bot_names() -> list[str]:
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot called ``name`` with its own RNG seeded by ``seed``.
+    """A new bot called ``name`` (a name of :data:`BOT_CLASSES`, or ``policy:<file.onnx>``) with
+    its own RNG seeded by ``seed``.
 
-    Raises ``ValueError`` naming the known bots when ``name`` is unknown or not installed.
+    Raises ``ValueError`` naming the known bots when ``name`` is unknown or not installed, and
+    :class:`~unokit.bots.policy.PolicyError` (a ``ValueError``) for a policy file it cannot use.
     """
+    if name.startswith(POLICY_PREFIX):
+        from .policy import PolicyBot, policy_path
+
+        path = policy_path(name)
+        assert path is not None
+        return PolicyBot(seed, path)
     target = BOT_CLASSES.get(name)
     if target is None:
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
+        raise ValueError(
+            f"unknown bot {name!r}; bots are {', '.join(bot_names())}, 'external:<command>' and 'policy:<file.onnx>'"
+        )
     module_name, _, class_name = target.partition(":")
     try:
         module = import_module(f"{__name__}.{module_name}")
@@ -63,16 +76,29 @@ def external_command(spec: str) -> str | None:
     return command
 
 
-def check_bot_spec(spec: str) -> None:
+def check_bot_spec(spec: str, variant: str | None = None, players: int | None = None) -> None:
     """Raise ``ValueError`` naming the known bots when ``spec`` names no bot (an external
-    program is not started)."""
+    program is not started), or a policy file made for another game than ``variant`` with
+    ``players`` seats (when given)."""
     if external_command(spec) is None:
-        make_bot(spec, 0)
+        bot = make_bot(spec, 0)
+        if variant is not None and players is not None and spec.startswith(POLICY_PREFIX):
+            from ..core.errors import OptionError
+            from ..core.variants import get_rules
+            from .policy import PolicyBot
+
+            assert isinstance(bot, PolicyBot)
+            try:
+                name = get_rules(variant).name
+            except OptionError:
+                return  # a bad variant is reported where the variant is checked
+            bot.policy.check_game(name, players)
 
 
 __all__ = [
     "BOT_CLASSES",
     "EXTERNAL_PREFIX",
+    "POLICY_PREFIX",
     "Bot",
     "RandomBot",
     "bot_names",

@@ -32,13 +32,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
-from ..bots import bot_names
 from . import PROTOCOL
 from .authority import Room
 from .hub import CODE_ALPHABET, Hub, ServerConfig
 from .protocol import HARD_MAX_BYTES, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
-from .room import SEAT_BOTS, RoomError
+from .room import RoomError, offer_policies, seat_bots
 from .web import web_routes
 
 log = logging.getLogger("unokit.server")
@@ -102,7 +101,9 @@ def _problem(code: str, message: str, status: int) -> JSONResponse:
 
 
 def create_app(config: ServerConfig) -> Starlette:
-    """The ASGI application serving ``config``; the hub starts and stops with it."""
+    """The ASGI application serving ``config``; the hub starts and stops with it. Raises
+    ``ValueError`` for a policy file of ``config.bots`` that cannot be used."""
+    offer_policies(list(config.bots))
     hub = Hub(config)
 
     @asynccontextmanager
@@ -130,7 +131,7 @@ def create_app(config: ServerConfig) -> Starlette:
                     }
                     for name, rules in VARIANTS.items()
                 },
-                "bots": [name for name in SEAT_BOTS if name in bot_names()],
+                "bots": seat_bots(),
             }
         )
 

@@ -34,7 +34,7 @@ from ..core.position import exposed_seat, jumps_may_come
 from ..narration import describe
 from . import PROTOCOL
 from .protocol import encode, error, fragment
-from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState
+from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec
 from .storage import Append, StorageError
 from .web import round_summary
 
@@ -477,7 +477,7 @@ class Room:
         current = self.automatic.get(seat)
         if current is None or current.name != name or current.game_no != self.state.game_no:
             seed = spec.bot_seed if spec.kind == "bot" else secrets.randbits(62)
-            current = Automatic(make_bot(name, seed), name, self.state.game_no)
+            current = Automatic(make_bot(bot_spec(name), seed), name, self.state.game_no)
             current.bot.reset(seat)
             self.automatic[seat] = current
         return current

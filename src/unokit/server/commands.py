@@ -103,6 +103,13 @@ SERVER_MODULES = (
     help="SQLite durability: NORMAL survives a killed server, FULL also a power cut",
 )
 @click.option(
+    "--bots",
+    "policies",
+    multiple=True,
+    metavar="policy:FILE.onnx",
+    help="offer a trained policy to hosts as the seat bot 'policy:<file name>' (repeat for several)",
+)
+@click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 def serve(
@@ -119,6 +126,7 @@ def serve(
     max_connections: int,
     send_buffer: int,
     sqlite_synchronous: str,
+    policies: tuple[str, ...],
     log_level: str,
 ) -> None:
     """Serve online games: rooms, bots, spectators, at http://HOST:PORT (API under /api, websocket /ws)."""
@@ -145,6 +153,7 @@ def serve(
         max_connections=max_connections,
         send_buffer=send_buffer,
         sqlite_synchronous=sqlite_synchronous,
+        bots=tuple(spec.strip() for specs in policies for spec in specs.split(",") if spec.strip()),
     )
     # Many long-lived games and connections make the collector's full passes long pauses for
     # every room at once; collecting less often keeps latency flat (cycles are rare here).

@@ -57,6 +57,8 @@ class ServerConfig:
     max_connections: int = 20000
     send_buffer: int = DEFAULT_SEND_BUFFER
     sqlite_synchronous: str = "NORMAL"
+    #: Trained policies offered to hosts as seat bots (``policy:FILE.onnx``; ``docs/server.md``).
+    bots: tuple[str, ...] = ()
     node: str = field(default_factory=lambda: secrets.token_hex(8))
 
     @property

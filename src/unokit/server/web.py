@@ -34,7 +34,7 @@ from ..narration import describe
 from ..play import faces
 from ..play.session import summarize
 from ..record import GameRecord, RecordError, Replay
-from .room import SEAT_BOTS, Settings
+from .room import Settings, seat_bots
 
 #: How each option's type (as :class:`~unokit.core.variants.Options` declares it) is edited.
 _OPTION_KINDS = {
@@ -113,7 +113,7 @@ def catalog() -> dict[str, Any]:
             for k in range(len(KIND_NAMES))
         ],
         "variants": variants,
-        "bots": list(SEAT_BOTS),
+        "bots": seat_bots(),
         "settings": Settings().to_json(),
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
     }

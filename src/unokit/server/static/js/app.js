@@ -196,6 +196,7 @@ function lobbyPage(catalog) {
 }
 
 function botWords(bot) {
+  if (bot.startsWith("policy:")) return `trained policy "${bot.slice(7)}"`;
   return { random: "random (easiest)", heuristic: "heuristic (good)", ismcts: "ismcts (searches ahead, slower)", ismcts_fast: "ismcts_fast (compiled search, more iterations)" }[bot] || bot;
 }
 
