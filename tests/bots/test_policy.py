@@ -22,7 +22,6 @@ from unokit.encoding import Encoding
 from unokit.envs.gymnasium import UnoEnv
 from unokit.envs.pettingzoo import raw_env
 from unokit.play.commands import make_setup
-from unokit.play.forgetful import Habits
 
 from ..helpers import write_policy
 
@@ -152,6 +151,6 @@ def test_sim_tournament_and_play_take_a_policy(classic2: Path) -> None:
         main, ["tournament", "--bots", f"{spec},random", "--players", "2", "--games", "4", "--workers", "1"]
     )
     assert tour.exit_code == 0, tour.output
-    setup = make_setup("classic", 2, spec, 3, [], [], Habits(), None)
+    setup = make_setup("classic", 2, spec, 3, [], [], None, None)
     session = setup.session()
     assert session.players[1].bot_name == spec

@@ -1,14 +1,18 @@
 """Bots: players that see only a :class:`~unokit.View`. ``make_bot(name, seed)`` builds one.
 
-On the command line a bot is named by a *spec*: a name of :data:`BOT_CLASSES`,
-``external:<command>``, a program speaking ``unokit-bot/1`` (:mod:`unokit.bots.external`), or
-``policy:<file.onnx>``, a trained policy (:mod:`unokit.bots.policy`, extra ``policy``)."""
+On the command line a bot is named by a *spec*: a level of the ladder (``beginner``, ``easy``,
+``normal``, ``hard``, ``expert``: :mod:`unokit.bots.levels`), an engine name of
+:data:`BOT_CLASSES` (for scripts), ``external:<command>``, a program speaking
+``unokit-bot/1`` (:mod:`unokit.bots.external`), or ``policy:<file.onnx>``, a trained policy
+(:mod:`unokit.bots.policy`, extra ``policy``). :func:`make_bot` is the one place that
+resolves a name."""
 
 from __future__ import annotations
 
 from importlib import import_module
 
 from .base import Bot
+from .levels import LEVELS, level_names, make_level_bot
 from .random_bot import RandomBot
 
 #: Bot names usable from the command line, as "module:Class" under unokit.bots (loaded lazily).
@@ -37,13 +41,23 @@ def bot_names() -> list[str]:
     return names
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot called ``name`` (a name of :data:`BOT_CLASSES`, or ``policy:<file.onnx>``) with
-    its own RNG seeded by ``seed``.
+def registry_keys() -> list[str]:
+    """The catalogue keys of the bots people choose, the levels and the engine's bots: each
+    one's name and one-line description (``docs/i18n.md``)."""
+    return [key for name in (*LEVELS, *BOT_CLASSES) for key in (f"bot.{name}", f"bot.{name}.help")]
 
-    Raises ``ValueError`` naming the known bots when ``name`` is unknown or not installed, and
-    :class:`~unokit.bots.policy.PolicyError` (a ``ValueError``) for a policy file it cannot use.
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A new bot called ``name`` (a level, an engine name, or ``policy:<file.onnx>``) with its
+    own RNG seeded by ``seed``; a level's bot comes without its human habits
+    (:func:`unokit.bots.levels.for_people` adds them).
+
+    Raises ``ValueError`` naming the levels and the known bots when ``name`` is unknown or not
+    installed, and :class:`~unokit.bots.policy.PolicyError` (a ``ValueError``) for a policy file
+    it cannot use.
     """
+    if name in LEVELS:
+        return make_level_bot(name, seed, BOT_CLASSES)
     if name.startswith(POLICY_PREFIX):
         from .policy import PolicyBot, policy_path
 
@@ -53,7 +67,8 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     target = BOT_CLASSES.get(name)
     if target is None:
         raise ValueError(
-            f"unknown bot {name!r}; bots are {', '.join(bot_names())}, 'external:<command>' and 'policy:<file.onnx>'"
+            f"unknown bot {name!r}; levels are {', '.join(level_names())}; bots are {', '.join(bot_names())}, "
+            "'external:<command>' and 'policy:<file.onnx>'"
         )
     module_name, _, class_name = target.partition(":")
     try:
@@ -104,5 +119,7 @@ __all__ = [
     "bot_names",
     "check_bot_spec",
     "external_command",
+    "level_names",
     "make_bot",
+    "registry_keys",
 ]

@@ -8,25 +8,29 @@ the engine's :class:`~unokit.Game`, started from the seed of the ``start`` entry
 
 Phases: ``lobby`` (seats are taken, bots added, the host starts), ``playing``, ``hand_over`` (a
 pause after each hand but the last, when the host may kick or replace seats), ``finished`` (the
-game is over; the host may start another) and ``closed``.
+game is over; the players mark themselves ready to play again, or the host starts another) and
+``closed``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from .. import Event, Game, InvalidActionError, UnokitError
-from ..bots import bot_names
+from ..bots import bot_names, level_names
 from ..record import GameRecord, Result, Seat
 
 LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
 PHASES = (LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED)
 
-#: The bots a host may seat by name (those installed: ``ismcts_fast`` needs the ``fast`` extra).
-SEAT_BOTS = ("random", "heuristic", "ismcts", "ismcts_fast")
+#: The bots a host may seat by name: the levels, which people choose by (each plays with its
+#: human habits), then the engine names, for scripts (those installed: ``ismcts_fast`` needs the
+#: ``fast`` extra).
+SEAT_BOTS = (*level_names(), "random", "heuristic", "ismcts", "ismcts_fast")
 #: Trained policies this server offers hosts (``unokit serve --bots policy:FILE.onnx``): the seat
 #: bot's name, ``policy:<file stem>``, and the bot spec it plays. A client names only these.
 POLICY_BOTS: dict[str, str] = {}
@@ -53,9 +57,10 @@ def offer_policies(specs: list[str]) -> None:
 
 
 def seat_bots() -> list[str]:
-    """The bots a host may seat here: the installed ones of :data:`SEAT_BOTS`, then the offered
-    policies."""
-    return [name for name in SEAT_BOTS if name in bot_names()] + list(POLICY_BOTS)
+    """The names of :data:`SEAT_BOTS` that this server can seat: every level (a level whose bot
+    is not installed plays its fallback) and the installed engine bots; then the offered policies."""
+    installed = set(bot_names()) | set(level_names())
+    return [name for name in SEAT_BOTS if name in installed] + list(POLICY_BOTS)
 
 
 def bot_spec(name: str) -> str:
@@ -65,22 +70,45 @@ def bot_spec(name: str) -> str:
 
 #: Host commands and the phases in which each is allowed.
 HOST_PHASES: dict[str, tuple[str, ...]] = {
-    "add_bot": (LOBBY, HAND_OVER),
-    "kick": (LOBBY, HAND_OVER),
-    "replace": (LOBBY, HAND_OVER),
+    "add_bot": (LOBBY, HAND_OVER, FINISHED),
+    "kick": (LOBBY, HAND_OVER, FINISHED),
+    "replace": (LOBBY, HAND_OVER, FINISHED),
     "start": (LOBBY, FINISHED),
     "continue": (HAND_OVER,),
     "close": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "make_public": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "make_private": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "mute": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "unmute": (LOBBY, PLAYING, HAND_OVER, FINISHED),
 }
+#: The phases in which a player may give up their seat: before a game and after one.
+LEAVE_PHASES = (LOBBY, FINISHED)
 
 
 class RoomError(Exception):
-    """A request the room refuses: ``code`` is the protocol's error code, the message is for people."""
+    """A request the room refuses: ``code`` is the protocol's error code (declared with its
+    parameters in :data:`unokit.server.words.ERRORS`), ``message`` says it in English for logs and
+    scripts, and ``cause`` is the engine's error behind it, if any (an illegal action, a bad rule
+    option): its code and parameters travel too, so that each reader's page says it in its
+    language."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, cause: UnokitError | None = None, **params: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.cause = cause
+        self.params = params
+
+    def detail(self) -> dict[str, Any]:
+        """The fields of an ``error`` message beyond ``code`` and ``message``: ``params``, and the
+        engine's ``reason`` with its ``reason_params`` (``docs/protocol.md``, "Errors")."""
+        out: dict[str, Any] = {}
+        if self.params:
+            out["params"] = self.params
+        if self.cause is not None:
+            out["reason"] = self.cause.code.value
+            out["reason_params"] = self.cause.params
+        return out
 
 
 @dataclass(frozen=True)
@@ -102,6 +130,7 @@ class Settings:
     grace_seconds: float = 30.0
     hand_pause_seconds: float = 10.0
     standin_bot: str = "heuristic"
+    fill_seconds: float = 0.0
 
     LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
         "turn_seconds": (0.0, 3600.0),
@@ -110,6 +139,7 @@ class Settings:
         "bot_seconds": (0.0, 30.0),
         "grace_seconds": (0.0, 3600.0),
         "hand_pause_seconds": (0.0, 600.0),
+        "fill_seconds": (0.0, 600.0),
     }
 
     @staticmethod
@@ -125,8 +155,8 @@ class Settings:
             if key not in known:
                 raise RoomError("bad_settings", f"unknown setting {key!r}; settings are {', '.join(sorted(known))}")
             if key == "standin_bot":
-                if value not in SEAT_BOTS or value not in bot_names():
-                    raise RoomError("bad_settings", f"standin_bot must be one of {', '.join(SEAT_BOTS)}")
+                if value not in seat_bots():
+                    raise RoomError("bad_settings", f"standin_bot must be one of {', '.join(seat_bots())}")
                 values[key] = value
                 continue
             low, high = Settings.LIMITS[key]
@@ -143,30 +173,34 @@ class Settings:
 
 @dataclass
 class SeatState:
-    """One seat: ``open``, a ``human`` (with the hash of their secret token) or a ``bot``."""
+    """One seat: ``open``, a ``human`` (with the hash of their secret token) or a ``bot``;
+    ``ready`` once its player asked to play again after a finished game."""
 
     kind: str = "open"
     name: str | None = None
     bot: str | None = None
     bot_seed: int = 0
     token_hash: str | None = None
+    ready: bool = False
 
     def public(self, seat: int) -> dict[str, Any]:
-        return {"seat": seat, "kind": self.kind, "name": self.name, "bot": self.bot}
+        return {"seat": seat, "kind": self.kind, "name": self.name, "bot": self.bot, "ready": self.ready}
 
 
 @dataclass(frozen=True)
 class RoomSpec:
     """What a room plays: the variant, the number of seats, the engine's resolved options, the
-    room's settings. Checked once, when the room is created."""
+    room's settings, and whether it starts out public (listed in the lobby; the host may change
+    that later). Checked once, when the room is created."""
 
     variant: str
     players: int
     options: dict[str, Any]
     settings: Settings
+    public: bool = False
 
     @staticmethod
-    def build(variant: object, players: object, options: object, settings: object) -> RoomSpec:
+    def build(variant: object, players: object, options: object, settings: object, public: object = False) -> RoomSpec:
         """Check a requested room with the engine; raise :class:`RoomError` ``bad_room``."""
         if not isinstance(variant, str) or len(variant) > 200:
             raise RoomError("bad_room", "'variant' must be a variant name such as 'flip'")
@@ -179,8 +213,11 @@ class RoomSpec:
         try:
             trial = Game.new(variant, players, 0, **options)[0]
         except UnokitError as exc:
-            raise RoomError("bad_room", str(exc)) from None
-        return RoomSpec(trial.variant, trial.n, trial.options.as_dict(trial.rules), Settings.from_json(settings))
+            raise RoomError("bad_room", str(exc), cause=exc) from None
+        if not isinstance(public, bool):
+            raise RoomError("bad_room", "'public' must be true or false")
+        options_used = trial.options.as_dict(trial.rules)
+        return RoomSpec(trial.variant, trial.n, options_used, Settings.from_json(settings), public)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -188,11 +225,20 @@ class RoomSpec:
             "players": self.players,
             "options": dict(self.options),
             "settings": self.settings.to_json(),
+            "public": self.public,
         }
 
     @staticmethod
     def from_json(obj: dict[str, Any]) -> RoomSpec:
-        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), Settings(**obj["settings"]))
+        settings = Settings(**obj["settings"])
+        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), settings, bool(obj.get("public", False)))
+
+    @functools.cached_property
+    def changed_options(self) -> dict[str, Any]:
+        """The options that differ from the variant's defaults (what a lobby list shows)."""
+        defaults = Game.new(self.variant, self.players, 0)[0]
+        plain = defaults.options.as_dict(defaults.rules)
+        return {name: value for name, value in self.options.items() if plain.get(name) != value}
 
 
 class RoomState:
@@ -214,6 +260,8 @@ class RoomState:
         self.moves: list[tuple[int, str]] = []
         self.started_at: str | None = None
         self.closed_reason: str | None = None
+        self.public_room = spec.public
+        self.host_seat: int | None = None
         self._settings = spec.settings.to_json()
 
     # ------------------------------------------------------------------ folding
@@ -228,11 +276,20 @@ class RoomState:
         events: list[Event] = []
         try:
             if kind == "join":
+                self._vacate(entry["seat"])
                 self.seats[entry["seat"]] = SeatState("human", entry["name"], token_hash=entry["token_hash"])
+                if entry.get("host"):
+                    self.host_seat = entry["seat"]
             elif kind == "bot":
+                self._vacate(entry["seat"])
                 self.seats[entry["seat"]] = SeatState("bot", entry["name"], entry["bot"], entry["seed"])
             elif kind in ("kick", "leave"):
+                self._vacate(entry["seat"])
                 self.seats[entry["seat"]] = SeatState()
+            elif kind == "ready":
+                self.seats[entry["seat"]].ready = bool(entry["ready"])
+            elif kind == "public":
+                self.public_room = bool(entry["public"])
             elif kind == "start":
                 self.game_no += 1
                 self.seed = entry["seed"]
@@ -240,6 +297,8 @@ class RoomState:
                 self.started_at = entry.get("at")
                 self.game, events = Game.new(self.spec.variant, self.spec.players, self.seed, **self.spec.options)
                 self.phase = PLAYING
+                for seat in self.seats:
+                    seat.ready = False
             elif kind == "action":
                 game = self._game()
                 seat = entry["seat"]
@@ -247,9 +306,9 @@ class RoomState:
                     action = game.parse_action(entry["action"], seat)
                     events = game.apply(action, seat)
                 except InvalidActionError as exc:
-                    raise RoomError("invalid_action", str(exc)) from None
+                    raise RoomError("invalid_action", str(exc), cause=exc) from None
                 except UnokitError as exc:  # the engine refused and changed nothing
-                    raise RoomError("illegal", str(exc)) from None
+                    raise RoomError("illegal", str(exc), cause=exc) from None
                 self.moves.append((seat, action.text))
                 self._after_action(events)
             elif kind == "continue":
@@ -263,6 +322,11 @@ class RoomState:
             raise RoomError("corrupt", f"log entry {self.seq + 1} ({kind}) does not apply: {exc}") from None
         self.seq += 1
         return events
+
+    def _vacate(self, seat: int) -> None:
+        """The seat's occupant goes: the host's seat is no longer the host's."""
+        if self.host_seat == seat:
+            self.host_seat = None
 
     def _after_action(self, events: list[Event]) -> None:
         game = self._game()
@@ -296,6 +360,12 @@ class RoomState:
                 f"'{command}' is not allowed while the room is in its {self.phase} phase "
                 f"(allowed in: {', '.join(phases)})",
             )
+        if command in ("make_public", "make_private"):
+            return {"type": "public", "public": command == "make_public"}
+        if command in ("mute", "unmute"):
+            if seat is not None:
+                self._seat_number(seat)
+            return {"type": command}  # a chat-log entry, made by the room (docs/protocol.md, "Chat")
         if command in ("add_bot", "kick", "replace"):
             index = self._seat_number(seat)
             current = self.seats[index]
@@ -311,17 +381,16 @@ class RoomState:
             return {"type": "bot", "seat": index, "bot": name, "name": self._unique_name(f"{name} bot", index)}
         if command in ("start", "continue"):
             empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
-            if empty:
+            if empty and self.phase != FINISHED:  # after a game, bots take the seats left open
                 raise RoomError(
                     "seats_open", f"seats {', '.join(map(str, empty))} are empty: add a bot or wait for a player"
                 )
             return {"type": command}
-        return {"type": "close", "reason": "closed by the host"}
+        return {"type": "close", "reason": "host"}
 
     def check_join(self, name: object) -> int:
         """The seat a new player named ``name`` would take; raise :class:`RoomError`."""
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40 or not name.isprintable():
-            raise RoomError("bad_message", "a player's 'name' must be 1 to 40 printable characters")
+        self.check_name(name)
         if self.phase not in (LOBBY, HAND_OVER, FINISHED):
             raise RoomError("phase", f"players may join only between games or hands, not in the {self.phase} phase")
         for index, seat in enumerate(self.seats):
@@ -329,10 +398,58 @@ class RoomState:
                 return index
         raise RoomError("room_full", "every seat is taken; join as a spectator")
 
-    def _unique_name(self, name: str, index: int) -> str:
-        """``name``, numbered ("heuristic bot 2") when another seat than ``index`` already has it,
-        so that every seat of a room can be told apart in the log and on the table."""
-        taken = {seat.name for i, seat in enumerate(self.seats) if i != index and seat.name}
+    @staticmethod
+    def check_name(name: object) -> str:
+        """A person's name as shown (a player's, or a spectator's in the chat); raise
+        :class:`RoomError` ``bad_message`` unless it is 1 to 40 printable characters."""
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40 or not name.isprintable():
+            raise RoomError("bad_message", "a player's 'name' must be 1 to 40 printable characters")
+        return name.strip()
+
+    def check_leave(self, seat: int) -> dict[str, Any]:
+        """The log entry for the player at ``seat`` giving it up (before a game or after one;
+        during a game a stand-in bot plays an absent player's seat)."""
+        if self.phase not in LEAVE_PHASES:
+            raise RoomError("phase", "a seat can be left only before a game or after it; during a game a bot plays it")
+        return {"type": "leave", "seat": seat}
+
+    def check_ready(self, seat: int, ready: bool) -> dict[str, Any]:
+        """The log entry for the player at ``seat`` saying whether they want to play again."""
+        if self.phase != FINISHED:
+            raise RoomError("phase", f"'play again' is for after a game; the room is in its {self.phase} phase")
+        if self.seats[seat].kind != "human":
+            raise RoomError("bad_seat", f"seat {seat} holds no player")
+        return {"type": "ready", "seat": seat, "ready": ready}
+
+    def everyone_ready(self, present: set[int]) -> bool:
+        """After a game: whether every player present (a human seat with a connection) has said
+        "play again", and at least one has."""
+        if self.phase != FINISHED:
+            return False
+        here = [seat for index, seat in enumerate(self.seats) if seat.kind == "human" and index in present]
+        return bool(here) and all(seat.ready for seat in here)
+
+    def fill_entries(self, bot: str, seeds: list[int]) -> list[dict[str, Any]]:
+        """``bot`` entries seating a ``bot`` in every open seat (``seeds[i]`` for the i-th),
+        named apart from every seat and from each other."""
+        open_seats = [i for i, seat in enumerate(self.seats) if seat.kind == "open"]
+        taken = {seat.name for seat in self.seats if seat.name}
+        entries = []
+        for index, seed in zip(open_seats, seeds, strict=False):
+            name = self._unique_name(f"{bot} bot", index, taken)
+            taken.add(name)
+            entries.append({"type": "bot", "seat": index, "bot": bot, "name": name, "seed": seed})
+        return entries
+
+    def open_seats(self) -> int:
+        return sum(1 for seat in self.seats if seat.kind == "open")
+
+    def _unique_name(self, name: str, index: int, taken: set[str] | None = None) -> str:
+        """``name``, numbered ("heuristic bot 2") when another seat than ``index`` already has it
+        (or ``taken`` holds it), so that every seat of a room can be told apart in the log and on
+        the table."""
+        if taken is None:
+            taken = {seat.name for i, seat in enumerate(self.seats) if i != index and seat.name}
         candidate, number = name, 1
         while candidate in taken:
             number += 1
@@ -380,6 +497,26 @@ class RoomState:
             "game_no": self.game_no,
             "version": self.seq,
             "closed_reason": self.closed_reason,
+            "public": self.public_room,
+            "host_seat": self.host_seat,
+        }
+
+    def listing(self) -> dict[str, Any] | None:
+        """The room as a lobby list shows it, or ``None`` when it is not public (a private room
+        is never listed): what it plays, the options changed from the variant's defaults, its
+        phase, its open seats and its host's name."""
+        if not self.public_room or self.phase == CLOSED:
+            return None
+        host = self.seats[self.host_seat].name if self.host_seat is not None else None
+        return {
+            "variant": self.spec.variant,
+            "players": self.spec.players,
+            "options": self.spec.changed_options,
+            "phase": self.phase,
+            "open_seats": self.open_seats(),
+            "host": host,
+            "names": [seat.name for seat in self.seats if seat.kind != "open"],
+            "game_no": self.game_no,
         }
 
     def record(self) -> GameRecord:
