@@ -22,6 +22,7 @@ BOT_CLASSES: dict[str, str] = {
     "heuristic": "heuristic:HeuristicBot",
     "ismcts": "ismcts:IsmctsBot",
     "ismcts_fast": "ismcts_fast:FastIsmctsBot",  # needs the optional 'fast' extra (numba)
+    "ismcts_belief": "belief:BeliefIsmctsBot",  # the same, reading the opponent's hand ('fast')
 }
 #: The prefix of a bot spec that runs a program: ``external:python3 mybot.py``.
 EXTERNAL_PREFIX = "external:"

@@ -26,13 +26,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from . import DEFAULT_SEND_BUFFER
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
 from .cluster import Link, node_channel, room_channel
 from .protocol import RateLimit, decode, encode, error, websocket_url
 from .room import CLOSED, RoomError, RoomSpec, RoomState
-from .storage import Append, RoomRow, Store, Writer, libpq_url, migrate, sqlalchemy_url
+from .storage import Append, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
 
 log = logging.getLogger("unokit.server")
 
@@ -317,7 +318,10 @@ class Hub:
         await self.writer.append(job)
 
     async def link_player(self, code: str, token_hash: str, player_hash: str) -> None:
-        await asyncio.to_thread(self.store.link_player, code, token_hash, player_hash)
+        try:
+            await asyncio.to_thread(self.store.link_player, code, token_hash, player_hash)
+        except SQLAlchemyError as exc:
+            raise StorageError(f"the database refused the write: {exc}") from None
 
     def chat_limit(self) -> RateLimit:
         return RateLimit(self.config.chat_rate, self.config.chat_burst)
