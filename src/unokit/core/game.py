@@ -161,6 +161,7 @@ class Game(Notation):
         other.scores = list(self.scores)
         other.hands = [list(h) for h in self.hands]
         other.discard = list(self.discard)
+        other.played = list(self.played)
         other.draw = list(self.draw)
         other.launcher = self.launcher.copy() if self.launcher else None
         other.known = {h: {v: list(c) for v, c in viewers.items()} for h, viewers in self.known.items()}

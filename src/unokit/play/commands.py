@@ -126,7 +126,7 @@ def make_setup(
         bot_list = [b.strip() for b in bots.split(",") if b.strip()]
     for name in bot_list:
         try:
-            check_bot_spec(name)
+            check_bot_spec(name, variant, players)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--bots") from None
     human_count = players - len(bot_list)

@@ -40,7 +40,7 @@ from ..narration import Narrator, side_before
 from . import PROTOCOL
 from .chat import LIVE_PHASES, PLAYERS, SPECTATORS, ChatState, check_reaction, check_text, history, visible
 from .protocol import RateLimit, encode, error, fragment
-from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState
+from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec
 from .storage import Append, StorageError
 from .web import round_summary
 
@@ -701,7 +701,7 @@ class Room:
         current = self.automatic.get(seat)
         if current is None or current.name != name or current.game_no != self.state.game_no:
             seed = spec.bot_seed if spec.kind == "bot" else secrets.randbits(62)
-            bot = make_bot(name, seed)
+            bot = make_bot(bot_spec(name), seed)
             # A level plays with its human habits; engine names (scripts, stand-ins) without.
             current = Automatic(for_people(bot, name) if name in LEVELS else bot, name, self.state.game_no)
             current.bot.reset(seat)

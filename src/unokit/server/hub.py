@@ -71,6 +71,8 @@ class ServerConfig:
     chat_burst: float = 5.0
     play_now_wait: float = 20.0
     player_retention_days: float = 365.0
+    #: Trained policies offered to hosts as seat bots (``policy:FILE.onnx``; ``docs/server.md``).
+    bots: tuple[str, ...] = ()
     node: str = field(default_factory=lambda: secrets.token_hex(8))
 
     @property
