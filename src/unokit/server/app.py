@@ -36,10 +36,10 @@ from ..bots import bot_names
 from . import PROTOCOL
 from .authority import Room
 from .hub import CODE_ALPHABET, Hub, ServerConfig
-from .protocol import HARD_MAX_BYTES, RateLimit, encode, error, parse_message
+from .protocol import HARD_MAX_BYTES, MessageError, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
 from .room import SEAT_BOTS, RoomError
-from .web import web_routes
+from .web import game_number, web_routes
 
 log = logging.getLogger("unokit.server")
 
@@ -61,12 +61,13 @@ class WsPeer:
         self.websocket = websocket
         self.conn_id = secrets.token_hex(8)
         self.seat: int | None = None
+        self.holder: str | None = None
         self.role = "none"
         self.room: Room | None = None
         self.pending_forward: str | None = None
         self.rate = RateLimit(config.rate, config.burst)
         self.strikes = 0
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.closing = False
         self.sender = asyncio.get_running_loop().create_task(self._send_loop())
 
@@ -75,18 +76,18 @@ class WsPeer:
             return
         self.outbox.put_nowait(message if isinstance(message, str) else encode(message))
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, code: int = 1000) -> None:
         if not self.closing:
             self.closing = True
-            self.outbox.put_nowait(None)
+            self.outbox.put_nowait((code, reason if code != 1000 else ""))
 
     async def _send_loop(self) -> None:
         try:
             while True:
                 text = await self.outbox.get()
-                if text is None:
+                if isinstance(text, tuple):
                     with contextlib.suppress(Exception):
-                        await self.websocket.close(1000)
+                        await self.websocket.close(*text)
                     return
                 await self.websocket.send_text(text)
         except Exception:
@@ -168,11 +169,8 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def record_file(request: Request) -> Response:
         code = _code(request)
-        try:
-            number = int(request.path_params["number"])
-        except ValueError:
-            number = -1
-        text = await asyncio.to_thread(hub.store.record, code, number) if code else None
+        number = game_number(request.path_params["number"])
+        text = await asyncio.to_thread(hub.store.record, code, number) if code and number else None
         if text is None:
             return _problem("no_record", "there is no such finished game", 404)
         return Response(
@@ -239,8 +237,8 @@ async def _serve(hub: Hub, peer: WsPeer) -> None:
             return
         try:
             message = parse_message(raw)
-        except RoomError as exc:
-            _strike(peer, exc.code, exc.message)
+        except MessageError as exc:
+            _strike(peer, exc.code, exc.message, exc.reply_to)
             continue
         if not peer.rate.allow():
             _strike(peer, "rate_limited", "too many messages: slow down", message.get("id"))
@@ -257,7 +255,7 @@ async def _serve(hub: Hub, peer: WsPeer) -> None:
 
 
 async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any]) -> None:
-    if peer.room is not None and peer.conn_id in peer.room.peers:
+    if peer.room is not None and peer.conn_id in peer.room.admitted:
         peer.deliver(error("bad_message", "this connection is already in a room", message.get("id")))
         return
     protocol = message.get("protocol", PROTOCOL)
@@ -269,10 +267,13 @@ async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any]) -> None:
     if room is None:
         peer.deliver(error("no_room", f"there is no open room {message['room'][:40]!r}", message.get("id")))
         return
-    if len(room.peers) >= hub.config.room_connections:
+    # Counted here, as hellos arrive, not once the room has answered them: a burst of hellos
+    # cannot slip in while the room's queue is still working through the first ones.
+    if len(room.admitted) >= hub.config.room_connections:
         peer.deliver(error("room_crowded", "this room has too many connections", message.get("id")))
         peer.close("crowded")
         return
+    room.admitted.add(peer.conn_id)
     peer.room = room
     hub.local_peers[peer.conn_id] = peer
     room.submit("hello", peer, message)

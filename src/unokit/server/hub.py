@@ -19,14 +19,18 @@ import logging
 import os
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from sqlalchemy.engine import make_url
 
+from ..core.actions import Action
+from ..core.observation import View
 from . import DEFAULT_SEND_BUFFER
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
+from .botpool import BotPool, default_threads
 from .protocol import decode, encode, error
 from .room import CLOSED, RoomError, RoomSpec, RoomState
 from .storage import Append, Store, Writer, libpq_url, migrate, sqlalchemy_url
@@ -57,6 +61,8 @@ class ServerConfig:
     max_connections: int = 20000
     send_buffer: int = DEFAULT_SEND_BUFFER
     sqlite_synchronous: str = "NORMAL"
+    bot_threads: int = field(default_factory=default_threads)
+    bot_cpu: float = 0.5
     node: str = field(default_factory=lambda: secrets.token_hex(8))
 
     @property
@@ -85,6 +91,7 @@ class Hub:
         self._outgoing: list[str] = []  # notifications waiting for the sender task
         self._wake_sender = asyncio.Event()
         self.ready = False
+        self.bots = BotPool(config.bot_threads, config.bot_cpu)
 
     @property
     def clustered(self) -> bool:
@@ -133,6 +140,7 @@ class Hub:
                 await task
         for room in list(self.rooms.values()):
             await room.stop()
+        self.bots.shutdown()
         if self.writer is not None:
             await asyncio.to_thread(self.writer.stop)
         with contextlib.suppress(Exception):
@@ -238,7 +246,14 @@ class Hub:
     def dropped(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            self.bots.forget(room.code)
             asyncio.get_running_loop().create_task(room.stop())
+
+    async def think(self, room: str, act: Callable[[View], Action], view: View) -> Action:
+        return await self.bots.think(room, act, view)
+
+    def think_delay(self, room: str) -> float:
+        return self.bots.delay(room)
 
     # ------------------------------------------------------------------ the cluster
     def published(self, room: Room) -> None:
@@ -249,7 +264,16 @@ class Hub:
         if self.clustered and not room.owner:
             seats = sorted({p.seat for p in room.peers.values() if p.seat is not None})
             owner = room.owner_node
-            self._notify({"k": "presence", "to": owner, "room": room.code, "from": self.node, "seats": seats})
+            self._notify(
+                {
+                    "k": "presence",
+                    "to": owner,
+                    "room": room.code,
+                    "from": self.node,
+                    "seats": seats,
+                    "watchers": len(room.peers),
+                }
+            )
 
     def forward(self, room: Room, peer: Peer, message: dict[str, Any]) -> None:
         """Send a client's message to the process that owns ``room``; answer ``unavailable``
@@ -337,7 +361,7 @@ class Hub:
         elif kind == "presence":
             room = self.rooms.get(code)
             if room is not None and room.owner:
-                room.submit("remote_presence", payload["from"], payload["seats"])
+                room.submit("remote_presence", payload["from"], payload["seats"], payload.get("watchers", 0))
 
     def _on_reply(self, payload: dict[str, Any]) -> None:
         peer = self.local_peers.get(payload["conn"])
@@ -393,7 +417,7 @@ class Hub:
                     room.submit("become_owner")
         idle = self.config.idle_close_seconds
         for room in list(self.rooms.values()):
-            if room.owner and not room.peers and time.monotonic() - room.last_active > idle:
+            if room.owner and not room.watched() and time.monotonic() - room.last_active > idle:
                 room.submit("close_idle")
         for code in await asyncio.to_thread(self.store.idle_rooms, now - idle):
             if code not in self.rooms:

@@ -246,7 +246,7 @@ function roomPage(code, catalog) {
       else draw();
     },
     onError: (msg) => {
-      if (msg.code === "bad_token") {
+      if (msg.code === "bad_token" || msg.code === "seat_lost") {
         memory.setSeat(code, null);
         note = "Your seat in this room is gone. Join again.";
         conn.close();

@@ -3,6 +3,8 @@
 // lost network puts the player back in their seat.
 
 export const PROTOCOL = "unokit-server/1";
+/** The close code of a connection whose player lost the seat. */
+export const SEAT_LOST = 4001;
 
 /** An error from the server, in words. */
 export class ServerError extends Error {
@@ -100,9 +102,12 @@ export class RoomConnection {
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (event) => this.receive(JSON.parse(event.data));
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.settle();
+      // 4001: the seat is no longer this player's (kicked, replaced, left elsewhere); its
+      // token is void, so there is nothing to reconnect to.
+      if (event.code === SEAT_LOST) this.closedForGood = true;
       if (this.closedForGood) return;
       this.retry += 1;
       const delay = Math.min(5000, 250 * 2 ** Math.min(this.retry, 5));
@@ -142,8 +147,8 @@ export class RoomConnection {
         this.version = msg.state.version;
         this.handlers.onState(msg.state);
       }
-      if (msg.code === "bad_token" && this.token) {
-        // The seat is gone (kicked, or the room was made again): forget it.
+      if ((msg.code === "bad_token" || msg.code === "seat_lost") && this.token) {
+        // The seat is gone (kicked, replaced, left from another tab): forget it.
         this.token = null;
       }
       this.handlers.onError(msg);
