@@ -42,7 +42,7 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.support import UNOKIT, PostgresCluster, ServerProcess, free_port  # noqa: E402
+from tests.server.support import GENEROUS, UNOKIT, PostgresCluster, ServerProcess, free_port  # noqa: E402
 
 from unokit.core.rng import Rng  # noqa: E402
 from unokit.server.client import create_room, ws_url  # noqa: E402
@@ -238,6 +238,16 @@ async def run_level(
     }
 
 
+def _serve_args(program: str) -> list[str]:
+    """The arguments the ladder serves with: one generator on loopback makes every room and
+    connection, so the per-client limits are raised where ``program`` has them."""
+    args = ["--rate", "100", "--burst", "100", "--room-connections", "16"]
+    import subprocess
+
+    usage = subprocess.run([program, "serve", "--help"], capture_output=True, text=True, check=False).stdout
+    return args + GENEROUS if "--client-connections" in usage else args
+
+
 def _databases(args: argparse.Namespace) -> list[str]:
     names = [name.strip() for name in args.db.split(",") if name.strip()]
     if args.postgres and "postgres" not in names:
@@ -298,7 +308,7 @@ def main() -> None:
                     else:
                         database = db
                     load = os.getloadavg()[0]
-                    args_ = ["--rate", "100", "--burst", "100", "--room-connections", "16"]
+                    args_ = _serve_args(program)
                     servers = [
                         ServerProcess(database, free_port(), args_, executable=program).start()
                         for _ in range(processes)

@@ -258,7 +258,8 @@ def test_a_message_refused_as_it_is_read_still_answers_its_id(shared_server: Ser
     ("name", "code"),
     [
         ("ann", "name_taken"),
-        ("\uff21\uff2e\uff2e", "name_taken")("heuristic bot 2", "bad_name"),  # ANN in fullwidth letters,
+        ("\uff21\uff2e\uff2e", "name_taken"),  # ANN in fullwidth letters
+        ("heuristic bot 2", "bad_name"),
         ("Seat 1", "bad_name"),
         ("W" * 31, "bad_name"),
         ("界" * 16, "bad_name"),

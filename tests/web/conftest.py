@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
-from ..server.support import ServerProcess, free_port
+from ..server.support import GENEROUS, ServerProcess, free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -28,7 +28,9 @@ CHROMIUM_ARGS = [
 def web_server() -> Iterator[ServerProcess]:
     """One SQLite server for every browser test."""
     folder = Path(tempfile.mkdtemp(prefix="unokit-web-"))
-    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", free_port(), ["--rate", "200", "--burst", "400"])
+    server = ServerProcess(
+        f"sqlite:///{folder / 'server.db'}", free_port(), ["--rate", "200", "--burst", "400", *GENEROUS]
+    )
     server.start()
     yield server
     server.stop()

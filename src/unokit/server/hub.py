@@ -31,6 +31,7 @@ from ..core.observation import View
 from . import DEFAULT_SEND_BUFFER
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
 from .botpool import BotPool, default_threads
+from .edge import EdgeConfig
 from .protocol import decode, encode, error
 from .room import CLOSED, RoomError, RoomSpec, RoomState
 from .storage import Append, Store, Writer, libpq_url, migrate, sqlalchemy_url
@@ -63,11 +64,24 @@ class ServerConfig:
     sqlite_synchronous: str = "NORMAL"
     bot_threads: int = field(default_factory=default_threads)
     bot_cpu: float = 0.5
+    hello_timeout: float = 10.0
+    request_timeout: float = 10.0
+    client_connections: int = 64
+    room_rate: float = 10.0  # rooms a client address may create a minute
+    lookup_rate: float = 20.0  # room codes a client address may look up in vain a minute
+    trusted_proxies: tuple[str, ...] = ()
+    allow_hosts: tuple[str, ...] = ()
+    allow_origins: tuple[str, ...] = ()
     node: str = field(default_factory=lambda: secrets.token_hex(8))
 
     @property
     def base_url(self) -> str:
+        """The address to give out when no request says which (``--public-url``, else the
+        listening address): links are built from the request's own address (:mod:`.edge`)."""
         return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    def edge(self) -> EdgeConfig:
+        return EdgeConfig(self.public_url, self.trusted_proxies, self.allow_hosts, self.allow_origins)
 
 
 class Hub:
@@ -173,8 +187,9 @@ class Hub:
         self._lock_file = handle
 
     # ------------------------------------------------------------------ rooms
-    async def create_room(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Create a room from an HTTP request body; raise :class:`RoomError` ``bad_room``."""
+    async def create_room(self, request: dict[str, Any], base_url: str) -> dict[str, Any]:
+        """Create a room from an HTTP request body, with links under ``base_url`` (where the
+        client reaches this server); raise :class:`RoomError` ``bad_room``."""
         unknown = set(request) - {"variant", "players", "options", "settings"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
@@ -190,8 +205,8 @@ class Hub:
             raise RoomError("unavailable", "no free room code was found; try again")
         return {
             "room": code,
-            "link": f"{self.config.base_url}/r/{code}",
-            "websocket": f"{self.config.base_url.replace('http', 'ws', 1)}/ws",
+            "link": f"{base_url}/r/{code}",
+            "websocket": f"{base_url.replace('http', 'ws', 1)}/ws",
             "host_token": host,
             "spec": spec.to_json(),
         }
