@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from unokit.bots.habits import ForgetfulBot, Habits
 from unokit.play.app import PassScreen, PlayApp, QuitScreen, SummaryScreen, TableScreen
-from unokit.play.forgetful import ForgetfulBot, Habits
 from unokit.play.session import Session
 from unokit.record import load_record, verify
 

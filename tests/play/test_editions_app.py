@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from unokit import deck_cards
 from unokit.bots import make_bot
+from unokit.bots.habits import Habits
 from unokit.play.commands import make_setup
 from unokit.play.commands import play as play_command
-from unokit.play.forgetful import Habits
 
 from .support import ScriptBot, app_for, screen_text, session_from, settle, waiting
 

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 import unokit
+from unokit.bots.habits import ForgetfulBot, Habits
 from unokit.core.game import Game
 from unokit.core.variants import VARIANTS
 from unokit.play import faces, look
 from unokit.play.app import HelpScreen, NoticeScreen, PassScreen, SummaryScreen, TableScreen, key_number
 from unokit.play.commands import make_setup
-from unokit.play.forgetful import ForgetfulBot, Habits
 from unokit.play.help import rules_summary
 from unokit.play.session import Session
 

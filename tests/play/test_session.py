@@ -10,12 +10,12 @@ import click
 import pytest
 
 import unokit
-from unokit.bots import bot_names, make_bot
+from unokit.bots import make_bot
+from unokit.bots.habits import ForgetfulBot, Habits
 from unokit.core.observation import redact
 from unokit.core.rng import Rng
 from unokit.narration import plain
 from unokit.play.commands import Setup, default_bot, make_setup
-from unokit.play.forgetful import ForgetfulBot, Habits
 from unokit.play.session import Player, Session, Teller, summarize, you_grammar
 from unokit.record import RecordingGame, verify
 
@@ -343,9 +343,8 @@ def test_habits_are_checked() -> None:
 
 def test_the_default_table_is_flip_with_three_bots(tmp_path: Path) -> None:
     setup = make_setup("flip", 4, None, 5, [], [], CAREFUL, tmp_path / "g.json")
-    expected = "heuristic" if "heuristic" in bot_names() else "random"
-    assert default_bot() == expected
-    assert setup.bots == [expected] * 3 and setup.humans == ["You"]
+    assert default_bot() == "normal"
+    assert setup.bots == ["normal"] * 3 and setup.humans == ["You"]
     session = setup.session()
     assert [p.human for p in session.players] == [True, False, False, False]
     assert session.game.seed == 5 and session.record_path == tmp_path / "g.json"

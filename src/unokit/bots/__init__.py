@@ -1,13 +1,17 @@
 """Bots: players that see only a :class:`~unokit.View`. ``make_bot(name, seed)`` builds one.
 
-On the command line a bot is named by a *spec*: a name of :data:`BOT_CLASSES` or
-``external:<command>``, a program speaking ``unokit-bot/1`` (:mod:`unokit.bots.external`)."""
+On the command line a bot is named by a *spec*: a level of the ladder (``beginner``, ``easy``,
+``normal``, ``hard``, ``expert``: :mod:`unokit.bots.levels`), an engine name of
+:data:`BOT_CLASSES` (for scripts) or ``external:<command>``, a program speaking
+``unokit-bot/1`` (:mod:`unokit.bots.external`). :func:`make_bot` is the one place that
+resolves a name."""
 
 from __future__ import annotations
 
 from importlib import import_module
 
 from .base import Bot
+from .levels import LEVELS, level_names, make_level_bot
 from .random_bot import RandomBot
 
 #: Bot names usable from the command line, as "module:Class" under unokit.bots (loaded lazily).
@@ -35,13 +39,20 @@ def bot_names() -> list[str]:
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot called ``name`` with its own RNG seeded by ``seed``.
+    """A new bot called ``name`` (a level or an engine name) with its own RNG seeded by
+    ``seed``; a level's bot comes without its human habits (:func:`unokit.bots.levels.for_people`
+    adds them).
 
-    Raises ``ValueError`` naming the known bots when ``name`` is unknown or not installed.
+    Raises ``ValueError`` naming the levels and the known bots when ``name`` is unknown or not
+    installed.
     """
+    if name in LEVELS:
+        return make_level_bot(name, seed, BOT_CLASSES)
     target = BOT_CLASSES.get(name)
     if target is None:
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
+        raise ValueError(
+            f"unknown bot {name!r}; levels are {', '.join(level_names())}; bots are {', '.join(bot_names())}"
+        )
     module_name, _, class_name = target.partition(":")
     try:
         module = import_module(f"{__name__}.{module_name}")
@@ -78,5 +89,6 @@ __all__ = [
     "bot_names",
     "check_bot_spec",
     "external_command",
+    "level_names",
     "make_bot",
 ]

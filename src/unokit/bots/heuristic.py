@@ -369,13 +369,23 @@ class HeuristicBot(Bot):
     ``house_rules=False`` plays as if the house rules made no difference (no jumps, a swap with
     the smallest hand, partners treated as opponents, stacked Wild Draws never passed on,
     drawing priced as one card): only to measure what the bot's handling of them is worth
-    (``scripts/bench_house_bots.py``)."""
+    (``scripts/bench_house_bots.py``).
+
+    ``slips`` (0 to 1) is the chance that a decision with a choice is answered by a random
+    legal action instead of by the scores (it may miss a card that fits, name a colour at
+    random, challenge at random; it still calls UNO, since forgetting is a habit of people's
+    games, :mod:`unokit.bots.habits`, not a matter of strength): a weaker player with the same
+    memory (the ``beginner`` and ``easy`` levels). Slips are drawn from the bot's RNG; with
+    ``slips=0`` (the default) the RNG is never used."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, house_rules: bool = True) -> None:
+    def __init__(self, seed: int = 0, house_rules: bool = True, slips: float = 0.0) -> None:
         super().__init__(seed)
+        if not 0.0 <= slips <= 1.0:
+            raise ValueError(f"slips is a chance from 0 to 1, not {slips}")
         self.house_rules = house_rules
+        self.slips = slips
         self.seat = 0
         #: voids[seat][key]: belief that ``seat`` holds no card of a colour (key: the colour), of a
         #: symbol (KIND_KEY + kind) or no wild (WILD_KEY).
@@ -425,6 +435,10 @@ class HeuristicBot(Bot):
             choice = self._choose_discard(ctx, actions)
         else:  # pragma: no cover - every decision kind is handled above
             choice = actions[0]
+        if self.slips > 0:
+            options = _prefer_uno(actions)  # a slip never leaves out the UNO call: that is a habit
+            if len(options) > 1 and self.rng.random() < self.slips:
+                choice = options[self.rng.below(len(options))]
         self._remember(view, choice)
         return choice
 

@@ -49,6 +49,9 @@ PROMPT_ROWS = 3
 HAND_ROWS = 6
 #: The log lines the round summary repeats: the plays that ended the round.
 LAST_PLAYS = 4
+#: Seconds of the table's pauses (a launcher's suspense, a bot's reaction that nobody can race)
+#: when the bots' pause before a decision is their own think time.
+PAUSE = 0.6
 
 
 class PassScreen(Screen[None]):
@@ -219,13 +222,16 @@ class TableScreen(Screen[None]):
         self,
         session: Session,
         *,
-        delay: float,
+        delay: float | None,
         catch_window: float,
         can_restart: bool,
     ) -> None:
         super().__init__()
         self.session = session
-        self.delay = delay
+        #: The pause before each bot's decision: ``None`` for each bot's think time.
+        self.think = delay
+        #: The other pauses (a launcher's suspense, a bot's reaction when you cannot react).
+        self.delay = PAUSE if delay is None else delay
         self.catch_window = catch_window
         self.can_restart = can_restart
         humans = session.humans
@@ -517,7 +523,7 @@ class TableScreen(Screen[None]):
                 self.open_prompt(seat)
                 return
             self.render_all()
-            await self.pause(self.delay)
+            await self.pause(session.think_time(seat) if self.think is None else self.think)
             await self.perform(await asyncio.to_thread(session.bot_act, seat), seat)
         self.finished = True
         self.render_all()
@@ -880,7 +886,7 @@ class PlayApp(App[Path | None]):
         self,
         new_session: SessionFactory,
         *,
-        delay: float = 0.6,
+        delay: float | None = PAUSE,
         catch_window: float = 2.5,
         restart: bool = True,
     ) -> None:

@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..bots.habits import ForgetfulBot, Reaction
 from ..core.actions import (
     ACCEPT,
     CATCH,
@@ -42,7 +43,6 @@ from ..core.variants import VARIANTS, Options
 from ..narration import describe, plain
 from ..record import GameRecord, RecordingGame, Seat, save_record
 from . import faces
-from .forgetful import ForgetfulBot, Reaction
 
 #: Where records of played games go unless ``--record`` says otherwise.
 RECORDS_ENV = "UNOKIT_RECORDS"
@@ -89,6 +89,7 @@ class Player:
             "late_uno": habits.late_uno,
             "catch": habits.catch,
             "reaction": list(habits.reaction),
+            "think": list(habits.think),
         }
         return Seat(self.name, "bot", self.bot_name or self.bot.inner.name, settings)
 
@@ -365,6 +366,13 @@ class Session:
         if summary is not None:
             self.save()
         return Outcome(seat, action, events, summary, newly, str(flips[-1]["side"]) if flips else None)
+
+    def think_time(self, seat: int) -> float:
+        """Seconds the bot at ``seat`` takes to think before its decision (its habits)."""
+        bot = self.players[seat].bot
+        if bot is None:
+            raise ValueError(f"seat {seat} is not a bot")
+        return bot.think_time()
 
     def bot_act(self, seat: int) -> Action:
         bot = self.players[seat].bot

@@ -8,6 +8,10 @@ Routes (``docs/protocol.md``):
 * ``POST /api/rooms`` -> a new room: its code, link, websocket address and the host's token;
 * ``GET /api/rooms/{code}`` -> the room as everyone may see it;
 * ``GET /api/rooms/{code}/records`` and ``.../records/{n}`` -> finished games as ``unokit-record/1``;
+* ``GET /api/lobby`` -> the public rooms waiting for players and those playing;
+* ``POST /api/play-now`` -> a public room of a variant with an open seat (a new one if none);
+* ``POST /api/my-games`` and ``/api/my-games/forget`` -> a player identity's finished games,
+  and forgetting the identity;
 * ``GET /r/{code}`` -> the room's link, the browser client's page;
 * ``WS /ws`` -> the game protocol ``unokit-server/1``.
 """
@@ -35,14 +39,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
-from ..bots import bot_names
+from ..bots import level_names
 from . import PROTOCOL
-from .authority import Room
+from .authority import Room, identity_hash
 from .edge import Buckets, Edge, EdgeMiddleware, client_key
 from .hub import CODE_ALPHABET, Hub, ServerConfig
 from .protocol import HARD_MAX_BYTES, NO_HELLO, MessageError, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
-from .room import SEAT_BOTS, RoomError
+from .room import RoomError, seat_bots
 from .web import game_number, web_routes
 
 log = logging.getLogger("unokit.server")
@@ -50,6 +54,10 @@ log = logging.getLogger("unokit.server")
 STATIC = Path(__file__).parent / "static"
 #: Refused messages (bad JSON, over the rate, ...) after which a connection is closed.
 STRIKES_LIMIT = 200
+#: The largest request body the API reads, in bytes.
+MAX_BODY = 8192
+#: The most games "My games" lists.
+MY_GAMES_LIMIT = 200
 
 
 class WsPeer:
@@ -67,6 +75,7 @@ class WsPeer:
         self.seat: int | None = None
         self.holder: str | None = None
         self.role = "none"
+        self.name: str | None = None
         self.room: Room | None = None
         self.pending_forward: str | None = None
         self.rate = RateLimit(config.rate, config.burst)
@@ -141,7 +150,8 @@ def create_app(config: ServerConfig) -> Starlette:
                     }
                     for name, rules in VARIANTS.items()
                 },
-                "bots": [name for name in SEAT_BOTS if name in bot_names()],
+                "bots": seat_bots(),
+                "levels": level_names(),
             }
         )
 
@@ -155,20 +165,48 @@ def create_app(config: ServerConfig) -> Starlette:
         client = _client(request)
         if not rooms_made.allow(client):
             return _limited(rooms_made, client, "new rooms")
-        body = await request.body()
-        if len(body) > 8192:
-            return _problem("too_large", "a room request may be at most 8192 bytes", 413)
         try:
-            payload = json.loads(body or b"{}")
-        except (ValueError, RecursionError):
-            return _problem("bad_json", "the request body is not valid JSON", 400)
-        if not isinstance(payload, dict):
-            return _problem("bad_room", "the request body must be a JSON object", 400)
+            created = await hub.create_room(await _body(request), _base_url(request))
+        except RoomError as exc:
+            return _problem(exc.code, exc.message, 413 if exc.code == "too_large" else 400)
+        return _json(created, 201)
+
+    async def lobby(request: Request) -> Response:
+        return _json(await hub.lobby(_base_url(request)))
+
+    async def play_now(request: Request) -> Response:
+        client = _client(request)
+        if not rooms_made.allow(client):  # it may create a room
+            return _limited(rooms_made, client, "new rooms")
         try:
-            created = await hub.create_room(payload, request.scope.get("unokit.base_url") or config.base_url)
+            return _json(await hub.play_now(await _body(request), _base_url(request)))
+        except RoomError as exc:
+            return _problem(exc.code, exc.message, 413 if exc.code == "too_large" else 400)
+
+    async def _player(request: Request) -> str:
+        """The hash of the identity a request names in its body's ``player``."""
+        body = await _body(request)
+        unknown = set(body) - {"player"}
+        if unknown:
+            raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
+        return identity_hash(body.get("player"))
+
+    async def my_games(request: Request) -> Response:
+        try:
+            player = await _player(request)
         except RoomError as exc:
             return _problem(exc.code, exc.message, 400)
-        return _json(created, 201)
+        games = await asyncio.to_thread(hub.store.player_games, player, MY_GAMES_LIMIT)
+        for game in games:
+            game["record"] = f"/api/rooms/{game['room']}/records/{game['game']}"
+        return _json({"games": games, "retention_days": config.player_retention_days})
+
+    async def forget(request: Request) -> Response:
+        try:
+            player = await _player(request)
+        except RoomError as exc:
+            return _problem(exc.code, exc.message, 400)
+        return _json({"forgotten": await asyncio.to_thread(hub.store.forget_player, player)})
 
     def _code(request: Request) -> str | None:
         code = str(request.path_params["code"]).upper()
@@ -244,6 +282,10 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/health", health),
         Route("/api/variants", variants),
         Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/lobby", lobby),
+        Route("/api/play-now", play_now, methods=["POST"]),
+        Route("/api/my-games", my_games, methods=["POST"]),
+        Route("/api/my-games/forget", forget, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),
@@ -266,11 +308,30 @@ def _client(request: Request) -> str:
     return client_key(request.client.host if request.client else "unknown")
 
 
+def _base_url(request: Request) -> str:
+    """Where the client reaches this server (``--public-url``, else the request's own address)."""
+    return str(request.scope["unokit.base_url"])
+
+
 def _no_hello(peer: WsPeer, seconds: float) -> None:
     """``--hello-timeout`` ran out: a connection that is in no room is closed (4008)."""
     if peer.room is None or peer.conn_id not in peer.room.admitted:
         peer.deliver(error("no_hello", f"no 'hello' within {seconds:g} s: closing the connection"))
         peer.close("no hello", NO_HELLO)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """A small JSON object posted to the API; raise :class:`RoomError` naming what is wrong."""
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise RoomError("too_large", f"a request may be at most {MAX_BODY} bytes")
+    try:
+        payload = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise RoomError("bad_json", "the request body is not valid JSON") from None
+    if not isinstance(payload, dict):
+        raise RoomError("bad_room", "the request body must be a JSON object")
+    return payload
 
 
 async def _serve(hub: Hub, peer: WsPeer, misses: Buckets) -> None:

@@ -10,6 +10,12 @@ external bot, act, and follow the state (``docs/protocol.md``).
 The client reconnects by itself when the connection drops (to the next of its server
 addresses, if it was given several), says hello again with its seat token and gets its seat
 back. Every message received is kept in :attr:`RoomClient.received` when ``keep=True``.
+
+It also talks and plays together: :meth:`RoomClient.say` and :meth:`RoomClient.react` write in
+the room's chat (:attr:`RoomClient.chat` holds what this seat may read), :meth:`RoomClient.ready`
+asks to play again after a game, :func:`lobby` lists the public rooms, :func:`play_now` finds
+(or opens) one to join, and :func:`my_games` lists the finished games of a player identity
+(:func:`new_identity`, given to :meth:`RoomClient.join` as ``player``).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import secrets
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
@@ -68,10 +75,14 @@ def create_room(
     players: int | None = None,
     options: dict[str, Any] | None = None,
     settings: dict[str, Any] | None = None,
+    public: bool = False,
 ) -> dict[str, Any]:
     """Create a room (``POST /api/rooms``); returns its ``room`` code, ``link``, ``websocket``
-    address and the ``host_token``. Raises :class:`ServerError` ``bad_room`` for a bad spec."""
+    address and the ``host_token``. A ``public`` room is listed in the lobby (:func:`lobby`).
+    Raises :class:`ServerError` ``bad_room`` for a bad spec."""
     body: dict[str, Any] = {"variant": variant, "options": options or {}, "settings": settings or {}}
+    if public:
+        body["public"] = True
     if players is not None:
         body["players"] = players
     result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/rooms", body)
@@ -81,6 +92,57 @@ def create_room(
 def get_json(base_url: str, path: str) -> Any:
     """``GET`` an API path (``/api/rooms/CODE``, ``/api/health``) and read its JSON."""
     return _http("GET", f"{base_url.rstrip('/')}{path}")
+
+
+def lobby(base_url: str) -> dict[str, list[dict[str, Any]]]:
+    """The server's public rooms (``GET /api/lobby``): ``waiting`` (an open seat) and
+    ``playing`` (to watch), each with its ``room`` code, variant, options, open seats and host."""
+    result: dict[str, list[dict[str, Any]]] = _http("GET", f"{base_url.rstrip('/')}/api/lobby")
+    return result
+
+
+def play_now(base_url: str, variant: str = "classic", players: int | None = None) -> dict[str, Any]:
+    """A public room of ``variant`` with an open seat, or a new one that bots fill if nobody
+    comes (``POST /api/play-now``): its ``room`` code, ``link`` and ``created``. Join it with
+    :meth:`RoomClient.join` (another player may have taken the last seat meanwhile: then the
+    join is refused ``room_full`` and :func:`join_play_now` asks again)."""
+    body: dict[str, Any] = {"variant": variant}
+    if players is not None:
+        body["players"] = players
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/play-now", body)
+    return result
+
+
+async def join_play_now(
+    base_url: str, name: str, variant: str = "classic", players: int | None = None, **kwargs: Any
+) -> RoomClient:
+    """Play now: take a seat in a public room of ``variant`` (asking again when another player
+    took the last seat first)."""
+    for _ in range(10):
+        found = play_now(base_url, variant, players)
+        try:
+            return await RoomClient.join(base_url, found["room"], name=name, **kwargs)
+        except ServerError as exc:
+            if exc.code not in ("room_full", "phase", "room_closed"):
+                raise
+    raise ServerError("room_full", "every room found filled up first; try again")
+
+
+def new_identity() -> str:
+    """A new player identity: a long random secret (keep it, like a browser keeps its own)."""
+    return secrets.token_urlsafe(32)
+
+
+def my_games(base_url: str, player: str) -> list[dict[str, Any]]:
+    """The finished games the identity ``player`` played on this server, newest first."""
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/my-games", {"player": player})
+    return list(result["games"])
+
+
+def forget_me(base_url: str, player: str) -> int:
+    """Have the server forget the identity ``player`` and its list of games; returns how many."""
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/my-games/forget", {"player": player})
+    return int(result["forgotten"])
 
 
 def download_record(base_url: str, room: str, game_no: int) -> str:
@@ -111,12 +173,19 @@ class RoomClient:
         role: str = "player",
         keep: bool = False,
         reconnect: bool = True,
+        player: str | None = None,
+        host_token: str | None = None,
     ) -> None:
         self.servers = list(servers)
         self.room = room
         self.name = name
         self.token = token
         self.role = role
+        self.player = player
+        self.host_token = host_token
+        #: The chat this connection may read, oldest first (each message has ``n``, ``seat``,
+        #: ``name``, ``channel``, and ``text`` or ``reaction``).
+        self.chat: list[dict[str, Any]] = []
         self.keep = keep
         self.reconnect = reconnect
         self.seat: int | None = None
@@ -175,8 +244,12 @@ class RoomClient:
             hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "room": self.room, "role": self.role}
             if self.token is not None:
                 hello["token"] = self.token
-            elif self.name is not None and self.role == "player":
+            elif self.name is not None:
                 hello["name"] = self.name
+            if self.player is not None:
+                hello["player"] = self.player
+            if self.host_token is not None:
+                hello["host_token"] = self.host_token
             await ws.send(json.dumps(hello))
             welcome = await asyncio.wait_for(self._welcome, 15)
             if welcome["type"] == "error":
@@ -243,6 +316,8 @@ class RoomClient:
             self.state = {**self.state, "room": message["room"], "events": [], "narration": []}
         elif kind == "error" and "state" in message:
             self.state = message["state"]
+        elif kind == "chat":
+            self._chat(message)
         elif kind == "closed":
             self._closed = True
         reply_to = message.get("reply_to")
@@ -250,6 +325,13 @@ class RoomClient:
         if waiter is not None and not waiter.done() and kind in ("ack", "error", "pong", "state"):
             waiter.set_result(message)
         self._changed.set()
+
+    def _chat(self, message: dict[str, Any]) -> None:
+        """Keep the chat in order: a ``history`` message replaces what was kept (on every
+        hello), others add to it (spectators' lines of a game may arrive once it is over)."""
+        known = {} if message.get("history") else {m["n"]: m for m in self.chat}
+        known.update({m["n"]: m for m in message["messages"]})
+        self.chat = [known[n] for n in sorted(known)]
 
     async def close(self) -> None:
         """Leave: close the connection and stop reconnecting."""
@@ -320,6 +402,35 @@ class RoomClient:
             {"type": "host", "command": command, "host_token": host_token, "version": self.version, **fields}
         )
 
+    async def say(self, text: str) -> dict[str, Any]:
+        """Write ``text`` in the room's chat (as the seat, or as a spectator); returns the ``ack``."""
+        return await self.request(self._chat_message({"type": "chat", "text": text}))
+
+    async def react(self, reaction: str) -> dict[str, Any]:
+        """Send a quick reaction (``uno``, ``nice``, ``oops``, ...: :data:`unokit.server.chat.REACTIONS`)."""
+        return await self.request(self._chat_message({"type": "chat", "reaction": reaction}))
+
+    def _chat_message(self, message: dict[str, Any]) -> dict[str, Any]:
+        if self.token is not None and self.seat is not None:
+            message["token"] = self.token
+        return message
+
+    async def ready(self, ready: bool = True) -> dict[str, Any]:
+        """After a game: ask to play again (or take it back). The next game starts once every
+        player present is ready."""
+        if self.token is None:
+            raise ServerError("spectator", "this client holds no seat")
+        return await self.request({"type": "ready", "token": self.token, "ready": ready})
+
+    async def leave(self) -> dict[str, Any]:
+        """Give the seat up (before a game or after one); the connection stays as a spectator."""
+        if self.token is None:
+            raise ServerError("spectator", "this client holds no seat")
+        answer = await self.request({"type": "leave", "token": self.token})
+        self.token = None
+        self.seat = None
+        return answer
+
     async def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0) -> dict[str, Any]:
         """Wait until the latest state satisfies ``predicate``; return that state."""
         loop = asyncio.get_running_loop()
@@ -385,9 +496,47 @@ async def play(
             await asyncio.sleep(0.05)  # reconnecting by itself: give it a moment
 
 
+def _next_game(game_no: int) -> Callable[[dict[str, Any]], bool]:
+    """A :meth:`RoomClient.wait_for` predicate: a game after ``game_no`` has started (or the room closed)."""
+    return lambda state: bool(state["room"]["game_no"] > game_no or state["room"]["phase"] == "closed")
+
+
 def first_legal(observation: dict[str, Any]) -> str:
     """The simplest external bot: always the first legal action."""
     return str(observation["legal_actions"][0])
 
 
-__all__ = ["RoomClient", "ServerError", "create_room", "download_record", "first_legal", "get_json", "play", "ws_url"]
+async def play_again(
+    client: RoomClient, choose: Callable[[dict[str, Any]], str], *, games: int, timeout: float = 600.0
+) -> list[dict[str, Any]]:
+    """Play ``games`` games in a row in ``client``'s room: after each one, say "play again" and
+    wait for the next to start (when every player present is ready, or the host starts it).
+    Returns each game's final state. An external bot that stays at the table is this loop."""
+    finals = []
+    for number in range(games):
+        final = await play(client, choose, timeout=timeout)
+        finals.append(final)
+        if number == games - 1 or final["room"]["phase"] == "closed":
+            break
+        await client.ready()
+        await client.wait_for(_next_game(final["room"]["game_no"]), timeout)
+    return finals
+
+
+__all__ = [
+    "RoomClient",
+    "ServerError",
+    "create_room",
+    "download_record",
+    "first_legal",
+    "forget_me",
+    "get_json",
+    "join_play_now",
+    "lobby",
+    "my_games",
+    "new_identity",
+    "play",
+    "play_again",
+    "play_now",
+    "ws_url",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 
@@ -180,6 +181,36 @@ SERVER_MODULES = (
     help="SQLite durability: NORMAL survives a killed server, FULL also a power cut",
 )
 @click.option(
+    "--chat-rate",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0.01, None),
+    help="chat messages per second one seat (or spectator) may send in a room",
+)
+@click.option(
+    "--chat-burst",
+    default=5.0,
+    show_default=True,
+    type=click.FloatRange(1, None),
+    help="chat messages one seat may send at once",
+)
+@click.option(
+    "--play-now-wait",
+    default=20.0,
+    show_default=True,
+    type=click.FloatRange(0, 600),
+    help="seconds a room opened by 'play now' waits for people before bots take the open seats",
+)
+@click.option(
+    "--player-retention",
+    "player_retention_days",
+    default=365.0,
+    show_default=True,
+    type=click.FloatRange(0.00001, 36500),
+    metavar="DAYS",
+    help="days after its last use that an unused player identity and its list of games are forgotten",
+)
+@click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 def serve(
@@ -206,12 +237,17 @@ def serve(
     bot_cpu: float,
     send_buffer: int,
     sqlite_synchronous: str,
+    chat_rate: float,
+    chat_burst: float,
+    play_now_wait: float,
+    player_retention_days: float,
     log_level: str,
 ) -> None:
     """Serve online games: rooms, bots, spectators, at http://HOST:PORT (API under /api, websocket /ws)."""
     require_extra("serve", "server", SERVER_MODULES)
     import uvicorn
 
+    from .announce import AnnouncingServer
     from .app import create_app
     from .botpool import default_threads
     from .connections import ConnectionGuard, connection_budget, http_protocol
@@ -262,6 +298,10 @@ def serve(
         bot_cpu=bot_cpu,
         send_buffer=send_buffer,
         sqlite_synchronous=sqlite_synchronous,
+        chat_rate=chat_rate,
+        chat_burst=chat_burst,
+        play_now_wait=play_now_wait,
+        player_retention_days=player_retention_days,
     )
     # Many long-lived games and connections make the collector's full passes long pauses for
     # every room at once; collecting less often keeps latency flat (cycles are rare here).
@@ -275,20 +315,27 @@ def serve(
     except (ValueError, RuntimeError) as exc:
         raise click.UsageError(str(exc)) from None
     guard = ConnectionGuard(allowed, client_connections, request_timeout, app.state.edge)
-    click.echo(f"unokit serve: {config.base_url} (database {config.database.split('@')[-1]})", err=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=HARD_MAX_BYTES,
-        ws_per_message_deflate=False,  # compressing every state costs more CPU than it saves on a LAN
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        loop="uvloop",
-        http=http_protocol(guard),  # uvicorn's "httptools", under the connection caps and deadline
-        ws=websocket_protocol(config.send_buffer, guard),  # uvicorn's "websockets-sansio", bounded
-        proxy_headers=False,  # only --trusted-proxy is believed (edge.py), never any loopback client
-        lifespan="on",
-        access_log=False,
+    server = AnnouncingServer(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level=log_level,
+            ws_max_size=HARD_MAX_BYTES,
+            ws_per_message_deflate=False,  # compressing every state costs more CPU than it saves on a LAN
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            loop="uvloop",
+            http=http_protocol(guard),  # uvicorn's "httptools", under the connection caps and deadline
+            ws=websocket_protocol(config.send_buffer, guard),  # uvicorn's "websockets-sansio", bounded
+            proxy_headers=False,  # only --trusted-proxy is believed (edge.py), never any loopback client
+            lifespan="on",
+            access_log=False,
+        ),
+        public_url=public_url,
+        database=config.database.split("@")[-1],
     )
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        raise SystemExit(3)  # uvicorn has logged why (the port is taken, ...)

@@ -32,7 +32,7 @@ from . import DEFAULT_SEND_BUFFER
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
 from .botpool import BotPool, default_threads
 from .edge import EdgeConfig
-from .protocol import decode, encode, error
+from .protocol import RateLimit, decode, encode, error
 from .room import CLOSED, RoomError, RoomSpec, RoomState
 from .storage import Append, Store, Writer, libpq_url, migrate, sqlalchemy_url
 
@@ -43,6 +43,8 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: Seconds a process waits for the owner of a room to answer a forwarded message.
 FORWARD_TIMEOUT = 5.0
+#: The most public rooms a lobby list reads.
+LOBBY_LIMIT = 200
 
 
 @dataclass
@@ -72,6 +74,10 @@ class ServerConfig:
     trusted_proxies: tuple[str, ...] = ()
     allow_hosts: tuple[str, ...] = ()
     allow_origins: tuple[str, ...] = ()
+    chat_rate: float = 1.0
+    chat_burst: float = 5.0
+    play_now_wait: float = 20.0
+    player_retention_days: float = 365.0
     node: str = field(default_factory=lambda: secrets.token_hex(8))
 
     @property
@@ -104,6 +110,7 @@ class Hub:
         self._send: Any = None
         self._outgoing: list[str] = []  # notifications waiting for the sender task
         self._wake_sender = asyncio.Event()
+        self._play_now_lock = asyncio.Lock()
         self.ready = False
         self.bots = BotPool(config.bot_threads, config.bot_cpu)
 
@@ -190,16 +197,25 @@ class Hub:
     async def create_room(self, request: dict[str, Any], base_url: str) -> dict[str, Any]:
         """Create a room from an HTTP request body, with links under ``base_url`` (where the
         client reaches this server); raise :class:`RoomError` ``bad_room``."""
-        unknown = set(request) - {"variant", "players", "options", "settings"}
+        unknown = set(request) - {"variant", "players", "options", "settings", "public"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
         spec = RoomSpec.build(
-            request.get("variant", "classic"), request.get("players"), request.get("options"), request.get("settings")
+            request.get("variant", "classic"),
+            request.get("players"),
+            request.get("options"),
+            request.get("settings"),
+            request.get("public", False),
         )
+        return await self._new_room(spec, base_url)
+
+    async def _new_room(self, spec: RoomSpec, base_url: str) -> dict[str, Any]:
         host = new_token()
+        listing = RoomState("", spec).listing()
+        listed = None if listing is None else encode(listing)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if await asyncio.to_thread(self.store.create_room, code, spec.to_json(), token_hash(host)):
+            if await asyncio.to_thread(self.store.create_room, code, spec.to_json(), token_hash(host), listed):
                 break
         else:
             raise RoomError("unavailable", "no free room code was found; try again")
@@ -210,6 +226,44 @@ class Hub:
             "host_token": host,
             "spec": spec.to_json(),
         }
+
+    # ------------------------------------------------------------------ finding a game
+    async def lobby(self, base_url: str) -> dict[str, list[dict[str, Any]]]:
+        """The public rooms (read from the database, so every process lists the same ones):
+        those ``waiting`` for players (an open seat before a game or after one) and those
+        ``playing``, to watch, with links under ``base_url``. Private rooms are never listed."""
+        since = time.time() - self.config.idle_close_seconds
+        rows = await asyncio.to_thread(self.store.public_rooms, since, LOBBY_LIMIT)
+        waiting, playing = [], []
+        for code, listing in rows:
+            entry = {"room": code, "link": f"{base_url}/r/{code}", **listing}
+            if listing["phase"] in ("playing", "hand_over"):
+                playing.append(entry)
+            elif listing["open_seats"] > 0:
+                waiting.append(entry)
+        return {"waiting": waiting, "playing": playing}
+
+    async def play_now(self, request: dict[str, Any], base_url: str) -> dict[str, Any]:
+        """A public room of the asked variant with an open seat, or a new one that bots fill
+        when nobody else comes within ``play_now_wait`` seconds (it has no host). The answer
+        is the room's code and link, and ``created``; the client then joins it with ``hello``."""
+        unknown = set(request) - {"variant", "players"}
+        if unknown:
+            raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
+        settings = {"fill_seconds": self.config.play_now_wait}
+        spec = RoomSpec.build(request.get("variant", "classic"), request.get("players"), {}, settings, True)
+        async with self._play_now_lock:
+            lobby = await self.lobby(base_url)
+            fits = [
+                room
+                for room in lobby["waiting"]
+                if room["variant"] == spec.variant and ("players" not in request or room["players"] == spec.players)
+            ]
+            if fits:
+                best = min(fits, key=lambda room: room["open_seats"])
+                return {"room": best["room"], "link": best["link"], "created": False}
+            created = await self._new_room(spec, base_url)
+        return {"room": created["room"], "link": created["link"], "created": True}
 
     async def room(self, code: str) -> Room | None:
         """The room ``code``, loaded from the database when it is not in memory (``None`` when
@@ -245,6 +299,8 @@ class Hub:
             self.store.claim, code, self.node, self.config.base_url, self.config.lease_seconds, force=not self.clustered
         )
         room = Room(self, state, row.host_hash, owner=False)
+        for entry in await asyncio.to_thread(self.store.chat, code):
+            room.chat.apply(entry)
         room.owner_node = self.node if owner else row.owner
         self.rooms[code] = room
         if owner:
@@ -257,6 +313,16 @@ class Hub:
     async def writer_append(self, job: Append) -> None:
         assert self.writer is not None
         await self.writer.append(job)
+
+    async def link_player(self, code: str, token_hash: str, player_hash: str) -> None:
+        await asyncio.to_thread(self.store.link_player, code, token_hash, player_hash)
+
+    def chat_limit(self) -> RateLimit:
+        return RateLimit(self.config.chat_rate, self.config.chat_burst)
+
+    def chat_published(self, room: Room, message: dict[str, Any]) -> None:
+        if self.clustered:
+            self._notify({"k": "chat", "room": room.code, "m": message})
 
     def dropped(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
@@ -303,6 +369,7 @@ class Hub:
                 "room": room.code,
                 "conn": peer.conn_id,
                 "seat": peer.seat,
+                "name": peer.name,
                 "msg": message,
             }
         )
@@ -359,11 +426,16 @@ class Hub:
                 room.runtime = payload.get("rt", {})
                 room.submit("sync_log", payload["seq"])
             return
+        if kind == "chat":
+            room = self.rooms.get(code)
+            if room is not None and not room.owner:
+                room.submit("remote_chat", payload["m"])
+            return
         if payload.get("to") != self.node:
             return
         if kind == "fwd":
             room = await self.room(code)
-            remote = RemotePeer(self, payload["from"], payload["conn"], payload.get("seat"))
+            remote = RemotePeer(self, payload["from"], payload["conn"], payload.get("seat"), payload.get("name"))
             if room is None or not room.owner:
                 remote.deliver(
                     error("unavailable", "this room moved to another process; try again", payload["msg"].get("id"))
@@ -437,6 +509,10 @@ class Hub:
         for code in await asyncio.to_thread(self.store.idle_rooms, now - idle):
             if code not in self.rooms:
                 await self._close_stored(code)
+        retention = self.config.player_retention_days * 86400.0
+        forgotten = await asyncio.to_thread(self.store.prune_players, now - retention)
+        if forgotten:
+            log.info("forgot %d player identities not seen for %g days", forgotten, self.config.player_retention_days)
 
     async def _close_stored(self, code: str) -> None:
         row = await asyncio.to_thread(self.store.room, code)
@@ -472,11 +548,12 @@ class RemotePeer(RemoteMarker):
     """A client of another process, as the owner of its room sees it: replies go back over
     the notification channel, to be delivered by that process."""
 
-    def __init__(self, hub: Hub, node: str, conn_id: str, seat: int | None) -> None:
+    def __init__(self, hub: Hub, node: str, conn_id: str, seat: int | None, name: str | None = None) -> None:
         self.hub = hub
         self.node = node
         self.conn_id = conn_id
         self.seat = seat
+        self.name = name
         self.role = "player" if seat is not None else "spectator"
 
     def deliver(self, message: dict[str, Any] | str) -> None:

@@ -69,7 +69,7 @@ class MessageError(RoomError):
 
 
 #: Each client message type and its fields: name -> (accepted types, required).
-_STR, _INT, _ANY_ID = (str,), (int,), (str, int)
+_STR, _INT, _BOOL, _ANY_ID = (str,), (int,), (bool,), (str, int)
 FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hello": {
         "protocol": (_STR, False),
@@ -78,6 +78,7 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "name": (_STR, False),
         "token": (_STR, False),
         "host_token": (_STR, False),
+        "player": (_STR, False),
         "id": (_ANY_ID, False),
     },
     "action": {
@@ -96,11 +97,16 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "bot": (_STR, False),
         "id": (_ANY_ID, False),
     },
+    "chat": {"text": (_STR, False), "reaction": (_STR, False), "token": (_STR, False), "id": (_ANY_ID, False)},
+    "ready": {"token": (_STR, True), "ready": (_BOOL, False), "id": (_ANY_ID, False)},
     "back": {"token": (_STR, True), "id": (_ANY_ID, False)},
     "leave": {"token": (_STR, True), "id": (_ANY_ID, False)},
     "sync": {"id": (_ANY_ID, False)},
     "ping": {"id": (_ANY_ID, False)},
 }
+
+
+_TYPE_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
 
 
 def _depth(value: Any, limit: int) -> bool:
@@ -156,8 +162,8 @@ def _check_fields(obj: dict[str, Any]) -> dict[str, Any]:
         if name not in spec:
             raise RoomError("bad_message", f"a {kind!r} message has no field {name[:40]!r}")
         types, _required = spec[name]
-        if isinstance(value, bool) or not isinstance(value, types):
-            wanted = " or ".join("text" if t is str else "a whole number" for t in types)
+        if isinstance(value, bool) is not (types == _BOOL) or not isinstance(value, types):
+            wanted = " or ".join(_TYPE_WORDS[t] for t in types)
             raise RoomError("bad_message", f"the field {name!r} of a {kind!r} message must be {wanted}")
         if isinstance(value, str) and len(value) > 400:
             raise RoomError("bad_message", f"the field {name!r} is too long")

@@ -8,11 +8,13 @@ the engine's :class:`~unokit.Game`, started from the seed of the ``start`` entry
 
 Phases: ``lobby`` (seats are taken, bots added, the host starts), ``playing``, ``hand_over`` (a
 pause after each hand but the last, when the host may kick or replace seats), ``finished`` (the
-game is over; the host may start another) and ``closed``.
+game is over; the players mark themselves ready to play again, or the host starts another) and
+``closed``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -21,14 +23,24 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from .. import Event, Game, InvalidActionError, UnokitError
-from ..bots import bot_names
+from ..bots import bot_names, level_names
 from ..record import GameRecord, Result, Seat
 
 LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
 PHASES = (LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED)
 
-#: The bots a host may seat by name (those installed: ``ismcts_fast`` needs the ``fast`` extra).
-SEAT_BOTS = ("random", "heuristic", "ismcts", "ismcts_fast")
+#: The bots a host may seat by name: the levels, which people choose by (each plays with its
+#: human habits), then the engine names, for scripts (those installed: ``ismcts_fast`` needs the
+#: ``fast`` extra).
+SEAT_BOTS = (*level_names(), "random", "heuristic", "ismcts", "ismcts_fast")
+
+
+def seat_bots() -> list[str]:
+    """The names of :data:`SEAT_BOTS` that this server can seat: every level (a level whose bot
+    is not installed plays its fallback) and the installed engine bots."""
+    installed = set(bot_names()) | set(level_names())
+    return [name for name in SEAT_BOTS if name in installed]
+
 
 #: A player's name: at most this many characters, and this many columns on the table (a
 #: character of a wide script counts two, a combining mark none).
@@ -110,13 +122,19 @@ def _unsafe_integer(value: object) -> bool:
 
 #: Host commands and the phases in which each is allowed.
 HOST_PHASES: dict[str, tuple[str, ...]] = {
-    "add_bot": (LOBBY, HAND_OVER),
-    "kick": (LOBBY, HAND_OVER),
-    "replace": (LOBBY, HAND_OVER),
+    "add_bot": (LOBBY, HAND_OVER, FINISHED),
+    "kick": (LOBBY, HAND_OVER, FINISHED),
+    "replace": (LOBBY, HAND_OVER, FINISHED),
     "start": (LOBBY, FINISHED),
     "continue": (HAND_OVER,),
     "close": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "make_public": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "make_private": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "mute": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "unmute": (LOBBY, PLAYING, HAND_OVER, FINISHED),
 }
+#: The phases in which a player may give up their seat: before a game and after one.
+LEAVE_PHASES = (LOBBY, FINISHED)
 
 
 class RoomError(Exception):
@@ -147,6 +165,7 @@ class Settings:
     grace_seconds: float = 30.0
     hand_pause_seconds: float = 10.0
     standin_bot: str = "heuristic"
+    fill_seconds: float = 0.0
 
     LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
         "turn_seconds": (0.0, 3600.0),
@@ -155,6 +174,7 @@ class Settings:
         "bot_seconds": (0.0, 30.0),
         "grace_seconds": (0.0, 3600.0),
         "hand_pause_seconds": (0.0, 600.0),
+        "fill_seconds": (0.0, 600.0),
     }
 
     @staticmethod
@@ -170,8 +190,8 @@ class Settings:
             if key not in known:
                 raise RoomError("bad_settings", f"unknown setting {key!r}; settings are {', '.join(sorted(known))}")
             if key == "standin_bot":
-                if value not in SEAT_BOTS or value not in bot_names():
-                    raise RoomError("bad_settings", f"standin_bot must be one of {', '.join(SEAT_BOTS)}")
+                if value not in seat_bots():
+                    raise RoomError("bad_settings", f"standin_bot must be one of {', '.join(seat_bots())}")
                 values[key] = value
                 continue
             low, high = Settings.LIMITS[key]
@@ -188,16 +208,18 @@ class Settings:
 
 @dataclass
 class SeatState:
-    """One seat: ``open``, a ``human`` (with the hash of their secret token) or a ``bot``."""
+    """One seat: ``open``, a ``human`` (with the hash of their secret token) or a ``bot``;
+    ``ready`` once its player asked to play again after a finished game."""
 
     kind: str = "open"
     name: str | None = None
     bot: str | None = None
     bot_seed: int = 0
     token_hash: str | None = None
+    ready: bool = False
 
     def public(self, seat: int) -> dict[str, Any]:
-        return {"seat": seat, "kind": self.kind, "name": self.name, "bot": self.bot}
+        return {"seat": seat, "kind": self.kind, "name": self.name, "bot": self.bot, "ready": self.ready}
 
     def occupant(self) -> str | None:
         """Who holds the seat: the player's token hash, the bot's name and seed, ``None`` if open."""
@@ -209,15 +231,17 @@ class SeatState:
 @dataclass(frozen=True)
 class RoomSpec:
     """What a room plays: the variant, the number of seats, the engine's resolved options, the
-    room's settings. Checked once, when the room is created."""
+    room's settings, and whether it starts out public (listed in the lobby; the host may change
+    that later). Checked once, when the room is created."""
 
     variant: str
     players: int
     options: dict[str, Any]
     settings: Settings
+    public: bool = False
 
     @staticmethod
-    def build(variant: object, players: object, options: object, settings: object) -> RoomSpec:
+    def build(variant: object, players: object, options: object, settings: object, public: object = False) -> RoomSpec:
         """Check a requested room with the engine; raise :class:`RoomError` ``bad_room``."""
         if not isinstance(variant, str) or len(variant) > 200:
             raise RoomError("bad_room", "'variant' must be a variant name such as 'flip'")
@@ -234,7 +258,10 @@ class RoomSpec:
         for name, value in options.items():
             if _unsafe_integer(value):
                 raise RoomError("bad_room", f"option {name!r} must be between {-SAFE_INTEGER} and {SAFE_INTEGER}")
-        return RoomSpec(trial.variant, trial.n, trial.options.as_dict(trial.rules), Settings.from_json(settings))
+        if not isinstance(public, bool):
+            raise RoomError("bad_room", "'public' must be true or false")
+        options_used = trial.options.as_dict(trial.rules)
+        return RoomSpec(trial.variant, trial.n, options_used, Settings.from_json(settings), public)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -242,11 +269,20 @@ class RoomSpec:
             "players": self.players,
             "options": dict(self.options),
             "settings": self.settings.to_json(),
+            "public": self.public,
         }
 
     @staticmethod
     def from_json(obj: dict[str, Any]) -> RoomSpec:
-        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), Settings(**obj["settings"]))
+        settings = Settings(**obj["settings"])
+        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), settings, bool(obj.get("public", False)))
+
+    @functools.cached_property
+    def changed_options(self) -> dict[str, Any]:
+        """The options that differ from the variant's defaults (what a lobby list shows)."""
+        defaults = Game.new(self.variant, self.players, 0)[0]
+        plain = defaults.options.as_dict(defaults.rules)
+        return {name: value for name, value in self.options.items() if plain.get(name) != value}
 
 
 class RoomState:
@@ -268,6 +304,8 @@ class RoomState:
         self.moves: list[tuple[int, str]] = []
         self.started_at: str | None = None
         self.closed_reason: str | None = None
+        self.public_room = spec.public
+        self.host_seat: int | None = None
         self._settings = spec.settings.to_json()
 
     # ------------------------------------------------------------------ folding
@@ -282,11 +320,20 @@ class RoomState:
         events: list[Event] = []
         try:
             if kind == "join":
+                self._vacate(entry["seat"])
                 self.seats[entry["seat"]] = SeatState("human", entry["name"], token_hash=entry["token_hash"])
+                if entry.get("host"):
+                    self.host_seat = entry["seat"]
             elif kind == "bot":
+                self._vacate(entry["seat"])
                 self.seats[entry["seat"]] = SeatState("bot", entry["name"], entry["bot"], entry["seed"])
             elif kind in ("kick", "leave"):
+                self._vacate(entry["seat"])
                 self.seats[entry["seat"]] = SeatState()
+            elif kind == "ready":
+                self.seats[entry["seat"]].ready = bool(entry["ready"])
+            elif kind == "public":
+                self.public_room = bool(entry["public"])
             elif kind == "start":
                 self.game_no += 1
                 self.seed = entry["seed"]
@@ -294,6 +341,8 @@ class RoomState:
                 self.started_at = entry.get("at")
                 self.game, events = Game.new(self.spec.variant, self.spec.players, self.seed, **self.spec.options)
                 self.phase = PLAYING
+                for seat in self.seats:
+                    seat.ready = False
             elif kind == "action":
                 game = self._game()
                 seat = entry["seat"]
@@ -317,6 +366,11 @@ class RoomState:
             raise RoomError("corrupt", f"log entry {self.seq + 1} ({kind}) does not apply: {exc}") from None
         self.seq += 1
         return events
+
+    def _vacate(self, seat: int) -> None:
+        """The seat's occupant goes: the host's seat is no longer the host's."""
+        if self.host_seat == seat:
+            self.host_seat = None
 
     def _after_action(self, events: list[Event]) -> None:
         game = self._game()
@@ -350,6 +404,12 @@ class RoomState:
                 f"'{command}' is not allowed while the room is in its {self.phase} phase "
                 f"(allowed in: {', '.join(phases)})",
             )
+        if command in ("make_public", "make_private"):
+            return {"type": "public", "public": command == "make_public"}
+        if command in ("mute", "unmute"):
+            if seat is not None:
+                self._seat_number(seat)
+            return {"type": command}  # a chat-log entry, made by the room (docs/protocol.md, "Chat")
         if command in ("add_bot", "kick", "replace"):
             index = self._seat_number(seat)
             current = self.seats[index]
@@ -363,7 +423,7 @@ class RoomState:
             return {"type": "bot", "seat": index, "bot": name, "name": self._unique_name(f"{name} bot", index)}
         if command in ("start", "continue"):
             empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
-            if empty:
+            if empty and self.phase != FINISHED:  # after a game, bots take the seats left open
                 raise RoomError(
                     "seats_open", f"seats {', '.join(map(str, empty))} are empty: add a bot or wait for a player"
                 )
@@ -372,11 +432,8 @@ class RoomState:
 
     def check_join(self, name: object) -> tuple[int, str]:
         """The seat a new player named ``name`` would take and the name as it is kept
-        (:func:`check_name`); raise :class:`RoomError` (``name_taken`` when another seat of the
-        room has that name, whatever the case)."""
-        text = check_name(name)
-        if any(seat.name and name_key(seat.name) == name_key(text) for seat in self.seats):
-            raise RoomError("name_taken", f"someone in this room is already called {text!r}: choose another name")
+        (:meth:`check_name`); raise :class:`RoomError`."""
+        text = self.check_name(name)
         if self.phase not in (LOBBY, HAND_OVER, FINISHED):
             raise RoomError("phase", f"players may join only between games or hands, not in the {self.phase} phase")
         for index, seat in enumerate(self.seats):
@@ -384,10 +441,59 @@ class RoomState:
                 return index, text
         raise RoomError("room_full", "every seat is taken; join as a spectator")
 
-    def _unique_name(self, name: str, index: int) -> str:
-        """``name``, numbered ("heuristic bot 2") when another seat than ``index`` already has it,
-        so that every seat of a room can be told apart in the log and on the table."""
-        taken = {seat.name for i, seat in enumerate(self.seats) if i != index and seat.name}
+    def check_name(self, name: object) -> str:
+        """A person's name as it is kept and shown (a player's, or a spectator's in the chat):
+        :func:`check_name`, and no seat of the room already has it, whatever the case (raise
+        :class:`RoomError` ``name_taken``)."""
+        text = check_name(name)
+        if any(seat.name and name_key(seat.name) == name_key(text) for seat in self.seats):
+            raise RoomError("name_taken", f"someone in this room is already called {text!r}: choose another name")
+        return text
+
+    def check_leave(self, seat: int) -> dict[str, Any]:
+        """The log entry for the player at ``seat`` giving it up (before a game or after one;
+        during a game a stand-in bot plays an absent player's seat)."""
+        if self.phase not in LEAVE_PHASES:
+            raise RoomError("phase", "a seat can be left only before a game or after it; during a game a bot plays it")
+        return {"type": "leave", "seat": seat}
+
+    def check_ready(self, seat: int, ready: bool) -> dict[str, Any]:
+        """The log entry for the player at ``seat`` saying whether they want to play again."""
+        if self.phase != FINISHED:
+            raise RoomError("phase", f"'play again' is for after a game; the room is in its {self.phase} phase")
+        if self.seats[seat].kind != "human":
+            raise RoomError("bad_seat", f"seat {seat} holds no player")
+        return {"type": "ready", "seat": seat, "ready": ready}
+
+    def everyone_ready(self, present: set[int]) -> bool:
+        """After a game: whether every player present (a human seat with a connection) has said
+        "play again", and at least one has."""
+        if self.phase != FINISHED:
+            return False
+        here = [seat for index, seat in enumerate(self.seats) if seat.kind == "human" and index in present]
+        return bool(here) and all(seat.ready for seat in here)
+
+    def fill_entries(self, bot: str, seeds: list[int]) -> list[dict[str, Any]]:
+        """``bot`` entries seating a ``bot`` in every open seat (``seeds[i]`` for the i-th),
+        named apart from every seat and from each other."""
+        open_seats = [i for i, seat in enumerate(self.seats) if seat.kind == "open"]
+        taken = {seat.name for seat in self.seats if seat.name}
+        entries = []
+        for index, seed in zip(open_seats, seeds, strict=False):
+            name = self._unique_name(f"{bot} bot", index, taken)
+            taken.add(name)
+            entries.append({"type": "bot", "seat": index, "bot": bot, "name": name, "seed": seed})
+        return entries
+
+    def open_seats(self) -> int:
+        return sum(1 for seat in self.seats if seat.kind == "open")
+
+    def _unique_name(self, name: str, index: int, taken: set[str] | None = None) -> str:
+        """``name``, numbered ("heuristic bot 2") when another seat than ``index`` already has it
+        (or ``taken`` holds it), so that every seat of a room can be told apart in the log and on
+        the table."""
+        if taken is None:
+            taken = {seat.name for i, seat in enumerate(self.seats) if i != index and seat.name}
         candidate, number = name, 1
         while candidate in taken:
             number += 1
@@ -401,7 +507,7 @@ class RoomState:
 
     @staticmethod
     def _bot_name(bot: object) -> str:
-        available = [name for name in SEAT_BOTS if name in bot_names()]
+        available = seat_bots()
         if bot not in available:
             raise RoomError("bad_bot", f"'bot' must be one of {', '.join(available)}")
         assert isinstance(bot, str)
@@ -424,6 +530,26 @@ class RoomState:
             "game_no": self.game_no,
             "version": self.seq,
             "closed_reason": self.closed_reason,
+            "public": self.public_room,
+            "host_seat": self.host_seat,
+        }
+
+    def listing(self) -> dict[str, Any] | None:
+        """The room as a lobby list shows it, or ``None`` when it is not public (a private room
+        is never listed): what it plays, the options changed from the variant's defaults, its
+        phase, its open seats and its host's name."""
+        if not self.public_room or self.phase == CLOSED:
+            return None
+        host = self.seats[self.host_seat].name if self.host_seat is not None else None
+        return {
+            "variant": self.spec.variant,
+            "players": self.spec.players,
+            "options": self.spec.changed_options,
+            "phase": self.phase,
+            "open_seats": self.open_seats(),
+            "host": host,
+            "names": [seat.name for seat in self.seats if seat.kind != "open"],
+            "game_no": self.game_no,
         }
 
     def record(self) -> GameRecord:

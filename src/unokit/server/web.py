@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..bots import level_names
 from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, KIND_TITLES, NO_COLOR, SIDE_COLORS, Face, is_wild
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
@@ -34,7 +35,7 @@ from ..narration import describe
 from ..play import faces
 from ..play.session import summarize
 from ..record import GameRecord, RecordError, Replay
-from .room import SEAT_BOTS, Settings
+from .room import Settings, seat_bots
 
 #: Replays of finished games kept in memory (each holds a few copies of its game).
 REPLAYS_KEPT = 8
@@ -116,7 +117,8 @@ def catalog() -> dict[str, Any]:
             for k in range(len(KIND_NAMES))
         ],
         "variants": variants,
-        "bots": list(SEAT_BOTS),
+        "bots": seat_bots(),
+        "levels": level_names(),
         "settings": Settings().to_json(),
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
     }

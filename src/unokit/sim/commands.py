@@ -114,7 +114,8 @@ def _common(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.option(
     "--bots",
     required=True,
-    help="one bot per seat, comma-separated: random, rlcard_rule, heuristic, ismcts, ismcts_fast, external:<command>",
+    help="one bot per seat, comma-separated: a level (beginner, easy, normal, hard, expert), an engine name "
+    "(random, rlcard_rule, heuristic, ismcts, ismcts_fast) or external:<command>",
 )
 @_common
 @click.option("--effects", is_flag=True, help="count draws and presses per card effect (slower: builds events)")
@@ -310,7 +311,10 @@ def _rate(per_second: float) -> str:
 @click.command()
 @click.option("--players", default=2, show_default=True, type=int, help="players per table")
 @click.option(
-    "--bots", required=True, help="the bots, comma-separated, each once (random, rlcard_rule, heuristic, ...)"
+    "--bots",
+    required=True,
+    help="the bots, comma-separated, each once: levels (beginner, easy, normal, hard, expert) or engine names "
+    "(random, rlcard_rule, heuristic, ...)",
 )
 @click.option("--format", "format_", default="round-robin", show_default=True, type=click.Choice(FORMATS))
 @_common
@@ -339,6 +343,7 @@ def tournament(
 
     \b
         unokit tournament --bots heuristic,rlcard_rule,random --games 500 --hands-only
+        unokit tournament --bots beginner,easy,normal,hard,expert --games 200 --hands-only
     """
     config = TournamentConfig(
         variant=variant,

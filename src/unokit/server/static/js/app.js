@@ -114,7 +114,7 @@ function lobbyPage(catalog) {
   const variantSelect = h("select#variant", { name: "variant" }, names.map((n) => h("option", { value: n }, catalog.variants[n].title)));
   const players = h("input#players", { type: "number", name: "players", value: "4", min: "2", max: "10", required: true });
   const bots = h("input#bots", { type: "number", name: "bots", value: "2", min: "0", max: "9" });
-  const strength = h("select#bot-kind", { name: "bot" }, catalog.bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, botWords(b))));
+  const strength = h("select#bot-kind", { name: "bot" }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botWords(b))));
   const yourName = h("input#your-name", { type: "text", name: "name", maxlength: "40", required: true, value: memory.name(), autocomplete: "nickname" });
   const optionsBox = h("fieldset.options", {}, h("legend", {}, "Rule options"));
   const settingsBox = h("fieldset.settings", {}, h("legend", {}, "In seconds; leave a field empty for its default"));
@@ -196,7 +196,7 @@ function lobbyPage(catalog) {
 }
 
 function botWords(bot) {
-  return { random: "random (easiest)", heuristic: "heuristic (good)", ismcts: "ismcts (searches ahead, slower)", ismcts_fast: "ismcts_fast (compiled search, more iterations)" }[bot] || bot;
+  return { beginner: "Beginner", easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert", random: "random (engine: plays at random)", heuristic: "heuristic (engine: rule-based)", ismcts: "ismcts (engine: search)", ismcts_fast: "ismcts_fast (engine: compiled search)" }[bot] || bot;
 }
 
 function settingWords(name) {
@@ -325,7 +325,7 @@ function roomPage(code, catalog) {
     const allowedSeats = room.phase === "lobby" || room.phase === "hand_over";
     const list = h("ul.seat-list");
     room.seats.forEach((seat) => {
-      const pick = h("select", { "aria-label": `bot for seat ${seat.seat}` }, catalog.bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, botWords(b))));
+      const pick = h("select", { "aria-label": `bot for seat ${seat.seat}` }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botWords(b))));
       const row = h("li", {}, h("span.seat-title", {}, `Seat ${seat.seat}: `, seat.kind === "open" ? h("em", {}, "open") : `${seat.name}${seat.kind === "bot" ? " (bot)" : ""}`));
       if (allowedSeats) {
         if (seat.kind === "open") row.append(pick, h("button", { type: "button", dataset: { verb: "add-bot" }, onclick: () => conn.host("add_bot", { seat: seat.seat, bot: pick.value }) }, "Add bot"));
