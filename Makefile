@@ -11,7 +11,7 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup run demo test lint typecheck dist dist-check bench golden postgres
+.PHONY: setup run demo test lint typecheck dist dist-check bench golden postgres catalogs
 
 # Installs uv (pinned) when missing, then the locked environment in .venv.
 $(UV):
@@ -80,6 +80,12 @@ bench: setup
 	$(UV) run --frozen python scripts/bench_engine.py
 	$(UV) run --frozen python scripts/bench_envs.py
 	$(UV) run --frozen python scripts/bench_fast.py
+
+# The message catalogues (docs/i18n.md): Babel extracts every key, updates each language's
+# catalogue (src/unokit/locale/<lang>/LC_MESSAGES/unokit.po) and compiles it to the .mo file
+# and the browser's JSON (both committed).
+catalogs: setup
+	$(UV) run --frozen python scripts/catalogs.py
 
 golden: setup
 	$(UV) run --frozen python scripts/make_golden.py

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from tests.server.support import GENEROUS, UNOKIT, PostgresCluster, ServerProcess, free_port  # noqa: E402
 
 from unokit.core.rng import Rng  # noqa: E402
-from unokit.server.client import create_room, ws_url  # noqa: E402
+from unokit.server.client import create_room, get_json, ws_url  # noqa: E402
 
 SETTINGS = {"turn_seconds": 0.0, "catch_seconds": 0.0, "bot_seconds": 0.0, "hand_pause_seconds": 0.0}
 TICK = os.sysconf("SC_CLK_TCK")
@@ -57,6 +57,7 @@ class Stats:
     errors: int = 0
     refused: int = 0
     actions: int = 0
+    redirects: int = 0
     measuring: bool = False
 
 
@@ -94,13 +95,28 @@ def postgres_pids(cluster: PostgresCluster) -> list[int]:
     return pids
 
 
-async def _join(url: str, code: str, name: str) -> tuple[ClientConnection, str]:
-    ws = await connect(ws_url(url), max_size=2**24, ping_interval=None, open_timeout=60, compression=None)
-    await ws.send(orjson.dumps({"type": "hello", "room": code, "name": name}).decode())
-    welcome = orjson.loads(await ws.recv())
-    if welcome["type"] != "welcome":
-        raise RuntimeError(f"join refused: {welcome}")
-    return ws, str(welcome["token"])
+async def _join(url: str, code: str, name: str, stats: Stats) -> tuple[ClientConnection, str]:
+    """Join room ``code`` at the server ``url`` as the browser does: following a redirect to
+    the process that owns the room."""
+    address = ws_url(url)
+    hello: dict[str, Any] = {"type": "hello", "room": code, "name": name, "redirects": True}
+    for _ in range(3):
+        ws = await connect(address, max_size=2**24, ping_interval=None, open_timeout=60, compression=None)
+        await ws.send(orjson.dumps(hello).decode())
+        welcome = orjson.loads(await ws.recv())
+        if welcome["type"] == "error" and welcome["code"] == "bad_message" and "redirects" in hello:
+            del hello["redirects"]  # a build of the server from before redirects: it forwards
+            await ws.close()
+            continue
+        if welcome["type"] == "redirect":
+            stats.redirects += 1
+            address = welcome["websocket"]
+            await ws.close()
+            continue
+        if welcome["type"] != "welcome":
+            raise RuntimeError(f"join refused: {welcome}")
+        return ws, str(welcome["token"])
+    raise RuntimeError(f"join of {code} redirected three times")
 
 
 def _choose(observation: dict[str, Any]) -> str:
@@ -178,23 +194,30 @@ async def run_level(
     database_pids: list[int],
 ) -> dict[str, Any]:
     """Play ``games`` games spread over the servers at ``urls``; measure ``seconds`` after
-    ``warmup``, and the CPU time of the server processes and of the database server's."""
+    ``warmup``, and the CPU time of the server processes and of the database server's.
+
+    Game ``g`` is created at server ``g mod N`` and its seat ``s`` says hello to server
+    ``(g + s) mod N``, as a load balancer that knows nothing of rooms would spread them: the
+    first hello makes that server the room's owner, and the seats that reach another server
+    follow its redirect to the owner."""
     stats = Stats()
     stop = asyncio.Event()
-    homes = [urls[index % len(urls)] for index in range(games)]
-    created = await asyncio.gather(*(asyncio.to_thread(create_room, url, variant, 4, {}, SETTINGS) for url in homes))
+    count = len(urls)
+    created = await asyncio.gather(
+        *(asyncio.to_thread(create_room, urls[g % count], variant, 4, {}, SETTINGS) for g in range(games))
+    )
     semaphore = asyncio.Semaphore(64)
 
-    async def seat_table(url: str, room: dict[str, Any]) -> Table:
+    async def seat_table(g: int, room: dict[str, Any]) -> Table:
         table = Table(room["room"], room["host_token"])
         async with semaphore:
             for seat in range(4):
-                ws, token = await _join(url, table.code, f"p{seat}")
+                ws, token = await _join(urls[(g + seat) % count], table.code, f"p{seat}", stats)
                 table.seats.append(ws)
                 table.tokens.append(token)
         return table
 
-    tables = list(await asyncio.gather(*(seat_table(url, room) for url, room in zip(homes, created, strict=True))))
+    tables = list(await asyncio.gather(*(seat_table(g, room) for g, room in enumerate(created))))
     loops = []
     for index, table in enumerate(tables):
         for seat in range(4):
@@ -231,6 +254,7 @@ async def run_level(
         "max_ms": ordered[-1] * 1000 if ordered else float("nan"),
         "errors": stats.errors,
         "refused": stats.refused,
+        "redirects": stats.redirects,
         "server_cpu_ms_per_action": 1000 * server_cpu / actions,
         "database_cpu_ms_per_action": 1000 * database_cpu / actions,
         "generator_cpu_ms_per_action": 1000 * generator_cpu / actions,
@@ -248,11 +272,25 @@ def _serve_args(program: str) -> list[str]:
     return args + GENEROUS if "--client-connections" in usage else args
 
 
-def _databases(args: argparse.Namespace) -> list[str]:
+def _setups(args: argparse.Namespace) -> list[tuple[str, int]]:
+    """(database, server processes) to measure: SQLite with one process, every other database
+    with each of ``--processes``."""
     names = [name.strip() for name in args.db.split(",") if name.strip()]
     if args.postgres and "postgres" not in names:
         names.append("postgres")
-    return names
+    counts = [int(n) for n in str(args.processes).split(",") if n.strip()]
+    return [(name, count) for name in names for count in ([1] if name == "sqlite" else counts)]
+
+
+def _cluster_report(urls: list[str]) -> dict[str, int]:
+    """What the servers say they forwarded and follow (``/api/health``), summed."""
+    total = {"forwarded": 0, "followed": 0}
+    for url in urls:
+        with contextlib.suppress(Exception):
+            health = get_json(url, "/api/health")
+            total["forwarded"] += int(health.get("forwarded", 0))
+            total["followed"] += int(health.get("rooms", {}).get("followed", 0))
+    return total
 
 
 def main() -> None:
@@ -269,7 +307,9 @@ def main() -> None:
     )
     parser.add_argument("--postgres", action="store_true", help="the same as adding postgres to --db")
     parser.add_argument(
-        "--processes", type=int, default=1, help="server processes sharing a PostgreSQL database (games spread evenly)"
+        "--processes",
+        default="1",
+        help="comma-separated numbers of server processes sharing a PostgreSQL database (each is measured)",
     )
     parser.add_argument(
         "--unokit",
@@ -278,6 +318,9 @@ def main() -> None:
         help="a unokit program to serve with (repeat to compare several; default: this checkout's)",
     )
     parser.add_argument("--target-ms", type=float, default=50.0, help="the p99 whose crossing is reported")
+    parser.add_argument(
+        "--whole-ladder", action="store_true", help="measure every level, not only up to the first past --target-ms"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object per level")
     args = parser.parse_args()
     gc.set_threshold(100_000, 50, 1000)  # the generator too: no long pauses of the collector
@@ -285,21 +328,30 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     programs = [str(Path(p).absolute()) for p in args.unokit] if args.unokit else [UNOKIT]
     levels = [int(g) for g in args.games.split(",")]
-    databases = _databases(args)
-    cluster = PostgresCluster().start() if "postgres" in databases else None
-    print(f"{args.variant}, 4 seats, pace {args.pace} s, {args.seconds:g} s measured per level", flush=True)
+    setups = _setups(args)
+    cluster = PostgresCluster().start() if any(db == "postgres" for db, _n in setups) else None
+    print(
+        f"{args.variant}, 4 seats, pace {args.pace} s, {args.seconds:g} s measured per level; "
+        f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the start",
+        flush=True,
+    )
+    results: list[dict[str, Any]] = []
+    crossings: list[str] = []
     try:
-        for db in databases:
+        for db, processes in setups:
             crossed: dict[str, int | None] = dict.fromkeys(programs)
-            processes = args.processes if db != "sqlite" else 1
             print(f"\n{db}, {processes} server process(es)", flush=True)
             print(
-                "load   server     games  actions/s  p50 ms  p99 ms  max ms  errors  refused"
+                "load   server     games  actions/s  p50 ms  p99 ms  max ms  errors  refused  redirects  forwarded"
                 "  CPU ms/action: server  database  generator",
                 flush=True,
             )
             for games in levels:
+                if not args.whole_ladder and all(first is not None for first in crossed.values()):
+                    break
                 for program in programs:
+                    if not args.whole_ladder and crossed[program] is not None:
+                        continue
                     if db == "postgres":
                         assert cluster is not None
                         database = cluster.new_database()
@@ -320,10 +372,12 @@ def main() -> None:
                         result = uvloop.run(
                             run_level(urls, games, args.seconds, args.warmup, args.pace, args.variant, pids, db_pids)
                         )
+                        result.update(_cluster_report(urls))
                     finally:
                         for server in servers:
                             server.stop()
                     result.update(load_before=load, database=db, processes=processes, unokit=program)
+                    results.append(result)
                     if result["p99_ms"] > args.target_ms and crossed[program] is None:
                         crossed[program] = games
                     if args.json:
@@ -333,6 +387,7 @@ def main() -> None:
                             f"{load:5.2f}  {_short(program):9s} {games:5d}  {result['actions_per_s']:9.1f}"
                             f"  {result['p50_ms']:6.1f}  {result['p99_ms']:6.1f}  {result['max_ms']:6.0f}"
                             f"  {result['errors']:6d}  {result['refused']:7d}"
+                            f"  {result['redirects']:9d}  {result['forwarded']:9d}"
                             f"  {result['server_cpu_ms_per_action']:21.2f}"
                             f"  {result['database_cpu_ms_per_action']:8.2f}"
                             f"  {result['generator_cpu_ms_per_action']:9.2f}",
@@ -340,10 +395,40 @@ def main() -> None:
                         )
             for program, first in crossed.items():
                 where = f"first passed {args.target_ms:g} ms at {first} games" if first else "stayed within it"
-                print(f"{db}, {_short(program)}: p99 {where} (levels {args.games})", flush=True)
+                line = f"{db}, {processes} process(es), {_short(program)}: p99 {where} (levels {args.games})"
+                crossings.append(line)
+                print(line, flush=True)
     finally:
         if cluster is not None:
             cluster.stop()
+    _summary(results, crossings)
+
+
+def _summary(results: list[dict[str, Any]], crossings: list[str]) -> None:
+    """Each setup's server CPU per action as a ratio to one SQLite process's at the same
+    number of games (the first setup measured is the reference), and where p99 crossed."""
+    if not results:
+        return
+    first = results[0]
+    reference = {
+        (r["games"], r["unokit"]): r for r in results if (r["database"], r["processes"]) == (first["database"], 1)
+    }
+    print(f"\nserver CPU per action against {first['database']}, 1 process, at the same number of games:")
+    for r in results:
+        base = reference.get((r["games"], r["unokit"]))
+        if base is None or r is base:
+            continue
+        ratio = r["server_cpu_ms_per_action"] / base["server_cpu_ms_per_action"]
+        both = (r["server_cpu_ms_per_action"] + r["database_cpu_ms_per_action"]) / (
+            base["server_cpu_ms_per_action"] + base["database_cpu_ms_per_action"]
+        )
+        print(
+            f"  {r['database']}, {r['processes']} process(es), {_short(r['unokit'])}, {r['games']} games: "
+            f"{ratio:.2f}x (with the database server's CPU: {both:.2f}x)",
+            flush=True,
+        )
+    for line in crossings:
+        print(f"  {line}", flush=True)
 
 
 def _short(program: str) -> str:

@@ -30,9 +30,11 @@ def create_room(
     rounds: int | None = 1,
     timers: dict[str, str] | None = None,
     options: dict[str, bool | str] | None = None,
+    public: bool = False,
 ) -> str:
     """Create a room from the lobby form; return its code once its seats are filled.
-    ``options``: rule options to set in the form (a box ticked for ``True``, else a choice)."""
+    ``options``: rule options to set in the form (a box ticked for ``True``, else a choice);
+    ``public``: list the room in the lobby."""
     page.goto(f"{base_url}/")
     page.fill("#your-name", name)
     page.select_option("#variant", variant)
@@ -46,16 +48,17 @@ def create_room(
             page.set_checked(f"#opt-{option}", value)
         else:
             page.select_option(f"#opt-{option}", value)
-    page.click("details summary:has-text('Timers')")
+    page.click("#create-room details summary")  # the timers
     for setting, value in (FAST_TIMERS if timers is None else timers).items():
         page.fill(f"#set-{setting}", value)
+    page.set_checked("#public-room", public)
     page.click("#create-button")
     page.wait_for_url("**/r/*")
     code = page.url.rsplit("/", 1)[-1]
     seats = "[...document.querySelectorAll('.waiting > ol.seat-list li')]"
     wait_until(
         page,
-        f"{seats}.length === {players} && {seats}.filter(li => li.textContent.includes('bot')).length === {bots}",
+        f"{seats}.length === {players} && {seats}.filter(li => li.dataset.kind === 'bot').length === {bots}",
     )
     return code
 

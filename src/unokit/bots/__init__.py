@@ -38,6 +38,12 @@ def bot_names() -> list[str]:
     return names
 
 
+def registry_keys() -> list[str]:
+    """The catalogue keys of the bots people choose, the levels and the engine's bots: each
+    one's name and one-line description (``docs/i18n.md``)."""
+    return [key for name in (*LEVELS, *BOT_CLASSES) for key in (f"bot.{name}", f"bot.{name}.help")]
+
+
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A new bot called ``name`` (a level or an engine name) with its own RNG seeded by
     ``seed``; a level's bot comes without its human habits (:func:`unokit.bots.levels.for_people`
@@ -91,4 +97,5 @@ __all__ = [
     "external_command",
     "level_names",
     "make_bot",
+    "registry_keys",
 ]

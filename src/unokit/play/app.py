@@ -37,7 +37,7 @@ from ..narration import plain
 from . import faces, look
 from .help import KEYS, rules_summary
 from .look import chip_rows, wrap_chips
-from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, you_grammar
+from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller
 from .terminal import leave_on_hangup
 
 SessionFactory = Callable[[], Session]
@@ -194,7 +194,7 @@ class SummaryScreen(Screen[str]):
         for line in s.lines:
             text.append(f"{line.name}: ", style="bold")
             if line.cards:
-                text.append(", ".join(f"{title} ({points})" for title, points in line.cards))
+                text.append(", ".join(f"{faces.label(face)} ({points})" for face, points in line.cards))
             elif line.hand_points == 0:
                 text.append("no cards")
             text.append(f"  = {line.hand_points}\n")
@@ -576,12 +576,11 @@ class TableScreen(Screen[None]):
 
     async def tell(self, outcome: Outcome) -> None:
         """Write the outcome's events into the log, as the log's reader may see them."""
-        session = self.session
         ended = False
         for event in redact(outcome.events, self.log_viewer):
             if event["type"] == "press" and not event.get("empty"):
-                presser = session.names[event["presser"] if "presser" in event else event["seat"]]
-                self.log_lines([you_grammar(f"{presser} presses the launcher…")], "italic")
+                presser = event["presser"] if "presser" in event else event["seat"]
+                self.log_lines([self.teller.words.t("play.pressing", player=presser)], "italic")
                 await self.pause(self.delay)
             line = self.teller.line(event)
             if event["type"] == "round_end":

@@ -13,7 +13,7 @@ Routes (``docs/protocol.md``):
 * ``POST /api/my-games`` and ``/api/my-games/forget`` -> a player identity's finished games,
   and forgetting the identity;
 * ``GET /r/{code}`` -> the room's link, the browser client's page;
-* ``WS /ws`` -> the game protocol ``unokit-server/1``.
+* ``WS /ws`` -> the game protocol ``unokit-server/2``.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from ..bots import level_names
 from . import PROTOCOL
 from .authority import Room, identity_hash
 from .edge import Buckets, Edge, EdgeMiddleware, client_key
-from .hub import CODE_ALPHABET, Hub, ServerConfig
+from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .protocol import HARD_MAX_BYTES, NO_HELLO, MessageError, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
 from .room import RoomError, seat_bots
@@ -77,6 +77,8 @@ class WsPeer:
         self.role = "none"
         self.name: str | None = None
         self.room: Room | None = None
+        self.redirects = False  # the client follows a redirect to its room's owner
+        self.unreachable: str | None = None  # an owner's address the client could not reach
         self.pending_forward: str | None = None
         self.rate = RateLimit(config.rate, config.burst)
         self.strikes = 0
@@ -116,11 +118,17 @@ def _problem(code: str, message: str, status: int) -> JSONResponse:
     return _json({"error": code, "message": message}, status)
 
 
+def _refusal(exc: RoomError, status: int) -> JSONResponse:
+    """A refused request: its code, English message, and the parameters and engine reason
+    that let the reader's page say it in its language (:meth:`RoomError.detail`)."""
+    return _json({"error": exc.code, "message": exc.message, **exc.detail()}, status)
+
+
 def create_app(config: ServerConfig) -> Starlette:
     """The ASGI application serving ``config``; the hub starts and stops with it. Every request
     passes :class:`~unokit.server.edge.EdgeMiddleware` first."""
     hub = Hub(config)
-    edge = Edge(config.edge())
+    edge = Edge(config.edge(), hub.node_origins, hub.refresh_nodes if hub.clustered else None)
     # Per client address: rooms created, and room codes looked up in vain (code guessing).
     rooms_made = Buckets(config.room_rate / 60, max(1.0, config.room_rate * 2))
     misses = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
@@ -136,7 +144,18 @@ def create_app(config: ServerConfig) -> Starlette:
     async def health(_request: Request) -> Response:
         if not hub.ready:
             return _json({"status": "starting"}, 503)
-        return _json({"status": "ok", "version": __version__, "protocol": PROTOCOL, "node": hub.node})
+        owned = sum(1 for room in hub.rooms.values() if room.owner)
+        return _json(
+            {
+                "status": "ok",
+                "version": __version__,
+                "protocol": PROTOCOL,
+                "node": hub.node,
+                "rooms": {"owned": owned, "followed": len(hub.rooms) - owned},
+                "redirected": hub.redirected,
+                "forwarded": hub.forwarded,
+            }
+        )
 
     async def variants(_request: Request) -> Response:
         return _json(
@@ -168,7 +187,7 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             created = await hub.create_room(await _body(request), _base_url(request))
         except RoomError as exc:
-            return _problem(exc.code, exc.message, 413 if exc.code == "too_large" else 400)
+            return _refusal(exc, 413 if exc.code == "too_large" else 400)
         return _json(created, 201)
 
     async def lobby(request: Request) -> Response:
@@ -181,7 +200,7 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             return _json(await hub.play_now(await _body(request), _base_url(request)))
         except RoomError as exc:
-            return _problem(exc.code, exc.message, 413 if exc.code == "too_large" else 400)
+            return _refusal(exc, 413 if exc.code == "too_large" else 400)
 
     async def _player(request: Request) -> str:
         """The hash of the identity a request names in its body's ``player``."""
@@ -195,7 +214,7 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             player = await _player(request)
         except RoomError as exc:
-            return _problem(exc.code, exc.message, 400)
+            return _refusal(exc, 400)
         games = await asyncio.to_thread(hub.store.player_games, player, MY_GAMES_LIMIT)
         for game in games:
             game["record"] = f"/api/rooms/{game['room']}/records/{game['game']}"
@@ -205,7 +224,7 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             player = await _player(request)
         except RoomError as exc:
-            return _problem(exc.code, exc.message, 400)
+            return _refusal(exc, 400)
         return _json({"forgotten": await asyncio.to_thread(hub.store.forget_player, player)})
 
     def _code(request: Request) -> str | None:
@@ -381,7 +400,14 @@ async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any], misses: Bucket
         peer.deliver(error("rate_limited", "too many room codes that do not exist: wait a while", message.get("id")))
         return
     code = message["room"].upper()
-    room = await hub.room(code) if code and all(ch in CODE_ALPHABET for ch in code) and len(code) <= 16 else None
+    peer.redirects = bool(message.get("redirects"))
+    peer.unreachable = message.get("unreachable")
+    room = None
+    if code and all(ch in CODE_ALPHABET for ch in code) and len(code) <= 16:
+        room = await hub.locate(code, redirects=peer.redirects, unreachable=peer.unreachable)
+    if isinstance(room, str):  # another process owns the room: the client goes there
+        send_to_owner(peer, code, room, message.get("id"))
+        return
     if room is None:
         misses.allow(peer.client)
         peer.deliver(error("no_room", f"there is no open room {message['room'][:40]!r}", message.get("id")))

@@ -37,7 +37,7 @@ from ..bots.levels import LEVELS, for_people
 from ..core.actions import CATCH, UNO, Action
 from ..core.observation import View
 from ..core.position import exposed_seat, jumps_may_come
-from ..narration import describe
+from ..narration import Narrator, side_before
 from . import PROTOCOL
 from .chat import LIVE_PHASES, PLAYERS, SPECTATORS, ChatState, check_reaction, check_text, history, visible
 from .protocol import SEAT_LOST, RateLimit, encode, error, fragment
@@ -123,8 +123,9 @@ class Host(Protocol):
     def chat_published(self, room: Room, message: dict[str, Any]) -> None:
         """The owner committed a chat message: let other processes' clients see it."""
 
-    def published(self, room: Room) -> None:
-        """The owner committed and told its own clients: let other processes follow."""
+    def published(self, room: Room, *, everyone: bool = False) -> None:
+        """The owner committed and told its own clients: let the processes that follow the room
+        catch up (``everyone``: also those it does not know of yet, after a takeover)."""
 
     def forward(self, room: Room, peer: Peer, message: dict[str, Any]) -> None: ...
 
@@ -228,9 +229,7 @@ class Room:
         elif kind == "sync_log":
             await self._sync_log(item[1])
         elif kind == "remote_presence":
-            self.remote_seats[item[1]] = set(item[2])
-            self.remote_watchers[item[1]] = item[3]
-            self._presence_changed()
+            self._remote_presence(item[1], item[2], item[3])
             await self._maybe_play_again()
         elif kind == "remote_chat":
             self.chat.add(item[1])
@@ -247,7 +246,29 @@ class Room:
             item[1].deliver(reply)
         elif kind == "close_idle" and self.owner and not self.watched() and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
-                await self._commit([{"type": "close", "reason": "nobody used the room for a while"}])
+                await self._commit([{"type": "close", "reason": "idle"}])
+
+    def _remote_presence(self, node: str, seats: list[int] | None, watchers: int) -> None:
+        """The owner hears from a process that follows the room: the seats connected there and
+        how many connections it has in the room (``None``: it stopped following)."""
+        before = self.remote_seats.get(node)
+        if seats is None:
+            self.remote_seats.pop(node, None)
+            self.remote_watchers.pop(node, None)
+        else:
+            self.remote_watchers[node] = watchers
+            self.remote_seats[node] = set(seats)
+            for seat in seats:  # connected there: no grace period runs out for it
+                handle = self.grace.pop(seat, None) if 0 <= seat < len(self.state.seats) else None
+                if handle is not None:
+                    handle.cancel()
+            if before is None:
+                self.host.published(self)  # a new follower: it catches up from here
+        if self.remote_seats.get(node) != before:
+            self._presence_changed()
+            for seat in (before or set()) - set(seats or ()):  # gone there: as a local drop
+                if not self._connected(seat) and self.state.phase in (PLAYING, HAND_OVER):
+                    self._start_grace(seat)
 
     async def _seat_remote(self, peer: Peer, welcome: dict[str, Any]) -> None:
         """The owner (another process) seated this process's client: follow the log to its
@@ -268,7 +289,7 @@ class Room:
             await self._welcome(peer, msg)
         except RoomError as exc:
             self.admitted.discard(peer.conn_id)  # a refused hello holds no place in the room
-            peer.deliver(error(exc.code, exc.message, msg.get("id")))
+            peer.deliver(error(exc.code, exc.message, msg.get("id"), **exc.detail()))
 
     async def _welcome(self, peer: Peer, msg: dict[str, Any]) -> None:
         """Seat ``peer`` (or let it watch) and send it the room; raise :class:`RoomError`."""
@@ -382,7 +403,7 @@ class Room:
             else:
                 raise RoomError("unknown_type", f"{kind!r} is not a room message")
         except RoomError as exc:
-            peer.deliver(error(exc.code, exc.message, reply_to, self._state_message(peer.seat, [])))
+            peer.deliver(error(exc.code, exc.message, reply_to, self._state_message(peer.seat, []), **exc.detail()))
             return
         if reply_to is not None and kind in ("action", "host", "leave", "back", "ready", "chat"):
             peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
@@ -458,9 +479,9 @@ class Room:
         try:
             action = game.parse_action(text, seat)
         except InvalidActionError as exc:
-            raise RoomError("invalid_action", str(exc)) from None
+            raise RoomError("invalid_action", str(exc), cause=exc) from None
         except UnokitError as exc:
-            raise RoomError("illegal", str(exc)) from None
+            raise RoomError("illegal", str(exc), cause=exc) from None
         legal = game.legal_actions(seat)
         if action not in legal and seat != game.to_act:
             raise RoomError("out_of_turn", f"{text!r}: it is seat {game.to_act}'s decision ({game.decision})")
@@ -744,6 +765,7 @@ class Room:
                 self._start_grace(seat)
         self._schedule()
         self._broadcast_room()
+        self.host.published(self, everyone=True)  # processes that follow the room learn its owner
 
     # ------------------------------------------------------------------ timers and bots
     def _timer_at(self, kind: str, delay: float, data: Any = None) -> None:
@@ -873,7 +895,9 @@ class Room:
                 try:
                     await self._action(peer, msg, deferred=True)
                 except RoomError as exc:
-                    peer.deliver(error(exc.code, exc.message, msg.get("id"), self._state_message(peer.seat, [])))
+                    peer.deliver(
+                        error(exc.code, exc.message, msg.get("id"), self._state_message(peer.seat, []), **exc.detail())
+                    )
                 else:
                     if msg.get("id") is not None:
                         peer.deliver({"type": "ack", "reply_to": msg["id"], "version": self.state.seq})
@@ -966,7 +990,7 @@ class Room:
             "game_step": len(self.state.moves),
             "observation": game.observe(seat) if game is not None else None,
             "events": seen,
-            "narration": [line for line in (describe(e, names) for e in seen) if line],
+            "lines": self._lines(seen),
         }
         summary = round_summary(self.state.spec.variant, names, seen)
         if summary is not None:
@@ -974,6 +998,15 @@ class Room:
         if reply_to is not None:
             message["reply_to"] = reply_to
         return message
+
+    def _lines(self, seen: list[Event]) -> list[dict[str, Any]]:
+        """The events as one reader saw them, in sentences: codes with parameters, which each
+        browser says in its reader's language (:class:`~unokit.narration.Narrator`)."""
+        game = self.state.game
+        if game is None or not seen:
+            return []
+        side = side_before(seen, game.side, game.rules.side_names)
+        return [line.to_json() for line in Narrator(side, game.rules.double_sided).lines(seen)]
 
     def _broadcast(self, events: list[Event]) -> None:
         if not self.peers:

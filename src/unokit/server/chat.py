@@ -25,7 +25,7 @@ from .room import HAND_OVER, PLAYING, RoomError
 
 #: The quick reactions, declared once: their keys travel in the protocol; the pages say them in
 #: the reader's language.
-REACTIONS = ("uno", "nice", "oops", "gg", "hurry", "thumbs_up", "laugh", "wow", "sad", "heart")
+REACTIONS = ("uno", "nice", "oops", "gg", "hurry", "yes", "laugh", "wow", "sad", "heart")
 
 #: The longest chat line, in characters (after surrounding spaces are removed).
 MAX_TEXT = 280

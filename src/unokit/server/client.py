@@ -9,7 +9,8 @@ external bot, act, and follow the state (``docs/protocol.md``).
 
 The client reconnects by itself when the connection drops (to the next of its server
 addresses, if it was given several), says hello again with its seat token and gets its seat
-back. Every message received is kept in :attr:`RoomClient.received` when ``keep=True``.
+back. In a cluster it follows the server's ``redirect`` to the process that owns its room.
+Every message received is kept in :attr:`RoomClient.received` when ``keep=True``.
 
 It also talks and plays together: :meth:`RoomClient.say` and :meth:`RoomClient.react` write in
 the room's chat (:attr:`RoomClient.chat` holds what this seat may read), :meth:`RoomClient.ready`
@@ -34,11 +35,13 @@ import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
 from . import PROTOCOL
-from .protocol import SEAT_LOST
+from .protocol import SEAT_LOST, websocket_url
 from .room import Settings
 
 #: How long a dropped client keeps trying to reconnect (a restarting server, a takeover).
 RECONNECT_SECONDS = 90.0
+#: Redirects followed in a row before the client asks to be served where it is.
+MOST_REDIRECTS = 3
 #: How long a request waits for its answer.
 REQUEST_SECONDS = 15.0
 #: The longest a room may hold an in-turn action (the largest catch or jump hold it accepts).
@@ -157,7 +160,8 @@ def download_record(base_url: str, room: str, game_no: int) -> str:
 
 
 def ws_url(base_url: str) -> str:
-    return base_url.rstrip("/").replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/ws"
+    """The websocket address of the server at ``base_url``."""
+    return websocket_url(base_url)
 
 
 class RoomClient:
@@ -173,6 +177,7 @@ class RoomClient:
         role: str = "player",
         keep: bool = False,
         reconnect: bool = True,
+        follow_redirects: bool = True,
         player: str | None = None,
         host_token: str | None = None,
     ) -> None:
@@ -188,6 +193,7 @@ class RoomClient:
         self.chat: list[dict[str, Any]] = []
         self.keep = keep
         self.reconnect = reconnect
+        self.follow_redirects = follow_redirects
         self.seat: int | None = None
         self.state: dict[str, Any] | None = None
         self.received: list[dict[str, Any]] = []
@@ -203,6 +209,9 @@ class RoomClient:
         self._welcome: asyncio.Future[dict[str, Any]] | None = None
         self._first_state: asyncio.Future[None] = asyncio.get_event_loop().create_future()
         self._server_index = 0
+        self._redirect_to: str | None = None  # where a redirect sent the client
+        self.server: str | None = None  # the websocket address of the current connection
+        self.redirected = 0  # redirects followed, in all
         self.error: ServerError | None = None
 
     @classmethod
@@ -221,23 +230,40 @@ class RoomClient:
 
     # ------------------------------------------------------------------ connection
     async def _connect(self, first: bool = False) -> None:
+        """Connect to the next server that answers and say hello there. A ``redirect`` (the
+        room's owner is another process of a cluster) is followed to the address it names;
+        when that address cannot be reached, or after :data:`MOST_REDIRECTS` in a row, the
+        client says hello where it was sent from, and that process serves it by forwarding."""
         last: Exception | None = None
         loop = asyncio.get_running_loop()
         give_up = loop.time() + RECONNECT_SECONDS
+        redirects = 0
+        unreachable: str | None = None
         for attempt in itertools.count():
-            if first and attempt >= len(self.servers):
-                break
-            if not first and attempt > 0 and loop.time() > give_up:
-                break
-            base = self.servers[(self._server_index + attempt) % len(self.servers)]
+            target, self._redirect_to = self._redirect_to, None
+            if target is None:
+                if first and attempt - redirects >= len(self.servers):
+                    break
+                if not first and attempt > 0 and loop.time() > give_up:
+                    break
+                index = (self._server_index + attempt - redirects) % len(self.servers)
+                url = ws_url(self.servers[index])
+            else:
+                url = target
             try:
-                ws = await connect(ws_url(base), max_size=2**24, open_timeout=5, ping_interval=None)
+                ws = await connect(url, max_size=2**24, open_timeout=5, ping_interval=None)
             except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as exc:
                 last = exc
+                if target is not None:
+                    unreachable = target  # say hello where the redirect came from, once more
+                    redirects += 1
+                    continue
                 await asyncio.sleep(min(0.05 * (attempt + 1), 0.5))
                 continue
-            self._server_index = (self._server_index + attempt) % len(self.servers)
+            if target is None:
+                self._server_index = index
             self._ws = ws
+            self.server = url
             self._welcome = asyncio.get_running_loop().create_future()
             self._first_state = asyncio.get_running_loop().create_future()
             self._reader = asyncio.get_running_loop().create_task(self._read(ws))
@@ -250,8 +276,19 @@ class RoomClient:
                 hello["player"] = self.player
             if self.host_token is not None:
                 hello["host_token"] = self.host_token
+            if self.follow_redirects and redirects < MOST_REDIRECTS:
+                hello["redirects"] = True
+                if unreachable is not None:
+                    hello["unreachable"] = unreachable
             await ws.send(json.dumps(hello))
             welcome = await asyncio.wait_for(self._welcome, 15)
+            if welcome["type"] == "redirect":
+                self._ws = None  # this connection ends here: no reconnect when it closes
+                await ws.close()
+                self._redirect_to = str(welcome["websocket"])
+                self.redirected += 1
+                redirects += 1
+                continue
             if welcome["type"] == "error":
                 await ws.close()
                 raise ServerError(welcome["code"], welcome["message"])
@@ -304,10 +341,13 @@ class RoomClient:
             self.received.append(message)
         kind = message.get("type")
         welcoming = self._welcome is not None and not self._welcome.done()
-        if welcoming and (kind == "welcome" or (kind == "error" and "reply_to" not in message)):
+        if welcoming and (kind in ("welcome", "redirect") or (kind == "error" and "reply_to" not in message)):
             assert self._welcome is not None
             self._welcome.set_result(message)
             return
+        if kind == "redirect":  # the room moved to another process: go there
+            self._redirect_to = str(message["websocket"])
+            self.redirected += 1
         if kind == "state":
             self.state = message
             if not self._first_state.done():
@@ -357,7 +397,13 @@ class RoomClient:
         ident = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[ident] = future
-        await self.send({**message, "id": ident})
+        try:
+            await self.send({**message, "id": ident})
+        except ConnectionError:
+            self._waiting.pop(ident, None)
+            if future.done():
+                future.exception()  # the drop may have failed it already: this error says the same
+            raise
         answer = await asyncio.wait_for(future, timeout)
         if answer["type"] == "error":
             raise ServerError(answer["code"], answer["message"], answer.get("state"))

@@ -65,6 +65,12 @@ SERVER_MODULES = (
     help="another site whose pages may open the websocket and post to the API (repeatable)",
 )
 @click.option(
+    "--node-url",
+    default=None,
+    help="the address at which clients reach this process itself, where the other processes send "
+    "the clients of its rooms (PostgreSQL)  [default: --public-url, else http://HOST:PORT]",
+)
+@click.option(
     "--lease",
     "lease_seconds",
     default=10.0,
@@ -218,6 +224,7 @@ def serve(
     port: int,
     database: str | None,
     public_url: str | None,
+    node_url: str | None,
     trusted_proxies: tuple[str, ...],
     allow_hosts: tuple[str, ...],
     allow_origins: tuple[str, ...],
@@ -279,6 +286,7 @@ def serve(
         host=host,
         port=port,
         public_url=public_url,
+        node_url=node_url,
         trusted_proxies=trusted_proxies,
         allow_hosts=allow_hosts,
         allow_origins=allow_origins,

@@ -22,6 +22,7 @@ what is refused before the application sees it (``docs/server.md``, "Running it 
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import logging
@@ -39,6 +40,9 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The least time between two readings of the cluster's processes prompted by a refused origin.
+REFRESH_EVERY = 2.0
 
 #: The largest request body read, in bytes (a room request is under 8 KiB, a score sheet a few).
 BODY_LIMIT = 64 * 1024
@@ -192,10 +196,21 @@ class EdgeConfig:
 
 
 class Edge:
-    """The checks and the addresses of :mod:`this module <unokit.server.edge>`."""
+    """The checks and the addresses of :mod:`this module <unokit.server.edge>`. ``cluster``
+    holds the origins of the other processes of a cluster (kept up to date by the hub), and
+    ``refresh`` reads them again (at most every :data:`REFRESH_EVERY` seconds, when an origin
+    is refused)."""
 
-    def __init__(self, config: EdgeConfig) -> None:
+    def __init__(
+        self,
+        config: EdgeConfig,
+        cluster: set[str] | None = None,
+        refresh: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.config = config
+        self.cluster = cluster if cluster is not None else set()
+        self.refresh = refresh
+        self._refreshed = 0.0
         self.trusted = parse_networks(config.trusted_proxies)
         self.public_origin = origin_of(config.public_url) if config.public_url else None
         if config.public_url and self.public_origin is None:
@@ -276,11 +291,23 @@ class Edge:
 
     def origin_allowed(self, origin: str | None, own: str) -> bool:
         """A request with no ``Origin`` (not a browser's), or one from this very origin, the
-        public URL's or an ``--allow-origin``."""
+        public URL's, an ``--allow-origin``, or another process's of the cluster."""
         if origin is None:
             return True
         parsed = origin_of(origin)
-        return parsed is not None and (parsed == own or parsed in self.origins)
+        return parsed is not None and (parsed == own or parsed in self.origins or parsed in self.cluster)
+
+    async def origin_allowed_now(self, origin: str | None, own: str) -> bool:
+        """:meth:`origin_allowed`, reading the cluster's processes again before a refusal (a
+        process that just started may not be known yet)."""
+        if self.origin_allowed(origin, own):
+            return True
+        if self.refresh is None or time.monotonic() - self._refreshed < REFRESH_EVERY:
+            return False
+        self._refreshed = time.monotonic()
+        with contextlib.suppress(Exception):
+            await self.refresh()
+        return self.origin_allowed(origin, own)
 
 
 def _problem(code: str, message: str) -> bytes:
@@ -309,7 +336,7 @@ class EdgeMiddleware:
         origin = headers.get(b"origin")
         own = origin_of(f"{scheme}://{host}") or ""
         if scope["type"] == "websocket":
-            if not self.edge.host_allowed(host) or not self.edge.origin_allowed(
+            if not self.edge.host_allowed(host) or not await self.edge.origin_allowed_now(
                 origin.decode("latin-1") if origin is not None else None, own
             ):
                 self.refused("bad_origin")
@@ -322,7 +349,7 @@ class EdgeMiddleware:
             await self._refuse(send, 421, "bad_host", f"this server does not answer to the name {host_name(host)!r}")
             return
         if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
-            if not self.edge.origin_allowed(origin.decode("latin-1") if origin is not None else None, own):
+            if not await self.edge.origin_allowed_now(origin.decode("latin-1") if origin is not None else None, own):
                 await self._refuse(send, 403, "bad_origin", "requests from other sites are refused")
                 return
             kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()

@@ -1,4 +1,4 @@
-"""The websocket protocol ``unokit-server/1``: reading client messages within hard limits.
+"""The websocket protocol ``unokit-server/2``: reading client messages within hard limits.
 
 Every message is one JSON object with a ``type`` (``docs/protocol.md`` lists them all). A client
 message is refused with an error naming the problem when it is too large, not JSON, nested too
@@ -78,6 +78,8 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "name": (_STR, False),
         "token": (_STR, False),
         "host_token": (_STR, False),
+        "redirects": (_BOOL, False),
+        "unreachable": (_STR, False),
         "player": (_STR, False),
         "id": (_ANY_ID, False),
     },
@@ -173,9 +175,19 @@ def _check_fields(obj: dict[str, Any]) -> dict[str, Any]:
     return obj
 
 
-def error(code: str, message: str, reply_to: object = None, state: dict[str, Any] | None = None) -> dict[str, Any]:
-    """An ``error`` message; ``state`` is the connection's current ``state`` message, if any."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+def websocket_url(base_url: str) -> str:
+    """The websocket address of the server at ``base_url`` (``http://host:port/prefix``)."""
+    base = base_url.rstrip("/")
+    return base.replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/ws"
+
+
+def error(
+    code: str, message: str, reply_to: object = None, state: dict[str, Any] | None = None, **detail: Any
+) -> dict[str, Any]:
+    """An ``error`` message; ``state`` is the connection's current ``state`` message, if any;
+    ``detail`` adds ``params`` and the engine's ``reason`` and ``reason_params``
+    (:meth:`RoomError.detail`)."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, **detail}
     if reply_to is not None:
         out["reply_to"] = reply_to
     if state is not None:

@@ -138,12 +138,29 @@ LEAVE_PHASES = (LOBBY, FINISHED)
 
 
 class RoomError(Exception):
-    """A request the room refuses: ``code`` is the protocol's error code, the message is for people."""
+    """A request the room refuses: ``code`` is the protocol's error code (declared with its
+    parameters in :data:`unokit.server.words.ERRORS`), ``message`` says it in English for logs and
+    scripts, and ``cause`` is the engine's error behind it, if any (an illegal action, a bad rule
+    option): its code and parameters travel too, so that each reader's page says it in its
+    language."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, cause: UnokitError | None = None, **params: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.cause = cause
+        self.params = params
+
+    def detail(self) -> dict[str, Any]:
+        """The fields of an ``error`` message beyond ``code`` and ``message``: ``params``, and the
+        engine's ``reason`` with its ``reason_params`` (``docs/protocol.md``, "Errors")."""
+        out: dict[str, Any] = {}
+        if self.params:
+            out["params"] = self.params
+        if self.cause is not None:
+            out["reason"] = self.cause.code.value
+            out["reason_params"] = self.cause.params
+        return out
 
 
 @dataclass(frozen=True)
@@ -254,7 +271,7 @@ class RoomSpec:
         try:
             trial = Game.new(variant, players, 0, **options)[0]
         except UnokitError as exc:
-            raise RoomError("bad_room", str(exc)) from None
+            raise RoomError("bad_room", str(exc), cause=exc) from None
         for name, value in options.items():
             if _unsafe_integer(value):
                 raise RoomError("bad_room", f"option {name!r} must be between {-SAFE_INTEGER} and {SAFE_INTEGER}")
@@ -350,9 +367,9 @@ class RoomState:
                     action = game.parse_action(entry["action"], seat)
                     events = game.apply(action, seat)
                 except InvalidActionError as exc:
-                    raise RoomError("invalid_action", str(exc)) from None
+                    raise RoomError("invalid_action", str(exc), cause=exc) from None
                 except UnokitError as exc:  # the engine refused and changed nothing
-                    raise RoomError("illegal", str(exc)) from None
+                    raise RoomError("illegal", str(exc), cause=exc) from None
                 self.moves.append((seat, action.text))
                 self._after_action(events)
             elif kind == "continue":
@@ -428,7 +445,7 @@ class RoomState:
                     "seats_open", f"seats {', '.join(map(str, empty))} are empty: add a bot or wait for a player"
                 )
             return {"type": command}
-        return {"type": "close", "reason": "closed by the host"}
+        return {"type": "close", "reason": "host"}
 
     def check_join(self, name: object) -> tuple[int, str]:
         """The seat a new player named ``name`` would take and the name as it is kept
@@ -447,7 +464,9 @@ class RoomState:
         :class:`RoomError` ``name_taken``)."""
         text = check_name(name)
         if any(seat.name and name_key(seat.name) == name_key(text) for seat in self.seats):
-            raise RoomError("name_taken", f"someone in this room is already called {text!r}: choose another name")
+            raise RoomError(
+                "name_taken", f"someone in this room is already called {text!r}: choose another name", name=text
+            )
         return text
 
     def check_leave(self, seat: int) -> dict[str, Any]:

@@ -1,16 +1,24 @@
 // The browser client of unokit serve: the lobby (create or join a room), the room (seats,
 // host controls, the table) and the pages for real cards (score sheet, launcher) and replays.
-// Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher", "/#/replay/CODE/N".
+// Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher", "/#/replay/CODE/N",
+// "/#/games" this browser's finished games.
 
-import { api, memory, RoomConnection } from "./net.js";
+import { api, errorText, memory, RoomConnection } from "./net.js";
 import { useCatalog } from "./cards.js";
-import { clear, h, plural, words } from "./dom.js";
+import { clear, h } from "./dom.js";
+import { languageSwitcher, loadLanguage, pickLanguage, t, translateStatic } from "./i18n.js";
 import { TableView } from "./table.js";
 import { launcherPage, replayPage, sheetPage } from "./tools.js";
+import { ChatPanel } from "./chat.js";
+import { myGamesPage, playAgainPanel, playNow, publicRoomsPanel } from "./together.js";
 
 const app = document.getElementById("app");
 const status = document.getElementById("status");
 let current = null; // the page's clean-up function
+let languageReady = false;
+
+/** The test pseudo-language: chosen with ?lang=en-XA, never offered. */
+const PSEUDO = "en-XA";
 
 function setStatus(text) {
   status.textContent = text;
@@ -29,14 +37,23 @@ async function route() {
   try {
     catalog = await api("/api/catalog");
   } catch (err) {
-    app.append(errorBox(`The server cannot be reached: ${err.message}`));
+    if (!languageReady) await loadLanguage(pickLanguage({ en: "English" }, [PSEUDO]));
+    app.append(errorBox(t("ui.unreachable", { error: errorText(err) })));
     return;
+  }
+  if (!languageReady) {
+    // Once per page: a change of language reloads the page.
+    await loadLanguage(pickLanguage(catalog.languages, [PSEUDO]));
+    languageReady = true;
+    translateStatic();
+    clear(document.getElementById("language-box")).append(languageSwitcher(catalog.languages));
   }
   useCatalog(catalog);
   const hash = location.hash.replace(/^#\/?/, "");
   const roomMatch = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);
   if (hash.startsWith("sheet")) current = sheetPage(app, catalog);
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
+  else if (hash.startsWith("games")) current = myGamesPage(app, catalog);
   else if (hash.startsWith("replay/")) {
     const [, code, number] = hash.split("/");
     current = replayPage(app, catalog, code.toUpperCase(), Number(number));
@@ -55,8 +72,8 @@ route();
 /** One form control for an engine option, its default shown and preselected. */
 function optionField(option, variantName) {
   const id = `opt-${option.name}`;
-  const label = h("label", { for: id }, words(option.name));
-  const hint = h("span.hint", { id: `${id}-hint` }, `default: ${formatValue(option.default)}${defaultsByWords(option)}`);
+  const label = h("label", { for: id }, t(`option.${option.name}`));
+  const hint = h("span.hint", { id: `${id}-hint` }, t(`option.${option.name}.help`), " ", t("lobby.default", { value: formatValue(option.name, option.default) }), defaultsByWords(option));
   let input;
   if (option.kind === "bool") {
     input = h("input", { type: "checkbox", id, name: option.name, "aria-describedby": `${id}-hint` });
@@ -64,27 +81,33 @@ function optionField(option, variantName) {
     return h("div.field.check", { dataset: { variant: variantName } }, input, label, hint);
   }
   if (option.kind === "choice") {
-    input = h("select", { id, name: option.name, "aria-describedby": `${id}-hint` }, option.choices.map((c) => h("option", { value: c, selected: c === String(option.default) }, words(c))));
+    input = h("select", { id, name: option.name, "aria-describedby": `${id}-hint` }, option.choices.map((c) => h("option", { value: c, selected: c === String(option.default) }, t(`option.${option.name}.${c}`))));
   } else if (option.kind === "int" || option.kind === "int_or_none") {
-    input = h("input", { type: "number", min: "1", id, name: option.name, placeholder: option.default === null ? "none" : String(option.default), "aria-describedby": `${id}-hint` });
+    input = h("input", { type: "number", min: "1", id, name: option.name, placeholder: option.default === null ? t("lobby.none") : String(option.default), "aria-describedby": `${id}-hint` });
   } else {
-    input = h("input", { type: "text", id, name: option.name, placeholder: option.kind === "numbers" ? "e.g. 0 0 3 0 5" : "", "aria-describedby": `${id}-hint` });
+    input = h("input", { type: "text", id, name: option.name, placeholder: option.kind === "numbers" ? t("lobby.numbers_example") : "", "aria-describedby": `${id}-hint` });
   }
   return h("div.field", { dataset: { variant: variantName } }, label, input, hint);
 }
 
-function formatValue(value) {
-  if (value === null) return "none";
-  if (Array.isArray(value)) return value.length ? value.join(" ") : "none";
-  if (typeof value === "boolean") return value ? "on" : "off";
-  return words(String(value));
+/** An option's value in words: "on", "the winner scores", "none", a number. */
+function formatValue(name, value) {
+  if (value === null) return t("lobby.none");
+  if (Array.isArray(value)) return value.length ? value.join(" ") : t("lobby.none");
+  if (typeof value === "boolean") return t(`option.${name}.${value}`);
+  if (typeof value === "number") return String(value);
+  if (name === "stacking" && value === true) return t("option.stacking.same");
+  if (name === "stacking" && value === false) return t("option.stacking.false");
+  return t(`option.${name}.${value}`);
 }
 
 function defaultsByWords(option) {
   if (!option.defaults_by) return "";
   const parts = [];
   for (const [other, values] of Object.entries(option.defaults_by)) {
-    for (const [choice, value] of Object.entries(values)) parts.push(`${formatValue(value)} with ${words(other)} ${words(choice)}`);
+    for (const [choice, value] of Object.entries(values)) {
+      parts.push(t("lobby.default_with", { value: formatValue(option.name, value), option: t(`option.${other}`), choice: t(`option.${other}.${choice}`) }));
+    }
   }
   return ` (${parts.join("; ")})`;
 }
@@ -111,23 +134,23 @@ function readOptions(form, variant) {
 function lobbyPage(catalog) {
   const names = Object.keys(catalog.variants);
   const create = h("form.panel#create-room", { "aria-labelledby": "create-title" });
-  const variantSelect = h("select#variant", { name: "variant" }, names.map((n) => h("option", { value: n }, catalog.variants[n].title)));
+  const variantSelect = h("select#variant", { name: "variant" }, names.map((n) => h("option", { value: n }, t(`variant.${n}`))));
   const players = h("input#players", { type: "number", name: "players", value: "4", min: "2", max: "10", required: true });
   const bots = h("input#bots", { type: "number", name: "bots", value: "2", min: "0", max: "9" });
   const strength = h("select#bot-kind", { name: "bot" }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botWords(b))));
   const yourName = h("input#your-name", { type: "text", name: "name", maxlength: "40", required: true, value: memory.name(), autocomplete: "nickname" });
-  const optionsBox = h("fieldset.options", {}, h("legend", {}, "Rule options"));
-  const settingsBox = h("fieldset.settings", {}, h("legend", {}, "In seconds; leave a field empty for its default"));
+  const optionsBox = h("fieldset.options", {}, h("legend", {}, t("lobby.options")));
+  const settingsBox = h("fieldset.settings", {}, h("legend", {}, t("lobby.settings_legend")));
   for (const [name, value] of Object.entries(catalog.settings)) {
     if (name === "standin_bot") continue;
     const id = `set-${name}`;
     const [low, high] = catalog.setting_limits[name] || [0, 3600];
-    settingsBox.append(h("div.field", {}, h("label", { for: id }, settingWords(name)), h("input", { type: "number", id, name, min: String(low), max: String(high), step: "any", placeholder: String(value), "aria-describedby": `${id}-hint` }), h("span.hint", { id: `${id}-hint` }, `default: ${value}${{ turn_seconds: " (0: no timer)", jump_seconds: " (0: the first action wins)" }[name] || ""}`)));
+    settingsBox.append(h("div.field", {}, h("label", { for: id }, t(`setting.${name}`)), h("input", { type: "number", id, name, min: String(low), max: String(high), step: "any", placeholder: String(value), "aria-describedby": `${id}-hint` }), h("span.hint", { id: `${id}-hint` }, t(`setting.${name}.help`), " ", t("lobby.default", { value: String(value) }))));
   }
   const message = h("div.form-message", { "aria-live": "polite" });
   const showOptions = () => {
     const variant = catalog.variants[variantSelect.value];
-    clear(optionsBox).append(h("legend", {}, `Rule options of ${variant.title}`));
+    clear(optionsBox).append(h("legend", {}, t("lobby.options_of", { variant: t(`variant.${variantSelect.value}`) })), h("p.hint", {}, t(`variant.${variantSelect.value}.help`)));
     variant.options.forEach((option) => optionsBox.append(optionField(option, variantSelect.value)));
     players.min = String(variant.min_players);
     players.max = String(variant.max_players);
@@ -136,13 +159,14 @@ function lobbyPage(catalog) {
   variantSelect.addEventListener("change", showOptions);
   showOptions();
   create.append(
-    h("h2#create-title", {}, "Create a room"),
-    h("div.field", {}, h("label", { for: "your-name" }, "Your name"), yourName),
-    h("div.field", {}, h("label", { for: "variant" }, "Variant"), variantSelect),
-    h("div.row", {}, h("div.field", {}, h("label", { for: "players" }, "Players (seats)"), players), h("div.field", {}, h("label", { for: "bots" }, "Bots among them"), bots), h("div.field", {}, h("label", { for: "bot-kind" }, "Bot strength"), strength)),
+    h("h2#create-title", {}, t("lobby.create")),
+    h("div.field", {}, h("label", { for: "your-name" }, t("lobby.your_name")), yourName),
+    h("div.field", {}, h("label", { for: "variant" }, t("lobby.variant")), variantSelect),
+    h("div.row", {}, h("div.field", {}, h("label", { for: "players" }, t("lobby.players")), players), h("div.field", {}, h("label", { for: "bots" }, t("lobby.bots")), bots), h("div.field", {}, h("label", { for: "bot-kind" }, t("lobby.bot_strength")), strength)),
     optionsBox,
-    h("details", {}, h("summary", {}, "Timers"), settingsBox),
-    h("button.primary#create-button", { type: "submit" }, "Create the room"),
+    h("details", {}, h("summary", {}, t("lobby.timers")), settingsBox),
+    h("div.field.check", {}, h("input#public-room", { type: "checkbox", name: "public" }), h("label", { for: "public-room" }, t("lobby.public"))),
+    h("button.primary#create-button", { type: "submit" }, t("lobby.create_button")),
     message,
   );
   create.addEventListener("submit", async (event) => {
@@ -154,11 +178,11 @@ function lobbyPage(catalog) {
     const botCount = Number(bots.value || 0);
     clear(message);
     if (!yourName.value.trim()) {
-      message.append(errorBox("Write your name first."));
+      message.append(errorBox(t("lobby.name_first")));
       return;
     }
     if (botCount < 0 || botCount > seats - 1) {
-      message.append(errorBox(`Bots: from 0 to ${seats - 1} (one seat is yours).`));
+      message.append(errorBox(t("lobby.bots_range", { high: seats - 1 })));
       return;
     }
     const settings = {};
@@ -168,14 +192,16 @@ function lobbyPage(catalog) {
     }
     button.disabled = true;
     try {
-      const room = await api("/api/rooms", { variant: variantSelect.value, players: seats, options: readOptions(create, variant), settings });
+      const request = { variant: variantSelect.value, players: seats, options: readOptions(create, variant), settings };
+      if (create.querySelector("#public-room").checked) request.public = true;
+      const room = await api("/api/rooms", request);
       memory.setHost(room.room, room.host_token);
       memory.setName(yourName.value.trim());
       sessionStorage.setItem(`unokit.bots.${room.room}`, JSON.stringify({ count: botCount, bot: strength.value }));
       sessionStorage.setItem(`unokit.join.${room.room}`, yourName.value.trim());
       location.assign(`/r/${room.room}`);
     } catch (err) {
-      message.append(errorBox(err.message));
+      message.append(errorBox(errorText(err)));
       button.disabled = false;
     }
   });
@@ -183,38 +209,32 @@ function lobbyPage(catalog) {
   const join = h("form.panel#join-room", { "aria-labelledby": "join-title" });
   const code = h("input#join-code", { type: "text", name: "code", required: true, maxlength: "16", autocapitalize: "characters", autocomplete: "off" });
   join.append(
-    h("h2#join-title", {}, "Join a room"),
-    h("div.field", {}, h("label", { for: "join-code" }, "Room code"), code),
-    h("button.primary", { type: "submit" }, "Go to the room"),
+    h("h2#join-title", {}, t("lobby.join")),
+    h("div.field", {}, h("label", { for: "join-code" }, t("lobby.room_code")), code),
+    h("button.primary", { type: "submit" }, t("lobby.go_to_room")),
   );
   join.addEventListener("submit", (event) => {
     event.preventDefault();
     if (code.value.trim()) location.assign(`/r/${code.value.trim().toUpperCase()}`);
   });
-  app.append(h("div.lobby", {}, create, h("div.side-panels", {}, join, h("section.panel", {}, h("h2", {}, "At a real table"), h("p", {}, "Playing with real cards? Keep the score on a ", h("a", { href: "/#/sheet" }, "score sheet"), ", and use the ", h("a", { href: "/#/launcher" }, "virtual launcher"), " when the UNO Attack launcher is missing.")))));
-  return () => {};
+  const [publicRooms, stopPublic] = publicRoomsPanel(catalog, yourName);
+  app.append(h("div.lobby", {}, create, h("div.side-panels", {}, publicRooms, join, h("section.panel", {}, h("h2", {}, t("lobby.real_table")), h("p", {}, t("lobby.real_table.text"), " ", h("a", { href: "/#/sheet" }, t("ui.nav.sheet")), " · ", h("a", { href: "/#/launcher" }, t("ui.nav.launcher")))))));
+  return stopPublic;
 }
 
+/** A bot's name and what it is like: "Heuristic (good)". */
 function botWords(bot) {
-  return { beginner: "Beginner", easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert", random: "random (engine: plays at random)", heuristic: "heuristic (engine: rule-based)", ismcts: "ismcts (engine: search)", ismcts_fast: "ismcts_fast (engine: compiled search)" }[bot] || bot;
-}
-
-function settingWords(name) {
-  return {
-    turn_seconds: "Turn timer",
-    catch_seconds: "UNO catch window",
-    jump_seconds: "Jump-In window",
-    bot_seconds: "Bot thinking pause",
-    grace_seconds: "Wait for a dropped player",
-    hand_pause_seconds: "Pause between hands",
-  }[name] || words(name);
+  return t("lobby.bot_choice", { bot: t(`bot.${bot}`), help: t(`bot.${bot}.help`) });
 }
 
 // ---------------------------------------------------------------------- a room
 
 function roomPage(code, catalog) {
-  const page = h("div.room");
-  app.append(page);
+  const shell = h("div.room");
+  const page = h("div.room-main");
+  shell.append(page);
+  app.append(shell);
+  let chat = null;
   let conn = null;
   let table = null;
   let room = null;
@@ -226,10 +246,13 @@ function roomPage(code, catalog) {
   const autoName = sessionStorage.getItem(`unokit.join.${code}`);
   const start = (role, name) => {
     conn = new RoomConnection(code, { role, name, token: saved && role === "player" ? saved.token : null, hostToken: memory.host(code) }, handlers);
+    if (chat) chat.element.remove();
+    chat = new ChatPanel(conn);
+    shell.append(chat.element);
   };
 
   const handlers = {
-    onStatus: (text) => setStatus(`Room ${code}: ${text}`),
+    onStatus: (status, params = {}) => setStatus(t("room.status", { code, status: t(`net.${status}`, params) })),
     onWelcome: (msg) => {
       if (msg.token) memory.setSeat(code, { token: msg.token, seat: msg.seat });
       sessionStorage.removeItem(`unokit.join.${code}`);
@@ -237,10 +260,14 @@ function roomPage(code, catalog) {
     onState: (msg) => {
       state = msg;
       room = msg.room;
+      if (chat) chat.setRoom(room);
       draw();
     },
+    onChat: (msg) => chat && chat.receive(msg),
+    onChatError: (msg) => chat && chat.error(msg),
     onRoom: (msg) => {
       room = msg.room;
+      if (chat) chat.setRoom(room);
       if (state) state = { ...state, room };
       if (table && room.phase !== "lobby") table.updateRoom(room);
       else draw();
@@ -248,20 +275,28 @@ function roomPage(code, catalog) {
     onError: (msg) => {
       if (msg.code === "bad_token" || msg.code === "seat_lost") {
         memory.setSeat(code, null);
-        note = "Your seat in this room is gone. Join again.";
+        note = t("room.seat_gone");
         conn.close();
         conn = null;
         joinForm();
         return;
       }
-      if (msg.code === "no_room" || msg.code === "room_closed") {
+      const playNowVariant = sessionStorage.getItem(`unokit.playnow.${code}`);
+      if (playNowVariant && (msg.code === "room_full" || msg.code === "phase")) {
+        // another player took the last seat first: find another table
         conn.close();
-        clear(page).append(errorBox(msg.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+        sessionStorage.removeItem(`unokit.playnow.${code}`);
+        playNow(playNowVariant, memory.name()).catch((err) => clear(page).append(errorBox(errorText(err))));
         return;
       }
-      if (table) table.showError(msg.message);
+      if (msg.code === "no_room" || msg.code === "room_closed") {
+        conn.close();
+        clear(shell).append(errorBox(errorText(msg)), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
+        return;
+      }
+      if (table) table.showError(errorText(msg));
       else {
-        note = msg.message;
+        note = errorText(msg);
         draw();
       }
     },
@@ -270,7 +305,8 @@ function roomPage(code, catalog) {
       page.querySelectorAll(".host-controls button").forEach((b) => { b.disabled = busy; });
     },
     onClosed: (reason) => {
-      clear(page).append(errorBox(`The room is closed: ${reason}.`), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+      const why = ["host", "idle"].includes(reason) ? t(`room.closed.${reason}`) : t("room.closed.other");
+      clear(shell).append(errorBox(why), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
     },
   };
 
@@ -299,6 +335,7 @@ function roomPage(code, catalog) {
       const body = h("div.table-root");
       page.append(header, body);
       table = new TableView(body, conn, code);
+      table.playAgain = () => playAgainPanel(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } });
     }
     const bar = page.querySelector(".room-bar");
     clear(bar).append(roomBar(), hostControls());
@@ -306,64 +343,77 @@ function roomPage(code, catalog) {
   }
 
   function roomBar() {
-    const variant = catalog.variants[room.variant];
     const link = `${location.origin}/r/${code}`;
+    const me = conn.seat === null ? t("room.watching") : t("room.you_are", { name: (room.seats[conn.seat] || {}).name || "" });
     return h("div.room-facts", {},
-      h("span", {}, h("strong", {}, variant.title), ` · room `, h("strong.code", {}, code), ` · game ${room.game_no}`),
-      h("span", {}, conn.seat === null ? "watching" : `you are seat ${conn.seat}`, conn.isHost ? " · host" : "", ` · ${plural(room.spectators || 0, "spectator")}`),
-      h("button.copy", { type: "button", onclick: () => copy(link) }, "Copy the link"));
+      h("span", {}, h("strong", {}, t(`variant.${room.variant}`)), " · ", t("room.room"), " ", h("strong.code", {}, code), " · ", t("room.game_no", { number: room.game_no })),
+      h("span", {}, me, conn.isHost ? ` · ${t("room.host")}` : "", ` · ${t("n.spectators", { count: room.spectators || 0 })}`),
+      h("button.copy", { type: "button", onclick: () => copy(link) }, t("room.copy_link")));
   }
 
   function copy(text) {
-    if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => setStatus(`Copied ${text}`), () => setStatus(text));
+    if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => setStatus(t("room.copied", { text })), () => setStatus(text));
     else setStatus(text);
   }
 
   function hostControls() {
     if (!conn || !conn.isHost) return h("div");
-    const box = h("details.host-controls", { open: room.phase === "lobby" || undefined }, h("summary", {}, "Host controls"));
-    const allowedSeats = room.phase === "lobby" || room.phase === "hand_over";
+    const box = h("details.host-controls", { open: room.phase === "lobby" || undefined }, h("summary", {}, t("host.controls")));
+    const allowedSeats = room.phase === "lobby" || room.phase === "hand_over" || room.phase === "finished";
+    const muted = room.muted || [];
     const list = h("ul.seat-list");
     room.seats.forEach((seat) => {
-      const pick = h("select", { "aria-label": `bot for seat ${seat.seat}` }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botWords(b))));
-      const row = h("li", {}, h("span.seat-title", {}, `Seat ${seat.seat}: `, seat.kind === "open" ? h("em", {}, "open") : `${seat.name}${seat.kind === "bot" ? " (bot)" : ""}`));
+      const number = seat.seat + 1;
+      const pick = h("select", { "aria-label": t("host.bot_for_seat", { number }) }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botWords(b))));
+      const who = seat.kind === "open" ? h("em", {}, t("host.open")) : seat.kind === "bot" ? t("seat.bot_name", { bot: t(`bot.${seat.bot}`) }) : seat.name;
+      const row = h("li", {}, h("span.seat-title", {}, t("host.seat", { number }), " ", who));
       if (allowedSeats) {
-        if (seat.kind === "open") row.append(pick, h("button", { type: "button", dataset: { verb: "add-bot" }, onclick: () => conn.host("add_bot", { seat: seat.seat, bot: pick.value }) }, "Add bot"));
+        if (seat.kind === "open") row.append(pick, h("button", { type: "button", dataset: { verb: "add-bot" }, onclick: () => conn.host("add_bot", { seat: seat.seat, bot: pick.value }) }, t("host.add_bot")));
         else if (seat.seat !== conn.seat) {
-          row.append(pick, h("button", { type: "button", onclick: () => conn.host("replace", { seat: seat.seat, bot: pick.value }) }, "Replace with bot"));
-          row.append(h("button", { type: "button", onclick: () => conn.host("kick", { seat: seat.seat }) }, "Free the seat"));
+          row.append(pick, h("button", { type: "button", onclick: () => conn.host("replace", { seat: seat.seat, bot: pick.value }) }, t("host.replace")));
+          row.append(h("button", { type: "button", onclick: () => conn.host("kick", { seat: seat.seat }) }, t("host.kick")));
         }
+      }
+      if (seat.kind === "human" && seat.seat !== conn.seat) {
+        const isMuted = muted.includes(seat.seat);
+        row.append(h("button", { type: "button", dataset: { verb: isMuted ? "unmute" : "mute", seat: String(seat.seat) }, onclick: () => conn.host(isMuted ? "unmute" : "mute", { seat: seat.seat }) }, isMuted ? t("host.unmute") : t("host.mute")));
       }
       list.append(row);
     });
     box.append(list);
+    box.append(h("p", {}, h("button", { type: "button", dataset: { verb: room.spectators_muted ? "unmute" : "mute" }, onclick: () => conn.host(room.spectators_muted ? "unmute" : "mute") }, room.spectators_muted ? t("host.unmute_spectators") : t("host.mute_spectators"))));
+    box.append(h("p", {}, h("button", { type: "button", dataset: { verb: room.public ? "make-private" : "make-public" }, onclick: () => conn.host(room.public ? "make_private" : "make_public") }, room.public ? t("host.make_private") : t("host.make_public"))));
     const buttons = h("div.row");
-    if (room.phase === "lobby" || room.phase === "finished") buttons.append(h("button.primary#start-game", { type: "button", dataset: { verb: "host-start" }, onclick: () => conn.host("start") }, room.phase === "lobby" ? "Start the game" : "Start a new game"));
-    if (room.phase === "hand_over") buttons.append(h("button.primary", { type: "button", onclick: () => conn.host("continue") }, "Next hand now"));
-    buttons.append(h("button.danger", { type: "button", onclick: () => { if (confirm("Close the room for everyone?")) conn.host("close"); } }, "Close the room"));
+    if (room.phase === "lobby" || room.phase === "finished") buttons.append(h("button.primary#start-game", { type: "button", dataset: { verb: "host-start" }, onclick: () => conn.host("start") }, room.phase === "lobby" ? t("host.start") : t("host.start_new")));
+    if (room.phase === "hand_over") buttons.append(h("button.primary", { type: "button", onclick: () => conn.host("continue") }, t("host.next_hand")));
+    buttons.append(h("button.danger", { type: "button", onclick: () => { if (confirm(t("host.close_confirm"))) conn.host("close"); } }, t("host.close")));
     box.append(buttons);
-    if (!allowedSeats && room.phase === "playing") box.append(h("p.hint", {}, "Seats can be changed between hands."));
+    if (!allowedSeats && room.phase === "playing") box.append(h("p.hint", {}, t("host.between_hands")));
     return box;
   }
 
   function waitingRoom() {
-    const variant = catalog.variants[room.variant];
     const link = `${location.origin}/r/${code}`;
     const box = h("section.panel.waiting", { "aria-labelledby": "waiting-title" });
     box.append(
-      h("h2#waiting-title", {}, `${variant.title}: room ${code}`),
-      h("p", {}, "Send this link to the other players: ", h("a#room-link", { href: link }, link), " ", h("button.copy", { type: "button", onclick: () => copy(link) }, "Copy")),
-      h("p", {}, "Or tell them the code ", h("strong.code", {}, code), ". Spectators open ", h("a", { href: `${link}#watch` }, "the link with #watch"), "."),
+      h("h2#waiting-title", {}, t("room.title", { variant: t(`variant.${room.variant}`), code })),
+      h("p", {}, t("room.send_link"), " ", h("a#room-link", { href: link }, link), " ", h("button.copy", { type: "button", onclick: () => copy(link) }, t("room.copy"))),
+      h("p", {}, t("room.tell_code"), " ", h("strong.code", {}, code), " · ", h("a", { href: `${link}#watch` }, t("room.watch_link"))),
     );
     if (note) box.append(errorBox(note));
     const seats = h("ol.seat-list");
-    room.seats.forEach((seat) => seats.append(h("li", {}, seat.kind === "open" ? h("em", {}, "open seat") : `${seat.name}${seat.kind === "bot" ? ` (${seat.bot} bot)` : ""}${seat.seat === conn.seat ? " (you)" : ""}`)));
-    box.append(h("h3", {}, "Seats"), seats);
-    const opts = Object.entries(room.options).map(([k, v]) => `${words(k)}: ${formatValue(v)}`).join("; ");
-    box.append(h("p.hint", {}, `Options: ${opts}. Turn timer: ${room.settings.turn_seconds ? `${room.settings.turn_seconds} s` : "off"}.`));
+    room.seats.forEach((seat) => {
+      let who = seat.kind === "open" ? h("em", {}, t("room.open_seat")) : seat.kind === "bot" ? t("seat.bot_name", { bot: t(`bot.${seat.bot}`) }) : seat.name;
+      if (seat.seat === conn.seat) who = t("seat.you", { name: seat.name });
+      seats.append(h("li", { dataset: { kind: seat.kind, seatBox: String(seat.seat) } }, who));
+    });
+    box.append(h("h3", {}, t("room.seats")), seats);
+    const opts = Object.entries(room.options).map(([k, v]) => t("room.option_value", { option: t(`option.${k}`), value: formatValue(k, v) })).join("; ");
+    const timer = room.settings.turn_seconds ? t("room.seconds", { count: room.settings.turn_seconds }) : t("room.timer_off");
+    box.append(h("p.hint", {}, t("room.options_line", { options: opts, timer })));
     if (conn.isHost) box.append(hostControls());
-    else box.append(h("p", {}, conn.seat === null ? "You are watching. The host starts the game." : "Waiting for the host to start the game."));
-    if (conn.seat !== null && !conn.isHost) box.append(h("button", { type: "button", onclick: () => { conn.leave(); memory.setSeat(code, null); location.assign("/"); } }, "Leave the seat"));
+    else box.append(h("p", {}, conn.seat === null ? t("room.watching_wait") : t("room.waiting_host")));
+    if (conn.seat !== null && !conn.isHost) box.append(h("button", { type: "button", onclick: () => { conn.leave(); memory.setSeat(code, null); location.assign("/"); } }, t("room.leave_seat")));
     return box;
   }
 
@@ -373,19 +423,18 @@ function roomPage(code, catalog) {
     try {
       info = await api(`/api/rooms/${code}`);
     } catch (err) {
-      page.append(errorBox(err.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+      page.append(errorBox(errorText(err)), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
       return;
     }
-    const variant = catalog.variants[info.variant];
     const open = info.seats.filter((s) => s.kind === "open").length;
     const form = h("form.panel#join-form", { "aria-labelledby": "join-form-title" });
     const name = h("input#join-name", { type: "text", maxlength: "40", value: memory.name(), autocomplete: "nickname" });
     form.append(
-      h("h2#join-form-title", {}, `${variant.title}: room ${code}`),
-      h("p", {}, `${plural(info.players, "seat")}, ${plural(open, "open seat")}; the game is ${words(info.phase)}.`),
+      h("h2#join-form-title", {}, t("room.title", { variant: t(`variant.${info.variant}`), code })),
+      h("p", {}, t("room.join_facts", { seats: t("n.seats", { count: info.players }), open: t("n.open_seats", { count: open }), phase: t(`phase.${info.phase}`) })),
       note ? errorBox(note) : null,
-      h("div.field", {}, h("label", { for: "join-name" }, "Your name"), name),
-      h("div.row", {}, h("button.primary#join-player", { type: "submit", disabled: open === 0 || undefined }, "Join as a player"), h("button#join-spectator", { type: "button", onclick: () => { clear(page); start("spectator", ""); } }, "Watch as a spectator")),
+      h("div.field", {}, h("label", { for: "join-name" }, t("lobby.your_name")), name),
+      h("div.row", {}, h("button.primary#join-player", { type: "submit", disabled: open === 0 || undefined }, t("room.join_player")), h("button#join-spectator", { type: "button", onclick: () => { clear(page); start("spectator", name.value.trim()); } }, t("room.join_spectator"))),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -401,7 +450,7 @@ function roomPage(code, catalog) {
     page.append(form);
   }
 
-  if (location.hash === "#watch") start("spectator", "");
+  if (location.hash === "#watch") start("spectator", memory.name());
   else if (saved) start("player", "");
   else if (autoName) start("player", autoName);
   else joinForm();

@@ -1,6 +1,9 @@
 // Cards drawn as SVG: every face of every variant, from the server's catalogue (/api/catalog).
 // A face is text in the engine's notation: "red 5", "teal skip_everyone", "wild_draw_color".
-// A double-sided card is "light face/dark face"; faceOf() picks the side in play.
+// A double-sided card is "light face/dark face"; faceOf() picks the side in play. The words on
+// and about a card (its title, its short label) come from the reader's catalogue (i18n.js).
+
+import { cardTitle, colorName, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -39,23 +42,26 @@ export function parseFace(face) {
 }
 
 export function kindInfo(kind) {
-  return KINDS.get(kind) || { name: kind, title: kind.replace(/_/g, " "), short: kind, wild: false, index: 999 };
+  return KINDS.get(kind) || { name: kind, wild: false, index: 999 };
+}
+
+/** The short label of a kind for tight spaces ("+2"), in the reader's language. */
+export function kindShort(kind) {
+  return t(`card.${kind}.short`);
 }
 
 export function symbolOf(color) {
   return color ? (COLORS.get(color) || {}).symbol || "circle" : "wild";
 }
 
-/** "Red 5", "Wild Draw Color": the title people read. */
+/** "Red 5", "Wild Draw Color": the title people read, in their language. */
 export function faceTitle(face) {
-  const { color, kind } = parseFace(face);
-  const title = kindInfo(kind).title;
-  return color ? `${color[0].toUpperCase()}${color.slice(1)} ${title}` : title;
+  return cardTitle(face);
 }
 
 /** A colour said with its colour-blind symbol: "red (circle)". */
 export function colorWords(color) {
-  return color ? `${color} (${symbolOf(color)})` : "none yet";
+  return color ? t("color.with_symbol", { color: colorName(color), symbol: t(`symbol.${symbolOf(color)}`) }) : colorName(null);
 }
 
 /** Sort key of a face on a side: colours in the side's order, wilds last, then the kind. */
@@ -96,9 +102,8 @@ function star(x, y, r) {
 }
 
 function centreText(kind) {
-  const info = kindInfo(kind);
   if (/^\d+$/.test(kind)) return kind;
-  return info.short;
+  return kindShort(kind);
 }
 
 /**
@@ -133,7 +138,7 @@ export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", 
   const symbol = symbolOf(color);
   svg.append(symbolShape(symbol, 13, 14, 5.5, `corner ${color ? `c-${color}` : "c-multi"}`));
   svg.append(symbolShape(symbol, 47, 76, 5.5, `corner ${color ? `c-${color}` : "c-multi"}`));
-  const small = label.length <= 3 ? label : kindInfo(kind).short.slice(0, 3);
+  const small = label.length <= 3 ? label : kindShort(kind).slice(0, 3);
   svg.append(el("text", { x: 47, y: 19, "text-anchor": "middle", "font-size": 9, class: `pip ink-${color || "multi"}` }, small));
   return svg;
 }
@@ -142,7 +147,7 @@ export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", 
 export function cardNode(face, side, sideColors, { tag = "div", extraLabel = "", small = false } = {}) {
   const node = document.createElement(tag);
   node.className = `card${small ? " small" : ""}${side === 1 ? " dark-side" : ""}`;
-  const title = face === null ? "card back" : faceTitle(face);
+  const title = face === null ? t("card.back") : faceTitle(face);
   node.dataset.face = face === null ? "" : face;
   if (tag === "div") node.setAttribute("role", "img");
   node.setAttribute("aria-label", extraLabel ? `${title}, ${extraLabel}` : title);

@@ -27,15 +27,6 @@ export function clear(node) {
   return node;
 }
 
-/** Words for a snake_case name: "wild_counts_as_color_match" -> "wild counts as color match". */
-export function words(name) {
-  return String(name).replace(/_/g, " ");
-}
-
-export function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** Play a short CSS animation class on a node unless the reader asked for reduced motion. */

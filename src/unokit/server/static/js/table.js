@@ -3,8 +3,9 @@
 // round summary and the game-over screen. Nothing here decides a rule: a card is playable
 // because an action that plays it is in legal_actions, and every action sent is one of them.
 
-import { animate, clear, h, plural, tone, words } from "./dom.js";
-import { cardNode, catalog, colorWords, faceOf, faceOrder, faceTitle, isColor, kindInfo, parseFace, symbolOf } from "./cards.js";
+import { animate, clear, h, tone } from "./dom.js";
+import { cardNode, catalog, colorWords, faceOf, faceOrder, faceTitle, isColor, kindShort, parseFace, symbolOf } from "./cards.js";
+import { colorName, say, t } from "./i18n.js";
 
 const LOG_LINES = 200;
 
@@ -70,6 +71,8 @@ export class TableView {
     this.summaryOpen = false;
     this.revealed = null;
     this.error = null;
+    this.playAgain = null; // () => the play-again area of a finished game (set by the room page)
+    this.overClosed = null; // the game whose game-over screen the reader closed
     this.timer = setInterval(() => this.tick(), 250);
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
@@ -84,19 +87,20 @@ export class TableView {
     return catalog().variants[(this.room || this.state.room).variant];
   }
 
-  /** Seat names; a name several seats share (two "heuristic bot"s) gets its seat number. */
+  /** Seat names (a bot by its level, in the reader's language); a name several seats share
+   * (two bots of one level) gets its seat number, counted from 1. */
   names() {
     const seats = (this.room || this.state.room).seats;
-    const plain = seats.map((s, i) => s.name || `seat ${i}`);
-    return plain.map((name, i) => (plain.filter((n) => n === name).length > 1 ? `${name} #${i}` : name));
+    const plain = seats.map((s, i) => (s.kind === "bot" && s.bot ? t("seat.bot_name", { bot: t(`bot.${s.bot}`) }) : s.name || t("seat.numbered", { number: i + 1 })));
+    return plain.map((name, i) => (plain.filter((n) => n === name).length > 1 ? t("seat.name_numbered", { name, number: i + 1 }) : name));
   }
 
   update(state) {
     const previous = this.state;
     this.state = state;
     this.room = state.room;
-    if (state.narration && state.narration.length) {
-      this.log.push(...state.narration);
+    if (state.lines && state.lines.length) {
+      this.log.push(...state.lines);
       this.log = this.log.slice(-LOG_LINES);
     }
     if (state.summary) {
@@ -209,22 +213,23 @@ export class TableView {
     this.root.dataset.step = String(state.game_step);
     this.root.dataset.game = String(this.room.game_no);
     if (!obs) {
-      this.root.append(h("p.notice", {}, "The game has not started."));
+      this.root.append(h("p.notice", {}, t("table.not_started")));
       return;
     }
     const variant = this.variant;
     const side = sideIndex(obs, variant);
     const sideColors = variant.side_colors[side] || variant.side_colors[0];
-    const table = h(`section.table.side-${side}`, { "aria-label": "The table" });
+    const table = h(`section.table.side-${side}`, { "aria-label": t("table.label") });
     table.append(this.renderSeats(obs, side, variant), this.renderCentre(obs, side, sideColors, variant));
     const mine = state.seat !== null && state.seat !== undefined;
     const prompt = this.renderPrompt(obs, side, sideColors, mine);
-    const hand = mine ? this.renderHand(obs, side, sideColors) : h("p.spectating", {}, "You are watching: spectators see no hand.");
+    const hand = mine ? this.renderHand(obs, side, sideColors) : h("p.spectating", {}, t("table.spectating"));
     const main = h("div.play-area", {}, table, prompt, hand);
-    const aside = h("aside.sidebar", { "aria-label": "Scores and events" }, this.renderScores(obs), this.renderLog());
+    const aside = h("aside.sidebar", { "aria-label": t("table.sidebar") }, this.renderScores(obs), this.renderLog());
     this.root.append(h("div.table-layout", {}, main, aside));
     const overlay = this.renderOverlay(obs, side);
-    if (overlay) this.root.append(overlay);
+    if (overlay && overlay.classList.contains("in-flow")) this.root.prepend(overlay);
+    else if (overlay) this.root.append(overlay);
     if (focused) {
       const again = this.root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
       if (again) again.focus();
@@ -237,16 +242,16 @@ export class TableView {
     const room = this.room;
     const info = room.seats[seat];
     const bits = [];
-    if (info.kind === "bot") bits.push(`${info.bot} bot`);
-    if ((room.away || []).includes(seat)) bits.push("away: a bot plays for now");
-    else if (info.kind === "human" && room.connected && !room.connected[seat]) bits.push("disconnected");
+    if (info.kind === "bot") bits.push(t(`bot.${info.bot}`));
+    if ((room.away || []).includes(seat)) bits.push(t("seat.away"));
+    else if (info.kind === "human" && room.connected && !room.connected[seat]) bits.push(t("seat.disconnected"));
     return bits.join(", ");
   }
 
   renderSeats(obs, side, variant) {
     const names = this.names();
     const me = this.state.seat;
-    const row = h("ol.seats", { "aria-label": "Players" });
+    const row = h("ol.seats", { "aria-label": t("table.players") });
     const backSide = 1 - side;
     const backColors = variant.side_colors[backSide] || variant.side_colors[0];
     for (let seat = 0; seat < obs.players; seat++) {
@@ -258,16 +263,16 @@ export class TableView {
       const count = obs.hand_sizes[seat];
       const extra = this.seatLabel(seat);
       item.append(
-        h("div.seat-name", {}, names[seat], names[seat].endsWith(`#${seat}`) ? null : h("span.seat-no", {}, ` #${seat}`), seat === me ? h("span.you", {}, " (you)") : null, obs.dealer === seat ? h("span.badge", { title: "dealer" }, "D") : null),
-        h("div.seat-info", {}, plural(count, "card"), ` · ${obs.scores[seat]} pts`, extra ? h("span.seat-extra", {}, ` · ${extra}`) : null),
+        h("div.seat-name", {}, names[seat], seat === me ? h("span.you", {}, " ", t("seat.you_mark")) : null, obs.dealer === seat ? h("span.badge", { title: t("seat.dealer") }, t("seat.dealer_badge")) : null),
+        h("div.seat-info", {}, t("n.cards", { count }), " · ", t("n.points", { count: obs.scores[seat] }), extra ? h("span.seat-extra", {}, ` · ${extra}`) : null),
       );
-      if (active) item.append(h("div.seat-turn", {}, `to act: ${words(obs.decision)}`));
-      if (obs.uno_exposed === seat && count === 1) item.append(h("div.badge.warn", {}, "did not say UNO"));
-      if (count === 1) item.append(h("div.badge.uno", {}, "1 card"));
+      if (active) item.append(h("div.seat-turn", {}, t("seat.to_act", { todo: t(`decision.${obs.decision}.todo`) })));
+      if (obs.uno_exposed === seat && count === 1) item.append(h("div.badge.warn", {}, t("seat.no_uno")));
+      if (count === 1) item.append(h("div.badge.uno", {}, t("seat.one_card")));
       const backs = obs.backs ? obs.backs[seat] : null;
-      const fan = h("div.fan", { "aria-label": backs ? `${names[seat]}'s card backs` : `${names[seat]}'s cards, face down` });
+      const fan = h("div.fan", { "aria-label": backs ? t("seat.backs_label", { player: names[seat] }) : t("seat.face_down_label", { player: names[seat] }) });
       if (backs) {
-        backs.forEach((face) => fan.append(cardNode(face, backSide, backColors, { small: true, extraLabel: "card back" })));
+        backs.forEach((face) => fan.append(cardNode(face, backSide, backColors, { small: true, extraLabel: t("card.back") })));
       } else if (seat !== me) {
         for (let i = 0; i < Math.min(count, 12); i++) fan.append(cardNode(null, 0, [], { small: true }));
         if (count > 12) fan.append(h("span.more", {}, `+${count - 12}`));
@@ -283,56 +288,55 @@ export class TableView {
     const backSide = 1 - side;
     const backColors = variant.side_colors[backSide] || sideColors;
     let drawFace = null;
-    let drawLabel = `Draw pile, ${plural(obs.draw_size, "card")}`;
-    if (obs.launcher) drawLabel = `Launcher, ${plural(obs.draw_size, "card")} inside`;
+    let drawLabel = obs.launcher ? t("n.table.launcher", { count: obs.draw_size }) : t("n.table.draw_pile", { count: obs.draw_size });
     if (obs.draw_top_back) {
       drawFace = obs.draw_top_back;
-      drawLabel += `; the top card's back shows ${faceTitle(drawFace)}`;
+      drawLabel = t("table.top_back", { pile: drawLabel, card: faceTitle(drawFace) });
     }
     const drawCard = cardNode(drawFace, obs.draw_top_back ? backSide : 0, backColors, { extraLabel: "" });
     drawCard.setAttribute("aria-label", drawLabel);
-    const pile = h(`div.draw-pile${obs.launcher ? ".launcher" : ""}`, {}, drawCard, h("div.pile-count", {}, obs.launcher ? `launcher · ${obs.draw_size}` : `draw · ${obs.draw_size}`));
-    const discard = h("div.discard", { "aria-label": "Discard pile" });
+    const pile = h(`div.draw-pile${obs.launcher ? ".launcher" : ""}`, {}, drawCard, h("div.pile-count", {}, t(obs.launcher ? "table.launcher_count" : "table.draw_count", { count: obs.draw_size })));
+    const discard = h("div.discard", { "aria-label": t("table.discard_pile") });
     const recent = obs.discard.slice(-3);
     recent.forEach((face, i) => {
-      const node = cardNode(face, side, sideColors, { extraLabel: i === recent.length - 1 ? "top of the discard pile" : "under the top card" });
+      const node = cardNode(face, side, sideColors, { extraLabel: i === recent.length - 1 ? t("table.top_of_discard") : t("table.under_top") });
       node.style.setProperty("--i", String(recent.length - 1 - i));
       discard.append(node);
     });
     const info = h("dl.facts");
     const fact = (label, value, cls = "") => info.append(h(`div.fact${cls}`, {}, h("dt", {}, label), h("dd", {}, value)));
     const color = obs.color;
-    fact("Colour in play", h(`span.chip.c-${color || "none"}`, { "aria-label": colorWords(color) }, color ? `${symbolGlyph(color)} ${color}` : "being chosen"));
-    fact("Direction", obs.direction === "clockwise" ? "↻ clockwise" : "↺ counterclockwise");
-    if (variant.double_sided) fact("Side", `${obs.side} side`, ".side-fact");
-    fact("Round", String(obs.round));
-    if (obs.stack) fact("Stacked draw", plural(obs.stack, "card"));
-    if (obs.launcher) fact("Launcher", launcherWords(obs.launcher));
+    fact(t("table.color_in_play"), h(`span.chip.c-${color || "none"}`, { "aria-label": colorWords(color) }, color ? `${symbolGlyph(color)} ${colorName(color)}` : t("table.being_chosen")));
+    fact(t("table.direction"), `${obs.direction === "clockwise" ? "↻" : "↺"} ${t(`direction.${obs.direction}`)}`);
+    if (variant.double_sided) fact(t("table.side"), t("table.side_value", { side: t(`side.${obs.side}`) }), ".side-fact");
+    fact(t("table.round"), String(obs.round));
+    if (obs.stack) fact(t("table.stacked"), t("n.cards", { count: obs.stack }));
+    if (obs.launcher) fact(t("table.launcher"), launcherWords(obs.launcher));
     centre.append(pile, discard, info);
     return centre;
   }
 
   renderPrompt(obs, side, sideColors, mine) {
     const names = this.names();
-    const box = h("section.prompt", { "aria-label": "Your decision", "aria-live": "polite" });
-    const timer = h("div.timer", { role: "timer", "aria-label": "time left" });
+    const box = h("section.prompt", { "aria-label": t("table.your_decision"), "aria-live": "polite" });
+    const timer = h("div.timer", { role: "timer", "aria-label": t("table.time_left") });
     const choices = h("div.choices");
     let message = "";
     const { byCard, other } = mine ? groupActions(obs) : { byCard: new Map(), other: [] };
     const myTurn = mine && obs.to_act === this.state.seat;
     const pending = obs.pending || {};
     const phase = this.room.phase;
-    if (obs.over) message = "The game is over.";
-    else if (phase === "hand_over") message = "The hand is over; the next one starts soon.";
+    if (obs.over) message = t("decision.over");
+    else if (phase === "hand_over") message = t("table.hand_over");
     else if (!myTurn) {
-      message = obs.to_act === null || obs.to_act === undefined ? "" : `Waiting for ${names[obs.to_act]} (${words(obs.decision)})…`;
+      message = obs.to_act === null || obs.to_act === undefined ? "" : t("table.waiting_for", { player: names[obs.to_act], todo: t(`decision.${obs.decision}.todo`) });
     } else if (this.choosing) {
       const chosen = this.choosing;
       message = chosen.prompt;
       for (const action of chosen.actions) {
-        choices.append(h(`button.color-choice.c-${action.color}`, { dataset: { action: action.text, verb: action.verb, key: `color-${action.color}` }, onclick: () => this.act(action.text), "aria-label": `${chosen.verbWord} ${colorWords(action.color)}` }, `${symbolGlyph(action.color)} ${action.color}`));
+        choices.append(h(`button.color-choice.c-${action.color}`, { dataset: { action: action.text, verb: action.verb, key: `color-${action.color}` }, onclick: () => this.act(action.text), "aria-label": t("table.name_color", { color: colorWords(action.color) }) }, `${symbolGlyph(action.color)} ${colorName(action.color)}`));
       }
-      choices.append(h("button.cancel-choice", { onclick: () => { this.choosing = null; this.render(); } }, "Cancel"));
+      choices.append(h("button.cancel-choice", { onclick: () => { this.choosing = null; this.render(); } }, t("table.cancel")));
     } else {
       message = promptMessage(obs, names, pending, side);
     }
@@ -341,11 +345,12 @@ export class TableView {
       const plain = other.filter((a) => !a.uno);
       const colorPicks = plain.filter((a) => a.verb === "color");
       if (colorPicks.length) {
-        colorPicks.forEach((a) => choices.append(h(`button.color-choice.c-${a.color}`, { dataset: { action: a.text, verb: a.verb, key: a.text }, onclick: () => this.act(a.text), "aria-label": `name ${colorWords(a.color)}` }, `${symbolGlyph(a.color)} ${a.color}`)));
+        colorPicks.forEach((a) => choices.append(h(`button.color-choice.c-${a.color}`, { dataset: { action: a.text, verb: a.verb, key: a.text }, onclick: () => this.act(a.text), "aria-label": t("table.name_color", { color: colorWords(a.color) }) }, `${symbolGlyph(a.color)} ${colorName(a.color)}`)));
       }
       const drawn = plain.filter((a) => a.verb === "play_drawn");
       if (drawn.length) {
-        choices.append(this.cardChoiceButton(`Play the ${pending.card ? faceTitle(faceOf(pending.card, side)) : "drawn card"}`, "play_drawn", other.filter((a) => a.verb === "play_drawn"), "Name a colour for the card you drew"));
+        const label = pending.card ? t("table.play_the", { card: faceTitle(faceOf(pending.card, side)) }) : t("action.play_drawn");
+        choices.append(this.cardChoiceButton(label, "play_drawn", other.filter((a) => a.verb === "play_drawn"), t("table.color_for_drawn")));
       }
       for (const action of plain) {
         if (["color", "play_drawn", "uno", "catch"].includes(action.verb)) continue;
@@ -355,15 +360,15 @@ export class TableView {
     if (mine && !obs.over) {
       // Out of turn (or with the turn): a late UNO call, catching a player who forgot.
       for (const action of other) {
-        if (action.verb === "uno") choices.append(h("button.uno-call", { dataset: { action: action.text, verb: "uno", key: "uno" }, onclick: () => this.act(action.text) }, "UNO! (call it now)"));
-        if (action.verb === "catch") choices.append(h("button.catch", { dataset: { action: action.text, verb: "catch", key: action.text }, onclick: () => this.act(action.text) }, `Catch ${names[action.seat]}: no UNO!`));
+        if (action.verb === "uno") choices.append(h("button.uno-call", { dataset: { action: action.text, verb: "uno", key: "uno" }, onclick: () => this.act(action.text) }, t("action.uno")));
+        if (action.verb === "catch") choices.append(h("button.catch", { dataset: { action: action.text, verb: "catch", key: action.text }, onclick: () => this.act(action.text) }, t("action.catch", { target: names[action.seat] })));
       }
       if (!myTurn) {
         // Jump-In (a house rule): a play offered out of turn is a jump with an identical card.
         for (const actions of byCard.values()) {
           for (const action of actions.filter((a) => a.verb === "play")) {
             const face = faceTitle(faceOf(action.card, side));
-            choices.append(h("button.jump", { dataset: { action: action.text, verb: "jump", key: action.text }, onclick: () => this.act(action.text) }, action.uno ? `Jump in with your ${face}, saying UNO!` : `Jump in with your ${face}`));
+            choices.append(h("button.jump", { dataset: { action: action.text, verb: "jump", key: action.text }, onclick: () => this.act(action.text) }, t(action.uno ? "table.jump_in_uno" : "table.jump_in", { card: face })));
           }
         }
       }
@@ -373,17 +378,21 @@ export class TableView {
           "aria-pressed": this.unoArmed ? "true" : "false",
           dataset: { key: "uno-toggle" },
           onclick: () => { this.unoArmed = !this.unoArmed; this.render(); },
-        }, this.unoArmed ? "UNO! will be called with your card" : "Say UNO! with your card"));
+        }, this.unoArmed ? t("table.uno_armed") : t("table.uno_arm")));
       }
     }
     if (this.error) box.append(h("p.error", { role: "alert" }, this.error));
     box.append(h("p.message", {}, message), choices, timer);
+    if (obs.over && this.overClosed === this.room.game_no) {
+      box.append(h("button#show-result", { type: "button", onclick: () => { this.overClosed = null; this.render(); } }, t("table.show_result")));
+      if (this.playAgain && this.room.phase === "finished") box.append(this.playAgain());
+    }
     if (this.revealed) {
       const r = this.revealed;
-      const shown = h("div.revealed", { role: "region", "aria-label": `${r.by}'s hand, revealed by the challenge` }, h("p", {}, `The challenge ${r.success ? "succeeded" : "failed"}. ${r.by}'s hand:`));
+      const shown = h("div.revealed", { role: "region", "aria-label": t("table.revealed_label", { player: r.by }) }, h("p", {}, t(r.success ? "table.revealed_succeeded" : "table.revealed_failed", { player: r.by })));
       const cards = h("div.mini-hand");
       r.cards.forEach((c) => cards.append(cardNode(faceOf(c, side), side, sideColors, { small: true })));
-      shown.append(cards, h("button.close-overlay", { onclick: () => { this.revealed = null; this.render(); } }, "Close"));
+      shown.append(cards, h("button.close-overlay", { onclick: () => { this.revealed = null; this.render(); } }, t("table.close")));
       box.append(shown);
     }
     return box;
@@ -413,7 +422,7 @@ export class TableView {
     const { byCard } = groupActions(obs);
     const myTurn = obs.to_act === this.state.seat;
     const sorted = [...obs.hand].sort((a, b) => faceOrder(faceOf(a, side), sideColors) - faceOrder(faceOf(b, side), sideColors));
-    const wrap = h("section.hand-area", { "aria-label": `Your hand, ${plural(sorted.length, "card")}` });
+    const wrap = h("section.hand-area", { "aria-label": t("n.table.your_hand", { count: sorted.length }) });
     const list = h("ul.hand", { dataset: { count: String(sorted.length) } });
     list.style.setProperty("--n", String(sorted.length));
     sorted.forEach((text, index) => {
@@ -421,8 +430,8 @@ export class TableView {
       const actions = byCard.get(text) || [];
       const playable = myTurn && actions.length > 0;
       const discarding = actions.some((a) => a.verb === "discard");
-      const extra = [playable ? (discarding ? "can be discarded" : "playable") : ""];
-      if (obs.backs !== undefined && text.includes("/")) extra.push(`back: ${faceTitle(faceOf(text, 1 - side))}`);
+      const extra = [playable ? (discarding ? t("table.can_discard") : t("table.playable")) : ""];
+      if (obs.backs !== undefined && text.includes("/")) extra.push(t("table.back", { card: faceTitle(faceOf(text, 1 - side)) }));
       const button = cardNode(face, side, sideColors, { tag: "button", extraLabel: extra.filter(Boolean).join(", ") });
       button.classList.add("hand-card");
       if (playable) button.classList.add("playable");
@@ -432,13 +441,13 @@ export class TableView {
       // cards act.
       button.setAttribute("aria-disabled", playable ? "false" : "true");
       if (playable) {
-        const verbWord = discarding ? "Discard" : "Play";
+        const title = t(discarding ? "action.discard" : "action.play", { card: faceTitle(face) });
         const colorPrompt = parseFace(face).kind === "wild_discard_all"
-          ? "Wild Discard All: which colour do you discard?"
-          : `Name the colour for your ${faceTitle(face)}`;
-        button.addEventListener("click", () => this.choose(actions, `${verbWord} ${faceTitle(face)}`, colorPrompt));
+          ? t("table.which_color_discard")
+          : t("table.color_for", { card: faceTitle(face) });
+        button.addEventListener("click", () => this.choose(actions, title, colorPrompt));
       }
-      const peek = text.includes("/") ? h("span.back-peek", { "aria-hidden": "true" }, `back: ${kindShort(faceOf(text, 1 - side))}`) : null;
+      const peek = text.includes("/") ? h("span.back-peek", { "aria-hidden": "true" }, t("table.back", { card: backShort(faceOf(text, 1 - side)) })) : null;
       list.append(h("li", {}, button, peek));
     });
     wrap.append(list);
@@ -447,7 +456,11 @@ export class TableView {
 
   renderScores(obs) {
     const names = this.names();
-    const table = h("table.scores", {}, h("caption", {}, `Scores (${words(obs.options.scoring)} scoring, target ${obs.options.target}${obs.options.rounds ? `, ${plural(obs.options.rounds, "round")}` : ""})`));
+    const scoring = t(`option.scoring.${obs.options.scoring}`);
+    const caption = obs.options.rounds
+      ? t("table.scores_rounds", { scoring, target: obs.options.target, rounds: t("n.rounds", { count: obs.options.rounds }) })
+      : t("table.scores", { scoring, target: obs.options.target });
+    const table = h("table.scores", {}, h("caption", {}, caption));
     const body = h("tbody");
     obs.scores.forEach((score, seat) => body.append(h(`tr${seat === this.state.seat ? ".me" : ""}`, {}, h("th", { scope: "row" }, names[seat]), h("td", {}, String(score)))));
     table.append(body);
@@ -455,9 +468,10 @@ export class TableView {
   }
 
   renderLog() {
-    const list = h("ol.log", { "aria-label": "What happened", "aria-live": "polite", "aria-relevant": "additions" });
-    this.log.slice(-60).forEach((line) => list.append(h("li", {}, line)));
-    const box = h("section.log-box", {}, h("h2", {}, "Events"), list);
+    const list = h("ol.log", { "aria-label": t("table.log_label"), "aria-live": "polite", "aria-relevant": "additions" });
+    const names = this.names();
+    this.log.slice(-60).forEach((line) => list.append(h("li", {}, say(line, names))));
+    const box = h("section.log-box", {}, h("h2", {}, t("table.events")), list);
     requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
     return box;
   }
@@ -468,30 +482,35 @@ export class TableView {
     const over = obs.over || room.phase === "finished";
     const showSummary = summary && (this.summaryOpen || room.phase === "hand_over");
     if (!over && !showSummary) return null;
+    if (over && this.overClosed === room.game_no) return null;
     const names = this.names();
-    const dialog = h("div.overlay", { role: "dialog", "aria-modal": "false", "aria-labelledby": "overlay-title" });
+    // The game-over screen stays in the page's flow, above the table: the chat and the table
+    // stay within reach while the players decide whether to play again.
+    const dialog = h(`div.overlay${over ? ".in-flow" : ""}`, { role: over ? "region" : "dialog", "aria-modal": over ? undefined : "false", "aria-labelledby": "overlay-title" });
     const panel = h("div.overlay-panel");
     if (over) {
-      const winners = obs.winners.map((s) => names[s]).join(" and ");
-      panel.append(h("h2#overlay-title.game-over", {}, `Game over: ${winners} won`));
+      const winners = obs.winners.map((s) => names[s]).join(t("list.separator"));
+      panel.append(h("h2#overlay-title.game-over", {}, t("table.game_over", { winners })));
     } else {
-      panel.append(h("h2#overlay-title", {}, `Round ${summary.round}: ${names[summary.winner]} went out${summary.blocked ? " (blocked round)" : ""}`));
+      panel.append(h("h2#overlay-title", {}, t(summary.blocked ? "table.round_blocked" : "table.round_out", { round: summary.round, player: names[summary.winner] })));
     }
     if (summary) panel.append(this.renderSummary(summary));
     const buttons = h("div.overlay-buttons");
     if (over) {
       const number = room.game_no;
       buttons.append(
-        h("a.button", { href: `/api/rooms/${this.code}/records/${number}`, download: `unokit-${this.code}-${number}.json` }, "Download the record"),
-        h("a.button", { href: `/#/replay/${this.code}/${number}` }, "Replay step by step"),
+        h("a.button.download-record", { href: `/api/rooms/${this.code}/records/${number}`, download: `unokit-${this.code}-${number}.json` }, t("table.download_record")),
+        h("a.button", { href: `/#/replay/${this.code}/${number}` }, t("table.replay")),
       );
-      if (this.conn.isHost) buttons.append(h("button.primary", { dataset: { action: "start", verb: "host-start", key: "start-again" }, onclick: () => this.conn.host("start") }, "Start a new game"));
+      if (this.conn.isHost) buttons.append(h("button.primary", { dataset: { action: "start", verb: "host-start", key: "start-again" }, onclick: () => this.conn.host("start") }, t("host.start_new")));
+      buttons.append(h("button.close-overlay", { onclick: () => { this.overClosed = room.game_no; this.summaryOpen = false; this.render(); } }, t("table.close")));
+      if (this.playAgain && room.phase === "finished") panel.append(this.playAgain());
     } else {
       if (room.phase === "hand_over") {
         buttons.append(h("span.countdown", { dataset: { until: String(room.continue_at || "") } }, ""));
-        if (this.conn.isHost) buttons.append(h("button.primary", { dataset: { verb: "host-continue", key: "continue" }, onclick: () => this.conn.host("continue") }, "Next hand now"));
+        if (this.conn.isHost) buttons.append(h("button.primary", { dataset: { verb: "host-continue", key: "continue" }, onclick: () => this.conn.host("continue") }, t("host.next_hand")));
       }
-      buttons.append(h("button.close-overlay", { onclick: () => { this.summaryOpen = false; this.render(); } }, "Close"));
+      buttons.append(h("button.close-overlay", { onclick: () => { this.summaryOpen = false; this.render(); } }, t("table.close")));
     }
     panel.append(buttons);
     dialog.append(panel);
@@ -499,11 +518,14 @@ export class TableView {
   }
 
   renderSummary(summary) {
-    const table = h("table.summary", {}, h("caption", {}, `Round ${summary.round}, ended on the ${summary.side} side`));
-    table.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards left (points)"), h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "Gained"), h("th", { scope: "col" }, "Total"))));
+    const caption = this.variant.double_sided
+      ? t("summary.caption_side", { round: summary.round, side: t(`side.${summary.side}`) })
+      : t("summary.caption", { round: summary.round });
+    const table = h("table.summary", {}, h("caption", {}, caption));
+    table.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("summary.player")), h("th", { scope: "col" }, t("summary.cards_left")), h("th", { scope: "col" }, t("summary.hand")), h("th", { scope: "col" }, t("summary.gained")), h("th", { scope: "col" }, t("summary.total")))));
     const body = h("tbody");
     for (const line of summary.lines) {
-      const cards = line.cards.length ? line.cards.map((c) => `${c.title} ${c.points}`).join(", ") : line.hand_points ? "—" : "none";
+      const cards = line.cards.length ? line.cards.map((c) => t("summary.card_points", { card: faceTitle(c.card), points: c.points })).join(t("list.separator")) : line.hand_points ? "—" : t("cards.none");
       body.append(h(`tr${line.seat === summary.winner ? ".winner" : ""}`, {}, h("th", { scope: "row" }, line.name), h("td.cards-left", {}, cards), h("td", {}, String(line.hand_points)), h("td", {}, line.gained ? `+${line.gained}` : "0"), h("td", {}, String(line.total))));
     }
     table.append(body);
@@ -520,7 +542,7 @@ export class TableView {
       if (room.deadline && room.phase === "playing") {
         const left = Math.max(0, room.deadline - now);
         const total = settings.turn_seconds || left || 1;
-        timer.textContent = `${Math.ceil(left)} s left`;
+        timer.textContent = t("table.seconds_left", { count: Math.ceil(left) });
         timer.style.setProperty("--left", String(Math.min(1, left / total)));
         timer.classList.toggle("low", left < 10);
         timer.hidden = false;
@@ -530,16 +552,16 @@ export class TableView {
     }
     const countdown = this.root.querySelector(".countdown");
     if (countdown && room.continue_at) {
-      countdown.textContent = `next hand in ${Math.max(0, Math.ceil(room.continue_at - now))} s`;
+      countdown.textContent = t("table.next_hand_in", { count: Math.max(0, Math.ceil(room.continue_at - now)) });
     }
   }
 }
 
 /** "▲SE": a face in a few characters (the back of a card in the hand; its title is in the
  * card's spoken name). */
-function kindShort(face) {
+function backShort(face) {
   const { color, kind } = parseFace(face);
-  return `${symbolGlyph(color)}${kindInfo(kind).short}`;
+  return `${symbolGlyph(color)}${kindShort(kind)}`;
 }
 
 export function symbolGlyph(color) {
@@ -547,49 +569,32 @@ export function symbolGlyph(color) {
 }
 
 function launcherWords(launcher) {
-  if (launcher.model === "random") return `random; ${plural(launcher.empty_streak || 0, "silent press", "silent presses")} in a row`;
-  if (launcher.model === "pattern") return `pattern; press ${launcher.index || 0} of the cycle`;
-  if (launcher.model === "scripted") return `scripted; ${plural(launcher.presses || 0, "press", "presses")} so far`;
-  return words(launcher.model);
+  if (launcher.model === "random") return t("n.launcher.random", { count: launcher.empty_streak || 0 });
+  if (launcher.model === "pattern") return t("launcher.pattern", { number: launcher.index || 0 });
+  if (launcher.model === "scripted") return t("n.launcher.scripted", { count: launcher.presses || 0 });
+  return t(`option.launcher.${launcher.model}`);
 }
 
+/** The question of the seat's open decision (docs/i18n.md: decision.<kind>). */
 function promptMessage(obs, names, pending, side) {
   const decision = obs.decision;
-  if (decision === "turn") return "Your turn: pick a card to play, or " + (obs.launcher ? "press the launcher." : "draw.");
-  if (decision === "stack") return `A draw of ${obs.stack} is coming your way: answer with the same card, or take them.`;
-  if (decision === "choose_discard") return "The launcher stayed silent: pick a card to discard.";
-  if (decision === "play_or_keep") return `You drew ${pending.card ? faceTitle(faceOf(pending.card, side)) : "a card"}: play it or keep it?`;
-  if (decision === "challenge") {
-    return `${names[pending.by]} played ${faceTitle(pending.card)} naming ${colorWords(pending.color)}. Challenge it?`;
-  }
-  if (decision === "choose_color") return "Name the colour in play.";
-  if (decision === "choose_player") return "Trade Hands: whose hand do you take?";
+  if (decision === "turn") return t(obs.launcher ? "decision.turn.launcher" : "decision.turn");
+  if (decision === "stack") return t(obs.launcher ? "decision.stack.launcher" : "decision.stack", { total: obs.stack });
+  if (decision === "play_or_keep") return pending.card ? t("decision.play_or_keep.card", { card: faceTitle(faceOf(pending.card, side)) }) : t("decision.play_or_keep");
+  if (decision === "challenge") return t("decision.challenge", { by: names[pending.by], kind: t(`card.${pending.card}`), color: colorName(pending.color) });
   if (decision === "press_your_luck") {
-    const done = pending.discarded || [];
-    return `Wild Press Your Luck: press the launcher again, or stop?${done.length ? ` Discarded so far: ${plural(done.length, "card")}.` : ""}`;
+    const done = (pending.discarded || []).length;
+    return done ? t("n.decision.press_your_luck.discarded", { count: done }) : t("decision.press_your_luck");
   }
-  return `Decide: ${words(decision)}.`;
+  if (decision === "choose_target" || decision === "discard_cards") return t(`decision.${decision}`, { kind: t(`card.${pending.card}`), count: pending.count || 1 });
+  return t(`decision.${decision}`);
 }
 
+/** The label of a button that takes `action` (a parsed action of legal_actions). */
 function actionLabel(action, obs, names, decision) {
-  switch (action.verb) {
-    case "draw":
-      return decision === "stack" ? `Take all ${obs.stack} cards` : "Draw a card";
-    case "press":
-      return "Press the launcher";
-    case "keep":
-      return "Keep it";
-    case "challenge":
-      return "Challenge";
-    case "accept":
-      return "Accept the draw";
-    case "trade":
-      return `Trade with ${names[action.seat]} (${plural(obs.hand_sizes[action.seat], "card")})`;
-    case "press_again":
-      return "Press again";
-    case "stop":
-      return "Stop here";
-    default:
-      return action.text;
-  }
+  if ((action.verb === "draw" || action.verb === "press") && decision === "stack") return t(obs.launcher ? "n.action.press_all" : "n.action.draw_all", { count: obs.stack });
+  if (action.verb === "trade") return t("action.trade.cards", { target: names[action.seat], cards: t("n.cards", { count: obs.hand_sizes[action.seat] }) });
+  if (action.verb === "target") return t("action.target", { target: names[action.seat] });
+  if (action.verb === "draw" && obs.options.draw_until_playable) return t("action.draw.until");
+  return t(`action.${action.verb}`);
 }
