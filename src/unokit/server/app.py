@@ -46,7 +46,7 @@ from .edge import Buckets, Edge, EdgeMiddleware, client_key
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .protocol import HARD_MAX_BYTES, NO_HELLO, MessageError, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
-from .room import RoomError, seat_bots
+from .room import RoomError, offer_policies, seat_bots
 from .web import game_number, web_routes
 
 log = logging.getLogger("unokit.server")
@@ -126,7 +126,9 @@ def _refusal(exc: RoomError, status: int) -> JSONResponse:
 
 def create_app(config: ServerConfig) -> Starlette:
     """The ASGI application serving ``config``; the hub starts and stops with it. Every request
-    passes :class:`~unokit.server.edge.EdgeMiddleware` first."""
+    passes :class:`~unokit.server.edge.EdgeMiddleware` first. Raises ``ValueError`` for a policy
+    file of ``config.bots`` that cannot be used."""
+    offer_policies(list(config.bots))
     hub = Hub(config)
     edge = Edge(config.edge(), hub.node_origins, hub.refresh_nodes if hub.clustered else None)
     # Per client address: rooms created, and room codes looked up in vain (code guessing).
