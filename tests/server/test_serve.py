@@ -42,7 +42,9 @@ def test_a_bad_room_request_is_refused_with_the_engines_reason(shared_server: Se
     with pytest.raises(ServerError) as settings:
         create_room(shared_server.url, "classic", 2, settings={"turn_seconds": -1})
     assert settings.value.code == "bad_settings"
-    request = urllib.request.Request(shared_server.url + "/api/rooms", data=b"{oops", method="POST")
+    request = urllib.request.Request(
+        shared_server.url + "/api/rooms", data=b"{oops", method="POST", headers={"Content-Type": "application/json"}
+    )
     with pytest.raises(urllib.error.HTTPError) as bad_json:
         urllib.request.urlopen(request, timeout=5)
     assert bad_json.value.code == 400 and json.loads(bad_json.value.read())["error"] == "bad_json"
@@ -67,6 +69,13 @@ def test_a_database_that_is_not_a_usable_url_is_refused_clearly(database: str) -
     done = serve_once("--database", database)
     assert done.returncode == 2
     assert f"{database!r} is not a database URL unokit can use" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_node_url_that_is_not_a_web_address_is_refused_clearly() -> None:
+    done = serve_once("--node-url", "127.0.0.1:8001")
+    assert done.returncode == 2
+    assert "'127.0.0.1:8001' is not an http:// or https:// address" in done.stderr
     assert "Traceback" not in done.stderr
 
 

@@ -21,6 +21,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("U", "call UNO with your next play (or late, if you forgot)"),
     ("C", "catch a player who did not call UNO"),
     ("Esc", "back out of a colour choice; close this help"),
+    ("L", "the whole log of the game so far"),
     ("?", "this help"),
     ("Q", "quit (asks first; the game record is saved)"),
 )

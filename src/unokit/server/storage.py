@@ -61,7 +61,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
 from .protocol import decode, encode
 
@@ -88,8 +88,10 @@ rooms = Table(
     Column("lease_until", Float, nullable=False, default=0.0),
     Column("public", Boolean, nullable=False, default=False),
     Column("listing", Text, nullable=True),
+    Column("closed_at", Float, nullable=True),
     Index("rooms_open_activity", "closed", "last_activity"),
     Index("rooms_public", "public", "closed"),
+    Index("rooms_closed_at", "closed", "closed_at"),
 )
 
 room_log = Table(
@@ -108,6 +110,17 @@ records = Table(
     Column("game_no", Integer, primary_key=True),
     Column("created_at", Float, nullable=False),
     Column("record", Text, nullable=False),
+    Index("records_created", "created_at"),
+)
+
+#: The processes of a cluster and the addresses clients reach them at (``--node-url``): each
+#: records itself at start and at every sweep; the Origin check accepts their addresses.
+nodes = Table(
+    "nodes",
+    metadata,
+    Column("node", String(64), primary_key=True),
+    Column("url", String(200), nullable=False),
+    Column("seen", Float, nullable=False),
 )
 
 room_chat = Table(
@@ -158,8 +171,9 @@ ADVANCE = (
 )
 APPEND = insert(room_log)
 #: Both at once on PostgreSQL, for a whole batch in one statement: its rooms' rows advanced
-#: from the steps they follow, and the entries of those that did appended; it returns how many
-#: rooms advanced.
+#: from the steps they follow, and the entries of those that did appended. Unless every room
+#: advanced, the statement fails (a text that is not a number, cast to one, names how many did),
+#: so nothing of it stays: it needs no transaction around it.
 POSTGRES_WRITE = """
 WITH batch AS (
     SELECT * FROM unnest(%(rooms)s::text[], %(afters)s::int[], %(seqs)s::int[]) AS b(room, after, seq)
@@ -173,8 +187,12 @@ WITH batch AS (
     FROM unnest(%(log_rooms)s::text[], %(log_seqs)s::int[], %(entries)s::text[]) AS e(room, seq, entry)
     JOIN moved ON moved.code = e.room
 )
-SELECT count(*) FROM moved
+SELECT CASE WHEN count(*) = %(count)s THEN count(*)
+            ELSE (%(refusal)s || count(*) || ' of ' || %(count)s)::int END
+FROM moved
 """
+#: The start of the text the statement fails with when a room of the batch has moved on.
+POSTGRES_REFUSAL = "unokit: rooms advanced: "
 
 
 #: The application name of a server process's sessions with PostgreSQL (``unokit/NODE``), and
@@ -256,7 +274,7 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
 #: The revision of the newest migration in ``migrations/versions`` (a test checks that it is
 #: Alembic's head). A database already at it is not migrated, so a start that finds its schema
 #: current never imports Alembic (a third of the server's start-up time).
-SCHEMA_HEAD = "0002"
+SCHEMA_HEAD = "0003"
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -479,6 +497,27 @@ class Store:
             rows = c.execute(select(records.c.game_no).where(records.c.room == code).order_by(records.c.game_no)).all()
         return [row.game_no for row in rows]
 
+    # ------------------------------------------------------------------ the cluster's processes
+    def announce(self, node: str, url: str) -> None:
+        """Record that process ``node`` is alive and reached at ``url``."""
+        with self.begin() as c:
+            c.execute(delete(nodes).where(nodes.c.node == node))
+            c.execute(insert(nodes).values(node=node, url=url, seen=time.time()))
+
+    def node_urls(self, since: float) -> set[str]:
+        """The addresses of the processes seen since ``since``."""
+        with self.begin() as c:
+            rows = c.execute(select(nodes.c.url).where(nodes.c.seen >= since)).all()
+        return {str(row.url) for row in rows}
+
+    def forget_node(self, node: str, *, before: float | None = None) -> None:
+        """Forget process ``node`` (it stops), or every process not seen since ``before``."""
+        with self.begin() as c:
+            if before is None:
+                c.execute(delete(nodes).where(nodes.c.node == node))
+            else:
+                c.execute(delete(nodes).where(nodes.c.seen < before))
+
     # ------------------------------------------------------------------ leases
     def claim(self, code: str, owner: str, owner_url: str, ttl: float, *, force: bool = False) -> bool:
         """Take or renew the lease of room ``code`` for ``owner``: succeeds when the lease is
@@ -562,7 +601,7 @@ class Store:
         if moved != len(jobs):
             if len(jobs) == 1:
                 raise StorageError(f"room {jobs[0].room} is no longer at step {jobs[0].after}")
-            raise StorageError(f"{len(jobs) - moved} of {len(jobs)} rooms are no longer at the step written")
+            raise StorageError(f"some of {len(jobs)} rooms are no longer at the step written")
         if not self.postgres:
             rows = [
                 {"room": j.room, "seq": j.after + i + 1, "at": now, "entry": encode(entry)}
@@ -575,8 +614,8 @@ class Store:
     @staticmethod
     def _write_many_postgres(c: Connection, jobs: list[Append], now: float) -> int:
         """:meth:`write_many` on PostgreSQL, in one statement whatever the batch's size (its
-        rows as arrays); returns how many of the rooms advanced (the caller refuses the
-        transaction unless all did)."""
+        rows as arrays), which commits by itself outside a transaction; returns how many of the
+        rooms advanced: all of them, or -1 when the statement refused the batch."""
         entries = [(j.room, j.after + i + 1, encode(entry)) for j in jobs for i, entry in enumerate(j.entries)]
         params = {
             "rooms": [j.room for j in jobs],
@@ -586,9 +625,15 @@ class Store:
             "log_seqs": [seq for _room, seq, _text in entries],
             "entries": [text for _room, _seq, text in entries],
             "now": now,
+            "count": len(jobs),
+            "refusal": POSTGRES_REFUSAL,
         }
-        moved = c.exec_driver_sql(POSTGRES_WRITE, params).scalar_one()
-        return int(moved)
+        try:
+            return int(c.exec_driver_sql(POSTGRES_WRITE, params).scalar_one())
+        except DBAPIError as exc:
+            if POSTGRES_REFUSAL not in str(exc.orig):
+                raise
+            return -1  # not all of them: the caller refuses the batch (the statement left nothing)
 
     def _write_one(self, c: Connection, job: Append) -> None:
         now = time.time()
@@ -596,6 +641,7 @@ class Store:
         values: dict[str, Any] = {"seq": seq, "last_activity": now}
         if job.close:
             values["closed"] = True
+            values["closed_at"] = now
         moved = c.execute(update(rooms).where(rooms.c.code == job.room, rooms.c.seq == job.after).values(**values))
         if moved.rowcount != 1:
             raise StorageError(f"room {job.room} is no longer at step {job.after}")
@@ -668,6 +714,7 @@ class Writer:
         self.batches = 0
         self.jobs = 0
         self._connection: Connection | None = None  # the writer thread's own, kept between batches
+        self._autocommit: Connection | None = None  # the same, without transactions (PostgreSQL)
 
     async def append(self, job: Append) -> None:
         """Queue ``job`` and wait until it is committed; raise :class:`StorageError` if not."""
@@ -682,17 +729,28 @@ class Writer:
         self._thread.join(timeout=10)
 
     @contextmanager
-    def _transaction(self) -> Iterator[Connection]:
-        """A transaction on the writer's connection (opened once, not checked out of the pool
-        for every batch); after a database error the connection is dropped and the next batch
-        opens a new one."""
-        if self._connection is None:
-            self._connection = self.store.engine.connect()
+    def _transaction(self, jobs: list[Append]) -> Iterator[Connection]:
+        """Where ``jobs`` are written: a transaction on the writer's connection (opened once,
+        not checked out of the pool for every batch), or on PostgreSQL, for log entries alone,
+        a connection of the writer's without one (their one statement commits by itself, or
+        fails whole). After a database error the connection is dropped and the next batch opens
+        a new one."""
+        alone = self.store.postgres and all(job.plain for job in jobs)
+        key = "_autocommit" if alone else "_connection"
+        connection: Connection | None = getattr(self, key)
+        if connection is None:
+            connection = self.store.engine.connect()
+            if alone:
+                connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+            setattr(self, key, connection)
         try:
-            with self._connection.begin():
-                yield self._connection
+            if alone:
+                yield connection
+            else:
+                with connection.begin():
+                    yield connection
         except SQLAlchemyError:
-            connection, self._connection = self._connection, None
+            setattr(self, key, None)
             with contextlib.suppress(SQLAlchemyError):
                 connection.close()
             raise
@@ -720,10 +778,11 @@ class Writer:
                 return
 
     def _close(self) -> None:
-        if self._connection is not None:
-            with contextlib.suppress(SQLAlchemyError):
-                self._connection.close()
-            self._connection = None
+        for connection in (self._connection, self._autocommit):
+            if connection is not None:
+                with contextlib.suppress(SQLAlchemyError):
+                    connection.close()
+        self._connection = self._autocommit = None
 
     def _commit(self, batch: list[Append]) -> None:
         outcomes = self.commit(batch)
@@ -741,7 +800,7 @@ class Writer:
         self.jobs += len(batch)
         plain = [job for job in batch if job.plain]
         try:
-            with self._transaction() as c:
+            with self._transaction(batch) as c:
                 if plain:
                     self.store.write_many(c, plain)
                 for job in batch:
@@ -753,7 +812,7 @@ class Writer:
             outcomes: list[BaseException | None] = []
             for job in batch:
                 try:
-                    with self._transaction() as c:
+                    with self._transaction([job]) as c:
                         self.store.write(c, job)
                 except (StorageError, SQLAlchemyError) as single:
                     outcomes.append(single)
