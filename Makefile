@@ -11,7 +11,7 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup run demo test lint typecheck dist dist-check bench golden postgres
+.PHONY: setup run demo test test-all lint typecheck dist dist-check bench golden postgres
 
 # Installs uv (pinned) when missing, then the locked environment in .venv.
 $(UV):
@@ -56,6 +56,11 @@ $(CHROMIUM):
 
 test: lint typecheck dist-check postgres $(CHROMIUM)
 	$(UV) run --frozen pytest
+
+# Everything `make test` runs, and the exhaustive matrices it leaves out (tests marked
+# "matrix": every variant played in the browser on every screen size).
+test-all: lint typecheck dist-check postgres $(CHROMIUM)
+	$(UV) run --frozen pytest -m ""
 
 # The wheel and the source distribution, built from the sources into dist/.
 dist: $(UV)

@@ -6,13 +6,37 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
+from playwright.sync_api import Page, ViewportSize
 
-#: True once the page says that it is its player's turn.
-YOUR_TURN = "document.querySelector('.prompt .message')?.textContent.includes('Your turn')"
+#: True once the page offers its player a turn (the decision the prompt is open for).
+YOUR_TURN = "document.querySelector('[data-region=prompt]')?.dataset.decision === 'turn'"
+
+#: The screens the table is made for, by name: phones held upright and sideways, a tablet, a
+#: laptop and a large desktop.
+VIEWPORTS: dict[str, ViewportSize] = {
+    "phone": {"width": 390, "height": 844},
+    "phone-landscape": {"width": 844, "height": 390},
+    "tablet": {"width": 768, "height": 1024},
+    "laptop": {"width": 1280, "height": 800},
+    "desktop": {"width": 1920, "height": 1080},
+}
+
+#: The layout checks (``layout.js``): what a person on any screen must get.
+LAYOUT = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
+
+#: The region whose text is not yet checked for engine identifiers: the log, whose lines are
+#: the server's narration in English (it says cards in their notation).
+NARRATION = "[data-region=log]"
+
+
+def layout_problems(page: Page) -> list[str]:
+    """What is wrong with the page as drawn now (``layout.js``); empty when nothing is."""
+    return [str(problem) for problem in page.evaluate(LAYOUT, NARRATION)]
+
 
 #: Room timers that keep browser games short: bots answer at once, no pause between hands.
 FAST_TIMERS = {"bot_seconds": "0", "catch_seconds": "0", "hand_pause_seconds": "0", "turn_seconds": "0"}
@@ -40,6 +64,7 @@ def create_room(
     page.fill("#bots", str(bots))
     page.select_option("#bot-kind", bot)
     if rounds is not None:
+        page.click("details.more-rules summary")
         page.fill("#opt-rounds", str(rounds))
     for option, value in (options or {}).items():
         if isinstance(value, bool):
@@ -52,9 +77,9 @@ def create_room(
     page.click("#create-button")
     page.wait_for_url("**/r/*")
     code = page.url.rsplit("/", 1)[-1]
-    seats = "[...document.querySelectorAll('.waiting > ol.seat-list li')]"
+    seats = "[...document.querySelectorAll('.waiting > ol.seat-list > li')]"
     page.wait_for_function(
-        f"{seats}.length === {players} && {seats}.filter(li => li.textContent.includes('bot')).length === {bots}"
+        f"{seats}.length === {players} && {seats}.filter(li => li.dataset.kind === 'bot').length === {bots}"
     )
     return code
 
@@ -116,14 +141,14 @@ class Clicker:
             return False
         for selector in (
             ".choices [data-verb='catch']",
-            ".choices [data-verb='uno']",
+            ".uno-button[data-verb='uno']",
             ".choices .color-choice",
         ):
             if self.click(selector):
                 return True
-        toggle = self.page.locator(".uno-toggle[aria-pressed='false']")
-        if toggle.count():
-            self.click(".uno-toggle[aria-pressed='false']")
+        toggle = ".uno-button[data-verb='uno-toggle'][aria-pressed='false']:not([disabled])"
+        if self.page.locator(toggle).count():
+            self.click(toggle)
         if self.click(".hand-card.playable"):
             return True
         return self.click(".choices [data-action]")
@@ -143,7 +168,7 @@ def play_to_the_end(clickers: list[Clicker], timeout: float = 240.0, on_idle: An
             acted = clicker.step() or acted
         if not acted:
             clickers[0].page.wait_for_timeout(pause * 1000)
-    states = [json.dumps(c.page.locator(".prompt").inner_text()[:200]) for c in clickers]
+    states = [json.dumps(c.page.locator("[data-region=prompt]").inner_text()[:200]) for c in clickers]
     raise AssertionError(f"the game did not end in {timeout} s; prompts: {states}")
 
 

@@ -33,6 +33,7 @@ from ..core.errors import UnokitError
 from ..core.game import Game
 from ..core.observation import redact
 from ..core.teams import partner
+from ..keys import terminal_keys
 from ..narration import plain
 from . import faces, look
 from .help import KEYS, rules_summary
@@ -728,21 +729,21 @@ class TableScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         key = event.key
         event.stop()
-        if key in ("q", "ctrl+q"):
+        if key in terminal_keys("quit"):
             self.app.push_screen(QuitScreen(self.session.record_path), self.quit_answer)
             return
-        if key in ("question_mark", "f1"):
+        if key in terminal_keys("help"):
             self.app.push_screen(HelpScreen(self.session.game))
             return
-        if key == "c":
+        if key in terminal_keys("catch"):
             if not self.out_of_turn_key(CATCH):
                 self.hint("nobody to catch")
             return
-        if key == "j":
+        if key in terminal_keys("jump"):
             if not self.jump_key():
                 self.hint("nothing to jump in on")
             return
-        if key == "u":
+        if key in terminal_keys("uno"):
             if not self.out_of_turn_key(UNO) and (self.ready or self.window is not None):
                 self.uno_armed = not self.uno_armed
                 self.hint("UNO! will be called with your next play" if self.uno_armed else "UNO call taken back")
@@ -767,10 +768,10 @@ class TableScreen(Screen[None]):
         elif key.isdigit() and 1 <= int(key) <= len(choices):
             self.submit(choices[int(key) - 1].action)
             return
-        elif key == "enter":
+        elif key in terminal_keys("play"):
             self.submit(choices[self.menu_index].action)
             return
-        elif key == "escape" and self.submenu is not None:
+        elif key in terminal_keys("back") and self.submenu is not None:
             self.submenu = None
         self.render_all()
 
@@ -784,20 +785,20 @@ class TableScreen(Screen[None]):
             self.cursor = (self.cursor + 1) % len(hand)
         elif key in ("up", "down") and hand:
             self.cursor = self.row_neighbour(-1 if key == "up" else 1)
-        elif key == "home":
+        elif key == terminal_keys("first_last")[0]:
             self.cursor = 0
-        elif key == "end":
+        elif key == terminal_keys("first_last")[1]:
             self.cursor = max(len(hand) - 1, 0)
         elif key.isdigit():
             index = (int(key) or 10) - 1
             if index < len(hand):
                 self.cursor = index
-        elif key == "d":
+        elif key in terminal_keys("draw"):
             draws = [c.action for c in prompt.choices if c.action.kind in (DRAW, PRESS)]
             if draws:
                 self.submit(draws[0])
                 return
-        elif key == "enter" and hand:
+        elif key in terminal_keys("play") and hand:
             self.choose_card(hand[self.cursor].card)
             return
         self.message = ""

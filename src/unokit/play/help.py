@@ -10,20 +10,11 @@ from __future__ import annotations
 
 from ..core.cards import KIND_TITLES, KINDS, is_number
 from ..core.game import Game
+from ..keys import KEYMAP
 
-#: The keys of the table screen: (keys, what they do).
-KEYS: tuple[tuple[str, str], ...] = (
-    ("← → ↑ ↓ Home End", "move in your hand (↑ ↓: a row up or down)"),
-    ("1 … 9, 0", "pick card 1 … 9, 10; in a menu, answer 1 … 9"),
-    ("Enter", "play the picked card; in a menu, take the answer"),
-    ("← → ↑ ↓ in a menu", "move through the answers"),
-    ("D", "draw, press the launcher, or take a stacked draw"),
-    ("U", "call UNO with your next play (or late, if you forgot)"),
-    ("C", "catch a player who did not call UNO"),
-    ("Esc", "back out of a colour choice; close this help"),
-    ("?", "this help"),
-    ("Q", "quit (asks first; the game record is saved)"),
-)
+#: The keys of the table screen: (keys, what they do), from the key map it shares with the
+#: browser (:mod:`unokit.keys`).
+KEYS: tuple[tuple[str, str], ...] = tuple((b.shown, b.words) for b in KEYMAP if b.terminal)
 
 _SCORING = {
     "winner": "the round's winner scores the points of the cards left in the other hands; "

@@ -9,6 +9,8 @@ Routes (``docs/protocol.md``):
 * ``GET /api/rooms/{code}`` -> the room as everyone may see it;
 * ``GET /api/rooms/{code}/records`` and ``.../records/{n}`` -> finished games as ``unokit-record/1``;
 * ``GET /r/{code}`` -> the room's link, the browser client's page;
+* ``GET /sw.js`` and ``GET /manifest.webmanifest`` -> the page's service worker and web app
+  manifest (``docs/web.md``, "On a phone's home screen");
 * ``WS /ws`` -> the game protocol ``unokit-server/1``.
 """
 
@@ -25,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -182,7 +186,14 @@ def create_app(config: ServerConfig) -> Starlette:
         )
 
     async def index(_request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def service_worker(_request: Request) -> Response:
+        # At the root, so that it may serve the pages of every room (its scope is "/").
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    async def manifest(_request: Request) -> Response:
+        return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
 
     async def websocket_endpoint(websocket: WebSocket) -> None:
         if hub.connections >= config.max_connections or not hub.ready:
@@ -214,9 +225,13 @@ def create_app(config: ServerConfig) -> Starlette:
         WebSocketRoute("/ws", websocket_endpoint),
         Route("/", index),
         Route("/r/{code}", index),
+        Route("/sw.js", service_worker),
+        Route("/manifest.webmanifest", manifest),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # Pages, scripts and JSON answers go compressed to browsers that accept it.
+    middleware = [Middleware(GZipMiddleware, minimum_size=512)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
     return app
 

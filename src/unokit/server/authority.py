@@ -171,6 +171,8 @@ class Room:
             if reply.get("type") == "error":
                 reply = {**reply, "state": self._state_message(item[1].seat, [])}
             item[1].deliver(reply)
+        elif kind == "seat_bots":
+            await self._seat_bots(item[1], item[2])
         elif kind == "close_idle" and self.owner and not self.peers and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
                 await self._commit([{"type": "close", "reason": "nobody used the room for a while"}])
@@ -222,6 +224,8 @@ class Room:
             new_token_text = new_token()
             assert isinstance(name, str)
             entry = {"type": "join", "seat": seat, "name": name.strip(), "token_hash": token_hash(new_token_text)}
+            if is_host:
+                entry["host"] = True
             try:
                 await self._commit([entry])
             except RoomError as exc:
@@ -353,6 +357,22 @@ class Room:
             entry["seed"] = secrets.randbits(63)
             entry["at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         await self._commit([entry])
+
+    async def _seat_bots(self, bots: list[str], done: asyncio.Future[None]) -> None:
+        """Seat the bots a new room was created with, at its last seats (the people who join take
+        the first ones), one log entry each, before the room's link is handed out."""
+        try:
+            if not self.owner:
+                raise RoomError("unavailable", "the room is served by another process; try again")
+            first = len(self.state.seats) - len(bots)
+            for index, bot in enumerate(bots, start=first):
+                entry = self.state.check_host("add_bot", index, bot)  # named after the seats before it
+                entry["seed"] = secrets.randbits(62)
+                await self._commit([entry])
+        except RoomError as exc:
+            done.set_exception(exc)
+        else:
+            done.set_result(None)
 
     def _gone(self, peer: Peer) -> None:
         if self.peers.pop(peer.conn_id, None) is None:
@@ -602,8 +622,11 @@ class Room:
                 "room %s: bot %s failed at seat %d; playing its first legal action", self.code, auto.name, seat
             )
             text = game.legal_actions(seat)[0].text
+        entry: dict[str, Any] = {"type": "action", "seat": seat, "action": text}
+        if self.state.seats[seat].kind == "human":
+            entry["standin"] = True  # a stand-in played for an away person: the log says so
         try:
-            await self._commit([{"type": "action", "seat": seat, "action": text}])
+            await self._commit([entry])
         except RoomError as exc:
             log.warning("room %s: the move of bot %s was refused: %s", self.code, auto.name, exc.message)
 
@@ -648,6 +671,8 @@ class Room:
             "events": seen,
             "narration": [line for line in (describe(e, names) for e in seen) if line],
         }
+        if self.state.last_standin is not None:
+            message["standin"] = self.state.last_standin
         summary = round_summary(self.state.spec.variant, names, seen)
         if summary is not None:
             message["summary"] = summary

@@ -67,12 +67,16 @@ def create_room(
     players: int | None = None,
     options: dict[str, Any] | None = None,
     settings: dict[str, Any] | None = None,
+    bots: list[str] | None = None,
 ) -> dict[str, Any]:
     """Create a room (``POST /api/rooms``); returns its ``room`` code, ``link``, ``websocket``
-    address and the ``host_token``. Raises :class:`ServerError` ``bad_room`` for a bad spec."""
+    address and the ``host_token``. ``bots`` seats a bot of each name at the last seats before
+    the answer comes. Raises :class:`ServerError` ``bad_room`` for a bad spec."""
     body: dict[str, Any] = {"variant": variant, "options": options or {}, "settings": settings or {}}
     if players is not None:
         body["players"] = players
+    if bots:
+        body["bots"] = bots
     result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/rooms", body)
     return result
 
@@ -110,8 +114,10 @@ class RoomClient:
         role: str = "player",
         keep: bool = False,
         reconnect: bool = True,
+        host_token: str | None = None,
     ) -> None:
         self.servers = list(servers)
+        self.host_token = host_token  # said in every hello: marks the connection (and a new seat) as the host's
         self.room = room
         self.name = name
         self.token = token
@@ -176,6 +182,8 @@ class RoomClient:
                 hello["token"] = self.token
             elif self.name is not None and self.role == "player":
                 hello["name"] = self.name
+            if self.host_token is not None:
+                hello["host_token"] = self.host_token
             await ws.send(json.dumps(hello))
             welcome = await asyncio.wait_for(self._welcome, 15)
             if welcome["type"] == "error":

@@ -167,12 +167,19 @@ class Hub:
     # ------------------------------------------------------------------ rooms
     async def create_room(self, request: dict[str, Any]) -> dict[str, Any]:
         """Create a room from an HTTP request body; raise :class:`RoomError` ``bad_room``."""
-        unknown = set(request) - {"variant", "players", "options", "settings"}
+        unknown = set(request) - {"variant", "players", "options", "settings", "bots"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
         spec = RoomSpec.build(
             request.get("variant", "classic"), request.get("players"), request.get("options"), request.get("settings")
         )
+        bots = request.get("bots", [])
+        if not isinstance(bots, list) or not all(isinstance(bot, str) for bot in bots):
+            raise RoomError("bad_room", "'bots' must be a list of bot names, one per bot seat")
+        if len(bots) > spec.players - 1:
+            raise RoomError("bad_room", f"'bots' may fill at most {spec.players - 1} of the {spec.players} seats")
+        for bot in bots:
+            RoomState.check_bot(bot)
         host = new_token()
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -180,6 +187,13 @@ class Hub:
                 break
         else:
             raise RoomError("unavailable", "no free room code was found; try again")
+        if bots:
+            room = await self.room(code)
+            if room is None:
+                raise RoomError("unavailable", "the new room could not be opened; try again")
+            seated: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            room.submit("seat_bots", bots, seated)
+            await seated
         return {
             "room": code,
             "link": f"{self.config.base_url}/r/{code}",

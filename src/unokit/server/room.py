@@ -28,6 +28,14 @@ PHASES = (LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED)
 #: The bots a host may seat by name (those installed: ``ismcts_fast`` needs the ``fast`` extra).
 SEAT_BOTS = ("random", "heuristic", "ismcts", "ismcts_fast")
 
+#: The names bots sit down with: people's names from many countries, so that a table reads like
+#: one ("Greta played a Red 5"); the bot's strength is shown beside it.
+BOT_NAMES: tuple[str, ...] = (
+    "Ada", "Boris", "Chloé", "Dmitri", "Emma", "Farid", "Greta", "Hiro", "Inès", "Jonas",
+    "Kemal", "Lena", "Mateo", "Nadia", "Olga", "Priya", "Quentin", "Rosa", "Sami", "Tomás",
+    "Uma", "Viktor", "Wen", "Yara", "Zoe", "Amara", "Bruno", "Carmen", "Diego", "Elif",
+)  # fmt: skip
+
 #: Host commands and the phases in which each is allowed.
 HOST_PHASES: dict[str, tuple[str, ...]] = {
     "add_bot": (LOBBY, HAND_OVER),
@@ -115,9 +123,18 @@ class SeatState:
     bot: str | None = None
     bot_seed: int = 0
     token_hash: str | None = None
+    host: bool = False  # the person who created the room (joined with its host token)
+    standin_moves: int = 0  # moves a stand-in bot made for this person since they last acted
 
     def public(self, seat: int) -> dict[str, Any]:
-        return {"seat": seat, "kind": self.kind, "name": self.name, "bot": self.bot}
+        return {
+            "seat": seat,
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "host": self.host,
+            "standin_moves": self.standin_moves,
+        }
 
 
 @dataclass(frozen=True)
@@ -179,6 +196,7 @@ class RoomState:
         self.moves: list[tuple[int, str]] = []
         self.started_at: str | None = None
         self.closed_reason: str | None = None
+        self.last_standin: int | None = None  # the seat a stand-in played in the last entry
         self._settings = spec.settings.to_json()
 
     # ------------------------------------------------------------------ folding
@@ -192,8 +210,11 @@ class RoomState:
         kind = entry["type"]
         events: list[Event] = []
         try:
+            self.last_standin = None
             if kind == "join":
-                self.seats[entry["seat"]] = SeatState("human", entry["name"], token_hash=entry["token_hash"])
+                self.seats[entry["seat"]] = SeatState(
+                    "human", entry["name"], token_hash=entry["token_hash"], host=bool(entry.get("host"))
+                )
             elif kind == "bot":
                 self.seats[entry["seat"]] = SeatState("bot", entry["name"], entry["bot"], entry["seed"])
             elif kind in ("kick", "leave"):
@@ -216,6 +237,12 @@ class RoomState:
                 except UnokitError as exc:  # the engine refused and changed nothing
                     raise RoomError("illegal", str(exc)) from None
                 self.moves.append((seat, action.text))
+                occupant = self.seats[seat]
+                if entry.get("standin"):
+                    occupant.standin_moves += 1
+                    self.last_standin = seat
+                elif occupant.kind == "human" and not self._reaction(action.text):
+                    occupant.standin_moves = 0
                 self._after_action(events)
             elif kind == "continue":
                 self.phase = PLAYING
@@ -228,6 +255,12 @@ class RoomState:
             raise RoomError("corrupt", f"log entry {self.seq + 1} ({kind}) does not apply: {exc}") from None
         self.seq += 1
         return events
+
+    @staticmethod
+    def _reaction(text: str) -> bool:
+        """A catch or a late UNO call: an action a person's page may send while a stand-in
+        still plays their turns, so it does not count as the person being back."""
+        return text.split(" ", 1)[0] in ("catch", "uno")
 
     def _after_action(self, events: list[Event]) -> None:
         game = self._game()
@@ -270,8 +303,8 @@ class RoomState:
                 raise RoomError("bad_seat", f"seat {index} is already open")
             if command == "kick":
                 return {"type": "kick", "seat": index}
-            name = self._bot_name(bot)
-            return {"type": "bot", "seat": index, "bot": name, "name": self._unique_name(f"{name} bot", index)}
+            name = self.check_bot(bot)
+            return {"type": "bot", "seat": index, "bot": name, "name": self.bot_person_name(index)}
         if command in ("start", "continue"):
             empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
             if empty:
@@ -292,15 +325,20 @@ class RoomState:
                 return index
         raise RoomError("room_full", "every seat is taken; join as a spectator")
 
-    def _unique_name(self, name: str, index: int) -> str:
-        """``name``, numbered ("heuristic bot 2") when another seat than ``index`` already has it,
-        so that every seat of a room can be told apart in the log and on the table."""
+    def bot_person_name(self, index: int) -> str:
+        """A person's name for a bot sitting at seat ``index`` (:data:`BOT_NAMES`), one that no
+        other seat of the room has, chosen by the room code and the seat so that rooms differ;
+        numbered ("Ada 2") only when every name is taken."""
         taken = {seat.name for i, seat in enumerate(self.seats) if i != index and seat.name}
-        candidate, number = name, 1
-        while candidate in taken:
+        start = (sum(ord(ch) for ch in self.code) * 7 + index * 11) % len(BOT_NAMES)
+        for step in range(len(BOT_NAMES)):
+            candidate = BOT_NAMES[(start + step) % len(BOT_NAMES)]
+            if candidate not in taken:
+                return candidate
+        number = 2
+        while f"{BOT_NAMES[start]} {number}" in taken:
             number += 1
-            candidate = f"{name} {number}"
-        return candidate
+        return f"{BOT_NAMES[start]} {number}"
 
     def _seat_number(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
@@ -308,7 +346,8 @@ class RoomState:
         return seat
 
     @staticmethod
-    def _bot_name(bot: object) -> str:
+    def check_bot(bot: object) -> str:
+        """``bot`` if a seat can be given to it; raise :class:`RoomError` ``bad_bot``."""
         available = [name for name in SEAT_BOTS if name in bot_names()]
         if bot not in available:
             raise RoomError("bad_bot", f"'bot' must be one of {', '.join(available)}")

@@ -2,6 +2,8 @@
 // The connection says hello again with the seat's token after every drop, so a reload or a
 // lost network puts the player back in their seat.
 
+import { t } from "./text.js";
+
 export const PROTOCOL = "unokit-server/1";
 
 /** An error from the server, in words. */
@@ -20,7 +22,7 @@ export async function api(path, body = undefined) {
       ? { headers: { Accept: "application/json" } }
       : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   } catch (err) {
-    throw new ServerError("offline", "The server cannot be reached. Check the connection and try again.");
+    throw new ServerError("offline", t("web.offline.message"));
   }
   let data = null;
   try {
@@ -29,7 +31,7 @@ export async function api(path, body = undefined) {
     data = null;
   }
   if (!response.ok) {
-    const message = data && data.message ? data.message : `the server answered ${response.status}`;
+    const message = data && data.message ? data.message : t("web.error.status", { status: response.status });
     throw new ServerError((data && data.error) || String(response.status), message);
   }
   return data;
@@ -91,7 +93,7 @@ export class RoomConnection {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws`);
     this.ws = ws;
-    this.handlers.onStatus(this.retry ? "reconnecting…" : "connecting…");
+    this.handlers.onStatus(this.retry ? t("web.status.reconnecting") : t("web.status.connecting"), "connecting");
     ws.onopen = () => {
       const hello = { type: "hello", protocol: PROTOCOL, room: this.code, role: this.role, id: this.nextId++ };
       if (this.token) hello.token = this.token;
@@ -106,7 +108,7 @@ export class RoomConnection {
       if (this.closedForGood) return;
       this.retry += 1;
       const delay = Math.min(5000, 250 * 2 ** Math.min(this.retry, 5));
-      this.handlers.onStatus(`connection lost; reconnecting in ${Math.round(delay / 100) / 10} s`);
+      this.handlers.onStatus(t("web.status.lost", { seconds: Math.round(delay / 100) / 10 }), "lost");
       this.timer = setTimeout(() => this.open(), delay);
     };
   }
@@ -123,9 +125,10 @@ export class RoomConnection {
       this.seat = msg.seat;
       this.isHost = Boolean(msg.host);
       if (msg.token) this.token = msg.token;
-      this.handlers.onStatus("connected");
+      this.handlers.onStatus(t("web.status.connected"), "connected");
       this.handlers.onWelcome(msg);
     } else if (msg.type === "state") {
+      performance.mark("unokit:state", { detail: msg.version });
       const moved = msg.version !== this.version;
       this.version = msg.version;
       this.decision = msg.observation ? msg.observation.decision : null;
@@ -187,5 +190,10 @@ export class RoomConnection {
 
   leave() {
     return this.send({ type: "leave", token: this.token });
+  }
+
+  /** The player is here again: the stand-in bot gives the seat back. */
+  back() {
+    return this.send({ type: "back", token: this.token });
   }
 }

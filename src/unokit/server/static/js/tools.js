@@ -4,7 +4,17 @@
 
 import { api } from "./net.js";
 import { cardNode, faceOf } from "./cards.js";
-import { animate, clear, h, plural, tone, words } from "./dom.js";
+import { animate, clear, h } from "./dom.js";
+import { playSound } from "./sound.js";
+
+/** Words for a snake_case name: "one_card" -> "one card". */
+function words(name) {
+  return String(name).replace(/_/g, " ");
+}
+
+function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
 
 const SHEET_KEY = "unokit.sheet";
 
@@ -187,7 +197,7 @@ export function launcherPage(app, catalog) {
     if (busy) return;
     busy = true;
     draw();
-    tone(300, 0.05);
+    playSound("press");
     try {
       const reply = await api("/api/launcher/press", { state });
       state = reply.state;
@@ -202,10 +212,9 @@ export function launcherPage(app, catalog) {
     const machine = page.querySelector(".machine");
     if (last > 0) {
       animate(machine, "anim-fire");
-      for (let i = 0; i < Math.min(last, 8); i++) tone(180 + 40 * i, 0.07, "sawtooth", i * 0.06);
+      playSound("fire");
     } else if (last === 0) {
       animate(machine, "anim-press");
-      tone(520, 0.05);
     }
   }
 
