@@ -11,7 +11,7 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup run demo test test-all lint typecheck dist dist-check bench golden postgres
+.PHONY: setup run demo test test-all lint typecheck dist dist-check bench bench-bots golden postgres catalogs
 
 # Installs uv (pinned) when missing, then the locked environment in .venv.
 $(UV):
@@ -85,6 +85,23 @@ bench: setup
 	$(UV) run --frozen python scripts/bench_engine.py
 	$(UV) run --frozen python scripts/bench_envs.py
 	$(UV) run --frozen python scripts/bench_fast.py
+
+# The bots' ladder and the expert's head-to-head figures (docs/bots.md): the tournament of the five
+# levels in five settings, then ismcts_belief against ismcts_fast and against heuristic (2-player
+# Classic, seats swapped), with times per decision. Hours at the defaults on 2 cores; smaller with
+# LADDER_GAMES=50 H2H_GAMES=200.
+LADDER_GAMES ?= 200
+H2H_GAMES ?= 2000
+bench-bots: setup
+	$(UV) run --frozen python scripts/bench_ladder.py --games $(LADDER_GAMES)
+	$(UV) run --frozen python scripts/bench_ismcts.py --bot ismcts_belief --opponent ismcts_fast --games $(H2H_GAMES) --first-deal 10000
+	$(UV) run --frozen python scripts/bench_ismcts.py --bot ismcts_belief --opponent heuristic --games $(H2H_GAMES) --first-deal 10000
+
+# The message catalogues (docs/i18n.md): Babel extracts every key, updates each language's
+# catalogue (src/unokit/locale/<lang>/LC_MESSAGES/unokit.po) and compiles it to the .mo file
+# and the browser's JSON (both committed).
+catalogs: setup
+	$(UV) run --frozen python scripts/catalogs.py
 
 golden: setup
 	$(UV) run --frozen python scripts/make_golden.py

@@ -24,12 +24,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import gc
 import os
 import resource
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from tests.server.support import UNOKIT, PostgresCluster, ServerProcess, free_port  # noqa: E402
 
 from unokit.core.rng import Rng  # noqa: E402
-from unokit.server.client import create_room, ws_url  # noqa: E402
+from unokit.server.client import create_room, get_json, ws_url  # noqa: E402
 
 SETTINGS = {"turn_seconds": 0.0, "catch_seconds": 0.0, "bot_seconds": 0.0, "hand_pause_seconds": 0.0}
 TICK = os.sysconf("SC_CLK_TCK")
@@ -57,6 +60,7 @@ class Stats:
     errors: int = 0
     refused: int = 0
     actions: int = 0
+    redirects: int = 0
     measuring: bool = False
 
 
@@ -94,13 +98,28 @@ def postgres_pids(cluster: PostgresCluster) -> list[int]:
     return pids
 
 
-async def _join(url: str, code: str, name: str) -> tuple[ClientConnection, str]:
-    ws = await connect(ws_url(url), max_size=2**24, ping_interval=None, open_timeout=60, compression=None)
-    await ws.send(orjson.dumps({"type": "hello", "room": code, "name": name}).decode())
-    welcome = orjson.loads(await ws.recv())
-    if welcome["type"] != "welcome":
-        raise RuntimeError(f"join refused: {welcome}")
-    return ws, str(welcome["token"])
+async def _join(url: str, code: str, name: str, stats: Stats) -> tuple[ClientConnection, str]:
+    """Join room ``code`` at the server ``url`` as the browser does: following a redirect to
+    the process that owns the room."""
+    address = ws_url(url)
+    hello: dict[str, Any] = {"type": "hello", "room": code, "name": name, "redirects": True}
+    for _ in range(3):
+        ws = await connect(address, max_size=2**24, ping_interval=None, open_timeout=60, compression=None)
+        await ws.send(orjson.dumps(hello).decode())
+        welcome = orjson.loads(await ws.recv())
+        if welcome["type"] == "error" and welcome["code"] == "bad_message" and "redirects" in hello:
+            del hello["redirects"]  # a build of the server from before redirects: it forwards
+            await ws.close()
+            continue
+        if welcome["type"] == "redirect":
+            stats.redirects += 1
+            address = welcome["websocket"]
+            await ws.close()
+            continue
+        if welcome["type"] != "welcome":
+            raise RuntimeError(f"join refused: {welcome}")
+        return ws, str(welcome["token"])
+    raise RuntimeError(f"join of {code} redirected three times")
 
 
 def _choose(observation: dict[str, Any]) -> str:
@@ -175,26 +194,33 @@ async def run_level(
     pace: float,
     variant: str,
     server_pids: list[int],
-    database_pids: list[int],
+    database_pids: Callable[[], list[int]],
 ) -> dict[str, Any]:
     """Play ``games`` games spread over the servers at ``urls``; measure ``seconds`` after
-    ``warmup``, and the CPU time of the server processes and of the database server's."""
+    ``warmup``, and the CPU time of the server processes and of the database server's.
+
+    Game ``g`` is created at server ``g mod N`` and its seat ``s`` says hello to server
+    ``(g + s) mod N``, as a load balancer that knows nothing of rooms would spread them: the
+    first hello makes that server the room's owner, and the seats that reach another server
+    follow its redirect to the owner."""
     stats = Stats()
     stop = asyncio.Event()
-    homes = [urls[index % len(urls)] for index in range(games)]
-    created = await asyncio.gather(*(asyncio.to_thread(create_room, url, variant, 4, {}, SETTINGS) for url in homes))
+    count = len(urls)
+    created = await asyncio.gather(
+        *(asyncio.to_thread(create_room, urls[g % count], variant, 4, {}, SETTINGS) for g in range(games))
+    )
     semaphore = asyncio.Semaphore(64)
 
-    async def seat_table(url: str, room: dict[str, Any]) -> Table:
+    async def seat_table(g: int, room: dict[str, Any]) -> Table:
         table = Table(room["room"], room["host_token"])
         async with semaphore:
             for seat in range(4):
-                ws, token = await _join(url, table.code, f"p{seat}")
+                ws, token = await _join(urls[(g + seat) % count], table.code, f"p{seat}", stats)
                 table.seats.append(ws)
                 table.tokens.append(token)
         return table
 
-    tables = list(await asyncio.gather(*(seat_table(url, room) for url, room in zip(homes, created, strict=True))))
+    tables = list(await asyncio.gather(*(seat_table(g, room) for g, room in enumerate(created))))
     loops = []
     for index, table in enumerate(tables):
         for seat in range(4):
@@ -205,12 +231,13 @@ async def run_level(
     await asyncio.sleep(warmup)
     stats.measuring = True
     started = time.perf_counter()
-    cpu_before, server_before, database_before = os.times(), cpu_seconds(server_pids), cpu_seconds(database_pids)
+    database = database_pids()  # now: the backends of every connection the servers opened
+    cpu_before, server_before, database_before = os.times(), cpu_seconds(server_pids), cpu_seconds(database)
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - started
     cpu, server_cpu = os.times(), cpu_seconds(server_pids) - server_before
-    database_cpu = cpu_seconds(database_pids) - database_before
+    database_cpu = cpu_seconds(database) - database_before
     generator_cpu = (cpu.user - cpu_before.user) + (cpu.system - cpu_before.system)
     stop.set()
     for table in tables:
@@ -231,6 +258,7 @@ async def run_level(
         "max_ms": ordered[-1] * 1000 if ordered else float("nan"),
         "errors": stats.errors,
         "refused": stats.refused,
+        "redirects": stats.redirects,
         "server_cpu_ms_per_action": 1000 * server_cpu / actions,
         "database_cpu_ms_per_action": 1000 * database_cpu / actions,
         "generator_cpu_ms_per_action": 1000 * generator_cpu / actions,
@@ -238,11 +266,70 @@ async def run_level(
     }
 
 
-def _databases(args: argparse.Namespace) -> list[str]:
+class Namespaces:
+    """Network namespaces on this machine standing for separate machines (root only): one for
+    the database and one per server process, each with its own address on a bridge that the
+    load generator (in the machine's own namespace) reaches them through: 10.78.0.1 for the
+    generator, 10.78.0.2 for PostgreSQL, 10.78.0.11, .12, ... for the servers. Their traffic
+    crosses veth pairs and the bridge instead of the loopback interface."""
+
+    def __init__(self, servers: int) -> None:
+        tag = f"{os.getpid() % 100000}"
+        self.bridge = f"ukb{tag}"
+        self.names = [f"ukdb{tag}", *(f"uks{i}x{tag}" for i in range(1, servers + 1))]
+        self.addresses = ["10.78.0.2", *(f"10.78.0.{10 + i}" for i in range(1, servers + 1))]
+
+    @staticmethod
+    def _ip(*args: str) -> None:
+        subprocess.run(["ip", *args], check=True, capture_output=True)
+
+    def __enter__(self) -> Namespaces:
+        if os.geteuid() != 0:
+            raise SystemExit("--netns needs root (it creates network namespaces with 'ip netns')")
+        self._ip("link", "add", self.bridge, "type", "bridge")
+        self._ip("addr", "add", "10.78.0.1/24", "dev", self.bridge)
+        self._ip("link", "set", self.bridge, "up")
+        for index, (name, address) in enumerate(zip(self.names, self.addresses, strict=True)):
+            outside = f"{self.bridge}v{index}"
+            self._ip("netns", "add", name)
+            self._ip("link", "add", outside, "type", "veth", "peer", "name", "eth0", "netns", name)
+            self._ip("link", "set", outside, "master", self.bridge, "up")
+            self._ip("-n", name, "addr", "add", f"{address}/24", "dev", "eth0")
+            self._ip("-n", name, "link", "set", "eth0", "up")
+            self._ip("-n", name, "link", "set", "lo", "up")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for name in self.names:
+            with contextlib.suppress(subprocess.CalledProcessError):
+                self._ip("netns", "del", name)
+        with contextlib.suppress(subprocess.CalledProcessError):
+            self._ip("link", "del", self.bridge)
+
+    def prefix(self, index: int) -> list[str]:
+        """The command prefix that runs a program in namespace ``index`` (0: the database's)."""
+        return ["ip", "netns", "exec", self.names[index]]
+
+
+def _setups(args: argparse.Namespace) -> list[tuple[str, int]]:
+    """(database, server processes) to measure: SQLite with one process, every other database
+    with each of ``--processes``."""
     names = [name.strip() for name in args.db.split(",") if name.strip()]
     if args.postgres and "postgres" not in names:
         names.append("postgres")
-    return names
+    counts = [int(n) for n in str(args.processes).split(",") if n.strip()]
+    return [(name, count) for name in names for count in ([1] if name == "sqlite" else counts)]
+
+
+def _cluster_report(urls: list[str]) -> dict[str, int]:
+    """What the servers say they forwarded and follow (``/api/health``), summed."""
+    total = {"forwarded": 0, "followed": 0}
+    for url in urls:
+        with contextlib.suppress(Exception):
+            health = get_json(url, "/api/health")
+            total["forwarded"] += int(health.get("forwarded", 0))
+            total["followed"] += int(health.get("rooms", {}).get("followed", 0))
+    return total
 
 
 def main() -> None:
@@ -259,7 +346,9 @@ def main() -> None:
     )
     parser.add_argument("--postgres", action="store_true", help="the same as adding postgres to --db")
     parser.add_argument(
-        "--processes", type=int, default=1, help="server processes sharing a PostgreSQL database (games spread evenly)"
+        "--processes",
+        default="1",
+        help="comma-separated numbers of server processes sharing a PostgreSQL database (each is measured)",
     )
     parser.add_argument(
         "--unokit",
@@ -268,28 +357,59 @@ def main() -> None:
         help="a unokit program to serve with (repeat to compare several; default: this checkout's)",
     )
     parser.add_argument("--target-ms", type=float, default=50.0, help="the p99 whose crossing is reported")
+    parser.add_argument(
+        "--whole-ladder", action="store_true", help="measure every level, not only up to the first past --target-ms"
+    )
+    parser.add_argument(
+        "--netns",
+        action="store_true",
+        help="run PostgreSQL and each server process in a network namespace of its own (root only)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object per level")
     args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        most = max(processes for _db, processes in _setups(args))
+        spaces = stack.enter_context(Namespaces(most)) if args.netns else None
+        _bench(args, spaces)
+
+
+def _bench(args: argparse.Namespace, spaces: Namespaces | None) -> None:
+    """Measure every setup of ``args`` over its ladder; print the table and the summary."""
     gc.set_threshold(100_000, 50, 1000)  # the generator too: no long pauses of the collector
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     programs = [str(Path(p).absolute()) for p in args.unokit] if args.unokit else [UNOKIT]
     levels = [int(g) for g in args.games.split(",")]
-    databases = _databases(args)
-    cluster = PostgresCluster().start() if "postgres" in databases else None
-    print(f"{args.variant}, 4 seats, pace {args.pace} s, {args.seconds:g} s measured per level", flush=True)
+    setups = _setups(args)
+    cluster = None
+    if any(db == "postgres" for db, _n in setups):
+        if spaces is None:
+            cluster = PostgresCluster().start()
+        else:
+            cluster = PostgresCluster(spaces.addresses[0], spaces.prefix(0)).start()
+    print(
+        f"{args.variant}, 4 seats, pace {args.pace} s, {args.seconds:g} s measured per level; "
+        f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the start"
+        + ("; PostgreSQL and each server in a network namespace of its own" if spaces is not None else ""),
+        flush=True,
+    )
+    results: list[dict[str, Any]] = []
+    crossings: list[str] = []
     try:
-        for db in databases:
+        for db, processes in setups:
             crossed: dict[str, int | None] = dict.fromkeys(programs)
-            processes = args.processes if db != "sqlite" else 1
             print(f"\n{db}, {processes} server process(es)", flush=True)
             print(
-                "load   server     games  actions/s  p50 ms  p99 ms  max ms  errors  refused"
+                "load   server     games  actions/s  p50 ms  p99 ms  max ms  errors  refused  redirects  forwarded"
                 "  CPU ms/action: server  database  generator",
                 flush=True,
             )
             for games in levels:
+                if not args.whole_ladder and all(first is not None for first in crossed.values()):
+                    break
                 for program in programs:
+                    if not args.whole_ladder and crossed[program] is not None:
+                        continue
                     if db == "postgres":
                         assert cluster is not None
                         database = cluster.new_database()
@@ -299,21 +419,28 @@ def main() -> None:
                         database = db
                     load = os.getloadavg()[0]
                     args_ = ["--rate", "100", "--burst", "100", "--room-connections", "16"]
-                    servers = [
-                        ServerProcess(database, free_port(), args_, executable=program).start()
-                        for _ in range(processes)
-                    ]
+                    servers = []
+                    for index in range(1, processes + 1):
+                        if spaces is None:
+                            server = ServerProcess(database, free_port(), args_, executable=program)
+                        else:
+                            host, prefix = spaces.addresses[index], spaces.prefix(index)
+                            server = ServerProcess(database, 8000, args_, executable=program, host=host, prefix=prefix)
+                        servers.append(server.start())
                     try:
                         pids = [s.proc.pid for s in servers if s.proc is not None]
-                        db_pids = postgres_pids(cluster) if cluster is not None and db == "postgres" else []
+                        measured = cluster if db == "postgres" else None
+                        db_pids = functools.partial(postgres_pids, measured) if measured is not None else list
                         urls = [s.url for s in servers]
                         result = uvloop.run(
                             run_level(urls, games, args.seconds, args.warmup, args.pace, args.variant, pids, db_pids)
                         )
+                        result.update(_cluster_report(urls))
                     finally:
                         for server in servers:
                             server.stop()
                     result.update(load_before=load, database=db, processes=processes, unokit=program)
+                    results.append(result)
                     if result["p99_ms"] > args.target_ms and crossed[program] is None:
                         crossed[program] = games
                     if args.json:
@@ -323,17 +450,48 @@ def main() -> None:
                             f"{load:5.2f}  {_short(program):9s} {games:5d}  {result['actions_per_s']:9.1f}"
                             f"  {result['p50_ms']:6.1f}  {result['p99_ms']:6.1f}  {result['max_ms']:6.0f}"
                             f"  {result['errors']:6d}  {result['refused']:7d}"
+                            f"  {result['redirects']:9d}  {result['forwarded']:9d}"
                             f"  {result['server_cpu_ms_per_action']:21.2f}"
                             f"  {result['database_cpu_ms_per_action']:8.2f}"
                             f"  {result['generator_cpu_ms_per_action']:9.2f}",
                             flush=True,
                         )
             for program, first in crossed.items():
-                where = f"first passed {args.target_ms:g} ms at {first} games" if first else "stayed within it"
-                print(f"{db}, {_short(program)}: p99 {where} (levels {args.games})", flush=True)
+                passed = f"first passed {args.target_ms:g} ms at {first} games" if first else "stayed within it"
+                line = f"{db}, {processes} process(es), {_short(program)}: p99 {passed} (levels {args.games})"
+                crossings.append(line)
+                print(line, flush=True)
     finally:
         if cluster is not None:
             cluster.stop()
+    _summary(results, crossings)
+
+
+def _summary(results: list[dict[str, Any]], crossings: list[str]) -> None:
+    """Each setup's server CPU per action as a ratio to one SQLite process's at the same
+    number of games (the first setup measured is the reference), and where p99 crossed."""
+    if not results:
+        return
+    first = results[0]
+    reference = {
+        (r["games"], r["unokit"]): r for r in results if (r["database"], r["processes"]) == (first["database"], 1)
+    }
+    print(f"\nserver CPU per action against {first['database']}, 1 process, at the same number of games:")
+    for r in results:
+        base = reference.get((r["games"], r["unokit"]))
+        if base is None or r is base:
+            continue
+        ratio = r["server_cpu_ms_per_action"] / base["server_cpu_ms_per_action"]
+        both = (r["server_cpu_ms_per_action"] + r["database_cpu_ms_per_action"]) / (
+            base["server_cpu_ms_per_action"] + base["database_cpu_ms_per_action"]
+        )
+        print(
+            f"  {r['database']}, {r['processes']} process(es), {_short(r['unokit'])}, {r['games']} games: "
+            f"{ratio:.2f}x (with the database server's CPU: {both:.2f}x)",
+            flush=True,
+        )
+    for line in crossings:
+        print(f"  {line}", flush=True)
 
 
 def _short(program: str) -> str:

@@ -23,8 +23,9 @@ STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 
 #: Layers from the inside out (DESIGN.md, "The shape"). A module may import its own layer and
 #: any layer of a lower rank, never one of an equal or higher rank. ``unokit`` itself
-#: (``__init__.py``, written '' here) is the public facade over the core; ``narration`` turns
-#: events into words and needs nothing but them; ``play`` is the interactive terminal table and
+#: (``__init__.py``, written '' here) is the public facade over the core; ``i18n`` holds the
+#: message catalogues and says the core's closed sets in each language (standard library only);
+#: ``narration`` turns events into lines of those catalogues; ``play`` is the interactive terminal table and
 #: the scorekeeper, which the ``cli`` loads and the ``server`` reuses for the browser's round
 #: summaries and score sheet; ``files`` checks, locks and atomically replaces the files that
 #: commands write (standard library only); ``encoding`` holds the action ids and observation
@@ -37,6 +38,7 @@ LAYER_RANKS: dict[str, int] = {
     "files": 1,
     "encoding": 1,
     "keys": 1,
+    "i18n": 1,
     "fast": 2,
     "narration": 2,
     "clickopts": 2,

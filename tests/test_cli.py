@@ -17,9 +17,9 @@ def demo(*args: str) -> tuple[int, str]:
 
 def test_demo_rounds_mean_what_the_rounds_option_means() -> None:
     code, one = demo("--seed", "3")
-    assert code == 0 and "rounds=1" in one.splitlines()[0] and one.count("— round ") == 1
+    assert code == 0 and "rounds=1" in one.splitlines()[0] and one.count("— Round ") == 1
     code, whole = demo("--seed", "3", "--rounds", "none")
-    assert code == 0 and "rounds=none" in whole.splitlines()[0] and "game over" in whole
+    assert code == 0 and "rounds=none" in whole.splitlines()[0] and "Game over" in whole
     assert demo("--seed", "3", "--option", "rounds=none")[1] == whole
     assert demo("--seed", "3", "--rounds", "2")[1] == demo("--seed", "3", "--option", "rounds=2")[1]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from unokit.i18n.catalog import catalog
 from unokit.keys import BOTH, KEYMAP, catalog_keys
 from unokit.play.help import KEYS
 
@@ -41,3 +42,10 @@ def test_the_documented_table_is_the_map() -> None:
     rows = re.findall(r"^\| (`.+?) \| (.+?) \| (.+?) \|$", section, re.M)
     where = {"terminal and browser": "both", "terminal": "terminal", "browser": "web"}
     assert [(where[w], does) for _, w, does in rows] == [(b.where, b.words) for b in KEYMAP]
+
+
+def test_the_english_catalogue_says_each_key_as_the_map_does() -> None:
+    """The browser says the keys from the catalogues (``keys.<command>``); in English exactly
+    the map's words, so that the map stays the one description of the keys."""
+    english = catalog("en")
+    assert [english.t(f"keys.{b.command}") for b in KEYMAP] == [b.words for b in KEYMAP]

@@ -75,6 +75,12 @@ def terminal_keys(command: str) -> tuple[str, ...]:
     return KEYS_BY_COMMAND[command].terminal
 
 
+def registry_keys() -> list[str]:
+    """The catalogue keys of the key map's words in each language (``keys.<command>``; the
+    English text is :attr:`KeyBinding.words`, and a test keeps the English catalogue equal)."""
+    return [f"keys.{binding.command}" for binding in KEYMAP]
+
+
 def catalog_keys() -> list[dict[str, object]]:
     """The key map as the browser reads it (``GET /api/catalog``, ``keys``)."""
     return [

@@ -1,49 +1,44 @@
-"""Events told in words, for logs and the terminal ("seat 1 played Wild Draw Four — blue").
+"""Events told in words, in any language ("Ann played Wild Draw Four — blue", "Ана → «Закажи цвет
+и возьми четыре» — синий").
 
-Works on full or redacted events (see :func:`unokit.redact`); names default to "seat N".
-Nothing internal reaches the reader: why cards were drawn is told in words (``(Draw Five)``,
-``(penalty for not calling UNO)``), scores go with names, and :func:`plain` takes the rule ids
-out of the engine's messages.
+:class:`Narrator` decides which sentence an event is: :meth:`Narrator.line` turns one event into
+a :class:`~unokit.i18n.lines.Line` (a catalogue key with its parameters), following the side in
+play so that every card is named by the face that shows. This is the only place that does: the
+terminal, ``demo``, ``replay`` and the server (which sends the lines to each browser to say in its
+reader's language) all read events through it. :func:`describe` says one event in words at once.
+
+Works on full or redacted events (see :func:`unokit.redact`); seats are named by ``names``
+(``seat N``, numbered from 1, without). Nothing internal reaches the reader: why cards were drawn
+is told in words, scores go with names, and :func:`plain` takes the rule ids out of the
+engine's English messages.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .core.cards import KIND_BY_NAME, KIND_TITLES
+from .core.colors import COLOR_NAMES
+from .core.game import Game
+from .core.types import ActionKind
 from .core.types import EventType as E
+from .i18n import DEFAULT, N_
+from .i18n.lines import Line, words_for
 
-#: Why cards were drawn or pressed, in words, for the reasons that are not a card's name.
-REASON_WORDS: dict[str, str] = {
-    "first_card": "the first card",
-    "stack": "the stacked draws",
-    "challenge": "caught bluffing",
-    "uno_penalty": "penalty for not calling UNO",
+#: Events that are not worth a line (the cut for the dealer, each deal).
+SILENT: frozenset[E] = frozenset({E.CUT, E.DEAL})
+
+#: The events that say only who did them.
+_SEAT_ONLY: dict[E, str] = {
+    E.KEEP: N_("event.keep"),
+    E.SKIP: N_("event.skip"),
+    E.SKIP_EVERYONE: N_("event.skip_everyone"),
+    E.ACCEPT: N_("event.accept"),
+    E.STOP: N_("event.stop"),
 }
 
-#: What the seat to act must do, by decision, in words (``Ben to name a colour``).
-DECISION_WORDS: dict[str, str] = {
-    "turn": "to play",
-    "play_or_keep": "to play or keep the drawn card",
-    "challenge": "to challenge or accept",
-    "choose_color": "to name a colour",
-    "choose_player": "to choose whose hand to take",
-    "press_your_luck": "to press the launcher again or stop",
-    "choose_discard": "to discard a card",
-    "stack": "to answer the stacked draw",
-}
-
-_RULE_IDS = re.compile(r"\s*\((?:[RD]-[\d.]+(?:, )?)+\)")
-
-
-def reason_words(reason: str) -> str:
-    """Why cards were taken, in words: ``Draw Five``, ``penalty for not calling UNO``."""
-    if reason in REASON_WORDS:
-        return REASON_WORDS[reason]
-    kind = KIND_BY_NAME.get(reason)
-    return KIND_TITLES[kind] if kind is not None else reason.replace("_", " ")
+_RULE_IDS = re.compile(r"\s*\((?:[RDH]-[\d.]+(?:, )?)+\)")
 
 
 def plain(message: str) -> str:
@@ -52,118 +47,223 @@ def plain(message: str) -> str:
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
-    """``1 game``, ``2 games``, ``1,000 games``; ``many`` for an irregular plural."""
+    """``1 game``, ``2 games``, ``1,000 games`` (English, for the simulator's reports);
+    ``many`` for an irregular plural."""
     return f"{count:,} {word if count == 1 else many or word + 's'}"
 
 
-def _name(names: Sequence[str] | None, seat: int) -> str:
-    return names[seat] if names is not None else f"seat {seat}"
+def _face(text: str, side: int) -> str:
+    """The face of a card's whole text on ``side`` (``red 5/pink 2`` → ``pink 2`` on side 1)."""
+    faces = text.split("/")
+    return faces[side] if len(faces) == 2 else faces[0]
 
 
-def _cards(event: dict[str, Any]) -> str:
-    if "cards" in event:
-        return ", ".join(event["cards"]) or "nothing"
-    count = event.get("count", 0)
-    backs = event.get("backs")
-    text = f"{count} card{'s' if count != 1 else ''}"
-    return f"{text} (backs: {', '.join(backs)})" if backs else text
+class Narrator:
+    """Turns events into :class:`Line`\\ s, following the side in play (``side``: the side
+    before the first event; ``double_sided=False`` leaves out the side a round ended on)."""
 
+    def __init__(self, side: int = 0, double_sided: bool = True) -> None:
+        self.side = side
+        self.double_sided = double_sided
 
-def _scores(scores: Sequence[int], names: Sequence[str] | None) -> str:
-    return ", ".join(f"{_name(names, seat)} {points}" for seat, points in enumerate(scores))
+    def face(self, text: str) -> str:
+        return _face(text, self.side)
 
+    def cards(self, event: dict[str, Any], key: str = "cards") -> Any:
+        """The cards an event moved: their faces when they are shown, else how many (with their
+        backs on a double-sided deck), as a nested line."""
+        if key in event:
+            return [self.face(c) for c in event[key]]
+        count = event.get("count", 0)
+        backs = event.get("backs")
+        if backs:
+            return Line("n.cards.backs", {"count": count, "backs": list(backs)}).to_json()
+        return Line("n.cards.hidden", {"count": count}).to_json()
 
-def describe(event: dict[str, Any], names: Sequence[str] | None = None, *, double_sided: bool = True) -> str | None:
-    """One line for ``event``, or ``None`` for events not worth a line (deals, cuts).
-    ``double_sided=False`` (Classic, Attack) leaves out the side a round ended on."""
-    kind = event["type"]
-    who = _name(names, event["seat"]) if "seat" in event else ""
-    if kind == E.DEALER:
-        return f"{who} deals"
-    if kind == E.ROUND_START:
-        return f"— round {event['round']} —"
-    if kind == E.FIRST_CARD:
-        return f"first card: {event['card']}"
-    if kind == E.FIRST_CARD_RETURNED:
-        return f"{event['card']} goes back into the deck"
-    if kind == E.FIRST_CARD_IGNORED:
-        return f"{event['card']} is ignored; another card is turned"
-    if kind == E.PLAY:
-        line = f"{who} played {event['card']}"
-        if "color" in event:
-            line += f" — {event['color']}"
-        if event.get("discarded"):
-            line += f", discarding {', '.join(event['discarded'])}"
-        return line + (" — UNO!" if event.get("uno") else "")
-    if kind == E.DRAW:
-        return f"{who} drew {_cards(event)}" + (
-            "" if event["reason"] == "turn" else f" ({reason_words(event['reason'])})"
-        )
-    if kind == E.PRESS:
-        presser = _name(names, event.get("presser", event["seat"]))
-        if event.get("empty"):
-            return f"{presser} pressed the empty launcher"
-        if not event["fired"]:
-            return f"{presser} pressed the launcher: nothing"
-        receiver = "" if event.get("presser", event["seat"]) == event["seat"] else f" for {who}"
-        return f"{presser} pressed the launcher{receiver}: {_cards(event)}"
-    if kind == E.DRAW_FAILED:
-        return f"{who} could not draw: no cards left"
-    if kind == E.KEEP:
-        return f"{who} kept the card"
-    if kind == E.SKIP:
-        return f"{who} is skipped"
-    if kind == E.SKIP_EVERYONE:
-        return f"{who} skips everyone and plays again"
-    if kind == E.REVERSE:
-        return f"play goes {event['direction']}"
-    if kind == E.FLIP:
-        return f"everything flips to the {event['side']} side; top card {event['top']}"
-    if kind == E.COLOR:
-        return f"{who} names {event['color']}"
-    if kind == E.ACCEPT:
-        return f"{who} accepts"
-    if kind == E.CHALLENGE:
-        outcome = "succeeds" if event["success"] else "fails"
-        target = _name(names, event["target"])
-        line = f"{who} challenges {target}: the challenge {outcome}"
-        if "revealed" in event:  # only for the two players who see the hand
-            line += f"; {target}'s hand: {', '.join(event['revealed']) or 'nothing'}"
+    def line(self, event: dict[str, Any]) -> Line | None:
+        """The sentence of ``event``, or ``None`` for the events in :data:`SILENT`."""
+        kind = E(event["type"])
+        if kind == E.ROUND_START:
+            self.side = 0
+        line = self._line(kind, event)
+        if kind == E.FLIP:
+            self.side = 1 - self.side
+            assert line is not None
+            line.params["top"] = str(event["top"])  # already the new side's face
         return line
-    if kind == E.UNO:
-        return f"{who}: UNO!"
-    if kind == E.CATCH:
-        return f"{who} catches {_name(names, event['target'])} without UNO"
-    if kind == E.TRADE:
-        return f"{who} trades hands with {_name(names, event['target'])}"
-    if kind == E.PASS_HANDS:
-        return f"every hand passes on, {event['direction']}"
-    if kind == E.JUMP_IN:
-        return f"{who} jumps in on {_name(names, event['on'])}'s card!"
-    if kind == E.STOP:
-        return f"{who} stops pressing"
-    if kind == E.DISCARD:
-        return f"{who} discards {', '.join(event['cards'])}" + (" — UNO!" if event.get("uno") else "")
-    if kind == E.DUEL:
-        shown = [face if face is not None else "no number card" for face in event["shown"]]
-        return (
-            f"{who} challenges {_name(names, event['target'])} with {event['card']} "
-            f"({shown[0]} against {shown[1]}): {_name(names, event['winner'])} wins"
-        )
-    if kind == E.TAKE_BACK:
-        return f"{who} takes back {', '.join(event['cards']) or 'nothing'}"
-    if kind in (E.RESHUFFLE, E.RELOAD):
-        what = (
-            "the discard pile is shuffled into a new draw pile" if kind == E.RESHUFFLE else "the launcher is reloaded"
-        )
-        return f"{what} ({event['count']} cards)"
-    if kind == E.BLOCKED:
-        return f"nobody can draw or play: the round is blocked; {_name(names, event['winner'])} wins it"
-    if kind == E.ROUND_END:
-        winner = _name(names, event["winner"])
-        side = f" on the {event['side']} side" if double_sided else ""
-        return f"{winner} wins round {event['round']}{side}; scores {_scores(event['scores'], names)}"
-    if kind == E.GAME_END:
-        winners = ", ".join(_name(names, s) for s in event["winners"])
-        return f"game over: {winners} won; scores {_scores(event['scores'], names)}"
-    return None
+
+    def lines(self, events: Iterable[dict[str, Any]]) -> list[Line]:
+        return [line for line in (self.line(e) for e in events) if line is not None]
+
+    def _line(self, kind: E, event: dict[str, Any]) -> Line | None:
+        seat = event.get("seat")
+        if kind in SILENT:
+            return None
+        if kind == E.DEALER:
+            return Line("event.dealer", {"player": seat})
+        if kind == E.ROUND_START:
+            return Line("event.round_start", {"round": event["round"]})
+        if kind in (E.FIRST_CARD, E.FIRST_CARD_RETURNED, E.FIRST_CARD_IGNORED):
+            key = {
+                E.FIRST_CARD: N_("event.first_card"),
+                E.FIRST_CARD_RETURNED: N_("event.first_card_returned"),
+                E.FIRST_CARD_IGNORED: N_("event.first_card_ignored"),
+            }[kind]
+            return Line(key, {"card": self.face(event["card"])})
+        if kind == E.PLAY:
+            params: dict[str, Any] = {"player": seat, "card": self.face(event["card"])}
+            if "color" in event:
+                params["color"] = event["color"]
+            if event.get("discarded"):
+                params["cards"] = [self.face(c) for c in event["discarded"]]
+            key = {
+                (False, False): N_("event.play"),
+                (True, False): N_("event.play.color"),
+                (False, True): N_("event.play.discarding"),
+                (True, True): N_("event.play.color.discarding"),
+            }[("color" in params, "cards" in params)]
+            return _with_uno(Line(key, params), event)
+        if kind == E.DRAW:
+            params = {"player": seat, "cards": self.cards(event)}
+            if event["reason"] == "turn":
+                return Line("event.draw", params)
+            return Line("event.draw.reason", {**params, "reason": event["reason"]})
+        if kind == E.PRESS:
+            presser = event.get("presser", seat)
+            if event.get("empty"):
+                return Line("event.press.empty", {"player": presser})
+            if not event["fired"]:
+                return Line("event.press.nothing", {"player": presser})
+            if presser != seat:
+                return Line("event.press.for", {"player": presser, "target": seat, "cards": self.cards(event)})
+            return Line("event.press", {"player": presser, "cards": self.cards(event)})
+        if kind == E.DRAW_FAILED:
+            return Line("event.draw_failed", {"player": seat})
+        if kind in (E.RESHUFFLE, E.RELOAD):
+            key = N_("n.event.reshuffle") if kind == E.RESHUFFLE else N_("n.event.reload")
+            return Line(key, {"count": event["count"]})
+        if kind in _SEAT_ONLY:
+            return Line(_SEAT_ONLY[kind], {"player": seat})
+        if kind in (E.REVERSE, E.PASS_HANDS):
+            key = N_("event.reverse") if kind == E.REVERSE else N_("event.pass_hands")
+            return Line(key, {"direction": event["direction"]})
+        if kind == E.FLIP:
+            return Line("event.flip", {"side": event["side"], "top": str(event["top"])})
+        if kind == E.COLOR:
+            return Line("event.color", {"player": seat, "color": event["color"]})
+        if kind == E.CHALLENGE:
+            params = {"player": seat, "target": event["target"]}
+            if "revealed" in event:  # only for the two players who see the hand
+                params["cards"] = [self.face(c) for c in event["revealed"]]
+            key = {
+                (True, False): N_("event.challenge.succeeded"),
+                (False, False): N_("event.challenge.failed"),
+                (True, True): N_("event.challenge.succeeded.revealed"),
+                (False, True): N_("event.challenge.failed.revealed"),
+            }[(bool(event["success"]), "cards" in params)]
+            return Line(key, params)
+        if kind == E.UNO:
+            return Line("event.uno", {"player": seat})
+        if kind in (E.CATCH, E.TRADE):
+            key = N_("event.catch") if kind == E.CATCH else N_("event.trade")
+            return Line(key, {"player": seat, "target": event["target"]})
+        if kind == E.TARGET:
+            return Line("event.target", {"player": seat, "target": event["target"], "kind": event["card"]})
+        if kind == E.JUMP_IN:
+            return Line("event.jump_in", {"player": seat, "target": event["on"]})
+        if kind == E.DISCARD:
+            return _with_uno(Line("event.discard", {"player": seat, "cards": self.cards(event)}), event)
+        if kind == E.TAKE_BACK:
+            return Line("event.take_back", {"player": seat, "cards": [self.face(c) for c in event["cards"]]})
+        if kind == E.DUEL:
+            mine, theirs = (
+                self.face(face) if face is not None else Line("event.duel.no_number").to_json()
+                for face in event["shown"]
+            )
+            return Line(
+                "event.duel",
+                {
+                    "player": seat,
+                    "target": event["target"],
+                    "kind": event["card"],
+                    "mine": mine,
+                    "theirs": theirs,
+                    "winner": event["winner"],
+                },
+            )
+        if kind == E.BLOCKED:
+            return Line("event.blocked", {"winner": event["winner"]})
+        if kind == E.ROUND_END:
+            params = {"winner": event["winner"], "round": event["round"], "scores": list(event["scores"])}
+            if self.double_sided:
+                return Line("event.round_end", {**params, "side": event["side"]})
+            return Line("event.round_end.one_side", params)
+        if kind == E.GAME_END:
+            return Line("event.game_end", {"winners": list(event["winners"]), "scores": list(event["scores"])})
+        raise AssertionError(f"no words for the event {kind!r}")  # the tests cover every event type
+
+
+def action_line(game: Game, text: str, seat: int) -> Line:
+    """An action of ``seat`` in ``game`` (before it was taken) as a line: ``Play Red 5``,
+    ``Trade hands with Bo``; with the UNO call, said after it."""
+    action = game.parse_action(text, seat)
+    params: dict[str, Any] = {}
+    if action.card >= 0:
+        params["card"] = game.face_text(action.card)
+    if action.color >= 0:
+        params["color"] = COLOR_NAMES[action.color]
+    if action.seat >= 0:
+        params["target"] = action.seat
+    key = f"action.{action.kind.value}"
+    if action.color >= 0 and action.kind == ActionKind.PLAY:
+        key = N_("action.play.color")
+    elif action.color >= 0 and action.kind == ActionKind.PLAY_DRAWN:
+        key = N_("action.play_drawn.color")
+    line = Line(key, params)
+    if action.uno and action.kind != ActionKind.UNO:
+        return Line("action.with_uno", {"line": line.to_json()})
+    return line
+
+
+def side_before(events: Sequence[dict[str, Any]], side_after: int, side_names: Sequence[str]) -> int:
+    """The side in play before ``events`` of a game whose side is ``side_after`` after them:
+    the one from which their flips, round starts (light side up) and round ends (which name
+    their side) lead to ``side_after``."""
+    for start in (side_after, 1 - side_after):
+        side, fits = start, True
+        for event in events:
+            kind = event["type"]
+            if kind == E.ROUND_START:
+                side = 0
+            elif kind == E.FLIP:
+                side = 1 - side
+            elif kind == E.ROUND_END and event["side"] != side_names[side]:
+                fits = False
+        if fits and side == side_after:
+            return start
+    return side_after
+
+
+def _with_uno(line: Line, event: dict[str, Any]) -> Line:
+    """A play or discard that called UNO: the line, then the call."""
+    if not event.get("uno"):
+        return line
+    return Line("event.with_uno", {"line": line.to_json()})
+
+
+def describe(
+    event: dict[str, Any],
+    names: Sequence[str] | None = None,
+    *,
+    double_sided: bool = True,
+    side: int = 0,
+    lang: str = DEFAULT,
+) -> str | None:
+    """One line for ``event`` in ``lang`` (English by default), or ``None`` for events not worth
+    a line (deals, cuts). ``double_sided=False`` (Classic, Attack) leaves out the side a round
+    ended on; ``side`` is the side in play, to name double-sided cards by their face."""
+    line = Narrator(side, double_sided).line(event)
+    return None if line is None else words_for(lang, names).say(line)
+
+
+__all__ = ["SILENT", "Narrator", "action_line", "describe", "plain", "plural", "side_before"]

@@ -13,10 +13,10 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from unokit.bots.base import Bot
+from unokit.bots.habits import ForgetfulBot, Habits
 from unokit.core.actions import Action
 from unokit.core.observation import View
 from unokit.play.app import PlayApp, TableScreen
-from unokit.play.forgetful import ForgetfulBot, Habits
 from unokit.play.session import Player, Session
 from unokit.record import RecordingGame
 

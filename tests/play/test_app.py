@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from unokit.bots.habits import ForgetfulBot, Habits
 from unokit.play.app import PassScreen, PlayApp, QuitScreen, SummaryScreen, TableScreen
-from unokit.play.forgetful import ForgetfulBot, Habits
 from unokit.play.session import Session
 from unokit.record import load_record, verify
 
@@ -57,14 +57,14 @@ def test_a_whole_flip_hand_with_a_wild_a_challenge_and_a_flip(tmp_path: Path) ->
             assert "Bot1 played Wild Draw Two naming blue" in text
             await pilot.press("1")
             await settle(pilot, lambda: waiting(app))
-            assert "You challenge Bot1: the challenge succeeds" in screen_text(app)
+            assert "You challenged Bot1: the challenge succeeded" in screen_text(app)
             # 3. a flip: the whole table turns to the dark side
             assert table.prompt is not None and table.prompt.decision == "turn"
             await pilot.press("2", "enter")
             await settle(pilot, lambda: waiting(app))
             text = screen_text(app)
             assert "DARK SIDE" in text
-            assert "everything flips to the DARK side" in text
+            assert "Flip! The dark side is up" in text
             assert "[1 ■ Purple 1]" in text
             # 4. down to one card with UNO, then out
             await pilot.press("u", "1", "enter")
@@ -117,7 +117,7 @@ def test_catching_a_bot_that_forgot_uno(tmp_path: Path) -> None:
             assert "Bot1 has one card and did not call UNO! Press C to catch Bot1!" in screen_text(app)
             await pilot.press("c")
             await settle(pilot, lambda: waiting(app))
-            assert "You catch Bot1 without UNO" in screen_text(app)
+            assert "You caught Bot1 without UNO" in screen_text(app)
             assert app.table.session.game.observe(0)["hand_sizes"] == [3, 3]
 
     asyncio.run(scenario())
@@ -135,7 +135,7 @@ def test_a_bot_catches_you_when_you_forget_uno() -> None:
             await pilot.press("1", "enter")  # down to one card, without pressing U first
             await settle(pilot, lambda: waiting(app))
             text = screen_text(app)
-            assert "Bot1 catches you without UNO" in text
+            assert "Bot1 caught You without UNO" in text
             assert re.search(r"You drew \w+ \w+, \w+ \w+ \(penalty for not calling UNO\)", text), text
             assert app.table.session.game.observe(0)["hand_sizes"][0] == 3
 
@@ -223,7 +223,7 @@ def test_launcher_presses_and_trade_hands_in_attack() -> None:
             await pilot.press("d")  # press the launcher: nothing comes out
             await settle(pilot, lambda: waiting(app))
             text = screen_text(app)
-            assert "You press the launcher…" in text
+            assert "You: pressing the launcher…" in text
             assert "pressed the launcher: nothing" in text
             assert "Launcher:" in text
             hand = app.table.prompt
@@ -237,8 +237,8 @@ def test_launcher_presses_and_trade_hands_in_attack() -> None:
             assert "Trade hands with Bot2" in screen_text(app)
             await pilot.press("2")
             await settle(pilot, lambda: waiting(app))
-            assert "You trades hands with Bot2" not in screen_text(app)
-            assert "You trade hands with Bot2" in screen_text(app)
+            assert "You trades hands" not in screen_text(app)
+            assert "You traded hands with Bot2" in screen_text(app)
 
     asyncio.run(scenario())
 
@@ -277,12 +277,12 @@ def test_wild_press_your_luck_and_a_discard_by_keyboard() -> None:
             await pilot.press("1", "enter")
             await settle(pilot, lambda: waiting(app))
             text = screen_text(app)
-            assert "You discard Red 1" in text
+            assert "You discarded Red 1" in text
             assert "press the launcher again? (discarded so far: Red 1)" in text
             assert "1 Press again   2 Stop here" in text
             await pilot.press("2")  # stop
             await settle(pilot, lambda: waiting(app))
-            assert "You stop pressing" in screen_text(app)
+            assert "You stopped pressing" in screen_text(app)
 
     asyncio.run(scenario())
 

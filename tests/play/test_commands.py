@@ -12,8 +12,10 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from unokit.bots.habits import Habits
+from unokit.bots.levels import LEVELS
 from unokit.play.app import SummaryScreen
-from unokit.play.commands import close_bots, make_setup, play, start_external_bots
+from unokit.play.commands import close_bots, make_setup, play, play_habits, start_external_bots
 from unokit.play.session import Session
 from unokit.record import load_record, verify
 
@@ -54,7 +56,7 @@ def test_an_unusable_default_record_folder_says_what_to_do(tmp_path: Path, monke
 @pytest.mark.parametrize(
     ("bots", "message"),
     [
-        ("random,nobody", "unknown bot 'nobody'; bots are"),
+        ("random,nobody", "unknown bot 'nobody'; levels are beginner, easy, normal, hard, expert; bots are"),
         ("external:", "write an external bot as 'external:<command>'"),
     ],
 )
@@ -131,3 +133,21 @@ def test_a_record_that_cannot_be_written_is_reported_not_raised(tmp_path: Path) 
     (tmp_path / "gone").write_text("the folder became a file")
     assert session.save() is None
     assert session.save_error is not None and "could not be saved to" in session.save_error
+
+
+def test_levels_sit_at_the_table_with_their_own_habits(tmp_path: Path) -> None:
+    """``--bots`` takes the levels; each bot keeps its level's human habits (think time,
+    forgetting, catching) unless the command line sets habits for every bot."""
+    setup = make_setup("classic", 3, "beginner,expert", 1, ["rounds=1"], [], None, tmp_path / "g.json")
+    session = setup.session()
+    bots = [player.bot for player in session.players[1:]]
+    assert [b.habits if b else None for b in bots] == [LEVELS["beginner"].habits, LEVELS["expert"].habits]
+    assert [player.bot_name for player in session.players[1:]] == ["beginner", "expert"]
+    chosen = make_setup("classic", 3, "beginner,expert", 1, ["rounds=1"], [], CAREFUL, tmp_path / "h.json")
+    assert all(p.bot.habits == CAREFUL for p in chosen.session().players[1:] if p.bot)
+    assert play_habits(None, None, None, False) is None
+    assert play_habits(0.5, None, "1-2", False) == Habits(forget=0.5, reaction=(1.0, 2.0))
+    steady = play_habits(None, None, None, True)
+    assert steady is not None and steady.forget == 0.0 and steady.catch == 1.0
+    with pytest.raises(click.UsageError, match="--no-habits cannot go with"):
+        play_habits(0.1, None, None, True)

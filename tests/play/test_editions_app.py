@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from unokit import deck_cards
 from unokit.bots import make_bot
+from unokit.bots.habits import Habits
 from unokit.play.commands import make_setup
 from unokit.play.commands import play as play_command
-from unokit.play.forgetful import Habits
 
 from .support import ScriptBot, app_for, screen_text, session_from, settle, waiting
 
@@ -47,7 +47,7 @@ def test_optimus_prime_a_challenge_and_two_discards_by_keyboard() -> None:
                 lambda: waiting(app) and app.table.prompt is not None and app.table.prompt.decision == "discard_cards",
             )
             text = screen_text(app)
-            assert "(red 5 against yellow" in text and "You win" in text  # the duel
+            assert "(Red 5 against Yellow" in text and "You won" in text  # the duel
             assert "discard 2 cards" in text
             await pilot.press("1", "enter")
             await settle(pilot, lambda: waiting(app))

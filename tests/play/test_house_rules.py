@@ -66,7 +66,7 @@ def test_j_jumps_in_out_of_turn(tmp_path: Path) -> None:
             await pilot.press("j")
             await settle(pilot, lambda: waiting(app) or app.table.session.game.to_act == 1)
             text = screen_text(app)
-            assert "You jump in on Bot1's card!" in text
+            assert "You jumped in on the card of Bot1!" in text
             assert "You played Red 5" in text
             assert sorted(app.table.session.game.observe(0)["hand"]) == ["blue 1", "blue 2"]
             app.table.session.save()
@@ -92,7 +92,7 @@ def test_a_bot_jumps_in_when_you_cannot() -> None:
         app = app_for(lambda: session_from(three_classic({"jump_in": True}, players=4, hands=hands), seats))
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, lambda: waiting(app))
-            assert "Bot3 jumps in on Bot1's card!" in screen_text(app)
+            assert "Bot3 jumped in on the card of Bot1!" in screen_text(app)
             assert app.table.session.game.observe(0)["hand_sizes"] == [3, 2, 3, 2]
 
     asyncio.run(scenario())

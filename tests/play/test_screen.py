@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 import unokit
+from unokit.bots.habits import ForgetfulBot, Habits
 from unokit.core.game import Game
 from unokit.core.variants import VARIANTS
 from unokit.play import faces, look
 from unokit.play.app import HelpScreen, NoticeScreen, PassScreen, SummaryScreen, TableScreen, key_number
 from unokit.play.commands import make_setup
-from unokit.play.forgetful import ForgetfulBot, Habits
 from unokit.play.help import rules_summary
 from unokit.play.session import Session
 
@@ -207,7 +207,7 @@ def test_the_flip_notice_leaves_the_question_in_view() -> None:
             await pilot.press("1")  # challenge the Wild Draw Two
             await settle(pilot, lambda: waiting(app))
             text = screen_text(app)
-            assert "You challenge Bot1: the challenge succeeds; Bot1's hand: Red 2, Green 7" in text
+            assert "You challenged Bot1: the challenge succeeded; Bot1's hand: Red 2, Green 7" in text
             await pilot.press("2", "enter")  # the Blue Flip
             await settle(pilot, lambda: waiting(app))
             lines = [line.strip() for line in screen_text(app).splitlines()]
@@ -249,12 +249,12 @@ def test_in_hot_seat_the_challenger_alone_sees_the_challenged_hand() -> None:
             await settle(pilot, lambda: isinstance(app.screen, NoticeScreen))
             notice = app.screen
             assert isinstance(notice, NoticeScreen)
-            assert notice.message == "Ben challenges Ann: the challenge succeeds; Ann's hand: Red 2, Green 7"
+            assert notice.message == "Ben challenged Ann: the challenge succeeded; Ann's hand: Red 2, Green 7"
             assert "Ann's hand: Red 2," in screen_text(app)
             await pilot.press("enter")  # the bluff was caught: Ben plays on, and the shared log
             await settle(pilot, lambda: waiting(app))  # (on screen for Ann later) keeps the hand
             text = screen_text(app)
-            assert line_of(text, "Ben challenges Ann") == "Ben challenges Ann: the challenge succeeds"
+            assert line_of(text, "Ben challenged Ann") == "Ben challenged Ann: the challenge succeeded"
             assert "hand:" not in text and "Red 2" not in text
 
     asyncio.run(scenario())
@@ -277,12 +277,12 @@ def test_the_log_follows_the_new_round_and_the_summary_shows_how_the_round_ended
             text = screen_text(app)
             assert line_of(text, "Round 1:") == "Round 1: You went out"  # Classic: no side named
             ending = text.split("How it ended:", 1)[1].split("Scores", 1)[0]
-            assert "You played Red 5" in ending and "round 2" not in ending
+            assert "You played Red 5" in ending and "Round 2" not in ending
             assert "Enter: next round" in text.splitlines()[-1]
             await pilot.press("enter")
             await settle(pilot, lambda: isinstance(app.screen, TableScreen) and waiting(app))
             await pilot.pause()
             log = screen_text(app).split("Your turn", 1)[1]
-            assert "— round 2 —" in log and "first card:" in log
+            assert "— Round 2 —" in log and "First card:" in log
 
     asyncio.run(scenario())

@@ -82,7 +82,7 @@ def test_the_table_reads_as_the_game_does(variant: str) -> None:
             assert "[" not in text.replace("[UNO", "")  # no Python lists
             end = replay.events_at(len(replay))
             scores = next(e["scores"] for e in end if e["type"] == "round_end")
-            assert f"scores Ann {scores[0]}, Ben {scores[1]}, Cat {scores[2]}" in text
+            assert f"scores: Ann {scores[0]}, Ben {scores[1]}, Cat {scores[2]}" in text
             assert ("SIDE" in text.splitlines()[0]) == (variant.startswith("flip"))
             await press(pilot, "home", "right")
             first = replay.action_at(1)

@@ -1,6 +1,8 @@
-"""Two ``unokit serve`` processes on one PostgreSQL database serve one room: a client on each,
-the owner of the room killed with ``kill -9``, the other process takes the room over from the
-database, and nothing any client was shown is lost."""
+"""Two ``unokit serve`` processes on one PostgreSQL database serve one room: its clients are sent
+to the process that owns it (or, for a client that does not follow redirects, served by the
+other one through forwarding), the owner is killed with ``kill -9``, the other process takes the
+room over from the database, the clients come back by themselves, and nothing any client was
+shown is lost."""
 
 from __future__ import annotations
 
@@ -8,9 +10,10 @@ import asyncio
 import json
 import urllib.request
 from collections.abc import Callable
+from typing import Any
 
 from unokit.record import GameRecord, Replay
-from unokit.server.client import RoomClient, create_room, download_record, play
+from unokit.server.client import RoomClient, create_room, download_record, play, ws_url
 
 from .support import FAST, PostgresCluster, ServerProcess, choose, run
 from .test_recovery import _shown_states
@@ -19,6 +22,12 @@ from .test_recovery import _shown_states
 def _node(server: ServerProcess) -> str:
     with urllib.request.urlopen(f"{server.url}/api/health", timeout=5) as response:
         return str(json.loads(response.read())["node"])
+
+
+def _health(server: ServerProcess) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server.url}/api/health", timeout=5) as response:
+        health: dict[str, Any] = json.loads(response.read())
+        return health
 
 
 def _served_by(server: ServerProcess, code: str) -> str:
@@ -30,16 +39,20 @@ def test_two_processes_share_a_room_and_one_takes_over_when_the_owner_dies(
     postgres: PostgresCluster, make_server: Callable[..., ServerProcess]
 ) -> None:
     database = postgres.new_database()
-    first = make_server(database, "--lease", "2")
-    second = make_server(database, "--lease", "2")
+    first = make_server(database)
+    second = make_server(database)
     first_node, second_node = _node(first), _node(second)
 
     async def body() -> tuple[str, list[RoomClient], dict[str, int]]:
         settings = {**FAST, "bot_seconds": 0.01}
         room = create_room(first.url, "classic", 3, options={"rounds": 2}, settings=settings)
         ann = await RoomClient.join([first.url, second.url], room["room"], name="Ann", keep=True)
-        ben = await RoomClient.join([second.url, first.url], room["room"], name="Ben", keep=True)
+        # Ben cannot follow redirects: the second process serves him, forwarding to the owner.
+        ben = await RoomClient.join(
+            [second.url, first.url], room["room"], name="Ben", keep=True, follow_redirects=False
+        )
         assert (ann.seat, ben.seat) == (0, 1)
+        assert ben.server == ws_url(second.url) and _health(second)["rooms"]["followed"] == 1
         await ben.wait_for(lambda s: s["room"]["seats"][0]["name"] == "Ann")
         await ann.host("add_bot", room["host_token"], seat=2, bot="heuristic")
         await ann.host("start", room["host_token"])
@@ -47,6 +60,7 @@ def test_two_processes_share_a_room_and_one_takes_over_when_the_owner_dies(
         await ben.wait_for(lambda s: s["game_step"] >= 20, 60)
         steps = {"before_kill": ben.state["game_step"] if ben.state else 0}
         assert _served_by(second, room["room"]) == _served_by(first, room["room"]) == first_node
+        assert _health(second)["forwarded"] > 0
         first.kill()  # the owner dies; the second process must take the room over
         finals = await asyncio.gather(*games)
         for client in (ann, ben):
@@ -59,8 +73,24 @@ def test_two_processes_share_a_room_and_one_takes_over_when_the_owner_dies(
     code, clients, steps = run(body)
     assert steps["final"] > steps["before_kill"] >= 20
     assert clients[0].reconnects >= 1  # Ann was on the killed process and moved to the other
-    record = GameRecord.loads(download_record(second.url, code, 1))
-    replay = Replay(record)
+    _state_checked(second, code, clients)
+
+
+def test_notifications_are_grouped_in_order_within_postgresql_s_payload_limit() -> None:
+    from unokit.server.cluster import NOTIFY_BYTES, notification_texts
+
+    payloads = [json.dumps({"k": "log", "room": f"R{i}", "seq": i, "name": "Zoë" * 20}) for i in range(300)]
+    payloads.insert(150, json.dumps({"k": "fwd", "msg": "x" * (NOTIFY_BYTES + 10)}))  # too long to share
+    texts = notification_texts(payloads)
+    assert [json.dumps(p) for text in texts for p in json.loads(text)] == payloads  # all, in order, once
+    assert 2 < len(texts) < 40
+    for text in texts:
+        assert len(text.encode()) <= NOTIFY_BYTES or len(json.loads(text)) == 1
+
+
+def _state_checked(server: ServerProcess, code: str, clients: list[RoomClient]) -> None:
+    """Every state each client was shown is the replayed game's own view of its seat."""
+    replay = Replay(GameRecord.loads(download_record(server.url, code, 1)))
     for client in clients:
         shown = _shown_states(client.received)
         assert shown
@@ -68,13 +98,47 @@ def test_two_processes_share_a_room_and_one_takes_over_when_the_owner_dies(
             assert state["observation"] == replay.game_at(state["game_step"]).observe(client.seat)
 
 
-def test_notifications_are_grouped_in_order_within_postgresql_s_payload_limit() -> None:
-    from unokit.server.hub import NOTIFY_BYTES, _notification_texts
+def test_clients_are_sent_to_the_owner_and_come_back_by_themselves_after_a_takeover(
+    postgres: PostgresCluster, make_server: Callable[..., ServerProcess]
+) -> None:
+    database = postgres.new_database()
+    first = make_server(database)
+    second = make_server(database)
+    second_node = _node(second)
 
-    payloads = [json.dumps({"k": "log", "room": f"R{i}", "seq": i, "name": "Zoë" * 20}) for i in range(300)]
-    payloads.insert(150, json.dumps({"k": "fwd", "msg": "x" * (NOTIFY_BYTES + 10)}))  # too long to share
-    texts = _notification_texts(payloads)
-    assert [json.dumps(p) for text in texts for p in json.loads(text)] == payloads  # all, in order, once
-    assert 2 < len(texts) < 40
-    for text in texts:
-        assert len(text.encode()) <= NOTIFY_BYTES or len(json.loads(text)) == 1
+    async def body() -> tuple[str, list[RoomClient], dict[str, Any]]:
+        settings = {**FAST, "bot_seconds": 0.01}
+        room = create_room(second.url, "classic", 3, options={"rounds": 2}, settings=settings)
+        code = room["room"]
+        # Ann's hello reaches the first process, which takes the new room: it owns it now.
+        ann = await RoomClient.join([first.url, second.url], code, name="Ann", keep=True)
+        # Ben and a spectator say hello to the second process, which sends them to the owner.
+        ben = await RoomClient.join([second.url, first.url], code, name="Ben", keep=True)
+        eve = await RoomClient.join([second.url], code, role="spectator", keep=True)
+        assert {c.server for c in (ann, ben, eve)} == {ws_url(first.url)}
+        assert (ben.redirected, eve.redirected, _health(second)["redirected"]) == (1, 1, 2)
+        await ann.host("add_bot", room["host_token"], seat=2, bot="heuristic")
+        await ann.host("start", room["host_token"])
+        games = [asyncio.create_task(play(client, choose, timeout=200)) for client in (ann, ben)]
+        await ben.wait_for(lambda s: s["game_step"] >= 20, 60)
+        # The steady state: the owner serves every client, nothing crosses between processes.
+        steady = [_health(first), _health(second)]
+        assert [h["forwarded"] for h in steady] == [0, 0]
+        assert [h["rooms"] for h in steady] == [{"owned": 1, "followed": 0}, {"owned": 0, "followed": 0}]
+        before_kill = ben.state["game_step"] if ben.state else 0
+        first.kill()
+        finals = await asyncio.gather(*games)
+        await eve.wait_for(lambda s: s["room"]["phase"] == "finished", 60)
+        after = _health(second)
+        for client in (ann, ben, eve):
+            await client.close()
+        return code, [ann, ben, eve], {"finals": finals, "before_kill": before_kill, "after": after}
+
+    code, clients, seen = run(body)
+    assert all(final["room"]["phase"] == "finished" for final in seen["finals"])
+    assert seen["finals"][0]["game_step"] > seen["before_kill"] >= 20
+    assert _served_by(second, code) == second_node
+    assert seen["after"]["rooms"] == {"owned": 1, "followed": 0}
+    for client in clients:  # each came back by itself, to the live process that owns the room
+        assert client.reconnects >= 1 and client.server == ws_url(second.url)
+    _state_checked(second, code, clients)

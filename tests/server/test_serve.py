@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+import selectors
+import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -14,14 +17,16 @@ import pytest
 import unokit
 from unokit.server.client import RoomClient, ServerError, create_room, get_json
 
-from .support import ServerProcess, free_port, run, serve_once
+from .support import UNOKIT, ServerProcess, free_port, run, serve_once
 
 
 def test_health_variants_and_the_reserved_pages(shared_server: ServerProcess) -> None:
     assert get_json(shared_server.url, "/api/health")["status"] == "ok"
     variants = get_json(shared_server.url, "/api/variants")
     assert set(variants["variants"]) == set(unokit.VARIANT_NAMES)
-    assert variants["bots"] == ["random", "heuristic", "ismcts", "ismcts_fast"]
+    levels = ["beginner", "easy", "normal", "hard", "expert"]
+    assert variants["levels"] == levels
+    assert variants["bots"] == [*levels, "random", "heuristic", "ismcts", "ismcts_fast"]
     for path in ("/", "/r/ABCDEF"):
         with urllib.request.urlopen(shared_server.url + path, timeout=5) as response:
             assert b"unokit" in response.read()
@@ -87,3 +92,30 @@ def test_rooms_nobody_uses_are_closed(make_server: Callable[..., ServerProcess],
                 remaining.discard(code)
         time.sleep(0.3)
     assert remaining == set()
+
+
+def test_serve_says_ready_at_its_url_once_the_first_page_can_be_answered(tmp_path: Path) -> None:
+    """With ``--port 0`` the line names the port the system chose; the page is there at once."""
+    proc = subprocess.Popen(
+        [UNOKIT, "serve", "--port", "0", "--database", f"sqlite:///{tmp_path / 'server.db'}", "--log-level", "warning"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        seen: list[str] = []
+        with selectors.DefaultSelector() as selector:
+            selector.register(proc.stderr, selectors.EVENT_READ)
+            deadline = time.monotonic() + 60
+            while not any("ready at" in line for line in seen) and time.monotonic() < deadline:
+                if selector.select(timeout=1) and (line := proc.stderr.readline()):
+                    seen.append(line)
+        line = seen[-1]
+        ready = re.fullmatch(r"unokit serve: ready at (http://127\.0\.0\.1:(\d+)) \(database sqlite:///.*\)\n", line)
+        assert ready is not None and int(ready[2]) > 0, seen
+        with urllib.request.urlopen(ready[1] + "/", timeout=5) as response:
+            assert response.status == 200 and b"unokit" in response.read()
+        assert get_json(ready[1], "/api/health")["status"] == "ok"
+    finally:
+        proc.terminate()
+        proc.wait(30)

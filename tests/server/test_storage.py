@@ -5,8 +5,22 @@ others are committed; a committed step is in the database before the writer repo
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 
-from unokit.server.storage import Append, StorageError, Store, Writer, migrate
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+
+from unokit.server.storage import (
+    MIGRATIONS,
+    SCHEMA_HEAD,
+    Append,
+    StorageError,
+    Store,
+    Writer,
+    migrate,
+    schema_revision,
+)
 
 
 def _store(database: str, rooms: int) -> Store:
@@ -83,3 +97,26 @@ def test_the_writer_reports_a_step_only_once_another_connection_can_read_it(data
     finally:
         reader.close()
         store.close()
+
+
+def test_the_schema_head_is_alembics_and_a_current_database_is_not_migrated_again(database: str) -> None:
+    """A start that finds the schema current does not import Alembic (half its start-up on a
+    cold start); ``SCHEMA_HEAD`` must name the newest migration for that to be right."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_current_head() == SCHEMA_HEAD
+    store = Store(database)
+    try:
+        with store.engine.connect() as connection:
+            assert schema_revision(connection) is None
+        migrate(store.engine)
+        with store.engine.connect() as connection:
+            assert schema_revision(connection) == SCHEMA_HEAD
+    finally:
+        store.close()
+    again = (
+        "import sys; from unokit.server.storage import Store, migrate; "
+        f"store = Store({database!r}); migrate(store.engine); print(sorted(m for m in sys.modules if 'alembic' in m))"
+    )
+    done = subprocess.run([sys.executable, "-c", again], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "[]"

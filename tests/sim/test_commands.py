@@ -263,3 +263,21 @@ def test_a_tournament_plays_the_cards_of_a_deck_file(tmp_path: Path) -> None:
     assert code == 0, output
     assert "deck=<file>" in output and "red 1" not in output
     assert json.loads(out.read_text())["config"]["options"]["deck"] == deck.read_text(encoding="utf-8")
+
+
+def test_the_levels_are_bot_names_of_sim_and_tournament(tmp_path: Path) -> None:
+    """People's names for bots work in scripts too: a level plays as its engine's bot does."""
+    code, output = invoke(*SIM, "--bots", "beginner,expert", "--json", str(tmp_path / "sim.json"))
+    assert code == 0, output
+    rows = json.loads((tmp_path / "sim.json").read_text())["bots"]
+    assert [row["label"] for row in rows] == ["beginner", "expert"]
+    code, output = invoke(
+        "tournament", "--bots", "easy,normal,hard", "--games", "2", "--hands-only", "--quiet",
+        "--json", str(tmp_path / "t.json"),
+    )  # fmt: skip
+    assert code == 0, output
+    ratings = json.loads((tmp_path / "t.json").read_text())["ratings"]
+    assert sorted(row["bot"] for row in ratings) == ["easy", "hard", "normal"]
+    assert all(row["games"] == 4 for row in ratings)  # three tables of two, two games each
+    code, output = invoke(*SIM, "--bots", "normal,grandmaster")
+    assert code == 2 and "unknown bot 'grandmaster'; levels are beginner, easy, normal, hard, expert" in output

@@ -28,7 +28,9 @@ CHROMIUM_ARGS = [
 def web_server() -> Iterator[ServerProcess]:
     """One SQLite server for every browser test."""
     folder = Path(tempfile.mkdtemp(prefix="unokit-web-"))
-    server = ServerProcess(f"sqlite:///{folder / 'server.db'}", free_port(), ["--rate", "200", "--burst", "400"])
+    server = ServerProcess(
+        f"sqlite:///{folder / 'server.db'}", free_port(), ["--rate", "200", "--burst", "400", "--play-now-wait", "1"]
+    )
     server.start()
     yield server
     server.stop()

@@ -29,7 +29,7 @@ async (skip) => {
     }
   }
   for (const el of document.querySelectorAll("body *")) {
-    if (el.closest("svg, .sr-only, .skip-link, noscript")) continue;
+    if (el.closest("svg, .sr-only, .visually-hidden, .skip-link, noscript")) continue;
     if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
     if (!shown(el)) continue;
     const cs = getComputedStyle(el);

@@ -28,14 +28,10 @@ VIEWPORTS: dict[str, ViewportSize] = {
 #: The layout checks (``layout.js``): what a person on any screen must get.
 LAYOUT = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
 
-#: The region whose text is not yet checked for engine identifiers: the log, whose lines are
-#: the server's narration in English (it says cards in their notation).
-NARRATION = "[data-region=log]"
-
 
 def layout_problems(page: Page) -> list[str]:
     """What is wrong with the page as drawn now (``layout.js``); empty when nothing is."""
-    return [str(problem) for problem in page.evaluate(LAYOUT, NARRATION)]
+    return [str(problem) for problem in page.evaluate(LAYOUT, "")]
 
 
 #: Room timers that keep browser games short: bots answer at once, no pause between hands.
@@ -54,26 +50,29 @@ def create_room(
     rounds: int | None = 1,
     timers: dict[str, str] | None = None,
     options: dict[str, bool | str] | None = None,
+    public: bool = False,
 ) -> str:
     """Create a room from the lobby form; return its code once its seats are filled.
-    ``options``: rule options to set in the form (a box ticked for ``True``, else a choice)."""
+    ``options``: rule options to set in the form (a box ticked for ``True``, else a choice);
+    ``public``: list the room in the lobby."""
     page.goto(f"{base_url}/")
     page.fill("#your-name", name)
     page.select_option("#variant", variant)
     page.fill("#players", str(players))
     page.fill("#bots", str(bots))
     page.select_option("#bot-kind", bot)
+    page.click("details.more-rules summary")  # the rules beyond the house rules
     if rounds is not None:
-        page.click("details.more-rules summary")
         page.fill("#opt-rounds", str(rounds))
     for option, value in (options or {}).items():
         if isinstance(value, bool):
             page.set_checked(f"#opt-{option}", value)
         else:
             page.select_option(f"#opt-{option}", value)
-    page.click("details summary:has-text('Timers')")
+    page.click("#create-room details.timers summary")
     for setting, value in (FAST_TIMERS if timers is None else timers).items():
         page.fill(f"#set-{setting}", value)
+    page.set_checked("#public-room", public)
     page.click("#create-button")
     page.wait_for_url("**/r/*")
     code = page.url.rsplit("/", 1)[-1]

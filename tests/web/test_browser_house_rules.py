@@ -119,7 +119,7 @@ def test_a_jump_in_from_the_page_lands_while_jump_seconds_hold_the_next_move(
                 clicker.step()
             page.wait_for_timeout(30)
         page.wait_for_function(
-            "[...document.querySelectorAll('ol.log li')].some(li => li.textContent.includes('jumps in on'))"
+            "[...document.querySelectorAll('ol.log li')].some(li => li.textContent.includes('jumped in on'))"
         )
         lines = page.eval_on_selector_all("ol.log li", "items => items.map(li => li.textContent)")
         assert any(line.startswith(("Ann jumps in on", "You jump")) for line in lines), lines[-10:]

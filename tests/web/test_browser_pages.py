@@ -68,9 +68,9 @@ def test_keyboard_play(browser: Browser, web_server: ServerProcess) -> None:
                 answer_the_decision_before_a_turn(page)
         assert played, f"no card was ever playable; the prompts seen: {seen}"
         page.wait_for_function(
-            "[...document.querySelectorAll('.log li')].some(li => li.innerText.includes('Ann played'))"
+            "[...document.querySelectorAll('.log li')].some(li => li.innerText.includes('You played'))"
         )
-        assert any("Ann played" in line for line in page.locator(".log li").all_inner_texts())
+        assert any("You played" in line for line in page.locator(".log li").all_inner_texts())  # Ann's own move
     finally:
         page.context.close()
 
@@ -82,7 +82,7 @@ def test_the_score_sheet_page(browser: Browser, web_server: ServerProcess) -> No
         page.select_option("#sheet-variant", "flip")
         page.fill("#sheet-players", "Ana, Bo, Cy")
         page.select_option("#sheet-scoring", "loser")
-        assert page.locator("#sheet-target-hint").inner_text() == "default: 200"
+        assert page.locator("#sheet-target-hint").inner_text() == "Default: 200."
         page.click("#sheet-new button[type=submit]")
         page.wait_for_selector("#sheet-round")
         page.select_option("#round-winner", "Ana")
@@ -100,7 +100,7 @@ def test_the_score_sheet_page(browser: Browser, web_server: ServerProcess) -> No
         page.fill("#hand-2", "3")
         page.click("#sheet-round button[type=submit]")
         page.wait_for_selector(".error")
-        assert "wild_draw_four" in page.locator(".error").inner_text()
+        assert "draw_four" in page.locator(".error").inner_text()  # the word that is not a card, quoted back
         assert page.locator("#sheet-table tr.totals td").all_inner_texts() == ["0", "35", "7"]
         # The sheet survives a reload (it lives in the browser), and a round can be taken back.
         page.reload()

@@ -159,7 +159,7 @@ def test_the_room_is_made_with_its_bots_and_the_invite_says_who_hosts(
         ann.fill("#your-name", "Ann")
         ann.fill("#players", "4")
         ann.fill("#bots", "2")
-        ann.select_option("#bot-kind", "heuristic")
+        ann.select_option("#bot-kind", "normal")
         ann.click("#create-button")
         ann.wait_for_selector(".waiting")
         # The bots are there at once, with people's names and their strength, at the last seats.

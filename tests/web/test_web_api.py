@@ -11,12 +11,13 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from unokit.core.cards import KIND_NAMES, KIND_TITLES
+from unokit.core.cards import KIND_NAMES
 from unokit.core.decks import standard_deck
 from unokit.core.errors import OptionError
 from unokit.core.launcher import make_launcher
 from unokit.core.rng import Rng
 from unokit.core.variants import VARIANTS, get_rules, make_options
+from unokit.i18n import LANGUAGES
 from unokit.server.realtable import launcher_statistics
 
 from ..server.support import ServerProcess
@@ -37,7 +38,7 @@ def test_the_catalogue_lists_every_card_kind_and_option_from_the_engine(web_serv
     status, catalog = call(web_server, "/api/catalog")
     assert status == 200
     assert [k["name"] for k in catalog["kinds"]] == list(KIND_NAMES)
-    assert [k["title"] for k in catalog["kinds"]] == list(KIND_TITLES)
+    assert catalog["languages"] == LANGUAGES
     symbols = {c["name"]: c["symbol"] for c in catalog["colors"]}
     assert symbols["red"] == symbols["pink"] == "circle" and symbols["blue"] == symbols["purple"] == "square"
     for name, rules in VARIANTS.items():

@@ -85,7 +85,7 @@ from ..core.actions import (
     UNO,
     Action,
 )
-from ..core.kinds import IS_WILD, KINDS, CardKind
+from ..core.kinds import IS_WILD, KINDS
 from ..core.launcher import CARDS_PER_FIRE_WEIGHTS, FIRE_HAZARD, FIRE_PATTERN, PATTERN_LENGTH
 from ..core.observation import View
 from ..core.types import DecisionKind as D
@@ -95,12 +95,6 @@ from .base import Bot, most_held_color
 _WILD = IS_WILD
 #: A key of the void beliefs: no wild held (beside colours and KIND_KEY + kind).
 WILD = C.WILD
-
-
-def _again_with_two(kind: CardKind) -> bool:
-    """With two players the player of a card of ``kind`` moves again: its victim loses the turn,
-    a Reverse acts as a Skip (R-1.10), Skip Everyone skips the only other player."""
-    return kind.skips or kind.reverses or kind.plays_again
 
 
 #: How much a wild is worth keeping when a card must be discarded (Wild Press Your Luck).
@@ -369,13 +363,23 @@ class HeuristicBot(Bot):
     ``house_rules=False`` plays as if the house rules made no difference (no jumps, a swap with
     the smallest hand, partners treated as opponents, stacked Wild Draws never passed on,
     drawing priced as one card): only to measure what the bot's handling of them is worth
-    (``scripts/bench_house_bots.py``)."""
+    (``scripts/bench_house_bots.py``).
+
+    ``slips`` (0 to 1) is the chance that a decision with a choice is answered by a random
+    legal action instead of by the scores (it may miss a card that fits, name a colour at
+    random, challenge at random; it still calls UNO, since forgetting is a habit of people's
+    games, :mod:`unokit.bots.habits`, not a matter of strength): a weaker player with the same
+    memory (the ``beginner`` and ``easy`` levels). Slips are drawn from the bot's RNG; with
+    ``slips=0`` (the default) the RNG is never used."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, house_rules: bool = True) -> None:
+    def __init__(self, seed: int = 0, house_rules: bool = True, slips: float = 0.0) -> None:
         super().__init__(seed)
+        if not 0.0 <= slips <= 1.0:
+            raise ValueError(f"slips is a chance from 0 to 1, not {slips}")
         self.house_rules = house_rules
+        self.slips = slips
         self.seat = 0
         #: voids[seat][key]: belief that ``seat`` holds no card of a colour (key: the colour), of a
         #: symbol (KIND_KEY + kind) or no wild (WILD_KEY).
@@ -425,6 +429,10 @@ class HeuristicBot(Bot):
             choice = self._choose_discard(ctx, actions)
         else:  # pragma: no cover - every decision kind is handled above
             choice = actions[0]
+        if self.slips > 0:
+            options = _prefer_uno(actions)  # a slip never leaves out the UNO call: that is a habit
+            if len(options) > 1 and self.rng.random() < self.slips:
+                choice = options[self.rng.below(len(options))]
         self._remember(view, choice)
         return choice
 
@@ -473,7 +481,7 @@ class HeuristicBot(Bot):
             colors = view.deck.color[side]
             kinds = view.deck.kind[side]
             beliefs = self.voids.setdefault(nxt, {})
-            if len(played) > 1 or (played and _again_with_two(KINDS[kinds[played[0]]])):
+            if len(played) > 1 or (played and KINDS[kinds[played[0]]].again_with_two):
                 pass  # several turns in a row: whatever it drew, it faced another colour by then
             elif drew > 0:
                 self._void(nxt, color, kind, wild=True)  # it drew instead of playing
@@ -684,7 +692,7 @@ class HeuristicBot(Bot):
         if inflicted:
             lost_turn = TURN_LOSS if ctx.n > 2 and KINDS[k].skips else 0.0
             value += KEEP_ATTACK * later * (inflicted + lost_turn) * threat(min(ctx.sizes[victim], 2))
-        if ctx.n == 2 and _again_with_two(KINDS[k]):
+        if ctx.n == 2 and KINDS[k].again_with_two:
             value += later * KEEP_TEMPO
         return value * min(1.0, left / KEEP_HAND)
 

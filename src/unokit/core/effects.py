@@ -64,6 +64,8 @@ class Effects(Draws):
                     self._forget(seat, x)
             self.discard.extend(discarded)
         self.discard.append(t)
+        played = self.played
+        played[seat] = (t, played[seat])
         self.passes = 0
         ev = self._ev
         if ev is not None:
@@ -318,6 +320,8 @@ class Effects(Draws):
         if self.known:
             self._forget(seat, t)
         self.discard.insert(len(self.discard) - 1, t)
+        played = self.played
+        played[seat] = (t, played[seat])
         self._emit({"type": "discard", "seat": seat, "cards": [self.deck.text[t]], "uno": uno})
         if not hand:
             self._end_round(seat)

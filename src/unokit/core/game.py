@@ -31,7 +31,7 @@ from .actions import Action, ActionTable
 from .colors import COLOR_NAMES
 from .decisions import OVER, ChooseColor, ChooseDiscard, Decision, PlayOrKeep, Stack, Turn
 from .decks import Deck
-from .errors import IllegalActionError, LauncherError, OptionError, quote
+from .errors import ErrorCode, IllegalActionError, LauncherError, OptionError, quote
 from .notation import Notation
 from .rng import MASK64, Rng
 from .round_end import RoundResult, game_winners
@@ -113,10 +113,22 @@ class Game(Notation):
         if players is None:
             players = 4
         if isinstance(players, bool) or not isinstance(players, int):
-            raise OptionError(f"players must be a whole number, not {quote(players)}")
+            raise OptionError(
+                f"players must be a whole number, not {quote(players)}",
+                ErrorCode.PLAYERS_RANGE,
+                variant=rules.name,
+                low=rules.min_players,
+                high=rules.max_players,
+                given=quote(players),
+            )
         if not rules.min_players <= players <= rules.max_players:
             raise OptionError(
-                f"{rules.title} is for {rules.min_players} to {rules.max_players} players, not {players} (R-1.1)"
+                f"{rules.title} is for {rules.min_players} to {rules.max_players} players, not {players} (R-1.1)",
+                ErrorCode.PLAYERS_RANGE,
+                variant=rules.name,
+                low=rules.min_players,
+                high=rules.max_players,
+                given=str(players),
             )
         opts = make_options(rules, merged)
         check_table(opts, players)
@@ -128,7 +140,9 @@ class Game(Notation):
         rng = Rng(seed)
         deck = rules.deck(opts, rng)
         if deck.size <= players * HAND_SIZE:
-            raise OptionError(f"a deck of {deck.size} cards cannot deal {HAND_SIZE} to each of {players} players")
+            raise OptionError(
+                f"a deck of {deck.size} cards cannot deal {HAND_SIZE} to each of {players} players", ErrorCode.BAD_DECK
+            )
         game = cls(rules, opts, players, seed, deck, action_table(deck))
         game.rng = rng
         events: list[Event] = []
@@ -147,6 +161,7 @@ class Game(Notation):
         other.scores = list(self.scores)
         other.hands = [list(h) for h in self.hands]
         other.discard = list(self.discard)
+        other.played = list(self.played)
         other.draw = list(self.draw)
         other.launcher = self.launcher.copy() if self.launcher else None
         other.known = {h: {v: list(c) for v, c in viewers.items()} for h, viewers in self.known.items()}
@@ -340,7 +355,7 @@ class Game(Notation):
         now, with that seat; raise as :meth:`apply` documents otherwise."""
         decision = self._decision
         if decision is OVER:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("the game is over", ErrorCode.GAME_OVER)
         if seat is None:
             seat = decision.seat
         else:
@@ -352,7 +367,7 @@ class Game(Notation):
             if not self.actions.owns(action):
                 action = self.parse_action(action.text, seat)  # an action of another deck: by its text
             if action not in legal:
-                raise IllegalActionError(self._explain(action, seat))
+                raise self._explain(action, seat)
         return action, seat
 
     def step(self, action: Action) -> RoundResult | None:

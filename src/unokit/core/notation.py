@@ -12,7 +12,7 @@ from . import cards as C
 from .actions import Action, parse_syntax
 from .colors import COLOR_NAMES, NO_COLOR, SIDE_COLORS
 from .decisions import PlayOrKeep
-from .errors import AmbiguousActionError, IllegalActionError, InvalidActionError, quote
+from .errors import AmbiguousActionError, ErrorCode, IllegalActionError, InvalidActionError, quote
 from .round_end import RoundEnd
 from .types import ActionKind, CardId, DecisionKind, Seat
 
@@ -41,7 +41,12 @@ class Notation(RoundEnd):
 
     def _check_seat(self, seat: object) -> Seat:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalActionError(f"there is no seat {quote(seat)}; seats are 0 to {self.n - 1}")
+            raise IllegalActionError(
+                f"there is no seat {quote(seat)}; seats are 0 to {self.n - 1}",
+                ErrorCode.NO_SEAT,
+                given=quote(seat),
+                count=self.n,
+            )
         return seat
 
     def parse_action(self, text: str, seat: Seat | None = None) -> Action:
@@ -64,7 +69,12 @@ class Notation(RoundEnd):
             return table.simple[kind]
         if kind in _SEATED:
             if not 0 <= parsed.seat < self.n:
-                raise InvalidActionError(f"there is no seat {parsed.seat}; seats are 0 to {self.n - 1}")
+                raise InvalidActionError(
+                    f"there is no seat {parsed.seat}; seats are 0 to {self.n - 1}",
+                    ErrorCode.NO_SEAT,
+                    given=str(parsed.seat),
+                    count=self.n,
+                )
             row = table.trade if kind == ActionKind.TRADE else table.catch if kind == _CATCH else table.target
             return row[parsed.seat]
         if kind == ActionKind.COLOR:
@@ -88,9 +98,10 @@ class Notation(RoundEnd):
         kind = self.deck.kinds[self.side][t]
         if color != NO_COLOR and not kind.color_with_play:
             what = "is not a wild card" if not kind.wild else "names no colour when played"
-            raise InvalidActionError(f"{self.face_text(t)} {what}; it takes no colour")
+            face = self.face_text(t)
+            raise InvalidActionError(f"{face} {what}; it takes no colour", ErrorCode.NO_COLOR_TAKEN, card=face)
         if kind.color_with_play and color == NO_COLOR:
-            raise IllegalActionError(f"name a colour for {self.face_text(t)}, e.g. '{verb} red'")
+            raise self._name_a_color(t, verb)
 
     def _resolve_card(self, text: str, seat: Seat) -> CardId:
         deck = self.deck
@@ -99,86 +110,151 @@ class Notation(RoundEnd):
             light, dark = C.parse_face(light_text), C.parse_face(dark_text)
             t = deck.type_id(f"{C.face_text(light)}/{C.face_text(dark)}")
             if t is None:
-                raise InvalidActionError(f"there is no card {quote(text)} in {self.rules.title}")
+                raise InvalidActionError(
+                    f"there is no card {quote(text)} in {self.rules.title}",
+                    ErrorCode.NO_SUCH_CARD,
+                    given=quote(text),
+                    variant=self.rules.name,
+                )
             if t not in self.hands[seat]:
-                raise IllegalActionError(f"seat {seat} does not hold {deck.text[t]}")
+                raise IllegalActionError(
+                    f"seat {seat} does not hold {deck.text[t]}", ErrorCode.CARD_NOT_HELD, card=deck.text[t]
+                )
             return t
         face = C.face_text(C.parse_face(text))
         in_deck = [t for t in range(len(deck.types)) if face in (deck.face_texts[0][t], deck.face_texts[1][t])]
         if not in_deck:
-            raise InvalidActionError(f"there is no card {face!r} in {self.rules.title}")
+            raise InvalidActionError(
+                f"there is no card {face!r} in {self.rules.title}",
+                ErrorCode.NO_SUCH_CARD,
+                given=repr(face),
+                variant=self.rules.name,
+            )
         active = deck.face_texts[self.side]
         matches = sorted({t for t in self.hands[seat] if active[t] == face})
         if not matches:
-            raise IllegalActionError(f"seat {seat} holds no {face}")
+            raise IllegalActionError(f"seat {seat} holds no {face}", ErrorCode.CARD_NOT_HELD, card=face)
         if len(matches) > 1:
             names = ", ".join(deck.text[t] for t in matches)
-            raise AmbiguousActionError(f"{face!r} could be any of {names}; name the card in full")
+            raise AmbiguousActionError(
+                f"{face!r} could be any of {names}; name the card in full",
+                card=face,
+                cards=[deck.text[t] for t in matches],
+            )
         return matches[0]
 
-    def _explain(self, action: Action, seat: Seat) -> str:
-        """Why ``action`` is not legal for ``seat`` now, in a player's words."""
+    def _explain(self, action: Action, seat: Seat) -> IllegalActionError:
+        """Why ``action`` is not legal for ``seat`` now: an error with a code, its parameters and
+        an English message."""
+        E = ErrorCode
         name = str(action)
         decision = self._decision
         to_act = decision.seat
         if seat != to_act and action.kind not in (_CATCH, _UNO):
             if action.kind == _PLAY and self.options.jump_in:
-                return (
+                return IllegalActionError(
                     f"{name!r}: it is seat {to_act}'s decision ({decision.kind}); out of turn seat {seat} may "
-                    "only jump in with a card identical to the top card, before the next player acts (H-1)"
+                    "only jump in with a card identical to the top card, before the next player acts (H-1)",
+                    E.JUMP_IN_ONLY,
+                    seat=to_act,
+                    decision=decision.kind.value,
                 )
-            return f"{name!r}: it is seat {to_act}'s decision ({decision.kind}), not seat {seat}'s"
+            return IllegalActionError(
+                f"{name!r}: it is seat {to_act}'s decision ({decision.kind}), not seat {seat}'s",
+                E.NOT_YOUR_TURN,
+                seat=to_act,
+                decision=decision.kind.value,
+            )
         if action.kind == _CATCH:
             target = action.seat
             if target == seat:
-                return "you cannot catch yourself; declare with 'uno'"
-            return f"seat {target} cannot be caught now (R-1.5)"
+                return IllegalActionError("you cannot catch yourself; declare with 'uno'", E.CATCH_YOURSELF)
+            return IllegalActionError(f"seat {target} cannot be caught now (R-1.5)", E.CANNOT_CATCH, target=target)
         if action.kind == _UNO:
-            return "there is no UNO call for you to make now"
+            return IllegalActionError("there is no UNO call for you to make now", E.NO_UNO_CALL)
         if action.card >= 0 and action.card >= len(self.deck.types):
-            return f"{name!r} is not an action of this game"
+            return IllegalActionError(f"{name!r} is not an action of this game", E.NOT_AN_ACTION)
         kind = decision.kind
         if kind == DecisionKind.TURN:
             expected = "play a card or " + ("press" if self.launcher else "draw")
         else:
             expected = _EXPECTED.get(kind, "nothing")
+        uno_error = IllegalActionError(
+            "'uno' goes with a play that leaves you exactly one card (R-1.5)", E.UNO_NEEDS_ONE_CARD
+        )
         if action.kind == _PLAY and kind in (DecisionKind.TURN, DecisionKind.STACK):
             t = action.card
             if t not in self.hands[seat]:
-                return f"seat {seat} does not hold {self.card_text(t)}"
-            top = self.face_text(self.discard[-1])
+                return IllegalActionError(
+                    f"seat {seat} does not hold {self.card_text(t)}", E.CARD_NOT_HELD, card=self.deck.text[t]
+                )
+            face, top = self.face_text(t), self.face_text(self.discard[-1])
             color = COLOR_NAMES[self.color] if self.color >= 0 else "none"
             if kind == DecisionKind.STACK:
-                return (
-                    f"{self.face_text(t)} cannot answer the stacked {top}; "
-                    "play a card that stacks on it, or take the total (R-1.9, H-3)"
+                return IllegalActionError(
+                    f"{face} cannot answer the stacked {top}; "
+                    "play a card that stacks on it, or take the total (R-1.9, H-3)",
+                    E.CANNOT_STACK,
+                    card=face,
+                    top=top,
                 )
             if action.uno:
-                return "'uno' goes with a play that leaves you exactly one card (R-1.5)"
+                return uno_error
             card = self.deck.kinds[self.side][t]
             if card.challengeable and not self.options.bluffing:
-                return f"{self.face_text(t)} may only be played when you hold no {color} card (bluffing is off)"
+                return IllegalActionError(
+                    f"{face} may only be played when you hold no {color} card (bluffing is off)",
+                    E.BLUFFING_OFF,
+                    card=face,
+                    color=color,
+                )
             if not card.may_go_out:
-                return f"you may not go out on {card.title} ({card.rule})"
+                return IllegalActionError(
+                    f"you may not go out on {card.title} ({card.rule})", E.MAY_NOT_GO_OUT, kind=card.name
+                )
             if action.color >= 0 and action.color not in SIDE_COLORS[self.side]:
-                return f"{COLOR_NAMES[action.color]} is not a colour of {self.colours_in_play_name}"
-            return f"{self.face_text(t)} does not match {top} (colour in play: {color}) (R-1.4)"
+                return self._off_side(action.color)
+            params = {"color": color} if self.color >= 0 else {}
+            return IllegalActionError(
+                f"{face} does not match {top} (colour in play: {color}) (R-1.4)",
+                E.NO_MATCH,
+                card=face,
+                top=top,
+                **params,
+            )
         if (
             action.kind in (ActionKind.COLOR, ActionKind.PLAY_DRAWN)
             and action.color >= 0
             and action.color not in SIDE_COLORS[self.side]
         ):
-            return f"{COLOR_NAMES[action.color]} is not a colour of {self.colours_in_play_name}"
+            return self._off_side(action.color)
         if action.kind == ActionKind.TRADE and action.seat == seat:
-            return "trade hands with another player, not yourself"
+            return IllegalActionError("trade hands with another player, not yourself", E.TRADE_YOURSELF)
         if action.kind == ActionKind.TARGET and action.seat == seat:
-            return "challenge another player, not yourself"
+            return IllegalActionError("challenge another player, not yourself", E.TARGET_YOURSELF)
         if action.kind == ActionKind.PLAY_DRAWN and isinstance(decision, PlayOrKeep) and action.color < 0:
             drawn = self.deck.kinds[self.side][decision.card]
             if drawn.color_with_play:
-                return f"name a colour for {self.face_text(decision.card)}, e.g. 'play_drawn red'"
+                return self._name_a_color(decision.card, "play_drawn")
         if action.kind == ActionKind.KEEP and kind == DecisionKind.PLAY_OR_KEEP and self.options.force_play:
-            return "the card just drawn can be played, and with force_play it must be (H-5): play_drawn"
+            return IllegalActionError(
+                "the card just drawn can be played, and with force_play it must be (H-5): play_drawn",
+                E.MUST_PLAY_DRAWN,
+            )
         if action.uno:
-            return "'uno' goes with a play that leaves you exactly one card (R-1.5)"
-        return f"{name!r} is not possible now: seat {seat} must {expected}"
+            return uno_error
+        return IllegalActionError(
+            f"{name!r} is not possible now: seat {seat} must {expected}", E.WRONG_DECISION, decision=kind.value
+        )
+
+    def _off_side(self, color: int) -> IllegalActionError:
+        """A colour that is not on the side in play."""
+        name = COLOR_NAMES[color]
+        return IllegalActionError(
+            f"{name} is not a colour of {self.colours_in_play_name}", ErrorCode.COLOR_NOT_ON_SIDE, color=name
+        )
+
+    def _name_a_color(self, t: CardId, verb: str) -> IllegalActionError:
+        """A wild whose play names a colour, played without one."""
+        face = self.face_text(t)
+        return IllegalActionError(f"name a colour for {face}, e.g. '{verb} red'", ErrorCode.NAME_A_COLOR, card=face)

@@ -206,6 +206,16 @@ class View:
             return []
         return sorted(self._game.known.get(seat, {}).get(self.seat, ()))
 
+    def played(self, seat: Seat, count: int) -> list[CardId]:
+        """The last ``count`` cards ``seat`` played or discarded this hand, most recent first
+        (fewer when it has not played that many): public, every player saw them go down."""
+        out: list[CardId] = []
+        link = self._game.played[seat]
+        while link is not None and len(out) < count:
+            out.append(link[0])
+            link = link[1]
+        return out
+
     @property
     def draw_size(self) -> int:
         """Cards in the draw pile or launcher."""

@@ -38,7 +38,7 @@ from .decks import (
     read_deck_text,
     read_pairs_csv,
 )
-from .errors import OptionError, quote
+from .errors import ErrorCode, OptionError, quote
 from .kinds import KINDS
 from .rng import Rng
 
@@ -146,7 +146,7 @@ def custom_deck(rules: VariantRules, cards: tuple[str, ...]) -> Deck:
         return deck
     pairs, icons = read_deck_text("\n".join(cards), rules.double_sided)
     if not pairs:
-        raise OptionError("option 'deck' lists no card")
+        raise OptionError("option 'deck' lists no card", ErrorCode.BAD_DECK)
     for side in (0, 1) if rules.double_sided else (0,):
         allowed = rules.kinds_on(side)
         colors = SIDE_COLORS[side]
@@ -156,11 +156,14 @@ def custom_deck(rules: VariantRules, cards: tuple[str, ...]) -> Deck:
             if face.kind not in allowed or (face.color >= 0 and face.color not in colors):
                 title = rules.title
                 raise OptionError(
-                    f"{C.face_text(face)!r} is not a card of the {rules.side_names[side]} side of {title}"
+                    f"{C.face_text(face)!r} is not a card of the {rules.side_names[side]} side of {title}",
+                    ErrorCode.BAD_DECK,
                 )
     if len({max(KINDS[p[0].kind].number, 0) for p in pairs}) < 2:
         # Two cut values need a number card, so every variant's first card can be turned up too.
-        raise OptionError("the deck needs cards of at least two cut values (numbers) to choose a dealer (R-1.2)")
+        raise OptionError(
+            "the deck needs cards of at least two cut values (numbers) to choose a dealer (R-1.2)", ErrorCode.BAD_DECK
+        )
     deck = _CUSTOM[key] = Deck(pairs, icons)
     if len(_CUSTOM) > _CUSTOM_KEPT:
         _CUSTOM.popitem(last=False)
@@ -312,10 +315,43 @@ class Options:
         return out
 
 
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rule option as people read it: its ``name``, the ``values`` it takes when they are a
+    few words (a boolean's ``true`` and ``false``, or :data:`OPTION_CHOICES`; empty for a number
+    or a list), and the catalogue keys of its label, its one-line explanation and each value."""
+
+    name: str
+    values: tuple[str, ...]
+    house_rule: bool
+
+    @property
+    def label_key(self) -> str:
+        return f"option.{self.name}"
+
+    @property
+    def help_key(self) -> str:
+        return f"option.{self.name}.help"
+
+    def value_key(self, value: str) -> str:
+        return f"option.{self.name}.{value}"
+
+
 _OPTION_NAMES = frozenset(f.name for f in fields(Options))
 _BOOLEANS = frozenset(
     {"bluffing", "wild_counts_as_color_match", "jump_in", "seven_o", "draw_until_playable", "force_play", "teams"}
 )
+#: Every rule option, declared once with its values (:class:`OptionSpec`), in the order of
+#: :class:`Options`.
+OPTION_SPECS: tuple[OptionSpec, ...] = tuple(
+    OptionSpec(
+        f.name,
+        ("true", "false") if f.name in _BOOLEANS else OPTION_CHOICES.get(f.name, ()),
+        f.name in HOUSE_RULES,
+    )
+    for f in fields(Options)
+)
+OPTION_SPEC: dict[str, OptionSpec] = {spec.name: spec for spec in OPTION_SPECS}
 #: Why an option does not apply where a variant refuses it.
 _NOT_APPLICABLE = {
     "draw_until_playable": ": a turn presses the launcher, and no pressed card is played at once (R-4.1, H-4)",
@@ -328,22 +364,41 @@ def _as_bool(name: str, value: object) -> bool:
         return value
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
-    raise OptionError(f"option {name!r} must be true or false, not {quote(value)}")
+    raise OptionError(
+        f"option {name!r} must be true or false, not {quote(value)}",
+        ErrorCode.BAD_OPTION_VALUE,
+        option=name,
+        given=quote(value),
+    )
 
 
 def _as_int(name: str, value: object, minimum: int) -> int:
     if isinstance(value, bool):
-        raise OptionError(f"option {name!r} must be a whole number, not {quote(value)}")
+        raise _not_whole(name, value)
     if isinstance(value, str):
         try:
             value = int(value.strip())
         except ValueError:
-            raise OptionError(f"option {name!r} must be a whole number, not {quote(value)}") from None
+            raise _not_whole(name, value) from None
     if not isinstance(value, int):
-        raise OptionError(f"option {name!r} must be a whole number, not {quote(value)}")
+        raise _not_whole(name, value)
     if value < minimum:
-        raise OptionError(f"option {name!r} must be at least {minimum}, not {quote(value)}")
+        raise OptionError(
+            f"option {name!r} must be at least {minimum}, not {quote(value)}",
+            ErrorCode.OPTION_TOO_SMALL,
+            option=name,
+            minimum=minimum,
+        )
     return value
+
+
+def _not_whole(name: str, value: object) -> OptionError:
+    return OptionError(
+        f"option {name!r} must be a whole number, not {quote(value)}",
+        ErrorCode.BAD_OPTION_VALUE,
+        option=name,
+        given=quote(value),
+    )
 
 
 def _as_stacking(value: object) -> bool | str:
@@ -358,23 +413,35 @@ def _as_stacking(value: object) -> bool | str:
             return False
         if text in STACKING_READINGS:
             return text
-    raise OptionError(f"option 'stacking' must be false, true (same), progressive or mixed, not {quote(value)}")
+    raise OptionError(
+        f"option 'stacking' must be false, true (same), progressive or mixed, not {quote(value)}",
+        ErrorCode.BAD_OPTION_VALUE,
+        option="stacking",
+        given=quote(value),
+    )
 
 
 def _as_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     if isinstance(value, str) and value.strip().lower() in choices:
         return value.strip().lower()
-    raise OptionError(f"option {name!r} must be one of {', '.join(choices)}; got {quote(value)}")
+    raise OptionError(
+        f"option {name!r} must be one of {', '.join(choices)}; got {quote(value)}",
+        ErrorCode.BAD_OPTION_VALUE,
+        option=name,
+        given=quote(value),
+    )
 
 
 def _as_deck(value: object) -> tuple[str, ...]:
     if isinstance(value, str):
         value = re.split(r"[\n;]", value)
     if not isinstance(value, list | tuple) or not all(isinstance(line, str) for line in value):
-        raise OptionError(f"option 'deck' lists the cards as text lines (a deck file), not {quote(value)}")
+        raise OptionError(
+            f"option 'deck' lists the cards as text lines (a deck file), not {quote(value)}", ErrorCode.BAD_DECK
+        )
     lines = tuple(line.strip() for line in value if line.strip())
     if not lines:
-        raise OptionError("option 'deck' lists no card")
+        raise OptionError("option 'deck' lists no card", ErrorCode.BAD_DECK)
     return lines
 
 
@@ -399,10 +466,20 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
             raise OptionError(f"option names are text, not {quote(name)}")
         if name not in _OPTION_NAMES:
             known = ", ".join(sorted(accepted))
-            raise OptionError(f"unknown option {quote(name)}; {rules.name} accepts {known}")
+            raise OptionError(
+                f"unknown option {quote(name)}; {rules.name} accepts {known}",
+                ErrorCode.UNKNOWN_OPTION,
+                given=quote(name),
+                variant=rules.name,
+            )
         if name not in accepted:
             why = _NOT_APPLICABLE.get(name, "")
-            raise OptionError(f"option {name!r} does not apply to {rules.name}{why}")
+            raise OptionError(
+                f"option {name!r} does not apply to {rules.name}{why}",
+                ErrorCode.OPTION_NOT_APPLICABLE,
+                option=name,
+                variant=rules.name,
+            )
     values: dict[str, Any] = {}
     for name, value in {**rules.defaults, **raw}.items():
         if name == "stacking":
@@ -430,16 +507,29 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
         values["target"] = 200 if values.get("scoring") == "loser" else 500
     if values.get("launcher") == "scripted":
         if "launcher_script" not in values:
-            raise OptionError("launcher='scripted' needs the option 'launcher_script'")
+            raise OptionError(
+                "launcher='scripted' needs the option 'launcher_script'",
+                ErrorCode.OPTION_CONFLICT,
+                option="launcher",
+                needs="launcher_script",
+            )
     elif "launcher_script" in values:
-        raise OptionError("option 'launcher_script' needs launcher='scripted'")
+        raise OptionError(
+            "option 'launcher_script' needs launcher='scripted'",
+            ErrorCode.OPTION_CONFLICT,
+            option="launcher_script",
+            needs="launcher",
+        )
     options = Options(**values)
     if options.wild_counts_as_color_match and not options.bluffing:
         # Each Wild Draw card of a hand would count as a card of the colour for the other, so a
         # hand holding two could play neither, and the round might never end (R-3.5, D-27).
         raise OptionError(
             "wild_counts_as_color_match=true needs bluffing=true: with bluffing=false a hand holding two"
-            " Wild Draw cards could play neither, and the round might never end (D-27)"
+            " Wild Draw cards could play neither, and the round might never end (D-27)",
+            ErrorCode.OPTION_CONFLICT,
+            option="wild_counts_as_color_match",
+            needs="bluffing",
         )
     if options.deck:
         custom_deck(rules, options.deck)  # raises OptionError when the deck does not fit
@@ -450,7 +540,11 @@ def check_table(options: Options, players: int) -> None:
     """Raise :class:`OptionError` when ``options`` cannot be played by ``players`` seats:
     ``teams=true`` seats partners facing each other, so it needs 4 or 6 players (H-6)."""
     if options.teams and players not in TEAM_TABLES:
-        raise OptionError(f"teams=true needs 4 or 6 players (partners sit facing each other), not {players} (H-6)")
+        raise OptionError(
+            f"teams=true needs 4 or 6 players (partners sit facing each other), not {players} (H-6)",
+            ErrorCode.TEAMS_TABLE,
+            count=players,
+        )
 
 
 def get_rules(name: str) -> VariantRules:
@@ -459,7 +553,11 @@ def get_rules(name: str) -> VariantRules:
         raise OptionError(f"a variant is named by text such as 'classic', not {quote(name)}")
     rules = VARIANTS.get(name.strip().lower())
     if rules is None:
-        raise OptionError(f"unknown variant {quote(name)}; variants are {', '.join(VARIANTS)}")
+        raise OptionError(
+            f"unknown variant {quote(name)}; variants are {', '.join(VARIANTS)}",
+            ErrorCode.UNKNOWN_VARIANT,
+            given=quote(name),
+        )
     return rules
 
 

@@ -38,7 +38,7 @@ from ..narration import plain
 from . import faces, look
 from .help import KEYS, rules_summary
 from .look import chip_rows, wrap_chips
-from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, you_grammar
+from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller
 from .terminal import leave_on_hangup
 
 SessionFactory = Callable[[], Session]
@@ -50,6 +50,9 @@ PROMPT_ROWS = 3
 HAND_ROWS = 6
 #: The log lines the round summary repeats: the plays that ended the round.
 LAST_PLAYS = 4
+#: Seconds of the table's pauses (a launcher's suspense, a bot's reaction that nobody can race)
+#: when the bots' pause before a decision is their own think time.
+PAUSE = 0.6
 
 
 class PassScreen(Screen[None]):
@@ -192,7 +195,7 @@ class SummaryScreen(Screen[str]):
         for line in s.lines:
             text.append(f"{line.name}: ", style="bold")
             if line.cards:
-                text.append(", ".join(f"{title} ({points})" for title, points in line.cards))
+                text.append(", ".join(f"{faces.label(face)} ({points})" for face, points in line.cards))
             elif line.hand_points == 0:
                 text.append("no cards")
             text.append(f"  = {line.hand_points}\n")
@@ -220,13 +223,16 @@ class TableScreen(Screen[None]):
         self,
         session: Session,
         *,
-        delay: float,
+        delay: float | None,
         catch_window: float,
         can_restart: bool,
     ) -> None:
         super().__init__()
         self.session = session
-        self.delay = delay
+        #: The pause before each bot's decision: ``None`` for each bot's think time.
+        self.think = delay
+        #: The other pauses (a launcher's suspense, a bot's reaction when you cannot react).
+        self.delay = PAUSE if delay is None else delay
         self.catch_window = catch_window
         self.can_restart = can_restart
         humans = session.humans
@@ -518,7 +524,7 @@ class TableScreen(Screen[None]):
                 self.open_prompt(seat)
                 return
             self.render_all()
-            await self.pause(self.delay)
+            await self.pause(session.think_time(seat) if self.think is None else self.think)
             await self.perform(await asyncio.to_thread(session.bot_act, seat), seat)
         self.finished = True
         self.render_all()
@@ -571,12 +577,11 @@ class TableScreen(Screen[None]):
 
     async def tell(self, outcome: Outcome) -> None:
         """Write the outcome's events into the log, as the log's reader may see them."""
-        session = self.session
         ended = False
         for event in redact(outcome.events, self.log_viewer):
             if event["type"] == "press" and not event.get("empty"):
-                presser = session.names[event["presser"] if "presser" in event else event["seat"]]
-                self.log_lines([you_grammar(f"{presser} presses the launcher…")], "italic")
+                presser = event["presser"] if "presser" in event else event["seat"]
+                self.log_lines([self.teller.words.t("play.pressing", player=presser)], "italic")
                 await self.pause(self.delay)
             line = self.teller.line(event)
             if event["type"] == "round_end":
@@ -881,7 +886,7 @@ class PlayApp(App[Path | None]):
         self,
         new_session: SessionFactory,
         *,
-        delay: float = 0.6,
+        delay: float | None = PAUSE,
         catch_window: float = 2.5,
         restart: bool = True,
     ) -> None:

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import click
 
-from ..bots import Bot, bot_names, check_bot_spec, external_command, make_bot
+from ..bots import Bot, check_bot_spec, external_command, level_names, make_bot
 from ..bots.external import ExternalBot, ExternalBotError
+from ..bots.habits import Habits
+from ..bots.levels import DEFAULT_LEVEL, for_people
 from ..clickopts import (
     VARIANT_HELP,
     deck_option,
@@ -28,7 +30,6 @@ from ..files import PathError, prepare_folder
 from ..record import RecordError, RecordingGame, Replay
 from ..record.commands import load
 from ..record.render import render_log, render_step
-from .forgetful import ForgetfulBot, Habits
 from .session import Player, Session, default_record_dir, default_record_path
 
 #: Names given to bots, in seat order (skipping any a person uses).
@@ -36,8 +37,8 @@ BOT_NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
 
 
 def default_bot() -> str:
-    """``heuristic`` when that bot is installed, else ``random``."""
-    return "heuristic" if "heuristic" in bot_names() else "random"
+    """The level of a person's opponents when nobody says otherwise (``normal``)."""
+    return DEFAULT_LEVEL
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -50,14 +51,16 @@ class Setup:
     """Everything ``unokit play`` needs to deal a game; :meth:`session` deals one.
 
     ``bots`` are bot specs; an ``external:`` bot at position ``k`` of ``bots`` is the program
-    ``externals[k]``, started once and reused (reseeded) from game to game."""
+    ``externals[k]``, started once and reused (reseeded) from game to game. Every bot plays
+    with human habits: ``habits`` for all of them, or with ``None`` each its level's
+    (:func:`~unokit.bots.levels.habits_for`)."""
 
     variant: str
     players: int
     humans: list[str]
     bots: list[str]
     options: dict[str, str]
-    habits: Habits
+    habits: Habits | None
     seed: int | None = None
     record: Path | None = None
     record_in_folder: bool = False
@@ -80,7 +83,12 @@ class Setup:
             else:
                 bot = make_bot(bot_name, seed_of_bot)
             players.append(
-                Player(free_names[k % len(free_names)], ForgetfulBot(bot, self.habits), bot_name, {"seed": seed_of_bot})
+                Player(
+                    free_names[k % len(free_names)],
+                    for_people(bot, bot_name, self.habits),
+                    bot_name,
+                    {"seed": seed_of_bot},
+                )
             )
         return Session(game, players, setup_events, self.record_path(game.variant, game.seed, number))
 
@@ -102,7 +110,7 @@ def make_setup(
     seed: int | None,
     options: Sequence[str],
     names: Sequence[str],
-    habits: Habits,
+    habits: Habits | None,
     record: str | Path | None,
 ) -> Setup:
     """Check the command line and build the :class:`Setup`; ``click.UsageError`` says what
@@ -116,7 +124,7 @@ def make_setup(
         bot_list = [b.strip() for b in bots.split(",") if b.strip()]
     for name in bot_list:
         try:
-            check_bot_spec(name)
+            check_bot_spec(name, variant, players)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--bots") from None
     human_count = players - len(bot_list)
@@ -180,6 +188,27 @@ def close_bots(bots: dict[int, ExternalBot]) -> None:
         bot.close()
 
 
+def play_habits(forget: float | None, catch: float | None, reaction: str | None, none: bool) -> Habits | None:
+    """The habits the command line sets for every bot: ``None`` (each its level's) when no
+    option is given; the options over :class:`Habits`' defaults; with ``none``, no habit at
+    all. ``click.UsageError`` says what is wrong."""
+    if none:
+        if forget is not None or catch is not None or reaction is not None:
+            raise click.UsageError("--no-habits cannot go with --forget, --catch or --reaction")
+        return Habits(forget=0.0, late_uno=1.0, catch=1.0, reaction=(0.0, 0.0))
+    if forget is None and catch is None and reaction is None:
+        return None
+    base = Habits()
+    try:
+        return Habits(
+            forget=base.forget if forget is None else forget,
+            catch=base.catch if catch is None else catch,
+            reaction=base.reaction if reaction is None else _reaction(reaction),
+        )
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
 def _reaction(text: str) -> tuple[float, float]:
     low, sep, high = text.partition("-")
     try:
@@ -194,18 +223,31 @@ def _reaction(text: str) -> tuple[float, float]:
 @click.option(
     "--bots",
     default=None,
-    help="bots, comma-separated, one per bot seat: random, rlcard_rule, heuristic, ismcts, external:<command>; "
-    "'none' for people only  [default: heuristic (random if not installed) at every seat but yours]",
+    help=f"bots, comma-separated, one per bot seat: a level ({', '.join(level_names())}), an engine name "
+    "(random, rlcard_rule, heuristic, ismcts, ismcts_fast) or external:<command>; 'none' for people only  "
+    f"[default: {DEFAULT_LEVEL} at every seat but yours]",
 )
 @click.option("--seed", type=int, default=None, help="the game's seed (default: a random one, shown in the record)")
 @click.option("--option", "option", multiple=True, metavar="NAME=VALUE", help="a rule option; repeatable")
 @deck_option
 @click.option("--name", "names", multiple=True, help="a person's name; repeat it for hot seat (several people)")
-@click.option("--delay", default=0.6, show_default=True, type=float, help="seconds a bot waits before it acts")
+@click.option(
+    "--delay",
+    default=None,
+    type=float,
+    help="seconds every bot waits before it acts  [default: each level's think time]",
+)
 @click.option("--catch-window", default=2.5, show_default=True, type=float, help="seconds to catch a missing UNO call")
-@click.option("--forget", default=0.25, show_default=True, type=float, help="chance a bot forgets to call UNO")
-@click.option("--catch", "catch_chance", default=0.6, show_default=True, type=float, help="chance a bot catches")
-@click.option("--reaction", default="0.8-2.5", show_default=True, help="a bot's reaction time in seconds, MIN-MAX")
+@click.option(
+    "--forget", default=None, type=float, help="chance a bot forgets to call UNO  [default: its level's habits]"
+)
+@click.option("--catch", "catch_chance", default=None, type=float, help="chance a bot catches  [default: its level's]")
+@click.option("--reaction", default=None, help="a bot's reaction time in seconds, MIN-MAX  [default: its level's]")
+@click.option(
+    "--no-habits",
+    is_flag=True,
+    help="bots never forget UNO and always catch at once (their play is the same: habits are not strength)",
+)
 @click.option(
     "--time-limit",
     default=5.0,
@@ -229,11 +271,12 @@ def play(
     option: tuple[str, ...],
     deck: Path | None,
     names: tuple[str, ...],
-    delay: float,
+    delay: float | None,
     catch_window: float,
-    forget: float,
-    catch_chance: float,
-    reaction: str,
+    forget: float | None,
+    catch_chance: float | None,
+    reaction: str | None,
+    no_habits: bool,
     time_limit: float,
     record: str | None,
 ) -> None:
@@ -244,11 +287,8 @@ def play(
     Q quits. Every game is saved as a record that `unokit replay` and `unokit verify` read.
     """
     require_extra("play", "play", ["textual", "rich"])
-    try:
-        habits = Habits(forget=forget, catch=catch_chance, reaction=_reaction(reaction))
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    if delay < 0 or catch_window < 0:
+    habits = play_habits(forget, catch_chance, reaction, no_habits)
+    if (delay is not None and delay < 0) or catch_window < 0:
         raise click.UsageError("--delay and --catch-window are seconds, 0 or more")
     option = with_deck(option, deck)
     setup = make_setup(variant, players, bots, seed, option, names, habits, record)

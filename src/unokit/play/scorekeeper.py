@@ -30,6 +30,15 @@ from ..files import locked, write_atomically
 TABLE_FORMAT = "unokit-table/1"
 
 
+class CardError(ValueError):
+    """A hand of real cards that cannot be read: ``given`` is the word that is not a card (or
+    not one of this game), for a message in the reader's language (``server.error.bad_cards``)."""
+
+    def __init__(self, message: str, given: str) -> None:
+        super().__init__(message)
+        self.given = given
+
+
 @dataclass(frozen=True)
 class CardPoints:
     """One card of a hand: how it was written, its printed name and its points."""
@@ -68,23 +77,23 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
         token = token.replace("-", "_")
         if token in COLOR_BY_NAME:
             if color is not None:
-                raise ValueError(f"two colours in a row: {COLOR_NAMES[color]} {token}")
+                raise CardError(f"two colours in a row: {COLOR_NAMES[color]} {token}", token)
             color = COLOR_BY_NAME[token]
             if color not in colors_here:
-                raise ValueError(f"{token} is not a colour of {where}")
+                raise CardError(f"{token} is not a colour of {where}", token)
             continue
         kind = KIND_BY_NAME.get(token)
         if kind is None or kind not in kinds_here:
             known = ", ".join(KIND_NAMES[k] for k in sorted(kinds_here))
-            raise ValueError(f"{token!r} is not a card of {where}; cards there: {known}")
+            raise CardError(f"{token!r} is not a card of {where}; cards there: {known}", token)
         if color is not None and is_wild(kind):
-            raise ValueError(f"{token} has no colour; write it without {COLOR_NAMES[color]}")
+            raise CardError(f"{token} has no colour; write it without {COLOR_NAMES[color]}", token)
         text = token if color is None else f"{COLOR_NAMES[color]} {token}"
         title = KIND_TITLES[kind] if color is None else f"{COLOR_NAMES[color].capitalize()} {KIND_TITLES[kind]}"
         out.append(CardPoints(text, title, rules.card_points(kind)))
         color = None
     if color is not None:
-        raise ValueError(f"the colour {COLOR_NAMES[color]} is not followed by a card")
+        raise CardError(f"the colour {COLOR_NAMES[color]} is not followed by a card", COLOR_NAMES[color])
     return out
 
 

@@ -8,13 +8,13 @@ another front end (a plain prompt, a web page) reuse it.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..bots.habits import ForgetfulBot, Reaction
 from ..core.actions import (
     ACCEPT,
     CATCH,
@@ -38,11 +38,12 @@ from ..core.game import Event, Game
 from ..core.observation import View
 from ..core.teams import team_members
 from ..core.types import DecisionKind
-from ..core.variants import VARIANTS, Options
-from ..narration import describe, plain
+from ..core.variants import OPTION_SPECS, VARIANTS, Options
+from ..i18n import DEFAULT, catalog
+from ..i18n.lines import Words
+from ..narration import Narrator, plain
 from ..record import GameRecord, RecordingGame, Seat, save_record
 from . import faces
-from .forgetful import ForgetfulBot, Reaction
 
 #: Where records of played games go unless ``--record`` says otherwise.
 RECORDS_ENV = "UNOKIT_RECORDS"
@@ -89,6 +90,7 @@ class Player:
             "late_uno": habits.late_uno,
             "catch": habits.catch,
             "reaction": list(habits.reaction),
+            "think": list(habits.think),
         }
         return Seat(self.name, "bot", self.bot_name or self.bot.inner.name, settings)
 
@@ -126,7 +128,8 @@ class Prompt:
 
 @dataclass(frozen=True)
 class SummaryLine:
-    """One seat in a round summary: the cards left (title, points) and the scores."""
+    """One seat in a round summary: the cards left (each face on the side the round ended on,
+    with its points) and the scores."""
 
     seat: int
     name: str
@@ -194,7 +197,7 @@ def summarize(variant: str, names: Sequence[str], events: list[Event]) -> RoundS
         cards = []
         for text in hands[seat]:
             face = faces.face_of(text, side)
-            cards.append((faces.label(face), rules.card_points(faces.parse(face).kind)))
+            cards.append((face, rules.card_points(faces.parse(face).kind)))
         if sum(p for _, p in cards) != end["hand_points"][seat]:
             cards = []  # not reconstructible: show only the engine's total
         lines.append(SummaryLine(seat, name, cards, end["hand_points"][seat], end["points"][seat], end["scores"][seat]))
@@ -213,89 +216,59 @@ def summarize(variant: str, names: Sequence[str], events: list[Event]) -> RoundS
     )
 
 
-#: How the settings line names each house rule (docs/rules/house_rules.md).
-HOUSE_RULE_TITLES = {
-    "jump_in": "Jump-In (J)",
-    "seven_o": "Seven-O",
-    "draw_until_playable": "Draw until playable",
-    "force_play": "Force play",
-    "teams": "Partners",
-}
-
-
-def house_rules_line(options: Options, names: Sequence[str]) -> str:
-    """The active house rules in words (``House rules: Jump-In (J) · Stacking: progressive``),
-    or an empty string when the official rules are played."""
+def house_rules_line(options: Options, names: Sequence[str], lang: str = DEFAULT) -> str:
+    """The active house rules in words (``House rules: Jump-In · Stacking: progressive``), or an
+    empty string when the official rules are played."""
+    words = Words(catalog(lang))
     parts = []
-    if options.stacking:
-        parts.append("Stacking" + ("" if options.stacking is True else f": {options.stacking}"))
-    for name, title in HOUSE_RULE_TITLES.items():
-        if getattr(options, name):
-            if name == "teams":
-                teams = " vs ".join(" & ".join(names[s] for s in members) for members in team_members(len(names)))
-                title = f"{title} ({teams})"
-            parts.append(title)
-    return "House rules: " + " · ".join(parts) if parts else ""
+    for spec in OPTION_SPECS:
+        value = getattr(options, spec.name)
+        if not spec.house_rule or not value:
+            continue
+        if spec.name == "stacking":
+            reading = "same" if value is True else str(value)
+            parts.append(words.t("play.house_rule_value", option=spec.name, value=words.cat.t(spec.value_key(reading))))
+        elif spec.name == "teams":
+            first, second = (" & ".join(names[s] for s in members) for members in team_members(len(names)))
+            teams = words.t("play.teams_versus", first=first, second=second)
+            parts.append(words.t("play.house_rule_teams", option=spec.name, teams=teams))
+        elif spec.name == "jump_in":
+            parts.append(words.t("play.house_rule_jump_in", option=spec.name))  # J jumps in
+        else:
+            parts.append(words.option(spec.name))
+    return words.t("play.house_rules", rules=" · ".join(parts)) if parts else ""
+
+
+class TerminalWords(Words):
+    """:class:`~unokit.i18n.lines.Words` for the terminal: a colour comes with the glyph of its
+    colour-blind symbol (``teal ▲``)."""
+
+    def color(self, name: str | None) -> str:
+        if not name:
+            return super().color(name)
+        return f"{super().color(name)} {faces.glyph(name)}"
 
 
 class Teller:
-    """Tells events in words with printed card names and colour symbols, by wrapping
-    :func:`unokit.narration.describe` (``Ann played Wild Draw Color — teal ▲``)."""
+    """Tells events in words (:class:`~unokit.narration.Narrator` and :class:`TerminalWords`),
+    following the side in play: ``Ann played Wild Draw Color — teal ▲``."""
 
-    def __init__(self, names: Sequence[str], side: int = 0, double_sided: bool = True) -> None:
+    def __init__(self, names: Sequence[str], side: int = 0, double_sided: bool = True, lang: str = DEFAULT) -> None:
         self.names = list(names)
-        self.side = side
-        self.double_sided = double_sided
+        self.narrator = Narrator(side, double_sided)
+        self.words = TerminalWords(catalog(lang), self.names)
 
-    def _face(self, text: str) -> str:
-        return faces.title(faces.face_of(text, self.side))
+    @property
+    def side(self) -> int:
+        return self.narrator.side
 
     def line(self, event: Event) -> str | None:
         """One event in words (already redacted for the reader); ``None`` when not worth it."""
-        kind = event["type"]
-        shown = dict(event)
-        if kind == "round_start":
-            self.side = 0
-        for key in ("cards", "revealed", "discarded"):
-            if isinstance(shown.get(key), list):
-                shown[key] = [self._face(c) for c in shown[key]]
-        if "card" in shown and isinstance(shown["card"], str):
-            shown["card"] = self._face(shown["card"])
-        if shown.get("backs"):
-            shown["backs"] = [faces.title(b) for b in shown["backs"]]
-        if isinstance(shown.get("color"), str):
-            shown["color"] = f"{shown['color']} {faces.glyph(shown['color'])}"
-        if kind == "flip":
-            self.side = 1 - self.side
-            shown["top"] = faces.title(shown["top"])
-            shown["side"] = str(shown["side"]).upper()
-        line = describe(shown, self.names, double_sided=self.double_sided)
-        return you_grammar(line) if line is not None else None
+        line = self.narrator.line(event)
+        return None if line is None else self.words.say(line)
 
     def lines(self, events: list[Event]) -> list[str]:
         return [line for line in (self.line(e) for e in events) if line]
-
-
-_YOU_VERBS = re.compile(
-    r"\bYou (deals|is|wins|names|accepts|challenges|catches|trades|stops|discards|takes|presses|jumps"
-    r"|skips everyone and plays)\b"
-)
-_YOU_FORMS = {
-    "is": "are",
-    "catches": "catch",
-    "presses": "press",
-    "skips everyone and plays": "skip everyone and play",
-}
-
-
-def you_grammar(line: str) -> str:
-    """Mend the verbs after a player called "You" (``You deals`` → ``You deal``)."""
-
-    def fix(match: re.Match[str]) -> str:
-        verb = match.group(1)
-        return "You " + _YOU_FORMS.get(verb, verb[:-1] if verb.endswith("s") else verb)
-
-    return _YOU_VERBS.sub(fix, line).replace(" You without", " you without")
 
 
 class Session:
@@ -365,6 +338,13 @@ class Session:
         if summary is not None:
             self.save()
         return Outcome(seat, action, events, summary, newly, str(flips[-1]["side"]) if flips else None)
+
+    def think_time(self, seat: int) -> float:
+        """Seconds the bot at ``seat`` takes to think before its decision (its habits)."""
+        bot = self.players[seat].bot
+        if bot is None:
+            raise ValueError(f"seat {seat} is not a bot")
+        return bot.think_time()
 
     def bot_act(self, seat: int) -> Action:
         bot = self.players[seat].bot
@@ -583,6 +563,7 @@ __all__ = [
     "Session",
     "SummaryLine",
     "Teller",
+    "TerminalWords",
     "default_record_dir",
     "default_record_path",
     "hand_cards",

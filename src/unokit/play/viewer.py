@@ -20,7 +20,8 @@ from textual.widgets import Static
 
 from ..core.cards import COLOR_NAMES
 from ..core.observation import redact
-from ..narration import DECISION_WORDS, plural
+from ..i18n.lines import words
+from ..narration import plural
 from ..record.replay import Replay
 from . import look
 from .session import Teller, hand_cards
@@ -66,7 +67,7 @@ def table_text(replay: Replay, step: int, seat: int | None, width: int) -> Text:
     if game.is_over:
         text.append(f"\nGame over: {', '.join(names[s] for s in game.winners)} won\n", style="bold reverse")
     elif game.to_act is not None:
-        text.append(f"\n▶ {names[game.to_act]} {DECISION_WORDS.get(game.decision, game.decision)}\n", style="bold")
+        text.append(f"\n▶ {names[game.to_act]} {words().decision(game.decision)}\n", style="bold")
     backs = obs.get("backs")
     for s in range(game.n):
         size = len(game.hands[s])

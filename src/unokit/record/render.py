@@ -12,7 +12,9 @@ from typing import Any
 from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS
 from ..core.game import Event, Game
 from ..core.observation import redact
-from ..narration import DECISION_WORDS, describe
+from ..i18n import DEFAULT
+from ..i18n.lines import words, words_for
+from ..narration import Narrator
 from .replay import Replay, seat_name
 
 
@@ -24,16 +26,13 @@ def color_label(color: str | None) -> str:
 
 
 def event_lines(
-    events: list[Event], names: list[str], seat: int | None, omniscient: bool, double_sided: bool = True
+    events: list[Event], names: list[str], seat: int | None, omniscient: bool, narrator: Narrator
 ) -> list[str]:
-    """The events in words, as ``seat`` may see them (all of them when ``omniscient``)."""
+    """The events in words, as ``seat`` may see them (all of them when ``omniscient``);
+    ``narrator`` follows the side in play from one call to the next."""
     shown = events if omniscient else redact(events, seat)
-    lines = []
-    for event in shown:
-        line = describe(event, names, double_sided=double_sided)
-        if line:
-            lines.append(line)
-    return lines
+    say = words_for(DEFAULT, names).say
+    return [say(line) for line in narrator.lines(shown)]
 
 
 def _header(game: Game, replay: Replay, step: int, seat: int | None) -> list[str]:
@@ -50,7 +49,9 @@ def _header(game: Game, replay: Replay, step: int, seat: int | None) -> list[str
         lines.append(f"Action {step}: {seat_name(record, action[0])} (seat {action[0]}) > {action[1]}")
     names = record.names
     events = replay.events_at(step)
-    lines += [f"  {line}" for line in event_lines(events, names, seat, seat is None, game.rules.double_sided)]
+    before = replay.game_at(max(step - 1, 0))
+    narrator = Narrator(before.side if step else 0, game.rules.double_sided)
+    lines += [f"  {line}" for line in event_lines(events, names, seat, seat is None, narrator)]
     return lines
 
 
@@ -80,7 +81,7 @@ def render_step(replay: Replay, step: int, seat: int | None = None) -> list[str]
     else:
         actor = game.to_act
         assert actor is not None
-        lines.append(f"To act: {seat_name(record, actor)} (seat {actor}), {DECISION_WORDS[game.decision]}")
+        lines.append(f"To act: {seat_name(record, actor)} (seat {actor}), {words().decision(game.decision)}")
     if obs["uno_exposed"] is not None:
         lines.append(f"{seat_name(record, obs['uno_exposed'])} has one card and did not call UNO: catchable")
     for s in range(game.n):
@@ -102,12 +103,12 @@ def render_log(replay: Replay, upto: int, seat: int | None = None) -> list[str]:
     """Every action up to ``upto`` with its events in words, as ``seat`` saw them."""
     record = replay.record
     lines = [f"{record.variant}, {record.players} players, seed {record.seed}"]
-    double_sided = replay.game_at(0).rules.double_sided
-    lines += event_lines(replay.events_at(0), record.names, seat, seat is None, double_sided)
+    narrator = Narrator(0, replay.game_at(0).rules.double_sided)
+    lines += event_lines(replay.events_at(0), record.names, seat, seat is None, narrator)
     for step in range(1, upto + 1):
         action = replay.action_at(step)
         assert action is not None
         lines.append(f"[{step}] {seat_name(record, action[0])} > {action[1]}")
         events = replay.events_at(step)
-        lines += [f"    {line}" for line in event_lines(events, record.names, seat, seat is None, double_sided)]
+        lines += [f"    {line}" for line in event_lines(events, record.names, seat, seat is None, narrator)]
     return lines

@@ -4,7 +4,7 @@
 * :mod:`.authority` — one ordered queue per room: messages, timers, bots, per-seat views;
 * :mod:`.storage` — SQLite or PostgreSQL through SQLAlchemy, Alembic migrations, group commit;
 * :mod:`.hub` — the rooms of one process, leases, and the link between processes;
-* :mod:`.protocol` — the ``unokit-server/1`` messages and their limits;
+* :mod:`.protocol` — the ``unokit-server/2`` messages and their limits;
 * :mod:`.app` — the Starlette application (HTTP API and websocket);
 * :mod:`.sendbuffer` — the bound on what a connection holds for a client that does not read;
 * :mod:`.client` — a small Python client for scripts, bots and tests.
@@ -17,7 +17,7 @@ from __future__ import annotations
 #: The protocol's name and version, sent in ``welcome`` and checked in ``hello`` (defined here,
 #: not in :mod:`.protocol`, so that ``unokit serve`` can say which extra is missing before
 #: anything that needs it is imported).
-PROTOCOL = "unokit-server/1"
+PROTOCOL = "unokit-server/2"
 
 #: The default of ``unokit serve --send-buffer``: the bytes sent to a client and not yet read by
 #: it that the server holds for one connection (about two hundred of the largest ``state``

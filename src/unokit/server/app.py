@@ -8,10 +8,14 @@ Routes (``docs/protocol.md``):
 * ``POST /api/rooms`` -> a new room: its code, link, websocket address and the host's token;
 * ``GET /api/rooms/{code}`` -> the room as everyone may see it;
 * ``GET /api/rooms/{code}/records`` and ``.../records/{n}`` -> finished games as ``unokit-record/1``;
+* ``GET /api/lobby`` -> the public rooms waiting for players and those playing;
+* ``POST /api/play-now`` -> a public room of a variant with an open seat (a new one if none);
+* ``POST /api/my-games`` and ``/api/my-games/forget`` -> a player identity's finished games,
+  and forgetting the identity;
 * ``GET /r/{code}`` -> the room's link, the browser client's page;
 * ``GET /sw.js`` and ``GET /manifest.webmanifest`` -> the page's service worker and web app
   manifest (``docs/web.md``, "On a phone's home screen");
-* ``WS /ws`` -> the game protocol ``unokit-server/1``.
+* ``WS /ws`` -> the game protocol ``unokit-server/2``.
 """
 
 from __future__ import annotations
@@ -36,13 +40,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
-from ..bots import bot_names
+from ..bots import level_names
 from . import PROTOCOL
-from .authority import Room
-from .hub import CODE_ALPHABET, Hub, ServerConfig
+from .authority import Room, identity_hash
+from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .protocol import HARD_MAX_BYTES, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
-from .room import SEAT_BOTS, RoomError
+from .room import RoomError, offer_policies, seat_bots
 from .web import web_routes
 
 log = logging.getLogger("unokit.server")
@@ -50,6 +54,10 @@ log = logging.getLogger("unokit.server")
 STATIC = Path(__file__).parent / "static"
 #: Refused messages (bad JSON, over the rate, ...) after which a connection is closed.
 STRIKES_LIMIT = 200
+#: The largest request body the API reads, in bytes.
+MAX_BODY = 8192
+#: The most games "My games" lists.
+MY_GAMES_LIMIT = 200
 
 
 class WsPeer:
@@ -66,7 +74,10 @@ class WsPeer:
         self.conn_id = secrets.token_hex(8)
         self.seat: int | None = None
         self.role = "none"
+        self.name: str | None = None
         self.room: Room | None = None
+        self.redirects = False  # the client follows a redirect to its room's owner
+        self.unreachable: str | None = None  # an owner's address the client could not reach
         self.pending_forward: str | None = None
         self.rate = RateLimit(config.rate, config.burst)
         self.strikes = 0
@@ -105,8 +116,16 @@ def _problem(code: str, message: str, status: int) -> JSONResponse:
     return _json({"error": code, "message": message}, status)
 
 
+def _refusal(exc: RoomError, status: int) -> JSONResponse:
+    """A refused request: its code, English message, and the parameters and engine reason
+    that let the reader's page say it in its language (:meth:`RoomError.detail`)."""
+    return _json({"error": exc.code, "message": exc.message, **exc.detail()}, status)
+
+
 def create_app(config: ServerConfig) -> Starlette:
-    """The ASGI application serving ``config``; the hub starts and stops with it."""
+    """The ASGI application serving ``config``; the hub starts and stops with it. Raises
+    ``ValueError`` for a policy file of ``config.bots`` that cannot be used."""
+    offer_policies(list(config.bots))
     hub = Hub(config)
 
     @asynccontextmanager
@@ -120,7 +139,18 @@ def create_app(config: ServerConfig) -> Starlette:
     async def health(_request: Request) -> Response:
         if not hub.ready:
             return _json({"status": "starting"}, 503)
-        return _json({"status": "ok", "version": __version__, "protocol": PROTOCOL, "node": hub.node})
+        owned = sum(1 for room in hub.rooms.values() if room.owner)
+        return _json(
+            {
+                "status": "ok",
+                "version": __version__,
+                "protocol": PROTOCOL,
+                "node": hub.node,
+                "rooms": {"owned": owned, "followed": len(hub.rooms) - owned},
+                "redirected": hub.redirected,
+                "forwarded": hub.forwarded,
+            }
+        )
 
     async def variants(_request: Request) -> Response:
         return _json(
@@ -134,25 +164,51 @@ def create_app(config: ServerConfig) -> Starlette:
                     }
                     for name, rules in VARIANTS.items()
                 },
-                "bots": [name for name in SEAT_BOTS if name in bot_names()],
+                "bots": seat_bots(),
+                "levels": level_names(),
             }
         )
 
     async def create_room(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > 8192:
-            return _problem("too_large", "a room request may be at most 8192 bytes", 413)
         try:
-            payload = json.loads(body or b"{}")
-        except (ValueError, RecursionError):
-            return _problem("bad_json", "the request body is not valid JSON", 400)
-        if not isinstance(payload, dict):
-            return _problem("bad_room", "the request body must be a JSON object", 400)
-        try:
-            created = await hub.create_room(payload)
+            created = await hub.create_room(await _body(request))
         except RoomError as exc:
-            return _problem(exc.code, exc.message, 400)
+            return _refusal(exc, 413 if exc.code == "too_large" else 400)
         return _json(created, 201)
+
+    async def lobby(_request: Request) -> Response:
+        return _json(await hub.lobby())
+
+    async def play_now(request: Request) -> Response:
+        try:
+            return _json(await hub.play_now(await _body(request)))
+        except RoomError as exc:
+            return _refusal(exc, 413 if exc.code == "too_large" else 400)
+
+    async def _player(request: Request) -> str:
+        """The hash of the identity a request names in its body's ``player``."""
+        body = await _body(request)
+        unknown = set(body) - {"player"}
+        if unknown:
+            raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
+        return identity_hash(body.get("player"))
+
+    async def my_games(request: Request) -> Response:
+        try:
+            player = await _player(request)
+        except RoomError as exc:
+            return _refusal(exc, 400)
+        games = await asyncio.to_thread(hub.store.player_games, player, MY_GAMES_LIMIT)
+        for game in games:
+            game["record"] = f"/api/rooms/{game['room']}/records/{game['game']}"
+        return _json({"games": games, "retention_days": config.player_retention_days})
+
+    async def forget(request: Request) -> Response:
+        try:
+            player = await _player(request)
+        except RoomError as exc:
+            return _refusal(exc, 400)
+        return _json({"forgotten": await asyncio.to_thread(hub.store.forget_player, player)})
 
     def _code(request: Request) -> str | None:
         code = str(request.path_params["code"]).upper()
@@ -217,6 +273,10 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/health", health),
         Route("/api/variants", variants),
         Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/lobby", lobby),
+        Route("/api/play-now", play_now, methods=["POST"]),
+        Route("/api/my-games", my_games, methods=["POST"]),
+        Route("/api/my-games/forget", forget, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),
@@ -234,6 +294,20 @@ def create_app(config: ServerConfig) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
     return app
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """A small JSON object posted to the API; raise :class:`RoomError` naming what is wrong."""
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise RoomError("too_large", f"a request may be at most {MAX_BODY} bytes")
+    try:
+        payload = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise RoomError("bad_json", "the request body is not valid JSON") from None
+    if not isinstance(payload, dict):
+        raise RoomError("bad_room", "the request body must be a JSON object")
+    return payload
 
 
 async def _serve(hub: Hub, peer: WsPeer) -> None:
@@ -280,7 +354,14 @@ async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any]) -> None:
         peer.deliver(error("bad_protocol", f"this server speaks {PROTOCOL}, not {protocol[:40]!r}", message.get("id")))
         return
     code = message["room"].upper()
-    room = await hub.room(code) if code and all(ch in CODE_ALPHABET for ch in code) and len(code) <= 16 else None
+    peer.redirects = bool(message.get("redirects"))
+    peer.unreachable = message.get("unreachable")
+    room = None
+    if code and all(ch in CODE_ALPHABET for ch in code) and len(code) <= 16:
+        room = await hub.locate(code, redirects=peer.redirects, unreachable=peer.unreachable)
+    if isinstance(room, str):  # another process owns the room: the client goes there
+        send_to_owner(peer, code, room, message.get("id"))
+        return
     if room is None:
         peer.deliver(error("no_room", f"there is no open room {message['room'][:40]!r}", message.get("id")))
         return

@@ -13,6 +13,9 @@ database refuses is forgotten by rebuilding the room from what was committed.
 The room that another process owns (PostgreSQL, ``docs/server.md``) is followed here as a
 *replica*: its clients' messages are forwarded to the owner, and committed log entries are
 folded in as the owner's notifications announce them.
+
+The room's chat (:mod:`.chat`) goes through the same queue and is committed the same way, to a
+log of its own: a message never changes the room's state version.
 """
 
 from __future__ import annotations
@@ -28,20 +31,26 @@ from typing import Any, Protocol
 
 from .. import Event, InvalidActionError, UnokitError, redact
 from ..bots import Bot, make_bot
+from ..bots.habits import ForgetfulBot
+from ..bots.levels import LEVELS, for_people
 from ..core.actions import CATCH, UNO
 from ..core.observation import View
 from ..core.position import exposed_seat, jumps_may_come
-from ..narration import describe
+from ..narration import Narrator, side_before
 from . import PROTOCOL
-from .protocol import encode, error, fragment
-from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState
+from .chat import LIVE_PHASES, PLAYERS, SPECTATORS, ChatState, check_reaction, check_text, history, visible
+from .protocol import RateLimit, encode, error, fragment
+from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec
 from .storage import Append, StorageError
 from .web import round_summary
 
 log = logging.getLogger("unokit.server")
 
-#: A bot whose moves take long enough to be thought in a worker thread.
-SLOW_BOTS = frozenset({"ismcts", "ismcts_fast"})
+#: A bot whose moves take long enough to be thought in a worker thread (the searches, and the
+#: levels that play them).
+SLOW_BOTS = frozenset({"ismcts", "ismcts_fast"}) | {
+    name for name, level in LEVELS.items() if level.bot == "ismcts_fast"
+}
 
 
 def token_hash(token: str) -> str:
@@ -53,12 +62,31 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+#: The characters of a player identity (a browser's secret, ``hello``'s ``player``) and its
+#: length: URL-safe base64 of at least 16 random bytes.
+IDENTITY_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+IDENTITY_LENGTH = (22, 128)
+
+
+def identity_hash(player: object) -> str:
+    """The stored form of a player identity; raise :class:`RoomError` ``bad_player`` when it is
+    not one (too short to be a secret, too long, or other characters)."""
+    low, high = IDENTITY_LENGTH
+    if not isinstance(player, str) or not low <= len(player) <= high or not set(player) <= IDENTITY_CHARACTERS:
+        raise RoomError(
+            "bad_player",
+            f"a player identity is {low} to {high} letters, digits, '-' or '_' (a random secret of the browser)",
+        )
+    return token_hash(player)
+
+
 class Peer(Protocol):
     """A client connection: a local websocket, or one that another process forwards."""
 
     conn_id: str
     seat: int | None
     role: str
+    name: str | None  # a spectator's name in the chat (players are named by their seat)
 
     def deliver(self, message: dict[str, Any] | str) -> None:
         """Queue a message for the client (never blocks; a client too slow to read is dropped)."""
@@ -76,8 +104,19 @@ class Host(Protocol):
 
     async def load_log(self, code: str, after: int) -> list[tuple[int, dict[str, Any]]]: ...
 
-    def published(self, room: Room) -> None:
-        """The owner committed and told its own clients: let other processes follow."""
+    async def link_player(self, code: str, token_hash: str, player_hash: str) -> None:
+        """Store that the seat token ``token_hash`` of room ``code`` belongs to an identity."""
+
+    def chat_limit(self) -> RateLimit:
+        """A fresh rate limit for one sender's chat messages (``--chat-rate``, ``--chat-burst``)."""
+        ...
+
+    def chat_published(self, room: Room, message: dict[str, Any]) -> None:
+        """The owner committed a chat message: let other processes' clients see it."""
+
+    def published(self, room: Room, *, everyone: bool = False) -> None:
+        """The owner committed and told its own clients: let the processes that follow the room
+        catch up (``everyone``: also those it does not know of yet, after a takeover)."""
 
     def forward(self, room: Room, peer: Peer, message: dict[str, Any]) -> None: ...
 
@@ -122,6 +161,11 @@ class Room:
         self.last_active = time.monotonic()
         self.runtime: dict[str, Any] = {}  # a replica's copy of the owner's timers and presence
         self.owner_node: str | None = None  # the process that owns the room
+        self.chat = ChatState()
+        self.chat_limits: dict[int | str, RateLimit] = {}  # a seat, or a spectator's connection
+        self.listed: object = ...  # the listing last stored (... : not known, store the next one)
+        self.fill_at: float | None = None  # loop time when bots take the open seats (fill_seconds)
+        self.fill_until: float | None = None  # the same on the wall clock, for the pages
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"room-{self.code}")
 
     # ------------------------------------------------------------------ the queue
@@ -153,14 +197,17 @@ class Room:
         elif kind == "msg":
             await self._message(item[1], item[2])
         elif kind == "gone":
-            self._gone(item[1])
+            await self._gone(item[1])
         elif kind == "timer":
             await self._timer(item[1], item[2], item[3])
         elif kind == "sync_log":
             await self._sync_log(item[1])
         elif kind == "remote_presence":
-            self.remote_seats[item[1]] = set(item[2])
-            self._presence_changed()
+            self._remote_presence(item[1], item[2])
+            await self._maybe_play_again()
+        elif kind == "remote_chat":
+            self.chat.add(item[1])
+            self._deliver_chat([item[1]])
         elif kind == "become_owner":
             await self._become_owner()
         elif kind == "seat_remote":
@@ -175,7 +222,27 @@ class Room:
             await self._seat_bots(item[1], item[2])
         elif kind == "close_idle" and self.owner and not self.peers and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
-                await self._commit([{"type": "close", "reason": "nobody used the room for a while"}])
+                await self._commit([{"type": "close", "reason": "idle"}])
+
+    def _remote_presence(self, node: str, seats: list[int] | None) -> None:
+        """The owner hears from a process that follows the room: the seats connected there
+        (``None``: it stopped following)."""
+        before = self.remote_seats.get(node)
+        if seats is None:
+            self.remote_seats.pop(node, None)
+        else:
+            self.remote_seats[node] = set(seats)
+            for seat in seats:  # connected there: no grace period runs out for it
+                handle = self.grace.pop(seat, None) if 0 <= seat < len(self.state.seats) else None
+                if handle is not None:
+                    handle.cancel()
+            if before is None:
+                self.host.published(self)  # a new follower: it catches up from here
+        if self.remote_seats.get(node) != before:
+            self._presence_changed()
+            for seat in (before or set()) - set(seats or ()):  # gone there: as a local drop
+                if not self._connected(seat) and self.state.phase in (PLAYING, HAND_OVER):
+                    self._start_grace(seat)
 
     async def _seat_remote(self, peer: Peer, welcome: dict[str, Any]) -> None:
         """The owner (another process) seated this process's client: follow the log to its
@@ -187,6 +254,7 @@ class Room:
         peer.deliver(welcome)
         self._presence_changed()
         peer.deliver(self._state_message(peer.seat, []))
+        self._send_history(peer)
 
     # ------------------------------------------------------------------ messages
     async def _hello(self, peer: Peer, msg: dict[str, Any]) -> None:
@@ -200,9 +268,17 @@ class Room:
         if "host_token" in msg and not is_host:
             peer.deliver(error("bad_token", "the host token does not belong to this room", reply_to))
             return
+        try:
+            player = identity_hash(msg["player"]) if "player" in msg else None
+            if role == "spectator" and name is not None:
+                self.state.check_name(name)
+        except RoomError as exc:
+            peer.deliver(error(exc.code, exc.message, reply_to))
+            return
         new_token_text: str | None = None
         if role == "spectator":
             seat = None
+            peer.name = None if name is None else name.strip()
         elif role != "player":
             peer.deliver(error("bad_message", "'role' must be 'player' or 'spectator'", reply_to))
             return
@@ -219,18 +295,29 @@ class Room:
             try:
                 seat = self.state.check_join(name)
             except RoomError as exc:
-                peer.deliver(error(exc.code, exc.message, reply_to))
+                peer.deliver(error(exc.code, exc.message, reply_to, **exc.detail()))
                 return
             new_token_text = new_token()
             assert isinstance(name, str)
-            entry = {"type": "join", "seat": seat, "name": name.strip(), "token_hash": token_hash(new_token_text)}
+            entry: dict[str, Any] = {
+                "type": "join",
+                "seat": seat,
+                "name": name.strip(),
+                "token_hash": token_hash(new_token_text),
+            }
             if is_host:
                 entry["host"] = True
             try:
                 await self._commit([entry])
             except RoomError as exc:
-                peer.deliver(error(exc.code, exc.message, reply_to))
+                peer.deliver(error(exc.code, exc.message, reply_to, **exc.detail()))
                 return
+        if player is not None and seat is not None:
+            # stored at every hello (a reconnect too): an identity forgotten meanwhile is known again
+            try:
+                await self.host.link_player(self.code, token_hash(new_token_text or token or ""), player)
+            except StorageError:
+                log.warning("room %s: the player's identity could not be stored", self.code)
         welcome: dict[str, Any] = {
             "type": "welcome",
             "protocol": PROTOCOL,
@@ -254,6 +341,7 @@ class Room:
             self._returned(seat)
         self._presence_changed()
         peer.deliver(self._state_message(seat, []))
+        self._send_history(peer)
 
     async def _message(self, peer: Peer, msg: dict[str, Any]) -> None:
         kind = msg["type"]
@@ -278,18 +366,23 @@ class Room:
                 self._presence_changed()
             elif kind == "leave":
                 seat = self._own_seat(peer, msg["token"])
-                if self.state.phase != LOBBY:
-                    raise RoomError("phase", "a seat can be left only in the lobby; during a game a bot plays it")
-                await self._commit([{"type": "leave", "seat": seat}])
+                await self._commit([self.state.check_leave(seat)])
                 peer.seat = None
                 peer.role = "spectator"
+            elif kind == "ready":
+                seat = self._own_seat(peer, msg["token"])
+                await self._commit([self.state.check_ready(seat, msg.get("ready", True))])
+            elif kind == "chat":
+                await self._chat(peer, msg)
             else:
                 raise RoomError("unknown_type", f"{kind!r} is not a room message")
         except RoomError as exc:
-            peer.deliver(error(exc.code, exc.message, reply_to, self._state_message(peer.seat, [])))
+            peer.deliver(error(exc.code, exc.message, reply_to, self._state_message(peer.seat, []), **exc.detail()))
             return
-        if reply_to is not None and kind in ("action", "host", "leave", "back"):
+        if reply_to is not None and kind in ("action", "host", "leave", "back", "ready", "chat"):
             peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
+        if kind in ("leave", "ready"):
+            await self._maybe_play_again()
 
     def _seat_of(self, token: str) -> int | None:
         wanted = token_hash(token)
@@ -326,9 +419,9 @@ class Room:
         try:
             action = game.parse_action(text, seat)
         except InvalidActionError as exc:
-            raise RoomError("invalid_action", str(exc)) from None
+            raise RoomError("invalid_action", str(exc), cause=exc) from None
         except UnokitError as exc:
-            raise RoomError("illegal", str(exc)) from None
+            raise RoomError("illegal", str(exc), cause=exc) from None
         legal = game.legal_actions(seat)
         if action not in legal and seat != game.to_act:
             raise RoomError("out_of_turn", f"{text!r}: it is seat {game.to_act}'s decision ({game.decision})")
@@ -347,16 +440,19 @@ class Room:
         if not secrets.compare_digest(token_hash(msg["host_token"]), self.host_hash):
             raise RoomError("not_host", "only the room's host may do that (the host token is wrong)")
         entry = self.state.check_host(msg["command"], msg.get("seat"), msg.get("bot"))
+        if entry["type"] in ("mute", "unmute"):  # the chat's, not the room's: no version to match
+            await self._mute(msg.get("seat"), entry["type"] == "mute")
+            return
         if msg["version"] != self.state.seq:
             raise RoomError(
                 "stale", f"the command was decided at version {msg['version']}; the room is at {self.state.seq}"
             )
         if entry["type"] == "bot":
             entry["seed"] = secrets.randbits(62)
-        elif entry["type"] == "start":
-            entry["seed"] = secrets.randbits(63)
-            entry["at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        await self._commit([entry])
+        if entry["type"] == "start":
+            await self._commit(self._start_entries())
+        else:
+            await self._commit([entry])
 
     async def _seat_bots(self, bots: list[str], done: asyncio.Future[None]) -> None:
         """Seat the bots a new room was created with, at its last seats (the people who join take
@@ -374,13 +470,113 @@ class Room:
         else:
             done.set_result(None)
 
-    def _gone(self, peer: Peer) -> None:
+    def _start_entries(self) -> list[dict[str, Any]]:
+        """A new game: the stand-in bot in every open seat (after a finished game, or when a
+        room's ``fill_seconds`` ran out), then the ``start`` entry with a fresh seed."""
+        state = self.state
+        seeds = [secrets.randbits(62) for _ in range(state.open_seats())]
+        at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        start = {"type": "start", "seed": secrets.randbits(63), "at": at}
+        return [*state.fill_entries(state.spec.settings.standin_bot, seeds), start]
+
+    async def _maybe_play_again(self) -> None:
+        """After a game: start the next one once every player present has said "play again"."""
+        if not self.owner or self.state.phase != FINISHED:
+            return
+        present = {seat for seat in range(len(self.state.seats)) if self._connected(seat)}
+        if self.state.everyone_ready(present):
+            with contextlib.suppress(RoomError):
+                await self._commit(self._start_entries())
+
+    async def _gone(self, peer: Peer) -> None:
+        self.chat_limits.pop(peer.conn_id, None)  # a spectator's (a seat's stays with the seat)
         if self.peers.pop(peer.conn_id, None) is None:
             return
         self._presence_changed()
         seat = peer.seat
         if seat is not None and self.owner and not self._connected(seat) and self.state.phase in (PLAYING, HAND_OVER):
             self._start_grace(seat)
+        if seat is not None:
+            await self._maybe_play_again()  # the one who had not said "play again" went away
+
+    # ------------------------------------------------------------------ chat
+    async def _chat(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """A line or a reaction from a seat (the message carries its token) or a spectator."""
+        state = self.state
+        if ("text" in msg) == ("reaction" in msg):
+            raise RoomError("bad_chat", "a chat message has either 'text' or 'reaction'")
+        if "token" in msg:
+            seat: int | None = self._own_seat(peer, msg["token"])
+        elif peer.seat is not None:
+            raise RoomError("bad_token", "a player's chat message carries the seat's token")
+        else:
+            seat = None
+        occupant = state.seats[seat].token_hash if seat is not None else None
+        if self.chat.is_muted(seat, occupant):
+            whom = "your seat" if seat is not None else "spectators"
+            raise RoomError("muted", f"the host has muted {whom} in this room's chat")
+        key: int | str = seat if seat is not None else peer.conn_id
+        limit = self.chat_limits.get(key)
+        if limit is None:
+            limit = self.chat_limits[key] = self.host.chat_limit()
+        if not limit.allow():
+            raise RoomError("rate_limited", "too many chat messages: wait a moment")
+        entry: dict[str, Any] = {
+            "type": "say" if "text" in msg else "react",
+            "seat": seat,
+            "name": state.seats[seat].name if seat is not None else peer.name,
+            "channel": PLAYERS if seat is not None else SPECTATORS,
+            "game": state.game_no,
+            "live": state.phase in LIVE_PHASES,
+            "at": round(time.time(), 3),
+        }
+        if "text" in msg:
+            entry["text"] = check_text(msg["text"])
+        else:
+            entry["reaction"] = check_reaction(msg["reaction"])
+        await self._commit_chat([entry])
+
+    async def _mute(self, seat: object, muted: bool) -> None:
+        who = None
+        if isinstance(seat, int):
+            who = self.state.seats[seat].token_hash
+            if self.state.seats[seat].kind != "human" or who is None:
+                raise RoomError("bad_seat", f"seat {seat} holds no player to mute")
+        await self._commit_chat([{"type": "mute", "seat": seat, "who": who, "muted": muted}])
+        self._broadcast_room()
+        self.host.published(self)
+
+    async def _commit_chat(self, entries: list[dict[str, Any]]) -> None:
+        """Write chat-log entries, then show their messages to whoever may see them."""
+        await self._write(Append(self.code, self.state.seq, [], chat=entries, chat_after=self.chat.count))
+        shown = [message for message in map(self.chat.apply, entries) if message is not None]
+        self._deliver_chat(shown)
+        for message in shown:
+            self.host.chat_published(self, message)
+
+    def _deliver_chat(self, messages: list[dict[str, Any]], *, only_players: bool = False) -> None:
+        state = self.state
+        for peer in list(self.peers.values()):
+            if only_players and peer.seat is None:
+                continue
+            shown = [m for m in messages if visible(m, peer.seat, state.game_no, state.phase)]
+            if shown:
+                peer.deliver({"type": "chat", "messages": shown})
+
+    def _send_history(self, peer: Peer) -> None:
+        shown = history(self.chat, peer.seat, self.state.game_no, self.state.phase)
+        peer.deliver({"type": "chat", "history": True, "messages": shown})
+
+    def _game_ended(self, phase_before: str, game_before: int) -> None:
+        """A live game is over: its spectators' messages join the players' chat."""
+        if phase_before in LIVE_PHASES and self.state.phase not in LIVE_PHASES:
+            kept = [
+                m
+                for m in self.chat.messages
+                if m["channel"] == SPECTATORS and m.get("live") and m.get("game") == game_before
+            ]
+            if kept:
+                self._deliver_chat(kept, only_players=True)
 
     def _start_grace(self, seat: int) -> None:
         old = self.grace.pop(seat, None)
@@ -414,6 +610,7 @@ class Room:
         them, and only then tell everyone. Raise :class:`RoomError` for a refusal."""
         state = self.state
         before = state.seq
+        phase_before, game_before = state.phase, state.game_no
         events: list[Event] = []
         for i, entry in enumerate(entries):
             try:
@@ -422,22 +619,43 @@ class Room:
                 if i:  # only single entries are ever refused part-way; rebuild to be safe
                     await self.reload()
                 raise
-        record = None
+        job = Append(self.code, before, entries, close=state.phase == CLOSED)
         if state.phase == FINISHED and any(e["type"] == "game_end" for e in events):
-            record = (state.game_no, state.record().dumps())
-        job = Append(self.code, before, entries, record=record, close=state.phase == CLOSED)
+            record = state.record()
+            job.record = (state.game_no, record.dumps())
+            job.game_seats = [(i, s.token_hash) for i, s in enumerate(state.seats) if s.token_hash is not None]
+            job.game_summary = encode(
+                {
+                    "variant": record.variant,
+                    "names": record.names,
+                    "winners": record.result.winners if record.result else [],
+                    "scores": record.result.scores if record.result else [],
+                    "actions": len(record.actions),
+                }
+            )
+        listing = state.listing()
+        listed = None if listing is None else encode(listing)
+        if listed != self.listed:
+            job.listing = (listing is not None, listed)
+        await self._write(job)
+        self.listed = listed
+        self._schedule()  # first: the state message carries the new deadlines
+        self._broadcast(events)
+        self._game_ended(phase_before, game_before)
+        self.host.published(self)
+        if state.phase == CLOSED:
+            # After the answer to the request that closed the room (sent once this returns).
+            asyncio.get_running_loop().call_soon(self._close_peers)
+
+    async def _write(self, job: Append) -> None:
+        """Commit ``job``; when the database refuses it (another process wrote the room's next
+        step), rebuild the room from what is committed and raise :class:`RoomError`."""
         try:
             await self.host.writer_append(job)
         except StorageError as exc:
             log.warning("room %s: write refused (%s); reloading", self.code, exc)
             await self.reload()
-            raise RoomError("unavailable", "the room could not be saved; the action was not taken, try again") from None
-        self._schedule()  # first: the state message carries the new deadlines
-        self._broadcast(events)
-        self.host.published(self)
-        if state.phase == CLOSED:
-            # After the answer to the request that closed the room (sent once this returns).
-            asyncio.get_running_loop().call_soon(self._close_peers)
+            raise RoomError("unavailable", "the room could not be saved; nothing was done, try again") from None
 
     def _close_peers(self) -> None:
         """Tell every connection that the room is closed, close it, and drop the room."""
@@ -453,6 +671,7 @@ class Room:
             fresh.apply(entry)
         self.state = fresh
         self.automatic.clear()
+        self.listed = ...
         self._broadcast([])
 
     async def _sync_log(self, seq: int) -> None:
@@ -461,9 +680,11 @@ class Room:
             self._broadcast_room()
             return
         events: list[Event] = []
+        phase_before, game_before = self.state.phase, self.state.game_no
         for _seq, entry in await self.host.load_log(self.code, self.state.seq):
             events += self.state.apply(entry)
         self._broadcast(events)
+        self._game_ended(phase_before, game_before)
         if self.state.phase == CLOSED:
             for peer in list(self.peers.values()):
                 peer.deliver({"type": "closed", "reason": self.state.closed_reason})
@@ -481,6 +702,7 @@ class Room:
                 self._start_grace(seat)
         self._schedule()
         self._broadcast_room()
+        self.host.published(self, everyone=True)  # processes that follow the room learn its owner
 
     # ------------------------------------------------------------------ timers and bots
     def _timer_at(self, kind: str, delay: float, data: Any = None) -> None:
@@ -497,7 +719,9 @@ class Room:
         current = self.automatic.get(seat)
         if current is None or current.name != name or current.game_no != self.state.game_no:
             seed = spec.bot_seed if spec.kind == "bot" else secrets.randbits(62)
-            current = Automatic(make_bot(name, seed), name, self.state.game_no)
+            bot = make_bot(bot_spec(name), seed)
+            # A level plays with its human habits; engine names (scripts, stand-ins) without.
+            current = Automatic(for_people(bot, name) if name in LEVELS else bot, name, self.state.game_no)
             current.bot.reset(seat)
             self.automatic[seat] = current
         return current
@@ -514,6 +738,7 @@ class Room:
             return
         state, settings = self.state, self.state.spec.settings
         loop_now = asyncio.get_running_loop().time()
+        self._schedule_fill(loop_now)
         if state.phase == HAND_OVER:
             self._timer_at("continue", settings.hand_pause_seconds)
             self.continue_at = time.time() + settings.hand_pause_seconds
@@ -552,7 +777,14 @@ class Room:
             self._timer_at("hold_end", 0.0)
         for seat, actions in offered.items():
             if actions and self._is_automatic(seat):
-                reaction = self._bot(seat).bot.react(View(game, seat))
+                bot = self._bot(seat).bot
+                view = View(game, seat)
+                if isinstance(bot, ForgetfulBot):  # its own chance to react, after its reaction time
+                    timed = bot.reaction(view) or bot.jump(view)
+                    if timed is not None:
+                        self._timer_at(f"react{seat}", timed.after, (seat, timed.action.text))
+                    continue
+                reaction = bot.react(view)
                 if reaction is not None:
                     self._timer_at(f"react{seat}", settings.bot_seconds / 2, (seat, reaction.text))
         hold = 0.0 if self.hold_until is None else self.hold_until - loop_now
@@ -561,6 +793,19 @@ class Room:
         elif settings.turn_seconds > 0:
             self.deadline = time.time() + hold + settings.turn_seconds
             self._timer_at("turn_timeout", hold + settings.turn_seconds, to_act)
+
+    def _schedule_fill(self, loop_now: float) -> None:
+        """A room with ``fill_seconds``: once a player sits in its lobby, the game starts when
+        every seat is taken, or when the wait runs out, with bots in the open seats."""
+        state, wait = self.state, self.state.spec.settings.fill_seconds
+        seated = any(seat.kind == "human" for seat in state.seats)
+        if wait <= 0 or state.phase != LOBBY or not seated:
+            self.fill_at = self.fill_until = None
+            return
+        if self.fill_at is None:
+            self.fill_at = loop_now + wait
+            self.fill_until = time.time() + wait
+        self._timer_at("fill", 0.0 if state.open_seats() == 0 else self.fill_at - loop_now)
 
     async def _timer(self, kind: str, generation: int, data: Any) -> None:
         state = self.state
@@ -581,7 +826,9 @@ class Room:
                 try:
                     await self._action(peer, msg, deferred=True)
                 except RoomError as exc:
-                    peer.deliver(error(exc.code, exc.message, msg.get("id"), self._state_message(peer.seat, [])))
+                    peer.deliver(
+                        error(exc.code, exc.message, msg.get("id"), self._state_message(peer.seat, []), **exc.detail())
+                    )
                 else:
                     if msg.get("id") is not None:
                         peer.deliver({"type": "ack", "reply_to": msg["id"], "version": self.state.seq})
@@ -591,6 +838,11 @@ class Room:
         if kind == "continue":
             with contextlib.suppress(RoomError):
                 await self._commit([{"type": "continue"}])
+            return
+        if kind == "fill":
+            if state.phase == LOBBY:
+                with contextlib.suppress(RoomError):
+                    await self._commit(self._start_entries())
             return
         game = state.game
         if state.phase != PLAYING or game is None:
@@ -650,6 +902,9 @@ class Room:
             "catch_until": self.catch_until,
             "jump_until": self.jump_until,
             "continue_at": self.continue_at,
+            "fill_at": self.fill_until,
+            "muted": self.chat.muted_seats([seat.token_hash for seat in self.state.seats]),
+            "spectators_muted": self.chat.spectators_muted,
             "remote_connected": [s for s in range(len(self.state.seats)) if self._connected(s)],
         }
 
@@ -669,7 +924,7 @@ class Room:
             "game_step": len(self.state.moves),
             "observation": game.observe(seat) if game is not None else None,
             "events": seen,
-            "narration": [line for line in (describe(e, names) for e in seen) if line],
+            "lines": self._lines(seen),
         }
         if self.state.last_standin is not None:
             message["standin"] = self.state.last_standin
@@ -679,6 +934,15 @@ class Room:
         if reply_to is not None:
             message["reply_to"] = reply_to
         return message
+
+    def _lines(self, seen: list[Event]) -> list[dict[str, Any]]:
+        """The events as one reader saw them, in sentences: codes with parameters, which each
+        browser says in its reader's language (:class:`~unokit.narration.Narrator`)."""
+        game = self.state.game
+        if game is None or not seen:
+            return []
+        side = side_before(seen, game.side, game.rules.side_names)
+        return [line.to_json() for line in Narrator(side, game.rules.double_sided).lines(seen)]
 
     def _broadcast(self, events: list[Event]) -> None:
         if not self.peers:

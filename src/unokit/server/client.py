@@ -9,7 +9,14 @@ external bot, act, and follow the state (``docs/protocol.md``).
 
 The client reconnects by itself when the connection drops (to the next of its server
 addresses, if it was given several), says hello again with its seat token and gets its seat
-back. Every message received is kept in :attr:`RoomClient.received` when ``keep=True``.
+back. In a cluster it follows the server's ``redirect`` to the process that owns its room.
+Every message received is kept in :attr:`RoomClient.received` when ``keep=True``.
+
+It also talks and plays together: :meth:`RoomClient.say` and :meth:`RoomClient.react` write in
+the room's chat (:attr:`RoomClient.chat` holds what this seat may read), :meth:`RoomClient.ready`
+asks to play again after a game, :func:`lobby` lists the public rooms, :func:`play_now` finds
+(or opens) one to join, and :func:`my_games` lists the finished games of a player identity
+(:func:`new_identity`, given to :meth:`RoomClient.join` as ``player``).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import secrets
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
@@ -27,10 +35,13 @@ import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
 from . import PROTOCOL
+from .protocol import websocket_url
 from .room import Settings
 
 #: How long a dropped client keeps trying to reconnect (a restarting server, a takeover).
 RECONNECT_SECONDS = 90.0
+#: Redirects followed in a row before the client asks to be served where it is.
+MOST_REDIRECTS = 3
 #: How long a request waits for its answer.
 REQUEST_SECONDS = 15.0
 #: The longest a room may hold an in-turn action (the largest catch or jump hold it accepts).
@@ -67,12 +78,16 @@ def create_room(
     players: int | None = None,
     options: dict[str, Any] | None = None,
     settings: dict[str, Any] | None = None,
+    public: bool = False,
     bots: list[str] | None = None,
 ) -> dict[str, Any]:
     """Create a room (``POST /api/rooms``); returns its ``room`` code, ``link``, ``websocket``
-    address and the ``host_token``. ``bots`` seats a bot of each name at the last seats before
-    the answer comes. Raises :class:`ServerError` ``bad_room`` for a bad spec."""
+    address and the ``host_token``. A ``public`` room is listed in the lobby (:func:`lobby`);
+    ``bots`` seats a bot of each name at the last seats before the answer comes. Raises
+    :class:`ServerError` ``bad_room`` for a bad spec."""
     body: dict[str, Any] = {"variant": variant, "options": options or {}, "settings": settings or {}}
+    if public:
+        body["public"] = True
     if players is not None:
         body["players"] = players
     if bots:
@@ -84,6 +99,57 @@ def create_room(
 def get_json(base_url: str, path: str) -> Any:
     """``GET`` an API path (``/api/rooms/CODE``, ``/api/health``) and read its JSON."""
     return _http("GET", f"{base_url.rstrip('/')}{path}")
+
+
+def lobby(base_url: str) -> dict[str, list[dict[str, Any]]]:
+    """The server's public rooms (``GET /api/lobby``): ``waiting`` (an open seat) and
+    ``playing`` (to watch), each with its ``room`` code, variant, options, open seats and host."""
+    result: dict[str, list[dict[str, Any]]] = _http("GET", f"{base_url.rstrip('/')}/api/lobby")
+    return result
+
+
+def play_now(base_url: str, variant: str = "classic", players: int | None = None) -> dict[str, Any]:
+    """A public room of ``variant`` with an open seat, or a new one that bots fill if nobody
+    comes (``POST /api/play-now``): its ``room`` code, ``link`` and ``created``. Join it with
+    :meth:`RoomClient.join` (another player may have taken the last seat meanwhile: then the
+    join is refused ``room_full`` and :func:`join_play_now` asks again)."""
+    body: dict[str, Any] = {"variant": variant}
+    if players is not None:
+        body["players"] = players
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/play-now", body)
+    return result
+
+
+async def join_play_now(
+    base_url: str, name: str, variant: str = "classic", players: int | None = None, **kwargs: Any
+) -> RoomClient:
+    """Play now: take a seat in a public room of ``variant`` (asking again when another player
+    took the last seat first)."""
+    for _ in range(10):
+        found = play_now(base_url, variant, players)
+        try:
+            return await RoomClient.join(base_url, found["room"], name=name, **kwargs)
+        except ServerError as exc:
+            if exc.code not in ("room_full", "phase", "room_closed"):
+                raise
+    raise ServerError("room_full", "every room found filled up first; try again")
+
+
+def new_identity() -> str:
+    """A new player identity: a long random secret (keep it, like a browser keeps its own)."""
+    return secrets.token_urlsafe(32)
+
+
+def my_games(base_url: str, player: str) -> list[dict[str, Any]]:
+    """The finished games the identity ``player`` played on this server, newest first."""
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/my-games", {"player": player})
+    return list(result["games"])
+
+
+def forget_me(base_url: str, player: str) -> int:
+    """Have the server forget the identity ``player`` and its list of games; returns how many."""
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/my-games/forget", {"player": player})
+    return int(result["forgotten"])
 
 
 def download_record(base_url: str, room: str, game_no: int) -> str:
@@ -98,7 +164,8 @@ def download_record(base_url: str, room: str, game_no: int) -> str:
 
 
 def ws_url(base_url: str) -> str:
-    return base_url.rstrip("/").replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/ws"
+    """The websocket address of the server at ``base_url``."""
+    return websocket_url(base_url)
 
 
 class RoomClient:
@@ -114,16 +181,23 @@ class RoomClient:
         role: str = "player",
         keep: bool = False,
         reconnect: bool = True,
+        follow_redirects: bool = True,
+        player: str | None = None,
         host_token: str | None = None,
     ) -> None:
         self.servers = list(servers)
-        self.host_token = host_token  # said in every hello: marks the connection (and a new seat) as the host's
         self.room = room
         self.name = name
         self.token = token
         self.role = role
+        self.player = player
+        self.host_token = host_token
+        #: The chat this connection may read, oldest first (each message has ``n``, ``seat``,
+        #: ``name``, ``channel``, and ``text`` or ``reaction``).
+        self.chat: list[dict[str, Any]] = []
         self.keep = keep
         self.reconnect = reconnect
+        self.follow_redirects = follow_redirects
         self.seat: int | None = None
         self.state: dict[str, Any] | None = None
         self.received: list[dict[str, Any]] = []
@@ -139,6 +213,9 @@ class RoomClient:
         self._welcome: asyncio.Future[dict[str, Any]] | None = None
         self._first_state: asyncio.Future[None] = asyncio.get_event_loop().create_future()
         self._server_index = 0
+        self._redirect_to: str | None = None  # where a redirect sent the client
+        self.server: str | None = None  # the websocket address of the current connection
+        self.redirected = 0  # redirects followed, in all
         self.error: ServerError | None = None
 
     @classmethod
@@ -157,35 +234,65 @@ class RoomClient:
 
     # ------------------------------------------------------------------ connection
     async def _connect(self, first: bool = False) -> None:
+        """Connect to the next server that answers and say hello there. A ``redirect`` (the
+        room's owner is another process of a cluster) is followed to the address it names;
+        when that address cannot be reached, or after :data:`MOST_REDIRECTS` in a row, the
+        client says hello where it was sent from, and that process serves it by forwarding."""
         last: Exception | None = None
         loop = asyncio.get_running_loop()
         give_up = loop.time() + RECONNECT_SECONDS
+        redirects = 0
+        unreachable: str | None = None
         for attempt in itertools.count():
-            if first and attempt >= len(self.servers):
-                break
-            if not first and attempt > 0 and loop.time() > give_up:
-                break
-            base = self.servers[(self._server_index + attempt) % len(self.servers)]
+            target, self._redirect_to = self._redirect_to, None
+            if target is None:
+                if first and attempt - redirects >= len(self.servers):
+                    break
+                if not first and attempt > 0 and loop.time() > give_up:
+                    break
+                index = (self._server_index + attempt - redirects) % len(self.servers)
+                url = ws_url(self.servers[index])
+            else:
+                url = target
             try:
-                ws = await connect(ws_url(base), max_size=2**24, open_timeout=5, ping_interval=None)
+                ws = await connect(url, max_size=2**24, open_timeout=5, ping_interval=None)
             except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as exc:
                 last = exc
+                if target is not None:
+                    unreachable = target  # say hello where the redirect came from, once more
+                    redirects += 1
+                    continue
                 await asyncio.sleep(min(0.05 * (attempt + 1), 0.5))
                 continue
-            self._server_index = (self._server_index + attempt) % len(self.servers)
+            if target is None:
+                self._server_index = index
             self._ws = ws
+            self.server = url
             self._welcome = asyncio.get_running_loop().create_future()
             self._first_state = asyncio.get_running_loop().create_future()
             self._reader = asyncio.get_running_loop().create_task(self._read(ws))
             hello: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "room": self.room, "role": self.role}
             if self.token is not None:
                 hello["token"] = self.token
-            elif self.name is not None and self.role == "player":
+            elif self.name is not None:
                 hello["name"] = self.name
+            if self.player is not None:
+                hello["player"] = self.player
             if self.host_token is not None:
                 hello["host_token"] = self.host_token
+            if self.follow_redirects and redirects < MOST_REDIRECTS:
+                hello["redirects"] = True
+                if unreachable is not None:
+                    hello["unreachable"] = unreachable
             await ws.send(json.dumps(hello))
             welcome = await asyncio.wait_for(self._welcome, 15)
+            if welcome["type"] == "redirect":
+                self._ws = None  # this connection ends here: no reconnect when it closes
+                await ws.close()
+                self._redirect_to = str(welcome["websocket"])
+                self.redirected += 1
+                redirects += 1
+                continue
             if welcome["type"] == "error":
                 await ws.close()
                 raise ServerError(welcome["code"], welcome["message"])
@@ -231,10 +338,13 @@ class RoomClient:
             self.received.append(message)
         kind = message.get("type")
         welcoming = self._welcome is not None and not self._welcome.done()
-        if welcoming and (kind == "welcome" or (kind == "error" and "reply_to" not in message)):
+        if welcoming and (kind in ("welcome", "redirect") or (kind == "error" and "reply_to" not in message)):
             assert self._welcome is not None
             self._welcome.set_result(message)
             return
+        if kind == "redirect":  # the room moved to another process: go there
+            self._redirect_to = str(message["websocket"])
+            self.redirected += 1
         if kind == "state":
             self.state = message
             if not self._first_state.done():
@@ -243,6 +353,8 @@ class RoomClient:
             self.state = {**self.state, "room": message["room"], "events": [], "narration": []}
         elif kind == "error" and "state" in message:
             self.state = message["state"]
+        elif kind == "chat":
+            self._chat(message)
         elif kind == "closed":
             self._closed = True
         reply_to = message.get("reply_to")
@@ -250,6 +362,13 @@ class RoomClient:
         if waiter is not None and not waiter.done() and kind in ("ack", "error", "pong", "state"):
             waiter.set_result(message)
         self._changed.set()
+
+    def _chat(self, message: dict[str, Any]) -> None:
+        """Keep the chat in order: a ``history`` message replaces what was kept (on every
+        hello), others add to it (spectators' lines of a game may arrive once it is over)."""
+        known = {} if message.get("history") else {m["n"]: m for m in self.chat}
+        known.update({m["n"]: m for m in message["messages"]})
+        self.chat = [known[n] for n in sorted(known)]
 
     async def close(self) -> None:
         """Leave: close the connection and stop reconnecting."""
@@ -275,7 +394,13 @@ class RoomClient:
         ident = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[ident] = future
-        await self.send({**message, "id": ident})
+        try:
+            await self.send({**message, "id": ident})
+        except ConnectionError:
+            self._waiting.pop(ident, None)
+            if future.done():
+                future.exception()  # the drop may have failed it already: this error says the same
+            raise
         answer = await asyncio.wait_for(future, timeout)
         if answer["type"] == "error":
             raise ServerError(answer["code"], answer["message"], answer.get("state"))
@@ -319,6 +444,35 @@ class RoomClient:
         return await self.request(
             {"type": "host", "command": command, "host_token": host_token, "version": self.version, **fields}
         )
+
+    async def say(self, text: str) -> dict[str, Any]:
+        """Write ``text`` in the room's chat (as the seat, or as a spectator); returns the ``ack``."""
+        return await self.request(self._chat_message({"type": "chat", "text": text}))
+
+    async def react(self, reaction: str) -> dict[str, Any]:
+        """Send a quick reaction (``uno``, ``nice``, ``oops``, ...: :data:`unokit.server.chat.REACTIONS`)."""
+        return await self.request(self._chat_message({"type": "chat", "reaction": reaction}))
+
+    def _chat_message(self, message: dict[str, Any]) -> dict[str, Any]:
+        if self.token is not None and self.seat is not None:
+            message["token"] = self.token
+        return message
+
+    async def ready(self, ready: bool = True) -> dict[str, Any]:
+        """After a game: ask to play again (or take it back). The next game starts once every
+        player present is ready."""
+        if self.token is None:
+            raise ServerError("spectator", "this client holds no seat")
+        return await self.request({"type": "ready", "token": self.token, "ready": ready})
+
+    async def leave(self) -> dict[str, Any]:
+        """Give the seat up (before a game or after one); the connection stays as a spectator."""
+        if self.token is None:
+            raise ServerError("spectator", "this client holds no seat")
+        answer = await self.request({"type": "leave", "token": self.token})
+        self.token = None
+        self.seat = None
+        return answer
 
     async def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0) -> dict[str, Any]:
         """Wait until the latest state satisfies ``predicate``; return that state."""
@@ -385,9 +539,47 @@ async def play(
             await asyncio.sleep(0.05)  # reconnecting by itself: give it a moment
 
 
+def _next_game(game_no: int) -> Callable[[dict[str, Any]], bool]:
+    """A :meth:`RoomClient.wait_for` predicate: a game after ``game_no`` has started (or the room closed)."""
+    return lambda state: bool(state["room"]["game_no"] > game_no or state["room"]["phase"] == "closed")
+
+
 def first_legal(observation: dict[str, Any]) -> str:
     """The simplest external bot: always the first legal action."""
     return str(observation["legal_actions"][0])
 
 
-__all__ = ["RoomClient", "ServerError", "create_room", "download_record", "first_legal", "get_json", "play", "ws_url"]
+async def play_again(
+    client: RoomClient, choose: Callable[[dict[str, Any]], str], *, games: int, timeout: float = 600.0
+) -> list[dict[str, Any]]:
+    """Play ``games`` games in a row in ``client``'s room: after each one, say "play again" and
+    wait for the next to start (when every player present is ready, or the host starts it).
+    Returns each game's final state. An external bot that stays at the table is this loop."""
+    finals = []
+    for number in range(games):
+        final = await play(client, choose, timeout=timeout)
+        finals.append(final)
+        if number == games - 1 or final["room"]["phase"] == "closed":
+            break
+        await client.ready()
+        await client.wait_for(_next_game(final["room"]["game_no"]), timeout)
+    return finals
+
+
+__all__ = [
+    "RoomClient",
+    "ServerError",
+    "create_room",
+    "download_record",
+    "first_legal",
+    "forget_me",
+    "get_json",
+    "join_play_now",
+    "lobby",
+    "my_games",
+    "new_identity",
+    "play",
+    "play_again",
+    "play_now",
+    "ws_url",
+]

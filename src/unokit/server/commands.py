@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 
@@ -34,6 +35,12 @@ SERVER_MODULES = (
     help="sqlite:///PATH or postgresql://USER@HOST/DB  [default: SQLite in ~/.local/share/unokit/server.db]",
 )
 @click.option("--public-url", default=None, help="the address clients use, for room links (behind a proxy)")
+@click.option(
+    "--node-url",
+    default=None,
+    help="the address at which clients reach this process itself, where the other processes send "
+    "the clients of its rooms (PostgreSQL)  [default: --public-url, else http://HOST:PORT]",
+)
 @click.option(
     "--lease",
     "lease_seconds",
@@ -103,6 +110,43 @@ SERVER_MODULES = (
     help="SQLite durability: NORMAL survives a killed server, FULL also a power cut",
 )
 @click.option(
+    "--chat-rate",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0.01, None),
+    help="chat messages per second one seat (or spectator) may send in a room",
+)
+@click.option(
+    "--chat-burst",
+    default=5.0,
+    show_default=True,
+    type=click.FloatRange(1, None),
+    help="chat messages one seat may send at once",
+)
+@click.option(
+    "--play-now-wait",
+    default=20.0,
+    show_default=True,
+    type=click.FloatRange(0, 600),
+    help="seconds a room opened by 'play now' waits for people before bots take the open seats",
+)
+@click.option(
+    "--player-retention",
+    "player_retention_days",
+    default=365.0,
+    show_default=True,
+    type=click.FloatRange(0.00001, 36500),
+    metavar="DAYS",
+    help="days after its last use that an unused player identity and its list of games are forgotten",
+)
+@click.option(
+    "--bots",
+    "policies",
+    multiple=True,
+    metavar="policy:FILE.onnx",
+    help="offer a trained policy to hosts as the seat bot 'policy:<file name>' (repeat for several)",
+)
+@click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 def serve(
@@ -110,6 +154,7 @@ def serve(
     port: int,
     database: str | None,
     public_url: str | None,
+    node_url: str | None,
     lease_seconds: float,
     idle_close_seconds: float,
     sweep_seconds: float,
@@ -119,12 +164,18 @@ def serve(
     max_connections: int,
     send_buffer: int,
     sqlite_synchronous: str,
+    chat_rate: float,
+    chat_burst: float,
+    play_now_wait: float,
+    player_retention_days: float,
+    policies: tuple[str, ...],
     log_level: str,
 ) -> None:
     """Serve online games: rooms, bots, spectators, at http://HOST:PORT (API under /api, websocket /ws)."""
     require_extra("serve", "server", SERVER_MODULES)
     import uvicorn
 
+    from .announce import AnnouncingServer
     from .app import create_app
     from .hub import ServerConfig
     from .protocol import HARD_MAX_BYTES
@@ -136,6 +187,7 @@ def serve(
         host=host,
         port=port,
         public_url=public_url,
+        node_url=node_url,
         lease_seconds=lease_seconds,
         idle_close_seconds=idle_close_seconds,
         sweep_seconds=sweep_seconds,
@@ -145,6 +197,11 @@ def serve(
         max_connections=max_connections,
         send_buffer=send_buffer,
         sqlite_synchronous=sqlite_synchronous,
+        chat_rate=chat_rate,
+        chat_burst=chat_burst,
+        play_now_wait=play_now_wait,
+        player_retention_days=player_retention_days,
+        bots=tuple(spec.strip() for specs in policies for spec in specs.split(",") if spec.strip()),
     )
     # Many long-lived games and connections make the collector's full passes long pauses for
     # every room at once; collecting less often keeps latency flat (cycles are rare here).
@@ -157,19 +214,26 @@ def serve(
         app.state.hub.check_database()
     except (ValueError, RuntimeError) as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"unokit serve: {config.base_url} (database {config.database.split('@')[-1]})", err=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=HARD_MAX_BYTES,
-        ws_per_message_deflate=False,  # compressing every state costs more CPU than it saves on a LAN
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        loop="uvloop",
-        http="httptools",
-        ws=websocket_protocol(config.send_buffer),  # uvicorn's "websockets-sansio", bounded
-        lifespan="on",
-        access_log=False,
+    server = AnnouncingServer(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level=log_level,
+            ws_max_size=HARD_MAX_BYTES,
+            ws_per_message_deflate=False,  # compressing every state costs more CPU than it saves on a LAN
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            loop="uvloop",
+            http="httptools",
+            ws=websocket_protocol(config.send_buffer),  # uvicorn's "websockets-sansio", bounded
+            lifespan="on",
+            access_log=False,
+        ),
+        public_url=public_url,
+        database=config.database.split("@")[-1],
     )
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        raise SystemExit(3)  # uvicorn has logged why (the port is taken, ...)

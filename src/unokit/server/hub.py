@@ -1,13 +1,15 @@
 """The process-wide part of the server: configuration, the rooms in memory, leases, the sweeper,
-and, with PostgreSQL, the link to the other server processes (LISTEN/NOTIFY).
+and, with PostgreSQL, the link to the other server processes (:mod:`.cluster`).
 
 With SQLite one process serves every room (a lock file next to the database refuses a second
 one). With PostgreSQL several processes share the rooms: each room is owned by one process at a
-time through a lease in the ``rooms`` table, renewed every third of ``lease_seconds``. A process
-whose client opens a room that another process owns follows it as a replica and forwards the
-client's messages to the owner over the ``unokit`` notification channel; the owner announces
-every committed step on the same channel. When a lease runs out (its owner died), a process that
-follows the room claims it, folds the committed log and runs the room from there.
+time through a lease in the ``rooms`` table, renewed every third of ``lease_seconds``, and its
+clients are served by that process. A client that says hello to another process is sent to the
+owner's own address (a ``redirect``) when it can follow one; otherwise that process *follows*
+the room as a replica: it forwards the client's messages to the owner and folds the steps the
+owner commits, as the owner announces them on the room's channel. When a lease runs out (its
+owner died), the next process to need the room claims it, folds the committed log and runs the
+room from there.
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from . import DEFAULT_SEND_BUFFER
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
-from .protocol import decode, encode, error
+from .cluster import Link, node_channel, room_channel
+from .protocol import RateLimit, decode, encode, error, websocket_url
 from .room import CLOSED, RoomError, RoomSpec, RoomState
-from .storage import Append, Store, Writer, libpq_url, migrate, sqlalchemy_url
+from .storage import Append, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
 
 log = logging.getLogger("unokit.server")
 
@@ -38,6 +42,11 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: Seconds a process waits for the owner of a room to answer a forwarded message.
 FORWARD_TIMEOUT = 5.0
+#: The most public rooms a lobby list reads.
+LOBBY_LIMIT = 200
+#: The rules of a room that "play now" opens: the variant's own, for one hand (a quick game
+#: among strangers; a host who wants a game to 500 creates a public room).
+PLAY_NOW_OPTIONS = {"rounds": 1}
 
 
 @dataclass
@@ -48,6 +57,7 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8000
     public_url: str | None = None
+    node_url: str | None = None
     lease_seconds: float = 10.0
     idle_close_seconds: float = 1800.0
     sweep_seconds: float = 30.0
@@ -57,11 +67,24 @@ class ServerConfig:
     max_connections: int = 20000
     send_buffer: int = DEFAULT_SEND_BUFFER
     sqlite_synchronous: str = "NORMAL"
+    chat_rate: float = 1.0
+    chat_burst: float = 5.0
+    play_now_wait: float = 20.0
+    player_retention_days: float = 365.0
+    #: Trained policies offered to hosts as seat bots (``policy:FILE.onnx``; ``docs/server.md``).
+    bots: tuple[str, ...] = ()
     node: str = field(default_factory=lambda: secrets.token_hex(8))
 
     @property
     def base_url(self) -> str:
+        """The address of the service, for room links (``--public-url``)."""
         return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    @property
+    def own_url(self) -> str:
+        """The address at which clients reach this very process (``--node-url``): where the
+        other processes send the clients of the rooms it owns."""
+        return (self.node_url or self.base_url).rstrip("/")
 
 
 class Hub:
@@ -80,10 +103,11 @@ class Hub:
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._lock_file: IO[str] | None = None
-        self._listen: Any = None
-        self._send: Any = None
-        self._outgoing: list[str] = []  # notifications waiting for the sender task
-        self._wake_sender = asyncio.Event()
+        self.link: Link | None = None  # with PostgreSQL: the other processes
+        self._heard: dict[tuple[str, str], float] = {}  # (room, node) -> when that follower last said so
+        self.forwarded = 0  # client messages sent on to another process (health report)
+        self.redirected = 0  # clients sent to another process
+        self._play_now_lock = asyncio.Lock()
         self.ready = False
 
     @property
@@ -113,14 +137,8 @@ class Hub:
         await asyncio.to_thread(migrate, self.store.engine)
         self.writer = Writer(self.store)
         if self.clustered:
-            import psycopg
-
-            url = libpq_url(sqlalchemy_url(self.config.database))
-            self._listen = await psycopg.AsyncConnection.connect(url, autocommit=True)
-            self._send = await psycopg.AsyncConnection.connect(url, autocommit=True)
-            await self._listen.execute("LISTEN unokit")
-            self._tasks.append(asyncio.create_task(self._listener(), name="unokit-listen"))
-            self._tasks.append(asyncio.create_task(self._sender(), name="unokit-notify"))
+            self.link = Link(libpq_url(sqlalchemy_url(self.config.database)), self.node, self._on_notify)
+            await self.link.start()
         self._tasks.append(asyncio.create_task(self._sweeper(), name="unokit-sweep"))
         self.ready = True
 
@@ -137,10 +155,8 @@ class Hub:
             await asyncio.to_thread(self.writer.stop)
         with contextlib.suppress(Exception):
             await asyncio.to_thread(self.store.release, self.node)
-        for conn in (self._listen, self._send):
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    await conn.close()
+        if self.link is not None:
+            await self.link.stop()
         self.store.close()
         if self._lock_file is not None:
             self._lock_file.close()
@@ -167,11 +183,15 @@ class Hub:
     # ------------------------------------------------------------------ rooms
     async def create_room(self, request: dict[str, Any]) -> dict[str, Any]:
         """Create a room from an HTTP request body; raise :class:`RoomError` ``bad_room``."""
-        unknown = set(request) - {"variant", "players", "options", "settings", "bots"}
+        unknown = set(request) - {"variant", "players", "options", "settings", "public", "bots"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
         spec = RoomSpec.build(
-            request.get("variant", "classic"), request.get("players"), request.get("options"), request.get("settings")
+            request.get("variant", "classic"),
+            request.get("players"),
+            request.get("options"),
+            request.get("settings"),
+            request.get("public", False),
         )
         bots = request.get("bots", [])
         if not isinstance(bots, list) or not all(isinstance(bot, str) for bot in bots):
@@ -180,10 +200,16 @@ class Hub:
             raise RoomError("bad_room", f"'bots' may fill at most {spec.players - 1} of the {spec.players} seats")
         for bot in bots:
             RoomState.check_bot(bot)
+        return await self._new_room(spec, bots)
+
+    async def _new_room(self, spec: RoomSpec, bots: list[str] | None = None) -> dict[str, Any]:
+        """A new room of ``spec``, with ``bots`` seated at its last seats."""
         host = new_token()
+        listing = RoomState("", spec).listing()
+        listed = None if listing is None else encode(listing)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if await asyncio.to_thread(self.store.create_room, code, spec.to_json(), token_hash(host)):
+            if await asyncio.to_thread(self.store.create_room, code, spec.to_json(), token_hash(host), listed):
                 break
         else:
             raise RoomError("unavailable", "no free room code was found; try again")
@@ -197,10 +223,51 @@ class Hub:
         return {
             "room": code,
             "link": f"{self.config.base_url}/r/{code}",
-            "websocket": f"{self.config.base_url.replace('http', 'ws', 1)}/ws",
+            "websocket": websocket_url(self.config.base_url),
             "host_token": host,
             "spec": spec.to_json(),
         }
+
+    # ------------------------------------------------------------------ finding a game
+    async def lobby(self) -> dict[str, list[dict[str, Any]]]:
+        """The public rooms (read from the database, so every process lists the same ones):
+        those ``waiting`` for players (an open seat before a game or after one) and those
+        ``playing``, to watch. Private rooms are never listed."""
+        since = time.time() - self.config.idle_close_seconds
+        rows = await asyncio.to_thread(self.store.public_rooms, since, LOBBY_LIMIT)
+        waiting, playing = [], []
+        for code, listing in rows:
+            entry = {"room": code, "link": f"{self.config.base_url}/r/{code}", **listing}
+            if listing["phase"] in ("playing", "hand_over"):
+                playing.append(entry)
+            elif listing["open_seats"] > 0:
+                waiting.append(entry)
+        return {"waiting": waiting, "playing": playing}
+
+    async def play_now(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A public room of the asked variant with an open seat, or a new one (one hand of the
+        variant's rules, :data:`PLAY_NOW_OPTIONS`) that bots fill when nobody else comes within
+        ``play_now_wait`` seconds (it has no host). The answer
+        is the room's code and link, and ``created``; the client then joins it with ``hello``."""
+        unknown = set(request) - {"variant", "players"}
+        if unknown:
+            raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
+        settings = {"fill_seconds": self.config.play_now_wait}
+        spec = RoomSpec.build(
+            request.get("variant", "classic"), request.get("players"), PLAY_NOW_OPTIONS, settings, True
+        )
+        async with self._play_now_lock:
+            lobby = await self.lobby()
+            fits = [
+                room
+                for room in lobby["waiting"]
+                if room["variant"] == spec.variant and ("players" not in request or room["players"] == spec.players)
+            ]
+            if fits:
+                best = min(fits, key=lambda room: room["open_seats"])
+                return {"room": best["room"], "link": best["link"], "created": False}
+            created = await self._new_room(spec)
+        return {"room": created["room"], "link": created["link"], "created": True}
 
     async def room(self, code: str) -> Room | None:
         """The room ``code``, loaded from the database when it is not in memory (``None`` when
@@ -224,23 +291,39 @@ class Hub:
         return room
 
     async def _load(self, code: str) -> Room | None:
+        """Load room ``code`` from the database: as its owner when its lease is free (or with
+        SQLite), else as a follower of the process that holds it."""
         row = await asyncio.to_thread(self.store.room, code)
         if row is None or row.closed:
             return None
+        owner = await self._claim(code)
+        if not owner:
+            await self._follow(code)
+            row = await asyncio.to_thread(self.store.room, code) or row  # who holds it, now that it is followed
         state = RoomState(code, RoomSpec.from_json(row.spec))
         for _seq, entry in await self.load_log(code, 0):
             state.apply(entry)
         if state.phase == CLOSED:
+            if not owner and self.link is not None:
+                await self.link.unlisten(room_channel(code))
             return None
-        owner = await asyncio.to_thread(
-            self.store.claim, code, self.node, self.config.base_url, self.config.lease_seconds, force=not self.clustered
-        )
         room = Room(self, state, row.host_hash, owner=False)
+        for entry in await asyncio.to_thread(self.store.chat, code):
+            room.chat.apply(entry)
         room.owner_node = self.node if owner else row.owner
         self.rooms[code] = room
         if owner:
             room.submit("become_owner")
+        else:
+            self.presence(room)
         return room
+
+    async def _claim(self, code: str) -> bool:
+        """Take room ``code``'s lease when it is free, run out, or held by a dead process."""
+        config = self.config
+        return await asyncio.to_thread(
+            self.store.claim, code, self.node, config.own_url, config.lease_seconds, force=not self.clustered
+        )
 
     async def load_log(self, code: str, after: int) -> list[tuple[int, dict[str, Any]]]:
         return await asyncio.to_thread(self.store.log, code, after)
@@ -249,37 +332,96 @@ class Hub:
         assert self.writer is not None
         await self.writer.append(job)
 
+    async def link_player(self, code: str, token_hash: str, player_hash: str) -> None:
+        try:
+            await asyncio.to_thread(self.store.link_player, code, token_hash, player_hash)
+        except SQLAlchemyError as exc:
+            raise StorageError(f"the database refused the write: {exc}") from None
+
+    def chat_limit(self) -> RateLimit:
+        return RateLimit(self.config.chat_rate, self.config.chat_burst)
+
+    def chat_published(self, room: Room, message: dict[str, Any]) -> None:
+        if self.link is not None and room.remote_seats:
+            self.link.send(room_channel(room.code), {"k": "chat", "room": room.code, "m": message})
+
     def dropped(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
             asyncio.get_running_loop().create_task(room.stop())
 
     # ------------------------------------------------------------------ the cluster
-    def published(self, room: Room) -> None:
-        if self.clustered:
-            self._notify({"k": "log", "room": room.code, "seq": room.state.seq, "rt": room.runtime_info()})
+    def redirect_target(self, row: RoomRow) -> str | None:
+        """The websocket address of the live process that owns the room of ``row``, when
+        clients can be sent there (another process, with an address of its own); else None."""
+        if not self.clustered or row.owner is None or row.owner == self.node or row.lease_until <= time.time():
+            return None
+        if not row.owner_url or row.owner_url == self.config.own_url:
+            return None  # the processes share one address: serve here, forwarding
+        return websocket_url(row.owner_url)
+
+    async def locate(self, code: str, *, redirects: bool, unreachable: str | None = None) -> Room | str | None:
+        """Where a client of room ``code`` is served: the room in this process, the websocket
+        address of the process that owns it (for a client that follows redirects and has not
+        found ``unreachable`` unreachable), or ``None`` when there is no such open room. A room
+        whose owner cannot be reached is taken over here if that owner died."""
+        room = self.rooms.get(code)
+        if room is not None and (room.owner or room.owner_node == self.node):
+            return room
+        if redirects and self.clustered:
+            row = await asyncio.to_thread(self.store.room, code)
+            if row is None or row.closed:
+                return None
+            target = self.redirect_target(row)
+            if target is not None and target != unreachable:
+                self.redirected += 1
+                return target
+            if room is not None and await self._claim(code):
+                await self._take_over(room, row.owner)
+        return room if room is not None else await self.room(code)
+
+    async def _take_over(self, room: Room, previous: str | None) -> None:
+        """This process holds the lease of ``room``, which it followed: run it from now on."""
+        if room.owner or room.owner_node == self.node:
+            return  # already done, or on its way
+        log.info("room %s: taking over from %s", room.code, previous)
+        room.owner_node = self.node
+        assert self.link is not None
+        await self.link.unlisten(room_channel(room.code))
+        room.submit("become_owner")
+
+    def published(self, room: Room, *, everyone: bool = False) -> None:
+        if self.link is not None and (room.remote_seats or everyone):
+            rt = room.runtime_info()
+            payload = {"k": "log", "room": room.code, "seq": room.state.seq, "rt": rt, "owner": self.node}
+            self.link.send(room_channel(room.code), payload)
 
     def presence(self, room: Room) -> None:
-        if self.clustered and not room.owner:
+        """A follower tells the owner which seats are connected here (a heartbeat, too)."""
+        if self.link is not None and not room.owner and room.owner_node is not None:
             seats = sorted({p.seat for p in room.peers.values() if p.seat is not None})
-            owner = room.owner_node
-            self._notify({"k": "presence", "to": owner, "room": room.code, "from": self.node, "seats": seats})
+            payload = {"k": "follow", "room": room.code, "from": self.node, "seats": seats}
+            self.link.send(node_channel(room.owner_node), payload)
 
     def forward(self, room: Room, peer: Peer, message: dict[str, Any]) -> None:
         """Send a client's message to the process that owns ``room``; answer ``unavailable``
         if it does not reply in time (it may have died: a takeover follows)."""
-        owner = room.owner_node
+        if self.link is None or room.owner_node is None:
+            peer.deliver(error("unavailable", "this room is changing hands; try again", message.get("id")))
+            return
+        self.forwarded += 1
         self.local_peers[peer.conn_id] = peer
-        self._notify(
+        self.link.send(
+            node_channel(room.owner_node),
             {
                 "k": "fwd",
-                "to": owner,
                 "from": self.node,
                 "room": room.code,
                 "conn": peer.conn_id,
                 "seat": peer.seat,
+                "name": peer.name,
                 "msg": message,
-            }
+            },
         )
         key = f"{peer.conn_id}:{message.get('id')}:{time.monotonic()}"
 
@@ -292,66 +434,54 @@ class Hub:
         self._pending[key] = asyncio.get_running_loop().call_later(FORWARD_TIMEOUT, expire)
         setattr(peer, "pending_forward", key)  # noqa: B010 - local peers have the attribute
 
-    def _notify(self, payload: dict[str, Any]) -> None:
-        """Send ``payload`` to the other processes, after every payload sent before it."""
-        self._outgoing.append(encode(payload))
-        self._wake_sender.set()
+    def reply(self, node: str, conn_id: str, message: dict[str, Any]) -> None:
+        """Answer a message that process ``node`` forwarded for its connection ``conn_id``."""
+        if self.link is not None:
+            self.link.send(node_channel(node), {"k": "reply", "conn": conn_id, "msg": message})
 
-    async def _sender(self) -> None:
-        """Send the queued notifications in order. All that queue up while one ``pg_notify``
-        is on its way go together in the next one, as a JSON array (at most
-        :data:`NOTIFY_BYTES` a notification): one round trip for many rooms' steps."""
-        while True:
-            await self._wake_sender.wait()
-            self._wake_sender.clear()
-            while self._outgoing:
-                waiting, self._outgoing = self._outgoing, []
-                for text in _notification_texts(waiting):
-                    try:
-                        await self._send.execute("SELECT pg_notify('unokit', %s)", (text,))
-                    except Exception:
-                        log.exception("cannot notify the other processes")
+    async def _follow(self, code: str) -> None:
+        """Listen to room ``code``'s announcements (before reading its log, so none is missed)."""
+        assert self.link is not None
+        await self.link.listen(room_channel(code))
 
-    async def _listener(self) -> None:
-        async for note in self._listen.notifies():
-            try:
-                payloads = decode(note.payload)
-            except ValueError:
-                log.exception("bad notification %r", note.payload[:200])
-                continue
-            for payload in payloads if isinstance(payloads, list) else [payloads]:
-                try:
-                    await self._on_notify(payload)
-                except Exception:
-                    log.exception("bad notification %r", encode(payload)[:200])
+    async def _unfollow(self, room: Room) -> None:
+        """Stop following ``room``: tell its owner, stop listening, drop it from memory."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        if self.link is not None:
+            if room.owner_node is not None:
+                self.link.send(node_channel(room.owner_node), {"k": "unfollow", "room": room.code, "from": self.node})
+            await self.link.unlisten(room_channel(room.code))
+        await room.stop()
 
-    async def _on_notify(self, payload: dict[str, Any]) -> None:
+    def _on_notify(self, channel: str, payload: dict[str, Any]) -> None:
+        """A message from another process (:mod:`.cluster`); it never waits."""
         kind = payload.get("k")
         code = payload.get("room", "")
+        room = self.rooms.get(code)
         if kind == "log":
-            room = self.rooms.get(code)
             if room is not None and not room.owner:
+                owner = payload.get("owner")
+                if owner is not None and owner != room.owner_node:
+                    room.owner_node = owner  # a takeover: tell the new owner about this follower
+                    self.presence(room)
                 room.runtime = payload.get("rt", {})
                 room.submit("sync_log", payload["seq"])
-            return
-        if payload.get("to") != self.node:
-            return
-        if kind == "fwd":
-            room = await self.room(code)
-            remote = RemotePeer(self, payload["from"], payload["conn"], payload.get("seat"))
-            if room is None or not room.owner:
-                remote.deliver(
-                    error("unavailable", "this room moved to another process; try again", payload["msg"].get("id"))
-                )
-                return
+        elif kind == "chat":
+            if room is not None and not room.owner:
+                room.submit("remote_chat", payload["m"])
+        elif kind == "fwd":
+            remote = RemotePeer(self, payload["from"], payload["conn"], payload.get("seat"), payload.get("name"))
             message = payload["msg"]
-            room.submit("hello" if message["type"] == "hello" else "msg", remote, message)
+            if room is not None and room.owner:
+                room.submit("hello" if message["type"] == "hello" else "msg", remote, message)
+            else:
+                remote.deliver(error("unavailable", "this room moved to another process; try again", message.get("id")))
         elif kind == "reply":
             self._on_reply(payload)
-        elif kind == "presence":
-            room = self.rooms.get(code)
-            if room is not None and room.owner:
-                room.submit("remote_presence", payload["from"], payload["seats"])
+        elif kind in ("follow", "unfollow") and room is not None and room.owner:
+            self._heard[(code, payload["from"])] = time.monotonic()
+            room.submit("remote_presence", payload["from"], payload.get("seats") if kind == "follow" else None)
 
     def _on_reply(self, payload: dict[str, Any]) -> None:
         peer = self.local_peers.get(payload["conn"])
@@ -384,27 +514,8 @@ class Hub:
 
     async def _sweep(self) -> None:
         now = time.time()
-        owned = [code for code, room in self.rooms.items() if room.owner]
         if self.clustered:
-            held = await asyncio.to_thread(self.store.renew, self.node, owned, self.config.lease_seconds)
-            for code in owned:
-                if code not in held:  # another process took it: follow it from now on
-                    room = self.rooms.get(code)
-                    if room is not None:
-                        room.owner = False
-            for code, room in list(self.rooms.items()):
-                if room.owner:
-                    continue
-                row = await asyncio.to_thread(self.store.room, code)
-                if row is None or row.closed:
-                    continue
-                room.owner_node = row.owner
-                if row.lease_until < now and await asyncio.to_thread(
-                    self.store.claim, code, self.node, self.config.base_url, self.config.lease_seconds
-                ):
-                    log.info("room %s: taking over from %s", code, row.owner)
-                    room.owner_node = self.node
-                    room.submit("become_owner")
+            await self._sweep_cluster(now)
         idle = self.config.idle_close_seconds
         for room in list(self.rooms.values()):
             if room.owner and not room.peers and time.monotonic() - room.last_active > idle:
@@ -412,6 +523,55 @@ class Hub:
         for code in await asyncio.to_thread(self.store.idle_rooms, now - idle):
             if code not in self.rooms:
                 await self._close_stored(code)
+        retention = self.config.player_retention_days * 86400.0
+        forgotten = await asyncio.to_thread(self.store.prune_players, now - retention)
+        if forgotten:
+            log.info("forgot %d player identities not seen for %g days", forgotten, self.config.player_retention_days)
+
+    async def _sweep_cluster(self, now: float) -> None:
+        """Renew this process's leases; forget followers that went quiet; for each room this
+        process follows: drop it when no client here uses it, take it over when its owner's
+        lease ran out or its owner died, else tell the owner it still follows and send the
+        clients that can go there to it (once nothing of theirs is on its way)."""
+        owned = [code for code, room in self.rooms.items() if room.owner]
+        held = await asyncio.to_thread(self.store.renew, self.node, owned, self.config.lease_seconds)
+        for code in owned:
+            room = self.rooms.get(code)
+            if code not in held and room is not None:  # another process took it: follow it from now on
+                log.warning("room %s: another process holds its lease now; following it", code)
+                room.owner = False
+                row = await asyncio.to_thread(self.store.room, code)
+                room.owner_node = row.owner if row is not None else None
+                await self._follow(code)
+        quiet = time.monotonic() - self.config.lease_seconds
+        for (code, node), heard in list(self._heard.items()):
+            room = self.rooms.get(code)
+            if room is None or not room.owner or heard < quiet:
+                del self._heard[(code, node)]
+                if room is not None and room.owner and node in room.remote_seats:
+                    room.submit("remote_presence", node, None)  # that process died or stopped following
+        in_use = {id(getattr(peer, "room", None)) for peer in self.local_peers.values()}
+        for code, room in list(self.rooms.items()):
+            if room.owner:
+                continue
+            if id(room) not in in_use and not room.peers and room.queue.empty():
+                await self._unfollow(room)
+                continue
+            row = await asyncio.to_thread(self.store.room, code)
+            if row is None or row.closed:
+                continue
+            if await self._claim(code):
+                await self._take_over(room, row.owner)
+                continue
+            room.owner_node = row.owner
+            self.presence(room)
+            target = self.redirect_target(row)
+            if target is None or not room.queue.empty():
+                continue
+            for peer in list(room.peers.values()):
+                waiting = getattr(peer, "pending_forward", None) in self._pending  # answered first
+                if getattr(peer, "redirects", False) and getattr(peer, "unreachable", None) != target and not waiting:
+                    send_to_owner(peer, code, target)
 
     async def _close_stored(self, code: str) -> None:
         row = await asyncio.to_thread(self.store.room, code)
@@ -421,37 +581,16 @@ class Hub:
             await self.writer_append(Append(code, row.seq, [{"type": "close", "reason": "idle"}], close=True))
 
 
-#: The longest notification text sent (PostgreSQL refuses payloads of 8000 bytes or more).
-NOTIFY_BYTES = 7800
-
-
-def _notification_texts(payloads: list[str]) -> list[str]:
-    """``payloads`` (encoded JSON objects), in order, as JSON arrays of at most
-    :data:`NOTIFY_BYTES` each (a longer payload goes alone)."""
-    texts: list[str] = []
-    group: list[str] = []
-    size = 2
-    for payload in payloads:
-        length = len(payload.encode())
-        if group and size + length + 1 > NOTIFY_BYTES:
-            texts.append("[" + ",".join(group) + "]")
-            group, size = [], 2
-        group.append(payload)
-        size += length + 1
-    if group:
-        texts.append("[" + ",".join(group) + "]")
-    return texts
-
-
 class RemotePeer(RemoteMarker):
     """A client of another process, as the owner of its room sees it: replies go back over
     the notification channel, to be delivered by that process."""
 
-    def __init__(self, hub: Hub, node: str, conn_id: str, seat: int | None) -> None:
+    def __init__(self, hub: Hub, node: str, conn_id: str, seat: int | None, name: str | None = None) -> None:
         self.hub = hub
         self.node = node
         self.conn_id = conn_id
         self.seat = seat
+        self.name = name
         self.role = "player" if seat is not None else "spectator"
 
     def deliver(self, message: dict[str, Any] | str) -> None:
@@ -460,10 +599,20 @@ class RemotePeer(RemoteMarker):
             body = {k: v for k, v in body.items() if k != "state"}  # the client's process adds its own
         elif body.get("type") not in ("welcome", "ack"):
             return  # state updates reach the other process through the room's log
-        self.hub._notify({"k": "reply", "to": self.node, "conn": self.conn_id, "msg": body})
+        self.hub.reply(self.node, self.conn_id, body)
 
     def close(self, reason: str) -> None:
         return None
 
 
-__all__ = ["Hub", "RoomError", "ServerConfig"]
+def send_to_owner(peer: Peer, code: str, websocket: str, reply_to: object = None) -> None:
+    """Tell ``peer``'s client that room ``code`` is served at ``websocket``, and close its
+    connection here: it says hello there."""
+    message: dict[str, Any] = {"type": "redirect", "room": code, "websocket": websocket}
+    if reply_to is not None:
+        message["reply_to"] = reply_to
+    peer.deliver(message)
+    peer.close("redirected")
+
+
+__all__ = ["Hub", "RoomError", "ServerConfig", "send_to_owner"]

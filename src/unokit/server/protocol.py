@@ -1,4 +1,4 @@
-"""The websocket protocol ``unokit-server/1``: reading client messages within hard limits.
+"""The websocket protocol ``unokit-server/2``: reading client messages within hard limits.
 
 Every message is one JSON object with a ``type`` (``docs/protocol.md`` lists them all). A client
 message is refused with an error naming the problem when it is too large, not JSON, nested too
@@ -54,7 +54,7 @@ MAX_DEPTH = 4
 TOO_SLOW = 1008
 
 #: Each client message type and its fields: name -> (accepted types, required).
-_STR, _INT, _ANY_ID = (str,), (int,), (str, int)
+_STR, _INT, _BOOL, _ANY_ID = (str,), (int,), (bool,), (str, int)
 FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hello": {
         "protocol": (_STR, False),
@@ -63,6 +63,9 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "name": (_STR, False),
         "token": (_STR, False),
         "host_token": (_STR, False),
+        "redirects": (_BOOL, False),
+        "unreachable": (_STR, False),
+        "player": (_STR, False),
         "id": (_ANY_ID, False),
     },
     "action": {
@@ -81,11 +84,16 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "bot": (_STR, False),
         "id": (_ANY_ID, False),
     },
+    "chat": {"text": (_STR, False), "reaction": (_STR, False), "token": (_STR, False), "id": (_ANY_ID, False)},
+    "ready": {"token": (_STR, True), "ready": (_BOOL, False), "id": (_ANY_ID, False)},
     "back": {"token": (_STR, True), "id": (_ANY_ID, False)},
     "leave": {"token": (_STR, True), "id": (_ANY_ID, False)},
     "sync": {"id": (_ANY_ID, False)},
     "ping": {"id": (_ANY_ID, False)},
 }
+
+
+_TYPE_WORDS = {str: "text", int: "a whole number", bool: "true or false"}
 
 
 def _depth(value: Any, limit: int) -> bool:
@@ -129,8 +137,8 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
         if name not in spec:
             raise RoomError("bad_message", f"a {kind!r} message has no field {name[:40]!r}")
         types, _required = spec[name]
-        if isinstance(value, bool) or not isinstance(value, types):
-            wanted = " or ".join("text" if t is str else "a whole number" for t in types)
+        if isinstance(value, bool) is not (types == _BOOL) or not isinstance(value, types):
+            wanted = " or ".join(_TYPE_WORDS[t] for t in types)
             raise RoomError("bad_message", f"the field {name!r} of a {kind!r} message must be {wanted}")
         if isinstance(value, str) and len(value) > 400:
             raise RoomError("bad_message", f"the field {name!r} is too long")
@@ -140,9 +148,19 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
     return obj
 
 
-def error(code: str, message: str, reply_to: object = None, state: dict[str, Any] | None = None) -> dict[str, Any]:
-    """An ``error`` message; ``state`` is the connection's current ``state`` message, if any."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+def websocket_url(base_url: str) -> str:
+    """The websocket address of the server at ``base_url`` (``http://host:port/prefix``)."""
+    base = base_url.rstrip("/")
+    return base.replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/ws"
+
+
+def error(
+    code: str, message: str, reply_to: object = None, state: dict[str, Any] | None = None, **detail: Any
+) -> dict[str, Any]:
+    """An ``error`` message; ``state`` is the connection's current ``state`` message, if any;
+    ``detail`` adds ``params`` and the engine's ``reason`` and ``reason_params``
+    (:meth:`RoomError.detail`)."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, **detail}
     if reply_to is not None:
         out["reply_to"] = reply_to
     if state is not None:

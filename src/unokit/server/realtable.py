@@ -38,7 +38,7 @@ from ..core.launcher import (
     make_launcher,
 )
 from ..core.rng import Rng
-from ..play.scorekeeper import ScoreTable, hand_points, new_table
+from ..play.scorekeeper import CardError, ScoreTable, hand_points, new_table
 
 #: The launcher models a virtual launcher offers (``scripted`` needs a script: not a toy).
 VIRTUAL_MODELS = ("random", "pattern", "one_card")
@@ -46,7 +46,20 @@ MAX_BODY = 65536
 
 
 class BadRequest(Exception):
-    """A request this module refuses; the message names the problem."""
+    """A request this module refuses; the message names the problem in English, ``code`` and
+    ``params`` say it for the reader's page (:data:`unokit.server.words.ERRORS`)."""
+
+    def __init__(self, message: str, code: str = "bad_request", **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+def _refused(exc: ValueError) -> BadRequest:
+    """A score keeper's refusal as a :class:`BadRequest`: a card that cannot be read is named."""
+    if isinstance(exc, CardError):
+        return BadRequest(str(exc), "bad_cards", given=exc.given)
+    return BadRequest(str(exc))
 
 
 def _fire_distribution() -> tuple[float, float]:
@@ -136,7 +149,7 @@ def _sheet(body: dict[str, Any]) -> ScoreTable:
     try:
         return ScoreTable.from_json(body.get("sheet"))
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise _refused(exc) from None
 
 
 def _sheet_reply(sheet: ScoreTable, row: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -152,7 +165,7 @@ def score(body: dict[str, Any]) -> dict[str, Any]:
     try:
         cards = hand_points(_text(body, "variant", "classic"), _text(body, "cards"), side if side else None)
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise _refused(exc) from None
     return {
         "cards": [{"text": c.text, "title": c.title, "points": c.points} for c in cards],
         "total": sum(c.points for c in cards),
@@ -171,7 +184,7 @@ def sheet_new(body: dict[str, Any]) -> dict[str, Any]:
         variant, scoring = _text(body, "variant", "classic"), _text(body, "scoring", "winner")
         sheet = new_table(variant, [p.strip() for p in players], scoring, target, rounds)
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise _refused(exc) from None
     return _sheet_reply(sheet)
 
 
@@ -186,7 +199,7 @@ def sheet_round(body: dict[str, Any]) -> dict[str, Any]:
     try:
         row = sheet.add_round(_text(body, "winner"), side if side else None, hands, points)
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise _refused(exc) from None
     return _sheet_reply(sheet, row)
 
 
@@ -195,7 +208,7 @@ def sheet_undo(body: dict[str, Any]) -> dict[str, Any]:
     try:
         sheet.undo()
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise _refused(exc) from None
     return _sheet_reply(sheet)
 
 
@@ -213,7 +226,8 @@ def _post(handler: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[Requ
         try:
             return JSONResponse(handler(body))
         except BadRequest as exc:
-            return JSONResponse({"error": "bad_request", "message": str(exc)}, status_code=400)
+            body = {"error": exc.code, "message": str(exc), **({"params": exc.params} if exc.params else {})}
+            return JSONResponse(body, status_code=400)
 
     return route
 

@@ -8,25 +8,65 @@ the engine's :class:`~unokit.Game`, started from the seed of the ``start`` entry
 
 Phases: ``lobby`` (seats are taken, bots added, the host starts), ``playing``, ``hand_over`` (a
 pause after each hand but the last, when the host may kick or replace seats), ``finished`` (the
-game is over; the host may start another) and ``closed``.
+game is over; the players mark themselves ready to play again, or the host starts another) and
+``closed``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from .. import Event, Game, InvalidActionError, UnokitError
-from ..bots import bot_names
+from ..bots import bot_names, level_names
 from ..record import GameRecord, Result, Seat
 
 LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
 PHASES = (LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED)
 
-#: The bots a host may seat by name (those installed: ``ismcts_fast`` needs the ``fast`` extra).
-SEAT_BOTS = ("random", "heuristic", "ismcts", "ismcts_fast")
+#: The bots a host may seat by name: the levels, which people choose by (each plays with its
+#: human habits), then the engine names, for scripts (those installed: ``ismcts_fast`` needs the
+#: ``fast`` extra).
+SEAT_BOTS = (*level_names(), "random", "heuristic", "ismcts", "ismcts_fast")
+#: Trained policies this server offers hosts (``unokit serve --bots policy:FILE.onnx``): the seat
+#: bot's name, ``policy:<file stem>``, and the bot spec it plays. A client names only these.
+POLICY_BOTS: dict[str, str] = {}
+
+
+def offer_policies(specs: list[str]) -> None:
+    """Offer the policy files of ``specs`` (``policy:FILE.onnx``) to hosts, replacing any offered
+    before; raise ``ValueError`` for a file that cannot be used or two files of one name."""
+    from ..bots import make_bot
+    from ..bots.policy import PolicyError, policy_path
+
+    offered: dict[str, str] = {}
+    for spec in specs:
+        path = policy_path(spec)
+        if path is None:
+            raise PolicyError(f"the server offers policy files ('policy:FILE.onnx'), not {spec!r}")
+        make_bot(spec)  # loads it: a bad file is refused here, not in a room
+        name = f"policy:{path.stem}"
+        if name in offered:
+            raise PolicyError(f"two policy files are named {path.stem!r}; rename one")
+        offered[name] = spec
+    POLICY_BOTS.clear()
+    POLICY_BOTS.update(offered)
+
+
+def seat_bots() -> list[str]:
+    """The names of :data:`SEAT_BOTS` that this server can seat: every level (a level whose bot
+    is not installed plays its fallback) and the installed engine bots; then the offered policies."""
+    installed = set(bot_names()) | set(level_names())
+    return [name for name in SEAT_BOTS if name in installed] + list(POLICY_BOTS)
+
+
+def bot_spec(name: str) -> str:
+    """The bot spec (``make_bot``) of a seat bot's name."""
+    return POLICY_BOTS.get(name, name)
+
 
 #: The names bots sit down with: people's names from many countries, so that a table reads like
 #: one ("Greta played a Red 5"); the bot's strength is shown beside it.
@@ -38,22 +78,45 @@ BOT_NAMES: tuple[str, ...] = (
 
 #: Host commands and the phases in which each is allowed.
 HOST_PHASES: dict[str, tuple[str, ...]] = {
-    "add_bot": (LOBBY, HAND_OVER),
-    "kick": (LOBBY, HAND_OVER),
-    "replace": (LOBBY, HAND_OVER),
+    "add_bot": (LOBBY, HAND_OVER, FINISHED),
+    "kick": (LOBBY, HAND_OVER, FINISHED),
+    "replace": (LOBBY, HAND_OVER, FINISHED),
     "start": (LOBBY, FINISHED),
     "continue": (HAND_OVER,),
     "close": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "make_public": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "make_private": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "mute": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "unmute": (LOBBY, PLAYING, HAND_OVER, FINISHED),
 }
+#: The phases in which a player may give up their seat: before a game and after one.
+LEAVE_PHASES = (LOBBY, FINISHED)
 
 
 class RoomError(Exception):
-    """A request the room refuses: ``code`` is the protocol's error code, the message is for people."""
+    """A request the room refuses: ``code`` is the protocol's error code (declared with its
+    parameters in :data:`unokit.server.words.ERRORS`), ``message`` says it in English for logs and
+    scripts, and ``cause`` is the engine's error behind it, if any (an illegal action, a bad rule
+    option): its code and parameters travel too, so that each reader's page says it in its
+    language."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, cause: UnokitError | None = None, **params: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.cause = cause
+        self.params = params
+
+    def detail(self) -> dict[str, Any]:
+        """The fields of an ``error`` message beyond ``code`` and ``message``: ``params``, and the
+        engine's ``reason`` with its ``reason_params`` (``docs/protocol.md``, "Errors")."""
+        out: dict[str, Any] = {}
+        if self.params:
+            out["params"] = self.params
+        if self.cause is not None:
+            out["reason"] = self.cause.code.value
+            out["reason_params"] = self.cause.params
+        return out
 
 
 @dataclass(frozen=True)
@@ -75,6 +138,7 @@ class Settings:
     grace_seconds: float = 30.0
     hand_pause_seconds: float = 10.0
     standin_bot: str = "heuristic"
+    fill_seconds: float = 0.0
 
     LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
         "turn_seconds": (0.0, 3600.0),
@@ -83,6 +147,7 @@ class Settings:
         "bot_seconds": (0.0, 30.0),
         "grace_seconds": (0.0, 3600.0),
         "hand_pause_seconds": (0.0, 600.0),
+        "fill_seconds": (0.0, 600.0),
     }
 
     @staticmethod
@@ -98,8 +163,8 @@ class Settings:
             if key not in known:
                 raise RoomError("bad_settings", f"unknown setting {key!r}; settings are {', '.join(sorted(known))}")
             if key == "standin_bot":
-                if value not in SEAT_BOTS or value not in bot_names():
-                    raise RoomError("bad_settings", f"standin_bot must be one of {', '.join(SEAT_BOTS)}")
+                if value not in seat_bots():
+                    raise RoomError("bad_settings", f"standin_bot must be one of {', '.join(seat_bots())}")
                 values[key] = value
                 continue
             low, high = Settings.LIMITS[key]
@@ -116,14 +181,15 @@ class Settings:
 
 @dataclass
 class SeatState:
-    """One seat: ``open``, a ``human`` (with the hash of their secret token) or a ``bot``."""
+    """One seat: ``open``, a ``human`` (with the hash of their secret token) or a ``bot``;
+    ``ready`` once its player asked to play again after a finished game."""
 
     kind: str = "open"
     name: str | None = None
     bot: str | None = None
     bot_seed: int = 0
     token_hash: str | None = None
-    host: bool = False  # the person who created the room (joined with its host token)
+    ready: bool = False
     standin_moves: int = 0  # moves a stand-in bot made for this person since they last acted
 
     def public(self, seat: int) -> dict[str, Any]:
@@ -132,7 +198,7 @@ class SeatState:
             "kind": self.kind,
             "name": self.name,
             "bot": self.bot,
-            "host": self.host,
+            "ready": self.ready,
             "standin_moves": self.standin_moves,
         }
 
@@ -140,15 +206,17 @@ class SeatState:
 @dataclass(frozen=True)
 class RoomSpec:
     """What a room plays: the variant, the number of seats, the engine's resolved options, the
-    room's settings. Checked once, when the room is created."""
+    room's settings, and whether it starts out public (listed in the lobby; the host may change
+    that later). Checked once, when the room is created."""
 
     variant: str
     players: int
     options: dict[str, Any]
     settings: Settings
+    public: bool = False
 
     @staticmethod
-    def build(variant: object, players: object, options: object, settings: object) -> RoomSpec:
+    def build(variant: object, players: object, options: object, settings: object, public: object = False) -> RoomSpec:
         """Check a requested room with the engine; raise :class:`RoomError` ``bad_room``."""
         if not isinstance(variant, str) or len(variant) > 200:
             raise RoomError("bad_room", "'variant' must be a variant name such as 'flip'")
@@ -161,8 +229,11 @@ class RoomSpec:
         try:
             trial = Game.new(variant, players, 0, **options)[0]
         except UnokitError as exc:
-            raise RoomError("bad_room", str(exc)) from None
-        return RoomSpec(trial.variant, trial.n, trial.options.as_dict(trial.rules), Settings.from_json(settings))
+            raise RoomError("bad_room", str(exc), cause=exc) from None
+        if not isinstance(public, bool):
+            raise RoomError("bad_room", "'public' must be true or false")
+        options_used = trial.options.as_dict(trial.rules)
+        return RoomSpec(trial.variant, trial.n, options_used, Settings.from_json(settings), public)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -170,11 +241,20 @@ class RoomSpec:
             "players": self.players,
             "options": dict(self.options),
             "settings": self.settings.to_json(),
+            "public": self.public,
         }
 
     @staticmethod
     def from_json(obj: dict[str, Any]) -> RoomSpec:
-        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), Settings(**obj["settings"]))
+        settings = Settings(**obj["settings"])
+        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), settings, bool(obj.get("public", False)))
+
+    @functools.cached_property
+    def changed_options(self) -> dict[str, Any]:
+        """The options that differ from the variant's defaults (what a lobby list shows)."""
+        defaults = Game.new(self.variant, self.players, 0)[0]
+        plain = defaults.options.as_dict(defaults.rules)
+        return {name: value for name, value in self.options.items() if plain.get(name) != value}
 
 
 class RoomState:
@@ -197,6 +277,8 @@ class RoomState:
         self.started_at: str | None = None
         self.closed_reason: str | None = None
         self.last_standin: int | None = None  # the seat a stand-in played in the last entry
+        self.public_room = spec.public
+        self.host_seat: int | None = None
         self._settings = spec.settings.to_json()
 
     # ------------------------------------------------------------------ folding
@@ -212,13 +294,20 @@ class RoomState:
         try:
             self.last_standin = None
             if kind == "join":
-                self.seats[entry["seat"]] = SeatState(
-                    "human", entry["name"], token_hash=entry["token_hash"], host=bool(entry.get("host"))
-                )
+                self._vacate(entry["seat"])
+                self.seats[entry["seat"]] = SeatState("human", entry["name"], token_hash=entry["token_hash"])
+                if entry.get("host"):
+                    self.host_seat = entry["seat"]
             elif kind == "bot":
+                self._vacate(entry["seat"])
                 self.seats[entry["seat"]] = SeatState("bot", entry["name"], entry["bot"], entry["seed"])
             elif kind in ("kick", "leave"):
+                self._vacate(entry["seat"])
                 self.seats[entry["seat"]] = SeatState()
+            elif kind == "ready":
+                self.seats[entry["seat"]].ready = bool(entry["ready"])
+            elif kind == "public":
+                self.public_room = bool(entry["public"])
             elif kind == "start":
                 self.game_no += 1
                 self.seed = entry["seed"]
@@ -226,6 +315,8 @@ class RoomState:
                 self.started_at = entry.get("at")
                 self.game, events = Game.new(self.spec.variant, self.spec.players, self.seed, **self.spec.options)
                 self.phase = PLAYING
+                for seat in self.seats:
+                    seat.ready = False
             elif kind == "action":
                 game = self._game()
                 seat = entry["seat"]
@@ -233,9 +324,9 @@ class RoomState:
                     action = game.parse_action(entry["action"], seat)
                     events = game.apply(action, seat)
                 except InvalidActionError as exc:
-                    raise RoomError("invalid_action", str(exc)) from None
+                    raise RoomError("invalid_action", str(exc), cause=exc) from None
                 except UnokitError as exc:  # the engine refused and changed nothing
-                    raise RoomError("illegal", str(exc)) from None
+                    raise RoomError("illegal", str(exc), cause=exc) from None
                 self.moves.append((seat, action.text))
                 occupant = self.seats[seat]
                 if entry.get("standin"):
@@ -261,6 +352,11 @@ class RoomState:
         """A catch or a late UNO call: an action a person's page may send while a stand-in
         still plays their turns, so it does not count as the person being back."""
         return text.split(" ", 1)[0] in ("catch", "uno")
+
+    def _vacate(self, seat: int) -> None:
+        """The seat's occupant goes: the host's seat is no longer the host's."""
+        if self.host_seat == seat:
+            self.host_seat = None
 
     def _after_action(self, events: list[Event]) -> None:
         game = self._game()
@@ -294,6 +390,12 @@ class RoomState:
                 f"'{command}' is not allowed while the room is in its {self.phase} phase "
                 f"(allowed in: {', '.join(phases)})",
             )
+        if command in ("make_public", "make_private"):
+            return {"type": "public", "public": command == "make_public"}
+        if command in ("mute", "unmute"):
+            if seat is not None:
+                self._seat_number(seat)
+            return {"type": command}  # a chat-log entry, made by the room (docs/protocol.md, "Chat")
         if command in ("add_bot", "kick", "replace"):
             index = self._seat_number(seat)
             current = self.seats[index]
@@ -304,20 +406,21 @@ class RoomState:
             if command == "kick":
                 return {"type": "kick", "seat": index}
             name = self.check_bot(bot)
+            if name in POLICY_BOTS:
+                self._check_policy(name)
             return {"type": "bot", "seat": index, "bot": name, "name": self.bot_person_name(index)}
         if command in ("start", "continue"):
             empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
-            if empty:
+            if empty and self.phase != FINISHED:  # after a game, bots take the seats left open
                 raise RoomError(
                     "seats_open", f"seats {', '.join(map(str, empty))} are empty: add a bot or wait for a player"
                 )
             return {"type": command}
-        return {"type": "close", "reason": "closed by the host"}
+        return {"type": "close", "reason": "host"}
 
     def check_join(self, name: object) -> int:
         """The seat a new player named ``name`` would take; raise :class:`RoomError`."""
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40 or not name.isprintable():
-            raise RoomError("bad_message", "a player's 'name' must be 1 to 40 printable characters")
+        self.check_name(name)
         if self.phase not in (LOBBY, HAND_OVER, FINISHED):
             raise RoomError("phase", f"players may join only between games or hands, not in the {self.phase} phase")
         for index, seat in enumerate(self.seats):
@@ -325,11 +428,58 @@ class RoomState:
                 return index
         raise RoomError("room_full", "every seat is taken; join as a spectator")
 
-    def bot_person_name(self, index: int) -> str:
+    @staticmethod
+    def check_name(name: object) -> str:
+        """A person's name as shown (a player's, or a spectator's in the chat); raise
+        :class:`RoomError` ``bad_message`` unless it is 1 to 40 printable characters."""
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40 or not name.isprintable():
+            raise RoomError("bad_message", "a player's 'name' must be 1 to 40 printable characters")
+        return name.strip()
+
+    def check_leave(self, seat: int) -> dict[str, Any]:
+        """The log entry for the player at ``seat`` giving it up (before a game or after one;
+        during a game a stand-in bot plays an absent player's seat)."""
+        if self.phase not in LEAVE_PHASES:
+            raise RoomError("phase", "a seat can be left only before a game or after it; during a game a bot plays it")
+        return {"type": "leave", "seat": seat}
+
+    def check_ready(self, seat: int, ready: bool) -> dict[str, Any]:
+        """The log entry for the player at ``seat`` saying whether they want to play again."""
+        if self.phase != FINISHED:
+            raise RoomError("phase", f"'play again' is for after a game; the room is in its {self.phase} phase")
+        if self.seats[seat].kind != "human":
+            raise RoomError("bad_seat", f"seat {seat} holds no player")
+        return {"type": "ready", "seat": seat, "ready": ready}
+
+    def everyone_ready(self, present: set[int]) -> bool:
+        """After a game: whether every player present (a human seat with a connection) has said
+        "play again", and at least one has."""
+        if self.phase != FINISHED:
+            return False
+        here = [seat for index, seat in enumerate(self.seats) if seat.kind == "human" and index in present]
+        return bool(here) and all(seat.ready for seat in here)
+
+    def fill_entries(self, bot: str, seeds: list[int]) -> list[dict[str, Any]]:
+        """``bot`` entries seating a ``bot`` in every open seat (``seeds[i]`` for the i-th),
+        named apart from every seat and from each other."""
+        open_seats = [i for i, seat in enumerate(self.seats) if seat.kind == "open"]
+        taken = {seat.name for seat in self.seats if seat.name}
+        entries = []
+        for index, seed in zip(open_seats, seeds, strict=False):
+            name = self.bot_person_name(index, taken)
+            taken.add(name)
+            entries.append({"type": "bot", "seat": index, "bot": bot, "name": name, "seed": seed})
+        return entries
+
+    def open_seats(self) -> int:
+        return sum(1 for seat in self.seats if seat.kind == "open")
+
+    def bot_person_name(self, index: int, taken: set[str] | None = None) -> str:
         """A person's name for a bot sitting at seat ``index`` (:data:`BOT_NAMES`), one that no
-        other seat of the room has, chosen by the room code and the seat so that rooms differ;
-        numbered ("Ada 2") only when every name is taken."""
-        taken = {seat.name for i, seat in enumerate(self.seats) if i != index and seat.name}
+        other seat of the room has (nor ``taken``), chosen by the room code and the seat so that
+        rooms differ; numbered ("Ada 2") only when every name is taken."""
+        if taken is None:
+            taken = {seat.name for i, seat in enumerate(self.seats) if i != index and seat.name}
         start = (sum(ord(ch) for ch in self.code) * 7 + index * 11) % len(BOT_NAMES)
         for step in range(len(BOT_NAMES)):
             candidate = BOT_NAMES[(start + step) % len(BOT_NAMES)]
@@ -345,10 +495,21 @@ class RoomState:
             raise RoomError("bad_seat", f"'seat' must be a seat number from 0 to {len(self.seats) - 1}")
         return seat
 
+    def _check_policy(self, name: str) -> None:
+        """Raise :class:`RoomError` ``bad_bot`` unless the policy ``name`` plays this room's game."""
+        from ..bots.policy import PolicyError, load_policy, policy_path
+
+        path = policy_path(POLICY_BOTS[name])
+        assert path is not None
+        try:
+            load_policy(path).check_game(self.spec.variant, self.spec.players)
+        except PolicyError as exc:
+            raise RoomError("bad_bot", str(exc)) from None
+
     @staticmethod
     def check_bot(bot: object) -> str:
         """``bot`` if a seat can be given to it; raise :class:`RoomError` ``bad_bot``."""
-        available = [name for name in SEAT_BOTS if name in bot_names()]
+        available = seat_bots()
         if bot not in available:
             raise RoomError("bad_bot", f"'bot' must be one of {', '.join(available)}")
         assert isinstance(bot, str)
@@ -371,6 +532,26 @@ class RoomState:
             "game_no": self.game_no,
             "version": self.seq,
             "closed_reason": self.closed_reason,
+            "public": self.public_room,
+            "host_seat": self.host_seat,
+        }
+
+    def listing(self) -> dict[str, Any] | None:
+        """The room as a lobby list shows it, or ``None`` when it is not public (a private room
+        is never listed): what it plays, the options changed from the variant's defaults, its
+        phase, its open seats and its host's name."""
+        if not self.public_room or self.phase == CLOSED:
+            return None
+        host = self.seats[self.host_seat].name if self.host_seat is not None else None
+        return {
+            "variant": self.spec.variant,
+            "players": self.spec.players,
+            "options": self.spec.changed_options,
+            "phase": self.phase,
+            "open_seats": self.open_seats(),
+            "host": host,
+            "names": [seat.name for seat in self.seats if seat.kind != "open"],
+            "game_no": self.game_no,
         }
 
     def record(self) -> GameRecord:

@@ -7,6 +7,12 @@ state is the fold of its log (:mod:`unokit.server.room`), so a crash loses nothi
 committed: the room is rebuilt from the seed and the committed actions, as a game record is.
 Finished games are also kept whole in ``records`` as ``unokit-record/1`` JSON.
 
+A room's chat has a log of its own, ``room_chat`` (:mod:`unokit.server.chat`): it never changes
+the room's sequence number and never enters a record. A public room's row carries its lobby
+listing (``public``, ``listing``), so that every process lists the same rooms. Players who give
+an identity (a secret of their browser) are known by its hash in ``players``; ``room_players``
+links a seat's token to it and ``player_games`` lists the finished games each identity played.
+
 Writes go through :class:`Writer`, one thread that commits the queued entries of every room in
 one transaction (group commit) and only then resolves the futures the rooms wait on: an entry
 is durable before anyone is told about it. Each entry carries the sequence number it follows,
@@ -38,13 +44,18 @@ from sqlalchemy import (
     Index,
     Integer,
     MetaData,
+    Select,
     String,
     Table,
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
+    inspect,
+    literal,
+    literal_column,
     select,
     text,
     update,
@@ -53,6 +64,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from .protocol import decode, encode
+
+#: The Alembic migrations (``env.py`` and ``versions/``).
+MIGRATIONS = Path(__file__).parent / "migrations"
 
 #: Environment variable naming the database URL (``--database`` overrides it).
 DATABASE_ENV = "UNOKIT_DATABASE"
@@ -72,7 +86,10 @@ rooms = Table(
     Column("owner", String(64), nullable=True),
     Column("owner_url", String(200), nullable=True),
     Column("lease_until", Float, nullable=False, default=0.0),
+    Column("public", Boolean, nullable=False, default=False),
+    Column("listing", Text, nullable=True),
     Index("rooms_open_activity", "closed", "last_activity"),
+    Index("rooms_public", "public", "closed"),
 )
 
 room_log = Table(
@@ -93,6 +110,44 @@ records = Table(
     Column("record", Text, nullable=False),
 )
 
+room_chat = Table(
+    "room_chat",
+    metadata,
+    Column("room", String(16), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("entry", Text, nullable=False),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("player", String(64), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("last_seen", Float, nullable=False),
+    Index("players_last_seen", "last_seen"),
+)
+
+room_players = Table(
+    "room_players",
+    metadata,
+    Column("room", String(16), primary_key=True),
+    Column("token_hash", String(64), primary_key=True),
+    Column("player", String(64), nullable=False),
+    Index("room_players_player", "player"),
+)
+
+player_games = Table(
+    "player_games",
+    metadata,
+    Column("player", String(64), primary_key=True),
+    Column("room", String(16), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("summary", Text, nullable=False),
+)
+
 
 #: The writer's statements, built once (SQLAlchemy then reuses their compiled form): advance a
 #: room's row from the step its new entries follow, and append entries to its log.
@@ -102,6 +157,34 @@ ADVANCE = (
     .values(seq=bindparam("b_seq"), last_activity=bindparam("b_now"))
 )
 APPEND = insert(room_log)
+#: Both at once on PostgreSQL, for a whole batch in one statement: its rooms' rows advanced
+#: from the steps they follow, and the entries of those that did appended; it returns how many
+#: rooms advanced.
+POSTGRES_WRITE = """
+WITH batch AS (
+    SELECT * FROM unnest(%(rooms)s::text[], %(afters)s::int[], %(seqs)s::int[]) AS b(room, after, seq)
+), moved AS (
+    UPDATE rooms SET seq = batch.seq, last_activity = %(now)s
+    FROM batch WHERE rooms.code = batch.room AND rooms.seq = batch.after
+    RETURNING rooms.code
+), added AS (
+    INSERT INTO room_log (room, seq, at, entry)
+    SELECT e.room, e.seq, %(now)s, e.entry
+    FROM unnest(%(log_rooms)s::text[], %(log_seqs)s::int[], %(entries)s::text[]) AS e(room, seq, entry)
+    JOIN moved ON moved.code = e.room
+)
+SELECT count(*) FROM moved
+"""
+
+
+#: The application name of a server process's sessions with PostgreSQL (``unokit/NODE``), and
+#: the nodes that have one now: a process whose sessions are gone has died, whatever its leases say.
+APPLICATION_NAME = "unokit/{node}"
+LIVE_NODES: Select[Any] = (
+    select(literal_column("substr(application_name, 8)"))
+    .select_from(text("pg_stat_activity"))
+    .where(literal_column("application_name").like("unokit/%"))
+)
 
 
 class StorageError(RuntimeError):
@@ -170,17 +253,33 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
     raise ValueError(f"unsupported database {parsed.drivername!r}: use sqlite:///PATH or postgresql://...")
 
 
+#: The revision of the newest migration in ``migrations/versions`` (a test checks that it is
+#: Alembic's head). A database already at it is not migrated, so a start that finds its schema
+#: current never imports Alembic (a third of the server's start-up time).
+SCHEMA_HEAD = "0002"
+
+
+def schema_revision(connection: Connection) -> str | None:
+    """The Alembic revision the database is at (``None`` before its first migration)."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    revision = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    return None if revision is None else str(revision)
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (several processes may call it at once
     on PostgreSQL: an advisory lock lets one migrate while the others wait)."""
-    from alembic import command
-    from alembic.config import Config
-
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(7243001)"))
+        if schema_revision(connection) == SCHEMA_HEAD:
+            return
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
@@ -203,15 +302,31 @@ class RoomRow:
 @dataclass
 class Append:
     """One write: log ``entries`` of ``room`` following sequence number ``after``; optionally a
-    finished game's record, and whether the room is now closed."""
+    finished game's record, whether the room is now closed, and what else the change touched:
+
+    * ``chat``: chat-log entries, numbered from ``chat_after + 1``;
+    * ``listing``: the room's new ``(public, listing JSON or None)`` for the lobby list;
+    * ``game_seats``: with a record, the ``(seat, token hash)`` of its players and the game's
+      ``game_summary`` JSON, so that each identity linked to one of them gets the game.
+    """
 
     room: str
     after: int
     entries: list[dict[str, Any]]
     record: tuple[int, str] | None = None
     close: bool = False
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    chat_after: int = 0
+    listing: tuple[bool, str | None] | None = None
+    game_seats: list[tuple[int, str]] = field(default_factory=list)
+    game_summary: str = "{}"
     future: asyncio.Future[None] | None = field(default=None, repr=False)
     loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
+
+    @property
+    def plain(self) -> bool:
+        """Only log entries: written with the batch's shared statements."""
+        return not (self.close or self.record is not None or self.chat or self.listing is not None)
 
 
 class Store:
@@ -231,8 +346,9 @@ class Store:
             yield connection
 
     # ------------------------------------------------------------------ rooms
-    def create_room(self, code: str, spec: dict[str, Any], host_hash: str) -> bool:
-        """Insert a new room; False when ``code`` is taken."""
+    def create_room(self, code: str, spec: dict[str, Any], host_hash: str, listing: str | None = None) -> bool:
+        """Insert a new room (listed in the lobby with ``listing`` when it is given); False when
+        ``code`` is taken."""
         now = time.time()
         try:
             with self.begin() as c:
@@ -248,6 +364,8 @@ class Store:
                         seq=0,
                         closed=False,
                         lease_until=0.0,
+                        public=listing is not None,
+                        listing=listing,
                     )
                 )
         except SQLAlchemyError:
@@ -288,6 +406,74 @@ class Store:
             ).first()
         return None if row is None else str(row.record)
 
+    def chat(self, code: str) -> list[dict[str, Any]]:
+        """The room's chat-log entries, in order."""
+        with self.begin() as c:
+            rows = c.execute(select(room_chat.c.entry).where(room_chat.c.room == code).order_by(room_chat.c.n)).all()
+        return [decode(row.entry) for row in rows]
+
+    def public_rooms(self, since: float, limit: int) -> list[tuple[str, dict[str, Any]]]:
+        """The open public rooms active since ``since``, newest first, with their listings."""
+        with self.begin() as c:
+            rows = c.execute(
+                select(rooms.c.code, rooms.c.listing)
+                .where(
+                    rooms.c.public.is_(True),
+                    rooms.c.closed.is_(False),
+                    rooms.c.listing.is_not(None),
+                    rooms.c.last_activity >= since,
+                )
+                .order_by(rooms.c.last_activity.desc())
+                .limit(limit)
+            ).all()
+        return [(row.code, decode(row.listing)) for row in rows]
+
+    # ------------------------------------------------------------------ players
+    def player_games(self, player: str, limit: int) -> list[dict[str, Any]]:
+        """The finished games of the identity whose hash is ``player`` (newest first) whose
+        records are still kept; seen now (its retention starts again)."""
+        now = time.time()
+        with self.begin() as c:
+            rows = c.execute(
+                select(
+                    player_games.c.room,
+                    player_games.c.game_no,
+                    player_games.c.seat,
+                    player_games.c.at,
+                    player_games.c.summary,
+                )
+                .where(
+                    player_games.c.player == player,
+                    select(records.c.game_no)
+                    .where(records.c.room == player_games.c.room, records.c.game_no == player_games.c.game_no)
+                    .exists(),
+                )
+                .order_by(player_games.c.at.desc())
+                .limit(limit)
+            ).all()
+            c.execute(update(players).where(players.c.player == player).values(last_seen=now))
+        return [
+            {"room": row.room, "game": row.game_no, "seat": row.seat, "at": row.at, **decode(row.summary)}
+            for row in rows
+        ]
+
+    def forget_player(self, player: str) -> int:
+        """Forget the identity whose hash is ``player``: its links to seats and its list of
+        games (the games' records stay, they name no identity). Returns the games forgotten."""
+        with self.begin() as c:
+            games = c.execute(delete(player_games).where(player_games.c.player == player)).rowcount
+            c.execute(delete(room_players).where(room_players.c.player == player))
+            c.execute(delete(players).where(players.c.player == player))
+        return int(games)
+
+    def prune_players(self, before: float) -> int:
+        """Forget every identity not seen since ``before`` (the retention the host sets)."""
+        with self.begin() as c:
+            stale = select(players.c.player).where(players.c.last_seen < before).scalar_subquery()
+            c.execute(delete(player_games).where(player_games.c.player.in_(stale)))
+            c.execute(delete(room_players).where(room_players.c.player.in_(stale)))
+            return int(c.execute(delete(players).where(players.c.last_seen < before)).rowcount)
+
     def record_numbers(self, code: str) -> list[int]:
         with self.begin() as c:
             rows = c.execute(select(records.c.game_no).where(records.c.room == code).order_by(records.c.game_no)).all()
@@ -296,11 +482,16 @@ class Store:
     # ------------------------------------------------------------------ leases
     def claim(self, code: str, owner: str, owner_url: str, ttl: float, *, force: bool = False) -> bool:
         """Take or renew the lease of room ``code`` for ``owner``: succeeds when the lease is
-        free, expired or already ``owner``'s (or always with ``force``, for a single process)."""
+        free, expired or already ``owner``'s, or (PostgreSQL) when the process that holds it
+        has no session in the database any more: it died (or always with ``force``, for a
+        single process)."""
         now = time.time()
         condition = rooms.c.code == code
         if not force:
-            condition = condition & ((rooms.c.owner == owner) | (rooms.c.owner.is_(None)) | (rooms.c.lease_until < now))
+            free = (rooms.c.owner == owner) | (rooms.c.owner.is_(None)) | (rooms.c.lease_until < now)
+            if self.postgres:
+                free = free | rooms.c.owner.not_in(LIVE_NODES)
+            condition = condition & free
         with self.begin() as c:
             result = c.execute(
                 update(rooms)
@@ -350,32 +541,54 @@ class Store:
     def write(self, c: Connection, job: Append) -> None:
         """Append ``job`` inside transaction ``c``; raise :class:`StorageError` when the room
         has moved on (another process wrote that step) or is gone."""
-        if job.close or job.record is not None:
-            self._write_one(c, job)
-        else:
+        if job.plain:
             self.write_many(c, [job])
+        else:
+            self._write_one(c, job)
 
     def write_many(self, c: Connection, jobs: list[Append]) -> None:
-        """Append ``jobs`` (of different rooms, none closing a room or carrying a record) inside
+        """Append ``jobs`` (of different rooms, all :attr:`Append.plain`) inside
         transaction ``c`` with one statement for the rooms and one for the log; raise
         :class:`StorageError` when any of their rooms has moved on or is gone (then nothing of
         this transaction may be committed)."""
         now = time.time()
-        moved = c.execute(
-            ADVANCE,
-            [{"b_room": j.room, "b_after": j.after, "b_seq": j.after + len(j.entries), "b_now": now} for j in jobs],
-        )
-        if moved.rowcount != len(jobs):
+        if self.postgres:
+            moved = self._write_many_postgres(c, jobs, now)
+        else:
+            moved = c.execute(
+                ADVANCE,
+                [{"b_room": j.room, "b_after": j.after, "b_seq": j.after + len(j.entries), "b_now": now} for j in jobs],
+            ).rowcount
+        if moved != len(jobs):
             if len(jobs) == 1:
                 raise StorageError(f"room {jobs[0].room} is no longer at step {jobs[0].after}")
-            raise StorageError(f"{len(jobs) - moved.rowcount} of {len(jobs)} rooms are no longer at the step written")
-        rows = [
-            {"room": j.room, "seq": j.after + i + 1, "at": now, "entry": encode(entry)}
-            for j in jobs
-            for i, entry in enumerate(j.entries)
-        ]
-        if rows:
-            c.execute(APPEND, rows)
+            raise StorageError(f"{len(jobs) - moved} of {len(jobs)} rooms are no longer at the step written")
+        if not self.postgres:
+            rows = [
+                {"room": j.room, "seq": j.after + i + 1, "at": now, "entry": encode(entry)}
+                for j in jobs
+                for i, entry in enumerate(j.entries)
+            ]
+            if rows:
+                c.execute(APPEND, rows)
+
+    @staticmethod
+    def _write_many_postgres(c: Connection, jobs: list[Append], now: float) -> int:
+        """:meth:`write_many` on PostgreSQL, in one statement whatever the batch's size (its
+        rows as arrays); returns how many of the rooms advanced (the caller refuses the
+        transaction unless all did)."""
+        entries = [(j.room, j.after + i + 1, encode(entry)) for j in jobs for i, entry in enumerate(j.entries)]
+        params = {
+            "rooms": [j.room for j in jobs],
+            "afters": [j.after for j in jobs],
+            "seqs": [j.after + len(j.entries) for j in jobs],
+            "log_rooms": [room for room, _seq, _text in entries],
+            "log_seqs": [seq for _room, seq, _text in entries],
+            "entries": [text for _room, _seq, text in entries],
+            "now": now,
+        }
+        moved = c.exec_driver_sql(POSTGRES_WRITE, params).scalar_one()
+        return int(moved)
 
     def _write_one(self, c: Connection, job: Append) -> None:
         now = time.time()
@@ -398,6 +611,48 @@ class Store:
             c.execute(
                 insert(records).values(room=job.room, game_no=job.record[0], created_at=now, record=job.record[1])
             )
+        if job.chat:
+            c.execute(
+                insert(room_chat),
+                [
+                    {"room": job.room, "n": job.chat_after + i + 1, "at": now, "entry": encode(entry)}
+                    for i, entry in enumerate(job.chat)
+                ],
+            )
+        if job.listing is not None:
+            public, listing = job.listing
+            c.execute(update(rooms).where(rooms.c.code == job.room).values(public=public, listing=listing))
+        if job.record is not None:
+            for seat, token in job.game_seats:
+                linked = select(
+                    room_players.c.player,
+                    literal(job.room),
+                    literal(job.record[0]),
+                    literal(seat),
+                    literal(now),
+                    literal(job.game_summary),
+                ).where(room_players.c.room == job.room, room_players.c.token_hash == token)
+                c.execute(
+                    insert(player_games).from_select(["player", "room", "game_no", "seat", "at", "summary"], linked)
+                )
+                c.execute(
+                    update(players)
+                    .where(players.c.player.in_(linked.with_only_columns(room_players.c.player).scalar_subquery()))
+                    .values(last_seen=now)
+                )
+
+    def link_player(self, room: str, token: str, player: str) -> None:
+        """Link the seat token ``token`` of ``room`` to the identity ``player`` (both hashes)."""
+        with self.begin() as c:
+            self._link(c, room, token, player, time.time())
+
+    @staticmethod
+    def _link(c: Connection, room: str, token: str, player: str, now: float) -> None:
+        """Link the seat token ``token`` of ``room`` to the identity ``player`` (both hashes)."""
+        c.execute(delete(room_players).where(room_players.c.room == room, room_players.c.token_hash == token))
+        c.execute(insert(room_players).values(room=room, token_hash=token, player=player))
+        if c.execute(update(players).where(players.c.player == player).values(last_seen=now)).rowcount == 0:
+            c.execute(insert(players).values(player=player, created_at=now, last_seen=now))
 
 
 class Writer:
@@ -484,13 +739,13 @@ class Writer:
         is each job retried in a transaction of its own, so that one cannot fail the others."""
         self.batches += 1
         self.jobs += len(batch)
-        plain = [job for job in batch if not job.close and job.record is None]
+        plain = [job for job in batch if job.plain]
         try:
             with self._transaction() as c:
                 if plain:
                     self.store.write_many(c, plain)
                 for job in batch:
-                    if job.close or job.record is not None:
+                    if not job.plain:
                         self.store.write(c, job)
         except (StorageError, SQLAlchemyError) as exc:
             if len(batch) == 1:

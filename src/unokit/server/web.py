@@ -7,14 +7,15 @@ helpers (:mod:`unokit.play`), never restated.
 
 Routes (``docs/web.md``):
 
-* ``GET /api/catalog`` -> colours and their colour-blind symbols, card kinds (name, title,
-  short label, wild or not), every variant (sides, player range, each option with its kind,
-  default, choices and whether it is a house rule), the bots a room can seat, the room settings
-  with their defaults and the table's keys (:mod:`unokit.keys`);
+* ``GET /api/catalog`` -> the languages, colours and their colour-blind symbols, card kinds
+  (name, wild or not), every variant (sides, player range, each option with its kind, default,
+  choices and whether it is a house rule), the bots a room can seat, the chat's quick reactions,
+  the room settings with their defaults and the table's keys (:mod:`unokit.keys`) (the words
+  for all of them are in the catalogue of the reader's language, ``/static/i18n/<lang>.json``);
 * ``POST /api/rules`` ``{variant, players, options}`` -> the game those rules make, in short
   (the terminal's help, :func:`unokit.play.help.rules_summary`): the page's help shows it;
 * ``GET /api/rooms/{code}/records/{number}/replay?step=K`` -> step ``K`` of a finished game:
-  the table as everyone saw it, every hand (the game is over), and what happened, in words.
+  the table as everyone saw it, every hand (the game is over), and what happened, as lines.
 """
 
 from __future__ import annotations
@@ -29,18 +30,20 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, KIND_TITLES, NO_COLOR, SIDE_COLORS, Face, is_wild
+from ..bots import level_names
+from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, SIDE_COLORS, is_wild
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
 from ..core.game import Event, Game
 from ..core.variants import HOUSE_RULES, OPTION_CHOICES, VARIANTS, Options, VariantRules, make_options
+from ..i18n import LANGUAGES
 from ..keys import catalog_keys
-from ..narration import describe
-from ..play import faces
+from ..narration import Narrator, action_line
 from ..play.help import rules_summary
 from ..play.session import summarize
 from ..record import GameRecord, RecordError, Replay
-from .room import SEAT_BOTS, RoomError, RoomSpec, Settings
+from .chat import REACTIONS
+from .room import RoomError, RoomSpec, Settings, seat_bots
 
 #: How each option's type (as :class:`~unokit.core.variants.Options` declares it) is edited.
 _OPTION_KINDS = {
@@ -88,13 +91,6 @@ def option_catalog(rules: VariantRules) -> list[dict[str, Any]]:
     return out
 
 
-def _kind_short(kind: int) -> str:
-    """The short label of a kind (``+2``, ``SE``), from the terminal table's faces."""
-    color = NO_COLOR if is_wild(kind) else 0
-    text = str(Face(color, kind))
-    return faces.short(text)[len(faces.glyph(faces.color_of(text))) :]
-
-
 @functools.cache
 def catalog() -> dict[str, Any]:
     """The catalogue the browser draws cards and forms from (see the module docstring)."""
@@ -103,7 +99,6 @@ def catalog() -> dict[str, Any]:
         deck = standard_deck(name)
         sides = (0, 1) if rules.double_sided else (0,)
         variants[name] = {
-            "title": rules.title,
             "double_sided": rules.double_sided,
             "uses_launcher": rules.uses_launcher,
             "min_players": rules.min_players,
@@ -114,13 +109,13 @@ def catalog() -> dict[str, Any]:
             "options": option_catalog(rules),
         }
     return {
+        "languages": dict(LANGUAGES),
         "colors": [{"name": name, "symbol": COLOR_SYMBOLS[i]} for i, name in enumerate(COLOR_NAMES)],
-        "kinds": [
-            {"name": KIND_NAMES[k], "title": KIND_TITLES[k], "short": _kind_short(k), "wild": is_wild(k)}
-            for k in range(len(KIND_NAMES))
-        ],
+        "kinds": [{"name": KIND_NAMES[k], "wild": is_wild(k)} for k in range(len(KIND_NAMES))],
         "variants": variants,
-        "bots": list(SEAT_BOTS),
+        "bots": seat_bots(),
+        "levels": level_names(),
+        "reactions": list(REACTIONS),
         "settings": Settings().to_json(),
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
         "keys": catalog_keys(),
@@ -128,8 +123,9 @@ def catalog() -> dict[str, Any]:
 
 
 def round_summary(variant: str, names: list[str], events: list[Event]) -> dict[str, Any] | None:
-    """The summary of the round that ``events`` end, for people: every hand with each card's
-    title and points, the points gained and the totals (``None`` when no round ends here)."""
+    """The summary of the round that ``events`` end: every hand with each card (its face on the
+    side the round ended on) and its points, the points gained and the totals (``None`` when no
+    round ends here). The reader's page names the cards in its language."""
     summary = summarize(variant, names, events)
     if summary is None:
         return None
@@ -144,7 +140,7 @@ def round_summary(variant: str, names: list[str], events: list[Event]) -> dict[s
             {
                 "seat": line.seat,
                 "name": line.name,
-                "cards": [{"title": title, "points": points} for title, points in line.cards],
+                "cards": [{"card": face, "points": points} for face, points in line.cards],
                 "hand_points": line.hand_points,
                 "gained": line.gained,
                 "total": line.total,
@@ -160,20 +156,26 @@ def _problem(code: str, message: str, status: int) -> JSONResponse:
 
 def replay_step(replay: Replay, step: int) -> dict[str, Any]:
     """Step ``step`` of ``replay`` for the browser: the table as everyone saw it after that
-    many actions, every hand, the action and its events in words."""
+    many actions, every hand, the action and its events as lines (codes with parameters, which
+    the reader's page says in its language)."""
     game = replay.game_at(step)
     names = replay.record.names
     events = replay.events_at(step)
     action = replay.action_at(step)
     view = game.observe(None)
     view["hands"] = [game.observe(seat)["hand"] for seat in range(game.n)]
+    before = replay.game_at(max(step - 1, 0))
+    narrator = Narrator(before.side if step else 0, game.rules.double_sided)
+    said = None
+    if action is not None:
+        said = {"seat": action[0], "text": action[1], "line": action_line(before, action[1], action[0]).to_json()}
     return {
         "step": step,
         "steps": len(replay),
         "names": names,
-        "action": None if action is None else {"seat": action[0], "text": action[1]},
+        "action": said,
         "observation": view,
-        "narration": [line for line in (describe(e, names) for e in events) if line],
+        "lines": [line.to_json() for line in narrator.lines(events)],
         "summary": round_summary(game.variant, names, events),
         "round_starts": replay.round_starts(),
     }

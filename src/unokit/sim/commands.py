@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -114,7 +114,8 @@ def _common(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.option(
     "--bots",
     required=True,
-    help="one bot per seat, comma-separated: random, rlcard_rule, heuristic, ismcts, ismcts_fast, external:<command>",
+    help="one bot per seat, comma-separated: a level (beginner, easy, normal, hard, expert), an engine name "
+    "(random, rlcard_rule, heuristic, ismcts, ismcts_fast) or external:<command>",
 )
 @_common
 @click.option("--effects", is_flag=True, help="count draws and presses per card effect (slower: builds events)")
@@ -269,12 +270,9 @@ def _print_sim(result: SimResult) -> None:
     )
     console.print(f"round wins by place after the dealer (first player first): {places}")
     if config.effects:
-        effects = Table(title="Cards taken by effect")
-        effects.add_column("effect", no_wrap=True)
-        for column in ("draws", "cards drawn", "presses", "cards pressed", "per game", "per event"):
-            effects.add_column(column, justify="right")
-        for row in result.effect_rows():
-            effects.add_row(
+        columns = ("effect", "draws", "cards drawn", "presses", "cards pressed", "per game", "per event")
+        rows = [
+            (
                 row["effect"],
                 str(row["draws"]),
                 str(row["cards_drawn"]),
@@ -283,7 +281,9 @@ def _print_sim(result: SimResult) -> None:
                 f"{row['cards_per_game']:.2f}",
                 f"{row['cards_per_event']:.2f}",
             )
-        console.print(effects)
+            for row in result.effect_rows()
+        ]
+        console.print(_rows_table("Cards taken by effect", columns, 1, rows))
     seconds = result.seconds
     console.print(
         f"{_duration(seconds)}: {_rate(played / seconds)} games/s, "
@@ -310,7 +310,10 @@ def _rate(per_second: float) -> str:
 @click.command()
 @click.option("--players", default=2, show_default=True, type=int, help="players per table")
 @click.option(
-    "--bots", required=True, help="the bots, comma-separated, each once (random, rlcard_rule, heuristic, ...)"
+    "--bots",
+    required=True,
+    help="the bots, comma-separated, each once: levels (beginner, easy, normal, hard, expert) or engine names "
+    "(random, rlcard_rule, heuristic, ...)",
 )
 @click.option("--format", "format_", default="round-robin", show_default=True, type=click.Choice(FORMATS))
 @_common
@@ -339,6 +342,7 @@ def tournament(
 
     \b
         unokit tournament --bots heuristic,rlcard_rule,random --games 500 --hands-only
+        unokit tournament --bots beginner,easy,normal,hard,expert --games 200 --hands-only
     """
     config = TournamentConfig(
         variant=variant,
@@ -408,3 +412,27 @@ def _print_tournament(result: TournamentResult) -> None:
     for row in result.tables:
         pairs = ", ".join(f"{bot} {rate:.1%}" for bot, rate in zip(row["bots"], row["win_rates"], strict=True))
         console.print(f"  {pairs}")
+    if result.head_to_head:
+        title = "Head to head: of the games one of the two won, the share the first won (95% Wilson)"
+        rows = [
+            (p["bot"], p["other"], str(p["games"]), str(p["wins"]), str(p["losses"]), f"{p['rate']:.1%}", interval)
+            for p in result.head_to_head
+            for interval in [f"{p['ci_low']:.1%} to {p['ci_high']:.1%}"]
+        ]
+        console.print(_rows_table(title, ("bot", "against", "games", "won", "lost", "rate", "95% interval"), 2, rows))
+
+
+def _rows_table(title: str, columns: Sequence[str], labels: int, rows: Iterable[Sequence[str]]) -> Any:
+    """A Rich table of ``rows``: the first ``labels`` columns are labels (left, not wrapped),
+    the others figures (right)."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for i, column in enumerate(columns):
+        if i < labels:
+            table.add_column(column, no_wrap=True)
+        else:
+            table.add_column(column, justify="right")
+    for row in rows:
+        table.add_row(*row)
+    return table

@@ -9,7 +9,11 @@ const CACHE = "unokit-page-1";
 const SHELL = [
   "/",
   "/manifest.webmanifest",
+  "/static/css/together.css",
   "/static/css/unokit.css",
+  "/static/i18n/en-XA.json",
+  "/static/i18n/en.json",
+  "/static/i18n/ru.json",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
@@ -19,9 +23,11 @@ const SHELL = [
   "/static/js/app.js",
   "/static/js/avatars.js",
   "/static/js/cards.js",
+  "/static/js/chat.js",
   "/static/js/dialogs.js",
   "/static/js/dom.js",
   "/static/js/help.js",
+  "/static/js/i18n.js",
   "/static/js/lobby.js",
   "/static/js/motion.js",
   "/static/js/net.js",
@@ -32,7 +38,7 @@ const SHELL = [
   "/static/js/settings.js",
   "/static/js/sound.js",
   "/static/js/table.js",
-  "/static/js/text.js",
+  "/static/js/together.js",
   "/static/js/tools.js",
 ];
 

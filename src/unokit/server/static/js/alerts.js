@@ -2,7 +2,7 @@
 // blinks), and a desktop notification appears if the player allowed them. Coming back to the
 // page puts the title back and closes the notification.
 
-import { t } from "./text.js";
+import { t } from "./i18n.js";
 
 let blink = null;
 let original = document.title;
@@ -35,7 +35,7 @@ export async function askNotifications() {
 }
 
 async function notify(text) {
-  const title = t("web.alert.title");
+  const title = t("alert.your_turn");
   const options = { body: text, tag: "unokit-turn", renotify: true, icon: "/static/icons/icon-192.png" };
   try {
     const reg = navigator.serviceWorker ? await navigator.serviceWorker.getRegistration() : null;
@@ -60,7 +60,7 @@ export function turnAlert(text) {
   performance.mark("unokit:alert");
   if (blink === null) {
     original = document.title;
-    const alert = `● ${t("web.alert.title")}`;
+    const alert = `● ${t("alert.your_turn")}`;
     document.title = alert;
     blink = setInterval(() => { document.title = document.title === alert ? original : alert; }, 1000);
   }

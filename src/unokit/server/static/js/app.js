@@ -1,32 +1,38 @@
 // The browser client of unokit serve: the lobby (start or join a game), a room (the invite page,
-// the waiting room, the table) and the pages for real cards (score sheet, launcher) and replays.
-// Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher", "/#/replay/CODE/N".
-// When the server cannot be reached the page says so and tries again; the service worker
-// (/sw.js) keeps the page itself available for that moment.
+// the waiting room, the table), the pages for real cards (score sheet, launcher), replays and
+// "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
+// "/#/replay/CODE/N", "/#/games". When the server cannot be reached the page says so and tries
+// again; the service worker (/sw.js) keeps the page itself available for that moment.
 
 import { catalog as currentCatalog, useCatalog } from "./cards.js";
 import { clear, h } from "./dom.js";
+import { languageSwitcher, loadLanguage, pickLanguage, t, translateStatic } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
-import { api } from "./net.js";
+import { api, errorText } from "./net.js";
 import { pageTools, setStatus } from "./page.js";
 import { roomPage } from "./room.js";
 import { soundControl, toggleMute } from "./settings.js";
-import { t } from "./text.js";
+import { myGamesPage } from "./together.js";
 import { launcherPage, replayPage, sheetPage } from "./tools.js";
 
 const app = document.getElementById("app");
 let current = null; // the page's clean-up function
 let retry = null;
+let languageReady = false;
 
-function offline(message) {
+/** The test pseudo-language: chosen with ?lang=en-XA, never offered. */
+const PSEUDO = "en-XA";
+
+function offline(err) {
   clearTimeout(retry);
   const box = h("section.panel.offline", { role: "alert", "data-region": "offline" },
-    h("h1", {}, t("web.offline.title")),
-    h("p", {}, message || t("web.offline.message")),
-    h("p.hint", {}, t("web.offline.retrying")),
-    h("button.primary", { type: "button", onclick: route }, t("web.offline.retry")));
+    h("h1", {}, t("offline.title")),
+    h("p", {}, t("offline.message")),
+    err && err.code !== "offline" ? h("p.hint", {}, errorText(err)) : null,
+    h("p.hint", {}, t("offline.retrying")),
+    h("button.primary", { type: "button", onclick: route }, t("offline.retry")));
   clear(app).append(box);
-  setStatus(t("web.offline.status"), "lost");
+  setStatus(t("offline.status"), "lost");
   retry = setTimeout(route, 5000);
 }
 
@@ -41,14 +47,30 @@ async function route() {
   try {
     catalog = await api("/api/catalog");
   } catch (err) {
-    offline(err.message);
+    if (!languageReady) {
+      try {
+        await loadLanguage(pickLanguage({ en: "English" }, [PSEUDO]));
+      } catch (ignored) {
+        /* no catalogue either: the service worker's copy failed too */
+      }
+    }
+    offline(err);
     return;
+  }
+  if (!languageReady) {
+    // Once per page: a change of language reloads the page.
+    await loadLanguage(pickLanguage(catalog.languages, [PSEUDO]));
+    languageReady = true;
+    translateStatic();
+    clear(document.getElementById("language-box")).append(languageSwitcher(catalog.languages));
+    document.getElementById("sound-slot").append(soundControl());
   }
   useCatalog(catalog);
   const hash = location.hash.replace(/^#\/?/, "");
   const roomMatch = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);
   if (hash.startsWith("sheet")) current = sheetPage(app, catalog);
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
+  else if (hash.startsWith("games")) current = myGamesPage(app, catalog);
   else if (hash.startsWith("replay/")) {
     const [, code, number] = hash.split("/");
     current = replayPage(app, catalog, code.toUpperCase(), Number(number));
@@ -59,7 +81,6 @@ async function route() {
   if (here) here.setAttribute("aria-current", "page");
 }
 
-document.getElementById("sound-slot").append(soundControl());
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey || !currentCatalog()) return;
   const target = event.target;

@@ -7,7 +7,7 @@
 // alone tells a card in a fanned hand), wilds marked by the four symbols in their colours, and
 // a back with unokit's mark. Nothing here imitates another publisher's card art.
 
-import { t } from "./text.js";
+import { cardTitle, colorName, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -46,32 +46,31 @@ export function parseFace(face) {
 }
 
 export function kindInfo(kind) {
-  return KINDS.get(kind) || { name: kind, title: kind, short: kind, wild: false, index: 999 };
+  return KINDS.get(kind) || { name: kind, wild: false, index: 999 };
 }
 
 export function symbolOf(color) {
   return color ? (COLORS.get(color) || {}).symbol || "circle" : "wild";
 }
 
-/** A colour's name as people read it ("Red"). */
-export function colorName(color) {
-  return t(`color.${color}`);
+/** A colour's name as printed on a card or a button ("Red"), in the reader's language. */
+export function colorTitle(color) {
+  return color ? t(`face.color.${color}`) : colorName(null);
 }
 
 /** A card kind's printed name ("Wild Draw Four"). */
 export function kindTitle(kind) {
-  return t(`card.${kind}`, {}, kindInfo(kind).title);
+  return t(`card.${kind}`);
 }
 
-/** "Red 5", "Wild Draw Color": the name printed on the card. */
+/** "Red 5", "Wild Draw Color": the name printed on the card, in the reader's language. */
 export function faceTitle(face) {
-  const { color, kind } = parseFace(face);
-  return color ? t("web.card.colored", { color: colorName(color), kind: kindTitle(kind) }) : kindTitle(kind);
+  return cardTitle(face);
 }
 
-/** A colour said with its colour-blind symbol: "Red (circle)". */
+/** A colour said with its colour-blind symbol: "red (circle)". */
 export function colorWords(color) {
-  return color ? t("web.color.with_symbol", { color: colorName(color), symbol: t(`symbol.${symbolOf(color)}`) }) : t("web.color.none");
+  return color ? t("color.with_symbol", { color: colorName(color), symbol: t(`symbol.${symbolOf(color)}`) }) : colorName(null);
 }
 
 /** The symbol as a text glyph, for buttons and chips. */
@@ -225,7 +224,7 @@ const FACE_MARKS = {
 /** The mark of a kind: numbers are their digit. */
 export function faceMark(kind) {
   if (/^\d+$/.test(kind)) return { text: kind };
-  return FACE_MARKS[kind] || { text: kindInfo(kind).short };
+  return FACE_MARKS[kind] || { text: t(`card.${kind}.short`) };
 }
 
 /** The kinds that have a mark of their own (a test checks every kind of the catalogue has one). */
@@ -324,7 +323,7 @@ export function logoSvg(cls = "logo") {
 export function cardNode(face, side, sideColors, { tag = "div", extraLabel = "", small = false } = {}) {
   const node = document.createElement(tag);
   node.className = `card${small ? " small" : ""}${side === 1 ? " dark-side" : ""}`;
-  const title = face === null ? t("web.card.back") : faceTitle(face);
+  const title = face === null ? t("card.back") : faceTitle(face);
   node.dataset.face = face === null ? "" : face;
   if (tag === "div") node.setAttribute("role", "img");
   node.setAttribute("aria-label", extraLabel ? `${title}, ${extraLabel}` : title);

@@ -5,10 +5,18 @@
 import { api, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { logoSvg } from "./cards.js";
-import { valueWords } from "./options.js";
-import { botStrength, t } from "./text.js";
+import { errorText } from "./net.js";
+import { N_, t } from "./i18n.js";
+import { botChoice, valueWords } from "./options.js";
+import { publicRoomsPanel } from "./together.js";
 
 /** The presets of rules: the variant's official rules, a house party, or your own choice. */
+const PRESET_WORDS = {
+  official: [N_("lobby.preset.official"), N_("lobby.preset.official.help")],
+  house: [N_("lobby.preset.house"), N_("lobby.preset.house.help")],
+  custom: [N_("lobby.preset.custom"), N_("lobby.preset.custom.help")],
+};
+
 export const PRESETS = {
   official: {},
   house: { jump_in: true, seven_o: true, stacking: "progressive" },
@@ -19,11 +27,11 @@ function errorBox(message) {
 }
 
 function optionLabel(option) {
-  return t(`option.${option.name}`, {}, option.name);
+  return t(`option.${option.name}`);
 }
 
 function optionHelp(option) {
-  return t(`option.${option.name}.help`, {}, "");
+  return t(`option.${option.name}.help`);
 }
 
 /** One form control for an engine option, its default shown and preselected. */
@@ -42,7 +50,7 @@ function optionField(option, variantName, onChange) {
   if (option.kind === "choice") {
     input = h("select", { id, name: option.name, "aria-describedby": hintId }, option.choices.filter((c) => c !== "scripted").map((c) => h("option", { value: c, selected: c === String(option.default) }, valueWords(option, c))));
   } else if (option.kind === "int" || option.kind === "int_or_none") {
-    input = h("input", { type: "number", min: "1", id, name: option.name, placeholder: option.default === null ? t("web.value.none") : String(option.default), "aria-describedby": hintId });
+    input = h("input", { type: "number", min: "1", id, name: option.name, placeholder: option.default === null ? t("lobby.none") : String(option.default), "aria-describedby": hintId });
   } else if (option.kind === "lines") {
     input = h("input", { type: "file", id, name: option.name, accept: ".deck,.txt,text/plain", "aria-describedby": hintId });
   } else {
@@ -78,29 +86,29 @@ function writeOption(form, option, value) {
 export function lobbyPage(app, catalog) {
   const names = Object.keys(catalog.variants);
   const create = h("form.panel#create-room", { "aria-labelledby": "create-title", novalidate: true });
-  const variantSelect = h("select#variant", { name: "variant" }, names.map((n) => h("option", { value: n }, catalog.variants[n].title)));
+  const variantSelect = h("select#variant", { name: "variant" }, names.map((n) => h("option", { value: n }, t(`variant.${n}`))));
   const variantHelp = h("p.hint#variant-hint");
   const players = h("input#players", { type: "number", name: "players", value: "4", min: "2", max: "10", required: true, inputmode: "numeric" });
   const bots = h("input#bots", { type: "number", name: "bots", value: "3", min: "0", max: "9", inputmode: "numeric" });
-  const strength = h("select#bot-kind", { name: "bot" }, catalog.bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, botStrength(b))));
+  const strength = h("select#bot-kind", { name: "bot" }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botChoice(b))));
   const yourName = h("input#your-name", { type: "text", name: "name", maxlength: "40", required: true, value: memory.name(), autocomplete: "nickname" });
-  const presetBox = h("fieldset.presets", {}, h("legend", {}, t("web.lobby.rules")));
-  const houseBox = h("fieldset.options.house", {}, h("legend", {}, t("web.lobby.house_rules")));
+  const presetBox = h("fieldset.presets", {}, h("legend", {}, t("lobby.rules")));
+  const houseBox = h("fieldset.options.house", {}, h("legend", {}, t("lobby.house_rules")));
   const moreBox = h("div.options.more");
-  const settingsBox = h("fieldset.settings", {}, h("legend", {}, t("web.lobby.timers_hint")));
+  const settingsBox = h("fieldset.settings", {}, h("legend", {}, t("lobby.settings_legend")));
   for (const [name, value] of Object.entries(catalog.settings)) {
     if (name === "standin_bot") continue;
     const id = `set-${name}`;
     const [low, high] = catalog.setting_limits[name] || [0, 3600];
-    settingsBox.append(h("div.field", {}, h("label", { for: id }, t(`web.setting.${name}`)), h("input", { type: "number", id, name, min: String(low), max: String(high), step: "any", placeholder: String(value), inputmode: "decimal", "aria-describedby": `${id}-hint` }), h("span.hint", { id: `${id}-hint` }, t(`web.setting.${name}.help`, { seconds: value }))));
+    settingsBox.append(h("div.field", {}, h("label", { for: id }, t(`setting.${name}`)), h("input", { type: "number", id, name, min: String(low), max: String(high), step: "any", placeholder: String(value), inputmode: "decimal", "aria-describedby": `${id}-hint` }), h("span.hint", { id: `${id}-hint` }, t(`setting.${name}.help`), " ", t("lobby.default", { value: String(value) }))));
   }
   const message = h("div.form-message", { "aria-live": "polite" });
   let matching = false;
 
   const presetRadio = (name) => h("label.preset", { for: `preset-${name}` },
     h("input", { type: "radio", name: "preset", id: `preset-${name}`, value: name, checked: name === "official" || undefined }),
-    h("span.preset-title", {}, t(`web.preset.${name}`)),
-    h("span.hint", {}, t(`web.preset.${name}.help`)));
+    h("span.preset-title", {}, t(PRESET_WORDS[name][0])),
+    h("span.hint", {}, t(PRESET_WORDS[name][1])));
   presetBox.append(presetRadio("official"), presetRadio("house"), presetRadio("custom"));
 
   /** Which preset the controls hold now ("custom" when none). */
@@ -140,13 +148,13 @@ export function lobbyPage(app, catalog) {
 
   const showOptions = () => {
     const variant = catalog.variants[variantSelect.value];
-    clear(houseBox).append(h("legend", {}, t("web.lobby.house_rules")));
+    clear(houseBox).append(h("legend", {}, t("lobby.house_rules")));
     clear(moreBox);
     for (const option of variant.options) {
       if (option.name === "launcher_script") continue; // only with the scripted launcher, for tests
       (option.house_rule ? houseBox : moreBox).append(optionField(option, variantSelect.value, optionsChanged));
     }
-    variantHelp.textContent = t(`web.variant.${variantSelect.value}`, {}, "");
+    variantHelp.textContent = t(`variant.${variantSelect.value}.help`);
     players.min = String(variant.min_players);
     players.max = String(variant.max_players);
     bots.max = String(variant.max_players - 1);
@@ -155,18 +163,19 @@ export function lobbyPage(app, catalog) {
   };
   variantSelect.addEventListener("change", showOptions);
   create.append(
-    h("h2#create-title", {}, t("web.lobby.create")),
-    h("div.field", {}, h("label", { for: "your-name" }, t("web.lobby.your_name")), yourName),
-    h("div.field", {}, h("label", { for: "variant" }, t("web.lobby.variant")), variantSelect, variantHelp),
+    h("h2#create-title", {}, t("lobby.create")),
+    h("div.field", {}, h("label", { for: "your-name" }, t("lobby.your_name")), yourName),
+    h("div.field", {}, h("label", { for: "variant" }, t("lobby.variant")), variantSelect, variantHelp),
     h("div.row.seats-row", {},
-      h("div.field", {}, h("label", { for: "players" }, t("web.lobby.players")), players),
-      h("div.field", {}, h("label", { for: "bots" }, t("web.lobby.bots")), bots),
-      h("div.field", {}, h("label", { for: "bot-kind" }, t("web.lobby.bot_level")), strength)),
+      h("div.field", {}, h("label", { for: "players" }, t("lobby.players")), players),
+      h("div.field", {}, h("label", { for: "bots" }, t("lobby.bots")), bots),
+      h("div.field", {}, h("label", { for: "bot-kind" }, t("lobby.bot_strength")), strength)),
     presetBox,
     houseBox,
-    h("details.more-rules", {}, h("summary", {}, t("web.lobby.more_rules")), moreBox),
-    h("details.timers", {}, h("summary", {}, t("web.lobby.timers")), settingsBox),
-    h("button.primary.big#create-button", { type: "submit" }, t("web.lobby.create_button")),
+    h("details.more-rules", {}, h("summary", {}, t("lobby.more_rules")), moreBox),
+    h("details.timers", {}, h("summary", {}, t("lobby.timers")), settingsBox),
+    h("div.field.check", {}, h("input#public-room", { type: "checkbox", name: "public" }), h("label", { for: "public-room" }, t("lobby.public"))),
+    h("button.primary.big#create-button", { type: "submit" }, t("lobby.create_button")),
     message,
   );
   showOptions();
@@ -179,16 +188,16 @@ export function lobbyPage(app, catalog) {
     const botCount = Number(bots.value || 0);
     clear(message);
     if (!yourName.value.trim()) {
-      message.append(errorBox(t("web.lobby.name_first")));
+      message.append(errorBox(t("lobby.name_first")));
       yourName.focus();
       return;
     }
     if (!(seats >= variant.min_players && seats <= variant.max_players)) {
-      message.append(errorBox(t("web.lobby.players_range", { min: variant.min_players, max: variant.max_players })));
+      message.append(errorBox(t("lobby.players_range", { low: variant.min_players, high: variant.max_players })));
       return;
     }
     if (!(botCount >= 0 && botCount <= seats - 1)) {
-      message.append(errorBox(t("web.lobby.bots_range", { max: seats - 1 })));
+      message.append(errorBox(t("lobby.bots_range", { high: seats - 1 })));
       return;
     }
     const options = {};
@@ -203,13 +212,15 @@ export function lobbyPage(app, catalog) {
     }
     button.disabled = true;
     try {
-      const room = await api("/api/rooms", { variant: variantSelect.value, players: seats, options, settings, bots: Array(botCount).fill(strength.value) });
+      const request = { variant: variantSelect.value, players: seats, options, settings, bots: Array(botCount).fill(strength.value) };
+      if (create.querySelector("#public-room").checked) request.public = true;
+      const room = await api("/api/rooms", request);
       memory.setHost(room.room, room.host_token);
       memory.setName(yourName.value.trim());
       sessionStorage.setItem(`unokit.join.${room.room}`, yourName.value.trim());
       location.assign(`/r/${room.room}`);
     } catch (err) {
-      message.append(errorBox(err.message));
+      message.append(errorBox(errorText(err)));
       button.disabled = false;
     }
   });
@@ -217,16 +228,17 @@ export function lobbyPage(app, catalog) {
   const join = h("form.panel#join-room", { "aria-labelledby": "join-title" });
   const code = h("input#join-code", { type: "text", name: "code", required: true, maxlength: "16", autocapitalize: "characters", autocomplete: "off", spellcheck: "false" });
   join.append(
-    h("h2#join-title", {}, t("web.lobby.join")),
-    h("div.field", {}, h("label", { for: "join-code" }, t("web.lobby.code")), code),
-    h("button.primary", { type: "submit" }, t("web.lobby.go")),
+    h("h2#join-title", {}, t("lobby.join")),
+    h("div.field", {}, h("label", { for: "join-code" }, t("lobby.room_code")), code),
+    h("button.primary", { type: "submit" }, t("lobby.go_to_room")),
   );
   join.addEventListener("submit", (event) => {
     event.preventDefault();
     if (code.value.trim()) location.assign(`/r/${code.value.trim().toUpperCase()}`);
   });
-  const welcome = h("section.panel.welcome", {}, logoSvg("logo big"), h("h1", {}, t("web.lobby.welcome")), h("p", {}, t("web.lobby.welcome_text")));
-  const real = h("section.panel", {}, h("h2", {}, t("web.lobby.real_table")), h("p", {}, t("web.lobby.real_table_text")), h("p.links", {}, h("a", { href: "/#/sheet" }, t("web.nav.sheet")), " · ", h("a", { href: "/#/launcher" }, t("web.nav.launcher"))));
-  app.append(h("div.lobby", { "data-region": "lobby" }, h("div.lobby-main", {}, welcome, create), h("div.side-panels", {}, join, real)));
-  return () => {};
+  const welcome = h("section.panel.welcome", {}, logoSvg("logo big"), h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.welcome_text")));
+  const real = h("section.panel", {}, h("h2", {}, t("lobby.real_table")), h("p", {}, t("lobby.real_table.text")), h("p.links", {}, h("a", { href: "/#/sheet" }, t("ui.nav.sheet")), " · ", h("a", { href: "/#/launcher" }, t("ui.nav.launcher"))));
+  const [publicRooms, stopPublic] = publicRoomsPanel(catalog, yourName);
+  app.append(h("div.lobby", { "data-region": "lobby" }, h("div.lobby-main", {}, welcome, create), h("div.side-panels", {}, publicRooms, join, real)));
+  return stopPublic;
 }

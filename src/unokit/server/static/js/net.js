@@ -1,17 +1,32 @@
-// The server: HTTP requests and the websocket of one room (protocol unokit-server/1).
+// The server: HTTP requests and the websocket of one room (protocol unokit-server/2).
 // The connection says hello again with the seat's token after every drop, so a reload or a
-// lost network puts the player back in their seat.
+// lost network puts the player back in their seat. In a cluster it follows the server's
+// "redirect" to the process that owns the room, and after a drop starts again from the page's
+// own address, which sends it to whichever process owns the room then.
 
-import { t } from "./text.js";
+import { say } from "./i18n.js";
 
-export const PROTOCOL = "unokit-server/1";
+export const PROTOCOL = "unokit-server/2";
+/** Redirects followed in a row before the client asks to be served where it is. */
+const MOST_REDIRECTS = 3;
 
-/** An error from the server, in words. */
+/** An error from the server: its code and parameters, and the engine's reason behind it
+ * (an illegal action, a bad rule option) with its own; `message` is the server's English. */
 export class ServerError extends Error {
-  constructor(code, message) {
+  constructor(code, message, detail = {}) {
     super(message);
     this.code = code;
+    this.params = detail.params || {};
+    this.reason = detail.reason || null;
+    this.reason_params = detail.reason_params || {};
   }
+}
+
+/** An error (a ServerError or an "error" message) in the reader's language; `names` name
+ * the seats it may mention. */
+export function errorText(err, names = null) {
+  if (err.reason) return say({ key: `error.${err.reason}`, params: err.reason_params || {} }, names);
+  return say({ key: `server.error.${err.code || "offline"}`, params: err.params || {} }, names);
 }
 
 /** GET or POST JSON; a refusal becomes a ServerError with the server's own message. */
@@ -22,7 +37,7 @@ export async function api(path, body = undefined) {
       ? { headers: { Accept: "application/json" } }
       : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   } catch (err) {
-    throw new ServerError("offline", t("web.offline.message"));
+    throw new ServerError("offline", "The server cannot be reached.");
   }
   let data = null;
   try {
@@ -31,8 +46,8 @@ export async function api(path, body = undefined) {
     data = null;
   }
   if (!response.ok) {
-    const message = data && data.message ? data.message : t("web.error.status", { status: response.status });
-    throw new ServerError((data && data.error) || String(response.status), message);
+    const message = data && data.message ? data.message : `the server answered ${response.status}`;
+    throw new ServerError((data && data.error) || "bad_request", message, data || {});
   }
   return data;
 }
@@ -62,11 +77,25 @@ export const memory = {
   setName(name) {
     localStorage.setItem("unokit.name", name);
   },
+  /** This browser's player identity: a long random secret, made on first use, that the server
+   * knows across rooms (for "My games"). No password: whoever holds it is this player. */
+  identity() {
+    let secret = localStorage.getItem("unokit.player");
+    if (!secret) {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      secret = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      localStorage.setItem("unokit.player", secret);
+    }
+    return secret;
+  },
+  forgetIdentity() {
+    localStorage.removeItem("unokit.player");
+  },
 };
 
 /**
  * One room's websocket. Callbacks: onWelcome(msg), onState(msg), onRoom(msg), onError(msg),
- * onStatus(text), onClosed(reason). act() and host() send at most one request at a time: a
+ * onStatus(status, params) (connecting, reconnecting, lost, connected), onClosed(reason). act() and host() send at most one request at a time: a
  * second one while the first is unanswered is dropped, so a double click never acts twice.
  */
 export class RoomConnection {
@@ -85,30 +114,59 @@ export class RoomConnection {
     this.inFlight = null;
     this.retry = 0;
     this.closedForGood = false;
+    this.chatIds = new Set();
     this.ws = null;
+    // A cluster sends the client to the process that owns the room (a "redirect"); when that
+    // address cannot be reached, the client says hello here again, naming it, and is served here.
+    this.redirects = 0;
+    this.unreachable = null;
     this.open();
   }
 
-  open() {
+  open(target = null) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    const ws = new WebSocket(target || `${scheme}://${location.host}/ws`);
+    let opened = false;
     this.ws = ws;
-    this.handlers.onStatus(this.retry ? t("web.status.reconnecting") : t("web.status.connecting"), "connecting");
+    this.handlers.onStatus(this.retry ? "reconnecting" : "connecting");
     ws.onopen = () => {
+      opened = true;
       const hello = { type: "hello", protocol: PROTOCOL, room: this.code, role: this.role, id: this.nextId++ };
       if (this.token) hello.token = this.token;
-      else if (this.role === "player") hello.name = this.name;
+      else if (this.role === "player" || this.name) hello.name = this.name;
+      if (this.role === "player") hello.player = memory.identity();
       if (this.hostToken) hello.host_token = this.hostToken;
+      if (this.redirects < MOST_REDIRECTS) {
+        hello.redirects = true;
+        if (this.unreachable) hello.unreachable = this.unreachable;
+      }
       ws.send(JSON.stringify(hello));
     };
-    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    ws.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type === "redirect") {
+        this.redirects += 1;
+        this.ws = null; // this connection ends here
+        ws.close();
+        this.open(msg.websocket);
+        return;
+      }
+      this.receive(msg);
+    };
     ws.onclose = () => {
       if (this.ws !== ws) return;
+      if (target && !opened) {
+        // The owner's own address cannot be reached from here: be served where we came from.
+        this.unreachable = target;
+        this.redirects += 1;
+        this.open();
+        return;
+      }
       this.settle();
       if (this.closedForGood) return;
       this.retry += 1;
       const delay = Math.min(5000, 250 * 2 ** Math.min(this.retry, 5));
-      this.handlers.onStatus(t("web.status.lost", { seconds: Math.round(delay / 100) / 10 }), "lost");
+      this.handlers.onStatus("lost", { seconds: Math.round(delay / 100) / 10 });
       this.timer = setTimeout(() => this.open(), delay);
     };
   }
@@ -120,12 +178,24 @@ export class RoomConnection {
   }
 
   receive(msg) {
+    if (msg.type === "chat") {
+      if (this.handlers.onChat) this.handlers.onChat(msg);
+      return;
+    }
+    if (this.chatIds.has(msg.reply_to)) {
+      // the answer to a chat message: it never holds the table's controls
+      this.chatIds.delete(msg.reply_to);
+      if (msg.type === "error" && this.handlers.onChatError) this.handlers.onChatError(msg);
+      return;
+    }
     if (msg.type === "welcome") {
       this.retry = 0;
+      this.redirects = 0;
+      this.unreachable = null;
       this.seat = msg.seat;
       this.isHost = Boolean(msg.host);
       if (msg.token) this.token = msg.token;
-      this.handlers.onStatus(t("web.status.connected"), "connected");
+      this.handlers.onStatus("connected");
       this.handlers.onWelcome(msg);
     } else if (msg.type === "state") {
       performance.mark("unokit:state", { detail: msg.version });
@@ -195,5 +265,22 @@ export class RoomConnection {
   /** The player is here again: the stand-in bot gives the seat back. */
   back() {
     return this.send({ type: "back", token: this.token });
+  }
+
+  /** After a game: say whether this seat's player wants to play again. */
+  ready(flag = true) {
+    return this.send({ type: "ready", token: this.token, ready: flag });
+  }
+
+  /** A chat line ({text}) or a quick reaction ({reaction}); sent at once, beside any request
+   * of the table's (its answer comes to onChatError when refused). */
+  chat(fields) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    const id = `c${this.nextId++}`;
+    this.chatIds.add(id);
+    const message = { type: "chat", ...fields, id };
+    if (this.seat !== null && this.token) message.token = this.token;
+    this.ws.send(JSON.stringify(message));
+    return true;
   }
 }

@@ -2,8 +2,8 @@
 // (the engine's text notation). Nothing here decides a rule: a card is playable because an
 // action that plays it is listed, and every button sends one of the listed actions.
 
-import { colorName, colorWords, faceOf, faceTitle, isColor, kindTitle, parseFace, symbolGlyph } from "./cards.js";
-import { t } from "./text.js";
+import { colorTitle, colorWords, faceOf, faceTitle, isColor, kindTitle, parseFace, symbolGlyph } from "./cards.js";
+import { colorName, t } from "./i18n.js";
 
 /** Read one action text of legal_actions against the hand: {verb, card, color, uno, seat, text}. */
 export function parseAction(text, hand) {
@@ -50,79 +50,62 @@ function sevenO(obs) {
   return obs.top ? parseFace(obs.top).kind === "7" : false;
 }
 
-/** What the seat to act is doing, for everyone else: "Bo is naming a colour". */
+/** What the seat to act is doing, for everyone else: "Waiting for Bo (to name a colour)…". */
 export function waitingWords(obs, name) {
-  const decision = obs.decision;
-  if (decision === "choose_player" && sevenO(obs)) return t("web.todo.seven", { player: name });
-  return t(`decision.${decision}.todo`, { player: name }, t("web.todo.other", { player: name }));
+  return t("table.waiting_for", { player: name, todo: todoWords(obs) });
+}
+
+/** What the seat to act is doing, in a few words ("to name a colour"). */
+export function todoWords(obs) {
+  if (obs.decision === "choose_player" && sevenO(obs)) return t("decision.choose_player.seven.todo");
+  return t(`decision.${obs.decision}.todo`);
 }
 
 /** The question of the reader's own decision. */
 export function promptMessage(obs, names, side) {
   const pending = obs.pending || {};
   const decision = obs.decision;
-  switch (decision) {
-    case "turn":
-      return obs.launcher ? t("web.prompt.turn_launcher") : t("web.prompt.turn");
-    case "stack":
-      return t("web.prompt.stack", { count: obs.stack });
-    case "choose_discard":
-      return t("web.prompt.choose_discard");
-    case "play_or_keep":
-      return t("web.prompt.play_or_keep", { card: pending.card ? faceTitle(faceOf(pending.card, side)) : "" });
-    case "challenge":
-      return t("web.prompt.challenge", { player: names[pending.by], card: kindTitle(pending.card), color: colorName(pending.color) });
-    case "choose_color":
-      return t("web.prompt.choose_color");
-    case "choose_player":
-      return sevenO(obs) ? t("web.prompt.seven") : t("web.prompt.trade");
-    case "press_your_luck":
-      return t("web.prompt.press_your_luck", { count: (pending.discarded || []).length });
-    case "discard_cards":
-      return t("web.prompt.discard_cards", { count: pending.count || 1, card: kindTitle(pending.card || "wild") });
-    case "choose_target":
-      return t("web.prompt.choose_target", { card: kindTitle(pending.card || "wild") });
-    default:
-      return t("web.prompt.other");
+  if (decision === "turn") return t(obs.launcher ? "decision.turn.launcher" : "decision.turn");
+  if (decision === "stack") return t(obs.launcher ? "decision.stack.launcher" : "decision.stack", { total: obs.stack });
+  if (decision === "play_or_keep") return pending.card ? t("decision.play_or_keep.card", { card: faceTitle(faceOf(pending.card, side)) }) : t("decision.play_or_keep");
+  if (decision === "challenge") return t("decision.challenge", { by: names[pending.by], kind: kindTitle(pending.card), color: colorName(pending.color) });
+  if (decision === "choose_player" && sevenO(obs)) return t("decision.choose_player.seven");
+  if (decision === "press_your_luck") {
+    const done = (pending.discarded || []).length;
+    return done ? t("n.decision.press_your_luck.discarded", { count: done }) : t("decision.press_your_luck");
   }
+  if (decision === "choose_target" || decision === "discard_cards") return t(`decision.${decision}`, { kind: kindTitle(pending.card), count: pending.count || 1 });
+  return t(`decision.${decision}`);
 }
 
 /** The words on the button of a (non-card) action. */
 export function actionLabel(action, obs, names, side) {
   const pending = obs.pending || {};
+  const stacked = obs.decision === "stack";
   switch (action.verb) {
     case "draw":
-      return obs.decision === "stack" || obs.decision === "challenge" ? t("web.action.take_stack", { count: obs.stack }) : t("web.action.draw");
     case "press":
-      return t("web.action.press");
-    case "keep":
-      return t("web.action.keep");
+      if (stacked) return t(obs.launcher ? "n.action.press_all" : "n.action.draw_all", { count: obs.stack });
+      if (action.verb === "draw" && obs.options.draw_until_playable) return t("action.draw.until");
+      return t(action.verb === "draw" ? "action.draw" : "action.press");
     case "play_drawn":
-      return t("web.action.play_drawn", { card: pending.card ? faceTitle(faceOf(pending.card, side)) : "" });
-    case "challenge":
-      return t("web.action.challenge");
-    case "accept":
-      return obs.stack ? t("web.action.take_stack", { count: obs.stack }) : t("web.action.accept");
-    case "trade":
-      return t(sevenO(obs) ? "web.action.swap" : "web.action.trade", { player: names[action.seat], count: obs.hand_sizes[action.seat] });
+      return pending.card ? t("table.play_the", { card: faceTitle(faceOf(pending.card, side)) }) : t("action.play_drawn");
+    case "trade": {
+      const seven = sevenO(obs);
+      return t(seven ? "action.swap.cards" : "action.trade.cards", { target: names[action.seat], cards: t("n.cards", { count: obs.hand_sizes[action.seat] }) });
+    }
     case "target":
-      return t("web.action.target", { player: names[action.seat] });
-    case "press_again":
-      return t("web.action.press_again");
-    case "stop":
-      return t("web.action.stop");
+      return t("action.target", { target: names[action.seat] });
     case "catch":
-      return t("web.action.catch", { player: names[action.seat] });
-    case "uno":
-      return t("web.action.uno_late");
+      return t("action.catch", { target: names[action.seat] });
     case "color":
-      return `${symbolGlyph(action.color)} ${colorName(action.color)}`;
+      return `${symbolGlyph(action.color)} ${colorTitle(action.color)}`;
     default:
-      return t("web.action.other");
+      return t(`action.${action.verb}`);
   }
 }
 
-/** The spoken name of a colour button: "Name Red (circle)". */
+/** The spoken name of a colour button: "Name red (circle)". */
 export function colorLabel(color) {
-  return t("web.action.name_color", { color: colorWords(color) });
+  return t("table.name_color", { color: colorWords(color) });
 }

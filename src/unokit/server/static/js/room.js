@@ -1,37 +1,42 @@
 // A room: the invite page (who hosts, which rules, join or watch), the waiting room (seats,
-// the link to send, the host's controls) and the table once a game runs. The connection says
-// hello again with the seat's token after every drop, so a reload gives the seat back.
+// the link to send, the host's controls, the chat) and the table once a game runs. The
+// connection says hello again with the seat's token after every drop, so a reload gives the
+// seat back.
 
-import { avatarSvg } from "./avatars.js";
-import { h, clear } from "./dom.js";
-import { api, memory, RoomConnection } from "./net.js";
 import { turnAlert } from "./alerts.js";
+import { avatarSvg } from "./avatars.js";
+import { ChatPanel } from "./chat.js";
+import { clear, h } from "./dom.js";
 import { openHelp } from "./help.js";
-import { rulesOn } from "./options.js";
+import { t } from "./i18n.js";
+import { api, errorText, memory, RoomConnection } from "./net.js";
+import { botChoice, botStrength, rulesOn } from "./options.js";
 import { pageTools, setStatus } from "./page.js";
 import { TableView } from "./table.js";
-import { botStrength, t } from "./text.js";
+import { playAgainPanel, playNow } from "./together.js";
 
 function errorBox(message) {
   return h("p.error", { role: "alert" }, message);
 }
 
-function seatLine(seat, me, phase) {
+/** A seat in the lists of the waiting room and the invite page: avatar, name, what it is. */
+function seatLine(room, seat, me) {
   const open = seat.kind === "open";
-  const name = open ? t("web.seat.open", { seat: seat.seat + 1 }) : seat.name;
+  const name = open ? t("seat.numbered", { number: seat.seat + 1 }) : seat.name;
   const bits = [];
   if (seat.kind === "bot") bits.push(botStrength(seat.bot));
-  if (seat.host) bits.push(t("web.seat.host"));
-  if (seat.seat === me) bits.push(t("web.seat.you"));
-  return h(`li.seat-line${open ? ".open" : ""}${seat.seat === me ? ".me" : ""}`, { dataset: { seat: String(seat.seat), kind: seat.kind } },
-    open ? h("span.avatar.empty", { "aria-hidden": "true" }) : avatarSvg(seat.name),
-    h("span.seat-who", {}, h("span.name", {}, name), bits.length ? h("span.hint", {}, ` · ${bits.join(" · ")}`) : null, seat.host ? h("span.crown", { "aria-hidden": "true" }, " ♛") : null),
-    phase === "lobby" && open ? h("span.hint", {}, t("web.seat.waiting")) : null);
+  if (room.host_seat === seat.seat) bits.push(t("room.host"));
+  if (seat.seat === me) bits.push(t("seat.you_mark"));
+  return h(`li.seat-line${open ? ".open" : ""}${seat.seat === me ? ".me" : ""}`, { dataset: { seat: String(seat.seat), kind: seat.kind, seatBox: String(seat.seat) } },
+    open ? h("span.avatar.empty", { "aria-hidden": "true" }) : avatarSvg(seat.name || ""),
+    h("span.seat-who", {}, h("span.name", {}, name), bits.length ? h("span.hint", {}, ` · ${bits.join(" · ")}`) : null, room.host_seat === seat.seat ? h("span.crown", { "aria-hidden": "true" }, " ♛") : null),
+    open ? h("span.hint", {}, t("room.open_seat")) : null);
 }
 
 export function roomPage(app, code, catalog) {
   const page = h("div.room");
   app.append(page);
+  let chat = null;
   let conn = null;
   let table = null;
   let room = null;
@@ -43,10 +48,11 @@ export function roomPage(app, code, catalog) {
   const autoName = sessionStorage.getItem(`unokit.join.${code}`);
   const start = (role, name) => {
     conn = new RoomConnection(code, { role, name, token: saved && role === "player" ? saved.token : null, hostToken: memory.host(code) }, handlers);
+    chat = new ChatPanel(conn);
   };
 
   const handlers = {
-    onStatus: (text, kind) => setStatus(text, kind),
+    onStatus: (status, params = {}) => setStatus(t(`net.${status}`, params), status),
     onWelcome: (msg) => {
       if (msg.token) memory.setSeat(code, { token: msg.token, seat: msg.seat });
       sessionStorage.removeItem(`unokit.join.${code}`);
@@ -54,10 +60,14 @@ export function roomPage(app, code, catalog) {
     onState: (msg) => {
       state = msg;
       room = msg.room;
+      if (chat) chat.setRoom(room);
       draw();
     },
+    onChat: (msg) => chat && chat.receive(msg),
+    onChatError: (msg) => chat && chat.error(msg),
     onRoom: (msg) => {
       room = msg.room;
+      if (chat) chat.setRoom(room);
       if (state) state = { ...state, room };
       if (table && room.phase !== "lobby") table.updateRoom(room);
       else draw();
@@ -65,20 +75,29 @@ export function roomPage(app, code, catalog) {
     onError: (msg) => {
       if (msg.code === "bad_token") {
         memory.setSeat(code, null);
-        note = t("web.room.seat_gone");
+        note = t("room.seat_gone");
         conn.close();
         conn = null;
         joinForm();
         return;
       }
-      if (msg.code === "no_room" || msg.code === "room_closed") {
+      const playNowVariant = sessionStorage.getItem(`unokit.playnow.${code}`);
+      if (playNowVariant && (msg.code === "room_full" || msg.code === "phase")) {
+        // another player took the last seat first: find another table
         conn.close();
-        clear(page).append(errorBox(msg.message), h("p", {}, h("a", { href: "/" }, t("web.room.back_to_lobby"))));
+        sessionStorage.removeItem(`unokit.playnow.${code}`);
+        playNow(playNowVariant, memory.name()).catch((err) => clear(page).append(errorBox(errorText(err))));
         return;
       }
-      if (table) table.showError(msg.message);
+      if (msg.code === "no_room" || msg.code === "room_closed") {
+        conn.close();
+        leaveTable();
+        clear(page).append(errorBox(errorText(msg)), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
+        return;
+      }
+      if (table) table.showError(errorText(msg, table.names()));
       else {
-        note = msg.message;
+        note = errorText(msg);
         draw();
       }
     },
@@ -87,43 +106,50 @@ export function roomPage(app, code, catalog) {
       page.querySelectorAll(".host-controls button").forEach((b) => { b.disabled = busy; });
     },
     onClosed: (reason) => {
-      clear(page).append(errorBox(t("web.room.closed", { reason })), h("p", {}, h("a", { href: "/" }, t("web.room.back_to_lobby"))));
+      leaveTable();
+      const why = ["host", "idle"].includes(reason) ? t(`room.closed.${reason}`) : t("room.closed.other");
+      clear(page).append(errorBox(why), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
     },
   };
 
-  /** The buttons of the page's bar: the room's code and link, help, the drawer. */
+  function leaveTable() {
+    if (table) {
+      table.destroy();
+      table = null;
+    }
+    document.body.classList.remove("at-table");
+  }
+
+  /** The buttons of the page's bar: the room's code (to share the link), help, the drawer. */
   function tools() {
     const link = `${location.origin}/r/${code}`;
     const buttons = [
-      h("button.tool.invite", { type: "button", title: t("web.room.invite"), "aria-label": t("web.room.invite"), onclick: () => invite(link) }, h("span.code", {}, code)),
-      h("button.tool", { type: "button", title: t("web.help.open"), "aria-label": t("web.help.open"), dataset: { command: "help" }, onclick: () => openHelp(catalog, room) }, "?"),
+      h("button.tool.invite", { type: "button", title: t("room.invite"), "aria-label": t("room.invite"), onclick: () => invite(link) }, h("span.code", {}, code)),
+      h("button.tool", { type: "button", title: t("help.open"), "aria-label": t("help.open"), dataset: { command: "help" }, onclick: () => openHelp(catalog, room) }, "?"),
     ];
-    if (table) buttons.push(h("button.tool.drawer-toggle", { type: "button", title: t("web.drawer.open"), "aria-label": t("web.drawer.open"), "aria-expanded": "false", dataset: { toggles: "drawer" }, onclick: () => table.toggleDrawer() }, "☰"));
+    if (table) buttons.push(h("button.tool.drawer-toggle", { type: "button", title: t("table.sidebar"), "aria-label": t("table.sidebar"), "aria-expanded": "false", dataset: { toggles: "drawer" }, onclick: () => table.toggleDrawer() }, "☰"));
     pageTools(buttons);
   }
 
   async function invite(link) {
     if (navigator.share && matchMedia("(pointer: coarse)").matches) {
       try {
-        await navigator.share({ title: t("web.room.share_title"), url: link });
+        await navigator.share({ title: t("room.share_title"), url: link });
         return;
       } catch (err) {
         /* closed: copy instead */
       }
     }
-    if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => setStatus(t("web.room.copied", { link }), "note"), () => setStatus(link, "note"));
+    if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => setStatus(t("room.copied", { text: link }), "note"), () => setStatus(link, "note"));
     else setStatus(link, "note");
   }
 
   function draw() {
     if (!room) return;
     if (room.phase === "lobby" || !state || !state.observation) {
-      if (table) {
-        table.destroy();
-        table = null;
-      }
-      document.body.classList.remove("at-table");
+      leaveTable();
       clear(page).append(waitingRoom());
+      if (chat) page.append(chat.element);
       tools();
       return;
     }
@@ -133,11 +159,13 @@ export function roomPage(app, code, catalog) {
       page.append(body);
       document.body.classList.add("at-table");
       table = new TableView(body, conn, code, { onTurn: (text) => turnAlert(text) });
-      tools();
+      table.chat = chat ? chat.element : null;
       table.hostControls = hostControls;
+      table.playAgain = () => playAgainPanel(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } });
+      tools();
     }
     const me = state.seat;
-    const moves = me !== null && me !== undefined && room.seats[me] ? room.seats[me].standin_moves : 0;
+    const moves = me !== null && me !== undefined && room.seats[me] ? room.seats[me].standin_moves || 0 : 0;
     if (moves < dismissedStandin) dismissedStandin = 0;
     table.standinDismissed = dismissedStandin;
     table.onBack = () => { dismissedStandin = moves; };
@@ -146,90 +174,95 @@ export function roomPage(app, code, catalog) {
 
   function hostControls() {
     if (!conn || !conn.isHost) return null;
-    const box = h("section.host-controls", { "aria-labelledby": "host-title" }, h("h3#host-title", {}, t("web.host.title")));
-    const allowedSeats = room.phase === "lobby" || room.phase === "hand_over";
+    const box = h("section.host-controls", { "aria-labelledby": "host-title" }, h("h3#host-title", {}, t("host.controls")));
+    const allowedSeats = room.phase === "lobby" || room.phase === "hand_over" || room.phase === "finished";
+    const muted = room.muted || [];
     const list = h("ul.seat-list");
     room.seats.forEach((seat) => {
-      const pick = h("select", { "aria-label": t("web.host.bot_for", { seat: seat.seat + 1 }) }, catalog.bots.map((b) => h("option", { value: b, selected: b === "heuristic" }, botStrength(b))));
-      const row = seatLine(seat, conn.seat, room.phase);
+      const pick = h("select", { "aria-label": t("host.bot_for_seat", { number: seat.seat + 1 }) }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botChoice(b))));
+      const row = seatLine(room, seat, conn.seat);
+      const actions = h("span.seat-actions");
       if (allowedSeats && seat.seat !== conn.seat) {
-        const actions = h("span.seat-actions");
-        if (seat.kind === "open") actions.append(pick, h("button", { type: "button", dataset: { verb: "add-bot" }, onclick: () => conn.host("add_bot", { seat: seat.seat, bot: pick.value }) }, t("web.host.add_bot")));
-        else if (seat.kind === "human") {
-          actions.append(pick, h("button", { type: "button", onclick: () => conn.host("replace", { seat: seat.seat, bot: pick.value }) }, t("web.host.replace")));
-          actions.append(h("button", { type: "button", onclick: () => conn.host("kick", { seat: seat.seat }) }, t("web.host.free")));
-        } else {
-          actions.append(pick, h("button", { type: "button", onclick: () => conn.host("replace", { seat: seat.seat, bot: pick.value }) }, t("web.host.change_bot")));
-          actions.append(h("button", { type: "button", onclick: () => conn.host("kick", { seat: seat.seat }) }, t("web.host.free")));
+        if (seat.kind === "open") actions.append(pick, h("button", { type: "button", dataset: { verb: "add-bot" }, onclick: () => conn.host("add_bot", { seat: seat.seat, bot: pick.value }) }, t("host.add_bot")));
+        else {
+          // A person's seat is given to a bot; a bot's seat to another bot.
+          actions.append(pick, h("button", { type: "button", onclick: () => conn.host("replace", { seat: seat.seat, bot: pick.value }) }, seat.kind === "human" ? t("host.replace") : t("host.change_bot")));
+          actions.append(h("button", { type: "button", onclick: () => conn.host("kick", { seat: seat.seat }) }, t("host.kick")));
         }
-        row.append(actions);
       }
+      if (seat.kind === "human" && seat.seat !== conn.seat) {
+        const isMuted = muted.includes(seat.seat);
+        actions.append(h("button", { type: "button", dataset: { verb: isMuted ? "unmute" : "mute", seat: String(seat.seat) }, onclick: () => conn.host(isMuted ? "unmute" : "mute", { seat: seat.seat }) }, isMuted ? t("host.unmute") : t("host.mute")));
+      }
+      if (actions.childNodes.length) row.append(actions);
       list.append(row);
     });
     box.append(list);
+    const more = h("div.row");
+    more.append(h("button", { type: "button", dataset: { verb: room.spectators_muted ? "unmute" : "mute" }, onclick: () => conn.host(room.spectators_muted ? "unmute" : "mute") }, room.spectators_muted ? t("host.unmute_spectators") : t("host.mute_spectators")));
+    more.append(h("button", { type: "button", dataset: { verb: room.public ? "make-private" : "make-public" }, onclick: () => conn.host(room.public ? "make_private" : "make_public") }, room.public ? t("host.make_private") : t("host.make_public")));
+    box.append(more);
     const buttons = h("div.row");
-    if (room.phase === "lobby" || room.phase === "finished") buttons.append(h("button.primary.big#start-game", { type: "button", dataset: { verb: "host-start" }, onclick: () => conn.host("start") }, room.phase === "lobby" ? t("web.host.start") : t("web.over.new_game")));
-    if (room.phase === "hand_over") buttons.append(h("button.primary", { type: "button", onclick: () => conn.host("continue") }, t("web.summary.next_now")));
-    buttons.append(h("button.danger", { type: "button", onclick: () => { if (confirm(t("web.host.close_confirm"))) conn.host("close"); } }, t("web.host.close")));
+    if (room.phase === "lobby" || room.phase === "finished") buttons.append(h("button.primary.big#start-game", { type: "button", dataset: { verb: "host-start" }, onclick: () => conn.host("start") }, room.phase === "lobby" ? t("host.start") : t("host.start_new")));
+    if (room.phase === "hand_over") buttons.append(h("button.primary", { type: "button", onclick: () => conn.host("continue") }, t("host.next_hand")));
+    buttons.append(h("button.danger", { type: "button", onclick: () => { if (confirm(t("host.close_confirm"))) conn.host("close"); } }, t("host.close")));
     box.append(buttons);
-    if (room.phase === "playing") box.append(h("p.hint", {}, t("web.host.between_hands")));
+    if (room.phase === "playing") box.append(h("p.hint", {}, t("host.between_hands")));
     return box;
   }
 
   function rulesBox(info) {
     const rules = rulesOn(catalog, info);
-    return h("div.rules-on", {}, h("h3", {}, t("web.room.rules")), rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("web.room.official")));
+    return h("div.rules-on", {}, h("h3", {}, t("lobby.rules")), rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
   }
 
   function waitingRoom() {
-    const variant = catalog.variants[room.variant];
     const link = `${location.origin}/r/${code}`;
     const box = h("section.panel.waiting", { "data-region": "lobby", "aria-labelledby": "waiting-title" });
     box.append(
-      h("h2#waiting-title", {}, t("web.room.title", { variant: variant.title })),
+      h("h2#waiting-title", {}, t("room.title", { variant: t(`variant.${room.variant}`), code })),
       h("div.invite-box", {},
-        h("p", {}, t("web.room.send_link")),
-        h("p.link-row", {}, h("a#room-link", { href: link }, link), h("button.copy", { type: "button", onclick: () => invite(link) }, t("web.room.copy"))),
-        h("p.hint", {}, t("web.room.or_code"), " ", h("strong.code", {}, code), " · ", h("a", { href: `${link}#watch` }, t("web.room.watch_link")))),
+        h("p", {}, t("room.send_link")),
+        h("p.link-row", {}, h("a#room-link", { href: link }, link), h("button.copy", { type: "button", onclick: () => invite(link) }, t("room.copy_link"))),
+        h("p.hint", {}, t("room.tell_code"), " ", h("strong.code", {}, code), " · ", h("a", { href: `${link}#watch` }, t("room.watch_link")))),
     );
     if (note) box.append(errorBox(note));
     const seats = h("ol.seat-list");
-    room.seats.forEach((seat) => seats.append(seatLine(seat, conn.seat, room.phase)));
-    box.append(h("h3", {}, t("web.room.seats")), seats, rulesBox(room));
+    room.seats.forEach((seat) => seats.append(seatLine(room, seat, conn.seat)));
+    box.append(h("h3", {}, t("room.seats")), seats, rulesBox(room));
     if (conn.isHost) box.append(hostControls());
-    else box.append(h("p.wait-note", {}, conn.seat === null ? t("web.room.watching") : t("web.room.waiting_host")));
-    if (conn.seat !== null && !conn.isHost) box.append(h("button", { type: "button", onclick: () => { conn.leave(); memory.setSeat(code, null); location.assign("/"); } }, t("web.room.leave")));
+    else box.append(h("p.wait-note", {}, conn.seat === null ? t("room.watching_wait") : t("room.waiting_host")));
+    if (conn.seat !== null && !conn.isHost) box.append(h("button", { type: "button", onclick: () => { conn.leave(); memory.setSeat(code, null); location.assign("/"); } }, t("room.leave_seat")));
     return box;
   }
 
-  /** The invite page: who hosts, what is played, and a seat or a place to watch. */
+  /** The invite page: who hosts, what is played, who sits, and a seat or a place to watch. */
   async function joinForm() {
     clear(page);
-    document.body.classList.remove("at-table");
+    leaveTable();
     let info = null;
     try {
       info = await api(`/api/rooms/${code}`);
     } catch (err) {
-      page.append(errorBox(err.message), h("p", {}, h("a", { href: "/" }, t("web.room.back_to_lobby"))));
+      page.append(errorBox(errorText(err)), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
       return;
     }
-    const variant = catalog.variants[info.variant];
     const open = info.seats.filter((s) => s.kind === "open").length;
-    const host = info.seats.find((s) => s.host);
+    const host = info.host_seat !== null && info.host_seat !== undefined ? info.seats[info.host_seat] : null;
     const form = h("form.panel.invite#join-form", { "data-region": "lobby", "aria-labelledby": "join-form-title" });
     const name = h("input#join-name", { type: "text", maxlength: "40", value: memory.name(), autocomplete: "nickname", required: true });
-    const phaseWords = t(`web.phase.${info.phase}`, {}, "");
+    const variant = t(`variant.${info.variant}`);
     form.append(...[
-      h("h2#join-form-title", {}, host ? t("web.invite.title_host", { host: host.name, variant: variant.title }) : t("web.invite.title", { variant: variant.title })),
-      h("p", {}, t("web.invite.seats", { count: info.players, open }), phaseWords ? ` ${phaseWords}` : ""),
+      h("h2#join-form-title", {}, host ? t("room.invited_by", { name: host.name, variant }) : t("room.title", { variant, code })),
+      h("p", {}, t("room.join_facts", { seats: t("n.seats", { count: info.players }), open: t("n.open_seats", { count: open }), phase: t(`phase.${info.phase}`) })),
       note ? errorBox(note) : null,
-      h("ol.seat-list", {}, info.seats.map((s) => seatLine(s, null, info.phase))),
+      h("ol.seat-list", {}, info.seats.map((s) => seatLine(info, s, null))),
       rulesBox(info),
-      h("div.field", {}, h("label", { for: "join-name" }, t("web.lobby.your_name")), name),
+      h("div.field", {}, h("label", { for: "join-name" }, t("lobby.your_name")), name),
       h("div.row", {},
-        h("button.primary.big#join-player", { type: "submit", disabled: open === 0 || undefined }, t("web.invite.join")),
-        h("button#join-spectator", { type: "button", onclick: () => { clear(page); start("spectator", ""); } }, t("web.invite.watch"))),
-      open === 0 ? h("p.hint", {}, t("web.invite.full")) : null,
+        h("button.primary.big#join-player", { type: "submit", disabled: open === 0 || undefined }, t("room.join_player")),
+        h("button#join-spectator", { type: "button", onclick: () => { clear(page); start("spectator", name.value.trim()); } }, t("room.join_spectator"))),
+      open === 0 ? h("p.hint", {}, t("room.full")) : null,
     ].filter(Boolean));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -246,14 +279,13 @@ export function roomPage(app, code, catalog) {
     pageTools([]);
   }
 
-  if (location.hash === "#watch") start("spectator", "");
+  if (location.hash === "#watch") start("spectator", memory.name());
   else if (saved) start("player", "");
   else if (autoName) start("player", autoName);
   else joinForm();
 
   return () => {
     if (conn) conn.close();
-    if (table) table.destroy();
-    document.body.classList.remove("at-table");
+    leaveTable();
   };
 }

@@ -4,7 +4,7 @@
 import { askNotifications, notificationsAllowed } from "./alerts.js";
 import { clear, h } from "./dom.js";
 import { playSound, saveSoundSettings, soundSettings, unlockAudio } from "./sound.js";
-import { t } from "./text.js";
+import { t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -27,31 +27,31 @@ function icon(muted) {
 
 /** The speaker button and its panel; returns the button's container for the bar. */
 export function soundControl() {
-  const button = h("button.tool#sound-button", { type: "button", "aria-expanded": "false", "aria-controls": "sound-panel", title: t("web.sound.title"), "aria-label": t("web.sound.title") }, icon(soundSettings().muted));
-  const panel = h("div.popover#sound-panel", { hidden: true, role: "group", "aria-label": t("web.sound.title") });
+  const button = h("button.tool#sound-button", { type: "button", "aria-expanded": "false", "aria-controls": "sound-panel", title: t("sound.title"), "aria-label": t("sound.title") }, icon(soundSettings().muted));
+  const panel = h("div.popover#sound-panel", { hidden: true, role: "group", "aria-label": t("sound.title") });
   const render = () => {
     const settings = soundSettings();
     button.replaceChildren(icon(settings.muted));
     const mute = h("button#mute", { type: "button", "aria-pressed": String(settings.muted), onclick: () => {
       saveSoundSettings({ ...soundSettings(), muted: !soundSettings().muted });
       render();
-    } }, settings.muted ? t("web.sound.unmute") : t("web.sound.mute"));
-    const volume = h("input#volume", { type: "range", min: "0", max: "1", step: "0.05", value: String(settings.volume), "aria-label": t("web.sound.volume") });
+    } }, settings.muted ? t("sound.unmute") : t("sound.mute"));
+    const volume = h("input#volume", { type: "range", min: "0", max: "1", step: "0.05", value: String(settings.volume), "aria-label": t("sound.volume") });
     volume.addEventListener("change", () => {
       saveSoundSettings({ ...soundSettings(), volume: Number(volume.value) });
       unlockAudio();
       playSound("turn");
     });
     const allowed = notificationsAllowed();
-    const notifyState = !("Notification" in window) ? t("web.sound.notify_unsupported") : allowed ? t("web.sound.notify_on") : Notification.permission === "denied" ? t("web.sound.notify_denied") : "";
+    const notifyState = !("Notification" in window) ? t("sound.notify_unsupported") : allowed ? t("sound.notify_on") : Notification.permission === "denied" ? t("sound.notify_denied") : "";
     const notify = h("button#notify", { type: "button", disabled: allowed || !("Notification" in window) || Notification.permission === "denied" || undefined, onclick: async () => {
       await askNotifications();
       render();
-    } }, t("web.sound.notify"));
+    } }, t("sound.notify"));
     clear(panel).append(
       h("div.field.check", {}, mute),
-      h("div.field", {}, h("label", { for: "volume" }, t("web.sound.volume")), volume),
-      h("div.field", {}, notify, notifyState ? h("span.hint", {}, notifyState) : null, h("span.hint", {}, t("web.sound.notify_help"))),
+      h("div.field", {}, h("label", { for: "volume" }, t("sound.volume")), volume),
+      h("div.field", {}, notify, notifyState ? h("span.hint", {}, notifyState) : null, h("span.hint", {}, t("sound.notify_help"))),
     );
   };
   button.addEventListener("click", () => {

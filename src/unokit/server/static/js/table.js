@@ -6,14 +6,14 @@
 // is in legal_actions, and every action sent is one of them.
 
 import { avatarSvg } from "./avatars.js";
-import { cardNode, catalog, colorName, colorWords, faceOf, faceOrder, faceTitle, faceValueOrder, parseFace, symbolGlyph } from "./cards.js";
+import { cardNode, catalog, colorTitle, colorWords, faceOf, faceOrder, faceTitle, faceValueOrder, parseFace, symbolGlyph } from "./cards.js";
 import { clear, h, shortName } from "./dom.js";
 import { gameOverDialog, roundSummaryPanel, summaryTable } from "./dialogs.js";
 import { animateEvents, snapshot } from "./motion.js";
-import { actionLabel, colorLabel, groupActions, promptMessage, waitingWords } from "./prompt.js";
+import { actionLabel, colorLabel, groupActions, promptMessage, todoWords, waitingWords } from "./prompt.js";
 import { playSound } from "./sound.js";
-import { rulesOn } from "./options.js";
-import { botStrength, t } from "./text.js";
+import { say, t } from "./i18n.js";
+import { botStrength, rulesOn } from "./options.js";
 
 const LOG_LINES = 200;
 const FAN = 8; // the backs drawn beside a seat; more are counted ("+5")
@@ -45,6 +45,7 @@ export class TableView {
     this.drawerTab = "log";
     this.wasMyDecision = false;
     this.celebrated = null;
+    this.overClosed = null; // the game whose end screen the reader closed
     this.timer = setInterval(() => this.tick(), 250);
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
@@ -54,6 +55,9 @@ export class TableView {
     });
     this.resize.observe(root);
     this.pressTimer = null;
+    this.chat = null; // the room's chat panel, shown in the drawer (set by the room page)
+    this.playAgain = null; // () => the play-again area of a finished game (set by the room page)
+    this.hostControls = null; // () => the host's seat controls (set by the room page)
   }
 
   destroy() {
@@ -73,12 +77,12 @@ export class TableView {
 
   /** Seat names as everyone reads them; your own seat is "You". */
   names() {
-    return this.room.seats.map((s, i) => (i === this.me ? t("web.you") : s.name || t("web.seat.open", { seat: i + 1 })));
+    return this.room.seats.map((s, i) => (i === this.me ? t("table.you") : s.name || t("seat.numbered", { number: i + 1 })));
   }
 
   /** The seats' own names (yours too), for the scores and the summaries. */
   seatNames() {
-    return this.room.seats.map((s, i) => s.name || t("web.seat.open", { seat: i + 1 }));
+    return this.room.seats.map((s, i) => s.name || t("seat.numbered", { number: i + 1 }));
   }
 
   update(state) {
@@ -88,9 +92,11 @@ export class TableView {
     const obs = state.observation;
     const prevObs = previous && previous.observation;
     const me = this.me;
-    if (state.narration && state.narration.length) {
+    if (state.lines && state.lines.length) {
+      // The server says what happened as lines (codes with parameters); each is said in the
+      // reader's language when drawn. A stand-in bot's move for this reader is marked.
       const standin = state.standin !== undefined && state.standin !== null && state.standin === me;
-      this.log.push(...state.narration.map((text) => ({ text, standin })));
+      this.log.push(...state.lines.map((line) => ({ line, standin })));
       this.log = this.log.slice(-LOG_LINES);
     }
     // The next deal is on the table when a pause between hands ends, a new game starts, or
@@ -112,8 +118,8 @@ export class TableView {
     for (const event of state.events || []) {
       if (event.type === "challenge" && event.revealed && (event.seat === me || event.target === me)) {
         const names = this.names();
-        const key = event.success ? "web.note.challenge_won" : "web.note.challenge_lost";
-        this.note("challenge", t(key, { player: names[event.seat], target: names[event.target] }), { cards: event.revealed, seconds: 10 });
+        const text = t(event.success ? "table.revealed_succeeded" : "table.revealed_failed", { player: names[event.target] });
+        this.note("challenge", text, { cards: event.revealed, seconds: 10 });
       }
     }
     if (!previous || previous.version !== state.version) {
@@ -275,24 +281,24 @@ export class TableView {
     this.root.dataset.game = String(this.room.game_no);
     this.root.dataset.phase = this.room.phase;
     if (!obs) {
-      this.root.append(h("p.notice", {}, t("web.table.not_started")));
+      this.root.append(h("p.notice", {}, t("table.not_started")));
       return;
     }
     const variant = this.variant;
     const side = sideIndex(obs, variant);
     const sideColors = variant.side_colors[side] || variant.side_colors[0];
     const mine = this.me !== null;
-    const table = h(`section.table.side-${side}`, { "data-region": "table", "aria-label": t("web.table.label") });
+    const table = h(`section.table.side-${side}`, { "data-region": "table", "aria-label": t("table.label") });
     table.append(this.renderSeats(obs, side, variant), this.renderCentre(obs, side, sideColors, variant), this.renderNotes(obs, side, sideColors));
 
     const prompt = this.renderPrompt(obs, side, sideColors, mine);
-    const hand = mine ? this.renderHand(obs, side, sideColors) : h("section.hand-area.watching", { "data-region": "hand", "aria-label": t("web.hand.watching_label") }, h("p.spectating", {}, t("web.hand.watching")));
+    const hand = mine ? this.renderHand(obs, side, sideColors) : h("section.hand-area.watching", { "data-region": "hand", "aria-label": t("room.watching") }, h("p.spectating", {}, t("table.spectating")));
     this.root.append(table, prompt, hand, this.renderDrawer(obs));
     // Between two hands the summary covers the table and the prompt (nothing is to be decided),
     // never the hand.
     if (this.summary && this.summaryShown && this.room.phase === "hand_over") this.root.append(roundSummaryPanel(this));
     const over = obs.over || this.room.phase === "finished";
-    if (over) this.root.append(gameOverDialog(this, obs));
+    if (over && this.overClosed !== this.room.game_no) this.root.append(gameOverDialog(this, obs));
     if (drawerOpen) this.root.querySelector('[data-region="log"]').classList.add("open");
     const handList = this.root.querySelector(".hand");
     if (handList) handList.scrollLeft = handScroll;
@@ -309,8 +315,8 @@ export class TableView {
   seatStatus(seat) {
     const room = this.room;
     const info = room.seats[seat];
-    if ((room.away || []).includes(seat)) return t("web.seat.away");
-    if (info.kind === "human" && room.connected && !room.connected[seat]) return t("web.seat.disconnected");
+    if ((room.away || []).includes(seat)) return t("seat.away");
+    if (info.kind === "human" && room.connected && !room.connected[seat]) return t("seat.disconnected");
     if (info.kind === "bot") return botStrength(info.bot);
     return "";
   }
@@ -332,7 +338,7 @@ export class TableView {
   renderSeats(obs, side, variant) {
     const names = this.names();
     const me = this.me;
-    const row = h("ol.seats", { "aria-label": t("web.table.players") });
+    const row = h("ol.seats", { "aria-label": t("table.players") });
     const backSide = 1 - side;
     const backColors = variant.side_colors[backSide] || variant.side_colors[0];
     const n = obs.players;
@@ -347,22 +353,22 @@ export class TableView {
       const info = room.seats[seat];
       const count = obs.hand_sizes[seat];
       const status = this.seatStatus(seat);
-      const label = [names[seat], t("web.cards", { count }), t("web.points", { count: obs.scores[seat] }), status, active ? waitingWords(obs, names[seat]) : ""].filter(Boolean).join(", ");
-      const item = h(`li.seat${active ? ".to-act" : ""}`, { "aria-current": active ? "true" : undefined, "aria-label": label, dataset: { seat: String(seat), anchor: `seat-${seat}` } });
+      const label = [names[seat], t("n.cards", { count }), t("n.points", { count: obs.scores[seat] }), status, active ? waitingWords(obs, names[seat]) : ""].filter(Boolean).join(", ");
+      const item = h(`li.seat${active ? ".to-act" : ""}`, { "aria-current": active ? "true" : undefined, "aria-label": label, dataset: { seat: String(seat), kind: info.kind, anchor: `seat-${seat}` } });
       const badges = h("div.seat-badges");
-      if (info.host) badges.append(h("span.badge.host", { title: t("web.seat.host") }, "♛"));
-      if (obs.dealer === seat) badges.append(h("span.badge.dealer", { title: t("web.seat.dealer") }, t("web.seat.dealer_short")));
-      if (count === 1) badges.append(h("span.badge.uno", {}, obs.uno_exposed === seat ? t("web.seat.forgot_uno") : t("web.seat.uno")));
+      if (room.host_seat === seat) badges.append(h("span.badge.host", { title: t("room.host") }, "♛"));
+      if (obs.dealer === seat) badges.append(h("span.badge.dealer", { title: t("seat.dealer") }, t("seat.dealer_badge")));
+      if (count === 1) badges.append(h("span.badge.uno", {}, obs.uno_exposed === seat ? t("seat.no_uno") : t("table.uno")));
       item.append(
-        h("div.seat-head", {}, this.avatar(info.name || "", seat, active), h("span.count", { title: t("web.cards", { count }) }, String(count))),
+        h("div.seat-head", {}, this.avatar(info.name || "", seat, active), h("span.count", { title: t("n.cards", { count }) }, String(count))),
         h("div.seat-name", { title: names[seat] }, shortName(names[seat], 12)),
-        h("div.seat-info", {}, status ? h("span.seat-status", {}, status) : null, h("span.seat-score", {}, t("web.points", { count: obs.scores[seat] }))),
+        h("div.seat-info", {}, status ? h("span.seat-status", {}, status) : null, h("span.seat-score", {}, t("n.points", { count: obs.scores[seat] }))),
         badges,
       );
-      if (active) item.append(h("div.seat-turn", {}, decisionShort(obs)));
+      if (active) item.append(h("div.seat-turn", {}, t("seat.to_act", { todo: todoWords(obs) })));
       const backs = obs.backs ? obs.backs[seat] : null;
       if (backs && backs.length) {
-        const fan = h("div.fan", { "aria-label": t("web.seat.backs", { player: names[seat] }) });
+        const fan = h("div.fan", { "aria-label": t("seat.backs_label", { player: names[seat] }) });
         backs.slice(0, FAN).forEach((face) => fan.append(cardNode(face, backSide, backColors, { small: true })));
         if (backs.length > FAN) fan.append(h("span.more", {}, `+${backs.length - FAN}`));
         item.append(fan);
@@ -448,10 +454,10 @@ export class TableView {
     const backSide = 1 - side;
     const backColors = variant.side_colors[backSide] || sideColors;
     let drawFace = null;
-    let drawLabel = obs.launcher ? t("web.centre.launcher", { count: obs.draw_size }) : t("web.centre.draw", { count: obs.draw_size });
+    let drawLabel = obs.launcher ? t("n.table.launcher", { count: obs.draw_size }) : t("n.table.draw_pile", { count: obs.draw_size });
     if (obs.draw_top_back) {
       drawFace = obs.draw_top_back;
-      drawLabel = `${drawLabel}; ${t("web.centre.top_back", { card: faceTitle(drawFace) })}`;
+      drawLabel = t("table.top_back", { pile: drawLabel, card: faceTitle(drawFace) });
     }
     let pile;
     if (obs.launcher) {
@@ -462,22 +468,22 @@ export class TableView {
       drawCard.title = drawLabel;
       pile = h("div.draw-pile", { dataset: { anchor: "draw" } }, drawCard, h("span.pile-count", { "aria-hidden": "true" }, String(obs.draw_size)));
     }
-    const discard = h(`div.discard.ring-${obs.color || "none"}`, { "aria-label": t("web.centre.discard") });
+    const discard = h(`div.discard.ring-${obs.color || "none"}`, { "aria-label": t("table.discard_pile") });
     const recent = obs.discard.slice(-3);
     recent.forEach((face, i) => {
       const top = i === recent.length - 1;
-      const node = cardNode(face, side, sideColors, { extraLabel: top ? t("web.centre.top") : "" });
+      const node = cardNode(face, side, sideColors, { extraLabel: top ? t("table.top_of_discard") : "" });
       node.classList.add(`under-${recent.length - 1 - i}`);
       if (top) node.classList.add("top");
       discard.append(node);
     });
     const chips = h("div.chips");
     const color = obs.color;
-    chips.append(h(`span.chip.color-chip.c-${color || "none"}`, { title: t("web.centre.color_label"), "aria-label": `${t("web.centre.color_label")}: ${colorWords(color)}` }, color ? `${symbolGlyph(color)} ${colorName(color)}` : t("web.color.none")));
+    chips.append(h(`span.chip.color-chip.c-${color || "none"}`, { title: t("table.color_in_play"), "aria-label": `${t("table.color_in_play")}: ${colorWords(color)}` }, color ? `${symbolGlyph(color)} ${colorTitle(color)}` : t("table.being_chosen")));
     const clockwise = obs.direction === "clockwise";
     chips.append(h("span.chip.direction", { title: t(clockwise ? "direction.clockwise" : "direction.counterclockwise"), "aria-label": t(clockwise ? "direction.clockwise" : "direction.counterclockwise") }, clockwise ? "↻" : "↺"));
-    if (variant.double_sided) chips.append(h(`span.chip.side-chip.side-${side}`, {}, t("web.centre.side", { side: t(`side.${obs.side}`) })));
-    if (obs.stack) chips.append(h("span.chip.stack", {}, t("web.centre.stack", { count: obs.stack })));
+    if (variant.double_sided) chips.append(h(`span.chip.side-chip.side-${side}`, {}, t("table.side_value", { side: t(`side.${obs.side}`) })));
+    if (obs.stack) chips.append(h("span.chip.stack", { title: t("table.stacked") }, `+${obs.stack}`));
     centre.append(h("div.piles", {}, pile, discard), chips);
     return centre;
   }
@@ -492,13 +498,13 @@ export class TableView {
     const away = me !== null && (room.away || []).includes(me);
     if (away || moves > (this.standinDismissed || 0)) {
       // A stand-in bot played (or plays) this seat: say so, and give the seat back on request.
-      const text = moves ? t("web.note.standin", { count: moves }) : t("web.note.away");
+      const text = moves ? t("n.table.standin", { count: moves }) : t("table.standin_away");
       box.append(h("div.note.standin", { dataset: { moves: String(moves) } }, h("span", {}, text), h("button.primary", { type: "button", dataset: { verb: "back", key: "back" }, onclick: () => {
         if (away) this.conn.back();
         if (this.onBack) this.onBack();
         this.standinDismissed = moves;
         this.render();
-      } }, away ? t("web.note.back") : t("web.note.ok"))));
+      } }, away ? t("table.back_here") : t("table.ok"))));
     }
     for (const note of this.notes) {
       const item = h(`div.note.${note.kind}`, {}, h("span", {}, note.text));
@@ -507,8 +513,8 @@ export class TableView {
         note.cards.forEach((c) => cards.append(cardNode(faceOf(c, side), side, sideColors, { small: true })));
         item.append(cards);
       }
-      if (note.action === "scores") item.append(h("button", { type: "button", onclick: () => { this.drawerTab = "scores"; this.render(); this.toggleDrawer(true); } }, t("web.note.show_scores")));
-      item.append(h("button.close-panel", { type: "button", "aria-label": t("web.close"), onclick: () => { this.notes = this.notes.filter((n) => n !== note); this.render(); } }, "✕"));
+      if (note.action === "scores") item.append(h("button", { type: "button", onclick: () => { this.drawerTab = "scores"; this.render(); this.toggleDrawer(true); } }, t("table.show_scores")));
+      item.append(h("button.close-panel", { type: "button", "aria-label": t("table.close"), onclick: () => { this.notes = this.notes.filter((n) => n !== note); this.render(); } }, "✕"));
       box.append(item);
     }
     return box;
@@ -516,7 +522,7 @@ export class TableView {
 
   renderPrompt(obs, side, sideColors, mine) {
     const names = this.names();
-    const box = h("section.prompt", { "data-region": "prompt", "aria-label": t("web.prompt.label"), "aria-live": "polite" });
+    const box = h("section.prompt", { "data-region": "prompt", "aria-label": t("table.your_decision"), "aria-live": "polite" });
     const choices = h("div.choices");
     let message = "";
     const { other } = mine ? groupActions(obs) : { other: [] };
@@ -524,19 +530,18 @@ export class TableView {
     const phase = this.room.phase;
     box.classList.toggle("mine", myTurn);
     if (myTurn) box.dataset.decision = obs.decision;
-    if (obs.over || phase === "finished") message = t("web.prompt.over");
-    else if (phase === "hand_over") message = t("web.prompt.hand_over");
+    if (obs.over || phase === "finished") message = t("decision.over");
+    else if (phase === "hand_over") message = t("table.hand_over");
     else if (!myTurn) {
       const who = obs.to_act;
       message = who === null || who === undefined ? "" : waitingWords(obs, names[who]);
-      if (!mine) message = message ? `${t("web.prompt.watching")} ${message}` : t("web.prompt.watching");
     } else if (this.choosing) {
       const chosen = this.choosing;
       message = chosen.prompt;
       for (const action of chosen.actions) {
         choices.append(h(`button.color-choice.c-${action.color}`, { type: "button", dataset: { action: action.text, verb: action.verb, key: `color-${action.color}` }, onclick: () => this.act(action.text), "aria-label": colorLabel(action.color) }, actionLabel({ verb: "color", color: action.color }, obs, names, side)));
       }
-      choices.append(h("button.cancel-choice", { type: "button", onclick: () => { this.choosing = null; this.render(); } }, t("web.action.cancel")));
+      choices.append(h("button.cancel-choice", { type: "button", onclick: () => { this.choosing = null; this.render(); } }, t("table.cancel")));
     } else {
       message = promptMessage(obs, names, side);
     }
@@ -549,7 +554,7 @@ export class TableView {
         const label = actionLabel(drawn[0], obs, names, side);
         const pending = obs.pending || {};
         const face = pending.card ? faceOf(pending.card, side) : null;
-        const colorPrompt = face ? t("web.prompt.name_color_for", { card: faceTitle(face) }) : t("web.prompt.choose_color");
+        const colorPrompt = face ? t("table.color_for", { card: faceTitle(face) }) : t("table.color_for_drawn");
         choices.append(h("button.primary", { type: "button", dataset: { action: drawn[0].text, verb: "play_drawn", key: "choice-play_drawn" }, onclick: () => this.choose(drawn, colorPrompt) }, label));
       }
       for (const action of plain) {
@@ -567,10 +572,13 @@ export class TableView {
         for (const actions of groupActions(obs).byCard.values()) {
           for (const action of actions.filter((a) => a.verb === "play")) {
             const face = faceTitle(faceOf(action.card, side));
-            choices.append(h("button.jump", { type: "button", dataset: { action: action.text, verb: "jump", key: action.text }, onclick: () => this.act(action.text) }, action.uno ? t("web.action.jump_uno", { card: face }) : t("web.action.jump", { card: face })));
+            choices.append(h("button.jump", { type: "button", dataset: { action: action.text, verb: "jump", key: action.text }, onclick: () => this.act(action.text) }, t(action.uno ? "table.jump_in_uno" : "table.jump_in", { card: face })));
           }
         }
       }
+    }
+    if ((obs.over || phase === "finished") && this.overClosed === this.room.game_no) {
+      choices.append(h("button#show-result", { type: "button", onclick: () => { this.overClosed = null; this.render(); } }, t("table.show_result")));
     }
     if (this.error) box.append(h("p.error", { role: "alert" }, this.error));
     box.append(h("p.message", {}, message), choices);
@@ -598,12 +606,12 @@ export class TableView {
     const late = obs.legal_actions.find((a) => a === "uno" || a.startsWith("uno "));
     const forms = this.myDecision() && obs.legal_actions.some((a) => a.endsWith(" uno") && !a.startsWith("uno"));
     const off = !late && !forms;
-    const label = late ? t("web.uno.late") : this.unoArmed ? t("web.uno.armed") : t("web.uno.arm");
+    const label = late ? t("action.uno") : this.unoArmed ? t("table.uno_armed") : t("table.uno_arm");
     return h(`button.uno-button${this.unoArmed ? ".armed" : ""}${late ? ".late" : ""}`, {
       type: "button",
       "aria-pressed": forms ? String(this.unoArmed) : undefined,
-      "aria-label": off ? t("web.uno.off") : label,
-      title: off ? t("web.uno.off") : label,
+      "aria-label": off ? t("table.uno_off") : label,
+      title: off ? t("table.uno_off") : label,
       dataset: { key: "uno", verb: late ? "uno" : "uno-toggle", action: late || undefined, off: String(off) },
       disabled: off || undefined,
       onclick: () => {
@@ -614,7 +622,7 @@ export class TableView {
           this.render();
         }
       },
-    }, t("web.uno.button"));
+    }, t("table.uno"));
   }
 
   renderHand(obs, side, sideColors) {
@@ -623,15 +631,15 @@ export class TableView {
     const me = this.me;
     const order = this.sort === "value" ? faceValueOrder : faceOrder;
     const sorted = [...obs.hand].sort((a, b) => order(faceOf(a, side), sideColors) - order(faceOf(b, side), sideColors));
-    const wrap = h("section.hand-area", { "data-region": "hand", "aria-label": t("web.hand.label", { count: sorted.length }), dataset: { anchor: "hand" } });
+    const wrap = h("section.hand-area", { "data-region": "hand", "aria-label": t("n.table.your_hand", { count: sorted.length }), dataset: { anchor: "hand", seatBox: String(me) } });
     const active = obs.to_act === me && this.room.phase === "playing" && !obs.over;
     wrap.classList.toggle("my-turn", myTurn);
-    const sortButton = h("button.sort", { type: "button", title: t("web.hand.sort_title"), "aria-label": t(this.sort === "value" ? "web.hand.sorted_value" : "web.hand.sorted_color"), onclick: () => { this.sort = this.sort === "value" ? "color" : "value"; localStorage.setItem(SORT_KEY, this.sort); this.render(); } }, this.sort === "value" ? "1→9" : "●◆▲■");
+    const sortButton = h("button.sort", { type: "button", title: t("table.sort"), "aria-label": this.sort === "value" ? t("table.sorted_by_number") : t("table.sorted_by_colour"), onclick: () => { this.sort = this.sort === "value" ? "color" : "value"; localStorage.setItem(SORT_KEY, this.sort); this.render(); } }, this.sort === "value" ? "1→9" : "●◆▲■");
     const names = this.seatNames();
     wrap.append(h("div.hand-head", {},
       this.avatar(names[me] || "", me, active),
-      h("div.me-box", {}, h("span.me-name", { title: names[me] }, shortName(names[me] || "", 16)), h("span.me-info", {}, `${t("web.cards", { count: obs.hand.length })} · ${t("web.points", { count: obs.scores[me] })}`)),
-      h("span.timer", { role: "timer", "aria-label": t("web.hand.time_left") }),
+      h("div.me-box", {}, h("span.me-name", { title: names[me] }, shortName(names[me] || "", 16)), h("span.me-info", {}, `${t("n.cards", { count: obs.hand.length })} · ${t("n.points", { count: obs.scores[me] })}`)),
+      h("span.timer", { role: "timer", "aria-label": t("table.time_left") }),
       sortButton,
       this.unoButton(obs)));
     const list = h("ul.hand", { dataset: { count: String(sorted.length) } });
@@ -640,8 +648,8 @@ export class TableView {
       const actions = byCard.get(text) || [];
       const playable = myTurn && actions.length > 0;
       const discarding = actions.some((a) => a.verb === "discard");
-      const extra = [playable ? (discarding ? t("web.hand.can_discard") : t("web.hand.playable")) : ""];
-      if (obs.backs !== undefined && text.includes("/")) extra.push(t("web.hand.back", { card: faceTitle(faceOf(text, 1 - side)) }));
+      const extra = [playable ? (discarding ? t("table.can_discard") : t("table.playable")) : ""];
+      if (obs.backs !== undefined && text.includes("/")) extra.push(t("table.back", { card: faceTitle(faceOf(text, 1 - side)) }));
       const button = cardNode(face, side, sideColors, { tag: "button", extraLabel: extra.filter(Boolean).join(", ") });
       button.type = "button";
       button.classList.add("hand-card");
@@ -651,7 +659,7 @@ export class TableView {
       // Every card stays focusable (a screen reader walks the whole hand); only playable cards act.
       button.setAttribute("aria-disabled", playable ? "false" : "true");
       if (playable) {
-        const colorPrompt = parseFace(face).kind === "wild_discard_all" ? t("web.prompt.discard_color") : t("web.prompt.name_color_for", { card: faceTitle(face) });
+        const colorPrompt = parseFace(face).kind === "wild_discard_all" ? t("table.which_color_discard") : t("table.color_for", { card: faceTitle(face) });
         button.addEventListener("click", () => this.choose(actions, colorPrompt));
       }
       this.longPress(button, text, side);
@@ -694,7 +702,7 @@ export class TableView {
     items.forEach((item, i) => {
       const offset = i - (n - 1) / 2;
       const angle = curve ? Math.max(-8, Math.min(8, offset * Math.min(2, 16 / n))) : 0;
-      const lift = curve ? Math.abs(offset) * Math.abs(offset) * Math.min(1.2, 12 / n) : 0;
+      const lift = curve ? Math.min(8, offset * offset * Math.min(0.6, 6 / n)) : 0;
       item.style.setProperty("--angle", `${angle.toFixed(2)}deg`);
       item.style.setProperty("--lift", `${lift.toFixed(1)}px`);
     });
@@ -708,25 +716,28 @@ export class TableView {
   }
 
   renderDrawer(obs) {
-    const tabs = [["log", t("web.drawer.log")], ["scores", t("web.drawer.scores")], ["room", t("web.drawer.room")]];
-    const drawer = h("aside.drawer", { "data-region": "log", "aria-label": t("web.drawer.label") });
+    const tabs = [["log", t("table.events")], ["scores", t("table.scores_tab")], ["room", t("table.room_tab")]];
+    const drawer = h("aside.drawer", { "data-region": "log", "aria-label": t("table.sidebar") });
     const bar = h("div.drawer-tabs", { role: "tablist" });
     for (const [name, label] of tabs) {
       bar.append(h("button.drawer-tab", { type: "button", role: "tab", id: `tab-${name}`, "aria-selected": String(this.drawerTab === name), "aria-controls": `panel-${name}`, onclick: () => { this.drawerTab = name; this.render(); this.root.querySelector(`#tab-${name}`)?.focus(); } }, label));
     }
-    bar.append(h("button.close-drawer", { type: "button", "aria-label": t("web.close"), onclick: () => this.toggleDrawer(false) }, "✕"));
+    bar.append(h("button.close-drawer", { type: "button", "aria-label": t("table.close"), onclick: () => this.toggleDrawer(false) }, "✕"));
     drawer.append(bar);
     const logPanel = h("div.drawer-panel#panel-log", { role: "tabpanel", "aria-labelledby": "tab-log", hidden: this.drawerTab !== "log" || undefined });
-    const list = h("ol.log", { "aria-label": t("web.drawer.log"), "aria-live": "polite", "aria-relevant": "additions" });
-    this.log.slice(-80).forEach((line) => list.append(h(`li${line.standin ? ".standin" : ""}`, {}, line.text, line.standin ? h("span.standin-mark", {}, ` (${t("web.log.standin")})`) : null)));
+    const list = h("ol.log", { "aria-label": t("table.log_label"), "aria-live": "polite", "aria-relevant": "additions" });
+    const names = this.names();
+    this.log.slice(-80).forEach((line) => list.append(h(`li${line.standin ? ".standin" : ""}`, {}, say(line.line, names), line.standin ? h("span.standin-mark", {}, ` (${t("table.log_standin")})`) : null)));
     logPanel.append(list);
     requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
     const scorePanel = h("div.drawer-panel#panel-scores", { role: "tabpanel", "aria-labelledby": "tab-scores", hidden: this.drawerTab !== "scores" || undefined });
     scorePanel.append(this.renderScores(obs));
-    if (this.summary) scorePanel.append(h("h3", {}, t("web.summary.last_round")), summaryTable(this, this.summary));
+    if (this.summary) scorePanel.append(h("h3", {}, t("summary.last_round")), summaryTable(this, this.summary));
     const roomPanel = h("div.drawer-panel#panel-room", { role: "tabpanel", "aria-labelledby": "tab-room", hidden: this.drawerTab !== "room" || undefined });
     roomPanel.append(this.renderRoomFacts());
     drawer.append(logPanel, scorePanel, roomPanel);
+    // The room's chat (the room page's panel, the same element at every redraw) under the tabs.
+    if (this.chat) drawer.append(h("div.drawer-chat", {}, this.chat));
     return drawer;
   }
 
@@ -737,13 +748,13 @@ export class TableView {
     const box = h("div.room-facts");
     const facts = h("dl.facts");
     const fact = (label, value) => facts.append(h("dt", {}, label), h("dd", {}, value));
-    fact(t("web.facts.game"), `${variant.title} · ${t("web.facts.game_no", { count: room.game_no })}`);
-    fact(t("web.facts.room"), h("span.code", {}, this.code));
-    fact(t("web.facts.you"), this.me === null ? t("web.facts.watching") : t("web.facts.seat", { seat: this.me + 1 }));
-    fact(t("web.facts.spectators"), String(room.spectators || 0));
+    fact(t("lobby.variant"), `${t(`variant.${room.variant}`)} · ${t("room.game_no", { number: room.game_no })}`);
+    fact(t("table.facts_room"), h("span.code", {}, this.code));
+    fact(t("table.you"), this.me === null ? t("room.watching") : t("seat.numbered", { number: this.me + 1 }));
+    fact(t("chat.spectators"), String(room.spectators || 0));
     box.append(facts);
     const rules = rulesOn(catalog(), room);
-    box.append(h("h3", {}, t("web.room.rules")), rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("web.room.official")));
+    box.append(h("h3", {}, t("lobby.rules")), rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
     const controls = this.hostControls ? this.hostControls() : null;
     if (controls) box.append(controls);
     return box;
@@ -752,7 +763,10 @@ export class TableView {
   renderScores(obs) {
     const names = this.seatNames();
     const options = obs.options;
-    const caption = t(`web.scoring.${options.scoring}`, { target: options.target }) + (options.rounds ? ` ${t("web.scoring.rounds", { count: options.rounds })}` : "");
+    const scoring = t(`option.scoring.${options.scoring}`);
+    const caption = options.rounds
+      ? t("table.scores_rounds", { scoring, target: options.target, rounds: t("n.rounds", { count: options.rounds }) })
+      : t("table.scores", { scoring, target: options.target });
     const table = h("table.scores", {}, h("caption", {}, caption));
     const body = h("tbody");
     obs.scores.forEach((score, seat) => body.append(h(`tr${seat === this.me ? ".me" : ""}`, {}, h("th", { scope: "row" }, names[seat]), h("td", {}, String(score)))));
@@ -778,25 +792,20 @@ export class TableView {
     const timer = this.root.querySelector(".timer");
     if (timer) {
       const mine = obs && obs.to_act === this.me && left !== null;
-      timer.textContent = mine ? t("web.hand.seconds_left", { count: Math.ceil(left) }) : "";
+      timer.textContent = mine ? t("table.seconds_left", { count: Math.ceil(left) }) : "";
       timer.hidden = !mine;
     }
     const countdown = this.root.querySelector(".countdown");
-    if (countdown && room.continue_at) countdown.textContent = t("web.summary.next_in", { count: Math.max(0, Math.ceil(room.continue_at - now)) });
+    if (countdown && room.continue_at) countdown.textContent = t("table.next_hand_in", { count: Math.max(0, Math.ceil(room.continue_at - now)) });
     if (this.notes.some((n) => n.until && n.until < Date.now())) this.render();
   }
-}
-
-/** The seat to act's decision in two or three words, under its name. */
-function decisionShort(obs) {
-  return t(`web.decision.${obs.decision}`, {}, t("web.decision.other"));
 }
 
 /** "Round 2: Bo went out; you gained 40." */
 function summaryWords(summary, names, me) {
   const line = summary.lines.find((l) => l.seat === me);
-  const base = t("web.note.round", { round: summary.round, player: me === summary.winner ? t("web.you") : names[summary.winner] });
-  return line && line.gained ? `${base} ${t("web.note.gained", { count: line.gained })}` : base;
+  const base = t("table.round_out", { round: summary.round, player: me === summary.winner ? t("table.you") : names[summary.winner] });
+  return line && line.gained ? `${base} ${t("n.table.gained", { count: line.gained })}` : base;
 }
 
 /** The launcher drawn as a machine (the piles of the Attack variants). */

@@ -2,19 +2,11 @@
 // step-by-step replay of a finished game. The server scores, fires and replays; these pages
 // keep what the reader entered and draw the answers.
 
-import { api } from "./net.js";
+import { api, errorText } from "./net.js";
 import { cardNode, faceOf } from "./cards.js";
 import { animate, clear, h } from "./dom.js";
 import { playSound } from "./sound.js";
-
-/** Words for a snake_case name: "one_card" -> "one card". */
-function words(name) {
-  return String(name).replace(/_/g, " ");
-}
-
-function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
+import { N_, say, t } from "./i18n.js";
 
 const SHEET_KEY = "unokit.sheet";
 
@@ -41,7 +33,7 @@ export function sheetPage(app, catalog) {
       message = null;
       return reply;
     } catch (err) {
-      message = err.message;
+      message = errorText(err);
       draw();
       return null;
     }
@@ -49,35 +41,35 @@ export function sheetPage(app, catalog) {
 
   function newForm() {
     const form = h("form.panel#sheet-new", { "aria-labelledby": "sheet-new-title" });
-    const variant = h("select#sheet-variant", {}, Object.entries(catalog.variants).map(([n, v]) => h("option", { value: n }, v.title)));
-    const players = h("input#sheet-players", { type: "text", required: true, placeholder: "Ana, Bo, Cy" });
+    const variant = h("select#sheet-variant", {}, Object.keys(catalog.variants).map((n) => h("option", { value: n }, t(`variant.${n}`))));
+    const players = h("input#sheet-players", { type: "text", required: true, placeholder: t("sheet.players_example") });
     const scoring = h("select#sheet-scoring");
     const target = h("input#sheet-target", { type: "number", min: "1" });
-    const rounds = h("input#sheet-rounds", { type: "number", min: "1", placeholder: "none" });
+    const rounds = h("input#sheet-rounds", { type: "number", min: "1", placeholder: t("lobby.none") });
     const hint = h("span.hint#sheet-target-hint");
     const refresh = () => {
       const options = catalog.variants[variant.value].options;
       const scoringOption = options.find((o) => o.name === "scoring");
       const targetOption = options.find((o) => o.name === "target");
       const chosen = scoring.value || scoringOption.default;
-      clear(scoring).append(...scoringOption.choices.map((c) => h("option", { value: c, selected: c === chosen }, words(c))));
+      clear(scoring).append(...scoringOption.choices.map((c) => h("option", { value: c, selected: c === chosen }, t(`option.scoring.${c}`))));
       const byScoring = (targetOption.defaults_by || {}).scoring || {};
       const wanted = byScoring[scoring.value] ?? targetOption.default;
       target.placeholder = String(wanted);
-      hint.textContent = `default: ${wanted}`;
+      hint.textContent = t("lobby.default", { value: String(wanted) });
     };
     variant.addEventListener("change", refresh);
     scoring.addEventListener("change", refresh);
     refresh();
     form.append(
-      h("h2#sheet-new-title", {}, "A new score sheet"),
-      h("div.field", {}, h("label", { for: "sheet-variant" }, "Variant"), variant),
-      h("div.field", {}, h("label", { for: "sheet-players" }, "Players, in seating order, separated by commas"), players),
+      h("h2#sheet-new-title", {}, t("sheet.new")),
+      h("div.field", {}, h("label", { for: "sheet-variant" }, t("lobby.variant")), variant),
+      h("div.field", {}, h("label", { for: "sheet-players" }, t("sheet.players")), players),
       h("div.row", {},
-        h("div.field", {}, h("label", { for: "sheet-scoring" }, "Scoring"), scoring),
-        h("div.field", {}, h("label", { for: "sheet-target" }, "Target"), target, hint),
-        h("div.field", {}, h("label", { for: "sheet-rounds" }, "Rounds (optional)"), rounds)),
-      h("button.primary", { type: "submit" }, "Start the sheet"),
+        h("div.field", {}, h("label", { for: "sheet-scoring" }, t("option.scoring")), scoring),
+        h("div.field", {}, h("label", { for: "sheet-target" }, t("option.target")), target, hint),
+        h("div.field", {}, h("label", { for: "sheet-rounds" }, t("sheet.rounds")), rounds)),
+      h("button.primary", { type: "submit" }, t("sheet.start")),
     );
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -100,12 +92,12 @@ export function sheetPage(app, catalog) {
     const variant = catalog.variants[sheet.variant];
     const form = h("form.panel#sheet-round", { "aria-labelledby": "sheet-round-title" });
     const winner = h("select#round-winner", {}, sheet.players.map((p) => h("option", { value: p }, p)));
-    const side = h("select#round-side", {}, variant.side_names.map((s) => h("option", { value: s }, `${s} side`)));
+    const side = h("select#round-side", {}, variant.side_names.map((s) => h("option", { value: s }, t("table.side_value", { side: t(`side.${s}`) }))));
     const hands = h("div.hands");
     const rows = sheet.players.map((player, i) => {
-      const cards = h("input", { type: "text", id: `hand-${i}`, placeholder: "e.g. red 5 skip wild", "aria-describedby": `hand-${i}-hint` });
-      const points = h("input", { type: "number", min: "0", id: `points-${i}`, "aria-label": `${player}: points already counted` });
-      const row = h("div.hand-row", { dataset: { player } }, h("label", { for: `hand-${i}` }, `${player}'s cards`), cards, h("span.or", {}, "or"), points, h("span.hint", { id: `hand-${i}-hint` }, "points"));
+      const cards = h("input", { type: "text", id: `hand-${i}`, placeholder: t("sheet.cards_example"), "aria-describedby": `hand-${i}-hint` });
+      const points = h("input", { type: "number", min: "0", id: `points-${i}`, "aria-label": t("sheet.points_counted", { player }) });
+      const row = h("div.hand-row", { dataset: { player } }, h("label", { for: `hand-${i}` }, t("sheet.cards_of", { player })), cards, h("span.or", {}, t("sheet.or")), points, h("span.hint", { id: `hand-${i}-hint` }, t("sheet.points")));
       hands.append(row);
       return { player, cards, points, row };
     });
@@ -113,11 +105,11 @@ export function sheetPage(app, catalog) {
     winner.addEventListener("change", showRows);
     showRows();
     form.append(
-      h("h2#sheet-round-title", {}, `Round ${sheet.rounds_played.length + 1}`),
-      h("div.row", {}, h("div.field", {}, h("label", { for: "round-winner" }, "Who went out"), winner), variant.double_sided ? h("div.field", {}, h("label", { for: "round-side" }, "Side in play at the end"), side) : null),
-      h("p.hint", {}, "Write what the others still hold (colours are optional: ", h("code", {}, "5 skip wild_draw_four"), "), or the points they counted."),
+      h("h2#sheet-round-title", {}, t("sheet.round", { round: sheet.rounds_played.length + 1 })),
+      h("div.row", {}, h("div.field", {}, h("label", { for: "round-winner" }, t("sheet.went_out")), winner), variant.double_sided ? h("div.field", {}, h("label", { for: "round-side" }, t("sheet.side_at_end")), side) : null),
+      h("p.hint", {}, t("sheet.hands_hint")),
       hands,
-      h("button.primary", { type: "submit" }, "Score the round"),
+      h("button.primary", { type: "submit" }, t("sheet.score_round")),
     );
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -137,23 +129,25 @@ export function sheetPage(app, catalog) {
   }
 
   function sheetTable() {
-    const table = h("table.sheet-table#sheet-table", {}, h("caption", {}, `${catalog.variants[sheet.variant].title}: scoring ${words(sheet.scoring)}, target ${sheet.target}${sheet.rounds ? `, ${plural(sheet.rounds, "round")}` : ""}`));
-    table.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Went out"), ...sheet.players.map((p) => h("th", { scope: "col" }, p)))));
+    const facts = { variant: t(`variant.${sheet.variant}`), scoring: t(`option.scoring.${sheet.scoring}`), target: sheet.target };
+    const caption = sheet.rounds ? t("sheet.caption_rounds", { ...facts, rounds: t("n.rounds", { count: sheet.rounds }) }) : t("sheet.caption", facts);
+    const table = h("table.sheet-table#sheet-table", {}, h("caption", {}, caption));
+    table.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("table.round")), h("th", { scope: "col" }, t("sheet.went_out")), ...sheet.players.map((p) => h("th", { scope: "col" }, p)))));
     const body = h("tbody");
     for (const row of sheet.rounds_played) {
       body.append(h("tr", {}, h("td", {}, String(row.round)), h("td", {}, row.winner), ...row.points.map((v, i) => {
         const cards = row.hands[sheet.players[i]];
-        return h("td", { title: cards ? cards.join(", ") : "" }, v ? `+${v}` : "·");
+        return h("td", { title: cards ? cards.join(t("list.separator")) : "" }, v ? `+${v}` : "·");
       })));
     }
     const totals = sheet.rounds_played.length ? sheet.rounds_played[sheet.rounds_played.length - 1].totals : sheet.players.map(() => 0);
-    body.append(h("tr.totals", {}, h("th", { scope: "row", colspan: "2" }, "Total"), ...totals.map((t) => h("td", {}, String(t)))));
+    body.append(h("tr.totals", {}, h("th", { scope: "row", colspan: "2" }, t("summary.total")), ...totals.map((total) => h("td", {}, String(total)))));
     table.append(body);
     return table;
   }
 
   function draw() {
-    clear(page).append(h("h1", {}, "Score sheet"));
+    clear(page).append(h("h1", {}, t("ui.nav.sheet")));
     if (message) page.append(errorBox(message));
     if (!sheet) {
       page.append(newForm());
@@ -162,13 +156,13 @@ export function sheetPage(app, catalog) {
     page.append(h("div.table-scroll", {}, sheetTable()));
     const last = sheet.rounds_played[sheet.rounds_played.length - 1];
     const winners = last && last.winners;
-    if (winners) page.append(h("p.game-over#sheet-over", { role: "status" }, `Game over: ${winners.join(" and ")} won.`));
+    if (winners) page.append(h("p.game-over#sheet-over", { role: "status" }, t("table.game_over", { winners: winners.join(t("list.separator")) })));
     else page.append(roundForm());
     const blob = new Blob([JSON.stringify(sheet, null, 2)], { type: "application/json" });
     page.append(h("div.row", {},
-      h("button", { type: "button", disabled: !sheet.rounds_played.length || undefined, onclick: async () => { const reply = await call("/api/sheet/undo", { sheet }); if (reply) { save(reply); draw(); } } }, "Take back the last round"),
-      h("a.button", { href: URL.createObjectURL(blob), download: "scores.json" }, "Download (for unokit table)"),
-      h("button.danger", { type: "button", onclick: () => { if (confirm("Start a new sheet? This one is forgotten.")) { sheet = null; localStorage.removeItem(SHEET_KEY); draw(); } } }, "New sheet")));
+      h("button", { type: "button", disabled: !sheet.rounds_played.length || undefined, onclick: async () => { const reply = await call("/api/sheet/undo", { sheet }); if (reply) { save(reply); draw(); } } }, t("sheet.undo")),
+      h("a.button", { href: URL.createObjectURL(blob), download: "scores.json" }, t("sheet.download")),
+      h("button.danger", { type: "button", onclick: () => { if (confirm(t("sheet.new_confirm"))) { sheet = null; localStorage.removeItem(SHEET_KEY); draw(); } } }, t("sheet.new_sheet"))));
   }
 
   draw();
@@ -187,12 +181,6 @@ export function launcherPage(app, catalog) {
   let busy = false;
   let error = null;
 
-  const describe = {
-    random: "fires at random, more often after silent presses (the default model)",
-    pattern: "fires on the presses of the original launcher's repeating pattern",
-    one_card: "gives exactly one card every press (plain drawing)",
-  };
-
   async function press() {
     if (busy) return;
     busy = true;
@@ -205,7 +193,7 @@ export function launcherPage(app, catalog) {
       error = null;
       localStorage.setItem("unokit.launcher", JSON.stringify(state));
     } catch (err) {
-      error = err.message;
+      error = errorText(err);
     }
     busy = false;
     draw();
@@ -224,29 +212,30 @@ export function launcherPage(app, catalog) {
       last = null;
       localStorage.setItem("unokit.launcher", JSON.stringify(state));
     } catch (err) {
-      error = err.message;
+      error = errorText(err);
     }
     draw();
   }
 
   function draw() {
-    clear(page).append(h("h1", {}, "Virtual launcher"));
-    page.append(h("p", {}, "For UNO Attack and UNO Flip Attack with an ordinary deck: when a card says to press the launcher, press here and take from the draw pile the number of cards shown."));
+    clear(page).append(h("h1", {}, t("launcher.title")));
+    page.append(h("p", {}, t("launcher.intro")));
     if (error) page.append(errorBox(error));
-    const select = h("select#launcher-model", {}, models.map((m) => h("option", { value: m, selected: m === state.model }, words(m))));
+    const select = h("select#launcher-model", {}, models.map((m) => h("option", { value: m, selected: m === state.model }, t(`option.launcher.${m}`))));
     select.addEventListener("change", () => { state = { model: select.value }; last = null; draw(); });
-    page.append(h("div.field", {}, h("label", { for: "launcher-model" }, "Model"), select, h("span.hint", {}, describe[state.model])));
-    const result = last === null ? "Press it." : last === 0 ? "Nothing! Keep the cards you have." : `Take ${plural(last, "card")}!`;
-    const machine = h("button.machine#launcher-press", { type: "button", "aria-describedby": "launcher-result", disabled: busy || undefined, onclick: press }, h("span.machine-top", { "aria-hidden": "true" }), h("span.machine-label", {}, "PRESS"));
+    page.append(h("div.field", {}, h("label", { for: "launcher-model" }, t("launcher.model")), select, h("span.hint", {}, t(`launcher.model.${state.model}`))));
+    const result = last === null ? t("launcher.press_it") : last === 0 ? t("launcher.nothing") : t("n.launcher.take", { count: last });
+    const machine = h("button.machine#launcher-press", { type: "button", "aria-describedby": "launcher-result", disabled: busy || undefined, onclick: press }, h("span.machine-top", { "aria-hidden": "true" }), h("span.machine-label", {}, t("launcher.press")));
     page.append(h("div.launcher-stage", {}, machine, h("p.launcher-result#launcher-result", { role: "status", "aria-live": "assertive", dataset: { cards: last === null ? "" : String(last) } }, result)));
-    page.append(h("button#launcher-restart", { type: "button", onclick: restart }, "Reload or flip (restarts the launcher)"));
+    page.append(h("button#launcher-restart", { type: "button", onclick: restart }, t("launcher.restart")));
     if (stats) {
-      const table = h("table.stats", {}, h("caption", {}, "What each model fires (computed from the engine's launcher models)"));
-      table.append(h("thead", {}, h("tr", {}, ...["Model", "Presses that fire", "Presses to the first fire", "Cards per fire (mean ± sd)", "Cards per press (mean ± sd)"].map((t) => h("th", { scope: "col" }, t)))));
+      const table = h("table.stats", {}, h("caption", {}, t("launcher.stats")));
+      const heads = [t("launcher.model"), t("launcher.stats.fire_rate"), t("launcher.stats.first_fire"), t("launcher.stats.per_fire"), t("launcher.stats.per_press")];
+      table.append(h("thead", {}, h("tr", {}, ...heads.map((head) => h("th", { scope: "col" }, head)))));
       const body = h("tbody");
       for (const model of models) {
         const s = stats[model];
-        body.append(h("tr", {}, h("th", { scope: "row" }, words(model)), h("td", {}, `${(100 * s.fire_rate).toFixed(1)} %`), h("td", {}, s.presses_to_first_fire.toFixed(2)), h("td", {}, `${s.cards_per_fire_mean.toFixed(2)} ± ${s.cards_per_fire_sd.toFixed(2)}`), h("td", {}, `${s.cards_per_press_mean.toFixed(2)} ± ${s.cards_per_press_sd.toFixed(2)}`)));
+        body.append(h("tr", {}, h("th", { scope: "row" }, t(`option.launcher.${model}`)), h("td", {}, `${(100 * s.fire_rate).toFixed(1)} %`), h("td", {}, s.presses_to_first_fire.toFixed(2)), h("td", {}, `${s.cards_per_fire_mean.toFixed(2)} ± ${s.cards_per_fire_sd.toFixed(2)}`), h("td", {}, `${s.cards_per_press_mean.toFixed(2)} ± ${s.cards_per_press_sd.toFixed(2)}`)));
       }
       table.append(body);
       page.append(h("div.table-scroll", {}, table));
@@ -283,14 +272,14 @@ export function replayPage(app, catalog, code, number) {
       step = data.step;
       error = null;
     } catch (err) {
-      error = err.message;
+      error = errorText(err);
     }
     loading = false;
     draw();
   }
 
   function draw() {
-    clear(page).append(h("h1", {}, `Replay: room ${code}, game ${number}`));
+    clear(page).append(h("h1", {}, t("replay.title", { code, number })));
     if (error) page.append(errorBox(error));
     if (!data) return;
     const obs = data.observation;
@@ -298,26 +287,28 @@ export function replayPage(app, catalog, code, number) {
     const side = Math.max(0, variant.side_names.indexOf(obs.side));
     const colors = variant.side_colors[side] || variant.side_colors[0];
     const controls = h("div.row.replay-controls", {},
-      h("button#replay-first", { type: "button", onclick: () => load(0) }, "⏮ Start"),
-      h("button#replay-prev", { type: "button", disabled: step === 0 || undefined, onclick: () => load(step - 1) }, "◀ Back"),
-      h("span.step#replay-step", { role: "status" }, `step ${step} of ${data.steps}`),
-      h("button#replay-next", { type: "button", disabled: step >= data.steps || undefined, onclick: () => load(step + 1) }, "Next ▶"),
-      h("button#replay-last", { type: "button", onclick: () => load(data.steps) }, "End ⏭"));
-    const slider = h("input#replay-slider", { type: "range", min: "0", max: String(data.steps), value: String(step), "aria-label": "step" });
+      h("button#replay-first", { type: "button", onclick: () => load(0) }, `⏮ ${t("replay.first")}`),
+      h("button#replay-prev", { type: "button", disabled: step === 0 || undefined, onclick: () => load(step - 1) }, `◀ ${t("replay.back")}`),
+      h("span.step#replay-step", { role: "status" }, t("replay.step_of", { step, steps: data.steps })),
+      h("button#replay-next", { type: "button", disabled: step >= data.steps || undefined, onclick: () => load(step + 1) }, `${t("replay.next")} ▶`),
+      h("button#replay-last", { type: "button", onclick: () => load(data.steps) }, `${t("replay.last")} ⏭`));
+    const slider = h("input#replay-slider", { type: "range", min: "0", max: String(data.steps), value: String(step), "aria-label": t("replay.step") });
     slider.addEventListener("change", () => load(Number(slider.value)));
     page.append(controls, slider);
-    const what = data.action ? `${data.names[data.action.seat]}: ${data.action.text}` : "The deal";
-    page.append(h("p.replay-action", {}, what), h("ul.replay-events", {}, data.narration.map((line) => h("li", {}, line))));
+    const what = data.action ? t("replay.action", { player: data.names[data.action.seat], action: say(data.action.line, data.names) }) : t("replay.deal");
+    page.append(h("p.replay-action", {}, what), h("ul.replay-events", {}, data.lines.map((line) => h("li", {}, say(line, data.names)))));
     const top = h("div.discard", {}, obs.top ? cardNode(obs.top, side, colors) : null);
-    page.append(h("p", {}, `Round ${obs.round} · ${obs.side} side · ${obs.direction} · colour ${obs.color || "being chosen"} · scores ${obs.scores.join(", ")}`), top);
+    const factsKey = variant.double_sided ? N_("replay.facts_side") : N_("replay.facts");
+    const facts = say({ key: factsKey, params: { round: obs.round, side: obs.side, direction: obs.direction, color: obs.color, scores: obs.scores } }, data.names);
+    page.append(h("p", {}, facts), top);
     const hands = h("div.replay-hands");
     obs.hands.forEach((hand, seat) => {
       const cards = h("div.mini-hand");
       hand.forEach((text) => cards.append(cardNode(faceOf(text, side), side, colors, { small: true })));
-      hands.append(h(`section.replay-seat${obs.to_act === seat ? ".to-act" : ""}`, {}, h("h2", {}, `${data.names[seat]} (${plural(hand.length, "card")})`), cards));
+      hands.append(h(`section.replay-seat${obs.to_act === seat ? ".to-act" : ""}`, {}, h("h2", {}, t("replay.seat", { player: data.names[seat], cards: t("n.cards", { count: hand.length }) })), cards));
     });
     page.append(hands);
-    if (data.summary) page.append(h("p", {}, `Round ${data.summary.round} ends: ${data.names[data.summary.winner]} went out.`));
+    if (data.summary) page.append(h("p", {}, t("table.round_out", { round: data.summary.round, player: data.names[data.summary.winner] })));
   }
 
   const key = (event) => {

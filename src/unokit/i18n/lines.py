@@ -1,0 +1,205 @@
+"""Messages as codes with parameters, and how each kind of parameter is shown.
+
+A :class:`Line` is a message key and its parameters, as plain JSON values: a seat number, a
+card's text (``red 5``), a colour's name. That is what the server sends and what every surface
+keeps; :meth:`Words.say` turns it into text in one language. How a parameter is shown depends on
+its name (:data:`PARAM_TYPES`, the same table the browser reads): ``player`` is a seat and is
+shown as its name, ``card`` a card face shown by its printed title, ``cards`` a list of them,
+``color`` a colour's name, and so on. A name that is not in the table is shown as given. A
+parameter may itself be a line (an object with a ``key`` and ``params``): it is said first, and
+its words fill the placeholder.
+
+:class:`Words` also says the engine's closed sets one at a time: a card face (``Red 5``,
+``Красная 5``), a colour, a side, a decision, an option, a variant, an error.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS, KIND_BY_NAME, KIND_NAMES, NO_COLOR, is_number, parse_face
+from ..core.codes import ERRORS, Param
+from ..core.errors import UnokitError
+from .catalog import DEFAULT, N_, Catalog, catalog
+
+P = Param
+#: How a parameter of a :class:`Line` is shown, by its name (the browser reads this table too).
+PARAM_TYPES: dict[str, Param] = {
+    **dict.fromkeys(("player", "target", "winner", "presser", "on", "dealer", "by", "then", "seat"), P.SEAT),
+    **dict.fromkeys(("players", "winners"), P.SEATS),
+    **dict.fromkeys(("card", "top", "drawn", "back", "mine", "theirs"), P.CARD),
+    **dict.fromkeys(("cards", "backs", "revealed", "discarded"), P.CARDS),
+    **dict.fromkeys(("kind",), P.KIND),
+    **dict.fromkeys(("color", "previous"), P.COLOR),
+    **dict.fromkeys(("side",), P.SIDE),
+    **dict.fromkeys(("direction",), P.DIRECTION),
+    **dict.fromkeys(("reason",), P.REASON),
+    **dict.fromkeys(("decision",), P.DECISION),
+    **dict.fromkeys(("option", "needs"), P.OPTION),
+    **dict.fromkeys(("variant",), P.VARIANT),
+    **dict.fromkeys(
+        ("count", "total", "round", "points", "low", "high", "minimum", "players_count", "step", "steps", "number"),
+        P.NUMBER,
+    ),
+    **dict.fromkeys(("scores",), P.NUMBERS),
+    **dict.fromkeys(("given", "name", "text", "line"), P.TEXT),
+}
+
+
+@dataclass(frozen=True)
+class Line:
+    """A message key and its parameters (JSON values, read by :data:`PARAM_TYPES`)."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "params": self.params} if self.params else {"key": self.key}
+
+
+class Words:
+    """Says keys, lines and the engine's closed sets in the language of ``cat``; seats are
+    named from ``names`` (``seat N`` in words when there are none)."""
+
+    def __init__(self, cat: Catalog, names: Sequence[str] | None = None) -> None:
+        self.cat = cat
+        self.names = list(names) if names is not None else None
+
+    # ------------------------------------------------------------------ one value
+    def seat(self, seat: int) -> str:
+        """A seat by its player's name (seats are numbered from 1 where there is no name)."""
+        if self.names is not None and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return self.cat.t("seat.numbered", number=seat + 1)
+
+    def card(self, face: str) -> str:
+        """A card face by its printed title: ``Red 5``, ``Wild Draw Four``; the whole text of a
+        double-sided card (``red 5/pink 2``) is said by its first face."""
+        parsed = parse_face(face.split("/", maxsplit=1)[0])
+        kind = KIND_NAMES[parsed.kind]
+        title = self.cat.t(f"card.{kind}")
+        if parsed.color == NO_COLOR:
+            return self.cat.t("face.wild", card=title)
+        color = self.cat.t(f"face.color.{face.split(maxsplit=1)[0]}")
+        key = N_("face.number") if is_number(parsed.kind) else N_("face.action")
+        return self.cat.t(key, color=color, card=title)
+
+    def kind(self, name: str) -> str:
+        """A card kind by its title (``Wild Draw Four``)."""
+        return self.cat.t(f"card.{name}") if name in KIND_BY_NAME else name
+
+    def color(self, name: str | None) -> str:
+        """A colour by its name; none while one is being chosen."""
+        return self.cat.t(f"color.{name}") if name else self.cat.t("color.none")
+
+    def color_with_symbol(self, name: str | None) -> str:
+        """A colour with its colour-blind symbol: ``red (circle)``."""
+        if not name:
+            return self.cat.t("color.none")
+        symbol = self.cat.t(f"symbol.{COLOR_SYMBOLS[COLOR_BY_NAME[name]]}")
+        return self.cat.t("color.with_symbol", color=self.color(name), symbol=symbol)
+
+    def side(self, name: str) -> str:
+        return self.cat.t(f"side.{name}")
+
+    def direction(self, name: str) -> str:
+        return self.cat.t(f"direction.{name}")
+
+    def reason(self, name: str) -> str:
+        """Why cards were taken: a reason's words, or the title of the card that caused it."""
+        if name in KIND_BY_NAME:
+            return self.kind(name)
+        return self.cat.t(f"reason.{name}")
+
+    def decision(self, kind: str) -> str:
+        """What a seat deciding ``kind`` is doing, for others to read (``naming a colour``)."""
+        return self.cat.t(f"decision.{kind}.todo")
+
+    def option(self, name: str) -> str:
+        return self.cat.t(f"option.{name}")
+
+    def variant(self, name: str) -> str:
+        return self.cat.t(f"variant.{name}")
+
+    def number(self, value: object) -> str:
+        return str(value)
+
+    def value(self, kind: Param, value: Any) -> str:
+        """``value`` shown as a parameter of type ``kind``; a nested line (an object with a
+        ``key``) is said as a line, whatever the type."""
+        if value is None:
+            return ""
+        if isinstance(value, dict) and "key" in value:
+            return self.say(Line(str(value["key"]), dict(value.get("params", {}))))
+        if kind == P.SEAT:
+            return self.seat(int(value))
+        if kind == P.SEATS:
+            return self.cat.join(self.seat(int(s)) for s in value)
+        if kind == P.CARD:
+            return self.card(str(value))
+        if kind == P.CARDS:
+            return self.cat.join(self.card(str(c)) for c in value) if value else self.cat.t("cards.none")
+        if kind == P.KIND:
+            return self.kind(str(value))
+        if kind == P.COLOR:
+            return self.color(str(value))
+        if kind == P.SIDE:
+            return self.side(str(value))
+        if kind == P.DIRECTION:
+            return self.direction(str(value))
+        if kind == P.REASON:
+            return self.reason(str(value))
+        if kind == P.DECISION:
+            return self.decision(str(value))
+        if kind == P.OPTION:
+            return self.option(str(value))
+        if kind == P.VARIANT:
+            return self.variant(str(value))
+        if kind == P.NUMBERS:
+            return self.cat.join(self.t("score.entry", player=seat, points=v) for seat, v in enumerate(value))
+        return str(value)
+
+    # ------------------------------------------------------------------ messages
+    def t(self, key: str, /, **params: Any) -> str:
+        """The message ``key`` with its parameters shown by their types (:data:`PARAM_TYPES`)."""
+        shown = {name: self.value(PARAM_TYPES.get(name, P.TEXT), value) for name, value in params.items()}
+        if isinstance(params.get("count"), int):
+            shown["count"] = params["count"]
+        return self.cat.t(key, **shown)
+
+    def say(self, line: Line) -> str:
+        """A :class:`Line` in words."""
+        return self.t(line.key, **line.params)
+
+    def error(self, error: UnokitError) -> str:
+        """An engine error in words: its code's message with its parameters."""
+        return self.say(error_line(error))
+
+
+def error_line(error: UnokitError) -> Line:
+    """An engine error as a :class:`Line` (``error.<code>``); parameters its code does not
+    declare are left out."""
+    spec = ERRORS[error.code]
+    return Line(f"error.{error.code.value}", {k: v for k, v in error.params.items() if k in spec.params})
+
+
+@functools.cache
+def words(code: str = DEFAULT) -> Words:
+    """:class:`Words` of language ``code`` without seat names."""
+    return Words(catalog(code))
+
+
+def words_for(code: str, names: Sequence[str] | None) -> Words:
+    """:class:`Words` of language ``code`` naming seats from ``names``."""
+    return Words(catalog(code), names)
+
+
+def param_types() -> Mapping[str, str]:
+    """:data:`PARAM_TYPES` as JSON (for the browser)."""
+    return {name: kind.value for name, kind in PARAM_TYPES.items()}
+
+
+__all__ = ["PARAM_TYPES", "Line", "Words", "error_line", "param_types", "words", "words_for"]

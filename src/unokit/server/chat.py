@@ -1,0 +1,129 @@
+"""A room's chat as the fold of its chat log: pure data and rules, no I/O, no clock.
+
+The chat log is kept apart from the room log (``docs/protocol.md``, "Chat"): a message never
+changes the room's state version, so talking can never make a player's action stale, and it
+never enters a game's record. Its entries are
+
+* ``say`` (``seat``, ``name``, ``channel``, ``game``, ``live``, ``text``): a line of free text;
+* ``react`` (the same, with ``reaction`` instead of ``text``): one of :data:`REACTIONS`;
+* ``mute`` (``seat``, ``who``, ``muted``): the host muted or unmuted a seat's occupant (``who``
+  is the hash of their seat token, so a newcomer in the seat is not muted), or, with ``seat``
+  null, every spectator.
+
+``channel`` is ``players`` for a message from a seat and ``spectators`` for one from a
+spectator. While a game is live (phases ``playing`` and ``hand_over``) spectators' messages of
+that game are shown to spectators only; once it is over they join the players' chat
+(:func:`visible`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .room import HAND_OVER, PLAYING, RoomError
+
+#: The quick reactions, declared once: their keys travel in the protocol; the pages say them in
+#: the reader's language.
+REACTIONS = ("uno", "nice", "oops", "gg", "hurry", "yes", "laugh", "wow", "sad", "heart")
+
+#: The longest chat line, in characters (after surrounding spaces are removed).
+MAX_TEXT = 280
+#: How many messages a connection is sent on joining (the newest it may see).
+HISTORY = 100
+#: How many messages a room keeps in memory (all of them stay in the database).
+KEPT = 500
+
+PLAYERS, SPECTATORS = "players", "spectators"
+LIVE_PHASES = (PLAYING, HAND_OVER)
+
+
+def check_text(text: str) -> str:
+    """``text`` as it is stored: stripped; raise :class:`RoomError` ``bad_chat`` when it is empty,
+    longer than :data:`MAX_TEXT` or holds control characters (line breaks included). Anything
+    else, markup included, is kept as it was written: pages show it as text."""
+    line = text.strip()
+    if not line:
+        raise RoomError("bad_chat", "a chat message needs some text")
+    if len(line) > MAX_TEXT:
+        raise RoomError("bad_chat", f"a chat message may be at most {MAX_TEXT} characters, this one has {len(line)}")
+    if not line.isprintable():
+        raise RoomError("bad_chat", "a chat message is one line of printable characters")
+    return line
+
+
+def check_reaction(reaction: str) -> str:
+    if reaction not in REACTIONS:
+        raise RoomError("bad_chat", f"unknown reaction {reaction[:40]!r}; reactions are {', '.join(REACTIONS)}")
+    return reaction
+
+
+@dataclass
+class ChatState:
+    """The messages of a room and who is muted, advanced one chat-log entry at a time."""
+
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    muted_occupants: set[str] = field(default_factory=set)  # seat-token hashes
+    spectators_muted: bool = False
+    count: int = 0  # entries folded so far (the chat log's last number)
+
+    def apply(self, entry: dict[str, Any]) -> dict[str, Any] | None:
+        """Fold one entry; return the message it adds (numbered ``n``), if any."""
+        self.count += 1
+        if entry["type"] == "mute":
+            if entry.get("seat") is None:
+                self.spectators_muted = bool(entry["muted"])
+            elif entry["muted"]:
+                self.muted_occupants.add(entry["who"])
+            else:
+                self.muted_occupants.discard(entry["who"])
+            return None
+        message = {key: value for key, value in entry.items() if key != "type"}
+        message["n"] = self.count
+        self.add(message)
+        return message
+
+    def add(self, message: dict[str, Any]) -> None:
+        """Keep a numbered message (folded here, or committed by the process that owns the room)."""
+        self.count = max(self.count, message["n"])
+        self.messages.append(message)
+        if len(self.messages) > KEPT:
+            del self.messages[: len(self.messages) - KEPT]
+
+    def muted_seats(self, occupants: list[str | None]) -> list[int]:
+        """The seats whose occupants (their token hashes, by seat) are muted."""
+        return [seat for seat, who in enumerate(occupants) if who is not None and who in self.muted_occupants]
+
+    def is_muted(self, seat: int | None, occupant: str | None) -> bool:
+        if seat is None:
+            return self.spectators_muted
+        return occupant is not None and occupant in self.muted_occupants
+
+
+def visible(message: dict[str, Any], seat: int | None, game_no: int, phase: str) -> bool:
+    """Whether the reader at ``seat`` (``None``: a spectator) may see ``message`` while the room
+    is in ``phase`` of game ``game_no``: spectators' messages of a live game stay with the
+    spectators until that game is over."""
+    if seat is None or message["channel"] != SPECTATORS or not message.get("live"):
+        return True
+    return not (message.get("game") == game_no and phase in LIVE_PHASES)
+
+
+def history(chat: ChatState, seat: int | None, game_no: int, phase: str) -> list[dict[str, Any]]:
+    """The newest :data:`HISTORY` messages the reader may see, oldest first."""
+    shown = [m for m in chat.messages if visible(m, seat, game_no, phase)]
+    return shown[-HISTORY:]
+
+
+__all__ = [
+    "HISTORY",
+    "MAX_TEXT",
+    "PLAYERS",
+    "REACTIONS",
+    "SPECTATORS",
+    "ChatState",
+    "check_reaction",
+    "check_text",
+    "history",
+    "visible",
+]

@@ -1,0 +1,121 @@
+"""The server's closed sets that people read about, declared once: the message types of the
+protocol, its error codes with their parameters, the room phases and the room settings.
+
+Each error is sent as its ``code`` with its ``params`` (and an English ``message`` for logs and
+scripts); the browser says it in its reader's language from the catalogue key
+``server.error.<code>``. :func:`registry_keys` lists every key these sets feed, for the
+catalogue tools and the tests (``docs/i18n.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import fields
+from types import MappingProxyType
+
+from ..core.codes import Param, Spec
+from .chat import REACTIONS
+from .protocol import FIELDS
+from .room import PHASES, Settings
+
+P = Param
+
+#: The messages a client sends (their fields: :data:`unokit.server.protocol.FIELDS`).
+CLIENT_MESSAGES: tuple[str, ...] = tuple(FIELDS)
+#: The messages the server sends (``docs/protocol.md``, "Server messages").
+SERVER_MESSAGES: tuple[str, ...] = ("welcome", "state", "room", "ack", "error", "closed", "pong", "chat", "redirect")
+
+
+def _spec(code: str, **params: Param) -> Spec:
+    return Spec(code, MappingProxyType(dict(params)))
+
+
+#: Every error code of the protocol and of the HTTP API, with its parameters.
+ERRORS = MappingProxyType(
+    {
+        spec.code: spec
+        for spec in (
+            _spec("too_large", limit=P.NUMBER),
+            _spec("bad_json"),
+            _spec("too_deep", limit=P.NUMBER),
+            _spec("bad_message"),
+            _spec("unknown_type"),
+            _spec("rate_limited"),
+            _spec("too_many_errors"),
+            _spec("bad_protocol"),
+            _spec("no_room"),
+            _spec("room_closed"),
+            _spec("room_full"),
+            _spec("room_crowded"),
+            _spec("not_joined"),
+            _spec("bad_token"),
+            _spec("spectator"),
+            _spec("foreign_seat"),
+            _spec("stale"),
+            _spec("duplicate"),
+            _spec("out_of_turn"),
+            _spec("invalid_action"),
+            _spec("illegal"),
+            _spec("phase"),
+            _spec("not_host"),
+            _spec("seats_open"),
+            _spec("seat_taken"),
+            _spec("bad_seat"),
+            _spec("bad_bot"),
+            _spec("unavailable"),
+            _spec("bad_room"),
+            _spec("bad_settings"),
+            _spec("bad_request"),
+            _spec("bad_cards", given=P.TEXT),
+            _spec("no_record"),
+            _spec("bad_record"),
+            _spec("bad_step"),
+            _spec("corrupt"),
+            _spec("offline"),
+            _spec("bad_chat"),
+            _spec("muted"),
+        )
+    }
+)
+
+#: Why a room was closed (the ``reason`` of a ``close`` log entry and of the ``closed`` message).
+CLOSE_REASONS: tuple[str, ...] = ("host", "idle")
+#: The states of a browser's connection to its room, as its status line says them.
+CONNECTION_STATES: tuple[str, ...] = ("connecting", "reconnecting", "lost", "connected")
+
+#: The models the virtual launcher page offers (``/#/launcher``), each with a description.
+LAUNCHER_PAGE_MODELS: tuple[str, ...] = ("random", "pattern", "one_card")
+
+#: The room settings people set (the stand-in bot is chosen by the server).
+SETTINGS: tuple[str, ...] = tuple(f.name for f in fields(Settings) if f.name != "standin_bot")
+
+
+def registry_keys() -> Iterator[str]:
+    """Every catalogue key of the server's closed sets."""
+    for code in ERRORS:
+        yield f"server.error.{code}"
+    for phase in PHASES:
+        yield f"phase.{phase}"
+    for reason in CLOSE_REASONS:
+        yield f"room.closed.{reason}"
+    for state in CONNECTION_STATES:
+        yield f"net.{state}"
+    for model in LAUNCHER_PAGE_MODELS:
+        yield f"launcher.model.{model}"
+    for reaction in REACTIONS:
+        yield f"reaction.{reaction}"
+    for name in SETTINGS:
+        yield f"setting.{name}"
+        yield f"setting.{name}.help"
+
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "CLOSE_REASONS",
+    "CONNECTION_STATES",
+    "ERRORS",
+    "LAUNCHER_PAGE_MODELS",
+    "SERVER_MESSAGES",
+    "SETTINGS",
+    "registry_keys",
+]

@@ -1,0 +1,188 @@
+"""The catalogues (docs/i18n.md): every language holds every key and no stale one, with the same
+placeholders as English and every plural form its language has; the compiled files are what the
+catalogues give; the terminal's language follows the environment; and no text a player reads
+holds an engine identifier.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+import sys
+from pathlib import Path
+
+import pytest
+from babel import Locale
+from babel.messages.catalog import Catalog, Message
+
+from unokit.i18n import LANGUAGES, PSEUDO, catalog, match, resolve
+from unokit.i18n.keys import is_plural, registry_keys
+from unokit.i18n.lines import PARAM_TYPES, Line, words_for
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import catalogs  # noqa: E402  (the catalogue tool, scripts/catalogs.py)
+
+
+def _key(message: Message) -> str:
+    return message.id[0] if isinstance(message.id, tuple | list) else str(message.id)
+
+
+def _strings(message: Message) -> list[str]:
+    raw = message.string
+    return [str(s or "") for s in raw] if isinstance(raw, tuple | list) else [str(raw or "")]
+
+
+def _placeholders(text: str) -> set[str]:
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
+@pytest.fixture(scope="module")
+def template() -> Catalog:
+    return catalogs.extract()
+
+
+@pytest.fixture(scope="module")
+def english() -> dict[str, list[str]]:
+    return {_key(m): _strings(m) for m in catalogs.read("en") if m.id}
+
+
+def test_the_template_holds_every_registry_key(template: Catalog) -> None:
+    keys = {_key(m) for m in template if m.id}
+    assert set(registry_keys()) <= keys
+    assert len(keys) > 500
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_every_catalogue_has_every_key_and_no_stale_one(code: str, template: Catalog) -> None:
+    wanted = {_key(m) for m in template if m.id}
+    messages = [m for m in catalogs.read(code) if m.id]
+    have = {_key(m) for m in messages}
+    assert sorted(wanted - have) == [], "missing keys: run make catalogs and translate them"
+    assert sorted(have - wanted) == [], "stale keys: run make catalogs"
+    empty = [_key(m) for m in messages if not all(_strings(m))]
+    assert empty == [], f"untranslated in {code}"
+    fuzzy = [_key(m) for m in messages if m.fuzzy]
+    assert fuzzy == []
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_placeholders_agree_with_english_and_every_plural_form_is_there(
+    code: str, english: dict[str, list[str]]
+) -> None:
+    locale = Locale.parse(code)
+    forms = catalogs.get_plural(locale).num_plurals
+    for message in catalogs.read(code):
+        if not message.id:
+            continue
+        key = _key(message)
+        strings = _strings(message)
+        assert is_plural(key) == isinstance(message.id, tuple | list), key
+        if is_plural(key):
+            assert len(strings) == forms, f"{code} {key}: {len(strings)} forms, the language has {forms}"
+        wanted = set().union(*(_placeholders(s) for s in english[key]))
+        for text in strings:
+            got = _placeholders(text)
+            # A plural form may leave out {count} (Russian "одна карта"), but nothing else.
+            assert got <= wanted and wanted - got <= {"count"}, f"{code} {key}: {got} against {wanted}"
+
+
+#: Placeholders whose values the code says before filling them in (a list already joined, a
+#: nested message, a number of seconds): they need no type.
+SAID_BY_THE_CALLER = frozenset(
+    {"action", "bot", "code", "help", "open", "phase", "pile", "rounds", "rules"}
+    | {
+        "first",
+        "reaction",
+        "scoring",
+        "seats",
+        "second",
+        "seconds",
+        "symbol",
+        "teams",
+        "todo",
+        "value",
+    }
+)
+
+
+def test_every_placeholder_has_a_type(english: dict[str, list[str]]) -> None:
+    names = set().union(*(_placeholders(s) for texts in english.values() for s in texts))
+    assert names - set(PARAM_TYPES) - SAID_BY_THE_CALLER == set()
+    assert names >= SAID_BY_THE_CALLER  # no stale entry
+
+
+def test_the_compiled_files_are_what_the_catalogues_give() -> None:
+    stale = [str(p.relative_to(ROOT)) for p, data in catalogs.compiled().items() if p.read_bytes() != data]
+    assert stale == [], "run make catalogs"
+
+
+@pytest.mark.parametrize("code", [*LANGUAGES, PSEUDO])
+def test_the_browser_catalogue_keys_plurals_by_cldr_category(code: str) -> None:
+    data = json.loads((catalogs.JSON_DIR / f"{code}.json").read_text(encoding="utf-8"))
+    assert data["language"] == code
+    categories = set(Locale.parse("en" if code == PSEUDO else code).plural_form.tags) | {"other"}
+    plurals = {k: v for k, v in data["messages"].items() if is_plural(k)}
+    assert plurals
+    for key, forms in plurals.items():
+        assert set(forms) == categories, key
+
+
+def test_russian_plurals_follow_cldr() -> None:
+    russian = catalog("ru")
+    assert [russian.t("n.cards", count=n) for n in (1, 2, 5, 21, 22, 25, 11)] == [
+        "1 карта",
+        "2 карты",
+        "5 карт",
+        "21 карта",
+        "22 карты",
+        "25 карт",
+        "11 карт",
+    ]
+    assert catalog("en").t("n.cards", count=1) == "1 card" and catalog("en").t("n.cards", count=2) == "2 cards"
+
+
+@pytest.mark.parametrize(
+    ("environment", "wanted"),
+    [
+        ({"LANG": "ru_RU.UTF-8"}, "ru"),
+        ({"LANGUAGE": "xx:ru", "LANG": "de_DE.UTF-8"}, "ru"),
+        ({"LC_ALL": "en_GB.UTF-8", "LANG": "ru_RU.UTF-8"}, "en"),
+        ({"LC_MESSAGES": "ru_RU", "LANG": "en_US"}, "ru"),
+        ({"LANG": "C"}, "en"),
+        ({"LANG": "xx_YY"}, "en"),
+        ({}, "en"),
+    ],
+)
+def test_the_terminal_language_follows_the_environment(environment: dict[str, str], wanted: str) -> None:
+    assert resolve(None, environment) == wanted
+    assert resolve("ru", {"LANG": "en_US"}) == "ru"  # --lang wins
+    assert resolve("klingon", {"LANG": "ru_RU"}) == "en"  # an unknown --lang is English
+
+
+def test_language_tags_match_by_language() -> None:
+    assert match(["ru-RU", "en"]) == "ru"
+    assert match(["pt-BR", "ru"]) == "ru"
+    assert match(["en-XA"]) == PSEUDO
+    assert match([]) == "en"
+
+
+#: An engine identifier: a word with an underscore (``wild_draw_four``, ``play_or_keep``).
+ENGINE_ID = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_no_catalogue_text_holds_an_engine_identifier(code: str) -> None:
+    texts = [s for m in catalogs.read(code) if m.id for s in _strings(m)]
+    found = sorted({hit for text in texts for hit in ENGINE_ID.findall(re.sub(r"\{\w+\}", "", text))})
+    assert found == []
+
+
+def test_a_line_is_said_in_each_language_with_its_parameters_typed() -> None:
+    line = Line("event.play.color", {"player": 1, "card": "wild_draw_four", "color": "blue"})
+    assert words_for("en", ["Ann", "Bo"]).say(line) == "Bo played Wild Draw Four — blue"
+    russian = words_for("ru", ["Ана", "Бо"]).say(line)
+    assert russian == "Бо → «Закажи цвет и возьми четыре», цвет: синий"
+    # Seats without names are numbered from 1.
+    assert words_for("en", None).say(Line("event.skip", {"player": 0})) == "Skipped: Seat 1"

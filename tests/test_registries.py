@@ -1,0 +1,211 @@
+"""The closed sets (decisions, events, actions, options, errors, cards, server errors) are declared
+once with their parameters, and every table keyed by one of them, in any layer, covers all of it:
+a new member without words, or without an entry in some table, fails here.
+
+The tables are found by looking: every module of ``unokit`` is imported and each of its
+module-level mappings whose keys all belong to one closed set must hold the whole set, unless it
+is listed in :data:`PARTIAL` with the reason it covers only part of it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+import unokit
+from unokit import Game
+from unokit.core.codes import ACTIONS, DECISIONS, ERRORS, EVENTS, REASONS, Param
+from unokit.core.errors import ErrorCode, UnokitError
+from unokit.core.kinds import KIND_NAMES
+from unokit.core.types import ActionKind, DecisionKind, EventType, WindowKind
+from unokit.core.variants import OPTION_SPECS, VARIANT_NAMES
+from unokit.i18n.lines import PARAM_TYPES
+from unokit.server import words as server_words
+
+#: The closed sets, as the text of their members.
+CLOSED_SETS: dict[str, frozenset[str]] = {
+    "decision kinds": frozenset(k.value for k in DecisionKind),
+    "event types": frozenset(k.value for k in EventType),
+    "action verbs": frozenset(k.value for k in ActionKind),
+    "window kinds": frozenset(k.value for k in WindowKind),
+    "error codes": frozenset(k.value for k in ErrorCode),
+    "options": frozenset(o.name for o in OPTION_SPECS),
+    "card kinds": frozenset(KIND_NAMES) - {str(n) for n in range(10)},
+    "server error codes": frozenset(server_words.ERRORS),
+}
+
+#: Tables that cover part of a closed set on purpose, and why.
+PARTIAL: dict[str, str] = {
+    "unokit.core.notation._SEATED": "the verbs followed by a seat number",
+    "unokit.core.notation._EXPECTED": "what a refusal asks for, for the decisions other than a turn and the end",
+    "unokit.core.variants.OPTION_CHOICES": "the options whose values are a few words",
+    "unokit.server.web.OPTION_CHOICES": "the same table, imported",
+    "unokit.core.variants._NOT_APPLICABLE": "the options a variant refuses for a reason worth saying",
+    "unokit.fast.tables._KIND_CODES": "the verbs of the compiled engine's actions (no catch, UNO call or target)",
+    "unokit.narration._SEAT_ONLY": "the events that name only who did them",
+}
+
+
+def _modules() -> list[Any]:
+    out = []
+    for info in pkgutil.walk_packages(unokit.__path__, "unokit."):
+        if info.name.endswith("__main__"):
+            continue
+        out.append(importlib.import_module(info.name))
+    return out
+
+
+def keyed_tables() -> list[tuple[str, str, frozenset[str]]]:
+    """Every module-level mapping of unokit keyed by members of one closed set: its name, the
+    set's name and its keys."""
+    found = []
+    for module in _modules():
+        for name, value in vars(module).items():
+            if not isinstance(value, Mapping) or len(value) < 2 or not all(isinstance(k, str) for k in value):
+                continue
+            keys = frozenset(str(k) for k in value)
+            for set_name, members in CLOSED_SETS.items():
+                if keys <= members:
+                    found.append((f"{module.__name__}.{name}", set_name, keys))
+    return found
+
+
+def test_every_table_keyed_by_a_closed_set_is_complete() -> None:
+    tables = keyed_tables()
+    assert len(tables) >= 10  # the search finds the registries themselves
+    incomplete = [
+        f"{name}: {set_name} lacks {sorted(CLOSED_SETS[set_name] - keys)}"
+        for name, set_name, keys in tables
+        if keys != CLOSED_SETS[set_name] and name not in PARTIAL
+    ]
+    assert incomplete == []
+    # Every declared exception is still a table (a stale entry would hide a new one).
+    assert set(PARTIAL) <= {name for name, _set, _keys in tables}
+
+
+def test_the_completeness_check_catches_a_table_without_a_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The defect this suite guards against: a words table made before a decision kind was added.
+    from unokit import narration
+
+    words = {kind.value: "words" for kind in DecisionKind if kind != DecisionKind.DISCARD_CARDS}
+    monkeypatch.setattr(narration, "DECISION_WORDS", words, raising=False)
+    missing = [n for n, s, keys in keyed_tables() if n == "unokit.narration.DECISION_WORDS" and keys != CLOSED_SETS[s]]
+    assert missing == ["unokit.narration.DECISION_WORDS"]
+
+
+def test_the_registries_declare_every_member_once() -> None:
+    assert set(EVENTS) == set(EventType)
+    assert set(DECISIONS) == set(DecisionKind)
+    assert set(ACTIONS) == set(ActionKind)
+    assert set(ERRORS) == set(ErrorCode)
+    assert all(
+        spec.code == kind.value for registry in (EVENTS, DECISIONS, ACTIONS, ERRORS) for kind, spec in registry.items()
+    )
+
+
+def test_error_parameters_are_named_by_their_type() -> None:
+    # A line's parameter is shown by its name (PARAM_TYPES): an error's declared parameters must
+    # be named for the type the registry gives them.
+    wrong = [
+        f"{code.value}.{name}: {kind} but named as {PARAM_TYPES.get(name)}"
+        for code, spec in ERRORS.items()
+        for name, kind in spec.params.items()
+        if PARAM_TYPES.get(name, Param.TEXT) != kind
+    ]
+    assert wrong == []
+
+
+_SHAPES: dict[Param, Any] = {
+    Param.SEAT: int,
+    Param.SEATS: list,
+    Param.CARD: str,
+    Param.CARDS: list,
+    Param.KIND: str,
+    Param.COLOR: str,
+    Param.SIDE: str,
+    Param.DIRECTION: str,
+    Param.REASON: str,
+    Param.NUMBER: int,
+    Param.NUMBERS: list,
+    Param.FLAG: bool,
+}
+
+
+def _random_events(variant: str, seed: int, options: dict[str, object]) -> tuple[list[dict[str, Any]], set[str]]:
+    """The events of one random game (with out-of-turn actions too) and the decision kinds met."""
+    game, events = Game.new(variant, 4, seed, **options)
+    rng = random.Random(seed)
+    kinds: set[str] = set()
+    for _ in range(1500):
+        if game.is_over:
+            break
+        kinds.add(game.decision)
+        out_of_turn = [(a, s) for s in range(game.n) if s != game.to_act for a in game.legal_actions(s)]
+        if out_of_turn and rng.random() < 0.3:
+            action, seat = rng.choice(out_of_turn)
+            events += game.apply(action, seat=seat)
+        else:
+            events += game.apply(rng.choice(game.legal_actions()))
+    return events, kinds
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_every_event_carries_the_parameters_its_type_declares(variant: str) -> None:
+    options: dict[str, object] = {"seven_o": True, "jump_in": True, "rounds": 2}
+    if variant in ("classic", "flip"):
+        options["stacking"] = "progressive"
+    events, _kinds = _random_events(variant, 3, options)
+    for event in events:
+        spec = EVENTS[EventType(event["type"])]
+        fields = set(event) - {"type"}
+        assert fields <= set(spec.params), (event["type"], fields - set(spec.params))
+        assert set(spec.params) - spec.optional <= fields, (event["type"], set(spec.params) - fields)
+        for name in fields:
+            shape = _SHAPES.get(spec.params[name])
+            if shape is not None:
+                assert isinstance(event[name], shape), (event["type"], name, event[name])
+            if spec.params[name] == Param.REASON:
+                assert event[name] in REASONS or event[name] in KIND_NAMES, event
+
+
+def test_an_illegal_action_carries_its_code_and_parameters() -> None:
+    game = Game.from_position(
+        {
+            "variant": "classic",
+            "players": 2,
+            "seed": 1,
+            "turn": 0,
+            "color": "red",
+            "hands": [["blue 7", "green 2"], ["yellow 1"]],
+            "discard": ["red 5"],
+        }
+    )
+    with pytest.raises(UnokitError) as caught:
+        game.apply("play blue 7")
+    assert caught.value.code == ErrorCode.NO_MATCH
+    assert caught.value.params == {"card": "blue 7", "top": "red 5", "color": "red"}
+    assert "does not match" in str(caught.value)  # the English message stays
+    with pytest.raises(UnokitError) as caught:
+        game.apply("draw", seat=1)
+    assert caught.value.code == ErrorCode.NOT_YOUR_TURN and caught.value.params == {"seat": 0, "decision": "turn"}
+    with pytest.raises(UnokitError) as caught:
+        Game.new("classic", 11, 1)
+    assert caught.value.code == ErrorCode.PLAYERS_RANGE
+    assert caught.value.params == {"variant": "classic", "low": 2, "high": 10, "given": "11"}
+
+
+def test_the_browser_draws_every_chat_reaction() -> None:
+    # The one table of the pages keyed by a closed set (their words are the catalogue's).
+    from pathlib import Path
+
+    from unokit.server.chat import REACTIONS
+
+    source = (Path(unokit.__file__).parent / "server" / "static" / "js" / "chat.js").read_text(encoding="utf-8")
+    table = source.split("export const REACTIONS = {", 1)[1].split("};", 1)[0]
+    keys = [line.strip().split(":", 1)[0] for line in table.strip().splitlines()]
+    assert keys == list(REACTIONS)

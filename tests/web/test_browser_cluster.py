@@ -1,0 +1,69 @@
+"""The browser client in a cluster: two ``unokit serve`` processes on one PostgreSQL database.
+The page opens the room at the process that does not run it, follows the server's redirect to
+the one that does, and when that process is killed mid-game comes back by itself, through its
+own address, to the process that takes the room over, with its hand, and plays on to the end."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser
+
+from unokit.server.client import create_room, ws_url
+
+from ..server.conftest import postgres  # noqa: F401 - the PostgreSQL fixture
+from ..server.support import FAST, PostgresCluster, ServerProcess, free_port
+from .player import YOUR_TURN, Clicker, hand, is_over, join_room, play_to_the_end, start_game, until_your_turn
+
+#: The process that runs the room, and the other one.
+Pair = tuple[ServerProcess, ServerProcess]
+
+
+def _get(server: ServerProcess, path: str) -> dict[str, str]:
+    with urllib.request.urlopen(f"{server.url}{path}", timeout=5) as response:
+        answer: dict[str, str] = json.loads(response.read())
+        return answer
+
+
+@pytest.fixture
+def two_processes(postgres: PostgresCluster) -> Iterator[Pair]:  # noqa: F811
+    database = postgres.new_database()
+    servers = [ServerProcess(database, free_port()) for _ in range(2)]
+    try:
+        yield servers[0].start(), servers[1].start()
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def test_the_page_meets_the_owner_and_comes_back_after_a_takeover(browser: Browser, two_processes: Pair) -> None:
+    owner, other = two_processes
+    room = create_room(owner.url, "classic", 2, options={"rounds": 1}, settings={**FAST, "bot_seconds": 0.05})
+    code = room["room"]
+    assert _get(owner, f"/api/rooms/{code}")["served_by"] == _get(owner, "/api/health")["node"]  # it runs the room
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    try:
+        page.goto(f"{other.url}/")
+        page.evaluate(f"localStorage.setItem('unokit.host.{code}', {json.dumps(room['host_token'])})")
+        join_room(page, other.url, code, "Ann")
+        assert sockets == [ws_url(other.url), ws_url(owner.url)]  # sent on to the owner
+        page.click("[data-verb='add-bot']")
+        start_game(page)
+        until_your_turn(page)
+        before = sorted(hand(page))
+        owner.kill()
+        page.wait_for_function("['lost', 'reconnecting'].includes(document.querySelector('#status').dataset.state)")
+        page.wait_for_function("document.querySelector('#status').dataset.state === 'connected'", timeout=30000)
+        page.wait_for_function(YOUR_TURN)
+        assert sorted(hand(page)) == before
+        assert sockets[-1] == ws_url(other.url)  # back through the page's own address
+        play_to_the_end([Clicker(page)], timeout=120)
+        assert is_over(page)
+        assert _get(other, f"/api/rooms/{code}")["served_by"] == _get(other, "/api/health")["node"]
+    finally:
+        page.context.close()

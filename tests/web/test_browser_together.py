@@ -1,0 +1,212 @@
+"""Playing together in the browser: two people and a spectator chat (spectators apart during the
+game, a reaction over the sender's seat, a muted seat refused, markup shown as text, a flood
+refused), a public room found in the lobby and joined while a private one is never listed, play
+now filled with bots, play again by a non-host with a leaver's seat, the chat and the ready marks
+back after ``kill -9``, and "My games" with a record that ``unokit verify`` accepts."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page
+
+from unokit.server.client import create_room as create_room_over_http
+
+from ..server.support import UNOKIT, ServerProcess, free_port
+from .player import FAST_TIMERS, create_room, join_room, start_game, watch_room
+
+#: The texts of the chat as the page shows them, oldest first.
+CHAT_LINES = "() => [...document.querySelectorAll('[data-region=chat] .chat-line')].map(li => li.textContent)"
+#: Elements that markup in a chat line would have made.
+MADE_BY_MARKUP = "document.querySelectorAll('[data-region=chat] img, [data-region=chat] script').length"
+#: Room timers where a player who does not act is played by the stand-in bot after 0.3 s, so
+#: that games finish by themselves.
+STAND_IN_TIMERS = {**FAST_TIMERS, "turn_seconds": "0.3"}
+HOSTILE = ['<img src=x onerror="window.pwned=1">', '"><script>window.pwned=2</script>']
+
+
+def _pages(browser: Browser, count: int) -> list[Page]:
+    pages = [browser.new_context(viewport={"width": 1280, "height": 800}).new_page() for _ in range(count)]
+    return pages
+
+
+def _close(pages: list[Page]) -> None:
+    for page in pages:
+        page.context.close()
+
+
+def _say(page: Page, text: str) -> None:
+    page.fill("#chat-text", text)
+    page.click("#chat-send")
+
+
+def _lines(page: Page) -> list[str]:
+    return [str(line) for line in page.evaluate(CHAT_LINES)]
+
+
+def _shows(page: Page, text: str) -> None:
+    """Wait until a line of the page's chat ends with ``text``."""
+    page.wait_for_function(f"text => ({CHAT_LINES})().some(line => line.endsWith(text))", arg=text)
+
+
+def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerProcess) -> None:
+    ann, ben, wes = _pages(browser, 3)
+    errors: list[str] = []
+    for page in (ann, ben, wes):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        code = create_room(ann, web_server.url, name="Ann", variant="classic", players=3, bots=1)
+        join_room(ben, web_server.url, code, "Ben")
+        watch_room(wes, web_server.url, code)
+        assert ann.locator('[data-region="chat"] #chat-text').count() == 1  # the text field is in the region
+        _say(ann, "hi Ben")
+        _shows(ben, "Ann: hi Ben")
+        _say(ben, "hi Ann")
+        for text in HOSTILE:
+            _say(ben, text)
+        for page in (ann, ben, wes):
+            _shows(page, HOSTILE[-1])
+            assert _lines(page)[-2:] == [f"Ben: {text}" for text in HOSTILE]  # shown as the text it is
+            assert page.evaluate(MADE_BY_MARKUP) == 0 and page.evaluate("window.pwned") is None
+        # during the game the spectator's chat stays with the spectators
+        start_game(ann)
+        wes.wait_for_selector(".table-root .table")
+        _say(wes, "psst: Ann holds the reds")
+        _shows(wes, "psst: Ann holds the reds")
+        _say(ann, "good luck")
+        for page in (ann, ben):
+            _shows(page, "Ann: good luck")  # written after the spectator's line
+            assert not any("psst" in line for line in _lines(page))
+        # a reaction floats over its sender's seat
+        ben.wait_for_selector('.table-root .seat[data-seat="0"]')
+        ann.click('[data-reaction="uno"]')
+        ben.wait_for_selector('.reaction-float[data-seat="0"]')
+        seat_box = ben.locator('.table-root .seat[data-seat="0"]').bounding_box()
+        bubble_box = ben.locator('.reaction-float[data-seat="0"]').first.bounding_box()
+        assert seat_box is not None and bubble_box is not None
+        centre = bubble_box["x"] + bubble_box["width"] / 2
+        assert seat_box["x"] <= centre <= seat_box["x"] + seat_box["width"]
+        assert seat_box["y"] - bubble_box["height"] - 40 <= bubble_box["y"] <= seat_box["y"] + seat_box["height"]
+        _shows(wes, "Ann: ⚡ UNO!")
+        # the host mutes Ben: his field is disabled, and a message he forces through is refused
+        ann.click("#tab-room")  # the drawer's room tab holds the host's controls
+        ann.click('[data-verb="mute"][data-seat="1"]')
+        ben.wait_for_function("document.querySelector('#chat-text').disabled")
+        ben.evaluate(
+            "() => { const f = document.querySelector('#chat-text'); f.disabled = false; f.value = 'let me speak'; }"
+        )
+        ben.click("#chat-send", force=True)
+        ben.wait_for_function("document.querySelector('.chat-note').textContent.includes('muted')")
+        _say(ann, "quiet now")
+        _shows(ben, "Ann: quiet now")
+        assert not any("let me speak" in line for line in _lines(ann))
+        # a reader may hide either channel
+        wes.uncheck("#chat-show-players")
+        assert not wes.locator(".chat-line.from-players").first.is_visible()
+        assert wes.locator(".chat-line.from-spectators").first.is_visible()
+        # a flood is refused past the seat's rate (5 at once, 1 a second on this server)
+        before = len([line for line in _lines(ben) if line.startswith("Ann: spam")])
+        started = time.monotonic()
+        ann.evaluate(
+            """() => { const f = document.querySelector('#chat-text'), b = document.querySelector('#chat-send');
+                       for (let i = 0; i < 30; i++) { f.value = `spam ${i}`; b.click(); } }"""
+        )
+        ann.wait_for_function("document.querySelector('.chat-note').textContent.includes('too many')")
+        ben.wait_for_timeout(500)
+        elapsed = time.monotonic() - started
+        sent = len([line for line in _lines(ben) if line.startswith("Ann: spam")]) - before
+        assert 0 < sent <= 5 + elapsed + 1
+        assert errors == []
+    finally:
+        _close([ann, ben, wes])
+
+
+def test_a_public_room_is_found_in_the_lobby_a_private_one_never_and_play_now_fills_with_bots(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    ann, ben, dan = _pages(browser, 3)
+    try:
+        secret = create_room_over_http(web_server.url, "attack", 3)["room"]
+        code = create_room(ann, web_server.url, name="Ann", variant="attack", players=3, bots=1, public=True)
+        ben.goto(f"{web_server.url}/")
+        entry = ben.locator(f'#waiting-rooms li[data-room="{code}"]')
+        entry.wait_for()
+        assert "host Ann" in entry.inner_text() and "1 open seat" in entry.inner_text()
+        assert secret not in ben.inner_text("body")
+        entry.locator("a").click()  # its Join link: the room's page and its join form
+        ben.fill("#join-name", "Ben")
+        ben.click("#join-player")
+        ann.wait_for_function("document.querySelector('.waiting').textContent.includes('Ben')")
+        assert secret not in ben.evaluate("fetch('/api/lobby').then(r => r.text())")
+        # play now: nobody waits for a game of UNO Flip Attack, so a room opens and bots fill it
+        dan.goto(f"{web_server.url}/")
+        dan.fill("#your-name", "Dan")
+        dan.select_option("#play-now-variant", "flip_attack")
+        dan.click("#play-now")
+        dan.wait_for_selector(".table-root .table", timeout=30000)
+        kinds = dan.eval_on_selector_all(".table-root .seat", "seats => seats.map(s => s.dataset.kind)")
+        assert kinds == ["bot", "bot", "bot"] and dan.locator(".hand-head .me-name").inner_text() == "Dan"
+    finally:
+        _close([ann, ben, dan])
+
+
+def test_play_again_after_kill_9_a_leavers_seat_and_my_games(browser: Browser, tmp_path: Path) -> None:
+    server = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", free_port()).start()
+    ann, ben = _pages(browser, 2)
+    try:
+        code = create_room(ann, server.url, name="Ann", variant="classic", players=3, bots=1, timers=STAND_IN_TIMERS)
+        join_room(ben, server.url, code, "Ben")
+        start_game(ann)  # nobody clicks: after 0.3 s the stand-in bots play the game out
+        for page in (ann, ben):
+            page.wait_for_selector("#play-again", timeout=60000)
+        # Ben, not the host, asks to play again; Ann's page shows it
+        ben.click("#play-again")
+        ann.wait_for_selector('.ready-list li[data-seat="1"][data-ready="true"]')
+        assert ann.locator('.ready-list li[data-seat="0"]').get_attribute("data-ready") == "false"
+        _say(ben, "one more?")
+        _shows(ann, "Ben: one more?")
+        server.kill()  # kill -9: the chat and the ready mark come back with the room
+        ann.wait_for_function("['lost', 'reconnecting'].includes(document.querySelector('#status').dataset.state)")
+        server.start()
+        for page in (ann, ben):
+            page.wait_for_function("document.querySelector('#status').dataset.state === 'connected'", timeout=30000)
+            _shows(page, "Ben: one more?")
+        ann.wait_for_selector('.ready-list li[data-seat="1"][data-ready="true"]')
+        ann.click("#play-again")  # the last one present: the next game starts
+        for page in (ann, ben):
+            page.wait_for_selector('.table-root[data-game="2"]')
+            page.wait_for_selector("#play-again", timeout=60000)
+        # Ben leaves instead: Ann plays on, a bot in Ben's seat
+        ben.click("#leave-table")
+        ben.wait_for_url(f"{server.url}/")
+        ann.wait_for_selector('.ready-list li[data-seat="1"][data-ready="open"]')
+        ann.click("#play-again")
+        ann.wait_for_selector('.table-root[data-game="3"]')
+        assert ann.get_attribute('.table-root .seat[data-seat="1"]', "data-kind") == "bot"
+        # Ben's games: the two he played, each to replay or download
+        ben.goto(f"{server.url}/#/games")
+        ben.wait_for_selector("table.games tbody tr")
+        rows = ben.locator("table.games tbody tr")
+        assert rows.count() == 2
+        assert [rows.nth(i).get_attribute("data-game") for i in range(2)] == ["2", "1"]
+        with ben.expect_download() as download:
+            rows.nth(1).locator("a.download").click()
+        path = tmp_path / "record.json"
+        download.value.save_as(path)
+        verified = subprocess.run([UNOKIT, "verify", str(path)], capture_output=True, text=True, check=False)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+        rows.nth(0).locator("a:has-text('Replay')").click()
+        ben.wait_for_selector("#replay-step")
+        assert code in ben.locator("h1").inner_text()
+        # forgotten, the list is empty
+        ben.goto(f"{server.url}/#/games")
+        ben.wait_for_selector("table.games")
+        ben.once("dialog", lambda dialog: dialog.accept())
+        ben.click("#forget-me")
+        ben.wait_for_selector("p.none")
+        assert ben.locator("table.games").count() == 0
+    finally:
+        _close([ann, ben])
+        server.stop()
