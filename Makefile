@@ -11,23 +11,41 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
+<<<<<<< HEAD
 .PHONY: setup run demo test test-all lint typecheck dist dist-check bench bench-bots golden postgres catalogs
+=======
+.PHONY: setup setup-play run demo test lint typecheck dist dist-check bench bench-bots golden postgres catalogs
+>>>>>>> main
 
-# Installs uv (pinned) when missing, then the locked environment in .venv.
+# Installs uv (pinned) when missing.
 $(UV):
+	@echo "installing uv $(UV_VERSION), the package manager, into $(TOOLS)/ (once)"
 	@$(PYTHON) -m venv $(TOOLS)
 	@$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
+# The whole locked environment in .venv: every extra, for the tests and every command.
 setup: $(UV)
 	@$(UV) sync --quiet --frozen --all-extras --python $(PYTHON)
+	@touch $(PLAY_READY)
+
+# What `make run` and `make demo` need: unokit with the `play` extra (Textual and Rich), added to
+# .venv without removing anything `make setup` installed (--inexact); again when uv.lock changes.
+PLAY_READY := .venv/.unokit-play
+$(PLAY_READY): uv.lock pyproject.toml | $(UV)
+	@echo "installing unokit and what the terminal game needs (Textual, Rich: about 15 MB) into .venv;" \
+		"the first time they are downloaded, which takes a moment"
+	@$(UV) sync --quiet --frozen --inexact --extra play --python $(PYTHON)
+	@touch $@
+
+setup-play: $(PLAY_READY)
 
 # Play in the terminal: you against bots (UNO Flip, 4 players by default).
-run: setup
-	@$(UV) run --frozen unokit play --variant $(VARIANT) --players $(PLAYERS) $(ARGS)
+run: $(PLAY_READY)
+	@.venv/bin/unokit play --variant $(VARIANT) --players $(PLAYERS) $(ARGS)
 
 # Print a game between random players, turn by turn.
-demo: setup
-	@$(UV) run --frozen unokit demo --variant $(VARIANT) --players $(PLAYERS) --seed $(SEED)
+demo: $(PLAY_READY)
+	@.venv/bin/unokit demo --variant $(VARIANT) --players $(PLAYERS) --seed $(SEED)
 
 lint: setup
 	$(UV) run --frozen ruff check src tests scripts examples

@@ -62,7 +62,7 @@ KEYMAP: tuple[KeyBinding, ...] = (
     KeyBinding("play_drawn", "P", (), ("p",), "play the card you drew"),
     KeyBinding("back", "Esc", ("escape",), ("escape",), "back out of a colour choice; close a window"),
     KeyBinding("help", "?", ("question_mark", "f1"), ("?",), "help: the rules being played, the cards and these keys"),
-    KeyBinding("log", "L", (), ("l",), "show or hide the log and the scores"),
+    KeyBinding("log", "L", ("l",), ("l",), "the log of the game so far (in the browser, with the scores)"),
     KeyBinding("mute", "M", (), ("m",), "sound on or off"),
     KeyBinding("quit", "Q", ("q", "ctrl+q"), (), "quit (asks first; the record is saved)"),
 )

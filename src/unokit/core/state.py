@@ -17,6 +17,7 @@ module and each building on the one before:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .colors import NO_COLOR
@@ -197,6 +198,18 @@ class GameState:
                 have.remove(t)
             else:
                 mine.append(t)
+
+    def _hands_moved(self, moved: Callable[[Seat], Seat]) -> None:
+        """Each seat ``h``'s hand is now seat ``moved(h)``'s (a trade, hands passed on): what
+        players remember of a hand goes with it, except a seat's memory of the hand it now holds
+        itself (its own hand is not among what it knows of the others)."""
+        known: dict[Seat, dict[Seat, list[CardId]]] = {}
+        for holder, viewers in self.known.items():
+            now = moved(holder)
+            kept = {viewer: cards for viewer, cards in viewers.items() if viewer != now}
+            if kept:
+                known[now] = kept
+        self.known = known
 
     def _forget(self, holder: Seat, card: CardId) -> None:
         """``holder`` played or discarded ``card``: nobody knows it is in that hand any more."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -21,6 +22,7 @@ from ..clickopts import (
     output_file,
     output_folder,
     parse_option_pairs,
+    program,
     require_extra,
     with_deck,
 )
@@ -306,7 +308,7 @@ def play(
         close_bots(externals)
         last = app.save_game()
         for path in [*app.saved, *([last] if last is not None and last not in app.saved else [])]:
-            click.echo(f"Game record saved to {path}  (unokit replay {path})")
+            click.echo(f"Game record saved to {path}  ({program()} replay {shlex.quote(str(path))})")
         if app.session is not None and app.session.save_error is not None:
             click.echo(f"Error: {app.session.save_error}", err=True)
     if app.error is not None:

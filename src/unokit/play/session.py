@@ -41,7 +41,7 @@ from ..core.types import DecisionKind
 from ..core.variants import OPTION_SPECS, VARIANTS, Options
 from ..i18n import DEFAULT, catalog
 from ..i18n.lines import Words
-from ..narration import Narrator, plain
+from ..narration import Narrator, plain, plural
 from ..record import GameRecord, RecordingGame, Seat, save_record
 from . import faces
 
@@ -97,10 +97,21 @@ class Player:
 
 @dataclass(frozen=True)
 class Choice:
-    """One answer of a menu prompt."""
+    """One answer of a menu prompt. An answer that still needs a colour named (a wild played
+    or passed on) holds one choice per colour in ``colors``, asked next, and ``action`` is the
+    first of them."""
 
     label: str
     action: Action
+    colors: tuple[Choice, ...] = ()
+
+
+def naming_a_color(label: str, actions: Sequence[Action]) -> Choice:
+    """One answer for ``actions``, the same card naming each colour it may (or one action
+    naming none)."""
+    if len(actions) == 1 and actions[0].color == NO_COLOR:
+        return Choice(label, actions[0])
+    return Choice(label, actions[0], tuple(Choice(faces.color_label(COLOR_NAMES[a.color]), a) for a in actions))
 
 
 @dataclass(frozen=True)
@@ -449,12 +460,10 @@ class Session:
         choices: list[Choice] = []
         if decision == "play_or_keep":
             drawn = faces.face_of(str(pending["card"]), game.side)
-            for a in legal:
-                if a.kind == PLAY_DRAWN and not a.uno:
-                    color = f", naming {faces.color_label(COLOR_NAMES[a.color])}" if a.color >= 0 else ""
-                    choices.append(Choice(f"Play the {faces.title(drawn)}{color}", a))
-                elif a.kind == KEEP:
-                    choices.append(Choice("Keep it", a))
+            plays = [a for a in legal if a.kind == PLAY_DRAWN and not a.uno]
+            if plays:
+                choices.append(naming_a_color(f"Play the {faces.title(drawn)}", plays))
+            choices += [Choice("Keep it", a) for a in legal if a.kind == KEEP]
             question = "you must play it (force play)" if game.options.force_play else "play it or keep it?"
             message = f"You drew {faces.label(drawn)}: {question}"
         elif decision == "challenge":
@@ -464,6 +473,7 @@ class Session:
             draw_text = f"draw {kind.draws}" if kind.draws else f"draw until {pending['color']}"
             # The challenge asks a question about the hand; it tells nothing about it.
             claim = f"did {by} hold a {previous} card?" if previous else f"did {by} bluff?"
+            passes: dict[int, list[Action]] = {}  # stacked Wild Draw cards passed on (H-3), by card
             for a in legal:
                 if a.kind == CHALLENGE:
                     choices.append(Choice(f"Challenge: {claim}", a))
@@ -471,9 +481,10 @@ class Session:
                     if game.stack_total:
                         draw_text = f"draw all {game.stack_total}"
                     choices.append(Choice(f"Accept: {draw_text}", a))
-                elif a.kind == PLAY and not a.uno:  # a stacked Wild Draw card passed on (H-3)
-                    named = f", naming {faces.color_label(COLOR_NAMES[a.color])}" if a.color >= 0 else ""
-                    choices.append(Choice(f"Pass it on: {faces.title(game.face_text(a.card))}{named}", a))
+                elif a.kind == PLAY and not a.uno:
+                    passes.setdefault(a.card, []).append(a)
+            for passed, plays in passes.items():
+                choices.append(naming_a_color(f"Pass it on: {faces.title(game.face_text(passed))}", plays))
             message = f"{by} played {card} naming {faces.color_label(pending.get('color'))}. Challenge it?"
         elif decision == "choose_color":
             choices = [Choice(faces.color_label(COLOR_NAMES[a.color]), a) for a in legal if a.kind == COLOR]
@@ -481,7 +492,9 @@ class Session:
         elif decision == "choose_player":
             sizes = self.views[seat].hand_sizes
             choices = [
-                Choice(f"Trade hands with {names[a.seat]} ({sizes[a.seat]} cards)", a) for a in legal if a.kind == TRADE
+                Choice(f"Trade hands with {names[a.seat]} ({plural(sizes[a.seat], 'card')})", a)
+                for a in legal
+                if a.kind == TRADE
             ]
             seven = game.deck.kind[game.side][game.top_card] == 7
             message = ("Seven" if seven else "Trade Hands") + ": whose hand do you take?"

@@ -22,7 +22,7 @@ from ..clickopts import (
 )
 from ..core.errors import UnokitError
 from ..narration import plural
-from .runner import BACKENDS, ENGINES, SimConfig, SimResult, run_sim
+from .runner import BACKENDS, ENGINES, INTERRUPTS, SimConfig, SimResult, run_sim
 from .tournament import FORMATS, TournamentConfig, TournamentResult, run_tournament
 
 
@@ -181,22 +181,38 @@ def sim(
             result = run_sim(config, update)
     except (UnokitError, RuntimeError) as exc:  # a bot broke the rules or the protocol
         raise click.ClickException(str(exc)) from None
-    _print_sim(result)
-    written = []
-    with _writing():
-        if json_file:
-            result.write_json(json_file)
-            written.append(json_file)
-        if csv_file:
-            result.write_csv(csv_file)
-            written.append(csv_file)
-        if plot_folder:
-            from .plots import write_plots
 
-            written += write_plots(result, plot_folder)
-    for path in written:
-        click.echo(f"wrote {path}")
-    _stop_if_interrupted(result.interrupted, result.tally.games, config.games)
+    def report() -> None:
+        _print_sim(result)
+        written = []
+        with _writing():
+            if json_file:
+                result.write_json(json_file)
+                written.append(json_file)
+            if csv_file:
+                result.write_csv(csv_file)
+                written.append(csv_file)
+            if plot_folder:
+                from .plots import write_plots
+
+                written += write_plots(result, plot_folder)
+        for path in written:
+            click.echo(f"wrote {path}")
+
+    stopped = _whole(report)
+    _stop_if_interrupted(result.interrupted or stopped, result.tally.games, config.games)
+
+
+def _whole(report: Callable[[], None]) -> bool:
+    """Run ``report`` (print the results and write their files) to its end: a Ctrl-C meanwhile
+    (a second one, after the one that stopped the run) waits until the files are written, as
+    they hold what the run has. True when a Ctrl-C came."""
+    try:
+        with INTERRUPTS.installed(), INTERRUPTS.held():
+            report()
+    except KeyboardInterrupt:
+        return True
+    return False
 
 
 @contextmanager
@@ -373,12 +389,16 @@ def tournament(
             result = run_tournament(config, lambda done, _total: update(done))
     except (UnokitError, RuntimeError) as exc:  # a bot broke the rules or the protocol
         raise click.ClickException(str(exc)) from None
-    _print_tournament(result)
-    if json_file:
-        with _writing():
-            result.write_json(json_file)
-        click.echo(f"wrote {json_file}")
-    _stop_if_interrupted(result.interrupted, sum(row["games"] for row in result.tables), total)
+
+    def report() -> None:
+        _print_tournament(result)
+        if json_file:
+            with _writing():
+                result.write_json(json_file)
+            click.echo(f"wrote {json_file}")
+
+    stopped = _whole(report)
+    _stop_if_interrupted(result.interrupted or stopped, sum(row["games"] for row in result.tables), total)
 
 
 def _print_tournament(result: TournamentResult) -> None:
@@ -409,6 +429,7 @@ def _print_tournament(result: TournamentResult) -> None:
             f"{row['win_rate']:.1%}",
         )
     console.print(table)
+    console.print("Win rates at each table:")
     for row in result.tables:
         pairs = ", ".join(f"{bot} {rate:.1%}" for bot, rate in zip(row["bots"], row["win_rates"], strict=True))
         console.print(f"  {pairs}")
