@@ -53,11 +53,7 @@ def test_the_hosts_seat_is_marked_for_everyone(shared_server: ServerProcess) -> 
         await bo.close()
 
     run(body)
-    assert [s["host"] for s in get_json(shared_server.url, f"/api/rooms/{room['room']}")["seats"]] == [
-        True,
-        False,
-        False,
-    ]
+    assert get_json(shared_server.url, f"/api/rooms/{room['room']}")["host_seat"] == 0
 
 
 def test_moves_of_a_stand_in_are_marked_and_counted_until_the_player_acts(shared_server: ServerProcess) -> None:

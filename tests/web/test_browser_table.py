@@ -172,7 +172,7 @@ def test_the_room_is_made_with_its_bots_and_the_invite_says_who_hosts(
         bo.wait_for_selector("#join-form")
         text = bo.locator("#join-form").inner_text()
         assert "Ann invites you to play" in text and "null" not in text
-        assert "Jump-In" in text and "Seven-O" in text and "Progressive" in text
+        assert "Jump-In" in text and "Seven-O" in text and "progressive" in text
         assert layout_problems(bo) == []
         bo.fill("#join-name", "Bo")
         bo.click("#join-player")
