@@ -18,6 +18,7 @@ from unokit.core.variants import VARIANT_NAMES
 from unokit.record import GameRecord, verify
 
 from ..server.support import ServerProcess, free_port, leaks
+from .conftest import BYPASS_CSP
 from .player import (
     VIEWPORTS,
     YOUR_TURN,
@@ -48,7 +49,7 @@ def _pages(browser: Browser, count: int, screen: str = "laptop") -> list[Page]:
     for _ in range(count):
         viewport = VIEWPORTS[screen]
         phone = viewport["width"] < 600 or viewport["height"] < 600
-        context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+        context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=BYPASS_CSP)
         pages.append(context.new_page())
     return pages
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from ..server.support import ServerProcess
+from .conftest import BYPASS_CSP
 from .player import answer_the_decision_before_a_turn, create_room, is_over, start_game, until_your_turn
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -23,7 +24,7 @@ CONTRAST = (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8")
 
 
 def _page(browser: Browser, **kwargs: object) -> Page:
-    return browser.new_context(**kwargs).new_page()  # type: ignore[arg-type]
+    return browser.new_context(**kwargs, bypass_csp=BYPASS_CSP).new_page()  # type: ignore[arg-type]
 
 
 def test_keyboard_play(browser: Browser, web_server: ServerProcess) -> None:

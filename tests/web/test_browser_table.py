@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, Playwright
 from unokit.server.client import create_room as api_room
 
 from ..server.support import FAST, ServerProcess
-from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .conftest import BYPASS_CSP, CHROMIUM, CHROMIUM_ARGS
 from .player import (
     VIEWPORTS,
     YOUR_TURN,
@@ -36,7 +36,7 @@ from .player import (
 def _page(browser: Browser, screen: str = "laptop", **kwargs: Any) -> Page:
     viewport = VIEWPORTS[screen]
     phone = viewport["width"] < 600 or viewport["height"] < 600
-    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, **kwargs)
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=BYPASS_CSP, **kwargs)
     return context.new_page()
 
 
@@ -308,7 +308,11 @@ def test_the_page_installs_and_says_when_the_server_is_gone(
     context never installs), the icons are served as the manifest says, and without the network
     the page opens from the service worker and says that the server cannot be reached."""
     context = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport=VIEWPORTS["phone"]
+        str(tmp_path / "profile"),
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        viewport=VIEWPORTS["phone"],
+        bypass_csp=BYPASS_CSP,
     )
     page = context.new_page()
     try:

@@ -73,7 +73,7 @@ export function roomPage(app, code, catalog) {
       else draw();
     },
     onError: (msg) => {
-      if (msg.code === "bad_token") {
+      if (msg.code === "bad_token" || msg.code === "seat_lost") {
         memory.setSeat(code, null);
         note = t("room.seat_gone");
         conn.close();
