@@ -8,7 +8,7 @@ import logging
 
 import click
 
-from ..clickopts import require_extra
+from ..clickopts import lang_option, require_extra
 from . import DEFAULT_SEND_BUFFER, SEND_BUFFER_RANGE
 
 #: What ``unokit serve`` needs from the optional ``server`` extra.
@@ -26,6 +26,7 @@ SERVER_MODULES = (
 
 
 @click.command()
+@lang_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option(
