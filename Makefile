@@ -11,23 +11,37 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup run demo test test-all lint typecheck dist dist-check bench golden postgres catalogs
+.PHONY: setup setup-play run demo test test-all lint typecheck dist dist-check bench bench-bots golden postgres catalogs
 
-# Installs uv (pinned) when missing, then the locked environment in .venv.
+# Installs uv (pinned) when missing.
 $(UV):
+	@echo "installing uv $(UV_VERSION), the package manager, into $(TOOLS)/ (once)"
 	@$(PYTHON) -m venv $(TOOLS)
 	@$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
+# The whole locked environment in .venv: every extra, for the tests and every command.
 setup: $(UV)
 	@$(UV) sync --quiet --frozen --all-extras --python $(PYTHON)
+	@touch $(PLAY_READY)
+
+# What `make run` and `make demo` need: unokit with the `play` extra (Textual and Rich), added to
+# .venv without removing anything `make setup` installed (--inexact); again when uv.lock changes.
+PLAY_READY := .venv/.unokit-play
+$(PLAY_READY): uv.lock pyproject.toml | $(UV)
+	@echo "installing unokit and what the terminal game needs (Textual, Rich: about 15 MB) into .venv;" \
+		"the first time they are downloaded, which takes a moment"
+	@$(UV) sync --quiet --frozen --inexact --extra play --python $(PYTHON)
+	@touch $@
+
+setup-play: $(PLAY_READY)
 
 # Play in the terminal: you against bots (UNO Flip, 4 players by default).
-run: setup
-	@$(UV) run --frozen unokit play --variant $(VARIANT) --players $(PLAYERS) $(ARGS)
+run: $(PLAY_READY)
+	@.venv/bin/unokit play --variant $(VARIANT) --players $(PLAYERS) $(ARGS)
 
 # Print a game between random players, turn by turn.
-demo: setup
-	@$(UV) run --frozen unokit demo --variant $(VARIANT) --players $(PLAYERS) --seed $(SEED)
+demo: $(PLAY_READY)
+	@.venv/bin/unokit demo --variant $(VARIANT) --players $(PLAYERS) --seed $(SEED)
 
 lint: setup
 	$(UV) run --frozen ruff check src tests scripts examples
@@ -85,6 +99,17 @@ bench: setup
 	$(UV) run --frozen python scripts/bench_engine.py
 	$(UV) run --frozen python scripts/bench_envs.py
 	$(UV) run --frozen python scripts/bench_fast.py
+
+# The bots' ladder and the expert's head-to-head figures (docs/bots.md): the tournament of the five
+# levels in five settings, then ismcts_belief against ismcts_fast and against heuristic (2-player
+# Classic, seats swapped), with times per decision. Hours at the defaults on 2 cores; smaller with
+# LADDER_GAMES=50 H2H_GAMES=200.
+LADDER_GAMES ?= 200
+H2H_GAMES ?= 2000
+bench-bots: setup
+	$(UV) run --frozen python scripts/bench_ladder.py --games $(LADDER_GAMES)
+	$(UV) run --frozen python scripts/bench_ismcts.py --bot ismcts_belief --opponent ismcts_fast --games $(H2H_GAMES) --first-deal 10000
+	$(UV) run --frozen python scripts/bench_ismcts.py --bot ismcts_belief --opponent heuristic --games $(H2H_GAMES) --first-deal 10000
 
 # The message catalogues (docs/i18n.md): Babel extracts every key, updates each language's
 # catalogue (src/unokit/locale/<lang>/LC_MESSAGES/unokit.po) and compiles it to the .mo file

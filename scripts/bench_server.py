@@ -24,12 +24,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import gc
 import os
 import resource
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -191,7 +194,7 @@ async def run_level(
     pace: float,
     variant: str,
     server_pids: list[int],
-    database_pids: list[int],
+    database_pids: Callable[[], list[int]],
 ) -> dict[str, Any]:
     """Play ``games`` games spread over the servers at ``urls``; measure ``seconds`` after
     ``warmup``, and the CPU time of the server processes and of the database server's.
@@ -228,12 +231,13 @@ async def run_level(
     await asyncio.sleep(warmup)
     stats.measuring = True
     started = time.perf_counter()
-    cpu_before, server_before, database_before = os.times(), cpu_seconds(server_pids), cpu_seconds(database_pids)
+    database = database_pids()  # now: the backends of every connection the servers opened
+    cpu_before, server_before, database_before = os.times(), cpu_seconds(server_pids), cpu_seconds(database)
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - started
     cpu, server_cpu = os.times(), cpu_seconds(server_pids) - server_before
-    database_cpu = cpu_seconds(database_pids) - database_before
+    database_cpu = cpu_seconds(database) - database_before
     generator_cpu = (cpu.user - cpu_before.user) + (cpu.system - cpu_before.system)
     stop.set()
     for table in tables:
@@ -260,6 +264,51 @@ async def run_level(
         "generator_cpu_ms_per_action": 1000 * generator_cpu / actions,
         "seconds": elapsed,
     }
+
+
+class Namespaces:
+    """Network namespaces on this machine standing for separate machines (root only): one for
+    the database and one per server process, each with its own address on a bridge that the
+    load generator (in the machine's own namespace) reaches them through: 10.78.0.1 for the
+    generator, 10.78.0.2 for PostgreSQL, 10.78.0.11, .12, ... for the servers. Their traffic
+    crosses veth pairs and the bridge instead of the loopback interface."""
+
+    def __init__(self, servers: int) -> None:
+        tag = f"{os.getpid() % 100000}"
+        self.bridge = f"ukb{tag}"
+        self.names = [f"ukdb{tag}", *(f"uks{i}x{tag}" for i in range(1, servers + 1))]
+        self.addresses = ["10.78.0.2", *(f"10.78.0.{10 + i}" for i in range(1, servers + 1))]
+
+    @staticmethod
+    def _ip(*args: str) -> None:
+        subprocess.run(["ip", *args], check=True, capture_output=True)
+
+    def __enter__(self) -> Namespaces:
+        if os.geteuid() != 0:
+            raise SystemExit("--netns needs root (it creates network namespaces with 'ip netns')")
+        self._ip("link", "add", self.bridge, "type", "bridge")
+        self._ip("addr", "add", "10.78.0.1/24", "dev", self.bridge)
+        self._ip("link", "set", self.bridge, "up")
+        for index, (name, address) in enumerate(zip(self.names, self.addresses, strict=True)):
+            outside = f"{self.bridge}v{index}"
+            self._ip("netns", "add", name)
+            self._ip("link", "add", outside, "type", "veth", "peer", "name", "eth0", "netns", name)
+            self._ip("link", "set", outside, "master", self.bridge, "up")
+            self._ip("-n", name, "addr", "add", f"{address}/24", "dev", "eth0")
+            self._ip("-n", name, "link", "set", "eth0", "up")
+            self._ip("-n", name, "link", "set", "lo", "up")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for name in self.names:
+            with contextlib.suppress(subprocess.CalledProcessError):
+                self._ip("netns", "del", name)
+        with contextlib.suppress(subprocess.CalledProcessError):
+            self._ip("link", "del", self.bridge)
+
+    def prefix(self, index: int) -> list[str]:
+        """The command prefix that runs a program in namespace ``index`` (0: the database's)."""
+        return ["ip", "netns", "exec", self.names[index]]
 
 
 def _setups(args: argparse.Namespace) -> list[tuple[str, int]]:
@@ -311,18 +360,37 @@ def main() -> None:
     parser.add_argument(
         "--whole-ladder", action="store_true", help="measure every level, not only up to the first past --target-ms"
     )
+    parser.add_argument(
+        "--netns",
+        action="store_true",
+        help="run PostgreSQL and each server process in a network namespace of its own (root only)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object per level")
     args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        most = max(processes for _db, processes in _setups(args))
+        spaces = stack.enter_context(Namespaces(most)) if args.netns else None
+        _bench(args, spaces)
+
+
+def _bench(args: argparse.Namespace, spaces: Namespaces | None) -> None:
+    """Measure every setup of ``args`` over its ladder; print the table and the summary."""
     gc.set_threshold(100_000, 50, 1000)  # the generator too: no long pauses of the collector
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     programs = [str(Path(p).absolute()) for p in args.unokit] if args.unokit else [UNOKIT]
     levels = [int(g) for g in args.games.split(",")]
     setups = _setups(args)
-    cluster = PostgresCluster().start() if any(db == "postgres" for db, _n in setups) else None
+    cluster = None
+    if any(db == "postgres" for db, _n in setups):
+        if spaces is None:
+            cluster = PostgresCluster().start()
+        else:
+            cluster = PostgresCluster(spaces.addresses[0], spaces.prefix(0)).start()
     print(
         f"{args.variant}, 4 seats, pace {args.pace} s, {args.seconds:g} s measured per level; "
-        f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the start",
+        f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the start"
+        + ("; PostgreSQL and each server in a network namespace of its own" if spaces is not None else ""),
         flush=True,
     )
     results: list[dict[str, Any]] = []
@@ -351,13 +419,18 @@ def main() -> None:
                         database = db
                     load = os.getloadavg()[0]
                     args_ = ["--rate", "100", "--burst", "100", "--room-connections", "16"]
-                    servers = [
-                        ServerProcess(database, free_port(), args_, executable=program).start()
-                        for _ in range(processes)
-                    ]
+                    servers = []
+                    for index in range(1, processes + 1):
+                        if spaces is None:
+                            server = ServerProcess(database, free_port(), args_, executable=program)
+                        else:
+                            host, prefix = spaces.addresses[index], spaces.prefix(index)
+                            server = ServerProcess(database, 8000, args_, executable=program, host=host, prefix=prefix)
+                        servers.append(server.start())
                     try:
                         pids = [s.proc.pid for s in servers if s.proc is not None]
-                        db_pids = postgres_pids(cluster) if cluster is not None and db == "postgres" else []
+                        measured = cluster if db == "postgres" else None
+                        db_pids = functools.partial(postgres_pids, measured) if measured is not None else list
                         urls = [s.url for s in servers]
                         result = uvloop.run(
                             run_level(urls, games, args.seconds, args.warmup, args.pace, args.variant, pids, db_pids)
@@ -384,8 +457,8 @@ def main() -> None:
                             flush=True,
                         )
             for program, first in crossed.items():
-                where = f"first passed {args.target_ms:g} ms at {first} games" if first else "stayed within it"
-                line = f"{db}, {processes} process(es), {_short(program)}: p99 {where} (levels {args.games})"
+                passed = f"first passed {args.target_ms:g} ms at {first} games" if first else "stayed within it"
+                line = f"{db}, {processes} process(es), {_short(program)}: p99 {passed} (levels {args.games})"
                 crossings.append(line)
                 print(line, flush=True)
     finally:

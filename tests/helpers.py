@@ -144,3 +144,20 @@ def state_giving(x: int, draws_before: int = 0) -> int:
     z = _unshift(z * pow(0x94D049BB133111EB, -1, 1 << 64) & MASK64, 27)
     z = _unshift(z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & MASK64, 30)
     return (z - (draws_before + 1) * _GOLDEN) & MASK64
+
+
+def write_policy(path: Path, variant: str, players: int, history: int = 2, seed: int = 0, hidden: int = 16) -> Path:
+    """A small random two-layer policy for ``variant``."""
+    import numpy as np
+
+    from unokit.bots.policy import export_mlp
+    from unokit.encoding import Encoding
+
+    enc = Encoding(variant, players, history)
+    rng = np.random.default_rng(seed)
+    layers = [
+        (rng.normal(0, 0.3, (hidden, enc.size)), rng.normal(0, 0.1, hidden)),
+        (rng.normal(0, 0.3, (enc.num_actions, hidden)), rng.normal(0, 0.1, enc.num_actions)),
+    ]
+    export_mlp(path, layers, variant=variant, players=players, history=history, scale=1.0 / np.maximum(enc.high, 1))
+    return path

@@ -117,7 +117,6 @@ def test_conflicting_players_are_refused() -> None:
         ("classic", 4, {"stacking": 1}, "stacking"),
         ("classic(bluffing=maybe)", 4, {}, "bluffing"),
         ("flip", 4, {"wild_counts_as_color_match": None}, "wild_counts_as_color_match"),
-        ("classic", 4, {"bluffing": False, "wild_counts_as_color_match": True}, "needs bluffing=true"),
         ("flip", 4, {"flip_wild_chooser": "dealer"}, "flip_wild_chooser"),
         ("flip", 4, {"pairing": "mirror"}, "pairing"),
         ("flip", 4, {"scoring": "best"}, "scoring"),
@@ -500,6 +499,17 @@ def test_observe_and_views_of_a_seat_that_does_not_exist_are_illegal(seat: Any) 
         game.legal_actions(seat)
 
 
+@pytest.mark.parametrize("seat", [True, 1.0, False, 0.0])
+def test_a_seat_is_a_whole_number_not_a_truth_value_or_a_float(seat: Any) -> None:
+    """True and 1.0 equal 1 (False and 0.0 equal 0) in Python, but they name no seat: each call
+    that takes a seat refuses them, also when that seat is the one to act."""
+    game = Game.from_position({**_catchable_game().to_position(), "turn": int(seat), "pending": {"kind": "turn"}})
+    assert game.to_act == int(seat)
+    for call in (game.legal_actions, game.observe, lambda s: unokit.View(game, s)):
+        with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
+            call(seat)
+
+
 def test_a_view_needs_a_seat_while_observe_none_is_the_spectators_view() -> None:
     game = _catchable_game()
     with pytest.raises(unokit.IllegalActionError, match="there is no seat"):
@@ -573,6 +583,12 @@ def _nested(depth: int) -> Any:
         ({"hands": [_nested(5000), ["red 1"], ["red 2"]]}, "hand of seat 0"),
         ({"options": {"stacking": _nested(5000)}}, "stacking"),
         ({"launcher": _nested(5000)}, "launcher"),
+        ({"seed": _nested(5000)}, "seed"),
+        ({"format": _nested(5000)}, "format"),
+        ({"seed": -(10**5000)}, "number too long"),
+        ({"stack": 10**5000}, "number too long"),
+        ({"uno_exposed": [10**5000]}, "number too long"),
+        ({"pending": {"kind": "turn", "seat": 10**5000}}, "number too long"),
     ],
 )
 def test_malformed_positions_raise_position_error_and_nothing_else(changes: dict[str, Any], named: str) -> None:
@@ -582,6 +598,11 @@ def test_malformed_positions_raise_position_error_and_nothing_else(changes: dict
     variant = changes.pop("variant", "classic")
     position = {**unokit.new_game(variant, 3, 1).to_position(), **changes}
     assert named in _rejected(position)
+
+
+def test_a_variant_that_is_not_a_name_is_a_position_error() -> None:
+    for variant in (_nested(5000), 10**5000, 5):
+        assert "'variant' must be the name of a variant" in _rejected({**_position(), "variant": variant})
 
 
 def test_observe_and_the_view_agree_on_who_can_be_caught() -> None:

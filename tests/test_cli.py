@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
 from unokit.cli import main
-from unokit.clickopts import format_options
+from unokit.clickopts import format_options, program
 from unokit.narration import plural
 
 
@@ -51,3 +54,30 @@ def test_options_are_printed_as_they_are_written() -> None:
 def test_counts_read_as_words() -> None:
     assert [plural(n, "game") for n in (0, 1, 2, 12_000)] == ["0 games", "1 game", "2 games", "12,000 games"]
     assert plural(1, "body", "bodies") == "1 body" and plural(3, "body", "bodies") == "3 bodies"
+
+
+def test_the_command_printed_for_people_works_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a game, ``unokit play`` prints how to replay it: ``unokit`` only when that is the
+    program on PATH; after ``make run`` (not on PATH) the path from the current folder."""
+    project = tmp_path / "my games"
+    folder = project / ".venv" / "bin"
+    folder.mkdir(parents=True)
+    program_file = folder / "unokit"
+    program_file.write_text("#!/bin/sh\n")
+    program_file.chmod(0o755)
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    for argv0 in (str(program_file), ".venv/bin/unokit"):
+        monkeypatch.setattr(sys, "argv", [argv0])
+        assert program() == ".venv/bin/unokit"
+    monkeypatch.setenv("PATH", f"{folder}:/usr/bin:/bin")
+    assert program() == "unokit"
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setattr(sys, "argv", [str(program_file)])
+    monkeypatch.chdir(tmp_path)
+    assert program() == "'my games/.venv/bin/unokit'"  # quoted: the path has a space
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert program() == f"'{program_file}'"
+    monkeypatch.setattr(sys, "argv", ["/usr/lib/python3/dist-packages/pytest"])
+    assert program() == "unokit"

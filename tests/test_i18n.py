@@ -94,7 +94,7 @@ SAID_BY_THE_CALLER = frozenset(
     {"action", "bot", "choice", "code", "database", "detail", "error", "first", "glyph", "goal", "help", "mode"}
     | {"names", "open", "options", "page", "path", "phase", "pile", "reaction", "rounds", "rules", "scoring"}
     | {"seats", "second", "seconds", "seed", "status", "supply", "symbol", "teams", "timer", "todo", "url", "value"}
-    | {"viewer", "who"}
+    | {"replay", "viewer", "who"}
 )
 
 

@@ -108,8 +108,6 @@ def setups(draw: st.DrawFn, variant: str) -> Setup:
         value = draw(st.none() | st.sampled_from(OPTION_VALUES[name]), label=name)
         if value is not None:
             options[name] = value
-    if options.get("bluffing") is False:
-        options.pop("wild_counts_as_color_match", None)  # the pair is refused (D-27)
     if options.get("teams"):  # partners face each other: 4 or 6 seats (H-6)
         players = draw(st.sampled_from([p for p in (4, 6) if p <= rules.max_players]), label="players")
     else:

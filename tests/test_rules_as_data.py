@@ -268,3 +268,41 @@ def test_determinisations_keep_the_hand_given_away_in_a_trade() -> None:
     for seed in range(10):
         hands, _ = sampler.sample(seed)
         assert sorted(g.card_text(t) for t in hands[2]) == ["blue 7", "green 2"]
+
+
+def test_a_hand_back_in_its_seat_is_not_known_as_another_hand_after_two_trades() -> None:
+    """R-4.3 twice between the same seats: each seat's hand comes back to it. What a seat knows
+    lists other hands only: seat 0 knows the hand it gave seat 1, not its own."""
+    g = game(
+        "attack",
+        hands=[["red trade_hands", "blue trade_hands", "blue 7"], ["yellow 3", "red 1"], ["green 1", "green 4"]],
+        discard=["red 9"],
+        color="red",
+    )
+    g.apply("play red trade_hands")
+    g.apply("trade 1")  # seat 0 holds yellow 3, red 1; seat 1 holds blue trade_hands, blue 7
+    g.apply("play blue trade_hands")  # a Trade Hands goes on a Trade Hands
+    g.apply("trade 0")  # back: seat 0 holds blue 7, seat 1 holds yellow 3, red 1
+    assert g.observe(0)["known"] == {"1": ["red 1", "yellow 3"]}
+    assert g.observe(1)["known"] == {"0": ["blue 7"]}
+    assert "known" not in g.observe(2)
+    for seat in range(3):
+        assert View(g, seat).known(seat) == []
+
+
+def test_a_hand_back_in_its_seat_is_not_known_as_another_hand_after_a_zero_and_a_seven() -> None:
+    """H-2.1: a 0 passes every hand on (each player saw the hand it passed), then seat 1 plays
+    the 7 of seat 0's old hand and trades with seat 0, who gets the rest of its hand back."""
+    g = game(
+        hands=[["red 0", "red 7", "blue 1", "blue 2"], ["green 1", "green 2"], ["yellow 1", "yellow 2", "yellow 3"]],
+        discard=["red 4"],
+        color="red",
+        options={"seven_o": True},
+    )
+    g.apply("play red 0")  # seat 1: red 7, blue 1, blue 2; seat 2: green 1, green 2; seat 0: the yellows
+    g.apply("play red 7")
+    g.apply("trade 0")  # seat 0: blue 1, blue 2; seat 1: the yellows
+    yellows = ["yellow 1", "yellow 2", "yellow 3"]
+    assert g.observe(0)["known"] == {"1": yellows}
+    assert g.observe(1)["known"] == {"0": ["blue 1", "blue 2"], "2": ["green 1", "green 2"]}
+    assert g.observe(2)["known"] == {"1": yellows}

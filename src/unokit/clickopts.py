@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from importlib.util import find_spec
 from pathlib import Path
@@ -63,6 +67,25 @@ def with_deck(pairs: tuple[str, ...], deck: Path | None) -> tuple[str, ...]:
     except (OSError, UnicodeDecodeError) as exc:
         raise click.BadParameter(f"cannot read the deck file {str(deck)!r}: {exc}", param_hint="--deck") from None
     return (*pairs, f"deck={text}")
+
+
+def program() -> str:
+    """How to type this ``unokit`` program in the current folder so that it works as written:
+    ``unokit`` when that name on ``PATH`` is this program, else its path (relative to the
+    current folder when it is inside it, e.g. ``.venv/bin/unokit`` after ``make run``), quoted
+    for a POSIX shell where needed."""
+    running = Path(sys.argv[0])
+    if running.name != "unokit":  # e.g. python -m, or a test runner
+        return "unokit"
+    found = shutil.which("unokit")
+    if found is not None and Path(found).resolve() == running.resolve():
+        return "unokit"
+    absolute = running.absolute()
+    try:
+        shown = str(absolute.relative_to(Path.cwd()))
+    except ValueError:
+        shown = str(absolute)
+    return shlex.quote(shown if os.sep in shown else f".{os.sep}{shown}")
 
 
 def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:

@@ -60,11 +60,11 @@ TRADE_OFFSETS = 9
 
 # NumPy parses keyword arguments slowly: the hot paths pass dtypes positionally.
 _UINT8 = np.dtype(np.uint8)
-_INT8 = np.dtype(np.int8)
+_BOOL = np.dtype(np.bool_)
 _FLOAT32 = np.dtype(np.float32)
 
 Obs = NDArray[np.float32]
-Mask = NDArray[np.int8]
+Mask = NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -335,14 +335,14 @@ class Encoding:
 
     def zero_mask(self) -> Mask:
         """A mask with no legal action (another seat's decision, or the game is over)."""
-        return np.zeros(self.num_actions, dtype=np.int8)
+        return np.zeros(self.num_actions, dtype=_BOOL)
 
     def mask(self, view: View) -> Mask:
-        """``int8`` mask over the action ids: 1 where the id is legal for ``view``'s seat now."""
+        """``bool`` mask over the action ids: ``True`` where the id is legal for ``view``'s seat now."""
         buf = bytearray(self.num_actions)
         for i in self.legal_ids(view):
             buf[i] = 1
-        return np.frombuffer(buf, _INT8)  # owns a fresh buffer: writable, not shared
+        return np.frombuffer(buf, _BOOL)  # owns a fresh buffer: writable, not shared
 
     # ------------------------------------------------------------------ observation
     def _build_observation(self) -> None:
@@ -485,9 +485,14 @@ class Encoding:
                 return b
         raise KeyError(name)
 
-    def observe(self, view: View, history: Sequence[Sequence[int]], drawn: int = -1, offered: bool = False) -> Obs:
-        """The observation vector of ``view``'s seat. ``history[s]`` lists the card types seat
-        ``s`` played this hand, most recent first (only the first ``self.history`` are read).
+    def observe(
+        self, view: View, history: Sequence[Sequence[int]] | None = None, drawn: int = -1, offered: bool = False
+    ) -> Obs:
+        """The observation vector of ``view``'s seat: what the environments give and what a
+        policy bot builds (:mod:`unokit.bots.policy`). The history block comes from the game's
+        public record of plays (:meth:`View.played`) unless ``history`` is given: then
+        ``history[s]`` lists the card types seat ``s`` played this hand, most recent first
+        (only the first ``self.history`` are read).
         ``drawn`` may pass the card of the seat's own ``play_or_keep`` decision when the
         caller already knows it (it is read from ``view.pending()`` otherwise). ``offered``:
         the seat is being offered a jump (H-1)."""
@@ -525,7 +530,8 @@ class Encoding:
             stride = k * n_types
             for r in range(n):
                 base = self._hist + r * stride
-                for t in history[(seat + r) % n][:k]:
+                s = (seat + r) % n
+                for t in view.played(s, k) if history is None else history[s][:k]:
                     buf[base + t] = 1
                     base += n_types
         side = view.side

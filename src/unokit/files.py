@@ -9,17 +9,41 @@ while a command reads, changes and writes them back (standard library only; POSI
   never half of it.
 - :func:`locked` holds an exclusive lock on a lock file beside a file (``.NAME.lock``), so that
   two processes changing the same file take turns instead of losing each other's changes.
+- :func:`parse_json` reads the JSON text of a file that unokit wrote (a record, a score
+  table), and says in one :class:`JsonError` why it cannot.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import secrets
 import stat
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+
+class JsonError(ValueError):
+    """JSON text that cannot be read, with the reason in words (completing "the file is ...")."""
+
+
+def parse_json(text: str) -> Any:
+    """The value of the JSON ``text``. :class:`JsonError` says why it cannot be read: it is not
+    JSON, it is nested deeper than Python reads, or it holds a number with more digits than
+    Python converts (``sys.get_int_max_str_digits()``, 4,300 by default)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise JsonError(f"not valid JSON ({exc})") from None
+    except RecursionError:
+        raise JsonError("not valid JSON: it is nested too deeply") from None
+    except ValueError:  # int() refused a number of that many digits
+        limit = sys.get_int_max_str_digits()
+        raise JsonError(f"not readable: it holds a number of more than {limit:,} digits") from None
 
 
 class PathError(ValueError):

@@ -160,7 +160,7 @@ class _Search:
             self.base, self.kernel.rules, h.pool, h.seats, h.mode, h.groups, h.back_of, h.slots,
             self.view.seat, rng, nodes, wins, used, iterations, 0.7, S.POLICY_GREEDY, 8,
             self.kernel.flags, np.asarray(HAND_SIZE_TERM), EXTRA_CARD_TERM, np.asarray(FEATURE_TERMS), expand,
-            S.POLICY_GREEDY, opponent_decisions, np.zeros(0),
+            S.POLICY_GREEDY, opponent_decisions, np.zeros(0), np.zeros((0, 1), np.int64), np.zeros(0),
         )  # fmt: skip
         return int(ran)
 

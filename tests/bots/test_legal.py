@@ -160,8 +160,6 @@ def test_bots_answer_legally_under_random_options(data: st.DataObject) -> None:
     options = {name: data.draw(st.sampled_from(values)) for name, values in OPTION_VALUES[variant].items()}
     players = data.draw(st.sampled_from([4, 6]) if options.get("teams") else st.integers(2, 6))
     options["scoring"] = data.draw(st.sampled_from(["winner", "own_hand", "loser"]))
-    if not options.get("bluffing", True):
-        options["wild_counts_as_color_match"] = False  # the pair is refused (D-27)
     seed = data.draw(st.integers(0, 2**32))
     names = [data.draw(st.sampled_from(BOTS)) for _ in range(players)]
     game, _ = Game.new(variant, players, seed, rounds=1, **options)

@@ -309,4 +309,4 @@ def test_illegal_ids_raise_and_change_nothing() -> None:
     with pytest.raises(InvalidActionError, match="integer id"):
         session.act(None)
     assert game.to_position() == before
-    assert session.history == [[], []]
+    assert game.played == [None, None]

@@ -225,7 +225,7 @@ def test_versioned_names_and_player_ranges() -> None:
     with pytest.raises(OptionError, match="2 to 10 players"):
         raw_env("classic", 1)
     with pytest.raises(OptionError, match="render_mode"):
-        raw_env("classic", 2, render_mode="human")
+        raw_env("classic", 2, render_mode="video")
 
 
 def test_engine_options_reach_the_game() -> None:

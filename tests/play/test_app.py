@@ -200,6 +200,27 @@ def test_hot_seat_passes_the_device_and_hides_hands(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+def test_q_on_the_pass_the_device_screen_asks_and_quits_saving_the_game(tmp_path: Path) -> None:
+    position = two_player_classic(turn=0)
+    record = tmp_path / "pass.json"
+
+    async def scenario() -> Path | None:
+        app = app_for(lambda: session_from(position, ["Ann", "Ben"], record=record))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, PassScreen))
+            assert "Q: quit" in screen_text(app)
+            await pilot.press("q")
+            await settle(pilot, lambda: isinstance(app.screen, QuitScreen))
+            await pilot.press("n")  # back to the covered table: nothing shown
+            await settle(pilot, lambda: isinstance(app.screen, PassScreen))
+            assert "Red 5" not in screen_text(app)
+            await pilot.press("q", "y")
+        return app.return_value
+
+    assert asyncio.run(scenario()) == record
+    assert verify(load_record(record)).ok
+
+
 def test_launcher_presses_and_trade_hands_in_attack() -> None:
     position = {
         "variant": "attack",

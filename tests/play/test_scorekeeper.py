@@ -58,6 +58,29 @@ def test_attack_example() -> None:
     assert total("attack", "red 4, blue hit_2, yellow trade_hands, wild_all_hit") == 104
 
 
+def test_card_names_may_be_written_with_spaces_hyphens_or_underscores() -> None:
+    for cards in (
+        "red 5, blue skip, wild draw four",
+        "red 5 blue skip wild-draw-four",
+        "red 5 blue skip wild_draw_four",
+    ):
+        assert [c.title for c in hand_points("classic", cards)] == ["Red 5", "Blue Skip", "Wild Draw Four"]
+    assert [c.title for c in hand_points("classic", "wild, draw two")] == ["Wild", "Draw Two"]
+    valued = hand_points("flip_attack", "Wild All-Out Attack, skip everyone, pink hit 5x", "wild")
+    assert [c.points for c in valued] == [60, 30, 20]
+    result = CliRunner().invoke(score, ["--variant", "classic", "red 5, blue skip, wild draw four"])
+    assert result.exit_code == 0 and result.output.splitlines()[-1].split() == ["Total", "75"], result.output
+
+
+def test_words_that_spell_a_card_of_another_variant_are_not_read_as_two_cards() -> None:
+    """Classic UNO has a Wild and a Draw Two but no Wild Draw Two: the words name that card, so
+    they are refused with the way to write the two cards, never read as two cards silently."""
+    with pytest.raises(
+        ValueError, match="'wild draw two' is not a card of Classic UNO; for two cards, write them apart"
+    ):
+        hand_points("classic", "wild draw two")
+
+
 @pytest.mark.parametrize(
     ("variant", "cards", "side", "message"),
     [
@@ -106,6 +129,7 @@ def test_a_game_night_in_winner_mode(tmp_path: Path) -> None:
     result = CliRunner().invoke(table, ["round", night, "--winner", "Ann", "--points", "Ben=1"])
     assert result.exit_code == 2 and "the game is over" in result.output
     out = run("undo", night)
+    assert out.splitlines()[0] == "Took back round 2: Ben went out (Ben +500)."
     assert "Round 2 next." in out
     assert "Round 2 next." in run("show", night)
 
@@ -274,15 +298,20 @@ def test_a_damaged_file_is_named_and_left_untouched(tmp_path: Path, command: str
         (b"\xff\xfe\x00garbage", "not a text file"),
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
         (b"[1, 2]", "not a unokit score table"),
+        (b'{"format": "unokit-table/1", "target": ' + b"9" * 5000 + b"}", "a number of more than 4,300 digits"),
     ],
-    ids=["empty", "not json", "binary", "deeply nested", "a list"],
+    ids=["empty", "not json", "binary", "deeply nested", "a list", "a number too long"],
 )
 def test_a_file_that_is_no_table_at_all_is_named_and_left_untouched(
     tmp_path: Path, content: bytes, message: str
 ) -> None:
     night = tmp_path / "night.json"
     night.write_bytes(content)
-    for args in (["round", str(night), "--winner", "Ann", "--points", "Ben=1"], ["undo", str(night)]):
+    for args in (
+        ["round", str(night), "--winner", "Ann", "--points", "Ben=1"],
+        ["undo", str(night)],
+        ["show", str(night)],
+    ):
         result = CliRunner().invoke(table, args)
         assert result.exit_code == 1 and message in result.output, result.output
         assert night.read_bytes() == content

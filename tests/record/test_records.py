@@ -201,6 +201,37 @@ def test_records_with_bad_input_fail_verify_and_replay_clearly(
     assert named in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("changes", "named"),
+    [
+        ({"seed": "HUGE"}, "the record is not readable: it holds a number of more than 4,300 digits"),
+        ({"players": "HUGE"}, "the record is not readable: it holds a number of more than 4,300 digits"),
+        ({"unokit": "0.1.DIGITS"}, "is not a unokit version"),
+        ({"unokit": "DIGITS.1.0"}, "is not a unokit version"),
+    ],
+)
+def test_a_record_with_a_number_too_long_for_python_is_refused_clearly(
+    changes: dict[str, str], named: str, tmp_path: Path
+) -> None:
+    """Python converts no integer of more than 4,300 digits (sys.get_int_max_str_digits): such a
+    number in a record, or in its version, is named; the file is left as it is."""
+    text = bot_game("classic", rounds=1).dumps()
+    for key, value in changes.items():
+        data = json.loads(text)
+        data[key] = "HUGE" if value == "HUGE" else value.replace("DIGITS", "9" * 5000)
+        text = json.dumps(data).replace('"HUGE"', "9" * 5000)
+    path = tmp_path / "huge.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RecordError, match=named):
+        load_record(path)
+    runner = CliRunner()
+    for command, args in ((verify_command, [str(path)]), (replay_command, [str(path), "--print"])):
+        result = runner.invoke(command, args)
+        assert result.exit_code == 1 and named in result.output, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert path.read_text(encoding="utf-8") == text
+
+
 def test_a_deeply_nested_record_file_is_refused_clearly() -> None:
     with pytest.raises(RecordError, match="nested too deeply"):
         GameRecord.loads("[" * 100_000 + "]" * 100_000)

@@ -14,6 +14,7 @@ import pytest
 from tests.helpers import all_cards, classic_deck, classic_points, event_types, game, hand, legal, of_type, position
 from unokit import Game, IllegalActionError, InvalidActionError, PositionError
 from unokit.core.cards import COLOR_NAMES
+from unokit.core.rng import Rng
 
 COLORS = ("red", "yellow", "green", "blue")
 Event = dict[str, Any]
@@ -320,6 +321,68 @@ def test_r2_3_no_bluffing_drawn_unfair_wild_draw_four_cannot_be_played() -> None
     assert g.decision == "turn"
     assert g.to_act == 1
     assert hand(g, 0) == ["blue 7", "green 2", "wild_draw_four"]
+
+
+# --------------------------------------------------------------------------- D-27
+WILDS_COUNT = {"wild_counts_as_color_match": True}
+
+
+def test_d27_a_held_wild_counts_as_the_colour_but_another_wild_draw_four_does_not() -> None:
+    """D-27 (R-2.3 with wild_counts_as_color_match): a held Wild makes the play unfair; a second
+    Wild Draw Four does not, so the challenge of a hand of two fails (4 + 2 cards)."""
+    held_wild = wd4_game(["wild_draw_four", "wild", "blue 7"], options=WILDS_COUNT)
+    held_wild.apply("play wild_draw_four red")
+    assert of_type(held_wild.apply("challenge"), "challenge")[0]["success"] is True
+    assert len(held_wild.hands[0]) == 2 + 4
+    two = wd4_game(["wild_draw_four", "wild_draw_four", "blue 7"], options=WILDS_COUNT)
+    two.apply("play wild_draw_four red")
+    assert of_type(two.apply("challenge"), "challenge")[0]["success"] is False
+    assert len(two.hands[1]) == 2 + 6
+    assert hand(two, 0) == ["blue 7", "wild_draw_four"]
+    assert two.to_act == 2
+
+
+def test_d27_without_bluffing_two_wild_draw_fours_can_each_be_played() -> None:
+    """D-27: with bluffing=false the pair is playable: a hand of two Wild Draw Fours (and no
+    card of the colour) plays the first, then the second, which it could never do if each
+    counted as a card of the colour for the other."""
+    options = {**WILDS_COUNT, "bluffing": False}
+    g = game(
+        hands=[["wild_draw_four", "wild_draw_four", "blue 7"], ["red 8", "red 9"]],
+        discard=["green 5"],
+        color="green",
+        draw=["blue 1", "blue 2", "blue 3", "blue 4", "yellow 1", "yellow 2", "yellow 3", "yellow 4"],
+        options=options,
+    )
+    assert legal(g) == {f"play wild_draw_four {c}" for c in COLORS} | {"draw"}
+    g.apply("play wild_draw_four red")  # two players: the other draws four and is skipped
+    assert hand(g, 1) == ["blue 1", "blue 2", "blue 3", "blue 4", "red 8", "red 9"]
+    assert g.to_act == 0
+    plays = {f"play wild_draw_four {c}" for c in COLORS}
+    assert legal(g) == plays | {f"{play} uno" for play in plays} | {"draw"}  # blue 7 is not red
+
+
+def test_d27_without_bluffing_a_held_wild_blocks_a_wild_draw_four_and_is_playable_itself() -> None:
+    """D-27: the card that makes a Wild Draw Four unfair (a Wild, or a card of the colour) can
+    always be played, so no hand is ever stuck with a Wild Draw Four it may not play."""
+    g = wd4_game(["wild_draw_four", "wild", "blue 7"], options={**WILDS_COUNT, "bluffing": False})
+    assert legal(g) == {f"play wild {c}" for c in COLORS} | {"draw"}
+    g = wd4_game(["wild_draw_four", "green 2", "blue 7"], options={**WILDS_COUNT, "bluffing": False})
+    assert legal(g) == {"play green 2", "draw"}
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip"])
+def test_d27_without_bluffing_every_round_ends(variant: str) -> None:
+    """D-27: random play under bluffing=false and wild_counts_as_color_match=true finishes
+    every round (two players, the table where two Wild Draw cards each could lock a round)."""
+    for seed in range(20):
+        g = Game.new(variant, 2, seed, bluffing=False, wild_counts_as_color_match=True, rounds=1)[0]
+        chooser = Rng(seed)
+        for _ in range(5000):
+            if g.is_over:
+                break
+            g.apply(chooser.choice(g.legal_actions()))
+        assert g.is_over, (variant, seed)
 
 
 # --------------------------------------------------------------------------- D-3

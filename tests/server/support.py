@@ -38,7 +38,9 @@ def free_port() -> int:
 @dataclass
 class ServerProcess:
     """One ``unokit serve`` process; ``kill()`` is ``kill -9``. ``executable`` is the
-    ``unokit`` program to run (this environment's by default)."""
+    ``unokit`` program to run (this environment's by default); ``host`` the address it listens
+    on, and ``prefix`` a command it runs under (``ip netns exec NAME`` for another network
+    namespace)."""
 
     database: str
     port: int
@@ -46,10 +48,12 @@ class ServerProcess:
     log_path: Path | None = None
     proc: subprocess.Popen[bytes] | None = None
     executable: str = UNOKIT
+    host: str = "127.0.0.1"
+    prefix: list[str] = field(default_factory=list)
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def start(self, timeout: float = 60.0) -> ServerProcess:
         assert self.proc is None or self.proc.poll() is not None
@@ -58,8 +62,11 @@ class ServerProcess:
         log = open(self.log_path, "ab")  # noqa: SIM115 - the process writes it
         self.proc = subprocess.Popen(
             [
+                *self.prefix,
                 self.executable,
                 "serve",
+                "--host",
+                self.host,
                 "--port",
                 str(self.port),
                 "--database",
@@ -137,11 +144,14 @@ def postgres_bin() -> Path:
 
 
 class PostgresCluster:
-    """A throwaway PostgreSQL cluster in a temporary folder, listening on 127.0.0.1. As root it
-    runs as the ``postgres`` system user (PostgreSQL refuses to run as root)."""
+    """A throwaway PostgreSQL cluster in a temporary folder, listening on ``host`` (127.0.0.1),
+    its programs run under ``prefix`` (``ip netns exec NAME`` for another network namespace).
+    As root it runs as the ``postgres`` system user (PostgreSQL refuses to run as root)."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1", prefix: list[str] | None = None) -> None:
         self.bin = postgres_bin()
+        self.host = host
+        self.prefix = prefix or []
         self.port = free_port()
         self.root = Path(tempfile.mkdtemp(prefix="unokit-pg-"))
         self.data = self.root / "data"
@@ -153,13 +163,20 @@ class PostgresCluster:
         self.started = False
 
     def _run(self, *args: str) -> None:
-        result = subprocess.run(args, capture_output=True, text=True, user=self.user, cwd=self.root, check=False)
+        if self.prefix:  # entering a namespace needs root: become the user only inside it
+            command = [*self.prefix, *(["runuser", "-u", self.user, "--"] if self.user else []), *args]
+            result = subprocess.run(command, capture_output=True, text=True, cwd=self.root, check=False)
+        else:
+            result = subprocess.run(args, capture_output=True, text=True, user=self.user, cwd=self.root, check=False)
         if result.returncode != 0:
             raise RuntimeError(f"{' '.join(args)} failed: {result.stdout}{result.stderr}")
 
     def start(self) -> PostgresCluster:
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "unokit", "--auth=trust", "-E", "UTF8")
-        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        if self.host != "127.0.0.1":  # clients on the same network as that address may connect
+            with open(self.data / "pg_hba.conf", "a", encoding="utf-8") as hba:
+                hba.write("host all all samenet trust\n")
+        options = f"-p {self.port} -k {self.root} -c listen_addresses={self.host} -c fsync=off -c max_connections=200"
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "log"), "-o", options, "-w", "start"
         )
@@ -177,9 +194,9 @@ class PostgresCluster:
         import psycopg
 
         name = f"t{os.urandom(6).hex()}"
-        with psycopg.connect(f"postgresql://unokit@127.0.0.1:{self.port}/postgres", autocommit=True) as conn:
+        with psycopg.connect(f"postgresql://unokit@{self.host}:{self.port}/postgres", autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
-        return f"postgresql://unokit@127.0.0.1:{self.port}/{name}"
+        return f"postgresql://unokit@{self.host}:{self.port}/{name}"
 
 
 def run(coro_fn: Callable[[], Any], timeout: float = 240.0) -> Any:

@@ -284,7 +284,8 @@ def test_public_rooms_are_listed_and_joined_private_ones_never_and_play_now_fill
         assert started["room"]["variant"] == "flip_attack" and started["room"]["host_seat"] is None
         # made private, a room leaves the list
         await ann.host("make_private", public["host_token"])
-        await _listed(server, zed.room, lambda room: True, "playing")
+        quick = await _listed(server, zed.room, lambda room: True, "playing")
+        assert quick["options"] == {"rounds": 1} and quick["host"] is None  # one hand, no host
         everything = json.dumps(lobby(server.url))
         assert public["room"] not in everything and secret["room"] not in everything
         for client in (ann, ben, cat, zed, hidden):
@@ -340,6 +341,23 @@ def test_my_games_lists_a_players_finished_games_until_forgotten(server: ServerP
     assert forget_me(server.url, me) == 2
     assert my_games(server.url, me) == []
     assert verify(GameRecord.loads(download_record(server.url, rooms[0], 1))).ok  # the records stay
+
+    async def again() -> str:
+        """Forgotten while seated, the identity is known again from its next hello."""
+        room = create_room(server.url, "classic", 2, options={"rounds": 1}, settings=FAST)
+        ann = await RoomClient.join(server.url, room["room"], name="Ann", player=me)
+        forget_me(server.url, me)
+        reconnects = ann.reconnects
+        await ann.drop()
+        await ann.wait_for(lambda _state: ann.connected and ann.reconnects > reconnects)
+        await ann.host("add_bot", room["host_token"], seat=1, bot="heuristic")
+        await ann.host("start", room["host_token"])
+        await play(ann, choose)
+        await ann.close()
+        return str(room["room"])
+
+    code = run(again)
+    assert [(g["room"], g["game"]) for g in my_games(server.url, me)] == [(code, 1)]
 
 
 def test_identities_unused_for_the_retention_period_are_forgotten(database: str) -> None:

@@ -151,12 +151,14 @@ def test_a_missing_extra_is_named_before_any_game(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------- Ctrl-C
 
 
-def run_until_interrupted(args: list[str]) -> tuple[int, str, str]:
+def run_until_interrupted(args: list[str], prelude: str = "") -> tuple[int, str, str]:
     """Run ``unokit ARGS`` as a terminal starts a command: in its own process group, with
-    Ctrl-C's default handling (a test run in the background may inherit it ignored)."""
+    Ctrl-C's default handling (a test run in the background may inherit it ignored);
+    ``prelude`` is Python run first."""
     code = (
         "import signal, sys\n"
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        f"{prelude}\n"
         "from unokit.cli import main\n"
         "main(sys.argv[1:], prog_name='unokit')\n"
     )
@@ -197,6 +199,41 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_games_played(tmp_path: Path, workers
     assert f"{games:,} of 400 games (single hands; interrupted)" in out
     assert sum(row["wins"] for row in played["bots"]) == pytest.approx(games)
     assert [int(row["games"]) for row in csv.DictReader(csv_path.open())] == [games, games]
+
+
+#: Presses Ctrl-C again as the charts start being written (an impatient person).
+CTRL_C_WHILE_PLOTTING = """
+import os
+import unokit.sim.plots as plots
+drawing = plots.write_plots
+def impatient(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGINT)
+    return drawing(*args, **kwargs)
+plots.write_plots = impatient
+"""
+
+
+def test_a_second_ctrl_c_waits_until_the_charts_of_the_games_played_are_written(tmp_path: Path) -> None:
+    spec = bot_spec(tmp_path, tmp_path / "started", interrupt_after=300)
+    plots = tmp_path / "plots"
+    args = ["sim", "--bots", f"{spec},random", "--games", "400", "--hands-only", "--plot", str(plots), "--quiet"]
+    returncode, out, err = run_until_interrupted(args, CTRL_C_WHILE_PLOTTING)
+    assert returncode == 130, err
+    assert "Traceback" not in err and "Aborted" not in err
+    assert sorted(path.name for path in plots.iterdir()) == ["round_lengths.png", "round_points.png", "win_rates.png"]
+    assert f"wrote {plots / 'win_rates.png'}" in out and "(single hands; interrupted)" in out
+    assert re.search(r"Interrupted: \d+ of 400 games finished", err)
+
+
+def test_a_tournament_heads_its_table_by_table_win_rates() -> None:
+    code, output = invoke(
+        "tournament", "--bots", "heuristic,rlcard_rule,random", "--games", "2", "--hands-only", "--quiet"
+    )
+    assert code == 0, output
+    lines = output.splitlines()
+    heading = lines.index("Win rates at each table:")
+    assert [line.count("%") for line in lines[heading + 1 : heading + 4]] == [2, 2, 2]
+    assert "%" not in lines[heading - 1]  # right under the ratings table
 
 
 def test_ctrl_c_stops_a_tournament_with_the_ratings_of_the_games_played(tmp_path: Path) -> None:

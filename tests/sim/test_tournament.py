@@ -62,3 +62,23 @@ def test_the_command_line(tmp_path: Path) -> None:
     assert "ordinal" in out.output and "heuristic" in out.output
     data = json.loads((tmp_path / "t.json").read_text())
     assert {row["bot"] for row in data["ratings"]} == {"heuristic", "random"}
+
+
+def test_head_to_head_counts_the_games_one_of_the_two_won() -> None:
+    """At one table of three, the first bot's head-to-head wins over the second are its wins
+    (a hand has one winner), its losses the second's wins; the interval holds the rate."""
+    bots = ("heuristic", "rlcard_rule", "random")
+    config = TournamentConfig(bots=bots, games=30, seed=5, hands_only=True, format="free-for-all")
+    result = run_tournament(config)
+    won = {row["bot"]: round(row["wins"]) for row in result.ratings}
+    assert [(p["bot"], p["other"]) for p in result.head_to_head] == [
+        ("heuristic", "rlcard_rule"),
+        ("heuristic", "random"),
+        ("rlcard_rule", "random"),
+    ]
+    for pair in result.head_to_head:
+        assert pair["games"] == 30
+        assert (pair["wins"], pair["losses"]) == (won[pair["bot"]], won[pair["other"]])
+        assert pair["rate"] == pair["wins"] / (pair["wins"] + pair["losses"])
+        assert pair["ci_low"] <= pair["rate"] <= pair["ci_high"]
+    assert result.to_dict()["head_to_head"] == result.head_to_head

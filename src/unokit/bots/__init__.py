@@ -2,8 +2,9 @@
 
 On the command line a bot is named by a *spec*: a level of the ladder (``beginner``, ``easy``,
 ``normal``, ``hard``, ``expert``: :mod:`unokit.bots.levels`), an engine name of
-:data:`BOT_CLASSES` (for scripts) or ``external:<command>``, a program speaking
-``unokit-bot/1`` (:mod:`unokit.bots.external`). :func:`make_bot` is the one place that
+:data:`BOT_CLASSES` (for scripts), ``external:<command>``, a program speaking
+``unokit-bot/1`` (:mod:`unokit.bots.external`), or ``policy:<file.onnx>``, a trained policy
+(:mod:`unokit.bots.policy`, extra ``policy``). :func:`make_bot` is the one place that
 resolves a name."""
 
 from __future__ import annotations
@@ -21,9 +22,12 @@ BOT_CLASSES: dict[str, str] = {
     "heuristic": "heuristic:HeuristicBot",
     "ismcts": "ismcts:IsmctsBot",
     "ismcts_fast": "ismcts_fast:FastIsmctsBot",  # needs the optional 'fast' extra (numba)
+    "ismcts_belief": "belief:BeliefIsmctsBot",  # the same, reading the opponent's hand ('fast')
 }
 #: The prefix of a bot spec that runs a program: ``external:python3 mybot.py``.
 EXTERNAL_PREFIX = "external:"
+#: The prefix of a bot spec that plays a policy file: ``policy:runs/ppo.onnx``.
+POLICY_PREFIX = "policy:"
 
 
 def bot_names() -> list[str]:
@@ -45,19 +49,27 @@ def registry_keys() -> list[str]:
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot called ``name`` (a level or an engine name) with its own RNG seeded by
-    ``seed``; a level's bot comes without its human habits (:func:`unokit.bots.levels.for_people`
-    adds them).
+    """A new bot called ``name`` (a level, an engine name, or ``policy:<file.onnx>``) with its
+    own RNG seeded by ``seed``; a level's bot comes without its human habits
+    (:func:`unokit.bots.levels.for_people` adds them).
 
     Raises ``ValueError`` naming the levels and the known bots when ``name`` is unknown or not
-    installed.
+    installed, and :class:`~unokit.bots.policy.PolicyError` (a ``ValueError``) for a policy file
+    it cannot use.
     """
     if name in LEVELS:
         return make_level_bot(name, seed, BOT_CLASSES)
+    if name.startswith(POLICY_PREFIX):
+        from .policy import PolicyBot, policy_path
+
+        path = policy_path(name)
+        assert path is not None
+        return PolicyBot(seed, path)
     target = BOT_CLASSES.get(name)
     if target is None:
         raise ValueError(
-            f"unknown bot {name!r}; levels are {', '.join(level_names())}; bots are {', '.join(bot_names())}"
+            f"unknown bot {name!r}; levels are {', '.join(level_names())}; bots are {', '.join(bot_names())}, "
+            "'external:<command>' and 'policy:<file.onnx>'"
         )
     module_name, _, class_name = target.partition(":")
     try:
@@ -80,16 +92,29 @@ def external_command(spec: str) -> str | None:
     return command
 
 
-def check_bot_spec(spec: str) -> None:
+def check_bot_spec(spec: str, variant: str | None = None, players: int | None = None) -> None:
     """Raise ``ValueError`` naming the known bots when ``spec`` names no bot (an external
-    program is not started)."""
+    program is not started), or a policy file made for another game than ``variant`` with
+    ``players`` seats (when given)."""
     if external_command(spec) is None:
-        make_bot(spec, 0)
+        bot = make_bot(spec, 0)
+        if variant is not None and players is not None and spec.startswith(POLICY_PREFIX):
+            from ..core.errors import OptionError
+            from ..core.variants import get_rules
+            from .policy import PolicyBot
+
+            assert isinstance(bot, PolicyBot)
+            try:
+                name = get_rules(variant).name
+            except OptionError:
+                return  # a bad variant is reported where the variant is checked
+            bot.policy.check_game(name, players)
 
 
 __all__ = [
     "BOT_CLASSES",
     "EXTERNAL_PREFIX",
+    "POLICY_PREFIX",
     "Bot",
     "RandomBot",
     "bot_names",

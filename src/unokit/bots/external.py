@@ -112,7 +112,7 @@ class ExternalBot(Bot):
         line = self._read_line(STARTUP_TIME, "the handshake")
         try:
             answer = json.loads(line)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, or a number too long or nesting too deep for Python
             answer = None
         if not isinstance(answer, dict) or answer.get("type") != "ready":
             self.close()

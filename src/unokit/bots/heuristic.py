@@ -85,7 +85,7 @@ from ..core.actions import (
     UNO,
     Action,
 )
-from ..core.kinds import IS_WILD, KINDS, CardKind
+from ..core.kinds import IS_WILD, KINDS
 from ..core.launcher import CARDS_PER_FIRE_WEIGHTS, FIRE_HAZARD, FIRE_PATTERN, PATTERN_LENGTH
 from ..core.observation import View
 from ..core.types import DecisionKind as D
@@ -95,12 +95,6 @@ from .base import Bot, most_held_color
 _WILD = IS_WILD
 #: A key of the void beliefs: no wild held (beside colours and KIND_KEY + kind).
 WILD = C.WILD
-
-
-def _again_with_two(kind: CardKind) -> bool:
-    """With two players the player of a card of ``kind`` moves again: its victim loses the turn,
-    a Reverse acts as a Skip (R-1.10), Skip Everyone skips the only other player."""
-    return kind.skips or kind.reverses or kind.plays_again
 
 
 #: How much a wild is worth keeping when a card must be discarded (Wild Press Your Luck).
@@ -487,7 +481,7 @@ class HeuristicBot(Bot):
             colors = view.deck.color[side]
             kinds = view.deck.kind[side]
             beliefs = self.voids.setdefault(nxt, {})
-            if len(played) > 1 or (played and _again_with_two(KINDS[kinds[played[0]]])):
+            if len(played) > 1 or (played and KINDS[kinds[played[0]]].again_with_two):
                 pass  # several turns in a row: whatever it drew, it faced another colour by then
             elif drew > 0:
                 self._void(nxt, color, kind, wild=True)  # it drew instead of playing
@@ -698,7 +692,7 @@ class HeuristicBot(Bot):
         if inflicted:
             lost_turn = TURN_LOSS if ctx.n > 2 and KINDS[k].skips else 0.0
             value += KEEP_ATTACK * later * (inflicted + lost_turn) * threat(min(ctx.sizes[victim], 2))
-        if ctx.n == 2 and _again_with_two(KINDS[k]):
+        if ctx.n == 2 and KINDS[k].again_with_two:
             value += later * KEEP_TEMPO
         return value * min(1.0, left / KEEP_HAND)
 

@@ -85,6 +85,19 @@ _DRAW_KIND = tuple(kind.draws > 0 and not kind.wild for kind in KINDS)
 _KEEPING = frozenset({KEEP, STOP, ACCEPT, DRAW, PRESS})
 
 
+#: Kinds of :attr:`Reads.events`, the opponent's round as this seat saw it, each a tuple of five
+#: ints: ``(EV_TURN, top, color, card, named)`` a turn with ``top`` on the pile and ``color`` in
+#: play, on which it played ``card`` (-1: it drew or pressed instead), naming ``named`` with a
+#: wild (-1: none, or not seen); ``(EV_PLAY, card, 0, 0, 0)`` the card left its hand;
+#: ``(EV_GAIN, cards, 0, 0, 0)`` it took that many unseen cards; ``(EV_KEEP, top, color, 0, 0)``
+#: it kept the card it had just drawn (the last one it took) on that table.
+EV_TURN = 0
+EV_PLAY = 1
+EV_GAIN = 2
+EV_KEEP = 3
+Event = tuple[int, int, int, int, int]
+
+
 class Reads:
     """What a seat of a 2-player hand infers from its opponent's draws.
 
@@ -104,7 +117,10 @@ class Reads:
     colour drops it.
 
     It also keeps the opponent's turns of the round as the discard pile shows them
-    (:attr:`turns`), from which :func:`card_features` weighs each card type of its hand.
+    (:attr:`turns`), from which :func:`card_features` weighs each card type of its hand, and,
+    for a model of the opponent's play (:mod:`unokit.bots.expert`), the opponent's round as a
+    sequence of :attr:`events`: the turns whose table is clear (the card it played from its hand,
+    or a draw, then a kept card), the cards it played and the unseen cards it took.
     """
 
     def __init__(self, named_colors: bool = False) -> None:
@@ -116,6 +132,8 @@ class Reads:
         #: played (or -1 when it drew instead), the colour in play before (-1: not known) and
         #: the colour it named with a wild (-1: none or not known).
         self.turns: list[tuple[int, int, int]] = []
+        #: The opponent's round, oldest first (``EV_*`` tuples; 2-player single-sided games).
+        self.events: list[Event] = []
         #: Whether the opponent played a card since this seat's last decision (its last card is
         #: then the top of the pile).
         self.just_played = False
@@ -129,6 +147,7 @@ class Reads:
         """Forget everything (a new game)."""
         self.voids = {}
         self.turns = []
+        self.events = []
         self.just_played = False
         self._last = None
         self._round = 0
@@ -145,6 +164,7 @@ class Reads:
             self._round = view.round_number
             self.voids = {}
             self.turns = []
+            self.events = []
             self._named = None
             return
         if last is None:
@@ -154,6 +174,7 @@ class Reads:
         discard = view.discard
         before, my_cards, size_before, plain, color_after = last
         if discard[: len(before)] != before:
+            self.events = []  # the history has a gap: what the opponent did is lost
             return  # the discard pile was reshuffled: nothing can be read
         played = len(discard) - len(before) - my_cards
         if played < 0:
@@ -164,9 +185,13 @@ class Reads:
         if any(kinds[t] == C.TRADE_HANDS for t in discard[len(before) :]):
             self.voids = {}
             self.turns = []
+            self.events = []
             self._named = None
             return
-        self._read_turns(view, discard[len(before) + my_cards :], color_after, size > size_before)
+        cards = discard[len(before) + my_cards :]
+        self._read_turns(view, cards, color_after, size > size_before)
+        top = discard[len(before) + my_cards - 1] if len(before) + my_cards > 0 else -1
+        self._read_events(view, cards, top, color_after, size - size_before + len(cards), plain)
         reads = self.voids.get(opponent, [])
         if played:
             reads = [(excluded, count - played) for excluded, count in reads if count > played]
@@ -207,6 +232,61 @@ class Reads:
             named = view.color if last and colors[t] == C.NO_COLOR else -1
             self.turns.append((t, color_before, named))
             color_before = colors[t] if colors[t] != C.NO_COLOR else named
+
+    def _read_events(self, view: View, cards: list[int], top: int, color: int, gained: int, plain: bool) -> None:
+        """Add to :attr:`events` what the opponent did since this seat's last decision: it played
+        ``cards`` and took ``gained`` unseen cards, its turn starting on ``top`` with ``color`` in
+        play. Where this seat's action gave it an ordinary turn (``plain``) and what happened is
+        clear, its turns are events: plays from its hand (every card but the last one giving the
+        turn back, as with two players a Skip does); or a draw (a launcher press) and the drawn
+        card kept; or a draw, the drawn card played, then plays from its hand; or plays from its
+        hand, then a draw kept. Anything else (a penalty, a challenge, several cards taken) is
+        the cards taken, then the cards played, with no turn."""
+        colors = view.deck.color[view.side]
+        kinds = view.deck.kind[view.side]
+        events = self.events
+        again = [KINDS[kinds[t]].again_with_two for t in cards]
+        turns_back = all(again[:-1])
+        pressed = view.rules.uses_launcher
+        if not (plain and top >= 0 and color >= 0 and turns_back):
+            shape = ""
+        elif not cards:
+            shape = "draw" if gained == 1 or (pressed and gained >= 0) else ""
+        elif gained == 0:
+            shape = "plays"
+        elif gained == 1 and not pressed and len(cards) == 1 and not again[0]:
+            shape = "draw, play it"
+        elif gained == 1 and not pressed and again[-1] and view.decision != D.CHALLENGE:
+            shape = "plays, draw"
+        else:
+            shape = ""
+        if not shape:
+            if gained:
+                events.append((EV_GAIN, gained, 0, 0, 0))
+            events.extend((EV_PLAY, t, 0, 0, 0) for t in cards)
+            return
+        if shape == "draw, play it":  # the drawn card goes straight down: no change to the hand
+            events.append((EV_TURN, top, color, -1, -1))
+            return
+        for i, t in enumerate(cards):
+            if color >= 0:
+                named = view.color if i == len(cards) - 1 and colors[t] == C.NO_COLOR else -1
+                events.append((EV_TURN, top, color, t, named))
+            events.append((EV_PLAY, t, 0, 0, 0))
+            top = t
+            if colors[t] != C.NO_COLOR:
+                color = colors[t]
+            else:  # a wild that gave the turn back: the colour it named shows in the next card
+                following = cards[i + 1] if i + 1 < len(cards) else -1
+                color = colors[following] if following >= 0 and colors[following] != C.NO_COLOR else -1
+        if shape in ("draw", "plays, draw") and color >= 0:
+            events.append((EV_TURN, top, color, -1, -1))
+            if gained:
+                events.append((EV_GAIN, gained, 0, 0, 0))
+            if not pressed:
+                events.append((EV_KEEP, top, color, 0, 0))
+        elif gained:
+            events.append((EV_GAIN, gained, 0, 0, 0))
 
     def _read_named_color(
         self, view: View, reads: list[tuple[frozenset[int], int]], played: int, size: int

@@ -113,8 +113,9 @@ HAND_MODELS: dict[str, tuple[tuple[float, ...], float, tuple[float, ...]]] = {
 #: the rare marathon hands between searches, but neither was measured stronger, against
 #: ``heuristic`` or head to head with ``ismcts`` (``docs/ismcts.md``).
 FAST_MODEL = "heuristic"
-#: The weights of a uniform deal (none).
+#: The weights of a uniform deal (none), and no belief over the opponent's hand.
 _NO_WEIGHTS = np.zeros(0, np.float64)
+_NO_PARTICLES = np.zeros((0, 1), np.int64)
 #: Iterations between two looks at the clock under a ``time_limit``.
 _CHUNK = 256
 
@@ -220,6 +221,12 @@ class FastIsmctsBot(IsmctsBot):
         self.engine = "kernel"
         return self._search_kernel(view, sampler, template, kernel)
 
+    def belief(self, view: View, sampler: Determiniser) -> tuple[np.ndarray, np.ndarray] | None:
+        """Hands of the opponent to deal instead of the uniform deal, as ``(particles,
+        cumulative)`` for :func:`unokit.fast.search.run`; ``None`` (here: always) for the deal
+        of ``sampler``. The ``ismcts_belief`` bot (:mod:`unokit.bots.belief`) weighs them."""
+        return None
+
     def _search_kernel(self, view: View, sampler: Determiniser, template: Game, kernel: _Kernel) -> Action:
         R = kernel.rules
         base = np.zeros(int(R[K.C_S_WIDTH]), np.int64)
@@ -230,6 +237,7 @@ class FastIsmctsBot(IsmctsBot):
         if self.read_plays and reads is not None and view.players == 2 and not view.deck.double_sided:
             by_type = card_weights(view, reads)
             weights = np.asarray([by_type[t] for t in sampler.pool], np.float64)
+        particles, cumulative = self.belief(view, sampler) or (_NO_PARTICLES, _NO_WEIGHTS)
         budget = self.iterations
         if budget is None and self.time_limit is None:
             budget = FAST_ITERATIONS.get(view.variant, min(FAST_ITERATIONS.values()))
@@ -253,6 +261,7 @@ class FastIsmctsBot(IsmctsBot):
                 base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
                 view.seat, rng, nodes, wins, used, chunk, self.exploration, policy, depth,
                 kernel.flags, sizes, extra_card, terms, expand, policy, opponent_decisions, weights,
+                particles, cumulative,
             )  # fmt: skip
             done += ran
             if ran < chunk or (deadline is not None and time.perf_counter() >= deadline):

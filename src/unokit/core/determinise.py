@@ -215,7 +215,7 @@ class Determiniser:
         game.rng = Rng(game_seed)
         decision = game.open_decision
         if isinstance(decision, Challenge):
-            fair = game._fair_wild_draw(decision.by, decision.previous_color, excluded=0)
+            fair = game._fair_wild_draw(decision.by, decision.previous_color)
             game._decision = dataclasses.replace(decision, fair=fair)
         elif isinstance(decision, PlayOrKeep) and decision.seat != self.seat:
             hand = hands[decision.seat]

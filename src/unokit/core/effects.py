@@ -64,6 +64,8 @@ class Effects(Draws):
                     self._forget(seat, x)
             self.discard.extend(discarded)
         self.discard.append(t)
+        played = self.played
+        played[seat] = (t, played[seat])
         self.passes = 0
         ev = self._ev
         if ev is not None:
@@ -128,7 +130,7 @@ class Effects(Draws):
         if stacks:
             self.stack_total += kind.draws
         if self.options.bluffing:
-            fair = self._fair_wild_draw(seat, previous, excluded=0)
+            fair = self._fair_wild_draw(seat, previous)
             self._set_decision(Challenge(victim, seat, kind.id, chosen, fair, previous))
         elif stacks:
             self._advance(seat)  # a stack answer or the whole total (H-3)
@@ -254,7 +256,7 @@ class Effects(Draws):
         hands = self.hands
         hands[seat], hands[other] = hands[other], hands[seat]
         swap = {seat: other, other: seat}
-        self.known = {swap.get(h, h): viewers for h, viewers in self.known.items()}
+        self._hands_moved(lambda h: swap.get(h, h))
         self._learn(seat, other)  # each saw the hand it gave away
         self._learn(other, seat)
         self._emit({"type": "trade", "seat": seat, "target": other})
@@ -270,7 +272,7 @@ class Effects(Draws):
         for s, hand in enumerate(self.hands):
             passed[(s + step) % n] = hand
         self.hands = passed
-        self.known = {(h + step) % n: viewers for h, viewers in self.known.items()}
+        self._hands_moved(lambda h: (h + step) % n)
         for s in range(n):
             self._learn(s, (s + step) % n)
         self._emit({"type": "pass_hands", "direction": "clockwise" if self.direction == 1 else "counterclockwise"})
@@ -318,6 +320,8 @@ class Effects(Draws):
         if self.known:
             self._forget(seat, t)
         self.discard.insert(len(self.discard) - 1, t)
+        played = self.played
+        played[seat] = (t, played[seat])
         self._emit({"type": "discard", "seat": seat, "cards": [self.deck.text[t]], "uno": uno})
         if not hand:
             self._end_round(seat)

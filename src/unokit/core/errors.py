@@ -115,4 +115,6 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
         text = repr(value) if not isinstance(value, str) else repr(value.strip())
     except RecursionError:  # a value nested too deeply to print
         return f"a deeply nested {type(value).__name__}"
+    except ValueError:  # an integer too long to print (sys.get_int_max_str_digits), perhaps inside a list
+        return f"a {type(value).__name__} holding a number too long to print"
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -161,6 +161,7 @@ class Game(Notation):
         other.scores = list(self.scores)
         other.hands = [list(h) for h in self.hands]
         other.discard = list(self.discard)
+        other.played = list(self.played)
         other.draw = list(self.draw)
         other.launcher = self.launcher.copy() if self.launcher else None
         other.known = {h: {v: list(c) for v, c in viewers.items()} for h, viewers in self.known.items()}
@@ -281,9 +282,10 @@ class Game(Notation):
         did not declare UNO, or its own late ``uno``). Empty once the game is over.
         """
         decision = self._decision
-        if seat is not None and seat != decision.seat:
-            self._check_seat(seat)
-            return self._window_actions(seat) if self.windows else []
+        if seat is not None:
+            self._check_seat(seat)  # True or 1.0 is no seat, though each equals 1
+            if seat != decision.seat:
+                return self._window_actions(seat) if self.windows else []
         if self._legal_key == self.version:
             return self._legal.copy()
         # The two commonest decisions' listings are called directly (what their actions() do).

@@ -78,6 +78,12 @@ class CardKind:
     target: Target | None = None
     rule: str = ""  # the rule ids it implements
 
+    @property
+    def again_with_two(self) -> bool:
+        """With two players the player of a card of this kind moves again: its victim loses the
+        turn, a Reverse acts as a Skip (R-1.10), Skip Everyone skips the only other player."""
+        return self.skips or self.reverses or self.plays_again
+
     def points_in(self, family: str) -> int:
         """Points of this kind left in a hand, in decks of ``family`` (numbers: face value)."""
         if self.number >= 0:

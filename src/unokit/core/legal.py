@@ -60,15 +60,17 @@ class Legal(GameState):
 
     __slots__ = ()
 
-    def _fair_wild_draw(self, seat: Seat, color: Color, excluded: int = 1) -> bool:
+    def _fair_wild_draw(self, seat: Seat, color: Color) -> bool:
         """A Wild Draw card is fair when the player holds no card of ``color`` (R-2.3, R-3.5);
-        with ``wild_counts_as_color_match`` other wilds count as that colour too.
-        ``excluded`` is how many wild cards of the hand are the played card itself."""
-        colors = self.deck.color[self.side]
+        with ``wild_counts_as_color_match`` a held wild that is not itself a Wild Draw card
+        counts as that colour too (D-27), so the card being played, and any other Wild Draw
+        card of the hand, never does."""
+        side = self.side
+        colors = self.deck.color[side]
         hand = self.hands[seat]
         if self.options.wild_counts_as_color_match:
-            wilds = sum(1 for t in hand if colors[t] == NO_COLOR)
-            if wilds > excluded:
+            kinds = self.deck.kinds[side]
+            if any(colors[t] == NO_COLOR and not kinds[t].challengeable for t in hand):
                 return False
         return all(colors[t] != color for t in hand)
 

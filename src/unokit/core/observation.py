@@ -14,18 +14,11 @@ from typing import Any
 from .actions import Action
 from .colors import COLOR_NAMES
 from .decks import Deck
-from .errors import IllegalActionError, quote
 from .game import Event, Game
 from .position import jump_in_seat
 from .teams import partner
 from .types import CardId, DecisionKind, Seat
 from .variants import Options, VariantRules
-
-
-def _check_seat(game: Game, seat: object) -> Seat:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.n:
-        raise IllegalActionError(f"there is no seat {quote(seat)}; seats are 0 to {game.n - 1}")
-    return seat
 
 
 def observe(game: Game, seat: Seat | None) -> dict[str, Any]:
@@ -35,7 +28,7 @@ def observe(game: Game, seat: Seat | None) -> dict[str, Any]:
     empty, ``backs`` lists every seat, ``legal_actions`` is empty and ``seat`` is ``None``.
     """
     if seat is not None:
-        _check_seat(game, seat)
+        game._check_seat(seat)
     deck = game.deck
     side = game.side
     active = deck.face_texts[side]
@@ -115,7 +108,7 @@ class View:
     __slots__ = ("_game", "seat")
 
     def __init__(self, game: Game, seat: Seat) -> None:
-        _check_seat(game, seat)
+        game._check_seat(seat)
         self._game = game
         self.seat = seat
 
@@ -205,6 +198,16 @@ class View:
         if seat == self.seat:
             return []
         return sorted(self._game.known.get(seat, {}).get(self.seat, ()))
+
+    def played(self, seat: Seat, count: int) -> list[CardId]:
+        """The last ``count`` cards ``seat`` played or discarded this hand, most recent first
+        (fewer when it has not played that many): public, every player saw them go down."""
+        out: list[CardId] = []
+        link = self._game.played[seat]
+        while link is not None and len(out) < count:
+            out.append(link[0])
+            link = link[1]
+        return out
 
     @property
     def draw_size(self) -> int:

@@ -204,9 +204,12 @@ def from_position(obj: dict[str, Any]) -> Game:
     if unknown:
         raise PositionError(f"unknown position field(s): {', '.join(sorted(unknown))}")
     if obj.get("format", FORMAT) != FORMAT:
-        raise PositionError(f"unsupported position format {obj.get('format')!r}; expected {FORMAT!r}")
+        raise PositionError(f"unsupported position format {quote(obj.get('format'))}; expected {FORMAT!r}")
+    variant = _need(obj, "variant")
+    if not isinstance(variant, str):
+        raise PositionError(f"'variant' must be the name of a variant, such as 'classic', not {quote(variant)}")
     try:
-        rules = get_rules(str(_need(obj, "variant")))
+        rules = get_rules(variant)
         raw_options = obj.get("options") or {}
         if not isinstance(raw_options, dict):
             raise PositionError("'options' must be an object")
@@ -220,7 +223,7 @@ def from_position(obj: dict[str, Any]) -> Game:
         raise PositionError(str(exc)) from None
     seed = _need(obj, "seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise PositionError(f"'seed' must be a whole number of 0 or more, not {seed!r}")
+        raise PositionError(f"'seed' must be a whole number of 0 or more, not {quote(seed)}")
     base = custom_deck(rules, options.deck) if options.deck else rules.standard_deck()
     if options.pairing == "random" and rules.double_sided:
         deck_texts = _need(obj, "deck")

@@ -49,6 +49,7 @@ class Setup(Effects):
         self.stack_total = 0
         self.windows = ()
         self.known = {}
+        self.played = [None] * self.n
         self.passes = 0
         self.color = NO_COLOR
         pile = self.deck.cards()

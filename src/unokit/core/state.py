@@ -17,7 +17,8 @@ module and each building on the one before:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .colors import NO_COLOR
 from .decisions import STACKS, TURNS, Decision
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 Event = dict[str, Any]
 
 #: Cards dealt to each player (R-1.2).
+#: One seat's plays this hand, most recent first: ``(card, older plays)``, or ``None``.
+Played: TypeAlias = "tuple[CardId, Played] | None"
 HAND_SIZE = 7
 
 
@@ -66,6 +69,7 @@ class GameState:
         "n",
         "options",
         "passes",
+        "played",
         "rng",
         "round_number",
         "rules",
@@ -114,6 +118,10 @@ class GameState:
         #: into ``holder``'s hand (a challenge, a duel, a trade, a take-back) that are still
         #: there. Memory, not rules: positions do not carry it.
         self.known: dict[Seat, dict[Seat, list[CardId]]] = {}
+        #: The public record of this hand: ``played[seat]`` links the cards ``seat`` put on the
+        #: discard pile by a play or a discard, most recent first, as ``(card, older)`` pairs
+        #: (immutable, so copies share them). Every player saw them; positions do not carry it.
+        self.played: list[Played] = [None] * players
         self._winners: list[Seat] = []
         #: True once a player has won the game (the open decision is then ``over``).
         self.is_over = False
@@ -190,6 +198,18 @@ class GameState:
                 have.remove(t)
             else:
                 mine.append(t)
+
+    def _hands_moved(self, moved: Callable[[Seat], Seat]) -> None:
+        """Each seat ``h``'s hand is now seat ``moved(h)``'s (a trade, hands passed on): what
+        players remember of a hand goes with it, except a seat's memory of the hand it now holds
+        itself (its own hand is not among what it knows of the others)."""
+        known: dict[Seat, dict[Seat, list[CardId]]] = {}
+        for holder, viewers in self.known.items():
+            now = moved(holder)
+            kept = {viewer: cards for viewer, cards in viewers.items() if viewer != now}
+            if kept:
+                known[now] = kept
+        self.known = known
 
     def _forget(self, holder: Seat, card: CardId) -> None:
         """``holder`` played or discarded ``card``: nobody knows it is in that hand any more."""

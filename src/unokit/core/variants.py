@@ -521,16 +521,6 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
             needs="launcher",
         )
     options = Options(**values)
-    if options.wild_counts_as_color_match and not options.bluffing:
-        # Each Wild Draw card of a hand would count as a card of the colour for the other, so a
-        # hand holding two could play neither, and the round might never end (R-3.5, D-27).
-        raise OptionError(
-            "wild_counts_as_color_match=true needs bluffing=true: with bluffing=false a hand holding two"
-            " Wild Draw cards could play neither, and the round might never end (D-27)",
-            ErrorCode.OPTION_CONFLICT,
-            option="wild_counts_as_color_match",
-            needs="bluffing",
-        )
     if options.deck:
         custom_deck(rules, options.deck)  # raises OptionError when the deck does not fit
     return options

@@ -7,9 +7,12 @@
 
 The agent sits in seat ``seat`` (default 0); ``opponents`` names a bot (``make_bot``) for
 each other seat, in seat order after the agent, so the table has ``1 + len(opponents)``
-seats. The observation is the ``float32`` vector of :mod:`unokit.encoding` and
-``info["action_mask"]`` the ``int8`` mask over the action ids. An episode is one hand unless
-the engine option ``rounds`` says otherwise.
+seats. The observation is the ``float32`` vector of :mod:`unokit.encoding`; the legal
+actions are :meth:`UnoEnv.action_masks` (the ``bool`` mask over the action ids, the method
+sb3-contrib's ``MaskablePPO`` calls), also given as ``info["action_mask"]``. ``info`` names the
+agent's ``seat``, the seat ``to_act`` and the open ``decision``, and at the end of a hand its
+``winner``, each seat's ``points`` and the game's ``scores``. An episode is one hand unless
+the engine option ``rounds`` says otherwise; ``max_decisions`` truncates it sooner.
 
 Illegal actions: by default (``illegal_action="terminate"``) an illegal id ends the episode
 with reward ``illegal_reward`` (-1) and ``info["illegal_action"] = True``; the game is not
@@ -30,8 +33,9 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..core.errors import IllegalActionError, InvalidActionError, OptionError
 from ..core.variants import VARIANT_NAMES, get_rules
-from ..encoding import Obs
-from .session import DEFAULT_MAX_CYCLES, Session, check_env_arguments
+from ..encoding import Mask, Obs
+from .picture import table_image
+from .session import DEFAULT_MAX_CYCLES, RENDER_MODES, Session, check_env_arguments, decision_limit
 
 #: Registered ids and their variants: ``unokit/<Variant>-v0``, the variant's name in CamelCase.
 GYM_IDS: dict[str, str] = {
@@ -41,10 +45,11 @@ GYM_IDS: dict[str, str] = {
 
 class UnoEnv(gymnasium.Env[Obs, np.int64]):
     """One seat of a unokit game against bots. See the module docstring for the options;
-    ``reward``, ``uno_catch``, ``catch_probability``, ``history`` and ``max_cycles`` are as in
-    :class:`unokit.envs.pettingzoo.UnoAECEnv`; other keywords are engine options."""
+    ``reward``, ``uno_catch``, ``catch_probability``, ``history``, ``max_cycles``,
+    ``max_decisions`` and ``render_mode`` are as in :class:`unokit.envs.pettingzoo.UnoAECEnv`;
+    other keywords are engine options."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's API
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012 - Gymnasium's API
 
     def __init__(
         self,
@@ -57,6 +62,7 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         catch_probability: float = 1.0,
         history: int = 2,
         max_cycles: int = DEFAULT_MAX_CYCLES,
+        max_decisions: int | None = None,
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
@@ -68,7 +74,7 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         players = 1 + len(opponents)
         for name in opponents:
             make_bot(name)  # unknown bots raise ValueError here
-        check_env_arguments(render_mode, max_cycles)
+        check_env_arguments(render_mode, max_cycles, max_decisions)
         if illegal_action not in ("terminate", "raise"):
             raise OptionError(f"illegal_action must be 'terminate' or 'raise', not {illegal_action!r}")
         self.session = Session(
@@ -86,6 +92,8 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         self.seat = seat
         self.opponents = list(opponents)
         self.max_cycles = max_cycles
+        self.max_decisions = max_decisions
+        self.limit = decision_limit(players, max_cycles, max_decisions)
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -95,9 +103,24 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         self._done = True
 
     # ------------------------------------------------------------------ helpers
-    def _info(self) -> dict[str, Any]:
+    def action_masks(self) -> Mask:
+        """The ``bool`` mask of the agent's legal action ids now (all ``False`` once the episode
+        is over): sb3-contrib's convention, also ``info["action_mask"]``."""
+        if self._done:
+            return self.encoding.zero_mask()
+        return self.session.mask(self.seat)
+
+    def _info(self, ended: bool = False) -> dict[str, Any]:
         session = self.session
-        return {"action_mask": session.mask(self.seat), "decision": session.game.decision}
+        info: dict[str, Any] = {
+            "action_mask": self.action_masks(),
+            "decision": session.game.decision,
+            "seat": self.seat,
+            "to_act": session.actor,
+        }
+        if ended:
+            info.update(session.hand_info())
+        return info
 
     def _play_bots(self) -> float:
         """Let the bots decide until it is the agent's turn or the game is over; return the
@@ -105,7 +128,7 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         session = self.session
         game = session.game
         total = 0.0
-        limit = self.max_cycles * session.players
+        limit = self.limit
         while not game.is_over and session.actor != self.seat and session.decisions < limit:
             seat = session.actor
             assert seat is not None
@@ -147,6 +170,8 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         else:
             raise RuntimeError("no deal reached the agent's first decision within max_cycles (1000 tries)")
         self._done = False
+        if self.render_mode == "human":
+            self._print()
         return session.observe(self.seat), self._info()
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
@@ -154,6 +179,7 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
         if self._done:
             raise IllegalActionError("the episode is over; call reset()")
         session = self.session
+        before = session.result
         try:
             rewards = session.act(action)
         except (IllegalActionError, InvalidActionError):
@@ -165,16 +191,33 @@ class UnoEnv(gymnasium.Env[Obs, np.int64]):
             return session.observe(self.seat), self.illegal_reward, True, False, info
         reward = rewards[self.seat] + self._play_bots()
         terminated = session.game.is_over
-        truncated = not terminated and session.decisions >= self.max_cycles * session.players
+        truncated = not terminated and session.decisions >= self.limit
         self._done = terminated or truncated
-        return session.observe(self.seat), reward, terminated, truncated, self._info()
+        if self.render_mode == "human":
+            self._print()
+        info = self._info(ended=session.result is not before)
+        return session.observe(self.seat), reward, terminated, truncated, info
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
+        """``ansi``: the table as text (every hand shown); ``rgb_array``: its picture
+        (:mod:`unokit.envs.picture`); ``human``: prints the text (also at every reset and step)
+        and returns ``None``."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        if self.render_mode == "rgb_array":
+            return table_image(self.session.game)
+        if self.render_mode == "human":
+            self._print()
+            return None
+        return self._text()
+
+    def _text(self) -> str:
         names = [f"seat {s}" + (" (agent)" if s == self.seat else "") for s in range(self.session.players)]
         return self.session.render(names)
+
+    def _print(self) -> None:
+        print(self._text(), flush=True)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -10,8 +10,11 @@
 
 Agents are ``player_0`` … ``player_{n-1}`` (seat numbers). Each agent acts when its seat must
 decide; the observation is a dict with ``observation`` (``float32`` vector,
-:mod:`unokit.encoding`) and ``action_mask`` (``int8``). One episode is one hand
-(``rounds=1``) unless the engine option ``rounds`` says otherwise. See ``docs/envs.md``.
+:mod:`unokit.encoding`) and ``action_mask`` (``int8``, the dtype Gymnasium's
+``Discrete.sample(mask)`` asserts); :meth:`UnoAECEnv.action_mask` gives the same mask as
+``bool``. One episode is one hand (``rounds=1``) unless the engine option ``rounds`` says
+otherwise. At the end of a hand every agent's ``info`` holds its ``winner``, each seat's
+``points`` and the game's ``scores``. See ``docs/envs.md``.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper, TerminateIllegalWra
 from ..core.errors import OptionError
 from ..core.game import Game
 from ..core.variants import VARIANT_NAMES, get_rules
-from .session import DEFAULT_MAX_CYCLES, Session, check_env_arguments
+from ..encoding import Mask
+from .picture import table_image
+from .session import DEFAULT_MAX_CYCLES, RENDER_MODES, Session, check_env_arguments, decision_limit
 
 #: The versioned environment name of each variant (``uno_<variant>_v0``).
 ENV_NAMES: dict[str, str] = {name: f"uno_{name}_v0" for name in VARIANT_NAMES}
@@ -41,13 +46,15 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
     ``"points"``: the winner gets the points left in the other hands, each other seat minus
     its own), ``uno_catch`` / ``catch_probability`` (the catch rule of
     :mod:`unokit.envs.session`), ``history`` (plays per seat in the observation),
-    ``max_cycles`` (truncate after ``max_cycles * players`` decisions), ``render_mode``
-    (``None`` or ``"ansi"``); any other keyword is an engine option (``stacking=True``,
+    ``max_cycles`` (truncate after ``max_cycles * players`` decisions), ``max_decisions``
+    (truncate after that many decisions, when fewer), ``render_mode`` (``None``, ``"ansi"``:
+    ``render()`` returns the table as text, ``"human"``: printed at every step,
+    ``"rgb_array"``: its picture); any other keyword is an engine option (``stacking=True``,
     ``rounds=3``, ...).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's API; each instance gets its own copy
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "uno_v0",
         "is_parallelizable": False,
     }
@@ -62,12 +69,13 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         catch_probability: float = 1.0,
         history: int = 2,
         max_cycles: int = DEFAULT_MAX_CYCLES,
+        max_decisions: int | None = None,
         render_mode: str | None = None,
         **options: object,
     ) -> None:
         super().__init__()
         rules = get_rules(variant)
-        check_env_arguments(render_mode, max_cycles)
+        check_env_arguments(render_mode, max_cycles, max_decisions)
         self.session = Session(
             rules.name,
             players,
@@ -81,6 +89,8 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.metadata = {**self.metadata, "name": ENV_NAMES[rules.name]}
         self.render_mode = render_mode
         self.max_cycles = max_cycles
+        self.max_decisions = max_decisions
+        self.limit = decision_limit(players, max_cycles, max_decisions)
         self.possible_agents: list[str] = [f"player_{s}" for s in range(players)]
         self.agents: list[str] = []
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
@@ -94,6 +104,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = {agent: spaces.Discrete(enc.num_actions) for agent in self.possible_agents}
         self._rewarded = False
+        self._informed = False
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -129,16 +140,23 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._rewarded = False
+        self._informed = False
         actor = self.session.actor
         assert actor is not None
         self.agent_selection = self.possible_agents[actor]
+        if self.render_mode == "human":
+            self.render()
+
+    def action_mask(self, agent: str) -> Mask:
+        """The ``bool`` mask of ``agent``'s legal action ids now (all ``False`` unless it is the
+        agent to act): ``observe(agent)["action_mask"]`` as ``bool``."""
+        seat = self._seat[agent]
+        done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        return self.encoding.zero_mask() if done else self.session.mask(seat)
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat[agent]
-        session = self.session
-        done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
-        mask = self.encoding.zero_mask() if done else session.mask(seat)
-        return {"observation": session.observe(seat), "action_mask": mask}
+        mask = self.action_mask(agent).view(np.int8)  # Gymnasium's sample(mask) asserts int8
+        return {"observation": self.session.observe(self._seat[agent]), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Apply ``action`` (an id) for ``agent_selection``. An illegal id raises
@@ -148,6 +166,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             self._was_dead_step(action)
             return
         session = self.session
+        before = session.result
         rewards = session.act(action)  # raises before anything changes
         self._cumulative_rewards[agent] = 0.0
         agents = self.possible_agents
@@ -157,19 +176,36 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             for s, r in enumerate(rewards):
                 self.rewards[agents[s]] = r
                 cumulative[agents[s]] += r
+        if session.result is not before:  # a hand ended: say how, to every agent, for this step
+            ended = session.hand_info()
+            self.infos = {agent: dict(ended) for agent in self.agents}
+            self._informed = True
+        elif self._informed:
+            self.infos = {agent: {} for agent in self.agents}
+            self._informed = False
         actor = session.actor  # the seat to act, or a seat offered a jump (jump_in=true)
         if actor is None:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = agents[actor]
-            if session.decisions >= self.max_cycles * len(agents):
+            if session.decisions >= self.limit:
                 self.truncations = dict.fromkeys(self.agents, True)
+        if self.render_mode == "human":
+            self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
+        """``ansi``: the table as text (every hand shown); ``rgb_array``: its picture; ``human``:
+        prints the text and returns ``None``."""
         if self.render_mode is None:
             warn("You are calling render method without specifying any render mode.")
             return None
-        return self.session.render(self.possible_agents)
+        if self.render_mode == "rgb_array":
+            return table_image(self.session.game)
+        text = self.session.render(self.possible_agents)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""

@@ -1,9 +1,10 @@
-"""One table of the environments: the game, the UNO-catch rule, the play history and rewards.
+"""One table of the environments: the game, the UNO-catch rule, the Jump-In offers and rewards.
 
 Both environments drive a :class:`Session`. It checks an action id against the seat's legal
 actions (an illegal id raises :class:`~unokit.IllegalActionError` and changes nothing),
-applies it, runs the catch rule, remembers the cards each seat played and turns the end of a
-hand into rewards.
+applies it, runs the catch rule and turns the end of a hand into rewards. The observation's
+history block is read from the game's public record of plays (:meth:`unokit.View.played`),
+which a bot's view holds as well.
 
 **Catch rule.** Catching a missed UNO is not an agent action; the session decides it, so that
 agents only ever act in turn order. With ``uno_catch="auto"`` (default), when a play, a
@@ -49,14 +50,30 @@ REWARDS = ("hand", "points")
 
 #: Truncate an episode after this many decisions per seat unless the environment is told otherwise.
 DEFAULT_MAX_CYCLES = 5000
+#: The render modes of the environments: ``ansi`` returns the table as text, ``human`` prints it
+#: at every reset and step, ``rgb_array`` returns a picture of it (what video recorders and
+#: Stable-Baselines3's ``make_vec_env``, which asks for it by default, expect).
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
-def check_env_arguments(render_mode: str | None, max_cycles: object) -> None:
-    """Raise :class:`OptionError` naming a bad ``render_mode`` or ``max_cycles``."""
-    if render_mode not in (None, "ansi"):
-        raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+def check_env_arguments(render_mode: object, max_cycles: object, max_decisions: object = None) -> None:
+    """Raise :class:`OptionError` naming a bad ``render_mode``, ``max_cycles`` or ``max_decisions``."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        modes = ", ".join(repr(m) for m in RENDER_MODES)
+        raise OptionError(f"render_mode must be None, {modes}, not {render_mode!r}")
     if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
         raise OptionError(f"max_cycles must be a whole number, 1 or more, not {max_cycles!r}")
+    if max_decisions is not None and (
+        isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1
+    ):
+        raise OptionError(f"max_decisions must be None or a whole number, 1 or more, not {max_decisions!r}")
+
+
+def decision_limit(players: int, max_cycles: int, max_decisions: int | None) -> int:
+    """The number of decisions after which an episode is truncated: ``max_cycles`` per seat, or
+    ``max_decisions`` when that is smaller."""
+    limit = max_cycles * players
+    return limit if max_decisions is None else min(limit, max_decisions)
 
 
 class Session:
@@ -101,9 +118,7 @@ class Session:
         self.rng: Rng
         self.game: Game
         self.views: list[View]
-        self.history: list[list[int]]
         self.decisions: int
-        self._round: int
         self._drawn: tuple[int, int]
         self.reset(0)  # deals the first game (bad options raise here)
 
@@ -132,8 +147,8 @@ class Session:
         self.load(Game.new(self.variant, self.players, game_seed, **self.options)[0])
 
     def load(self, game: Game) -> None:
-        """Continue from an existing game (for example ``Game.from_position(...)``), with an
-        empty play history. It must be of this session's variant and number of seats, with the
+        """Continue from an existing game (for example ``Game.from_position(...)``, whose record
+        of plays starts empty). It must be of this session's variant and number of seats, with the
         standard deck."""
         if game.variant != self.variant or game.players != self.players:
             raise OptionError(
@@ -143,10 +158,10 @@ class Session:
             raise OptionError("the environments need pairing='physical': a random pairing changes the card types")
         self.game = game
         self.views = [View(game, s) for s in range(self.players)]
-        self.history = [[] for _ in range(self.players)]
         self.decisions = 0
-        self._round = game.round_number
         self._drawn = (-1, -1)
+        #: How the last hand of this episode ended (``None`` until one has).
+        self.result: RoundResult | None = None
         #: Seats still to be offered the open Jump-In window, the first one deciding now.
         self.offers: list[int] = []
         self._offer_jumps()
@@ -246,13 +261,6 @@ class Session:
         :meth:`act` does), so the engine may skip its validation and its events."""
         game = self.game
         kind = action.kind
-        card = -1
-        if kind in (PLAY, DISCARD):
-            card = action.card
-        elif kind == PLAY_DRAWN:
-            card = self.drawn_card(seat)
-        if card >= 0:
-            self._remember(seat, card)
         if checked and seat == game.to_act:
             ended = game.step(action)  # the engine's fast path: no validation, no events
         else:
@@ -273,16 +281,8 @@ class Session:
         self._offer_jumps()
         if ended is None:
             return [0.0] * self.players
-        if game.round_number != self._round:  # a new hand was dealt: forget the old plays
-            self._round = game.round_number
-            for played in self.history:
-                played.clear()
+        self.result = ended
         return self._rewards(ended)
-
-    def _remember(self, seat: int, t: int) -> None:
-        played = self.history[seat]
-        played.insert(0, t)
-        del played[self.encoding.history :]
 
     def _rewards(self, ended: RoundResult) -> list[float]:
         """Each seat's reward for the hand that ``ended``: +1 to its winner and -1/(n-1) to the
@@ -306,7 +306,7 @@ class Session:
         game = self.game
         drawn = self.drawn_card(seat) if game.to_act == seat and game.decision == DecisionKind.PLAY_OR_KEEP else -1
         offered = bool(self.offers) and self.offers[0] == seat
-        return self.encoding.observe(self.views[seat], self.history, drawn, offered)
+        return self.encoding.observe(self.views[seat], None, drawn, offered)
 
     def mask(self, seat: int) -> Mask:
         """The action mask of ``seat`` (all zeros when it is not that seat's decision): while a
@@ -319,6 +319,14 @@ class Session:
         if self.game.to_act != seat:
             return self.encoding.zero_mask()
         return self.encoding.mask(self.views[seat])
+
+    def hand_info(self) -> dict[str, Any]:
+        """What ``info`` says once a hand has ended: its ``winner`` (the seat that went out, or won
+        a blocked hand), each seat's ``points`` for it and the game's ``scores`` after it."""
+        ended = self.result
+        if ended is None:
+            return {}
+        return {"winner": ended.winner, "points": list(ended.points), "scores": list(ended.scores)}
 
     def render(self, names: list[str] | None = None) -> str:
         """The whole table as text (every hand shown), for ``render_mode="ansi"``."""

@@ -12,9 +12,10 @@
 Both use the observation vectors and action ids of :mod:`unokit.encoding` and the
 environments' catch rule (``uno_catch="auto"``: the next seat catches every missed UNO call;
 ``"never"``), autoreset tables at the next step (Gymnasium's ``NEXT_STEP`` mode: the action
-given to a finished table is ignored and the table is dealt anew) and share the tables
-between the cores (``threads``, by default numba's thread count; 1 steps them in the calling
-thread). Episodes are single hands (``rounds=1``); the kernel plays the options of
+given to a finished table is ignored and the table is dealt anew). ``threads`` shares the
+tables between that many cores; the default, 1, steps them in the calling thread, which was the
+fastest on a shared machine by far (``docs/envs.md``, "Batched environments"). Masks are
+``bool``. Episodes are single hands (``rounds=1``); the kernel plays the options of
 :data:`unokit.fast.SUPPORTED_OPTIONS` and refuses the others.
 """
 
@@ -25,7 +26,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
-import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
@@ -36,7 +36,10 @@ from ..core.errors import IllegalActionError, OptionError
 from ..core.rng import MASK64
 from ..fast import kernel as K
 from ..fast.batch import Batch
-from .session import DEFAULT_MAX_CYCLES, REWARDS, check_env_arguments
+from .session import DEFAULT_MAX_CYCLES, REWARDS, check_env_arguments, decision_limit
+
+#: The default of ``threads``: one, the calling thread (measured in docs/envs.md).
+DEFAULT_THREADS = 1
 
 #: The bots the kernel plays, by name.
 COMPILED_BOTS: dict[str, int] = {"random": K.POLICY_RANDOM, "rlcard_rule": K.POLICY_RLCARD_RULE}
@@ -66,11 +69,10 @@ class _Tables:
         catch_probability: float,
         history: int,
         max_cycles: int,
-        threads: int | None,
+        max_decisions: int | None,
+        threads: int,
         options: dict[str, Any],
     ) -> None:
-        if threads is None:
-            threads = numba.get_num_threads()
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise OptionError(f"threads must be a whole number, 1 or more, not {threads!r}")
         self.threads = threads
@@ -86,7 +88,7 @@ class _Tables:
         self.policies = np.asarray(policies, np.int64)
         self.bots = np.zeros((num_envs, players), np.int64)
         self.gens = np.zeros((num_envs, 2), np.int64)
-        self.limit = max_cycles * players
+        self.limit = decision_limit(players, max_cycles, max_decisions)
         enc = self.batch.encoding
         self.obs = np.zeros((num_envs, enc.size), np.float32)
         self.masks = np.zeros((num_envs, enc.num_actions), np.bool_)
@@ -167,6 +169,20 @@ class _Tables:
                 out[g, winner] = float(sum(points) - points[winner])
         return out
 
+    def hand_info(self, ended: NDArray[np.bool_]) -> dict[str, Any]:
+        """``info`` entries for the tables whose hand ``ended``: ``winner`` (-1 elsewhere) and
+        ``scores`` (each seat's, zeros elsewhere), with Gymnasium's ``_winner`` / ``_scores``
+        masks saying which tables hold a value."""
+        n = len(ended)
+        winner = np.full(n, -1, np.int64)
+        scores = np.zeros((n, self.players), np.int64)
+        start = int(self.batch.rules_vector[K.C_S_SCORES])
+        rows = np.flatnonzero(ended)
+        if len(rows):
+            winner[rows] = self.batch.state[rows, K.F_ROUND_WINNER]
+            scores[rows] = self.batch.state[rows, start : start + self.players]
+        return {"winner": winner, "_winner": ended.copy(), "scores": scores, "_scores": ended.copy()}
+
     def status(self) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         """Terminated and truncated tables (the hand ended / ran out of decisions)."""
         done = self.batch.done
@@ -196,9 +212,10 @@ class UnoVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         catch_probability: float = 1.0,
         history: int = 2,
         max_cycles: int = DEFAULT_MAX_CYCLES,
+        max_decisions: int | None = None,
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
-        threads: int | None = None,
+        threads: int = DEFAULT_THREADS,
         **options: Any,
     ) -> None:
         if isinstance(opponents, str) or not opponents:
@@ -207,7 +224,7 @@ class UnoVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if unknown:
             raise OptionError(f"the batched environments play the bots {', '.join(COMPILED_BOTS)}, not {unknown}")
         players = 1 + len(opponents)
-        check_env_arguments(None, max_cycles)
+        check_env_arguments(None, max_cycles, max_decisions)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise OptionError(f"seat must be a seat number from 0 to {players - 1}, not {seat!r}")
         if illegal_action not in ("terminate", "raise"):
@@ -226,6 +243,7 @@ class UnoVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             catch_probability,
             history,
             max_cycles,
+            max_decisions,
             threads,
             options,
         )
@@ -277,7 +295,7 @@ class UnoVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         terminated = terminated & was_running
         truncated = truncated & was_running
         rewards = tables.rewards(terminated)[:, self.seat]
-        info: dict[str, Any] = {"action_mask": tables.masks.copy()}
+        info: dict[str, Any] = {"action_mask": tables.masks.copy(), **tables.hand_info(terminated)}
         if illegal.any():
             rewards[illegal] = self.illegal_reward
             terminated = terminated | illegal
@@ -291,7 +309,9 @@ class UnoBatchEnv:
     every seat is an agent. :meth:`step` takes one action per table, for its seat to act;
     ``rewards[i, s]`` is seat ``s``'s reward at table ``i`` (non-zero when a hand ends),
     ``info["to_act"]`` the seat the returned observation and mask belong to. Keywords as in
-    :class:`unokit.envs.pettingzoo.UnoAECEnv`."""
+    :class:`unokit.envs.pettingzoo.UnoAECEnv`. Its spaces are those of a Gymnasium vector
+    environment: ``single_observation_space`` / ``single_action_space`` for one table (every
+    seat's are the same), ``observation_space`` / ``action_space`` for the batch."""
 
     def __init__(
         self,
@@ -304,10 +324,11 @@ class UnoBatchEnv:
         catch_probability: float = 1.0,
         history: int = 2,
         max_cycles: int = DEFAULT_MAX_CYCLES,
-        threads: int | None = None,
+        max_decisions: int | None = None,
+        threads: int = DEFAULT_THREADS,
         **options: Any,
     ) -> None:
-        check_env_arguments(None, max_cycles)
+        check_env_arguments(None, max_cycles, max_decisions)
         self.tables = _Tables(
             variant,
             players,
@@ -319,18 +340,26 @@ class UnoBatchEnv:
             catch_probability,
             history,
             max_cycles,
+            max_decisions,
             threads,
             options,
         )
         self.encoding = self.tables.batch.encoding
         self.num_envs = num_envs
         self.players = players
+        self.single_observation_space = spaces.Box(low=0.0, high=self.encoding.high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(self.encoding.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
         self._needs_reset = np.ones(num_envs, np.bool_)
         self._started = False
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, ended: NDArray[np.bool_] | None = None) -> dict[str, Any]:
         to_act = self.tables.batch.to_act
-        return {"action_mask": self.tables.masks.copy(), "to_act": np.maximum(to_act, 0)}
+        info = {"action_mask": self.tables.masks.copy(), "to_act": np.maximum(to_act, 0)}
+        if ended is not None:
+            info.update(self.tables.hand_info(ended))
+        return info
 
     def reset(self, seed: int | Sequence[int] | None = None) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """Deal every table (table ``i`` from ``seed + i``, as the PettingZoo env's ``reset``)."""
@@ -356,4 +385,4 @@ class UnoBatchEnv:
         truncated &= live
         rewards = tables.rewards(terminated)
         self._needs_reset = terminated | truncated
-        return tables.obs.copy(), rewards, terminated, truncated, self._info()
+        return tables.obs.copy(), rewards, terminated, truncated, self._info(terminated)

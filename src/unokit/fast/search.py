@@ -234,6 +234,55 @@ def weighted_order(rng: I64, weights: F64, order: I64, n: int, k: int) -> None:
 
 
 @jit
+def deal_particle(
+    rng: I64, particles: I64, cumulative: F64, first_of: I64, taken: I64, dealt: I64, order: I64, n: int, stamp: int
+) -> None:
+    """``order[:n]`` becomes an order of the pool that deals one row of ``particles`` first (the
+    row drawn with chance proportional to its weight: ``cumulative`` holds the running sums of
+    the weights), then the rest of the pool in uniformly random order. The pool is sorted by
+    card type and ``first_of[t]`` is where type ``t`` starts; ``taken`` (``CAP``) and ``dealt``
+    (``n``, marked with ``stamp``, a number new to each call) are scratch room."""
+    count = len(cumulative)
+    target = uniform_at(rng, 0) * cumulative[count - 1]
+    lo = 0
+    hi = count - 1
+    while lo < hi:  # the first row whose running sum passes the target
+        mid = (lo + hi) // 2
+        if cumulative[mid] > target:
+            hi = mid
+        else:
+            lo = mid + 1
+    k = 0
+    for j in range(particles.shape[1]):
+        taken[particles[lo, j]] = 0
+    for j in range(particles.shape[1]):
+        t = particles[lo, j]
+        i = first_of[t] + taken[t]
+        taken[t] += 1
+        order[k] = i
+        dealt[i] = stamp
+        k += 1
+    for i in range(n):
+        if dealt[i] != stamp:
+            order[k] = i
+            k += 1
+    shuffle_from(rng, order, particles.shape[1], n)
+
+
+@entry
+def deal_particle_of(rng: I64, particles: I64, cumulative: F64, pool: I64) -> I64:
+    """The order of ``pool`` (sorted by card type) that :func:`deal_particle` gives, called
+    from Python (for tests)."""
+    n = len(pool)
+    first_of = np.zeros(CAP, np.int64)
+    for i in range(n - 1, -1, -1):
+        first_of[pool[i]] = i
+    order = np.empty(n, np.int64)
+    deal_particle(rng, particles, cumulative, first_of, np.zeros(CAP, np.int64), np.zeros(n, np.int64), order, n, 1)
+    return order
+
+
+@jit
 def rebuild_hand(st: I64, R: I64, seat: int) -> None:
     """Recompute ``seat``'s counts per type and set of types from its list of cards."""
     count = R[C_S_CNT] + seat * CAP
@@ -751,6 +800,8 @@ def run(
     opponents: int,
     opponent_decisions: int,
     weights: F64,
+    particles: I64,
+    cumulative: F64,
 ) -> int:
     """Run ``iterations`` more iterations of the search from the position ``base`` (a kernel
     row whose hidden cards :func:`deal_hidden` deals anew each time) for seat ``me``, growing
@@ -761,6 +812,10 @@ def run(
     with their determinised hands. ``weights`` (one per card of ``hidden_pool``, or none for a
     uniform deal) makes the deal weighted: the other hands take their unseen cards in the order
     of :func:`weighted_order` (a weighted sample for their free slots, then uniformly random),
+    the draw pile the rest in uniformly random order. ``particles`` and ``cumulative`` (a belief
+    over the hand of the only other seat, :mod:`unokit.fast.belief`; none for the deal above):
+    each iteration deals that seat's unseen cards as one row of ``particles`` (card types),
+    drawn with chance proportional to its weight (``cumulative`` holds the running sums), and
     the draw pile the rest in uniformly random order. Returns the iterations run."""
     st = np.empty_like(base)
     codes = np.empty(LEGAL_CAP, np.int64)
@@ -787,6 +842,14 @@ def run(
     # A weighted order must not order the draw pile too: the plain deal's draw pile is the rest
     # of the order, the others' is the rest shuffled again (an ungrouped read deal does that).
     deal_mode = DEAL_READS if weighted and mode == DEAL_PLAIN else mode
+    n_particles = len(cumulative)
+    first_of = np.zeros(CAP, np.int64)  # where each card type starts in the pool (sorted by type)
+    taken = np.zeros(CAP, np.int64)
+    dealt = np.zeros(max(n_pool, 1), np.int64)
+    if n_particles:
+        deal_mode = DEAL_PLAIN
+        for i in range(n_pool - 1, -1, -1):
+            first_of[hidden_pool[i]] = i
     done = 0
     for _ in range(iterations):
         if used[0] + 1 > capacity:
@@ -794,7 +857,9 @@ def run(
         done += 1
         for i in range(width):
             st[i] = base[i]
-        if weighted:
+        if n_particles:
+            deal_particle(rng, particles, cumulative, first_of, taken, dealt, order, n_pool, done)
+        elif weighted:
             weighted_order(rng, weights, order, n_pool, n_pool - rest)
         else:
             shuffle_order(rng, order, n_pool)

@@ -38,16 +38,17 @@ from ..i18n.lines import words_for
 from . import faces, look
 from .help import KEYS, rules_summary
 from .look import chip_rows, wrap_chips
-from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller
+from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, naming_a_color
 from .terminal import leave_on_hangup
 
 SessionFactory = Callable[[], Session]
 
-#: The most rows of the screen each panel takes (see ``PlayApp.CSS``): opponents, the prompt's
-#: lines (under its rule), and rows of cards in the hand.
+#: The most rows of the screen the opponents and the rows of cards in the hand take (see
+#: ``PlayApp.CSS``); the prompt always shows every answer, and the log keeps at least
+#: ``LOG_ROWS`` lines (it takes whatever the other panels leave; L shows all of it).
 OPPONENT_ROWS = 10
-PROMPT_ROWS = 3
 HAND_ROWS = 6
+LOG_ROWS = 3
 #: The log lines the round summary repeats: the plays that ended the round.
 LAST_PLAYS = 4
 #: Seconds of the table's pauses (a launcher's suspense, a bot's reaction that nobody can race)
@@ -58,7 +59,10 @@ PAUSE = 0.6
 class PassScreen(Screen[None]):
     """Hot seat: covers the whole table until the next player is at the keyboard."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space", "ready", "ready"),
+        Binding("q,ctrl+q", "quit_game", "quit"),
+    ]
 
     def __init__(self, name: str) -> None:
         super().__init__()
@@ -72,6 +76,7 @@ class PassScreen(Screen[None]):
                 (self.player, "bold reverse"),
                 (f"\n\n{tr('play.look_away')}\n\n", ""),
                 (tr("play.press_enter_when_ready", name=self.player), "italic"),
+                (f"\n\n{tr('play.key_quit')}", "italic"),
                 justify="center",
             ),
             id="pass",
@@ -79,6 +84,11 @@ class PassScreen(Screen[None]):
 
     def action_ready(self) -> None:
         self.dismiss(None)
+
+    def action_quit_game(self) -> None:
+        app = self.app
+        if isinstance(app, PlayApp):
+            app.ask_to_quit()
 
 
 class QuitScreen(ModalScreen[bool]):
@@ -124,6 +134,31 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#help-box", VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class LogScreen(ModalScreen[None]):
+    """``L``: the whole log of the game so far, newest at the bottom, for what scrolled away."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,l,q,enter", "close", "close")]
+
+    def __init__(self, lines: Sequence[Text]) -> None:
+        super().__init__()
+        self.lines = list(lines)
+
+    def compose(self) -> ComposeResult:
+        text = Text(f"{tr('play.log_title')}\n", style="bold")
+        text.append_text(Text("\n").join(self.lines))
+        text.append(f"\n\n{tr('play.log_keys')}", style="italic")
+        with VerticalScroll(id="log-box"):
+            yield Static(text, id="whole-log")
+
+    def on_mount(self) -> None:
+        box = self.query_one("#log-box", VerticalScroll)
+        box.focus()
+        self.call_after_refresh(box.scroll_end, animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -192,23 +227,23 @@ class SummaryScreen(Screen[str]):
             text.append(f"  {team:<29} {total:>5}\n", style="bold")
         if s.over:
             text.append(f"\n{w.t('play.game_over', winners=list(s.winners))}\n", style="bold reverse")
-        text.append(f"\n{w.t('play.hands_with_points')}\n", style="bold underline")
+        text.append(f"\n{w.t('play.hands_with_points')}", style="bold underline")
+        hands = []  # each laid out at the screen's width, never breaking a card
         for line in s.lines:
-            text.append(f"{line.name}: ", style="bold")
-            if line.cards:
-                text.append(
-                    w.cat.join(
-                        w.t("summary.card_points_terminal", card=faces.label(face), points=points)
-                        for face, points in line.cards
-                    )
-                )
+            cards = [
+                Text(w.t("summary.card_points_terminal", card=faces.label(face), points=points) + ",")
+                for face, points in line.cards
+            ]
+            if cards:
+                cards[-1] = Text(cards[-1].plain[:-1])
             elif line.hand_points == 0:
-                text.append(w.t("play.no_cards"))
-            text.append(f"  = {line.hand_points}\n")
+                cards = [Text(w.t("play.no_cards"))]
+            cards.append(Text(f" = {line.hand_points}"))
+            hands.append(look.Flow(cards, lead=Text(f"{line.name}:", style="bold")))
         again = f"{w.t('play.key_new_game')}   " if self.can_restart else ""
         keys = f"{again}{w.t('play.key_quit')}" if s.over else f"{w.t('play.key_next_round')}   {w.t('play.key_quit')}"
         with VerticalScroll(id="summary-box"):
-            yield Static(text, id="summary")
+            yield Static(Group(text, *hands), id="summary")
         yield Static(Text(f"{keys}   {w.t('play.key_scroll')}", style="reverse"), id="summary-keys")
 
     def on_mount(self) -> None:
@@ -260,6 +295,7 @@ class TableScreen(Screen[None]):
         self.hand_layout: list[list[int]] = []  # the hand's rows of cards, as last drawn
         self.hand_top = 0  # the first row of cards in view, for hands taller than the screen
         self.recent: deque[str] = deque(maxlen=LAST_PLAYS)  # the log's latest lines, for the summary
+        self.history: list[Text] = []  # every line of the log, for the log screen (L)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -279,20 +315,19 @@ class TableScreen(Screen[None]):
         rules = self.session.house_rules()
         settings.update(Text(rules, style="italic"))
         settings.display = bool(rules)  # the official rules need no line
-        log = self.query_one("#log", RichLog)
         setup_teller = self.session.teller(side=0)
-        for line in setup_teller.lines(redact(self.session.setup, self.log_viewer)):
-            log.write(line)
+        self.log_lines(setup_teller.lines(redact(self.session.setup, self.log_viewer)))
         self.render_all()
         self.run_worker(self.guarded(self.drive()), exclusive=True, group="drive")
 
     # ------------------------------------------------------------------ drawing
     def render_all(self) -> None:
         prompt = self.prompt_text()
+        opponent_rows, hand_rows = self.panel_rows(prompt)
         self.query_one("#header", Static).update(self.header_text())
-        self.query_one("#opponents", Static).update(self.opponents_text())
+        self.query_one("#opponents", Static).update(self.opponents_text(opponent_rows))
         self.query_one("#table", Static).update(self.table_text())
-        self.query_one("#hand", Static).update(self.hand_text(self.hand_rows(prompt)))
+        self.query_one("#hand", Static).update(self.hand_text(hand_rows))
         self.query_one("#prompt", Static).update(prompt)
         self.query_one("#keys", Static).update(self.keys_text())
         self.set_class(self.session.game.side == 1, "flipped")
@@ -303,15 +338,27 @@ class TableScreen(Screen[None]):
         panels above grow)."""
         self.query_one("#log", RichLog).scroll_end(animate=False)
 
-    def hand_rows(self, prompt: Text) -> int:
-        """How many rows of cards fit on the screen with everything else at its smallest:
-        header, opponents, table, the hand's name and card lines, the prompt, two log lines,
-        the keys, and the panels' rules."""
+    def on_resize(self, _event: events.Resize) -> None:
+        """Lay the hand, the prompt and the opponents out again for the new width (once the
+        panels have their new sizes), so that no card is broken across two lines."""
+        self.call_after_refresh(self.render_all)
+
+    def panel_rows(self, prompt: Text) -> tuple[int, int]:
+        """The rows of the opponents and the rows of cards of the hand that fit on the screen
+        beside the header, the settings line, the table, the hand's name (and picked card's)
+        line, every line of the prompt, ``LOG_ROWS`` lines of log, the keys and the panels'
+        rules. The prompt comes first: opponents that do not fit one a row share rows in
+        columns, and a hand that does not fit scrolls (:meth:`hand_text`)."""
         width = max(self.app.size.width, 1)
-        opponents = min(len(self.seat_order()), OPPONENT_ROWS)
-        prompt_rows = min(len(prompt.wrap(self.app.console, width)), PROMPT_ROWS)
-        others = 1 + opponents + 2 + (1 + 1 + 1) + (1 + prompt_rows) + (1 + 2) + 1
-        return max(1, min(HAND_ROWS, self.app.size.height - others))
+        prompt_rows = len(prompt.wrap(self.app.console, width))
+        settings = 1 if self.session.house_rules() else 0
+        picking = self.ready and self.prompt is not None and self.prompt.pick_from_hand and self.submenu is None
+        fixed = 1 + settings + 2 + (1 + 1 + int(picking)) + (1 + prompt_rows) + (1 + LOG_ROWS) + 1
+        left = self.app.size.height - fixed
+        seats = len(self.seat_order())
+        most = max(1, min(seats, OPPONENT_ROWS, left - 1))
+        opponents = -(-seats // -(-seats // most))  # as many rows as the columns need
+        return opponents, max(1, min(HAND_ROWS, left - opponents))
 
     def header_text(self) -> Text:
         game = self.session.game
@@ -341,9 +388,10 @@ class TableScreen(Screen[None]):
         seats = [(start + k) % n for k in range(n)]
         return [s for s in seats if s != self.viewer]
 
-    def opponents_text(self) -> Text:
+    def opponents_text(self, rows: int = OPPONENT_ROWS) -> Text:
         """One line a seat (but the viewer's): turn marker, name, cards, points, UNO, and in
-        the Flip variants the backs everyone can see, cut to the width."""
+        the Flip variants the backs everyone can see, cut to the width; in columns, turn order
+        going down each, when there are more seats than ``rows``."""
         session = self.session
         game = session.game
         view = session.views[self.viewer if self.viewer is not None else 0]
@@ -378,9 +426,15 @@ class TableScreen(Screen[None]):
                 for back in backs:
                     line.append(" ")
                     line.append_text(look.short_chip(back))
-            line.truncate(width, overflow="ellipsis")
             lines.append(line)
-        return Text("\n").join(lines)
+        if not lines:
+            return Text()
+        columns = -(-len(lines) // max(rows, 1))
+        column_width = (width - 2 * (columns - 1)) // columns
+        for line in lines:
+            line.truncate(column_width, overflow="ellipsis", pad=columns > 1)
+        height = -(-len(lines) // columns)
+        return Text("\n").join(Text("  ").join(lines[r::height]) for r in range(height))
 
     def table_text(self) -> Text:
         game = self.session.game
@@ -477,17 +531,21 @@ class TableScreen(Screen[None]):
             text.append(self.window_text, style="bold reverse")
             return text
         if self.ready and self.prompt is not None:
-            text.append(self.prompt.message if self.submenu is None else self.submenu_title, style="bold")
+            question = Text(self.prompt.message if self.submenu is None else self.submenu_title, style="bold")
             if self.uno_armed:
-                text.append(f"  {self.session.words.t('play.uno_called')}", style="bold red")
-            text.append("\n")
-            items = [
-                Text(f"{i + 1} {choice.label}", style="reverse bold" if i == self.menu_index else "")
-                for i, choice in enumerate(self.menu_choices())
-            ]
-            if self.prompt.pick_from_hand and self.submenu is None:
-                items += [Text(f"D: {choice.label}") for choice in self.prompt.choices]  # D: the key
-            text.append_text(wrap_chips(items, self.width_of("#prompt"), gap="   "))
+                question.append(f"  {self.session.words.t('play.uno_called')}", style="bold red")
+            width = self.width_of("#prompt")
+            if self.prompt.pick_from_hand and self.submenu is None:  # draw or press: beside the question
+                others = [Text(f"D: {choice.label}") for choice in self.prompt.choices]
+                text.append_text(wrap_chips([question, *others], width, gap="   "))
+            else:
+                items = [
+                    Text(f"{i + 1} {choice.label}", style="reverse bold" if i == self.menu_index else "")
+                    for i, choice in enumerate(self.menu_choices())
+                ]
+                text.append_text(question)
+                text.append("\n")
+                text.append_text(wrap_chips(items, width, gap="   "))
         elif not self.finished:
             to_act = self.session.game.to_act
             if to_act is not None:
@@ -515,13 +573,15 @@ class TableScreen(Screen[None]):
             parts.append(tr("play.key_uno"))
             if self.viewer is not None and any(a.kind == CATCH for a in self.session.out_of_turn(self.viewer)):
                 parts.append(tr("play.key_catch"))
-        parts += [tr("play.key_help"), tr("play.key_quit_short")]
+        parts += [tr("play.key_log"), tr("play.key_help"), tr("play.key_quit_short")]
         return Text(" · ".join(parts), style="reverse")
 
-    def log_lines(self, lines: list[str], style: str = "") -> None:
+    def log_lines(self, lines: Sequence[str], style: str = "") -> None:
         log = self.query_one("#log", RichLog)
         for line in lines:
-            log.write(Text(line, style=style))
+            text = Text(line, style=style)
+            self.history.append(text)
+            log.write(text)
 
     # ------------------------------------------------------------------ the game loop
     async def pause(self, seconds: float) -> None:
@@ -758,10 +818,15 @@ class TableScreen(Screen[None]):
         key = event.key
         event.stop()
         if key in ("q", "ctrl+q"):
-            self.app.push_screen(QuitScreen(self.session.record_path), self.quit_answer)
+            app = self.app
+            if isinstance(app, PlayApp):
+                app.ask_to_quit()
             return
         if key in ("question_mark", "f1"):
             self.app.push_screen(HelpScreen(self.session.game))
+            return
+        if key == "l":
+            self.app.push_screen(LogScreen(self.history))
             return
         if key == "c":
             if not self.out_of_turn_key(CATCH):
@@ -794,13 +859,28 @@ class TableScreen(Screen[None]):
         elif key in ("down", "right", "tab"):
             self.menu_index = (self.menu_index + 1) % len(choices)
         elif key.isdigit() and 1 <= int(key) <= len(choices):
-            self.submit(choices[int(key) - 1].action)
+            self.answer(choices[int(key) - 1])
             return
         elif key == "enter":
-            self.submit(choices[self.menu_index].action)
+            self.answer(choices[self.menu_index])
             return
         elif key == "escape" and self.submenu is not None:
             self.submenu = None
+            self.menu_index = 0
+        self.render_all()
+
+    def answer(self, choice: Choice) -> None:
+        """Take a menu answer: submit it, or ask for the colour it names first."""
+        if choice.colors:
+            self.ask_color(self.session.words.t("play.name_the_color", card=choice.label), list(choice.colors))
+        else:
+            self.submit(choice.action)
+
+    def ask_color(self, title: str, colors: list[Choice]) -> None:
+        """Open the colour menu (Esc goes back to the question or the hand)."""
+        self.submenu_title = title
+        self.submenu = colors
+        self.menu_index = 0
         self.render_all()
 
     def hand_key(self, key: str) -> None:
@@ -854,18 +934,12 @@ class TableScreen(Screen[None]):
         else:
             face = self.session.game.face_text(card)
             words = self.session.words
-            self.submenu_title = (
+            self.ask_color(
                 words.t("play.which_color_discard")
                 if face == "wild_discard_all"
-                else words.t("play.name_the_color", card=face)
+                else words.t("play.name_the_color", card=face),
+                list(naming_a_color(faces.title(face), actions).colors),
             )
-            self.submenu = [Choice(words.color_label(COLOR_NAMES[a.color]), a) for a in actions]
-            self.menu_index = 0
-            self.render_all()
-
-    def quit_answer(self, answer: bool | None) -> None:
-        if answer:
-            self.app.exit(self.session.save())
 
 
 def tr(key: str, **params: object) -> str:
@@ -894,7 +968,7 @@ class PlayApp(App[Path | None]):
     #opponents { height: auto; max-height: 10; }
     #table { height: 2; }
     #hand { height: auto; border-top: solid $primary; }
-    #prompt { height: auto; max-height: 4; border-top: solid $primary; }
+    #prompt { height: auto; border-top: solid $primary; }
     #log { height: 1fr; min-height: 2; border-top: solid $primary; }
     #keys { height: 1; }
     TableScreen.flipped #hand { border-top: heavy magenta; }
@@ -905,6 +979,8 @@ class PlayApp(App[Path | None]):
     #summary-keys { height: 1; }
     QuitScreen { align: center middle; }
     HelpScreen { align: center middle; }
+    LogScreen { align: center middle; }
+    #log-box { width: 100%; height: 100%; border: thick $primary; padding: 0 1; background: $surface; }
     #help-box { width: 100%; height: 100%; border: thick $primary; padding: 0 1; background: $surface; }
     NoticeScreen { align: center middle; }
     #notice { width: 70; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
@@ -937,6 +1013,15 @@ class PlayApp(App[Path | None]):
     def on_mount(self) -> None:
         leave_on_hangup(self, self.save_game)
         self.restart(first=True)
+
+    def ask_to_quit(self) -> None:
+        """Q: ask, and on yes save the game and leave."""
+        where = self.session.record_path if self.session is not None else None
+        self.push_screen(QuitScreen(where), self.quit_answer)
+
+    def quit_answer(self, answer: bool | None) -> None:
+        if answer:
+            self.exit(self.save_game())
 
     def save_game(self) -> Path | None:
         """Save the game being played (see :meth:`Session.save`); ``None`` when there is none

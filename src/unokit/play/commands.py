@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -22,6 +23,7 @@ from ..clickopts import (
     output_file,
     output_folder,
     parse_option_pairs,
+    program,
     require_extra,
     with_deck,
 )
@@ -127,7 +129,7 @@ def make_setup(
         bot_list = [b.strip() for b in bots.split(",") if b.strip()]
     for name in bot_list:
         try:
-            check_bot_spec(name)
+            check_bot_spec(name, variant, players)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--bots") from None
     human_count = players - len(bot_list)
@@ -310,7 +312,9 @@ def play(
         close_bots(externals)
         last = app.save_game()
         for path in [*app.saved, *([last] if last is not None and last not in app.saved else [])]:
-            click.echo(catalog().t("cli.record_saved", path=str(path)))
+            click.echo(
+                catalog().t("cli.record_saved", path=str(path), replay=f"{program()} replay {shlex.quote(str(path))}")
+            )
         if app.session is not None and app.session.save_error is not None:
             click.echo(catalog().t("cli.error", error=app.session.save_error), err=True)
     if app.error is not None:

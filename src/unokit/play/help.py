@@ -23,6 +23,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("U", N_("help.key.uno")),
     ("C", N_("help.key.catch")),
     ("Esc", N_("help.key.escape")),
+    ("L", N_("help.key.log")),
     ("?", N_("help.key.help")),
     ("Q", N_("help.key.quit")),
 )

@@ -7,6 +7,7 @@ terminal without colours.
 
 from __future__ import annotations
 
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from ..i18n import catalog
@@ -97,3 +98,15 @@ def chip_rows(chips: list[Text], width: int, gap: str = " ") -> list[list[int]]:
 def wrap_chips(chips: list[Text], width: int, gap: str = " ") -> Text:
     """Lay chips out in lines of at most ``width`` cells, never breaking a chip."""
     return Text("\n").join(Text(gap).join(chips[i] for i in row) for row in chip_rows(chips, width, gap))
+
+
+class Flow:
+    """Chips laid out in lines at the width they are drawn at (a Rich renderable): a resized
+    screen lays them out again, never breaking a chip. ``lead`` starts the first line."""
+
+    def __init__(self, chips: list[Text], gap: str = " ", lead: Text | None = None) -> None:
+        self.chips = [lead, *chips] if lead is not None else chips
+        self.gap = gap
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield wrap_chips(self.chips, options.max_width, self.gap)

@@ -25,7 +25,7 @@ from ..core.decks import standard_deck
 from ..core.errors import OptionError
 from ..core.game import game_winners
 from ..core.variants import VARIANTS, VariantRules, get_rules, make_options
-from ..files import locked, write_atomically
+from ..files import JsonError, locked, parse_json, write_atomically
 from ..i18n.lines import words
 
 TABLE_FORMAT = "unokit-table/1"
@@ -64,9 +64,29 @@ def side_index(rules: VariantRules, side: str | None) -> int:
     return rules.side_names.index(name)
 
 
+def card_words(cards: str) -> list[str]:
+    """The colours and card names written in ``cards``: cards are apart by commas, semicolons
+    or spaces, and a name may be written with spaces, hyphens or underscores (``wild draw
+    four``, ``wild-draw-four``, ``wild_draw_four``). Words are joined into the longest name
+    of an UNO card (of any variant) that they spell, so ``wild draw two`` is one card; write
+    ``wild, draw two`` for two. A comma always ends a card."""
+    out: list[str] = []
+    for part in re.split(r"[,;]", cards.lower()):
+        words = part.replace("-", "_").split()
+        i = 0
+        while i < len(words):
+            end = next(
+                (j for j in range(len(words), i + 1, -1) if "_".join(words[i:j]) in KIND_BY_NAME),
+                i + 1,
+            )
+            out.append("_".join(words[i:end]))
+            i = end
+    return out
+
+
 def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardPoints]:
-    """Value each card written in ``cards`` on ``side`` of ``variant``; ``ValueError`` names a
-    card that does not exist there."""
+    """Value each card written in ``cards`` (read by :func:`card_words`) on ``side`` of
+    ``variant``; ``ValueError`` names a card that does not exist there."""
     rules = get_rules(variant)
     s = side_index(rules, side)
     kinds_here = set(standard_deck(rules.name).kind[s])
@@ -74,8 +94,7 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
     where = f"the {rules.side_names[s]} side of {rules.title}" if rules.double_sided else rules.title
     out: list[CardPoints] = []
     color: int | None = None
-    for token in (t for t in re.split(r"[\s,;]+", cards.strip().lower()) if t):
-        token = token.replace("-", "_")
+    for token in card_words(cards):
         if token in COLOR_BY_NAME:
             if color is not None:
                 raise CardError(f"two colours in a row: {COLOR_NAMES[color]} {token}", token)
@@ -85,8 +104,16 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
             continue
         kind = KIND_BY_NAME.get(token)
         if kind is None or kind not in kinds_here:
-            known = ", ".join(KIND_NAMES[k] for k in sorted(kinds_here))
-            raise CardError(f"{token!r} is not a card of {where}; cards there: {known}", token)
+            known = ", ".join(KIND_NAMES[k].replace("_", " ") for k in sorted(kinds_here))
+            parts = token.split("_")
+            two = any(
+                KIND_BY_NAME.get("_".join(parts[:k])) in kinds_here
+                and KIND_BY_NAME.get("_".join(parts[k:])) in kinds_here
+                for k in range(1, len(parts))
+            )
+            apart = "; for two cards, write them apart with a comma" if two else ""
+            shown = token.replace("_", " ")
+            raise CardError(f"{shown!r} is not a card of {where}{apart}; cards there: {known}", shown)
         if color is not None and is_wild(kind):
             raise CardError(f"{token} has no colour; write it without {COLOR_NAMES[color]}", token)
         text = token if color is None else f"{COLOR_NAMES[color]} {token}"
@@ -366,13 +393,11 @@ def new_table(
 def load_table(path: Path) -> ScoreTable:
     """Read and check the table in ``path``; a ``click`` error names what is wrong."""
     try:
-        return ScoreTable.from_json(json.loads(path.read_text(encoding="utf-8")))
+        return ScoreTable.from_json(parse_json(path.read_text(encoding="utf-8")))
     except UnicodeDecodeError:
         raise click.ClickException(f"{path}: not a text file, so not a unokit score table") from None
-    except json.JSONDecodeError as exc:
-        raise click.ClickException(f"{path}: not valid JSON ({exc}); is it a unokit score table?") from None
-    except RecursionError:
-        raise click.ClickException(f"{path}: its JSON is nested too deeply for a score table") from None
+    except JsonError as exc:
+        raise click.ClickException(f"{path}: {exc}; is it a unokit score table?") from None
     except (OSError, TableError) as exc:
         raise click.ClickException(f"{path}: {exc}") from None
 
@@ -488,9 +513,12 @@ def table_undo(file: Path) -> None:
 
     def take_back(sheet: ScoreTable) -> list[str]:
         try:
-            sheet.undo()
+            row = sheet.undo()
         except TableError as exc:
             raise click.UsageError(str(exc)) from None
-        return sheet.render()
+        scored = ", ".join(
+            f"{name} +{points}" for name, points in zip(sheet.players, row["points"], strict=True) if points
+        )
+        return [f"Took back round {row['round']}: {row['winner']} went out ({scored or 'no points'}).", *sheet.render()]
 
     change_table(file, take_back)

@@ -97,10 +97,21 @@ class Player:
 
 @dataclass(frozen=True)
 class Choice:
-    """One answer of a menu prompt."""
+    """One answer of a menu prompt. An answer that still needs a colour named (a wild played
+    or passed on) holds one choice per colour in ``colors``, asked next, and ``action`` is the
+    first of them."""
 
     label: str
     action: Action
+    colors: tuple[Choice, ...] = ()
+
+
+def naming_a_color(label: str, actions: Sequence[Action]) -> Choice:
+    """One answer for ``actions``, the same card naming each colour it may (or one action
+    naming none)."""
+    if len(actions) == 1 and actions[0].color == NO_COLOR:
+        return Choice(label, actions[0])
+    return Choice(label, actions[0], tuple(Choice(faces.color_label(COLOR_NAMES[a.color]), a) for a in actions))
 
 
 @dataclass(frozen=True)
@@ -462,15 +473,10 @@ class Session:
         choices: list[Choice] = []
         if decision == "play_or_keep":
             drawn = faces.face_of(str(pending["card"]), game.side)
-            for a in legal:
-                if a.kind == PLAY_DRAWN and not a.uno:
-                    if a.color >= 0:
-                        label = w.t("play.play_drawn.color", card=drawn, color=COLOR_NAMES[a.color])
-                    else:
-                        label = w.t("play.play_drawn", card=drawn)
-                    choices.append(Choice(label, a))
-                elif a.kind == KEEP:
-                    choices.append(Choice(w.t("action.keep"), a))
+            plays = [a for a in legal if a.kind == PLAY_DRAWN and not a.uno]
+            if plays:
+                choices.append(naming_a_color(w.t("play.play_drawn", card=drawn), plays))
+            choices += [Choice(w.t("action.keep"), a) for a in legal if a.kind == KEEP]
             key = N_("play.drawn_force") if game.options.force_play else N_("decision.play_or_keep.card")
             message = w.t(key, card=faces.label(drawn))
         elif decision == "challenge":
@@ -481,6 +487,7 @@ class Session:
                 claim = w.t("play.challenge_color", by=pending["by"], color=previous)
             else:
                 claim = w.t("play.challenge_bluff", by=pending["by"])
+            passes: dict[int, list[Action]] = {}  # stacked Wild Draw cards passed on (H-3), by card
             for a in legal:
                 if a.kind == CHALLENGE:
                     choices.append(Choice(claim, a))
@@ -492,12 +499,10 @@ class Session:
                     else:
                         accept = w.t("play.accept_until", color=pending["color"])
                     choices.append(Choice(accept, a))
-                elif a.kind == PLAY and not a.uno:  # a stacked Wild Draw card passed on (H-3)
-                    face = game.face_text(a.card)
-                    if a.color >= 0:
-                        choices.append(Choice(w.t("play.pass_on.color", card=face, color=COLOR_NAMES[a.color]), a))
-                    else:
-                        choices.append(Choice(w.t("play.pass_on", card=face), a))
+                elif a.kind == PLAY and not a.uno:
+                    passes.setdefault(a.card, []).append(a)
+            for passed, plays in passes.items():
+                choices.append(naming_a_color(w.t("play.pass_on", card=game.face_text(passed)), plays))
             message = w.t(
                 "decision.challenge", by=pending["by"], kind=kind.name, color=faces.color_label(pending.get("color"))
             )

@@ -19,7 +19,7 @@ from typing import Any, TypeGuard
 from .. import __version__
 from ..core.errors import quote
 from ..core.game import Game
-from ..files import write_atomically
+from ..files import JsonError, parse_json, write_atomically
 
 #: The format this unokit writes and reads.
 FORMAT = "unokit-record/1"
@@ -41,6 +41,8 @@ _FIELDS = frozenset(
     }
 )
 _VERSION = re.compile(r"^\s*(\d+)\.(\d+)(?:\.(\d+))?")
+#: The most digits a number of a version may have (longer ones are no version of unokit).
+VERSION_DIGITS = 9
 
 
 class RecordError(ValueError):
@@ -54,7 +56,7 @@ class IncompatibleRecordError(RecordError):
 def parse_version(text: str) -> tuple[int, int, int]:
     """``"0.1.0"`` → ``(0, 1, 0)``; raise :class:`RecordError` for text that is not a version."""
     match = _VERSION.match(text)
-    if match is None:
+    if match is None or any(len(part or "") > VERSION_DIGITS for part in match.groups()):
         raise RecordError(f"{quote(text)} is not a unokit version")
     return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
 
@@ -306,11 +308,9 @@ class GameRecord:
     def loads(text: str) -> GameRecord:
         """Read a record from JSON text."""
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"the record is not valid JSON: {exc}") from None
-        except RecursionError:
-            raise RecordError("the record is not valid JSON: it is nested too deeply") from None
+            obj = parse_json(text)
+        except JsonError as exc:
+            raise RecordError(f"the record is {exc}") from None
         return GameRecord.from_json(obj)
 
 

@@ -42,7 +42,7 @@ from .authority import Room, identity_hash
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .protocol import HARD_MAX_BYTES, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
-from .room import RoomError, seat_bots
+from .room import RoomError, offer_policies, seat_bots
 from .web import web_routes
 
 log = logging.getLogger("unokit.server")
@@ -119,7 +119,9 @@ def _refusal(exc: RoomError, status: int) -> JSONResponse:
 
 
 def create_app(config: ServerConfig) -> Starlette:
-    """The ASGI application serving ``config``; the hub starts and stops with it."""
+    """The ASGI application serving ``config``; the hub starts and stops with it. Raises
+    ``ValueError`` for a policy file of ``config.bots`` that cannot be used."""
+    offer_policies(list(config.bots))
     hub = Hub(config)
 
     @asynccontextmanager

@@ -40,7 +40,7 @@ from ..narration import Narrator, side_before
 from . import PROTOCOL
 from .chat import LIVE_PHASES, PLAYERS, SPECTATORS, ChatState, check_reaction, check_text, history, visible
 from .protocol import RateLimit, encode, error, fragment
-from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState
+from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec
 from .storage import Append, StorageError
 from .web import round_summary
 
@@ -163,7 +163,6 @@ class Room:
         self.owner_node: str | None = None  # the process that owns the room
         self.chat = ChatState()
         self.chat_limits: dict[int | str, RateLimit] = {}  # a seat, or a spectator's connection
-        self.linked: set[tuple[str, str]] = set()  # (token hash, identity hash) stored
         self.listed: object = ...  # the listing last stored (... : not known, store the next one)
         self.fill_at: float | None = None  # loop time when bots take the open seats (fill_seconds)
         self.fill_until: float | None = None  # the same on the wall clock, for the pages
@@ -312,14 +311,11 @@ class Room:
                 peer.deliver(error(exc.code, exc.message, reply_to, **exc.detail()))
                 return
         if player is not None and seat is not None:
-            held = token_hash(new_token_text or token or "")
-            if (held, player) not in self.linked:
-                try:
-                    await self.host.link_player(self.code, held, player)
-                except StorageError:
-                    log.warning("room %s: the player's identity could not be stored", self.code)
-                else:
-                    self.linked.add((held, player))
+            # stored at every hello (a reconnect too): an identity forgotten meanwhile is known again
+            try:
+                await self.host.link_player(self.code, token_hash(new_token_text or token or ""), player)
+            except StorageError:
+                log.warning("room %s: the player's identity could not be stored", self.code)
         welcome: dict[str, Any] = {
             "type": "welcome",
             "protocol": PROTOCOL,
@@ -475,6 +471,7 @@ class Room:
                 await self._commit(self._start_entries())
 
     async def _gone(self, peer: Peer) -> None:
+        self.chat_limits.pop(peer.conn_id, None)  # a spectator's (a seat's stays with the seat)
         if self.peers.pop(peer.conn_id, None) is None:
             return
         self._presence_changed()
@@ -704,7 +701,7 @@ class Room:
         current = self.automatic.get(seat)
         if current is None or current.name != name or current.game_no != self.state.game_no:
             seed = spec.bot_seed if spec.kind == "bot" else secrets.randbits(62)
-            bot = make_bot(name, seed)
+            bot = make_bot(bot_spec(name), seed)
             # A level plays with its human habits; engine names (scripts, stand-ins) without.
             current = Automatic(for_people(bot, name) if name in LEVELS else bot, name, self.state.game_no)
             current.bot.reset(seat)

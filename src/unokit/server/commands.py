@@ -141,6 +141,13 @@ SERVER_MODULES = (
     help="days after its last use that an unused player identity and its list of games are forgotten",
 )
 @click.option(
+    "--bots",
+    "policies",
+    multiple=True,
+    metavar="policy:FILE.onnx",
+    help="offer a trained policy to hosts as the seat bot 'policy:<file name>' (repeat for several)",
+)
+@click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 def serve(
@@ -162,6 +169,7 @@ def serve(
     chat_burst: float,
     play_now_wait: float,
     player_retention_days: float,
+    policies: tuple[str, ...],
     log_level: str,
 ) -> None:
     """Serve online games: rooms, bots, spectators, at http://HOST:PORT (API under /api, websocket /ws)."""
@@ -194,6 +202,7 @@ def serve(
         chat_burst=chat_burst,
         play_now_wait=play_now_wait,
         player_retention_days=player_retention_days,
+        bots=tuple(spec.strip() for specs in policies for spec in specs.split(",") if spec.strip()),
     )
     # Many long-lived games and connections make the collector's full passes long pauses for
     # every room at once; collecting less often keeps latency flat (cycles are rare here).

@@ -26,13 +26,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from . import DEFAULT_SEND_BUFFER
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
 from .cluster import Link, node_channel, room_channel
 from .protocol import RateLimit, decode, encode, error, websocket_url
 from .room import CLOSED, RoomError, RoomSpec, RoomState
-from .storage import Append, RoomRow, Store, Writer, libpq_url, migrate, sqlalchemy_url
+from .storage import Append, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
 
 log = logging.getLogger("unokit.server")
 
@@ -43,6 +44,9 @@ CODE_LENGTH = 6
 FORWARD_TIMEOUT = 5.0
 #: The most public rooms a lobby list reads.
 LOBBY_LIMIT = 200
+#: The rules of a room that "play now" opens: the variant's own, for one hand (a quick game
+#: among strangers; a host who wants a game to 500 creates a public room).
+PLAY_NOW_OPTIONS = {"rounds": 1}
 
 
 @dataclass
@@ -67,6 +71,8 @@ class ServerConfig:
     chat_burst: float = 5.0
     play_now_wait: float = 20.0
     player_retention_days: float = 365.0
+    #: Trained policies offered to hosts as seat bots (``policy:FILE.onnx``; ``docs/server.md``).
+    bots: tuple[str, ...] = ()
     node: str = field(default_factory=lambda: secrets.token_hex(8))
 
     @property
@@ -224,14 +230,17 @@ class Hub:
         return {"waiting": waiting, "playing": playing}
 
     async def play_now(self, request: dict[str, Any]) -> dict[str, Any]:
-        """A public room of the asked variant with an open seat, or a new one that bots fill
-        when nobody else comes within ``play_now_wait`` seconds (it has no host). The answer
+        """A public room of the asked variant with an open seat, or a new one (one hand of the
+        variant's rules, :data:`PLAY_NOW_OPTIONS`) that bots fill when nobody else comes within
+        ``play_now_wait`` seconds (it has no host). The answer
         is the room's code and link, and ``created``; the client then joins it with ``hello``."""
         unknown = set(request) - {"variant", "players"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
         settings = {"fill_seconds": self.config.play_now_wait}
-        spec = RoomSpec.build(request.get("variant", "classic"), request.get("players"), {}, settings, True)
+        spec = RoomSpec.build(
+            request.get("variant", "classic"), request.get("players"), PLAY_NOW_OPTIONS, settings, True
+        )
         async with self._play_now_lock:
             lobby = await self.lobby()
             fits = [
@@ -309,7 +318,10 @@ class Hub:
         await self.writer.append(job)
 
     async def link_player(self, code: str, token_hash: str, player_hash: str) -> None:
-        await asyncio.to_thread(self.store.link_player, code, token_hash, player_hash)
+        try:
+            await asyncio.to_thread(self.store.link_player, code, token_hash, player_hash)
+        except SQLAlchemyError as exc:
+            raise StorageError(f"the database refused the write: {exc}") from None
 
     def chat_limit(self) -> RateLimit:
         return RateLimit(self.config.chat_rate, self.config.chat_burst)

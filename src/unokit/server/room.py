@@ -31,13 +31,41 @@ PHASES = (LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED)
 #: human habits), then the engine names, for scripts (those installed: ``ismcts_fast`` needs the
 #: ``fast`` extra).
 SEAT_BOTS = (*level_names(), "random", "heuristic", "ismcts", "ismcts_fast")
+#: Trained policies this server offers hosts (``unokit serve --bots policy:FILE.onnx``): the seat
+#: bot's name, ``policy:<file stem>``, and the bot spec it plays. A client names only these.
+POLICY_BOTS: dict[str, str] = {}
+
+
+def offer_policies(specs: list[str]) -> None:
+    """Offer the policy files of ``specs`` (``policy:FILE.onnx``) to hosts, replacing any offered
+    before; raise ``ValueError`` for a file that cannot be used or two files of one name."""
+    from ..bots import make_bot
+    from ..bots.policy import PolicyError, policy_path
+
+    offered: dict[str, str] = {}
+    for spec in specs:
+        path = policy_path(spec)
+        if path is None:
+            raise PolicyError(f"the server offers policy files ('policy:FILE.onnx'), not {spec!r}")
+        make_bot(spec)  # loads it: a bad file is refused here, not in a room
+        name = f"policy:{path.stem}"
+        if name in offered:
+            raise PolicyError(f"two policy files are named {path.stem!r}; rename one")
+        offered[name] = spec
+    POLICY_BOTS.clear()
+    POLICY_BOTS.update(offered)
 
 
 def seat_bots() -> list[str]:
     """The names of :data:`SEAT_BOTS` that this server can seat: every level (a level whose bot
-    is not installed plays its fallback) and the installed engine bots."""
+    is not installed plays its fallback) and the installed engine bots; then the offered policies."""
     installed = set(bot_names()) | set(level_names())
-    return [name for name in SEAT_BOTS if name in installed]
+    return [name for name in SEAT_BOTS if name in installed] + list(POLICY_BOTS)
+
+
+def bot_spec(name: str) -> str:
+    """The bot spec (``make_bot``) of a seat bot's name."""
+    return POLICY_BOTS.get(name, name)
 
 
 #: Host commands and the phases in which each is allowed.
@@ -348,6 +376,8 @@ class RoomState:
             if command == "kick":
                 return {"type": "kick", "seat": index}
             name = self._bot_name(bot)
+            if name in POLICY_BOTS:
+                self._check_policy(name)
             return {"type": "bot", "seat": index, "bot": name, "name": self._unique_name(f"{name} bot", index)}
         if command in ("start", "continue"):
             empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
@@ -430,6 +460,17 @@ class RoomState:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise RoomError("bad_seat", f"'seat' must be a seat number from 0 to {len(self.seats) - 1}")
         return seat
+
+    def _check_policy(self, name: str) -> None:
+        """Raise :class:`RoomError` ``bad_bot`` unless the policy ``name`` plays this room's game."""
+        from ..bots.policy import PolicyError, load_policy, policy_path
+
+        path = policy_path(POLICY_BOTS[name])
+        assert path is not None
+        try:
+            load_policy(path).check_game(self.spec.variant, self.spec.players)
+        except PolicyError as exc:
+            raise RoomError("bad_bot", str(exc)) from None
 
     @staticmethod
     def _bot_name(bot: object) -> str:

@@ -157,6 +157,24 @@ ADVANCE = (
     .values(seq=bindparam("b_seq"), last_activity=bindparam("b_now"))
 )
 APPEND = insert(room_log)
+#: Both at once on PostgreSQL, for a whole batch in one statement: its rooms' rows advanced
+#: from the steps they follow, and the entries of those that did appended; it returns how many
+#: rooms advanced.
+POSTGRES_WRITE = """
+WITH batch AS (
+    SELECT * FROM unnest(%(rooms)s::text[], %(afters)s::int[], %(seqs)s::int[]) AS b(room, after, seq)
+), moved AS (
+    UPDATE rooms SET seq = batch.seq, last_activity = %(now)s
+    FROM batch WHERE rooms.code = batch.room AND rooms.seq = batch.after
+    RETURNING rooms.code
+), added AS (
+    INSERT INTO room_log (room, seq, at, entry)
+    SELECT e.room, e.seq, %(now)s, e.entry
+    FROM unnest(%(log_rooms)s::text[], %(log_seqs)s::int[], %(entries)s::text[]) AS e(room, seq, entry)
+    JOIN moved ON moved.code = e.room
+)
+SELECT count(*) FROM moved
+"""
 
 
 #: The application name of a server process's sessions with PostgreSQL (``unokit/NODE``), and
@@ -534,21 +552,43 @@ class Store:
         :class:`StorageError` when any of their rooms has moved on or is gone (then nothing of
         this transaction may be committed)."""
         now = time.time()
-        moved = c.execute(
-            ADVANCE,
-            [{"b_room": j.room, "b_after": j.after, "b_seq": j.after + len(j.entries), "b_now": now} for j in jobs],
-        )
-        if moved.rowcount != len(jobs):
+        if self.postgres:
+            moved = self._write_many_postgres(c, jobs, now)
+        else:
+            moved = c.execute(
+                ADVANCE,
+                [{"b_room": j.room, "b_after": j.after, "b_seq": j.after + len(j.entries), "b_now": now} for j in jobs],
+            ).rowcount
+        if moved != len(jobs):
             if len(jobs) == 1:
                 raise StorageError(f"room {jobs[0].room} is no longer at step {jobs[0].after}")
-            raise StorageError(f"{len(jobs) - moved.rowcount} of {len(jobs)} rooms are no longer at the step written")
-        rows = [
-            {"room": j.room, "seq": j.after + i + 1, "at": now, "entry": encode(entry)}
-            for j in jobs
-            for i, entry in enumerate(j.entries)
-        ]
-        if rows:
-            c.execute(APPEND, rows)
+            raise StorageError(f"{len(jobs) - moved} of {len(jobs)} rooms are no longer at the step written")
+        if not self.postgres:
+            rows = [
+                {"room": j.room, "seq": j.after + i + 1, "at": now, "entry": encode(entry)}
+                for j in jobs
+                for i, entry in enumerate(j.entries)
+            ]
+            if rows:
+                c.execute(APPEND, rows)
+
+    @staticmethod
+    def _write_many_postgres(c: Connection, jobs: list[Append], now: float) -> int:
+        """:meth:`write_many` on PostgreSQL, in one statement whatever the batch's size (its
+        rows as arrays); returns how many of the rooms advanced (the caller refuses the
+        transaction unless all did)."""
+        entries = [(j.room, j.after + i + 1, encode(entry)) for j in jobs for i, entry in enumerate(j.entries)]
+        params = {
+            "rooms": [j.room for j in jobs],
+            "afters": [j.after for j in jobs],
+            "seqs": [j.after + len(j.entries) for j in jobs],
+            "log_rooms": [room for room, _seq, _text in entries],
+            "log_seqs": [seq for _room, seq, _text in entries],
+            "entries": [text for _room, _seq, text in entries],
+            "now": now,
+        }
+        moved = c.exec_driver_sql(POSTGRES_WRITE, params).scalar_one()
+        return int(moved)
 
     def _write_one(self, c: Connection, job: Append) -> None:
         now = time.time()

@@ -23,7 +23,7 @@ P = Param
 #: The messages a client sends (their fields: :data:`unokit.server.protocol.FIELDS`).
 CLIENT_MESSAGES: tuple[str, ...] = tuple(FIELDS)
 #: The messages the server sends (``docs/protocol.md``, "Server messages").
-SERVER_MESSAGES: tuple[str, ...] = ("welcome", "state", "room", "ack", "error", "closed", "pong", "chat")
+SERVER_MESSAGES: tuple[str, ...] = ("welcome", "state", "room", "ack", "error", "closed", "pong", "chat", "redirect")
 
 
 def _spec(code: str, **params: Param) -> Spec:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from ..clickopts import (
 )
 from ..core.errors import UnokitError
 from ..narration import plural
-from .runner import BACKENDS, ENGINES, SimConfig, SimResult, run_sim
+from .runner import BACKENDS, ENGINES, INTERRUPTS, SimConfig, SimResult, run_sim
 from .tournament import FORMATS, TournamentConfig, TournamentResult, run_tournament
 
 
@@ -181,22 +181,38 @@ def sim(
             result = run_sim(config, update)
     except (UnokitError, RuntimeError) as exc:  # a bot broke the rules or the protocol
         raise click.ClickException(str(exc)) from None
-    _print_sim(result)
-    written = []
-    with _writing():
-        if json_file:
-            result.write_json(json_file)
-            written.append(json_file)
-        if csv_file:
-            result.write_csv(csv_file)
-            written.append(csv_file)
-        if plot_folder:
-            from .plots import write_plots
 
-            written += write_plots(result, plot_folder)
-    for path in written:
-        click.echo(f"wrote {path}")
-    _stop_if_interrupted(result.interrupted, result.tally.games, config.games)
+    def report() -> None:
+        _print_sim(result)
+        written = []
+        with _writing():
+            if json_file:
+                result.write_json(json_file)
+                written.append(json_file)
+            if csv_file:
+                result.write_csv(csv_file)
+                written.append(csv_file)
+            if plot_folder:
+                from .plots import write_plots
+
+                written += write_plots(result, plot_folder)
+        for path in written:
+            click.echo(f"wrote {path}")
+
+    stopped = _whole(report)
+    _stop_if_interrupted(result.interrupted or stopped, result.tally.games, config.games)
+
+
+def _whole(report: Callable[[], None]) -> bool:
+    """Run ``report`` (print the results and write their files) to its end: a Ctrl-C meanwhile
+    (a second one, after the one that stopped the run) waits until the files are written, as
+    they hold what the run has. True when a Ctrl-C came."""
+    try:
+        with INTERRUPTS.installed(), INTERRUPTS.held():
+            report()
+    except KeyboardInterrupt:
+        return True
+    return False
 
 
 @contextmanager
@@ -270,12 +286,9 @@ def _print_sim(result: SimResult) -> None:
     )
     console.print(f"round wins by place after the dealer (first player first): {places}")
     if config.effects:
-        effects = Table(title="Cards taken by effect")
-        effects.add_column("effect", no_wrap=True)
-        for column in ("draws", "cards drawn", "presses", "cards pressed", "per game", "per event"):
-            effects.add_column(column, justify="right")
-        for row in result.effect_rows():
-            effects.add_row(
+        columns = ("effect", "draws", "cards drawn", "presses", "cards pressed", "per game", "per event")
+        rows = [
+            (
                 row["effect"],
                 str(row["draws"]),
                 str(row["cards_drawn"]),
@@ -284,7 +297,9 @@ def _print_sim(result: SimResult) -> None:
                 f"{row['cards_per_game']:.2f}",
                 f"{row['cards_per_event']:.2f}",
             )
-        console.print(effects)
+            for row in result.effect_rows()
+        ]
+        console.print(_rows_table("Cards taken by effect", columns, 1, rows))
     seconds = result.seconds
     console.print(
         f"{_duration(seconds)}: {_rate(played / seconds)} games/s, "
@@ -374,12 +389,16 @@ def tournament(
             result = run_tournament(config, lambda done, _total: update(done))
     except (UnokitError, RuntimeError) as exc:  # a bot broke the rules or the protocol
         raise click.ClickException(str(exc)) from None
-    _print_tournament(result)
-    if json_file:
-        with _writing():
-            result.write_json(json_file)
-        click.echo(f"wrote {json_file}")
-    _stop_if_interrupted(result.interrupted, sum(row["games"] for row in result.tables), total)
+
+    def report() -> None:
+        _print_tournament(result)
+        if json_file:
+            with _writing():
+                result.write_json(json_file)
+            click.echo(f"wrote {json_file}")
+
+    stopped = _whole(report)
+    _stop_if_interrupted(result.interrupted or stopped, sum(row["games"] for row in result.tables), total)
 
 
 def _print_tournament(result: TournamentResult) -> None:
@@ -410,6 +429,31 @@ def _print_tournament(result: TournamentResult) -> None:
             f"{row['win_rate']:.1%}",
         )
     console.print(table)
+    console.print("Win rates at each table:")
     for row in result.tables:
         pairs = ", ".join(f"{bot} {rate:.1%}" for bot, rate in zip(row["bots"], row["win_rates"], strict=True))
         console.print(f"  {pairs}")
+    if result.head_to_head:
+        title = "Head to head: of the games one of the two won, the share the first won (95% Wilson)"
+        rows = [
+            (p["bot"], p["other"], str(p["games"]), str(p["wins"]), str(p["losses"]), f"{p['rate']:.1%}", interval)
+            for p in result.head_to_head
+            for interval in [f"{p['ci_low']:.1%} to {p['ci_high']:.1%}"]
+        ]
+        console.print(_rows_table(title, ("bot", "against", "games", "won", "lost", "rate", "95% interval"), 2, rows))
+
+
+def _rows_table(title: str, columns: Sequence[str], labels: int, rows: Iterable[Sequence[str]]) -> Any:
+    """A Rich table of ``rows``: the first ``labels`` columns are labels (left, not wrapped),
+    the others figures (right)."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for i, column in enumerate(columns):
+        if i < labels:
+            table.add_column(column, no_wrap=True)
+        else:
+            table.add_column(column, justify="right")
+    for row in rows:
+        table.add_row(*row)
+    return table

@@ -169,7 +169,7 @@ class SimConfig:
             )
         Game.new(self.variant, self.players, 0, **self.game_options())
         for spec in self.bots:
-            check_bot_spec(spec)
+            check_bot_spec(spec, self.variant, self.players)
         if self.engine not in ENGINES:
             raise ValueError(f"unknown engine {self.engine!r}; engines are {', '.join(ENGINES)}")
         if self.engine == "fast":

@@ -12,6 +12,11 @@ tournament seed and the table's number). Every game then updates the ratings of 
 the table with OpenSkill's Plackett-Luce model, in a fixed order, so that the ratings do not
 depend on the number of workers: the winners share the first place and the others are ranked
 by their final scores (higher is better with ``scoring=winner``, lower otherwise).
+
+Beside the ratings, every pair of bots gets a *head-to-head* win rate: of the games in which
+both sat at the table and one of them won while the other did not, the share the first one won
+(with its 95% Wilson interval). With two players that is the first bot's win rate against the
+second; with more it compares the two in the games either of them won.
 """
 
 from __future__ import annotations
@@ -22,7 +27,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .runner import INTERRUPTS, WIN_DENOM, SimConfig, SimResult, config_dict, derive_seed, run_sim, write_json
+from .runner import (
+    INTERRUPTS,
+    WIN_DENOM,
+    SimConfig,
+    SimResult,
+    config_dict,
+    derive_seed,
+    run_sim,
+    wilson_interval,
+    write_json,
+)
 
 FORMATS = ("round-robin", "gauntlet", "free-for-all")
 
@@ -86,20 +101,25 @@ class TournamentConfig:
 
 @dataclass
 class TournamentResult:
-    """Ratings (one row per bot, best first) and each table's win rates; ``interrupted`` when
-    Ctrl-C stopped the tournament (the ratings then count the games finished before)."""
+    """Ratings (one row per bot, best first), each table's win rates and the head-to-head win
+    rate of every pair (``head_to_head``: ``bot`` and ``other`` in the order of the bot list,
+    ``games`` together, ``wins`` and ``losses`` of ``bot`` over ``other``, ``rate`` and its 95%
+    interval); ``interrupted`` when Ctrl-C stopped the tournament (the ratings then count the
+    games finished before)."""
 
     config: TournamentConfig
     ratings: list[dict[str, Any]]
     tables: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     interrupted: bool = False
+    head_to_head: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "config": config_dict(self.config),
             "interrupted": self.interrupted,
             "ratings": self.ratings,
+            "head_to_head": self.head_to_head,
             "tables": self.tables,
             "seconds": self.seconds,
         }
@@ -140,6 +160,9 @@ def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None
     ratings = [model.rating(name=spec) for spec in config.bots]
     wins = [0] * len(config.bots)
     played = [0] * len(config.bots)
+    count = len(config.bots)
+    together = [[0] * count for _ in range(count)]  # games both sat at the table
+    beat = [[0] * count for _ in range(count)]  # games the first won and the second did not
     table_rows = []
     seconds = 0.0
     higher = config.table_config(0, tables[0]).resolved_options().scoring == "winner"
@@ -160,6 +183,7 @@ def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None
                 with INTERRUPTS.held():
                     seconds += result.seconds
                     _rate_table(model, ratings, played, wins, table, result, higher)
+                    _count_pairs(together, beat, table, result)
                     if result.tally.games:
                         table_rows.append(
                             {
@@ -188,7 +212,38 @@ def run_tournament(config: TournamentConfig, progress: Callable[[int, int], None
             }
         )
     rows.sort(key=lambda row: -row["ordinal"])
-    return TournamentResult(config, rows, table_rows, seconds, interrupted)
+    pairs = []
+    for i in range(count):
+        for j in range(i + 1, count):
+            if together[i][j]:
+                decided = beat[i][j] + beat[j][i]
+                low, high = wilson_interval(beat[i][j], decided)
+                pairs.append(
+                    {
+                        "bot": config.bots[i],
+                        "other": config.bots[j],
+                        "games": together[i][j],
+                        "wins": beat[i][j],
+                        "losses": beat[j][i],
+                        "rate": beat[i][j] / decided if decided else 0.0,
+                        "ci_low": low,
+                        "ci_high": high,
+                    }
+                )
+    return TournamentResult(config, rows, table_rows, seconds, interrupted, pairs)
+
+
+def _count_pairs(together: list[list[int]], beat: list[list[int]], table: tuple[int, ...], result: SimResult) -> None:
+    """Count, for every two bots at ``table``, the games they played together and those the one
+    won and the other did not (a shared win counts for neither)."""
+    for winners, _scores in result.tally.records:
+        won = {table[entry] for entry in winners}
+        for i in table:
+            for j in table:
+                if i != j:
+                    together[i][j] += 1
+                    if i in won and j not in won:
+                        beat[i][j] += 1
 
 
 def _rate_table(

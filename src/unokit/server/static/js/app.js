@@ -224,6 +224,7 @@ function lobbyPage(catalog) {
 
 /** A bot's name and what it is like: "Heuristic (good)". */
 function botWords(bot) {
+  if (bot.startsWith("policy:")) return bot.slice(7); // a trained policy, named by its file (the operator's word)
   return t("lobby.bot_choice", { bot: t(`bot.${bot}`), help: t(`bot.${bot}.help`) });
 }
 
