@@ -45,7 +45,7 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.support import UNOKIT, PostgresCluster, ServerProcess, free_port  # noqa: E402
+from tests.server.support import GENEROUS, UNOKIT, PostgresCluster, ServerProcess, free_port  # noqa: E402
 
 from unokit.core.rng import Rng  # noqa: E402
 from unokit.server.client import create_room, get_json, ws_url  # noqa: E402
@@ -266,6 +266,16 @@ async def run_level(
     }
 
 
+def _serve_args(program: str) -> list[str]:
+    """The arguments the ladder serves with: one generator on loopback makes every room and
+    connection, so the per-client limits are raised where ``program`` has them."""
+    args = ["--rate", "100", "--burst", "100", "--room-connections", "16"]
+    import subprocess
+
+    usage = subprocess.run([program, "serve", "--help"], capture_output=True, text=True, check=False).stdout
+    return args + GENEROUS if "--client-connections" in usage else args
+
+
 class Namespaces:
     """Network namespaces on this machine standing for separate machines (root only): one for
     the database and one per server process, each with its own address on a bridge that the
@@ -418,7 +428,7 @@ def _bench(args: argparse.Namespace, spaces: Namespaces | None) -> None:
                     else:
                         database = db
                     load = os.getloadavg()[0]
-                    args_ = ["--rate", "100", "--burst", "100", "--room-connections", "16"]
+                    args_ = _serve_args(program)
                     servers = []
                     for index in range(1, processes + 1):
                         if spaces is None:

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.support import ServerProcess, free_port  # noqa: E402
+from tests.server.support import GENEROUS, ServerProcess, free_port  # noqa: E402
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 DESK: ViewportSize = {"width": 1280, "height": 800}
@@ -33,7 +33,7 @@ VARIANTS = ("classic", "flip", "attack", "flip_attack")
 @contextlib.contextmanager
 def server() -> Iterator[str]:
     folder = Path(tempfile.mkdtemp(prefix="unokit-shots-"))
-    process = ServerProcess(f"sqlite:///{folder / 's.db'}", free_port()).start()
+    process = ServerProcess(f"sqlite:///{folder / 's.db'}", free_port(), GENEROUS).start()
     try:
         yield process.url
     finally:
@@ -63,8 +63,10 @@ def take_decisions(page: Page, count: int, wait: float = 4.0) -> None:
 
 
 def table_shots(url: str, out: Path, variant: str, browser: Browser) -> None:
-    desk = browser.new_context(viewport=DESK).new_page()
-    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    # bypass_csp: Playwright's wait_for_function compiles its predicate in the page, which the
+    # server's Content-Security-Policy forbids.
+    desk = browser.new_context(viewport=DESK, bypass_csp=True).new_page()
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True).new_page()
     desk.goto(f"{url}/")
     desk.fill("#your-name", "Ann")
     desk.select_option("#variant", variant)
@@ -99,7 +101,7 @@ def table_shots(url: str, out: Path, variant: str, browser: Browser) -> None:
 
 
 def tool_shots(url: str, out: Path, browser: Browser) -> None:
-    phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, bypass_csp=True).new_page()
     phone.goto(f"{url}/#/launcher")
     phone.wait_for_selector("table.stats")
     phone.select_option("#launcher-model", "pattern")

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from .support import PostgresCluster, ServerProcess, free_port
+from .support import GENEROUS, PostgresCluster, ServerProcess, free_port
 
-#: Test servers accept messages fast: the games are played by scripts, not people.
-FAST_ARGS = ["--rate", "5000", "--burst", "5000"]
+#: Test servers accept messages fast, and many rooms and connections from one address: the
+#: games are played by scripts on loopback, not people (the limits have their own tests).
+FAST_ARGS = ["--rate", "5000", "--burst", "5000", *GENEROUS]
 
 
 @pytest.fixture(scope="session")

@@ -28,6 +28,18 @@ UNOKIT = str(Path(sys.executable).with_name("unokit"))
 FAST = {"bot_seconds": 0.0, "hand_pause_seconds": 0.0, "catch_seconds": 0.0, "turn_seconds": 0.0}
 
 
+#: Per-client limits raised for servers that tests drive from one address (loopback) with
+#: more rooms and connections than one person would make.
+GENEROUS = ["--room-rate", "100000", "--lookup-rate", "100000", "--client-connections", "5000"]
+
+
+#: Run ``argv[2:]`` under an open-file limit of ``argv[1]`` (soft and hard).
+SET_FILE_LIMIT = (
+    "import os, resource, sys; n = int(sys.argv[1]); "
+    "resource.setrlimit(resource.RLIMIT_NOFILE, (n, n)); os.execv(sys.argv[2], sys.argv[2:])"
+)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -48,6 +60,7 @@ class ServerProcess:
     log_path: Path | None = None
     proc: subprocess.Popen[bytes] | None = None
     executable: str = UNOKIT
+    open_files: int | None = None  # the process's open-file limit (soft and hard), if set
     host: str = "127.0.0.1"
     prefix: list[str] = field(default_factory=list)
 
@@ -60,9 +73,11 @@ class ServerProcess:
         if self.log_path is None:
             self.log_path = Path(tempfile.mkstemp(prefix="unokit-serve-", suffix=".log")[1])
         log = open(self.log_path, "ab")  # noqa: SIM115 - the process writes it
+        limit = [] if self.open_files is None else [sys.executable, "-c", SET_FILE_LIMIT, str(self.open_files)]
         self.proc = subprocess.Popen(
             [
                 *self.prefix,
+                *limit,
                 self.executable,
                 "serve",
                 "--host",
@@ -92,6 +107,19 @@ class ServerProcess:
                     return self
             time.sleep(0.1)
         raise RuntimeError(f"unokit serve did not become healthy in {timeout} s:\n{self.log()}")
+
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def memory(self) -> dict[str, int]:
+        """The process's resident memory now (``VmRSS``) and at its peak (``VmHWM``), in bytes."""
+        fields = {}
+        for line in Path(f"/proc/{self.pid()}/status").read_text().splitlines():
+            name, _, value = line.partition(":")
+            if name in ("VmRSS", "VmHWM"):
+                fields[name] = int(value.split()[0]) * 1024
+        return fields
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None

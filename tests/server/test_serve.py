@@ -42,7 +42,9 @@ def test_a_bad_room_request_is_refused_with_the_engines_reason(shared_server: Se
     with pytest.raises(ServerError) as settings:
         create_room(shared_server.url, "classic", 2, settings={"turn_seconds": -1})
     assert settings.value.code == "bad_settings"
-    request = urllib.request.Request(shared_server.url + "/api/rooms", data=b"{oops", method="POST")
+    request = urllib.request.Request(
+        shared_server.url + "/api/rooms", data=b"{oops", method="POST", headers={"Content-Type": "application/json"}
+    )
     with pytest.raises(urllib.error.HTTPError) as bad_json:
         urllib.request.urlopen(request, timeout=5)
     assert bad_json.value.code == 400 and json.loads(bad_json.value.read())["error"] == "bad_json"

@@ -11,9 +11,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
-from ..server.support import ServerProcess, free_port
+from ..server.support import GENEROUS, ServerProcess, free_port
 
 CHROMIUM = "/usr/bin/chromium"
+#: Browser contexts of tests that are not about the Content-Security-Policy: Playwright's
+#: wait_for_function compiles its predicate in the page, which the server's policy forbids
+#: (test_csp.py checks the policy itself, in contexts without this).
+BYPASS_CSP = True
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -29,7 +34,9 @@ def web_server() -> Iterator[ServerProcess]:
     """One SQLite server for every browser test."""
     folder = Path(tempfile.mkdtemp(prefix="unokit-web-"))
     server = ServerProcess(
-        f"sqlite:///{folder / 'server.db'}", free_port(), ["--rate", "200", "--burst", "400", "--play-now-wait", "1"]
+        f"sqlite:///{folder / 'server.db'}",
+        free_port(),
+        ["--rate", "200", "--burst", "400", "--play-now-wait", "1", *GENEROUS],
     )
     server.start()
     yield server

@@ -56,10 +56,20 @@ def create_room(
     page.wait_for_url("**/r/*")
     code = page.url.rsplit("/", 1)[-1]
     seats = "[...document.querySelectorAll('.waiting > ol.seat-list li')]"
-    page.wait_for_function(
-        f"{seats}.length === {players} && {seats}.filter(li => li.dataset.kind === 'bot').length === {bots}"
+    wait_until(
+        page,
+        f"{seats}.length === {players} && {seats}.filter(li => li.dataset.kind === 'bot').length === {bots}",
     )
     return code
+
+
+def wait_until(page: Page, expression: str, timeout: float = 30.0) -> None:
+    """Wait until ``expression`` is true in the page. Unlike Playwright's ``wait_for_function``
+    this never compiles code in the page, so it works under the server's Content-Security-Policy."""
+    end = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < end, f"the page never satisfied {expression[:120]}"
+        page.wait_for_timeout(50)
 
 
 def join_room(page: Page, base_url: str, code: str, name: str) -> None:

@@ -16,6 +16,7 @@ from unokit.server.client import create_room, ws_url
 
 from ..server.conftest import postgres  # noqa: F401 - the PostgreSQL fixture
 from ..server.support import FAST, PostgresCluster, ServerProcess, free_port
+from .conftest import BYPASS_CSP
 from .player import YOUR_TURN, Clicker, hand, is_over, join_room, play_to_the_end, start_game, until_your_turn
 
 #: The process that runs the room, and the other one.
@@ -44,7 +45,7 @@ def test_the_page_meets_the_owner_and_comes_back_after_a_takeover(browser: Brows
     room = create_room(owner.url, "classic", 2, options={"rounds": 1}, settings={**FAST, "bot_seconds": 0.05})
     code = room["room"]
     assert _get(owner, f"/api/rooms/{code}")["served_by"] == _get(owner, "/api/health")["node"]  # it runs the room
-    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=BYPASS_CSP).new_page()
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
     try:

@@ -16,6 +16,7 @@ from unokit.core.variants import VARIANT_NAMES
 from unokit.record import GameRecord, verify
 
 from ..server.support import ServerProcess, free_port, leaks
+from .conftest import BYPASS_CSP
 from .player import (
     YOUR_TURN,
     Clicker,
@@ -42,7 +43,7 @@ SNAPSHOT = """() => {
 def _pages(browser: Browser, count: int) -> list[Page]:
     pages = []
     for _ in range(count):
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=BYPASS_CSP)
         pages.append(context.new_page())
     return pages
 

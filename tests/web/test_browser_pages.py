@@ -10,6 +10,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from ..server.support import ServerProcess
+from .conftest import BYPASS_CSP
 from .player import (
     Clicker,
     answer_the_decision_before_a_turn,
@@ -44,7 +45,7 @@ CONTRAST = (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8")
 
 
 def _page(browser: Browser, **kwargs: object) -> Page:
-    return browser.new_context(**kwargs).new_page()  # type: ignore[arg-type]
+    return browser.new_context(**kwargs, bypass_csp=BYPASS_CSP).new_page()  # type: ignore[arg-type]
 
 
 def test_a_whole_game_on_a_phone_reaches_every_control(browser: Browser, web_server: ServerProcess) -> None:

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page
 from unokit.server.client import create_room as create_room_over_http
 
 from ..server.support import UNOKIT, ServerProcess, free_port
+from .conftest import BYPASS_CSP
 from .player import FAST_TIMERS, create_room, join_room, start_game, watch_room
 
 #: The texts of the chat as the page shows them, oldest first.
@@ -28,7 +29,10 @@ HOSTILE = ['<img src=x onerror="window.pwned=1">', '"><script>window.pwned=2</sc
 
 
 def _pages(browser: Browser, count: int) -> list[Page]:
-    pages = [browser.new_context(viewport={"width": 1280, "height": 800}).new_page() for _ in range(count)]
+    pages = [
+        browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=BYPASS_CSP).new_page()
+        for _ in range(count)
+    ]
     return pages
 
 

@@ -171,4 +171,6 @@ def test_a_replay_of_a_game_that_does_not_exist_is_refused(web_server: ServerPro
     status, reply = call(web_server, "/api/rooms/ZZZZZZ/records/1/replay?step=0")
     assert status == 404 and reply["error"] == "no_record"
     status, reply = call(web_server, "/api/rooms/ZZZZZZ/records/x/replay")
-    assert status == 400
+    assert status == 404 and reply["error"] == "no_record"  # "x" names no game
+    status, reply = call(web_server, "/api/rooms/ZZZZZZ/records/1/replay?step=-1")
+    assert status == 400 and reply["error"] == "bad_step"

@@ -22,13 +22,16 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -39,11 +42,12 @@ from .. import VARIANTS, __version__
 from ..bots import level_names
 from . import PROTOCOL
 from .authority import Room, identity_hash
+from .edge import Buckets, Edge, EdgeMiddleware, client_key
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
-from .protocol import HARD_MAX_BYTES, RateLimit, encode, error, parse_message
+from .protocol import HARD_MAX_BYTES, NO_HELLO, MessageError, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
 from .room import RoomError, offer_policies, seat_bots
-from .web import web_routes
+from .web import game_number, web_routes
 
 log = logging.getLogger("unokit.server")
 
@@ -69,6 +73,7 @@ class WsPeer:
         self.websocket = websocket
         self.conn_id = secrets.token_hex(8)
         self.seat: int | None = None
+        self.holder: str | None = None
         self.role = "none"
         self.name: str | None = None
         self.room: Room | None = None
@@ -77,8 +82,9 @@ class WsPeer:
         self.pending_forward: str | None = None
         self.rate = RateLimit(config.rate, config.burst)
         self.strikes = 0
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.closing = False
+        self.client = ""  # the key per-client limits count it by
         self.sender = asyncio.get_running_loop().create_task(self._send_loop())
 
     def deliver(self, message: dict[str, Any] | str) -> None:
@@ -86,18 +92,18 @@ class WsPeer:
             return
         self.outbox.put_nowait(message if isinstance(message, str) else encode(message))
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, code: int = 1000) -> None:
         if not self.closing:
             self.closing = True
-            self.outbox.put_nowait(None)
+            self.outbox.put_nowait((code, reason if code != 1000 else ""))
 
     async def _send_loop(self) -> None:
         try:
             while True:
                 text = await self.outbox.get()
-                if text is None:
+                if isinstance(text, tuple):
                     with contextlib.suppress(Exception):
-                        await self.websocket.close(1000)
+                        await self.websocket.close(*text)
                     return
                 await self.websocket.send_text(text)
         except Exception:
@@ -119,10 +125,15 @@ def _refusal(exc: RoomError, status: int) -> JSONResponse:
 
 
 def create_app(config: ServerConfig) -> Starlette:
-    """The ASGI application serving ``config``; the hub starts and stops with it. Raises
-    ``ValueError`` for a policy file of ``config.bots`` that cannot be used."""
+    """The ASGI application serving ``config``; the hub starts and stops with it. Every request
+    passes :class:`~unokit.server.edge.EdgeMiddleware` first. Raises ``ValueError`` for a policy
+    file of ``config.bots`` that cannot be used."""
     offer_policies(list(config.bots))
     hub = Hub(config)
+    edge = Edge(config.edge(), hub.node_origins, hub.refresh_nodes if hub.clustered else None)
+    # Per client address: rooms created, and room codes looked up in vain (code guessing).
+    rooms_made = Buckets(config.room_rate / 60, max(1.0, config.room_rate * 2))
+    misses = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -165,19 +176,31 @@ def create_app(config: ServerConfig) -> Starlette:
             }
         )
 
+    def _limited(buckets: Buckets, key: str, what: str) -> Response:
+        wait = max(1, math.ceil(buckets.retry_after(key)))
+        response = _problem("rate_limited", f"too many {what} from your address: try again in {wait} s", 429)
+        response.headers["Retry-After"] = str(wait)
+        return response
+
     async def create_room(request: Request) -> Response:
+        client = _client(request)
+        if not rooms_made.allow(client):
+            return _limited(rooms_made, client, "new rooms")
         try:
-            created = await hub.create_room(await _body(request))
+            created = await hub.create_room(await _body(request), _base_url(request))
         except RoomError as exc:
             return _refusal(exc, 413 if exc.code == "too_large" else 400)
         return _json(created, 201)
 
-    async def lobby(_request: Request) -> Response:
-        return _json(await hub.lobby())
+    async def lobby(request: Request) -> Response:
+        return _json(await hub.lobby(_base_url(request)))
 
     async def play_now(request: Request) -> Response:
+        client = _client(request)
+        if not rooms_made.allow(client):  # it may create a room
+            return _limited(rooms_made, client, "new rooms")
         try:
-            return _json(await hub.play_now(await _body(request)))
+            return _json(await hub.play_now(await _body(request), _base_url(request)))
         except RoomError as exc:
             return _refusal(exc, 413 if exc.code == "too_large" else 400)
 
@@ -211,25 +234,35 @@ def create_app(config: ServerConfig) -> Starlette:
         return code if len(code) <= 16 and all(ch in CODE_ALPHABET for ch in code) else None
 
     async def room_info(request: Request) -> Response:
+        client = _client(request)
+        if misses.spent(client):
+            return _limited(misses, client, "room codes that do not exist")
         code = _code(request)
         room = await hub.room(code) if code else None
         if room is None:
+            misses.allow(client)
             return _problem("no_room", f"there is no open room {request.path_params['code']!r}", 404)
         return _json({**room.room_info(), "served_by": room.owner_node})
 
     async def record_list(request: Request) -> Response:
+        client = _client(request)
+        if misses.spent(client):
+            return _limited(misses, client, "room codes that do not exist")
         code = _code(request)
         numbers = await asyncio.to_thread(hub.store.record_numbers, code) if code else []
+        if not numbers:
+            misses.allow(client)
         return _json({"room": code, "records": numbers})
 
     async def record_file(request: Request) -> Response:
+        client = _client(request)
+        if misses.spent(client):
+            return _limited(misses, client, "room codes that do not exist")
         code = _code(request)
-        try:
-            number = int(request.path_params["number"])
-        except ValueError:
-            number = -1
-        text = await asyncio.to_thread(hub.store.record, code, number) if code else None
+        number = game_number(request.path_params["number"])
+        text = await asyncio.to_thread(hub.store.record, code, number) if code and number else None
         if text is None:
+            misses.allow(client)
             return _problem("no_record", "there is no such finished game", 404)
         return Response(
             text,
@@ -241,16 +274,24 @@ def create_app(config: ServerConfig) -> Starlette:
         return FileResponse(STATIC / "index.html")
 
     async def websocket_endpoint(websocket: WebSocket) -> None:
-        if hub.connections >= config.max_connections or not hub.ready:
-            await websocket.close(1013)
+        client = client_key(websocket.client.host if websocket.client else "unknown")
+        if hub.connections >= config.max_connections or not hub.ready or by_client[client] >= config.client_connections:
+            await websocket.close(1013)  # before the handshake: HTTP 403
             return
         await websocket.accept()
         hub.connections += 1
+        by_client[client] += 1
         peer = WsPeer(websocket, config)
+        peer.client = client
+        no_hello = asyncio.get_running_loop().call_later(config.hello_timeout, _no_hello, peer, config.hello_timeout)
         try:
-            await _serve(hub, peer)
+            await _serve(hub, peer, misses)
         finally:
+            no_hello.cancel()
             hub.connections -= 1
+            by_client[client] -= 1
+            if by_client[client] <= 0:
+                del by_client[client]
             hub.local_peers.pop(peer.conn_id, None)
             if peer.room is not None:
                 peer.room.submit("gone", peer)
@@ -276,9 +317,28 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/r/{code}", index),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    by_client: Counter[str] = Counter()  # open websockets per client address
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(EdgeMiddleware, edge=edge)])
     app.state.hub = hub
+    app.state.edge = edge
     return app
+
+
+def _client(request: Request) -> str:
+    """The key per-client limits count ``request``'s client by (:func:`~.edge.client_key`)."""
+    return client_key(request.client.host if request.client else "unknown")
+
+
+def _base_url(request: Request) -> str:
+    """Where the client reaches this server (``--public-url``, else the request's own address)."""
+    return str(request.scope["unokit.base_url"])
+
+
+def _no_hello(peer: WsPeer, seconds: float) -> None:
+    """``--hello-timeout`` ran out: a connection that is in no room is closed (4008)."""
+    if peer.room is None or peer.conn_id not in peer.room.admitted:
+        peer.deliver(error("no_hello", f"no 'hello' within {seconds:g} s: closing the connection"))
+        peer.close("no hello", NO_HELLO)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -295,7 +355,7 @@ async def _body(request: Request) -> dict[str, Any]:
     return payload
 
 
-async def _serve(hub: Hub, peer: WsPeer) -> None:
+async def _serve(hub: Hub, peer: WsPeer, misses: Buckets) -> None:
     """Read one client's messages until it leaves: every message is checked here (size, JSON,
     rate, type) before the room sees it."""
     websocket = peer.websocket
@@ -313,8 +373,8 @@ async def _serve(hub: Hub, peer: WsPeer) -> None:
             return
         try:
             message = parse_message(raw)
-        except RoomError as exc:
-            _strike(peer, exc.code, exc.message)
+        except MessageError as exc:
+            _strike(peer, exc.code, exc.message, exc.reply_to)
             continue
         if not peer.rate.allow():
             _strike(peer, "rate_limited", "too many messages: slow down", message.get("id"))
@@ -323,20 +383,23 @@ async def _serve(hub: Hub, peer: WsPeer) -> None:
         if kind == "ping":
             peer.deliver({"type": "pong", "reply_to": message.get("id")})
         elif kind == "hello":
-            await _hello(hub, peer, message)
+            await _hello(hub, peer, message, misses)
         elif peer.room is None:
             _strike(peer, "not_joined", "say 'hello' to a room first", message.get("id"))
         else:
             peer.room.submit("msg", peer, message)
 
 
-async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any]) -> None:
-    if peer.room is not None and peer.conn_id in peer.room.peers:
+async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any], misses: Buckets) -> None:
+    if peer.room is not None and peer.conn_id in peer.room.admitted:
         peer.deliver(error("bad_message", "this connection is already in a room", message.get("id")))
         return
     protocol = message.get("protocol", PROTOCOL)
     if protocol != PROTOCOL:
         peer.deliver(error("bad_protocol", f"this server speaks {PROTOCOL}, not {protocol[:40]!r}", message.get("id")))
+        return
+    if misses.spent(peer.client):
+        peer.deliver(error("rate_limited", "too many room codes that do not exist: wait a while", message.get("id")))
         return
     code = message["room"].upper()
     peer.redirects = bool(message.get("redirects"))
@@ -348,12 +411,16 @@ async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any]) -> None:
         send_to_owner(peer, code, room, message.get("id"))
         return
     if room is None:
+        misses.allow(peer.client)
         peer.deliver(error("no_room", f"there is no open room {message['room'][:40]!r}", message.get("id")))
         return
-    if len(room.peers) >= hub.config.room_connections:
+    # Counted here, as hellos arrive, not once the room has answered them: a burst of hellos
+    # cannot slip in while the room's queue is still working through the first ones.
+    if len(room.admitted) >= hub.config.room_connections:
         peer.deliver(error("room_crowded", "this room has too many connections", message.get("id")))
         peer.close("crowded")
         return
+    room.admitted.add(peer.conn_id)
     peer.room = room
     hub.local_peers[peer.conn_id] = peer
     room.submit("hello", peer, message)

@@ -26,6 +26,7 @@ import hashlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -33,24 +34,26 @@ from .. import Event, InvalidActionError, UnokitError, redact
 from ..bots import Bot, make_bot
 from ..bots.habits import ForgetfulBot
 from ..bots.levels import LEVELS, for_people
-from ..core.actions import CATCH, UNO
+from ..core.actions import CATCH, UNO, Action
 from ..core.observation import View
 from ..core.position import exposed_seat, jumps_may_come
 from ..narration import Narrator, side_before
 from . import PROTOCOL
 from .chat import LIVE_PHASES, PLAYERS, SPECTATORS, ChatState, check_reaction, check_text, history, visible
-from .protocol import RateLimit, encode, error, fragment
+from .protocol import SEAT_LOST, RateLimit, encode, error, fragment
 from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec
 from .storage import Append, StorageError
 from .web import round_summary
 
 log = logging.getLogger("unokit.server")
 
-#: A bot whose moves take long enough to be thought in a worker thread (the searches, and the
-#: levels that play them).
+#: A bot whose moves take long enough to be thought in the bot pool (:mod:`.botpool`): the
+#: searches, and the levels that play them.
 SLOW_BOTS = frozenset({"ismcts", "ismcts_fast"}) | {
     name for name, level in LEVELS.items() if level.bot == "ismcts_fast"
 }
+#: Queue items that are people's doing: only they keep a room from being idle.
+PEOPLE = frozenset({"hello", "msg", "gone", "remote_presence"})
 
 
 def token_hash(token: str) -> str:
@@ -81,18 +84,24 @@ def identity_hash(player: object) -> str:
 
 
 class Peer(Protocol):
-    """A client connection: a local websocket, or one that another process forwards."""
+    """A client connection: a local websocket, or one that another process forwards.
+
+    ``holder`` is the token hash of the player the connection sits for: a connection is bound
+    to its seat's occupant, not to the seat number, so that the moment the seat changes hands
+    (a kick, a bot put in, a leave) the connection is ended before it is sent anything more.
+    """
 
     conn_id: str
     seat: int | None
     role: str
+    holder: str | None
     name: str | None  # a spectator's name in the chat (players are named by their seat)
 
     def deliver(self, message: dict[str, Any] | str) -> None:
         """Queue a message for the client (never blocks; a client too slow to read is dropped)."""
 
-    def close(self, reason: str) -> None:
-        """Close the connection after the queued messages."""
+    def close(self, reason: str, code: int = 1000) -> None:
+        """Close the connection after the queued messages, with close ``code`` and ``reason``."""
 
 
 class Host(Protocol):
@@ -124,6 +133,14 @@ class Host(Protocol):
 
     def dropped(self, room: Room) -> None: ...
 
+    async def think(self, room: str, act: Callable[[View], Action], view: View) -> Action:
+        """``act(view)`` in the bot pool, charged to ``room``'s CPU budget."""
+        ...
+
+    def think_delay(self, room: str) -> float:
+        """Seconds ``room``'s next bot move must wait for its CPU budget."""
+        ...
+
 
 @dataclass
 class Automatic:
@@ -144,6 +161,13 @@ class Room:
         self.owner = owner
         self.code = state.code
         self.peers: dict[str, Peer] = {}
+        #: Connections let in (their hello is queued or was answered with a seat or a place as a
+        #: spectator): what the per-room connection cap counts, at once, as hellos arrive.
+        self.admitted: set[str] = set()
+        self.remote_watchers: dict[str, int] = {}  # node -> connections there (owner only)
+        self.paused = False  # bots and timers wait: nobody is connected
+        self._presence_due = False
+        self.occupants = self._occupants()
         self.remote_seats: dict[str, set[int]] = {}  # node -> seats connected there (owner only)
         self.queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self.away: set[int] = set()
@@ -191,7 +215,8 @@ class Room:
 
     async def _handle(self, item: tuple[Any, ...]) -> None:
         kind = item[0]
-        self.last_active = time.monotonic()
+        if kind in PEOPLE:  # bots and timers are not activity: a room nobody uses is idle
+            self.last_active = time.monotonic()
         if kind == "hello":
             await self._hello(item[1], item[2])
         elif kind == "msg":
@@ -203,7 +228,7 @@ class Room:
         elif kind == "sync_log":
             await self._sync_log(item[1])
         elif kind == "remote_presence":
-            self._remote_presence(item[1], item[2])
+            self._remote_presence(item[1], item[2], item[3])
             await self._maybe_play_again()
         elif kind == "remote_chat":
             self.chat.add(item[1])
@@ -218,17 +243,19 @@ class Room:
             if reply.get("type") == "error":
                 reply = {**reply, "state": self._state_message(item[1].seat, [])}
             item[1].deliver(reply)
-        elif kind == "close_idle" and self.owner and not self.peers and self.state.phase != CLOSED:
+        elif kind == "close_idle" and self.owner and not self.watched() and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
                 await self._commit([{"type": "close", "reason": "idle"}])
 
-    def _remote_presence(self, node: str, seats: list[int] | None) -> None:
-        """The owner hears from a process that follows the room: the seats connected there
-        (``None``: it stopped following)."""
+    def _remote_presence(self, node: str, seats: list[int] | None, watchers: int) -> None:
+        """The owner hears from a process that follows the room: the seats connected there and
+        how many connections it has in the room (``None``: it stopped following)."""
         before = self.remote_seats.get(node)
         if seats is None:
             self.remote_seats.pop(node, None)
+            self.remote_watchers.pop(node, None)
         else:
+            self.remote_watchers[node] = watchers
             self.remote_seats[node] = set(seats)
             for seat in seats:  # connected there: no grace period runs out for it
                 handle = self.grace.pop(seat, None) if 0 <= seat < len(self.state.seats) else None
@@ -248,6 +275,7 @@ class Room:
         await self._sync_log(-1)
         peer.seat = welcome.get("seat")
         peer.role = "player" if peer.seat is not None else "spectator"
+        peer.holder = self._occupant(peer.seat)
         self.peers[peer.conn_id] = peer
         peer.deliver(welcome)
         self._presence_changed()
@@ -256,60 +284,50 @@ class Room:
 
     # ------------------------------------------------------------------ messages
     async def _hello(self, peer: Peer, msg: dict[str, Any]) -> None:
+        try:
+            await self._welcome(peer, msg)
+        except RoomError as exc:
+            self.admitted.discard(peer.conn_id)  # a refused hello holds no place in the room
+            peer.deliver(error(exc.code, exc.message, msg.get("id"), **exc.detail()))
+
+    async def _welcome(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """Seat ``peer`` (or let it watch) and send it the room; raise :class:`RoomError`."""
         reply_to = msg.get("id")
         if self.state.phase == CLOSED:
-            peer.deliver(error("room_closed", f"room {self.code} is closed", reply_to))
-            return
+            raise RoomError("room_closed", f"room {self.code} is closed")
         role = msg.get("role", "player")
         token, name = msg.get("token"), msg.get("name")
         is_host = "host_token" in msg and token_hash(msg["host_token"]) == self.host_hash
         if "host_token" in msg and not is_host:
-            peer.deliver(error("bad_token", "the host token does not belong to this room", reply_to))
-            return
-        try:
-            player = identity_hash(msg["player"]) if "player" in msg else None
-            if role == "spectator" and name is not None:
-                self.state.check_name(name)
-        except RoomError as exc:
-            peer.deliver(error(exc.code, exc.message, reply_to))
-            return
+            raise RoomError("bad_token", "the host token does not belong to this room")
+        player = identity_hash(msg["player"]) if "player" in msg else None
+        spectator_name = self.state.check_name(name) if role == "spectator" and name is not None else None
         new_token_text: str | None = None
         if role == "spectator":
             seat = None
-            peer.name = None if name is None else name.strip()
+            peer.name = spectator_name
         elif role != "player":
-            peer.deliver(error("bad_message", "'role' must be 'player' or 'spectator'", reply_to))
-            return
+            raise RoomError("bad_message", "'role' must be 'player' or 'spectator'")
         elif token is not None:
             found = self._seat_of(token)
             if found is None:
-                peer.deliver(error("bad_token", "this token holds no seat in this room", reply_to))
-                return
+                raise RoomError("bad_token", "this token holds no seat in this room")
             seat = found
         elif not self.owner:
             self.host.forward(self, peer, msg)
             return
         else:
-            try:
-                seat = self.state.check_join(name)
-            except RoomError as exc:
-                peer.deliver(error(exc.code, exc.message, reply_to, **exc.detail()))
-                return
+            seat, clean = self.state.check_join(name)
             new_token_text = new_token()
-            assert isinstance(name, str)
             entry: dict[str, Any] = {
                 "type": "join",
                 "seat": seat,
-                "name": name.strip(),
+                "name": clean,
                 "token_hash": token_hash(new_token_text),
             }
             if is_host:
                 entry["host"] = True
-            try:
-                await self._commit([entry])
-            except RoomError as exc:
-                peer.deliver(error(exc.code, exc.message, reply_to, **exc.detail()))
-                return
+            await self._commit([entry])
         if player is not None and seat is not None:
             # stored at every hello (a reconnect too): an identity forgotten meanwhile is known again
             try:
@@ -333,6 +351,7 @@ class Room:
             return
         peer.seat = seat
         peer.role = "player" if seat is not None else "spectator"
+        peer.holder = self._occupant(seat)
         self.peers[peer.conn_id] = peer
         peer.deliver(welcome)
         if seat is not None:
@@ -344,11 +363,11 @@ class Room:
     async def _message(self, peer: Peer, msg: dict[str, Any]) -> None:
         kind = msg["type"]
         reply_to = msg.get("id")
-        if kind == "sync":
-            peer.deliver(self._state_message(peer.seat, [], reply_to))
-            return
         if peer.conn_id not in self.peers and not isinstance(peer, RemoteMarker):
             peer.deliver(error("not_joined", "say 'hello' first", reply_to))
+            return
+        if kind == "sync":
+            peer.deliver(self._state_message(peer.seat, [], reply_to))
             return
         if not self.owner:
             self.host.forward(self, peer, msg)
@@ -364,9 +383,14 @@ class Room:
                 self._presence_changed()
             elif kind == "leave":
                 seat = self._own_seat(peer, msg["token"])
-                await self._commit([self.state.check_leave(seat)])
-                peer.seat = None
-                peer.role = "spectator"
+                entry = self.state.check_leave(seat)
+                # This connection stays, as a spectator; every other one of the player's ends.
+                peer.seat, peer.role, peer.holder = None, "spectator", None
+                try:
+                    await self._commit([entry])
+                except RoomError:
+                    peer.seat, peer.role, peer.holder = seat, "player", self._occupant(seat)
+                    raise
             elif kind == "ready":
                 seat = self._own_seat(peer, msg["token"])
                 await self._commit([self.state.check_ready(seat, msg.get("ready", True))])
@@ -381,6 +405,40 @@ class Room:
             peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
         if kind in ("leave", "ready"):
             await self._maybe_play_again()
+
+    def _occupant(self, seat: int | None) -> str | None:
+        """The token hash of ``seat``'s player (``None``: a spectator's place, or no player)."""
+        return None if seat is None else self.state.seats[seat].token_hash
+
+    def _occupants(self) -> list[str | None]:
+        """Who holds each seat: a player's token hash, a bot's name and seed, or ``None``."""
+        return [seat.occupant() for seat in self.state.seats]
+
+    def _settle_seats(self) -> None:
+        """After entries were folded: forget what belonged to a seat's former occupant (its
+        grace timer, stand-in, away mark, last action), and end every connection whose player no
+        longer holds its seat (kicked, replaced by a bot, left from another connection). Such a
+        connection is told ``seat_lost`` and closed with :data:`SEAT_LOST` before the room sends
+        anyone anything more, so it never sees what the seat's next occupant may see."""
+        occupants = self._occupants()
+        for seat, (before, now) in enumerate(zip(self.occupants, occupants, strict=True)):
+            if before != now:
+                handle = self.grace.pop(seat, None)
+                if handle is not None:
+                    handle.cancel()
+                self.away.discard(seat)
+                self.automatic.pop(seat, None)
+                self.last_accepted.pop(seat, None)
+        self.occupants = occupants
+        for peer in list(self.peers.values()):
+            if peer.seat is None or self._occupant(peer.seat) == peer.holder:
+                continue
+            del self.peers[peer.conn_id]
+            self.admitted.discard(peer.conn_id)
+            peer.deliver(error("seat_lost", "this seat is no longer yours: it was freed or given to someone else"))
+            peer.close("seat lost", SEAT_LOST)
+            peer.seat = None
+            self._presence_changed()
 
     def _seat_of(self, token: str) -> int | None:
         wanted = token_hash(token)
@@ -471,6 +529,7 @@ class Room:
                 await self._commit(self._start_entries())
 
     async def _gone(self, peer: Peer) -> None:
+        self.admitted.discard(peer.conn_id)
         self.chat_limits.pop(peer.conn_id, None)  # a spectator's (a seat's stays with the seat)
         if self.peers.pop(peer.conn_id, None) is None:
             return
@@ -581,7 +640,22 @@ class Room:
     def _connected(self, seat: int) -> bool:
         return any(p.seat == seat for p in self.peers.values()) or any(seat in s for s in self.remote_seats.values())
 
+    def watched(self) -> bool:
+        """Whether anyone is connected to the room, here or (for its owner) on another process."""
+        return bool(self.peers) or any(self.remote_watchers.values())
+
     def _presence_changed(self) -> None:
+        """Someone came or went: tell the room once this burst of changes is over (a thousand
+        hellos at once make one ``room`` message, not a thousand), and wake a paused room."""
+        if not self._presence_due:
+            self._presence_due = True
+            asyncio.get_running_loop().call_soon(self._tell_presence)
+        if self.owner and self.paused and self.watched():
+            self.paused = False
+            self._schedule()
+
+    def _tell_presence(self) -> None:
+        self._presence_due = False
         if not self.owner:
             self.host.presence(self)
         self._broadcast_room()
@@ -621,7 +695,8 @@ class Room:
             job.listing = (listing is not None, listed)
         await self._write(job)
         self.listed = listed
-        self._schedule()  # first: the state message carries the new deadlines
+        self._settle_seats()  # first: nobody who lost a seat is told what comes next
+        self._schedule()  # then: the state message carries the new deadlines
         self._broadcast(events)
         self._game_ended(phase_before, game_before)
         self.host.published(self)
@@ -654,6 +729,7 @@ class Room:
         self.state = fresh
         self.automatic.clear()
         self.listed = ...
+        self._settle_seats()
         self._broadcast([])
 
     async def _sync_log(self, seq: int) -> None:
@@ -665,6 +741,7 @@ class Room:
         phase_before, game_before = self.state.phase, self.state.game_no
         for _seq, entry in await self.host.load_log(self.code, self.state.seq):
             events += self.state.apply(entry)
+        self._settle_seats()
         self._broadcast(events)
         self._game_ended(phase_before, game_before)
         if self.state.phase == CLOSED:
@@ -679,6 +756,7 @@ class Room:
         self.owner = True
         self.runtime = {}
         self.remote_seats.clear()
+        self.remote_watchers.clear()
         for seat in range(len(self.state.seats)):
             if self.state.seats[seat].kind == "human" and not self._connected(seat):
                 self._start_grace(seat)
@@ -717,6 +795,11 @@ class Room:
         self.timers.clear()
         self.deadline = self.continue_at = self.catch_until = self.jump_until = None
         if not self.owner:
+            return
+        if not self.watched():
+            # Nobody is here: bots, turn timers and the pause between hands wait for someone to
+            # connect (a room of bots alone would otherwise play and log for ever).
+            self.paused = True
             return
         state, settings = self.state, self.state.spec.settings
         loop_now = asyncio.get_running_loop().time()
@@ -771,7 +854,8 @@ class Room:
                     self._timer_at(f"react{seat}", settings.bot_seconds / 2, (seat, reaction.text))
         hold = 0.0 if self.hold_until is None else self.hold_until - loop_now
         if self._is_automatic(to_act):
-            self._timer_at("bot_move", max(settings.bot_seconds, hold), to_act)
+            # A room whose bots spent their CPU budget waits until it is repaid (bots.py).
+            self._timer_at("bot_move", max(settings.bot_seconds, hold, self.host.think_delay(self.code)), to_act)
         elif settings.turn_seconds > 0:
             self.deadline = time.time() + hold + settings.turn_seconds
             self._timer_at("turn_timeout", hold + settings.turn_seconds, to_act)
@@ -847,7 +931,7 @@ class Room:
         view = View(game, seat)
         try:
             if auto.name in SLOW_BOTS:
-                action = await asyncio.to_thread(auto.bot.act, view)
+                action = await self.host.think(self.code, auto.bot.act, view)
             else:
                 action = auto.bot.act(view)
             text = action.text

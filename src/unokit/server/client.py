@@ -35,7 +35,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
 from . import PROTOCOL
-from .protocol import websocket_url
+from .protocol import SEAT_LOST, websocket_url
 from .room import Settings
 
 #: How long a dropped client keeps trying to reconnect (a restarting server, a takeover).
@@ -309,6 +309,13 @@ class RoomClient:
         except websockets.exceptions.ConnectionClosed:
             pass
         finally:
+            if ws.close_code == SEAT_LOST and self._ws is ws:
+                # The seat is no longer this player's: the token is void; never reconnect with it.
+                self.token = None
+                self.seat = None
+                self.reconnect = False
+                self.error = ServerError("seat_lost", ws.close_reason or "this seat is no longer yours")
+                self._changed.set()
             if self._ws is ws:
                 self.connected = False
             if (not self._closed and self._ws is ws and self.reconnect and self.token is not None) or (

@@ -7,9 +7,13 @@ import gc
 import logging
 
 import click
+from click.core import ParameterSource
 
 from ..clickopts import lang_option, require_extra
 from . import DEFAULT_SEND_BUFFER, SEND_BUFFER_RANGE
+
+#: Below this many connections a file limit that lowers the default --max-connections is worth a warning.
+FEW_CONNECTIONS = 1000
 
 #: What ``unokit serve`` needs from the optional ``server`` extra.
 SERVER_MODULES = (
@@ -35,7 +39,32 @@ SERVER_MODULES = (
     envvar="UNOKIT_DATABASE",
     help="sqlite:///PATH or postgresql://USER@HOST/DB  [default: SQLite in ~/.local/share/unokit/server.db]",
 )
-@click.option("--public-url", default=None, help="the address clients use, for room links (behind a proxy)")
+@click.option(
+    "--public-url",
+    default=None,
+    help="the address clients use (https://NAME behind a TLS proxy): room links, Host and Origin checks",
+)
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    multiple=True,
+    metavar="ADDRESS[/BITS]",
+    help="a proxy whose X-Forwarded-For/-Proto/-Host (or Forwarded) headers are believed (repeatable)",
+)
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="another name the server answers to besides IP addresses, localhost and --public-url's (repeatable)",
+)
+@click.option(
+    "--allow-origin",
+    "allow_origins",
+    multiple=True,
+    metavar="URL",
+    help="another site whose pages may open the websocket and post to the API (repeatable)",
+)
 @click.option(
     "--node-url",
     default=None,
@@ -93,6 +122,54 @@ SERVER_MODULES = (
     show_default=True,
     type=click.IntRange(1, None),
     help="connections the process accepts",
+)
+@click.option(
+    "--client-connections",
+    default=64,
+    show_default=True,
+    type=click.IntRange(1, None),
+    help="connections one client address may hold",
+)
+@click.option(
+    "--room-rate",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1, None),
+    help="rooms one client address may create a minute (bursts of twice as many)",
+)
+@click.option(
+    "--lookup-rate",
+    default=20.0,
+    show_default=True,
+    type=click.FloatRange(0.1, None),
+    help="room codes that do not exist one client address may try a minute",
+)
+@click.option(
+    "--hello-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 3600),
+    help="seconds a websocket may stay open without joining a room",
+)
+@click.option(
+    "--request-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 3600),
+    help="seconds a request's headers and body may take to arrive",
+)
+@click.option(
+    "--bot-threads",
+    default=None,
+    type=click.IntRange(1, 64),
+    help="threads search bots think in  [default: one fewer than the cores, at least 1]",
+)
+@click.option(
+    "--bot-cpu",
+    default=0.5,
+    show_default=True,
+    type=click.FloatRange(0.01, 64),
+    help="the share of a core one room's bots may use on average",
 )
 @click.option(
     "--send-buffer",
@@ -156,6 +233,9 @@ def serve(
     database: str | None,
     public_url: str | None,
     node_url: str | None,
+    trusted_proxies: tuple[str, ...],
+    allow_hosts: tuple[str, ...],
+    allow_origins: tuple[str, ...],
     lease_seconds: float,
     idle_close_seconds: float,
     sweep_seconds: float,
@@ -163,6 +243,13 @@ def serve(
     burst: float,
     room_connections: int,
     max_connections: int,
+    client_connections: int,
+    room_rate: float,
+    lookup_rate: float,
+    hello_timeout: float,
+    request_timeout: float,
+    bot_threads: int | None,
+    bot_cpu: float,
     send_buffer: int,
     sqlite_synchronous: str,
     chat_rate: float,
@@ -178,24 +265,54 @@ def serve(
 
     from .announce import AnnouncingServer
     from .app import create_app
+    from .botpool import default_threads
+    from .connections import ConnectionGuard, connection_budget, http_protocol
+    from .edge import is_loopback
     from .hub import ServerConfig
     from .protocol import HARD_MAX_BYTES
     from .sendbuffer import websocket_protocol
     from .storage import default_database_url
 
+    if not is_loopback(host) and not (public_url or "").startswith("https://"):
+        click.echo(
+            f"unokit serve: warning: serving plain HTTP on {host}:{port}, which other machines can reach: "
+            "seat tokens and games would cross the network unencrypted. Put TLS in front (Caddy, see "
+            "deploy/README.md) and pass --public-url https://YOUR.NAME; docs/server.md, "
+            '"Running it on the internet", says how.',
+            err=True,
+        )
+    allowed, files = connection_budget(max_connections)
+    chosen = click.get_current_context().get_parameter_source("max_connections") != ParameterSource.DEFAULT
+    if allowed < max_connections and (chosen or allowed < FEW_CONNECTIONS):
+        click.echo(
+            f"unokit serve: warning: the open-file limit ({files}) allows {allowed} connections, "
+            f"not --max-connections {max_connections}: serving at most {allowed} "
+            "(raise the limit: LimitNOFILE= in the systemd unit, ulimit -n in a shell)",
+            err=True,
+        )
     config = ServerConfig(
         database=database or default_database_url(),
         host=host,
         port=port,
         public_url=public_url,
         node_url=node_url,
+        trusted_proxies=trusted_proxies,
+        allow_hosts=allow_hosts,
+        allow_origins=allow_origins,
         lease_seconds=lease_seconds,
         idle_close_seconds=idle_close_seconds,
         sweep_seconds=sweep_seconds,
         rate=rate,
         burst=burst,
         room_connections=room_connections,
-        max_connections=max_connections,
+        max_connections=allowed,
+        client_connections=client_connections,
+        room_rate=room_rate,
+        lookup_rate=lookup_rate,
+        hello_timeout=hello_timeout,
+        request_timeout=request_timeout,
+        bot_threads=bot_threads or default_threads(),
+        bot_cpu=bot_cpu,
         send_buffer=send_buffer,
         sqlite_synchronous=sqlite_synchronous,
         chat_rate=chat_rate,
@@ -215,6 +332,7 @@ def serve(
         app.state.hub.check_database()
     except (ValueError, RuntimeError) as exc:
         raise click.UsageError(str(exc)) from None
+    guard = ConnectionGuard(allowed, client_connections, request_timeout, app.state.edge)
     server = AnnouncingServer(
         uvicorn.Config(
             app,
@@ -226,8 +344,9 @@ def serve(
             ws_ping_interval=20,
             ws_ping_timeout=20,
             loop="uvloop",
-            http="httptools",
-            ws=websocket_protocol(config.send_buffer),  # uvicorn's "websockets-sansio", bounded
+            http=http_protocol(guard),  # uvicorn's "httptools", under the connection caps and deadline
+            ws=websocket_protocol(config.send_buffer, guard),  # uvicorn's "websockets-sansio", bounded
+            proxy_headers=False,  # only --trusted-proxy is believed (edge.py), never any loopback client
             lifespan="on",
             access_log=False,
         ),

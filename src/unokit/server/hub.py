@@ -21,6 +21,7 @@ import logging
 import os
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -28,9 +29,13 @@ from typing import IO, Any
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from ..core.actions import Action
+from ..core.observation import View
 from . import DEFAULT_SEND_BUFFER
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
+from .botpool import BotPool, default_threads
 from .cluster import Link, node_channel, room_channel
+from .edge import EdgeConfig, origin_of
 from .protocol import RateLimit, decode, encode, error, websocket_url
 from .room import CLOSED, RoomError, RoomSpec, RoomState
 from .storage import Append, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
@@ -67,6 +72,16 @@ class ServerConfig:
     max_connections: int = 20000
     send_buffer: int = DEFAULT_SEND_BUFFER
     sqlite_synchronous: str = "NORMAL"
+    bot_threads: int = field(default_factory=default_threads)
+    bot_cpu: float = 0.5
+    hello_timeout: float = 10.0
+    request_timeout: float = 10.0
+    client_connections: int = 64
+    room_rate: float = 10.0  # rooms a client address may create a minute
+    lookup_rate: float = 20.0  # room codes a client address may look up in vain a minute
+    trusted_proxies: tuple[str, ...] = ()
+    allow_hosts: tuple[str, ...] = ()
+    allow_origins: tuple[str, ...] = ()
     chat_rate: float = 1.0
     chat_burst: float = 5.0
     play_now_wait: float = 20.0
@@ -77,7 +92,8 @@ class ServerConfig:
 
     @property
     def base_url(self) -> str:
-        """The address of the service, for room links (``--public-url``)."""
+        """The address of the service, given out when no request says which (``--public-url``,
+        else the listening address): links are built from the request's own address (:mod:`.edge`)."""
         return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
 
     @property
@@ -85,6 +101,9 @@ class ServerConfig:
         """The address at which clients reach this very process (``--node-url``): where the
         other processes send the clients of the rooms it owns."""
         return (self.node_url or self.base_url).rstrip("/")
+
+    def edge(self) -> EdgeConfig:
+        return EdgeConfig(self.public_url, self.trusted_proxies, self.allow_hosts, self.allow_origins)
 
 
 class Hub:
@@ -109,6 +128,9 @@ class Hub:
         self.redirected = 0  # clients sent to another process
         self._play_now_lock = asyncio.Lock()
         self.ready = False
+        self.bots = BotPool(config.bot_threads, config.bot_cpu)
+        #: The origins of the cluster's processes (``--node-url``), kept by :meth:`refresh_nodes`.
+        self.node_origins: set[str] = set()
 
     @property
     def clustered(self) -> bool:
@@ -139,6 +161,7 @@ class Hub:
         if self.clustered:
             self.link = Link(libpq_url(sqlalchemy_url(self.config.database)), self.node, self._on_notify)
             await self.link.start()
+            await self.refresh_nodes()
         self._tasks.append(asyncio.create_task(self._sweeper(), name="unokit-sweep"))
         self.ready = True
 
@@ -151,10 +174,14 @@ class Hub:
                 await task
         for room in list(self.rooms.values()):
             await room.stop()
+        self.bots.shutdown()
         if self.writer is not None:
             await asyncio.to_thread(self.writer.stop)
         with contextlib.suppress(Exception):
             await asyncio.to_thread(self.store.release, self.node)
+        if self.clustered:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.store.forget_node, self.node)
         if self.link is not None:
             await self.link.stop()
         self.store.close()
@@ -181,8 +208,9 @@ class Hub:
         self._lock_file = handle
 
     # ------------------------------------------------------------------ rooms
-    async def create_room(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Create a room from an HTTP request body; raise :class:`RoomError` ``bad_room``."""
+    async def create_room(self, request: dict[str, Any], base_url: str) -> dict[str, Any]:
+        """Create a room from an HTTP request body, with links under ``base_url`` (where the
+        client reaches this server); raise :class:`RoomError` ``bad_room``."""
         unknown = set(request) - {"variant", "players", "options", "settings", "public"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
@@ -193,9 +221,9 @@ class Hub:
             request.get("settings"),
             request.get("public", False),
         )
-        return await self._new_room(spec)
+        return await self._new_room(spec, base_url)
 
-    async def _new_room(self, spec: RoomSpec) -> dict[str, Any]:
+    async def _new_room(self, spec: RoomSpec, base_url: str) -> dict[str, Any]:
         host = new_token()
         listing = RoomState("", spec).listing()
         listed = None if listing is None else encode(listing)
@@ -207,32 +235,32 @@ class Hub:
             raise RoomError("unavailable", "no free room code was found; try again")
         return {
             "room": code,
-            "link": f"{self.config.base_url}/r/{code}",
-            "websocket": websocket_url(self.config.base_url),
+            "link": f"{base_url}/r/{code}",
+            "websocket": websocket_url(base_url),
             "host_token": host,
             "spec": spec.to_json(),
         }
 
     # ------------------------------------------------------------------ finding a game
-    async def lobby(self) -> dict[str, list[dict[str, Any]]]:
+    async def lobby(self, base_url: str) -> dict[str, list[dict[str, Any]]]:
         """The public rooms (read from the database, so every process lists the same ones):
         those ``waiting`` for players (an open seat before a game or after one) and those
-        ``playing``, to watch. Private rooms are never listed."""
+        ``playing``, to watch, with links under ``base_url``. Private rooms are never listed."""
         since = time.time() - self.config.idle_close_seconds
         rows = await asyncio.to_thread(self.store.public_rooms, since, LOBBY_LIMIT)
         waiting, playing = [], []
         for code, listing in rows:
-            entry = {"room": code, "link": f"{self.config.base_url}/r/{code}", **listing}
+            entry = {"room": code, "link": f"{base_url}/r/{code}", **listing}
             if listing["phase"] in ("playing", "hand_over"):
                 playing.append(entry)
             elif listing["open_seats"] > 0:
                 waiting.append(entry)
         return {"waiting": waiting, "playing": playing}
 
-    async def play_now(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def play_now(self, request: dict[str, Any], base_url: str) -> dict[str, Any]:
         """A public room of the asked variant with an open seat, or a new one (one hand of the
         variant's rules, :data:`PLAY_NOW_OPTIONS`) that bots fill when nobody else comes within
-        ``play_now_wait`` seconds (it has no host). The answer
+        ``play_now_wait`` seconds (it has no host), with links under ``base_url``. The answer
         is the room's code and link, and ``created``; the client then joins it with ``hello``."""
         unknown = set(request) - {"variant", "players"}
         if unknown:
@@ -242,7 +270,7 @@ class Hub:
             request.get("variant", "classic"), request.get("players"), PLAY_NOW_OPTIONS, settings, True
         )
         async with self._play_now_lock:
-            lobby = await self.lobby()
+            lobby = await self.lobby(base_url)
             fits = [
                 room
                 for room in lobby["waiting"]
@@ -251,7 +279,7 @@ class Hub:
             if fits:
                 best = min(fits, key=lambda room: room["open_seats"])
                 return {"room": best["room"], "link": best["link"], "created": False}
-            created = await self._new_room(spec)
+            created = await self._new_room(spec, base_url)
         return {"room": created["room"], "link": created["link"], "created": True}
 
     async def room(self, code: str) -> Room | None:
@@ -333,7 +361,14 @@ class Hub:
     def dropped(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            self.bots.forget(room.code)
             asyncio.get_running_loop().create_task(room.stop())
+
+    async def think(self, room: str, act: Callable[[View], Action], view: View) -> Action:
+        return await self.bots.think(room, act, view)
+
+    def think_delay(self, room: str) -> float:
+        return self.bots.delay(room)
 
     # ------------------------------------------------------------------ the cluster
     def redirect_target(self, row: RoomRow) -> str | None:
@@ -385,7 +420,7 @@ class Hub:
         """A follower tells the owner which seats are connected here (a heartbeat, too)."""
         if self.link is not None and not room.owner and room.owner_node is not None:
             seats = sorted({p.seat for p in room.peers.values() if p.seat is not None})
-            payload = {"k": "follow", "room": room.code, "from": self.node, "seats": seats}
+            payload = {"k": "follow", "room": room.code, "from": self.node, "seats": seats, "watchers": len(room.peers)}
             self.link.send(node_channel(room.owner_node), payload)
 
     def forward(self, room: Room, peer: Peer, message: dict[str, Any]) -> None:
@@ -466,7 +501,8 @@ class Hub:
             self._on_reply(payload)
         elif kind in ("follow", "unfollow") and room is not None and room.owner:
             self._heard[(code, payload["from"])] = time.monotonic()
-            room.submit("remote_presence", payload["from"], payload.get("seats") if kind == "follow" else None)
+            seats = payload.get("seats") if kind == "follow" else None
+            room.submit("remote_presence", payload["from"], seats, payload.get("watchers", 0))
 
     def _on_reply(self, payload: dict[str, Any]) -> None:
         peer = self.local_peers.get(payload["conn"])
@@ -503,7 +539,7 @@ class Hub:
             await self._sweep_cluster(now)
         idle = self.config.idle_close_seconds
         for room in list(self.rooms.values()):
-            if room.owner and not room.peers and time.monotonic() - room.last_active > idle:
+            if room.owner and not room.watched() and time.monotonic() - room.last_active > idle:
                 room.submit("close_idle")
         for code in await asyncio.to_thread(self.store.idle_rooms, now - idle):
             if code not in self.rooms:
@@ -513,11 +549,24 @@ class Hub:
         if forgotten:
             log.info("forgot %d player identities not seen for %g days", forgotten, self.config.player_retention_days)
 
+    async def refresh_nodes(self) -> None:
+        """Record this process's address in the cluster's list, and read the others' into
+        :attr:`node_origins` (what the Origin check accepts: a page of one process may use
+        another's websocket, where a redirect sends it). A process unseen for a day is dropped."""
+        now = time.time()
+        await asyncio.to_thread(self.store.announce, self.node, self.config.own_url)
+        await asyncio.to_thread(self.store.forget_node, self.node, before=now - 86400)
+        urls = await asyncio.to_thread(self.store.node_urls, now - 86400)
+        self.node_origins.clear()
+        self.node_origins.update(origin for origin in map(origin_of, urls) if origin is not None)
+
     async def _sweep_cluster(self, now: float) -> None:
-        """Renew this process's leases; forget followers that went quiet; for each room this
-        process follows: drop it when no client here uses it, take it over when its owner's
-        lease ran out or its owner died, else tell the owner it still follows and send the
-        clients that can go there to it (once nothing of theirs is on its way)."""
+        """Renew this process's leases and its place in the list of processes; forget followers
+        that went quiet; for each room this process follows: drop it when no client here uses
+        it, take it over when its owner's lease ran out or its owner died, else tell the owner
+        it still follows and send the clients that can go there to it (once nothing of theirs
+        is on its way)."""
+        await self.refresh_nodes()
         owned = [code for code, room in self.rooms.items() if room.owner]
         held = await asyncio.to_thread(self.store.renew, self.node, owned, self.config.lease_seconds)
         for code in owned:
@@ -534,7 +583,7 @@ class Hub:
             if room is None or not room.owner or heard < quiet:
                 del self._heard[(code, node)]
                 if room is not None and room.owner and node in room.remote_seats:
-                    room.submit("remote_presence", node, None)  # that process died or stopped following
+                    room.submit("remote_presence", node, None, 0)  # that process died or stopped following
         in_use = {id(getattr(peer, "room", None)) for peer in self.local_peers.values()}
         for code, room in list(self.rooms.items()):
             if room.owner:
@@ -586,7 +635,7 @@ class RemotePeer(RemoteMarker):
             return  # state updates reach the other process through the room's log
         self.hub.reply(self.node, self.conn_id, body)
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, code: int = 1000) -> None:
         return None
 
 

@@ -52,6 +52,21 @@ MAX_DEPTH = 4
 #: The close code of a connection whose client did not read what it was sent (1008, policy
 #: violation); the reason says so: ``too slow: over N bytes unread``.
 TOO_SLOW = 1008
+#: The close code of a connection whose player no longer holds its seat (kicked, replaced by a
+#: bot, or left from another connection): its token is void, the client must join again.
+SEAT_LOST = 4001
+#: The close code of a connection that did not say ``hello`` in time (``--hello-timeout``).
+NO_HELLO = 4008
+
+
+class MessageError(RoomError):
+    """A client message refused as it was read; ``reply_to`` is its ``id`` when it had a
+    usable one, so that the refusal still answers it."""
+
+    def __init__(self, code: str, message: str, reply_to: object = None) -> None:
+        super().__init__(code, message)
+        self.reply_to = reply_to
+
 
 #: Each client message type and its fields: name -> (accepted types, required).
 _STR, _INT, _BOOL, _ANY_ID = (str,), (int,), (bool,), (str, int)
@@ -110,21 +125,33 @@ def _depth(value: Any, limit: int) -> bool:
 
 
 def parse_message(raw: str | bytes) -> dict[str, Any]:
-    """Read one client message; raise :class:`RoomError` with code ``too_large``,
-    ``bad_json``, ``too_deep``, ``bad_message`` or ``unknown_type``."""
+    """Read one client message; raise :class:`MessageError` with code ``too_large``,
+    ``bad_json``, ``too_deep``, ``bad_message`` or ``unknown_type``, carrying the message's
+    ``id`` whenever the message is a JSON object with a text or whole-number ``id``."""
     size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
-        raise RoomError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes, this one is {size}")
+        raise MessageError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes, this one is {size}")
     try:
         obj = decode(raw)
     except ValueError as exc:
         if "depth limit" in str(exc):
-            raise RoomError("too_deep", f"the message nests objects or lists deeper than {MAX_DEPTH} levels") from None
-        raise RoomError("bad_json", f"the message is not valid JSON: {str(exc)[:120]}") from None
+            raise MessageError("too_deep", f"the message nests deeper than {MAX_DEPTH} levels") from None
+        raise MessageError("bad_json", f"the message is not valid JSON: {str(exc)[:120]}") from None
+    if not isinstance(obj, dict):
+        raise MessageError("bad_message", "a message must be a JSON object with a 'type'")
+    given = obj.get("id")
+    usable = (isinstance(given, int) and not isinstance(given, bool)) or (isinstance(given, str) and len(given) <= 400)
+    reply_to = given if usable else None
+    try:
+        return _check_fields(obj)
+    except RoomError as exc:
+        raise MessageError(exc.code, exc.message, reply_to) from None
+
+
+def _check_fields(obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` if its type and fields are those of a client message; raise :class:`RoomError`."""
     if not _depth(obj, MAX_DEPTH):
         raise RoomError("too_deep", f"the message nests objects or lists deeper than {MAX_DEPTH} levels")
-    if not isinstance(obj, dict):
-        raise RoomError("bad_message", "a message must be a JSON object with a 'type'")
     kind = obj.get("type")
     if not isinstance(kind, str):
         raise RoomError("bad_message", "a message needs a text 'type'")

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import functools
 import math
+import re
+import unicodedata
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, ClassVar
@@ -38,7 +40,11 @@ POLICY_BOTS: dict[str, str] = {}
 
 def offer_policies(specs: list[str]) -> None:
     """Offer the policy files of ``specs`` (``policy:FILE.onnx``) to hosts, replacing any offered
-    before; raise ``ValueError`` for a file that cannot be used or two files of one name."""
+    before; raise ``ValueError`` for a file that cannot be used or two files of one name.
+    Without policies, the policy module (and numpy) is not even imported."""
+    if not specs:
+        POLICY_BOTS.clear()
+        return
     from ..bots import make_bot
     from ..bots.policy import PolicyError, policy_path
 
@@ -66,6 +72,84 @@ def seat_bots() -> list[str]:
 def bot_spec(name: str) -> str:
     """The bot spec (``make_bot``) of a seat bot's name."""
     return POLICY_BOTS.get(name, name)
+
+
+#: A player's name: at most this many characters, and this many columns on the table (a
+#: character of a wide script counts two, a combining mark none).
+NAME_CHARACTERS = 40
+NAME_COLUMNS = 30
+#: Combining marks allowed on one character (scripts need two or three; more only stack up).
+NAME_MARKS = 3
+#: Characters that draw many columns wide in one code point (U+FDFD, cuneiform, the long
+#: dashes): refused in names, whose width the table cannot otherwise bound.
+WIDE_GLYPHS = ((0xFDFA, 0xFDFD), (0x2E3A, 0x2E3B), (0x12000, 0x1254F), (0xA9C5, 0xA9C5))
+#: Unicode categories never allowed in a name: controls, invisible formatting (bidirectional
+#: overrides, zero-width characters), private use, unassigned, line and paragraph separators.
+NAME_FORBIDDEN = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+#: Names a person may not take: a bot's (``heuristic bot 2``) or a seat's (``seat 3``).
+RESERVED_NAME = re.compile(rf"(?:(?:{'|'.join(SEAT_BOTS)}) bot|seat)(?: \d+)?", re.IGNORECASE)
+#: Integers that survive the trip to a browser and back (JavaScript's safe integers).
+SAFE_INTEGER = 2**53 - 1
+
+
+def clean_name(name: str) -> str:
+    """``name`` as it is stored and shown: NFC-normalized, every run of spaces one space,
+    no space at either end."""
+    text = unicodedata.normalize("NFC", name)
+    return " ".join("".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text).split())
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: ``Ann``, ``ann`` and ``Ann`` in fullwidth letters are one name."""
+    return unicodedata.normalize("NFKC", clean_name(name)).casefold()
+
+
+def name_columns(name: str) -> int:
+    """The columns ``name`` takes on the table: wide and fullwidth characters two, combining
+    marks none, every other character one."""
+    columns = 0
+    for ch in name:
+        if unicodedata.category(ch) in ("Mn", "Me"):
+            continue
+        columns += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return columns
+
+
+def check_name(name: object) -> str:
+    """The cleaned form of a new player's ``name``; raise :class:`RoomError` ``bad_name``
+    naming what is wrong (empty, too long or too wide, an invisible or control character, a
+    stack of combining marks, a bot's or a seat's name)."""
+    if not isinstance(name, str):
+        raise RoomError("bad_name", "a player's 'name' must be text")
+    text = clean_name(name)
+    if not text:
+        raise RoomError("bad_name", "a player's name cannot be empty")
+    if len(text) > NAME_CHARACTERS or name_columns(text) > NAME_COLUMNS:
+        raise RoomError(
+            "bad_name", f"a player's name may be at most {NAME_CHARACTERS} characters and {NAME_COLUMNS} columns wide"
+        )
+    marks = 0
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category in NAME_FORBIDDEN or any(low <= ord(ch) <= high for low, high in WIDE_GLYPHS):
+            raise RoomError("bad_name", f"a player's name cannot contain the character U+{ord(ch):04X}")
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks > NAME_MARKS:
+            raise RoomError("bad_name", f"a player's name may carry at most {NAME_MARKS} marks on one character")
+    if RESERVED_NAME.fullmatch(text):
+        raise RoomError("bad_name", f"{text!r} is how the table names a bot or an empty seat: choose another name")
+    return text
+
+
+def _unsafe_integer(value: object) -> bool:
+    """Whether ``value`` holds a whole number a browser cannot carry exactly."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) > SAFE_INTEGER
+    if isinstance(value, list | tuple):
+        return any(_unsafe_integer(item) for item in value)
+    return False
 
 
 #: Host commands and the phases in which each is allowed.
@@ -186,6 +270,12 @@ class SeatState:
     def public(self, seat: int) -> dict[str, Any]:
         return {"seat": seat, "kind": self.kind, "name": self.name, "bot": self.bot, "ready": self.ready}
 
+    def occupant(self) -> str | None:
+        """Who holds the seat: the player's token hash, the bot's name and seed, ``None`` if open."""
+        if self.kind == "human":
+            return self.token_hash
+        return None if self.kind == "open" else f"bot:{self.bot}:{self.bot_seed}"
+
 
 @dataclass(frozen=True)
 class RoomSpec:
@@ -214,6 +304,9 @@ class RoomSpec:
             trial = Game.new(variant, players, 0, **options)[0]
         except UnokitError as exc:
             raise RoomError("bad_room", str(exc), cause=exc) from None
+        for name, value in options.items():
+            if _unsafe_integer(value):
+                raise RoomError("bad_room", f"option {name!r} must be between {-SAFE_INTEGER} and {SAFE_INTEGER}")
         if not isinstance(public, bool):
             raise RoomError("bad_room", "'public' must be true or false")
         options_used = trial.options.as_dict(trial.rules)
@@ -388,23 +481,27 @@ class RoomState:
             return {"type": command}
         return {"type": "close", "reason": "host"}
 
-    def check_join(self, name: object) -> int:
-        """The seat a new player named ``name`` would take; raise :class:`RoomError`."""
-        self.check_name(name)
+    def check_join(self, name: object) -> tuple[int, str]:
+        """The seat a new player named ``name`` would take and the name as it is kept
+        (:meth:`check_name`); raise :class:`RoomError`."""
+        text = self.check_name(name)
         if self.phase not in (LOBBY, HAND_OVER, FINISHED):
             raise RoomError("phase", f"players may join only between games or hands, not in the {self.phase} phase")
         for index, seat in enumerate(self.seats):
             if seat.kind == "open":
-                return index
+                return index, text
         raise RoomError("room_full", "every seat is taken; join as a spectator")
 
-    @staticmethod
-    def check_name(name: object) -> str:
-        """A person's name as shown (a player's, or a spectator's in the chat); raise
-        :class:`RoomError` ``bad_message`` unless it is 1 to 40 printable characters."""
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40 or not name.isprintable():
-            raise RoomError("bad_message", "a player's 'name' must be 1 to 40 printable characters")
-        return name.strip()
+    def check_name(self, name: object) -> str:
+        """A person's name as it is kept and shown (a player's, or a spectator's in the chat):
+        :func:`check_name`, and no seat of the room already has it, whatever the case (raise
+        :class:`RoomError` ``name_taken``)."""
+        text = check_name(name)
+        if any(seat.name and name_key(seat.name) == name_key(text) for seat in self.seats):
+            raise RoomError(
+                "name_taken", f"someone in this room is already called {text!r}: choose another name", name=text
+            )
+        return text
 
     def check_leave(self, seat: int) -> dict[str, Any]:
         """The log entry for the player at ``seat`` giving it up (before a game or after one;

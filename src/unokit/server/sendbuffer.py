@@ -34,6 +34,7 @@ from typing import Any, ClassVar, cast
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from . import DEFAULT_SEND_BUFFER, SEND_BUFFER_RANGE
+from .connections import ConnectionGuard
 from .protocol import TOO_SLOW
 
 log = logging.getLogger("unokit.server")
@@ -46,6 +47,8 @@ class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
 
     #: Unsent bytes one connection may hold before it is closed as too slow.
     send_buffer: ClassVar[int] = DEFAULT_SEND_BUFFER
+    #: The guard that counted the connection when it was accepted (as HTTP): told when it ends.
+    guard: ClassVar[ConnectionGuard | None] = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -59,6 +62,8 @@ class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
+        if self.guard is not None:
+            self.guard.release(self.transport)
         super().connection_lost(exc)
 
     def pause_writing(self) -> None:
@@ -135,8 +140,9 @@ class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
         return self.transport.get_write_buffer_size()
 
 
-def websocket_protocol(send_buffer: int) -> type[BoundedWebSocketProtocol]:
-    """The protocol class to give uvicorn (``ws=``) for a limit of ``send_buffer`` bytes."""
+def websocket_protocol(send_buffer: int, guard: ConnectionGuard | None = None) -> type[BoundedWebSocketProtocol]:
+    """The protocol class to give uvicorn (``ws=``) for a limit of ``send_buffer`` bytes; the
+    connections it takes over from HTTP are released from ``guard`` when they end."""
     low, high = SEND_BUFFER_RANGE
     if not low <= send_buffer <= high:
         raise ValueError(f"the send buffer must be between {low} and {high} bytes, not {send_buffer}")
@@ -145,6 +151,7 @@ def websocket_protocol(send_buffer: int) -> type[BoundedWebSocketProtocol]:
         pass
 
     Limited.send_buffer = send_buffer
+    Limited.guard = guard
     return Limited
 
 

@@ -88,8 +88,10 @@ rooms = Table(
     Column("lease_until", Float, nullable=False, default=0.0),
     Column("public", Boolean, nullable=False, default=False),
     Column("listing", Text, nullable=True),
+    Column("closed_at", Float, nullable=True),
     Index("rooms_open_activity", "closed", "last_activity"),
     Index("rooms_public", "public", "closed"),
+    Index("rooms_closed_at", "closed", "closed_at"),
 )
 
 room_log = Table(
@@ -108,6 +110,17 @@ records = Table(
     Column("game_no", Integer, primary_key=True),
     Column("created_at", Float, nullable=False),
     Column("record", Text, nullable=False),
+    Index("records_created", "created_at"),
+)
+
+#: The processes of a cluster and the addresses clients reach them at (``--node-url``): each
+#: records itself at start and at every sweep; the Origin check accepts their addresses.
+nodes = Table(
+    "nodes",
+    metadata,
+    Column("node", String(64), primary_key=True),
+    Column("url", String(200), nullable=False),
+    Column("seen", Float, nullable=False),
 )
 
 room_chat = Table(
@@ -256,7 +269,7 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
 #: The revision of the newest migration in ``migrations/versions`` (a test checks that it is
 #: Alembic's head). A database already at it is not migrated, so a start that finds its schema
 #: current never imports Alembic (a third of the server's start-up time).
-SCHEMA_HEAD = "0002"
+SCHEMA_HEAD = "0003"
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -479,6 +492,27 @@ class Store:
             rows = c.execute(select(records.c.game_no).where(records.c.room == code).order_by(records.c.game_no)).all()
         return [row.game_no for row in rows]
 
+    # ------------------------------------------------------------------ the cluster's processes
+    def announce(self, node: str, url: str) -> None:
+        """Record that process ``node`` is alive and reached at ``url``."""
+        with self.begin() as c:
+            c.execute(delete(nodes).where(nodes.c.node == node))
+            c.execute(insert(nodes).values(node=node, url=url, seen=time.time()))
+
+    def node_urls(self, since: float) -> set[str]:
+        """The addresses of the processes seen since ``since``."""
+        with self.begin() as c:
+            rows = c.execute(select(nodes.c.url).where(nodes.c.seen >= since)).all()
+        return {str(row.url) for row in rows}
+
+    def forget_node(self, node: str, *, before: float | None = None) -> None:
+        """Forget process ``node`` (it stops), or every process not seen since ``before``."""
+        with self.begin() as c:
+            if before is None:
+                c.execute(delete(nodes).where(nodes.c.node == node))
+            else:
+                c.execute(delete(nodes).where(nodes.c.seen < before))
+
     # ------------------------------------------------------------------ leases
     def claim(self, code: str, owner: str, owner_url: str, ttl: float, *, force: bool = False) -> bool:
         """Take or renew the lease of room ``code`` for ``owner``: succeeds when the lease is
@@ -596,6 +630,7 @@ class Store:
         values: dict[str, Any] = {"seq": seq, "last_activity": now}
         if job.close:
             values["closed"] = True
+            values["closed_at"] = now
         moved = c.execute(update(rooms).where(rooms.c.code == job.room, rooms.c.seq == job.after).values(**values))
         if moved.rowcount != 1:
             raise StorageError(f"room {job.room} is no longer at step {job.after}")

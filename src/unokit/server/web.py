@@ -40,6 +40,9 @@ from ..record import GameRecord, RecordError, Replay
 from .chat import REACTIONS
 from .room import Settings, seat_bots
 
+#: Replays of finished games kept in memory (each holds a few copies of its game).
+REPLAYS_KEPT = 8
+
 #: How each option's type (as :class:`~unokit.core.variants.Options` declares it) is edited.
 _OPTION_KINDS = {
     "bool": "bool",
@@ -143,6 +146,19 @@ def round_summary(variant: str, names: list[str], events: list[Event]) -> dict[s
     }
 
 
+#: The largest game number of a room that a request may name (far more than a room plays).
+MOST_GAMES = 10**9
+
+
+def game_number(text: str) -> int | None:
+    """The game number written ``text`` in a path (1 to :data:`MOST_GAMES`), else ``None``:
+    a number too large for the database is no game, not an error."""
+    if not text.isascii() or not text.isdigit() or len(text) > len(str(MOST_GAMES)):
+        return None
+    number = int(text)
+    return number if 1 <= number <= MOST_GAMES else None
+
+
 def _problem(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
@@ -181,20 +197,25 @@ def web_routes(record_text: Any) -> list[Route]:
     async def catalog_route(_request: Request) -> Response:
         return JSONResponse(catalog())
 
-    @functools.lru_cache(maxsize=32)
+    @functools.lru_cache(maxsize=REPLAYS_KEPT)
+    def replay_of(code: str, number: int, text: str) -> Replay:
+        return Replay(GameRecord.loads(text))
+
     def load_replay(code: str, number: int) -> Replay | None:
+        # Only games that exist are kept: a game asked for before it ends is read again
+        # next time (it may have ended since), never remembered as missing.
         text = record_text(code, number)
-        return None if text is None else Replay(GameRecord.loads(text))
+        return None if text is None else replay_of(code, number, text)
 
     async def replay_route(request: Request) -> Response:
         code = str(request.path_params["code"]).upper()
-        try:
-            number = int(request.path_params["number"])
-            step = int(request.query_params.get("step", "0"))
-        except ValueError:
-            return _problem("bad_request", "the game number and 'step' are whole numbers", 400)
-        if not code.isalnum() or len(code) > 16:
+        number = game_number(request.path_params["number"])
+        step_text = request.query_params.get("step", "0")
+        if number is None or not code.isalnum() or len(code) > 16:
             return _problem("no_record", "there is no such finished game", 404)
+        if not step_text.isascii() or not step_text.isdigit() or len(step_text) > 9:
+            return _problem("bad_step", "'step' must be a whole number", 400)
+        step = int(step_text)
         try:
             replay = await asyncio.to_thread(load_replay, code, number)
         except RecordError as exc:

@@ -74,6 +74,14 @@ ERRORS = MappingProxyType(
             _spec("offline"),
             _spec("bad_chat"),
             _spec("muted"),
+            _spec("seat_lost"),
+            _spec("no_hello"),
+            _spec("bad_name"),
+            _spec("name_taken", name=P.TEXT),
+            _spec("bad_host"),
+            _spec("bad_origin"),
+            _spec("not_json"),
+            _spec("internal"),
         )
     }
 )

@@ -274,7 +274,7 @@ function roomPage(code, catalog) {
       else draw();
     },
     onError: (msg) => {
-      if (msg.code === "bad_token") {
+      if (msg.code === "bad_token" || msg.code === "seat_lost") {
         memory.setSeat(code, null);
         note = t("room.seat_gone");
         conn.close();

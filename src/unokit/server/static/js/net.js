@@ -7,6 +7,8 @@
 import { say } from "./i18n.js";
 
 export const PROTOCOL = "unokit-server/2";
+/** The close code of a connection whose player lost the seat. */
+export const SEAT_LOST = 4001;
 /** Redirects followed in a row before the client asks to be served where it is. */
 const MOST_REDIRECTS = 3;
 
@@ -153,7 +155,7 @@ export class RoomConnection {
       }
       this.receive(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.ws !== ws) return;
       if (target && !opened) {
         // The owner's own address cannot be reached from here: be served where we came from.
@@ -163,6 +165,9 @@ export class RoomConnection {
         return;
       }
       this.settle();
+      // 4001: the seat is no longer this player's (kicked, replaced, left elsewhere); its
+      // token is void, so there is nothing to reconnect to.
+      if (event.code === SEAT_LOST) this.closedForGood = true;
       if (this.closedForGood) return;
       this.retry += 1;
       const delay = Math.min(5000, 250 * 2 ** Math.min(this.retry, 5));
@@ -214,8 +219,8 @@ export class RoomConnection {
         this.version = msg.state.version;
         this.handlers.onState(msg.state);
       }
-      if (msg.code === "bad_token" && this.token) {
-        // The seat is gone (kicked, or the room was made again): forget it.
+      if ((msg.code === "bad_token" || msg.code === "seat_lost") && this.token) {
+        // The seat is gone (kicked, replaced, left from another tab): forget it.
         this.token = null;
       }
       this.handlers.onError(msg);
