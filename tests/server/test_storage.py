@@ -8,6 +8,7 @@ import asyncio
 import subprocess
 import sys
 
+import pytest
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
@@ -52,6 +53,26 @@ def test_a_batch_commits_every_room_but_the_one_that_moved_on(database: str) -> 
             assert log == list(enumerate(expected, start=1))
             row = store.room(f"ROOM{i}")
             assert row is not None and row.seq == len(expected) and not row.closed
+    finally:
+        writer.stop()
+        store.close()
+
+
+def test_a_refused_batch_leaves_nothing_of_it(database: str) -> None:
+    """Written together and refused because one room moved on, a batch changes no room: on
+    PostgreSQL its one statement fails whole, without a transaction around it."""
+    store = _store(database, 2)
+    writer = Writer(store)
+    try:
+        assert writer.commit([Append("ROOM1", 0, [_entry(1)])]) == [None]
+        batch = [Append("ROOM0", 0, [_entry(2), _entry(3)]), Append("ROOM1", 0, [_entry(4)])]
+        with (
+            pytest.raises(StorageError, match="no longer at the step written"),
+            writer._transaction(batch) as connection,
+        ):
+            store.write_many(connection, batch)
+        assert store.log("ROOM0") == [] and store.log("ROOM1") == [(1, _entry(1))]
+        assert [row.seq for row in (store.room("ROOM0"), store.room("ROOM1")) if row is not None] == [0, 1]
     finally:
         writer.stop()
         store.close()
