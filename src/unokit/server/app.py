@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import math
@@ -42,8 +43,10 @@ from .. import VARIANTS, __version__
 from ..bots import level_names
 from . import PROTOCOL
 from .authority import Room, identity_hash
-from .edge import Buckets, Edge, EdgeMiddleware, client_key
+from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
+from .metrics import CONTENT_TYPE as METRICS_TYPE
+from .metrics import Metrics
 from .protocol import HARD_MAX_BYTES, NO_HELLO, MessageError, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
 from .room import RoomError, offer_policies, seat_bots
@@ -58,6 +61,8 @@ STRIKES_LIMIT = 200
 MAX_BODY = 8192
 #: The most games "My games" lists.
 MY_GAMES_LIMIT = 200
+#: How long readiness waits for the database to answer.
+READY_SECONDS = 2.0
 
 
 class WsPeer:
@@ -69,8 +74,9 @@ class WsPeer:
     as too slow once it holds more than ``--send-buffer`` bytes.
     """
 
-    def __init__(self, websocket: WebSocket, config: ServerConfig) -> None:
+    def __init__(self, websocket: WebSocket, config: ServerConfig, metrics: Metrics) -> None:
         self.websocket = websocket
+        self.metrics = metrics
         self.conn_id = secrets.token_hex(8)
         self.seat: int | None = None
         self.holder: str | None = None
@@ -90,6 +96,8 @@ class WsPeer:
     def deliver(self, message: dict[str, Any] | str) -> None:
         if self.closing:
             return
+        if isinstance(message, dict) and message.get("type") == "error":
+            self.metrics.refused(str(message.get("code")), "websocket")
         self.outbox.put_nowait(message if isinstance(message, str) else encode(message))
 
     def close(self, reason: str, code: int = 1000) -> None:
@@ -142,6 +150,27 @@ def create_app(config: ServerConfig) -> Starlette:
             yield
         finally:
             await hub.stop()
+
+    async def live(_request: Request) -> Response:
+        """Liveness: the process answers (its event loop turns). Nothing else is checked, so a
+        supervisor restarts it only when it is stuck, never because the database is away."""
+        return _json({"status": "alive", "node": hub.node})
+
+    async def ready(_request: Request) -> Response:
+        """Readiness: the process serves rooms (started, not stopping) and its database answers
+        within :data:`READY_SECONDS`; a proxy sends it new clients only then."""
+        if not hub.ready:
+            return _json({"status": "starting" if not hub.stopping else "stopping"}, 503)
+        try:
+            await asyncio.wait_for(asyncio.to_thread(hub.store.ping), READY_SECONDS)
+        except Exception:
+            return _json({"status": "no_database"}, 503)
+        return _json({"status": "ready", "node": hub.node})
+
+    async def metrics(request: Request) -> Response:
+        if not _trusted_caller(request, config.admin_token):
+            return _problem("forbidden", "the metrics are for this machine, or for the admin token", 403)
+        return Response(hub.metrics.page(), media_type=METRICS_TYPE)
 
     async def health(_request: Request) -> Response:
         if not hub.ready:
@@ -281,7 +310,7 @@ def create_app(config: ServerConfig) -> Starlette:
         await websocket.accept()
         hub.connections += 1
         by_client[client] += 1
-        peer = WsPeer(websocket, config)
+        peer = WsPeer(websocket, config, hub.metrics)
         peer.client = client
         no_hello = asyncio.get_running_loop().call_later(config.hello_timeout, _no_hello, peer, config.hello_timeout)
         try:
@@ -301,6 +330,9 @@ def create_app(config: ServerConfig) -> Starlette:
 
     routes = [
         Route("/api/health", health),
+        Route("/api/live", live),
+        Route("/api/ready", ready),
+        Route("/metrics", metrics),
         Route("/api/variants", variants),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/lobby", lobby),
@@ -318,10 +350,23 @@ def create_app(config: ServerConfig) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     by_client: Counter[str] = Counter()  # open websockets per client address
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(EdgeMiddleware, edge=edge)])
+    refused = functools.partial(hub.metrics.refused, via="http")
+    app = Starlette(
+        routes=routes, lifespan=lifespan, middleware=[Middleware(EdgeMiddleware, edge=edge, refused=refused)]
+    )
     app.state.hub = hub
     app.state.edge = edge
     return app
+
+
+def _trusted_caller(request: Request, token: str | None) -> bool:
+    """A request from this machine (its client, as the edge resolved it through any trusted
+    proxy, is a loopback address), or one that carries the admin token (``Authorization:
+    Bearer TOKEN``)."""
+    given = request.headers.get("authorization", "")
+    if token is not None and given.startswith("Bearer ") and secrets.compare_digest(given[7:].strip(), token):
+        return True
+    return request.client is not None and is_loopback(request.client.host)
 
 
 def _client(request: Request) -> str:

@@ -36,6 +36,7 @@ from .authority import Peer, RemoteMarker, Room, new_token, token_hash
 from .botpool import BotPool, default_threads
 from .cluster import Link, node_channel, room_channel
 from .edge import EdgeConfig, origin_of
+from .metrics import Metrics, count_rooms
 from .protocol import RateLimit, decode, encode, error, websocket_url
 from .room import CLOSED, RoomError, RoomSpec, RoomState
 from .storage import Append, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
@@ -82,6 +83,7 @@ class ServerConfig:
     trusted_proxies: tuple[str, ...] = ()
     allow_hosts: tuple[str, ...] = ()
     allow_origins: tuple[str, ...] = ()
+    admin_token: str | None = None
     chat_rate: float = 1.0
     chat_burst: float = 5.0
     play_now_wait: float = 20.0
@@ -128,7 +130,11 @@ class Hub:
         self.redirected = 0  # clients sent to another process
         self._play_now_lock = asyncio.Lock()
         self.ready = False
-        self.bots = BotPool(config.bot_threads, config.bot_cpu)
+        self.stopping = False
+        self.metrics = Metrics()
+        self.metrics.watch(self._gauges)
+        self.bots = BotPool(config.bot_threads, config.bot_cpu, self.metrics.bot_thinking.observe)
+        self.open_connections: Callable[[], int] = lambda: self.connections  # the TCP guard's count, when there is one
         #: The origins of the cluster's processes (``--node-url``), kept by :meth:`refresh_nodes`.
         self.node_origins: set[str] = set()
 
@@ -157,7 +163,7 @@ class Hub:
         if not self.clustered and self._lock_file is None:
             self._lock_sqlite()
         await asyncio.to_thread(migrate, self.store.engine)
-        self.writer = Writer(self.store)
+        self.writer = Writer(self.store, self.metrics.commit_latency.observe)
         if self.clustered:
             self.link = Link(libpq_url(sqlalchemy_url(self.config.database)), self.node, self._on_notify)
             await self.link.start()
@@ -167,6 +173,7 @@ class Hub:
 
     async def stop(self) -> None:
         self.ready = False
+        self.stopping = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -233,6 +240,8 @@ class Hub:
                 break
         else:
             raise RoomError("unavailable", "no free room code was found; try again")
+        self.metrics.rooms_created.inc()
+        log.info("room %s: created (%s, %d seats)", code, spec.variant, spec.players, extra={"room": code})
         return {
             "room": code,
             "link": f"{base_url}/r/{code}",
@@ -548,6 +557,17 @@ class Hub:
         forgotten = await asyncio.to_thread(self.store.prune_players, now - retention)
         if forgotten:
             log.info("forgot %d player identities not seen for %g days", forgotten, self.config.player_retention_days)
+
+    def _gauges(self) -> dict[str, Any]:
+        """What the metrics' gauges read at each scrape (:mod:`.metrics`)."""
+        rooms = list(self.rooms.values())
+        return {
+            "rooms": count_rooms((room.state.phase, room.owner) for room in rooms),
+            "games": sum(1 for room in rooms if room.owner and room.state.phase in ("playing", "hand_over")),
+            "websockets": self.connections,
+            "connections": self.open_connections(),
+            "ready": int(self.ready),
+        }
 
     async def refresh_nodes(self) -> None:
         """Record this process's address in the cluster's list, and read the others' into

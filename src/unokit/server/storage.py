@@ -29,7 +29,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -352,6 +352,11 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """Ask the database something; raise ``SQLAlchemyError`` when it does not answer."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     @contextmanager
     def begin(self) -> Iterator[Connection]:
@@ -695,8 +700,9 @@ class Writer:
     one transaction, then resolves their futures on the event loop. A job that fails on its
     own (its room moved on) is retried alone so that it cannot fail the others."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, observe: Callable[[float], None] | None = None) -> None:
         self.store = store
+        self.observe = observe  # told each batch's commit time, in seconds
         self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="unokit-writer", daemon=True)
         self._thread.start()
@@ -761,7 +767,10 @@ class Writer:
             self._connection = None
 
     def _commit(self, batch: list[Append]) -> None:
+        started = time.perf_counter()
         outcomes = self.commit(batch)
+        if self.observe is not None:
+            self.observe(time.perf_counter() - started)
         loops = {job.loop for job in batch if job.loop is not None}
         for loop in loops:  # one wake-up of each event loop per batch, not one per job
             mine = [(job, outcome) for job, outcome in zip(batch, outcomes, strict=True) if job.loop is loop]
