@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import json
 import logging
@@ -171,6 +172,65 @@ def create_app(config: ServerConfig) -> Starlette:
         if not _trusted_caller(request, config.admin_token):
             return _problem("forbidden", "the metrics are for this machine, or for the admin token", 403)
         return Response(hub.metrics.page(), media_type=METRICS_TYPE)
+
+    def _admin(request: Request) -> Response | None:
+        """``None`` for a request that carries the admin token, else its refusal."""
+        if config.admin_token is None:
+            return _problem("forbidden", "this server has no admin token (unokit serve --admin-token-file)", 403)
+        given = request.headers.get("authorization", "")
+        if not (given.startswith("Bearer ") and secrets.compare_digest(given[7:].strip(), config.admin_token)):
+            return _problem("forbidden", "the admin token is missing or wrong", 403)
+        return None
+
+    async def admin_rooms(request: Request) -> Response:
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        which = request.query_params.get("which", "open")
+        if which not in ("open", "closed", "all"):
+            return _problem("bad_request", "'which' is open, closed or all", 400)
+        listed = await asyncio.to_thread(hub.store.rooms_list, which)
+        return _json({"rooms": listed, "totals": await asyncio.to_thread(hub.store.totals)})
+
+    async def admin_close(request: Request) -> Response:
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        code = _code(request)
+        if code is None or not await hub.close_room(code):
+            return _problem("no_room", f"there is no open room {request.path_params['code']!r}", 404)
+        return _json({"room": code, "closing": True})
+
+    async def admin_records(request: Request) -> Response:
+        """Finished games since ``since`` (seconds since the epoch), of ``room`` if given, as JSON
+        lines: ``{"room", "game", "at", "record"}``."""
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        try:
+            since = float(request.query_params.get("since", "0"))
+        except ValueError:
+            return _problem("bad_request", "'since' is a number of seconds since 1970", 400)
+        room = request.query_params.get("room")
+        rows = await asyncio.to_thread(lambda: list(hub.store.records_since(since, room)))
+        lines = (encode({"room": r, "game": g, "at": at, "record": text}) + "\n" for r, g, at, text in rows)
+        return Response("".join(lines), media_type="application/x-ndjson")
+
+    async def admin_prune(request: Request) -> Response:
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        try:
+            body = await _body(request)
+            rooms_days = body.get("rooms_days")
+            records_days = body.get("records_days")
+            for value in (rooms_days, records_days):
+                if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value < 0):
+                    raise RoomError("bad_request", "'rooms_days' and 'records_days' are numbers of days")
+        except RoomError as exc:
+            return _refusal(exc, 400)
+        pruned = await hub.prune(rooms_days, records_days)
+        return _json(dataclasses.asdict(pruned))
 
     async def health(_request: Request) -> Response:
         if not hub.ready:
@@ -333,6 +393,10 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/live", live),
         Route("/api/ready", ready),
         Route("/metrics", metrics),
+        Route("/api/admin/rooms", admin_rooms),
+        Route("/api/admin/rooms/{code}/close", admin_close, methods=["POST"]),
+        Route("/api/admin/records", admin_records),
+        Route("/api/admin/prune", admin_prune, methods=["POST"]),
         Route("/api/variants", variants),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/lobby", lobby),

@@ -253,6 +253,9 @@ class Room:
         elif kind == "close_idle" and self.owner and not self.watched() and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
                 await self._commit([{"type": "close", "reason": "idle"}])
+        elif kind == "admin_close" and self.owner and self.state.phase != CLOSED:
+            with contextlib.suppress(RoomError):  # the room's clients are told, as for the host's close
+                await self._commit([{"type": "close", "reason": "admin"}])
 
     def _remote_presence(self, node: str, seats: list[int] | None, watchers: int) -> None:
         """The owner hears from a process that follows the room: the seats connected there and

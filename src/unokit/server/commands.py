@@ -11,7 +11,7 @@ import click
 from click.core import ParameterSource
 
 from ..clickopts import require_extra
-from . import DEFAULT_SEND_BUFFER, SEND_BUFFER_RANGE
+from . import DEFAULT_SEND_BUFFER, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, SEND_BUFFER_RANGE
 
 #: Below this many connections a file limit that lowers the default --max-connections is worth a warning.
 FEW_CONNECTIONS = 1000
@@ -248,6 +248,30 @@ def read_admin_token(path: Path | None) -> str | None:
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 @click.option(
+    "--retain-rooms",
+    "retain_rooms_days",
+    default=RETAIN_ROOMS_DAYS,
+    show_default=True,
+    type=click.FloatRange(0, None),
+    metavar="DAYS",
+    help="delete a closed room, its log and chat this many days after it closed",
+)
+@click.option(
+    "--retain-records",
+    "retain_records_days",
+    default=RETAIN_RECORDS_DAYS,
+    show_default=True,
+    type=click.FloatRange(0, None),
+    metavar="DAYS",
+    help="delete a finished game's record this many days after it was played",
+)
+@click.option(
+    "--export-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="write each record there (unokit-ROOM-GAME.json) before retention deletes it",
+)
+@click.option(
     "--log-format",
     default="plain",
     show_default=True,
@@ -293,6 +317,9 @@ def serve(
     player_retention_days: float,
     policies: tuple[str, ...],
     log_level: str,
+    retain_rooms_days: float,
+    retain_records_days: float,
+    export_dir: Path | None,
     log_format: str,
     admin_token_file: Path | None,
 ) -> None:
@@ -354,6 +381,9 @@ def serve(
         send_buffer=send_buffer,
         sqlite_synchronous=sqlite_synchronous,
         admin_token=read_admin_token(admin_token_file),
+        retain_rooms_days=retain_rooms_days,
+        retain_records_days=retain_records_days,
+        export_dir=export_dir,
         chat_rate=chat_rate,
         chat_burst=chat_burst,
         play_now_wait=play_now_wait,
