@@ -10,9 +10,10 @@ against the project's bots, hand by hand, with 95% intervals (docs/envs.md, "Bas
 Training is ``examples/ppo_vector.py`` (CleanRL-style PPO on ``UnoVectorEnv``) against compiled
 ``--opponents`` for ``--steps`` agent decisions; the actor is written to ``OUT/policy.onnx``.
 Evaluation plays ``--hands`` single hands (``rounds=1``) of the policy against ``players - 1``
-copies of each bot of ``--against`` with ``unokit.sim`` (seats rotate from hand to hand), and
-adds each result to ``OUT/results.json`` as soon as it is known (so a long evaluation that is
-stopped keeps what it finished). Needs the extra ``rl-examples``.
+copies of each bot of ``--against`` with ``unokit.sim`` (seats rotate from hand to hand), in
+chunks of ``--chunk`` hands, and writes the running result to ``OUT/results.json`` after every
+chunk: a long evaluation that is stopped keeps the largest sample it finished, and a later run
+adds to it (each chunk plays other deals). Needs the extra ``rl-examples``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from unokit.sim import SimConfig, run_sim
+from unokit.sim import SimConfig, run_sim, wilson_interval
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "ppo_vector.py"
 DEFAULT_AGAINST = "random,rlcard_rule,heuristic,ismcts_fast"
@@ -41,8 +42,9 @@ def load_trainer() -> Any:
     return module
 
 
-def evaluate(policy: Path, variant: str, players: int, bot: str, hands: int, seed: int) -> dict[str, Any]:
-    """The policy's win rate in ``hands`` single hands against ``players - 1`` copies of ``bot``."""
+def evaluate(policy: Path, variant: str, players: int, bot: str, hands: int, seed: int) -> tuple[float, int, float]:
+    """The policy's wins (a shared win split), hands and seconds in ``hands`` single hands against
+    ``players - 1`` copies of ``bot``."""
     config = SimConfig(
         variant=variant,
         players=players,
@@ -53,14 +55,7 @@ def evaluate(policy: Path, variant: str, players: int, bot: str, hands: int, see
     )
     result = run_sim(config)
     row = result.bot_rows()[0]
-    return {
-        "against": bot,
-        "hands": row["games"],
-        "win_rate": row["win_rate"],
-        "ci_low": row["ci_low"],
-        "ci_high": row["ci_high"],
-        "seconds": result.seconds,
-    }
+    return float(row["wins"]), int(row["games"]), result.seconds
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -72,7 +67,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--num-envs", type=int, default=256)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--against", default=DEFAULT_AGAINST, help="bots to evaluate against, comma-separated")
-    parser.add_argument("--hands", type=int, default=2000, help="hands against each bot")
+    parser.add_argument("--hands", type=int, default=2000, help="hands against each bot (in all, with earlier runs)")
+    parser.add_argument("--chunk", type=int, default=250, help="hands between two writes of the results")
     parser.add_argument("--out", type=Path, required=True, help="folder for policy.onnx and results.json")
     parser.add_argument("--eval-only", action="store_true", help="evaluate OUT/policy.onnx without training")
     args = parser.parse_args(argv)
@@ -96,11 +92,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         results_path.write_text(json.dumps(results, indent=2))
         print(f"trained {totals['steps']:.0f} steps in {totals['seconds']:.0f} s", flush=True)
     results.setdefault("evaluations", {})
-    for k, bot in enumerate(b.strip() for b in args.against.split(",") if b.strip()):
+    for bot in (b.strip() for b in args.against.split(",") if b.strip()):
         started = time.monotonic()
-        row = evaluate(policy, args.variant, args.players, bot, args.hands, seed=10_000 + k)
-        results["evaluations"][bot] = row
-        results_path.write_text(json.dumps(results, indent=2))
+        row = results["evaluations"].setdefault(bot, {"against": bot, "hands": 0, "wins": 0.0, "seconds": 0.0})
+        while row["hands"] < args.hands:
+            chunk = min(args.chunk, args.hands - row["hands"])
+            wins, hands, seconds = evaluate(policy, args.variant, args.players, bot, chunk, seed=row["hands"] + 1)
+            row["wins"] += wins
+            row["hands"] += hands
+            row["seconds"] += seconds
+            low, high = wilson_interval(row["wins"], row["hands"])
+            row.update(win_rate=row["wins"] / row["hands"], ci_low=low, ci_high=high)
+            results_path.write_text(json.dumps(results, indent=2))
         print(
             f"| {args.variant} {args.players}p | {bot} | {row['hands']} | {100 * row['win_rate']:.1f}% "
             f"| {100 * row['ci_low']:.1f} to {100 * row['ci_high']:.1f} | {time.monotonic() - started:.0f} s |",

@@ -109,3 +109,17 @@ def test_cleanrl_style_ppo_on_the_vector_env(tmp_path: Path) -> None:
     assert np.allclose(file_scores(out["path"], obs), logits, atol=1e-4)
     bot = PolicyBot(0, out["path"])
     assert bot.encoding.variant == "classic"
+
+
+def test_the_baseline_script_trains_exports_and_evaluates_in_chunks(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("baseline_ppo", EXAMPLES.parent / "scripts" / "baseline_ppo.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    common = ["--steps", "1024", "--num-envs", "16", "--against", "random", "--chunk", "4", "--out", str(tmp_path)]
+    first = script.main([*common, "--hands", "6"])
+    row = first["evaluations"]["random"]
+    assert row["hands"] == 6 and 0 <= row["ci_low"] <= row["win_rate"] + 1e-9 <= row["ci_high"] + 2e-9 <= 1 + 2e-9
+    again = script.main([*common, "--hands", "10", "--eval-only"])  # adds 4 hands to the 6
+    assert again["evaluations"]["random"]["hands"] == 10
+    assert again["training"]["steps"] == first["training"]["steps"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from ..clickopts import require_extra
+from ..clickopts import lang_option, require_extra
 from . import DEFAULT_SEND_BUFFER, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, SEND_BUFFER_RANGE
 
 #: Below this many connections a file limit that lowers the default --max-connections is worth a warning.
@@ -50,7 +50,15 @@ def read_admin_token(path: Path | None) -> str | None:
     return token
 
 
+def _web_address(value: str | None, option: str) -> str | None:
+    """``value`` when it is an ``http://`` or ``https://`` address; a usage error otherwise."""
+    if value is not None and not value.startswith(("http://", "https://")):
+        raise click.BadParameter(f"{value!r} is not an http:// or https:// address", param_hint=option)
+    return value
+
+
 @click.command()
+@lang_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option(
@@ -88,6 +96,7 @@ def read_admin_token(path: Path | None) -> str | None:
 @click.option(
     "--node-url",
     default=None,
+    callback=lambda _ctx, _param, value: _web_address(value, "--node-url"),
     help="the address at which clients reach this process itself, where the other processes send "
     "the clients of its rooms (PostgreSQL)  [default: --public-url, else http://HOST:PORT]",
 )

@@ -171,6 +171,11 @@ class Hub:
         if self.clustered:
             self.link = Link(libpq_url(sqlalchemy_url(self.config.database)), self.node, self._on_notify)
             await self.link.start()
+            if self.config.public_url and not self.config.node_url:
+                log.warning(
+                    "no --node-url: the other processes cannot send this process's clients to it "
+                    "(they serve them by forwarding); with several processes, give each its own --node-url"
+                )
             await self.refresh_nodes()
         self._tasks.append(asyncio.create_task(self._sweeper(), name="unokit-sweep"))
         self.ready = True

@@ -62,7 +62,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
 from .protocol import decode, encode
 
@@ -172,8 +172,9 @@ ADVANCE = (
 )
 APPEND = insert(room_log)
 #: Both at once on PostgreSQL, for a whole batch in one statement: its rooms' rows advanced
-#: from the steps they follow, and the entries of those that did appended; it returns how many
-#: rooms advanced.
+#: from the steps they follow, and the entries of those that did appended. Unless every room
+#: advanced, the statement fails (a text that is not a number, cast to one, names how many did),
+#: so nothing of it stays: it needs no transaction around it.
 POSTGRES_WRITE = """
 WITH batch AS (
     SELECT * FROM unnest(%(rooms)s::text[], %(afters)s::int[], %(seqs)s::int[]) AS b(room, after, seq)
@@ -187,8 +188,12 @@ WITH batch AS (
     FROM unnest(%(log_rooms)s::text[], %(log_seqs)s::int[], %(entries)s::text[]) AS e(room, seq, entry)
     JOIN moved ON moved.code = e.room
 )
-SELECT count(*) FROM moved
+SELECT CASE WHEN count(*) = %(count)s THEN count(*)
+            ELSE (%(refusal)s || count(*) || ' of ' || %(count)s)::int END
+FROM moved
 """
+#: The start of the text the statement fails with when a room of the batch has moved on.
+POSTGRES_REFUSAL = "unokit: rooms advanced: "
 
 
 #: The application name of a server process's sessions with PostgreSQL (``unokit/NODE``), and
@@ -720,7 +725,7 @@ class Store:
         if moved != len(jobs):
             if len(jobs) == 1:
                 raise StorageError(f"room {jobs[0].room} is no longer at step {jobs[0].after}")
-            raise StorageError(f"{len(jobs) - moved} of {len(jobs)} rooms are no longer at the step written")
+            raise StorageError(f"some of {len(jobs)} rooms are no longer at the step written")
         if not self.postgres:
             rows = [
                 {"room": j.room, "seq": j.after + i + 1, "at": now, "entry": encode(entry)}
@@ -733,8 +738,8 @@ class Store:
     @staticmethod
     def _write_many_postgres(c: Connection, jobs: list[Append], now: float) -> int:
         """:meth:`write_many` on PostgreSQL, in one statement whatever the batch's size (its
-        rows as arrays); returns how many of the rooms advanced (the caller refuses the
-        transaction unless all did)."""
+        rows as arrays), which commits by itself outside a transaction; returns how many of the
+        rooms advanced: all of them, or -1 when the statement refused the batch."""
         entries = [(j.room, j.after + i + 1, encode(entry)) for j in jobs for i, entry in enumerate(j.entries)]
         params = {
             "rooms": [j.room for j in jobs],
@@ -744,9 +749,15 @@ class Store:
             "log_seqs": [seq for _room, seq, _text in entries],
             "entries": [text for _room, _seq, text in entries],
             "now": now,
+            "count": len(jobs),
+            "refusal": POSTGRES_REFUSAL,
         }
-        moved = c.exec_driver_sql(POSTGRES_WRITE, params).scalar_one()
-        return int(moved)
+        try:
+            return int(c.exec_driver_sql(POSTGRES_WRITE, params).scalar_one())
+        except DBAPIError as exc:
+            if POSTGRES_REFUSAL not in str(exc.orig):
+                raise
+            return -1  # not all of them: the caller refuses the batch (the statement left nothing)
 
     def _write_one(self, c: Connection, job: Append) -> None:
         now = time.time()
@@ -828,6 +839,7 @@ class Writer:
         self.batches = 0
         self.jobs = 0
         self._connection: Connection | None = None  # the writer thread's own, kept between batches
+        self._autocommit: Connection | None = None  # the same, without transactions (PostgreSQL)
 
     async def append(self, job: Append) -> None:
         """Queue ``job`` and wait until it is committed; raise :class:`StorageError` if not."""
@@ -842,17 +854,28 @@ class Writer:
         self._thread.join(timeout=10)
 
     @contextmanager
-    def _transaction(self) -> Iterator[Connection]:
-        """A transaction on the writer's connection (opened once, not checked out of the pool
-        for every batch); after a database error the connection is dropped and the next batch
-        opens a new one."""
-        if self._connection is None:
-            self._connection = self.store.engine.connect()
+    def _transaction(self, jobs: list[Append]) -> Iterator[Connection]:
+        """Where ``jobs`` are written: a transaction on the writer's connection (opened once,
+        not checked out of the pool for every batch), or on PostgreSQL, for log entries alone,
+        a connection of the writer's without one (their one statement commits by itself, or
+        fails whole). After a database error the connection is dropped and the next batch opens
+        a new one."""
+        alone = self.store.postgres and all(job.plain for job in jobs)
+        key = "_autocommit" if alone else "_connection"
+        connection: Connection | None = getattr(self, key)
+        if connection is None:
+            connection = self.store.engine.connect()
+            if alone:
+                connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+            setattr(self, key, connection)
         try:
-            with self._connection.begin():
-                yield self._connection
+            if alone:
+                yield connection
+            else:
+                with connection.begin():
+                    yield connection
         except SQLAlchemyError:
-            connection, self._connection = self._connection, None
+            setattr(self, key, None)
             with contextlib.suppress(SQLAlchemyError):
                 connection.close()
             raise
@@ -880,10 +903,11 @@ class Writer:
                 return
 
     def _close(self) -> None:
-        if self._connection is not None:
-            with contextlib.suppress(SQLAlchemyError):
-                self._connection.close()
-            self._connection = None
+        for connection in (self._connection, self._autocommit):
+            if connection is not None:
+                with contextlib.suppress(SQLAlchemyError):
+                    connection.close()
+        self._connection = self._autocommit = None
 
     def _commit(self, batch: list[Append]) -> None:
         started = time.perf_counter()
@@ -904,7 +928,7 @@ class Writer:
         self.jobs += len(batch)
         plain = [job for job in batch if job.plain]
         try:
-            with self._transaction() as c:
+            with self._transaction(batch) as c:
                 if plain:
                     self.store.write_many(c, plain)
                 for job in batch:
@@ -916,7 +940,7 @@ class Writer:
             outcomes: list[BaseException | None] = []
             for job in batch:
                 try:
-                    with self._transaction() as c:
+                    with self._transaction([job]) as c:
                         self.store.write(c, job)
                 except (StorageError, SQLAlchemyError) as single:
                     outcomes.append(single)
