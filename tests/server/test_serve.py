@@ -72,6 +72,13 @@ def test_a_database_that_is_not_a_usable_url_is_refused_clearly(database: str) -
     assert "Traceback" not in done.stderr
 
 
+def test_a_node_url_that_is_not_a_web_address_is_refused_clearly() -> None:
+    done = serve_once("--node-url", "127.0.0.1:8001")
+    assert done.returncode == 2
+    assert "'127.0.0.1:8001' is not an http:// or https:// address" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_rooms_nobody_uses_are_closed(make_server: Callable[..., ServerProcess], tmp_path: Path) -> None:
     server = make_server(f"sqlite:///{tmp_path / 'idle.db'}", "--idle-close", "1", "--sweep", "0.2")
     untouched = create_room(server.url, "classic", 2)

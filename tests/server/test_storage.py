@@ -8,6 +8,7 @@ import asyncio
 import subprocess
 import sys
 
+import pytest
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
@@ -57,6 +58,26 @@ def test_a_batch_commits_every_room_but_the_one_that_moved_on(database: str) -> 
         store.close()
 
 
+def test_a_refused_batch_leaves_nothing_of_it(database: str) -> None:
+    """Written together and refused because one room moved on, a batch changes no room: on
+    PostgreSQL its one statement fails whole, without a transaction around it."""
+    store = _store(database, 2)
+    writer = Writer(store)
+    try:
+        assert writer.commit([Append("ROOM1", 0, [_entry(1)])]) == [None]
+        batch = [Append("ROOM0", 0, [_entry(2), _entry(3)]), Append("ROOM1", 0, [_entry(4)])]
+        with (
+            pytest.raises(StorageError, match="no longer at the step written"),
+            writer._transaction(batch) as connection,
+        ):
+            store.write_many(connection, batch)
+        assert store.log("ROOM0") == [] and store.log("ROOM1") == [(1, _entry(1))]
+        assert [row.seq for row in (store.room("ROOM0"), store.room("ROOM1")) if row is not None] == [0, 1]
+    finally:
+        writer.stop()
+        store.close()
+
+
 def test_a_batch_with_a_finished_game_and_a_closed_room(database: str) -> None:
     store = _store(database, 3)
     writer = Writer(store)
@@ -100,8 +121,9 @@ def test_the_writer_reports_a_step_only_once_another_connection_can_read_it(data
 
 
 def test_the_schema_head_is_alembics_and_a_current_database_is_not_migrated_again(database: str) -> None:
-    """A start that finds the schema current does not import Alembic (half its start-up on a
-    cold start); ``SCHEMA_HEAD`` must name the newest migration for that to be right."""
+    """A start that finds the schema current imports neither Alembic (half its start-up on a
+    cold start) nor numpy (policy bots only); ``SCHEMA_HEAD`` must name the newest migration
+    for that to be right."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     assert ScriptDirectory.from_config(config).get_current_head() == SCHEMA_HEAD
@@ -114,9 +136,16 @@ def test_the_schema_head_is_alembics_and_a_current_database_is_not_migrated_agai
             assert schema_revision(connection) == SCHEMA_HEAD
     finally:
         store.close()
+    # a server starting on it: its app built, the database checked and migrated
     again = (
-        "import sys; from unokit.server.storage import Store, migrate; "
-        f"store = Store({database!r}); migrate(store.engine); print(sorted(m for m in sys.modules if 'alembic' in m))"
+        "import sys\n"
+        "from unokit.server.app import create_app\n"
+        "from unokit.server.hub import ServerConfig\n"
+        "from unokit.server.storage import migrate\n"
+        f"app = create_app(ServerConfig(database={database!r}, host='127.0.0.1', port=1))\n"
+        "app.state.hub.check_database()\n"
+        "migrate(app.state.hub.store.engine)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('alembic', 'numpy')))\n"
     )
     done = subprocess.run([sys.executable, "-c", again], capture_output=True, text=True, timeout=120, check=True)
-    assert done.stdout.strip() == "[]"
+    assert done.stdout.strip() == "[]", done.stdout[:300]

@@ -144,7 +144,7 @@ def test_the_score_sheet_page(browser: Browser, web_server: ServerProcess) -> No
         page.fill("#hand-2", "3")
         page.click("#sheet-round button[type=submit]")
         page.wait_for_selector(".error")
-        assert "draw_four" in page.locator(".error").inner_text()  # the word that is not a card, quoted back
+        assert "draw four" in page.locator(".error").inner_text()  # the word that is not a card, quoted back
         assert page.locator("#sheet-table tr.totals td").all_inner_texts() == ["0", "35", "7"]
         # The sheet survives a reload (it lives in the browser), and a round can be taken back.
         page.reload()

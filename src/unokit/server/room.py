@@ -40,7 +40,11 @@ POLICY_BOTS: dict[str, str] = {}
 
 def offer_policies(specs: list[str]) -> None:
     """Offer the policy files of ``specs`` (``policy:FILE.onnx``) to hosts, replacing any offered
-    before; raise ``ValueError`` for a file that cannot be used or two files of one name."""
+    before; raise ``ValueError`` for a file that cannot be used or two files of one name.
+    Without policies, the policy module (and numpy) is not even imported."""
+    if not specs:
+        POLICY_BOTS.clear()
+        return
     from ..bots import make_bot
     from ..bots.policy import PolicyError, policy_path
 

@@ -29,7 +29,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +52,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     inspect,
     literal,
@@ -61,7 +62,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
 from .protocol import decode, encode
 
@@ -171,8 +172,9 @@ ADVANCE = (
 )
 APPEND = insert(room_log)
 #: Both at once on PostgreSQL, for a whole batch in one statement: its rooms' rows advanced
-#: from the steps they follow, and the entries of those that did appended; it returns how many
-#: rooms advanced.
+#: from the steps they follow, and the entries of those that did appended. Unless every room
+#: advanced, the statement fails (a text that is not a number, cast to one, names how many did),
+#: so nothing of it stays: it needs no transaction around it.
 POSTGRES_WRITE = """
 WITH batch AS (
     SELECT * FROM unnest(%(rooms)s::text[], %(afters)s::int[], %(seqs)s::int[]) AS b(room, after, seq)
@@ -186,8 +188,12 @@ WITH batch AS (
     FROM unnest(%(log_rooms)s::text[], %(log_seqs)s::int[], %(entries)s::text[]) AS e(room, seq, entry)
     JOIN moved ON moved.code = e.room
 )
-SELECT count(*) FROM moved
+SELECT CASE WHEN count(*) = %(count)s THEN count(*)
+            ELSE (%(refusal)s || count(*) || ' of ' || %(count)s)::int END
+FROM moved
 """
+#: The start of the text the statement fails with when a room of the batch has moved on.
+POSTGRES_REFUSAL = "unokit: rooms advanced: "
 
 
 #: The application name of a server process's sessions with PostgreSQL (``unokit/NODE``), and
@@ -313,6 +319,16 @@ class RoomRow:
 
 
 @dataclass
+class Pruned:
+    """What one :meth:`Store.prune` deleted."""
+
+    rooms: int = 0
+    entries: int = 0
+    chat: int = 0
+    records: int = 0
+
+
+@dataclass
 class Append:
     """One write: log ``entries`` of ``room`` following sequence number ``after``; optionally a
     finished game's record, whether the room is now closed, and what else the change touched:
@@ -352,6 +368,11 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """Ask the database something; raise ``SQLAlchemyError`` when it does not answer."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     @contextmanager
     def begin(self) -> Iterator[Connection]:
@@ -492,6 +513,114 @@ class Store:
             rows = c.execute(select(records.c.game_no).where(records.c.room == code).order_by(records.c.game_no)).all()
         return [row.game_no for row in rows]
 
+    # ------------------------------------------------------------------ upkeep
+    def prune(
+        self,
+        rooms_before: float,
+        records_before: float,
+        *,
+        limit: int = 500,
+        export: Callable[[str, int, str], None] | None = None,
+    ) -> Pruned:
+        """Delete up to ``limit`` rooms closed before ``rooms_before`` (with their log, chat
+        and players' links) and up to ``limit`` finished games' records written before
+        ``records_before`` (with their places in players' lists); ``export(room, game, text)``
+        is given each record first. Run again until it prunes nothing."""
+        pruned = Pruned()
+        with self.begin() as c:
+            closed_at = func.coalesce(rooms.c.closed_at, rooms.c.last_activity)
+            codes = [
+                row.code
+                for row in c.execute(
+                    select(rooms.c.code).where(rooms.c.closed.is_(True), closed_at < rooms_before).limit(limit)
+                )
+            ]
+            if codes:
+                pruned.entries = int(c.execute(delete(room_log).where(room_log.c.room.in_(codes))).rowcount)
+                pruned.chat = int(c.execute(delete(room_chat).where(room_chat.c.room.in_(codes))).rowcount)
+                c.execute(delete(room_players).where(room_players.c.room.in_(codes)))
+                pruned.rooms = int(c.execute(delete(rooms).where(rooms.c.code.in_(codes))).rowcount)
+        with self.begin() as c:
+            old = c.execute(
+                select(records.c.room, records.c.game_no, records.c.record)
+                .where(records.c.created_at < records_before)
+                .order_by(records.c.created_at)
+                .limit(limit)
+            ).all()
+            for row in old:
+                if export is not None:
+                    export(row.room, row.game_no, row.record)  # before anything is deleted
+                c.execute(
+                    delete(player_games).where(player_games.c.room == row.room, player_games.c.game_no == row.game_no)
+                )
+                c.execute(delete(records).where(records.c.room == row.room, records.c.game_no == row.game_no))
+            pruned.records = len(old)
+        return pruned
+
+    def rooms_list(self, which: str = "open", limit: int = 1000) -> list[dict[str, Any]]:
+        """Rooms (``open``, ``closed`` or ``all``), the latest first: code, variant, seats,
+        created, last activity, closed, state version, games recorded, owning process."""
+        games = select(func.count()).where(records.c.room == rooms.c.code).scalar_subquery()
+        query = select(rooms, games.label("games")).order_by(rooms.c.last_activity.desc()).limit(limit)
+        if which == "open":
+            query = query.where(rooms.c.closed.is_(False))
+        elif which == "closed":
+            query = query.where(rooms.c.closed.is_(True))
+        with self.begin() as c:
+            rows = c.execute(query).all()
+        out = []
+        for row in rows:
+            spec = json.loads(row.spec)
+            out.append(
+                {
+                    "room": row.code,
+                    "variant": spec["variant"],
+                    "players": spec["players"],
+                    "public": bool(row.public),
+                    "created": row.created_at,
+                    "last_activity": row.last_activity,
+                    "closed": row.closed_at if row.closed else None,
+                    "version": row.seq,
+                    "games": int(row.games),
+                    "served_by": row.owner if row.lease_until > time.time() else None,
+                }
+            )
+        return out
+
+    def records_since(self, since: float, room: str | None = None) -> Iterator[tuple[str, int, float, str]]:
+        """Finished games written since ``since`` (of ``room`` only, if given), oldest first:
+        (room, game number, when, record text)."""
+        query = select(records).where(records.c.created_at >= since).order_by(records.c.created_at)
+        if room is not None:
+            query = query.where(records.c.room == room)
+        with self.engine.connect() as c:
+            for row in c.execution_options(yield_per=200).execute(query):
+                yield row.room, row.game_no, row.created_at, row.record
+
+    def totals(self) -> dict[str, int]:
+        """How much the database holds: rooms open and closed, log entries, chat lines, records."""
+        with self.begin() as c:
+            return {
+                "rooms_open": int(c.scalar(select(func.count()).where(rooms.c.closed.is_(False))) or 0),
+                "rooms_closed": int(c.scalar(select(func.count()).where(rooms.c.closed.is_(True))) or 0),
+                "log_entries": int(c.scalar(select(func.count()).select_from(room_log)) or 0),
+                "chat_lines": int(c.scalar(select(func.count()).select_from(room_chat)) or 0),
+                "records": int(c.scalar(select(func.count()).select_from(records)) or 0),
+            }
+
+    def close_unserved(self, code: str, reason: str) -> bool:
+        """Close room ``code`` from outside the server (``unokit admin`` on the database): only
+        when no process serves it (its lease ran out), by appending its ``close`` entry; False
+        when it is closed or missing. Raise :class:`StorageError` when a process serves it."""
+        row = self.room(code)
+        if row is None or row.closed:
+            return False
+        if row.owner is not None and row.lease_until > time.time():
+            raise StorageError(f"room {code} is being served by a process: close it through that server")
+        with self.begin() as c:
+            self._write_one(c, Append(code, row.seq, [{"type": "close", "reason": reason}], close=True))
+        return True
+
     # ------------------------------------------------------------------ the cluster's processes
     def announce(self, node: str, url: str) -> None:
         """Record that process ``node`` is alive and reached at ``url``."""
@@ -596,7 +725,7 @@ class Store:
         if moved != len(jobs):
             if len(jobs) == 1:
                 raise StorageError(f"room {jobs[0].room} is no longer at step {jobs[0].after}")
-            raise StorageError(f"{len(jobs) - moved} of {len(jobs)} rooms are no longer at the step written")
+            raise StorageError(f"some of {len(jobs)} rooms are no longer at the step written")
         if not self.postgres:
             rows = [
                 {"room": j.room, "seq": j.after + i + 1, "at": now, "entry": encode(entry)}
@@ -609,8 +738,8 @@ class Store:
     @staticmethod
     def _write_many_postgres(c: Connection, jobs: list[Append], now: float) -> int:
         """:meth:`write_many` on PostgreSQL, in one statement whatever the batch's size (its
-        rows as arrays); returns how many of the rooms advanced (the caller refuses the
-        transaction unless all did)."""
+        rows as arrays), which commits by itself outside a transaction; returns how many of the
+        rooms advanced: all of them, or -1 when the statement refused the batch."""
         entries = [(j.room, j.after + i + 1, encode(entry)) for j in jobs for i, entry in enumerate(j.entries)]
         params = {
             "rooms": [j.room for j in jobs],
@@ -620,9 +749,15 @@ class Store:
             "log_seqs": [seq for _room, seq, _text in entries],
             "entries": [text for _room, _seq, text in entries],
             "now": now,
+            "count": len(jobs),
+            "refusal": POSTGRES_REFUSAL,
         }
-        moved = c.exec_driver_sql(POSTGRES_WRITE, params).scalar_one()
-        return int(moved)
+        try:
+            return int(c.exec_driver_sql(POSTGRES_WRITE, params).scalar_one())
+        except DBAPIError as exc:
+            if POSTGRES_REFUSAL not in str(exc.orig):
+                raise
+            return -1  # not all of them: the caller refuses the batch (the statement left nothing)
 
     def _write_one(self, c: Connection, job: Append) -> None:
         now = time.time()
@@ -695,14 +830,16 @@ class Writer:
     one transaction, then resolves their futures on the event loop. A job that fails on its
     own (its room moved on) is retried alone so that it cannot fail the others."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, observe: Callable[[float], None] | None = None) -> None:
         self.store = store
+        self.observe = observe  # told each batch's commit time, in seconds
         self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="unokit-writer", daemon=True)
         self._thread.start()
         self.batches = 0
         self.jobs = 0
         self._connection: Connection | None = None  # the writer thread's own, kept between batches
+        self._autocommit: Connection | None = None  # the same, without transactions (PostgreSQL)
 
     async def append(self, job: Append) -> None:
         """Queue ``job`` and wait until it is committed; raise :class:`StorageError` if not."""
@@ -717,17 +854,28 @@ class Writer:
         self._thread.join(timeout=10)
 
     @contextmanager
-    def _transaction(self) -> Iterator[Connection]:
-        """A transaction on the writer's connection (opened once, not checked out of the pool
-        for every batch); after a database error the connection is dropped and the next batch
-        opens a new one."""
-        if self._connection is None:
-            self._connection = self.store.engine.connect()
+    def _transaction(self, jobs: list[Append]) -> Iterator[Connection]:
+        """Where ``jobs`` are written: a transaction on the writer's connection (opened once,
+        not checked out of the pool for every batch), or on PostgreSQL, for log entries alone,
+        a connection of the writer's without one (their one statement commits by itself, or
+        fails whole). After a database error the connection is dropped and the next batch opens
+        a new one."""
+        alone = self.store.postgres and all(job.plain for job in jobs)
+        key = "_autocommit" if alone else "_connection"
+        connection: Connection | None = getattr(self, key)
+        if connection is None:
+            connection = self.store.engine.connect()
+            if alone:
+                connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+            setattr(self, key, connection)
         try:
-            with self._connection.begin():
-                yield self._connection
+            if alone:
+                yield connection
+            else:
+                with connection.begin():
+                    yield connection
         except SQLAlchemyError:
-            connection, self._connection = self._connection, None
+            setattr(self, key, None)
             with contextlib.suppress(SQLAlchemyError):
                 connection.close()
             raise
@@ -755,13 +903,17 @@ class Writer:
                 return
 
     def _close(self) -> None:
-        if self._connection is not None:
-            with contextlib.suppress(SQLAlchemyError):
-                self._connection.close()
-            self._connection = None
+        for connection in (self._connection, self._autocommit):
+            if connection is not None:
+                with contextlib.suppress(SQLAlchemyError):
+                    connection.close()
+        self._connection = self._autocommit = None
 
     def _commit(self, batch: list[Append]) -> None:
+        started = time.perf_counter()
         outcomes = self.commit(batch)
+        if self.observe is not None:
+            self.observe(time.perf_counter() - started)
         loops = {job.loop for job in batch if job.loop is not None}
         for loop in loops:  # one wake-up of each event loop per batch, not one per job
             mine = [(job, outcome) for job, outcome in zip(batch, outcomes, strict=True) if job.loop is loop]
@@ -776,7 +928,7 @@ class Writer:
         self.jobs += len(batch)
         plain = [job for job in batch if job.plain]
         try:
-            with self._transaction() as c:
+            with self._transaction(batch) as c:
                 if plain:
                     self.store.write_many(c, plain)
                 for job in batch:
@@ -788,7 +940,7 @@ class Writer:
             outcomes: list[BaseException | None] = []
             for job in batch:
                 try:
-                    with self._transaction() as c:
+                    with self._transaction([job]) as c:
                         self.store.write(c, job)
                 except (StorageError, SQLAlchemyError) as single:
                     outcomes.append(single)

@@ -526,7 +526,7 @@ export class TableView {
     const body = h("tbody");
     for (const line of summary.lines) {
       const cards = line.cards.length ? line.cards.map((c) => t("summary.card_points", { card: faceTitle(c.card), points: c.points })).join(t("list.separator")) : line.hand_points ? "—" : t("cards.none");
-      body.append(h(`tr${line.seat === summary.winner ? ".winner" : ""}`, {}, h("th", { scope: "row" }, line.name), h("td.cards-left", {}, cards), h("td", {}, String(line.hand_points)), h("td", {}, line.gained ? `+${line.gained}` : "0"), h("td", {}, String(line.total))));
+      body.append(h(`tr${line.seat === summary.winner ? ".winner" : ""}`, {}, h("th", { scope: "row" }, this.names()[line.seat] || line.name), h("td.cards-left", {}, cards), h("td", {}, String(line.hand_points)), h("td", {}, line.gained ? `+${line.gained}` : "0"), h("td", {}, String(line.total))));
     }
     table.append(body);
     return table;
