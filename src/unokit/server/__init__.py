@@ -27,4 +27,9 @@ DEFAULT_SEND_BUFFER = 1 << 20
 #: reads; above 1 GiB the bound protects nothing.
 SEND_BUFFER_RANGE = (64 * 1024, 1 << 30)
 
-__all__ = ["DEFAULT_SEND_BUFFER", "PROTOCOL", "SEND_BUFFER_RANGE"]
+#: Default retention, in days (``--retain-rooms``, ``--retain-records``): a closed room with its
+#: log and chat, and a finished game's record (:mod:`.upkeep`).
+RETAIN_ROOMS_DAYS = 30.0
+RETAIN_RECORDS_DAYS = 365.0
+
+__all__ = ["DEFAULT_SEND_BUFFER", "PROTOCOL", "RETAIN_RECORDS_DAYS", "RETAIN_ROOMS_DAYS", "SEND_BUFFER_RANGE"]

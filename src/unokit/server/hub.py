@@ -31,14 +31,15 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..core.actions import Action
 from ..core.observation import View
-from . import DEFAULT_SEND_BUFFER
+from . import DEFAULT_SEND_BUFFER, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, upkeep
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
 from .botpool import BotPool, default_threads
 from .cluster import Link, node_channel, room_channel
 from .edge import EdgeConfig, origin_of
+from .metrics import Metrics, count_rooms
 from .protocol import RateLimit, decode, encode, error, websocket_url
 from .room import CLOSED, RoomError, RoomSpec, RoomState
-from .storage import Append, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
+from .storage import Append, Pruned, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
 
 log = logging.getLogger("unokit.server")
 
@@ -82,6 +83,10 @@ class ServerConfig:
     trusted_proxies: tuple[str, ...] = ()
     allow_hosts: tuple[str, ...] = ()
     allow_origins: tuple[str, ...] = ()
+    admin_token: str | None = None
+    retain_rooms_days: float = RETAIN_ROOMS_DAYS
+    retain_records_days: float = RETAIN_RECORDS_DAYS
+    export_dir: Path | None = None
     chat_rate: float = 1.0
     chat_burst: float = 5.0
     play_now_wait: float = 20.0
@@ -128,7 +133,12 @@ class Hub:
         self.redirected = 0  # clients sent to another process
         self._play_now_lock = asyncio.Lock()
         self.ready = False
-        self.bots = BotPool(config.bot_threads, config.bot_cpu)
+        self.stopping = False
+        self._pruned_at = 0.0
+        self.metrics = Metrics()
+        self.metrics.watch(self._gauges)
+        self.bots = BotPool(config.bot_threads, config.bot_cpu, self.metrics.bot_thinking.observe)
+        self.open_connections: Callable[[], int] = lambda: self.connections  # the TCP guard's count, when there is one
         #: The origins of the cluster's processes (``--node-url``), kept by :meth:`refresh_nodes`.
         self.node_origins: set[str] = set()
 
@@ -157,7 +167,7 @@ class Hub:
         if not self.clustered and self._lock_file is None:
             self._lock_sqlite()
         await asyncio.to_thread(migrate, self.store.engine)
-        self.writer = Writer(self.store)
+        self.writer = Writer(self.store, self.metrics.commit_latency.observe)
         if self.clustered:
             self.link = Link(libpq_url(sqlalchemy_url(self.config.database)), self.node, self._on_notify)
             await self.link.start()
@@ -172,6 +182,7 @@ class Hub:
 
     async def stop(self) -> None:
         self.ready = False
+        self.stopping = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -247,6 +258,8 @@ class Hub:
                 break
         else:
             raise RoomError("unavailable", "no free room code was found; try again")
+        self.metrics.rooms_created.inc()
+        log.info("room %s: created (%s, %d seats)", code, spec.variant, spec.players, extra={"room": code})
         if bots:
             room = await self.room(code)
             if room is None:
@@ -520,6 +533,8 @@ class Hub:
                 remote.deliver(error("unavailable", "this room moved to another process; try again", message.get("id")))
         elif kind == "reply":
             self._on_reply(payload)
+        elif kind == "close" and room is not None and room.owner:
+            room.submit("admin_close")
         elif kind in ("follow", "unfollow") and room is not None and room.owner:
             self._heard[(code, payload["from"])] = time.monotonic()
             seats = payload.get("seats") if kind == "follow" else None
@@ -569,6 +584,55 @@ class Hub:
         forgotten = await asyncio.to_thread(self.store.prune_players, now - retention)
         if forgotten:
             log.info("forgot %d player identities not seen for %g days", forgotten, self.config.player_retention_days)
+        if time.monotonic() - self._pruned_at >= self.config.sweep_seconds:
+            self._pruned_at = time.monotonic()
+            await self.prune()
+
+    async def close_room(self, code: str) -> bool:
+        """Close room ``code`` for the host of the server (``unokit admin close``): its owner
+        closes it and tells its clients, whichever process of the cluster that is. False when
+        there is no such open room."""
+        room = await self.room(code)
+        if room is None:
+            return False
+        if room.owner or not self.clustered:
+            room.submit("admin_close")
+        else:
+            assert self.link is not None and room.owner_node is not None
+            self.link.send(node_channel(room.owner_node), {"k": "close", "room": code})
+        return True
+
+    async def prune(self, rooms_days: float | None = None, records_days: float | None = None) -> Pruned:
+        """Apply the retention (``--retain-rooms``, ``--retain-records``, or the days given),
+        exporting records to ``--export-dir`` first when it is set (:mod:`.upkeep`)."""
+        config = self.config
+        pruned = await asyncio.to_thread(
+            upkeep.prune,
+            self.store,
+            config.retain_rooms_days if rooms_days is None else rooms_days,
+            config.retain_records_days if records_days is None else records_days,
+            export_dir=config.export_dir,
+        )
+        if pruned.rooms or pruned.records:
+            log.info(
+                "retention: pruned %d closed rooms (%d log entries, %d chat lines) and %d records",
+                pruned.rooms,
+                pruned.entries,
+                pruned.chat,
+                pruned.records,
+            )
+        return pruned
+
+    def _gauges(self) -> dict[str, Any]:
+        """What the metrics' gauges read at each scrape (:mod:`.metrics`)."""
+        rooms = list(self.rooms.values())
+        return {
+            "rooms": count_rooms((room.state.phase, room.owner) for room in rooms),
+            "games": sum(1 for room in rooms if room.owner and room.state.phase in ("playing", "hand_over")),
+            "websockets": self.connections,
+            "connections": self.open_connections(),
+            "ready": int(self.ready),
+        }
 
     async def refresh_nodes(self) -> None:
         """Record this process's address in the cluster's list, and read the others' into
