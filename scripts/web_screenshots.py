@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.server.support import ServerProcess, free_port  # noqa: E402
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.web.player import VIEWPORTS, Clicker, is_over  # noqa: E402
+from tests.web.player import Clicker, is_over, new_page  # noqa: E402
 
 VARIANTS = ("classic", "flip", "attack", "flip_attack", "flip_marvel", "flip_stranger_things", "flip_transformers")
 #: Timers that keep the bots lively but let people see each move.
@@ -42,14 +42,6 @@ def server() -> Iterator[str]:
         yield process.url
     finally:
         process.stop()
-
-
-def new_page(browser: Browser, screen: str) -> Page:
-    viewport = VIEWPORTS[screen]
-    phone = viewport["width"] < 600 or viewport["height"] < 600
-    # bypass_csp: Playwright's wait_for_function compiles its predicate in the page, which the
-    # server's Content-Security-Policy forbids.
-    return browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=True).new_page()
 
 
 def settle(page: Page) -> None:

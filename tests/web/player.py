@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, ViewportSize
 
 #: True once the page offers its player a turn (the decision the prompt is open for).
 YOUR_TURN = "document.querySelector('[data-region=prompt]')?.dataset.decision === 'turn'"
@@ -27,6 +27,17 @@ VIEWPORTS: dict[str, ViewportSize] = {
 
 #: The layout checks (``layout.js``): what a person on any screen must get.
 LAYOUT = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
+
+
+def new_page(browser: Browser, screen: str = "laptop", **kwargs: Any) -> Page:
+    """A page in a fresh browser context of one of :data:`VIEWPORTS` (a phone's with touch).
+    The context bypasses the server's Content-Security-Policy: Playwright's wait_for_function
+    compiles its predicate in the page (test_csp.py checks the policy itself)."""
+    viewport = VIEWPORTS[screen]
+    phone = viewport["width"] < 600 or viewport["height"] < 600
+    return browser.new_context(
+        viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=True, **kwargs
+    ).new_page()
 
 
 def layout_problems(page: Page) -> list[str]:

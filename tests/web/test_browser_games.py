@@ -18,7 +18,6 @@ from unokit.core.variants import VARIANT_NAMES
 from unokit.record import GameRecord, verify
 
 from ..server.support import ServerProcess, free_port, leaks
-from .conftest import BYPASS_CSP
 from .player import (
     VIEWPORTS,
     YOUR_TURN,
@@ -28,6 +27,7 @@ from .player import (
     is_over,
     join_room,
     layout_problems,
+    new_page,
     play_to_the_end,
     start_game,
     until_your_turn,
@@ -45,13 +45,7 @@ SNAPSHOT = """() => {
 
 
 def _pages(browser: Browser, count: int, screen: str = "laptop") -> list[Page]:
-    pages = []
-    for _ in range(count):
-        viewport = VIEWPORTS[screen]
-        phone = viewport["width"] < 600 or viewport["height"] < 600
-        context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=BYPASS_CSP)
-        pages.append(context.new_page())
-    return pages
+    return [new_page(browser, screen) for _ in range(count)]
 
 
 #: The screen each variant is played on in ``make test``: every variant once, every screen at

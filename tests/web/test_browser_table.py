@@ -27,6 +27,7 @@ from .player import (
     is_over,
     join_room,
     layout_problems,
+    new_page,
     play_to_the_end,
     start_game,
     until_your_turn,
@@ -34,10 +35,7 @@ from .player import (
 
 
 def _page(browser: Browser, screen: str = "laptop", **kwargs: Any) -> Page:
-    viewport = VIEWPORTS[screen]
-    phone = viewport["width"] < 600 or viewport["height"] < 600
-    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=BYPASS_CSP, **kwargs)
-    return context.new_page()
+    return new_page(browser, screen, **kwargs)
 
 
 def _join_as_host(page: Page, base_url: str, room: dict[str, Any], name: str = "Ann") -> None:
