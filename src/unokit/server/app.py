@@ -227,12 +227,13 @@ def create_app(config: ServerConfig) -> Starlette:
             body = await _body(request)
             rooms_days = body.get("rooms_days")
             records_days = body.get("records_days")
-            for value in (rooms_days, records_days):
+            players_days = body.get("players_days")
+            for value in (rooms_days, records_days, players_days):
                 if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value < 0):
-                    raise RoomError("bad_request", "'rooms_days' and 'records_days' are numbers of days")
+                    raise RoomError("bad_request", "'rooms_days', 'records_days', 'players_days' are numbers of days")
         except RoomError as exc:
             return _refusal(exc, 400)
-        pruned = await hub.prune(rooms_days, records_days)
+        pruned = await hub.prune(rooms_days, records_days, players_days)
         return _json(dataclasses.asdict(pruned))
 
     async def health(_request: Request) -> Response:
@@ -312,7 +313,9 @@ def create_app(config: ServerConfig) -> Starlette:
         games = await asyncio.to_thread(hub.store.player_games, player, MY_GAMES_LIMIT)
         for game in games:
             game["record"] = f"/api/rooms/{game['room']}/records/{game['game']}"
-        return _json({"games": games, "retention_days": config.player_retention_days})
+        return _json(
+            {"games": games, "retention_days": config.retain_players_days, "records_days": config.retain_records_days}
+        )
 
     async def forget(request: Request) -> Response:
         try:

@@ -31,7 +31,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..core.actions import Action
 from ..core.observation import View
-from . import DEFAULT_SEND_BUFFER, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, upkeep
+from . import DEFAULT_SEND_BUFFER, RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, upkeep
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
 from .botpool import BotPool, default_threads
 from .cluster import Link, node_channel, room_channel
@@ -86,11 +86,11 @@ class ServerConfig:
     admin_token: str | None = None
     retain_rooms_days: float = RETAIN_ROOMS_DAYS
     retain_records_days: float = RETAIN_RECORDS_DAYS
+    retain_players_days: float = RETAIN_PLAYERS_DAYS
     export_dir: Path | None = None
     chat_rate: float = 1.0
     chat_burst: float = 5.0
     play_now_wait: float = 20.0
-    player_retention_days: float = 365.0
     #: Trained policies offered to hosts as seat bots (``policy:FILE.onnx``; ``docs/server.md``).
     bots: tuple[str, ...] = ()
     node: str = field(default_factory=lambda: secrets.token_hex(8))
@@ -580,10 +580,6 @@ class Hub:
         for code in await asyncio.to_thread(self.store.idle_rooms, now - idle):
             if code not in self.rooms:
                 await self._close_stored(code)
-        retention = self.config.player_retention_days * 86400.0
-        forgotten = await asyncio.to_thread(self.store.prune_players, now - retention)
-        if forgotten:
-            log.info("forgot %d player identities not seen for %g days", forgotten, self.config.player_retention_days)
         if time.monotonic() - self._pruned_at >= self.config.sweep_seconds:
             self._pruned_at = time.monotonic()
             await self.prune()
@@ -602,24 +598,29 @@ class Hub:
             self.link.send(node_channel(room.owner_node), {"k": "close", "room": code})
         return True
 
-    async def prune(self, rooms_days: float | None = None, records_days: float | None = None) -> Pruned:
-        """Apply the retention (``--retain-rooms``, ``--retain-records``, or the days given),
-        exporting records to ``--export-dir`` first when it is set (:mod:`.upkeep`)."""
+    async def prune(
+        self, rooms_days: float | None = None, records_days: float | None = None, players_days: float | None = None
+    ) -> Pruned:
+        """Apply the retention (``--retain-rooms``, ``--retain-records``, ``--retain-players``,
+        or the days given), exporting records to ``--export-dir`` first when it is set
+        (:mod:`.upkeep`)."""
         config = self.config
         pruned = await asyncio.to_thread(
             upkeep.prune,
             self.store,
             config.retain_rooms_days if rooms_days is None else rooms_days,
             config.retain_records_days if records_days is None else records_days,
+            config.retain_players_days if players_days is None else players_days,
             export_dir=config.export_dir,
         )
-        if pruned.rooms or pruned.records:
+        if pruned.rooms or pruned.records or pruned.players:
             log.info(
-                "retention: pruned %d closed rooms (%d log entries, %d chat lines) and %d records",
+                "retention: pruned %d closed rooms (%d log entries, %d chat lines), %d records, %d player identities",
                 pruned.rooms,
                 pruned.entries,
                 pruned.chat,
                 pruned.records,
+                pruned.players,
             )
         return pruned
 
