@@ -25,6 +25,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "sim": "unokit.sim.commands:sim",
     "tournament": "unokit.sim.commands:tournament",
     "serve": "unokit.server.commands:serve",
+    "admin": "unokit.server.admin:admin",
 }
 
 
