@@ -11,6 +11,12 @@ held-out log-likelihood per decision of the fitted model and of the ``plays`` an
 models on the last quarter of the hands, and checks that its log-likelihood is the compiled
 model's (:func:`unokit.fast.belief.turn_log_chance`) on those decisions.
 
+It also measures what each model's exact belief knows: at the held-out decisions where the
+opponent held two unseen cards or fewer (and a turn of it had been read), the mean log-
+probability that the belief (:func:`unokit.fast.belief.exact_belief`, as the bot computes it)
+gives the opponent's true hand, less that of the uniform deal, in nats (0: it knows nothing
+more than the deal).
+
     .venv/bin/python scripts/fit_opponent_model.py --hands 200 --workers 2 --seed 1
 
 Needs NumPy and numba (the ``fast`` extra).
@@ -19,8 +25,10 @@ Needs NumPy and numba (the ``fast`` extra).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Any
@@ -30,31 +38,45 @@ import numpy.typing as npt
 
 import unokit
 from unokit.bots import Bot, make_bot
-from unokit.bots.belief import OPPONENT_MODELS, card_table
+from unokit.bots.belief import (
+    EXACT_MAX,
+    EXACT_PATHS,
+    OPPONENT_MODELS,
+    TEMPER,
+    WINDOW,
+    card_table,
+    latest_turns,
+    opponent_model,
+)
 from unokit.bots.runner import play_decision
 from unokit.core.actions import KEEP, PLAY, PLAY_DRAWN, Action
 from unokit.core.colors import SIDE_COLORS
-from unokit.core.game import action_table
+from unokit.core.determinise import Determiniser
+from unokit.core.game import Game, action_table
 from unokit.core.observation import View
 from unokit.core.types import DecisionKind as D
 from unokit.fast import belief as B
 from unokit.fast.kernel import CAP
 
 Matrix = npt.NDArray[np.float64]
-#: A recorded decision: ("turn", hand, fitting types, colour in play, card or -1, named or -1)
-#: or ("keep", kept).
+#: A recorded decision: ("turn", hand, fitting types, colour in play, card or -1, named or -1),
+#: ("keep", kept), or ("belief", events, unseen cards, known cards, unseen count, true hand) at a
+#: decision where the opponent held few unseen cards.
 Row = tuple[Any, ...]
 SEED_BASE = 8_000_000
+#: The beliefs measured: (power of the likelihood, the opponent's latest turns read).
+BELIEFS: tuple[tuple[float, int | None], ...] = ((1.0, None), (1.0, WINDOW), (TEMPER, None), (TEMPER, WINDOW))
 
 
 class Recording(Bot):
     """Plays as ``inner`` does and records each of its turn and play-or-keep decisions."""
 
-    def __init__(self, inner: Bot, rows: list[Row]) -> None:
+    def __init__(self, inner: Bot, rows: list[Row], game: Game) -> None:
         super().__init__(0)
         self.inner = inner
         self.rng = inner.rng
         self.rows = rows
+        self.game = game
 
     def reset(self, seat: int) -> None:
         self.inner.reset(seat)
@@ -64,6 +86,16 @@ class Recording(Bot):
 
     def act(self, view: View) -> Action:
         action = self.inner.act(view)
+        reads = getattr(self.inner, "reads", None)
+        if reads is not None and reads.events:
+            sampler = Determiniser(view)
+            opponent = 1 - view.seat
+            if 0 < sampler.free[opponent] <= EXACT_MAX:
+                held = Counter(self.game.hands[opponent])
+                held.subtract(sampler.known[opponent])
+                hidden = tuple(sorted(held.elements()))
+                known = tuple(sampler.known[opponent])
+                self.rows.append(("belief", list(reads.events), tuple(sampler.pool), known, len(hidden), hidden))
         if view.decision == D.TURN:
             side = view.side
             fits = action_table(view.deck).match(side, view.color, view.deck.kind[side][view.top], True)[1]
@@ -86,7 +118,7 @@ def collect(first: int, last: int, bot: str, iterations: int | None) -> list[lis
             inner = make_bot(bot, deal * 2 + s)
             if iterations is not None:
                 inner.iterations = iterations  # type: ignore[attr-defined]
-            bots.append(Recording(inner, rows))
+            bots.append(Recording(inner, rows, game))
         for s, b in enumerate(bots):
             b.reset(s)
         views = [View(game, s) for s in range(2)]
@@ -208,6 +240,29 @@ def compiled_log_likelihood(data: Data, theta: Matrix, deck: Any) -> float:
     return total
 
 
+def belief_gain(rows: list[Row], deck: Any, theta: Matrix, temper: float, window: int | None) -> tuple[float, int]:
+    """The mean log-probability that the exact belief under ``theta`` (tempered by ``temper``,
+    reading the ``window`` latest turns) gives the true hand, less the uniform deal's, at the
+    ``belief`` rows; and their number."""
+    gains = []
+    rng = np.array([11], np.int64)
+    for _, events, pool, known, free, hidden in (r for r in rows if r[0] == "belief"):
+        avail = np.zeros(CAP, np.int64)
+        unseen: Counter[int] = Counter(pool)
+        for t, count in unseen.items():
+            avail[t] = count
+        logs = {}
+        for name, seen in (("model", latest_turns(events, window)), ("deal", [])):
+            model = opponent_model(deck, 0, True, seen, theta)
+            hands, weights = B.exact_belief(np.asarray(known, np.int64), avail, free, model, rng, EXACT_PATHS, temper)
+            top = float(np.max(weights))
+            norm = top + math.log(float(np.sum(np.exp(weights - top))))
+            row = next(i for i, h in enumerate(hands) if tuple(sorted(h[:free])) == tuple(hidden))
+            logs[name] = float(weights[row]) - norm
+        gains.append(logs["model"] - logs["deal"])
+    return (float(np.mean(gains)) if gains else 0.0), len(gains)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=200)
@@ -215,13 +270,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the first deal is seed * 100,000")
     parser.add_argument("--bot", default="ismcts_fast", help="the bot whose play is modelled")
     parser.add_argument("--iterations", type=int, default=None, help="the bot's budget (default: its own)")
+    parser.add_argument("--save", default=None, help="also write the recorded decisions to this JSON file")
+    parser.add_argument("--load", default=None, help="fit the decisions of this file instead of playing")
     args = parser.parse_args()
     start = time.perf_counter()
-    first = args.seed * 100_000
-    chunks = [(first + i, min(first + i + 5, first + args.hands)) for i in range(0, args.hands, 5)]
-    work = partial(collect, bot=args.bot, iterations=args.iterations)
-    with ProcessPoolExecutor(args.workers) as pool:
-        hands = [h for part in pool.map(work, *zip(*chunks, strict=True)) for h in part]
+    if args.load:
+        with open(args.load, encoding="utf-8") as saved:
+            hands = [[tuple(row) for row in hand] for hand in json.load(saved)]
+    else:
+        first = args.seed * 100_000
+        chunks = [(first + i, min(first + i + 5, first + args.hands)) for i in range(0, args.hands, 5)]
+        work = partial(collect, bot=args.bot, iterations=args.iterations)
+        with ProcessPoolExecutor(args.workers) as pool:
+            hands = [h for part in pool.map(work, *zip(*chunks, strict=True)) for h in part]
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as out:
+            json.dump(hands, out)
     deck = unokit.new_game("classic", 2, seed=1).deck
     cut = len(hands) * 3 // 4
     train = Data([r for h in hands[:cut] for r in h], deck)
@@ -238,6 +302,14 @@ def main() -> None:
     for name, values in models.items():
         ll, _ = test.log_likelihood(values)
         print(f"held-out log-likelihood per decision, {name}: {ll / max(1, test.decisions()):.4f}")
+    held_out = [r for h in hands[cut:] for r in h]
+    for name, values in models.items():
+        for temper, window in BELIEFS:
+            gain, count = belief_gain(held_out, deck, values, temper, window)
+            print(
+                f"exact belief, {name}, tempered {temper:g}, {window or 'all'} turns: {gain:+.4f} nats of the "
+                f"true hand over the deal ({count} decisions)"
+            )
     turns = test.log_likelihood(theta, keeps=False)[0]
     compiled = compiled_log_likelihood(test, theta, deck)
     print(f"check: the held-out turns' log-likelihood, compiled model {compiled:.6f}, this fit {turns:.6f}")

@@ -14,7 +14,7 @@ import pytest
 from tests.bots.test_ismcts import _reads_after
 from unokit import Game, View
 from unokit.bots import make_bot
-from unokit.bots.belief import OPPONENT_MODELS, BeliefIsmctsBot, Model, opponent_model
+from unokit.bots.belief import OPPONENT_MODELS, BeliefIsmctsBot, Model, latest_turns, opponent_model
 from unokit.bots.ismcts import EV_GAIN, EV_KEEP, EV_PLAY, EV_TURN, Event, Reads
 from unokit.bots.runner import play_decision
 from unokit.core.determinise import Determiniser
@@ -51,14 +51,17 @@ def model(events: list[tuple[int, int, int, int, int]], theta: np.ndarray) -> Mo
     return opponent_model(DECK, 0, True, events, theta)
 
 
-def exact(events: list[tuple[int, int, int, int, int]], n: int, theta: np.ndarray, paths: int = 1) -> dict[str, float]:
+def exact(
+    events: list[tuple[int, int, int, int, int]], n: int, theta: np.ndarray, paths: int = 1, temper: float = 1.0
+) -> dict[str, float]:
     """Every hand of ``n`` cards among the unseen cards (the deck less the cards played in
     ``events``), by its text, with its weight (not normalised)."""
     avail = np.asarray(DECK.counts + (0,) * (CAP - len(DECK.counts)), np.int64)
     for kind, card, *_ in events:
         if kind == EV_PLAY:
             avail[card] -= 1
-    hands, logs = B.exact_belief(np.zeros(0, np.int64), avail, n, model(events, theta), np.array([7], np.int64), paths)
+    rng = np.array([7], np.int64)
+    hands, logs = B.exact_belief(np.zeros(0, np.int64), avail, n, model(events, theta), rng, paths, temper)
     return {" + ".join(DECK.text[t] for t in row): math.exp(w) for row, w in zip(hands, logs, strict=True)}
 
 
@@ -172,6 +175,9 @@ def test_the_weights_are_the_models_computed_by_hand() -> None:
     )
     second = (1 - draw_wild) * 1.0 * naming(1, [0, 0, 0])
     assert weights["blue 4"] == pytest.approx(2 * first * second)
+    # Tempered, the likelihood counts for its square root; at 0 only the ways to hold it count.
+    assert exact(events, 1, THETA, temper=0.5)["blue 4"] == pytest.approx(2 * math.sqrt(first * second))
+    assert exact(events, 1, THETA, temper=0.0)["blue 4"] == pytest.approx(2.0)
     # A red 9: on the red 7 it fitted too (and was kept); on the red 2 it fitted with the red 7.
     score = {"red 7": colour_in_play + 2 * per_card, "red 9": colour_in_play + 2 * per_card, "wild": wild}
     first = (1 - draw_colored) * math.exp(score["red 7"]) / sum(math.exp(v) for v in score.values())
@@ -198,6 +204,16 @@ def test_a_kept_draw_is_averaged_over_which_card_was_drawn() -> None:
     # With one path, the likelihood is one of the two.
     one = math.exp(B.log_likelihood_of(hand, model(events, THETA), np.array([3], np.int64), 1))
     assert one == pytest.approx(sigmoid(THETA[2])) or one == pytest.approx(sigmoid(THETA[0]))
+
+
+def test_the_belief_reads_the_latest_turns() -> None:
+    turn = (EV_TURN, TID("red 2"), RED, -1, -1)
+    play = (EV_PLAY, TID("red 7"), 0, 0, 0)
+    events = [turn, play, (EV_GAIN, 2, 0, 0, 0), turn, play, turn]
+    assert latest_turns(events, 2) == events[3:]
+    assert latest_turns(events, 3) == latest_turns(events, None) == latest_turns(events, 9) == events
+    with pytest.raises(ValueError, match="window"):
+        BeliefIsmctsBot(1, window=0)
 
 
 def test_the_search_deals_the_hand_drawn_by_weight_and_the_rest_to_the_draw_pile() -> None:

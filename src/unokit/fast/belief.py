@@ -242,12 +242,13 @@ def hand_log_likelihood(
 
 @entry
 def exact_belief(
-    known: I64, avail: I64, n: int, model: tuple[I64, I64, I64, F64], rng: I64, paths: int
+    known: I64, avail: I64, n: int, model: tuple[I64, I64, I64, F64], rng: I64, paths: int, temper: float
 ) -> tuple[I64, F64]:
     """Every hand of ``n`` unseen cards (1 to 3), given ``avail[t]`` unseen cards of each type,
-    with its log-weight: the log of its number of ways among the unseen cards plus its log-
-    likelihood (:func:`hand_log_likelihood`, the opponent's hand being ``known`` and these
-    cards). Returns ``(hands, log_weights)``, a hand per row."""
+    with its log-weight: the log of its number of ways among the unseen cards plus ``temper``
+    times its log-likelihood (:func:`hand_log_likelihood`, the opponent's hand being ``known``
+    and these cards; ``temper`` 1 is the posterior, less than 1 trusts the model less). Returns
+    ``(hands, log_weights)``, a hand per row."""
     types = np.empty(CAP, np.int64)
     m = 0
     for t in range(CAP):
@@ -286,18 +287,26 @@ def exact_belief(
                     hands[row, j] = pick[j]
                     start[known.shape[0] + j] = pick[j]
                 if ways > 0:
-                    weights[row] = np.log(ways) + hand_log_likelihood(start, start.shape[0], model, rng, paths, work)
+                    log = hand_log_likelihood(start, start.shape[0], model, rng, paths, work)
+                    weights[row] = np.log(ways) + temper * log
                 row += 1
     return hands, weights
 
 
 @entry
 def sampled_belief(
-    known: I64, pool: I64, n: int, samples: int, model: tuple[I64, I64, I64, F64], rng: I64, paths: int
+    known: I64,
+    pool: I64,
+    n: int,
+    samples: int,
+    model: tuple[I64, I64, I64, F64],
+    rng: I64,
+    paths: int,
+    temper: float,
 ) -> tuple[I64, F64]:
     """``samples`` hands of ``n`` cards drawn from the unseen cards ``pool`` as the deal draws
-    them (uniformly), each with its log-likelihood (:func:`hand_log_likelihood`; the prior is in
-    the draw). Returns ``(hands, log_weights)``."""
+    them (uniformly), each with ``temper`` times its log-likelihood (:func:`hand_log_likelihood`;
+    the prior is in the draw). Returns ``(hands, log_weights)``."""
     hands = np.zeros((samples, max(n, 1)), np.int64)
     weights = np.empty(samples, np.float64)
     order = np.arange(pool.shape[0])
@@ -313,7 +322,7 @@ def sampled_belief(
             order[k] = tmp
             hands[s, j] = pool[order[j]]
             start[known.shape[0] + j] = pool[order[j]]
-        weights[s] = hand_log_likelihood(start, start.shape[0], model, rng, paths, work)
+        weights[s] = temper * hand_log_likelihood(start, start.shape[0], model, rng, paths, work)
     return hands, weights
 
 

@@ -19,13 +19,14 @@ from typing import Any
 
 import click
 
-from ..clickopts import VARIANT_HELP, output_file
+from ..clickopts import VARIANT_HELP, lang_option, output_file
 from ..core.cards import COLOR_BY_NAME, COLOR_NAMES, KIND_BY_NAME, KIND_NAMES, KIND_TITLES, SIDE_COLORS, is_wild
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
 from ..core.game import game_winners
 from ..core.variants import VARIANTS, VariantRules, get_rules, make_options
 from ..files import JsonError, locked, parse_json, write_atomically
+from ..i18n.lines import words
 
 TABLE_FORMAT = "unokit-table/1"
 
@@ -128,6 +129,7 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
 
 
 @click.command()
+@lang_option
 @click.argument("cards", nargs=-1, required=True)
 @click.option("--variant", default="classic", show_default=True, help=VARIANT_HELP)
 @click.option("--side", default=None, help="the side active when the round ended: light/dark, mild/wild")
@@ -143,12 +145,18 @@ def score(cards: tuple[str, ...], variant: str, side: str | None) -> None:
         valued = hand_points(rules.name, " ".join(cards), rules.side_names[s])
     except (ValueError, OptionError) as exc:
         raise click.UsageError(str(exc)) from None
-    side_text = f", {rules.side_names[s]} side" if rules.double_sided else ""
-    click.echo(f"{rules.title}{side_text}: {len(valued)} card{'s' if len(valued) != 1 else ''}")
-    width = max([len(c.title) for c in valued] + [5])
-    for card in valued:
-        click.echo(f"  {card.title:<{width}}  {card.points:>4}")
-    click.echo(f"  {'Total':<{width}}  {sum(c.points for c in valued):>4}")
+    w = words()
+    counted = w.t("n.cards", count=len(valued))
+    if rules.double_sided:
+        click.echo(w.t("cli.score_header_side", variant=rules.name, side=rules.side_names[s], cards=counted))
+    else:
+        click.echo(w.t("cli.score_header", variant=rules.name, cards=counted))
+    titles = [w.card(c.text) if " " in c.text else w.kind(c.text) for c in valued]
+    total = w.t("summary.total")
+    width = max([len(t) for t in titles] + [len(total)])
+    for title, card in zip(titles, valued, strict=True):
+        click.echo(f"  {title:<{width}}  {card.points:>4}")
+    click.echo(f"  {total:<{width}}  {sum(c.points for c in valued):>4}")
 
 
 # ----------------------------------------------------------------------- unokit table
