@@ -11,7 +11,7 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup setup-play run demo test lint typecheck dist dist-check bench bench-bots golden postgres catalogs
+.PHONY: setup setup-play run demo test test-all lint typecheck dist dist-check bench bench-bots golden postgres catalogs
 
 # Installs uv (pinned) when missing.
 $(UV):
@@ -70,6 +70,12 @@ $(CHROMIUM):
 
 test: lint typecheck dist-check postgres $(CHROMIUM)
 	$(UV) run --frozen pytest
+
+# The exhaustive matrices on top of make test: UNOKIT_TEST_ALL=1 turns on a whole browser game
+# in Russian for every variant, ...; -m "" the tests marked "matrix" (every variant played in
+# the browser on every screen size).
+test-all: lint typecheck dist-check postgres $(CHROMIUM)
+	UNOKIT_TEST_ALL=1 $(UV) run --frozen pytest -m ""
 
 # The wheel and the source distribution, built from the sources into dist/.
 dist: $(UV)

@@ -20,9 +20,9 @@ def demo(*args: str) -> tuple[int, str]:
 
 def test_demo_rounds_mean_what_the_rounds_option_means() -> None:
     code, one = demo("--seed", "3")
-    assert code == 0 and "rounds=1" in one.splitlines()[0] and one.count("— Round ") == 1
+    assert code == 0 and "Rounds: 1" in one.splitlines()[0] and one.count("— Round ") == 1
     code, whole = demo("--seed", "3", "--rounds", "none")
-    assert code == 0 and "rounds=none" in whole.splitlines()[0] and "Game over" in whole
+    assert code == 0 and "Rounds: none" in whole.splitlines()[0] and "Game over" in whole
     assert demo("--seed", "3", "--option", "rounds=none")[1] == whole
     assert demo("--seed", "3", "--rounds", "2")[1] == demo("--seed", "3", "--option", "rounds=2")[1]
 
@@ -30,7 +30,7 @@ def test_demo_rounds_mean_what_the_rounds_option_means() -> None:
 @pytest.mark.parametrize("args", [["--rounds", "0"], ["--option", "rounds=0"]])
 def test_zero_rounds_is_refused_either_way(args: list[str]) -> None:
     code, output = demo(*args)
-    assert code == 2 and "option 'rounds' must be at least 1, not 0" in output
+    assert code == 2 and "Rounds must be at least 1" in output
 
 
 def test_two_different_numbers_of_rounds_are_refused() -> None:
@@ -44,10 +44,10 @@ def test_options_are_printed_as_they_are_written() -> None:
     first = output.splitlines()[0]
     assert first == (
         "UNO Attack, 4 players, seed 1; "
-        "scoring=winner, target=500, rounds=1, launcher=scripted, launcher_script=[0,1,0,2]"
+        "Scoring: the winner scores; Target score: 500; Rounds: 1; Launcher: scripted; Launcher script: [0,1,0,2]"
     )
-    # four presses do not last a game: the demo stops with the engine's reason, not a traceback
-    assert code == 1 and "Error: the game stopped at seat" in output and "launcher script is used up" in output
+    # four presses do not last a game: the demo stops with the reason, not a traceback
+    assert code == 1 and "Error: The game stopped at Seat" in output and "no presses left" in output
     assert format_options({"stacking": True, "rounds": None}) == "stacking=true, rounds=none"
 
 

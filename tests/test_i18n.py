@@ -91,21 +91,10 @@ def test_placeholders_agree_with_english_and_every_plural_form_is_there(
 #: Placeholders whose values the code says before filling them in (a list already joined, a
 #: nested message, a number of seconds): they need no type.
 SAID_BY_THE_CALLER = frozenset(
-    {"action", "bot", "choice", "code", "error", "help", "open", "options", "phase", "pile", "rounds", "rules"}
-    | {
-        "first",
-        "reaction",
-        "scoring",
-        "seats",
-        "second",
-        "seconds",
-        "status",
-        "symbol",
-        "teams",
-        "timer",
-        "todo",
-        "value",
-    }
+    {"action", "bot", "code", "database", "detail", "error", "first", "glyph", "goal", "help", "mode"}
+    | {"names", "open", "options", "page", "path", "phase", "pile", "reaction", "rounds", "rules", "scoring"}
+    | {"seats", "second", "seconds", "seed", "supply", "symbol", "teams", "todo", "url", "value"}
+    | {"replay", "viewer", "who"}
 )
 
 

@@ -9,10 +9,11 @@ import click
 from click.core import ParameterSource
 
 from . import Game, __version__, redact
-from .clickopts import VARIANT_HELP, format_options, parse_option_pairs
+from .clickopts import VARIANT_HELP, lang_option, options_in_words, parse_option_pairs
 from .core.errors import UnokitError
 from .core.rng import Rng
-from .narration import describe
+from .i18n.lines import words
+from .narration import Narrator, action_line
 
 #: Subcommands defined in other modules, as "module:attribute" (loaded on first use).
 LAZY_COMMANDS: dict[str, str] = {
@@ -24,6 +25,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "sim": "unokit.sim.commands:sim",
     "tournament": "unokit.sim.commands:tournament",
     "serve": "unokit.server.commands:serve",
+    "admin": "unokit.server.admin:admin",
 }
 
 
@@ -74,37 +76,44 @@ def main() -> None:
     show_default=True,
     help="rounds to play, or 'none' for the whole game (to the target score); same as --option rounds=N",
 )
+@lang_option
 def demo(variant: str, players: int, seed: int, option: tuple[str, ...], rounds: str) -> None:
     """Print a game between random players, turn by turn, with every card shown."""
     options: dict[str, object] = dict(parse_option_pairs(option))
     given = click.get_current_context().get_parameter_source("rounds") is not ParameterSource.DEFAULT
     if given and "rounds" in options and str(options["rounds"]).strip().lower() != rounds.strip().lower():
-        raise click.UsageError(f"--rounds {rounds} and --option rounds={options['rounds']} disagree; give one")
+        given_rounds = f"--option rounds={options['rounds']}"
+        raise click.UsageError(words().t("cli.rounds_disagree", value=f"--rounds {rounds}", detail=given_rounds))
     options.setdefault("rounds", rounds)
+    w = words()
     try:
         game, setup = Game.new(variant, players, seed, **options)
     except UnokitError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(w.error(exc)) from None
     chooser = Rng(seed ^ 0x5EED)
     click.echo(
-        f"{game.rules.title}, {players} players, seed {seed}; {format_options(game.options.as_dict(game.rules))}"
+        w.t(
+            "cli.demo_header",
+            variant=game.variant,
+            count=players,
+            seed=seed,
+            options=options_in_words(game.options.as_dict(game.rules)),
+        )
     )
-    double_sided = game.rules.double_sided
-    for event in redact(setup, None):
-        line = describe(event, double_sided=double_sided)
-        if line:
-            click.echo(line)
+    narrator = Narrator(0, game.rules.double_sided)
+    for line in narrator.lines(redact(setup, None)):
+        click.echo(w.say(line))
     while not game.is_over:
         actor = game.to_act
         assert actor is not None
         action = chooser.choice(game.legal_actions())
         round_number = game.round_number
+        said = w.say(action_line(game, action.text, actor))
         try:
             events = game.apply(action)
         except UnokitError as exc:  # e.g. a scripted launcher that has run out
-            raise click.ClickException(f"the game stopped at seat {actor}'s {action}: {exc}") from None
-        click.echo(f"  [{round_number}] seat {actor} > {action}")
-        for event in events:
-            line = describe(event, double_sided=double_sided)
-            if line:
-                click.echo(f"      {line}")
+            stopped = w.t("cli.demo_stopped", player=actor, action=said, error=w.error(exc))
+            raise click.ClickException(stopped) from None
+        click.echo(f"  [{round_number}] {w.t('cli.demo_action', player=actor, action=said)}")
+        for line in narrator.lines(events):
+            click.echo(f"      {w.say(line)}")

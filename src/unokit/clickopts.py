@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from . import files
+from . import files, i18n
 from .core import variants
 from .core.errors import UnokitError
 
@@ -21,6 +21,27 @@ from .core.errors import UnokitError
 VARIANT_HELP = ", ".join(variants.VARIANT_NAMES)
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _use_language(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str:
+    return i18n.use(i18n.resolve(value))
+
+
+def lang_option(function: F) -> F:
+    """The ``--lang CODE`` option of the commands players use: their output (and the terminal
+    game) speaks that language, else the one ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES`` or ``LANG``
+    names; anything unknown is English (docs/i18n.md). It sets the language before the
+    command's other options are read."""
+    option = click.option(
+        "--lang",
+        metavar="CODE",
+        default=None,
+        is_eager=True,
+        expose_value=False,
+        callback=_use_language,
+        help=f"the language of the output: {', '.join(i18n.LANGUAGES)} (default: from LANG and the like)",
+    )
+    return option(function)
 
 
 def deck_option(function: F) -> F:
@@ -109,6 +130,25 @@ def output_folder(path: str | Path | None, option: str) -> Path | None:
         return files.prepare_folder(path)
     except files.PathError as exc:
         raise click.BadParameter(str(exc), param_hint=option) from None
+
+
+def options_in_words(options: Mapping[str, object]) -> str:
+    """Rule options as people read them, in the terminal's language: ``Stacking: off; Target
+    score: 500`` (a deck given as a file's text reads as the file)."""
+    w = i18n.catalog()
+    parts = []
+    for name, value in options.items():
+        if name == "deck":
+            shown = w.t("cli.deck_file")
+        elif isinstance(value, bool) or (isinstance(value, str) and w.has(f"option.{name}.{value}")):
+            word = "same" if name == "stacking" and value is True else str(value).lower()
+            shown = w.t(f"option.{name}.{word}")
+        elif value is None:
+            shown = w.t("lobby.none")
+        else:
+            shown = _option_text(value)
+        parts.append(w.t("room.option_value", option=w.t(f"option.{name}"), value=shown))
+    return "; ".join(parts)
 
 
 def format_options(options: Mapping[str, object]) -> str:

@@ -395,7 +395,7 @@ def test_ten_players_fit_in_80_by_24() -> None:
             assert len(lines) == 24
             text = "\n".join(lines)
             for name in ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy"):
-                assert f"{name} (random)" in text
+                assert f"{name} (Random)" in text  # the bot by its name in words
             assert "You — " in text and "Q quit" in lines[-1]
             assert "Discard " in text and "Draw pile: " in text
 

@@ -82,13 +82,16 @@ def test_every_variant_shows_its_own_table_keys_and_help(variant: str, tmp_path:
 
 def test_the_help_reads_the_rules_from_the_engine() -> None:
     flip = rules_summary(Game.new("flip", 3, 1, stacking="true")[0])
-    light = "  Light side: 1 to 9 (face value), Skip 20, Reverse 20, Draw One 10, Flip 20, Wild 40, Wild Draw Two 50"
+    light = (
+        "  On the light side: 1 to 9 (face value), Skip 20, Reverse 20, Draw One 10, Flip 20, Wild 40, Wild Draw Two 50"
+    )
     assert light in flip
     assert "The next player may challenge a Wild Draw Two or a Wild Draw Color." in flip
     assert "Stacking is on: a Draw One or a Draw Five may be answered with the same card." in flip
     classic = rules_summary(Game.new("classic", 2, 1, scoring="loser", rounds=3)[0])
     assert classic[-2] == (
-        "Scoring (loser): everyone scores the points left in their own hand; once someone reaches 200 points, "
+        "Scoring (everyone under the target wins): everyone scores the points left in their own hand; "
+        "once someone reaches 200 points, "
         "everyone still under 200 wins; the game ends after 3 rounds at the latest (the best total wins)."
     )
     assert "  0 to 9 (face value), Skip 20, Reverse 20, Draw Two 20, Wild 50, Wild Draw Four 50" in classic
@@ -212,7 +215,7 @@ def test_the_flip_notice_leaves_the_question_in_view() -> None:
             await settle(pilot, lambda: waiting(app))
             lines = [line.strip() for line in screen_text(app).splitlines()]
             prompt = lines.index("Your turn: play a card or draw   D: Draw a card")  # the question, whole
-            assert lines[prompt + 1] == "⟳ FLIP: everything is now on the DARK side"
+            assert lines[prompt + 1] == "⟳ FLIP: everything is now on the dark side"
             assert sum("FLIP" in line for line in lines) == 1  # no notice over the prompt or the log
 
     asyncio.run(scenario())

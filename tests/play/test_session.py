@@ -117,7 +117,7 @@ def test_challenge_prompt_names_the_card_and_both_answers() -> None:
     prompt = session.prompt(0)
     assert prompt.decision == "challenge"
     assert prompt.message == "Bot1 played Wild Draw Two naming blue ■ square. Challenge it?"
-    assert [c.label for c in prompt.choices] == ["Challenge: did Bot1 hold a red card?", "Accept: draw 2"]
+    assert [c.label for c in prompt.choices] == ["Challenge: did Bot1 hold a red ● card?", "Accept: draw 2"]
     # The wording asks; it is the same whether the hand held red (above) or not (below).
     fair = flip_position(turn=1, hands=[position["hands"][0], ["wild_draw_two/orange 4", "green 7/teal 2"]])
     other = session_from(fair, ["Ann", ScriptBot()])
@@ -209,7 +209,7 @@ def test_stack_prompt_offers_the_same_card_or_the_whole_draw() -> None:
     prompt = session.prompt(0)
     assert prompt.decision == "stack" and prompt.pick_from_hand
     assert [(c.face, c.legal) for c in prompt.hand] == [("green 1", False), ("blue draw_two", True)]
-    assert [c.label for c in prompt.choices] == ["Draw all 2 cards"]
+    assert [c.label for c in prompt.choices] == ["Take all 2 cards"]
 
 
 # ----------------------------------------------------------------------- words
@@ -359,13 +359,13 @@ def test_hot_seat_set_up_and_its_errors(tmp_path: Path) -> None:
     assert session.game.options.stacking
     assert session.record_path is not None and session.record_path.parent == tmp_path
     cases: list[tuple[str, int, str | None, list[str], list[str], str]] = [
-        ("uno", 4, None, [], [], "unknown variant"),
+        ("uno", 4, None, [], [], "There is no game called"),
         ("flip", 4, "random,nobody", [], [], "unknown bot"),
         ("flip", 2, "random,random,random", [], [], "do not fit"),
         ("flip", 3, "random,random", [], ["A", "B"], "2 names for 1 human seat"),
         ("flip", 3, "none", [], ["A", "a"], "same name"),
         ("flip", 3, "none", ["stacking"], [], "name=value"),
-        ("attack", 3, "none", ["force_play=true"], [], "does not apply to attack"),
+        ("attack", 3, "none", ["force_play=true"], [], "does not apply to UNO Attack"),
         ("classic", 3, "none", ["teams=true"], [], "4 or 6 players"),
     ]
     for variant, players, bots, options, names, message in cases:

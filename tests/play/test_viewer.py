@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 
 from unokit.bots import make_bot
 from unokit.bots.runner import play_game
+from unokit.i18n.lines import words
 from unokit.play.viewer import KEYS_LINE, ReplayApp
 from unokit.record import RecordingGame, Replay, Seat
 
@@ -36,7 +37,7 @@ def test_every_key_of_the_bottom_line_works() -> None:
         app = ReplayApp(replay)
         async with app.run_test(size=(80, 24)) as pilot:
             text = screen_text(app)
-            assert text.splitlines()[-1].strip() == KEYS_LINE
+            assert text.splitlines()[-1].strip() == words().t(KEYS_LINE)
             assert "step 0 of" in text and "seen by everyone" in text and "The deal" in text
             await press(pilot, "right", "right", "left")
             assert app.step == 1 and "step 1 of" in screen_text(app)

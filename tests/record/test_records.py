@@ -14,6 +14,8 @@ import unokit
 from unokit import Game, IllegalActionError
 from unokit.bots import make_bot
 from unokit.bots.runner import play_game
+from unokit.i18n.lines import words
+from unokit.narration import action_line
 from unokit.play.commands import replay as replay_command
 from unokit.record import (
     FORMAT,
@@ -321,23 +323,26 @@ def test_replay_print_shows_a_step_as_a_seat_or_everyone(tmp_path: Path) -> None
     lines = everyone.output.splitlines()
     assert "step 3 of" in lines[0] and "seen by everyone (omniscient)" in lines[0]
     seat, text = record.actions[2]
-    assert lines[1] == f"Action 3: bot {seat} (seat {seat}) > {text}"
-    hands = Replay(record).game_at(3).to_position()["hands"]
-    assert ", ".join(hands[1]) in everyone.output
+    played = words().say(action_line(Replay(record).game_at(2), text, seat))
+    assert lines[1] == f"Action 3: bot {seat} > {played}"  # the action in words, not in notation
+    game = Replay(record).game_at(3)
+    hands = game.to_position()["hands"]
+    titles = [[words().card(card.split("/")[game.side]) for card in hand] for hand in hands]
+    assert ", ".join(titles[1]) in everyone.output
     as_seat = runner.invoke(replay_command, [str(path), "--print", "--step", "3", "--seat", "0"])
-    assert "seen by bot 0 (seat 0)" in as_seat.output
+    assert "seen by bot 0" in as_seat.output
     seat_lines = {line.split(":")[0].strip(" >"): line for line in as_seat.output.splitlines() if "cards," in line}
-    assert all(card in seat_lines["0 bot 0"] for card in hands[0])
-    assert "backs:" in seat_lines["1 bot 1"] and "/" not in seat_lines["1 bot 1"]
+    assert all(card in seat_lines["1 bot 0"] for card in titles[0])  # seats numbered from 1
+    assert "backs:" in seat_lines["2 bot 1"] and "/" not in seat_lines["2 bot 1"]
     log = runner.invoke(replay_command, [str(path), "--print", "--log", "--step", "2"])
     assert "[1] bot" in log.output and "[2] bot" in log.output and "[3] bot" not in log.output
     end = runner.invoke(replay_command, [str(path), "--print"])
-    assert f"step {len(record.actions)} of {len(record.actions)}" in end.output and "Game over: won by" in end.output
+    assert f"step {len(record.actions)} of {len(record.actions)}" in end.output and "Game over:" in end.output
     assert runner.invoke(replay_command, [str(path), "--seat", "7", "--print"]).exit_code == 2
     assert runner.invoke(replay_command, [str(path), "--step", "99999", "--print"]).exit_code == 2
     no_terminal = runner.invoke(replay_command, [str(path)])
     assert no_terminal.exit_code == 2 and "use --print" in no_terminal.output
-    assert "Side: light" in everyone.output and re.search(r"To act: bot \d \(seat \d\), to \w+", everyone.output)
+    assert "Side: light" in everyone.output and re.search(r"To act: bot \d, to \w+", everyone.output)
     classic = save_record(bot_game("classic", rounds=1), tmp_path / "classic.json")
     printed = runner.invoke(replay_command, [str(classic), "--print", "--step", "1"]).output
     assert "Direction: " in printed and "Side" not in printed and "side" not in printed

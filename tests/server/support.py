@@ -215,6 +215,7 @@ class PostgresCluster:
         if self.started:
             with contextlib.suppress(RuntimeError):
                 self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
+            self.started = False
         shutil.rmtree(self.root, ignore_errors=True)
 
     def new_database(self) -> str:

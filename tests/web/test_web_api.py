@@ -149,7 +149,7 @@ def test_the_score_sheet_scores_rounds_with_the_score_keeper(web_server: ServerP
     status, reply = call(
         web_server, "/api/sheet/round", {"sheet": after_round, "winner": "Bo", "hands": {"Ana": "draw_four", "Cy": "1"}}
     )
-    assert status == 400 and "draw_four" in reply["message"]
+    assert status == 400 and "draw four" in reply["message"]  # the word that is not a card, in words
     status, reply = call(web_server, "/api/sheet/undo", {"sheet": after_round})
     assert status == 200 and reply["sheet"]["rounds_played"] == [] and reply["totals"] == [0, 0, 0]
     status, reply = call(web_server, "/api/sheet/undo", {"sheet": reply["sheet"]})

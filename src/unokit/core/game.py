@@ -38,7 +38,7 @@ from .round_end import RoundResult, game_winners
 from .state import HAND_SIZE, Event, GameState
 from .teams import team_members, team_totals
 from .types import ActionKind, DecisionKind, Seat
-from .variants import check_table, get_rules, make_options, parse_variant_spec
+from .variants import VariantRules, check_table, get_rules, make_options, parse_variant_spec
 from .windows import UnoCatch
 
 #: The decision kinds, in the order of the documentation (``over`` last).
@@ -64,6 +64,13 @@ _PRESS_AGAIN = ActionKind.PRESS_AGAIN
 _STOP = ActionKind.STOP
 _DISCARD = ActionKind.DISCARD
 _TARGET = ActionKind.TARGET
+
+
+def _players_error(rules: VariantRules, message: str, given: str) -> OptionError:
+    """A number of players the variant does not take (R-1.1), with its range for the reader."""
+    return OptionError(
+        message, ErrorCode.PLAYERS_RANGE, variant=rules.name, low=rules.min_players, high=rules.max_players, given=given
+    )
 
 
 def action_table(deck: Deck) -> ActionTable:
@@ -113,22 +120,11 @@ class Game(Notation):
         if players is None:
             players = 4
         if isinstance(players, bool) or not isinstance(players, int):
-            raise OptionError(
-                f"players must be a whole number, not {quote(players)}",
-                ErrorCode.PLAYERS_RANGE,
-                variant=rules.name,
-                low=rules.min_players,
-                high=rules.max_players,
-                given=quote(players),
-            )
+            raise _players_error(rules, f"players must be a whole number, not {quote(players)}", quote(players))
         if not rules.min_players <= players <= rules.max_players:
-            raise OptionError(
-                f"{rules.title} is for {rules.min_players} to {rules.max_players} players, not {players} (R-1.1)",
-                ErrorCode.PLAYERS_RANGE,
-                variant=rules.name,
-                low=rules.min_players,
-                high=rules.max_players,
-                given=str(players),
+            low, high = rules.min_players, rules.max_players
+            raise _players_error(
+                rules, f"{rules.title} is for {low} to {high} players, not {players} (R-1.1)", str(players)
             )
         opts = make_options(rules, merged)
         check_table(opts, players)

@@ -19,6 +19,6 @@ form by its ``{count}`` with the language's CLDR rules.
 
 from __future__ import annotations
 
-from .catalog import DEFAULT, LANGUAGES, N_, PSEUDO, Catalog, catalog, match, resolve
+from .catalog import DEFAULT, LANGUAGES, N_, PSEUDO, Catalog, catalog, current, match, resolve, use
 
-__all__ = ["DEFAULT", "LANGUAGES", "N_", "PSEUDO", "Catalog", "catalog", "match", "resolve"]
+__all__ = ["DEFAULT", "LANGUAGES", "N_", "PSEUDO", "Catalog", "catalog", "current", "match", "resolve", "use"]

@@ -83,12 +83,31 @@ class Catalog:
         return f"Catalog({self.code!r})"
 
 
+#: The language of this process's terminal surfaces (the terminal game, the commands' output);
+#: set once by the command line (:func:`use`). The server never uses it: each reader has theirs.
+_CURRENT = [DEFAULT]
+
+
+def use(code: str) -> str:
+    """Make ``code`` (see :func:`match`) the language of the terminal surfaces; return it."""
+    _CURRENT[0] = match([code])
+    return _CURRENT[0]
+
+
+def current() -> str:
+    """The language of the terminal surfaces (:func:`use`; English until set)."""
+    return _CURRENT[0]
+
+
+def catalog(code: str | None = None) -> Catalog:
+    """The :class:`Catalog` of language ``code`` (see :func:`match` for what it may be; ``None``:
+    :func:`current`); an unknown language is English."""
+    return _catalog(match([current() if code is None else code]))
+
+
 @functools.cache
-def catalog(code: str = DEFAULT) -> Catalog:
-    """The :class:`Catalog` of language ``code`` (see :func:`match` for what it may be); an
-    unknown language is English."""
-    code = match([code])
-    fallback = None if code == DEFAULT else catalog(DEFAULT)
+def _catalog(code: str) -> Catalog:
+    fallback = None if code == DEFAULT else _catalog(DEFAULT)
     try:
         translations: gettext.NullTranslations = gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[folder(code)])
     except OSError:
@@ -144,6 +163,8 @@ __all__ = [
     "PSEUDO",
     "Catalog",
     "catalog",
+    "current",
     "match",
     "resolve",
+    "use",
 ]

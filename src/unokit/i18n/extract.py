@@ -3,7 +3,7 @@
 Messages are keys (``event.play``), not English sentences, so the extractors look for keys:
 
 * :func:`extract_keys` reads a Python, JavaScript or HTML file for keys written out where they
-  are used: the first argument (a literal) of a call to ``t``, ``tn``, ``Line`` or ``N_`` (which
+  are used: the first argument (a literal) of a call to ``t``, ``tn``, ``tr``, ``Line`` or ``N_`` (which
   marks a key chosen before it is said), either key of ``t(cond ? "a.b" : "a.c")``, and
   ``data-i18n="key"`` attributes;
 * :func:`extract_registries` yields the keys that the engine's closed sets feed
@@ -22,9 +22,9 @@ from typing import IO, Any
 
 from .keys import is_plural, registry_keys
 
-#: A key where it is used: a call of ``t``, ``tn``, ``Line`` or ``N_``, or ``data-i18n="..."``.
+#: A key where it is used: a call of ``t``, ``tn``, ``tr``, ``Line`` or ``N_``, or ``data-i18n="..."``.
 KEY_USE = re.compile(
-    r"""(?:(?<![\w$])(?:t|tn|Line|N_)\(\s*|data-i18n(?:-[a-z]+)?=)(["'])([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)\1"""
+    r"""(?:(?<![\w$])(?:t|tn|tr|Line|N_)\(\s*|data-i18n(?:-[a-z]+)?=)(["'])([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)\1"""
 )
 
 _KEY = r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+"

@@ -15,15 +15,15 @@ its words fill the placeholder.
 
 from __future__ import annotations
 
-import functools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS, KIND_BY_NAME, KIND_NAMES, NO_COLOR, is_number, parse_face
 from ..core.codes import ERRORS, Param
-from ..core.errors import UnokitError
-from .catalog import DEFAULT, N_, Catalog, catalog
+from ..core.errors import ErrorCode, UnokitError
+from .catalog import N_, Catalog, catalog
 
 P = Param
 #: How a parameter of a :class:`Line` is shown, by its name (the browser reads this table too).
@@ -34,7 +34,7 @@ PARAM_TYPES: dict[str, Param] = {
     **dict.fromkeys(("cards", "backs", "revealed", "discarded"), P.CARDS),
     **dict.fromkeys(("kind",), P.KIND),
     **dict.fromkeys(("color", "previous"), P.COLOR),
-    **dict.fromkeys(("side",), P.SIDE),
+    **dict.fromkeys(("side", "light", "dark"), P.SIDE),
     **dict.fromkeys(("direction",), P.DIRECTION),
     **dict.fromkeys(("reason",), P.REASON),
     **dict.fromkeys(("decision",), P.DECISION),
@@ -92,8 +92,11 @@ class Words:
         return self.cat.t(f"card.{name}") if name in KIND_BY_NAME else name
 
     def color(self, name: str | None) -> str:
-        """A colour by its name; none while one is being chosen."""
-        return self.cat.t(f"color.{name}") if name else self.cat.t("color.none")
+        """A colour by its name (a colour the caller has already said is shown as given); none
+        while one is being chosen."""
+        if not name:
+            return self.cat.t("color.none")
+        return self.cat.t(f"color.{name}") if name in COLOR_BY_NAME else name
 
     def color_with_symbol(self, name: str | None) -> str:
         """A colour with its colour-blind symbol: ``red (circle)``."""
@@ -118,6 +121,12 @@ class Words:
         """What a seat deciding ``kind`` is doing, for others to read (``naming a colour``)."""
         return self.cat.t(f"decision.{kind}.todo")
 
+    def bot(self, name: str) -> str:
+        """A bot (a level or an engine bot) by its name in words; anything else (an external
+        program) as it is."""
+        key = f"bot.{name}"
+        return self.cat.t(key) if self.cat.has(key) else name
+
     def option(self, name: str) -> str:
         return self.cat.t(f"option.{name}")
 
@@ -134,12 +143,17 @@ class Words:
             return ""
         if isinstance(value, dict) and "key" in value:
             return self.say(Line(str(value["key"]), dict(value.get("params", {}))))
+        if isinstance(value, str) and kind in (P.SEATS, P.CARDS, P.NUMBERS):
+            return value  # a list the caller has already said
         if kind == P.SEAT:
             return self.seat(int(value))
         if kind == P.SEATS:
             return self.cat.join(self.seat(int(s)) for s in value)
         if kind == P.CARD:
-            return self.card(str(value))
+            try:
+                return self.card(str(value))
+            except UnokitError:
+                return str(value)  # a card the caller has already said (with its glyph)
         if kind == P.CARDS:
             return self.cat.join(self.card(str(c)) for c in value) if value else self.cat.t("cards.none")
         if kind == P.KIND:
@@ -175,8 +189,28 @@ class Words:
         return self.t(line.key, **line.params)
 
     def error(self, error: UnokitError) -> str:
-        """An engine error in words: its code's message with its parameters."""
-        return self.say(error_line(error))
+        """An engine error in words: its code's message with its parameters; an error with only
+        its class's general code (a deck file's line that cannot be read) also gives the
+        engine's own message, which names the problem."""
+        said = self.say(error_line(error))
+        if error.params or error.code not in GENERAL_CODES:
+            return said
+        return self.cat.t("error.with_detail", error=said, detail=_RULE_IDS.sub("", str(error)))
+
+
+#: The codes an error has when its raiser gave no more precise one (:class:`UnokitError`'s
+#: ``default_code`` of each class).
+GENERAL_CODES = frozenset(
+    {
+        ErrorCode.INVALID_ACTION,
+        ErrorCode.ILLEGAL_ACTION,
+        ErrorCode.BAD_OPTION,
+        ErrorCode.BAD_POSITION,
+        ErrorCode.BAD_DECK,
+        ErrorCode.LAUNCHER_EMPTY,
+    }
+)
+_RULE_IDS = re.compile(r"\s*\((?:[RDH]-[\d.]+(?:, )?)+\)")
 
 
 def error_line(error: UnokitError) -> Line:
@@ -186,14 +220,14 @@ def error_line(error: UnokitError) -> Line:
     return Line(f"error.{error.code.value}", {k: v for k, v in error.params.items() if k in spec.params})
 
 
-@functools.cache
-def words(code: str = DEFAULT) -> Words:
-    """:class:`Words` of language ``code`` without seat names."""
+def words(code: str | None = None) -> Words:
+    """:class:`Words` of language ``code`` (``None``: the terminal's, :func:`~.catalog.current`)
+    without seat names."""
     return Words(catalog(code))
 
 
-def words_for(code: str, names: Sequence[str] | None) -> Words:
-    """:class:`Words` of language ``code`` naming seats from ``names``."""
+def words_for(code: str | None, names: Sequence[str] | None) -> Words:
+    """:class:`Words` of language ``code`` (``None``: the terminal's) naming seats from ``names``."""
     return Words(catalog(code), names)
 
 

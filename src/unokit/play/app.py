@@ -33,7 +33,9 @@ from ..core.errors import UnokitError
 from ..core.game import Game
 from ..core.observation import redact
 from ..core.teams import partner
-from ..narration import plain
+from ..i18n import N_, catalog
+from ..i18n.lines import words_for
+from ..keys import terminal_keys
 from . import faces, look
 from .help import KEYS, rules_summary
 from .look import chip_rows, wrap_chips
@@ -70,11 +72,12 @@ class PassScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(
             Text.assemble(
-                ("Pass the device to ", "bold"),
+                (tr("play.pass_to"), "bold"),
+                (" ", ""),
                 (self.player, "bold reverse"),
-                ("\n\nEveryone else, look away.\n\n", ""),
-                (f"{self.player}: press Enter when you are ready.", "italic"),
-                ("\n\nQ: quit", "italic"),
+                (f"\n\n{tr('play.look_away')}\n\n", ""),
+                (tr("play.press_enter_when_ready", name=self.player), "italic"),
+                (f"\n\n{tr('play.key_quit')}", "italic"),
                 justify="center",
             ),
             id="pass",
@@ -102,8 +105,8 @@ class QuitScreen(ModalScreen[bool]):
         self.where = where
 
     def compose(self) -> ComposeResult:
-        saved = f"Quitting saves the record to {self.where}." if self.where else "This game is not recorded."
-        yield Static(f"Quit the game?  Y: quit   N: go on\n{saved}", id="quit")
+        saved = tr("play.quit_saves", path=str(self.where)) if self.where else tr("play.not_recorded")
+        yield Static(f"{tr('play.quit_question')}\n{saved}", id="quit")
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
@@ -119,14 +122,14 @@ class HelpScreen(ModalScreen[None]):
         self.game = game
 
     def compose(self) -> ComposeResult:
-        keys = Table(box=None, show_header=False, padding=(0, 1), title="Keys", title_justify="left")
+        keys = Table(box=None, show_header=False, padding=(0, 1), title=tr("help.keys"), title_justify="left")
         keys.add_column(style="bold", no_wrap=True)
         keys.add_column()
         for key, what in KEYS:
-            keys.add_row(key, what)
-        rules = Text(f"\n{self.game.rules.title} in short\n", style="bold")
+            keys.add_row(key, tr(what))
+        rules = Text(f"\n{words_for(None, None).t('help.in_short', variant=self.game.variant)}\n", style="bold")
         rules.append("\n".join(rules_summary(self.game)), style="")
-        rules.append("\n\n↑↓ scroll · Esc or ? closes", style="italic")
+        rules.append(f"\n\n{tr('help.close_keys')}", style="italic")
         with VerticalScroll(id="help-box"):
             yield Static(Group(keys, rules), id="help")
 
@@ -147,9 +150,9 @@ class LogScreen(ModalScreen[None]):
         self.lines = list(lines)
 
     def compose(self) -> ComposeResult:
-        text = Text("The game so far\n", style="bold")
+        text = Text(f"{tr('play.log_title')}\n", style="bold")
         text.append_text(Text("\n").join(self.lines))
-        text.append("\n\n↑↓ PgUp PgDn scroll · Esc or L closes", style="italic")
+        text.append(f"\n\n{tr('play.log_keys')}", style="italic")
         with VerticalScroll(id="log-box"):
             yield Static(text, id="whole-log")
 
@@ -172,7 +175,7 @@ class NoticeScreen(ModalScreen[None]):
         self.message = message
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(self.message, ("\n\nEnter: go on", "italic")), id="notice")
+        yield Static(Text.assemble(self.message, (f"\n\n{tr('play.enter_go_on')}", "italic")), id="notice")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -204,42 +207,45 @@ class SummaryScreen(Screen[str]):
 
     def compose(self) -> ComposeResult:
         s = self.summary
+        w = words_for(None, self.names)
         text = Text()
-        how = "wins the blocked round (fewest points)" if s.blocked else "went out"
-        text.append(f"Round {s.round}: {self.names[s.winner]} {how}", style="bold")
+        key = N_("play.round_blocked") if s.blocked else N_("play.round_out")
+        text.append(w.t(key, round=s.round, winner=s.winner), style="bold")
         if self.double_sided:
-            text.append(f"  (cards counted on the {s.side} side)")
+            text.append(f"  {w.t('play.counted_on_side', side=s.side)}")
         text.append("\n")
         if self.last_plays:  # the plays that ended the round, which this screen covers
-            text.append("How it ended:\n", style="italic")
+            text.append(f"{w.t('play.how_it_ended')}\n", style="italic")
             for play in self.last_plays:
                 text.append(f"  {play}\n", style="italic")
-        text.append("\nScores", style="bold underline")
-        text.append("   this round, total\n", style="italic")
+        text.append(f"\n{w.t('play.scores')}", style="bold underline")
+        text.append(f"   {w.t('play.scores_columns')}\n", style="italic")
         for line in s.lines:
             gained = f"+{line.gained}" if line.gained else "  ·"
             text.append(f"  {line.name:<14} {gained:>5}   {line.total:>5}\n")
         for members, total in zip(s.teams, s.team_scores, strict=True):
-            team = " & ".join(self.names[seat] for seat in members)
-            text.append(f"  Team {team:<24} {total:>5}\n", style="bold")
+            team = w.t("play.team", names=" & ".join(self.names[seat] for seat in members))
+            text.append(f"  {team:<29} {total:>5}\n", style="bold")
         if s.over:
-            winners = ", ".join(self.names[w] for w in s.winners)
-            text.append(f"\nGame over: {winners} won!\n", style="bold reverse")
-        text.append("\nThe hands, each card with its points", style="bold underline")
+            text.append(f"\n{w.t('play.game_over', winners=list(s.winners))}\n", style="bold reverse")
+        text.append(f"\n{w.t('play.hands_with_points')}", style="bold underline")
         hands = []  # each laid out at the screen's width, never breaking a card
         for line in s.lines:
-            cards = [Text(f"{faces.label(face)} ({points}),") for face, points in line.cards]
+            cards = [
+                Text(w.t("summary.card_points_terminal", card=faces.label(face), points=points) + ",")
+                for face, points in line.cards
+            ]
             if cards:
                 cards[-1] = Text(cards[-1].plain[:-1])
             elif line.hand_points == 0:
-                cards = [Text("no cards")]
+                cards = [Text(w.t("play.no_cards"))]
             cards.append(Text(f" = {line.hand_points}"))
             hands.append(look.Flow(cards, lead=Text(f"{line.name}:", style="bold")))
-        again = "N: new game   " if self.can_restart else ""
-        keys = f"{again}Q: quit" if s.over else "Enter: next round   Q: quit"
+        again = f"{w.t('play.key_new_game')}   " if self.can_restart else ""
+        keys = f"{again}{w.t('play.key_quit')}" if s.over else f"{w.t('play.key_next_round')}   {w.t('play.key_quit')}"
         with VerticalScroll(id="summary-box"):
             yield Static(Group(text, *hands), id="summary")
-        yield Static(Text(f"{keys}   ↑↓: scroll", style="reverse"), id="summary-keys")
+        yield Static(Text(f"{keys}   {w.t('play.key_scroll')}", style="reverse"), id="summary-keys")
 
     def on_mount(self) -> None:
         self.query_one("#summary-box", VerticalScroll).focus()
@@ -357,17 +363,25 @@ class TableScreen(Screen[None]):
 
     def header_text(self) -> Text:
         game = self.session.game
-        text = Text(f"{game.rules.title} · round {game.round_number} ", style="bold")
+        w = self.session.words
+        text = Text(f"{w.variant(game.variant)} · {w.t('play.round', round=game.round_number)} ", style="bold")
         if game.rules.double_sided:
             text.append_text(look.side_badge(game.side_name))
         names = self.session.names
         if game.is_over:
-            text.append(" game over", style="bold")
+            text.append(f" {w.t('play.header_over')}", style="bold")
         elif game.to_act == self.viewer and self.ready:
-            text.append(" ▶ your move", style="bold reverse")
+            text.append(f" ▶ {w.t('play.your_move')}", style="bold reverse")
         elif game.to_act is not None:
             text.append(f" ▶ {names[game.to_act]}", style="bold")
         return text
+
+    def seat_label(self, seat: int) -> str:
+        """A seat's name, with its bot's level or kind in words for a bot."""
+        player = self.session.players[seat]
+        if not player.bot_name:
+            return player.name
+        return self.session.words.t("play.bot_seat", name=player.name, bot=self.session.words.bot(player.bot_name))
 
     def seat_order(self) -> list[int]:
         n = self.session.game.n
@@ -387,10 +401,8 @@ class TableScreen(Screen[None]):
         width = self.width_of("#opponents")
         lines = []
         seats = self.seat_order()
-        labels = {
-            s: session.players[s].name + (f" ({session.players[s].bot_name})" if session.players[s].bot_name else "")
-            for s in seats
-        }
+        w = session.words
+        labels = {s: self.seat_label(s) for s in seats}
         pad = max((len(label) for label in labels.values()), default=0)
         mate = partner(self.viewer, game.n) if game.options.teams and self.viewer is not None else None
         for seat in seats:
@@ -399,17 +411,19 @@ class TableScreen(Screen[None]):
             line = Text("▶ " if acting else "  ", style="bold")
             line.append(f"{labels[seat]:<{pad}}", style="bold" if acting else "")
             if seat == mate:
-                line.append(" (partner)", style="italic")
-            line.append(f"  {size:>2} card{'s' if size != 1 else ' '}  {game.scores[seat]:>4} pts")
+                line.append(f" {w.t('play.partner')}", style="italic")
+            line.append(
+                f"  {w.t('n.play.cards_column', count=size)}  {w.t('n.play.points_column', count=game.scores[seat])}"
+            )
             if session.said_uno(seat):
-                line.append("  UNO!", style="bold red")
+                line.append(f"  {w.t('play.uno')}", style="bold red")
             elif size == 1 and view.uno_exposed == seat:
-                line.append("  forgot UNO!", style="bold")
+                line.append(f"  {w.t('play.forgot_uno')}", style="bold")
             if obs_backs is not None:
                 backs = obs_backs[seat]
                 if backs is None:  # seat 0's own hand, seen by a spectator: its backs are public
                     backs = sorted(game.face_text(t, 1 - game.side) for t in game.hands[seat])
-                line.append("  backs")
+                line.append(f"  {w.t('play.backs')}")
                 for back in backs:
                     line.append(" ")
                     line.append_text(look.short_chip(back))
@@ -427,23 +441,25 @@ class TableScreen(Screen[None]):
         game = self.session.game
         view = self.session.views[self.viewer if self.viewer is not None else 0]
         top = game.face_text(game.top_card) if game.discard else None
-        text = Text("Discard ")
+        w = self.session.words
+        text = Text(f"{w.t('play.discard')} ")
         if top is not None:
             text.append_text(look.chip(top, marked=False))
-        text.append("  Colour ")
+        text.append(f"  {w.t('play.colour')} ")
         text.append_text(look.color_chip(COLOR_NAMES[game.color] if game.color >= 0 else None))
-        arrow = "↻ clockwise" if game.direction == 1 else "↺ counterclockwise"
-        text.append(f"  {arrow}\n")
+        direction = "clockwise" if game.direction == 1 else "counterclockwise"
+        arrow = "↻" if game.direction == 1 else "↺"
+        text.append(f"  {arrow} {w.direction(direction)}\n")
         if game.launcher is not None:
-            text.append(f"Launcher: {view.draw_size} cards inside")
+            text.append(w.t("n.play.launcher_inside", count=view.draw_size))
         else:
-            text.append(f"Draw pile: {view.draw_size} cards")
+            text.append(w.t("n.play.draw_pile", count=view.draw_size))
             back = view.draw_top_back
             if back is not None:
-                text.append(", top card's back ")
+                text.append(f", {w.t('play.top_back')} ")
                 text.append_text(look.short_chip(game.face_text(back, 1 - game.side)))
         if game.stack_total:
-            text.append(f"   stacked: +{game.stack_total}", style="bold")
+            text.append(f"   {w.t('play.stacked', total=game.stack_total)}", style="bold")
         return text
 
     def hand_text(self, rows: int) -> Text:
@@ -452,12 +468,13 @@ class TableScreen(Screen[None]):
         session = self.session
         game = session.game
         if self.viewer is None:
-            return Text("(hands are hidden)", style="italic")
+            return Text(session.words.t("play.hands_hidden"), style="italic")
         player = session.players[self.viewer]
         prompt = self.prompt if self.ready and self.prompt is not None else None
         hand = prompt.hand if prompt is not None else session.hand(self.viewer)
-        text = Text(f"{player.name} — {len(hand)} card{'s' if len(hand) != 1 else ''}, ", style="bold")
-        text.append(f"{game.scores[self.viewer]} pts", style="bold")
+        w = session.words
+        text = Text(f"{player.name} — {w.t('n.cards', count=len(hand))}, ", style="bold")
+        text.append(w.t("n.points", count=game.scores[self.viewer]), style="bold")
         picking = prompt is not None and prompt.pick_from_hand and self.submenu is None
         marking = prompt is not None and prompt.pick_from_hand
         chips = [
@@ -478,7 +495,10 @@ class TableScreen(Screen[None]):
             shown = layout[self.hand_top : self.hand_top + rows]
             above = sum(len(row) for row in layout[: self.hand_top])
             below = sum(len(row) for row in layout[self.hand_top + rows :])
-            hidden = [f"▲ {above} more" if above else "", f"▼ {below} more" if below else ""]
+            hidden = [
+                f"▲ {w.t('play.more', count=above)}" if above else "",
+                f"▼ {w.t('play.more', count=below)}" if below else "",
+            ]
             text.append("   " + "   ".join(count for count in hidden if count), style="italic")
         else:
             self.hand_top = 0
@@ -491,8 +511,8 @@ class TableScreen(Screen[None]):
             text.append("\n")
             text.append(f"{faces.label(card.face)}", style="bold")
             if card.back is not None:
-                text.append(f"  (back: {faces.label(card.back)})")
-            text.append("  playable" if card.legal else "  cannot be played now", style="italic")
+                text.append(f"  ({w.t('play.back', card=faces.label(card.back))})")
+            text.append(f"  {w.t('table.playable') if card.legal else w.t('play.not_now')}", style="italic")
         return text
 
     def width_of(self, selector: str) -> int:
@@ -514,7 +534,7 @@ class TableScreen(Screen[None]):
         if self.ready and self.prompt is not None:
             question = Text(self.prompt.message if self.submenu is None else self.submenu_title, style="bold")
             if self.uno_armed:
-                question.append("  [UNO called]", style="bold red")
+                question.append(f"  {self.session.words.t('play.uno_called')}", style="bold red")
             width = self.width_of("#prompt")
             if self.prompt.pick_from_hand and self.submenu is None:  # draw or press: beside the question
                 others = [Text(f"D: {choice.label}") for choice in self.prompt.choices]
@@ -530,7 +550,7 @@ class TableScreen(Screen[None]):
         elif not self.finished:
             to_act = self.session.game.to_act
             if to_act is not None:
-                text.append(f"{self.session.names[to_act]} is thinking…", style="italic")
+                text.append(self.session.words.t("play.thinking", player=to_act), style="italic")
         if self.message:
             text.append(f"\n{self.message}", style="italic")
         return text
@@ -542,19 +562,19 @@ class TableScreen(Screen[None]):
             parts.append(self.window_keys)
         elif self.ready and self.prompt is not None:
             if self.prompt.pick_from_hand and self.submenu is None:
-                parts.append("←→↑↓/1-9,0 pick · Enter play")
-                verbs = {DRAW: "draw", PRESS: "press"}
+                parts.append(tr("play.keys_pick"))
+                verbs = {DRAW: N_("play.key_draw"), PRESS: N_("play.key_press")}
                 draws = [verbs[c.action.kind] for c in self.prompt.choices if c.action.kind in verbs]
                 if draws:
-                    parts.append(f"D {draws[0]}")
+                    parts.append(tr(draws[0]))
             else:
-                parts.append("←→/1-9 choose · Enter ok")
+                parts.append(tr("play.keys_choose"))
                 if self.submenu is not None:
-                    parts.append("Esc back")
-            parts.append("U UNO")
+                    parts.append(tr("play.key_back"))
+            parts.append(tr("play.key_uno"))
             if self.viewer is not None and any(a.kind == CATCH for a in self.session.out_of_turn(self.viewer)):
-                parts.append("C catch")
-        parts += ["L log", "? help", "Q quit"]
+                parts.append(tr("play.key_catch"))
+        parts += [tr("play.key_log"), tr("play.key_help"), tr("play.key_quit_short")]
         return Text(" · ".join(parts), style="reverse")
 
     def log_lines(self, lines: Sequence[str], style: str = "") -> None:
@@ -598,7 +618,12 @@ class TableScreen(Screen[None]):
         except (ExternalBotError, UnokitError) as exc:
             app = self.app
             if isinstance(app, PlayApp):
-                app.fail(f"the game stopped: {exc}")
+                app.fail(
+                    tr(
+                        "play.game_stopped",
+                        error=self.session.words.error(exc) if isinstance(exc, UnokitError) else str(exc),
+                    )
+                )
 
     def open_prompt(self, seat: int) -> None:
         self.prompt = self.session.prompt(seat)
@@ -620,7 +645,7 @@ class TableScreen(Screen[None]):
         if self.hot_seat and self.session.is_human(seat):
             await self.show_revealed(outcome, seat)
         if outcome.flipped_to is not None:  # under the prompt, never over it
-            self.message = f"⟳ FLIP: everything is now on the {outcome.flipped_to.upper()} side"
+            self.message = f"⟳ {self.session.words.t('play.flipped', side=outcome.flipped_to)}"
         if reactions and outcome.exposed is not None:
             await self.uno_window(outcome.exposed)
         if reactions and outcome.summary is None:
@@ -671,12 +696,11 @@ class TableScreen(Screen[None]):
         if mine and self.catch_window > 0:
             loop = asyncio.get_running_loop()
             self.window = loop.create_future()
-            who = session.names[exposed]
             if exposed == self.viewer:
-                self.window_text = "You have one card and did not call UNO! Press U before someone catches you!"
+                self.window_text = session.words.t("play.you_forgot_uno")
             else:
-                self.window_text = f"{who} has one card and did not call UNO! Press C to catch {who}!"
-            self.window_keys = "C catch · U call UNO"
+                self.window_text = session.words.t("play.catch_window", player=exposed)
+            self.window_keys = tr("play.catch_keys")
             self.render_all()
             timeout = min([r.after for r in reactions] + [self.catch_window])
             try:
@@ -705,9 +729,8 @@ class TableScreen(Screen[None]):
         if mine and self.catch_window > 0:
             loop = asyncio.get_running_loop()
             self.window = loop.create_future()
-            card = faces.title(session.game.face_text(mine[0].card))
-            self.window_text = f"You hold the same {card}: press J to jump in!"
-            self.window_keys = "J jump in · U call UNO with it"
+            self.window_text = session.words.t("play.jump_window", card=session.game.face_text(mine[0].card))
+            self.window_keys = tr("play.jump_keys")
             self.render_all()
             timeout = min([r.after for r in reactions] + [self.catch_window])
             try:
@@ -758,7 +781,7 @@ class TableScreen(Screen[None]):
         try:
             await self.perform(action, seat)
         except UnokitError as exc:  # the game is unchanged; ask again
-            self.message = plain(str(exc))
+            self.message = self.session.words.error(exc)
         await self.drive()
 
     def out_of_turn_key(self, kind: str) -> bool:
@@ -795,29 +818,29 @@ class TableScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         key = event.key
         event.stop()
-        if key in ("q", "ctrl+q"):
+        if key in terminal_keys("quit"):
             app = self.app
             if isinstance(app, PlayApp):
                 app.ask_to_quit()
             return
-        if key in ("question_mark", "f1"):
+        if key in terminal_keys("help"):
             self.app.push_screen(HelpScreen(self.session.game))
             return
-        if key == "l":
+        if key in terminal_keys("log"):
             self.app.push_screen(LogScreen(self.history))
             return
-        if key == "c":
+        if key in terminal_keys("catch"):
             if not self.out_of_turn_key(CATCH):
-                self.hint("nobody to catch")
+                self.hint(tr("play.nobody_to_catch"))
             return
-        if key == "j":
+        if key in terminal_keys("jump"):
             if not self.jump_key():
-                self.hint("nothing to jump in on")
+                self.hint(tr("play.nothing_to_jump"))
             return
-        if key == "u":
+        if key in terminal_keys("uno"):
             if not self.out_of_turn_key(UNO) and (self.ready or self.window is not None):
                 self.uno_armed = not self.uno_armed
-                self.hint("UNO! will be called with your next play" if self.uno_armed else "UNO call taken back")
+                self.hint(tr("play.uno_armed") if self.uno_armed else tr("play.uno_unarmed"))
             return
         if not self.ready or self.prompt is None or self.window is not None:
             return
@@ -839,10 +862,10 @@ class TableScreen(Screen[None]):
         elif key.isdigit() and 1 <= int(key) <= len(choices):
             self.answer(choices[int(key) - 1])
             return
-        elif key == "enter":
+        elif key in terminal_keys("play"):
             self.answer(choices[self.menu_index])
             return
-        elif key == "escape" and self.submenu is not None:
+        elif key in terminal_keys("back") and self.submenu is not None:
             self.submenu = None
             self.menu_index = 0
         self.render_all()
@@ -850,7 +873,7 @@ class TableScreen(Screen[None]):
     def answer(self, choice: Choice) -> None:
         """Take a menu answer: submit it, or ask for the colour it names first."""
         if choice.colors:
-            self.ask_color(f"{choice.label}: name the colour", list(choice.colors))
+            self.ask_color(self.session.words.t("play.name_the_color", card=choice.label), list(choice.colors))
         else:
             self.submit(choice.action)
 
@@ -871,20 +894,20 @@ class TableScreen(Screen[None]):
             self.cursor = (self.cursor + 1) % len(hand)
         elif key in ("up", "down") and hand:
             self.cursor = self.row_neighbour(-1 if key == "up" else 1)
-        elif key == "home":
+        elif key == terminal_keys("first_last")[0]:
             self.cursor = 0
-        elif key == "end":
+        elif key == terminal_keys("first_last")[1]:
             self.cursor = max(len(hand) - 1, 0)
         elif key.isdigit():
             index = (int(key) or 10) - 1
             if index < len(hand):
                 self.cursor = index
-        elif key == "d":
+        elif key in terminal_keys("draw"):
             draws = [c.action for c in prompt.choices if c.action.kind in (DRAW, PRESS)]
             if draws:
                 self.submit(draws[0])
                 return
-        elif key == "enter" and hand:
+        elif key in terminal_keys("play") and hand:
             self.choose_card(hand[self.cursor].card)
             return
         self.message = ""
@@ -911,12 +934,18 @@ class TableScreen(Screen[None]):
             self.submit(actions[0])
         else:
             face = self.session.game.face_text(card)
+            words = self.session.words
             self.ask_color(
-                "Discard every card of which colour?"
+                words.t("play.which_color_discard")
                 if face == "wild_discard_all"
-                else f"{faces.title(face)}: name the colour",
+                else words.t("play.name_the_color", card=face),
                 list(naming_a_color(faces.title(face), actions).colors),
             )
+
+
+def tr(key: str, **params: object) -> str:
+    """A message of the terminal's catalogue (parameters shown as given)."""
+    return catalog().t(key, **params)
 
 
 def key_number(index: int) -> int | None:

@@ -19,6 +19,7 @@ from ..bots.levels import DEFAULT_LEVEL, for_people
 from ..clickopts import (
     VARIANT_HELP,
     deck_option,
+    lang_option,
     output_file,
     output_folder,
     parse_option_pairs,
@@ -29,6 +30,8 @@ from ..clickopts import (
 from ..core.errors import OptionError, UnokitError
 from ..core.rng import MASK64, Rng
 from ..files import PathError, prepare_folder
+from ..i18n import catalog
+from ..i18n.lines import words
 from ..record import RecordError, RecordingGame, Replay
 from ..record.commands import load
 from ..record.render import render_log, render_step
@@ -130,19 +133,19 @@ def make_setup(
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--bots") from None
     human_count = players - len(bot_list)
+    w = words()
     if human_count < 0:
-        raise click.BadParameter(f"{len(bot_list)} bots do not fit at {players} seats", param_hint="--bots")
+        raise click.BadParameter(w.t("n.cli.bots_do_not_fit", count=len(bot_list), total=players), param_hint="--bots")
     if len(names) > human_count:
         raise click.BadParameter(
-            f"{len(names)} names for {human_count} human seat(s) ({players} players, {len(bot_list)} bots)",
-            param_hint="--name",
+            w.t("n.cli.names_do_not_fit", count=human_count, number=len(names), total=players), param_hint="--name"
         )
     humans = list(names)
     if human_count == 1 and not humans:
-        humans = ["You"]
-    humans += [f"Player {i + 1}" for i in range(len(humans), human_count)]
+        humans = [catalog().t("play.you")]
+    humans += [catalog().t("play.player_n", number=i + 1) for i in range(len(humans), human_count)]
     if len({h.lower() for h in humans}) != len(humans):
-        raise click.BadParameter("two people have the same name", param_hint="--name")
+        raise click.BadParameter(w.t("cli.same_names"), param_hint="--name")
     # --record names a folder when it is one, or when it ends with a slash (to be created)
     in_folder = record is not None and (str(record).endswith(("/", os.sep)) or Path(record).is_dir())
     place = None if record is None else Path(record).expanduser()
@@ -150,7 +153,7 @@ def make_setup(
     try:
         RecordingGame.new(variant, players, 0 if seed is None else seed, **parsed)
     except (OptionError, UnokitError) as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(words().error(exc)) from None
     check_record_place(setup)
     return setup
 
@@ -220,6 +223,7 @@ def _reaction(text: str) -> tuple[float, float]:
 
 
 @click.command()
+@lang_option
 @click.option("--variant", default="flip", show_default=True, help=VARIANT_HELP)
 @click.option("--players", default=4, show_default=True, type=int, help="seats at the table, people and bots")
 @click.option(
@@ -291,11 +295,11 @@ def play(
     require_extra("play", "play", ["textual", "rich"])
     habits = play_habits(forget, catch_chance, reaction, no_habits)
     if (delay is not None and delay < 0) or catch_window < 0:
-        raise click.UsageError("--delay and --catch-window are seconds, 0 or more")
+        raise click.UsageError(words().t("cli.seconds_not_negative"))
     option = with_deck(option, deck)
     setup = make_setup(variant, players, bots, seed, option, names, habits, record)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise click.UsageError("unokit play needs a terminal")
+        raise click.UsageError(catalog().t("cli.play_needs_terminal"))
     from .app import PlayApp
 
     externals = start_external_bots(setup.bots, time_limit)
@@ -308,14 +312,17 @@ def play(
         close_bots(externals)
         last = app.save_game()
         for path in [*app.saved, *([last] if last is not None and last not in app.saved else [])]:
-            click.echo(f"Game record saved to {path}  ({program()} replay {shlex.quote(str(path))})")
+            click.echo(
+                catalog().t("cli.record_saved", path=str(path), replay=f"{program()} replay {shlex.quote(str(path))}")
+            )
         if app.session is not None and app.session.save_error is not None:
-            click.echo(f"Error: {app.session.save_error}", err=True)
+            click.echo(catalog().t("cli.error", error=app.session.save_error), err=True)
     if app.error is not None:
         raise click.ClickException(app.error)
 
 
 @click.command()
+@lang_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--seat", type=int, default=None, help="view the table as this seat (default: everyone)")
 @click.option("--step", type=int, default=None, help="start at this step (default: 0; with --print: the end)")
@@ -331,14 +338,14 @@ def replay(file: Path, seat: int | None, step: int | None, print_: bool, log: bo
     """
     record = load(file)
     if seat is not None and not 0 <= seat < record.players:
-        raise click.BadParameter(f"seats are 0 to {record.players - 1}", param_hint="--seat")
+        raise click.BadParameter(catalog().t("cli.seats_range", high=record.players - 1), param_hint="--seat")
     try:
         game_replay = Replay(record, check_version=not any_version)
     except RecordError as exc:
         raise click.ClickException(f"{file}: {exc}") from None
     last = len(game_replay)
     if step is not None and not 0 <= step <= last:
-        raise click.BadParameter(f"steps are 0 to {last}", param_hint="--step")
+        raise click.BadParameter(catalog().t("cli.steps_range", high=last), param_hint="--step")
     if print_:
         at = last if step is None else step
         if log:
@@ -348,7 +355,7 @@ def replay(file: Path, seat: int | None, step: int | None, print_: bool, log: bo
         return
     require_extra("replay", "play", ["textual", "rich"])
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise click.UsageError("the viewer needs a terminal; use --print to print a step instead")
+        raise click.UsageError(catalog().t("cli.viewer_needs_terminal"))
     from .viewer import ReplayApp
 
     ReplayApp(game_replay, seat, step or 0).run()

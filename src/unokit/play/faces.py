@@ -1,4 +1,5 @@
-"""Card faces for people: titles (``Red 5``), colour-blind symbols (R-5.1) and short codes.
+"""Card faces for people: titles (``Red 5``), colour-blind symbols (R-5.1) and short codes, in
+the terminal's language (:func:`unokit.i18n.current`).
 
 Pure text helpers shared by the terminal UI, the round summary and the event log; the
 styling (colours on screen) lives in :mod:`unokit.play.look`.
@@ -6,7 +7,9 @@ styling (colours on screen) lives in :mod:`unokit.play.look`.
 
 from __future__ import annotations
 
-from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS, KIND_TITLES, KINDS, NO_COLOR, Face, parse_face
+from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS, KIND_NAMES, NO_COLOR, Face, parse_face
+from ..i18n import catalog
+from ..i18n.lines import words
 
 #: Glyphs of the colour-blind symbols (circle, diamond, triangle, square) and of wild cards.
 SYMBOL_GLYPHS: dict[str, str] = {"circle": "●", "diamond": "◆", "triangle": "▲", "square": "■"}
@@ -41,11 +44,9 @@ def glyph(color: str | None) -> str:
 
 
 def title(face: str) -> str:
-    """``Red 5``, ``Teal Skip Everyone``, ``Wild Draw Color``."""
-    f = parse_face(face)
-    if f.color == NO_COLOR:
-        return KIND_TITLES[f.kind]
-    return f"{face.split(maxsplit=1)[0].capitalize()} {KIND_TITLES[f.kind]}"
+    """``Red 5``, ``Teal Skip Everyone``, ``Wild Draw Color``: the printed title, in the
+    terminal's language."""
+    return words().card(face)
 
 
 def label(face: str) -> str:
@@ -55,11 +56,12 @@ def label(face: str) -> str:
 
 def short(face: str) -> str:
     """A short code for tight spaces: symbol and kind, ``●7``, ``▲SE``, ``★W+C``."""
-    return f"{glyph(color_of(face))}{KINDS[parse_face(face).kind].short}"
+    return f"{glyph(color_of(face))}{catalog().t(f'card.{KIND_NAMES[parse_face(face).kind]}.short')}"
 
 
 def color_label(color: str | None) -> str:
-    """``red ● circle``; a dash while no colour is in play."""
+    """``red ● circle``; a dash while no colour is in play (in the terminal's language)."""
     if color is None:
-        return "— (being chosen)"
-    return f"{color} {glyph(color)} {symbol_name(color)}"
+        return catalog().t("play.color_being_chosen")
+    symbol = catalog().t(f"symbol.{symbol_name(color)}")
+    return catalog().t("play.color_label", color=words().color(color), glyph=glyph(color), symbol=symbol)

@@ -8,88 +8,72 @@ options in force. What each card does is on the variant's rules page, which the 
 
 from __future__ import annotations
 
-from ..core.cards import KIND_TITLES, KINDS, is_number
+from ..core.cards import KIND_NAMES, KINDS, is_number
 from ..core.game import Game
+from ..i18n import N_
+from ..i18n.lines import Words, words
+from ..keys import KEYMAP
 
-#: The keys of the table screen: (keys, what they do).
-KEYS: tuple[tuple[str, str], ...] = (
-    ("← → ↑ ↓ Home End", "move in your hand (↑ ↓: a row up or down)"),
-    ("1 … 9, 0", "pick card 1 … 9, 10; in a menu, answer 1 … 9"),
-    ("Enter", "play the picked card; in a menu, take the answer"),
-    ("← → ↑ ↓ in a menu", "move through the answers"),
-    ("D", "draw, press the launcher, or take a stacked draw"),
-    ("U", "call UNO with your next play (or late, if you forgot)"),
-    ("C", "catch a player who did not call UNO"),
-    ("Esc", "back out of a colour choice; close this help"),
-    ("L", "the whole log of the game so far"),
-    ("?", "this help"),
-    ("Q", "quit (asks first; the game record is saved)"),
-)
+#: The keys of the table screen: (keys, the catalogue key of what they do), from the key map it
+#: shares with the browser (:mod:`unokit.keys`).
+KEYS: tuple[tuple[str, str], ...] = tuple((b.shown, f"keys.{b.command}") for b in KEYMAP if b.terminal)
 
+#: The scoring modes in words, by mode.
 _SCORING = {
-    "winner": "the round's winner scores the points of the cards left in the other hands; "
-    "the first to reach {target} points wins the game",
-    "own_hand": "everyone scores the points left in their own hand; once someone reaches "
-    "{target} points, the lowest total wins",
-    "loser": "everyone scores the points left in their own hand; once someone reaches "
-    "{target} points, everyone still under {target} wins",
+    "winner": N_("help.scoring.winner"),
+    "own_hand": N_("help.scoring.own_hand"),
+    "loser": N_("help.scoring.loser"),
 }
 
 
-def _names(kinds: list[int]) -> str:
-    """``Wild Draw Two``; ``Draw One or a Draw Five``."""
-    return " or a ".join(KIND_TITLES[k] for k in kinds)
+def _names(w: Words, kinds: list[int]) -> str:
+    """``Wild Draw Two``; ``Draw One`` or ``Draw Five``."""
+    return w.cat.text(N_("help.or")).join(w.kind(KIND_NAMES[k]) for k in kinds)
 
 
 def card_lines(game: Game) -> list[str]:
     """The cards of each side of the game's deck with their points, numbers first."""
     rules, deck = game.rules, game.deck
+    w = words()
     lines = []
     for side in range(2 if rules.double_sided else 1):
         kinds = sorted(set(deck.kind[side]))
         numbers = [k for k in kinds if is_number(k)]
-        parts = [f"{numbers[0]} to {numbers[-1]} (face value)"] if numbers else []
-        parts += [f"{KIND_TITLES[k]} {rules.card_points(k)}" for k in kinds if not is_number(k)]
-        where = f"{rules.side_names[side].capitalize()} side: " if rules.double_sided else ""
-        lines.append(where + ", ".join(parts))
+        parts = [w.t("help.numbers", low=numbers[0], high=numbers[-1])] if numbers else []
+        parts += [
+            w.t("help.card_points", kind=KIND_NAMES[k], points=rules.card_points(k)) for k in kinds if not is_number(k)
+        ]
+        cards = w.cat.join(parts)
+        lines.append(w.t("help.side_cards", side=rules.side_names[side], cards=cards) if rules.double_sided else cards)
     return lines
 
 
 def rules_summary(game: Game) -> list[str]:
-    """The game being played, in short, from the engine's facts (see the module docstring)."""
+    """The game being played, in short, from the engine's facts (see the module docstring), in
+    the terminal's language."""
     rules, options = game.rules, game.options
+    w = words()
     kinds = set(game.deck.kind[0]) | (set(game.deck.kind[1]) if rules.double_sided else set())
     lines = [
-        f"{rules.title}: {game.n} players (the variant takes {rules.min_players} to {rules.max_players}).",
-        "Be the first to play all your cards. On your turn, play a card of the colour in play or "
-        "with the top card's number or symbol, or a wild card; or "
-        + ("press the launcher (it throws out cards, or nothing)." if rules.uses_launcher else "draw a card."),
+        w.t("help.players", variant=game.variant, count=game.n, low=rules.min_players, high=rules.max_players),
+        w.t("help.goal_launcher") if rules.uses_launcher else w.t("help.goal"),
     ]
     if rules.double_sided:
         light, dark = rules.side_names
-        lines.append(
-            f"Every card has a {light} and a {dark} face; the side in play is shown at the top, and the "
-            "other hands show you their backs."
-        )
-    lines += ["", "Cards and the points they count when left in a hand:", *(f"  {line}" for line in card_lines(game))]
+        lines.append(w.t("help.two_sides", light=light, dark=dark))
+    lines += ["", w.t("help.cards_title"), *(f"  {line}" for line in card_lines(game))]
     challengeable = sorted(k for k in kinds if KINDS[k].challengeable)
     if challengeable:
-        if options.bluffing:
-            lines.append(f"The next player may challenge a {_names(challengeable)}.")
-        else:
-            lines.append(
-                f"A {_names(challengeable)} may be played only without a card of the colour in play (bluffing=false)."
-            )
+        key = N_("help.challenge") if options.bluffing else N_("help.no_bluffing")
+        lines.append(w.t(key, cards=_names(w, challengeable)))
     stackable = sorted(k for k in kinds if KINDS[k].stackable)
     if "stacking" in rules.options and stackable:
         lines.append(
-            f"Stacking is on: a {_names(stackable)} may be answered with the same card."
-            if options.stacking
-            else "Stacking is off."
+            w.t("help.stacking_on", cards=_names(w, stackable)) if options.stacking else w.t("help.stacking_off")
         )
-    scoring = _SCORING[options.scoring].format(target=options.target)
+    scoring = w.t(_SCORING[options.scoring], goal=options.target)
     if options.rounds:
-        scoring += f"; the game ends after {options.rounds} rounds at the latest (the best total wins)"
-    lines.append(f"Scoring ({options.scoring}): {scoring}.")
-    lines.append(f"The whole rules, with what each card does: docs/rules/{rules.name}.md in unokit's source.")
+        scoring = w.t("n.help.rounds", scoring=scoring, count=options.rounds)
+    lines.append(w.t("help.scoring", mode=w.t(f"option.scoring.{options.scoring}"), scoring=scoring))
+    lines.append(w.t("help.rules_page", page=f"docs/rules/{rules.name}.md"))
     return lines

@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from ..i18n import catalog
 from . import faces
 
 #: Background colour of each card colour (and wilds), with a readable text colour on it.
@@ -25,11 +26,12 @@ CARD_COLORS: dict[str | None, tuple[str, str]] = {
     None: ("#303030", "white"),
 }
 
+#: How each side's badge looks: its glyph and style (its words are the catalogue's).
 SIDE_BADGES: dict[str, tuple[str, str]] = {
-    "light": ("☀ LIGHT SIDE", "bold black on #f0f0f0"),
-    "dark": ("☾ DARK SIDE", "bold white on #5f00af"),
-    "mild": ("☀ MILD SIDE", "bold black on #f0f0f0"),
-    "wild": ("☾ WILD SIDE", "bold white on #af0000"),
+    "light": ("☀", "bold black on #f0f0f0"),
+    "dark": ("☾", "bold white on #5f00af"),
+    "mild": ("☀", "bold black on #f0f0f0"),
+    "wild": ("☾", "bold white on #af0000"),
 }
 
 
@@ -65,14 +67,16 @@ def short_chip(face: str) -> Text:
 def color_chip(color: str | None) -> Text:
     """The colour in play with its symbol: ``red ● circle``."""
     if color is None:
-        return Text("being chosen", style="italic")
+        return Text(catalog().t("table.being_chosen"), style="italic")
     background, text = CARD_COLORS[color]
     return Text(f" {faces.color_label(color)} ", style=f"bold {text} on {background}")
 
 
 def side_badge(side: str) -> Text:
-    label, style = SIDE_BADGES[side]
-    return Text(f" {label} ", style=style)
+    """The side in play as a badge: ``☾ DARK SIDE``."""
+    glyph, style = SIDE_BADGES[side]
+    label = catalog().t("table.side_value", side=catalog().t(f"side.{side}")).upper()
+    return Text(f" {glyph} {label} ", style=style)
 
 
 def chip_rows(chips: list[Text], width: int, gap: str = " ") -> list[list[int]]:

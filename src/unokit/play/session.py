@@ -32,16 +32,16 @@ from ..core.actions import (
     UNO,
     Action,
 )
-from ..core.cards import COLOR_NAMES, KIND_BY_NAME, KINDS, NO_COLOR, SIDE_COLORS
+from ..core.cards import COLOR_BY_NAME, COLOR_NAMES, KIND_BY_NAME, KINDS, NO_COLOR, SIDE_COLORS
 from ..core.errors import UnokitError
 from ..core.game import Event, Game
 from ..core.observation import View
 from ..core.teams import team_members
 from ..core.types import DecisionKind
 from ..core.variants import OPTION_SPECS, VARIANTS, Options
-from ..i18n import DEFAULT, catalog
+from ..i18n import N_, catalog
 from ..i18n.lines import Words
-from ..narration import Narrator, plain, plural
+from ..narration import Narrator, action_line
 from ..record import GameRecord, RecordingGame, Seat, save_record
 from . import faces
 
@@ -227,7 +227,7 @@ def summarize(variant: str, names: Sequence[str], events: list[Event]) -> RoundS
     )
 
 
-def house_rules_line(options: Options, names: Sequence[str], lang: str = DEFAULT) -> str:
+def house_rules_line(options: Options, names: Sequence[str], lang: str | None = None) -> str:
     """The active house rules in words (``House rules: Jump-In · Stacking: progressive``), or an
     empty string when the official rules are played."""
     words = Words(catalog(lang))
@@ -255,16 +255,21 @@ class TerminalWords(Words):
     colour-blind symbol (``teal ▲``)."""
 
     def color(self, name: str | None) -> str:
-        if not name:
+        if not name or name not in COLOR_BY_NAME:
             return super().color(name)
         return f"{super().color(name)} {faces.glyph(name)}"
+
+    def color_label(self, name: str | None) -> str:
+        """A colour with its glyph and its symbol's name (``red ● circle``); a dash while one is
+        being chosen."""
+        return faces.color_label(name)
 
 
 class Teller:
     """Tells events in words (:class:`~unokit.narration.Narrator` and :class:`TerminalWords`),
     following the side in play: ``Ann played Wild Draw Color — teal ▲``."""
 
-    def __init__(self, names: Sequence[str], side: int = 0, double_sided: bool = True, lang: str = DEFAULT) -> None:
+    def __init__(self, names: Sequence[str], side: int = 0, double_sided: bool = True, lang: str | None = None) -> None:
         self.names = list(names)
         self.narrator = Narrator(side, double_sided)
         self.words = TerminalWords(catalog(lang), self.names)
@@ -417,14 +422,20 @@ class Session:
         """``seat``'s hand, sorted by the active face (colours in side order, then kind)."""
         return hand_cards(self.game, seat, legal_cards)
 
+    @property
+    def words(self) -> TerminalWords:
+        """The table's words, in the terminal's language, seats by name."""
+        return TerminalWords(catalog(), self.names)
+
     def prompt(self, seat: int) -> Prompt:
-        """What ``seat`` (the seat to act) must decide, for a person."""
+        """What ``seat`` (the seat to act) must decide, for a person, in the terminal's language."""
         game = self.game
         decision = game.decision
         legal = [a for a in game.legal_actions(seat) if a.kind not in (CATCH, UNO)]
-        names = self.names
         pending = self.views[seat].pending()
+        w = self.words
         discarding = decision in _DISCARDING
+        launcher = game.launcher is not None
         if decision in ("turn", "stack") or discarding:
             kinds = (DISCARD,) if discarding else (PLAY,)
             playable = {a.card for a in legal if a.kind in kinds}
@@ -432,85 +443,100 @@ class Session:
             for a in legal:
                 if a.kind == DRAW:
                     if decision == "stack":
-                        label = f"Draw all {game.stack_total} cards"
+                        label = w.t("n.action.draw_all", count=game.stack_total)
                     elif game.options.draw_until_playable:
-                        label = "Draw until a card fits"
+                        label = w.t("action.draw.until")
                     else:
-                        label = "Draw a card"
+                        label = w.t("action.draw")
                     others.append(Choice(label, a))
                 elif a.kind == PRESS:
-                    label = f"Press {game.stack_total} times" if decision == "stack" else "Press the launcher"
+                    if decision == "stack":
+                        label = w.t("n.action.press_all", count=game.stack_total)
+                    else:
+                        label = w.t("action.press")
                     others.append(Choice(label, a))
             if decision == "turn":
-                press = any(c.action.kind == PRESS for c in others)
-                message = "Your turn: play a card" + (
-                    (" or press the launcher" if press else " or draw") if others else ""
-                )
+                if not others:
+                    message = w.t("play.turn_play_only")
+                elif any(c.action.kind == PRESS for c in others):
+                    message = w.t("decision.turn.launcher")
+                else:
+                    message = w.t("decision.turn")
             elif decision == "stack":
-                what = "presses" if game.launcher is not None else "draw"
-                message = (
-                    f"A {what} of {game.stack_total} is coming your way: pass it on with a card that stacks, or take it"
-                )
+                key = N_("decision.stack.launcher") if launcher else N_("decision.stack")
+                message = w.t(key, total=game.stack_total)
             elif decision == "choose_discard":
-                message = "The launcher stayed silent: discard one card"
+                message = w.t("decision.choose_discard")
             else:
-                count = pending.get("count", 1)
-                message = f"{faces.title(str(pending['card']))}: discard {count} card{'s' if count != 1 else ''}"
+                message = w.t("n.play.discard_cards", kind=str(pending["card"]), count=pending.get("count", 1))
             return Prompt(seat, decision, message, self.hand(seat, playable), True, others)
         choices: list[Choice] = []
         if decision == "play_or_keep":
             drawn = faces.face_of(str(pending["card"]), game.side)
             plays = [a for a in legal if a.kind == PLAY_DRAWN and not a.uno]
             if plays:
-                choices.append(naming_a_color(f"Play the {faces.title(drawn)}", plays))
-            choices += [Choice("Keep it", a) for a in legal if a.kind == KEEP]
-            question = "you must play it (force play)" if game.options.force_play else "play it or keep it?"
-            message = f"You drew {faces.label(drawn)}: {question}"
+                choices.append(naming_a_color(w.t("play.play_drawn", card=drawn), plays))
+            choices += [Choice(w.t("action.keep"), a) for a in legal if a.kind == KEEP]
+            key = N_("play.drawn_force") if game.options.force_play else N_("decision.play_or_keep.card")
+            message = w.t(key, card=faces.label(drawn))
         elif decision == "challenge":
-            by, card = names[pending["by"]], faces.title(str(pending["card"]))
-            previous = pending.get("previous_color")
             kind = KINDS[KIND_BY_NAME[str(pending["card"])]]
-            draw_text = f"draw {kind.draws}" if kind.draws else f"draw until {pending['color']}"
+            previous = pending.get("previous_color")
             # The challenge asks a question about the hand; it tells nothing about it.
-            claim = f"did {by} hold a {previous} card?" if previous else f"did {by} bluff?"
+            if previous:
+                claim = w.t("play.challenge_color", by=pending["by"], color=previous)
+            else:
+                claim = w.t("play.challenge_bluff", by=pending["by"])
             passes: dict[int, list[Action]] = {}  # stacked Wild Draw cards passed on (H-3), by card
             for a in legal:
                 if a.kind == CHALLENGE:
-                    choices.append(Choice(f"Challenge: {claim}", a))
+                    choices.append(Choice(claim, a))
                 elif a.kind == ACCEPT:
                     if game.stack_total:
-                        draw_text = f"draw all {game.stack_total}"
-                    choices.append(Choice(f"Accept: {draw_text}", a))
+                        accept = w.t("n.play.accept_all", count=game.stack_total)
+                    elif kind.draws:
+                        accept = w.t("n.play.accept_draw", count=kind.draws)
+                    else:
+                        accept = w.t("play.accept_until", color=pending["color"])
+                    choices.append(Choice(accept, a))
                 elif a.kind == PLAY and not a.uno:
                     passes.setdefault(a.card, []).append(a)
             for passed, plays in passes.items():
-                choices.append(naming_a_color(f"Pass it on: {faces.title(game.face_text(passed))}", plays))
-            message = f"{by} played {card} naming {faces.color_label(pending.get('color'))}. Challenge it?"
+                choices.append(naming_a_color(w.t("play.pass_on", card=game.face_text(passed)), plays))
+            message = w.t(
+                "decision.challenge", by=pending["by"], kind=kind.name, color=faces.color_label(pending.get("color"))
+            )
         elif decision == "choose_color":
-            choices = [Choice(faces.color_label(COLOR_NAMES[a.color]), a) for a in legal if a.kind == COLOR]
-            message = "Name the colour in play"
+            choices = [Choice(w.color_label(COLOR_NAMES[a.color]), a) for a in legal if a.kind == COLOR]
+            message = w.t("decision.choose_color")
         elif decision == "choose_player":
             sizes = self.views[seat].hand_sizes
             choices = [
-                Choice(f"Trade hands with {names[a.seat]} ({plural(sizes[a.seat], 'card')})", a)
+                Choice(w.t("action.trade.cards", target=a.seat, cards=w.t("n.cards", count=sizes[a.seat])), a)
                 for a in legal
                 if a.kind == TRADE
             ]
             seven = game.deck.kind[game.side][game.top_card] == 7
-            message = ("Seven" if seven else "Trade Hands") + ": whose hand do you take?"
+            message = w.t("play.choose_player", kind="7" if seven else "trade_hands")
         elif decision == "press_your_luck":
             # Every empty press is followed by a discard, so no discard yet means no press yet.
             done = pending.get("discarded") or []
-            labels = {PRESS_AGAIN: "Press again" if done else "Press the launcher", STOP: "Stop here"}
+            labels = {
+                PRESS_AGAIN: w.t("action.press_again") if done else w.t("action.press"),
+                STOP: w.t("action.stop"),
+            }
             choices = [Choice(labels[a.kind], a) for a in legal if a.kind in labels]
             if done:
-                so_far = ", ".join(faces.title(faces.face_of(c, game.side)) for c in done)
-                message = f"Wild Press Your Luck: press the launcher again? (discarded so far: {so_far})"
+                shown = [faces.face_of(c, game.side) for c in done]
+                message = w.t("play.press_your_luck.discarded", cards=shown)
             else:
-                message = "Wild Press Your Luck: press the launcher, or stop now?"
+                message = w.t("play.press_your_luck")
+        elif decision == "choose_target":
+            choices = [Choice(w.t("action.target", target=a.seat), a) for a in legal]
+            message = w.t("decision.choose_target", kind=str(pending["card"]))
         else:
-            choices = [Choice(str(a), a) for a in legal]
-            message = f"Decide: {decision}"
+            choices = [Choice(w.say(action_line(game, a.text, seat)), a) for a in legal]
+            message = w.t(f"decision.{decision}")
         return Prompt(seat, decision, message, self.hand(seat), False, choices)
 
     def card_actions(self, seat: int, card: int) -> list[Action]:
@@ -530,7 +556,7 @@ class Session:
         return action
 
     def explain(self, seat: int, card: int) -> str:
-        """Why ``card`` cannot be played now, in the engine's words."""
+        """Why ``card`` cannot be played now, in the terminal's language."""
         game = self.game
         verb = "discard" if game.decision in _DISCARDING else "play"
         text = f"{verb} {game.card_text(card)}"
@@ -540,8 +566,8 @@ class Session:
         try:
             probe.apply(text, seat=seat)
         except UnokitError as exc:
-            return plain(str(exc))
-        return f"{faces.title(game.face_text(card))} cannot be played now"
+            return self.words.error(exc)
+        return self.words.t("play.cannot_play", card=game.face_text(card))
 
     # ------------------------------------------------------------------ words and records
     def teller(self, side: int | None = None) -> Teller:
@@ -560,7 +586,7 @@ class Session:
         try:
             path = save_record(self.record(), self.record_path)
         except OSError as exc:
-            self.save_error = f"the game record could not be saved to {self.record_path}: {exc.strerror or exc}"
+            self.save_error = catalog().t("play.save_error", path=str(self.record_path), error=str(exc.strerror or exc))
             return None
         self.save_error = None
         return path

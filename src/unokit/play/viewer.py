@@ -19,25 +19,31 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ..core.cards import COLOR_NAMES
+from ..core.codes import Param
 from ..core.observation import redact
-from ..i18n.lines import words
-from ..narration import plural
+from ..i18n import N_
+from ..i18n.lines import words, words_for
+from ..record.render import reader_names
 from ..record.replay import Replay
 from . import look
 from .session import Teller, hand_cards
 from .terminal import leave_on_hangup
 
-#: The bottom line: every key the viewer answers, and no other (O: everyone's eyes).
-KEYS_LINE = "←→ step · PgUp/PgDn ±10 · Home/End · N/P round · 0-9/O seat · ↑↓ scroll · Q quit"
+#: The bottom line: every key the viewer answers, and no other (O: everyone's eyes); a key of
+#: the catalogue.
+KEYS_LINE = N_("viewer.keys")
 
 
 def header_text(replay: Replay, step: int, seat: int | None) -> Text:
     """The game, the step, the round, the side (Flip variants only) and whose eyes."""
     game = replay.game_at(step)
-    text = Text(f"{game.rules.title} · step {step} of {len(replay)} · round {game.round_number} ", style="bold")
+    w = words()
+    title = w.t("viewer.header", variant=game.variant, step=step, steps=len(replay), round=game.round_number)
+    text = Text(f"{title} ", style="bold")
     if game.rules.double_sided:
         text.append_text(look.side_badge(game.side_name))
-    text.append(f"  seen by {'everyone' if seat is None else replay.record.names[seat]}", style="italic")
+    who = w.t("viewer.everyone") if seat is None else reader_names(replay.record)[seat]
+    text.append(f"  {w.t('viewer.seen_by', who=who)}", style="italic")
     return text
 
 
@@ -46,41 +52,44 @@ def table_text(replay: Replay, step: int, seat: int | None, width: int) -> Text:
     with what the viewer may see of its hand (``seat`` ``None``: everything, and the next
     card of the draw pile)."""
     game = replay.game_at(step)
-    names = replay.record.names
+    names = reader_names(replay.record)
     obs = game.observe(0 if seat is None else seat)
-    text = Text("Discard ")
+    w = words_for(None, names)
+    text = Text(f"{w.t('play.discard')} ")
     if game.discard:
         text.append_text(look.chip(game.face_text(game.top_card), marked=False))
-    text.append("  Colour ")
+    text.append(f"  {w.t('play.colour')} ")
     text.append_text(look.color_chip(COLOR_NAMES[game.color] if game.color >= 0 else None))
-    text.append("  ↻ clockwise\n" if game.direction == 1 else "  ↺ counterclockwise\n")
+    arrow = "↻" if game.direction == 1 else "↺"
+    text.append(f"  {arrow} {w.direction('clockwise' if game.direction == 1 else 'counterclockwise')}\n")
     launcher = game.launcher is not None
-    text.append(f"Launcher: {obs['draw_size']} cards inside" if launcher else f"Draw pile: {obs['draw_size']} cards")
+    key = N_("n.play.launcher_inside") if launcher else N_("n.play.draw_pile")
+    text.append(w.t(key, count=obs["draw_size"]))
     if seat is None and game.draw and not launcher:
-        text.append(", next ")
+        text.append(f", {w.t('viewer.next')} ")
         text.append_text(look.chip(game.face_text(game.draw[-1]), marked=False))
     elif obs.get("draw_top_back"):
-        text.append(", top card's back ")
+        text.append(f", {w.t('play.top_back')} ")
         text.append_text(look.short_chip(str(obs["draw_top_back"])))
     if obs["stack"]:
-        text.append(f"   stacked draw: +{obs['stack']}", style="bold")
+        text.append(f"   {w.t('play.stacked', total=obs['stack'])}", style="bold")
     if game.is_over:
-        text.append(f"\nGame over: {', '.join(names[s] for s in game.winners)} won\n", style="bold reverse")
+        text.append(f"\n{w.t('table.game_over', winners=w.value(Param.SEATS, game.winners))}\n", style="bold reverse")
     elif game.to_act is not None:
-        text.append(f"\n▶ {names[game.to_act]} {words().decision(game.decision)}\n", style="bold")
+        text.append(f"\n▶ {w.t('viewer.to_act', player=game.to_act, decision=game.decision)}\n", style="bold")
     backs = obs.get("backs")
     for s in range(game.n):
         size = len(game.hands[s])
         text.append("▶ " if game.to_act == s else "  ", style="bold")
         text.append(f"{names[s]}", style="bold")
-        text.append(f" — {plural(size, 'card')}, {game.scores[s]} pts")
+        text.append(f" — {w.t('n.cards', count=size)}, {w.t('n.points', count=game.scores[s])}")
         if obs["uno_exposed"] == s:
-            text.append("  forgot UNO!", style="bold")
+            text.append(f"  {w.t('play.forgot_uno')}", style="bold")
         if seat is None or s == seat:
             chips = [look.chip(card.face, marked=False) for card in hand_cards(game, s)]
         elif backs is not None and backs[s] is not None:
             chips = [look.short_chip(back) for back in backs[s]]
-            text.append("  backs", style="italic")
+            text.append(f"  {w.t('play.backs')}", style="italic")
         else:
             chips = []
         for row in look.chip_rows(chips, max(width - 4, 10)):
@@ -92,15 +101,15 @@ def table_text(replay: Replay, step: int, seat: int | None, width: int) -> Text:
 
 def events_text(replay: Replay, step: int, seat: int | None) -> Text:
     """What the action of ``step`` did, in words, as the viewer saw it (step 0: the deal)."""
-    record = replay.record
+    names = reader_names(replay.record)
     before = replay.game_at(max(step - 1, 0))
     action = replay.action_at(step)
-    title = "The deal" if action is None else f"Step {step}: {record.names[action[0]]}"
-    teller = Teller(record.names, before.side if step else 0, before.rules.double_sided)
+    title = words().t("replay.deal") if action is None else words().t("viewer.step", step=step, name=names[action[0]])
+    teller = Teller(names, before.side if step else 0, before.rules.double_sided)
     events = replay.events_at(step)
     lines = teller.lines(events if seat is None else redact(events, seat))
     text = Text(title, style="bold")
-    for line in lines or ["(nothing to see)"]:
+    for line in lines or [words().t("viewer.nothing")]:
         text.append(f"\n  {line}")
     return text
 
@@ -148,7 +157,7 @@ class ReplayApp(App[None]):
         with view:
             yield Static(id="table")
         yield Static(id="events")
-        yield Static(Text(KEYS_LINE, style="reverse"), id="keys")
+        yield Static(Text(words().t(KEYS_LINE), style="reverse"), id="keys")
 
     def on_mount(self) -> None:
         leave_on_hangup(self)
@@ -187,7 +196,7 @@ class ReplayApp(App[None]):
         elif seat < self.replay.record.players:
             self.seat = seat
         else:
-            self.notify(f"there is no seat {seat}: seats are 0 to {self.replay.record.players - 1}")
+            self.notify(words().t("viewer.no_seat", given=seat, high=self.replay.record.players - 1))
             return
         self.refresh_view()
 

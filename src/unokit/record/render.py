@@ -9,20 +9,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS
+from ..core.codes import Param
 from ..core.game import Event, Game
 from ..core.observation import redact
-from ..i18n import DEFAULT
+from ..i18n import N_
 from ..i18n.lines import words, words_for
-from ..narration import Narrator
-from .replay import Replay, seat_name
+from ..narration import Narrator, action_line
+from .format import GameRecord
+from .replay import Replay
+
+
+def reader_names(record: GameRecord) -> list[str]:
+    """The seats' names as a reader sees them, in the terminal's language: a seat the record
+    names nobody at (an empty name, or the ``seat N`` that records of unnamed seats hold) is
+    called by its number from 1 (``Seat 1``, ``Место 1``)."""
+    w = words()
+    names = []
+    for seat in range(record.players):
+        name = record.seats[seat].name.strip() if seat < len(record.seats) else ""
+        names.append(w.seat(seat) if name in ("", f"seat {seat}") else name)
+    return names
 
 
 def color_label(color: str | None) -> str:
-    """``red (circle)``; ``none`` while a colour is being chosen."""
-    if color is None:
-        return "none (being chosen)"
-    return f"{color} ({COLOR_SYMBOLS[COLOR_BY_NAME[color]]})"
+    """``red (circle)``; none while a colour is being chosen."""
+    return words().color_with_symbol(color)
 
 
 def event_lines(
@@ -31,23 +42,33 @@ def event_lines(
     """The events in words, as ``seat`` may see them (all of them when ``omniscient``);
     ``narrator`` follows the side in play from one call to the next."""
     shown = events if omniscient else redact(events, seat)
-    say = words_for(DEFAULT, names).say
+    say = words_for(None, names).say
     return [say(line) for line in narrator.lines(shown)]
 
 
 def _header(game: Game, replay: Replay, step: int, seat: int | None) -> list[str]:
     record = replay.record
-    viewer = "everyone (omniscient)" if seat is None else f"{seat_name(record, seat)} (seat {seat})"
+    w = words_for(None, reader_names(record))
+    viewer = w.t("render.everyone") if seat is None else w.t("render.seat", player=seat)
     lines = [
-        f"{game.rules.title}, {game.n} players, seed {record.seed} · step {step} of {len(replay)} · "
-        f"round {game.round_number} · seen by {viewer}"
+        w.t(
+            "render.header",
+            variant=game.variant,
+            count=game.n,
+            seed=record.seed,
+            step=step,
+            steps=len(replay),
+            round=game.round_number,
+            viewer=viewer,
+        )
     ]
     action = replay.action_at(step)
     if action is None:
-        lines.append("Start of the game")
+        lines.append(w.t("render.start"))
     else:
-        lines.append(f"Action {step}: {seat_name(record, action[0])} (seat {action[0]}) > {action[1]}")
-    names = record.names
+        said = w.say(action_line(replay.game_at(step - 1), action[1], action[0]))
+        lines.append(w.t("render.action", step=step, player=action[0], action=said))
+    names = reader_names(record)
     events = replay.events_at(step)
     before = replay.game_at(max(step - 1, 0))
     narrator = Narrator(before.side if step else 0, game.rules.double_sided)
@@ -56,59 +77,74 @@ def _header(game: Game, replay: Replay, step: int, seat: int | None) -> list[str
 
 
 def render_step(replay: Replay, step: int, seat: int | None = None) -> list[str]:
-    """The table after action ``step`` as seen by ``seat`` (``None``: omniscient)."""
+    """The table after action ``step`` as seen by ``seat`` (``None``: omniscient), in the
+    terminal's language."""
     game = replay.game_at(step)
-    record = replay.record
+    names = reader_names(replay.record)
+    w = words_for(None, names)
     lines = _header(game, replay, step, seat)
     obs: dict[str, Any] = game.observe(0 if seat is None else seat)
     position = game.to_position() if seat is None else None
-    top = obs["top"]
-    side = f"Side: {game.side_name}   " if game.rules.double_sided else ""
-    lines.append(f"{side}Direction: {obs['direction']}   Colour in play: {color_label(obs['color'])}")
-    supply = f"Launcher: {obs['draw_size']} cards" if "launcher" in obs else f"Draw pile: {obs['draw_size']} cards"
+    direction = obs["direction"]  # said by the message, by its parameter's type
+    color = color_label(obs["color"])
+    if game.rules.double_sided:
+        lines.append(w.t("render.facts_side", side=game.side_name, direction=direction, color=color))
+    else:
+        lines.append(w.t("render.facts", direction=direction, color=color))
+    launcher = "launcher" in obs
+    key = N_("n.play.launcher_inside") if launcher else N_("n.play.draw_pile")
+    supply = w.t(key, count=obs["draw_size"])
     if obs.get("draw_top_back"):
-        supply += f" (top card's back: {obs['draw_top_back']})"
+        supply += f" ({w.t('render.top_back', card=obs['draw_top_back'])})"
     if position is not None and position["draw"]:
-        supply += f"; next: {position['draw'][0]}"
-    lines.append(f"Top of the discard pile: {top}   {supply}")
+        supply += f"; {w.t('render.next', card=_faces([position['draw'][0]], game.side)[0])}"
+    lines.append(w.t("render.top", card=_faces([obs["top"]], game.side)[0], supply=supply))
     if obs["stack"]:
-        lines.append(f"Stacked draw total: {obs['stack']}")
+        lines.append(w.t("render.stacked", total=obs["stack"]))
     for members, total in zip(obs.get("teams", []), obs.get("team_scores", []), strict=True):
-        team = " & ".join(seat_name(record, s) for s in members)
-        lines.append(f"Team {team}: {total} points")
+        team = " & ".join(names[s] for s in members)
+        lines.append(w.t("n.render.team", names=team, count=total))
     if game.is_over:
-        lines.append(f"Game over: won by {', '.join(seat_name(record, s) for s in game.winners)}")
+        lines.append(w.t("table.game_over", winners=w.value(Param.SEATS, game.winners)))
     else:
         actor = game.to_act
         assert actor is not None
-        lines.append(f"To act: {seat_name(record, actor)} (seat {actor}), {words().decision(game.decision)}")
+        lines.append(w.t("render.to_act", player=actor, decision=game.decision))
     if obs["uno_exposed"] is not None:
-        lines.append(f"{seat_name(record, obs['uno_exposed'])} has one card and did not call UNO: catchable")
+        lines.append(w.t("render.catchable", player=obs["uno_exposed"]))
     for s in range(game.n):
         mark = ">" if game.to_act == s else " "
-        head = f"{mark} {s} {seat_name(record, s)}: {obs['hand_sizes'][s]} cards, {obs['scores'][s]} points"
+        cards = w.t("n.cards", count=obs["hand_sizes"][s])
+        head = f"{mark} {s + 1} {names[s]}: {cards}, {w.t('n.points', count=obs['scores'][s])}"
         if position is not None:
-            cards = ", ".join(position["hands"][s])
-            lines.append(f"{head} — {cards}")
+            lines.append(f"{head} — {w.value(Param.CARDS, _faces(position['hands'][s], game.side))}")
         elif s == seat:
-            lines.append(f"{head} — {', '.join(obs['hand'])}")
+            lines.append(f"{head} — {w.value(Param.CARDS, _faces(obs['hand'], game.side))}")
         elif obs.get("backs") is not None:
-            lines.append(f"{head} — backs: {', '.join(obs['backs'][s])}")
+            lines.append(f"{head} — {w.t('render.backs', cards=obs['backs'][s])}")
         else:
             lines.append(head)
     return lines
 
 
+def _faces(texts: list[str], side: int) -> list[str]:
+    """The faces on ``side`` of cards' whole texts (``red 5/pink 2`` → ``pink 2`` on side 1)."""
+    return [text.split("/")[side] if "/" in text else text for text in texts]
+
+
 def render_log(replay: Replay, upto: int, seat: int | None = None) -> list[str]:
     """Every action up to ``upto`` with its events in words, as ``seat`` saw them."""
     record = replay.record
-    lines = [f"{record.variant}, {record.players} players, seed {record.seed}"]
+    names = reader_names(record)
+    w = words_for(None, names)
+    lines = [w.t("render.log_header", variant=record.variant, count=record.players, seed=record.seed)]
     narrator = Narrator(0, replay.game_at(0).rules.double_sided)
-    lines += event_lines(replay.events_at(0), record.names, seat, seat is None, narrator)
+    lines += event_lines(replay.events_at(0), names, seat, seat is None, narrator)
     for step in range(1, upto + 1):
         action = replay.action_at(step)
         assert action is not None
-        lines.append(f"[{step}] {seat_name(record, action[0])} > {action[1]}")
+        said = w.say(action_line(replay.game_at(step - 1), action[1], action[0]))
+        lines.append(w.t("render.log_action", step=step, player=action[0], action=said))
         events = replay.events_at(step)
-        lines += [f"    {line}" for line in event_lines(events, record.names, seat, seat is None, narrator)]
+        lines += [f"    {line}" for line in event_lines(events, names, seat, seat is None, narrator)]
     return lines

@@ -7,6 +7,8 @@ import socket
 import click
 import uvicorn
 
+from ..i18n import catalog
+
 
 class AnnouncingServer(uvicorn.Server):
     """A :class:`uvicorn.Server` that prints ``unokit serve: ready at URL (database ...)`` on
@@ -25,7 +27,7 @@ class AnnouncingServer(uvicorn.Server):
         port = self.servers[0].sockets[0].getsockname()[1]
         host = f"[{self.config.host}]" if ":" in self.config.host else self.config.host
         url = (self.public_url or f"http://{host}:{port}").rstrip("/")
-        click.echo(f"unokit serve: ready at {url} (database {self.database})", err=True)
+        click.echo(catalog().t("cli.serve_ready", url=url, database=self.database), err=True)
 
 
 __all__ = ["AnnouncingServer"]

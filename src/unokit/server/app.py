@@ -13,6 +13,8 @@ Routes (``docs/protocol.md``):
 * ``POST /api/my-games`` and ``/api/my-games/forget`` -> a player identity's finished games,
   and forgetting the identity;
 * ``GET /r/{code}`` -> the room's link, the browser client's page;
+* ``GET /sw.js`` and ``GET /manifest.webmanifest`` -> the page's service worker and web app
+  manifest (``docs/web.md``, "On a phone's home screen");
 * ``WS /ws`` -> the game protocol ``unokit-server/2``.
 """
 
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import functools
 import json
 import logging
 import math
@@ -32,6 +36,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -42,8 +47,10 @@ from .. import VARIANTS, __version__
 from ..bots import level_names
 from . import PROTOCOL
 from .authority import Room, identity_hash
-from .edge import Buckets, Edge, EdgeMiddleware, client_key
+from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
+from .metrics import CONTENT_TYPE as METRICS_TYPE
+from .metrics import Metrics
 from .protocol import HARD_MAX_BYTES, NO_HELLO, MessageError, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
 from .room import RoomError, offer_policies, seat_bots
@@ -58,6 +65,8 @@ STRIKES_LIMIT = 200
 MAX_BODY = 8192
 #: The most games "My games" lists.
 MY_GAMES_LIMIT = 200
+#: How long readiness waits for the database to answer.
+READY_SECONDS = 2.0
 
 
 class WsPeer:
@@ -69,8 +78,9 @@ class WsPeer:
     as too slow once it holds more than ``--send-buffer`` bytes.
     """
 
-    def __init__(self, websocket: WebSocket, config: ServerConfig) -> None:
+    def __init__(self, websocket: WebSocket, config: ServerConfig, metrics: Metrics) -> None:
         self.websocket = websocket
+        self.metrics = metrics
         self.conn_id = secrets.token_hex(8)
         self.seat: int | None = None
         self.holder: str | None = None
@@ -90,6 +100,8 @@ class WsPeer:
     def deliver(self, message: dict[str, Any] | str) -> None:
         if self.closing:
             return
+        if isinstance(message, dict) and message.get("type") == "error":
+            self.metrics.refused(str(message.get("code")), "websocket")
         self.outbox.put_nowait(message if isinstance(message, str) else encode(message))
 
     def close(self, reason: str, code: int = 1000) -> None:
@@ -142,6 +154,87 @@ def create_app(config: ServerConfig) -> Starlette:
             yield
         finally:
             await hub.stop()
+
+    async def live(_request: Request) -> Response:
+        """Liveness: the process answers (its event loop turns). Nothing else is checked, so a
+        supervisor restarts it only when it is stuck, never because the database is away."""
+        return _json({"status": "alive", "node": hub.node})
+
+    async def ready(_request: Request) -> Response:
+        """Readiness: the process serves rooms (started, not stopping) and its database answers
+        within :data:`READY_SECONDS`; a proxy sends it new clients only then."""
+        if not hub.ready:
+            return _json({"status": "starting" if not hub.stopping else "stopping"}, 503)
+        try:
+            await asyncio.wait_for(asyncio.to_thread(hub.store.ping), READY_SECONDS)
+        except Exception:
+            return _json({"status": "no_database"}, 503)
+        return _json({"status": "ready", "node": hub.node})
+
+    async def metrics(request: Request) -> Response:
+        if not _trusted_caller(request, config.admin_token):
+            return _problem("forbidden", "the metrics are for this machine, or for the admin token", 403)
+        return Response(hub.metrics.page(), media_type=METRICS_TYPE)
+
+    def _admin(request: Request) -> Response | None:
+        """``None`` for a request that carries the admin token, else its refusal."""
+        if config.admin_token is None:
+            return _problem("forbidden", "this server has no admin token (unokit serve --admin-token-file)", 403)
+        given = request.headers.get("authorization", "")
+        if not (given.startswith("Bearer ") and secrets.compare_digest(given[7:].strip(), config.admin_token)):
+            return _problem("forbidden", "the admin token is missing or wrong", 403)
+        return None
+
+    async def admin_rooms(request: Request) -> Response:
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        which = request.query_params.get("which", "open")
+        if which not in ("open", "closed", "all"):
+            return _problem("bad_request", "'which' is open, closed or all", 400)
+        listed = await asyncio.to_thread(hub.store.rooms_list, which)
+        return _json({"rooms": listed, "totals": await asyncio.to_thread(hub.store.totals)})
+
+    async def admin_close(request: Request) -> Response:
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        code = _code(request)
+        if code is None or not await hub.close_room(code):
+            return _problem("no_room", f"there is no open room {request.path_params['code']!r}", 404)
+        return _json({"room": code, "closing": True})
+
+    async def admin_records(request: Request) -> Response:
+        """Finished games since ``since`` (seconds since the epoch), of ``room`` if given, as JSON
+        lines: ``{"room", "game", "at", "record"}``."""
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        try:
+            since = float(request.query_params.get("since", "0"))
+        except ValueError:
+            return _problem("bad_request", "'since' is a number of seconds since 1970", 400)
+        room = request.query_params.get("room")
+        rows = await asyncio.to_thread(lambda: list(hub.store.records_since(since, room)))
+        lines = (encode({"room": r, "game": g, "at": at, "record": text}) + "\n" for r, g, at, text in rows)
+        return Response("".join(lines), media_type="application/x-ndjson")
+
+    async def admin_prune(request: Request) -> Response:
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        try:
+            body = await _body(request)
+            rooms_days = body.get("rooms_days")
+            records_days = body.get("records_days")
+            players_days = body.get("players_days")
+            for value in (rooms_days, records_days, players_days):
+                if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value < 0):
+                    raise RoomError("bad_request", "'rooms_days', 'records_days', 'players_days' are numbers of days")
+        except RoomError as exc:
+            return _refusal(exc, 400)
+        pruned = await hub.prune(rooms_days, records_days, players_days)
+        return _json(dataclasses.asdict(pruned))
 
     async def health(_request: Request) -> Response:
         if not hub.ready:
@@ -220,7 +313,9 @@ def create_app(config: ServerConfig) -> Starlette:
         games = await asyncio.to_thread(hub.store.player_games, player, MY_GAMES_LIMIT)
         for game in games:
             game["record"] = f"/api/rooms/{game['room']}/records/{game['game']}"
-        return _json({"games": games, "retention_days": config.player_retention_days})
+        return _json(
+            {"games": games, "retention_days": config.retain_players_days, "records_days": config.retain_records_days}
+        )
 
     async def forget(request: Request) -> Response:
         try:
@@ -271,7 +366,14 @@ def create_app(config: ServerConfig) -> Starlette:
         )
 
     async def index(_request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def service_worker(_request: Request) -> Response:
+        # At the root, so that it may serve the pages of every room (its scope is "/").
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    async def manifest(_request: Request) -> Response:
+        return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
 
     async def websocket_endpoint(websocket: WebSocket) -> None:
         client = client_key(websocket.client.host if websocket.client else "unknown")
@@ -281,7 +383,7 @@ def create_app(config: ServerConfig) -> Starlette:
         await websocket.accept()
         hub.connections += 1
         by_client[client] += 1
-        peer = WsPeer(websocket, config)
+        peer = WsPeer(websocket, config, hub.metrics)
         peer.client = client
         no_hello = asyncio.get_running_loop().call_later(config.hello_timeout, _no_hello, peer, config.hello_timeout)
         try:
@@ -301,6 +403,13 @@ def create_app(config: ServerConfig) -> Starlette:
 
     routes = [
         Route("/api/health", health),
+        Route("/api/live", live),
+        Route("/api/ready", ready),
+        Route("/metrics", metrics),
+        Route("/api/admin/rooms", admin_rooms),
+        Route("/api/admin/rooms/{code}/close", admin_close, methods=["POST"]),
+        Route("/api/admin/records", admin_records),
+        Route("/api/admin/prune", admin_prune, methods=["POST"]),
         Route("/api/variants", variants),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/lobby", lobby),
@@ -315,13 +424,29 @@ def create_app(config: ServerConfig) -> Starlette:
         WebSocketRoute("/ws", websocket_endpoint),
         Route("/", index),
         Route("/r/{code}", index),
+        Route("/sw.js", service_worker),
+        Route("/manifest.webmanifest", manifest),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     by_client: Counter[str] = Counter()  # open websockets per client address
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(EdgeMiddleware, edge=edge)])
+    refused = functools.partial(hub.metrics.refused, via="http")
+    # The edge's checks and headers outermost; inside them, pages, scripts and JSON answers go
+    # compressed to browsers that accept it.
+    middleware = [Middleware(EdgeMiddleware, edge=edge, refused=refused), Middleware(GZipMiddleware, minimum_size=512)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
     app.state.edge = edge
     return app
+
+
+def _trusted_caller(request: Request, token: str | None) -> bool:
+    """A request from this machine (its client, as the edge resolved it through any trusted
+    proxy, is a loopback address), or one that carries the admin token (``Authorization:
+    Bearer TOKEN``)."""
+    given = request.headers.get("authorization", "")
+    if token is not None and given.startswith("Bearer ") and secrets.compare_digest(given[7:].strip(), token):
+        return True
+    return request.client is not None and is_loopback(request.client.host)
 
 
 def _client(request: Request) -> str:

@@ -40,6 +40,7 @@ from ..core.position import exposed_seat, jumps_may_come
 from ..narration import Narrator, side_before
 from . import PROTOCOL
 from .chat import LIVE_PHASES, PLAYERS, SPECTATORS, ChatState, check_reaction, check_text, history, visible
+from .metrics import Metrics
 from .protocol import SEAT_LOST, RateLimit, encode, error, fragment
 from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec
 from .storage import Append, StorageError
@@ -133,6 +134,11 @@ class Host(Protocol):
 
     def dropped(self, room: Room) -> None: ...
 
+    @property
+    def metrics(self) -> Metrics:
+        """The process's metrics (:mod:`.metrics`)."""
+        ...
+
     async def think(self, room: str, act: Callable[[View], Action], view: View) -> Action:
         """``act(view)`` in the bot pool, charged to ``room``'s CPU budget."""
         ...
@@ -169,7 +175,8 @@ class Room:
         self._presence_due = False
         self.occupants = self._occupants()
         self.remote_seats: dict[str, set[int]] = {}  # node -> seats connected there (owner only)
-        self.queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[float, tuple[Any, ...]]] = asyncio.Queue()
+        self.taken_at = 0.0  # when the item being handled entered the queue (monotonic)
         self.away: set[int] = set()
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.grace: dict[int, asyncio.TimerHandle] = {}
@@ -194,17 +201,17 @@ class Room:
 
     # ------------------------------------------------------------------ the queue
     def submit(self, *item: Any) -> None:
-        self.queue.put_nowait(item)
+        self.queue.put_nowait((time.monotonic(), item))
 
     async def _work(self) -> None:
         while True:
-            item = await self.queue.get()
+            self.taken_at, item = await self.queue.get()
             if item[0] == "stop":
                 return
             try:
                 await self._handle(item)
             except Exception:  # a bug must not take the room (or the server) down
-                log.exception("room %s: failed to handle %s", self.code, item[0])
+                log.exception("room %s: failed to handle %s", self.code, item[0], extra={"room": self.code})
 
     async def stop(self) -> None:
         for handle in [*self.timers.values(), *self.grace.values()]:
@@ -243,9 +250,14 @@ class Room:
             if reply.get("type") == "error":
                 reply = {**reply, "state": self._state_message(item[1].seat, [])}
             item[1].deliver(reply)
+        elif kind == "seat_bots":
+            await self._seat_bots(item[1], item[2])
         elif kind == "close_idle" and self.owner and not self.watched() and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
                 await self._commit([{"type": "close", "reason": "idle"}])
+        elif kind == "admin_close" and self.owner and self.state.phase != CLOSED:
+            with contextlib.suppress(RoomError):  # the room's clients are told, as for the host's close
+                await self._commit([{"type": "close", "reason": "admin"}])
 
     def _remote_presence(self, node: str, seats: list[int] | None, watchers: int) -> None:
         """The owner hears from a process that follows the room: the seats connected there and
@@ -333,7 +345,7 @@ class Room:
             try:
                 await self.host.link_player(self.code, token_hash(new_token_text or token or ""), player)
             except StorageError:
-                log.warning("room %s: the player's identity could not be stored", self.code)
+                log.warning("room %s: the player's identity could not be stored", self.code, extra={"room": self.code})
         welcome: dict[str, Any] = {
             "type": "welcome",
             "protocol": PROTOCOL,
@@ -376,6 +388,7 @@ class Room:
             if kind == "action":
                 if not await self._action(peer, msg):
                     return  # held: answered when the hold ends
+                self.host.metrics.action_latency.observe(time.monotonic() - self.taken_at)
             elif kind == "host":
                 await self._host_command(msg)
             elif kind == "back":
@@ -509,6 +522,22 @@ class Room:
             await self._commit(self._start_entries())
         else:
             await self._commit([entry])
+
+    async def _seat_bots(self, bots: list[str], done: asyncio.Future[None]) -> None:
+        """Seat the bots a new room was created with, at its last seats (the people who join take
+        the first ones), one log entry each, before the room's link is handed out."""
+        try:
+            if not self.owner:
+                raise RoomError("unavailable", "the room is served by another process; try again")
+            first = len(self.state.seats) - len(bots)
+            for index, bot in enumerate(bots, start=first):
+                entry = self.state.check_host("add_bot", index, bot)  # named after the seats before it
+                entry["seed"] = secrets.randbits(62)
+                await self._commit([entry])
+        except RoomError as exc:
+            done.set_exception(exc)
+        else:
+            done.set_result(None)
 
     def _start_entries(self) -> list[dict[str, Any]]:
         """A new game: the stand-in bot in every open seat (after a finished game, or when a
@@ -694,6 +723,7 @@ class Room:
         if listed != self.listed:
             job.listing = (listing is not None, listed)
         await self._write(job)
+        self._count(entries, events)
         self.listed = listed
         self._settle_seats()  # first: nobody who lost a seat is told what comes next
         self._schedule()  # then: the state message carries the new deadlines
@@ -704,13 +734,29 @@ class Room:
             # After the answer to the request that closed the room (sent once this returns).
             asyncio.get_running_loop().call_soon(self._close_peers)
 
+    def _count(self, entries: list[dict[str, Any]], events: list[Event]) -> None:
+        """Count committed ``entries`` and their ``events`` in the metrics."""
+        metrics = self.host.metrics
+        for entry in entries:
+            kind = entry["type"]
+            if kind == "action":
+                metrics.actions.inc()
+            elif kind == "start":
+                metrics.games_started.inc()
+            elif kind == "close":
+                reason = str(entry.get("reason", "host"))
+                metrics.rooms_closed.labels(reason=reason).inc()
+                log.info("room %s: closed (%s)", self.code, reason, extra={"room": self.code})
+        if any(event["type"] == "game_end" for event in events):
+            metrics.games_finished.inc()
+
     async def _write(self, job: Append) -> None:
         """Commit ``job``; when the database refuses it (another process wrote the room's next
         step), rebuild the room from what is committed and raise :class:`RoomError`."""
         try:
             await self.host.writer_append(job)
         except StorageError as exc:
-            log.warning("room %s: write refused (%s); reloading", self.code, exc)
+            log.warning("room %s: write refused (%s); reloading", self.code, exc, extra={"room": self.code})
             await self.reload()
             raise RoomError("unavailable", "the room could not be saved; nothing was done, try again") from None
 
@@ -937,13 +983,26 @@ class Room:
             text = action.text
         except Exception:
             log.exception(
-                "room %s: bot %s failed at seat %d; playing its first legal action", self.code, auto.name, seat
+                "room %s: bot %s failed at seat %d; playing its first legal action",
+                self.code,
+                auto.name,
+                seat,
+                extra={"room": self.code},
             )
             text = game.legal_actions(seat)[0].text
+        entry: dict[str, Any] = {"type": "action", "seat": seat, "action": text}
+        if self.state.seats[seat].kind == "human":
+            entry["standin"] = True  # a stand-in played for an away person: the log says so
         try:
-            await self._commit([{"type": "action", "seat": seat, "action": text}])
+            await self._commit([entry])
         except RoomError as exc:
-            log.warning("room %s: the move of bot %s was refused: %s", self.code, auto.name, exc.message)
+            log.warning(
+                "room %s: the move of bot %s was refused: %s",
+                self.code,
+                auto.name,
+                exc.message,
+                extra={"room": self.code},
+            )
 
     # ------------------------------------------------------------------ telling
     def room_info(self) -> dict[str, Any]:
@@ -989,6 +1048,8 @@ class Room:
             "events": seen,
             "lines": self._lines(seen),
         }
+        if self.state.last_standin is not None:
+            message["standin"] = self.state.last_standin
         summary = round_summary(self.state.spec.variant, names, seen)
         if summary is not None:
             message["summary"] = summary

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
-import logging
+from pathlib import Path
 
 import click
 from click.core import ParameterSource
 
-from ..clickopts import require_extra
-from . import DEFAULT_SEND_BUFFER, SEND_BUFFER_RANGE
+from ..clickopts import lang_option, require_extra
+from ..i18n import catalog
+from . import DEFAULT_SEND_BUFFER, RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, SEND_BUFFER_RANGE
 
 #: Below this many connections a file limit that lowers the default --max-connections is worth a warning.
 FEW_CONNECTIONS = 1000
@@ -26,7 +28,27 @@ SERVER_MODULES = (
     "uvloop",
     "httptools",
     "orjson",
+    "prometheus_client",
 )
+
+
+#: The shortest admin token accepted (characters).
+ADMIN_TOKEN_LENGTH = 16
+
+
+def read_admin_token(path: Path | None) -> str | None:
+    """The admin token kept in file ``path`` (its first line), or ``None`` without a file;
+    raise :class:`click.UsageError` for a file that cannot be read or a token too short to
+    guard anything."""
+    if path is None:
+        return None
+    try:
+        token = path.read_text(encoding="utf-8").strip().splitlines()[0].strip()
+    except (OSError, UnicodeDecodeError, IndexError) as exc:
+        raise click.UsageError(f"cannot read the admin token from {path}: {exc or 'the file is empty'}") from None
+    if len(token) < ADMIN_TOKEN_LENGTH:
+        raise click.UsageError(f"the admin token in {path} is shorter than {ADMIN_TOKEN_LENGTH} characters")
+    return token
 
 
 def _web_address(value: str | None, option: str) -> str | None:
@@ -37,6 +59,7 @@ def _web_address(value: str | None, option: str) -> str | None:
 
 
 @click.command()
+@lang_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option(
@@ -216,15 +239,6 @@ def _web_address(value: str | None, option: str) -> str | None:
     help="seconds a room opened by 'play now' waits for people before bots take the open seats",
 )
 @click.option(
-    "--player-retention",
-    "player_retention_days",
-    default=365.0,
-    show_default=True,
-    type=click.FloatRange(0.00001, 36500),
-    metavar="DAYS",
-    help="days after its last use that an unused player identity and its list of games are forgotten",
-)
-@click.option(
     "--bots",
     "policies",
     multiple=True,
@@ -233,6 +247,54 @@ def _web_address(value: str | None, option: str) -> str | None:
 )
 @click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
+)
+@click.option(
+    "--retain-rooms",
+    "retain_rooms_days",
+    default=RETAIN_ROOMS_DAYS,
+    show_default=True,
+    type=click.FloatRange(0, None),
+    metavar="DAYS",
+    help="delete a closed room, its log and chat this many days after it closed",
+)
+@click.option(
+    "--retain-records",
+    "retain_records_days",
+    default=RETAIN_RECORDS_DAYS,
+    show_default=True,
+    type=click.FloatRange(0, None),
+    metavar="DAYS",
+    help="delete a finished game's record this many days after it was played",
+)
+@click.option(
+    "--retain-players",
+    "retain_players_days",
+    default=RETAIN_PLAYERS_DAYS,
+    show_default=True,
+    type=click.FloatRange(0, None),
+    metavar="DAYS",
+    help="forget a player identity and its list of games this many days after it was last used",
+)
+@click.option(
+    "--export-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="write each record there (unokit-ROOM-GAME.json) before retention deletes it",
+)
+@click.option(
+    "--log-format",
+    default="plain",
+    show_default=True,
+    type=click.Choice(["plain", "json"]),
+    help="plain lines, or one JSON object a line (with the room's code); never a token either way",
+)
+@click.option(
+    "--admin-token-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    envvar="UNOKIT_ADMIN_TOKEN_FILE",
+    help="a file holding the token that opens /api/admin and /metrics to other machines "
+    "(unokit admin --server); without it they answer loopback only, and /api/admin not at all",
 )
 def serve(
     host: str,
@@ -262,14 +324,20 @@ def serve(
     chat_rate: float,
     chat_burst: float,
     play_now_wait: float,
-    player_retention_days: float,
     policies: tuple[str, ...],
     log_level: str,
+    retain_rooms_days: float,
+    retain_records_days: float,
+    retain_players_days: float,
+    export_dir: Path | None,
+    log_format: str,
+    admin_token_file: Path | None,
 ) -> None:
     """Serve online games: rooms, bots, spectators, at http://HOST:PORT (API under /api, websocket /ws)."""
     require_extra("serve", "server", SERVER_MODULES)
     import uvicorn
 
+    from . import logs
     from .announce import AnnouncingServer
     from .app import create_app
     from .botpool import default_threads
@@ -281,20 +349,14 @@ def serve(
     from .storage import default_database_url
 
     if not is_loopback(host) and not (public_url or "").startswith("https://"):
-        click.echo(
-            f"unokit serve: warning: serving plain HTTP on {host}:{port}, which other machines can reach: "
-            "seat tokens and games would cross the network unencrypted. Put TLS in front (Caddy, see "
-            "deploy/README.md) and pass --public-url https://YOUR.NAME; docs/server.md, "
-            '"Running it on the internet", says how.',
-            err=True,
-        )
+        click.echo(catalog().t("cli.serve_plain_http", url=f"{host}:{port}"), err=True)
     allowed, files = connection_budget(max_connections)
     chosen = click.get_current_context().get_parameter_source("max_connections") != ParameterSource.DEFAULT
     if allowed < max_connections and (chosen or allowed < FEW_CONNECTIONS):
         click.echo(
-            f"unokit serve: warning: the open-file limit ({files}) allows {allowed} connections, "
-            f"not --max-connections {max_connections}: serving at most {allowed} "
-            "(raise the limit: LimitNOFILE= in the systemd unit, ulimit -n in a shell)",
+            catalog().t(
+                "cli.serve_few_files", count=files, total=allowed, value=f"--max-connections {max_connections}"
+            ),
             err=True,
         )
     config = ServerConfig(
@@ -322,37 +384,45 @@ def serve(
         bot_cpu=bot_cpu,
         send_buffer=send_buffer,
         sqlite_synchronous=sqlite_synchronous,
+        admin_token=read_admin_token(admin_token_file),
+        retain_rooms_days=retain_rooms_days,
+        retain_records_days=retain_records_days,
+        retain_players_days=retain_players_days,
+        export_dir=export_dir,
         chat_rate=chat_rate,
         chat_burst=chat_burst,
         play_now_wait=play_now_wait,
-        player_retention_days=player_retention_days,
         bots=tuple(spec.strip() for specs in policies for spec in specs.split(",") if spec.strip()),
     )
     # Many long-lived games and connections make the collector's full passes long pauses for
     # every room at once; collecting less often keeps latency flat (cycles are rare here).
     gc.set_threshold(100_000, 50, 1000)
     gc.freeze()
-    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)
+    logs.configure(log_level, log_format)
     try:
         app = create_app(config)
         app.state.hub.check_database()
     except (ValueError, RuntimeError) as exc:
         raise click.UsageError(str(exc)) from None
+    hub = app.state.hub
     guard = ConnectionGuard(allowed, client_connections, request_timeout, app.state.edge)
+    guard.refused = functools.partial(hub.metrics.refused, via="tcp")
+    hub.open_connections = lambda: len(guard.open)
     server = AnnouncingServer(
         uvicorn.Config(
             app,
             host=host,
             port=port,
             log_level=log_level,
+            log_config=None,  # the log is set up above (logs.configure): plain or JSON, redacted
             ws_max_size=HARD_MAX_BYTES,
             ws_per_message_deflate=False,  # compressing every state costs more CPU than it saves on a LAN
             ws_ping_interval=20,
             ws_ping_timeout=20,
             loop="uvloop",
             http=http_protocol(guard),  # uvicorn's "httptools", under the connection caps and deadline
-            ws=websocket_protocol(config.send_buffer, guard),  # uvicorn's "websockets-sansio", bounded
+            # uvicorn's "websockets-sansio", bounded
+            ws=websocket_protocol(config.send_buffer, guard, hub.metrics.too_slow.inc),
             proxy_headers=False,  # only --trusted-proxy is believed (edge.py), never any loopback client
             lifespan="on",
             access_log=False,

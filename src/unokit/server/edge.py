@@ -364,10 +364,20 @@ class EdgeMiddleware:
                 return
             receive = _replay(body, receive)
         started = False
+        failed = False
 
         async def tracked(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
+            # Every refusal (an answer of 400 or more with a JSON "error") is counted by its code.
+            nonlocal started, failed
+            if message["type"] == "http.response.start":
+                started = True
+                failed = message["status"] >= 400 and (b"content-type", b"application/json") in message.get(
+                    "headers", []
+                )
+            elif failed and message["type"] == "http.response.body":
+                failed = False
+                with contextlib.suppress(ValueError, AttributeError):
+                    self.refused(str(json.loads(message.get("body", b"")).get("error")))
             await send(message)
 
         try:

@@ -29,6 +29,7 @@ import logging
 import socket
 import struct
 from asyncio import BaseTransport, Task, TimerHandle, Transport
+from collections.abc import Callable
 from typing import Any, ClassVar, cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -49,6 +50,8 @@ class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
     send_buffer: ClassVar[int] = DEFAULT_SEND_BUFFER
     #: The guard that counted the connection when it was accepted (as HTTP): told when it ends.
     guard: ClassVar[ConnectionGuard | None] = None
+    #: Told of every connection closed as too slow (the metrics count them).
+    on_too_slow: ClassVar[tuple[Callable[[], None], ...]] = ()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -80,6 +83,8 @@ class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
         log.warning(
             "closing %s as too slow: %d bytes unsent, over --send-buffer %d", self.peer, unsent, self.send_buffer
         )
+        for tell in self.on_too_slow:
+            tell()
         self.stop_keepalive()
         self.queue.put_nowait({"type": "websocket.disconnect", "code": TOO_SLOW, "reason": reason})
         self.disconnected = True  # every further send of the application fails at once
@@ -140,9 +145,12 @@ class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
         return self.transport.get_write_buffer_size()
 
 
-def websocket_protocol(send_buffer: int, guard: ConnectionGuard | None = None) -> type[BoundedWebSocketProtocol]:
+def websocket_protocol(
+    send_buffer: int, guard: ConnectionGuard | None = None, on_too_slow: Callable[[], None] | None = None
+) -> type[BoundedWebSocketProtocol]:
     """The protocol class to give uvicorn (``ws=``) for a limit of ``send_buffer`` bytes; the
-    connections it takes over from HTTP are released from ``guard`` when they end."""
+    connections it takes over from HTTP are released from ``guard`` when they end, and
+    ``on_too_slow()`` is told of each one closed as too slow."""
     low, high = SEND_BUFFER_RANGE
     if not low <= send_buffer <= high:
         raise ValueError(f"the send buffer must be between {low} and {high} bytes, not {send_buffer}")
@@ -152,6 +160,7 @@ def websocket_protocol(send_buffer: int, guard: ConnectionGuard | None = None) -
 
     Limited.send_buffer = send_buffer
     Limited.guard = guard
+    Limited.on_too_slow = () if on_too_slow is None else (on_too_slow,)
     return Limited
 
 

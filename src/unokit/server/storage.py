@@ -29,7 +29,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +52,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     inspect,
     literal,
@@ -318,6 +319,17 @@ class RoomRow:
 
 
 @dataclass
+class Pruned:
+    """What one :meth:`Store.prune` deleted."""
+
+    rooms: int = 0
+    entries: int = 0
+    chat: int = 0
+    records: int = 0
+    players: int = 0  # identities forgotten (:meth:`Store.prune_players`)
+
+
+@dataclass
 class Append:
     """One write: log ``entries`` of ``room`` following sequence number ``after``; optionally a
     finished game's record, whether the room is now closed, and what else the change touched:
@@ -357,6 +369,11 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """Ask the database something; raise ``SQLAlchemyError`` when it does not answer."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     @contextmanager
     def begin(self) -> Iterator[Connection]:
@@ -496,6 +513,114 @@ class Store:
         with self.begin() as c:
             rows = c.execute(select(records.c.game_no).where(records.c.room == code).order_by(records.c.game_no)).all()
         return [row.game_no for row in rows]
+
+    # ------------------------------------------------------------------ upkeep
+    def prune(
+        self,
+        rooms_before: float,
+        records_before: float,
+        *,
+        limit: int = 500,
+        export: Callable[[str, int, str], None] | None = None,
+    ) -> Pruned:
+        """Delete up to ``limit`` rooms closed before ``rooms_before`` (with their log, chat
+        and players' links) and up to ``limit`` finished games' records written before
+        ``records_before`` (with their places in players' lists); ``export(room, game, text)``
+        is given each record first. Run again until it prunes nothing."""
+        pruned = Pruned()
+        with self.begin() as c:
+            closed_at = func.coalesce(rooms.c.closed_at, rooms.c.last_activity)
+            codes = [
+                row.code
+                for row in c.execute(
+                    select(rooms.c.code).where(rooms.c.closed.is_(True), closed_at < rooms_before).limit(limit)
+                )
+            ]
+            if codes:
+                pruned.entries = int(c.execute(delete(room_log).where(room_log.c.room.in_(codes))).rowcount)
+                pruned.chat = int(c.execute(delete(room_chat).where(room_chat.c.room.in_(codes))).rowcount)
+                c.execute(delete(room_players).where(room_players.c.room.in_(codes)))
+                pruned.rooms = int(c.execute(delete(rooms).where(rooms.c.code.in_(codes))).rowcount)
+        with self.begin() as c:
+            old = c.execute(
+                select(records.c.room, records.c.game_no, records.c.record)
+                .where(records.c.created_at < records_before)
+                .order_by(records.c.created_at)
+                .limit(limit)
+            ).all()
+            for row in old:
+                if export is not None:
+                    export(row.room, row.game_no, row.record)  # before anything is deleted
+                c.execute(
+                    delete(player_games).where(player_games.c.room == row.room, player_games.c.game_no == row.game_no)
+                )
+                c.execute(delete(records).where(records.c.room == row.room, records.c.game_no == row.game_no))
+            pruned.records = len(old)
+        return pruned
+
+    def rooms_list(self, which: str = "open", limit: int = 1000) -> list[dict[str, Any]]:
+        """Rooms (``open``, ``closed`` or ``all``), the latest first: code, variant, seats,
+        created, last activity, closed, state version, games recorded, owning process."""
+        games = select(func.count()).where(records.c.room == rooms.c.code).scalar_subquery()
+        query = select(rooms, games.label("games")).order_by(rooms.c.last_activity.desc()).limit(limit)
+        if which == "open":
+            query = query.where(rooms.c.closed.is_(False))
+        elif which == "closed":
+            query = query.where(rooms.c.closed.is_(True))
+        with self.begin() as c:
+            rows = c.execute(query).all()
+        out = []
+        for row in rows:
+            spec = json.loads(row.spec)
+            out.append(
+                {
+                    "room": row.code,
+                    "variant": spec["variant"],
+                    "players": spec["players"],
+                    "public": bool(row.public),
+                    "created": row.created_at,
+                    "last_activity": row.last_activity,
+                    "closed": row.closed_at if row.closed else None,
+                    "version": row.seq,
+                    "games": int(row.games),
+                    "served_by": row.owner if row.lease_until > time.time() else None,
+                }
+            )
+        return out
+
+    def records_since(self, since: float, room: str | None = None) -> Iterator[tuple[str, int, float, str]]:
+        """Finished games written since ``since`` (of ``room`` only, if given), oldest first:
+        (room, game number, when, record text)."""
+        query = select(records).where(records.c.created_at >= since).order_by(records.c.created_at)
+        if room is not None:
+            query = query.where(records.c.room == room)
+        with self.engine.connect() as c:
+            for row in c.execution_options(yield_per=200).execute(query):
+                yield row.room, row.game_no, row.created_at, row.record
+
+    def totals(self) -> dict[str, int]:
+        """How much the database holds: rooms open and closed, log entries, chat lines, records."""
+        with self.begin() as c:
+            return {
+                "rooms_open": int(c.scalar(select(func.count()).where(rooms.c.closed.is_(False))) or 0),
+                "rooms_closed": int(c.scalar(select(func.count()).where(rooms.c.closed.is_(True))) or 0),
+                "log_entries": int(c.scalar(select(func.count()).select_from(room_log)) or 0),
+                "chat_lines": int(c.scalar(select(func.count()).select_from(room_chat)) or 0),
+                "records": int(c.scalar(select(func.count()).select_from(records)) or 0),
+            }
+
+    def close_unserved(self, code: str, reason: str) -> bool:
+        """Close room ``code`` from outside the server (``unokit admin`` on the database): only
+        when no process serves it (its lease ran out), by appending its ``close`` entry; False
+        when it is closed or missing. Raise :class:`StorageError` when a process serves it."""
+        row = self.room(code)
+        if row is None or row.closed:
+            return False
+        if row.owner is not None and row.lease_until > time.time():
+            raise StorageError(f"room {code} is being served by a process: close it through that server")
+        with self.begin() as c:
+            self._write_one(c, Append(code, row.seq, [{"type": "close", "reason": reason}], close=True))
+        return True
 
     # ------------------------------------------------------------------ the cluster's processes
     def announce(self, node: str, url: str) -> None:
@@ -706,8 +831,9 @@ class Writer:
     one transaction, then resolves their futures on the event loop. A job that fails on its
     own (its room moved on) is retried alone so that it cannot fail the others."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, observe: Callable[[float], None] | None = None) -> None:
         self.store = store
+        self.observe = observe  # told each batch's commit time, in seconds
         self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="unokit-writer", daemon=True)
         self._thread.start()
@@ -785,7 +911,10 @@ class Writer:
         self._connection = self._autocommit = None
 
     def _commit(self, batch: list[Append]) -> None:
+        started = time.perf_counter()
         outcomes = self.commit(batch)
+        if self.observe is not None:
+            self.observe(time.perf_counter() - started)
         loops = {job.loop for job in batch if job.loop is not None}
         for loop in loops:  # one wake-up of each event loop per batch, not one per job
             mine = [(job, outcome) for job, outcome in zip(batch, outcomes, strict=True) if job.loop is loop]

@@ -82,12 +82,13 @@ ERRORS = MappingProxyType(
             _spec("bad_origin"),
             _spec("not_json"),
             _spec("internal"),
+            _spec("forbidden"),
         )
     }
 )
 
 #: Why a room was closed (the ``reason`` of a ``close`` log entry and of the ``closed`` message).
-CLOSE_REASONS: tuple[str, ...] = ("host", "idle")
+CLOSE_REASONS: tuple[str, ...] = ("host", "idle", "admin")
 #: The states of a browser's connection to its room, as its status line says them.
 CONNECTION_STATES: tuple[str, ...] = ("connecting", "reconnecting", "lost", "connected")
 

@@ -7,7 +7,7 @@
 // plain values (a seat number, a card's text, a colour's name); say() shows each parameter by
 // its type (the catalogue's "params" table: a seat by its player's name, a card by its title).
 //
-// The language: ?lang= in the address, else the reader's choice (remembered in localStorage),
+// The language: ?lang= in the address (then remembered), else the reader's choice (remembered in localStorage),
 // else the first of navigator.languages that unokit speaks, else English. <html lang> follows.
 
 const STORAGE_KEY = "unokit.lang";
@@ -30,7 +30,7 @@ export function pickLanguage(languages, extra = []) {
   const known = new Map([...Object.keys(languages), ...extra].map((c) => [c.toLowerCase(), c]));
   const wanted = [];
   const fromUrl = new URLSearchParams(location.search).get("lang");
-  if (fromUrl) wanted.push(fromUrl);
+  if (fromUrl && known.has(fromUrl.toLowerCase())) rememberLanguage(known.get(fromUrl.toLowerCase())); // a link's choice sticks
   try {
     const saved = localStorage.getItem(STORAGE_KEY);
     if (saved) wanted.push(saved);
@@ -138,6 +138,7 @@ function join(items) {
 export function showValue(kind, value, names) {
   if (value === null || value === undefined) return "";
   if (typeof value === "object" && !Array.isArray(value) && value.key) return say(value, names);
+  if (typeof value === "string" && (kind === "seats" || kind === "cards" || kind === "numbers")) return value; // already said
   switch (kind) {
     case "seat":
       return names && names[value] !== undefined ? names[value] : t("seat.numbered", { number: Number(value) + 1 });

@@ -1,0 +1,73 @@
+"""The terminal game and the commands in the player's language: a game at the terminal in
+Russian, one per variant, read back for Cyrillic words and for the absence of any engine
+identifier; ``LANG=ru_RU.UTF-8 unokit demo`` and ``--lang`` speak Russian too."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from unokit import i18n
+from unokit.bots.habits import ForgetfulBot
+from unokit.bots.random_bot import RandomBot
+from unokit.cli import main
+from unokit.core.variants import VARIANT_NAMES
+from unokit.play.session import Player, Session
+from unokit.record import RecordingGame
+
+from .support import app_for, screen_text, settle, waiting
+
+#: An engine identifier: a word with an underscore (``wild_draw_four``, ``play_or_keep``).
+ENGINE_ID = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
+CYRILLIC = re.compile("[\\u0430-\\u044f\\u0451]{4,}", re.IGNORECASE)  # four Cyrillic letters in a row
+
+
+def _session(variant: str) -> Session:
+    game, setup = RecordingGame.new(variant, 3, 5, rounds=1)
+    players = [Player(i18n.catalog().t("play.you"))]
+    players += [Player(name, ForgetfulBot(RandomBot(seed)), "random") for seed, name in enumerate(["Аня", "Боря"])]
+    return Session(game, players, setup)
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_a_game_at_the_terminal_speaks_russian(variant: str) -> None:
+    i18n.use("ru")
+    screens: list[str] = []
+
+    async def scenario() -> None:
+        app = app_for(lambda: _session(variant))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(6):  # a few decisions: the table, the prompt, the log, the keys
+                await settle(pilot, lambda: waiting(app) or app.table.finished)
+                screens.append(screen_text(app))
+                if app.table.finished:
+                    break
+                await pilot.press("d" if app.table.prompt and app.table.prompt.pick_from_hand else "enter")
+            await pilot.press("question_mark")
+            await pilot.pause(0.2)
+            screens.append(screen_text(app))  # the help
+
+    asyncio.run(scenario())
+    text = "\n".join(screens)
+    assert "Вы" in text and CYRILLIC.search(text)
+    assert ENGINE_ID.findall(text) == [], ENGINE_ID.findall(text)
+    assert not re.search(r"\b(play|draw|press|round|cards?|turn|side)\b", text)  # no English word left
+
+
+def test_the_commands_follow_lang_and_the_environment() -> None:
+    runner = CliRunner()
+    by_env = runner.invoke(
+        main, ["demo", "--variant", "flip_attack", "--players", "3"], env={"LANGUAGE": "", "LANG": "ru_RU.UTF-8"}
+    )
+    assert by_env.exit_code == 0, by_env.output
+    assert "Раунд 1" in by_env.output and "Сдаёт:" in by_env.output
+    assert ENGINE_ID.findall(by_env.output) == []
+    by_option = runner.invoke(main, ["demo", "--lang", "ru", "--variant", "classic"], env={"LANGUAGE": "en"})
+    assert "Классическая UNO" in by_option.output
+    unknown = runner.invoke(main, ["demo", "--lang", "xx", "--variant", "classic"], env={"LANGUAGE": ""})
+    assert "Classic UNO" in unknown.output  # anything unknown is English
+    score = runner.invoke(main, ["score", "--lang", "ru", "--variant", "classic", "red 5 wild_draw_four skip"])
+    assert "Закажи цвет и возьми четыре" in score.output and "Итого" in score.output

@@ -1,0 +1,172 @@
+"""Every page in its reader's language.
+
+- A whole game in a ru-RU browser: the page is ``<html lang="ru">`` and, read back at every
+  step, speaks Russian and shows no engine identifier.
+- The pseudo-language ``en-XA`` (every message accented and 40% longer, marked ``[…~]``):
+  every screen (lobby, waiting room, table, game over, score sheet, launcher, replay) has no
+  text outside the catalogue and no text clipped by its box.
+- Two readers of one room read it in two languages.
+
+Every variant in Russian is ``UNOKIT_TEST_ALL=1`` (``make test-all``); ``make test`` plays one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from unokit.core.variants import VARIANT_NAMES
+from unokit.server.room import BOT_NAMES
+
+from ..server.support import ServerProcess
+from .player import Clicker, create_room, is_over, join_room, play_to_the_end, start_game
+
+ENGINE_ID = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
+CYRILLIC = re.compile("[\\u0430-\\u044f\\u0451]{3,}", re.IGNORECASE)
+RU_VARIANTS = VARIANT_NAMES if os.environ.get("UNOKIT_TEST_ALL") else ("flip_attack",)
+
+#: What a reader reads of the page: its text and the labels, titles and placeholders of its
+#: elements (a screen reader reads those too), without the chat's and the seats' names.
+READ = """() => {
+  const out = [document.body.innerText];
+  for (const node of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    for (const name of ['aria-label', 'title', 'placeholder']) {
+      const value = node.getAttribute(name);
+      if (value) out.push(value);
+    }
+  }
+  return out.join('\\n');
+}"""
+
+#: Text nodes outside the catalogue under the pseudo-language: text that is not a marked
+#: message, a number, a symbol, a name the test chose, a room code or a card face's short label.
+UNMARKED = """(allowed) => {
+  const bad = [];
+  const ok = (text) => {
+    const t = text.trim();
+    if (!t) return true;
+    if (/\\[[^\\]]*~+\\]/.test(t)) return true;  // a message of the pseudo-catalogue
+    if (/^[\\d\\s·:,.;\\/+#\\u00d7±%()\\-\\u2013—→↻↺⏮⏭◀▶▲▼★●◆■☀☾⚡⚠✌☝✔❤😂😮😢♛✕☰?]*$/u.test(t)) return true;
+    const parts = t.split(/[\\s,·:()]+/);
+    return parts.every((part) => !part || allowed.includes(part) || /^[\\d+#]+$/.test(part));
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const parent = node.parentElement;
+    const skipped = 'noscript, script, style, svg, .chat-log, .code, #room-link, option[lang], .brand';
+    if (!parent || parent.closest(skipped)) continue;
+    if (parent.offsetParent === null && getComputedStyle(parent).position !== 'fixed') continue;
+    if (!ok(node.textContent)) bad.push(node.textContent.trim());
+  }
+  return bad;
+}"""
+
+#: Elements whose text is cut by their box (wider than they show, and not a scroller).
+CLIPPED = """() => {
+  const boxes = 'button, label, h1, h2, h3, legend, summary, th, td, p.hint, .message, .seat-name, a.button';
+  return [...document.querySelectorAll(boxes)].filter((el) => {
+    const style = getComputedStyle(el);
+    if (el.offsetParent === null || style.display === 'inline' || el.closest('.visually-hidden')) return false;
+    return el.scrollWidth > el.clientWidth + 1 && !['auto', 'scroll'].includes(style.overflowX);
+  }).map((el) => el.outerHTML.slice(0, 120));
+}"""
+
+
+def _page(browser: Browser, locale: str, width: int = 1280) -> Page:
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
+    return context.new_page()
+
+
+def _read(page: Page) -> str:
+    return str(page.evaluate(READ))
+
+
+@pytest.mark.parametrize("variant", RU_VARIANTS)
+def test_a_whole_game_in_russian(browser: Browser, web_server: ServerProcess, variant: str) -> None:
+    page = _page(browser, "ru-RU")
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        create_room(page, web_server.url, name="Аня", variant=variant, players=3, bots=2)
+        assert page.evaluate("document.documentElement.lang") == "ru"
+        start_game(page)
+        texts: list[str] = []
+        play_to_the_end([Clicker(page)], on_idle=lambda: texts.append(_read(page)), timeout=200)
+        assert is_over(page)
+        texts.append(_read(page))
+        whole = "\n".join(texts)
+        assert CYRILLIC.search(whole) and "Игра окончена" in whole
+        assert ENGINE_ID.findall(whole) == []
+        assert not re.search(r"\b(Your turn|Draw a card|played|drew|Round \d|Game over)\b", whole)
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+def _check_pseudo(page: Page, where: str, allowed: list[str]) -> None:
+    page.wait_for_timeout(150)
+    bad = page.evaluate(UNMARKED, allowed)
+    assert bad == [], f"{where}: text outside the catalogue: {bad}"
+    clipped = page.evaluate(CLIPPED)
+    assert clipped == [], f"{where}: clipped text: {clipped}"
+
+
+def test_every_screen_in_the_pseudo_language(browser: Browser, web_server: ServerProcess) -> None:
+    url = web_server.url
+    names = ["Ann", "Bo", "UNO", "unokit", *BOT_NAMES]  # people's names, the bots' too
+    phone = _page(browser, "en-US", width=390)
+    page = _page(browser, "en-US")
+    try:
+        for p in (page, phone):
+            p.goto(f"{url}/?lang=en-XA")
+            p.wait_for_selector("#create-room")
+            assert p.evaluate("document.documentElement.lang") == "en-XA"
+            _check_pseudo(p, "lobby", names)
+        # The language is remembered: the next pages need no ?lang=.
+        code = create_room(page, url, name="Ann", variant="flip", players=3, bots=1)
+        join_room(phone, url, code, "Bo")
+        _check_pseudo(page, "waiting room", names)
+        start_game(page)
+        page.wait_for_selector(".hand-card")
+        _check_pseudo(page, "table", names)
+        _check_pseudo(phone, "table on a phone", names)
+        play_to_the_end([Clicker(page), Clicker(phone)], timeout=200)
+        _check_pseudo(page, "game over", names)
+        page.goto(f"{url}/#/replay/{code}/1")
+        page.wait_for_selector("#replay-step")
+        page.click("#replay-next")
+        _check_pseudo(page, "replay", names)
+        page.goto(f"{url}/#/sheet")
+        page.wait_for_selector("#sheet-new")
+        _check_pseudo(page, "score sheet", names)
+        page.goto(f"{url}/#/launcher")
+        page.click("#launcher-press")
+        page.wait_for_selector("#launcher-result[data-cards]:not([data-cards=''])")
+        _check_pseudo(page, "launcher", names)
+    finally:
+        page.context.close()
+        phone.context.close()
+
+
+def test_two_readers_of_one_room_read_two_languages(browser: Browser, web_server: ServerProcess) -> None:
+    ann = _page(browser, "en-US")
+    ana = _page(browser, "ru-RU")
+    try:
+        code = create_room(ann, web_server.url, name="Ann", variant="classic", players=3, bots=1)
+        join_room(ana, web_server.url, code, "Ана")
+        start_game(ann)
+        ana.wait_for_selector(".log li")
+        ann.wait_for_selector(".log li")
+        assert "Первая карта" in ana.locator(".log").inner_text()
+        assert "First card" in ann.locator(".log").inner_text()
+        assert (
+            ana.evaluate("document.documentElement.lang") == "ru"
+            and ann.evaluate("document.documentElement.lang") == "en"
+        )
+    finally:
+        ann.context.close()
+        ana.context.close()
