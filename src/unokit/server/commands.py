@@ -11,6 +11,7 @@ import click
 from click.core import ParameterSource
 
 from ..clickopts import lang_option, require_extra
+from ..i18n import catalog
 from . import DEFAULT_SEND_BUFFER, RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, SEND_BUFFER_RANGE
 
 #: Below this many connections a file limit that lowers the default --max-connections is worth a warning.
@@ -348,20 +349,14 @@ def serve(
     from .storage import default_database_url
 
     if not is_loopback(host) and not (public_url or "").startswith("https://"):
-        click.echo(
-            f"unokit serve: warning: serving plain HTTP on {host}:{port}, which other machines can reach: "
-            "seat tokens and games would cross the network unencrypted. Put TLS in front (Caddy, see "
-            "deploy/README.md) and pass --public-url https://YOUR.NAME; docs/server.md, "
-            '"Running it on the internet", says how.',
-            err=True,
-        )
+        click.echo(catalog().t("cli.serve_plain_http", url=f"{host}:{port}"), err=True)
     allowed, files = connection_budget(max_connections)
     chosen = click.get_current_context().get_parameter_source("max_connections") != ParameterSource.DEFAULT
     if allowed < max_connections and (chosen or allowed < FEW_CONNECTIONS):
         click.echo(
-            f"unokit serve: warning: the open-file limit ({files}) allows {allowed} connections, "
-            f"not --max-connections {max_connections}: serving at most {allowed} "
-            "(raise the limit: LimitNOFILE= in the systemd unit, ulimit -n in a shell)",
+            catalog().t(
+                "cli.serve_few_files", count=files, total=allowed, value=f"--max-connections {max_connections}"
+            ),
             err=True,
         )
     config = ServerConfig(
