@@ -56,7 +56,9 @@ def _shows(page: Page, text: str) -> None:
 
 
 def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerProcess) -> None:
-    ann, ben, wes = _pages(browser, 3)
+    ann, ben = _pages(browser, 2)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, bypass_csp=BYPASS_CSP)
+    wes = phone.new_page()  # the spectator watches on a phone, where the chat waits in the drawer
     errors: list[str] = []
     for page in (ann, ben, wes):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -77,6 +79,10 @@ def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerPr
         # during the game the spectator's chat stays with the spectators
         start_game(ann)
         wes.wait_for_selector(".table-root .table")
+        _say(ann, "here we go")  # the phone's drawer is closed: its button counts the new line
+        wes.wait_for_selector("[data-toggles='drawer'] .chat-unread[data-count='1']")
+        wes.click("[data-toggles='drawer']")
+        wes.wait_for_selector("[data-toggles='drawer'] .chat-unread", state="detached")
         _say(wes, "psst: Ann holds the reds")
         _shows(wes, "psst: Ann holds the reds")
         _say(ann, "good luck")

@@ -48,6 +48,7 @@ export function roomPage(app, code, catalog) {
   const autoName = sessionStorage.getItem(`unokit.join.${code}`);
   const start = (role, name) => {
     conn = new RoomConnection(code, { role, name, token: saved && role === "player" ? saved.token : null, hostToken: memory.host(code) }, handlers);
+    if (chat) chat.destroy();
     chat = new ChatPanel(conn);
   };
 
@@ -129,6 +130,7 @@ export function roomPage(app, code, catalog) {
     ];
     if (table) buttons.push(h("button.tool.drawer-toggle", { type: "button", title: t("table.sidebar"), "aria-label": t("table.sidebar"), "aria-expanded": "false", dataset: { toggles: "drawer" }, onclick: () => table.toggleDrawer() }, "☰"));
     pageTools(buttons);
+    if (chat) chat.showUnread();
   }
 
   async function invite(link) {
@@ -286,6 +288,7 @@ export function roomPage(app, code, catalog) {
 
   return () => {
     if (conn) conn.close();
+    if (chat) chat.destroy();
     leaveTable();
   };
 }
