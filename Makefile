@@ -68,7 +68,16 @@ $(CHROMIUM):
 		$$SUDO apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null
 
-test: lint typecheck dist-check postgres $(CHROMIUM)
+# The deployment test runs Caddy (TLS in front of two servers, deploy/Caddyfile): Debian's
+# caddy package, installed when missing.
+CADDY := /usr/bin/caddy
+$(CADDY):
+	@echo "installing Debian's caddy package for the deployment test"
+	@SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq caddy >/dev/null
+
+test: lint typecheck dist-check postgres $(CHROMIUM) $(CADDY)
 	$(UV) run --frozen pytest
 
 # The exhaustive matrices on top of make test (a whole browser game in Russian for every
