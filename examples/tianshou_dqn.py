@@ -22,7 +22,7 @@ from tianshou.algorithm.modelfree.dqn import DQN, DiscreteQLearningPolicy
 from tianshou.algorithm.multiagent.marl import MultiAgentOffPolicyAlgorithm
 from tianshou.algorithm.optim import AdamOptimizerFactory
 from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
-from tianshou.data import Collector, VectorReplayBuffer
+from tianshou.data import Collector, ReplayBuffer, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv, PettingZooEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
@@ -65,7 +65,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     algorithm = MultiAgentOffPolicyAlgorithm(algorithms=[learner, opponent], env=probe)
     train_envs = DummyVectorEnv([lambda: make_env(args.variant, args.max_decisions) for _ in range(args.n_envs)])
     train_envs.seed(args.seed)
-    buffer = VectorReplayBuffer(20_000, args.n_envs)
+    # one table needs no vector buffer (whose index helpers Tianshou compiles with numba at every start)
+    buffer = ReplayBuffer(20_000) if args.n_envs == 1 else VectorReplayBuffer(20_000, args.n_envs)
     collector = Collector[Any](algorithm, train_envs, buffer, exploration_noise=True)
     collector.reset()
     algorithm.run_training(

@@ -273,7 +273,8 @@ def _serve_args(program: str) -> list[str]:
     import subprocess
 
     usage = subprocess.run([program, "serve", "--help"], capture_output=True, text=True, check=False).stdout
-    return args + GENEROUS if "--client-connections" in usage else args
+    # every connection of the ladder comes from this one address (8,000 at 2,000 games)
+    return [*args, *GENEROUS, "--client-connections", "100000"] if "--client-connections" in usage else args
 
 
 class Namespaces:
@@ -384,7 +385,9 @@ def main() -> None:
 
 
 def _bench(args: argparse.Namespace, spaces: Namespaces | None) -> None:
-    """Measure every setup of ``args`` over its ladder; print the table and the summary."""
+    """Measure every setup of ``args`` over the ladder, level by level (each level measures
+    every setup in turn, so that they share what else the machine is doing at that time);
+    print a line per measurement and the summary."""
     gc.set_threshold(100_000, 50, 1000)  # the generator too: no long pauses of the collector
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -403,78 +406,88 @@ def _bench(args: argparse.Namespace, spaces: Namespaces | None) -> None:
         + ("; PostgreSQL and each server in a network namespace of its own" if spaces is not None else ""),
         flush=True,
     )
+    print(
+        "\nload   database   processes  server     games  actions/s  p50 ms  p99 ms  max ms  errors  refused"
+        "  redirects  forwarded  CPU ms/action: server  database  generator",
+        flush=True,
+    )
     results: list[dict[str, Any]] = []
-    crossings: list[str] = []
+    crossed: dict[tuple[str, int, str], int | None] = {
+        (db, processes, program): None for db, processes in setups for program in programs
+    }
     try:
-        for db, processes in setups:
-            crossed: dict[str, int | None] = dict.fromkeys(programs)
-            print(f"\n{db}, {processes} server process(es)", flush=True)
-            print(
-                "load   server     games  actions/s  p50 ms  p99 ms  max ms  errors  refused  redirects  forwarded"
-                "  CPU ms/action: server  database  generator",
-                flush=True,
-            )
-            for games in levels:
-                if not args.whole_ladder and all(first is not None for first in crossed.values()):
-                    break
-                for program in programs:
-                    if not args.whole_ladder and crossed[program] is not None:
-                        continue
-                    if db == "postgres":
-                        assert cluster is not None
-                        database = cluster.new_database()
-                    elif db == "sqlite":
-                        database = f"sqlite:///{tempfile.mkdtemp(prefix='unokit-bench-')}/server.db"
-                    else:
-                        database = db
-                    load = os.getloadavg()[0]
-                    args_ = _serve_args(program)
-                    servers = []
-                    for index in range(1, processes + 1):
-                        if spaces is None:
-                            server = ServerProcess(database, free_port(), args_, executable=program)
-                        else:
-                            host, prefix = spaces.addresses[index], spaces.prefix(index)
-                            server = ServerProcess(database, 8000, args_, executable=program, host=host, prefix=prefix)
-                        servers.append(server.start())
-                    try:
-                        pids = [s.proc.pid for s in servers if s.proc is not None]
-                        measured = cluster if db == "postgres" else None
-                        db_pids = functools.partial(postgres_pids, measured) if measured is not None else list
-                        urls = [s.url for s in servers]
-                        result = uvloop.run(
-                            run_level(urls, games, args.seconds, args.warmup, args.pace, args.variant, pids, db_pids)
-                        )
-                        result.update(_cluster_report(urls))
-                    finally:
-                        for server in servers:
-                            server.stop()
-                    result.update(load_before=load, database=db, processes=processes, unokit=program)
-                    results.append(result)
-                    if result["p99_ms"] > args.target_ms and crossed[program] is None:
-                        crossed[program] = games
-                    if args.json:
-                        print(orjson.dumps(result).decode(), flush=True)
-                    else:
-                        print(
-                            f"{load:5.2f}  {_short(program):9s} {games:5d}  {result['actions_per_s']:9.1f}"
-                            f"  {result['p50_ms']:6.1f}  {result['p99_ms']:6.1f}  {result['max_ms']:6.0f}"
-                            f"  {result['errors']:6d}  {result['refused']:7d}"
-                            f"  {result['redirects']:9d}  {result['forwarded']:9d}"
-                            f"  {result['server_cpu_ms_per_action']:21.2f}"
-                            f"  {result['database_cpu_ms_per_action']:8.2f}"
-                            f"  {result['generator_cpu_ms_per_action']:9.2f}",
-                            flush=True,
-                        )
-            for program, first in crossed.items():
-                passed = f"first passed {args.target_ms:g} ms at {first} games" if first else "stayed within it"
-                line = f"{db}, {processes} process(es), {_short(program)}: p99 {passed} (levels {args.games})"
-                crossings.append(line)
-                print(line, flush=True)
+        for games in levels:
+            for (db, processes, program), first in crossed.items():
+                if first is not None and not args.whole_ladder:
+                    continue
+                result = _measure(args, spaces, cluster, db, processes, program, games)
+                results.append(result)
+                if result["p99_ms"] > args.target_ms and first is None:
+                    crossed[(db, processes, program)] = games
+                if args.json:
+                    print(orjson.dumps(result).decode(), flush=True)
+                else:
+                    print(
+                        f"{result['load_before']:5.2f}  {db:10s} {processes:9d}  {_short(program):9s} {games:5d}"
+                        f"  {result['actions_per_s']:9.1f}"
+                        f"  {result['p50_ms']:6.1f}  {result['p99_ms']:6.1f}  {result['max_ms']:6.0f}"
+                        f"  {result['errors']:6d}  {result['refused']:7d}"
+                        f"  {result['redirects']:9d}  {result['forwarded']:9d}"
+                        f"  {result['server_cpu_ms_per_action']:21.2f}"
+                        f"  {result['database_cpu_ms_per_action']:8.2f}"
+                        f"  {result['generator_cpu_ms_per_action']:9.2f}",
+                        flush=True,
+                    )
     finally:
         if cluster is not None:
             cluster.stop()
+    crossings = []
+    for (db, processes, program), first in crossed.items():
+        passed = f"first passed {args.target_ms:g} ms at {first} games" if first else "stayed within it"
+        crossings.append(f"{db}, {processes} process(es), {_short(program)}: p99 {passed} (levels {args.games})")
     _summary(results, crossings)
+
+
+def _measure(
+    args: argparse.Namespace,
+    spaces: Namespaces | None,
+    cluster: PostgresCluster | None,
+    db: str,
+    processes: int,
+    program: str,
+    games: int,
+) -> dict[str, Any]:
+    """One level of one setup: fresh servers on a fresh database, ``games`` games played."""
+    if db == "postgres":
+        assert cluster is not None
+        database = cluster.new_database()
+    elif db == "sqlite":
+        database = f"sqlite:///{tempfile.mkdtemp(prefix='unokit-bench-')}/server.db"
+    else:
+        database = db
+    load = os.getloadavg()[0]
+    args_ = _serve_args(program)
+    servers = []
+    try:
+        for index in range(1, processes + 1):
+            if spaces is None:
+                server = ServerProcess(database, free_port(), args_, executable=program)
+            else:
+                host, prefix = spaces.addresses[index], spaces.prefix(index)
+                server = ServerProcess(database, 8000, args_, executable=program, host=host, prefix=prefix)
+            servers.append(server)
+            server.start()
+        pids = [s.proc.pid for s in servers if s.proc is not None]
+        measured = cluster if db == "postgres" else None
+        db_pids = functools.partial(postgres_pids, measured) if measured is not None else list
+        urls = [s.url for s in servers]
+        result = uvloop.run(run_level(urls, games, args.seconds, args.warmup, args.pace, args.variant, pids, db_pids))
+        result.update(_cluster_report(urls))
+    finally:
+        for server in servers:
+            server.stop()
+    result.update(load_before=load, database=db, processes=processes, unokit=program)
+    return result
 
 
 def _summary(results: list[dict[str, Any]], crossings: list[str]) -> None:

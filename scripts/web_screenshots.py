@@ -1,10 +1,13 @@
-"""Screenshots of the browser client for the docs: every variant's table at 1280x800 (Ann, at a
-desk) and on a 390x844 phone (Bo), the lobby, the score sheet and the virtual launcher.
+"""Screenshots of the browser client for the docs: every variant's table on a phone held upright
+(390x844, Bo), on a phone held sideways (844x390, Cy) and at a desk (1280x800, Ann, the host),
+and the lobby, the invite page, the waiting room, the help, a round's summary, a game's end, the
+score sheet and the virtual launcher.
 
-    .venv/bin/python scripts/web_screenshots.py [--out docs/screenshots]
+    .venv/bin/python scripts/web_screenshots.py [--out docs/screenshots] [--variants flip,classic]
 
 Starts its own ``unokit serve`` on a free port with a throwaway SQLite database and drives
-Debian's Chromium (``/usr/bin/chromium``) with Playwright.
+Debian's Chromium (``/usr/bin/chromium``) with Playwright. Files: ``VARIANT-390.png``,
+``VARIANT-844.png``, ``VARIANT-1280.png``, and the pages' own names.
 """
 
 from __future__ import annotations
@@ -17,23 +20,24 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.support import GENEROUS, ServerProcess, free_port  # noqa: E402
+from tests.server.support import ServerProcess, free_port  # noqa: E402
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.web.player import Clicker, is_over, new_page  # noqa: E402
 
-DESK: ViewportSize = {"width": 1280, "height": 800}
-PHONE: ViewportSize = {"width": 390, "height": 844}
-VARIANTS = ("classic", "flip", "attack", "flip_attack")
+VARIANTS = ("classic", "flip", "attack", "flip_attack", "flip_marvel", "flip_stranger_things", "flip_transformers")
+#: Timers that keep the bots lively but let people see each move.
+TIMERS = {"bot_seconds": "0.3", "hand_pause_seconds": "60", "turn_seconds": "0", "catch_seconds": "0"}
 
 
 @contextlib.contextmanager
 def server() -> Iterator[str]:
     folder = Path(tempfile.mkdtemp(prefix="unokit-shots-"))
-    process = ServerProcess(f"sqlite:///{folder / 's.db'}", free_port(), GENEROUS).start()
+    process = ServerProcess(f"sqlite:///{folder / 's.db'}", free_port()).start()
     try:
         yield process.url
     finally:
@@ -41,67 +45,121 @@ def server() -> Iterator[str]:
 
 
 def settle(page: Page) -> None:
-    page.wait_for_timeout(400)
+    """Let the last animations end (each is under 400 ms)."""
+    page.wait_for_timeout(450)
 
 
-def take_decisions(page: Page, count: int, wait: float = 4.0) -> None:
-    """Play up to ``count`` decisions for the page's player (a playable card, else the first
-    button), waiting at most ``wait`` seconds for them."""
-    done = 0
-    end = time.monotonic() + wait
-    while done < count and time.monotonic() < end:
-        if page.locator(".overlay .game-over").count():
+def create(page: Page, url: str, variant: str, rounds: str | None = None) -> str:
+    page.goto(f"{url}/")
+    page.fill("#your-name", "Ann")
+    page.select_option("#variant", variant)
+    page.fill("#players", "4")
+    page.fill("#bots", "1")
+    page.select_option("#bot-kind", "normal")
+    page.click("details.more-rules summary")
+    if rounds:
+        page.fill("#opt-rounds", rounds)
+    page.click("#create-room details.timers summary")
+    for name, value in TIMERS.items():
+        page.fill(f"#set-{name}", value)
+    page.click("#create-button")
+    page.wait_for_url("**/r/*")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def join(page: Page, url: str, code: str, name: str) -> None:
+    page.goto(f"{url}/r/{code}")
+    page.fill("#join-name", name)
+    page.click("#join-player")
+    page.wait_for_selector(".waiting")
+
+
+def play_a_while(pages: list[Page], decisions: int) -> None:
+    """Everyone takes decisions until each has taken ``decisions`` (or 20 s pass)."""
+    clickers = [Clicker(page) for page in pages]
+    end = time.monotonic() + 20
+    while time.monotonic() < end and any(len(c.clicked) < decisions for c in clickers):
+        if any(is_over(page) for page in pages):
             return
-        for selector in (".choices .color-choice", ".hand-card.playable", ".choices [data-action]"):
-            target = page.locator(selector).first
-            if target.count() and target.is_enabled():
-                with contextlib.suppress(Exception):
-                    target.click(timeout=1000)
-                    done += 1
-                break
-        page.wait_for_timeout(150)
+        if not any(c.step() for c in clickers if len(c.clicked) < decisions):
+            pages[0].wait_for_timeout(100)
 
 
-def table_shots(url: str, out: Path, variant: str, browser: Browser) -> None:
-    # bypass_csp: Playwright's wait_for_function compiles its predicate in the page, which the
-    # server's Content-Security-Policy forbids.
-    desk = browser.new_context(viewport=DESK, bypass_csp=True).new_page()
-    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True).new_page()
-    desk.goto(f"{url}/")
-    desk.fill("#your-name", "Ann")
-    desk.select_option("#variant", variant)
-    desk.select_option("#bot-kind", "heuristic")
-    desk.click("details summary:has-text('Timers')")
-    desk.fill("#set-bot_seconds", "0.2")
-    desk.fill("#set-hand_pause_seconds", "0")
-    if variant == "classic":
+def table_shots(url: str, out: Path, variant: str, browser: Browser, pages_too: bool) -> None:
+    desk, phone, side = new_page(browser, "laptop"), new_page(browser, "phone"), new_page(browser, "phone-landscape")
+    if pages_too:
+        desk.goto(f"{url}/")
+        desk.wait_for_selector("#create-room")
+        settle(desk)
         desk.screenshot(path=str(out / "lobby-1280.png"))
-    desk.click("#create-button")
-    desk.wait_for_url("**/r/*")
-    code = desk.url.rsplit("/", 1)[-1]
-    phone.goto(f"{url}/r/{code}")
-    phone.fill("#join-name", "Bo")
-    phone.click("#join-player")
-    desk.wait_for_selector("#start-game")
-    desk.wait_for_function("document.querySelectorAll('.waiting > ol.seat-list li em').length === 0")
-    settle(desk)
-    if variant == "classic":
-        desk.screenshot(path=str(out / "room-1280.png"))
+        phone.goto(f"{url}/")
+        phone.wait_for_selector("#create-room")
+        settle(phone)
+        phone.screenshot(path=str(out / "lobby-390.png"))
+    code = create(desk, url, variant)
+    if pages_too:
+        phone.goto(f"{url}/r/{code}")
+        phone.wait_for_selector("#join-form")
+        settle(phone)
+        phone.screenshot(path=str(out / "invite-390.png"))
+    join(phone, url, code, "Bo")
+    join(side, url, code, "Cy")
+    desk.wait_for_function("document.querySelectorAll('.waiting > ol.seat-list > li[data-kind=human]').length === 3")
+    if pages_too:
+        settle(phone)
+        phone.screenshot(path=str(out / "room-390.png"), full_page=True)
     desk.click("#start-game")
-    desk.wait_for_selector(".hand-card")
-    phone.wait_for_selector(".hand-card")
-    for _ in range(3):
-        take_decisions(desk, 1)
-        take_decisions(phone, 1)
-    settle(desk)
+    for page in (desk, phone, side):
+        page.wait_for_selector(".hand-card")
+    play_a_while([desk, phone, side], 3)
+    for page in (desk, phone, side):
+        settle(page)
     desk.screenshot(path=str(out / f"{variant}-1280.png"))
     phone.screenshot(path=str(out / f"{variant}-390.png"))
-    desk.context.close()
+    side.screenshot(path=str(out / f"{variant}-844.png"))
+    if pages_too:
+        phone.click("[data-command=help]")
+        phone.wait_for_selector("dialog#help[open] .rules-text p")
+        phone.evaluate("document.querySelector('#help-cards').scrollIntoView()")
+        settle(phone)
+        phone.screenshot(path=str(out / "help-390.png"))
+    for page in (desk, phone, side):
+        page.context.close()
+
+
+def end_shots(url: str, out: Path, browser: Browser) -> None:
+    """A round's summary and a game's end (Classic, two rounds, Ann against three bots)."""
+    phone = new_page(browser, "phone")
+    phone.goto(f"{url}/")
+    phone.fill("#your-name", "Ann")
+    phone.fill("#players", "4")
+    phone.fill("#bots", "3")
+    phone.click("details.more-rules summary")
+    phone.fill("#opt-rounds", "2")
+    phone.click("#create-room details.timers summary")
+    for name, value in {**TIMERS, "bot_seconds": "0"}.items():
+        phone.fill(f"#set-{name}", value)
+    phone.click("#create-button")
+    phone.wait_for_selector("#start-game")
+    phone.click("#start-game")
+    clicker = Clicker(phone)
+    while phone.get_attribute(".table-root", "data-phase") != "hand_over":
+        if not clicker.step():
+            phone.wait_for_timeout(30)
+    phone.wait_for_selector(".summary-panel")
+    settle(phone)
+    phone.screenshot(path=str(out / "summary-390.png"))
+    phone.click("[data-verb='host-continue']")
+    while not is_over(phone):
+        if not clicker.step():
+            phone.wait_for_timeout(30)
+    settle(phone)
+    phone.screenshot(path=str(out / "over-390.png"))
     phone.context.close()
 
 
 def tool_shots(url: str, out: Path, browser: Browser) -> None:
-    phone = browser.new_context(viewport=PHONE, is_mobile=True, bypass_csp=True).new_page()
+    phone = new_page(browser, "phone")
     phone.goto(f"{url}/#/launcher")
     phone.wait_for_selector("table.stats")
     phone.select_option("#launcher-model", "pattern")
@@ -126,12 +184,15 @@ def tool_shots(url: str, out: Path, browser: Browser) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated (default: every variant)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with server() as url, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for variant in VARIANTS:
-            table_shots(url, args.out, variant, browser)
+        for index, variant in enumerate(args.variants.split(",")):
+            table_shots(url, args.out, variant, browser, pages_too=index == 0)
+            print(f"{variant}: {variant}-390.png, {variant}-844.png, {variant}-1280.png")
+        end_shots(url, args.out, browser)
         tool_shots(url, args.out, browser)
         browser.close()
     print(f"screenshots in {args.out}")

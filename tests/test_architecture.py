@@ -29,13 +29,15 @@ STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 #: the scorekeeper, which the ``cli`` loads and the ``server`` reuses for the browser's round
 #: summaries and score sheet; ``files`` checks, locks and atomically replaces the files that
 #: commands write (standard library only); ``encoding`` holds the action ids and observation
-#: vectors that ``fast`` (the compiled engine, used by bots, sim and envs) and ``envs`` share.
+#: vectors that ``fast`` (the compiled engine, used by bots, sim and envs) and ``envs`` share;
+#: ``keys`` is the key map that the terminal table and the browser table share.
 #: Add a new layer here when you create one.
 LAYER_RANKS: dict[str, int] = {
     "core": 0,
     "": 1,
     "files": 1,
     "encoding": 1,
+    "keys": 1,
     "i18n": 1,
     "fast": 2,
     "narration": 2,

@@ -91,9 +91,9 @@ def test_placeholders_agree_with_english_and_every_plural_form_is_there(
 #: Placeholders whose values the code says before filling them in (a list already joined, a
 #: nested message, a number of seconds): they need no type.
 SAID_BY_THE_CALLER = frozenset(
-    {"action", "bot", "choice", "code", "database", "detail", "error", "first", "glyph", "goal", "help", "mode"}
+    {"action", "bot", "code", "database", "detail", "error", "first", "glyph", "goal", "help", "mode"}
     | {"names", "open", "options", "page", "path", "phase", "pile", "reaction", "rounds", "rules", "scoring"}
-    | {"seats", "second", "seconds", "seed", "status", "supply", "symbol", "teams", "timer", "todo", "url", "value"}
+    | {"seats", "second", "seconds", "seed", "supply", "symbol", "teams", "todo", "url", "value"}
     | {"replay", "viewer", "who"}
 )
 

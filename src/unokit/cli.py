@@ -82,14 +82,15 @@ def demo(variant: str, players: int, seed: int, option: tuple[str, ...], rounds:
     options: dict[str, object] = dict(parse_option_pairs(option))
     given = click.get_current_context().get_parameter_source("rounds") is not ParameterSource.DEFAULT
     if given and "rounds" in options and str(options["rounds"]).strip().lower() != rounds.strip().lower():
-        raise click.UsageError(f"--rounds {rounds} and --option rounds={options['rounds']} disagree; give one")
+        given_rounds = f"--option rounds={options['rounds']}"
+        raise click.UsageError(words().t("cli.rounds_disagree", value=f"--rounds {rounds}", detail=given_rounds))
     options.setdefault("rounds", rounds)
+    w = words()
     try:
         game, setup = Game.new(variant, players, seed, **options)
     except UnokitError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(w.error(exc)) from None
     chooser = Rng(seed ^ 0x5EED)
-    w = words()
     click.echo(
         w.t(
             "cli.demo_header",

@@ -85,7 +85,7 @@ def test_tianshou_dqn_on_the_pettingzoo_env(tmp_path: Path) -> None:
             "--epoch-steps",
             "200",
             "--n-envs",
-            "2",
+            "1",
             "--eval-hands",
             "6",
             "--out",

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from unokit.server.client import RoomClient, ServerError, create_room
+from unokit.server.room import BOT_NAMES
 
 from .support import FAST, ServerProcess, choose, moved_on, run
 
@@ -39,8 +40,10 @@ def test_host_commands_are_checked_against_the_room_phase(shared_server: ServerP
         await me.host("add_bot", host, seat=1, bot="random")
         await me.host("add_bot", host, seat=2, bot="random")
         seated = await me.wait_for(lambda s: s["room"]["seats"][2]["kind"] == "bot")
-        # two bots of one kind are told apart by their names
-        assert [seat["name"] for seat in seated["room"]["seats"]] == ["Ann", "random bot", "random bot 2"]
+        # bots sit down with people's names, all different, and their kind beside them
+        names = [seat["name"] for seat in seated["room"]["seats"]]
+        assert names[0] == "Ann" and len(set(names)) == 3 and set(names[1:]) <= set(BOT_NAMES)
+        assert [seat["bot"] for seat in seated["room"]["seats"]] == [None, "random", "random"]
         await me.host("start", host)
         # playing: seats may not change, the game may not restart (bots wait for Ann's turn)
         await me.wait_for(lambda s: me.my_turn)

@@ -395,7 +395,7 @@ def test_the_server_forgets_identities_after_its_retention(
     make_server: Callable[..., ServerProcess], tmp_path: Path
 ) -> None:
     # a retention of 0.00001 days (0.86 s), swept every 0.2 s
-    server = make_server(f"sqlite:///{tmp_path / 'r.db'}", "--player-retention", "0.00001", "--sweep", "0.2")
+    server = make_server(f"sqlite:///{tmp_path / 'r.db'}", "--retain-players", "0.00001", "--sweep", "0.2")
     me = new_identity()
 
     async def body() -> str:

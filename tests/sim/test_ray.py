@@ -17,14 +17,22 @@ from unokit.sim.tournament import TournamentConfig, run_tournament
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    quiet_ray()  # before Ray is imported: no usage reports, workers run this interpreter (not `uv run`)
-    import ray
+    import ray  # imported first, as a library imported earlier (Tianshou) may have done
+
+    quiet_ray()  # no usage reports; workers run this interpreter, not `uv run`, under `make test`
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield
     finally:
         ray.shutdown()
+
+
+def test_the_uv_run_hook_is_off_even_when_ray_was_imported_first(local_ray: None) -> None:
+    """Under ``make test`` (``uv run``) the hook made every worker fail to start (CI)."""
+    from ray._private import ray_constants
+
+    assert ray_constants.RAY_ENABLE_UV_RUN_RUNTIME_ENV is False
 
 
 def test_a_simulation_on_ray_equals_local_workers(local_ray: None) -> None:

@@ -6,13 +6,44 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
 
-#: True once the page says that it is its player's turn.
-YOUR_TURN = "document.querySelector('.prompt .message')?.textContent.includes('Your turn')"
+#: True once the page offers its player a turn (the decision the prompt is open for).
+YOUR_TURN = "document.querySelector('[data-region=prompt]')?.dataset.decision === 'turn'"
+
+#: The screens the table is made for, by name: phones held upright and sideways, a tablet, a
+#: laptop and a large desktop.
+VIEWPORTS: dict[str, ViewportSize] = {
+    "phone": {"width": 390, "height": 844},
+    "phone-landscape": {"width": 844, "height": 390},
+    "tablet": {"width": 768, "height": 1024},
+    "laptop": {"width": 1280, "height": 800},
+    "desktop": {"width": 1920, "height": 1080},
+}
+
+#: The layout checks (``layout.js``): what a person on any screen must get.
+LAYOUT = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
+
+
+def new_page(browser: Browser, screen: str = "laptop", **kwargs: Any) -> Page:
+    """A page in a fresh browser context of one of :data:`VIEWPORTS` (a phone's with touch).
+    The context bypasses the server's Content-Security-Policy: Playwright's wait_for_function
+    compiles its predicate in the page (test_csp.py checks the policy itself)."""
+    viewport = VIEWPORTS[screen]
+    phone = viewport["width"] < 600 or viewport["height"] < 600
+    return browser.new_context(
+        viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=True, **kwargs
+    ).new_page()
+
+
+def layout_problems(page: Page) -> list[str]:
+    """What is wrong with the page as drawn now (``layout.js``); empty when nothing is."""
+    return [str(problem) for problem in page.evaluate(LAYOUT, "")]
+
 
 #: Room timers that keep browser games short: bots answer at once, no pause between hands.
 FAST_TIMERS = {"bot_seconds": "0", "catch_seconds": "0", "hand_pause_seconds": "0", "turn_seconds": "0"}
@@ -41,6 +72,7 @@ def create_room(
     page.fill("#players", str(players))
     page.fill("#bots", str(bots))
     page.select_option("#bot-kind", bot)
+    page.click("details.more-rules summary")  # the rules beyond the house rules
     if rounds is not None:
         page.fill("#opt-rounds", str(rounds))
     for option, value in (options or {}).items():
@@ -48,14 +80,14 @@ def create_room(
             page.set_checked(f"#opt-{option}", value)
         else:
             page.select_option(f"#opt-{option}", value)
-    page.click("#create-room details summary")  # the timers
+    page.click("#create-room details.timers summary")
     for setting, value in (FAST_TIMERS if timers is None else timers).items():
         page.fill(f"#set-{setting}", value)
     page.set_checked("#public-room", public)
     page.click("#create-button")
     page.wait_for_url("**/r/*")
     code = page.url.rsplit("/", 1)[-1]
-    seats = "[...document.querySelectorAll('.waiting > ol.seat-list li')]"
+    seats = "[...document.querySelectorAll('.waiting > ol.seat-list > li')]"
     wait_until(
         page,
         f"{seats}.length === {players} && {seats}.filter(li => li.dataset.kind === 'bot').length === {bots}",
@@ -129,14 +161,14 @@ class Clicker:
             return False
         for selector in (
             ".choices [data-verb='catch']",
-            ".choices [data-verb='uno']",
+            ".uno-button[data-verb='uno']",
             ".choices .color-choice",
         ):
             if self.click(selector):
                 return True
-        toggle = self.page.locator(".uno-toggle[aria-pressed='false']")
-        if toggle.count():
-            self.click(".uno-toggle[aria-pressed='false']")
+        toggle = ".uno-button[data-verb='uno-toggle'][aria-pressed='false']:not([disabled])"
+        if self.page.locator(toggle).count():
+            self.click(toggle)
         if self.click(".hand-card.playable"):
             return True
         return self.click(".choices [data-action]")
@@ -156,7 +188,7 @@ def play_to_the_end(clickers: list[Clicker], timeout: float = 240.0, on_idle: An
             acted = clicker.step() or acted
         if not acted:
             clickers[0].page.wait_for_timeout(pause * 1000)
-    states = [json.dumps(c.page.locator(".prompt").inner_text()[:200]) for c in clickers]
+    states = [json.dumps(c.page.locator("[data-region=prompt]").inner_text()[:200]) for c in clickers]
     raise AssertionError(f"the game did not end in {timeout} s; prompts: {states}")
 
 

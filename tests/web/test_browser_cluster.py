@@ -58,8 +58,8 @@ def test_the_page_meets_the_owner_and_comes_back_after_a_takeover(browser: Brows
         until_your_turn(page)
         before = sorted(hand(page))
         owner.kill()
-        page.wait_for_function("document.querySelector('#status').textContent.includes('reconnecting')")
-        page.wait_for_function("document.querySelector('#status').textContent.includes('connected')", timeout=30000)
+        page.wait_for_function("['lost', 'reconnecting'].includes(document.querySelector('#status').dataset.state)")
+        page.wait_for_function("document.querySelector('#status').dataset.state === 'connected'", timeout=30000)
         page.wait_for_function(YOUR_TURN)
         assert sorted(hand(page)) == before
         assert sockets[-1] == ws_url(other.url)  # back through the page's own address

@@ -1,7 +1,9 @@
 """Whole games in the browser: two people (two browser contexts) and two bots finish a game of
-every variant through the pages alone; a spectator's page never shows a hidden card; a reload
-in the middle of a game puts the player back in their seat with their hand; the record of the
-finished game downloads and replays step by step."""
+every variant through the pages alone, each variant on one of the five screens the table is made
+for (every screen gets at least one variant; ``make test-all`` plays every variant on every
+screen), with the layout checked on every page after every action (``layout.js``); a spectator's
+page never shows a hidden card; a reload in the middle of a game puts the player back in their
+seat with their hand; the record of the finished game downloads and replays step by step."""
 
 from __future__ import annotations
 
@@ -16,14 +18,16 @@ from unokit.core.variants import VARIANT_NAMES
 from unokit.record import GameRecord, verify
 
 from ..server.support import ServerProcess, free_port, leaks
-from .conftest import BYPASS_CSP
 from .player import (
+    VIEWPORTS,
     YOUR_TURN,
     Clicker,
     create_room,
     hand,
     is_over,
     join_room,
+    layout_problems,
+    new_page,
     play_to_the_end,
     start_game,
     until_your_turn,
@@ -40,12 +44,19 @@ SNAPSHOT = """() => {
 }"""
 
 
-def _pages(browser: Browser, count: int) -> list[Page]:
-    pages = []
-    for _ in range(count):
-        context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=BYPASS_CSP)
-        pages.append(context.new_page())
-    return pages
+def _pages(browser: Browser, count: int, screen: str = "laptop") -> list[Page]:
+    return [new_page(browser, screen) for _ in range(count)]
+
+
+#: The screen each variant is played on in ``make test``: every variant once, every screen at
+#: least once.
+SCREEN_OF = dict(zip(VARIANT_NAMES, [*VIEWPORTS, *VIEWPORTS], strict=False))
+#: Every variant on every screen: the pairs beyond SCREEN_OF run under ``make test-all``.
+MATRIX = [
+    pytest.param(variant, screen, marks=() if SCREEN_OF[variant] == screen else pytest.mark.matrix)
+    for variant in VARIANT_NAMES
+    for screen in VIEWPORTS
+]
 
 
 def _close(pages: list[Page]) -> None:
@@ -71,11 +82,15 @@ def _download_record(page: Page, folder: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_every_screen_gets_a_variant() -> None:
+    assert set(SCREEN_OF) == set(VARIANT_NAMES) and set(SCREEN_OF.values()) == set(VIEWPORTS)
+
+
+@pytest.mark.parametrize(("variant", "screen"), MATRIX)
 def test_two_people_and_two_bots_finish_a_game(
-    browser: Browser, web_server: ServerProcess, variant: str, tmp_path: Path
+    browser: Browser, web_server: ServerProcess, variant: str, screen: str, tmp_path: Path
 ) -> None:
-    ann, bo, watcher = _pages(browser, 3)
+    ann, bo, watcher = _pages(browser, 3, screen)
     errors: list[str] = []
     for page in (ann, bo, watcher):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -90,9 +105,13 @@ def test_two_people_and_two_bots_finish_a_game(
 
         snapshots: list[tuple[int, str]] = []
         reloaded: list[tuple[list[str], list[str]]] = []
+        problems: set[str] = set()
         clickers = [Clicker(ann), Clicker(bo, paused=True)]
 
         def look() -> None:
+            # Every page as its person sees it, after every action.
+            for name, page in (("Ann", ann), ("Bo", bo), ("the spectator", watcher)):
+                problems.update(f"{name}: {problem}" for problem in layout_problems(page))
             # The spectator's page, as drawn, at its game step; and once a reload of Bo's page.
             step, html = watcher.evaluate(SNAPSHOT)
             if step is not None and (not snapshots or snapshots[-1][0] != int(step)):
@@ -110,10 +129,16 @@ def test_two_people_and_two_bots_finish_a_game(
         play_to_the_end(clickers, on_idle=look)
         assert is_over(ann) and is_over(bo)
         watcher.wait_for_selector(".overlay .game-over")
-        assert "won" in ann.locator(".overlay .game-over").inner_text()
+        look()
+        assert sorted(problems) == []
+        # The winner's page says "You won!"; the others name the winner.
+        winners = [page for page in (ann, bo) if page.locator(".overlay.winner").count()]
+        for page in (ann, bo):
+            title = page.locator(".overlay .game-over").inner_text()
+            assert (title == "You won!") if page in winners else ("won" in title), title
         # Both people really played: each took decisions through the page.
         assert len(clickers[0].clicked) >= 1 and len(clickers[1].clicked) >= 1
-        # The round summary lists every seat with its cards' points.
+        # The last round's summary lists every seat with its cards' points.
         assert ann.locator(".overlay table.summary tbody tr").count() == 4
 
         # A reload mid-game gave Bo the same seat and the same hand.
@@ -149,12 +174,13 @@ def test_a_reload_in_the_middle_of_a_game_restores_the_seat(browser: Browser, we
             if not clicker.step():
                 ann.wait_for_timeout(30)
         step, before = ann.get_attribute(".table-root", "data-step"), sorted(hand(ann))
-        seat = ann.locator(".seat.me").get_attribute("data-seat")
+        seat = ann.evaluate("localStorage.getItem('unokit.seat.' + location.pathname.split('/')[2])")
         ann.reload()
         ann.wait_for_selector(".hand-card")
         assert ann.get_attribute(".table-root", "data-step") == step  # the game waited for Ann
         assert sorted(hand(ann)) == before
-        assert ann.locator(".seat.me").get_attribute("data-seat") == seat
+        assert ann.evaluate("localStorage.getItem('unokit.seat.' + location.pathname.split('/')[2])") == seat
+        assert ann.locator(".seat[data-seat='0']").count() == 0  # the hand at the bottom is seat 0's
     finally:
         _close([ann])
 
@@ -168,9 +194,9 @@ def test_a_dropped_connection_comes_back_to_the_seat(browser: Browser, tmp_path:
         until_your_turn(ann)
         before = sorted(hand(ann))
         server.kill()  # every connection drops at once
-        ann.wait_for_function("document.querySelector('#status').textContent.includes('reconnecting')")
+        ann.wait_for_function("document.querySelector('#status').dataset.state === 'lost'")
         server.start()
-        ann.wait_for_function("document.querySelector('#status').textContent.includes('connected')", timeout=30000)
+        ann.wait_for_function("document.querySelector('#status').dataset.state === 'connected'", timeout=30000)
         ann.wait_for_function(YOUR_TURN)
         assert sorted(hand(ann)) == before
         # And the seat still plays.
@@ -209,10 +235,10 @@ def test_the_replay_steps_through_a_finished_game(browser: Browser, web_server: 
         play_to_the_end([Clicker(ann)])
         ann.click("a:has-text('Replay step by step')")
         ann.wait_for_selector("#replay-step")
-        assert ann.locator("#replay-step").inner_text().startswith("step 0 of ")
+        assert ann.locator("#replay-step").inner_text().lower().startswith("step 0 of ")
         assert ann.locator(".replay-seat").count() == 2
         ann.click("#replay-next")
-        ann.wait_for_function("document.querySelector('#replay-step').textContent.startsWith('step 1 ')")
+        ann.wait_for_function("document.querySelector('#replay-step').textContent.toLowerCase().startsWith('step 1 ')")
         assert ann.locator(".replay-action").inner_text() != "The deal"
         ann.click("#replay-last")
         ann.wait_for_function("document.querySelector('#replay-next').disabled")

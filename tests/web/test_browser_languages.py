@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from unokit.core.variants import VARIANT_NAMES
+from unokit.server.room import BOT_NAMES
 
 from ..server.support import ServerProcess
 from .player import Clicker, create_room, is_over, join_room, play_to_the_end, start_game
@@ -48,7 +49,7 @@ UNMARKED = """(allowed) => {
     const t = text.trim();
     if (!t) return true;
     if (/\\[[^\\]]*~+\\]/.test(t)) return true;  // a message of the pseudo-catalogue
-    if (/^[\\d\\s·:,.;\\/+#\\u00d7±%()\\-\\u2013—→↻↺⏮⏭◀▶▲▼★●◆■☀☾⚡⚠✌☝✔❤😂😮😢]*$/u.test(t)) return true;
+    if (/^[\\d\\s·:,.;\\/+#\\u00d7±%()\\-\\u2013—→↻↺⏮⏭◀▶▲▼★●◆■☀☾⚡⚠✌☝✔❤😂😮😢♛✕☰?]*$/u.test(t)) return true;
     const parts = t.split(/[\\s,·:()]+/);
     return parts.every((part) => !part || allowed.includes(part) || /^[\\d+#]+$/.test(part));
   };
@@ -116,7 +117,7 @@ def _check_pseudo(page: Page, where: str, allowed: list[str]) -> None:
 
 def test_every_screen_in_the_pseudo_language(browser: Browser, web_server: ServerProcess) -> None:
     url = web_server.url
-    names = ["Ann", "Bo", "UNO", "unokit"]
+    names = ["Ann", "Bo", "UNO", "unokit", *BOT_NAMES]  # people's names, the bots' too
     phone = _page(browser, "en-US", width=390)
     page = _page(browser, "en-US")
     try:

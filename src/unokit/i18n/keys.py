@@ -23,7 +23,11 @@ from ..core.variants import OPTION_SPECS, VARIANTS
 
 #: Functions of outer layers that yield their own registry keys (they are loaded lazily: this
 #: layer does not import them).
-OUTER_KEYS: tuple[str, ...] = ("unokit.bots:registry_keys", "unokit.server.words:registry_keys")
+OUTER_KEYS: tuple[str, ...] = (
+    "unokit.bots:registry_keys",
+    "unokit.server.words:registry_keys",
+    "unokit.keys:registry_keys",
+)
 
 
 def card_keys() -> Iterator[str]:

@@ -35,6 +35,7 @@ from ..core.observation import redact
 from ..core.teams import partner
 from ..i18n import N_, catalog
 from ..i18n.lines import words_for
+from ..keys import terminal_keys
 from . import faces, look
 from .help import KEYS, rules_summary
 from .look import chip_rows, wrap_chips
@@ -817,26 +818,26 @@ class TableScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         key = event.key
         event.stop()
-        if key in ("q", "ctrl+q"):
+        if key in terminal_keys("quit"):
             app = self.app
             if isinstance(app, PlayApp):
                 app.ask_to_quit()
             return
-        if key in ("question_mark", "f1"):
+        if key in terminal_keys("help"):
             self.app.push_screen(HelpScreen(self.session.game))
             return
-        if key == "l":
+        if key in terminal_keys("log"):
             self.app.push_screen(LogScreen(self.history))
             return
-        if key == "c":
+        if key in terminal_keys("catch"):
             if not self.out_of_turn_key(CATCH):
                 self.hint(tr("play.nobody_to_catch"))
             return
-        if key == "j":
+        if key in terminal_keys("jump"):
             if not self.jump_key():
                 self.hint(tr("play.nothing_to_jump"))
             return
-        if key == "u":
+        if key in terminal_keys("uno"):
             if not self.out_of_turn_key(UNO) and (self.ready or self.window is not None):
                 self.uno_armed = not self.uno_armed
                 self.hint(tr("play.uno_armed") if self.uno_armed else tr("play.uno_unarmed"))
@@ -861,10 +862,10 @@ class TableScreen(Screen[None]):
         elif key.isdigit() and 1 <= int(key) <= len(choices):
             self.answer(choices[int(key) - 1])
             return
-        elif key == "enter":
+        elif key in terminal_keys("play"):
             self.answer(choices[self.menu_index])
             return
-        elif key == "escape" and self.submenu is not None:
+        elif key in terminal_keys("back") and self.submenu is not None:
             self.submenu = None
             self.menu_index = 0
         self.render_all()
@@ -893,20 +894,20 @@ class TableScreen(Screen[None]):
             self.cursor = (self.cursor + 1) % len(hand)
         elif key in ("up", "down") and hand:
             self.cursor = self.row_neighbour(-1 if key == "up" else 1)
-        elif key == "home":
+        elif key == terminal_keys("first_last")[0]:
             self.cursor = 0
-        elif key == "end":
+        elif key == terminal_keys("first_last")[1]:
             self.cursor = max(len(hand) - 1, 0)
         elif key.isdigit():
             index = (int(key) or 10) - 1
             if index < len(hand):
                 self.cursor = index
-        elif key == "d":
+        elif key in terminal_keys("draw"):
             draws = [c.action for c in prompt.choices if c.action.kind in (DRAW, PRESS)]
             if draws:
                 self.submit(draws[0])
                 return
-        elif key == "enter" and hand:
+        elif key in terminal_keys("play") and hand:
             self.choose_card(hand[self.cursor].card)
             return
         self.message = ""

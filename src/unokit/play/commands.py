@@ -133,19 +133,19 @@ def make_setup(
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--bots") from None
     human_count = players - len(bot_list)
+    w = words()
     if human_count < 0:
-        raise click.BadParameter(f"{len(bot_list)} bots do not fit at {players} seats", param_hint="--bots")
+        raise click.BadParameter(w.t("n.cli.bots_do_not_fit", count=len(bot_list), total=players), param_hint="--bots")
     if len(names) > human_count:
         raise click.BadParameter(
-            f"{len(names)} names for {human_count} human seat(s) ({players} players, {len(bot_list)} bots)",
-            param_hint="--name",
+            w.t("n.cli.names_do_not_fit", count=human_count, number=len(names), total=players), param_hint="--name"
         )
     humans = list(names)
     if human_count == 1 and not humans:
         humans = [catalog().t("play.you")]
     humans += [catalog().t("play.player_n", number=i + 1) for i in range(len(humans), human_count)]
     if len({h.lower() for h in humans}) != len(humans):
-        raise click.BadParameter("two people have the same name", param_hint="--name")
+        raise click.BadParameter(w.t("cli.same_names"), param_hint="--name")
     # --record names a folder when it is one, or when it ends with a slash (to be created)
     in_folder = record is not None and (str(record).endswith(("/", os.sep)) or Path(record).is_dir())
     place = None if record is None else Path(record).expanduser()
@@ -295,7 +295,7 @@ def play(
     require_extra("play", "play", ["textual", "rich"])
     habits = play_habits(forget, catch_chance, reaction, no_habits)
     if (delay is not None and delay < 0) or catch_window < 0:
-        raise click.UsageError("--delay and --catch-window are seconds, 0 or more")
+        raise click.UsageError(words().t("cli.seconds_not_negative"))
     option = with_deck(option, deck)
     setup = make_setup(variant, players, bots, seed, option, names, habits, record)
     if not sys.stdin.isatty() or not sys.stdout.isatty():

@@ -12,21 +12,11 @@ from ..core.cards import KIND_NAMES, KINDS, is_number
 from ..core.game import Game
 from ..i18n import N_
 from ..i18n.lines import Words, words
+from ..keys import KEYMAP
 
-#: The keys of the table screen: (keys, the catalogue key of what they do).
-KEYS: tuple[tuple[str, str], ...] = (
-    ("← → ↑ ↓ Home End", N_("help.key.move")),
-    ("1 … 9, 0", N_("help.key.digits")),
-    ("Enter", N_("help.key.enter")),
-    ("← → ↑ ↓ …", N_("help.key.menu")),
-    ("D", N_("help.key.draw")),
-    ("U", N_("help.key.uno")),
-    ("C", N_("help.key.catch")),
-    ("Esc", N_("help.key.escape")),
-    ("L", N_("help.key.log")),
-    ("?", N_("help.key.help")),
-    ("Q", N_("help.key.quit")),
-)
+#: The keys of the table screen: (keys, the catalogue key of what they do), from the key map it
+#: shares with the browser (:mod:`unokit.keys`).
+KEYS: tuple[tuple[str, str], ...] = tuple((b.shown, f"keys.{b.command}") for b in KEYMAP if b.terminal)
 
 #: The scoring modes in words, by mode.
 _SCORING = {

@@ -24,20 +24,51 @@ from ..core.cards import COLOR_BY_NAME, COLOR_NAMES, KIND_BY_NAME, KIND_NAMES, K
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
 from ..core.game import game_winners
-from ..core.variants import VARIANTS, VariantRules, get_rules, make_options
+from ..core.variants import VariantRules, get_rules, make_options
 from ..files import JsonError, locked, parse_json, write_atomically
-from ..i18n.lines import words
+from ..i18n import N_
+from ..i18n.lines import Words, error_line, words
 
 TABLE_FORMAT = "unokit-table/1"
 
 
-class CardError(ValueError):
-    """A hand of real cards that cannot be read: ``given`` is the word that is not a card (or
-    not one of this game), for a message in the reader's language (``server.error.bad_cards``)."""
+class ScoreError(ValueError):
+    """A hand, a round or a score table that cannot be used: a catalogue ``key`` and its
+    ``params`` (a parameter may be a nested line), said in the reader's language by
+    :meth:`said`; ``str(error)`` is the same in English, for the Python API and logs."""
 
-    def __init__(self, message: str, given: str) -> None:
-        super().__init__(message)
-        self.given = given
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(self.said(words("en")))
+
+    def said(self, w: Words | None = None) -> str:
+        """The problem in the language of ``w`` (default: the terminal's)."""
+        return (w or words()).t(self.key, **self.params)
+
+
+class CardError(ScoreError):
+    """A hand of real cards that cannot be read: ``params["given"]`` is the word that is not a
+    card (or not one of this game), also for the browser's message (``server.error.bad_cards``)."""
+
+    @property
+    def given(self) -> str:
+        return str(self.params["given"])
+
+
+class TableError(ScoreError):
+    """A score table, or a round of it, that cannot be used."""
+
+    @staticmethod
+    def damaged(detail: str) -> TableError:
+        """A file that is not a score table as :data:`TABLE_FORMAT` writes one: ``detail``
+        names the field and the problem in English, in the words of the file format."""
+        return TableError(N_("sheet.error.damaged"), detail=detail)
+
+    @staticmethod
+    def of_option(exc: OptionError) -> TableError:
+        """An engine's refusal of a table's rule option, said as the engine's error."""
+        return TableError(N_("sheet.error.option"), error=error_line(exc).to_json())
 
 
 @dataclass(frozen=True)
@@ -50,18 +81,25 @@ class CardPoints:
 
 
 def side_index(rules: VariantRules, side: str | None) -> int:
-    """0 or 1 for a side name of ``rules`` (``None``: the first side); raise ``ValueError``."""
+    """0 or 1 for a side name of ``rules`` (``None``: the first side); raise :class:`ScoreError`."""
     if side is None:
         return 0
     name = side.strip().lower()
     if not rules.double_sided:
         if name != rules.side_names[0]:
-            raise ValueError(f"{rules.title} has one side: leave out the side (not {side!r})")
+            raise ScoreError(N_("sheet.error.one_side"), variant=rules.name, given=side)
         return 0
     if name not in rules.side_names:
         light, dark = rules.side_names
-        raise ValueError(f"{rules.title} has the sides {light} and {dark}, not {side!r}")
+        raise ScoreError(N_("sheet.error.sides"), variant=rules.name, first=light, second=dark, given=side)
     return rules.side_names.index(name)
+
+
+def card_title(text: str, w: Words | None = None) -> str:
+    """A card as written in a hand (``red 5``, ``5``, ``wild_draw_four``) by its printed title,
+    in the language of ``w`` (default: the terminal's)."""
+    w = w or words()
+    return w.card(text) if " " in text else w.kind(text)
 
 
 def card_words(cards: str) -> list[str]:
@@ -86,43 +124,55 @@ def card_words(cards: str) -> list[str]:
 
 def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardPoints]:
     """Value each card written in ``cards`` (read by :func:`card_words`) on ``side`` of
-    ``variant``; ``ValueError`` names a card that does not exist there."""
+    ``variant``; :class:`CardError` names a card that does not exist there."""
     rules = get_rules(variant)
     s = side_index(rules, side)
     kinds_here = set(standard_deck(rules.name).kind[s])
     colors_here = set(SIDE_COLORS[s])
-    where = f"the {rules.side_names[s]} side of {rules.title}" if rules.double_sided else rules.title
+    # Where a card was looked for: the variant, and the side on a double-sided deck.
+    where: dict[str, Any] = {"variant": rules.name}
+    if rules.double_sided:
+        where["side"] = rules.side_names[s]
+    not_a_color = N_("sheet.error.not_a_color.side") if rules.double_sided else N_("sheet.error.not_a_color")
+    not_a_card = N_("sheet.error.not_a_card.side") if rules.double_sided else N_("sheet.error.not_a_card")
     out: list[CardPoints] = []
     color: int | None = None
     for token in card_words(cards):
         if token in COLOR_BY_NAME:
             if color is not None:
-                raise CardError(f"two colours in a row: {COLOR_NAMES[color]} {token}", token)
+                raise CardError(N_("sheet.error.two_colors"), given=f"{COLOR_NAMES[color]} {token}")
             color = COLOR_BY_NAME[token]
             if color not in colors_here:
-                raise CardError(f"{token} is not a colour of {where}", token)
+                raise CardError(not_a_color, given=token, **where)
             continue
         kind = KIND_BY_NAME.get(token)
         if kind is None or kind not in kinds_here:
-            known = ", ".join(KIND_NAMES[k].replace("_", " ") for k in sorted(kinds_here))
             parts = token.split("_")
             two = any(
                 KIND_BY_NAME.get("_".join(parts[:k])) in kinds_here
                 and KIND_BY_NAME.get("_".join(parts[k:])) in kinds_here
                 for k in range(1, len(parts))
             )
-            apart = "; for two cards, write them apart with a comma" if two else ""
-            shown = token.replace("_", " ")
-            raise CardError(f"{shown!r} is not a card of {where}{apart}; cards there: {known}", shown)
+            # The cards there as they are written (the command line's words for them).
+            written = ", ".join(KIND_NAMES[k].replace("_", " ") for k in sorted(kinds_here))
+            refusal = CardError(not_a_card, given=token.replace("_", " "), names=written, **where)
+            if two:
+                raise CardError(N_("sheet.error.write_apart"), given=refusal.params["given"], error=_line(refusal))
+            raise refusal
         if color is not None and is_wild(kind):
-            raise CardError(f"{token} has no colour; write it without {COLOR_NAMES[color]}", token)
+            raise CardError(N_("sheet.error.wild_color"), kind=token, given=COLOR_NAMES[color])
         text = token if color is None else f"{COLOR_NAMES[color]} {token}"
         title = KIND_TITLES[kind] if color is None else f"{COLOR_NAMES[color].capitalize()} {KIND_TITLES[kind]}"
         out.append(CardPoints(text, title, rules.card_points(kind)))
         color = None
     if color is not None:
-        raise CardError(f"the colour {COLOR_NAMES[color]} is not followed by a card", COLOR_NAMES[color])
+        raise CardError(N_("sheet.error.lone_color"), given=COLOR_NAMES[color])
     return out
+
+
+def _line(error: ScoreError) -> dict[str, Any]:
+    """``error`` as a nested line, to be said inside another message."""
+    return {"key": error.key, "params": error.params}
 
 
 # ----------------------------------------------------------------------- unokit score
@@ -139,19 +189,21 @@ def score(cards: tuple[str, ...], variant: str, side: str | None) -> None:
     Example: unokit score --variant flip_attack --side wild "2 5 8 flip hit_5x reverse
     skip_everyone wild_discard_all wild_all_out_attack"
     """
+    w = words()
     try:
         rules = get_rules(variant)
         s = side_index(rules, side)
         valued = hand_points(rules.name, " ".join(cards), rules.side_names[s])
-    except (ValueError, OptionError) as exc:
-        raise click.UsageError(str(exc)) from None
-    w = words()
+    except OptionError as exc:
+        raise click.UsageError(w.error(exc)) from None
+    except ScoreError as exc:
+        raise click.UsageError(exc.said(w)) from None
     counted = w.t("n.cards", count=len(valued))
     if rules.double_sided:
         click.echo(w.t("cli.score_header_side", variant=rules.name, side=rules.side_names[s], cards=counted))
     else:
         click.echo(w.t("cli.score_header", variant=rules.name, cards=counted))
-    titles = [w.card(c.text) if " " in c.text else w.kind(c.text) for c in valued]
+    titles = [card_title(c.text, w) for c in valued]
     total = w.t("summary.total")
     width = max([len(t) for t in titles] + [len(total)])
     for title, card in zip(titles, valued, strict=True):
@@ -160,10 +212,6 @@ def score(cards: tuple[str, ...], variant: str, side: str | None) -> None:
 
 
 # ----------------------------------------------------------------------- unokit table
-
-
-class TableError(ValueError):
-    """A score table file that cannot be used, with the reason."""
 
 
 _TABLE_FIELDS = frozenset({"format", "variant", "scoring", "target", "rounds", "players", "rounds_played"})
@@ -178,14 +226,20 @@ def check_players(names: object, rules: VariantRules) -> list[str]:
     """The players' names for a table of ``rules``: a list of different (ignoring case),
     non-empty names, as many as the variant seats; raise :class:`TableError`."""
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise TableError("the players must be a list of names")
+        raise TableError(N_("sheet.error.players_list"))
     players = [name.strip() for name in names]
     if any(not name for name in players):
-        raise TableError("a player's name is empty")
+        raise TableError(N_("sheet.error.empty_name"))
     if not rules.min_players <= len(players) <= rules.max_players:
-        raise TableError(f"{rules.title} is for {rules.min_players} to {rules.max_players} players, not {len(players)}")
+        raise TableError(
+            N_("error.players_range"),
+            variant=rules.name,
+            low=rules.min_players,
+            high=rules.max_players,
+            given=str(len(players)),
+        )
     if len({name.lower() for name in players}) != len(players):
-        raise TableError("two players have the same name")
+        raise TableError(N_("sheet.error.same_name"))
     return players
 
 
@@ -213,12 +267,12 @@ class ScoreTable:
         for i, player in enumerate(self.players):
             if player.lower() == name.strip().lower():
                 return i
-        raise ValueError(f"no player called {name!r}; players are {', '.join(self.players)}")
+        raise ScoreError(N_("sheet.error.no_player"), given=name, names=", ".join(self.players))
 
     def add_round(self, winner: str, side: str | None, hands: dict[str, str], points: dict[str, int]) -> dict[str, Any]:
         """Score one round. Every player but ``winner`` needs a hand (cards) or points."""
         if self.winners:
-            raise ValueError(f"the game is over: {', '.join(self.winners)} won; start a new table")
+            raise ScoreError(N_("sheet.error.over"), names=", ".join(self.winners))
         w = self.seat(winner)
         rules = get_rules(self.variant)
         side_name = rules.side_names[side_index(rules, side)]
@@ -228,7 +282,7 @@ class ScoreTable:
         for name, cards in hands.items():
             s = self.seat(name)
             if s in given:
-                raise ValueError(f"{self.players[s]} is given twice")
+                raise ScoreError(N_("sheet.error.twice"), name=self.players[s])
             given.add(s)
             valued = hand_points(self.variant, cards, side_name)
             values[s] = sum(c.points for c in valued)
@@ -236,18 +290,18 @@ class ScoreTable:
         for name, value in points.items():
             s = self.seat(name)
             if s in given:
-                raise ValueError(f"{self.players[s]} is given twice")
+                raise ScoreError(N_("sheet.error.twice"), name=self.players[s])
             if value < 0:
-                raise ValueError(f"points cannot be negative ({name}={value})")
+                raise ScoreError(N_("sheet.error.negative"), name=name, value=value)
             given.add(s)
             values[s] = value
             shown[self.players[s]] = None
         if values[w]:
-            raise ValueError(f"{self.players[w]} went out and holds nothing; do not give them points")
+            raise ScoreError(N_("sheet.error.winner_points"), name=self.players[w])
         missing = [self.players[s] for s in range(len(self.players)) if s != w and s not in given]
         if missing:
             example = f'--hand "{missing[0]}=red 5 skip"'
-            raise ValueError(f"give the hand (or points) of {', '.join(missing)}, e.g. {example}")
+            raise ScoreError(N_("sheet.error.missing"), names=", ".join(missing), text=example)
         if self.scoring == "winner":
             gained = [0] * len(self.players)
             gained[w] = sum(values)
@@ -272,7 +326,7 @@ class ScoreTable:
     def undo(self) -> dict[str, Any]:
         """Take back the last round entered and return it; :class:`TableError` when there is none."""
         if not self.rows:
-            raise TableError("there is no round to take back")
+            raise TableError(N_("sheet.error.no_round"))
         return self.rows.pop()
 
     def to_json(self) -> dict[str, Any]:
@@ -297,80 +351,96 @@ class ScoreTable:
         its hands and compared with what the file says. Raise :class:`TableError` naming the
         first problem."""
         if not isinstance(obj, dict) or obj.get("format") != TABLE_FORMAT:
-            raise TableError(f"not a unokit score table (a JSON object with format {TABLE_FORMAT!r})")
+            raise TableError.damaged(f"not a unokit score table (a JSON object with format {TABLE_FORMAT!r})")
         unknown = sorted(set(obj) - _TABLE_FIELDS)
         if unknown:
-            raise TableError(f"unknown field {unknown[0]!r}; a score table has {', '.join(sorted(_TABLE_FIELDS))}")
+            raise TableError.damaged(
+                f"unknown field {unknown[0]!r}; a score table has {', '.join(sorted(_TABLE_FIELDS))}"
+            )
         missing = sorted(_TABLE_FIELDS - set(obj))
         if missing:
-            raise TableError(f"the field {missing[0]!r} is missing")
+            raise TableError.damaged(f"the field {missing[0]!r} is missing")
         variant = obj["variant"]
         if not isinstance(variant, str):
-            raise TableError(f"the variant must be a name such as 'classic', not {variant!r}")
+            raise TableError.damaged(f"the variant must be a name such as 'classic', not {variant!r}")
         try:
             rules = get_rules(variant)
             options = make_options(rules, {name: obj[name] for name in ("scoring", "target", "rounds")})
         except OptionError as exc:
-            raise TableError(str(exc)) from None
+            raise TableError.of_option(exc) from None
         table = ScoreTable(
             rules.name, check_players(obj["players"], rules), options.scoring, options.target, options.rounds
         )
         played = obj["rounds_played"]
         if not isinstance(played, list):
-            raise TableError("'rounds_played' must be a list of rounds")
+            raise TableError.damaged("'rounds_played' must be a list of rounds")
         for number, row in enumerate(played, start=1):
             try:
                 table._replay(row)
-            except ValueError as exc:  # a TableError, or add_round's reason
-                raise TableError(f"round {number}: {exc}") from None
+            except ScoreError as exc:  # a damaged round, or add_round's reason
+                raise TableError(N_("sheet.error.in_round"), round=number, error=_line(exc)) from None
         return table
 
     def _replay(self, row: object) -> None:
         """Score a round read from a file again, from its hands (or counted points), and check
         that the file says the same; then keep it."""
         if self.winners:
-            raise TableError("the game was already over")
+            raise TableError(N_("sheet.error.already_over"))
         if not isinstance(row, dict):
-            raise TableError("a round must be a JSON object")
+            raise TableError.damaged("a round must be a JSON object")
         unknown = sorted(set(row) - _ROW_FIELDS - {"winners"})
         missing = sorted(_ROW_FIELDS - set(row))
         if unknown or missing:
             what = f"unknown field {unknown[0]!r}" if unknown else f"the field {missing[0]!r} is missing"
-            raise TableError(f"{what}; a round has {', '.join(sorted(_ROW_FIELDS))} (and winners at the end)")
+            raise TableError.damaged(f"{what}; a round has {', '.join(sorted(_ROW_FIELDS))} (and winners at the end)")
         n = len(self.players)
         held, hands = row["hand_points"], row["hands"]
         if not isinstance(held, list) or len(held) != n or not all(_is_count(v) for v in held):
-            raise TableError(f"'hand_points' must list {n} whole numbers, 0 or more, one per player")
+            raise TableError.damaged(f"'hand_points' must list {n} whole numbers, 0 or more, one per player")
         if not isinstance(row["winner"], str) or not isinstance(row["side"], str):
-            raise TableError("'winner' and 'side' must be names")
+            raise TableError.damaged("'winner' and 'side' must be names")
         if not isinstance(hands, dict) or not all(
             value is None or (isinstance(value, list) and all(isinstance(card, str) for card in value))
             for value in hands.values()
         ):
-            raise TableError("'hands' must map each player to their cards (a list of card names) or to null")
+            raise TableError.damaged("'hands' must map each player to their cards (a list of card names) or to null")
         cards = {name: " ".join(value) for name, value in hands.items() if value is not None}
         counted = {name: held[self.seat(name)] for name, value in hands.items() if value is None}
         scored = self.add_round(row["winner"], row["side"], cards, counted)
         for key in ("round", "winner", "side", "hand_points", "points", "totals", "winners"):
             if scored.get(key) != row.get(key):
                 self.rows.pop()
-                raise TableError(f"{key!r} is {row.get(key)!r}, but the hands give {scored.get(key)!r}")
+                raise TableError.damaged(f"{key!r} is {row.get(key)!r}, but the hands give {scored.get(key)!r}")
 
-    def render(self) -> list[str]:
-        """The table: one line a round, then the totals and the state of the game."""
-        rules = VARIANTS[self.variant]
+    def render(self, w: Words | None = None) -> list[str]:
+        """The table in the language of ``w`` (default: the terminal's): one line a round, then
+        the totals and the state of the game."""
+        w = w or words()
+        facts = {
+            "variant": w.variant(self.variant),
+            "scoring": w.t(f"option.scoring.{self.scoring}"),
+            "target": str(self.target),
+        }
+        if self.rounds:
+            caption = w.cat.t("sheet.caption_rounds", **facts, rounds=w.t("n.rounds", count=self.rounds))
+        else:
+            caption = w.cat.t("sheet.caption", **facts)
+        first = [w.t("table.round"), w.t("summary.total")]
+        left = max(len(label) for label in first)
+        winner_width = max([len(w.t("sheet.went_out"))] + [len(row["winner"]) for row in self.rows])
         width = max(6, *(len(p) for p in self.players))
-        goal = f"target {self.target}" + (f", {self.rounds} rounds" if self.rounds else "")
-        lines = [f"{rules.title}, scoring {self.scoring} ({goal})"]
-        lines.append("round  went out" + "".join(f"  {p:>{width}}" for p in self.players))
+        lines = [caption]
+        head = f"{first[0]:<{left}}  {w.t('sheet.went_out'):<{winner_width}}"
+        lines.append(head + "".join(f"  {p:>{width}}" for p in self.players))
         for row in self.rows:
             cells = "".join(f"  {'+' + str(v) if v else '·':>{width}}" for v in row["points"])
-            lines.append(f"{row['round']:>5}  {row['winner'][:8]:<8}{cells}")
-        lines.append("total  " + " " * 8 + "".join(f"  {t:>{width}}" for t in self.totals))
+            lines.append(f"{row['round']:>{left}}  {row['winner']:<{winner_width}}{cells}")
+        totals = "".join(f"  {t:>{width}}" for t in self.totals)
+        lines.append(f"{first[1]:<{left}}  {'':<{winner_width}}{totals}")
         if self.winners:
-            lines.append(f"Game over: {', '.join(self.winners)} won.")
+            lines.append(w.t("table.game_over", winners=", ".join(self.winners)))
         else:
-            lines.append(f"Round {len(self.rows) + 1} next.")
+            lines.append(w.t("sheet.next_round", round=len(self.rows) + 1))
         return lines
 
 
@@ -386,20 +456,24 @@ def new_table(
             raw["target"] = target
         options = make_options(rules, raw)
     except OptionError as exc:
-        raise TableError(str(exc)) from None
+        raise TableError.of_option(exc) from None
     return ScoreTable(rules.name, check_players(players, rules), options.scoring, options.target, options.rounds)
 
 
 def load_table(path: Path) -> ScoreTable:
     """Read and check the table in ``path``; a ``click`` error names what is wrong."""
+    w = words()
     try:
         return ScoreTable.from_json(parse_json(path.read_text(encoding="utf-8")))
     except UnicodeDecodeError:
-        raise click.ClickException(f"{path}: not a text file, so not a unokit score table") from None
+        raise click.ClickException(w.t("cli.file_problem", path=str(path), error=w.t("sheet.error.not_text"))) from None
     except JsonError as exc:
-        raise click.ClickException(f"{path}: {exc}; is it a unokit score table?") from None
-    except (OSError, TableError) as exc:
-        raise click.ClickException(f"{path}: {exc}") from None
+        problem = w.t("sheet.error.not_json", detail=str(exc))
+        raise click.ClickException(w.t("cli.file_problem", path=str(path), error=problem)) from None
+    except OSError as exc:
+        raise click.ClickException(w.t("cli.file_problem", path=str(path), error=exc.strerror or str(exc))) from None
+    except TableError as exc:
+        raise click.ClickException(w.t("cli.file_problem", path=str(path), error=exc.said(w))) from None
 
 
 def change_table(path: Path, change: Callable[[ScoreTable], list[str]]) -> None:
@@ -412,7 +486,8 @@ def change_table(path: Path, change: Callable[[ScoreTable], list[str]]) -> None:
             lines = change(sheet)
             write_atomically(path, sheet.dumps())
     except OSError as exc:
-        raise click.ClickException(f"{path}: cannot be changed: {exc.strerror or exc}") from None
+        problem = words().t("cli.cannot_change", detail=exc.strerror or str(exc))
+        raise click.ClickException(words().t("cli.file_problem", path=str(path), error=problem)) from None
     click.echo("\n".join(lines))
 
 
@@ -423,9 +498,14 @@ def _pairs(values: tuple[str, ...], what: str) -> list[tuple[str, str]]:
         if not sep:
             name, sep, rest = item.partition(":")
         if not sep or not name.strip():
-            raise click.BadParameter(f"write NAME=..., not {item!r}", param_hint=what)
+            raise click.BadParameter(words().t("sheet.error.pair", given=item), param_hint=what)
         out.append((name.strip(), rest.strip()))
     return out
+
+
+def _refused(exc: ScoreError) -> click.UsageError:
+    """A refusal of the score keeper, said in the terminal's language."""
+    return click.UsageError(exc.said())
 
 
 @click.group()
@@ -441,6 +521,7 @@ def table() -> None:
 
 
 @table.command("new")
+@lang_option
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--variant", default="classic", show_default=True, help=VARIANT_HELP)
 @click.option("--players", "names", required=True, help="the players' names, comma-separated, in seating order")
@@ -455,21 +536,24 @@ def table_new(
     players = [p.strip() for p in names.split(",") if p.strip()]
     try:
         sheet = new_table(variant, players, scoring, target, rounds)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
+    except ScoreError as exc:
+        raise _refused(exc) from None
     target_file = output_file(file, "FILE")
     assert target_file is not None
+    w = words()
     try:
         with locked(target_file):
             if target_file.exists() and not force:
-                raise click.UsageError(f"{file} exists; use --force to start over")
+                raise click.UsageError(w.t("cli.table_exists", path=str(file)))
             write_atomically(target_file, sheet.dumps())
     except OSError as exc:
-        raise click.ClickException(f"{file}: cannot be written: {exc.strerror or exc}") from None
+        problem = w.t("cli.cannot_write", detail=exc.strerror or str(exc))
+        raise click.ClickException(w.t("cli.file_problem", path=str(file), error=problem)) from None
     click.echo("\n".join(sheet.render()))
 
 
 @table.command("round")
+@lang_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--winner", required=True, help="who went out")
 @click.option("--side", default=None, help="the side active at the end of the round (light/dark, mild/wild)")
@@ -477,29 +561,34 @@ def table_new(
 @click.option("--points", "points", multiple=True, metavar="NAME=N", help="a player's hand, already counted")
 def table_round(file: Path, winner: str, side: str | None, hands: tuple[str, ...], points: tuple[str, ...]) -> None:
     """Score one round: who went out and what everyone else still held."""
+    w = words()
     try:
         counted = {name: int(value) for name, value in _pairs(points, "--points")}
     except ValueError:
-        raise click.BadParameter("points are whole numbers, e.g. Cy=35", param_hint="--points") from None
+        raise click.BadParameter(w.t("sheet.error.points_number"), param_hint="--points") from None
     given = dict(_pairs(hands, "--hand"))
 
     def score_round(sheet: ScoreTable) -> list[str]:
         try:
             row = sheet.add_round(winner, side, given, counted)
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
+        except ScoreError as exc:
+            raise _refused(exc) from None
         lines = []
         for name, value in zip(sheet.players, row["hand_points"], strict=True):
             if name != row["winner"]:
                 cards = row["hands"].get(name)
-                detail = f" ({', '.join(cards)})" if cards else ""
-                lines.append(f"{name} holds {value} points{detail}")
-        return lines + sheet.render()
+                if cards:
+                    titles = w.cat.join(card_title(card, w) for card in cards)
+                    lines.append(w.t("n.sheet.holds_cards", name=name, count=value, cards=titles))
+                else:
+                    lines.append(w.t("n.sheet.holds", name=name, count=value))
+        return lines + sheet.render(w)
 
     change_table(file, score_round)
 
 
 @table.command("show")
+@lang_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def table_show(file: Path) -> None:
     """Print the score table."""
@@ -507,18 +596,23 @@ def table_show(file: Path) -> None:
 
 
 @table.command("undo")
+@lang_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def table_undo(file: Path) -> None:
     """Take back the last round entered."""
+    w = words()
 
     def take_back(sheet: ScoreTable) -> list[str]:
         try:
             row = sheet.undo()
-        except TableError as exc:
-            raise click.UsageError(str(exc)) from None
-        scored = ", ".join(
-            f"{name} +{points}" for name, points in zip(sheet.players, row["points"], strict=True) if points
-        )
-        return [f"Took back round {row['round']}: {row['winner']} went out ({scored or 'no points'}).", *sheet.render()]
+        except ScoreError as exc:
+            raise _refused(exc) from None
+        gained = [
+            w.t("sheet.gained", name=name, points=points)
+            for name, points in zip(sheet.players, row["points"], strict=True)
+            if points
+        ]
+        scores = w.cat.join(gained) if gained else w.t("sheet.no_points")
+        return [w.t("sheet.took_back", round=row["round"], name=row["winner"], scores=scores), *sheet.render(w)]
 
     change_table(file, take_back)

@@ -23,6 +23,7 @@ from ..core.codes import Param
 from ..core.observation import redact
 from ..i18n import N_
 from ..i18n.lines import words, words_for
+from ..record.render import reader_names
 from ..record.replay import Replay
 from . import look
 from .session import Teller, hand_cards
@@ -41,7 +42,7 @@ def header_text(replay: Replay, step: int, seat: int | None) -> Text:
     text = Text(f"{title} ", style="bold")
     if game.rules.double_sided:
         text.append_text(look.side_badge(game.side_name))
-    who = w.t("viewer.everyone") if seat is None else replay.record.names[seat]
+    who = w.t("viewer.everyone") if seat is None else reader_names(replay.record)[seat]
     text.append(f"  {w.t('viewer.seen_by', who=who)}", style="italic")
     return text
 
@@ -51,7 +52,7 @@ def table_text(replay: Replay, step: int, seat: int | None, width: int) -> Text:
     with what the viewer may see of its hand (``seat`` ``None``: everything, and the next
     card of the draw pile)."""
     game = replay.game_at(step)
-    names = replay.record.names
+    names = reader_names(replay.record)
     obs = game.observe(0 if seat is None else seat)
     w = words_for(None, names)
     text = Text(f"{w.t('play.discard')} ")
@@ -100,15 +101,11 @@ def table_text(replay: Replay, step: int, seat: int | None, width: int) -> Text:
 
 def events_text(replay: Replay, step: int, seat: int | None) -> Text:
     """What the action of ``step`` did, in words, as the viewer saw it (step 0: the deal)."""
-    record = replay.record
+    names = reader_names(replay.record)
     before = replay.game_at(max(step - 1, 0))
     action = replay.action_at(step)
-    title = (
-        words().t("replay.deal")
-        if action is None
-        else words().t("viewer.step", step=step, name=record.names[action[0]])
-    )
-    teller = Teller(record.names, before.side if step else 0, before.rules.double_sided)
+    title = words().t("replay.deal") if action is None else words().t("viewer.step", step=step, name=names[action[0]])
+    teller = Teller(names, before.side if step else 0, before.rules.double_sided)
     events = replay.events_at(step)
     lines = teller.lines(events if seat is None else redact(events, seat))
     text = Text(title, style="bold")

@@ -15,7 +15,20 @@ from ..core.observation import redact
 from ..i18n import N_
 from ..i18n.lines import words, words_for
 from ..narration import Narrator, action_line
-from .replay import Replay, seat_name
+from .format import GameRecord
+from .replay import Replay
+
+
+def reader_names(record: GameRecord) -> list[str]:
+    """The seats' names as a reader sees them, in the terminal's language: a seat the record
+    names nobody at (an empty name, or the ``seat N`` that records of unnamed seats hold) is
+    called by its number from 1 (``Seat 1``, ``Место 1``)."""
+    w = words()
+    names = []
+    for seat in range(record.players):
+        name = record.seats[seat].name.strip() if seat < len(record.seats) else ""
+        names.append(w.seat(seat) if name in ("", f"seat {seat}") else name)
+    return names
 
 
 def color_label(color: str | None) -> str:
@@ -35,7 +48,7 @@ def event_lines(
 
 def _header(game: Game, replay: Replay, step: int, seat: int | None) -> list[str]:
     record = replay.record
-    w = words_for(None, record.names)
+    w = words_for(None, reader_names(record))
     viewer = w.t("render.everyone") if seat is None else w.t("render.seat", player=seat)
     lines = [
         w.t(
@@ -55,7 +68,7 @@ def _header(game: Game, replay: Replay, step: int, seat: int | None) -> list[str
     else:
         said = w.say(action_line(replay.game_at(step - 1), action[1], action[0]))
         lines.append(w.t("render.action", step=step, player=action[0], action=said))
-    names = record.names
+    names = reader_names(record)
     events = replay.events_at(step)
     before = replay.game_at(max(step - 1, 0))
     narrator = Narrator(before.side if step else 0, game.rules.double_sided)
@@ -67,12 +80,12 @@ def render_step(replay: Replay, step: int, seat: int | None = None) -> list[str]
     """The table after action ``step`` as seen by ``seat`` (``None``: omniscient), in the
     terminal's language."""
     game = replay.game_at(step)
-    record = replay.record
-    w = words_for(None, record.names)
+    names = reader_names(replay.record)
+    w = words_for(None, names)
     lines = _header(game, replay, step, seat)
     obs: dict[str, Any] = game.observe(0 if seat is None else seat)
     position = game.to_position() if seat is None else None
-    direction = w.direction(obs["direction"])
+    direction = obs["direction"]  # said by the message, by its parameter's type
     color = color_label(obs["color"])
     if game.rules.double_sided:
         lines.append(w.t("render.facts_side", side=game.side_name, direction=direction, color=color))
@@ -84,12 +97,12 @@ def render_step(replay: Replay, step: int, seat: int | None = None) -> list[str]
     if obs.get("draw_top_back"):
         supply += f" ({w.t('render.top_back', card=obs['draw_top_back'])})"
     if position is not None and position["draw"]:
-        supply += f"; {w.t('render.next', card=position['draw'][0])}"
+        supply += f"; {w.t('render.next', card=_faces([position['draw'][0]], game.side)[0])}"
     lines.append(w.t("render.top", card=_faces([obs["top"]], game.side)[0], supply=supply))
     if obs["stack"]:
         lines.append(w.t("render.stacked", total=obs["stack"]))
     for members, total in zip(obs.get("teams", []), obs.get("team_scores", []), strict=True):
-        team = " & ".join(seat_name(record, s) for s in members)
+        team = " & ".join(names[s] for s in members)
         lines.append(w.t("n.render.team", names=team, count=total))
     if game.is_over:
         lines.append(w.t("table.game_over", winners=w.value(Param.SEATS, game.winners)))
@@ -102,7 +115,7 @@ def render_step(replay: Replay, step: int, seat: int | None = None) -> list[str]
     for s in range(game.n):
         mark = ">" if game.to_act == s else " "
         cards = w.t("n.cards", count=obs["hand_sizes"][s])
-        head = f"{mark} {s + 1} {seat_name(record, s)}: {cards}, {w.t('n.points', count=obs['scores'][s])}"
+        head = f"{mark} {s + 1} {names[s]}: {cards}, {w.t('n.points', count=obs['scores'][s])}"
         if position is not None:
             lines.append(f"{head} — {w.value(Param.CARDS, _faces(position['hands'][s], game.side))}")
         elif s == seat:
@@ -122,15 +135,16 @@ def _faces(texts: list[str], side: int) -> list[str]:
 def render_log(replay: Replay, upto: int, seat: int | None = None) -> list[str]:
     """Every action up to ``upto`` with its events in words, as ``seat`` saw them."""
     record = replay.record
-    w = words_for(None, record.names)
+    names = reader_names(record)
+    w = words_for(None, names)
     lines = [w.t("render.log_header", variant=record.variant, count=record.players, seed=record.seed)]
     narrator = Narrator(0, replay.game_at(0).rules.double_sided)
-    lines += event_lines(replay.events_at(0), record.names, seat, seat is None, narrator)
+    lines += event_lines(replay.events_at(0), names, seat, seat is None, narrator)
     for step in range(1, upto + 1):
         action = replay.action_at(step)
         assert action is not None
         said = w.say(action_line(replay.game_at(step - 1), action[1], action[0]))
         lines.append(w.t("render.log_action", step=step, player=action[0], action=said))
         events = replay.events_at(step)
-        lines += [f"    {line}" for line in event_lines(events, record.names, seat, seat is None, narrator)]
+        lines += [f"    {line}" for line in event_lines(events, names, seat, seat is None, narrator)]
     return lines

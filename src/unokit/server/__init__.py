@@ -27,9 +27,18 @@ DEFAULT_SEND_BUFFER = 1 << 20
 #: reads; above 1 GiB the bound protects nothing.
 SEND_BUFFER_RANGE = (64 * 1024, 1 << 30)
 
-#: Default retention, in days (``--retain-rooms``, ``--retain-records``): a closed room with its
-#: log and chat, and a finished game's record (:mod:`.upkeep`).
+#: Default retention, in days (``--retain-rooms``, ``--retain-records``, ``--retain-players``): a
+#: closed room with its log and chat, a finished game's record, and a player identity nobody has
+#: used, with its list of games (:mod:`.upkeep`).
 RETAIN_ROOMS_DAYS = 30.0
 RETAIN_RECORDS_DAYS = 365.0
+RETAIN_PLAYERS_DAYS = 365.0
 
-__all__ = ["DEFAULT_SEND_BUFFER", "PROTOCOL", "RETAIN_RECORDS_DAYS", "RETAIN_ROOMS_DAYS", "SEND_BUFFER_RANGE"]
+__all__ = [
+    "DEFAULT_SEND_BUFFER",
+    "PROTOCOL",
+    "RETAIN_PLAYERS_DAYS",
+    "RETAIN_RECORDS_DAYS",
+    "RETAIN_ROOMS_DAYS",
+    "SEND_BUFFER_RANGE",
+]

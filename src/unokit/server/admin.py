@@ -167,31 +167,44 @@ def export(target: Target, folder: Path, since: str | None, room: str | None) ->
 @admin.command()
 @click.option("--rooms-days", type=click.FloatRange(0, None), default=None, help="prune rooms closed this long ago")
 @click.option("--records-days", type=click.FloatRange(0, None), default=None, help="prune games played this long ago")
+@click.option("--players-days", type=click.FloatRange(0, None), default=None, help="forget identities unused this long")
 @click.option(
     "--export-dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="export records first"
 )
 @click.pass_obj
-def prune(target: Target, rooms_days: float | None, records_days: float | None, export_dir: Path | None) -> None:
-    """Apply the retention now: delete closed rooms and old records (defaults: the server's)."""
+def prune(
+    target: Target,
+    rooms_days: float | None,
+    records_days: float | None,
+    players_days: float | None,
+    export_dir: Path | None,
+) -> None:
+    """Apply the retention now: delete closed rooms and old records, forget unused player
+    identities (defaults: the server's)."""
     from . import upkeep
 
     if target.server is not None:
         if export_dir is not None:
             raise click.UsageError("through --server, records are exported to the server's own --export-dir")
         done = json.loads(
-            target.call("POST", "/api/admin/prune", {"rooms_days": rooms_days, "records_days": records_days})
+            target.call(
+                "POST",
+                "/api/admin/prune",
+                {"rooms_days": rooms_days, "records_days": records_days, "players_days": players_days},
+            )
         )
     else:
         pruned = upkeep.prune(
             target.store(),
             upkeep.RETAIN_ROOMS_DAYS if rooms_days is None else rooms_days,
             upkeep.RETAIN_RECORDS_DAYS if records_days is None else records_days,
+            upkeep.RETAIN_PLAYERS_DAYS if players_days is None else players_days,
             export_dir=export_dir,
         )
         done = vars(pruned)
     click.echo(
-        f"pruned {done['rooms']} closed rooms ({done['entries']} log entries, {done['chat']} chat lines) "
-        f"and {done['records']} finished games"
+        f"pruned {done['rooms']} closed rooms ({done['entries']} log entries, {done['chat']} chat lines), "
+        f"{done['records']} finished games and {done['players']} player identities"
     )
 
 

@@ -13,6 +13,8 @@ Routes (``docs/protocol.md``):
 * ``POST /api/my-games`` and ``/api/my-games/forget`` -> a player identity's finished games,
   and forgetting the identity;
 * ``GET /r/{code}`` -> the room's link, the browser client's page;
+* ``GET /sw.js`` and ``GET /manifest.webmanifest`` -> the page's service worker and web app
+  manifest (``docs/web.md``, "On a phone's home screen");
 * ``WS /ws`` -> the game protocol ``unokit-server/2``.
 """
 
@@ -34,6 +36,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -224,12 +227,13 @@ def create_app(config: ServerConfig) -> Starlette:
             body = await _body(request)
             rooms_days = body.get("rooms_days")
             records_days = body.get("records_days")
-            for value in (rooms_days, records_days):
+            players_days = body.get("players_days")
+            for value in (rooms_days, records_days, players_days):
                 if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value < 0):
-                    raise RoomError("bad_request", "'rooms_days' and 'records_days' are numbers of days")
+                    raise RoomError("bad_request", "'rooms_days', 'records_days', 'players_days' are numbers of days")
         except RoomError as exc:
             return _refusal(exc, 400)
-        pruned = await hub.prune(rooms_days, records_days)
+        pruned = await hub.prune(rooms_days, records_days, players_days)
         return _json(dataclasses.asdict(pruned))
 
     async def health(_request: Request) -> Response:
@@ -309,7 +313,9 @@ def create_app(config: ServerConfig) -> Starlette:
         games = await asyncio.to_thread(hub.store.player_games, player, MY_GAMES_LIMIT)
         for game in games:
             game["record"] = f"/api/rooms/{game['room']}/records/{game['game']}"
-        return _json({"games": games, "retention_days": config.player_retention_days})
+        return _json(
+            {"games": games, "retention_days": config.retain_players_days, "records_days": config.retain_records_days}
+        )
 
     async def forget(request: Request) -> Response:
         try:
@@ -360,7 +366,14 @@ def create_app(config: ServerConfig) -> Starlette:
         )
 
     async def index(_request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def service_worker(_request: Request) -> Response:
+        # At the root, so that it may serve the pages of every room (its scope is "/").
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    async def manifest(_request: Request) -> Response:
+        return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
 
     async def websocket_endpoint(websocket: WebSocket) -> None:
         client = client_key(websocket.client.host if websocket.client else "unknown")
@@ -411,13 +424,16 @@ def create_app(config: ServerConfig) -> Starlette:
         WebSocketRoute("/ws", websocket_endpoint),
         Route("/", index),
         Route("/r/{code}", index),
+        Route("/sw.js", service_worker),
+        Route("/manifest.webmanifest", manifest),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     by_client: Counter[str] = Counter()  # open websockets per client address
     refused = functools.partial(hub.metrics.refused, via="http")
-    app = Starlette(
-        routes=routes, lifespan=lifespan, middleware=[Middleware(EdgeMiddleware, edge=edge, refused=refused)]
-    )
+    # The edge's checks and headers outermost; inside them, pages, scripts and JSON answers go
+    # compressed to browsers that accept it.
+    middleware = [Middleware(EdgeMiddleware, edge=edge, refused=refused), Middleware(GZipMiddleware, minimum_size=512)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
     app.state.edge = edge
     return app

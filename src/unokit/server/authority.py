@@ -250,6 +250,8 @@ class Room:
             if reply.get("type") == "error":
                 reply = {**reply, "state": self._state_message(item[1].seat, [])}
             item[1].deliver(reply)
+        elif kind == "seat_bots":
+            await self._seat_bots(item[1], item[2])
         elif kind == "close_idle" and self.owner and not self.watched() and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
                 await self._commit([{"type": "close", "reason": "idle"}])
@@ -520,6 +522,22 @@ class Room:
             await self._commit(self._start_entries())
         else:
             await self._commit([entry])
+
+    async def _seat_bots(self, bots: list[str], done: asyncio.Future[None]) -> None:
+        """Seat the bots a new room was created with, at its last seats (the people who join take
+        the first ones), one log entry each, before the room's link is handed out."""
+        try:
+            if not self.owner:
+                raise RoomError("unavailable", "the room is served by another process; try again")
+            first = len(self.state.seats) - len(bots)
+            for index, bot in enumerate(bots, start=first):
+                entry = self.state.check_host("add_bot", index, bot)  # named after the seats before it
+                entry["seed"] = secrets.randbits(62)
+                await self._commit([entry])
+        except RoomError as exc:
+            done.set_exception(exc)
+        else:
+            done.set_result(None)
 
     def _start_entries(self) -> list[dict[str, Any]]:
         """A new game: the stand-in bot in every open seat (after a finished game, or when a
@@ -972,8 +990,11 @@ class Room:
                 extra={"room": self.code},
             )
             text = game.legal_actions(seat)[0].text
+        entry: dict[str, Any] = {"type": "action", "seat": seat, "action": text}
+        if self.state.seats[seat].kind == "human":
+            entry["standin"] = True  # a stand-in played for an away person: the log says so
         try:
-            await self._commit([{"type": "action", "seat": seat, "action": text}])
+            await self._commit([entry])
         except RoomError as exc:
             log.warning(
                 "room %s: the move of bot %s was refused: %s",
@@ -1027,6 +1048,8 @@ class Room:
             "events": seen,
             "lines": self._lines(seen),
         }
+        if self.state.last_standin is not None:
+            message["standin"] = self.state.last_standin
         summary = round_summary(self.state.spec.variant, names, seen)
         if summary is not None:
             message["summary"] = summary

@@ -79,15 +79,19 @@ def create_room(
     options: dict[str, Any] | None = None,
     settings: dict[str, Any] | None = None,
     public: bool = False,
+    bots: list[str] | None = None,
 ) -> dict[str, Any]:
     """Create a room (``POST /api/rooms``); returns its ``room`` code, ``link``, ``websocket``
-    address and the ``host_token``. A ``public`` room is listed in the lobby (:func:`lobby`).
-    Raises :class:`ServerError` ``bad_room`` for a bad spec."""
+    address and the ``host_token``. A ``public`` room is listed in the lobby (:func:`lobby`);
+    ``bots`` seats a bot of each name at the last seats before the answer comes. Raises
+    :class:`ServerError` ``bad_room`` for a bad spec."""
     body: dict[str, Any] = {"variant": variant, "options": options or {}, "settings": settings or {}}
     if public:
         body["public"] = True
     if players is not None:
         body["players"] = players
+    if bots:
+        body["bots"] = bots
     result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/rooms", body)
     return result
 

@@ -11,7 +11,8 @@ import click
 from click.core import ParameterSource
 
 from ..clickopts import lang_option, require_extra
-from . import DEFAULT_SEND_BUFFER, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, SEND_BUFFER_RANGE
+from ..i18n import catalog
+from . import DEFAULT_SEND_BUFFER, RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, SEND_BUFFER_RANGE
 
 #: Below this many connections a file limit that lowers the default --max-connections is worth a warning.
 FEW_CONNECTIONS = 1000
@@ -238,15 +239,6 @@ def _web_address(value: str | None, option: str) -> str | None:
     help="seconds a room opened by 'play now' waits for people before bots take the open seats",
 )
 @click.option(
-    "--player-retention",
-    "player_retention_days",
-    default=365.0,
-    show_default=True,
-    type=click.FloatRange(0.00001, 36500),
-    metavar="DAYS",
-    help="days after its last use that an unused player identity and its list of games are forgotten",
-)
-@click.option(
     "--bots",
     "policies",
     multiple=True,
@@ -273,6 +265,15 @@ def _web_address(value: str | None, option: str) -> str | None:
     type=click.FloatRange(0, None),
     metavar="DAYS",
     help="delete a finished game's record this many days after it was played",
+)
+@click.option(
+    "--retain-players",
+    "retain_players_days",
+    default=RETAIN_PLAYERS_DAYS,
+    show_default=True,
+    type=click.FloatRange(0, None),
+    metavar="DAYS",
+    help="forget a player identity and its list of games this many days after it was last used",
 )
 @click.option(
     "--export-dir",
@@ -323,11 +324,11 @@ def serve(
     chat_rate: float,
     chat_burst: float,
     play_now_wait: float,
-    player_retention_days: float,
     policies: tuple[str, ...],
     log_level: str,
     retain_rooms_days: float,
     retain_records_days: float,
+    retain_players_days: float,
     export_dir: Path | None,
     log_format: str,
     admin_token_file: Path | None,
@@ -348,20 +349,14 @@ def serve(
     from .storage import default_database_url
 
     if not is_loopback(host) and not (public_url or "").startswith("https://"):
-        click.echo(
-            f"unokit serve: warning: serving plain HTTP on {host}:{port}, which other machines can reach: "
-            "seat tokens and games would cross the network unencrypted. Put TLS in front (Caddy, see "
-            "deploy/README.md) and pass --public-url https://YOUR.NAME; docs/server.md, "
-            '"Running it on the internet", says how.',
-            err=True,
-        )
+        click.echo(catalog().t("cli.serve_plain_http", url=f"{host}:{port}"), err=True)
     allowed, files = connection_budget(max_connections)
     chosen = click.get_current_context().get_parameter_source("max_connections") != ParameterSource.DEFAULT
     if allowed < max_connections and (chosen or allowed < FEW_CONNECTIONS):
         click.echo(
-            f"unokit serve: warning: the open-file limit ({files}) allows {allowed} connections, "
-            f"not --max-connections {max_connections}: serving at most {allowed} "
-            "(raise the limit: LimitNOFILE= in the systemd unit, ulimit -n in a shell)",
+            catalog().t(
+                "cli.serve_few_files", count=files, total=allowed, value=f"--max-connections {max_connections}"
+            ),
             err=True,
         )
     config = ServerConfig(
@@ -392,11 +387,11 @@ def serve(
         admin_token=read_admin_token(admin_token_file),
         retain_rooms_days=retain_rooms_days,
         retain_records_days=retain_records_days,
+        retain_players_days=retain_players_days,
         export_dir=export_dir,
         chat_rate=chat_rate,
         chat_burst=chat_burst,
         play_now_wait=play_now_wait,
-        player_retention_days=player_retention_days,
         bots=tuple(spec.strip() for specs in policies for spec in specs.split(",") if spec.strip()),
     )
     # Many long-lived games and connections make the collector's full passes long pauses for

@@ -32,7 +32,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..core.actions import Action
 from ..core.observation import View
-from . import DEFAULT_SEND_BUFFER, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, upkeep
+from . import DEFAULT_SEND_BUFFER, RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, upkeep
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
 from .botpool import BotPool, default_threads
 from .cluster import Link, node_channel, room_channel
@@ -89,11 +89,11 @@ class ServerConfig:
     admin_token: str | None = None
     retain_rooms_days: float = RETAIN_ROOMS_DAYS
     retain_records_days: float = RETAIN_RECORDS_DAYS
+    retain_players_days: float = RETAIN_PLAYERS_DAYS
     export_dir: Path | None = None
     chat_rate: float = 1.0
     chat_burst: float = 5.0
     play_now_wait: float = 20.0
-    player_retention_days: float = 365.0
     #: Trained policies offered to hosts as seat bots (``policy:FILE.onnx``; ``docs/server.md``).
     bots: tuple[str, ...] = ()
     node: str = field(default_factory=lambda: secrets.token_hex(8))
@@ -230,8 +230,9 @@ class Hub:
     # ------------------------------------------------------------------ rooms
     async def create_room(self, request: dict[str, Any], base_url: str) -> dict[str, Any]:
         """Create a room from an HTTP request body, with links under ``base_url`` (where the
-        client reaches this server); raise :class:`RoomError` ``bad_room``."""
-        unknown = set(request) - {"variant", "players", "options", "settings", "public"}
+        client reaches this server); ``bots`` seats a bot of each name at its last seats. Raise
+        :class:`RoomError` ``bad_room`` (``bad_bot`` for an unknown bot)."""
+        unknown = set(request) - {"variant", "players", "options", "settings", "public", "bots"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
         spec = RoomSpec.build(
@@ -241,9 +242,17 @@ class Hub:
             request.get("settings"),
             request.get("public", False),
         )
-        return await self._new_room(spec, base_url)
+        bots = request.get("bots", [])
+        if not isinstance(bots, list) or not all(isinstance(bot, str) for bot in bots):
+            raise RoomError("bad_room", "'bots' must be a list of bot names, one per bot seat")
+        if len(bots) > spec.players - 1:
+            raise RoomError("bad_room", f"'bots' may fill at most {spec.players - 1} of the {spec.players} seats")
+        for bot in bots:
+            RoomState.check_bot(bot)
+        return await self._new_room(spec, base_url, bots)
 
-    async def _new_room(self, spec: RoomSpec, base_url: str) -> dict[str, Any]:
+    async def _new_room(self, spec: RoomSpec, base_url: str, bots: list[str] | None = None) -> dict[str, Any]:
+        """A new room of ``spec`` with links under ``base_url``, ``bots`` seated at its last seats."""
         host = new_token()
         listing = RoomState("", spec).listing()
         listed = None if listing is None else encode(listing)
@@ -255,6 +264,13 @@ class Hub:
             raise RoomError("unavailable", "no free room code was found; try again")
         self.metrics.rooms_created.inc()
         log.info("room %s: created (%s, %d seats)", code, spec.variant, spec.players, extra={"room": code})
+        if bots:
+            room = await self.room(code)
+            if room is None:
+                raise RoomError("unavailable", "the new room could not be opened; try again")
+            seated: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            room.submit("seat_bots", bots, seated)
+            await seated
         return {
             "room": code,
             "link": f"{base_url}/r/{code}",
@@ -568,10 +584,6 @@ class Hub:
         for code in await asyncio.to_thread(self.store.idle_rooms, now - idle):
             if code not in self.rooms:
                 await self._close_stored(code)
-        retention = self.config.player_retention_days * 86400.0
-        forgotten = await asyncio.to_thread(self.store.prune_players, now - retention)
-        if forgotten:
-            log.info("forgot %d player identities not seen for %g days", forgotten, self.config.player_retention_days)
         if time.monotonic() - self._pruned_at >= self.config.sweep_seconds:
             self._pruned_at = time.monotonic()
             await self.prune()
@@ -598,24 +610,29 @@ class Hub:
             self.link.send(node_channel(room.owner_node), {"k": "close", "room": code})
         return True
 
-    async def prune(self, rooms_days: float | None = None, records_days: float | None = None) -> Pruned:
-        """Apply the retention (``--retain-rooms``, ``--retain-records``, or the days given),
-        exporting records to ``--export-dir`` first when it is set (:mod:`.upkeep`)."""
+    async def prune(
+        self, rooms_days: float | None = None, records_days: float | None = None, players_days: float | None = None
+    ) -> Pruned:
+        """Apply the retention (``--retain-rooms``, ``--retain-records``, ``--retain-players``,
+        or the days given), exporting records to ``--export-dir`` first when it is set
+        (:mod:`.upkeep`)."""
         config = self.config
         pruned = await asyncio.to_thread(
             upkeep.prune,
             self.store,
             config.retain_rooms_days if rooms_days is None else rooms_days,
             config.retain_records_days if records_days is None else records_days,
+            config.retain_players_days if players_days is None else players_days,
             export_dir=config.export_dir,
         )
-        if pruned.rooms or pruned.records:
+        if pruned.rooms or pruned.records or pruned.players:
             log.info(
-                "retention: pruned %d closed rooms (%d log entries, %d chat lines) and %d records",
+                "retention: pruned %d closed rooms (%d log entries, %d chat lines), %d records, %d player identities",
                 pruned.rooms,
                 pruned.entries,
                 pruned.chat,
                 pruned.records,
+                pruned.players,
             )
         return pruned
 

@@ -74,6 +74,14 @@ def bot_spec(name: str) -> str:
     return POLICY_BOTS.get(name, name)
 
 
+#: The names bots sit down with: people's names from many countries, so that a table reads like
+#: one ("Greta played a Red 5"); the bot's strength is shown beside it.
+BOT_NAMES: tuple[str, ...] = (
+    "Ada", "Boris", "Chloé", "Dmitri", "Emma", "Farid", "Greta", "Hiro", "Inès", "Jonas",
+    "Kemal", "Lena", "Mateo", "Nadia", "Olga", "Priya", "Quentin", "Rosa", "Sami", "Tomás",
+    "Uma", "Viktor", "Wen", "Yara", "Zoe", "Amara", "Bruno", "Carmen", "Diego", "Elif",
+)  # fmt: skip
+
 #: A player's name: at most this many characters, and this many columns on the table (a
 #: character of a wide script counts two, a combining mark none).
 NAME_CHARACTERS = 40
@@ -266,9 +274,17 @@ class SeatState:
     bot_seed: int = 0
     token_hash: str | None = None
     ready: bool = False
+    standin_moves: int = 0  # moves a stand-in bot made for this person since they last acted
 
     def public(self, seat: int) -> dict[str, Any]:
-        return {"seat": seat, "kind": self.kind, "name": self.name, "bot": self.bot, "ready": self.ready}
+        return {
+            "seat": seat,
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "ready": self.ready,
+            "standin_moves": self.standin_moves,
+        }
 
     def occupant(self) -> str | None:
         """Who holds the seat: the player's token hash, the bot's name and seed, ``None`` if open."""
@@ -353,6 +369,7 @@ class RoomState:
         self.moves: list[tuple[int, str]] = []
         self.started_at: str | None = None
         self.closed_reason: str | None = None
+        self.last_standin: int | None = None  # the seat a stand-in played in the last entry
         self.public_room = spec.public
         self.host_seat: int | None = None
         self._settings = spec.settings.to_json()
@@ -368,6 +385,7 @@ class RoomState:
         kind = entry["type"]
         events: list[Event] = []
         try:
+            self.last_standin = None
             if kind == "join":
                 self._vacate(entry["seat"])
                 self.seats[entry["seat"]] = SeatState("human", entry["name"], token_hash=entry["token_hash"])
@@ -403,6 +421,12 @@ class RoomState:
                 except UnokitError as exc:  # the engine refused and changed nothing
                     raise RoomError("illegal", str(exc), cause=exc) from None
                 self.moves.append((seat, action.text))
+                occupant = self.seats[seat]
+                if entry.get("standin"):
+                    occupant.standin_moves += 1
+                    self.last_standin = seat
+                elif occupant.kind == "human" and not self._reaction(action.text):
+                    occupant.standin_moves = 0
                 self._after_action(events)
             elif kind == "continue":
                 self.phase = PLAYING
@@ -415,6 +439,12 @@ class RoomState:
             raise RoomError("corrupt", f"log entry {self.seq + 1} ({kind}) does not apply: {exc}") from None
         self.seq += 1
         return events
+
+    @staticmethod
+    def _reaction(text: str) -> bool:
+        """A catch or a late UNO call: an action a person's page may send while a stand-in
+        still plays their turns, so it does not count as the person being back."""
+        return text.split(" ", 1)[0] in ("catch", "uno")
 
     def _vacate(self, seat: int) -> None:
         """The seat's occupant goes: the host's seat is no longer the host's."""
@@ -468,10 +498,10 @@ class RoomState:
                 raise RoomError("bad_seat", f"seat {index} is already open")
             if command == "kick":
                 return {"type": "kick", "seat": index}
-            name = self._bot_name(bot)
+            name = self.check_bot(bot)
             if name in POLICY_BOTS:
                 self._check_policy(name)
-            return {"type": "bot", "seat": index, "bot": name, "name": self._unique_name(f"{name} bot", index)}
+            return {"type": "bot", "seat": index, "bot": name, "name": self.bot_person_name(index)}
         if command in ("start", "continue"):
             empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
             if empty and self.phase != FINISHED:  # after a game, bots take the seats left open
@@ -533,7 +563,7 @@ class RoomState:
         taken = {seat.name for seat in self.seats if seat.name}
         entries = []
         for index, seed in zip(open_seats, seeds, strict=False):
-            name = self._unique_name(f"{bot} bot", index, taken)
+            name = self.bot_person_name(index, taken)
             taken.add(name)
             entries.append({"type": "bot", "seat": index, "bot": bot, "name": name, "seed": seed})
         return entries
@@ -541,17 +571,21 @@ class RoomState:
     def open_seats(self) -> int:
         return sum(1 for seat in self.seats if seat.kind == "open")
 
-    def _unique_name(self, name: str, index: int, taken: set[str] | None = None) -> str:
-        """``name``, numbered ("heuristic bot 2") when another seat than ``index`` already has it
-        (or ``taken`` holds it), so that every seat of a room can be told apart in the log and on
-        the table."""
+    def bot_person_name(self, index: int, taken: set[str] | None = None) -> str:
+        """A person's name for a bot sitting at seat ``index`` (:data:`BOT_NAMES`), one that no
+        other seat of the room has (nor ``taken``), chosen by the room code and the seat so that
+        rooms differ; numbered ("Ada 2") only when every name is taken."""
         if taken is None:
             taken = {seat.name for i, seat in enumerate(self.seats) if i != index and seat.name}
-        candidate, number = name, 1
-        while candidate in taken:
+        start = (sum(ord(ch) for ch in self.code) * 7 + index * 11) % len(BOT_NAMES)
+        for step in range(len(BOT_NAMES)):
+            candidate = BOT_NAMES[(start + step) % len(BOT_NAMES)]
+            if candidate not in taken:
+                return candidate
+        number = 2
+        while f"{BOT_NAMES[start]} {number}" in taken:
             number += 1
-            candidate = f"{name} {number}"
-        return candidate
+        return f"{BOT_NAMES[start]} {number}"
 
     def _seat_number(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
@@ -570,7 +604,8 @@ class RoomState:
             raise RoomError("bad_bot", str(exc)) from None
 
     @staticmethod
-    def _bot_name(bot: object) -> str:
+    def check_bot(bot: object) -> str:
+        """``bot`` if a seat can be given to it; raise :class:`RoomError` ``bad_bot``."""
         available = seat_bots()
         if bot not in available:
             raise RoomError("bad_bot", f"'bot' must be one of {', '.join(available)}")

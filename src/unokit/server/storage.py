@@ -326,6 +326,7 @@ class Pruned:
     entries: int = 0
     chat: int = 0
     records: int = 0
+    players: int = 0  # identities forgotten (:meth:`Store.prune_players`)
 
 
 @dataclass

@@ -3,7 +3,8 @@
 
 * **Retention.** A closed room, its log and its chat are deleted ``--retain-rooms`` days after
   it closed; a finished game's record ``--retain-records`` days after it was played (first
-  written to ``--export-dir``, when the host keeps them). :func:`prune` does it in batches.
+  written to ``--export-dir``, when the host keeps them); a player identity with its list of
+  games ``--retain-players`` days after it was last used. :func:`prune` does it in batches.
 * **Exports** write records as ``unokit-record/1`` files, ``unokit-ROOM-GAME.json``, which
   ``unokit verify`` and ``unokit replay`` read.
 * **Backups** copy a live database: SQLite with its online backup API (consistent while the
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from . import RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS
+from . import RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS
 from .storage import Pruned, Store, libpq_url, sqlalchemy_url
 
 DAY = 86400.0
@@ -47,6 +48,7 @@ def prune(
     store: Store,
     rooms_days: float,
     records_days: float,
+    players_days: float = RETAIN_PLAYERS_DAYS,
     *,
     export_dir: Path | None = None,
     now: float | None = None,
@@ -68,7 +70,9 @@ def prune(
         total.chat += done.chat
         total.records += done.records
         if done.rooms < batch and done.records < batch:
-            return total
+            break
+    total.players = store.prune_players(now - players_days * DAY)
+    return total
 
 
 def export(store: Store, folder: Path, *, since: float = 0.0, room: str | None = None) -> int:
@@ -131,6 +135,7 @@ def backup(database: str, target: Path) -> Path:
 
 __all__ = [
     "DAY",
+    "RETAIN_PLAYERS_DAYS",
     "RETAIN_RECORDS_DAYS",
     "RETAIN_ROOMS_DAYS",
     "backup",

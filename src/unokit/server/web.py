@@ -8,10 +8,12 @@ helpers (:mod:`unokit.play`), never restated.
 Routes (``docs/web.md``):
 
 * ``GET /api/catalog`` -> the languages, colours and their colour-blind symbols, card kinds
-  (name, wild or not), every variant (sides, player range, each option with its kind, default
-  and choices), the bots a room can seat, the chat's quick reactions and the room settings with
-  their defaults (the words for all of them are in the catalogue of the reader's language,
-  ``/static/i18n/<lang>.json``);
+  (name, wild or not), every variant (sides, player range, each option with its kind, default,
+  choices and whether it is a house rule), the bots a room can seat, the chat's quick reactions,
+  the room settings with their defaults and the table's keys (:mod:`unokit.keys`) (the words
+  for all of them are in the catalogue of the reader's language, ``/static/i18n/<lang>.json``);
+* ``POST /api/rules`` ``{variant, players, options}`` -> the game those rules make, in short
+  (the terminal's help, :func:`unokit.play.help.rules_summary`): the page's help shows it;
 * ``GET /api/rooms/{code}/records/{number}/replay?step=K`` -> step ``K`` of a finished game:
   the table as everyone saw it, every hand (the game is over), and what happened, as lines.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 from dataclasses import fields
 from typing import Any
 
@@ -31,14 +34,16 @@ from ..bots import level_names
 from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, SIDE_COLORS, is_wild
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
-from ..core.game import Event
-from ..core.variants import OPTION_CHOICES, VARIANTS, Options, VariantRules, make_options
+from ..core.game import Event, Game
+from ..core.variants import HOUSE_RULES, OPTION_CHOICES, VARIANTS, Options, VariantRules, make_options
 from ..i18n import LANGUAGES
+from ..keys import catalog_keys
 from ..narration import Narrator, action_line
+from ..play.help import rules_summary
 from ..play.session import summarize
 from ..record import GameRecord, RecordError, Replay
 from .chat import REACTIONS
-from .room import Settings, seat_bots
+from .room import RoomError, RoomSpec, Settings, seat_bots
 
 #: Replays of finished games kept in memory (each holds a few copies of its game).
 REPLAYS_KEPT = 8
@@ -69,6 +74,7 @@ def option_catalog(rules: VariantRules) -> list[dict[str, Any]]:
             "name": field.name,
             "kind": "choice" if field.name in OPTION_CHOICES else _OPTION_KINDS.get(str(field.type), "text"),
             "default": list(value) if isinstance(value, tuple) else value,
+            "house_rule": field.name in HOUSE_RULES,
         }
         if field.name in OPTION_CHOICES:
             entry["choices"] = list(OPTION_CHOICES[field.name])
@@ -115,6 +121,7 @@ def catalog() -> dict[str, Any]:
         "reactions": list(REACTIONS),
         "settings": Settings().to_json(),
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
+        "keys": catalog_keys(),
     }
 
 
@@ -226,8 +233,26 @@ def web_routes(record_text: Any) -> list[Route]:
             return _problem("bad_step", f"'step' must be from 0 to {len(replay)}", 400)
         return JSONResponse(await asyncio.to_thread(replay_step, replay, step))
 
+    async def rules_route(request: Request) -> Response:
+        raw = await request.body()
+        if len(raw) > 8192:
+            return _problem("too_large", "a rules request may be at most 8192 bytes", 413)
+        try:
+            body = json.loads(raw or b"{}")
+        except (ValueError, RecursionError):
+            return _problem("bad_json", "the request body is not valid JSON", 400)
+        if not isinstance(body, dict):
+            return _problem("bad_room", "the request body must be a JSON object", 400)
+        try:
+            spec = RoomSpec.build(body.get("variant"), body.get("players"), body.get("options"), None)
+        except RoomError as exc:
+            return _problem(exc.code, exc.message, 400)
+        game = Game.new(spec.variant, spec.players, 0, **spec.options)[0]
+        return JSONResponse({"lines": rules_summary(game)})
+
     return [
         Route("/api/catalog", catalog_route),
+        Route("/api/rules", rules_route, methods=["POST"]),
         Route("/api/rooms/{code}/records/{number}/replay", replay_route),
     ]
 

@@ -13,6 +13,7 @@ interpreter and the installed packages of this process.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -21,9 +22,17 @@ if TYPE_CHECKING:
 
 
 def quiet_ray() -> None:
-    """Turn off Ray's usage reporting and its ``uv run`` worker hook (unless set otherwise)."""
+    """Turn off Ray's usage reporting and its ``uv run`` worker hook (unless set otherwise).
+
+    Ray reads the hook's switch once, when it is first imported; where something imported Ray
+    earlier (Tianshou does, for its own Ray workers), the switch Ray already read is turned off
+    too, so the workers still run this interpreter instead of trying ``uv run``.
+    """
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
+    constants = sys.modules.get("ray._private.ray_constants")
+    if constants is not None and os.environ["RAY_ENABLE_UV_RUN_RUNTIME_ENV"].lower() in ("0", "false"):
+        constants.RAY_ENABLE_UV_RUN_RUNTIME_ENV = False  # type: ignore[attr-defined]
 
 
 def _play_chunk(config: SimConfig, start: int, stop: int) -> Tally:

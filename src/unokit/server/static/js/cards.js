@@ -1,7 +1,11 @@
 // Cards drawn as SVG: every face of every variant, from the server's catalogue (/api/catalog).
 // A face is text in the engine's notation: "red 5", "teal skip_everyone", "wild_draw_color".
-// A double-sided card is "light face/dark face"; faceOf() picks the side in play. The words on
-// and about a card (its title, its short label) come from the reader's catalogue (i18n.js).
+// A double-sided card is "light face/dark face"; faceOf() picks the side in play.
+//
+// The design is unokit's own: a coloured body carrying the colour's colour-blind symbol as a
+// large emblem, the value or an icon in the middle and in two corners (the top-left corner
+// alone tells a card in a fanned hand), wilds marked by the four symbols in their colours, and
+// a back with unokit's mark. Nothing here imitates another publisher's card art.
 
 import { cardTitle, colorName, t } from "./i18n.js";
 
@@ -45,16 +49,21 @@ export function kindInfo(kind) {
   return KINDS.get(kind) || { name: kind, wild: false, index: 999 };
 }
 
-/** The short label of a kind for tight spaces ("+2"), in the reader's language. */
-export function kindShort(kind) {
-  return t(`card.${kind}.short`);
-}
-
 export function symbolOf(color) {
   return color ? (COLORS.get(color) || {}).symbol || "circle" : "wild";
 }
 
-/** "Red 5", "Wild Draw Color": the title people read, in their language. */
+/** A colour's name as printed on a card or a button ("Red"), in the reader's language. */
+export function colorTitle(color) {
+  return color ? t(`face.color.${color}`) : colorName(null);
+}
+
+/** A card kind's printed name ("Wild Draw Four"). */
+export function kindTitle(kind) {
+  return t(`card.${kind}`);
+}
+
+/** "Red 5", "Wild Draw Color": the name printed on the card, in the reader's language. */
 export function faceTitle(face) {
   return cardTitle(face);
 }
@@ -64,11 +73,23 @@ export function colorWords(color) {
   return color ? t("color.with_symbol", { color: colorName(color), symbol: t(`symbol.${symbolOf(color)}`) }) : colorName(null);
 }
 
+/** The symbol as a text glyph, for buttons and chips. */
+export function symbolGlyph(color) {
+  return { circle: "●", diamond: "◆", triangle: "▲", square: "■", wild: "★" }[symbolOf(color)] || "";
+}
+
 /** Sort key of a face on a side: colours in the side's order, wilds last, then the kind. */
 export function faceOrder(face, sideColors) {
   const { color, kind } = parseFace(face);
   const c = color === null ? 99 : sideColors.indexOf(color) >= 0 ? sideColors.indexOf(color) : 50;
   return c * 1000 + kindInfo(kind).index;
+}
+
+/** Sort key by value first (numbers, then actions, then wilds), colour second. */
+export function faceValueOrder(face, sideColors) {
+  const { color, kind } = parseFace(face);
+  const c = color === null ? 99 : Math.max(0, sideColors.indexOf(color));
+  return kindInfo(kind).index * 100 + c;
 }
 
 function el(name, attrs = {}, text = null) {
@@ -79,71 +100,226 @@ function el(name, attrs = {}, text = null) {
 }
 
 /** The colour-blind symbol as an SVG shape centred at (x, y) with radius r. */
-function symbolShape(symbol, x, y, r, cls) {
+export function symbolShape(symbol, x, y, r, cls) {
   if (symbol === "circle") return el("circle", { cx: x, cy: y, r, class: cls });
-  if (symbol === "square") return el("rect", { x: x - r * 0.85, y: y - r * 0.85, width: r * 1.7, height: r * 1.7, class: cls });
-  if (symbol === "diamond") {
-    return el("polygon", { points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}`, class: cls });
-  }
-  if (symbol === "triangle") {
-    return el("polygon", { points: `${x},${y - r} ${x + r},${y + r * 0.8} ${x - r},${y + r * 0.8}`, class: cls });
-  }
-  return el("polygon", { points: star(x, y, r), class: cls });
+  if (symbol === "square") return el("rect", { x: x - r * 0.82, y: y - r * 0.82, width: r * 1.64, height: r * 1.64, rx: r * 0.12, class: cls });
+  if (symbol === "diamond") return el("polygon", { points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}`, class: cls });
+  if (symbol === "triangle") return el("polygon", { points: `${x},${y - r} ${x + r * 1.05},${y + r * 0.8} ${x - r * 1.05},${y + r * 0.8}`, class: cls });
+  return el("polygon", { points: star(x, y, r, 5, 0.45), class: cls });
 }
 
-function star(x, y, r) {
+function star(x, y, r, spikes = 5, inner = 0.45) {
   const points = [];
-  for (let i = 0; i < 10; i++) {
-    const radius = i % 2 ? r * 0.45 : r;
-    const angle = (Math.PI / 5) * i - Math.PI / 2;
-    points.push(`${(x + radius * Math.cos(angle)).toFixed(1)},${(y + radius * Math.sin(angle)).toFixed(1)}`);
+  for (let i = 0; i < spikes * 2; i++) {
+    const radius = i % 2 ? r * inner : r;
+    const angle = (Math.PI / spikes) * i - Math.PI / 2;
+    points.push(`${(x + radius * Math.cos(angle)).toFixed(2)},${(y + radius * Math.sin(angle)).toFixed(2)}`);
   }
   return points.join(" ");
 }
 
-function centreText(kind) {
-  if (/^\d+$/.test(kind)) return kind;
-  return kindShort(kind);
+/** The four symbols of a side in their colours, as a 2x2 tile centred at (x, y): the mark of a
+ * wild card, and of unokit itself. */
+function fourSymbols(x, y, size, colors) {
+  const g = el("g", { class: "four" });
+  const step = size / 2;
+  colors.slice(0, 4).forEach((color, i) => {
+    const cx = x + (i % 2 ? step / 2 : -step / 2);
+    const cy = y + (i < 2 ? -step / 2 : step / 2);
+    g.append(symbolShape(symbolOf(color), cx, cy, step * 0.42, `sym c-${color}`));
+  });
+  return g;
+}
+
+// ------------------------------------------------------------------ icons
+// Each icon is drawn in a unit box (-1..1) and placed with a transform; strokes use "ink".
+
+const STROKE = { fill: "none", "stroke-linecap": "round", "stroke-linejoin": "round" };
+
+function path(d, extra = {}) {
+  return el("path", { d, ...STROKE, "stroke-width": 0.17, ...extra });
+}
+
+const ICONS = {
+  skip: () => [el("circle", { cx: 0, cy: 0, r: 0.72, ...STROKE, "stroke-width": 0.2 }), path("M -0.5 0.5 L 0.5 -0.5", { "stroke-width": 0.2 })],
+  skip_everyone: () => [
+    el("circle", { cx: -0.3, cy: -0.18, r: 0.52, ...STROKE, "stroke-width": 0.15 }),
+    path("M -0.66 0.18 L 0.06 -0.54", { "stroke-width": 0.15 }),
+    el("circle", { cx: 0.32, cy: 0.3, r: 0.52, ...STROKE, "stroke-width": 0.15 }),
+    path("M -0.04 0.66 L 0.68 -0.06", { "stroke-width": 0.15 }),
+  ],
+  reverse: () => [
+    path("M -0.72 0.05 A 0.72 0.72 0 0 1 0.52 -0.5"),
+    path("M 0.2 -0.66 L 0.56 -0.5 L 0.5 -0.12"),
+    path("M 0.72 -0.05 A 0.72 0.72 0 0 1 -0.52 0.5"),
+    path("M -0.2 0.66 L -0.56 0.5 L -0.5 0.12"),
+  ],
+  trade_hands: () => [
+    path("M -0.75 -0.3 L 0.7 -0.3"),
+    path("M 0.4 -0.6 L 0.72 -0.3 L 0.4 0"),
+    path("M 0.75 0.35 L -0.7 0.35"),
+    path("M -0.4 0.05 L -0.72 0.35 L -0.4 0.65"),
+  ],
+  flip: () => [
+    el("rect", { x: -0.7, y: -0.45, width: 0.72, height: 1.05, rx: 0.1, ...STROKE, "stroke-width": 0.13 }),
+    el("rect", { x: -0.05, y: -0.3, width: 0.72, height: 1.05, rx: 0.1, class: "ink-fill" }),
+    path("M -0.5 -0.62 Q 0 -1.05 0.45 -0.55", { "stroke-width": 0.13 }),
+    path("M 0.18 -0.6 L 0.46 -0.52 L 0.5 -0.82", { "stroke-width": 0.13 }),
+  ],
+  discard_all: () => [
+    el("rect", { x: -0.72, y: -0.72, width: 0.62, height: 0.9, rx: 0.08, ...STROKE, "stroke-width": 0.12 }),
+    el("rect", { x: -0.42, y: -0.55, width: 0.62, height: 0.9, rx: 0.08, ...STROKE, "stroke-width": 0.12 }),
+    el("rect", { x: -0.12, y: -0.38, width: 0.62, height: 0.9, rx: 0.08, class: "ink-fill" }),
+    path("M 0.62 -0.1 L 0.62 0.72 M 0.4 0.5 L 0.62 0.74 L 0.84 0.5", { "stroke-width": 0.13 }),
+  ],
+  launcher: () => [
+    path("M -0.7 0.55 L -0.7 0.05 A 0.7 0.7 0 0 1 0.7 0.05 L 0.7 0.55 Z", { "stroke-width": 0.13 }),
+    el("rect", { x: -0.85, y: 0.52, width: 1.7, height: 0.22, rx: 0.08, class: "ink-fill" }),
+    el("rect", { x: -0.18, y: -0.88, width: 0.36, height: 0.24, rx: 0.06, class: "ink-fill" }),
+  ],
+  burst: () => [el("polygon", { points: star(0, 0, 0.85, 8, 0.5), class: "ink-fill" })],
+  shield: () => [path("M 0 -0.8 L 0.7 -0.5 L 0.55 0.3 Q 0.3 0.7 0 0.85 Q -0.3 0.7 -0.55 0.3 L -0.7 -0.5 Z", { "stroke-width": 0.14 }), path("M -0.3 0 L 0 0.3 L 0.35 -0.3", { "stroke-width": 0.14 })],
+  spikes: () => [el("polygon", { points: "-0.8,-0.6 -0.4,-0.2 0,-0.8 0.4,-0.2 0.8,-0.6 0.5,0.7 -0.5,0.7", class: "ink-fill" })],
+  star: () => [el("polygon", { points: star(0, 0, 0.85, 5, 0.45), class: "ink-fill" })],
+  mask: () => [path("M -0.85 -0.2 Q 0 -0.6 0.85 -0.2 Q 0.8 0.45 0.3 0.45 Q 0 0.1 -0.3 0.45 Q -0.8 0.45 -0.85 -0.2 Z", { "stroke-width": 0.13 }), el("circle", { cx: -0.38, cy: 0, r: 0.13, class: "ink-fill" }), el("circle", { cx: 0.38, cy: 0, r: 0.13, class: "ink-fill" })],
+  bolt: () => [el("polygon", { points: "0.15,-0.9 -0.55,0.1 -0.05,0.1 -0.2,0.9 0.55,-0.15 0.05,-0.15", class: "ink-fill" })],
+  waffle: () => [
+    el("circle", { cx: 0, cy: 0, r: 0.78, ...STROKE, "stroke-width": 0.13 }),
+    path("M -0.28 -0.72 L -0.28 0.72 M 0.28 -0.72 L 0.28 0.72 M -0.72 -0.28 L 0.72 -0.28 M -0.72 0.28 L 0.72 0.28", { "stroke-width": 0.1 }),
+  ],
+};
+
+/** What goes in the middle of a face: {text} (a number, "+2"), {icon} or both (icon above
+ * text), as people read it at a glance. */
+const FACE_MARKS = {
+  draw_two: { text: "+2" },
+  draw_one: { text: "+1" },
+  draw_five: { text: "+5" },
+  skip: { icon: "skip" },
+  skip_everyone: { icon: "skip_everyone" },
+  reverse: { icon: "reverse" },
+  flip: { icon: "flip" },
+  trade_hands: { icon: "trade_hands" },
+  discard_all: { icon: "discard_all" },
+  hit_2: { icon: "launcher", text: "×2" },
+  hit_2x: { icon: "launcher", text: "×2" },
+  hit_5x: { icon: "launcher", text: "×5" },
+  wild: {},
+  wild_draw_four: { text: "+4" },
+  wild_draw_two: { text: "+2" },
+  wild_draw_color: { text: "+?" },
+  wild_all_hit: { icon: "launcher", text: "∀" },
+  wild_hit_fire: { icon: "burst" },
+  wild_press_your_luck: { icon: "launcher", text: "?" },
+  wild_all_out_attack: { icon: "launcher", text: "!" },
+  wild_discard_all: { icon: "discard_all" },
+  wild_super_hero: { icon: "star" },
+  wild_villain: { icon: "mask" },
+  wild_jim_hopper: { icon: "bolt" },
+  wild_elevens_waffle: { icon: "waffle" },
+  wild_optimus_prime: { icon: "shield" },
+  wild_megatron: { icon: "spikes" },
+};
+
+/** The mark of a kind: numbers are their digit. */
+export function faceMark(kind) {
+  if (/^\d+$/.test(kind)) return { text: kind };
+  return FACE_MARKS[kind] || { text: t(`card.${kind}.short`) };
+}
+
+/** The kinds that have a mark of their own (a test checks every kind of the catalogue has one). */
+export const MARKED_KINDS = Object.keys(FACE_MARKS);
+
+function icon(name, x, y, size, ink) {
+  const g = el("g", { transform: `translate(${x} ${y}) scale(${size / 2})`, class: `icon ink-${ink}` });
+  for (const part of ICONS[name]()) g.append(part);
+  return g;
+}
+
+function markText(text, x, y, size, ink, outline) {
+  const fontSize = text.length >= 2 ? size * 0.78 : size;
+  return el("text", {
+    x,
+    y: y + fontSize * 0.36,
+    "text-anchor": "middle",
+    "font-size": fontSize.toFixed(1),
+    class: `mark ink-${ink}${outline ? " outline" : ""}`,
+  }, text);
+}
+
+/** The mark of a kind drawn centred at (x, y) in a box of `size`. */
+function drawMark(kind, x, y, size, ink, outline = false) {
+  const mark = faceMark(kind);
+  const g = el("g");
+  if (mark.icon && mark.text) {
+    g.append(icon(mark.icon, x, y - size * 0.28, size * 0.55, ink));
+    g.append(markText(mark.text, x, y + size * 0.3, size * 0.55, ink, outline));
+  } else if (mark.icon) {
+    g.append(icon(mark.icon, x, y, size * 0.85, ink));
+  } else if (mark.text) {
+    g.append(markText(mark.text, x, y, size, ink, outline));
+  }
+  return g;
+}
+
+/** The ink of a colour's body: dark on the light colours, white elsewhere (WCAG AA). */
+function inkOf(color) {
+  return color === "yellow" || color === "orange" ? "dark" : "light";
 }
 
 /**
  * An SVG card. face: a face text, or null for the back of a single-sided deck.
  * side: 0 light/mild, 1 dark/wild (frames differ). sideColors: the colours of that side
- * (a wild's oval shows them).
+ * (a wild shows their symbols).
  */
 export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", "blue"]) {
   const svg = el("svg", { viewBox: "0 0 60 90", class: "card-svg", "aria-hidden": "true", focusable: "false" });
   if (face === null) {
-    svg.append(el("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, class: "back-frame" }));
-    svg.append(el("ellipse", { cx: 30, cy: 45, rx: 19, ry: 30, transform: "rotate(25 30 45)", class: "back-oval" }));
-    svg.append(el("text", { x: 30, y: 50, class: "back-text", "text-anchor": "middle" }, "UNO"));
+    svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 88.5, rx: 7, class: "back-frame" }));
+    svg.append(el("rect", { x: 4, y: 4, width: 52, height: 82, rx: 5, class: "back-body" }));
+    for (let i = -3; i < 6; i++) svg.append(el("path", { d: `M ${4 + i * 12} 86 L ${i * 12 + 56} 4`, class: "back-line" }));
+    svg.append(el("rect", { x: 15, y: 30, width: 30, height: 30, rx: 6, class: "back-tile" }));
+    svg.append(fourSymbols(30, 45, 24, ["red", "yellow", "green", "blue"]));
     return svg;
   }
   const { color, kind } = parseFace(face);
   const dark = side === 1;
-  svg.append(el("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, class: dark ? "frame dark" : "frame light" }));
-  svg.append(el("rect", { x: 5, y: 5, width: 50, height: 80, rx: 4, class: `body c-${color || "multi"}` }));
-  if (color === null) {
-    // A wild: the side's four colours in the oval.
-    const quarters = [[0, -1], [1, 0], [0, 1], [-1, 0]];
-    sideColors.slice(0, 4).forEach((c, i) => {
-      const [dx, dy] = quarters[i];
-      svg.append(el("circle", { cx: 30 + dx * 8, cy: 45 + dy * 11, r: 9, class: `body c-${c}` }));
-    });
+  const ink = color ? inkOf(color) : "light";
+  svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 88.5, rx: 7, class: dark ? "frame dark" : "frame light" }));
+  svg.append(el("rect", { x: 4, y: 4, width: 52, height: 82, rx: 5, class: `body c-${color || "multi"}` }));
+  const mark = faceMark(kind);
+  if (color) {
+    svg.append(symbolShape(symbolOf(color), 30, 47, 19, `emblem ink-${ink}`));
+    svg.append(drawMark(kind, 30, 47, 30, ink, true));
+  } else if (!mark.text && !mark.icon) {
+    svg.append(fourSymbols(30, 45, 34, sideColors));
+  } else {
+    svg.append(fourSymbols(30, 31, 20, sideColors));
+    svg.append(drawMark(kind, 30, 60, 26, "light", true));
   }
-  svg.append(el("ellipse", { cx: 30, cy: 45, rx: 17, ry: 27, transform: "rotate(25 30 45)", class: dark ? "oval dark" : "oval light" }));
-  const label = centreText(kind);
-  const size = label.length <= 2 ? 24 : label.length <= 3 ? 17 : 12;
-  svg.append(el("text", { x: 30, y: 45 + size * 0.36, "text-anchor": "middle", "font-size": size, class: dark ? "label dark" : "label light" }, label));
-  const symbol = symbolOf(color);
-  svg.append(symbolShape(symbol, 13, 14, 5.5, `corner ${color ? `c-${color}` : "c-multi"}`));
-  svg.append(symbolShape(symbol, 47, 76, 5.5, `corner ${color ? `c-${color}` : "c-multi"}`));
-  const small = label.length <= 3 ? label : kindShort(kind).slice(0, 3);
-  svg.append(el("text", { x: 47, y: 19, "text-anchor": "middle", "font-size": 9, class: `pip ink-${color || "multi"}` }, small));
+  // The corners: the mark small, and the colour's symbol under it (a wild: a star).
+  const corner = (x, y, rotate) => {
+    const g = el("g", rotate ? { transform: `rotate(180 30 45)` } : {});
+    const small = mark.icon && !mark.text ? drawMark(kind, x, y, 12, ink) : drawMark(kind, x, y, mark.icon ? 14 : 13, ink);
+    if (!mark.icon && !mark.text) g.append(symbolShape("wild", x, y, 5, "corner-star"));
+    else g.append(small);
+    g.append(symbolShape(symbolOf(color), x, y + 11.5, 3.4, `corner-sym ink-${ink}${color ? "" : " multi"}`));
+    return g;
+  };
+  svg.append(corner(11.5, 13, false), corner(11.5, 13, true));
   return svg;
 }
 
-/** A card as an element with its accessible name (a <div role="img">, or the given tag). */
+/** unokit's mark: the four symbols in their colours on a dark tile (the icons use it too). */
+export function logoSvg(cls = "logo") {
+  const svg = el("svg", { viewBox: "0 0 40 40", class: cls, "aria-hidden": "true", focusable: "false" });
+  svg.append(el("rect", { x: 1, y: 1, width: 38, height: 38, rx: 9, class: "logo-tile" }));
+  svg.append(fourSymbols(20, 20, 26, ["red", "yellow", "green", "blue"]));
+  return svg;
+}
+
+/** A card as an element with its accessible name (a <div role="img">, or the given tag). The
+ * printed name shows on hover (title) and on a long press (see table.js). */
 export function cardNode(face, side, sideColors, { tag = "div", extraLabel = "", small = false } = {}) {
   const node = document.createElement(tag);
   node.className = `card${small ? " small" : ""}${side === 1 ? " dark-side" : ""}`;

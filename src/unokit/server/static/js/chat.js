@@ -80,6 +80,46 @@ export class ChatPanel {
       form,
       h("p.hint#chat-hint", {}, t("chat.hint")));
     for (const channel of ["players", "spectators"]) this.element.classList.toggle(`hide-${channel}`, !shown(channel));
+    // Lines that arrive while the chat is out of sight (a phone's closed drawer) are counted
+    // on the buttons that open it, until it is seen.
+    this.unread = 0;
+    this.inSight = true;
+    this.sight = new IntersectionObserver((entries) => {
+      this.inSight = entries.some((entry) => entry.isIntersecting);
+      if (this.inSight) this.markRead();
+    });
+    this.sight.observe(this.log);
+  }
+
+  /** Stop watching (the room page is left). */
+  destroy() {
+    this.sight.disconnect();
+    this.unread = 0;
+    this.showUnread();
+  }
+
+  markRead() {
+    if (!this.unread) return;
+    this.unread = 0;
+    this.showUnread();
+  }
+
+  /** The count of unread lines on every button that opens the drawer holding the chat. */
+  showUnread() {
+    for (const button of document.querySelectorAll("[data-toggles='drawer']")) {
+      let badge = button.querySelector(".chat-unread");
+      if (!this.unread) {
+        if (badge) badge.remove();
+        continue;
+      }
+      if (!badge) {
+        badge = h("span.chat-unread", { dataset: { count: "" } });
+        button.append(badge);
+      }
+      badge.textContent = String(Math.min(this.unread, 99));
+      badge.dataset.count = String(this.unread);
+      badge.setAttribute("aria-label", t("n.chat.unread", { count: this.unread }));
+    }
   }
 
   /** A `chat` message from the server: the whole history (after every hello) or new lines. */
@@ -92,7 +132,14 @@ export class ChatPanel {
     }
     this.messages = [...known.values()].sort((a, b) => a.n - b.n).slice(-MAX_LINES);
     this.render();
-    if (!msg.history) fresh.filter((m) => m.reaction).forEach((m) => this.float(m));
+    if (msg.history) return;
+    fresh.filter((m) => m.reaction).forEach((m) => this.float(m));
+    const mine = this.conn.seat === null || this.conn.seat === undefined ? null : this.conn.seat;
+    const others = fresh.filter((m) => m.seat === null || m.seat !== mine);
+    if (others.length && !this.inSight) {
+      this.unread += others.length;
+      this.showUnread();
+    }
   }
 
   /** The server refused a message of ours (muted, too fast, too long): say why. */

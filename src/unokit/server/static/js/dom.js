@@ -38,23 +38,9 @@ export function animate(node, cls) {
   node.addEventListener("animationend", () => node.classList.remove(cls), { once: true });
 }
 
-/** A short tone (Web Audio); silent where audio is not allowed yet. */
-export function tone(frequency, duration = 0.12, type = "square", when = 0) {
-  try {
-    const AudioContext = window.AudioContext || window.webkitAudioContext;
-    if (!AudioContext) return;
-    tone.ctx = tone.ctx || new AudioContext();
-    const ctx = tone.ctx;
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.type = type;
-    osc.frequency.value = frequency;
-    gain.gain.setValueAtTime(0.08, ctx.currentTime + when);
-    gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + when + duration);
-    osc.connect(gain).connect(ctx.destination);
-    osc.start(ctx.currentTime + when);
-    osc.stop(ctx.currentTime + when + duration + 0.02);
-  } catch (err) {
-    /* no sound: nothing to do */
-  }
+/** A name as short as a seat's label allows: long names end with "…" (the whole name stays in
+ * the element's accessible name and tooltip). */
+export function shortName(name, max = 14) {
+  const chars = [...String(name)];
+  return chars.length <= max ? chars.join("") : `${chars.slice(0, max - 1).join("")}…`;
 }

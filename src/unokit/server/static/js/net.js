@@ -203,6 +203,7 @@ export class RoomConnection {
       this.handlers.onStatus("connected");
       this.handlers.onWelcome(msg);
     } else if (msg.type === "state") {
+      performance.mark("unokit:state", { detail: msg.version });
       const moved = msg.version !== this.version;
       this.version = msg.version;
       this.decision = msg.observation ? msg.observation.decision : null;
@@ -264,6 +265,11 @@ export class RoomConnection {
 
   leave() {
     return this.send({ type: "leave", token: this.token });
+  }
+
+  /** The player is here again: the stand-in bot gives the seat back. */
+  back() {
+    return this.send({ type: "back", token: this.token });
   }
 
   /** After a game: say whether this seat's player wants to play again. */

@@ -1,130 +1,136 @@
-// The game table: what one seat sees (its observation), the decisions the server offers it
-// (legal_actions, in the engine's text notation) as controls, the event log in words, the
-// round summary and the game-over screen. Nothing here decides a rule: a card is playable
-// because an action that plays it is in legal_actions, and every action sent is one of them.
+// The game table, laid out like a card table on every screen: the other players around it, the
+// piles, the colour in play, the direction and the side at the centre, your decision just above
+// your hand, your hand pinned at the bottom as a fan, and the log and the scores in a drawer.
+// Regions carry data-region="table" | "prompt" | "hand" | "log" for tests and assistive
+// technology. Nothing here decides a rule: a card is playable because an action that plays it
+// is in legal_actions, and every action sent is one of them.
 
-import { animate, clear, h, tone } from "./dom.js";
-import { cardNode, catalog, colorWords, faceOf, faceOrder, faceTitle, isColor, kindShort, parseFace, symbolOf } from "./cards.js";
-import { colorName, say, t } from "./i18n.js";
+import { avatarSvg } from "./avatars.js";
+import { cardNode, catalog, colorTitle, colorWords, faceOf, faceOrder, faceTitle, faceValueOrder, parseFace, symbolGlyph } from "./cards.js";
+import { clear, h, shortName } from "./dom.js";
+import { gameOverDialog, roundSummaryPanel, summaryTable } from "./dialogs.js";
+import { animateEvents, snapshot } from "./motion.js";
+import { actionLabel, colorLabel, groupActions, promptMessage, todoWords, waitingWords } from "./prompt.js";
+import { playSound } from "./sound.js";
+import { say, t } from "./i18n.js";
+import { botStrength, rulesOn } from "./options.js";
 
 const LOG_LINES = 200;
-
-/** Read one action text of legal_actions against the hand: {verb, card, color, uno, seat, text}. */
-export function parseAction(text, hand) {
-  const parts = text.trim().split(/\s+/);
-  const verb = parts[0];
-  let rest = parts.slice(1);
-  const out = { verb, text, card: null, color: null, uno: false, seat: null };
-  if (rest.length && rest[rest.length - 1] === "uno") {
-    out.uno = true;
-    rest = rest.slice(0, -1);
-  }
-  if (verb === "play" || verb === "discard") {
-    const whole = rest.join(" ");
-    if (hand.includes(whole)) out.card = whole;
-    else if (rest.length > 1 && isColor(rest[rest.length - 1])) {
-      out.card = rest.slice(0, -1).join(" ");
-      out.color = rest[rest.length - 1];
-    } else out.card = whole;
-  } else if (verb === "play_drawn" || verb === "color") {
-    if (rest.length && isColor(rest[0])) out.color = rest[0];
-  } else if (verb === "trade" || verb === "catch") {
-    out.seat = Number(rest[0]);
-  }
-  return out;
-}
+const FAN = 8; // the backs drawn beside a seat; more are counted ("+5")
+const SORT_KEY = "unokit.sort";
 
 function sideIndex(obs, variant) {
   const index = variant.side_names.indexOf(obs.side);
   return index < 0 ? 0 : index;
 }
 
-/** Group legal actions: per hand card (plays or discards), and the other controls. */
-function groupActions(obs) {
-  const byCard = new Map();
-  const other = [];
-  for (const text of obs.legal_actions) {
-    const action = parseAction(text, obs.hand);
-    if (action.card !== null && obs.hand.includes(action.card)) {
-      if (!byCard.has(action.card)) byCard.set(action.card, []);
-      byCard.get(action.card).push(action);
-    } else other.push(action);
-  }
-  return { byCard, other };
-}
-
 export class TableView {
-  /**
-   * root: the element to draw into; conn: the RoomConnection; variant: the catalogue's
-   * variant; code: the room code.
-   */
-  constructor(root, conn, code) {
+  /** root: the element to draw into; conn: the RoomConnection; code: the room code; hooks:
+   * {onTurn(), onWin(), onDrawerToggle()} for the page around the table. */
+  constructor(root, conn, code, hooks = {}) {
     this.root = root;
     this.conn = conn;
     this.code = code;
+    this.hooks = hooks;
     this.state = null;
     this.room = null;
     this.log = [];
     this.unoArmed = false;
-    this.choosing = null; // {title, actions}: a card waiting for its colour
+    this.choosing = null; // {prompt, actions}: a card waiting for its colour
     this.summary = JSON.parse(sessionStorage.getItem(`unokit.summary.${code}`) || "null");
-    this.summaryOpen = false;
-    this.revealed = null;
+    this.summaryShown = false; // the round summary panel, while the next hand waits
+    this.notes = []; // short notices over the table: {id, kind, text, cards, until}
     this.error = null;
-    this.playAgain = null; // () => the play-again area of a finished game (set by the room page)
-    this.overClosed = null; // the game whose game-over screen the reader closed
+    this.sort = localStorage.getItem(SORT_KEY) === "value" ? "value" : "color";
+    this.drawerTab = "log";
+    this.wasMyDecision = false;
+    this.celebrated = null;
+    this.overClosed = null; // the game whose end screen the reader closed
     this.timer = setInterval(() => this.tick(), 250);
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
+    this.resize = new ResizeObserver(() => {
+      this.layoutSeats();
+      this.layoutHand();
+    });
+    this.resize.observe(root);
+    this.pressTimer = null;
+    this.chat = null; // the room's chat panel, shown in the drawer (set by the room page)
+    this.playAgain = null; // () => the play-again area of a finished game (set by the room page)
+    this.hostControls = null; // () => the host's seat controls (set by the room page)
   }
 
   destroy() {
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.keyHandler);
+    this.resize.disconnect();
   }
 
   get variant() {
-    return catalog().variants[(this.room || this.state.room).variant];
+    return catalog().variants[this.room.variant];
   }
 
-  /** Seat names (a bot by its level, in the reader's language); a name several seats share
-   * (two bots of one level) gets its seat number, counted from 1. */
+  get me() {
+    const seat = this.state ? this.state.seat : null;
+    return seat === undefined ? null : seat;
+  }
+
+  /** Seat names as everyone reads them; your own seat is "You". */
   names() {
-    const seats = (this.room || this.state.room).seats;
-    const plain = seats.map((s, i) => (s.kind === "bot" && s.bot ? t("seat.bot_name", { bot: t(`bot.${s.bot}`) }) : s.name || t("seat.numbered", { number: i + 1 })));
-    return plain.map((name, i) => (plain.filter((n) => n === name).length > 1 ? t("seat.name_numbered", { name, number: i + 1 }) : name));
+    return this.room.seats.map((s, i) => (i === this.me ? t("table.you") : s.name || t("seat.numbered", { number: i + 1 })));
+  }
+
+  /** The seats' own names (yours too), for the scores and the summaries. */
+  seatNames() {
+    return this.room.seats.map((s, i) => s.name || t("seat.numbered", { number: i + 1 }));
   }
 
   update(state) {
     const previous = this.state;
     this.state = state;
     this.room = state.room;
+    const obs = state.observation;
+    const prevObs = previous && previous.observation;
+    const me = this.me;
     if (state.lines && state.lines.length) {
-      this.log.push(...state.lines);
+      // The server says what happened as lines (codes with parameters); each is said in the
+      // reader's language when drawn. A stand-in bot's move for this reader is marked.
+      const standin = state.standin !== undefined && state.standin !== null && state.standin === me;
+      this.log.push(...state.lines.map((line) => ({ line, standin })));
       this.log = this.log.slice(-LOG_LINES);
+    }
+    // The next deal is on the table when a pause between hands ends, a new game starts, or
+    // (without a pause) a hand ends: whatever belonged to the last hand gives way to it.
+    const phase = this.room.phase;
+    const prevPhase = previous ? previous.room.phase : null;
+    const newDeal = Boolean(previous && obs && prevObs && phase === "playing"
+      && (prevPhase !== "playing" || this.room.game_no !== previous.room.game_no || obs.round !== prevObs.round));
+    if (newDeal) {
+      this.notes = this.notes.filter((n) => n.kind === "round");
+      this.choosing = null;
     }
     if (state.summary) {
       this.summary = state.summary;
-      this.summaryOpen = true;
       sessionStorage.setItem(`unokit.summary.${this.code}`, JSON.stringify(state.summary));
+      if (phase === "playing") this.note("round", summaryWords(state.summary, this.seatNames(), me), { action: "scores" });
     }
-    const me = state.seat;
+    this.summaryShown = phase === "hand_over" && (Boolean(state.summary) || (this.summaryShown && prevPhase === "hand_over"));
     for (const event of state.events || []) {
-      if (event.type === "challenge" && event.revealed && event.seat === me) {
-        this.revealed = { by: this.names()[event.target], cards: event.revealed, success: event.success };
+      if (event.type === "challenge" && event.revealed && (event.seat === me || event.target === me)) {
+        const names = this.names();
+        const text = t(event.success ? "table.revealed_succeeded" : "table.revealed_failed", { player: names[event.target] });
+        this.note("challenge", text, { cards: event.revealed, seconds: 10 });
       }
     }
     if (!previous || previous.version !== state.version) {
       this.choosing = null;
       this.error = null;
     }
-    const obs = state.observation;
     if (obs && !obs.legal_actions.some((a) => a.endsWith(" uno"))) this.unoArmed = false;
-    if (obs && obs.round !== (previous && previous.observation && previous.observation.round) && !state.summary && this.room.phase === "playing") {
-      this.summaryOpen = false;
-    }
+    const before = this.root.isConnected ? snapshot(this.root) : null;
     this.render();
-    this.animateEvents(state.events || [], me);
+    animateEvents(this.root, before, state.events || [], me, state.version);
+    this.sounds(state.events || [], obs);
   }
 
   updateRoom(room) {
@@ -138,10 +144,16 @@ export class TableView {
     this.render();
   }
 
+  /** A short notice over the table (replacing one of the same kind). */
+  note(kind, text, { cards = null, seconds = 8, action = null } = {}) {
+    this.notes = this.notes.filter((n) => n.kind !== kind);
+    this.notes.push({ kind, text, cards, action, until: seconds ? Date.now() + seconds * 1000 : null });
+  }
+
   setBusy(busy) {
     this.root.classList.toggle("busy", busy);
-    this.root.querySelectorAll("[data-action], .hand-card.playable").forEach((b) => {
-      b.disabled = busy;
+    this.root.querySelectorAll("[data-action], .hand-card.playable, .uno-button").forEach((b) => {
+      b.disabled = busy || b.dataset.off === "true";
     });
   }
 
@@ -151,67 +163,123 @@ export class TableView {
     this.unoArmed = false;
   }
 
-  // ------------------------------------------------------------------ animation and sound
-  animateEvents(events, me) {
+  myDecision() {
+    const obs = this.state && this.state.observation;
+    return Boolean(obs && this.me !== null && obs.to_act === this.me && obs.legal_actions.length && this.room.phase === "playing");
+  }
+
+  // ------------------------------------------------------------------ sound
+  sounds(events, obs) {
+    const me = this.me;
     for (const event of events) {
-      if (event.type === "play" || event.type === "discard") animate(this.root.querySelector(".discard .card"), "anim-play");
-      if (event.type === "draw" && event.seat === me) animate(this.root.querySelector(".hand"), "anim-draw");
-      if (event.type === "flip") animate(this.root.querySelector(".table"), "anim-flip");
-      if (event.type === "press") {
-        animate(this.root.querySelector(".draw-pile"), event.fired ? "anim-fire" : "anim-press");
-        if (event.fired) [0, 0.08, 0.16].forEach((t) => tone(220 - t * 400, 0.1, "sawtooth", t));
-        else tone(520, 0.05, "square");
-      }
-      if (event.type === "uno") tone(880, 0.15, "triangle");
+      if (event.type === "play" || event.type === "discard") playSound("play");
+      else if (event.type === "draw" || event.type === "deal") {
+        if (event.seat === me || event.type === "draw") playSound("draw");
+      } else if (event.type === "press") playSound(event.fired ? "fire" : "press");
+      else if (event.type === "uno") playSound("uno");
+      else if (event.type === "catch") playSound("catch");
+      else if (event.type === "flip") playSound("flip");
+      else if (event.type === "game_end" && me !== null) playSound(event.winners.includes(me) ? "win" : "lose");
+    }
+    const mine = this.myDecision();
+    if (mine && !this.wasMyDecision) {
+      playSound("turn");
+      if (this.hooks.onTurn) this.hooks.onTurn(this.promptText());
+    }
+    this.wasMyDecision = mine;
+    if (obs && obs.over && this.hooks.onWin && this.celebrated !== this.room.game_no) {
+      this.celebrated = this.room.game_no;
     }
   }
 
+  promptText() {
+    const node = this.root.querySelector('[data-region="prompt"] .message');
+    return node ? node.textContent : "";
+  }
+
   // ------------------------------------------------------------------ keyboard
+  /** The keys of the shared key map (GET /api/catalog "keys"), by command. */
+  keyCommand(key) {
+    for (const binding of catalog().keys) if (binding.keys.includes(key)) return binding.command;
+    return null;
+  }
+
   onKey(event) {
     if (!this.state || event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    if (document.querySelector("dialog[open]")) return;
     const key = event.key.toLowerCase();
+    const command = this.keyCommand(key);
     const click = (selector) => {
       const node = this.root.querySelector(selector);
       if (node && !node.disabled) {
         node.click();
         event.preventDefault();
+        return true;
+      }
+      return false;
+    };
+    const cards = [...this.root.querySelectorAll(".hand-card")];
+    const focus = (node) => {
+      if (node) {
+        node.focus();
+        node.scrollIntoView({ block: "nearest", inline: "nearest" });
+        event.preventDefault();
       }
     };
-    if (key === "d") click('[data-verb="draw"], [data-verb="press"], [data-verb="press_again"]');
-    else if (key === "u") click('[data-verb="uno"], .uno-toggle');
-    else if (key === "c") click('[data-verb="catch"]');
-    else if (key === "k") click('[data-verb="keep"]');
-    else if (key === "p") click('[data-verb="play_drawn"]');
-    else if (key === "escape") click(".cancel-choice, .close-overlay");
-    else if (key === "arrowleft" || key === "arrowright") {
-      const cards = [...this.root.querySelectorAll(".hand-card")];
+    if (command === "draw") click('[data-verb="draw"], [data-verb="press"], [data-verb="press_again"], [data-verb="accept"]');
+    else if (command === "uno") click(".uno-button");
+    else if (command === "catch") click('[data-verb="catch"]');
+    else if (command === "jump") click('[data-verb="jump"]');
+    else if (command === "keep") click('[data-verb="keep"]');
+    else if (command === "play_drawn") click('[data-verb="play_drawn"]');
+    else if (command === "back") click(".cancel-choice, .close-panel");
+    else if (command === "log") this.toggleDrawer();
+    else if (command === "move") {
       const at = cards.indexOf(document.activeElement);
       const next = at < 0 ? 0 : (at + (key === "arrowright" ? 1 : -1) + cards.length) % cards.length;
-      if (cards[next]) {
-        cards[next].focus();
-        event.preventDefault();
-      }
-    } else if (/^[1-9]$/.test(key)) {
+      focus(cards[next]);
+    } else if (command === "first_last") focus(key === "home" ? cards[0] : cards[cards.length - 1]);
+    else if (command === "rows") {
+      const buttons = [...this.root.querySelectorAll(".choices button")];
+      const at = buttons.indexOf(document.activeElement);
+      if (buttons.length) focus(buttons[(at + (key === "arrowdown" ? 1 : -1) + buttons.length) % buttons.length]);
+    } else if (command === "pick") {
+      const index = (Number(key) || 10) - 1;
       const buttons = [...this.root.querySelectorAll(".choices [data-action]")];
-      const node = buttons[Number(key) - 1];
-      if (node && !node.disabled) {
-        node.click();
-        event.preventDefault();
-      }
+      if (buttons.length) {
+        const node = buttons[index];
+        if (node && !node.disabled) {
+          node.click();
+          event.preventDefault();
+        }
+      } else focus(cards[index]);
     }
+  }
+
+  toggleDrawer(open) {
+    const drawer = this.root.querySelector('[data-region="log"]');
+    if (!drawer) return;
+    const show = open === undefined ? !drawer.classList.contains("open") : open;
+    drawer.classList.toggle("open", show);
+    document.querySelectorAll("[data-toggles='drawer']").forEach((b) => b.setAttribute("aria-expanded", String(show)));
+    if (show) requestAnimationFrame(() => drawer.querySelector(".drawer-tab[aria-selected='true']")?.focus());
   }
 
   // ------------------------------------------------------------------ drawing
   render() {
     const state = this.state;
     if (!state) return;
-    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    const active = document.activeElement;
+    const focused = active && active.dataset ? active.dataset.key : null;
+    const drawerOpen = this.root.querySelector('[data-region="log"].open') !== null;
+    const handScroll = this.root.querySelector(".hand") ? this.root.querySelector(".hand").scrollLeft : 0;
     const obs = state.observation;
     clear(this.root);
     this.root.dataset.step = String(state.game_step);
     this.root.dataset.game = String(this.room.game_no);
+    this.root.dataset.phase = this.room.phase;
     if (!obs) {
       this.root.append(h("p.notice", {}, t("table.not_started")));
       return;
@@ -219,68 +287,166 @@ export class TableView {
     const variant = this.variant;
     const side = sideIndex(obs, variant);
     const sideColors = variant.side_colors[side] || variant.side_colors[0];
-    const table = h(`section.table.side-${side}`, { "aria-label": t("table.label") });
-    table.append(this.renderSeats(obs, side, variant), this.renderCentre(obs, side, sideColors, variant));
-    const mine = state.seat !== null && state.seat !== undefined;
+    const mine = this.me !== null;
+    const table = h(`section.table.side-${side}`, { "data-region": "table", "aria-label": t("table.label") });
+    table.append(this.renderSeats(obs, side, variant), this.renderCentre(obs, side, sideColors, variant), this.renderNotes(obs, side, sideColors));
+
     const prompt = this.renderPrompt(obs, side, sideColors, mine);
-    const hand = mine ? this.renderHand(obs, side, sideColors) : h("p.spectating", {}, t("table.spectating"));
-    const main = h("div.play-area", {}, table, prompt, hand);
-    const aside = h("aside.sidebar", { "aria-label": t("table.sidebar") }, this.renderScores(obs), this.renderLog());
-    this.root.append(h("div.table-layout", {}, main, aside));
-    const overlay = this.renderOverlay(obs, side);
-    if (overlay && overlay.classList.contains("in-flow")) this.root.prepend(overlay);
-    else if (overlay) this.root.append(overlay);
+    const hand = mine ? this.renderHand(obs, side, sideColors) : h("section.hand-area.watching", { "data-region": "hand", "aria-label": t("room.watching") }, h("p.spectating", {}, t("table.spectating")));
+    this.root.append(table, prompt, hand, this.renderDrawer(obs));
+    // Between two hands the summary covers the table and the prompt (nothing is to be decided),
+    // never the hand.
+    if (this.summary && this.summaryShown && this.room.phase === "hand_over") this.root.append(roundSummaryPanel(this));
+    const over = obs.over || this.room.phase === "finished";
+    if (over && this.overClosed !== this.room.game_no) this.root.append(gameOverDialog(this, obs));
+    if (drawerOpen) this.root.querySelector('[data-region="log"]').classList.add("open");
+    const handList = this.root.querySelector(".hand");
+    if (handList) handList.scrollLeft = handScroll;
+    this.layoutSeats();
+    this.layoutHand();
     if (focused) {
       const again = this.root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
-      if (again) again.focus();
+      if (again) again.focus({ preventScroll: true });
     }
     this.setBusy(this.conn.busy);
     this.tick();
   }
 
-  seatLabel(seat) {
+  seatStatus(seat) {
     const room = this.room;
     const info = room.seats[seat];
-    const bits = [];
-    if (info.kind === "bot") bits.push(t(`bot.${info.bot}`));
-    if ((room.away || []).includes(seat)) bits.push(t("seat.away"));
-    else if (info.kind === "human" && room.connected && !room.connected[seat]) bits.push(t("seat.disconnected"));
-    return bits.join(", ");
+    if ((room.away || []).includes(seat)) return t("seat.away");
+    if (info.kind === "human" && room.connected && !room.connected[seat]) return t("seat.disconnected");
+    if (info.kind === "bot") return botStrength(info.bot);
+    return "";
+  }
+
+  /** The turn ring around an avatar; its arc shows the time left (tick() sets it). */
+  avatar(name, seat, active) {
+    const ring = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    ring.setAttribute("viewBox", "0 0 44 44");
+    ring.setAttribute("class", "turn-ring");
+    ring.setAttribute("aria-hidden", "true");
+    const track = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    for (const [k, v] of Object.entries({ cx: 22, cy: 22, r: 20.5, class: "ring-track" })) track.setAttribute(k, v);
+    const arc = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    for (const [k, v] of Object.entries({ cx: 22, cy: 22, r: 20.5, class: "ring-arc", pathLength: 100 })) arc.setAttribute(k, v);
+    ring.append(track, arc);
+    return h(`div.avatar-box${active ? ".active" : ""}`, { dataset: { seat: String(seat) } }, avatarSvg(name), ring);
   }
 
   renderSeats(obs, side, variant) {
     const names = this.names();
-    const me = this.state.seat;
+    const me = this.me;
     const row = h("ol.seats", { "aria-label": t("table.players") });
     const backSide = 1 - side;
     const backColors = variant.side_colors[backSide] || variant.side_colors[0];
-    for (let seat = 0; seat < obs.players; seat++) {
-      const active = obs.to_act === seat;
-      const item = h(`li.seat${active ? ".to-act" : ""}${seat === me ? ".me" : ""}`, {
-        "aria-current": active ? "true" : undefined,
-        dataset: { seat: String(seat) },
-      });
-      const count = obs.hand_sizes[seat];
-      const extra = this.seatLabel(seat);
-      item.append(
-        h("div.seat-name", {}, names[seat], seat === me ? h("span.you", {}, " ", t("seat.you_mark")) : null, obs.dealer === seat ? h("span.badge", { title: t("seat.dealer") }, t("seat.dealer_badge")) : null),
-        h("div.seat-info", {}, t("n.cards", { count }), " · ", t("n.points", { count: obs.scores[seat] }), extra ? h("span.seat-extra", {}, ` · ${extra}`) : null),
-      );
-      if (active) item.append(h("div.seat-turn", {}, t("seat.to_act", { todo: t(`decision.${obs.decision}.todo`) })));
-      if (obs.uno_exposed === seat && count === 1) item.append(h("div.badge.warn", {}, t("seat.no_uno")));
-      if (count === 1) item.append(h("div.badge.uno", {}, t("seat.one_card")));
-      const backs = obs.backs ? obs.backs[seat] : null;
-      const fan = h("div.fan", { "aria-label": backs ? t("seat.backs_label", { player: names[seat] }) : t("seat.face_down_label", { player: names[seat] }) });
-      if (backs) {
-        backs.forEach((face) => fan.append(cardNode(face, backSide, backColors, { small: true, extraLabel: t("card.back") })));
-      } else if (seat !== me) {
-        for (let i = 0; i < Math.min(count, 12); i++) fan.append(cardNode(null, 0, [], { small: true }));
-        if (count > 12) fan.append(h("span.more", {}, `+${count - 12}`));
-      }
-      if (seat !== me || !obs.hand.length) item.append(fan);
-      row.append(item);
+    const n = obs.players;
+    const order = [];
+    for (let i = 1; i <= n; i++) {
+      const seat = ((me === null ? n - 1 : me) + i) % n;
+      if (seat !== me) order.push(seat);
     }
+    const room = this.room;
+    order.forEach((seat) => {
+      const active = obs.to_act === seat && room.phase === "playing" && !obs.over;
+      const info = room.seats[seat];
+      const count = obs.hand_sizes[seat];
+      const status = this.seatStatus(seat);
+      const label = [names[seat], t("n.cards", { count }), t("n.points", { count: obs.scores[seat] }), status, active ? waitingWords(obs, names[seat]) : ""].filter(Boolean).join(", ");
+      const item = h(`li.seat${active ? ".to-act" : ""}`, { "aria-current": active ? "true" : undefined, "aria-label": label, dataset: { seat: String(seat), kind: info.kind, anchor: `seat-${seat}` } });
+      const badges = h("div.seat-badges");
+      if (room.host_seat === seat) badges.append(h("span.badge.host", { title: t("room.host") }, "♛"));
+      if (obs.dealer === seat) badges.append(h("span.badge.dealer", { title: t("seat.dealer") }, t("seat.dealer_badge")));
+      if (count === 1) badges.append(h("span.badge.uno", {}, obs.uno_exposed === seat ? t("seat.no_uno") : t("table.uno")));
+      item.append(
+        h("div.seat-head", {}, this.avatar(info.name || "", seat, active), h("span.count", { title: t("n.cards", { count }) }, String(count))),
+        h("div.seat-name", { title: names[seat] }, shortName(names[seat], 12)),
+        h("div.seat-info", {}, status ? h("span.seat-status", {}, status) : null, h("span.seat-score", {}, t("n.points", { count: obs.scores[seat] }))),
+        badges,
+      );
+      if (active) item.append(h("div.seat-turn", {}, t("seat.to_act", { todo: todoWords(obs) })));
+      const backs = obs.backs ? obs.backs[seat] : null;
+      if (backs && backs.length) {
+        const fan = h("div.fan", { "aria-label": t("seat.backs_label", { player: names[seat] }) });
+        backs.slice(0, FAN).forEach((face) => fan.append(cardNode(face, backSide, backColors, { small: true })));
+        if (backs.length > FAN) fan.append(h("span.more", {}, `+${backs.length - FAN}`));
+        item.append(fan);
+      }
+      row.append(item);
+    });
     return row;
+  }
+
+  /** Place the other seats around the table, in the order of play starting at your left: on
+   * the upper half of an ellipse (its ends lowered for many seats) when they fit there without
+   * touching one another, else evenly along the left, top and right edges. The centre goes in
+   * the middle, below the seats at the top. */
+  layoutSeats() {
+    const region = this.root.querySelector('[data-region="table"]');
+    if (!region) return;
+    const seats = [...region.querySelectorAll(".seat")];
+    const width = region.clientWidth;
+    const height = region.clientHeight;
+    const centre = region.querySelector(".centre");
+    if (!width || !height) return;
+    const sizes = seats.map((s) => [s.offsetWidth, s.offsetHeight]);
+    const w = Math.max(0, ...sizes.map((x) => x[0]));
+    const hgt = Math.max(0, ...sizes.map((x) => x[1]));
+    const pad = 4;
+    const m = seats.length;
+    const boxes = (points) => points.map(([x, y], i) => [x - sizes[i][0] / 2, y - sizes[i][1] / 2, sizes[i][0], sizes[i][1]]);
+    const overlaps = (list) => list.some((a, i) => list.some((b, j) => j > i && a[0] < b[0] + b[2] + 2 && b[0] < a[0] + a[2] + 2 && a[1] < b[1] + b[3] + 2 && b[1] < a[1] + a[3] + 2));
+    const cx = width / 2;
+    const rx = Math.max(0, width / 2 - w / 2 - pad);
+    let chosen = null;
+    for (const lower of [0, 15, 30, 45, 60]) {
+      const rad = (lower * Math.PI) / 180;
+      const cy = height / 2;
+      const ry = Math.max(0, height / 2 - hgt / 2 - pad);
+      const points = [];
+      for (let i = 0; i < m; i++) {
+        const angle = Math.PI - rad + ((i + 1) * (Math.PI + 2 * rad)) / (m + 1);
+        points.push([cx + rx * Math.cos(angle), Math.min(height - hgt / 2 - pad, cy + ry * Math.sin(angle))]);
+      }
+      if (!overlaps(boxes(points))) {
+        chosen = points;
+        break;
+      }
+    }
+    if (!chosen) chosen = this.edgePoints(m, width, height, w, hgt, pad);
+    let topBand = 0;
+    seats.forEach((seat, i) => {
+      const [x, y] = chosen[i];
+      seat.style.left = `${Math.round(x - sizes[i][0] / 2)}px`;
+      seat.style.top = `${Math.round(y - sizes[i][1] / 2)}px`;
+      if (Math.abs(x - cx) < (sizes[i][0] + (centre ? centre.offsetWidth : 0)) / 2) topBand = Math.max(topBand, y + sizes[i][1] / 2);
+    });
+    if (centre) {
+      const middle = (height - centre.offsetHeight) / 2;
+      const below = topBand + Math.max(6, (height - topBand - centre.offsetHeight) / 2);
+      const top = Math.max(middle, below);
+      centre.style.top = `${Math.round(Math.max(0, Math.min(top, height - centre.offsetHeight)))}px`;
+    }
+  }
+
+  /** Evenly spaced points along the left, top and right edges (for many seats). */
+  edgePoints(m, width, height, w, hgt, pad) {
+    const left = pad + w / 2;
+    const right = width - pad - w / 2;
+    const top = pad + hgt / 2;
+    const bottom = Math.max(top, height - pad - hgt / 2);
+    const sideLength = bottom - top;
+    const topLength = right - left;
+    const total = sideLength * 2 + topLength;
+    const points = [];
+    for (let i = 0; i < m; i++) {
+      const along = (total * (i + 1)) / (m + 1);
+      if (along < sideLength) points.push([left, bottom - along]);
+      else if (along < sideLength + topLength) points.push([left + (along - sideLength), top]);
+      else points.push([right, top + (along - sideLength - topLength)]);
+    }
+    return points;
   }
 
   renderCentre(obs, side, sideColors, variant) {
@@ -293,123 +459,140 @@ export class TableView {
       drawFace = obs.draw_top_back;
       drawLabel = t("table.top_back", { pile: drawLabel, card: faceTitle(drawFace) });
     }
-    const drawCard = cardNode(drawFace, obs.draw_top_back ? backSide : 0, backColors, { extraLabel: "" });
-    drawCard.setAttribute("aria-label", drawLabel);
-    const pile = h(`div.draw-pile${obs.launcher ? ".launcher" : ""}`, {}, drawCard, h("div.pile-count", {}, t(obs.launcher ? "table.launcher_count" : "table.draw_count", { count: obs.draw_size })));
-    const discard = h("div.discard", { "aria-label": t("table.discard_pile") });
+    let pile;
+    if (obs.launcher) {
+      pile = h("div.draw-pile.launcher", { dataset: { anchor: "draw" }, role: "img", "aria-label": drawLabel, title: drawLabel }, launcherArt(), h("span.pile-count", {}, String(obs.draw_size)));
+    } else {
+      const drawCard = cardNode(drawFace, obs.draw_top_back ? backSide : 0, backColors);
+      drawCard.setAttribute("aria-label", drawLabel);
+      drawCard.title = drawLabel;
+      pile = h("div.draw-pile", { dataset: { anchor: "draw" } }, drawCard, h("span.pile-count", { "aria-hidden": "true" }, String(obs.draw_size)));
+    }
+    const discard = h(`div.discard.ring-${obs.color || "none"}`, { "aria-label": t("table.discard_pile") });
     const recent = obs.discard.slice(-3);
     recent.forEach((face, i) => {
-      const node = cardNode(face, side, sideColors, { extraLabel: i === recent.length - 1 ? t("table.top_of_discard") : t("table.under_top") });
-      node.style.setProperty("--i", String(recent.length - 1 - i));
+      const top = i === recent.length - 1;
+      const node = cardNode(face, side, sideColors, { extraLabel: top ? t("table.top_of_discard") : "" });
+      node.classList.add(`under-${recent.length - 1 - i}`);
+      if (top) node.classList.add("top");
       discard.append(node);
     });
-    const info = h("dl.facts");
-    const fact = (label, value, cls = "") => info.append(h(`div.fact${cls}`, {}, h("dt", {}, label), h("dd", {}, value)));
+    const chips = h("div.chips");
     const color = obs.color;
-    fact(t("table.color_in_play"), h(`span.chip.c-${color || "none"}`, { "aria-label": colorWords(color) }, color ? `${symbolGlyph(color)} ${colorName(color)}` : t("table.being_chosen")));
-    fact(t("table.direction"), `${obs.direction === "clockwise" ? "↻" : "↺"} ${t(`direction.${obs.direction}`)}`);
-    if (variant.double_sided) fact(t("table.side"), t("table.side_value", { side: t(`side.${obs.side}`) }), ".side-fact");
-    fact(t("table.round"), String(obs.round));
-    if (obs.stack) fact(t("table.stacked"), t("n.cards", { count: obs.stack }));
-    if (obs.launcher) fact(t("table.launcher"), launcherWords(obs.launcher));
-    centre.append(pile, discard, info);
+    chips.append(h(`span.chip.color-chip.c-${color || "none"}`, { title: t("table.color_in_play"), "aria-label": `${t("table.color_in_play")}: ${colorWords(color)}` }, color ? `${symbolGlyph(color)} ${colorTitle(color)}` : t("table.being_chosen")));
+    const clockwise = obs.direction === "clockwise";
+    chips.append(h("span.chip.direction", { title: t(clockwise ? "direction.clockwise" : "direction.counterclockwise"), "aria-label": t(clockwise ? "direction.clockwise" : "direction.counterclockwise") }, clockwise ? "↻" : "↺"));
+    if (variant.double_sided) chips.append(h(`span.chip.side-chip.side-${side}`, {}, t("table.side_value", { side: t(`side.${obs.side}`) })));
+    if (obs.stack) chips.append(h("span.chip.stack", { title: t("table.stacked") }, `+${obs.stack}`));
+    centre.append(h("div.piles", {}, pile, discard), chips);
     return centre;
   }
 
-  renderPrompt(obs, side, sideColors, mine) {
-    const names = this.names();
-    const box = h("section.prompt", { "aria-label": t("table.your_decision"), "aria-live": "polite" });
-    const timer = h("div.timer", { role: "timer", "aria-label": t("table.time_left") });
-    const choices = h("div.choices");
-    let message = "";
-    const { byCard, other } = mine ? groupActions(obs) : { byCard: new Map(), other: [] };
-    const myTurn = mine && obs.to_act === this.state.seat;
-    const pending = obs.pending || {};
-    const phase = this.room.phase;
-    if (obs.over) message = t("decision.over");
-    else if (phase === "hand_over") message = t("table.hand_over");
-    else if (!myTurn) {
-      message = obs.to_act === null || obs.to_act === undefined ? "" : t("table.waiting_for", { player: names[obs.to_act], todo: t(`decision.${obs.decision}.todo`) });
-    } else if (this.choosing) {
-      const chosen = this.choosing;
-      message = chosen.prompt;
-      for (const action of chosen.actions) {
-        choices.append(h(`button.color-choice.c-${action.color}`, { dataset: { action: action.text, verb: action.verb, key: `color-${action.color}` }, onclick: () => this.act(action.text), "aria-label": t("table.name_color", { color: colorWords(action.color) }) }, `${symbolGlyph(action.color)} ${colorName(action.color)}`));
-      }
-      choices.append(h("button.cancel-choice", { onclick: () => { this.choosing = null; this.render(); } }, t("table.cancel")));
-    } else {
-      message = promptMessage(obs, names, pending, side);
+  renderNotes(obs, side, sideColors) {
+    const now = Date.now();
+    this.notes = this.notes.filter((n) => !n.until || n.until > now);
+    const box = h("div.notes", { role: "status" });
+    const me = this.me;
+    const room = this.room;
+    const moves = me !== null && room.seats[me] ? room.seats[me].standin_moves || 0 : 0;
+    const away = me !== null && (room.away || []).includes(me);
+    if (away || moves > (this.standinDismissed || 0)) {
+      // A stand-in bot played (or plays) this seat: say so, and give the seat back on request.
+      const text = moves ? t("n.table.standin", { count: moves }) : t("table.standin_away");
+      box.append(h("div.note.standin", { dataset: { moves: String(moves) } }, h("span", {}, text), h("button.primary", { type: "button", dataset: { verb: "back", key: "back" }, onclick: () => {
+        if (away) this.conn.back();
+        if (this.onBack) this.onBack();
+        this.standinDismissed = moves;
+        this.render();
+      } }, away ? t("table.back_here") : t("table.ok"))));
     }
-    if (myTurn && !this.choosing) {
-      const decision = obs.decision;
-      const plain = other.filter((a) => !a.uno);
-      const colorPicks = plain.filter((a) => a.verb === "color");
-      if (colorPicks.length) {
-        colorPicks.forEach((a) => choices.append(h(`button.color-choice.c-${a.color}`, { dataset: { action: a.text, verb: a.verb, key: a.text }, onclick: () => this.act(a.text), "aria-label": t("table.name_color", { color: colorWords(a.color) }) }, `${symbolGlyph(a.color)} ${colorName(a.color)}`)));
+    for (const note of this.notes) {
+      const item = h(`div.note.${note.kind}`, {}, h("span", {}, note.text));
+      if (note.cards) {
+        const cards = h("div.mini-hand");
+        note.cards.forEach((c) => cards.append(cardNode(faceOf(c, side), side, sideColors, { small: true })));
+        item.append(cards);
       }
-      const drawn = plain.filter((a) => a.verb === "play_drawn");
-      if (drawn.length) {
-        const label = pending.card ? t("table.play_the", { card: faceTitle(faceOf(pending.card, side)) }) : t("action.play_drawn");
-        choices.append(this.cardChoiceButton(label, "play_drawn", other.filter((a) => a.verb === "play_drawn"), t("table.color_for_drawn")));
-      }
-      for (const action of plain) {
-        if (["color", "play_drawn", "uno", "catch"].includes(action.verb)) continue;
-        choices.append(h(`button.${action.verb === "draw" || action.verb === "press" ? "primary" : "choice"}`, { dataset: { action: action.text, verb: action.verb, key: action.text }, onclick: () => this.act(action.text) }, actionLabel(action, obs, names, decision)));
-      }
-    }
-    if (mine && !obs.over) {
-      // Out of turn (or with the turn): a late UNO call, catching a player who forgot.
-      for (const action of other) {
-        if (action.verb === "uno") choices.append(h("button.uno-call", { dataset: { action: action.text, verb: "uno", key: "uno" }, onclick: () => this.act(action.text) }, t("action.uno")));
-        if (action.verb === "catch") choices.append(h("button.catch", { dataset: { action: action.text, verb: "catch", key: action.text }, onclick: () => this.act(action.text) }, t("action.catch", { target: names[action.seat] })));
-      }
-      if (!myTurn) {
-        // Jump-In (a house rule): a play offered out of turn is a jump with an identical card.
-        for (const actions of byCard.values()) {
-          for (const action of actions.filter((a) => a.verb === "play")) {
-            const face = faceTitle(faceOf(action.card, side));
-            choices.append(h("button.jump", { dataset: { action: action.text, verb: "jump", key: action.text }, onclick: () => this.act(action.text) }, t(action.uno ? "table.jump_in_uno" : "table.jump_in", { card: face })));
-          }
-        }
-      }
-      const unoForms = obs.legal_actions.some((a) => a.endsWith(" uno") && !a.startsWith("uno"));
-      if (unoForms && myTurn) {
-        choices.append(h(`button.uno-toggle${this.unoArmed ? ".armed" : ""}`, {
-          "aria-pressed": this.unoArmed ? "true" : "false",
-          dataset: { key: "uno-toggle" },
-          onclick: () => { this.unoArmed = !this.unoArmed; this.render(); },
-        }, this.unoArmed ? t("table.uno_armed") : t("table.uno_arm")));
-      }
-    }
-    if (this.error) box.append(h("p.error", { role: "alert" }, this.error));
-    box.append(h("p.message", {}, message), choices, timer);
-    if (obs.over && this.overClosed === this.room.game_no) {
-      box.append(h("button#show-result", { type: "button", onclick: () => { this.overClosed = null; this.render(); } }, t("table.show_result")));
-      if (this.playAgain && this.room.phase === "finished") box.append(this.playAgain());
-    }
-    if (this.revealed) {
-      const r = this.revealed;
-      const shown = h("div.revealed", { role: "region", "aria-label": t("table.revealed_label", { player: r.by }) }, h("p", {}, t(r.success ? "table.revealed_succeeded" : "table.revealed_failed", { player: r.by })));
-      const cards = h("div.mini-hand");
-      r.cards.forEach((c) => cards.append(cardNode(faceOf(c, side), side, sideColors, { small: true })));
-      shown.append(cards, h("button.close-overlay", { onclick: () => { this.revealed = null; this.render(); } }, t("table.close")));
-      box.append(shown);
+      if (note.action === "scores") item.append(h("button", { type: "button", onclick: () => { this.drawerTab = "scores"; this.render(); this.toggleDrawer(true); } }, t("table.show_scores")));
+      item.append(h("button.close-panel", { type: "button", "aria-label": t("table.close"), onclick: () => { this.notes = this.notes.filter((n) => n !== note); this.render(); } }, "✕"));
+      box.append(item);
     }
     return box;
   }
 
-  cardChoiceButton(label, verb, actions, colorPrompt) {
-    return h("button.primary", { dataset: { action: actions[0].text, verb, key: `choice-${verb}` }, onclick: () => this.choose(actions, label, colorPrompt) }, label);
+  renderPrompt(obs, side, sideColors, mine) {
+    const names = this.names();
+    const box = h("section.prompt", { "data-region": "prompt", "aria-label": t("table.your_decision"), "aria-live": "polite" });
+    const choices = h("div.choices");
+    let message = "";
+    const { other } = mine ? groupActions(obs) : { other: [] };
+    const myTurn = this.myDecision();
+    const phase = this.room.phase;
+    box.classList.toggle("mine", myTurn);
+    if (myTurn) box.dataset.decision = obs.decision;
+    if (obs.over || phase === "finished") message = t("decision.over");
+    else if (phase === "hand_over") message = t("table.hand_over");
+    else if (!myTurn) {
+      const who = obs.to_act;
+      message = who === null || who === undefined ? "" : waitingWords(obs, names[who]);
+    } else if (this.choosing) {
+      const chosen = this.choosing;
+      message = chosen.prompt;
+      for (const action of chosen.actions) {
+        choices.append(h(`button.color-choice.c-${action.color}`, { type: "button", dataset: { action: action.text, verb: action.verb, key: `color-${action.color}` }, onclick: () => this.act(action.text), "aria-label": colorLabel(action.color) }, actionLabel({ verb: "color", color: action.color }, obs, names, side)));
+      }
+      choices.append(h("button.cancel-choice", { type: "button", onclick: () => { this.choosing = null; this.render(); } }, t("table.cancel")));
+    } else {
+      message = promptMessage(obs, names, side);
+    }
+    if (myTurn && !this.choosing) {
+      const plain = other.filter((a) => !a.uno && a.verb !== "uno" && a.verb !== "catch");
+      const colorPicks = plain.filter((a) => a.verb === "color");
+      colorPicks.forEach((a) => choices.append(h(`button.color-choice.c-${a.color}`, { type: "button", dataset: { action: a.text, verb: a.verb, key: a.text }, onclick: () => this.act(a.text), "aria-label": colorLabel(a.color) }, actionLabel(a, obs, names, side))));
+      const drawn = other.filter((a) => a.verb === "play_drawn");
+      if (drawn.length) {
+        const label = actionLabel(drawn[0], obs, names, side);
+        const pending = obs.pending || {};
+        const face = pending.card ? faceOf(pending.card, side) : null;
+        const colorPrompt = face ? t("table.color_for", { card: faceTitle(face) }) : t("table.color_for_drawn");
+        choices.append(h("button.primary", { type: "button", dataset: { action: drawn[0].text, verb: "play_drawn", key: "choice-play_drawn" }, onclick: () => this.choose(drawn, colorPrompt) }, label));
+      }
+      for (const action of plain) {
+        if (action.verb === "color" || action.verb === "play_drawn") continue;
+        const primary = action.verb === "draw" || action.verb === "press";
+        choices.append(h(`button.${primary ? "primary" : "choice"}`, { type: "button", dataset: { action: action.text, verb: action.verb, key: action.text }, onclick: () => this.act(action.text) }, actionLabel(action, obs, names, side)));
+      }
+    }
+    if (mine && !obs.over && phase === "playing") {
+      for (const action of other.filter((a) => a.verb === "catch")) {
+        choices.append(h("button.catch", { type: "button", dataset: { action: action.text, verb: "catch", key: action.text }, onclick: () => this.act(action.text) }, actionLabel(action, obs, names, side)));
+      }
+      if (!myTurn) {
+        // Jump-In (a house rule): a play offered out of turn is a jump with an identical card.
+        for (const actions of groupActions(obs).byCard.values()) {
+          for (const action of actions.filter((a) => a.verb === "play")) {
+            const face = faceTitle(faceOf(action.card, side));
+            choices.append(h("button.jump", { type: "button", dataset: { action: action.text, verb: "jump", key: action.text }, onclick: () => this.act(action.text) }, t(action.uno ? "table.jump_in_uno" : "table.jump_in", { card: face })));
+          }
+        }
+      }
+    }
+    if ((obs.over || phase === "finished") && this.overClosed === this.room.game_no) {
+      choices.append(h("button#show-result", { type: "button", onclick: () => { this.overClosed = null; this.render(); } }, t("table.show_result")));
+    }
+    if (this.error) box.append(h("p.error", { role: "alert" }, this.error));
+    box.append(h("p.message", {}, message), choices);
+    return box;
   }
 
   /** A card (or the drawn card) was picked: play it, or ask for the colour first. */
-  choose(actions, title, colorPrompt) {
+  choose(actions, colorPrompt) {
     const wanted = actions.filter((a) => a.uno === this.unoArmed);
     const pool = wanted.length ? wanted : actions.filter((a) => !a.uno);
     const usable = pool.length ? pool : actions;
     const colored = usable.filter((a) => a.color);
     if (colored.length > 1) {
-      this.choosing = { prompt: colorPrompt, actions: colored, verbWord: "name" };
+      this.choosing = { prompt: colorPrompt, actions: colored };
       this.render();
       const first = this.root.querySelector(".color-choice");
       if (first) first.focus();
@@ -418,13 +601,48 @@ export class TableView {
     this.act(usable[0].text);
   }
 
+  /** The big UNO button: arms the call that goes with your next play, or calls it late. */
+  unoButton(obs) {
+    const late = obs.legal_actions.find((a) => a === "uno" || a.startsWith("uno "));
+    const forms = this.myDecision() && obs.legal_actions.some((a) => a.endsWith(" uno") && !a.startsWith("uno"));
+    const off = !late && !forms;
+    const label = late ? t("action.uno") : this.unoArmed ? t("table.uno_armed") : t("table.uno_arm");
+    return h(`button.uno-button${this.unoArmed ? ".armed" : ""}${late ? ".late" : ""}`, {
+      type: "button",
+      "aria-pressed": forms ? String(this.unoArmed) : undefined,
+      "aria-label": off ? t("table.uno_off") : label,
+      title: off ? t("table.uno_off") : label,
+      dataset: { key: "uno", verb: late ? "uno" : "uno-toggle", action: late || undefined, off: String(off) },
+      disabled: off || undefined,
+      onclick: () => {
+        if (late) this.act(late);
+        else {
+          this.unoArmed = !this.unoArmed;
+          if (this.unoArmed) playSound("uno");
+          this.render();
+        }
+      },
+    }, t("table.uno"));
+  }
+
   renderHand(obs, side, sideColors) {
     const { byCard } = groupActions(obs);
-    const myTurn = obs.to_act === this.state.seat;
-    const sorted = [...obs.hand].sort((a, b) => faceOrder(faceOf(a, side), sideColors) - faceOrder(faceOf(b, side), sideColors));
-    const wrap = h("section.hand-area", { "aria-label": t("n.table.your_hand", { count: sorted.length }) });
+    const myTurn = this.myDecision();
+    const me = this.me;
+    const order = this.sort === "value" ? faceValueOrder : faceOrder;
+    const sorted = [...obs.hand].sort((a, b) => order(faceOf(a, side), sideColors) - order(faceOf(b, side), sideColors));
+    const wrap = h("section.hand-area", { "data-region": "hand", "aria-label": t("n.table.your_hand", { count: sorted.length }), dataset: { anchor: "hand", seatBox: String(me) } });
+    const active = obs.to_act === me && this.room.phase === "playing" && !obs.over;
+    wrap.classList.toggle("my-turn", myTurn);
+    const sortButton = h("button.sort", { type: "button", title: t("table.sort"), "aria-label": this.sort === "value" ? t("table.sorted_by_number") : t("table.sorted_by_colour"), onclick: () => { this.sort = this.sort === "value" ? "color" : "value"; localStorage.setItem(SORT_KEY, this.sort); this.render(); } }, this.sort === "value" ? "1→9" : "●◆▲■");
+    const names = this.seatNames();
+    wrap.append(h("div.hand-head", {},
+      this.avatar(names[me] || "", me, active),
+      h("div.me-box", {}, h("span.me-name", { title: names[me] }, shortName(names[me] || "", 16)), h("span.me-info", {}, `${t("n.cards", { count: obs.hand.length })} · ${t("n.points", { count: obs.scores[me] })}`)),
+      h("span.timer", { role: "timer", "aria-label": t("table.time_left") }),
+      sortButton,
+      this.unoButton(obs)));
     const list = h("ul.hand", { dataset: { count: String(sorted.length) } });
-    list.style.setProperty("--n", String(sorted.length));
     sorted.forEach((text, index) => {
       const face = faceOf(text, side);
       const actions = byCard.get(text) || [];
@@ -433,101 +651,125 @@ export class TableView {
       const extra = [playable ? (discarding ? t("table.can_discard") : t("table.playable")) : ""];
       if (obs.backs !== undefined && text.includes("/")) extra.push(t("table.back", { card: faceTitle(faceOf(text, 1 - side)) }));
       const button = cardNode(face, side, sideColors, { tag: "button", extraLabel: extra.filter(Boolean).join(", ") });
+      button.type = "button";
       button.classList.add("hand-card");
       if (playable) button.classList.add("playable");
       button.dataset.card = text;
       button.dataset.key = `card-${text}-${index}`;
-      // Every card stays focusable (a screen reader walks the whole hand); only playable
-      // cards act.
+      // Every card stays focusable (a screen reader walks the whole hand); only playable cards act.
       button.setAttribute("aria-disabled", playable ? "false" : "true");
       if (playable) {
-        const title = t(discarding ? "action.discard" : "action.play", { card: faceTitle(face) });
-        const colorPrompt = parseFace(face).kind === "wild_discard_all"
-          ? t("table.which_color_discard")
-          : t("table.color_for", { card: faceTitle(face) });
-        button.addEventListener("click", () => this.choose(actions, title, colorPrompt));
+        const colorPrompt = parseFace(face).kind === "wild_discard_all" ? t("table.which_color_discard") : t("table.color_for", { card: faceTitle(face) });
+        button.addEventListener("click", () => this.choose(actions, colorPrompt));
       }
-      const peek = text.includes("/") ? h("span.back-peek", { "aria-hidden": "true" }, t("table.back", { card: backShort(faceOf(text, 1 - side)) })) : null;
-      list.append(h("li", {}, button, peek));
+      this.longPress(button, text, side);
+      const item = h("li", {}, button);
+      if (text.includes("/")) item.append(h("span.back-peek", { "aria-hidden": "true" }, cardNode(faceOf(text, 1 - side), 1 - side, this.variant.side_colors[1 - side] || sideColors, { small: true })));
+      list.append(item);
     });
     wrap.append(list);
     return wrap;
   }
 
-  renderScores(obs) {
-    const names = this.names();
-    const scoring = t(`option.scoring.${obs.options.scoring}`);
-    const caption = obs.options.rounds
-      ? t("table.scores_rounds", { scoring, target: obs.options.target, rounds: t("n.rounds", { count: obs.options.rounds }) })
-      : t("table.scores", { scoring, target: obs.options.target });
-    const table = h("table.scores", {}, h("caption", {}, caption));
-    const body = h("tbody");
-    obs.scores.forEach((score, seat) => body.append(h(`tr${seat === this.state.seat ? ".me" : ""}`, {}, h("th", { scope: "row" }, names[seat]), h("td", {}, String(score)))));
-    table.append(body);
-    return table;
+  /** A long press on a card shows its printed name (a tooltip for touch screens). */
+  longPress(node, text, side) {
+    const show = () => {
+      const tip = h("span.card-tip", { role: "tooltip" }, node.title);
+      node.parentElement?.append(tip);
+      setTimeout(() => tip.remove(), 1800);
+    };
+    node.addEventListener("touchstart", () => { this.pressTimer = setTimeout(show, 500); }, { passive: true });
+    for (const kind of ["touchend", "touchmove", "touchcancel"]) node.addEventListener(kind, () => clearTimeout(this.pressTimer), { passive: true });
+    node.addEventListener("contextmenu", (event) => { event.preventDefault(); show(); });
   }
 
-  renderLog() {
+  /** Fit the hand to its width: the cards overlap as much as they must (each keeping at least
+   * 44 px to touch), and a hand too long for that scrolls sideways. */
+  layoutHand() {
+    const list = this.root.querySelector(".hand");
+    if (!list) return;
+    const items = [...list.children];
+    if (!items.length) return;
+    const width = list.clientWidth - 20; // less its padding
+    const card = items[0].offsetWidth;
+    const n = items.length;
+    const natural = card + 6;
+    const step = n > 1 ? Math.max(44, Math.min(natural, (width - card) / (n - 1))) : natural;
+    list.style.setProperty("--step", `${step}px`);
+    list.classList.toggle("overlap", step < card);
+    list.classList.toggle("scrolls", (n - 1) * step + card > width);
+    const curve = (n - 1) * step + card <= width && n > 1;
+    items.forEach((item, i) => {
+      const offset = i - (n - 1) / 2;
+      const angle = curve ? Math.max(-8, Math.min(8, offset * Math.min(2, 16 / n))) : 0;
+      const lift = curve ? Math.min(8, offset * offset * Math.min(0.6, 6 / n)) : 0;
+      item.style.setProperty("--angle", `${angle.toFixed(2)}deg`);
+      item.style.setProperty("--lift", `${lift.toFixed(1)}px`);
+    });
+    if (this.myDecision()) {
+      const first = list.querySelector(".hand-card.playable");
+      if (first && list.classList.contains("scrolls")) {
+        const box = first.parentElement;
+        if (box.offsetLeft < list.scrollLeft || box.offsetLeft + step > list.scrollLeft + width) list.scrollLeft = Math.max(0, box.offsetLeft - 16);
+      }
+    }
+  }
+
+  renderDrawer(obs) {
+    const tabs = [["log", t("table.events")], ["scores", t("table.scores_tab")], ["room", t("table.room_tab")]];
+    const drawer = h("aside.drawer", { "data-region": "log", "aria-label": t("table.sidebar") });
+    const bar = h("div.drawer-tabs", { role: "tablist" });
+    for (const [name, label] of tabs) {
+      bar.append(h("button.drawer-tab", { type: "button", role: "tab", id: `tab-${name}`, "aria-selected": String(this.drawerTab === name), "aria-controls": `panel-${name}`, onclick: () => { this.drawerTab = name; this.render(); this.root.querySelector(`#tab-${name}`)?.focus(); } }, label));
+    }
+    bar.append(h("button.close-drawer", { type: "button", "aria-label": t("table.close"), onclick: () => this.toggleDrawer(false) }, "✕"));
+    drawer.append(bar);
+    const logPanel = h("div.drawer-panel#panel-log", { role: "tabpanel", "aria-labelledby": "tab-log", hidden: this.drawerTab !== "log" || undefined });
     const list = h("ol.log", { "aria-label": t("table.log_label"), "aria-live": "polite", "aria-relevant": "additions" });
     const names = this.names();
-    this.log.slice(-60).forEach((line) => list.append(h("li", {}, say(line, names))));
-    const box = h("section.log-box", {}, h("h2", {}, t("table.events")), list);
+    this.log.slice(-80).forEach((line) => list.append(h(`li${line.standin ? ".standin" : ""}`, {}, say(line.line, names), line.standin ? h("span.standin-mark", {}, ` (${t("table.log_standin")})`) : null)));
+    logPanel.append(list);
     requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
+    const scorePanel = h("div.drawer-panel#panel-scores", { role: "tabpanel", "aria-labelledby": "tab-scores", hidden: this.drawerTab !== "scores" || undefined });
+    scorePanel.append(this.renderScores(obs));
+    if (this.summary) scorePanel.append(h("h3", {}, t("summary.last_round")), summaryTable(this, this.summary));
+    const roomPanel = h("div.drawer-panel#panel-room", { role: "tabpanel", "aria-labelledby": "tab-room", hidden: this.drawerTab !== "room" || undefined });
+    roomPanel.append(this.renderRoomFacts());
+    drawer.append(logPanel, scorePanel, roomPanel);
+    // The room's chat (the room page's panel, the same element at every redraw) under the tabs.
+    if (this.chat) drawer.append(h("div.drawer-chat", {}, this.chat));
+    return drawer;
+  }
+
+  /** The room in a few lines, the rules it plays and (for the host) the seats' controls. */
+  renderRoomFacts() {
+    const room = this.room;
+    const variant = this.variant;
+    const box = h("div.room-facts");
+    const facts = h("dl.facts");
+    const fact = (label, value) => facts.append(h("dt", {}, label), h("dd", {}, value));
+    fact(t("lobby.variant"), `${t(`variant.${room.variant}`)} · ${t("room.game_no", { number: room.game_no })}`);
+    fact(t("table.facts_room"), h("span.code", {}, this.code));
+    fact(t("table.you"), this.me === null ? t("room.watching") : t("seat.numbered", { number: this.me + 1 }));
+    fact(t("chat.spectators"), String(room.spectators || 0));
+    box.append(facts);
+    const rules = rulesOn(catalog(), room);
+    box.append(h("h3", {}, t("lobby.rules")), rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
+    const controls = this.hostControls ? this.hostControls() : null;
+    if (controls) box.append(controls);
     return box;
   }
 
-  renderOverlay(obs, side) {
-    const room = this.room;
-    const summary = this.summary;
-    const over = obs.over || room.phase === "finished";
-    const showSummary = summary && (this.summaryOpen || room.phase === "hand_over");
-    if (!over && !showSummary) return null;
-    if (over && this.overClosed === room.game_no) return null;
-    const names = this.names();
-    // The game-over screen stays in the page's flow, above the table: the chat and the table
-    // stay within reach while the players decide whether to play again.
-    const dialog = h(`div.overlay${over ? ".in-flow" : ""}`, { role: over ? "region" : "dialog", "aria-modal": over ? undefined : "false", "aria-labelledby": "overlay-title" });
-    const panel = h("div.overlay-panel");
-    if (over) {
-      const winners = obs.winners.map((s) => names[s]).join(t("list.separator"));
-      panel.append(h("h2#overlay-title.game-over", {}, t("table.game_over", { winners })));
-    } else {
-      panel.append(h("h2#overlay-title", {}, t(summary.blocked ? "table.round_blocked" : "table.round_out", { round: summary.round, player: names[summary.winner] })));
-    }
-    if (summary) panel.append(this.renderSummary(summary));
-    const buttons = h("div.overlay-buttons");
-    if (over) {
-      const number = room.game_no;
-      buttons.append(
-        h("a.button.download-record", { href: `/api/rooms/${this.code}/records/${number}`, download: `unokit-${this.code}-${number}.json` }, t("table.download_record")),
-        h("a.button", { href: `/#/replay/${this.code}/${number}` }, t("table.replay")),
-      );
-      if (this.conn.isHost) buttons.append(h("button.primary", { dataset: { action: "start", verb: "host-start", key: "start-again" }, onclick: () => this.conn.host("start") }, t("host.start_new")));
-      buttons.append(h("button.close-overlay", { onclick: () => { this.overClosed = room.game_no; this.summaryOpen = false; this.render(); } }, t("table.close")));
-      if (this.playAgain && room.phase === "finished") panel.append(this.playAgain());
-    } else {
-      if (room.phase === "hand_over") {
-        buttons.append(h("span.countdown", { dataset: { until: String(room.continue_at || "") } }, ""));
-        if (this.conn.isHost) buttons.append(h("button.primary", { dataset: { verb: "host-continue", key: "continue" }, onclick: () => this.conn.host("continue") }, t("host.next_hand")));
-      }
-      buttons.append(h("button.close-overlay", { onclick: () => { this.summaryOpen = false; this.render(); } }, t("table.close")));
-    }
-    panel.append(buttons);
-    dialog.append(panel);
-    return dialog;
-  }
-
-  renderSummary(summary) {
-    const caption = this.variant.double_sided
-      ? t("summary.caption_side", { round: summary.round, side: t(`side.${summary.side}`) })
-      : t("summary.caption", { round: summary.round });
-    const table = h("table.summary", {}, h("caption", {}, caption));
-    table.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("summary.player")), h("th", { scope: "col" }, t("summary.cards_left")), h("th", { scope: "col" }, t("summary.hand")), h("th", { scope: "col" }, t("summary.gained")), h("th", { scope: "col" }, t("summary.total")))));
+  renderScores(obs) {
+    const names = this.seatNames();
+    const options = obs.options;
+    const scoring = t(`option.scoring.${options.scoring}`);
+    const caption = options.rounds
+      ? t("table.scores_rounds", { scoring, target: options.target, rounds: t("n.rounds", { count: options.rounds }) })
+      : t("table.scores", { scoring, target: options.target });
+    const table = h("table.scores", {}, h("caption", {}, caption));
     const body = h("tbody");
-    for (const line of summary.lines) {
-      const cards = line.cards.length ? line.cards.map((c) => t("summary.card_points", { card: faceTitle(c.card), points: c.points })).join(t("list.separator")) : line.hand_points ? "—" : t("cards.none");
-      body.append(h(`tr${line.seat === summary.winner ? ".winner" : ""}`, {}, h("th", { scope: "row" }, this.names()[line.seat] || line.name), h("td.cards-left", {}, cards), h("td", {}, String(line.hand_points)), h("td", {}, line.gained ? `+${line.gained}` : "0"), h("td", {}, String(line.total))));
-    }
+    obs.scores.forEach((score, seat) => body.append(h(`tr${seat === this.me ? ".me" : ""}`, {}, h("th", { scope: "row" }, names[seat]), h("td", {}, String(score)))));
     table.append(body);
     return table;
   }
@@ -535,66 +777,53 @@ export class TableView {
   tick() {
     const room = this.room;
     if (!room) return;
-    const timer = this.root.querySelector(".timer");
     const now = Date.now() / 1000;
+    const settings = room.settings || {};
+    const obs = this.state && this.state.observation;
+    const left = room.deadline && room.phase === "playing" ? Math.max(0, room.deadline - now) : null;
+    const total = settings.turn_seconds || left || 1;
+    this.root.querySelectorAll(".avatar-box").forEach((box) => {
+      const arc = box.querySelector(".ring-arc");
+      const active = box.classList.contains("active");
+      if (!arc) return;
+      arc.style.strokeDashoffset = String(active && left !== null ? 100 - (100 * Math.min(1, left / total)) : 0);
+      box.classList.toggle("low", active && left !== null && left < 10);
+    });
+    const timer = this.root.querySelector(".timer");
     if (timer) {
-      const settings = room.settings || {};
-      if (room.deadline && room.phase === "playing") {
-        const left = Math.max(0, room.deadline - now);
-        const total = settings.turn_seconds || left || 1;
-        timer.textContent = t("table.seconds_left", { count: Math.ceil(left) });
-        timer.style.setProperty("--left", String(Math.min(1, left / total)));
-        timer.classList.toggle("low", left < 10);
-        timer.hidden = false;
-      } else {
-        timer.hidden = true;
-      }
+      const mine = obs && obs.to_act === this.me && left !== null;
+      timer.textContent = mine ? t("table.seconds_left", { count: Math.ceil(left) }) : "";
+      timer.hidden = !mine;
     }
     const countdown = this.root.querySelector(".countdown");
-    if (countdown && room.continue_at) {
-      countdown.textContent = t("table.next_hand_in", { count: Math.max(0, Math.ceil(room.continue_at - now)) });
-    }
+    if (countdown && room.continue_at) countdown.textContent = t("table.next_hand_in", { count: Math.max(0, Math.ceil(room.continue_at - now)) });
+    if (this.notes.some((n) => n.until && n.until < Date.now())) this.render();
   }
 }
 
-/** "▲SE": a face in a few characters (the back of a card in the hand; its title is in the
- * card's spoken name). */
-function backShort(face) {
-  const { color, kind } = parseFace(face);
-  return `${symbolGlyph(color)}${kindShort(kind)}`;
+/** "Round 2: Bo went out; you gained 40." */
+function summaryWords(summary, names, me) {
+  const line = summary.lines.find((l) => l.seat === me);
+  const base = t("table.round_out", { round: summary.round, player: me === summary.winner ? t("table.you") : names[summary.winner] });
+  return line && line.gained ? `${base} ${t("n.table.gained", { count: line.gained })}` : base;
 }
 
-export function symbolGlyph(color) {
-  return { circle: "●", diamond: "◆", triangle: "▲", square: "■", wild: "★" }[symbolOf(color)] || "";
-}
-
-function launcherWords(launcher) {
-  if (launcher.model === "random") return t("n.launcher.random", { count: launcher.empty_streak || 0 });
-  if (launcher.model === "pattern") return t("launcher.pattern", { number: launcher.index || 0 });
-  if (launcher.model === "scripted") return t("n.launcher.scripted", { count: launcher.presses || 0 });
-  return t(`option.launcher.${launcher.model}`);
-}
-
-/** The question of the seat's open decision (docs/i18n.md: decision.<kind>). */
-function promptMessage(obs, names, pending, side) {
-  const decision = obs.decision;
-  if (decision === "turn") return t(obs.launcher ? "decision.turn.launcher" : "decision.turn");
-  if (decision === "stack") return t(obs.launcher ? "decision.stack.launcher" : "decision.stack", { total: obs.stack });
-  if (decision === "play_or_keep") return pending.card ? t("decision.play_or_keep.card", { card: faceTitle(faceOf(pending.card, side)) }) : t("decision.play_or_keep");
-  if (decision === "challenge") return t("decision.challenge", { by: names[pending.by], kind: t(`card.${pending.card}`), color: colorName(pending.color) });
-  if (decision === "press_your_luck") {
-    const done = (pending.discarded || []).length;
-    return done ? t("n.decision.press_your_luck.discarded", { count: done }) : t("decision.press_your_luck");
+/** The launcher drawn as a machine (the piles of the Attack variants). */
+function launcherArt() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 60 90");
+  svg.setAttribute("class", "card-svg launcher-svg");
+  svg.setAttribute("aria-hidden", "true");
+  const parts = [
+    ["rect", { x: 2, y: 50, width: 56, height: 34, rx: 6, class: "launcher-base" }],
+    ["path", { d: "M 8 52 L 8 34 A 22 22 0 0 1 52 34 L 52 52 Z", class: "launcher-dome" }],
+    ["rect", { x: 22, y: 6, width: 16, height: 10, rx: 3, class: "launcher-button" }],
+    ["rect", { x: 18, y: 60, width: 24, height: 6, rx: 3, class: "launcher-slot" }],
+  ];
+  for (const [name, attrs] of parts) {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    svg.append(node);
   }
-  if (decision === "choose_target" || decision === "discard_cards") return t(`decision.${decision}`, { kind: t(`card.${pending.card}`), count: pending.count || 1 });
-  return t(`decision.${decision}`);
-}
-
-/** The label of a button that takes `action` (a parsed action of legal_actions). */
-function actionLabel(action, obs, names, decision) {
-  if ((action.verb === "draw" || action.verb === "press") && decision === "stack") return t(obs.launcher ? "n.action.press_all" : "n.action.draw_all", { count: obs.stack });
-  if (action.verb === "trade") return t("action.trade.cards", { target: names[action.seat], cards: t("n.cards", { count: obs.hand_sizes[action.seat] }) });
-  if (action.verb === "target") return t("action.target", { target: names[action.seat] });
-  if (action.verb === "draw" && obs.options.draw_until_playable) return t("action.draw.until");
-  return t(`action.${action.verb}`);
+  return svg;
 }

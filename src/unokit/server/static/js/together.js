@@ -129,7 +129,7 @@ export function myGamesPage(app, catalog) {
       page.append(h("p.error", { role: "alert" }, errorText(err)));
       return;
     }
-    page.append(h("p.hint", {}, t("n.together.my_games_hint", { count: Math.round(found.retention_days) })));
+    page.append(h("p.hint", {}, t("n.together.my_games_hint", { count: Math.round(found.retention_days) }), " ", t("n.together.records_hint", { count: Math.round(found.records_days) })));
     if (!found.games.length) page.append(h("p.none", {}, t("together.no_games")));
     else {
       const table = h("table.games", {}, h("caption.visually-hidden", {}, t("together.finished_games")));

@@ -4,7 +4,8 @@
 
 import { api, errorText } from "./net.js";
 import { cardNode, faceOf } from "./cards.js";
-import { animate, clear, h, tone } from "./dom.js";
+import { animate, clear, h } from "./dom.js";
+import { playSound } from "./sound.js";
 import { N_, say, t } from "./i18n.js";
 
 const SHEET_KEY = "unokit.sheet";
@@ -184,7 +185,7 @@ export function launcherPage(app, catalog) {
     if (busy) return;
     busy = true;
     draw();
-    tone(300, 0.05);
+    playSound("press");
     try {
       const reply = await api("/api/launcher/press", { state });
       state = reply.state;
@@ -199,10 +200,9 @@ export function launcherPage(app, catalog) {
     const machine = page.querySelector(".machine");
     if (last > 0) {
       animate(machine, "anim-fire");
-      for (let i = 0; i < Math.min(last, 8); i++) tone(180 + 40 * i, 0.07, "sawtooth", i * 0.06);
+      playSound("fire");
     } else if (last === 0) {
       animate(machine, "anim-press");
-      tone(520, 0.05);
     }
   }
 

@@ -1,0 +1,125 @@
+// Help in the page: the rules being played (the variant in short, from the engine, and the house
+// rules that are on), the legend of every card of the variant, and the keys (the key map the
+// terminal game shares, GET /api/catalog "keys").
+
+import { cardNode, kindTitle } from "./cards.js";
+import { clear, h } from "./dom.js";
+import { api } from "./net.js";
+import { rulesOn } from "./options.js";
+import { N_, t } from "./i18n.js";
+
+let dialog = null;
+
+/** What each card kind does, in a line (the legend). */
+const LEGEND = {
+  skip: N_("legend.skip"),
+  reverse: N_("legend.reverse"),
+  draw_two: N_("legend.draw_two"),
+  draw_one: N_("legend.draw_one"),
+  draw_five: N_("legend.draw_five"),
+  skip_everyone: N_("legend.skip_everyone"),
+  flip: N_("legend.flip"),
+  hit_2: N_("legend.hit_2"),
+  hit_2x: N_("legend.hit_2x"),
+  hit_5x: N_("legend.hit_5x"),
+  discard_all: N_("legend.discard_all"),
+  trade_hands: N_("legend.trade_hands"),
+  wild: N_("legend.wild"),
+  wild_draw_four: N_("legend.wild_draw_four"),
+  wild_draw_two: N_("legend.wild_draw_two"),
+  wild_draw_color: N_("legend.wild_draw_color"),
+  wild_all_hit: N_("legend.wild_all_hit"),
+  wild_hit_fire: N_("legend.wild_hit_fire"),
+  wild_press_your_luck: N_("legend.wild_press_your_luck"),
+  wild_all_out_attack: N_("legend.wild_all_out_attack"),
+  wild_discard_all: N_("legend.wild_discard_all"),
+  wild_super_hero: N_("legend.wild_super_hero"),
+  wild_villain: N_("legend.wild_villain"),
+  wild_jim_hopper: N_("legend.wild_jim_hopper"),
+  wild_elevens_waffle: N_("legend.wild_elevens_waffle"),
+  wild_optimus_prime: N_("legend.wild_optimus_prime"),
+  wild_megatron: N_("legend.wild_megatron"),
+};
+
+function section(id, title, ...content) {
+  return h("section.help-section", { id, "aria-labelledby": `${id}-title` }, h("h3", { id: `${id}-title` }, title), ...content);
+}
+
+/** The legend: every card kind of the variant's sides, drawn, with its name and what it does. */
+export function legend(catalog, variantName) {
+  const variant = catalog.variants[variantName];
+  const box = h("div.legend");
+  variant.kinds.forEach((kinds, side) => {
+    const colors = variant.side_colors[side];
+    const list = h("ul.legend-list");
+    const numbers = kinds.filter((k) => /^\d+$/.test(k));
+    if (numbers.length) {
+      list.append(h("li", {}, cardNode(`${colors[0]} ${numbers[numbers.length - 1]}`, side, colors, { small: true }),
+        h("span", {}, h("strong", {}, t("legend.numbers", { low: numbers[0], high: numbers[numbers.length - 1] })), h("span.hint", {}, t("legend.number")))));
+    }
+    for (const kind of kinds.filter((k) => !/^\d+$/.test(k))) {
+      const wild = catalog.kinds.find((k) => k.name === kind).wild;
+      const face = wild ? kind : `${colors[side === 0 ? 1 : 2]} ${kind}`;
+      list.append(h("li", { dataset: { kind } }, cardNode(face, side, colors, { small: true }), h("span", {}, h("strong", {}, kindTitle(kind)), h("span.hint", {}, LEGEND[kind] ? t(LEGEND[kind]) : ""))));
+    }
+    if (variant.double_sided) box.append(h("h4", {}, t("legend.side", { side: t(`side.${variant.side_names[side]}`) })));
+    box.append(list);
+  });
+  const symbols = h("ul.symbol-list");
+  for (const color of catalog.colors) symbols.append(h("li", {}, h(`span.swatch.c-${color.name}`, { "aria-hidden": "true" }), t("legend.symbol", { color: t(`face.color.${color.name}`), symbol: t(`symbol.${color.symbol}`) })));
+  box.append(h("h4", {}, t("legend.symbols")), h("p.hint", {}, t("legend.symbols_text")), symbols);
+  return box;
+}
+
+/** Open the help for a room (its variant, rules and options). */
+export async function openHelp(catalog, room) {
+  if (!dialog) {
+    dialog = h("dialog.help#help", { "aria-labelledby": "help-title" });
+    document.body.append(dialog);
+    dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
+  }
+  const variant = catalog.variants[room.variant];
+  const rulesText = h("div.rules-text", {}, h("p.hint", {}, t("help.loading")));
+  const on = rulesOn(catalog, room);
+  const house = variant.options.filter((o) => o.house_rule && room.options[o.name] && room.options[o.name] !== "false");
+  const keys = h("table.keys", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("help.key")), h("th", { scope: "col" }, t("help.does")))));
+  const body = h("tbody");
+  for (const binding of catalog.keys.filter((b) => b.where !== "terminal")) {
+    body.append(h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, binding.shown)), h("td", {}, t(`keys.${binding.command}`))));
+  }
+  keys.append(body);
+  const nav = h("nav.help-nav", { "aria-label": t("help.sections") },
+    h("a", { href: "#help-rules" }, t("help.rules")), h("a", { href: "#help-cards" }, t("help.cards")), h("a", { href: "#help-keys" }, t("help.keys")));
+  clear(dialog).append(
+    h("div.help-head", {}, h("h2#help-title", {}, t("help.title", { variant: t(`variant.${room.variant}`) })), h("button.close-help", { type: "button", "aria-label": t("table.close"), onclick: () => dialog.close() }, "✕")),
+    nav,
+    h("div.help-body", {},
+      section("help-rules", t("help.rules"), rulesText,
+        house.length ? h("div", {}, h("h4", {}, t("help.house_on")), h("ul", {}, house.map((o) => h("li", {}, h("strong", {}, t(`option.${o.name}`)), " — ", t(`option.${o.name}.help`))))) : null,
+        on.length ? h("p.hint", {}, t("help.options_on", { text: on.join(" · ") })) : null),
+      section("help-cards", t("help.cards"), legend(catalog, room.variant)),
+      section("help-keys", t("help.keys"), h("p.hint", {}, t("help.keys_text")), keys)),
+  );
+  if (!dialog.open) dialog.showModal();
+  try {
+    const reply = await api("/api/rules", { variant: room.variant, players: room.players, options: room.options });
+    clear(rulesText);
+    const lines = reply.lines.filter((line) => !line.startsWith("The whole rules"));
+    let list = null;
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      if (line.startsWith("  ")) {
+        if (!list) {
+          list = h("ul");
+          rulesText.append(list);
+        }
+        list.append(h("li", {}, line.trim()));
+      } else {
+        list = null;
+        rulesText.append(h("p", {}, line));
+      }
+    }
+  } catch (err) {
+    clear(rulesText).append(h("p.error", {}, err.message));
+  }
+}

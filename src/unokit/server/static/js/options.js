@@ -1,0 +1,46 @@
+// Rule options and bots in words: an option's value ("progressive", "on"), the rules a room
+// plays that differ from its variant's defaults (the invite page, the waiting room, the
+// drawer), and a bot's strength beside its name.
+
+import { t } from "./i18n.js";
+
+/** The words of an option's value. */
+export function valueWords(option, value) {
+  const name = option.name;
+  if (value === null || value === undefined || (Array.isArray(value) && !value.length)) return t("lobby.none");
+  if (Array.isArray(value)) return value.join(" ");
+  if (typeof value === "number") return String(value);
+  if (name === "stacking" && value === true) return t("option.stacking.same");
+  return t(`option.${name}.${String(value)}`);
+}
+
+/** The rules a room plays that differ from the variant's defaults, as words. */
+export function rulesOn(catalog, room) {
+  const variant = catalog.variants[room.variant];
+  const out = [];
+  for (const option of variant.options) {
+    if (!(option.name in room.options)) continue;
+    const value = room.options[option.name];
+    if (JSON.stringify(value) === JSON.stringify(option.default)) continue;
+    if (option.name === "launcher_script") continue;
+    if (option.name === "deck") {
+      out.push(t("room.own_deck"));
+      continue;
+    }
+    const label = t(`option.${option.name}`);
+    out.push(option.kind === "bool" && value ? label : t("room.option_value", { option: label, value: valueWords(option, value) }));
+  }
+  return out;
+}
+
+/** A bot's strength in words ("Normal"); a trained policy by its file's name. */
+export function botStrength(bot) {
+  if (bot.startsWith("policy:")) return bot.slice(7);
+  return t(`bot.${bot}`);
+}
+
+/** A bot to choose in a list: its strength and what it is like ("Normal (plays sensibly…)"). */
+export function botChoice(bot) {
+  if (bot.startsWith("policy:")) return bot.slice(7);
+  return t("lobby.bot_choice", { bot: t(`bot.${bot}`), help: t(`bot.${bot}.help`) });
+}

@@ -1,0 +1,294 @@
+// A room: the invite page (who hosts, which rules, join or watch), the waiting room (seats,
+// the link to send, the host's controls, the chat) and the table once a game runs. The
+// connection says hello again with the seat's token after every drop, so a reload gives the
+// seat back.
+
+import { turnAlert } from "./alerts.js";
+import { avatarSvg } from "./avatars.js";
+import { ChatPanel } from "./chat.js";
+import { clear, h } from "./dom.js";
+import { openHelp } from "./help.js";
+import { t } from "./i18n.js";
+import { api, errorText, memory, RoomConnection } from "./net.js";
+import { botChoice, botStrength, rulesOn } from "./options.js";
+import { pageTools, setStatus } from "./page.js";
+import { TableView } from "./table.js";
+import { playAgainPanel, playNow } from "./together.js";
+
+function errorBox(message) {
+  return h("p.error", { role: "alert" }, message);
+}
+
+/** A seat in the lists of the waiting room and the invite page: avatar, name, what it is. */
+function seatLine(room, seat, me) {
+  const open = seat.kind === "open";
+  const name = open ? t("seat.numbered", { number: seat.seat + 1 }) : seat.name;
+  const bits = [];
+  if (seat.kind === "bot") bits.push(botStrength(seat.bot));
+  if (room.host_seat === seat.seat) bits.push(t("room.host"));
+  if (seat.seat === me) bits.push(t("seat.you_mark"));
+  return h(`li.seat-line${open ? ".open" : ""}${seat.seat === me ? ".me" : ""}`, { dataset: { seat: String(seat.seat), kind: seat.kind, seatBox: String(seat.seat) } },
+    open ? h("span.avatar.empty", { "aria-hidden": "true" }) : avatarSvg(seat.name || ""),
+    h("span.seat-who", {}, h("span.name", {}, name), bits.length ? h("span.hint", {}, ` · ${bits.join(" · ")}`) : null, room.host_seat === seat.seat ? h("span.crown", { "aria-hidden": "true" }, " ♛") : null),
+    open ? h("span.hint", {}, t("room.open_seat")) : null);
+}
+
+export function roomPage(app, code, catalog) {
+  const page = h("div.room");
+  app.append(page);
+  let chat = null;
+  let conn = null;
+  let table = null;
+  let room = null;
+  let state = null;
+  let note = null;
+  let dismissedStandin = 0;
+
+  const saved = memory.seat(code);
+  const autoName = sessionStorage.getItem(`unokit.join.${code}`);
+  const start = (role, name) => {
+    conn = new RoomConnection(code, { role, name, token: saved && role === "player" ? saved.token : null, hostToken: memory.host(code) }, handlers);
+    if (chat) chat.destroy();
+    chat = new ChatPanel(conn);
+  };
+
+  const handlers = {
+    onStatus: (status, params = {}) => setStatus(t(`net.${status}`, params), status),
+    onWelcome: (msg) => {
+      if (msg.token) memory.setSeat(code, { token: msg.token, seat: msg.seat });
+      sessionStorage.removeItem(`unokit.join.${code}`);
+    },
+    onState: (msg) => {
+      state = msg;
+      room = msg.room;
+      if (chat) chat.setRoom(room);
+      draw();
+    },
+    onChat: (msg) => chat && chat.receive(msg),
+    onChatError: (msg) => chat && chat.error(msg),
+    onRoom: (msg) => {
+      room = msg.room;
+      if (chat) chat.setRoom(room);
+      if (state) state = { ...state, room };
+      if (table && room.phase !== "lobby") table.updateRoom(room);
+      else draw();
+    },
+    onError: (msg) => {
+      if (msg.code === "bad_token" || msg.code === "seat_lost") {
+        memory.setSeat(code, null);
+        note = t("room.seat_gone");
+        conn.close();
+        conn = null;
+        joinForm();
+        return;
+      }
+      const playNowVariant = sessionStorage.getItem(`unokit.playnow.${code}`);
+      if (playNowVariant && (msg.code === "room_full" || msg.code === "phase")) {
+        // another player took the last seat first: find another table
+        conn.close();
+        sessionStorage.removeItem(`unokit.playnow.${code}`);
+        playNow(playNowVariant, memory.name()).catch((err) => clear(page).append(errorBox(errorText(err))));
+        return;
+      }
+      if (msg.code === "no_room" || msg.code === "room_closed") {
+        conn.close();
+        leaveTable();
+        clear(page).append(errorBox(errorText(msg)), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
+        return;
+      }
+      if (table) table.showError(errorText(msg, table.names()));
+      else {
+        note = errorText(msg);
+        draw();
+      }
+    },
+    onBusy: (busy) => {
+      if (table) table.setBusy(busy);
+      page.querySelectorAll(".host-controls button").forEach((b) => { b.disabled = busy; });
+    },
+    onClosed: (reason) => {
+      leaveTable();
+      const why = ["host", "idle"].includes(reason) ? t(`room.closed.${reason}`) : t("room.closed.other");
+      clear(page).append(errorBox(why), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
+    },
+  };
+
+  function leaveTable() {
+    if (table) {
+      table.destroy();
+      table = null;
+    }
+    document.body.classList.remove("at-table");
+  }
+
+  /** The buttons of the page's bar: the room's code (to share the link), help, the drawer. */
+  function tools() {
+    const link = `${location.origin}/r/${code}`;
+    const buttons = [
+      h("button.tool.invite", { type: "button", title: t("room.invite"), "aria-label": t("room.invite"), onclick: () => invite(link) }, h("span.code", {}, code)),
+      h("button.tool", { type: "button", title: t("help.open"), "aria-label": t("help.open"), dataset: { command: "help" }, onclick: () => openHelp(catalog, room) }, "?"),
+    ];
+    if (table) buttons.push(h("button.tool.drawer-toggle", { type: "button", title: t("table.sidebar"), "aria-label": t("table.sidebar"), "aria-expanded": "false", dataset: { toggles: "drawer" }, onclick: () => table.toggleDrawer() }, "☰"));
+    pageTools(buttons);
+    if (chat) chat.showUnread();
+  }
+
+  async function invite(link) {
+    if (navigator.share && matchMedia("(pointer: coarse)").matches) {
+      try {
+        await navigator.share({ title: t("room.share_title"), url: link });
+        return;
+      } catch (err) {
+        /* closed: copy instead */
+      }
+    }
+    if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => setStatus(t("room.copied", { text: link }), "note"), () => setStatus(link, "note"));
+    else setStatus(link, "note");
+  }
+
+  function draw() {
+    if (!room) return;
+    if (room.phase === "lobby" || !state || !state.observation) {
+      leaveTable();
+      clear(page).append(waitingRoom());
+      if (chat) page.append(chat.element);
+      tools();
+      return;
+    }
+    if (!table) {
+      clear(page);
+      const body = h("div.table-root");
+      page.append(body);
+      document.body.classList.add("at-table");
+      table = new TableView(body, conn, code, { onTurn: (text) => turnAlert(text) });
+      table.chat = chat ? chat.element : null;
+      table.hostControls = hostControls;
+      table.playAgain = () => playAgainPanel(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } });
+      tools();
+    }
+    const me = state.seat;
+    const moves = me !== null && me !== undefined && room.seats[me] ? room.seats[me].standin_moves || 0 : 0;
+    if (moves < dismissedStandin) dismissedStandin = 0;
+    table.standinDismissed = dismissedStandin;
+    table.onBack = () => { dismissedStandin = moves; };
+    table.update(state);
+  }
+
+  function hostControls() {
+    if (!conn || !conn.isHost) return null;
+    const box = h("section.host-controls", { "aria-labelledby": "host-title" }, h("h3#host-title", {}, t("host.controls")));
+    const allowedSeats = room.phase === "lobby" || room.phase === "hand_over" || room.phase === "finished";
+    const muted = room.muted || [];
+    const list = h("ul.seat-list");
+    room.seats.forEach((seat) => {
+      const pick = h("select", { "aria-label": t("host.bot_for_seat", { number: seat.seat + 1 }) }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botChoice(b))));
+      const row = seatLine(room, seat, conn.seat);
+      const actions = h("span.seat-actions");
+      if (allowedSeats && seat.seat !== conn.seat) {
+        if (seat.kind === "open") actions.append(pick, h("button", { type: "button", dataset: { verb: "add-bot" }, onclick: () => conn.host("add_bot", { seat: seat.seat, bot: pick.value }) }, t("host.add_bot")));
+        else {
+          // A person's seat is given to a bot; a bot's seat to another bot.
+          actions.append(pick, h("button", { type: "button", onclick: () => conn.host("replace", { seat: seat.seat, bot: pick.value }) }, seat.kind === "human" ? t("host.replace") : t("host.change_bot")));
+          actions.append(h("button", { type: "button", onclick: () => conn.host("kick", { seat: seat.seat }) }, t("host.kick")));
+        }
+      }
+      if (seat.kind === "human" && seat.seat !== conn.seat) {
+        const isMuted = muted.includes(seat.seat);
+        actions.append(h("button", { type: "button", dataset: { verb: isMuted ? "unmute" : "mute", seat: String(seat.seat) }, onclick: () => conn.host(isMuted ? "unmute" : "mute", { seat: seat.seat }) }, isMuted ? t("host.unmute") : t("host.mute")));
+      }
+      if (actions.childNodes.length) row.append(actions);
+      list.append(row);
+    });
+    box.append(list);
+    const more = h("div.row");
+    more.append(h("button", { type: "button", dataset: { verb: room.spectators_muted ? "unmute" : "mute" }, onclick: () => conn.host(room.spectators_muted ? "unmute" : "mute") }, room.spectators_muted ? t("host.unmute_spectators") : t("host.mute_spectators")));
+    more.append(h("button", { type: "button", dataset: { verb: room.public ? "make-private" : "make-public" }, onclick: () => conn.host(room.public ? "make_private" : "make_public") }, room.public ? t("host.make_private") : t("host.make_public")));
+    box.append(more);
+    const buttons = h("div.row");
+    if (room.phase === "lobby" || room.phase === "finished") buttons.append(h("button.primary.big#start-game", { type: "button", dataset: { verb: "host-start" }, onclick: () => conn.host("start") }, room.phase === "lobby" ? t("host.start") : t("host.start_new")));
+    if (room.phase === "hand_over") buttons.append(h("button.primary", { type: "button", onclick: () => conn.host("continue") }, t("host.next_hand")));
+    buttons.append(h("button.danger", { type: "button", onclick: () => { if (confirm(t("host.close_confirm"))) conn.host("close"); } }, t("host.close")));
+    box.append(buttons);
+    if (room.phase === "playing") box.append(h("p.hint", {}, t("host.between_hands")));
+    return box;
+  }
+
+  function rulesBox(info) {
+    const rules = rulesOn(catalog, info);
+    return h("div.rules-on", {}, h("h3", {}, t("lobby.rules")), rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
+  }
+
+  function waitingRoom() {
+    const link = `${location.origin}/r/${code}`;
+    const box = h("section.panel.waiting", { "data-region": "lobby", "aria-labelledby": "waiting-title" });
+    box.append(
+      h("h2#waiting-title", {}, t("room.title", { variant: t(`variant.${room.variant}`), code })),
+      h("div.invite-box", {},
+        h("p", {}, t("room.send_link")),
+        h("p.link-row", {}, h("a#room-link", { href: link }, link), h("button.copy", { type: "button", onclick: () => invite(link) }, t("room.copy_link"))),
+        h("p.hint", {}, t("room.tell_code"), " ", h("strong.code", {}, code), " · ", h("a", { href: `${link}#watch` }, t("room.watch_link")))),
+    );
+    if (note) box.append(errorBox(note));
+    const seats = h("ol.seat-list");
+    room.seats.forEach((seat) => seats.append(seatLine(room, seat, conn.seat)));
+    box.append(h("h3", {}, t("room.seats")), seats, rulesBox(room));
+    if (conn.isHost) box.append(hostControls());
+    else box.append(h("p.wait-note", {}, conn.seat === null ? t("room.watching_wait") : t("room.waiting_host")));
+    if (conn.seat !== null && !conn.isHost) box.append(h("button", { type: "button", onclick: () => { conn.leave(); memory.setSeat(code, null); location.assign("/"); } }, t("room.leave_seat")));
+    return box;
+  }
+
+  /** The invite page: who hosts, what is played, who sits, and a seat or a place to watch. */
+  async function joinForm() {
+    clear(page);
+    leaveTable();
+    let info = null;
+    try {
+      info = await api(`/api/rooms/${code}`);
+    } catch (err) {
+      page.append(errorBox(errorText(err)), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
+      return;
+    }
+    const open = info.seats.filter((s) => s.kind === "open").length;
+    const host = info.host_seat !== null && info.host_seat !== undefined ? info.seats[info.host_seat] : null;
+    const form = h("form.panel.invite#join-form", { "data-region": "lobby", "aria-labelledby": "join-form-title" });
+    const name = h("input#join-name", { type: "text", maxlength: "40", value: memory.name(), autocomplete: "nickname", required: true });
+    const variant = t(`variant.${info.variant}`);
+    form.append(...[
+      h("h2#join-form-title", {}, host ? t("room.invited_by", { name: host.name, variant }) : t("room.title", { variant, code })),
+      h("p", {}, t("room.join_facts", { seats: t("n.seats", { count: info.players }), open: t("n.open_seats", { count: open }), phase: t(`phase.${info.phase}`) })),
+      note ? errorBox(note) : null,
+      h("ol.seat-list", {}, info.seats.map((s) => seatLine(info, s, null))),
+      rulesBox(info),
+      h("div.field", {}, h("label", { for: "join-name" }, t("lobby.your_name")), name),
+      h("div.row", {},
+        h("button.primary.big#join-player", { type: "submit", disabled: open === 0 || undefined }, t("room.join_player")),
+        h("button#join-spectator", { type: "button", onclick: () => { clear(page); start("spectator", name.value.trim()); } }, t("room.join_spectator"))),
+      open === 0 ? h("p.hint", {}, t("room.full")) : null,
+    ].filter(Boolean));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (!name.value.trim()) {
+        name.focus();
+        return;
+      }
+      memory.setName(name.value.trim());
+      note = null;
+      clear(page);
+      start("player", name.value.trim());
+    });
+    page.append(form);
+    pageTools([]);
+  }
+
+  if (location.hash === "#watch") start("spectator", memory.name());
+  else if (saved) start("player", "");
+  else if (autoName) start("player", autoName);
+  else joinForm();
+
+  return () => {
+    if (conn) conn.close();
+    if (chat) chat.destroy();
+    leaveTable();
+  };
+}

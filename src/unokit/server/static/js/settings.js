@@ -1,0 +1,84 @@
+// The sound and alert settings, behind the speaker button of the bar: sound on or off, the
+// volume (both remembered in this browser), and the permission for "your turn" notifications.
+
+import { askNotifications, notificationsAllowed } from "./alerts.js";
+import { clear, h } from "./dom.js";
+import { playSound, saveSoundSettings, soundSettings, unlockAudio } from "./sound.js";
+import { t } from "./i18n.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** A speaker, crossed out when muted (drawn: no emoji font is needed). */
+function icon(muted) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const path = (d, extra = {}) => {
+    const node = document.createElementNS(SVG, "path");
+    node.setAttribute("d", d);
+    for (const [k, v] of Object.entries(extra)) node.setAttribute(k, v);
+    svg.append(node);
+  };
+  path("M3 9h4l5-4v14l-5-4H3z");
+  if (muted) path("M16 9l5 6M21 9l-5 6", { stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round", fill: "none" });
+  else path("M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12", { stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round", fill: "none" });
+  return svg;
+}
+
+/** The speaker button and its panel; returns the button's container for the bar. */
+export function soundControl() {
+  const button = h("button.tool#sound-button", { type: "button", "aria-expanded": "false", "aria-controls": "sound-panel", title: t("sound.title"), "aria-label": t("sound.title") }, icon(soundSettings().muted));
+  const panel = h("div.popover#sound-panel", { hidden: true, role: "group", "aria-label": t("sound.title") });
+  const render = () => {
+    const settings = soundSettings();
+    button.replaceChildren(icon(settings.muted));
+    const mute = h("button#mute", { type: "button", "aria-pressed": String(settings.muted), onclick: () => {
+      saveSoundSettings({ ...soundSettings(), muted: !soundSettings().muted });
+      render();
+    } }, settings.muted ? t("sound.unmute") : t("sound.mute"));
+    const volume = h("input#volume", { type: "range", min: "0", max: "1", step: "0.05", value: String(settings.volume), "aria-label": t("sound.volume") });
+    volume.addEventListener("change", () => {
+      saveSoundSettings({ ...soundSettings(), volume: Number(volume.value) });
+      unlockAudio();
+      playSound("turn");
+    });
+    const allowed = notificationsAllowed();
+    const notifyState = !("Notification" in window) ? t("sound.notify_unsupported") : allowed ? t("sound.notify_on") : Notification.permission === "denied" ? t("sound.notify_denied") : "";
+    const notify = h("button#notify", { type: "button", disabled: allowed || !("Notification" in window) || Notification.permission === "denied" || undefined, onclick: async () => {
+      await askNotifications();
+      render();
+    } }, t("sound.notify"));
+    clear(panel).append(
+      h("div.field.check", {}, mute),
+      h("div.field", {}, h("label", { for: "volume" }, t("sound.volume")), volume),
+      h("div.field", {}, notify, notifyState ? h("span.hint", {}, notifyState) : null, h("span.hint", {}, t("sound.notify_help"))),
+    );
+  };
+  button.addEventListener("click", () => {
+    const open = panel.hidden;
+    panel.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+    if (open) render();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !panel.hidden) {
+      panel.hidden = true;
+      button.setAttribute("aria-expanded", "false");
+    }
+  });
+  document.addEventListener("pointerdown", (event) => {
+    if (!panel.hidden && !panel.contains(event.target) && event.target !== button) {
+      panel.hidden = true;
+      button.setAttribute("aria-expanded", "false");
+    }
+  });
+  render();
+  return h("div.sound-control", {}, button, panel);
+}
+
+/** M (the key map's "mute"): sound on or off from the keyboard. */
+export function toggleMute() {
+  saveSoundSettings({ ...soundSettings(), muted: !soundSettings().muted });
+  const button = document.getElementById("sound-button");
+  if (button) button.replaceChildren(icon(soundSettings().muted));
+}

@@ -1,0 +1,82 @@
+"""What the browser table needs from a room: bots seated when the room is created (at its last
+seats, with people's names), the host's seat marked for everyone, and every move a stand-in bot
+made for an away player marked in the log, counted on the seat until the player acts again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from unokit.server.client import RoomClient, ServerError, create_room, get_json
+from unokit.server.room import BOT_NAMES
+
+from .support import FAST, ServerProcess, run
+
+
+def test_bots_are_seated_when_the_room_is_created(shared_server: ServerProcess) -> None:
+    room = create_room(shared_server.url, "flip", 4, settings=FAST, bots=["heuristic", "random"])
+    seats = get_json(shared_server.url, f"/api/rooms/{room['room']}")["seats"]
+    assert [s["kind"] for s in seats] == ["open", "open", "bot", "bot"]
+    assert [s["bot"] for s in seats[2:]] == ["heuristic", "random"]
+    assert seats[2]["name"] != seats[3]["name"] and {seats[2]["name"], seats[3]["name"]} <= set(BOT_NAMES)
+
+    async def body() -> None:
+        me = await RoomClient.join(shared_server.url, room["room"], name="Ann")
+        assert me.seat == 0  # people take the first seats
+        await me.close()
+
+    run(body)
+
+
+@pytest.mark.parametrize(
+    ("bots", "players", "wanted"),
+    [(["deep_blue"], 3, "bad_bot"), (["random"] * 3, 3, "bad_room"), ("random", 3, "bad_room")],
+)
+def test_a_bad_list_of_bots_is_refused_and_no_room_is_made(
+    shared_server: ServerProcess, bots: Any, players: int, wanted: str
+) -> None:
+    with pytest.raises(ServerError) as caught:
+        create_room(shared_server.url, "classic", players, bots=bots)
+    assert caught.value.code == wanted, caught.value
+
+
+def test_the_hosts_seat_is_marked_for_everyone(shared_server: ServerProcess) -> None:
+    room = create_room(shared_server.url, "classic", 3, settings=FAST, bots=["random"])
+
+    async def body() -> None:
+        ann = await RoomClient.join(shared_server.url, room["room"], name="Ann", host_token=room["host_token"])
+        bo = await RoomClient.join(shared_server.url, room["room"], name="Bo")
+        state = await bo.wait_for(lambda s: s["room"]["seats"][1]["kind"] == "human")
+        assert state["room"]["host_seat"] == 0
+        await ann.close()
+        await bo.close()
+
+    run(body)
+    assert get_json(shared_server.url, f"/api/rooms/{room['room']}")["host_seat"] == 0
+
+
+def test_moves_of_a_stand_in_are_marked_and_counted_until_the_player_acts(shared_server: ServerProcess) -> None:
+    """Ann lets her turn timer run out: the stand-in's moves come marked (``standin``) and are
+    counted on her seat; when Ann acts again the count goes back to 0."""
+    settings = {**FAST, "turn_seconds": 1.0}
+    room = create_room(shared_server.url, "classic", 2, options={"rounds": 1}, settings=settings, bots=["random"])
+
+    async def body() -> None:
+        ann = await RoomClient.join(shared_server.url, room["room"], name="Ann", keep=True)
+        await ann.host("start", room["host_token"])
+        marked = await ann.wait_for(lambda s: s.get("standin") == 0 or s["room"]["phase"] != "playing", timeout=30)
+        assert marked.get("standin") == 0, "no move of a stand-in came marked"
+        assert marked["room"]["seats"][0]["standin_moves"] >= 1
+        assert 0 in marked["room"]["away"]
+        # The stand-in's move is in the log as Ann's seat's action, and the record has it.
+        await ann.back()
+        await ann.wait_for(lambda s: 0 not in s["room"]["away"])
+        await ann.wait_for(lambda s: ann.my_turn or s["room"]["phase"] != "playing", timeout=30)
+        if ann.phase == "playing":
+            await ann.act(ann.legal_actions[0])
+            after = await ann.wait_for(lambda s: s["room"]["seats"][0]["standin_moves"] == 0)
+            assert after.get("standin") != 0
+        await ann.close()
+
+    run(body)

@@ -1,0 +1,59 @@
+// What a person on any screen must get, checked on the page as it is drawn; returns the list of
+// problems (empty when none):
+// - no horizontal scrolling of the page;
+// - the hand and the decision inside the viewport, whole (while no dialog covers the table);
+// - no clipped text: every visible element with text of its own has scrollWidth <= clientWidth,
+//   and none sticks out of the viewport at the sides;
+// - touch targets of at least 44 px: every visible button, field and link styled as a button,
+//   and, in the hand, at least 44 px of each card that another does not cover;
+// - no engine identifier in the visible text (a snake_case name, or a bot's engine name).
+// Measured once the animations of the last change are over. `skip` is a CSS selector of regions whose text is not checked for identifiers.
+async (skip) => {
+  // The page as it settles: after the animations of the last change (each under 400 ms).
+  await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+  const bad = [];
+  const vw = document.documentElement.clientWidth;
+  const vh = window.innerHeight;
+  const shown = (el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  const what = (el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\s+/).join(".") : ""} '${(el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 30)}'`;
+  if (document.documentElement.scrollWidth > vw) bad.push(`the page is ${document.documentElement.scrollWidth}px wide in ${vw}px`);
+  const dialog = document.querySelector(".overlay, dialog[open]");
+  if (!dialog) {
+    for (const name of ["hand", "prompt"]) {
+      const el = document.querySelector(`[data-region="${name}"]`);
+      if (!el) continue;
+      const r = el.getBoundingClientRect();
+      if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1 || r.height === 0) {
+        bad.push(`the ${name} is at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} in ${vw}x${vh}`);
+      }
+    }
+  }
+  for (const el of document.querySelectorAll("body *")) {
+    if (el.closest("svg, .sr-only, .visually-hidden, .skip-link, noscript")) continue;
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    if (!shown(el)) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === "inline" || cs.display === "contents") continue;
+    if (el.scrollWidth > el.clientWidth + 1) bad.push(`clipped: ${what(el)} (${el.scrollWidth} > ${el.clientWidth})`);
+    const r = el.getBoundingClientRect();
+    if (!el.closest(".hand, .table-scroll") && (r.left < -1 || r.right > vw + 1)) bad.push(`outside the screen: ${what(el)} at ${Math.round(r.left)}-${Math.round(r.right)}`);
+  }
+  const targets = document.querySelectorAll("button:not(.hand-card), select, input:not([type=checkbox]):not([type=radio]):not([type=range]), a.button");
+  for (const el of targets) {
+    if (!shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.height < 43.5 || r.width < 43.5) bad.push(`small target: ${what(el)} ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  const cards = [...document.querySelectorAll(".hand li")];
+  cards.forEach((card, i) => {
+    const next = cards[i + 1];
+    if (!next) return;
+    const slice = next.offsetLeft - card.offsetLeft;
+    if (slice < 43) bad.push(`card ${i + 1} of the hand shows only ${Math.round(slice)}px`);
+  });
+  let text = document.body.innerText;
+  if (skip) for (const el of document.querySelectorAll(skip)) text = text.split(el.innerText).join(" ");
+  const ids = text.match(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b(?:heuristic|ismcts)\b/g);
+  if (ids) bad.push(`engine identifiers in the text: ${[...new Set(ids)].join(", ")}`);
+  return bad;
+}

@@ -1,0 +1,338 @@
+"""The card table as people use it: your turn is never hidden (the round summary gives way to the
+next deal, a stand-in's moves are marked and told), a hand of 40 cards stays usable on a phone,
+the room is created with its bots seated and the host marked, the invite page says who hosts and
+which rules are on, motion is short and off under reduced motion, the mute setting is remembered,
+a background tab is alerted, the help explains the rules, cards and keys, and the page installs
+on a phone's home screen and says so when the server cannot be reached."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, Playwright
+
+from unokit.server.client import create_room as api_room
+
+from ..server.support import FAST, ServerProcess
+from .conftest import BYPASS_CSP, CHROMIUM, CHROMIUM_ARGS
+from .player import (
+    VIEWPORTS,
+    YOUR_TURN,
+    Clicker,
+    create_room,
+    is_over,
+    join_room,
+    layout_problems,
+    new_page,
+    play_to_the_end,
+    start_game,
+    until_your_turn,
+)
+
+
+def _page(browser: Browser, screen: str = "laptop", **kwargs: Any) -> Page:
+    return new_page(browser, screen, **kwargs)
+
+
+def _join_as_host(page: Page, base_url: str, room: dict[str, Any], name: str = "Ann") -> None:
+    """Open a room made through the API as its host (the browser remembers the host token)."""
+    page.goto(f"{base_url}/")
+    page.evaluate(f"localStorage.setItem('unokit.host.{room['room']}', {json.dumps(room['host_token'])})")
+    join_room(page, base_url, room["room"], name)
+
+
+def test_the_round_summary_gives_way_to_the_next_deal(browser: Browser, web_server: ServerProcess) -> None:
+    """Between two hands the summary stands over the table, never over the hand or the decision;
+    when the next hand is dealt it is gone, and a game's end gives way to the next game."""
+    page = _page(browser, "phone")
+    try:
+        timers = {**dict.fromkeys(("bot_seconds", "catch_seconds", "turn_seconds"), "0"), "hand_pause_seconds": "60"}
+        create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=2, timers=timers)
+        start_game(page)
+        clicker = Clicker(page)
+        end = time.monotonic() + 120
+        while page.get_attribute(".table-root", "data-phase") != "hand_over":
+            assert time.monotonic() < end and not is_over(page), "the first hand never ended"
+            if not clicker.step():
+                page.wait_for_timeout(30)
+        page.wait_for_selector(".summary-panel")
+        assert page.locator(".summary-panel table.summary tbody tr").count() == 2
+        assert layout_problems(page) == []
+        # The summary covers the table (and the prompt: nothing is to be decided), never the hand.
+        panel = page.locator(".summary-panel").bounding_box()
+        hand = page.locator("[data-region=hand]").bounding_box()
+        assert panel and hand
+        assert panel["y"] + panel["height"] <= hand["y"] + 1
+        page.click("[data-verb='host-continue']")
+        page.wait_for_function("document.querySelector('.table-root').dataset.phase === 'playing'")
+        assert page.locator(".summary-panel").count() == 0
+        # The last hand: the game ends, and a new game takes its screen away.
+        play_to_the_end([clicker])
+        page.click(".overlay [data-verb='host-start']")
+        page.wait_for_function("document.querySelector('.table-root').dataset.game === '2'")
+        page.wait_for_function("!document.querySelector('.overlay')")
+        assert layout_problems(page) == []
+    finally:
+        page.context.close()
+
+
+def test_a_stand_ins_moves_are_marked_and_told(browser: Browser, web_server: ServerProcess) -> None:
+    """Ann does not move before her turn timer runs out: a stand-in bot plays for her. The page
+    marks its moves in the log, says so over the table, and "I'm back" takes the seat back."""
+    page = _page(browser, "laptop")
+    try:
+        timers = {"bot_seconds": "0.3", "catch_seconds": "0", "hand_pause_seconds": "0", "turn_seconds": "2"}
+        create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=None, timers=timers)
+        start_game(page)
+        page.wait_for_selector(".note.standin[data-moves]:not([data-moves='0'])", timeout=30000)
+        page.wait_for_selector(".log li.standin")
+        assert "stand-in" in page.locator(".note.standin").inner_text()
+        # "I'm back": the seat is the player's again (until the timer runs out once more).
+        page.evaluate("document.querySelector('.note.standin button').click()")
+        page.wait_for_function("!document.querySelector('.note.standin')")
+    finally:
+        page.context.close()
+
+
+def test_forty_cards_in_hand_on_a_phone(browser: Browser, web_server: ServerProcess) -> None:
+    """A launcher that fires 12 cards at every press fills Ann's hand past 40 cards; on a phone the
+    hand stays at the bottom of the screen, every card keeps 44 px to touch, the hand scrolls
+    sideways and its last card can be reached and played."""
+    room = api_room(
+        web_server.url,
+        "attack",
+        2,
+        options={"launcher": "scripted", "launcher_script": [12] * 40, "rounds": 1},
+        settings=FAST,
+        bots=["random"],
+    )
+    page = _page(browser, "phone")
+    try:
+        _join_as_host(page, web_server.url, room)
+        start_game(page)
+        end = time.monotonic() + 60
+        while page.locator(".hand-card").count() < 40:
+            assert time.monotonic() < end, "the hand never grew to 40 cards"
+            until_your_turn(page)
+            page.click("[data-verb='press']")
+            page.wait_for_timeout(200)
+        until_your_turn(page)
+        assert layout_problems(page) == []
+        scroll = page.evaluate(
+            "(() => { const l = document.querySelector('.hand'); return [l.scrollWidth, l.clientWidth]; })()"
+        )
+        assert scroll[0] > scroll[1]
+        # Sorting by number and back keeps every card, and the last card is reachable.
+        count = page.locator(".hand-card").count()
+        page.click("button.sort")
+        assert page.locator(".hand-card").count() == count
+        assert layout_problems(page) == []
+        last = page.locator(".hand-card").last
+        last.scroll_into_view_if_needed()
+        box = last.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= VIEWPORTS["phone"]["width"] + 1
+    finally:
+        page.context.close()
+
+
+def test_the_room_is_made_with_its_bots_and_the_invite_says_who_hosts(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    ann = _page(browser, "laptop")
+    bo = _page(browser, "phone")
+    try:
+        # The house party: the lobby's preset ticks Jump-In and Seven-O and picks progressive stacking.
+        ann.goto(f"{web_server.url}/")
+        ann.check("#preset-house")
+        assert ann.is_checked("#opt-jump_in") and ann.is_checked("#opt-seven_o")
+        assert ann.input_value("#opt-stacking") == "progressive"
+        ann.uncheck("#opt-seven_o")  # a change of one rule makes the choice custom
+        assert ann.is_checked("#preset-custom")
+        ann.check("#opt-seven_o")
+        assert ann.is_checked("#preset-house")
+        ann.fill("#your-name", "Ann")
+        ann.fill("#players", "4")
+        ann.fill("#bots", "2")
+        ann.select_option("#bot-kind", "normal")
+        ann.click("#create-button")
+        ann.wait_for_selector(".waiting")
+        # The bots are there at once, with people's names and their strength, at the last seats.
+        kinds = ann.eval_on_selector_all(".waiting > ol.seat-list > li", "items => items.map(li => li.dataset.kind)")
+        assert kinds == ["human", "open", "bot", "bot"]
+        assert "Normal" in ann.locator(".waiting > ol.seat-list > li[data-kind=bot]").first.inner_text()
+        code = ann.url.rsplit("/", 1)[-1]
+        # Bo's invite: who hosts, which rules, who sits; no "null", no engine words.
+        bo.goto(f"{web_server.url}/r/{code}")
+        bo.wait_for_selector("#join-form")
+        text = bo.locator("#join-form").inner_text()
+        assert "Ann invites you to play" in text and "null" not in text
+        assert "Jump-In" in text and "Seven-O" in text and "progressive" in text
+        assert layout_problems(bo) == []
+        bo.fill("#join-name", "Bo")
+        bo.click("#join-player")
+        bo.wait_for_selector(".waiting")
+        host_line = bo.locator(".waiting > ol.seat-list > li").first.inner_text()
+        assert "Ann" in host_line and "host" in host_line
+    finally:
+        ann.context.close()
+        bo.context.close()
+
+
+def test_motion_is_short_and_off_under_reduced_motion(browser: Browser, web_server: ServerProcess) -> None:
+    """With motion, the events animate (a card to the pile, cards to the hand), each for less
+    than 400 ms, and each animation starts soon after its state arrives; with reduced motion
+    nothing animates at all."""
+    found: dict[str, list[float]] = {}
+    for motion in ("no-preference", "reduce"):
+        page = _page(browser, "laptop", reduced_motion=motion)
+        try:
+            create_room(page, web_server.url, name="Ann", variant="flip", players=3, bots=2, rounds=None)
+            page.evaluate(
+                "window.__anims = []; new PerformanceObserver((list) => list.getEntries().forEach(e => "
+                "window.__anims.push(e.name))).observe({type: 'mark', buffered: true});"
+                "setInterval(() => document.getAnimations().forEach(a => "
+                "window.__anims.push(a.effect.getComputedTiming().endTime)), 20);"
+            )
+            start_game(page)
+            clicker = Clicker(page)
+            for _ in range(6):
+                end = time.monotonic() + 20
+                while not clicker.step() and time.monotonic() < end:
+                    page.wait_for_timeout(50)
+                page.wait_for_timeout(150)
+            found[motion] = [x for x in page.evaluate("window.__anims") if isinstance(x, (int, float))]
+            marks = page.evaluate("performance.getEntriesByName('unokit:anim').length")
+            if motion == "reduce":
+                assert found[motion] == [] and marks == 0
+                assert page.evaluate("document.getAnimations().length") == 0
+            else:
+                assert found[motion] and marks > 0
+                assert max(found[motion]) < 400
+        finally:
+            page.context.close()
+
+
+def test_the_mute_setting_survives_a_reload(browser: Browser, web_server: ServerProcess) -> None:
+    page = _page(browser, "phone")
+    try:
+        page.goto(f"{web_server.url}/")
+        page.click("#sound-button")
+        assert page.get_attribute("#mute", "aria-pressed") == "false"
+        page.click("#mute")
+        page.fill("#volume", "0.3")
+        page.dispatch_event("#volume", "change")
+        page.reload()
+        page.click("#sound-button")
+        assert page.get_attribute("#mute", "aria-pressed") == "true"
+        assert page.input_value("#volume") == "0.3"
+        # Muted, the table makes no sound: no sound mark while a game is played.
+        create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=None)
+        start_game(page)
+        until_your_turn(page)
+        assert (
+            page.evaluate("performance.getEntriesByType('mark').filter(m => m.name.startsWith('unokit:sound')).length")
+            == 0
+        )
+    finally:
+        page.context.close()
+
+
+#: Makes the page believe it is in a background tab until window.__visible() is called.
+HIDDEN_TAB = """
+(() => {
+  let hidden = true;
+  Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible') });
+  Object.defineProperty(document, 'hidden', { get: () => hidden });
+  window.__visible = () => { hidden = false; document.dispatchEvent(new Event('visibilitychange')); };
+})();
+"""
+
+
+def test_a_background_tab_is_alerted_when_the_turn_comes(browser: Browser, web_server: ServerProcess) -> None:
+    page = _page(browser, "laptop", permissions=["notifications"])
+    try:
+        page.add_init_script(HIDDEN_TAB)
+        create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=None)
+        assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")  # it shows the notifications
+        start_game(page)
+        page.wait_for_function(YOUR_TURN + " || document.querySelector('.choices [data-action]') !== null")
+        page.wait_for_function("document.title.startsWith('●')")
+        notes = page.evaluate(
+            "navigator.serviceWorker.ready.then(r => r.getNotifications())"
+            ".then(list => list.map(n => [n.title, n.body]))"
+        )
+        assert notes and notes[0][0] == "Your turn" and notes[0][1]
+        page.evaluate("window.__visible()")
+        page.wait_for_function("!document.title.startsWith('●')")
+    finally:
+        page.context.close()
+
+
+def test_the_help_explains_the_rules_the_cards_and_the_keys(browser: Browser, web_server: ServerProcess) -> None:
+    page = _page(browser, "phone")
+    try:
+        create_room(page, web_server.url, name="Ann", variant="flip", players=2, bots=1, options={"seven_o": True})
+        start_game(page)
+        page.keyboard.press("?")
+        page.wait_for_selector("dialog#help[open] .rules-text p")
+        text = page.locator("dialog#help").inner_text()
+        assert "UNO Flip" in text and "Seven-O" in text
+        catalog = json.loads(urllib.request.urlopen(f"{web_server.url}/api/catalog", timeout=10).read())
+        kinds = {k for side in catalog["variants"]["flip"]["kinds"] for k in side if not k.isdigit()}
+        shown = set(
+            page.eval_on_selector_all(
+                "dialog#help .legend-list li[data-kind]", "items => items.map(li => li.dataset.kind)"
+            )
+        )
+        assert shown == kinds
+        for binding in catalog["keys"]:
+            if binding["where"] != "terminal":
+                assert binding["shown"] in text, binding
+        assert layout_problems(page) == []
+        page.keyboard.press("Escape")
+        page.wait_for_function("!document.querySelector('dialog#help[open]')")
+    finally:
+        page.context.close()
+
+
+def test_the_page_installs_and_says_when_the_server_is_gone(
+    playwright: Playwright, web_server: ServerProcess, tmp_path: Path
+) -> None:
+    """Chromium's own installability check passes (it needs a profile on disk: an incognito
+    context never installs), the icons are served as the manifest says, and without the network
+    the page opens from the service worker and says that the server cannot be reached."""
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        viewport=VIEWPORTS["phone"],
+        bypass_csp=BYPASS_CSP,
+    )
+    page = context.new_page()
+    try:
+        page.goto(f"{web_server.url}/")
+        page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+        page.reload()  # now under the service worker
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        cdp = page.context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [], manifest["errors"]
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        data = json.loads(manifest["data"])
+        for icon in data["icons"]:
+            with urllib.request.urlopen(f"{web_server.url}{icon['src']}", timeout=10) as answer:
+                assert answer.headers["Content-Type"].startswith(icon["type"]), icon
+        # Without the network the page still opens, from the service worker, and says why it waits.
+        page.context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("[data-region=offline]")
+        assert "cannot be reached" in page.locator("[data-region=offline]").inner_text()
+        page.context.set_offline(False)
+        page.click("[data-region=offline] button")
+        page.wait_for_selector("#create-room")
+    finally:
+        page.context.close()
