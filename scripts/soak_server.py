@@ -34,7 +34,7 @@ from tests.server.support import (
     free_port,
 )
 
-from unokit.server.client import RoomClient, ServerError, create_room
+from unokit.server.client import RoomClient, create_room, play
 from unokit.server.storage import Store
 
 DAY = 86400.0
@@ -47,16 +47,8 @@ async def one_game(url: str) -> int:
     try:
         await me.host("add_bot", room["host_token"], seat=1, bot="random")
         await me.host("start", room["host_token"])
-        while True:
-            state = await me.wait_for(lambda s: s["room"]["phase"] != "playing" or me.my_turn, 60)
-            if state["room"]["phase"] != "playing":
-                break
-            try:
-                await me.act(choose(state["observation"]), state["version"])
-            except ServerError as exc:
-                if exc.code not in ("stale", "out_of_turn", "duplicate"):
-                    raise
-        steps = int(me.state["game_step"]) if me.state else 0
+        final = await play(me, choose, timeout=60)  # a game of one hand (target 1)
+        steps = int(final["game_step"])
         await me.host("close", room["host_token"])
         return steps
     finally:
