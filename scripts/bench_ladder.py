@@ -21,10 +21,12 @@ Needs the ``sim`` extra (OpenSkill) and, for ``hard`` and ``expert`` at full str
 from __future__ import annotations
 
 import argparse
+import datetime
 import itertools
 import json
 import os
 import platform
+import sys
 import time
 from typing import Any
 
@@ -116,10 +118,12 @@ def main() -> None:
     parser.add_argument("--json", default=None, help="also write every result to this file")
     args = parser.parse_args()
     chosen = [s for s in SETTINGS if not args.setting or s[0] in args.setting]
+    started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     print(
         f"The ladder ({', '.join(level_names())}): round-robin tournaments, machine "
-        f"{platform.machine()}, {os.cpu_count()} CPUs, {args.workers} workers"
+        f"{platform.machine()}, {os.cpu_count()} CPUs, {args.workers} workers, started {started}"
     )
+    print(f"  python {' '.join(sys.argv)}")
     results: dict[str, Any] = {}
     for name, variant, players in chosen:
         start = time.perf_counter()

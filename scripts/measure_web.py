@@ -4,7 +4,8 @@
 1. **Bytes on first load**: everything the lobby's first visit downloads (HTML, scripts, styles,
    icons, the catalogue of words, the API's answers), as sent with the server's compression and
    uncompressed, from a fresh browser profile (no cache, no service worker yet). The same for a
-   phone opening a room's invite link.
+   phone opening a room's invite link; and what the service worker then fetches for its copy of
+   the page.
 2. **From an invite link to a seat**: a phone opens a room's link (``/r/CODE``); the time until
    its join form is ready, and from pressing **Join the game** until the waiting room shows the
    new player in their seat. The median of ``--joins`` runs.
@@ -22,7 +23,9 @@ under ``nice`` on a loaded machine and say which machine the figures come from.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -73,6 +76,20 @@ def first_load(browser: Browser, address: str, ready: str) -> tuple[int, int, in
     page.wait_for_timeout(500)
     context.close()
     return sum(sent.values()), sum(raw.values()), len(sent)
+
+
+def worker_copy(url: str) -> tuple[int, int]:
+    """(bytes compressed, uncompressed) of the files the service worker fetches when it installs
+    (its list in static/sw.js), as the server sends them to a browser that accepts gzip."""
+    source = (ROOT / "src" / "unokit" / "server" / "static" / "sw.js").read_text(encoding="utf-8")
+    sent = raw = 0
+    for path in re.findall(r'^  "(/[^"]*)",$', source, re.M):
+        request = urllib.request.Request(f"{url}{path}", headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            body = answer.read()
+            sent += len(body)
+            raw += len(gzip.decompress(body)) if answer.headers.get("Content-Encoding") == "gzip" else len(body)
+    return sent, raw
 
 
 def invite_to_seat(browser: Browser, url: str) -> tuple[float, float]:
@@ -152,6 +169,8 @@ def main() -> None:
             ):
                 sent, raw, count = first_load(browser, address, ready)
                 print(f"first load of {what}: {kib(sent)} sent compressed ({kib(raw)} uncompressed), {count} requests")
+            sent, raw = worker_copy(server.url)
+            print(f"then the service worker's copy of the page: {kib(sent)} compressed ({kib(raw)} uncompressed)")
             invite_to_seat(browser, server.url)  # once to warm the server
             runs = [invite_to_seat(browser, server.url) for _ in range(args.joins)]
             loads, seats = [1000 * r[0] for r in runs], [1000 * r[1] for r in runs]

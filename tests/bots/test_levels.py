@@ -16,9 +16,11 @@ from tests.bots.test_legal import Checked
 from tests.helpers import load_script, position
 from unokit import VARIANT_NAMES, Game, View
 from unokit.bots import BOT_CLASSES, Bot, level_names, make_bot
+from unokit.bots.belief import BeliefIsmctsBot
 from unokit.bots.habits import ForgetfulBot, Habits
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.ismcts import IsmctsBot
+from unokit.bots.ismcts_fast import FastIsmctsBot
 from unokit.bots.levels import LEVELS, for_people, habits_for, make_level_bot
 from unokit.bots.runner import play_decision, play_game
 from unokit.core.actions import PLAY
@@ -45,14 +47,19 @@ def test_the_levels_in_order_and_what_each_is() -> None:
         assert type(bot) is HeuristicBot
         slips.append(bot.slips)
     assert slips[0] > slips[1] > slips[2] == 0.0
-    for name in ("hard", "expert"):
-        assert isinstance(make_bot(name, 1), IsmctsBot)
+    hard = make_bot("hard", 1)
+    assert isinstance(hard, FastIsmctsBot) and type(hard) is FastIsmctsBot and hard.iterations == 200
+    assert type(make_bot("expert", 1)) is BeliefIsmctsBot
     # a level's bot is the engine's bot alone: no habits outside people's games
     assert not any(isinstance(make_bot(name, 1), ForgetfulBot) for name in level_names())
 
 
 def test_a_level_whose_bot_is_not_installed_plays_its_fallback() -> None:
-    missing = {**BOT_CLASSES, "ismcts_fast": "no_such_module:FastIsmctsBot"}
+    missing = {
+        **BOT_CLASSES,
+        "ismcts_fast": "no_such_module:FastIsmctsBot",
+        "ismcts_belief": "no_such_module:BeliefIsmctsBot",
+    }
     for name in ("hard", "expert"):
         bot = make_level_bot(name, 3, missing)
         assert type(bot) is IsmctsBot

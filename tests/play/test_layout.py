@@ -1,6 +1,7 @@
-"""The terminal game's layout at 80x24 and 100x30: every answer of every prompt in view, no card
-broken across two lines (in the hand, after a resize, and in the round summary), a log that
-keeps the last moves in view and shows the whole game on L, and "1 card"."""
+"""The terminal game's layout at 80x24 and 100x30: every answer of every prompt in view (in English
+and in Russian, whose words are longer), no card broken across two lines (in the hand, after a
+resize, and in the round summary), a log that keeps the last moves in view and shows the whole
+game on L, and "1 card"."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from rich.text import Text
 from textual.widgets import RichLog, Static
 
 import unokit
+from unokit import i18n
 from unokit.play import faces
 from unokit.play.app import LogScreen, PlayApp, SummaryScreen, TableScreen
 from unokit.play.commands import make_setup
@@ -110,18 +112,21 @@ def lines_of(app: PlayApp) -> list[str]:
 
 
 def assert_answers_in_view(app: PlayApp, choices: list[Choice], size: tuple[int, int]) -> None:
-    """Every answer is on the screen whole (on one line), and the keys line is the last one."""
+    """Every answer is on the screen whole (on one line), and the keys line is the last one,
+    whole."""
     lines = lines_of(app)
     assert len(lines) == size[1]
     for number, choice in enumerate(choices, start=1):
         answer = f"{number} {choice.label}"
         assert any(answer in line for line in lines), f"{answer!r} is not in view:\n" + "\n".join(lines)
-    assert "Q quit" in lines[-1]
+    assert lines[-1].rstrip().endswith(i18n.catalog().t("play.key_quit_short")), lines[-1]
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 @pytest.mark.parametrize("decision", sorted(MENUS))
-def test_every_answer_of_a_menu_is_in_view(decision: str, size: tuple[int, int]) -> None:
+def test_every_answer_of_a_menu_is_in_view(decision: str, size: tuple[int, int], lang: str) -> None:
+    i18n.use(lang)
     position = MENUS[decision]
 
     async def scenario() -> None:
@@ -132,6 +137,8 @@ def test_every_answer_of_a_menu_is_in_view(decision: str, size: tuple[int, int])
             prompt = table.prompt
             assert prompt is not None and prompt.decision == decision
             assert_answers_in_view(app, prompt.choices, size)
+            for line in table.table_text().wrap(app.console, size[0]):  # discard, colour, pile
+                assert line.plain.strip() in screen_text(app), f"{line.plain!r} is cut off:\n{screen_text(app)}"
             # ← → reach every answer and nothing else
             seen = set()
             for _ in prompt.choices:
@@ -142,11 +149,42 @@ def test_every_answer_of_a_menu_is_in_view(decision: str, size: tuple[int, int])
                 if choice.colors:  # the colour is asked next, every colour in view; Esc goes back
                     await pilot.press(str(number))
                     assert table.submenu is not None
-                    assert f"{choice.label}: name the colour" in screen_text(app)
+                    asked = i18n.catalog().t("play.name_the_color", card=choice.label)
+                    assert asked in screen_text(app).replace("\n", " "), screen_text(app)
                     assert_answers_in_view(app, list(choice.colors), size)
                     await pilot.press("escape")
                     assert table.submenu is None
                     assert_answers_in_view(app, prompt.choices, size)
+
+    asyncio.run(scenario())
+
+
+#: A turn with every key at once: cards to pick, a card to draw, and a player to catch (seat 1
+#: holds one card and did not call UNO).
+EVERY_KEY = table("flip", FLIP_HAND, "yellow 2/teal 1", [1, 7, 7], color="yellow", uno_exposed=1, seed=258)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_every_key_of_a_turn_is_in_view(size: tuple[int, int], lang: str) -> None:
+    """The keys line names every key that works now, each whole, on as many lines as the width
+    needs (Russian words, and the catch key, do not fit one line of 80)."""
+    i18n.use(lang)
+
+    async def scenario() -> None:
+        app = app_for(lambda: session_from(EVERY_KEY, seats(EVERY_KEY)))
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, lambda: waiting(app))
+            prompt = app.table.prompt
+            assert prompt is not None and prompt.pick_from_hand
+            lines = lines_of(app)
+            assert len(lines) == size[1]
+            keys = ["keys_pick", "key_draw", "key_uno", "key_catch", "key_log", "key_help", "key_quit_short"]
+            for key in keys:
+                said = i18n.catalog().t(f"play.{key}")
+                assert any(said in line for line in lines[-2:]), f"{said!r} is not in view:\n" + "\n".join(lines)
+            for choice in prompt.choices:  # draw, beside the question
+                assert f"D: {choice.label}" in screen_text(app)
 
     asyncio.run(scenario())
 

@@ -9,6 +9,7 @@ import re
 import pytest
 from textual.pilot import Pilot
 
+from unokit import i18n
 from unokit.bots import make_bot
 from unokit.bots.runner import play_game
 from unokit.i18n.lines import words
@@ -37,7 +38,7 @@ def test_every_key_of_the_bottom_line_works() -> None:
         app = ReplayApp(replay)
         async with app.run_test(size=(80, 24)) as pilot:
             text = screen_text(app)
-            assert text.splitlines()[-1].strip() == words().t(KEYS_LINE)
+            assert text.splitlines()[-1].strip() == words().t(KEYS_LINE)  # one line in English
             assert "step 0 of" in text and "seen by everyone" in text and "The deal" in text
             await press(pilot, "right", "right", "left")
             assert app.step == 1 and "step 1 of" in screen_text(app)
@@ -92,5 +93,26 @@ def test_the_table_reads_as_the_game_does(variant: str) -> None:
             await press(pilot, "0")
             shown = screen_text(app)
             assert "seen by Ann" in shown and "▶" in shown
+
+    asyncio.run(scenario())
+
+
+def test_in_russian_at_80_columns_the_header_and_the_keys_are_whole() -> None:
+    """The longest title (UNO Flip «Трансформеры»), the side and whose eyes, and every key of
+    the bottom line, each whole: on a second line where one line of 80 is too short."""
+    i18n.use("ru")
+    replay = a_replay("flip_transformers", rounds=1)
+
+    async def scenario() -> None:
+        app = ReplayApp(replay, step=3)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            lines = screen_text(app).splitlines()
+            assert len(lines) == 24
+            top = " ".join(lines[:2])
+            assert words().t("viewer.seen_by", who=words().t("viewer.everyone")) in top, top
+            bottom = lines[-2:]
+            for item in words().t(KEYS_LINE).split(" · "):
+                assert any(item in line for line in bottom), (item, bottom)
 
     asyncio.run(scenario())

@@ -352,9 +352,11 @@ class TableScreen(Screen[None]):
         columns, and a hand that does not fit scrolls (:meth:`hand_text`)."""
         width = max(self.app.size.width, 1)
         prompt_rows = len(prompt.wrap(self.app.console, width))
+        table_rows = len(self.table_text().wrap(self.app.console, width))
+        keys_rows = len(self.keys_text().wrap(self.app.console, width))
         settings = 1 if self.session.house_rules() else 0
         picking = self.ready and self.prompt is not None and self.prompt.pick_from_hand and self.submenu is None
-        fixed = 1 + settings + 2 + (1 + 1 + int(picking)) + (1 + prompt_rows) + (1 + LOG_ROWS) + 1
+        fixed = 1 + settings + table_rows + (1 + 1 + int(picking)) + (1 + prompt_rows) + (1 + LOG_ROWS) + keys_rows
         left = self.app.size.height - fixed
         seats = len(self.seat_order())
         most = max(1, min(seats, OPPONENT_ROWS, left - 1))
@@ -438,18 +440,22 @@ class TableScreen(Screen[None]):
         return Text("\n").join(Text("  ").join(lines[r::height]) for r in range(height))
 
     def table_text(self) -> Text:
+        """The discard, the colour in play and the direction, on as many lines as the width
+        needs (each of the three whole on a line), then the draw pile or the launcher."""
         game = self.session.game
         view = self.session.views[self.viewer if self.viewer is not None else 0]
         top = game.face_text(game.top_card) if game.discard else None
         w = self.session.words
-        text = Text(f"{w.t('play.discard')} ")
+        discard = Text(f"{w.t('play.discard')} ")
         if top is not None:
-            text.append_text(look.chip(top, marked=False))
-        text.append(f"  {w.t('play.colour')} ")
-        text.append_text(look.color_chip(COLOR_NAMES[game.color] if game.color >= 0 else None))
+            discard.append_text(look.chip(top, marked=False))
+        colour = Text(f"{w.t('play.colour')} ")
+        colour.append_text(look.color_chip(COLOR_NAMES[game.color] if game.color >= 0 else None))
         direction = "clockwise" if game.direction == 1 else "counterclockwise"
         arrow = "↻" if game.direction == 1 else "↺"
-        text.append(f"  {arrow} {w.direction(direction)}\n")
+        turning = Text(f"{arrow} {w.direction(direction)}")
+        text = wrap_chips([discard, colour, turning], self.width_of("#table"), gap="  ")
+        text.append("\n")
         if game.launcher is not None:
             text.append(w.t("n.play.launcher_inside", count=view.draw_size))
         else:
@@ -556,7 +562,8 @@ class TableScreen(Screen[None]):
         return text
 
     def keys_text(self) -> Text:
-        """The keys that work now, on one line."""
+        """The keys that work now, on one line, or on more when the width needs them (a key
+        and its word are never split; ``·`` between them)."""
         parts = []
         if self.window is not None:
             parts.append(self.window_keys)
@@ -575,7 +582,9 @@ class TableScreen(Screen[None]):
             if self.viewer is not None and any(a.kind == CATCH for a in self.session.out_of_turn(self.viewer)):
                 parts.append(tr("play.key_catch"))
         parts += [tr("play.key_log"), tr("play.key_help"), tr("play.key_quit_short")]
-        return Text(" · ".join(parts), style="reverse")
+        text = wrap_chips([Text(part) for part in parts], self.width_of("#keys"), gap=" · ")
+        text.stylize("reverse")
+        return text
 
     def log_lines(self, lines: Sequence[str], style: str = "") -> None:
         log = self.query_one("#log", RichLog)
@@ -967,11 +976,11 @@ class PlayApp(App[Path | None]):
     #header { height: 1; background: $panel; }
     #settings { height: 1; }
     #opponents { height: auto; max-height: 10; }
-    #table { height: 2; }
+    #table { height: auto; }
     #hand { height: auto; border-top: solid $primary; }
     #prompt { height: auto; border-top: solid $primary; }
     #log { height: 1fr; min-height: 2; border-top: solid $primary; }
-    #keys { height: 1; }
+    #keys { height: auto; }
     TableScreen.flipped #hand { border-top: heavy magenta; }
     TableScreen.flipped #prompt { border-top: heavy magenta; }
     TableScreen.flipped #log { border-top: heavy magenta; }

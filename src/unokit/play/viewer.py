@@ -34,16 +34,26 @@ from .terminal import leave_on_hangup
 KEYS_LINE = N_("viewer.keys")
 
 
-def header_text(replay: Replay, step: int, seat: int | None) -> Text:
-    """The game, the step, the round, the side (Flip variants only) and whose eyes."""
+def header_text(replay: Replay, step: int, seat: int | None, width: int = 10_000) -> Text:
+    """The game, the step, the round, the side (Flip variants only) and whose eyes, on as
+    many lines of ``width`` as they need (none of the three broken)."""
     game = replay.game_at(step)
     w = words()
     title = w.t("viewer.header", variant=game.variant, step=step, steps=len(replay), round=game.round_number)
-    text = Text(f"{title} ", style="bold")
+    parts = [Text(title, style="bold")]
     if game.rules.double_sided:
-        text.append_text(look.side_badge(game.side_name))
+        parts.append(look.side_badge(game.side_name))
     who = w.t("viewer.everyone") if seat is None else reader_names(replay.record)[seat]
-    text.append(f"  {w.t('viewer.seen_by', who=who)}", style="italic")
+    parts.append(Text(w.t("viewer.seen_by", who=who), style="italic"))
+    return look.wrap_chips(parts, width, gap="  ")
+
+
+def keys_text(width: int) -> Text:
+    """The keys line (:data:`KEYS_LINE`, its items apart by `` · ``), on as many lines of
+    ``width`` as it needs, no item broken."""
+    items = [Text(item) for item in words().t(KEYS_LINE).split(" · ")]
+    text = look.wrap_chips(items, width, gap=" · ")
+    text.stylize("reverse")
     return text
 
 
@@ -119,10 +129,10 @@ class ReplayApp(App[None]):
 
     TITLE = "unokit replay"
     CSS = """
-    #header { height: 1; background: $panel; }
+    #header { height: auto; background: $panel; }
     #view { height: 1fr; }
     #events { height: auto; max-height: 9; border-top: solid $primary; }
-    #keys { height: 1; }
+    #keys { height: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # priority: the scroll view must not take the arrows, PgUp/PgDn or Home/End
@@ -157,7 +167,7 @@ class ReplayApp(App[None]):
         with view:
             yield Static(id="table")
         yield Static(id="events")
-        yield Static(Text(words().t(KEYS_LINE), style="reverse"), id="keys")
+        yield Static(id="keys")
 
     def on_mount(self) -> None:
         leave_on_hangup(self)
@@ -168,7 +178,8 @@ class ReplayApp(App[None]):
 
     def refresh_view(self) -> None:
         width = self.query_one("#view", VerticalScroll).size.width or self.size.width
-        self.query_one("#header", Static).update(header_text(self.replay, self.step, self.seat))
+        self.query_one("#header", Static).update(header_text(self.replay, self.step, self.seat, self.size.width))
+        self.query_one("#keys", Static).update(keys_text(self.size.width))
         self.query_one("#table", Static).update(table_text(self.replay, self.step, self.seat, width))
         self.query_one("#events", Static).update(events_text(self.replay, self.step, self.seat))
 

@@ -448,6 +448,27 @@ class Hub:
         await self.link.unlisten(room_channel(room.code))
         room.submit("become_owner")
 
+    async def refused(self, room: Room) -> None:
+        """A write of ``room`` was refused: if another process holds its lease now (this
+        process's ran out while it was too slow to renew it, and was taken), follow it."""
+        if not self.clustered or not room.owner:
+            return
+        row = await asyncio.to_thread(self.store.room, room.code)
+        if row is not None and row.owner is not None and row.owner != self.node:
+            await self._step_down(room)
+
+    async def _step_down(self, room: Room) -> None:
+        """Another process holds ``room``'s lease: this one follows the room from now on (its
+        writes would be refused) and tells that process which of the room's clients are here."""
+        if not room.owner:
+            return
+        log.warning("room %s: another process holds its lease now; following it", room.code, extra={"room": room.code})
+        room.owner = False
+        row = await asyncio.to_thread(self.store.room, room.code)
+        room.owner_node = row.owner if row is not None else None
+        await self._follow(room.code)
+        self.presence(room)
+
     def published(self, room: Room, *, everyone: bool = False) -> None:
         if self.link is not None and (room.remote_seats or everyone):
             rt = room.runtime_info()
@@ -669,12 +690,8 @@ class Hub:
         held = await asyncio.to_thread(self.store.renew, self.node, owned, self.config.lease_seconds)
         for code in owned:
             room = self.rooms.get(code)
-            if code not in held and room is not None:  # another process took it: follow it from now on
-                log.warning("room %s: another process holds its lease now; following it", code)
-                room.owner = False
-                row = await asyncio.to_thread(self.store.room, code)
-                room.owner_node = row.owner if row is not None else None
-                await self._follow(code)
+            if code not in held and room is not None:
+                await self._step_down(room)
         quiet = time.monotonic() - self.config.lease_seconds
         for (code, node), heard in list(self._heard.items()):
             room = self.rooms.get(code)

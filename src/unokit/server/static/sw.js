@@ -4,21 +4,17 @@
 // network first, so a new version of the page is used as soon as the server has it; the copy is
 // only for when the network fails. The game itself (the API and the websocket) is never cached.
 
-const CACHE = "unokit-page-1";
-// Every file of the page (a test checks this list against the files in static/).
+const CACHE = "unokit-page-2";
+// What the page needs to open and say that the server cannot be reached, fetched when the
+// service worker is installed (a test checks that every script and style is here). Anything
+// else of the page (the reader's language, icons) is kept the first time the page loads it.
 const SHELL = [
   "/",
   "/manifest.webmanifest",
   "/static/css/together.css",
   "/static/css/unokit.css",
-  "/static/i18n/en-XA.json",
   "/static/i18n/en.json",
-  "/static/i18n/ru.json",
   "/static/icons/icon.svg",
-  "/static/icons/icon-192.png",
-  "/static/icons/icon-512.png",
-  "/static/icons/icon-maskable.svg",
-  "/static/icons/icon-maskable-512.png",
   "/static/js/alerts.js",
   "/static/js/app.js",
   "/static/js/avatars.js",
@@ -61,7 +57,7 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     fetch(request)
       .then((response) => {
-        if (response.ok && (request.mode === "navigate" || SHELL.includes(url.pathname))) {
+        if (response.ok && (request.mode === "navigate" || url.pathname.startsWith("/static/") || SHELL.includes(url.pathname))) {
           const copy = response.clone();
           caches.open(CACHE).then((cache) => cache.put(request.mode === "navigate" ? "/" : request, copy));
         }

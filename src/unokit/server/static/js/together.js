@@ -19,7 +19,7 @@ export function playAgainPanel(room, conn, { onLeave }) {
       continue;
     }
     const mark = seat.kind === "bot" ? t("together.bot_plays_along") : seat.ready ? t("together.ready") : t("together.not_yet");
-    const name = seat.kind === "bot" && seat.bot ? t("seat.bot_name", { bot: t(`bot.${seat.bot}`) }) : seat.name;
+    const name = seat.kind === "bot" && seat.bot ? `${seat.name} · ${t(`bot.${seat.bot}`)}` : seat.name;
     list.append(h(`li${seat.ready ? ".ready" : ""}`, { dataset: { seat: String(seat.seat), ready: seat.kind === "bot" ? "bot" : String(seat.ready) } },
       h("span.ready-name", {}, seat.seat === conn.seat ? t("seat.you", { name }) : name), " — ", h("span.ready-mark", {}, mark)));
   }
