@@ -37,13 +37,16 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 def make_server() -> Iterator[Callable[..., ServerProcess]]:
-    """Start ``unokit serve`` processes; all are stopped at the end of the test."""
+    """Start ``unokit serve`` processes; all are stopped at the end of the test. With
+    ``wait=False`` the process is launched and not waited for (``server.wait()``): several
+    processes of a cluster start together."""
     started: list[ServerProcess] = []
 
-    def make(database: str, *args: str, port: int | None = None) -> ServerProcess:
+    def make(database: str, *args: str, port: int | None = None, wait: bool = True) -> ServerProcess:
         server = ServerProcess(database, port or free_port(), [*FAST_ARGS, *args])
         started.append(server)
-        return server.start()
+        server.launch()
+        return server.wait() if wait else server
 
     yield make
     for server in started:
