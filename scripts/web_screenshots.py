@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.server.support import ServerProcess, free_port  # noqa: E402
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.web.player import Clicker, is_over, new_page  # noqa: E402
+from tests.web.player import Clicker, is_over, new_page, wait_until  # noqa: E402
 
 VARIANTS = ("classic", "flip", "attack", "flip_attack", "flip_marvel", "flip_stranger_things", "flip_transformers")
 #: Timers that keep the bots lively but let people see each move.
@@ -108,7 +108,7 @@ def table_shots(url: str, out: Path, variant: str, browser: Browser, pages_too: 
         phone.screenshot(path=str(out / "invite-390.png"))
     join(phone, url, code, "Bo")
     join(side, url, code, "Cy")
-    desk.wait_for_function("document.querySelectorAll('.waiting > ol.seat-list > li[data-kind=human]').length === 3")
+    wait_until(desk, "document.querySelectorAll('.waiting > ol.seat-list > li[data-kind=human]').length === 3")
     if pages_too:
         settle(phone)
         phone.screenshot(path=str(out / "room-390.png"), full_page=True)
