@@ -67,6 +67,9 @@ def test_the_round_summary_gives_way_to_the_next_deal(browser: Browser, web_serv
         hand = page.locator("[data-region=hand]").bounding_box()
         assert panel and hand
         assert panel["y"] + panel["height"] <= hand["y"] + 1
+        # The UNO! button, which stands up into the row above the hand, does not peek out from
+        # under the panel (there is nothing to say UNO for between hands).
+        assert page.locator(".uno-button").is_hidden()
         page.click("[data-verb='host-continue']")
         page.wait_for_function("document.querySelector('.table-root').dataset.phase === 'playing'")
         assert page.locator(".summary-panel").count() == 0
@@ -185,7 +188,7 @@ def test_the_room_is_made_with_its_bots_and_the_invite_says_who_hosts(
 def test_motion_is_short_and_off_under_reduced_motion(browser: Browser, web_server: ServerProcess) -> None:
     """With motion, the events animate (a card to the pile, cards to the hand), each for less
     than 400 ms, and each animation starts soon after its state arrives; with reduced motion
-    nothing animates at all."""
+    nothing animates at all. Either way the table sounds (sound is on until muted)."""
     found: dict[str, list[float]] = {}
     for motion in ("no-preference", "reduce"):
         page = _page(browser, "laptop", reduced_motion=motion)
@@ -206,6 +209,10 @@ def test_motion_is_short_and_off_under_reduced_motion(browser: Browser, web_serv
                 page.wait_for_timeout(150)
             found[motion] = [x for x in page.evaluate("window.__anims") if isinstance(x, (int, float))]
             marks = page.evaluate("performance.getEntriesByName('unokit:anim').length")
+            # Sound is on by default, with motion or without it: a card played makes its sound
+            # (so that the muted table's silence in the next test means something).
+            sounds = page.evaluate("performance.getEntriesByType('mark').map(m => m.name)")
+            assert "unokit:sound:play" in sounds, sounds
             if motion == "reduce":
                 assert found[motion] == [] and marks == 0
                 assert page.evaluate("document.getAnimations().length") == 0
