@@ -453,7 +453,10 @@ class Hub:
         process's ran out while it was too slow to renew it, and was taken), follow it."""
         if not self.clustered or not room.owner:
             return
-        row = await asyncio.to_thread(self.store.room, room.code)
+        try:
+            row = await asyncio.to_thread(self.store.room, room.code)
+        except SQLAlchemyError:
+            return  # the database is out of reach: the room's reload says so
         if row is not None and row.owner is not None and row.owner != self.node:
             await self._step_down(room)
 
