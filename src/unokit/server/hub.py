@@ -614,7 +614,7 @@ class Hub:
         if time.monotonic() - self._collected_at >= COLLECT_EVERY:
             # ``unokit serve`` makes the automatic collection of reference cycles rare (its
             # pauses would stall every room at once); what rooms and games leave in cycles is
-            # collected here, at a time of its own, so that memory stays flat (the soak).
+            # collected here, at a time of its own, so that it cannot pile up over weeks.
             self._collected_at = time.monotonic()
             started = time.perf_counter()
             found = gc.collect()
