@@ -45,9 +45,9 @@ def _get(server: ServerProcess, path: str) -> dict[str, str]:
 @pytest.fixture
 def two_processes(postgres: PostgresCluster) -> Iterator[Pair]:  # noqa: F811
     database = postgres.new_database()
-    servers = [ServerProcess(database, free_port()) for _ in range(2)]
+    servers = [ServerProcess(database, free_port()).launch() for _ in range(2)]  # starting together
     try:
-        yield servers[0].start(), servers[1].start()
+        yield servers[0].wait(), servers[1].wait()
     finally:
         for server in servers:
             server.stop()
