@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.web.player import new_page  # noqa: E402
+from tests.web.player import new_page, wait_until  # noqa: E402
 
 import web_screenshots as shots  # noqa: E402
 
@@ -51,9 +51,7 @@ def main() -> None:
         code = shots.create(desk, url, "attack")
         shots.join(phone, url, code, "Боря")
         shots.join(side, url, code, "Света")
-        desk.wait_for_function(
-            "document.querySelectorAll('.waiting > ol.seat-list > li[data-kind=human]').length === 3"
-        )
+        wait_until(desk, "document.querySelectorAll('.waiting > ol.seat-list > li[data-kind=human]').length === 3")
         desk.click("#start-game")
         for page in (desk, phone, side):
             page.wait_for_selector(".hand-card")

@@ -1,14 +1,14 @@
 """Screenshots of the browser client for the docs: every variant's table on a phone held upright
 (390x844, Bo), on a phone held sideways (844x390, Cy) and at a desk (1280x800, Ann, the host),
-UNO Flip's in Russian (browsers set to ru-RU) on the same three screens, and the lobby, the
-invite page, the waiting room, the help, a round's summary, a game's end, the score sheet and
-the virtual launcher.
+and the lobby, the invite page, the waiting room, the help, a round's summary, a game's end,
+the score sheet and the virtual launcher (``scripts/language_screenshots.py`` takes the Russian
+ones).
 
     .venv/bin/python scripts/web_screenshots.py [--out docs/screenshots] [--variants flip,classic] [--only-tables]
 
 Starts its own ``unokit serve`` on a free port with a throwaway SQLite database and drives
 Debian's Chromium (``/usr/bin/chromium``) with Playwright. Files: ``VARIANT-390.png``,
-``VARIANT-844.png``, ``VARIANT-1280.png``, ``flip-ru-*.png``, and the pages' own names.
+``VARIANT-844.png``, ``VARIANT-1280.png``, and the pages' own names.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.server.support import ServerProcess, free_port  # noqa: E402
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.web.player import Clicker, is_over, new_page  # noqa: E402
+from tests.web.player import Clicker, is_over, new_page, wait_until  # noqa: E402
 
 VARIANTS = ("classic", "flip", "attack", "flip_attack", "flip_marvel", "flip_stranger_things", "flip_transformers")
 #: Timers that keep the bots lively but let people see each move.
@@ -86,11 +86,8 @@ def play_a_while(pages: list[Page], decisions: int) -> None:
             pages[0].wait_for_timeout(100)
 
 
-def table_shots(url: str, out: Path, variant: str, browser: Browser, pages_too: bool, locale: str = "en-GB") -> None:
-    """The table of ``variant`` on the three screens, in browsers set to ``locale`` (the files of
-    a language other than English are named ``VARIANT-LANG-SIZE.png``)."""
-    desk, phone, side = (new_page(browser, screen, locale=locale) for screen in ("laptop", "phone", "phone-landscape"))
-    name = variant if locale.startswith("en") else f"{variant}-{locale.partition('-')[0]}"
+def table_shots(url: str, out: Path, variant: str, browser: Browser, pages_too: bool) -> None:
+    desk, phone, side = new_page(browser, "laptop"), new_page(browser, "phone"), new_page(browser, "phone-landscape")
     if pages_too:
         desk.goto(f"{url}/")
         desk.wait_for_selector("#create-room")
@@ -108,7 +105,7 @@ def table_shots(url: str, out: Path, variant: str, browser: Browser, pages_too: 
         phone.screenshot(path=str(out / "invite-390.png"))
     join(phone, url, code, "Bo")
     join(side, url, code, "Cy")
-    desk.wait_for_function("document.querySelectorAll('.waiting > ol.seat-list > li[data-kind=human]').length === 3")
+    wait_until(desk, "document.querySelectorAll('.waiting > ol.seat-list > li[data-kind=human]').length === 3")
     if pages_too:
         settle(phone)
         phone.screenshot(path=str(out / "room-390.png"), full_page=True)
@@ -118,9 +115,9 @@ def table_shots(url: str, out: Path, variant: str, browser: Browser, pages_too: 
     play_a_while([desk, phone, side], 3)
     for page in (desk, phone, side):
         settle(page)
-    desk.screenshot(path=str(out / f"{name}-1280.png"))
-    phone.screenshot(path=str(out / f"{name}-390.png"))
-    side.screenshot(path=str(out / f"{name}-844.png"))
+    desk.screenshot(path=str(out / f"{variant}-1280.png"))
+    phone.screenshot(path=str(out / f"{variant}-390.png"))
+    side.screenshot(path=str(out / f"{variant}-844.png"))
     if pages_too:
         phone.click("[data-command=help]")
         phone.wait_for_selector("dialog#help[open] .rules-text p")
@@ -197,9 +194,6 @@ def main() -> None:
         for index, variant in enumerate(args.variants.split(",")):
             table_shots(url, args.out, variant, browser, pages_too=index == 0)
             print(f"{variant}: {variant}-390.png, {variant}-844.png, {variant}-1280.png")
-        if not args.only_tables:
-            table_shots(url, args.out, "flip", browser, pages_too=False, locale="ru-RU")
-            print("flip in Russian: flip-ru-390.png, flip-ru-844.png, flip-ru-1280.png")
         if not args.only_tables:
             end_shots(url, args.out, browser)
             tool_shots(url, args.out, browser)

@@ -49,6 +49,9 @@ def make_server() -> Iterator[Callable[..., ServerProcess]]:
         return server.wait() if wait else server
 
     yield make
+    for server in started:  # all asked to stop at once, then each waited for
+        if server.alive() and server.proc is not None:
+            server.proc.terminate()
     for server in started:
         server.stop()
 

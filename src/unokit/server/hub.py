@@ -453,7 +453,10 @@ class Hub:
         process's ran out while it was too slow to renew it, and was taken), follow it."""
         if not self.clustered or not room.owner:
             return
-        row = await asyncio.to_thread(self.store.room, room.code)
+        try:
+            row = await asyncio.to_thread(self.store.room, room.code)
+        except SQLAlchemyError:
+            return  # the database is out of reach: the room's reload says so
         if row is not None and row.owner is not None and row.owner != self.node:
             await self._step_down(room)
 
@@ -611,7 +614,7 @@ class Hub:
         if time.monotonic() - self._collected_at >= COLLECT_EVERY:
             # ``unokit serve`` makes the automatic collection of reference cycles rare (its
             # pauses would stall every room at once); what rooms and games leave in cycles is
-            # collected here, at a time of its own, so that memory stays flat (the soak).
+            # collected here, at a time of its own, so that it cannot pile up over weeks.
             self._collected_at = time.monotonic()
             started = time.perf_counter()
             found = gc.collect()
