@@ -50,13 +50,17 @@ lint: setup
 typecheck: setup
 	$(UV) run --frozen mypy
 
+# $(call APT_INSTALL,PACKAGE): install Debian's PACKAGE with apt-get (through sudo unless root),
+# for the tests that need a system program.
+APT_INSTALL = SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	$$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(1) >/dev/null
+
 # The server's tests start a throwaway PostgreSQL cluster: Debian's package is installed when missing.
 postgres:
 	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
 		echo "installing Debian's postgresql package for the server tests"; \
-		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
-		$$SUDO apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; }
+		$(call APT_INSTALL,postgresql); }
 
 
 # The browser tests drive Debian's Chromium through Playwright (Playwright's own browser
@@ -64,11 +68,16 @@ postgres:
 CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
 	@echo "installing Debian's chromium package for the browser tests"
-	@SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
-		$$SUDO apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null
+	@$(call APT_INSTALL,chromium)
 
-test: lint typecheck dist-check postgres $(CHROMIUM)
+# The deployment test runs Caddy (TLS in front of two servers, deploy/Caddyfile): Debian's
+# caddy package, installed when missing.
+CADDY := /usr/bin/caddy
+$(CADDY):
+	@echo "installing Debian's caddy package for the deployment test"
+	@$(call APT_INSTALL,caddy)
+
+test: lint typecheck dist-check postgres $(CHROMIUM) $(CADDY)
 	$(UV) run --frozen pytest
 
 # The exhaustive matrices on top of make test: UNOKIT_TEST_ALL=1 turns on a whole browser game

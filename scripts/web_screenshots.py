@@ -1,9 +1,10 @@
 """Screenshots of the browser client for the docs: every variant's table on a phone held upright
 (390x844, Bo), on a phone held sideways (844x390, Cy) and at a desk (1280x800, Ann, the host),
-and the lobby, the invite page, the waiting room, the help, a round's summary, a game's end, the
-score sheet and the virtual launcher.
+and the lobby, the invite page, the waiting room, the help, a round's summary, a game's end,
+the score sheet and the virtual launcher (``scripts/language_screenshots.py`` takes the Russian
+ones).
 
-    .venv/bin/python scripts/web_screenshots.py [--out docs/screenshots] [--variants flip,classic]
+    .venv/bin/python scripts/web_screenshots.py [--out docs/screenshots] [--variants flip,classic] [--only-tables]
 
 Starts its own ``unokit serve`` on a free port with a throwaway SQLite database and drives
 Debian's Chromium (``/usr/bin/chromium``) with Playwright. Files: ``VARIANT-390.png``,
@@ -27,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.server.support import ServerProcess, free_port  # noqa: E402
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.web.player import Clicker, is_over, new_page  # noqa: E402
+from tests.web.player import Clicker, is_over, new_page, wait_until  # noqa: E402
 
 VARIANTS = ("classic", "flip", "attack", "flip_attack", "flip_marvel", "flip_stranger_things", "flip_transformers")
 #: Timers that keep the bots lively but let people see each move.
@@ -104,7 +105,7 @@ def table_shots(url: str, out: Path, variant: str, browser: Browser, pages_too: 
         phone.screenshot(path=str(out / "invite-390.png"))
     join(phone, url, code, "Bo")
     join(side, url, code, "Cy")
-    desk.wait_for_function("document.querySelectorAll('.waiting > ol.seat-list > li[data-kind=human]').length === 3")
+    wait_until(desk, "document.querySelectorAll('.waiting > ol.seat-list > li[data-kind=human]').length === 3")
     if pages_too:
         settle(phone)
         phone.screenshot(path=str(out / "room-390.png"), full_page=True)
@@ -185,6 +186,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated (default: every variant)")
+    parser.add_argument("--only-tables", action="store_true", help="only the tables of --variants, in English")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with server() as url, sync_playwright() as driver:
@@ -192,8 +194,9 @@ def main() -> None:
         for index, variant in enumerate(args.variants.split(",")):
             table_shots(url, args.out, variant, browser, pages_too=index == 0)
             print(f"{variant}: {variant}-390.png, {variant}-844.png, {variant}-1280.png")
-        end_shots(url, args.out, browser)
-        tool_shots(url, args.out, browser)
+        if not args.only_tables:
+            end_shots(url, args.out, browser)
+            tool_shots(url, args.out, browser)
         browser.close()
     print(f"screenshots in {args.out}")
 

@@ -16,9 +16,11 @@ import pytest
 from babel import Locale
 from babel.messages.catalog import Catalog, Message
 
+from unokit.core.kinds import KIND_NAMES
 from unokit.i18n import LANGUAGES, PSEUDO, catalog, match, resolve
 from unokit.i18n.keys import is_plural, registry_keys
 from unokit.i18n.lines import PARAM_TYPES, Line, words_for
+from unokit.play.faces import SYMBOL_GLYPHS, WILD_GLYPH
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -120,18 +122,41 @@ def test_the_browser_catalogue_keys_plurals_by_cldr_category(code: str) -> None:
         assert set(forms) == categories, key
 
 
-def test_russian_plurals_follow_cldr() -> None:
-    russian = catalog("ru")
-    assert [russian.t("n.cards", count=n) for n in (1, 2, 5, 21, 22, 25, 11)] == [
-        "1 карта",
-        "2 карты",
-        "5 карт",
-        "21 карта",
-        "22 карты",
-        "25 карт",
-        "11 карт",
-    ]
-    assert catalog("en").t("n.cards", count=1) == "1 card" and catalog("en").t("n.cards", count=2) == "2 cards"
+#: How many cards, said by hand in some languages: Russian has three forms (one, few, many),
+#: the others two (one, other).
+PLURALS = {
+    "en": ["1 card", "2 cards", "5 cards", "21 cards", "22 cards", "25 cards", "11 cards", "0 cards"],
+    "ru": ["1 карта", "2 карты", "5 карт", "21 карта", "22 карты", "25 карт", "11 карт", "0 карт"],
+    "de": ["1 Karte", "2 Karten", "5 Karten", "21 Karten", "22 Karten", "25 Karten", "11 Karten", "0 Karten"],
+    "es": ["1 carta", "2 cartas", "5 cartas", "21 cartas", "22 cartas", "25 cartas", "11 cartas", "0 cartas"],
+}
+
+
+@pytest.mark.parametrize("code", list(PLURALS))
+def test_plurals_follow_cldr(code: str) -> None:
+    said = catalog(code)
+    assert [said.t("n.cards", count=n) for n in (1, 2, 5, 21, 22, 25, 11, 0)] == PLURALS[code]
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_python_and_the_browser_pick_the_same_plural_form(code: str) -> None:
+    """gettext's ``Plural-Forms`` (the terminal) and CLDR's categories (the browser's
+    ``Intl.PluralRules``) choose the same words for every count, in every language."""
+    forms = json.loads((catalogs.JSON_DIR / f"{code}.json").read_text(encoding="utf-8"))["messages"]["n.cards"]
+    locale = Locale.parse(code)
+    said = catalog(code)
+    for n in range(0, 1001):
+        assert said.t("n.cards", count=n) == forms[locale.plural_form(n)].format(count=n), n
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_a_short_card_code_does_not_repeat_the_symbol_before_it(code: str) -> None:
+    """The terminal writes a card's symbol before its short code (``●7``, ``★W+4``): a code
+    that starts with a symbol of its own reads ``★★+4``."""
+    glyphs = {*SYMBOL_GLYPHS.values(), WILD_GLYPH}
+    said = catalog(code)
+    codes = {kind: said.text(f"card.{kind}.short") for kind in KIND_NAMES}
+    assert {kind: code for kind, code in codes.items() if code[:1] in glyphs} == {}
 
 
 @pytest.mark.parametrize(

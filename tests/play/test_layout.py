@@ -1,5 +1,5 @@
-"""The terminal game's layout at 80x24 and 100x30: every answer of every prompt in view (in English
-and in Russian, whose words are longer), no card broken across two lines (in the hand, after a
+"""The terminal game's layout at 80x24 and 100x30: every answer of every prompt in view (in every
+language: Russian and German words are longer), no card broken across two lines (in the hand, after a
 resize, and in the round summary), a log that keeps the last moves in view and shows the whole
 game on L, and "1 card"."""
 
@@ -14,6 +14,7 @@ from textual.widgets import RichLog, Static
 
 import unokit
 from unokit import i18n
+from unokit.i18n import LANGUAGES
 from unokit.play import faces
 from unokit.play.app import LogScreen, PlayApp, SummaryScreen, TableScreen
 from unokit.play.commands import make_setup
@@ -21,7 +22,14 @@ from unokit.play.session import Choice
 
 from .support import CAREFUL, ScriptBot, app_for, screen_text, session_from, settle, waiting
 
-SIZES = [(80, 24), (100, 30)]
+#: Every language at the narrowest size, where its longer words must still fit, and English at
+#: the larger one.
+SCREENS = [((80, 24), lang) for lang in LANGUAGES] + [((100, 30), "en")]
+
+
+def screen_id(screen: tuple[tuple[int, int], str]) -> str:
+    (width, height), lang = screen
+    return f"{width}x{height}-{lang}"
 
 
 def table(variant: str, mine: list[str], discard: str, others: list[int], **fields: Any) -> dict[str, Any]:
@@ -122,10 +130,10 @@ def assert_answers_in_view(app: PlayApp, choices: list[Choice], size: tuple[int,
     assert lines[-1].rstrip().endswith(i18n.catalog().t("play.key_quit_short")), lines[-1]
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("screen", SCREENS, ids=screen_id)
 @pytest.mark.parametrize("decision", sorted(MENUS))
-def test_every_answer_of_a_menu_is_in_view(decision: str, size: tuple[int, int], lang: str) -> None:
+def test_every_answer_of_a_menu_is_in_view(decision: str, screen: tuple[tuple[int, int], str]) -> None:
+    size, lang = screen
     i18n.use(lang)
     position = MENUS[decision]
 
@@ -164,11 +172,11 @@ def test_every_answer_of_a_menu_is_in_view(decision: str, size: tuple[int, int],
 EVERY_KEY = table("flip", FLIP_HAND, "yellow 2/teal 1", [1, 7, 7], color="yellow", uno_exposed=1, seed=258)
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-def test_every_key_of_a_turn_is_in_view(size: tuple[int, int], lang: str) -> None:
+@pytest.mark.parametrize("screen", SCREENS, ids=screen_id)
+def test_every_key_of_a_turn_is_in_view(screen: tuple[tuple[int, int], str]) -> None:
     """The keys line names every key that works now, each whole, on as many lines as the width
-    needs (Russian words, and the catch key, do not fit one line of 80)."""
+    needs (Russian and German words, and the catch key, do not fit one line of 80)."""
+    size, lang = screen
     i18n.use(lang)
 
     async def scenario() -> None:
@@ -250,7 +258,9 @@ def test_after_a_resize_no_card_is_broken_across_two_lines() -> None:
     asyncio.run(scenario())
 
 
-def test_the_round_summary_never_breaks_a_card_at_80_columns() -> None:
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_round_summary_never_breaks_a_card_at_80_columns(lang: str) -> None:
+    i18n.use(lang)
     cards = ["wild_draw_two/purple 9", "wild/teal 3", "yellow reverse/wild", "blue skip/pink 9"]
     position = {
         "variant": "flip",

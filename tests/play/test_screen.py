@@ -10,15 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 import unokit
+from unokit import i18n
 from unokit.bots.habits import ForgetfulBot, Habits
 from unokit.core.game import Game
 from unokit.core.variants import VARIANTS
+from unokit.i18n import LANGUAGES
 from unokit.play import faces, look
-from unokit.play.app import HelpScreen, NoticeScreen, PassScreen, SummaryScreen, TableScreen, key_number
+from unokit.play.app import HelpScreen, NoticeScreen, PassScreen, SummaryScreen, TableScreen, help_rules, key_number
 from unokit.play.commands import make_setup
-from unokit.play.help import rules_summary
+from unokit.play.help import rules_summary, whole_words
 from unokit.play.session import Session
 
 from .support import CAREFUL, ScriptBot, app_for, screen_text, session_from, settle, waiting
@@ -98,6 +101,27 @@ def test_the_help_reads_the_rules_from_the_engine() -> None:
     attack = rules_summary(Game.new("attack", 2, 1)[0])
     assert not any("challenge" in line or "Stacking" in line or "side" in line for line in attack)
     assert "press the launcher" in attack[1]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_help_never_breaks_a_card_at_80_columns(lang: str) -> None:
+    """The help's lines flow over the width the help box has at 80 columns without breaking a
+    card's title or a card with its points (German's «Zieh zwei Farbenwahlkarte 50» broke in
+    two), and every line of the summary is there."""
+    i18n.use(lang)
+    game = Game.new("flip_transformers", 3, 1)[0]
+    console = Console(width=74, record=True, color_system=None)
+    console.print(help_rules(game))
+    shown = console.export_text()
+    lines = shown.splitlines()
+    said = "\n".join(rules_summary(game))
+    whole = [name for name in whole_words(game) if name in said]
+    assert len(whole) > 10
+    for name in whole:
+        assert any(name in line for line in lines), f"{name!r} is broken:\n{shown}"
+    flat = " ".join(line.strip() for line in lines)
+    for line in rules_summary(game):
+        assert line.strip() in flat, line
 
 
 # ----------------------------------------------------------------------- a big hand

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from unokit import i18n
 from unokit.bots import make_bot
 from unokit.bots.runner import play_game
+from unokit.i18n import LANGUAGES
 from unokit.i18n.lines import words
 from unokit.play.viewer import KEYS_LINE, ReplayApp
 from unokit.record import RecordingGame, Replay, Seat
@@ -97,10 +98,11 @@ def test_the_table_reads_as_the_game_does(variant: str) -> None:
     asyncio.run(scenario())
 
 
-def test_in_russian_at_80_columns_the_header_and_the_keys_are_whole() -> None:
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_at_80_columns_the_header_and_the_keys_are_whole_in_every_language(lang: str) -> None:
     """The longest title (UNO Flip «Трансформеры»), the side and whose eyes, and every key of
     the bottom line, each whole: on a second line where one line of 80 is too short."""
-    i18n.use("ru")
+    i18n.use(lang)
     replay = a_replay("flip_transformers", rounds=1)
 
     async def scenario() -> None:

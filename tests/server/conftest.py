@@ -37,15 +37,21 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 def make_server() -> Iterator[Callable[..., ServerProcess]]:
-    """Start ``unokit serve`` processes; all are stopped at the end of the test."""
+    """Start ``unokit serve`` processes; all are stopped at the end of the test. With
+    ``wait=False`` the process is launched and not waited for (``server.wait()``): several
+    processes of a cluster start together."""
     started: list[ServerProcess] = []
 
-    def make(database: str, *args: str, port: int | None = None) -> ServerProcess:
+    def make(database: str, *args: str, port: int | None = None, wait: bool = True) -> ServerProcess:
         server = ServerProcess(database, port or free_port(), [*FAST_ARGS, *args])
         started.append(server)
-        return server.start()
+        server.launch()
+        return server.wait() if wait else server
 
     yield make
+    for server in started:  # all asked to stop at once, then each waited for
+        if server.alive() and server.proc is not None:
+            server.proc.terminate()
     for server in started:
         server.stop()
 

@@ -69,6 +69,11 @@ class ServerProcess:
         return f"http://{self.host}:{self.port}"
 
     def start(self, timeout: float = 60.0) -> ServerProcess:
+        """Start the process and wait until it is healthy (:meth:`launch`, then :meth:`wait`)."""
+        return self.launch().wait(timeout)
+
+    def launch(self) -> ServerProcess:
+        """Start the process without waiting for it (several start together): :meth:`wait`."""
         assert self.proc is None or self.proc.poll() is not None
         if self.log_path is None:
             self.log_path = Path(tempfile.mkstemp(prefix="unokit-serve-", suffix=".log")[1])
@@ -95,6 +100,12 @@ class ServerProcess:
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         log.close()
+        return self
+
+    def wait(self, timeout: float = 60.0) -> ServerProcess:
+        """Wait until the launched process says it is healthy; raise ``RuntimeError`` if it
+        exits or does not within ``timeout`` seconds."""
+        assert self.proc is not None
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.proc.poll() is not None:

@@ -13,10 +13,16 @@ from collections.abc import Callable
 from typing import Any
 
 from unokit.record import GameRecord, Replay
-from unokit.server.client import RoomClient, create_room, download_record, play, ws_url
+from unokit.server.client import RoomClient, ServerError, create_room, download_record, play, ws_url
 
 from .support import FAST, PostgresCluster, ServerProcess, choose, run
 from .test_recovery import _shown_states
+
+
+def _cluster(make_server: Callable[..., ServerProcess], database: str, *args: str) -> list[ServerProcess]:
+    """Two server processes on ``database``, started together."""
+    servers = [make_server(database, *args, wait=False) for _ in range(2)]
+    return [server.wait() for server in servers]
 
 
 def _node(server: ServerProcess) -> str:
@@ -39,8 +45,7 @@ def test_two_processes_share_a_room_and_one_takes_over_when_the_owner_dies(
     postgres: PostgresCluster, make_server: Callable[..., ServerProcess]
 ) -> None:
     database = postgres.new_database()
-    first = make_server(database)
-    second = make_server(database)
+    first, second = _cluster(make_server, database)
     first_node, second_node = _node(first), _node(second)
 
     async def body() -> tuple[str, list[RoomClient], dict[str, int]]:
@@ -76,6 +81,50 @@ def test_two_processes_share_a_room_and_one_takes_over_when_the_owner_dies(
     _state_checked(second, code, clients)
 
 
+def test_an_owner_whose_lease_was_taken_while_it_was_slow_commits_nothing_more(
+    postgres: PostgresCluster, make_server: Callable[..., ServerProcess]
+) -> None:
+    """An owner too slow to renew its lease in time (here the lease is made to run out in the
+    database, as a late renewal leaves it) loses the room to the next process that needs it,
+    and does not know yet. From then on it writes nothing for the room: its client's message
+    is refused (it follows the new owner from then on) or passed on, and what its client is
+    told was done reaches the new owner's clients. (Without fencing, both processes ran the
+    room, each unaware of the other's steps.)"""
+    import psycopg
+
+    database = postgres.new_database()
+    # A lease of 60 s: renewed every 20 s, so no renewal or sweep happens during the test.
+    first, second = _cluster(make_server, database, "--lease", "60")
+    first_node, second_node = _node(first), _node(second)
+
+    async def body() -> dict[str, Any]:
+        room = create_room(first.url, "classic", 3, settings=FAST)
+        code = room["room"]
+        ann = await RoomClient.join([first.url], code, name="Ann")
+        assert _served_by(first, code) == first_node
+        with psycopg.connect(database, autocommit=True) as conn:  # the renewal is late
+            conn.execute("UPDATE rooms SET lease_until = 0 WHERE code = %s", (code,))
+        ben = await RoomClient.join([second.url], code, name="Ben")  # the second process takes the room
+        assert _served_by(second, code) == second_node and ben.server == ws_url(second.url)
+        refusals = []
+        for _ in range(20):
+            try:
+                await ann.say("still here")
+                break
+            except ServerError as exc:
+                refusals.append(exc.code)
+                await asyncio.sleep(0.1)
+        await ben.wait_for(lambda _state: "still here" in [m.get("text") for m in ben.chat], 20)
+        seen = {"refusals": refusals, "first": _health(first)["rooms"], "second": _health(second)["rooms"]}
+        await ann.close()
+        await ben.close()
+        return seen
+
+    seen = run(body)
+    assert set(seen["refusals"]) <= {"unavailable"}
+    assert seen["first"]["owned"] == 0 and seen["second"] == {"owned": 1, "followed": 0}
+
+
 def test_notifications_are_grouped_in_order_within_postgresql_s_payload_limit() -> None:
     from unokit.server.cluster import NOTIFY_BYTES, notification_texts
 
@@ -86,6 +135,37 @@ def test_notifications_are_grouped_in_order_within_postgresql_s_payload_limit() 
     assert 2 < len(texts) < 40
     for text in texts:
         assert len(text.encode()) <= NOTIFY_BYTES or len(json.loads(text)) == 1
+
+
+def test_notifications_that_come_with_a_change_of_channels_are_all_handled(postgres: PostgresCluster) -> None:
+    """A process starts listening to a room's channel (its listener wakes up to make the
+    change) while another room's announcement comes in the same packet as the wake-up: every
+    announcement is handled, in order, none dropped with the rest of a packet."""
+    from unokit.server.cluster import Link, room_channel
+    from unokit.server.storage import libpq_url
+
+    received: list[int] = []
+
+    async def body() -> None:
+        link = Link(libpq_url(postgres.new_database()), "listener", lambda _channel, p: received.append(p["n"]))
+        await link.start()
+        try:
+            await link.listen(room_channel("AAAAAA"))
+            for n in range(10):
+                change = asyncio.create_task(link.listen(room_channel(f"BBBBB{n}")))
+                await asyncio.sleep(0)  # the change is asked for: its wake-up is the first to go
+                link.send(room_channel("AAAAAA"), {"n": n})  # in the same statement, right after it
+                await asyncio.wait_for(change, 10)
+            link.send(room_channel("AAAAAA"), {"n": 10})
+            for _ in range(200):
+                if 10 in received:
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            await link.stop()
+
+    run(body, timeout=60)
+    assert received == list(range(11))
 
 
 def _state_checked(server: ServerProcess, code: str, clients: list[RoomClient]) -> None:
@@ -102,8 +182,7 @@ def test_clients_are_sent_to_the_owner_and_come_back_by_themselves_after_a_takeo
     postgres: PostgresCluster, make_server: Callable[..., ServerProcess]
 ) -> None:
     database = postgres.new_database()
-    first = make_server(database)
-    second = make_server(database)
+    first, second = _cluster(make_server, database)
     second_node = _node(second)
 
     async def body() -> tuple[str, list[RoomClient], dict[str, Any]]:

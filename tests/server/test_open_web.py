@@ -320,6 +320,22 @@ def test_connections_per_client_address_are_capped(limited: ServerProcess) -> No
 
     opened, refused = run(body)
     assert (opened, refused) == (8, 4)
+    # Sockets that never say anything count too: the ninth from one address is answered 503 at
+    # once (before any request), and another address is still served.
+    idle = []
+    for _ in range(9):
+        sock = socket.socket()
+        sock.bind(("127.0.0.3", 0))
+        sock.connect(("127.0.0.1", limited.port))
+        idle.append(sock)
+    try:
+        turned_away = _closed_within(idle[-1], 5)
+        assert turned_away is not None and turned_away.startswith(b"HTTP/1.1 503"), turned_away
+        assert _closed_within(idle[0], 0.5) is None  # the first eight stay open
+        assert request(limited, "GET", "/api/health", source="127.0.0.4")[0] == 200
+    finally:
+        for sock in idle:
+            sock.close()
 
 
 # ---------------------------------------------------------------------------------- links

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import signal
 import urllib.error
 import urllib.request
@@ -14,8 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from unokit.server import logs
 from unokit.server.client import RoomClient, ServerError, create_room, get_json, play
 
 from .support import FAST, PostgresCluster, ServerProcess, choose, free_port, run
@@ -124,6 +127,31 @@ def test_json_logs_name_rooms_and_never_a_token(make_server: Callable[..., Serve
     assert any(entry.get("room") == code and "closed" in entry["message"] for entry in entries)
     for secret in secrets:
         assert secret not in server.log()
+
+
+def test_a_log_line_that_quotes_secrets_holds_none_of_them(capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever a line quotes (a client's message, a request's headers, an exception about a
+    message), the values of its secret fields never reach the log, in either format."""
+    secrets = {"token": "seat-secret-1", "host_token": "host-secret-2", "player": "player-secret-3"}
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        for form in ("json", "plain"):
+            logs.configure("info", form)
+            log = logging.getLogger("unokit.server")
+            log.warning("refused %s", json.dumps({"type": "hello", **secrets}), extra={"room": "K7TQ2M"})
+            log.warning("request headers %r", {"Authorization": "Bearer admin-secret-4"})
+            try:
+                raise ValueError(f"a bad message: {secrets!r}")
+            except ValueError:
+                log.exception("room K7TQ2M: failed")
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    written = capsys.readouterr().err
+    assert written.count("refused") == 2 and written.count("ValueError: a bad message") == 2  # both formats
+    for secret in [*secrets.values(), "admin-secret-4"]:
+        assert secret not in written
 
 
 def test_sigterm_drains_commits_and_sends_clients_elsewhere(

@@ -12,13 +12,9 @@ import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from ..server.support import GENEROUS, ServerProcess, free_port
+from .player import POLICY_VIOLATIONS
 
 CHROMIUM = "/usr/bin/chromium"
-#: Browser contexts of tests that are not about the Content-Security-Policy: Playwright's
-#: wait_for_function compiles its predicate in the page, which the server's policy forbids
-#: (test_csp.py checks the policy itself, in contexts without this).
-BYPASS_CSP = True
-
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -59,3 +55,12 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     yield chromium
     chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def no_policy_violation() -> Iterator[None]:
+    """Every browser test runs under the server's Content-Security-Policy, and a page that
+    breaks it fails the test (Playwright's own waits are never used: ``player.wait_until``)."""
+    POLICY_VIOLATIONS.clear()
+    yield
+    assert POLICY_VIOLATIONS == [], POLICY_VIOLATIONS

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize
 from playwright.sync_api import Error as PlaywrightError
 
 #: True once the page offers its player a turn (the decision the prompt is open for).
@@ -29,15 +29,30 @@ VIEWPORTS: dict[str, ViewportSize] = {
 LAYOUT = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
 
 
+#: What the browser refused under the server's Content-Security-Policy on any page of the test
+#: running now (every context is made under the policy; conftest.py fails a test that leaves
+#: anything here).
+POLICY_VIOLATIONS: list[str] = []
+
+
+def watched(context: BrowserContext) -> BrowserContext:
+    """``context``, with every refusal of the Content-Security-Policy that its pages report kept
+    in :data:`POLICY_VIOLATIONS`."""
+
+    def console(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+            POLICY_VIOLATIONS.append(message.text)
+
+    context.on("console", console)
+    return context
+
+
 def new_page(browser: Browser, screen: str = "laptop", **kwargs: Any) -> Page:
-    """A page in a fresh browser context of one of :data:`VIEWPORTS` (a phone's with touch).
-    The context bypasses the server's Content-Security-Policy: Playwright's wait_for_function
-    compiles its predicate in the page (test_csp.py checks the policy itself)."""
+    """A page in a fresh browser context of one of :data:`VIEWPORTS` (a phone's with touch),
+    under the server's Content-Security-Policy (its refusals are kept: :func:`watched`)."""
     viewport = VIEWPORTS[screen]
     phone = viewport["width"] < 600 or viewport["height"] < 600
-    return browser.new_context(
-        viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=True, **kwargs
-    ).new_page()
+    return watched(browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, **kwargs)).new_page()
 
 
 def layout_problems(page: Page) -> list[str]:

@@ -31,6 +31,7 @@ from .player import (
     play_to_the_end,
     start_game,
     until_your_turn,
+    wait_until,
     watch_room,
 )
 
@@ -104,7 +105,7 @@ def test_two_people_and_two_bots_finish_a_game(
         code = create_room(ann, web_server.url, name="Ann", variant=variant)
         join_room(bo, web_server.url, code, "Bo")
         watch_room(watcher, web_server.url, code)
-        ann.wait_for_function(SEATED.replace("NAME", "Bo"))
+        wait_until(ann, SEATED.replace("NAME", "Bo"))
         start_game(ann)
         bo.wait_for_selector(".hand-card")
         watcher.wait_for_selector(".table-root .table")
@@ -205,10 +206,10 @@ def test_a_dropped_connection_comes_back_to_the_seat(browser: Browser, tmp_path:
         until_your_turn(ann)
         before = sorted(hand(ann))
         server.kill()  # every connection drops at once
-        ann.wait_for_function("document.querySelector('#status').dataset.state === 'lost'")
+        wait_until(ann, "document.querySelector('#status').dataset.state === 'lost'")
         server.start()
-        ann.wait_for_function("document.querySelector('#status').dataset.state === 'connected'", timeout=30000)
-        ann.wait_for_function(YOUR_TURN)
+        wait_until(ann, "document.querySelector('#status').dataset.state === 'connected'", timeout=30)
+        wait_until(ann, YOUR_TURN)
         assert sorted(hand(ann)) == before
         # And the seat still plays.
         clicker = Clicker(ann)
@@ -228,7 +229,7 @@ def test_a_double_click_acts_once(browser: Browser, web_server: ServerProcess) -
         ann.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
         # A fresh socket so that its frames are seen: reload, then double-click the draw button.
         ann.reload()
-        ann.wait_for_function(YOUR_TURN)
+        wait_until(ann, YOUR_TURN)
         ann.dblclick("[data-verb='draw']")
         ann.wait_for_timeout(500)
         actions = [json.loads(frame) for frame in sent if '"type": "action"' in frame or '"type":"action"' in frame]
@@ -249,10 +250,10 @@ def test_the_replay_steps_through_a_finished_game(browser: Browser, web_server: 
         assert ann.locator("#replay-step").inner_text().lower().startswith("step 0 of ")
         assert ann.locator(".replay-seat").count() == 2
         ann.click("#replay-next")
-        ann.wait_for_function("document.querySelector('#replay-step').textContent.toLowerCase().startsWith('step 1 ')")
+        wait_until(ann, "document.querySelector('#replay-step').textContent.toLowerCase().startsWith('step 1 ')")
         assert ann.locator(".replay-action").inner_text() != "The deal"
         ann.click("#replay-last")
-        ann.wait_for_function("document.querySelector('#replay-next').disabled")
+        wait_until(ann, "document.querySelector('#replay-next').disabled")
         assert code in ann.locator("h1").inner_text()
     finally:
         _close([ann])

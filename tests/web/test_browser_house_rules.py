@@ -16,8 +16,7 @@ from unokit.record import GameRecord, Replay, verify
 from unokit.server.client import RoomClient, ServerError
 
 from ..server.support import ServerProcess
-from .conftest import BYPASS_CSP
-from .player import FAST_TIMERS, Clicker, create_room, is_over, play_to_the_end, start_game
+from .player import FAST_TIMERS, Clicker, create_room, is_over, play_to_the_end, start_game, wait_until, watched
 
 HOUSE: dict[str, bool | str] = {"jump_in": True, "seven_o": True, "teams": True, "stacking": "progressive"}
 
@@ -28,7 +27,7 @@ def _get(server: ServerProcess, path: str) -> str:
 
 
 def test_the_lobby_offers_the_house_rules_and_a_game_plays_them(browser: Browser, web_server: ServerProcess) -> None:
-    page = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=BYPASS_CSP).new_page()
+    page = watched(browser.new_context(viewport={"width": 1280, "height": 800})).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
@@ -91,7 +90,7 @@ def test_a_jump_in_from_the_page_lands_while_jump_seconds_hold_the_next_move(
     to be clicked even though the bots answer at once. Ann draws whenever she may, so that her
     hand soon holds a card identical to another's; random bots never jump, so her click is the
     only one."""
-    page = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=BYPASS_CSP).new_page()
+    page = watched(browser.new_context(viewport={"width": 1280, "height": 800})).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
@@ -119,8 +118,8 @@ def test_a_jump_in_from_the_page_lands_while_jump_seconds_hold_the_next_move(
             ):
                 clicker.step()
             page.wait_for_timeout(30)
-        page.wait_for_function(
-            "[...document.querySelectorAll('ol.log li')].some(li => li.textContent.includes('jumped in on'))"
+        wait_until(
+            page, "[...document.querySelectorAll('ol.log li')].some(li => li.textContent.includes('jumped in on'))"
         )
         lines = page.eval_on_selector_all("ol.log li", "items => items.map(li => li.textContent)")
         assert any(line.startswith(("Ann jumps in on", "You jump")) for line in lines), lines[-10:]

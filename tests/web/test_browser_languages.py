@@ -22,7 +22,7 @@ from unokit.core.variants import VARIANT_NAMES
 from unokit.server.room import BOT_NAMES
 
 from ..server.support import ServerProcess
-from .player import Clicker, create_room, is_over, join_room, play_to_the_end, start_game
+from .player import Clicker, create_room, is_over, join_room, play_to_the_end, start_game, watched
 
 ENGINE_ID = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
 CYRILLIC = re.compile("[\\u0430-\\u044f\\u0451]{3,}", re.IGNORECASE)
@@ -77,7 +77,7 @@ CLIPPED = """() => {
 
 
 def _page(browser: Browser, locale: str, width: int = 1280) -> Page:
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
+    context = watched(browser.new_context(viewport={"width": width, "height": 900}, locale=locale))
     return context.new_page()
 
 

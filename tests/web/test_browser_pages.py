@@ -11,8 +11,15 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from ..server.support import ServerProcess
-from .conftest import BYPASS_CSP
-from .player import answer_the_decision_before_a_turn, create_room, is_over, start_game, until_your_turn
+from .player import (
+    answer_the_decision_before_a_turn,
+    create_room,
+    is_over,
+    start_game,
+    until_your_turn,
+    wait_until,
+    watched,
+)
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
@@ -24,7 +31,7 @@ CONTRAST = (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8")
 
 
 def _page(browser: Browser, **kwargs: object) -> Page:
-    return browser.new_context(**kwargs, bypass_csp=BYPASS_CSP).new_page()  # type: ignore[arg-type]
+    return watched(browser.new_context(**kwargs)).new_page()  # type: ignore[arg-type]
 
 
 def test_keyboard_play(browser: Browser, web_server: ServerProcess) -> None:
@@ -35,7 +42,7 @@ def test_keyboard_play(browser: Browser, web_server: ServerProcess) -> None:
         until_your_turn(page)
         hand_before = page.locator(".hand-card").count()
         page.keyboard.press("d")  # draw (or press the launcher)
-        page.wait_for_function(f"document.querySelectorAll('.hand-card').length !== {hand_before}")
+        wait_until(page, f"document.querySelectorAll('.hand-card').length !== {hand_before}")
         # Arrow keys walk the hand; Enter plays the focused card; digits pick a colour.
         # A bot's Wild Draw Four is accepted with the mouse.
         played = False
@@ -68,9 +75,7 @@ def test_keyboard_play(browser: Browser, web_server: ServerProcess) -> None:
             else:
                 answer_the_decision_before_a_turn(page)
         assert played, f"no card was ever playable; the prompts seen: {seen}"
-        page.wait_for_function(
-            "[...document.querySelectorAll('.log li')].some(li => li.innerText.includes('You played'))"
-        )
+        wait_until(page, "[...document.querySelectorAll('.log li')].some(li => li.innerText.includes('You played'))")
         assert any("You played" in line for line in page.locator(".log li").all_inner_texts())  # Ann's own move
     finally:
         page.context.close()
@@ -108,7 +113,7 @@ def test_the_score_sheet_page(browser: Browser, web_server: ServerProcess) -> No
         page.wait_for_selector("#sheet-table")
         assert page.locator("#sheet-table tr.totals td").all_inner_texts() == ["0", "35", "7"]
         page.click("button:has-text('Take back the last round')")
-        page.wait_for_function("document.querySelector('#sheet-table tr.totals').textContent.includes('Total000')")
+        wait_until(page, "document.querySelector('#sheet-table tr.totals').textContent.includes('Total000')")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         page.context.close()
@@ -124,8 +129,8 @@ def test_the_virtual_launcher_page(browser: Browser, web_server: ServerProcess) 
         results = []
         for press in range(1, 7):
             page.click("#launcher-press")
-            page.wait_for_function(f"document.querySelector('#launcher-result').dataset.cards !== '' && {press} > 0")
-            page.wait_for_function("!document.querySelector('#launcher-press').disabled")
+            wait_until(page, f"document.querySelector('#launcher-result').dataset.cards !== '' && {press} > 0")
+            wait_until(page, "!document.querySelector('#launcher-press').disabled")
             cards = int(page.get_attribute("#launcher-result", "data-cards") or "-1")
             text = page.locator("#launcher-result").inner_text()
             assert ("Nothing" in text) if cards == 0 else (f"Take {cards} card" in text)
@@ -136,7 +141,7 @@ def test_the_virtual_launcher_page(browser: Browser, web_server: ServerProcess) 
         assert [bool(x) for x in results] == [False, True, False, False, False, True]
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.click("#launcher-restart")
-        page.wait_for_function("document.querySelector('#launcher-result').textContent.includes('Press it')")
+        wait_until(page, "document.querySelector('#launcher-result').textContent.includes('Press it')")
     finally:
         page.context.close()
 

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, Playwright
 from unokit.server.client import create_room as api_room
 
 from ..server.support import FAST, ServerProcess
-from .conftest import BYPASS_CSP, CHROMIUM, CHROMIUM_ARGS
+from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .player import (
     VIEWPORTS,
     YOUR_TURN,
@@ -31,6 +31,8 @@ from .player import (
     play_to_the_end,
     start_game,
     until_your_turn,
+    wait_until,
+    watched,
 )
 
 
@@ -67,14 +69,17 @@ def test_the_round_summary_gives_way_to_the_next_deal(browser: Browser, web_serv
         hand = page.locator("[data-region=hand]").bounding_box()
         assert panel and hand
         assert panel["y"] + panel["height"] <= hand["y"] + 1
+        # The UNO! button, which stands up into the row above the hand, does not peek out from
+        # under the panel (there is nothing to say UNO for between hands).
+        assert page.locator(".uno-button").is_hidden()
         page.click("[data-verb='host-continue']")
-        page.wait_for_function("document.querySelector('.table-root').dataset.phase === 'playing'")
+        wait_until(page, "document.querySelector('.table-root').dataset.phase === 'playing'")
         assert page.locator(".summary-panel").count() == 0
         # The last hand: the game ends, and a new game takes its screen away.
         play_to_the_end([clicker])
         page.click(".overlay [data-verb='host-start']")
-        page.wait_for_function("document.querySelector('.table-root').dataset.game === '2'")
-        page.wait_for_function("!document.querySelector('.overlay')")
+        wait_until(page, "document.querySelector('.table-root').dataset.game === '2'")
+        wait_until(page, "!document.querySelector('.overlay')")
         assert layout_problems(page) == []
     finally:
         page.context.close()
@@ -93,7 +98,7 @@ def test_a_stand_ins_moves_are_marked_and_told(browser: Browser, web_server: Ser
         assert "stand-in" in page.locator(".note.standin").inner_text()
         # "I'm back": the seat is the player's again (until the timer runs out once more).
         page.evaluate("document.querySelector('.note.standin button').click()")
-        page.wait_for_function("!document.querySelector('.note.standin')")
+        wait_until(page, "!document.querySelector('.note.standin')")
     finally:
         page.context.close()
 
@@ -185,7 +190,7 @@ def test_the_room_is_made_with_its_bots_and_the_invite_says_who_hosts(
 def test_motion_is_short_and_off_under_reduced_motion(browser: Browser, web_server: ServerProcess) -> None:
     """With motion, the events animate (a card to the pile, cards to the hand), each for less
     than 400 ms, and each animation starts soon after its state arrives; with reduced motion
-    nothing animates at all."""
+    nothing animates at all. Either way the table sounds (sound is on until muted)."""
     found: dict[str, list[float]] = {}
     for motion in ("no-preference", "reduce"):
         page = _page(browser, "laptop", reduced_motion=motion)
@@ -206,6 +211,10 @@ def test_motion_is_short_and_off_under_reduced_motion(browser: Browser, web_serv
                 page.wait_for_timeout(150)
             found[motion] = [x for x in page.evaluate("window.__anims") if isinstance(x, (int, float))]
             marks = page.evaluate("performance.getEntriesByName('unokit:anim').length")
+            # Sound is on by default, with motion or without it: a card played makes its sound
+            # (so that the muted table's silence in the next test means something).
+            sounds = page.evaluate("performance.getEntriesByType('mark').map(m => m.name)")
+            assert "unokit:sound:play" in sounds, sounds
             if motion == "reduce":
                 assert found[motion] == [] and marks == 0
                 assert page.evaluate("document.getAnimations().length") == 0
@@ -259,15 +268,15 @@ def test_a_background_tab_is_alerted_when_the_turn_comes(browser: Browser, web_s
         create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=None)
         assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")  # it shows the notifications
         start_game(page)
-        page.wait_for_function(YOUR_TURN + " || document.querySelector('.choices [data-action]') !== null")
-        page.wait_for_function("document.title.startsWith('●')")
+        wait_until(page, YOUR_TURN + " || document.querySelector('.choices [data-action]') !== null")
+        wait_until(page, "document.title.startsWith('●')")
         notes = page.evaluate(
             "navigator.serviceWorker.ready.then(r => r.getNotifications())"
             ".then(list => list.map(n => [n.title, n.body]))"
         )
         assert notes and notes[0][0] == "Your turn" and notes[0][1]
         page.evaluate("window.__visible()")
-        page.wait_for_function("!document.title.startsWith('●')")
+        wait_until(page, "!document.title.startsWith('●')")
     finally:
         page.context.close()
 
@@ -294,7 +303,7 @@ def test_the_help_explains_the_rules_the_cards_and_the_keys(browser: Browser, we
                 assert binding["shown"] in text, binding
         assert layout_problems(page) == []
         page.keyboard.press("Escape")
-        page.wait_for_function("!document.querySelector('dialog#help[open]')")
+        wait_until(page, "!document.querySelector('dialog#help[open]')")
     finally:
         page.context.close()
 
@@ -305,19 +314,20 @@ def test_the_page_installs_and_says_when_the_server_is_gone(
     """Chromium's own installability check passes (it needs a profile on disk: an incognito
     context never installs), the icons are served as the manifest says, and without the network
     the page opens from the service worker and says that the server cannot be reached."""
-    context = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"),
-        executable_path=CHROMIUM,
-        args=CHROMIUM_ARGS,
-        viewport=VIEWPORTS["phone"],
-        bypass_csp=BYPASS_CSP,
+    context = watched(
+        playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            viewport=VIEWPORTS["phone"],
+        )
     )
     page = context.new_page()
     try:
         page.goto(f"{web_server.url}/")
-        page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+        wait_until(page, "navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # now under the service worker
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        wait_until(page, "navigator.serviceWorker.controller !== null")
         cdp = page.context.new_cdp_session(page)
         manifest = cdp.send("Page.getAppManifest")
         assert manifest["errors"] == [], manifest["errors"]

@@ -6,6 +6,7 @@ back after ``kill -9``, and "My games" with a record that ``unokit verify`` acce
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 from pathlib import Path
@@ -15,8 +16,7 @@ from playwright.sync_api import Browser, Page
 from unokit.server.client import create_room as create_room_over_http
 
 from ..server.support import UNOKIT, ServerProcess, free_port
-from .conftest import BYPASS_CSP
-from .player import FAST_TIMERS, create_room, join_room, start_game, watch_room
+from .player import FAST_TIMERS, create_room, join_room, start_game, wait_until, watch_room, watched
 
 #: The texts of the chat as the page shows them, oldest first.
 CHAT_LINES = "() => [...document.querySelectorAll('[data-region=chat] .chat-line')].map(li => li.textContent)"
@@ -29,10 +29,7 @@ HOSTILE = ['<img src=x onerror="window.pwned=1">', '"><script>window.pwned=2</sc
 
 
 def _pages(browser: Browser, count: int) -> list[Page]:
-    pages = [
-        browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=BYPASS_CSP).new_page()
-        for _ in range(count)
-    ]
+    pages = [watched(browser.new_context(viewport={"width": 1280, "height": 800})).new_page() for _ in range(count)]
     return pages
 
 
@@ -52,12 +49,12 @@ def _lines(page: Page) -> list[str]:
 
 def _shows(page: Page, text: str) -> None:
     """Wait until a line of the page's chat ends with ``text``."""
-    page.wait_for_function(f"text => ({CHAT_LINES})().some(line => line.endsWith(text))", arg=text)
+    wait_until(page, f"({CHAT_LINES})().some(line => line.endsWith({json.dumps(text)}))")
 
 
 def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerProcess) -> None:
     ann, ben = _pages(browser, 2)
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, bypass_csp=BYPASS_CSP)
+    phone = watched(browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True))
     wes = phone.new_page()  # the spectator watches on a phone, where the chat waits in the drawer
     errors: list[str] = []
     for page in (ann, ben, wes):
@@ -103,12 +100,12 @@ def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerPr
         # the host mutes Ben: his field is disabled, and a message he forces through is refused
         ann.click("#tab-room")  # the drawer's room tab holds the host's controls
         ann.click('[data-verb="mute"][data-seat="1"]')
-        ben.wait_for_function("document.querySelector('#chat-text').disabled")
+        wait_until(ben, "document.querySelector('#chat-text').disabled")
         ben.evaluate(
             "() => { const f = document.querySelector('#chat-text'); f.disabled = false; f.value = 'let me speak'; }"
         )
         ben.click("#chat-send", force=True)
-        ben.wait_for_function("document.querySelector('.chat-note').textContent.includes('muted')")
+        wait_until(ben, "document.querySelector('.chat-note').textContent.includes('muted')")
         _say(ann, "quiet now")
         _shows(ben, "Ann: quiet now")
         assert not any("let me speak" in line for line in _lines(ann))
@@ -123,7 +120,7 @@ def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerPr
             """() => { const f = document.querySelector('#chat-text'), b = document.querySelector('#chat-send');
                        for (let i = 0; i < 30; i++) { f.value = `spam ${i}`; b.click(); } }"""
         )
-        ann.wait_for_function("document.querySelector('.chat-note').textContent.includes('too many')")
+        wait_until(ann, "document.querySelector('.chat-note').textContent.includes('too many')")
         ben.wait_for_timeout(500)
         elapsed = time.monotonic() - started
         sent = len([line for line in _lines(ben) if line.startswith("Ann: spam")]) - before
@@ -148,7 +145,7 @@ def test_a_public_room_is_found_in_the_lobby_a_private_one_never_and_play_now_fi
         entry.locator("a").click()  # its Join link: the room's page and its join form
         ben.fill("#join-name", "Ben")
         ben.click("#join-player")
-        ann.wait_for_function("document.querySelector('.waiting').textContent.includes('Ben')")
+        wait_until(ann, "document.querySelector('.waiting').textContent.includes('Ben')")
         assert secret not in ben.evaluate("fetch('/api/lobby').then(r => r.text())")
         # play now: nobody waits for a game of UNO Flip Attack, so a room opens and bots fill it
         dan.goto(f"{web_server.url}/")
@@ -178,10 +175,10 @@ def test_play_again_after_kill_9_a_leavers_seat_and_my_games(browser: Browser, t
         _say(ben, "one more?")
         _shows(ann, "Ben: one more?")
         server.kill()  # kill -9: the chat and the ready mark come back with the room
-        ann.wait_for_function("['lost', 'reconnecting'].includes(document.querySelector('#status').dataset.state)")
+        wait_until(ann, "['lost', 'reconnecting'].includes(document.querySelector('#status').dataset.state)")
         server.start()
         for page in (ann, ben):
-            page.wait_for_function("document.querySelector('#status').dataset.state === 'connected'", timeout=30000)
+            wait_until(page, "document.querySelector('#status').dataset.state === 'connected'", timeout=30)
             _shows(page, "Ben: one more?")
         ann.wait_for_selector('.ready-list li[data-seat="1"][data-ready="true"]')
         ann.click("#play-again")  # the last one present: the next game starts

@@ -17,7 +17,7 @@ from typing import Any
 
 #: The languages players can choose, by code, each with its name in itself. Adding a language
 #: is its catalogue (``locale/<code>/LC_MESSAGES/unokit.po``) and one entry here (docs/i18n.md).
-LANGUAGES: dict[str, str] = {"en": "English", "ru": "Русский"}
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "es": "Español", "ru": "Русский"}
 #: The language of every key, and the one that anything unknown falls back to.
 DEFAULT = "en"
 #: A pseudo-language for tests: every English message accented and 40% longer, so that text

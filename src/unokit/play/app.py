@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -37,7 +37,7 @@ from ..i18n import N_, catalog
 from ..i18n.lines import words_for
 from ..keys import terminal_keys
 from . import faces, look
-from .help import KEYS, rules_summary
+from .help import KEYS, rules_summary, whole_words
 from .look import chip_rows, wrap_chips
 from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, naming_a_color
 from .terminal import leave_on_hangup
@@ -112,6 +112,22 @@ class QuitScreen(ModalScreen[bool]):
         self.dismiss(answer)
 
 
+def help_rules(game: Game) -> Group:
+    """The game being played in short (:func:`~unokit.play.help.rules_summary`) as the help
+    shows it: each line flows over as many lines as the width needs without breaking a card's
+    title or a card with its points (:func:`~unokit.play.help.whole_words`); then the keys that
+    close the help."""
+    whole = whole_words(game)
+    lines: list[RenderableType] = [
+        Text(f"\n{words_for(None, None).t('help.in_short', variant=game.variant)}", style="bold")
+    ]
+    for line in rules_summary(game):
+        indent = Text(" ") if line.startswith("  ") else None  # with the gap: two spaces
+        lines.append(look.Flow(look.words_to_flow(line, whole), lead=indent) if line.strip() else Text(""))
+    lines.append(Text(f"\n{tr('help.close_keys')}", style="italic"))
+    return Group(*lines)
+
+
 class HelpScreen(ModalScreen[None]):
     """``?``: the keys, and the game being played in short (:mod:`unokit.play.help`)."""
 
@@ -127,11 +143,8 @@ class HelpScreen(ModalScreen[None]):
         keys.add_column()
         for key, what in KEYS:
             keys.add_row(key, tr(what))
-        rules = Text(f"\n{words_for(None, None).t('help.in_short', variant=self.game.variant)}\n", style="bold")
-        rules.append("\n".join(rules_summary(self.game)), style="")
-        rules.append(f"\n\n{tr('help.close_keys')}", style="italic")
         with VerticalScroll(id="help-box"):
-            yield Static(Group(keys, rules), id="help")
+            yield Static(Group(keys, help_rules(self.game)), id="help")
 
     def on_mount(self) -> None:
         self.query_one("#help-box", VerticalScroll).focus()

@@ -48,6 +48,16 @@ def card_lines(game: Game) -> list[str]:
     return lines
 
 
+def whole_words(game: Game) -> list[str]:
+    """What the help never breaks across two lines: each card of the game's deck with its points
+    (``Wild Draw Two 50``, as :func:`card_lines` says it) and each card's title."""
+    w = words()
+    kinds = sorted(set(game.deck.kind[0]) | (set(game.deck.kind[1]) if game.rules.double_sided else set()))
+    cards = [k for k in kinds if not is_number(k)]
+    points = [w.t("help.card_points", kind=KIND_NAMES[k], points=game.rules.card_points(k)) for k in cards]
+    return points + [w.kind(KIND_NAMES[k]) for k in cards]
+
+
 def rules_summary(game: Game) -> list[str]:
     """The game being played, in short, from the engine's facts (see the module docstring), in
     the terminal's language."""

@@ -7,6 +7,9 @@ terminal without colours.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
@@ -98,6 +101,14 @@ def chip_rows(chips: list[Text], width: int, gap: str = " ") -> list[list[int]]:
 def wrap_chips(chips: list[Text], width: int, gap: str = " ") -> Text:
     """Lay chips out in lines of at most ``width`` cells, never breaking a chip."""
     return Text("\n").join(Text(gap).join(chips[i] for i in row) for row in chip_rows(chips, width, gap))
+
+
+def words_to_flow(text: str, whole: Iterable[str]) -> list[Text]:
+    """``text`` cut at its spaces into pieces for a :class:`Flow`, except that each of ``whole``
+    (a card's title) stays one piece, with any punctuation that follows it."""
+    names = "|".join(re.escape(name) for name in sorted(whole, key=len, reverse=True))
+    pattern = re.compile(rf"(?:{names})\S*|\S+" if names else r"\S+")
+    return [Text(piece) for piece in pattern.findall(text)]
 
 
 class Flow:

@@ -26,8 +26,10 @@ class Target:
     """Where the admin commands act: a database, or a running server with its token."""
 
     def __init__(self, database: str | None, server: str | None, token: str | None) -> None:
-        if (database is None) == (server is None):
+        if database is None and server is None:
             raise click.UsageError("say where: --database URL (or $UNOKIT_DATABASE), or --server URL --token-file FILE")
+        if server is not None:
+            database = None  # --server wins over $UNOKIT_DATABASE
         if server is not None and token is None:
             raise click.UsageError("--server needs the admin token: --token-file FILE (or $UNOKIT_ADMIN_TOKEN_FILE)")
         self.database = database

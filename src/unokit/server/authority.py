@@ -130,6 +130,10 @@ class Host(Protocol):
 
     def forward(self, room: Room, peer: Peer, message: dict[str, Any]) -> None: ...
 
+    async def refused(self, room: Room) -> None:
+        """A write of ``room``, owned here, was refused: when another process holds the room's
+        lease now, this process follows the room from here on (``room.owner`` is false)."""
+
     def presence(self, room: Room) -> None: ...
 
     def dropped(self, room: Room) -> None: ...
@@ -751,12 +755,16 @@ class Room:
             metrics.games_finished.inc()
 
     async def _write(self, job: Append) -> None:
-        """Commit ``job``; when the database refuses it (another process wrote the room's next
-        step), rebuild the room from what is committed and raise :class:`RoomError`."""
+        """Commit ``job`` as this process, the room's owner; when the database refuses it
+        (another process wrote the room's next step, or holds its lease now), follow the
+        process that holds the lease if it is another one, rebuild the room from what is
+        committed and raise :class:`RoomError`."""
+        job.owner = self.host.node
         try:
             await self.host.writer_append(job)
         except StorageError as exc:
             log.warning("room %s: write refused (%s); reloading", self.code, exc, extra={"room": self.code})
+            await self.host.refused(self)
             await self.reload()
             raise RoomError("unavailable", "the room could not be saved; nothing was done, try again") from None
 

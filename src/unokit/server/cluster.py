@@ -161,12 +161,15 @@ class Link:
 
     async def _listener(self) -> None:
         while True:
-            async with contextlib.aclosing(self._listen.notifies()) as notes:
+            # One packet of notifications at a time (``stop_after=1`` ends the generator only
+            # once it has handed over every notification that came with the first): leaving it
+            # in the middle of a packet would drop the rest of that packet. Notifications that
+            # arrive while the generator is off wait in the connection's backlog.
+            async with contextlib.aclosing(self._listen.notifies(stop_after=1)) as notes:
                 async for note in notes:
                     self._dispatch(note.channel, note.payload)
-                    if self._changes:
-                        break
-            # Notifications that arrive meanwhile wait in the connection's backlog.
+            if not self._changes:
+                continue
             changes, self._changes = self._changes, []
             for verb, channel, done in changes:
                 try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import gc
 import logging
 import os
 import secrets
@@ -46,6 +47,8 @@ log = logging.getLogger("unokit.server")
 #: Room codes: six characters without look-alikes (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+#: Seconds between two collections of reference cycles (see :meth:`Hub._sweep`).
+COLLECT_EVERY = 60.0
 #: Seconds a process waits for the owner of a room to answer a forwarded message.
 FORWARD_TIMEOUT = 5.0
 #: The most public rooms a lobby list reads.
@@ -135,6 +138,7 @@ class Hub:
         self.ready = False
         self.stopping = False
         self._pruned_at = 0.0
+        self._collected_at = time.monotonic()
         self.metrics = Metrics()
         self.metrics.watch(self._gauges)
         self.bots = BotPool(config.bot_threads, config.bot_cpu, self.metrics.bot_thinking.observe)
@@ -444,6 +448,30 @@ class Hub:
         await self.link.unlisten(room_channel(room.code))
         room.submit("become_owner")
 
+    async def refused(self, room: Room) -> None:
+        """A write of ``room`` was refused: if another process holds its lease now (this
+        process's ran out while it was too slow to renew it, and was taken), follow it."""
+        if not self.clustered or not room.owner:
+            return
+        try:
+            row = await asyncio.to_thread(self.store.room, room.code)
+        except SQLAlchemyError:
+            return  # the database is out of reach: the room's reload says so
+        if row is not None and row.owner is not None and row.owner != self.node:
+            await self._step_down(room)
+
+    async def _step_down(self, room: Room) -> None:
+        """Another process holds ``room``'s lease: this one follows the room from now on (its
+        writes would be refused) and tells that process which of the room's clients are here."""
+        if not room.owner:
+            return
+        log.warning("room %s: another process holds its lease now; following it", room.code, extra={"room": room.code})
+        room.owner = False
+        row = await asyncio.to_thread(self.store.room, room.code)
+        room.owner_node = row.owner if row is not None else None
+        await self._follow(room.code)
+        self.presence(room)
+
     def published(self, room: Room, *, everyone: bool = False) -> None:
         if self.link is not None and (room.remote_seats or everyone):
             rt = room.runtime_info()
@@ -583,6 +611,14 @@ class Hub:
         if time.monotonic() - self._pruned_at >= self.config.sweep_seconds:
             self._pruned_at = time.monotonic()
             await self.prune()
+        if time.monotonic() - self._collected_at >= COLLECT_EVERY:
+            # ``unokit serve`` makes the automatic collection of reference cycles rare (its
+            # pauses would stall every room at once); what rooms and games leave in cycles is
+            # collected here, at a time of its own, so that it cannot pile up over weeks.
+            self._collected_at = time.monotonic()
+            started = time.perf_counter()
+            found = gc.collect()
+            log.debug("collected %d objects in cycles in %.3f s", found, time.perf_counter() - started)
 
     async def close_room(self, code: str) -> bool:
         """Close room ``code`` for the host of the server (``unokit admin close``): its owner
@@ -657,12 +693,8 @@ class Hub:
         held = await asyncio.to_thread(self.store.renew, self.node, owned, self.config.lease_seconds)
         for code in owned:
             room = self.rooms.get(code)
-            if code not in held and room is not None:  # another process took it: follow it from now on
-                log.warning("room %s: another process holds its lease now; following it", code)
-                room.owner = False
-                row = await asyncio.to_thread(self.store.room, code)
-                room.owner_node = row.owner if row is not None else None
-                await self._follow(code)
+            if code not in held and room is not None:
+                await self._step_down(room)
         quiet = time.monotonic() - self.config.lease_seconds
         for (code, node), heard in list(self._heard.items()):
             room = self.rooms.get(code)

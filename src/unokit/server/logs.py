@@ -32,14 +32,22 @@ def redact(text: str) -> str:
     return _SECRET.sub(lambda m: f'{m.group("key")}"…"', text)
 
 
+#: Formats the tracebacks that :class:`Redact` clears.
+_TRACEBACKS = logging.Formatter()
+
+
 class Redact(logging.Filter):
-    """Replaces the values of secret fields in every record's message (arguments filled in)."""
+    """Replaces the values of secret fields in every record's message (arguments filled in)
+    and in its traceback."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         cleaned = redact(message)
         if cleaned != message:
             record.msg, record.args = cleaned, None
+        if record.exc_info and not record.exc_text:
+            # A traceback may quote a message too: formatters print exc_text when it is set.
+            record.exc_text = redact(_TRACEBACKS.formatException(record.exc_info))
         return True
 
 
@@ -57,7 +65,7 @@ class JsonFormatter(logging.Formatter):
         if room is not None:
             line["room"] = room
         if record.exc_info:
-            line["exception"] = redact(self.formatException(record.exc_info))
+            line["exception"] = redact(record.exc_text or self.formatException(record.exc_info))
         return json.dumps(line, ensure_ascii=False)
 
 

@@ -57,6 +57,7 @@ from sqlalchemy import (
     inspect,
     literal,
     literal_column,
+    or_,
     select,
     text,
     update,
@@ -164,23 +165,31 @@ player_games = Table(
 
 
 #: The writer's statements, built once (SQLAlchemy then reuses their compiled form): advance a
-#: room's row from the step its new entries follow, and append entries to its log.
+#: room's row from the step its new entries follow (only while the writing process holds the
+#: room's lease, when the write names it: see :attr:`Append.owner`), and append entries to its log.
 ADVANCE = (
     update(rooms)
-    .where(rooms.c.code == bindparam("b_room"), rooms.c.seq == bindparam("b_after"))
+    .where(
+        rooms.c.code == bindparam("b_room"),
+        rooms.c.seq == bindparam("b_after"),
+        or_(bindparam("b_owner").is_(None), rooms.c.owner == bindparam("b_owner")),
+    )
     .values(seq=bindparam("b_seq"), last_activity=bindparam("b_now"))
 )
 APPEND = insert(room_log)
 #: Both at once on PostgreSQL, for a whole batch in one statement: its rooms' rows advanced
-#: from the steps they follow, and the entries of those that did appended. Unless every room
-#: advanced, the statement fails (a text that is not a number, cast to one, names how many did),
-#: so nothing of it stays: it needs no transaction around it.
+#: from the steps they follow (by the lease holder a write names), and the entries of those
+#: that did appended. Unless every room advanced, the statement fails (a text that is not a
+#: number, cast to one, names how many did), so nothing of it stays: it needs no transaction
+#: around it.
 POSTGRES_WRITE = """
 WITH batch AS (
-    SELECT * FROM unnest(%(rooms)s::text[], %(afters)s::int[], %(seqs)s::int[]) AS b(room, after, seq)
+    SELECT * FROM unnest(%(rooms)s::text[], %(afters)s::int[], %(seqs)s::int[], %(owners)s::text[])
+        AS b(room, after, seq, owner)
 ), moved AS (
     UPDATE rooms SET seq = batch.seq, last_activity = %(now)s
     FROM batch WHERE rooms.code = batch.room AND rooms.seq = batch.after
+        AND (batch.owner IS NULL OR rooms.owner = batch.owner)
     RETURNING rooms.code
 ), added AS (
     INSERT INTO room_log (room, seq, at, entry)
@@ -350,6 +359,10 @@ class Append:
     listing: tuple[bool, str | None] | None = None
     game_seats: list[tuple[int, str]] = field(default_factory=list)
     game_summary: str = "{}"
+    #: The process writing as the room's owner: the write is refused unless that process holds
+    #: the room's lease (a process whose lease ran out and was taken cannot write any more,
+    #: however late it learns it). ``None`` for writes of rooms nobody serves.
+    owner: str | None = None
     future: asyncio.Future[None] | None = field(default=None, repr=False)
     loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
 
@@ -357,6 +370,11 @@ class Append:
     def plain(self) -> bool:
         """Only log entries: written with the batch's shared statements."""
         return not (self.close or self.record is not None or self.chat or self.listing is not None)
+
+
+def _held(job: Append) -> str:
+    """What else a refused write of ``job`` may mean: its room's lease is another process's."""
+    return "" if job.owner is None else ", or another process holds its lease"
 
 
 class Store:
@@ -721,11 +739,20 @@ class Store:
         else:
             moved = c.execute(
                 ADVANCE,
-                [{"b_room": j.room, "b_after": j.after, "b_seq": j.after + len(j.entries), "b_now": now} for j in jobs],
+                [
+                    {
+                        "b_room": j.room,
+                        "b_after": j.after,
+                        "b_seq": j.after + len(j.entries),
+                        "b_now": now,
+                        "b_owner": j.owner,
+                    }
+                    for j in jobs
+                ],
             ).rowcount
         if moved != len(jobs):
             if len(jobs) == 1:
-                raise StorageError(f"room {jobs[0].room} is no longer at step {jobs[0].after}")
+                raise StorageError(f"room {jobs[0].room} is no longer at step {jobs[0].after}{_held(jobs[0])}")
             raise StorageError(f"some of {len(jobs)} rooms are no longer at the step written")
         if not self.postgres:
             rows = [
@@ -746,6 +773,7 @@ class Store:
             "rooms": [j.room for j in jobs],
             "afters": [j.after for j in jobs],
             "seqs": [j.after + len(j.entries) for j in jobs],
+            "owners": [j.owner for j in jobs],
             "log_rooms": [room for room, _seq, _text in entries],
             "log_seqs": [seq for _room, seq, _text in entries],
             "entries": [text for _room, _seq, text in entries],
@@ -767,9 +795,12 @@ class Store:
         if job.close:
             values["closed"] = True
             values["closed_at"] = now
-        moved = c.execute(update(rooms).where(rooms.c.code == job.room, rooms.c.seq == job.after).values(**values))
+        condition = (rooms.c.code == job.room) & (rooms.c.seq == job.after)
+        if job.owner is not None:
+            condition = condition & (rooms.c.owner == job.owner)
+        moved = c.execute(update(rooms).where(condition).values(**values))
         if moved.rowcount != 1:
-            raise StorageError(f"room {job.room} is no longer at step {job.after}")
+            raise StorageError(f"room {job.room} is no longer at step {job.after}{_held(job)}")
         if job.entries:
             c.execute(
                 APPEND,

@@ -36,7 +36,11 @@ export function roundSummaryPanel(view) {
   const room = view.room;
   const title = t(summary.blocked ? "table.round_blocked" : "table.round_out", { round: summary.round, player: names[summary.winner] });
   const panel = h("section.summary-panel.overlay-panel", { role: "region", "aria-labelledby": "summary-title" }, h("h2#summary-title", {}, title));
-  panel.append(h("div.panel-scroll", {}, summaryTable(view, summary)));
+  const table = summaryTable(view, summary);
+  // The title names the round already; only a double-sided deck's caption (the side the round
+  // ended on) adds something to see.
+  if (!view.variant.double_sided) table.caption.classList.add("sr-only");
+  panel.append(h("div.panel-scroll", {}, table));
   const buttons = h("div.overlay-buttons");
   buttons.append(h("span.countdown", {}, ""));
   if (view.conn.isHost) buttons.append(h("button.primary", { type: "button", dataset: { verb: "host-continue", key: "continue" }, onclick: () => view.conn.host("continue") }, t("host.next_hand")));

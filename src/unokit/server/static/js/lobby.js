@@ -7,7 +7,7 @@ import { clear, h } from "./dom.js";
 import { logoSvg } from "./cards.js";
 import { errorText } from "./net.js";
 import { N_, t } from "./i18n.js";
-import { botChoice, valueWords } from "./options.js";
+import { botChoice, botStrength, valueWords } from "./options.js";
 import { publicRoomsPanel } from "./together.js";
 
 /** The presets of rules: the variant's official rules, a house party, or your own choice. */
@@ -90,7 +90,11 @@ export function lobbyPage(app, catalog) {
   const variantHelp = h("p.hint#variant-hint");
   const players = h("input#players", { type: "number", name: "players", value: "4", min: "2", max: "10", required: true, inputmode: "numeric" });
   const bots = h("input#bots", { type: "number", name: "bots", value: "3", min: "0", max: "9", inputmode: "numeric" });
-  const strength = h("select#bot-kind", { name: "bot" }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botChoice(b))));
+  // The strength alone in the list (a long option would widen the form on a phone); what it is
+  // like under the row.
+  const strength = h("select#bot-kind", { name: "bot", "aria-describedby": "bot-kind-hint" }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botStrength(b))));
+  const strengthHelp = h("p.hint#bot-kind-hint", {}, botChoice(strength.value));
+  strength.addEventListener("change", () => { strengthHelp.textContent = botChoice(strength.value); });
   const yourName = h("input#your-name", { type: "text", name: "name", maxlength: "40", required: true, value: memory.name(), autocomplete: "nickname" });
   const presetBox = h("fieldset.presets", {}, h("legend", {}, t("lobby.rules")));
   const houseBox = h("fieldset.options.house", {}, h("legend", {}, t("lobby.house_rules")));
@@ -170,6 +174,7 @@ export function lobbyPage(app, catalog) {
       h("div.field", {}, h("label", { for: "players" }, t("lobby.players")), players),
       h("div.field", {}, h("label", { for: "bots" }, t("lobby.bots")), bots),
       h("div.field", {}, h("label", { for: "bot-kind" }, t("lobby.bot_strength")), strength)),
+    strengthHelp,
     presetBox,
     houseBox,
     h("details.more-rules", {}, h("summary", {}, t("lobby.more_rules")), moreBox),

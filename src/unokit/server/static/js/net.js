@@ -150,7 +150,14 @@ export class RoomConnection {
         this.redirects += 1;
         this.ws = null; // this connection ends here
         ws.close();
-        this.open(msg.websocket);
+        // The page's Content-Security-Policy (connect-src 'self') lets it connect to its own
+        // origin only: an owner at another origin is as unreachable as one that does not
+        // answer, and the client is served here (by a process that follows the room).
+        if (new URL(msg.websocket).host === location.host) this.open(msg.websocket);
+        else {
+          this.unreachable = msg.websocket;
+          this.open();
+        }
         return;
       }
       this.receive(msg);

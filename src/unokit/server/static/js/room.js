@@ -181,7 +181,7 @@ export function roomPage(app, code, catalog) {
     const muted = room.muted || [];
     const list = h("ul.seat-list");
     room.seats.forEach((seat) => {
-      const pick = h("select", { "aria-label": t("host.bot_for_seat", { number: seat.seat + 1 }) }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botChoice(b))));
+      const pick = h("select", { "aria-label": t("host.bot_for_seat", { number: seat.seat + 1 }) }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal", title: botChoice(b) }, botStrength(b))));
       const row = seatLine(room, seat, conn.seat);
       const actions = h("span.seat-actions");
       if (allowedSeats && seat.seat !== conn.seat) {
