@@ -397,7 +397,8 @@ class TableScreen(Screen[None]):
         player = self.session.players[seat]
         if not player.bot_name:
             return player.name
-        return self.session.words.t("play.bot_seat", name=player.name, bot=self.session.words.bot(bot_label(player.bot_name)))
+        words = self.session.words
+        return words.t("play.bot_seat", name=player.name, bot=words.bot(bot_label(player.bot_name)))
 
     def seat_order(self) -> list[int]:
         n = self.session.game.n
