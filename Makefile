@@ -79,8 +79,8 @@ $(CADDY):
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist), a test file to each at a time: most
 # of its time is spent waiting on servers, browsers and subprocesses, so three processes keep two
-# cores busy (36 minutes in one process, 19 in three, on a loaded 2-core machine). TEST_WORKERS=0
-# runs it in this process.
+# cores busy (36 minutes in one process, 19 in three, on a loaded 2-core machine; 10 in three
+# when it was quiet). TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= 3
 PYTEST := $(UV) run --frozen pytest -n $(TEST_WORKERS) --dist loadfile
 
