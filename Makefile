@@ -77,14 +77,22 @@ $(CADDY):
 	@echo "installing Debian's caddy package for the deployment test"
 	@$(call APT_INSTALL,caddy)
 
+# The suite runs in TEST_WORKERS processes (pytest-xdist), a test file to each at a time: most
+# of its time is spent waiting on servers, browsers and subprocesses, so three processes keep two
+# cores busy (36 minutes in one process, 19 in three, on a loaded 2-core machine; 10 in three
+# when it was quiet). TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= 3
+PYTEST := $(UV) run --frozen pytest -n $(TEST_WORKERS) --dist loadfile
+
 test: lint typecheck dist-check postgres $(CHROMIUM) $(CADDY)
-	$(UV) run --frozen pytest
+	$(PYTEST)
 
 # The exhaustive matrices on top of make test: UNOKIT_TEST_ALL=1 turns on a whole browser game
-# in Russian for every variant, ...; -m "" the tests marked "matrix" (every variant played in
+# in Russian for every variant and the full sizes of the tests that run a share in make test
+# (tests/helpers.py: sized); -m "" the tests marked "matrix" (every variant played in
 # the browser on every screen size).
-test-all: lint typecheck dist-check postgres $(CHROMIUM)
-	UNOKIT_TEST_ALL=1 $(UV) run --frozen pytest -m ""
+test-all: lint typecheck dist-check postgres $(CHROMIUM) $(CADDY)
+	UNOKIT_TEST_ALL=1 $(PYTEST) -m ""
 
 # The wheel and the source distribution, built from the sources into dist/.
 dist: $(UV)

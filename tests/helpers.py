@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -11,6 +12,15 @@ from typing import Any
 
 from unokit import VARIANTS, Game
 from unokit.core.rng import MASK64
+
+#: ``make test-all`` sets ``UNOKIT_TEST_ALL=1``: the exhaustive sizes of the tests that have
+#: them; ``make test`` runs a share of each, so that it stays within its time on 2 cores.
+TEST_ALL = bool(os.environ.get("UNOKIT_TEST_ALL"))
+
+
+def sized(full: int, share: int) -> int:
+    """``full`` under ``make test-all``, else ``share`` (the size ``make test`` runs)."""
+    return full if TEST_ALL else share
 
 
 def position(

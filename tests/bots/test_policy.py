@@ -13,7 +13,7 @@ import onnxruntime
 import pytest
 from click.testing import CliRunner
 
-from unokit.bots import check_bot_spec, make_bot
+from unokit.bots import bot_label, check_bot_spec, make_bot
 from unokit.bots.policy import PolicyBot, PolicyError, export_mlp, load_policy
 from unokit.cli import main
 from unokit.core.actions import DISCARD, PLAY, PLAY_DRAWN
@@ -154,3 +154,9 @@ def test_sim_tournament_and_play_take_a_policy(classic2: Path) -> None:
     setup = make_setup("classic", 2, spec, 3, [], [], None, None)
     session = setup.session()
     assert session.players[1].bot_name == spec
+
+
+def test_a_player_reads_a_policy_by_its_files_name_not_its_path() -> None:
+    assert bot_label("policy:runs/2026/ppo-classic.onnx") == "ppo-classic"
+    assert bot_label("external:python3 mybot.py") == "python3 mybot.py"
+    assert bot_label("heuristic") == "heuristic"

@@ -39,13 +39,16 @@ def web_server() -> Iterator[ServerProcess]:
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
+    """Playwright for one module: its event loop runs while the module's tests do, and stops
+    before the next module (a later test that calls ``asyncio.run`` must find no running loop:
+    ``make test`` spreads the modules over processes in any order)."""
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: 'make test' installs Debian's chromium package")

@@ -10,6 +10,7 @@ resolves a name."""
 from __future__ import annotations
 
 from importlib import import_module
+from pathlib import PurePath
 
 from .base import Bot
 from .levels import LEVELS, level_names, make_level_bot
@@ -40,6 +41,15 @@ def bot_names() -> list[str]:
             continue
         names.append(name)
     return names
+
+
+def bot_label(spec: str) -> str:
+    """What a player reads for the bot ``spec`` where the catalogue has no words for it: a
+    policy by its file's name without folders or suffix (``policy:runs/ppo.onnx`` is ``ppo``),
+    a program by its command (``external:python3 mybot.py``), anything else as it is."""
+    if spec.startswith(POLICY_PREFIX):
+        return PurePath(spec.removeprefix(POLICY_PREFIX)).stem or spec
+    return spec.removeprefix(EXTERNAL_PREFIX)
 
 
 def registry_keys() -> list[str]:
@@ -117,6 +127,7 @@ __all__ = [
     "POLICY_PREFIX",
     "Bot",
     "RandomBot",
+    "bot_label",
     "bot_names",
     "check_bot_spec",
     "external_command",

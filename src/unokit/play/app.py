@@ -26,6 +26,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import RichLog, Static
 
+from ..bots import bot_label
 from ..bots.external import ExternalBotError
 from ..core.actions import CATCH, DRAW, PRESS, UNO, Action
 from ..core.cards import COLOR_NAMES
@@ -396,7 +397,8 @@ class TableScreen(Screen[None]):
         player = self.session.players[seat]
         if not player.bot_name:
             return player.name
-        return self.session.words.t("play.bot_seat", name=player.name, bot=self.session.words.bot(player.bot_name))
+        words = self.session.words
+        return words.t("play.bot_seat", name=player.name, bot=words.bot(bot_label(player.bot_name)))
 
     def seat_order(self) -> list[int]:
         n = self.session.game.n
