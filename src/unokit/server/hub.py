@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import functools
 import gc
 import logging
 import os
@@ -690,7 +691,8 @@ class Hub:
         is on its way)."""
         await self.refresh_nodes()
         owned = [code for code, room in self.rooms.items() if room.owner]
-        held = await asyncio.to_thread(self.store.renew, self.node, owned, self.config.lease_seconds)
+        assert self.writer is not None  # in turn with the writes: see :class:`.storage.Writer`
+        held = await self.writer.call(functools.partial(self.store.renew, self.node, owned, self.config.lease_seconds))
         for code in owned:
             room = self.rooms.get(code)
             if code not in held and room is not None:

@@ -15,9 +15,14 @@ links a seat's token to it and ``player_games`` lists the finished games each id
 
 Writes go through :class:`Writer`, one thread that commits the queued entries of every room in
 one transaction (group commit) and only then resolves the futures the rooms wait on: an entry
-is durable before anyone is told about it. Each entry carries the sequence number it follows,
-and the room's row is updated only while it still holds that number, so two processes can never
-both append the same step (the loser's write fails and it reloads the room).
+is durable before anyone is told about it. The process's other writes to many rooms' rows at
+once (the lease renewal) run on that thread too, between two batches: two transactions of one
+process that lock rows of ``rooms`` in different orders would deadlock, and PostgreSQL breaks a
+deadlock only after ``deadlock_timeout`` (a second), stalling every room's write meanwhile.
+
+Each entry carries the sequence number it follows, and the room's row is updated only while it
+still holds that number, so two processes can never both append the same step (the loser's
+write fails and it reloads the room).
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -857,15 +862,30 @@ class Store:
             c.execute(insert(players).values(player=player, created_at=now, last_seen=now))
 
 
+T = TypeVar("T")
+
+
+@dataclass
+class Call:
+    """Work for the writer thread other than an append (:meth:`Writer.call`): ``work()``, its
+    result or exception handed to ``future`` on ``loop``."""
+
+    work: Callable[[], Any]
+    future: asyncio.Future[Any]
+    loop: asyncio.AbstractEventLoop
+
+
 class Writer:
     """The group-commit writer: one thread commits every queued :class:`Append` of all rooms in
     one transaction, then resolves their futures on the event loop. A job that fails on its
-    own (its room moved on) is retried alone so that it cannot fail the others."""
+    own (its room moved on) is retried alone so that it cannot fail the others. Other writes
+    of the process that touch many rooms' rows (:meth:`call`) run on the same thread, between
+    two batches, so that they never wait for a batch's rows while holding rows it waits for."""
 
     def __init__(self, store: Store, observe: Callable[[float], None] | None = None) -> None:
         self.store = store
         self.observe = observe  # told each batch's commit time, in seconds
-        self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Append | Call | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="unokit-writer", daemon=True)
         self._thread.start()
         self.batches = 0
@@ -880,6 +900,14 @@ class Writer:
         job.future = loop.create_future()
         self._queue.put(job)
         await job.future
+
+    async def call(self, work: Callable[[], T]) -> T:
+        """Run ``work()`` on the writer thread, after the batch being committed and before the
+        next one; return its result or raise its exception."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.put(Call(work, future, loop))
+        return await future
 
     def stop(self) -> None:
         self._queue.put(None)
@@ -918,21 +946,45 @@ class Writer:
             if first is None:
                 self._close()
                 return
+            if isinstance(first, Call):
+                self._call(first)
+                continue
             batch = [first]
-            stop = False
+            after: Call | bool | None = False  # what ended the batch: a call, the stop, or nothing
             while True:
                 try:
                     job = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if job is None:
-                    stop = True
+                if job is None or isinstance(job, Call):
+                    after = job
                     break
                 batch.append(job)
             self._commit(batch)
-            if stop:
+            if after is None:
                 self._close()
                 return
+            if isinstance(after, Call):
+                self._call(after)
+
+    @staticmethod
+    def _call(call: Call) -> None:
+        """Run ``call`` here and hand its outcome to its event loop."""
+        try:
+            result, error = call.work(), None
+        except Exception as exc:
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+            call.loop.call_soon_threadsafe(Writer._resolve, call.future, result, error)
+
+    @staticmethod
+    def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is None:
+            future.set_result(result)
+        else:
+            future.set_exception(error)
 
     def _close(self) -> None:
         for connection in (self._connection, self._autocommit):
