@@ -12,7 +12,6 @@ Every variant in Russian is ``UNOKIT_TEST_ALL=1`` (``make test-all``); ``make te
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -21,12 +20,13 @@ from playwright.sync_api import Browser, Page
 from unokit.core.variants import VARIANT_NAMES
 from unokit.server.room import BOT_NAMES
 
+from ..helpers import TEST_ALL
 from ..server.support import ServerProcess
 from .player import Clicker, create_room, is_over, join_room, play_to_the_end, start_game, watched
 
 ENGINE_ID = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
 CYRILLIC = re.compile("[\\u0430-\\u044f\\u0451]{3,}", re.IGNORECASE)
-RU_VARIANTS = VARIANT_NAMES if os.environ.get("UNOKIT_TEST_ALL") else ("flip_attack",)
+RU_VARIANTS = VARIANT_NAMES if TEST_ALL else ("flip_attack",)
 
 #: What a reader reads of the page: its text and the labels, titles and placeholders of its
 #: elements (a screen reader reads those too), without the chat's and the seats' names.

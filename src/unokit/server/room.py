@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from .. import Event, Game, InvalidActionError, UnokitError
-from ..bots import bot_names, level_names
+from ..bots import POLICY_PREFIX, bot_names, level_names
 from ..record import GameRecord, Result, Seat
 
 LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
@@ -54,7 +54,7 @@ def offer_policies(specs: list[str]) -> None:
         if path is None:
             raise PolicyError(f"the server offers policy files ('policy:FILE.onnx'), not {spec!r}")
         make_bot(spec)  # loads it: a bad file is refused here, not in a room
-        name = f"policy:{path.stem}"
+        name = f"{POLICY_PREFIX}{path.stem}"
         if name in offered:
             raise PolicyError(f"two policy files are named {path.stem!r}; rename one")
         offered[name] = spec
