@@ -85,11 +85,27 @@ def test_the_round_summary_gives_way_to_the_next_deal(browser: Browser, web_serv
         page.context.close()
 
 
+SLOW_BACK = """
+(() => {
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (typeof data === 'string' && JSON.parse(data).type === 'back') setTimeout(() => send.call(this, data), 1500);
+    else send.call(this, data);
+  };
+})();
+"""
+
+
 def test_a_stand_ins_moves_are_marked_and_told(browser: Browser, web_server: ServerProcess) -> None:
     """Ann does not move before her turn timer runs out: a stand-in bot plays for her. The page
-    marks its moves in the log, says so over the table, and "I'm back" takes the seat back."""
+    marks its moves in the log, says so over the table, and "I'm back" takes the seat back.
+
+    "I'm back" reaches the server 1.5 s late here (:data:`SLOW_BACK`), as on a slow network: the
+    stand-in plays on meanwhile, and the note still goes once the seat is Ann's again. (It used
+    to stay, offering "OK" for the moves made while the message was on its way.)"""
     page = _page(browser, "laptop")
     try:
+        page.add_init_script(SLOW_BACK)
         timers = {"bot_seconds": "0.3", "catch_seconds": "0", "hand_pause_seconds": "0", "turn_seconds": "2"}
         create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=None, timers=timers)
         start_game(page)

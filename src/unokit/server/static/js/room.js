@@ -42,7 +42,6 @@ export function roomPage(app, code, catalog) {
   let room = null;
   let state = null;
   let note = null;
-  let dismissedStandin = 0;
 
   const saved = memory.seat(code);
   const autoName = sessionStorage.getItem(`unokit.join.${code}`);
@@ -166,11 +165,6 @@ export function roomPage(app, code, catalog) {
       table.playAgain = () => playAgainPanel(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } });
       tools();
     }
-    const me = state.seat;
-    const moves = me !== null && me !== undefined && room.seats[me] ? room.seats[me].standin_moves || 0 : 0;
-    if (moves < dismissedStandin) dismissedStandin = 0;
-    table.standinDismissed = dismissedStandin;
-    table.onBack = () => { dismissedStandin = moves; };
     table.update(state);
   }
 

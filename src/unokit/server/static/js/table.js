@@ -46,6 +46,8 @@ export class TableView {
     this.wasMyDecision = false;
     this.celebrated = null;
     this.overClosed = null; // the game whose end screen the reader closed
+    this.standinSeen = 0; // how many of the stand-in's moves for this reader were waved away
+    this.backAsked = false; // "I'm back" is on its way: the moves made meanwhile are waved away too
     this.timer = setInterval(() => this.tick(), 250);
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
@@ -89,6 +91,7 @@ export class TableView {
     const previous = this.state;
     this.state = state;
     this.room = state.room;
+    this.noteStandin();
     const obs = state.observation;
     const prevObs = previous && previous.observation;
     const me = this.me;
@@ -135,6 +138,7 @@ export class TableView {
 
   updateRoom(room) {
     this.room = room;
+    this.noteStandin();
     if (this.state) this.state = { ...this.state, room };
     this.render();
   }
@@ -488,21 +492,37 @@ export class TableView {
     return centre;
   }
 
+  /** The stand-in's moves for this reader, and whether the reader is away (a stand-in plays
+   * their seat until they come back). */
+  standin() {
+    const me = this.me;
+    const seat = me !== null && me !== undefined && this.room ? this.room.seats[me] : null;
+    return { moves: seat ? seat.standin_moves || 0 : 0, away: Boolean(seat) && (this.room.away || []).includes(me) };
+  }
+
+  /** Keep what the reader waved away up to date: a count the server reset (the reader moved)
+   * starts again, and once "I'm back" has landed every move made while it travelled is seen. */
+  noteStandin() {
+    const { moves, away } = this.standin();
+    if (moves < this.standinSeen) this.standinSeen = 0;
+    if (this.backAsked && !away) {
+      this.backAsked = false;
+      this.standinSeen = moves;
+    }
+  }
+
   renderNotes(obs, side, sideColors) {
     const now = Date.now();
     this.notes = this.notes.filter((n) => !n.until || n.until > now);
     const box = h("div.notes", { role: "status" });
-    const me = this.me;
-    const room = this.room;
-    const moves = me !== null && room.seats[me] ? room.seats[me].standin_moves || 0 : 0;
-    const away = me !== null && (room.away || []).includes(me);
-    if (away || moves > (this.standinDismissed || 0)) {
+    const { moves, away } = this.standin();
+    if (away || moves > this.standinSeen) {
       // A stand-in bot played (or plays) this seat: say so, and give the seat back on request.
       const text = moves ? t("n.table.standin", { count: moves }) : t("table.standin_away");
       box.append(h("div.note.standin", { dataset: { moves: String(moves) } }, h("span", {}, text), h("button.primary", { type: "button", dataset: { verb: "back", key: "back" }, onclick: () => {
         if (away) this.conn.back();
-        if (this.onBack) this.onBack();
-        this.standinDismissed = moves;
+        this.backAsked = away;
+        this.standinSeen = moves;
         this.render();
       } }, away ? t("table.back_here") : t("table.ok"))));
     }
