@@ -7,7 +7,7 @@
 // alone tells a card in a fanned hand), wilds marked by the four symbols in their colours, and
 // a back with unokit's mark. Nothing here imitates another publisher's card art.
 
-import { cardTitle, colorName, t } from "./i18n.js";
+import { cardTitle, colorName, lang, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -53,9 +53,12 @@ export function symbolOf(color) {
   return color ? (COLORS.get(color) || {}).symbol || "circle" : "wild";
 }
 
-/** A colour's name as printed on a card or a button ("Red"), in the reader's language. */
+/** A colour's name standing alone, on a chip or a button ("Red", «Красный»), in the reader's
+ * language: the colour word with a capital (a card's title agrees with the card instead:
+ * «Красная 5»). */
 export function colorTitle(color) {
-  return color ? t(`face.color.${color}`) : colorName(null);
+  const name = colorName(color);
+  return color ? name.charAt(0).toLocaleUpperCase(lang()) + name.slice(1) : name;
 }
 
 /** A card kind's printed name ("Wild Draw Four"). */

@@ -2,7 +2,7 @@
 // rules that are on), the legend of every card of the variant, and the keys (the key map the
 // terminal game shares, GET /api/catalog "keys").
 
-import { cardNode, kindTitle } from "./cards.js";
+import { cardNode, colorTitle, kindTitle } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { api } from "./net.js";
 import { rulesOn } from "./options.js";
@@ -66,9 +66,22 @@ export function legend(catalog, variantName) {
     box.append(list);
   });
   const symbols = h("ul.symbol-list");
-  for (const color of catalog.colors) symbols.append(h("li", {}, h(`span.swatch.c-${color.name}`, { "aria-hidden": "true" }), t("legend.symbol", { color: t(`face.color.${color.name}`), symbol: t(`symbol.${color.symbol}`) })));
+  const played = new Set(variant.side_colors.flat());
+  for (const color of catalog.colors.filter((c) => played.has(c.name))) symbols.append(h("li", {}, h(`span.swatch.c-${color.name}`, { "aria-hidden": "true" }), t("legend.symbol", { color: colorTitle(color.name), symbol: t(`symbol.${color.symbol}`) })));
   box.append(h("h4", {}, t("legend.symbols")), h("p.hint", {}, t("legend.symbols_text")), symbols);
+  box.append(h("h4", {}, t("legend.table")), tableLegend());
   return box;
+}
+
+/** The marks on the seats around the table, drawn as the table draws them. */
+function tableLegend() {
+  const marks = [
+    [h("span.count", {}, "7"), t("legend.mark_count")],
+    [h("span.badge.host", {}, "♛"), t("legend.mark_host")],
+    [h("span.badge.dealer", {}, t("seat.dealer_badge")), t("legend.mark_dealer")],
+    [h("span.badge.uno", {}, t("table.uno")), t("legend.mark_uno")],
+  ];
+  return h("ul.mark-list", {}, marks.map(([mark, words]) => h("li", {}, h("span.mark", { "aria-hidden": "true" }, mark), h("span", {}, words))));
 }
 
 /** Open the help for a room (its variant, rules and options). */
