@@ -1,8 +1,8 @@
 """Screenshots of the browser client for the docs: every variant's table on a phone held upright
 (390x844, Bo), on a phone held sideways (844x390, Cy) and at a desk (1280x800, Ann, the host),
-and the lobby, the invite page, the waiting room, the help, a round's summary, a game's end,
-the score sheet and the virtual launcher (``scripts/language_screenshots.py`` takes the Russian
-ones).
+and the lobby, the invite page, the waiting room, the help, the quick reactions, a round's
+summary, a game's end, the score sheet and the virtual launcher
+(``scripts/language_screenshots.py`` takes the Russian ones).
 
     .venv/bin/python scripts/web_screenshots.py [--out docs/screenshots] [--variants flip,classic] [--only-tables]
 
@@ -124,6 +124,11 @@ def table_shots(url: str, out: Path, variant: str, browser: Browser, pages_too: 
         phone.evaluate("document.querySelector('#help-cards').scrollIntoView()")
         settle(phone)
         phone.screenshot(path=str(out / "help-390.png"))
+        phone.keyboard.press("Escape")
+        phone.click(".react-toggle")  # the quick reactions, open over the hand
+        phone.wait_for_selector(".react-pop")
+        settle(phone)
+        phone.screenshot(path=str(out / "reactions-390.png"))
     for page in (desk, phone, side):
         page.context.close()
 

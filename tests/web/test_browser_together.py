@@ -97,10 +97,17 @@ def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerPr
         assert seat_box["x"] <= centre <= seat_box["x"] + seat_box["width"]
         assert seat_box["y"] - bubble_box["height"] - 40 <= bubble_box["y"] <= seat_box["y"] + seat_box["height"]
         _shows(wes, "Ann: ⚡ UNO!")
-        # the host mutes Ben: his field is disabled, and a message he forces through is refused
+        # the reactions are a tap away at the table too: they open over the hand, one tap sends one
+        ben.click(".react-toggle")
+        ben.click('.react-pop [data-reaction="nice"]')
+        ann.wait_for_selector('.reaction-float[data-seat="1"]')
+        _shows(ann, "Ben: ★ Nice one!")
+        assert ben.locator(".react-pop").count() == 0
+        # the host mutes Ben: his field and his reactions are off, and a message he forces through is refused
         ann.click("#tab-room")  # the drawer's room tab holds the host's controls
         ann.click('[data-verb="mute"][data-seat="1"]')
         wait_until(ben, "document.querySelector('#chat-text').disabled")
+        wait_until(ben, "document.querySelector('.react-toggle').disabled")
         ben.evaluate(
             "() => { const f = document.querySelector('#chat-text'); f.disabled = false; f.value = 'let me speak'; }"
         )

@@ -9,6 +9,7 @@ import { avatarSvg } from "./avatars.js";
 import { cardNode, catalog, colorTitle, colorWords, faceOf, faceOrder, faceTitle, faceValueOrder, parseFace, symbolGlyph } from "./cards.js";
 import { clear, h, shortName } from "./dom.js";
 import { gameOverDialog, roundSummaryPanel, summaryTable } from "./dialogs.js";
+import { REACTIONS } from "./chat.js";
 import { animateEvents, snapshot } from "./motion.js";
 import { actionLabel, colorLabel, groupActions, promptMessage, todoWords, waitingWords } from "./prompt.js";
 import { playSound } from "./sound.js";
@@ -48,6 +49,7 @@ export class TableView {
     this.overClosed = null; // the game whose end screen the reader closed
     this.standinSeen = 0; // how many of the stand-in's moves for this reader were waved away
     this.backAsked = false; // "I'm back" is on its way: the moves made meanwhile are waved away too
+    this.reacting = false; // the quick reactions are open over the hand
     this.timer = setInterval(() => this.tick(), 250);
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
@@ -238,7 +240,13 @@ export class TableView {
     else if (command === "jump") click('[data-verb="jump"]');
     else if (command === "keep") click('[data-verb="keep"]');
     else if (command === "play_drawn") click('[data-verb="play_drawn"]');
-    else if (command === "back") click(".cancel-choice, .close-panel");
+    else if (command === "back") {
+      if (this.reacting) {
+        this.reacting = false;
+        this.render();
+        event.preventDefault();
+      } else click(".cancel-choice, .close-panel");
+    }
     else if (command === "log") this.toggleDrawer();
     else if (command === "move") {
       const at = cards.indexOf(document.activeElement);
@@ -645,6 +653,40 @@ export class TableView {
     }, t("table.uno"));
   }
 
+  /** The quick reactions a tap away at the table (they are also in the chat): a button that
+   * opens them over the hand; one tap sends one and closes them. Off while the seat is muted. */
+  reactButton() {
+    const muted = (this.room.muted || []).includes(this.me);
+    const open = this.reacting && !muted;
+    const box = h("div.react-box");
+    box.append(h("button.react-toggle", {
+      type: "button",
+      title: t("chat.reactions"),
+      "aria-label": t("chat.reactions"),
+      "aria-expanded": String(open),
+      dataset: { key: "react", verb: "reactions" },
+      disabled: muted || undefined,
+      onclick: () => {
+        this.reacting = !this.reacting;
+        this.render();
+      },
+    }, "☺"));
+    if (open) {
+      box.append(h("div.react-pop", { role: "group", "aria-label": t("chat.reactions") }, catalog().reactions.map((key) => h("button.reaction", {
+        type: "button",
+        title: t(`reaction.${key}`),
+        "aria-label": t(`reaction.${key}`),
+        dataset: { reaction: key, key: `react-${key}` },
+        onclick: () => {
+          this.reacting = false;
+          this.conn.chat({ reaction: key });
+          this.render();
+        },
+      }, (REACTIONS[key] || { glyph: "" }).glyph))));
+    }
+    return box;
+  }
+
   renderHand(obs, side, sideColors) {
     const { byCard } = groupActions(obs);
     const myTurn = this.myDecision();
@@ -660,6 +702,7 @@ export class TableView {
       this.avatar(names[me] || "", me, active),
       h("div.me-box", {}, h("span.me-name", { title: names[me] }, shortName(names[me] || "", 16)), h("span.me-info", {}, `${t("n.cards", { count: obs.hand.length })} · ${t("n.points", { count: obs.scores[me] })}`)),
       h("span.timer", { role: "timer", "aria-label": t("table.time_left") }),
+      this.reactButton(),
       sortButton,
       this.unoButton(obs)));
     const list = h("ul.hand", { dataset: { count: String(sorted.length) } });
