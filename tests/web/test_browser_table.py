@@ -178,6 +178,15 @@ def test_the_room_is_made_with_its_bots_and_the_invite_says_who_hosts(
         ann.fill("#your-name", "Ann")
         ann.fill("#players", "4")
         ann.fill("#bots", "2")
+        # The bots by strength come first, under their own heading; the engine's own bots after.
+        catalog = json.loads(urllib.request.urlopen(f"{web_server.url}/api/catalog", timeout=10).read())
+        groups = ann.eval_on_selector_all(
+            "#bot-kind optgroup", "gs => gs.map(g => [g.label, [...g.children].map(o => o.value)])"
+        )
+        assert groups == [
+            ["By strength", catalog["levels"]],
+            ["Other bots", [b for b in catalog["bots"] if b not in catalog["levels"]]],
+        ]
         ann.select_option("#bot-kind", "normal")
         ann.click("#create-button")
         ann.wait_for_selector(".waiting")

@@ -7,7 +7,7 @@ import { clear, h } from "./dom.js";
 import { logoSvg } from "./cards.js";
 import { errorText } from "./net.js";
 import { N_, t } from "./i18n.js";
-import { botChoice, botStrength, valueWords } from "./options.js";
+import { botChoice, botOptions, valueWords } from "./options.js";
 import { publicRoomsPanel } from "./together.js";
 
 /** The presets of rules: the variant's official rules, a house party, or your own choice. */
@@ -92,7 +92,7 @@ export function lobbyPage(app, catalog) {
   const bots = h("input#bots", { type: "number", name: "bots", value: "3", min: "0", max: "9", inputmode: "numeric" });
   // The strength alone in the list (a long option would widen the form on a phone); what it is
   // like under the row.
-  const strength = h("select#bot-kind", { name: "bot", "aria-describedby": "bot-kind-hint" }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal" }, botStrength(b))));
+  const strength = h("select#bot-kind", { name: "bot", "aria-describedby": "bot-kind-hint" }, botOptions(catalog, "normal"));
   const strengthHelp = h("p.hint#bot-kind-hint", {}, botChoice(strength.value));
   strength.addEventListener("change", () => { strengthHelp.textContent = botChoice(strength.value); });
   const yourName = h("input#your-name", { type: "text", name: "name", maxlength: "40", required: true, value: memory.name(), autocomplete: "nickname" });

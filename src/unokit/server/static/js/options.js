@@ -2,6 +2,7 @@
 // plays that differ from its variant's defaults (the invite page, the waiting room, the
 // drawer), and a bot's strength beside its name.
 
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 /** The words of an option's value. */
@@ -43,4 +44,16 @@ export function botStrength(bot) {
 export function botChoice(bot) {
   if (bot.startsWith("policy:")) return bot.slice(7);
   return t("lobby.bot_choice", { bot: t(`bot.${bot}`), help: t(`bot.${bot}.help`) });
+}
+
+/** The options of a bot list: the levels first, by strength, then the other bots (the engine's
+ * own and any trained policy the server offers), each group labelled. `titled` puts each
+ * bot's description on its option too (where no hint line says it). */
+export function botOptions(catalog, selected, titled = false) {
+  const option = (b) => h("option", { value: b, selected: b === selected, title: titled ? botChoice(b) : undefined }, botStrength(b));
+  const levels = catalog.bots.filter((b) => catalog.levels.includes(b));
+  const others = catalog.bots.filter((b) => !catalog.levels.includes(b));
+  const groups = [h("optgroup", { label: t("lobby.bot_levels") }, levels.map(option))];
+  if (others.length) groups.push(h("optgroup", { label: t("lobby.bot_others") }, others.map(option)));
+  return groups;
 }

@@ -10,7 +10,7 @@ import { clear, h } from "./dom.js";
 import { openHelp } from "./help.js";
 import { t } from "./i18n.js";
 import { api, errorText, memory, RoomConnection } from "./net.js";
-import { botChoice, botStrength, rulesOn } from "./options.js";
+import { botOptions, botStrength, rulesOn } from "./options.js";
 import { pageTools, setStatus } from "./page.js";
 import { TableView } from "./table.js";
 import { playAgainPanel, playNow } from "./together.js";
@@ -175,7 +175,7 @@ export function roomPage(app, code, catalog) {
     const muted = room.muted || [];
     const list = h("ul.seat-list");
     room.seats.forEach((seat) => {
-      const pick = h("select", { "aria-label": t("host.bot_for_seat", { number: seat.seat + 1 }) }, catalog.bots.map((b) => h("option", { value: b, selected: b === "normal", title: botChoice(b) }, botStrength(b))));
+      const pick = h("select", { "aria-label": t("host.bot_for_seat", { number: seat.seat + 1 }) }, botOptions(catalog, "normal", true));
       const row = seatLine(room, seat, conn.seat);
       const actions = h("span.seat-actions");
       if (allowedSeats && seat.seat !== conn.seat) {
