@@ -14,8 +14,10 @@ from unokit.bots import make_bot
 from unokit.bots.habits import ForgetfulBot, Habits
 from unokit.core.observation import redact
 from unokit.core.rng import Rng
+from unokit.i18n import LANGUAGES
+from unokit.i18n.catalog import current, use
 from unokit.narration import plain
-from unokit.play.commands import Setup, default_bot, make_setup
+from unokit.play.commands import BOT_NAME_COUNT, Setup, bot_names, default_bot, make_setup
 from unokit.play.session import Player, Session, Teller, summarize
 from unokit.record import RecordingGame, verify
 
@@ -350,6 +352,23 @@ def test_the_default_table_is_flip_with_three_bots(tmp_path: Path) -> None:
     assert [p.human for p in session.players] == [True, False, False, False]
     assert session.game.seed == 5 and session.record_path == tmp_path / "g.json"
     assert setup.session(2).record_path == tmp_path / "g-2.json"
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_bots_are_named_in_the_players_language(code: str, tmp_path: Path) -> None:
+    """The terminal's bots take the names of the reader's catalogue (``play.bot_names``): ten
+    different one-word names, enough for the largest table, skipping a name a person took."""
+    before = current()
+    try:
+        use(code)
+        names = bot_names()
+        assert len(names) == len(set(names)) == BOT_NAME_COUNT
+        assert all(name.isalpha() for name in names), names
+        setup = make_setup("classic", 10, None, 5, [], [names[1]], CAREFUL, tmp_path / "g.json")
+        session = setup.session()
+        assert session.names == [names[1], names[0], *names[2:]]
+    finally:
+        use(before)
 
 
 def test_hot_seat_set_up_and_its_errors(tmp_path: Path) -> None:

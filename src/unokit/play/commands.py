@@ -37,8 +37,15 @@ from ..record.commands import load
 from ..record.render import render_log, render_step
 from .session import Player, Session, default_record_dir, default_record_path
 
-#: Names given to bots, in seat order (skipping any a person uses).
-BOT_NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
+#: How many names a catalogue's ``play.bot_names`` gives: one for each seat of the largest table.
+BOT_NAME_COUNT = 10
+
+
+def bot_names() -> tuple[str, ...]:
+    """The names given to bots in the reader's language, in seat order (``Ana Bo Cy …``;
+    ``Аня Боря Сима …``): the catalogue's ``play.bot_names``, :data:`BOT_NAME_COUNT` names
+    apart by spaces."""
+    return tuple(catalog().t("play.bot_names").split())
 
 
 def default_bot() -> str:
@@ -70,6 +77,7 @@ class Setup:
     record: Path | None = None
     record_in_folder: bool = False
     externals: dict[int, ExternalBot] = field(default_factory=dict)
+    bot_names: tuple[str, ...] = field(default_factory=bot_names)  # skipping any a person uses
 
     def session(self, number: int = 1) -> Session:
         """Deal game ``number`` of this setup: seed ``seed + number - 1`` when a seed was
@@ -77,7 +85,7 @@ class Setup:
         seed = secrets.randbits(32) if self.seed is None else self.seed + number - 1
         game, setup_events = RecordingGame.new(self.variant, self.players, seed, **self.options)
         taken = {h.lower() for h in self.humans}
-        free_names = [n for n in BOT_NAMES if n.lower() not in taken]
+        free_names = [n for n in self.bot_names if n.lower() not in taken]
         players: list[Player] = [Player(name) for name in self.humans]
         for k, bot_name in enumerate(self.bots):
             seed_of_bot = bot_seed(game.seed, len(players))
