@@ -103,6 +103,10 @@ def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerPr
         ann.wait_for_selector('.reaction-float[data-seat="1"]')
         _shows(ann, "Ben: ★ Nice one!")
         assert ben.locator(".react-pop").count() == 0
+        ben.click(".react-toggle")  # opened again, a tap elsewhere closes them
+        ben.wait_for_selector(".react-pop")
+        ben.click(".table-root .table", position={"x": 5, "y": 5})
+        wait_until(ben, "!document.querySelector('.react-pop')")
         # the host mutes Ben: his field and his reactions are off, and a message he forces through is refused
         ann.click("#tab-room")  # the drawer's room tab holds the host's controls
         ann.click('[data-verb="mute"][data-seat="1"]')

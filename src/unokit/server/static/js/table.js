@@ -53,6 +53,14 @@ export class TableView {
     this.timer = setInterval(() => this.tick(), 250);
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
+    // A tap anywhere but on the quick reactions closes them.
+    this.outsideHandler = (event) => {
+      if (this.reacting && !(event.target instanceof Element && event.target.closest(".react-box"))) {
+        this.reacting = false;
+        this.render();
+      }
+    };
+    document.addEventListener("pointerdown", this.outsideHandler);
     this.resize = new ResizeObserver(() => {
       this.layoutSeats();
       this.layoutHand();
@@ -67,6 +75,7 @@ export class TableView {
   destroy() {
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.keyHandler);
+    document.removeEventListener("pointerdown", this.outsideHandler);
     this.resize.disconnect();
   }
 
