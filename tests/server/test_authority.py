@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from unokit.server.client import RoomClient, ServerError, create_room
-from unokit.server.room import BOT_NAMES
+from unokit.server.room import DEFAULT_NAMES_LANG, bot_names_for
 
 from .support import FAST, ServerProcess, choose, moved_on, run
 
@@ -42,7 +42,7 @@ def test_host_commands_are_checked_against_the_room_phase(shared_server: ServerP
         seated = await me.wait_for(lambda s: s["room"]["seats"][2]["kind"] == "bot")
         # bots sit down with people's names, all different, and their kind beside them
         names = [seat["name"] for seat in seated["room"]["seats"]]
-        assert names[0] == "Ann" and len(set(names)) == 3 and set(names[1:]) <= set(BOT_NAMES)
+        assert names[0] == "Ann" and len(set(names)) == 3 and set(names[1:]) <= set(bot_names_for(DEFAULT_NAMES_LANG))
         assert [seat["bot"] for seat in seated["room"]["seats"]] == [None, "random", "random"]
         await me.host("start", host)
         # playing: seats may not change, the game may not restart (bots wait for Ann's turn)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from unokit.server.client import RoomClient, ServerError, create_room, get_json
-from unokit.server.room import BOT_NAMES
+from unokit.server.room import DEFAULT_NAMES_LANG, RoomSpec, bot_names_for
 
 from .support import FAST, ServerProcess, run
 
@@ -19,7 +19,8 @@ def test_bots_are_seated_when_the_room_is_created(shared_server: ServerProcess) 
     seats = get_json(shared_server.url, f"/api/rooms/{room['room']}")["seats"]
     assert [s["kind"] for s in seats] == ["open", "open", "bot", "bot"]
     assert [s["bot"] for s in seats[2:]] == ["heuristic", "random"]
-    assert seats[2]["name"] != seats[3]["name"] and {seats[2]["name"], seats[3]["name"]} <= set(BOT_NAMES)
+    names = {seats[2]["name"], seats[3]["name"]}
+    assert len(names) == 2 and names <= set(bot_names_for(DEFAULT_NAMES_LANG))
 
     async def body() -> None:
         me = await RoomClient.join(shared_server.url, room["room"], name="Ann")
@@ -27,6 +28,31 @@ def test_bots_are_seated_when_the_room_is_created(shared_server: ServerProcess) 
         await me.close()
 
     run(body)
+
+
+@pytest.mark.parametrize("lang", ["ru", "de"])
+def test_bots_take_names_of_the_language_the_room_was_made_in(shared_server: ServerProcess, lang: str) -> None:
+    room = create_room(shared_server.url, "classic", 4, settings=FAST, bots=["normal"] * 3, lang=lang)
+    info = get_json(shared_server.url, f"/api/rooms/{room['room']}")
+    names = [seat["name"] for seat in info["seats"][1:]]
+    assert len(set(names)) == 3 and set(names) <= set(bot_names_for(lang))
+    assert bot_names_for(lang) != bot_names_for(DEFAULT_NAMES_LANG)
+    assert lang != "ru" or all("\u0400" <= name[0] <= "\u04ff" for name in names), names  # Cyrillic
+    assert room["spec"]["lang"] == lang
+
+
+def test_a_rooms_language_is_kept_with_it() -> None:
+    spec = RoomSpec.build("classic", 3, {}, None, False, "ru")
+    assert RoomSpec.from_json(spec.to_json()) == spec and spec.lang == "ru"
+    stored_before_languages = {key: value for key, value in spec.to_json().items() if key != "lang"}
+    assert RoomSpec.from_json(stored_before_languages).lang == DEFAULT_NAMES_LANG
+
+
+@pytest.mark.parametrize("lang", ["xx", "en-XA", "", 7])
+def test_a_room_in_an_unknown_language_is_refused(shared_server: ServerProcess, lang: Any) -> None:
+    with pytest.raises(ServerError) as caught:
+        create_room(shared_server.url, "classic", 2, lang=lang)
+    assert caught.value.code == "bad_room" and "'lang'" in str(caught.value)
 
 
 @pytest.mark.parametrize(

@@ -12,13 +12,15 @@ Every variant in Russian is ``UNOKIT_TEST_ALL=1`` (``make test-all``); ``make te
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 
 import pytest
 from playwright.sync_api import Browser, Page
 
 from unokit.core.variants import VARIANT_NAMES
-from unokit.server.room import BOT_NAMES
+from unokit.server.room import DEFAULT_NAMES_LANG, bot_names_for
 
 from ..helpers import TEST_ALL
 from ..server.support import ServerProcess
@@ -91,8 +93,12 @@ def test_a_whole_game_in_russian(browser: Browser, web_server: ServerProcess, va
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        create_room(page, web_server.url, name="Аня", variant=variant, players=3, bots=2)
+        code = create_room(page, web_server.url, name="Аня", variant=variant, players=3, bots=2)
         assert page.evaluate("document.documentElement.lang") == "ru"
+        # the room was made in Russian: its bots sit down with Russian names
+        seats = json.loads(urllib.request.urlopen(f"{web_server.url}/api/rooms/{code}", timeout=10).read())["seats"]
+        bots = {seat["name"] for seat in seats if seat["kind"] == "bot"}
+        assert len(bots) == 2 and bots <= set(bot_names_for("ru")), bots
         start_game(page)
         texts: list[str] = []
         play_to_the_end([Clicker(page)], on_idle=lambda: texts.append(_read(page)), timeout=200)
@@ -117,7 +123,7 @@ def _check_pseudo(page: Page, where: str, allowed: list[str]) -> None:
 
 def test_every_screen_in_the_pseudo_language(browser: Browser, web_server: ServerProcess) -> None:
     url = web_server.url
-    names = ["Ann", "Bo", "UNO", "unokit", *BOT_NAMES]  # people's names, the bots' too
+    names = ["Ann", "Bo", "UNO", "unokit", *bot_names_for(DEFAULT_NAMES_LANG)]  # people's names, the bots' too
     phone = _page(browser, "en-US", width=390)
     page = _page(browser, "en-US")
     try:

@@ -80,14 +80,18 @@ def create_room(
     settings: dict[str, Any] | None = None,
     public: bool = False,
     bots: list[str] | None = None,
+    lang: str | None = None,
 ) -> dict[str, Any]:
     """Create a room (``POST /api/rooms``); returns its ``room`` code, ``link``, ``websocket``
     address and the ``host_token``. A ``public`` room is listed in the lobby (:func:`lobby`);
-    ``bots`` seats a bot of each name at the last seats before the answer comes. Raises
-    :class:`ServerError` ``bad_room`` for a bad spec."""
+    ``bots`` seats a bot of each name at the last seats before the answer comes; ``lang`` (a
+    language code of the catalogue) names them in that language. Raises :class:`ServerError`
+    ``bad_room`` for a bad spec."""
     body: dict[str, Any] = {"variant": variant, "options": options or {}, "settings": settings or {}}
     if public:
         body["public"] = True
+    if lang is not None:
+        body["lang"] = lang
     if players is not None:
         body["players"] = players
     if bots:

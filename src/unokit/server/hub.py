@@ -40,7 +40,7 @@ from .cluster import Link, node_channel, room_channel
 from .edge import EdgeConfig, origin_of
 from .metrics import Metrics, count_rooms
 from .protocol import RateLimit, decode, encode, error, websocket_url
-from .room import CLOSED, RoomError, RoomSpec, RoomState
+from .room import CLOSED, DEFAULT_NAMES_LANG, RoomError, RoomSpec, RoomState
 from .storage import Append, Pruned, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
 
 log = logging.getLogger("unokit.server")
@@ -233,7 +233,7 @@ class Hub:
         """Create a room from an HTTP request body, with links under ``base_url`` (where the
         client reaches this server); ``bots`` seats a bot of each name at its last seats. Raise
         :class:`RoomError` ``bad_room`` (``bad_bot`` for an unknown bot)."""
-        unknown = set(request) - {"variant", "players", "options", "settings", "public", "bots"}
+        unknown = set(request) - {"variant", "players", "options", "settings", "public", "bots", "lang"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
         spec = RoomSpec.build(
@@ -242,6 +242,7 @@ class Hub:
             request.get("options"),
             request.get("settings"),
             request.get("public", False),
+            request.get("lang", DEFAULT_NAMES_LANG),
         )
         bots = request.get("bots", [])
         if not isinstance(bots, list) or not all(isinstance(bot, str) for bot in bots):

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 from .. import Event, Game, InvalidActionError, UnokitError
 from ..bots import POLICY_PREFIX, bot_names, level_names
+from ..i18n import LANGUAGES, catalog
 from ..record import GameRecord, Result, Seat
 
 LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
@@ -74,13 +75,18 @@ def bot_spec(name: str) -> str:
     return POLICY_BOTS.get(name, name)
 
 
-#: The names bots sit down with: people's names from many countries, so that a table reads like
-#: one ("Greta played a Red 5"); the bot's strength is shown beside it.
-BOT_NAMES: tuple[str, ...] = (
-    "Ada", "Boris", "Chloé", "Dmitri", "Emma", "Farid", "Greta", "Hiro", "Inès", "Jonas",
-    "Kemal", "Lena", "Mateo", "Nadia", "Olga", "Priya", "Quentin", "Rosa", "Sami", "Tomás",
-    "Uma", "Viktor", "Wen", "Yara", "Zoe", "Amara", "Bruno", "Carmen", "Diego", "Elif",
-)  # fmt: skip
+#: The language of a room's bot names when its creator names none (a room of "Play now", or a
+#: client that says nothing): English's list is people's names from many countries.
+DEFAULT_NAMES_LANG = "en"
+
+
+@functools.cache
+def bot_names_for(lang: str) -> tuple[str, ...]:
+    """The names bots sit down with in a room of language ``lang`` (a code of ``LANGUAGES``):
+    people's names, so that a table reads like one ("Greta played a Red 5"; the bot's strength
+    is shown beside it). They are the catalogue's ``room.bot_names``, apart by spaces."""
+    return tuple(catalog(lang).t("room.bot_names").split())
+
 
 #: A player's name: at most this many characters, and this many columns on the table (a
 #: character of a wide script counts two, a combining mark none).
@@ -304,9 +310,17 @@ class RoomSpec:
     options: dict[str, Any]
     settings: Settings
     public: bool = False
+    lang: str = DEFAULT_NAMES_LANG  # the language of its bots' names (its creator's)
 
     @staticmethod
-    def build(variant: object, players: object, options: object, settings: object, public: object = False) -> RoomSpec:
+    def build(
+        variant: object,
+        players: object,
+        options: object,
+        settings: object,
+        public: object = False,
+        lang: object = DEFAULT_NAMES_LANG,
+    ) -> RoomSpec:
         """Check a requested room with the engine; raise :class:`RoomError` ``bad_room``."""
         if not isinstance(variant, str) or len(variant) > 200:
             raise RoomError("bad_room", "'variant' must be a variant name such as 'flip'")
@@ -325,8 +339,10 @@ class RoomSpec:
                 raise RoomError("bad_room", f"option {name!r} must be between {-SAFE_INTEGER} and {SAFE_INTEGER}")
         if not isinstance(public, bool):
             raise RoomError("bad_room", "'public' must be true or false")
+        if not isinstance(lang, str) or lang not in LANGUAGES:
+            raise RoomError("bad_room", f"'lang' must be one of {', '.join(LANGUAGES)}")
         options_used = trial.options.as_dict(trial.rules)
-        return RoomSpec(trial.variant, trial.n, options_used, Settings.from_json(settings), public)
+        return RoomSpec(trial.variant, trial.n, options_used, Settings.from_json(settings), public, lang)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -335,12 +351,16 @@ class RoomSpec:
             "options": dict(self.options),
             "settings": self.settings.to_json(),
             "public": self.public,
+            "lang": self.lang,
         }
 
     @staticmethod
     def from_json(obj: dict[str, Any]) -> RoomSpec:
+        """The spec :meth:`to_json` wrote (a room stored before rooms had a language names its
+        bots in :data:`DEFAULT_NAMES_LANG`)."""
         settings = Settings(**obj["settings"])
-        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), settings, bool(obj.get("public", False)))
+        public, lang = bool(obj.get("public", False)), obj.get("lang", DEFAULT_NAMES_LANG)
+        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), settings, public, lang)
 
     @functools.cached_property
     def changed_options(self) -> dict[str, Any]:
@@ -572,20 +592,21 @@ class RoomState:
         return sum(1 for seat in self.seats if seat.kind == "open")
 
     def bot_person_name(self, index: int, taken: set[str] | None = None) -> str:
-        """A person's name for a bot sitting at seat ``index`` (:data:`BOT_NAMES`), one that no
-        other seat of the room has (nor ``taken``), chosen by the room code and the seat so that
-        rooms differ; numbered ("Ada 2") only when every name is taken."""
+        """A person's name for a bot sitting at seat ``index`` (:func:`bot_names_for` the room's
+        language), one that no other seat of the room has (nor ``taken``), chosen by the room
+        code and the seat so that rooms differ; numbered ("Ada 2") only when every name is taken."""
         if taken is None:
             taken = {seat.name for i, seat in enumerate(self.seats) if i != index and seat.name}
-        start = (sum(ord(ch) for ch in self.code) * 7 + index * 11) % len(BOT_NAMES)
-        for step in range(len(BOT_NAMES)):
-            candidate = BOT_NAMES[(start + step) % len(BOT_NAMES)]
+        names = bot_names_for(self.spec.lang)
+        start = (sum(ord(ch) for ch in self.code) * 7 + index * 11) % len(names)
+        for step in range(len(names)):
+            candidate = names[(start + step) % len(names)]
             if candidate not in taken:
                 return candidate
         number = 2
-        while f"{BOT_NAMES[start]} {number}" in taken:
+        while f"{names[start]} {number}" in taken:
             number += 1
-        return f"{BOT_NAMES[start]} {number}"
+        return f"{names[start]} {number}"
 
     def _seat_number(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):

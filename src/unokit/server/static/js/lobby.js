@@ -6,7 +6,7 @@ import { api, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { logoSvg } from "./cards.js";
 import { errorText } from "./net.js";
-import { N_, t } from "./i18n.js";
+import { N_, lang, t } from "./i18n.js";
 import { botChoice, botOptions, valueWords } from "./options.js";
 import { publicRoomsPanel } from "./together.js";
 
@@ -219,6 +219,7 @@ export function lobbyPage(app, catalog) {
     try {
       const request = { variant: variantSelect.value, players: seats, options, settings, bots: Array(botCount).fill(strength.value) };
       if (create.querySelector("#public-room").checked) request.public = true;
+      if (lang() in catalog.languages) request.lang = lang(); // the bots take names of the host's language
       const room = await api("/api/rooms", request);
       memory.setHost(room.room, room.host_token);
       memory.setName(yourName.value.trim());
