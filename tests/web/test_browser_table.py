@@ -295,6 +295,8 @@ def test_a_background_tab_is_alerted_when_the_turn_comes(browser: Browser, web_s
         start_game(page)
         wait_until(page, YOUR_TURN + " || document.querySelector('.choices [data-action]') !== null")
         wait_until(page, "document.title.startsWith('●')")
+        # The title changes at once; the notification follows through the service worker.
+        wait_until(page, "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(l => l.length > 0)")
         notes = page.evaluate(
             "navigator.serviceWorker.ready.then(r => r.getNotifications())"
             ".then(list => list.map(n => [n.title, n.body]))"
