@@ -189,11 +189,19 @@ def pseudo_text(text: str) -> str:
     return f"[{''.join(out)}{pad}]" if text else text
 
 
+#: Messages that are lists of names (one word each, apart by spaces), not sentences: the
+#: pseudo-language accents each name and marks none, so that the lists still split into names.
+NAME_LISTS = frozenset({"play.bot_names", "room.bot_names"})
+
+
 def pseudo(english: Catalog) -> Catalog:
     catalog = _new_catalog("en")
     catalog.locale = Locale.parse("en")
     for message in english:
         if not message.id:
+            continue
+        if message.id in NAME_LISTS:
+            catalog.add(message.id, " ".join(name.translate(_ACCENTS) for name in str(message.string).split()))
             continue
         said = [pseudo_text(s) for s in _strings(message)]
         catalog.add(message.id, tuple(said) if isinstance(message.id, tuple | list) else said[0])

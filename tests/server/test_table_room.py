@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from unokit.i18n import LANGUAGES
 from unokit.server.client import RoomClient, ServerError, create_room, get_json
-from unokit.server.room import DEFAULT_NAMES_LANG, RoomSpec, bot_names_for
+from unokit.server.room import DEFAULT_NAMES_LANG, RoomSpec, RoomState, bot_names_for, check_name, name_key
 
 from .support import FAST, ServerProcess, run
 
@@ -39,6 +40,25 @@ def test_bots_take_names_of_the_language_the_room_was_made_in(shared_server: Ser
     assert bot_names_for(lang) != bot_names_for(DEFAULT_NAMES_LANG)
     assert lang != "ru" or all("\u0400" <= name[0] <= "\u04ff" for name in names), names  # Cyrillic
     assert room["spec"]["lang"] == lang
+
+
+def test_a_bot_never_takes_a_name_a_person_has_in_another_case() -> None:
+    """Bots are named apart from people as people are from each other (``name_key``): a person
+    called "алёна" keeps the room from seating a bot called "Алёна"."""
+    spec = RoomSpec.build("classic", 2, {}, None, False, "ru")
+    first = RoomState("ABCDEF", spec).bot_person_name(1)  # the name a bot would take at seat 1
+    room = RoomState("ABCDEF", spec)
+    room.apply({"type": "join", "seat": 0, "name": first.lower(), "token_hash": "h"})
+    assert room.bot_person_name(1) not in (first, first.lower())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_names_enough_bots(lang: str) -> None:
+    """Each catalogue's ``room.bot_names`` gives at least 20 different one-word names that a
+    person could take too (so a full room never numbers its bots)."""
+    names = bot_names_for(lang)
+    assert len(names) >= 20 and len({name_key(name) for name in names}) == len(names)
+    assert all(check_name(name) == name and " " not in name for name in names), names
 
 
 def test_a_rooms_language_is_kept_with_it() -> None:

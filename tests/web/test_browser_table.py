@@ -334,6 +334,7 @@ def test_the_help_explains_the_rules_the_cards_and_the_keys(browser: Browser, we
             "Hosts the room",
             "Dealt this hand",
             "One card left",
+            "One card left and UNO not said: anyone may catch them",
         ]
         for binding in catalog["keys"]:
             if binding["where"] != "terminal":

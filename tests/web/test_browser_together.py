@@ -103,10 +103,16 @@ def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerPr
         ann.wait_for_selector('.reaction-float[data-seat="1"]')
         _shows(ann, "Ben: ★ Nice one!")
         assert ben.locator(".react-pop").count() == 0
-        ben.click(".react-toggle")  # opened again, a tap elsewhere closes them
+        ben.click(".react-toggle")  # opened again, a tap elsewhere closes them and still does its work
         ben.wait_for_selector(".react-pop")
-        ben.click(".table-root .table", position={"x": 5, "y": 5})
+        sorted_by = ben.get_attribute("button.sort", "aria-label")
+        ben.click("button.sort")
         wait_until(ben, "!document.querySelector('.react-pop')")
+        assert ben.get_attribute("button.sort", "aria-label") != sorted_by
+        ben.click(".react-toggle")  # and Esc closes them, the focus back on their button
+        ben.wait_for_selector(".react-pop")
+        ben.keyboard.press("Escape")
+        wait_until(ben, "!document.querySelector('.react-pop') && document.activeElement.matches('.react-toggle')")
         # the host mutes Ben: his field and his reactions are off, and a message he forces through is refused
         ann.click("#tab-room")  # the drawer's room tab holds the host's controls
         ann.click('[data-verb="mute"][data-seat="1"]')

@@ -597,14 +597,15 @@ class RoomState:
         code and the seat so that rooms differ; numbered ("Ada 2") only when every name is taken."""
         if taken is None:
             taken = {seat.name for i, seat in enumerate(self.seats) if i != index and seat.name}
+        folded = {name_key(name) for name in taken}  # as people's names are told apart
         names = bot_names_for(self.spec.lang)
         start = (sum(ord(ch) for ch in self.code) * 7 + index * 11) % len(names)
         for step in range(len(names)):
             candidate = names[(start + step) % len(names)]
-            if candidate not in taken:
+            if name_key(candidate) not in folded:
                 return candidate
         number = 2
-        while f"{names[start]} {number}" in taken:
+        while name_key(f"{names[start]} {number}") in folded:
             number += 1
         return f"{names[start]} {number}"
 

@@ -28,6 +28,21 @@ function reactionWords(key) {
   return t(`reaction.${key}`);
 }
 
+/** The button of one quick reaction (the catalogue's order): its glyph, and its words where
+ * they show; `send` is called on a click. `glyphOnly` leaves the words to the label (a compact
+ * row, as over the table's hand). */
+export function reactionButton(key, send, glyphOnly = false) {
+  const reaction = REACTIONS[key] || { glyph: "" };
+  const words = reaction.line && !glyphOnly;
+  return h(`button.reaction${words ? ".line" : ""}`, {
+    type: "button",
+    dataset: { reaction: key, key: `react-${key}` },
+    title: reactionWords(key),
+    "aria-label": reactionWords(key),
+    onclick: send,
+  }, h("span", { "aria-hidden": "true" }, reaction.glyph), words ? ` ${reactionWords(key)}` : null);
+}
+
 const MAX_LINES = 200;
 const FLOAT_MS = 2600;
 
@@ -56,13 +71,7 @@ export class ChatPanel {
       if (this.conn.chat({ text })) this.input.value = "";
     });
     this.reactions = h("div.reactions", { role: "group", "aria-label": t("chat.reactions") },
-      catalog().reactions.map((key) => [key, REACTIONS[key] || { glyph: "" }]).map(([key, reaction]) => h(`button.reaction${reaction.line ? ".line" : ""}`, {
-        type: "button",
-        dataset: { reaction: key },
-        title: reactionWords(key),
-        "aria-label": reactionWords(key),
-        onclick: () => this.conn.chat({ reaction: key }),
-      }, h("span", { "aria-hidden": "true" }, reaction.glyph), reaction.line ? ` ${reactionWords(key)}` : null)));
+      catalog().reactions.map((key) => reactionButton(key, () => this.conn.chat({ reaction: key }))));
     const filters = h("div.chat-filters", {}, ["players", "spectators"].map((channel) => {
       const box = h("input", { type: "checkbox", id: `chat-show-${channel}`, checked: shown(channel) || undefined });
       box.addEventListener("change", () => {

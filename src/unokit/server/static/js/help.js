@@ -6,6 +6,7 @@ import { cardNode, colorTitle, kindTitle } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { api } from "./net.js";
 import { rulesOn } from "./options.js";
+import { SEAT_MARKS, seatMark } from "./table.js";
 import { N_, t } from "./i18n.js";
 
 let dialog = null;
@@ -73,14 +74,17 @@ export function legend(catalog, variantName) {
   return box;
 }
 
+/** What each of the table's SEAT_MARKS says. */
+const MARK_WORDS = {
+  host: N_("legend.mark_host"),
+  dealer: N_("legend.mark_dealer"),
+  uno: N_("legend.mark_uno"),
+  no_uno: N_("legend.mark_no_uno"),
+};
+
 /** The marks on the seats around the table, drawn as the table draws them. */
 function tableLegend() {
-  const marks = [
-    [h("span.count", {}, "7"), t("legend.mark_count")],
-    [h("span.badge.host", {}, "♛"), t("legend.mark_host")],
-    [h("span.badge.dealer", {}, t("seat.dealer_badge")), t("legend.mark_dealer")],
-    [h("span.badge.uno", {}, t("table.uno")), t("legend.mark_uno")],
-  ];
+  const marks = [[h("span.count", {}, "7"), t("legend.mark_count")], ...SEAT_MARKS.map((kind) => [seatMark(kind), t(MARK_WORDS[kind])])];
   return h("ul.mark-list", {}, marks.map(([mark, words]) => h("li", {}, h("span.mark", { "aria-hidden": "true" }, mark), h("span", {}, words))));
 }
 

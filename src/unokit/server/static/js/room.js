@@ -64,7 +64,11 @@ export function roomPage(app, code, catalog) {
       draw();
     },
     onChat: (msg) => chat && chat.receive(msg),
-    onChatError: (msg) => chat && chat.error(msg),
+    onChatError: (msg) => {
+      if (chat) chat.error(msg);
+      // A reaction sent from the table while the chat is out of sight: say why it was refused there.
+      if (table && chat && !chat.inSight) table.showError(errorText(msg, table.names()));
+    },
     onRoom: (msg) => {
       room = msg.room;
       if (chat) chat.setRoom(room);

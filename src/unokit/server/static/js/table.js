@@ -9,7 +9,7 @@ import { avatarSvg } from "./avatars.js";
 import { cardNode, catalog, colorTitle, colorWords, faceOf, faceOrder, faceTitle, faceValueOrder, parseFace, symbolGlyph } from "./cards.js";
 import { clear, h, shortName } from "./dom.js";
 import { gameOverDialog, roundSummaryPanel, summaryTable } from "./dialogs.js";
-import { REACTIONS } from "./chat.js";
+import { reactionButton } from "./chat.js";
 import { animateEvents, snapshot } from "./motion.js";
 import { actionLabel, colorLabel, groupActions, promptMessage, todoWords, waitingWords } from "./prompt.js";
 import { playSound } from "./sound.js";
@@ -23,6 +23,16 @@ const SORT_KEY = "unokit.sort";
 function sideIndex(obs, variant) {
   const index = variant.side_names.indexOf(obs.side);
   return index < 0 ? 0 : index;
+}
+
+/** The marks a seat may carry, in the order the help's legend explains them. */
+export const SEAT_MARKS = ["host", "dealer", "uno", "no_uno"];
+
+/** A seat's mark (one of SEAT_MARKS), drawn the same at the table and in the help. */
+export function seatMark(kind) {
+  if (kind === "host") return h("span.badge.host", { title: t("room.host") }, "♛");
+  if (kind === "dealer") return h("span.badge.dealer", { title: t("seat.dealer") }, t("seat.dealer_badge"));
+  return h("span.badge.uno", {}, kind === "no_uno" ? t("seat.no_uno") : t("table.uno"));
 }
 
 export class TableView {
@@ -53,12 +63,15 @@ export class TableView {
     this.timer = setInterval(() => this.tick(), 250);
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
-    // A tap anywhere but on the quick reactions closes them.
+    // A tap anywhere but on the quick reactions closes them, and still does what it tapped: the
+    // table is not drawn again under the pointer (that would lose the click).
     this.outsideHandler = (event) => {
-      if (this.reacting && !(event.target instanceof Element && event.target.closest(".react-box"))) {
-        this.reacting = false;
-        this.render();
-      }
+      if (!this.reacting || (event.target instanceof Element && event.target.closest(".react-box"))) return;
+      this.reacting = false;
+      const pop = this.root.querySelector(".react-pop");
+      if (pop) pop.remove();
+      const toggle = this.root.querySelector(".react-toggle");
+      if (toggle) toggle.setAttribute("aria-expanded", "false");
     };
     document.addEventListener("pointerdown", this.outsideHandler);
     this.resize = new ResizeObserver(() => {
@@ -251,8 +264,7 @@ export class TableView {
     else if (command === "play_drawn") click('[data-verb="play_drawn"]');
     else if (command === "back") {
       if (this.reacting) {
-        this.reacting = false;
-        this.render();
+        this.closeReactions();
         event.preventDefault();
       } else click(".cancel-choice, .close-panel");
     }
@@ -377,9 +389,9 @@ export class TableView {
       const label = [names[seat], t("n.cards", { count }), t("n.points", { count: obs.scores[seat] }), status, active ? waitingWords(obs, names[seat]) : ""].filter(Boolean).join(", ");
       const item = h(`li.seat${active ? ".to-act" : ""}`, { "aria-current": active ? "true" : undefined, "aria-label": label, dataset: { seat: String(seat), kind: info.kind, anchor: `seat-${seat}` } });
       const badges = h("div.seat-badges");
-      if (room.host_seat === seat) badges.append(h("span.badge.host", { title: t("room.host") }, "♛"));
-      if (obs.dealer === seat) badges.append(h("span.badge.dealer", { title: t("seat.dealer") }, t("seat.dealer_badge")));
-      if (count === 1) badges.append(h("span.badge.uno", {}, obs.uno_exposed === seat ? t("seat.no_uno") : t("table.uno")));
+      if (room.host_seat === seat) badges.append(seatMark("host"));
+      if (obs.dealer === seat) badges.append(seatMark("dealer"));
+      if (count === 1) badges.append(seatMark(obs.uno_exposed === seat ? "no_uno" : "uno"));
       item.append(
         h("div.seat-head", {}, this.avatar(info.name || "", seat, active), h("span.count", { title: t("n.cards", { count }) }, String(count))),
         h("div.seat-name", { title: names[seat] }, shortName(names[seat], 12)),
@@ -666,7 +678,8 @@ export class TableView {
    * opens them over the hand; one tap sends one and closes them. Off while the seat is muted. */
   reactButton() {
     const muted = (this.room.muted || []).includes(this.me);
-    const open = this.reacting && !muted;
+    if (muted) this.reacting = false; // muted while they were open: they stay closed after
+    const open = this.reacting;
     const box = h("div.react-box");
     box.append(h("button.react-toggle", {
       type: "button",
@@ -681,19 +694,20 @@ export class TableView {
       },
     }, "☺"));
     if (open) {
-      box.append(h("div.react-pop", { role: "group", "aria-label": t("chat.reactions") }, catalog().reactions.map((key) => h("button.reaction", {
-        type: "button",
-        title: t(`reaction.${key}`),
-        "aria-label": t(`reaction.${key}`),
-        dataset: { reaction: key, key: `react-${key}` },
-        onclick: () => {
-          this.reacting = false;
-          this.conn.chat({ reaction: key });
-          this.render();
-        },
-      }, (REACTIONS[key] || { glyph: "" }).glyph))));
+      box.append(h("div.react-pop", { role: "group", "aria-label": t("chat.reactions") }, catalog().reactions.map((key) => reactionButton(key, () => {
+        this.conn.chat({ reaction: key });
+        this.closeReactions();
+      }, true))));
     }
     return box;
+  }
+
+  /** Close the quick reactions and give the focus back to the button that opens them. */
+  closeReactions() {
+    this.reacting = false;
+    this.render();
+    const toggle = this.root.querySelector(".react-toggle");
+    if (toggle) toggle.focus({ preventScroll: true });
   }
 
   renderHand(obs, side, sideColors) {
