@@ -308,6 +308,26 @@ def test_a_background_tab_is_alerted_when_the_turn_comes(browser: Browser, web_s
         page.context.close()
 
 
+def test_a_reaction_refused_at_the_table_is_said_there(browser: Browser, web_server: ServerProcess) -> None:
+    """On a phone the chat is in the closed drawer: reactions sent from the table past the seat's
+    rate (5 at once, then 1 a second on this server) are refused, and the refusal is said over
+    the hand, where they were sent."""
+    page = _page(browser, "phone")
+    try:
+        create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1)
+        start_game(page)
+        page.wait_for_selector(".react-toggle")
+        page.evaluate(
+            """() => { for (let i = 0; i < 15; i++) {
+                         document.querySelector('.react-toggle').click();
+                         document.querySelector('.react-pop [data-reaction="yes"]').click(); } }"""
+        )
+        said = "[...document.querySelectorAll('[data-region=prompt] .error')].map(e => e.textContent).join()"
+        wait_until(page, f"({said}).includes('too many')")
+    finally:
+        page.context.close()
+
+
 def test_the_help_explains_the_rules_the_cards_and_the_keys(browser: Browser, web_server: ServerProcess) -> None:
     page = _page(browser, "phone")
     try:
