@@ -47,7 +47,8 @@ def test_optimus_prime_a_challenge_and_two_discards_by_keyboard() -> None:
                 lambda: waiting(app) and app.table.prompt is not None and app.table.prompt.decision == "discard_cards",
             )
             text = screen_text(app)
-            assert "(Red 5 against Yellow" in text and "You won" in text  # the duel
+            flowing = " ".join(text.split())  # the log goes on to its next line between cards
+            assert "(Red 5 against Yellow 3): You won" in flowing  # the duel
             assert "discard 2 cards" in text
             await pilot.press("1", "enter")
             await settle(pilot, lambda: waiting(app))

@@ -291,6 +291,36 @@ def test_the_round_summary_never_breaks_a_card_at_80_columns(lang: str) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_log_line_is_never_broken_inside_a_cards_title(lang: str) -> None:
+    """A line longer than the log at 80x24 goes on to the next line between words, never inside
+    a card's title or a player's name (``Wild Draw Four``, ``Дикая +4``): here the title starts
+    ten columns before the edge, where a plain word wrap would cut it."""
+    before = i18n.current()
+    i18n.use(lang)
+    try:
+        setup = make_setup("classic", 2, "random", 3, [], [], CAREFUL, None)
+
+        async def scenario() -> None:
+            app = app_for(setup.session)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await settle(pilot, lambda: waiting(app))
+                table = app.table
+                log = table.query_one("#log", RichLog)
+                width = log.scrollable_content_region.width
+                title = table.teller.words.card("wild_draw_four")
+                assert " " in title  # a title of several words
+                table.log_lines([f"{'y' * (width - 10)} {title} {table.session.names[1]}"])
+                await pilot.pause()
+                shown = [strip.text.rstrip() for strip in log.lines[-3:]]
+                assert any(line.startswith(f"{title} ") for line in shown), shown
+                assert all(len(line) <= width for line in shown), shown
+
+        asyncio.run(scenario())
+    finally:
+        i18n.use(before)
+
+
 @pytest.mark.parametrize(("size", "shown"), [((80, 24), 9), ((100, 30), 15)])
 def test_the_log_keeps_the_last_moves_in_view_and_l_shows_the_whole_game(size: tuple[int, int], shown: int) -> None:
     """Four players: the log has ``shown`` lines on your turn; L lists every line so far."""

@@ -307,6 +307,7 @@ class TableScreen(Screen[None]):
         self.window_keys = ""
         self.finished = False
         self.teller: Teller = session.teller()
+        self.log_phrases = self.teller.phrases(session.game.deck.card_texts())  # kept whole in the log
         self.hand_layout: list[list[int]] = []  # the hand's rows of cards, as last drawn
         self.hand_top = 0  # the first row of cards in view, for hands taller than the screen
         self.recent: deque[str] = deque(maxlen=LAST_PLAYS)  # the log's latest lines, for the summary
@@ -602,11 +603,12 @@ class TableScreen(Screen[None]):
         return text
 
     def log_lines(self, lines: Sequence[str], style: str = "") -> None:
+        """Write ``lines`` into the log, each laid out at the log's width without breaking a
+        card's title, a colour or a name (:meth:`~unokit.play.session.Teller.phrases`)."""
         log = self.query_one("#log", RichLog)
         for line in lines:
-            text = Text(line, style=style)
-            self.history.append(text)
-            log.write(text)
+            self.history.append(Text(line, style=style))
+            log.write(look.Flow(look.words_to_flow(line, self.log_phrases), style=style))
 
     # ------------------------------------------------------------------ the game loop
     async def pause(self, seconds: float) -> None:

@@ -113,11 +113,16 @@ def words_to_flow(text: str, whole: Iterable[str]) -> list[Text]:
 
 class Flow:
     """Chips laid out in lines at the width they are drawn at (a Rich renderable): a resized
-    screen lays them out again, never breaking a chip. ``lead`` starts the first line."""
+    screen lays them out again, never breaking a chip. ``lead`` starts the first line; ``style``
+    is laid over all of it, gaps included."""
 
-    def __init__(self, chips: list[Text], gap: str = " ", lead: Text | None = None) -> None:
+    def __init__(self, chips: list[Text], gap: str = " ", lead: Text | None = None, style: str = "") -> None:
         self.chips = [lead, *chips] if lead is not None else chips
         self.gap = gap
+        self.style = style
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield wrap_chips(self.chips, options.max_width, self.gap)
+        text = wrap_chips(self.chips, options.max_width, self.gap)
+        if self.style:
+            text.stylize(self.style)
+        yield text

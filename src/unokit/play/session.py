@@ -8,7 +8,7 @@ another front end (a plain prompt, a web page) reuse it.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -285,6 +285,14 @@ class Teller:
 
     def lines(self, events: list[Event]) -> list[str]:
         return [line for line in (self.line(e) for e in events) if line]
+
+    def phrases(self, deck_texts: Iterable[str]) -> list[str]:
+        """What a line this teller says is never broken inside, when it is laid out in lines: the
+        title of each face of the deck's cards (``deck_texts``, ``red 5/pink 2``), each colour as
+        it is said (``teal ▲``) and each player's name."""
+        titles = {self.words.card(face) for text in deck_texts for face in text.split("/")}
+        colours = {self.words.color(name) for name in COLOR_NAMES}
+        return sorted(titles | colours | set(self.names))
 
 
 class Session:
