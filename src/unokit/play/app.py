@@ -118,7 +118,7 @@ def help_rules(game: Game) -> Group:
     shows it: each line flows over as many lines as the width needs without breaking a card's
     title or a card with its points (:func:`~unokit.play.help.whole_words`); then the keys that
     close the help."""
-    whole = whole_words(game)
+    whole = look.flow_pieces(whole_words(game))
     lines: list[RenderableType] = [
         Text(f"\n{words_for(None, None).t('help.in_short', variant=game.variant)}", style="bold")
     ]
@@ -307,7 +307,7 @@ class TableScreen(Screen[None]):
         self.window_keys = ""
         self.finished = False
         self.teller: Teller = session.teller()
-        self.log_phrases = self.teller.phrases(session.game.deck.card_texts())  # kept whole in the log
+        self.log_pieces = look.flow_pieces(self.teller.phrases(session.game.deck.card_texts()))  # kept whole
         self.hand_layout: list[list[int]] = []  # the hand's rows of cards, as last drawn
         self.hand_top = 0  # the first row of cards in view, for hands taller than the screen
         self.recent: deque[str] = deque(maxlen=LAST_PLAYS)  # the log's latest lines, for the summary
@@ -608,7 +608,7 @@ class TableScreen(Screen[None]):
         log = self.query_one("#log", RichLog)
         for line in lines:
             self.history.append(Text(line, style=style))
-            log.write(look.Flow(look.words_to_flow(line, self.log_phrases), style=style))
+            log.write(look.Flow(look.words_to_flow(line, self.log_pieces), style=style))
 
     # ------------------------------------------------------------------ the game loop
     async def pause(self, seconds: float) -> None:

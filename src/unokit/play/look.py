@@ -103,12 +103,18 @@ def wrap_chips(chips: list[Text], width: int, gap: str = " ") -> Text:
     return Text("\n").join(Text(gap).join(chips[i] for i in row) for row in chip_rows(chips, width, gap))
 
 
-def words_to_flow(text: str, whole: Iterable[str]) -> list[Text]:
-    """``text`` cut at its spaces into pieces for a :class:`Flow`, except that each of ``whole``
-    (a card's title) stays one piece, with any punctuation that follows it."""
+def flow_pieces(whole: Iterable[str]) -> re.Pattern[str]:
+    """The pattern :func:`words_to_flow` cuts by: each of ``whole`` (a card's title) one piece,
+    with any punctuation that follows it, else a run of text between spaces. Built once for
+    many lines."""
     names = "|".join(re.escape(name) for name in sorted(whole, key=len, reverse=True))
-    pattern = re.compile(rf"(?:{names})\S*|\S+" if names else r"\S+")
-    return [Text(piece) for piece in pattern.findall(text)]
+    return re.compile(rf"(?:{names})\S*|\S+" if names else r"\S+")
+
+
+def words_to_flow(text: str, pieces: re.Pattern[str]) -> list[Text]:
+    """``text`` cut at its spaces into pieces for a :class:`Flow`, except inside what
+    ``pieces`` (:func:`flow_pieces`) keeps whole."""
+    return [Text(piece) for piece in pieces.findall(text)]
 
 
 class Flow:

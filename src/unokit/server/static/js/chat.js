@@ -43,6 +43,11 @@ export function reactionButton(key, send, glyphOnly = false) {
   }, h("span", { "aria-hidden": "true" }, reaction.glyph), words ? ` ${reactionWords(key)}` : null);
 }
 
+/** Whether the reader at `seat` (null: a spectator) may not write in `room`'s chat now. */
+export function mutedIn(room, seat) {
+  return Boolean(seat === null || seat === undefined ? room.spectators_muted : (room.muted || []).includes(seat));
+}
+
 const MAX_LINES = 200;
 const FLOAT_MS = 2600;
 
@@ -162,10 +167,9 @@ export class ChatPanel {
   /** The room changed: who is muted, and so whether this reader may write. */
   setRoom(room) {
     this.room = room;
-    const seat = this.conn.seat;
-    const muted = seat === null || seat === undefined ? room.spectators_muted : (room.muted || []).includes(seat);
-    this.input.disabled = Boolean(muted);
-    this.reactions.querySelectorAll("button").forEach((b) => { b.disabled = Boolean(muted); });
+    const muted = mutedIn(room, this.conn.seat);
+    this.input.disabled = muted;
+    this.reactions.querySelectorAll("button").forEach((b) => { b.disabled = muted; });
     this.input.placeholder = muted ? t("server.error.muted") : t("chat.placeholder");
   }
 

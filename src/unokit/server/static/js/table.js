@@ -9,7 +9,7 @@ import { avatarSvg } from "./avatars.js";
 import { cardNode, catalog, colorTitle, colorWords, faceOf, faceOrder, faceTitle, faceValueOrder, parseFace, symbolGlyph } from "./cards.js";
 import { clear, h, shortName } from "./dom.js";
 import { gameOverDialog, roundSummaryPanel, summaryTable } from "./dialogs.js";
-import { reactionButton } from "./chat.js";
+import { mutedIn, reactionButton } from "./chat.js";
 import { animateEvents, snapshot } from "./motion.js";
 import { actionLabel, colorLabel, groupActions, promptMessage, todoWords, waitingWords } from "./prompt.js";
 import { playSound } from "./sound.js";
@@ -677,7 +677,7 @@ export class TableView {
   /** The quick reactions a tap away at the table (they are also in the chat): a button that
    * opens them over the hand; one tap sends one and closes them. Off while the seat is muted. */
   reactButton() {
-    const muted = (this.room.muted || []).includes(this.me);
+    const muted = mutedIn(this.room, this.me);
     if (muted) this.reacting = false; // muted while they were open: they stay closed after
     const open = this.reacting;
     const box = h("div.react-box");
