@@ -78,6 +78,7 @@ class Setup:
     record_in_folder: bool = False
     externals: dict[int, ExternalBot] = field(default_factory=dict)
     bot_names: tuple[str, ...] = field(default_factory=bot_names)  # skipping any a person uses
+    hints: bool = True  # the H key, in a game of one person against bots
 
     def session(self, number: int = 1) -> Session:
         """Deal game ``number`` of this setup: seed ``seed + number - 1`` when a seed was
@@ -103,7 +104,7 @@ class Setup:
                     {"seed": seed_of_bot},
                 )
             )
-        return Session(game, players, setup_events, self.record_path(game.variant, game.seed, number))
+        return Session(game, players, setup_events, self.record_path(game.variant, game.seed, number), hints=self.hints)
 
     def record_path(self, variant: str, seed: int, number: int) -> Path:
         """Where game ``number`` of this setup is saved."""
@@ -277,6 +278,12 @@ def _reaction(text: str) -> tuple[float, float]:
     help="where to save the game record (a file or a folder; missing folders are created)  "
     "[default: ~/.local/share/unokit/records/]",
 )
+@click.option(
+    "--no-hints",
+    is_flag=True,
+    help="no hints: H shows the engine's choice and your chance to win in a game of one person against bots "
+    "(each hint is marked in the record)",
+)
 def play(
     variant: str,
     players: int,
@@ -293,12 +300,14 @@ def play(
     no_habits: bool,
     time_limit: float,
     record: str | None,
+    no_hints: bool,
 ) -> None:
     """Play UNO in the terminal against bots, or hot seat with several people.
 
     Keys: ←/→ or 1-9, 0 pick a card, Enter plays it, D draws (or presses the launcher), U calls
-    UNO with your next play, C catches a player who forgot UNO, ? shows the keys and the rules,
-    Q quits. Every game is saved as a record that `unokit replay` and `unokit verify` read.
+    UNO with your next play, C catches a player who forgot UNO, H shows a hint (the engine's choice
+    and your chance to win; marked in the record), ? shows the keys and the rules, Q quits. Every
+    game is saved as a record that `unokit replay`, `unokit verify` and `unokit review` read.
     """
     require_extra("play", "play", ["textual", "rich"])
     habits = play_habits(forget, catch_chance, reaction, no_habits)
@@ -311,7 +320,7 @@ def play(
     from .app import PlayApp
 
     externals = start_external_bots(setup.bots, time_limit)
-    setup = replace(setup, externals=externals)
+    setup = replace(setup, externals=externals, hints=not no_hints)
     counter = iter(range(1, 1_000_000))
     app = PlayApp(lambda: setup.session(next(counter)), delay=delay, catch_window=catch_window)
     try:

@@ -8,12 +8,13 @@ another front end (a plain prompt, a web page) reuse it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..bots.advice import Advice, advise
 from ..bots.habits import ForgetfulBot, Reaction
 from ..core.actions import (
     ACCEPT,
@@ -43,10 +44,15 @@ from ..i18n import N_, catalog
 from ..i18n.lines import Words
 from ..narration import Narrator, action_line
 from ..record import GameRecord, RecordingGame, Seat, save_record
+from ..record.hints import HintMark, mark_hint
+from ..record.replay import start_game
 from . import faces
 
 #: Where records of played games go unless ``--record`` says otherwise.
 RECORDS_ENV = "UNOKIT_RECORDS"
+#: How hard the engine looks for a hint (:data:`unokit.bots.advice.EFFORTS`): a tenth of a second
+#: or so on the compiled kernel, a few tenths on the Python engine.
+HINT_EFFORT = "normal"
 #: Decisions answered by picking a card of the hand to discard.
 _DISCARDING = (DecisionKind.CHOOSE_DISCARD, DecisionKind.DISCARD_CARDS)
 
@@ -306,6 +312,7 @@ class Session:
         setup: list[Event] | None = None,
         record_path: Path | None = None,
         meta: dict[str, Any] | None = None,
+        hints: bool = True,
     ) -> None:
         if len(players) != game.n:
             raise ValueError(f"{game.n} seats need {game.n} players, got {len(players)}")
@@ -317,6 +324,8 @@ class Session:
         self.save_error: str | None = None
         self.uno_called: set[int] = set()  # seats that called UNO for the one card they hold
         self.views = [View(game, seat) for seat in range(game.n)]
+        #: Whether a person may ask for hints: offered in games of one person against bots.
+        self.hints = hints and len(self.humans) == 1
         for seat, player in enumerate(self.players):
             if player.bot is not None:
                 player.bot.reset(seat)
@@ -576,6 +585,25 @@ class Session:
         except UnokitError as exc:
             return self.words.error(exc)
         return self.words.t("play.cannot_play", card=game.face_text(card))
+
+    # ------------------------------------------------------------------ hints
+    def hint_work(self, seat: int) -> Callable[[], Advice]:
+        """The work of a hint for ``seat``'s open decision (:func:`unokit.bots.advice.advise`,
+        from what the seat saw of the game so far), holding its own copy of the game: it may
+        run in another thread while the table waits. ``ValueError`` when hints are not offered
+        here."""
+        if not self.hints:
+            raise ValueError("hints are offered in games of one person against bots")
+        start, _ = start_game(self.game.to_record(result=False))
+        moves = list(self.game.moves)
+        seed = self.game.seed
+        return lambda: advise(start, moves, seat, HINT_EFFORT, seed)
+
+    def mark_hint(self, advice: Advice) -> None:
+        """Mark in the record that ``advice`` was shown (``meta.hints``, docs/records.md)."""
+        mark_hint(
+            self.meta, HintMark(advice.step, advice.seat, advice.best.text, round(advice.chance, 4), advice.effort)
+        )
 
     # ------------------------------------------------------------------ words and records
     def teller(self, side: int | None = None) -> Teller:
