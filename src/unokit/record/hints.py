@@ -17,7 +17,7 @@ version it does not know with a :class:`~unokit.record.format.RecordError` namin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from .format import GameRecord, RecordError
 
@@ -87,7 +87,7 @@ def read_hints(record: GameRecord) -> list[HintMark]:
     return sorted(marks, key=lambda m: (m.step, m.seat))
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

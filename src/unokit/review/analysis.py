@@ -205,9 +205,8 @@ def _assemble(
         if estimate is None:  # the game is over
             break
         by_winner = list(estimate.by_winner) or None
-        decision = _decision(
-            game, step, round_number, estimate, replay.action_at(step + 1), seat, by_winner, step in hinted
-        )
+        action = replay.action_at(step + 1) if step < len(replay) else None
+        decision = _decision(game, step, round_number, estimate, action, seat, by_winner, step in hinted)
         if decision is not None:
             decisions.append(decision)
             chance, game_value = decision.best_choice.chance, decision.best_choice.game
@@ -220,7 +219,6 @@ def _assemble(
             game_value = _round(game_chance(chance, estimate.chances, seat, by_winner)) if by_winner else None
         if before is not None and last is not None:
             _swing_into(swings, replay.events_at(step), seat, last, round_number, before, chosen, chance)
-        action = replay.action_at(step + 1)
         points.append(Point(step, round_number, chance, game_value, action[0] if action else None))
         if action is None:  # an unfinished game: the record stops here
             rounds.append(RoundOutcome(round_number, first, step, None, False))
