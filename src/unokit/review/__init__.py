@@ -4,7 +4,8 @@
   the game, where rounds are scored) at every state, each of its decisions with every choice's
   chance and a mark by how much it cost, and the key moments (``docs/review.md``);
 * :class:`Review` is the result, with its JSON form (``unokit-review/1``);
-* hints during a game are the engine side's :func:`unokit.bots.advice.advise`.
+* :func:`hint` gives the engine's hint for a seat's open decision in a game in progress (its
+  record so far), with :func:`unokit.bots.advice.advise`, which the terminal game calls too.
 
 The words a person reads come from :mod:`unokit.review.words` (the catalogues), the graph from
 :mod:`unokit.review.graph` (text) and :mod:`unokit.review.plot` (a PNG, with matplotlib).
@@ -12,7 +13,7 @@ The words a person reads come from :mod:`unokit.review.words` (the catalogues), 
 
 from __future__ import annotations
 
-from .analysis import record_digest, review_record
+from .analysis import hint, record_digest, review_record
 from .model import (
     FORMAT,
     MARKS,
@@ -40,6 +41,7 @@ __all__ = [
     "Review",
     "ReviewError",
     "RoundOutcome",
+    "hint",
     "mark_for",
     "record_digest",
     "review_record",

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
-from ..bots.advice import Advisor, effort_named
+from ..bots.advice import Advice, Advisor, advise, effort_named
 from ..core.determinise import Determiniser
 from ..core.game import Event, Game
 from ..core.teams import partner
@@ -100,6 +100,14 @@ def estimate_steps(record: GameRecord, seat: int, effort: str, seed: int, steps:
             )
         )
     return out
+
+
+def hint(record: GameRecord, seat: int, effort: str = "normal", seed: int = 0) -> Advice:
+    """The hint for ``seat``'s open decision at the end of ``record`` (a game in progress, as a
+    server keeps it): :func:`unokit.bots.advice.advise` from the record's start and actions.
+    ``ValueError`` when ``seat`` is not to act there or ``effort`` is unknown."""
+    start, _ = start_game(record)
+    return advise(start, record.actions, seat, effort, seed)
 
 
 def _estimate_task(args: tuple[str, int, str, int, list[int]]) -> list[Estimate]:
@@ -364,4 +372,4 @@ def _chance_shown(events: list[Event], seat: int) -> bool:
     return False
 
 
-__all__ = ["MOMENTS", "Estimate", "estimate_steps", "record_digest", "review_record"]
+__all__ = ["MOMENTS", "Estimate", "estimate_steps", "hint", "record_digest", "review_record"]

@@ -1,7 +1,8 @@
 """The graph of a review's winning chance as a PNG, drawn with matplotlib (extra ``sim``): the
-chance to win the hand over the states of the game, the game's where rounds are scored, the
-rounds shaded in turn, the key moments and the costly decisions marked, every word in the
-reader's language."""
+chance to win the hand after each action of the game, the game's where rounds are scored, the
+rounds shaded in turn, each costly decision as a bar from its best choice's chance down to the
+chosen one's in its mark's colour, the key moments numbered, every word in the reader's
+language."""
 
 from __future__ import annotations
 
@@ -27,40 +28,38 @@ def plot_review(review: Review, path: str | Path, lang: str | None = None) -> Pa
 
     words = ReviewWords(review, lang)
     points = review.points
-    xs = list(range(len(points)))
+    xs = [p.step for p in points]
     figure, axes = plt.subplots(figsize=(10, 4.2), dpi=120)
     try:
-        starts = [i for i, p in enumerate(points) if i == 0 or p.round != points[i - 1].round]
-        for k, start in enumerate(starts):
-            end = starts[k + 1] if k + 1 < len(starts) else len(points)
+        room = 0.07 * max(xs[-1] if xs else 1, 1)  # the least distance between two rounds' names
+        named = -room
+        for k, outcome in enumerate(review.rounds):
             if k % 2:
-                axes.axvspan(start - 0.5, end - 0.5, color="#f0f0f0", zorder=0)
-            axes.text(start, 1.02, words.t("review.graph.round", round=points[start].round), fontsize=8, va="bottom")
+                axes.axvspan(outcome.first - 0.5, outcome.last + 1.5, color="#f0f0f0", zorder=0)
+            if outcome.first - named >= room:
+                named = outcome.first
+                axes.text(outcome.first, 1.01, words.t("review.graph.round", round=outcome.round), fontsize=8,
+                          va="bottom", transform=axes.get_xaxis_transform())  # fmt: skip
         axes.plot(xs, [100 * p.chance for p in points], color=HAND_COLOR, lw=1.6, label=words.t("review.graph.hand"))
         if review.scored:
             game = [100 * p.game if p.game is not None else float("nan") for p in points]
             axes.plot(xs, game, color=GAME_COLOR, lw=1.2, ls="--", label=words.t("review.graph.game"))
-        index = {(p.step, p.round): i for i, p in enumerate(points) if p.actor is not None}
         for mark in MARKS[1:]:
-            where = [
-                index[(d.step, d.round)] for d in review.decisions if d.mark == mark and (d.step, d.round) in index
-            ]
-            if where:
-                axes.scatter(
-                    where,
-                    [100 * points[i].chance for i in where],
-                    color=MARK_COLORS[mark],
-                    s=36,
-                    zorder=3,
-                    label=words.t(f"review.mark.{mark}"),
-                )
+            costly = [d for d in review.decisions if d.mark == mark]
+            for d in costly:
+                axes.plot([d.step, d.step], [100 * d.best_choice.chance, 100 * d.played_choice.chance],
+                          color=MARK_COLORS[mark], lw=2.2, zorder=2)  # fmt: skip
+            if costly:
+                axes.scatter([d.step for d in costly], [100 * d.played_choice.chance for d in costly],
+                             color=MARK_COLORS[mark], s=36, zorder=3, label=words.t(f"review.mark.{mark}"))  # fmt: skip
+        chance_at = {(p.step, p.round): p.chance for p in points if p.actor is not None}
         for number, moment in enumerate(review.moments, start=1):
-            at = index.get((moment.step, moment.round))
+            at = chance_at.get((moment.step, moment.round))
             if at is not None:
-                axes.annotate(str(number), (at, 100 * points[at].chance), textcoords="offset points", xytext=(0, 8),
+                axes.annotate(str(number), (moment.step, 100 * at), textcoords="offset points", xytext=(0, 8),
                               ha="center", fontsize=8, weight="bold")  # fmt: skip
         axes.set_ylim(0, 100)
-        axes.set_xlim(-0.5, max(len(points) - 0.5, 0.5))
+        axes.set_xlim(-0.5, max(max(xs, default=0) + 0.5, 0.5))
         axes.set_ylabel(words.t("review.graph.axis"))
         axes.set_xlabel(words.t("review.graph.steps"))
         axes.set_title(words.header()[0], fontsize=10, pad=16)
