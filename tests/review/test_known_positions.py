@@ -131,3 +131,25 @@ def test_every_reviewed_decision_is_marked_by_its_drop() -> None:
         assert decision.drop == pytest.approx(best.chance - played.chance, abs=1e-4)
         assert decision.mark == mark_for(decision.drop)
     assert set(review.marks()) == set(MARKS)
+
+
+def test_key_moments_tell_the_luck_of_the_draw_from_other_players_moves_and_decisions() -> None:
+    """A forced draw that brings a wild (or a card that fits nothing) is luck, up (or down); the
+    other player's Draw Two is its move, down; drawing instead of playing the last card is a
+    decision."""
+    lone = ["green 4", "yellow 1", "yellow 5"]
+    for drawn, up in (("wild", True), ("yellow 8", False)):
+        pos = position("classic", hands=[["blue 7"], lone], discard=["red 3"], color="red", draw=[drawn, "green 8"],
+                       options={"rounds": 1})  # fmt: skip
+        (moment,) = review_record(record_of(pos, [(0, "draw")]), 0, "low", seed=1).moments
+        assert (moment.kind, moment.seat, moment.action, moment.step) == ("luck", 0, "draw", 0)
+        assert (moment.after > moment.before) is up
+    pos = position("classic", hands=[["red 5", "blue 7"], ["red draw_two", *lone[:2]]], discard=["red 3"],
+                   color="red", draw=["red 9", "green 8"], options={"rounds": 1})  # fmt: skip
+    review = review_record(record_of(pos, [(0, "play red 5 uno"), (1, "play red draw_two")]), 0, "low", seed=1)
+    (moment,) = review.moments
+    assert (moment.kind, moment.seat, moment.step, moment.line["key"]) == ("move", 1, 1, "action.play")
+    assert moment.after < moment.before - THRESHOLDS["inaccuracy"]
+    last = position("classic", hands=[["red 5"], OPPONENT], discard=["red 3"], color="red", options={"rounds": 1})
+    moments = review_record(record_of(last, [(0, "draw")]), 0, "low", seed=1).moments
+    assert [(m.kind, m.before) for m in moments if m.kind == "decision"] == [("decision", 1.0)]
