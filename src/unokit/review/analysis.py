@@ -123,11 +123,13 @@ def review_record(
     *,
     workers: int = 1,
     progress: Progress | None = None,
+    check_version: bool = True,
 ) -> Review:
     """Review ``seat``'s game in ``record`` (see the module docstring) with ``effort`` (``low``,
     ``normal``, ``high``: :data:`unokit.bots.advice.EFFORTS`) and ``seed``; ``workers``
     processes share the searches (the result does not depend on it); ``progress(done, total)``
-    is called as the states are estimated.
+    is called as the states are estimated; ``check_version=False`` reviews a record of an
+    incompatible unokit anyway (as ``unokit replay --any-version``).
 
     Raises :class:`ReviewError` for a seat that is not at the table, an unknown effort or a
     ``workers`` below 1; :class:`~unokit.record.RecordError` (its subclasses
@@ -141,7 +143,7 @@ def review_record(
         raise ReviewError(str(exc)) from None
     if workers < 1:
         raise ReviewError(f"workers must be at least 1, not {workers}")
-    replay = Replay(record)
+    replay = Replay(record, check_version=check_version)
     hints = {m.step for m in read_hints(record) if m.seat == seat}
     steps = [k for k in range(len(replay) + 1) if not _over_at(replay, k)]
     estimates = _estimate_all(record, seat, effort, seed, steps, workers, progress)

@@ -17,7 +17,6 @@ from ..clickopts import lang_option, output_file, require_extra
 from ..i18n import catalog
 from ..record import GameRecord, RecordError
 from ..record.commands import load
-from ..record.replay import Replay
 from .analysis import review_record
 from .model import ReviewError
 from .words import ReviewWords
@@ -96,23 +95,18 @@ def review(
     if plot is not None:
         require_extra("review --plot", "sim", ["matplotlib"])
         output_file(plot, "--plot")
-    if any_version:
-        try:
-            Replay(record, check_version=False)
-        except RecordError as exc:
-            raise click.ClickException(f"{file}: {exc}") from None
-        record.unokit = _this_version()
     words = catalog()
+    count = workers or default_workers()
     try:
         if sys.stderr.isatty():
             with click.progressbar(
                 length=1, label=words.t("review.progress"), file=sys.stderr, width=max(10, _width() - 40)
             ) as bar:
                 result = review_record(
-                    record, seat, effort, seed, workers=workers or default_workers(), progress=_advance(bar)
+                    record, seat, effort, seed, workers=count, progress=_advance(bar), check_version=not any_version
                 )
         else:
-            result = review_record(record, seat, effort, seed, workers=workers or default_workers())
+            result = review_record(record, seat, effort, seed, workers=count, check_version=not any_version)
     except (RecordError, ReviewError) as exc:
         raise click.ClickException(f"{file}: {exc}") from None
     if as_json:
@@ -143,9 +137,3 @@ def _advance(bar: ProgressBar[int]) -> Callable[[int, int], None]:
 
 def _width() -> int:
     return shutil.get_terminal_size((80, 24)).columns
-
-
-def _this_version() -> str:
-    from .. import __version__
-
-    return __version__
