@@ -97,6 +97,7 @@ SAID_BY_THE_CALLER = frozenset(
     | {"names", "open", "options", "page", "path", "phase", "pile", "reaction", "rounds", "rules", "scoring"}
     | {"seats", "second", "seconds", "seed", "supply", "symbol", "teams", "todo", "url", "value"}
     | {"replay", "viewer", "who"}
+    | {"after", "before", "best", "chance", "effort", "game", "hand", "mark", "marks", "what"}  # a review's words
 )
 
 

@@ -86,7 +86,7 @@ class ReviewWords:
             action=self.action(moment.line),
             before=self.percent(moment.before),
             after=self.percent(moment.after),
-            kind=self.t(f"review.moment.{moment.kind}"),
+            what=self.t(f"review.moment.{moment.kind}"),
         )
 
     def decision(self, decision: Decision) -> str:
