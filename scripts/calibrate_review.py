@@ -160,6 +160,23 @@ def table(positions: list[dict[str, Any]], key: str) -> list[tuple[int, int, flo
     return rows
 
 
+def intervals(hands: list[dict[str, Any]], key: str, rounds: int = 1000) -> dict[int, tuple[float, float]]:
+    """Per bin, a 95% interval of (share won - mean predicted) by resampling whole hands (the
+    positions of a hand share its outcome, so they are not independent): the 2.5th and 97.5th
+    percentiles over ``rounds`` resamples, from a generator seeded for the report."""
+    rng = Rng(0xB007)
+    diffs: dict[int, list[float]] = defaultdict(list)
+    for _ in range(rounds):
+        sample = [p for _ in hands for p in hands[rng.below(len(hands))]["positions"]]
+        for b, _n, predicted, won in table(sample, key):
+            diffs[b].append(won - predicted)
+    out = {}
+    for b, values in diffs.items():
+        values.sort()
+        out[b] = (values[int(0.025 * len(values))], values[min(len(values) - 1, int(0.975 * len(values)))])
+    return out
+
+
 def brier(positions: list[dict[str, Any]], key: str) -> float:
     return sum((p[key] - p["won"]) ** 2 for p in positions) / len(positions)
 
@@ -178,17 +195,19 @@ def report(args: argparse.Namespace) -> None:
         print(f"actions per hand {mean_actions:.1f}; cards left in a losing hand {sum(losers) / len(losers):.2f}")
         for key in ("made", "best"):
             print(f"\nprediction: the chance of the {'choice made' if key == 'made' else 'best choice'}")
-            print("| predicted | positions | mean predicted | share won | difference |")
-            print("|---|---|---|---|---|")
+            print("| predicted | positions | mean predicted | share won | difference | 95% interval (by hand) |")
+            print("|---|---|---|---|---|---|")
             worst = 0.0
+            spread = intervals(hands, key)
             for b, n, predicted, won in table(positions, key):
                 diff = won - predicted
                 flag = "" if n < ENOUGH else (" ✓" if abs(diff) <= TARGET else " ✗")
                 if n >= ENOUGH:
                     worst = max(worst, abs(diff))
+                low, high = spread.get(b, (math.nan, math.nan))
                 print(
                     f"| {10 * b}-{10 * b + 10}% | {n} | {100 * predicted:.1f}% | {100 * won:.1f}% | "
-                    f"{100 * diff:+.1f}{flag} |"
+                    f"{100 * diff:+.1f}{flag} | {100 * low:+.1f} to {100 * high:+.1f} |"
                 )
             score = brier(positions, key)
             print(

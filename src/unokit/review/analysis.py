@@ -37,6 +37,9 @@ from .model import THRESHOLDS, Choice, Decision, Moment, Point, Review, ReviewEr
 MOMENTS = 5
 #: States evaluated per task when several processes share a review.
 CHUNK = 12
+#: Fewer states than this are estimated in the calling process whatever ``workers`` says:
+#: starting a process and loading the compiled kernel there costs more than it saves.
+ALONE = 120
 #: Digits kept of every chance (a tenth of a point of percentage is below any estimate's noise).
 DIGITS = 4
 
@@ -126,8 +129,9 @@ def review_record(
     check_version: bool = True,
 ) -> Review:
     """Review ``seat``'s game in ``record`` (see the module docstring) with ``effort`` (``low``,
-    ``normal``, ``high``: :data:`unokit.bots.advice.EFFORTS`) and ``seed``; ``workers``
-    processes share the searches (the result does not depend on it); ``progress(done, total)``
+    ``normal``, ``high``: :data:`unokit.bots.advice.EFFORTS`) and ``seed``; up to ``workers``
+    processes share the searches (a record of fewer than :data:`ALONE` states is estimated in
+    this process; the result does not depend on it); ``progress(done, total)``
     is called as the states are estimated; ``check_version=False`` reviews a record of an
     incompatible unokit anyway (as ``unokit replay --any-version``).
 
@@ -169,7 +173,7 @@ def _estimate_all(
     if progress is not None:
         progress(0, total)
     chunks = [steps[i : i + CHUNK] for i in range(0, total, CHUNK)]
-    if workers == 1 or len(chunks) == 1:
+    if workers == 1 or total < ALONE:
         for chunk in chunks:
             for estimate in estimate_steps(record, seat, effort, seed, chunk):
                 done[estimate.step] = estimate
