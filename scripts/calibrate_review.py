@@ -178,7 +178,7 @@ def intervals(hands: list[dict[str, Any]], key: str, rounds: int = 1000) -> dict
 
 
 def brier(positions: list[dict[str, Any]], key: str) -> float:
-    return sum((p[key] - p["won"]) ** 2 for p in positions) / len(positions)
+    return float(sum((p[key] - p["won"]) ** 2 for p in positions) / len(positions))
 
 
 def report(args: argparse.Namespace) -> None:

@@ -39,10 +39,12 @@ def test_where_another_seat_acts_only_the_chances_are_given(bot: IsmctsBot) -> N
 
 def test_the_advisor_is_reproducible_by_key_and_follows_the_seats_decisions() -> None:
     game, _ = Game.new("classic", 2, seed=4, rounds=1)
-    moves = []
+    moves: list[tuple[int, str]] = []
     for _ in range(12):
         action = game.legal_actions()[0]
-        moves.append((game.to_act, action.text))
+        actor = game.to_act
+        assert actor is not None
+        moves.append((actor, action.text))
         game.apply(action)
     start, _ = Game.new("classic", 2, seed=4, rounds=1)
     advisor = Advisor(0, EFFORTS["low"], seed=8)

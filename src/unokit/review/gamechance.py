@@ -11,7 +11,7 @@ together:
   option), which may end the game;
 * **the hands after it**, played between equals: :data:`FUTURES` futures drawn once per game
   (the same for every state, so that the estimates move only with the game), each
-  a series of hands won by a seat drawn uniformly, every other seat left with 1 to 9 cards
+  a series of hands won by a seat drawn uniformly, every other seat left with a few cards
   (:data:`LOSER_CARDS`, uniformly: the light side's values of cards drawn from the deck).
 
 The reviewed seat's chance to win the game is then the mean over ``w`` (weighted by the chance
@@ -36,8 +36,16 @@ from ..core.round_end import game_winners
 FUTURES = 400
 GENERAL_FUTURES = 60
 MAX_HANDS = 40
-#: The cards a seat holds when a later hand ends without it (uniformly, inclusive).
-LOSER_CARDS = (1, 9)
+#: The cards a seat holds when a later hand ends without it, uniformly between two bounds, by
+#: whether two or more seats play: a mean of 6 cards with two (hands between ``expert`` bots left
+#: the loser 6.1 cards on average in 2-player Classic), 4 with more (3.3 in 4-player UNO Flip),
+#: measured by ``scripts/calibrate_review.py``.
+LOSER_CARDS = {2: (1, 11), 3: (1, 7)}
+
+
+def loser_cards(players: int) -> tuple[int, int]:
+    """The bounds of :data:`LOSER_CARDS` for a table of ``players``."""
+    return LOSER_CARDS[min(players, 3)]
 
 
 def scored(game: Game) -> bool:
@@ -59,15 +67,15 @@ class GameModel:
         rules = game.rules
         values = [rules.card_points(kind) for kind in game.deck.kind[0]]
         rng = Rng((seed * 0x9E3779B97F4A7C15 + 0x5EED) & MASK64)
-        low, high = LOSER_CARDS
+        low, high = loser_cards(self.n)
         #: The first to the target wins: each future as, per seat, the hands it wins (their
         #: numbers) and its points after each, so that who gets there first is a search.
         self.race = self.scoring == "winner" and self.rounds is None
         count = FUTURES if self.race else GENERAL_FUTURES
         self.futures: list[list[tuple[int, tuple[int, ...]]]] = []
         self.tracks: list[list[tuple[list[int], list[int]]]] = []
-        for _ in range(count):
-            hands = []
+        while len(self.futures) < count:
+            drawn = []
             for _ in range(MAX_HANDS):
                 winner = rng.below(self.n)
                 points = tuple(
@@ -76,8 +84,14 @@ class GameModel:
                     else sum(values[rng.below(len(values))] for _ in range(low + rng.below(high - low + 1)))
                     for s in range(self.n)
                 )
-                hands.append((winner, points))
-            self.futures.append(hands)
+                drawn.append((winner, points))
+            # Each future comes with its copies for the seats turned round the table, so that no
+            # seat is luckier than another in the futures: equal seats get equal chances.
+            for turn in range(self.n):
+                self.futures.append(
+                    [((w + turn) % self.n, tuple(p[(s - turn) % self.n] for s in range(self.n))) for w, p in drawn]
+                )
+        for hands in self.futures:
             if self.race:
                 track: list[tuple[list[int], list[int]]] = [([], []) for _ in range(self.n)]
                 for k, (w, points) in enumerate(hands, start=1):
@@ -158,4 +172,4 @@ def game_chance(chance: float, chances: Sequence[float], seat: int, by_winner: S
     return total
 
 
-__all__ = ["FUTURES", "LOSER_CARDS", "GameModel", "game_chance", "hand_points", "scored"]
+__all__ = ["FUTURES", "LOSER_CARDS", "GameModel", "game_chance", "hand_points", "loser_cards", "scored"]
