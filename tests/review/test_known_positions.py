@@ -153,3 +153,14 @@ def test_key_moments_tell_the_luck_of_the_draw_from_other_players_moves_and_deci
     last = position("classic", hands=[["red 5"], OPPONENT], discard=["red 3"], color="red", options={"rounds": 1})
     moments = review_record(record_of(last, [(0, "draw")]), 0, "low", seed=1).moments
     assert [(m.kind, m.before) for m in moments if m.kind == "decision"] == [("decision", 1.0)]
+
+
+def test_a_play_down_to_one_card_without_uno_is_noted() -> None:
+    """R-1.5: a play that leaves one card must call UNO; the search values it as called, and the
+    review notes that it was not."""
+    pos = position("classic", hands=[["red 5", "blue 7"], OPPONENT], discard=["red 3"], color="red",
+                   options={"rounds": 1})  # fmt: skip
+    forgot = only_decision(record_of(pos, [(0, "play red 5")]))
+    assert forgot.uno_missed and forgot.played_choice.action == "play red 5 uno"
+    called = only_decision(record_of(pos, [(0, "play red 5 uno")]))
+    assert not called.uno_missed and called.played_choice.action == "play red 5 uno"
