@@ -100,6 +100,7 @@ def hand_positions(variant: str, players: int, hand: int, per_hand: int, effort:
             )
     return {
         "hand": hand,
+        "record": record.to_json(),  # to estimate its positions again with other settings, without playing
         "actions": len(record.actions),
         "left": [len(h) for h in game.hands],
         "play_seconds": played,
