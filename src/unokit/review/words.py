@@ -8,6 +8,8 @@ moment, efforts), which the catalogue tests check in every language.
 
 from __future__ import annotations
 
+import textwrap
+
 from ..bots.advice import EFFORTS
 from ..i18n import catalog
 from ..i18n.lines import Line, Words
@@ -139,7 +141,15 @@ class ReviewWords:
             out.append("")
             out.append(self.t("review.decisions"))
             out += [f"  {self.decision(d)}" for d in r.decisions]
-        return out
+        return [part for line in out for part in _wrapped(line, width)]
+
+
+def _wrapped(line: str, width: int) -> list[str]:
+    """An item of a list (a line indented by two spaces) wrapped at ``width`` between words, its
+    next lines indented under its text; any other line as it is (the graph fits already)."""
+    if not line.startswith("  ") or len(line) <= width:
+        return [line]
+    return textwrap.wrap(line, width, initial_indent="", subsequent_indent="      ", break_long_words=False)
 
 
 __all__ = ["ReviewWords", "registry_keys"]
