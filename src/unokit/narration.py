@@ -167,8 +167,6 @@ class Narrator:
         if kind in (E.CATCH, E.TRADE):
             key = N_("event.catch") if kind == E.CATCH else N_("event.trade")
             return Line(key, {"player": seat, "target": event["target"]})
-        if kind == E.TARGET:
-            return Line("event.target", {"player": seat, "target": event["target"], "kind": event["card"]})
         if kind == E.JUMP_IN:
             return Line("event.jump_in", {"player": seat, "target": event["on"]})
         if kind == E.DISCARD:

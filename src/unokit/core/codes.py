@@ -98,7 +98,6 @@ EVENTS: Mapping[EventType, Spec] = MappingProxyType({
     EventType.STOP: _spec("stop", seat=P.SEAT),
     EventType.DISCARD: _spec("discard", seat=P.SEAT, cards=P.CARDS, uno=P.FLAG),
     EventType.TAKE_BACK: _spec("take_back", seat=P.SEAT, cards=P.CARDS),
-    EventType.TARGET: _spec("target", seat=P.SEAT, target=P.SEAT, card=P.KIND),
     EventType.DUEL: _spec("duel", ("revealed", "private"), seat=P.SEAT, target=P.SEAT, card=P.KIND, shown=P.DATA,
                           winner=P.SEAT, revealed=P.DATA, private=P.DATA),
     EventType.BLOCKED: _spec("blocked", winner=P.SEAT),
