@@ -20,6 +20,7 @@ from unokit.core.kinds import KIND_NAMES
 from unokit.i18n import LANGUAGES, PSEUDO, catalog, match, resolve
 from unokit.i18n.keys import is_plural, registry_keys
 from unokit.i18n.lines import PARAM_TYPES, Line, words_for
+from unokit.narration import describe
 from unokit.play.faces import SYMBOL_GLYPHS, WILD_GLYPH
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -202,3 +203,19 @@ def test_a_line_is_said_in_each_language_with_its_parameters_typed() -> None:
     assert russian == "Бо → «Закажи цвет и возьми четыре», цвет: синий"
     # Seats without names are numbered from 1.
     assert words_for("en", None).say(Line("event.skip", {"player": 0})) == "Skipped: Seat 1"
+
+
+def test_taking_back_no_cards_reads_as_a_negation_in_every_language() -> None:
+    """A Wild Press Your Luck press that fires before any discard takes back no card: Spanish
+    says "no recupera nada" (a bare "recupera nada" is not Spanish), and every language says
+    it with its own sentence rather than the list word for no cards."""
+    empty = {"type": "take_back", "seat": 0, "cards": []}
+    said = {lang: describe(empty, ["Ana"], lang=lang) for lang in ("en", "es", "ru", "de")}
+    assert said == {
+        "en": "Ana took back nothing",
+        "es": "Ana: no recupera nada",
+        "ru": "Ana: на руку ничего не возвращается",
+        "de": "Ana: nichts zurück auf die Hand",
+    }
+    some = {"type": "take_back", "seat": 0, "cards": ["green 5/pink 2"]}
+    assert describe(some, ["Ana"], lang="es") == "Ana: recupera 5 verde"

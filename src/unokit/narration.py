@@ -172,6 +172,8 @@ class Narrator:
         if kind == E.DISCARD:
             return _with_uno(Line("event.discard", {"player": seat, "cards": self.cards(event)}), event)
         if kind == E.TAKE_BACK:
+            if not event["cards"]:  # a press fired before any discard: a sentence of its own in each language
+                return Line("event.take_back.none", {"player": seat})
             return Line("event.take_back", {"player": seat, "cards": [self.face(c) for c in event["cards"]]})
         if kind == E.DUEL:
             mine, theirs = (
