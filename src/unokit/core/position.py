@@ -334,8 +334,8 @@ def from_position(obj: dict[str, Any]) -> Game:
     decision = decision_type.from_json(game, pending, seat, _Reader(deck, side, players))
     if not decision.arises_in(game):
         where = f"on the {rules.side_names[side]} side of " if rules.double_sided else "in "
-        card = decision.facts(game).get("card")
-        named = f" for a {card}" if card else ""
-        raise PositionError(f"a {kind!r} decision{named} cannot arise {where}{game.variant}: no card there opens it")
+        opener = decision.facts(game).get("card")
+        for_card = f" for a {opener}" if opener else ""
+        raise PositionError(f"a {kind!r} decision{for_card} cannot arise {where}{game.variant}: no card there opens it")
     game._decision = decision
     return game
