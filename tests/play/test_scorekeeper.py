@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from unokit.cli import main
 from unokit.play.scorekeeper import ScoreTable, hand_points, score, table
 
 
@@ -237,6 +238,34 @@ def set_field(path: tuple[Any, ...], value: Any) -> Any:
     return change
 
 
+@pytest.mark.parametrize(
+    ("players", "bad", "message"),
+    [
+        ("Ann,,Bo", "", "a player's name is empty"),
+        ("Ann,Bo,", " ", "a player's name is empty"),
+        ("Ann\nX,Bo", "Ann\nX", "'Ann\\nX': the character U+000A cannot be part of a name"),
+        ("Ann\x1b[31m,Bo", "Ann\x1b[31m", "the character U+001B cannot be part of a name"),
+        ("Ann\tX,Bo", "Ann\tX", "the character U+0009"),
+        ("Ann\u202eoB,Bo", "Ann\u202eoB", "the character U+202E"),
+        ("A" * 41 + ",Bo", "A" * 41, "is too long: a name has at most 40 characters"),
+    ],
+)
+def test_names_that_would_break_the_table_are_refused_and_nothing_is_written(
+    tmp_path: Path, players: str, bad: str, message: str
+) -> None:
+    """An empty name between commas was dropped, and a newline or an escape was stored and
+    printed raw; each is refused by name, quoted with its control characters escaped, and no
+    file is written. The terminal game's ``--name`` follows the same rule (and a file edited by
+    hand, below)."""
+    night = tmp_path / "n.json"
+    result = CliRunner().invoke(table, ["new", str(night), "--players", players])
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert "\x1b" not in result.output and not night.exists()
+    played = CliRunner().invoke(main, ["play", "--name", bad, "--players", "3"])
+    assert played.exit_code == 2 and message in played.output, played.output
+    run("new", str(tmp_path / "ok.json"), "--players", "Zoë,Ἀθηνᾶ,李")
+
+
 def drop_field(path: tuple[Any, ...]) -> Any:
     def change(data: Any) -> None:
         for key in path[:-1]:
@@ -253,6 +282,7 @@ DAMAGES: list[tuple[str, Any, str]] = [
     ("players not names", set_field(("players",), [1, 2]), "the players must be a list of names"),
     ("same name", set_field(("players",), ["Ann", "ann", "Cat"]), "two players have the same name"),
     ("empty name", set_field(("players",), ["Ann", " ", "Cat"]), "a player's name is empty"),
+    ("escape in a name", set_field(("players",), ["Ann", "B\x1b[2Jen", "Cat"]), "the character U+001B"),
     ("scoring", set_field(("scoring",), "most"), "'most' is not a value of Scoring"),
     ("target zero", set_field(("target",), 0), "Target score must be at least 1"),
     ("target text", set_field(("target",), "lots"), "'lots' is not a value of Target score"),

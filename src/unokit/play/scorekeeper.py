@@ -28,6 +28,7 @@ from ..core.variants import VariantRules, get_rules, make_options
 from ..files import JsonError, locked, parse_json, write_atomically
 from ..i18n import N_
 from ..i18n.lines import Words, error_line, words
+from .names import name_problem
 
 TABLE_FORMAT = "unokit-table/1"
 
@@ -223,13 +224,16 @@ def _is_count(value: object) -> bool:
 
 
 def check_players(names: object, rules: VariantRules) -> list[str]:
-    """The players' names for a table of ``rules``: a list of different (ignoring case),
-    non-empty names, as many as the variant seats; raise :class:`TableError`."""
+    """The players' names for a table of ``rules``: a list of different (ignoring case) names
+    that :func:`~unokit.play.names.name_problem` accepts (none empty, none with a control
+    character), as many as the variant seats; raise :class:`TableError`."""
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise TableError(N_("sheet.error.players_list"))
     players = [name.strip() for name in names]
-    if any(not name for name in players):
-        raise TableError(N_("sheet.error.empty_name"))
+    for name in players:
+        problem = name_problem(name)
+        if problem is not None:
+            raise TableError(problem.key, **problem.params)
     if not rules.min_players <= len(players) <= rules.max_players:
         raise TableError(
             N_("error.players_range"),
@@ -533,7 +537,7 @@ def table_new(
     file: Path, variant: str, names: str, scoring: str, target: int | None, rounds: int | None, force: bool
 ) -> None:
     """Start a new score table in FILE."""
-    players = [p.strip() for p in names.split(",") if p.strip()]
+    players = names.split(",")  # an empty name between two commas is refused, never dropped
     try:
         sheet = new_table(variant, players, scoring, target, rounds)
     except ScoreError as exc:
