@@ -18,6 +18,7 @@ Several datasets are read as one: the expert's own hands and, for the rounds of 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import time
 from pathlib import Path
@@ -58,7 +59,7 @@ class Mlp(nn.Module):
     def __init__(self, inputs: int, hidden: int, outputs: int, layers: int) -> None:
         super().__init__()
         widths = [inputs] + [hidden] * layers
-        self.hidden = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths, widths[1:], strict=False))
+        self.hidden = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(widths))
         self.head = nn.Linear(widths[-1], outputs)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -107,7 +108,7 @@ def main() -> None:
         return -(t * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
 
     started = time.time()
-    report: dict[str, object] = {"rows": int(len(data["obs"])), "held_out": int(held.sum())}
+    report: dict[str, object] = {"rows": len(data["obs"]), "held_out": int(held.sum())}
     for epoch in range(args.epochs):
         model.train()
         order = torch.randperm(len(train_x), generator=generator).to(device)
@@ -123,7 +124,8 @@ def main() -> None:
             test_loss = float(loss_of(test_x, test_m, test_t))
             choice = model(test_x).masked_fill(~test_m, -1e9).argmax(dim=1)
             agree = float((choice == test_t.argmax(dim=1)).float().mean())
-        print(f"epoch {epoch + 1}: held-out loss {test_loss:.4f}, agrees with the expert {100 * agree:.1f}%", flush=True)
+        line = f"epoch {epoch + 1}: held-out loss {test_loss:.4f}, agrees with the expert {100 * agree:.1f}%"
+        print(line, flush=True)
         report.update(epoch=epoch + 1, held_out_loss=test_loss, agreement=agree)
     model = model.cpu()
     layers = [(layer.weight.detach().numpy(), layer.bias.detach().numpy()) for layer in [*model.hidden, model.head]]

@@ -260,19 +260,36 @@ def _shard_task(args: tuple[DatasetConfig, int]) -> tuple[int, tuple[bytes, byte
 
 
 def build(
-    config: DatasetConfig, out: Path, workers: int = 1, progress: Callable[[int], None] | None = None
+    config: DatasetConfig,
+    out: Path,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    resume: bool = False,
 ) -> dict[str, Any]:
     """Build the dataset of ``config`` into the folder ``out`` (made if missing; it must hold no
     dataset yet) with ``workers`` processes; ``progress`` is told the hands of each finished
-    shard. Return the manifest, also written to ``out/manifest.json``."""
+    shard. With ``resume`` the shards already in ``out`` (of an interrupted build of the same
+    configuration: a shard depends on the configuration alone) are kept, not played again.
+    Return the manifest, also written to ``out/manifest.json``."""
     config.validate()
     if (out / "manifest.json").exists():
         raise FileExistsError(f"{out} already holds a dataset; choose an empty folder")
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "records").mkdir(parents=True, exist_ok=True)
     shards = config.shards()
+    kept = []
+    todo = []
+    for shard, (start, stop) in enumerate(shards):
+        name = f"shard-{shard:05d}"
+        table_path, records_path = out / "tables" / f"{name}.parquet", out / "records" / f"{name}.jsonl"
+        if resume and table_path.exists() and records_path.exists():
+            table = table_path.read_bytes()
+            rows = pq.read_metadata(pa.BufferReader(table)).num_rows
+            kept.append((shard, (table, records_path.read_bytes(), stop - start, rows)))
+        else:
+            todo.append(shard)
     done: dict[int, dict[str, Any]] = {}
-    for shard, (table, records, hands, rows) in _run(config, len(shards), workers):
+    for shard, (table, records, hands, rows) in [*kept, *_run(config, todo, workers)]:
         name = f"shard-{shard:05d}"
         (out / "tables" / f"{name}.parquet").write_bytes(table)
         (out / "records" / f"{name}.jsonl").write_bytes(records)
@@ -305,12 +322,12 @@ def build(
     return manifest
 
 
-def _run(config: DatasetConfig, count: int, workers: int) -> Iterator[tuple[int, tuple[bytes, bytes, int, int]]]:
-    tasks = [(config, k) for k in range(count)]
-    if workers <= 1 or count == 1:
+def _run(config: DatasetConfig, shards: list[int], workers: int) -> Iterator[tuple[int, tuple[bytes, bytes, int, int]]]:
+    tasks = [(config, k) for k in shards]
+    if workers <= 1 or len(tasks) <= 1:
         yield from map(_shard_task, tasks)
         return
-    with multiprocessing.get_context("spawn").Pool(min(workers, count)) as pool:
+    with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
         yield from pool.imap_unordered(_shard_task, tasks)
 
 

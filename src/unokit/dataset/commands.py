@@ -34,6 +34,7 @@ from .builder import DEFAULT_ITERATIONS, DEFAULT_SHARD_HANDS, DatasetConfig, bui
     help="a bot that plays the hands while the expert labels every decision (e.g. policy:agent.onnx)",
 )
 @click.option("--option", "option", multiple=True, metavar="NAME=VALUE", help="a rule option; repeatable")
+@click.option("--resume", is_flag=True, help="keep the shards an interrupted build of the same settings left in OUT")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="show a progress bar")
 def dataset(
     out: Path,
@@ -46,6 +47,7 @@ def dataset(
     workers: int,
     play: str | None,
     option: tuple[str, ...],
+    resume: bool,
     progress: bool,
 ) -> None:
     """Play expert hands and write them to OUT as unokit records and Parquet training tables
@@ -66,7 +68,7 @@ def dataset(
             update(done)
 
         try:
-            manifest = build(config, out, workers, report)
+            manifest = build(config, out, workers, report, resume)
         except FileExistsError as exc:
             raise click.UsageError(str(exc)) from None
     click.echo(f"{manifest['hands']} hands, {manifest['rows']} decisions, {len(manifest['shards'])} shards in {out}")
