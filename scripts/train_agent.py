@@ -116,7 +116,7 @@ def main() -> None:
             rows = order[k : k + args.batch]
             loss = loss_of(train_x[rows], train_m[rows], train_t[rows])
             optimiser.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             optimiser.step()
         schedule.step()
         model.eval()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -20,12 +21,12 @@ TINY = DatasetConfig(hands=4, shard_hands=2, iterations=40, seed=11)
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     out = tmp_path_factory.mktemp("dataset") / "tiny"
     return out, build(TINY, out)
 
 
-def test_the_tables_have_the_documented_schema(built: tuple[Path, dict[str, object]]) -> None:
+def test_the_tables_have_the_documented_schema(built: tuple[Path, dict[str, Any]]) -> None:
     out, manifest = built
     assert manifest["format"] == FORMAT
     table = read_table(out)
@@ -48,7 +49,7 @@ def test_the_tables_have_the_documented_schema(built: tuple[Path, dict[str, obje
     assert set(np.unique(table.column("outcome").to_numpy())) == {-1.0, 1.0}
 
 
-def test_the_records_replay_and_agree_with_the_tables(built: tuple[Path, dict[str, object]]) -> None:
+def test_the_records_replay_and_agree_with_the_tables(built: tuple[Path, dict[str, Any]]) -> None:
     out, _ = built
     table = read_table(out)
     records = [
@@ -64,13 +65,13 @@ def test_the_records_replay_and_agree_with_the_tables(built: tuple[Path, dict[st
             assert outcome == (1.0 if seat == winner else -1.0)
 
 
-def test_the_same_seed_gives_the_same_files(built: tuple[Path, dict[str, object]], tmp_path: Path) -> None:
-    out, manifest = built
+def test_the_same_seed_gives_the_same_files(built: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    _, manifest = built
     again = build(TINY, tmp_path / "again")
-    assert [s["table_sha256"] for s in again["shards"]] == [s["table_sha256"] for s in manifest["shards"]]  # type: ignore[index,union-attr]
-    assert [s["records_sha256"] for s in again["shards"]] == [s["records_sha256"] for s in manifest["shards"]]  # type: ignore[index,union-attr]
+    assert [s["table_sha256"] for s in again["shards"]] == [s["table_sha256"] for s in manifest["shards"]]
+    assert [s["records_sha256"] for s in again["shards"]] == [s["records_sha256"] for s in manifest["shards"]]
     other = build(DatasetConfig(hands=2, shard_hands=2, iterations=40, seed=12), tmp_path / "other")
-    assert other["shards"][0]["table_sha256"] != manifest["shards"][0]["table_sha256"]  # type: ignore[index]
+    assert other["shards"][0]["table_sha256"] != manifest["shards"][0]["table_sha256"]
     # a resumed build keeps the shards it finds and makes the same dataset
     (tmp_path / "again" / "manifest.json").unlink()
     (tmp_path / "again" / "tables" / "shard-00001.parquet").unlink()
@@ -79,7 +80,7 @@ def test_the_same_seed_gives_the_same_files(built: tuple[Path, dict[str, object]
     assert pq.read_metadata(tmp_path / "again" / "tables" / "shard-00000.parquet").num_rows > 0
 
 
-def test_the_command_refuses_a_folder_that_holds_a_dataset(built: tuple[Path, dict[str, object]]) -> None:
+def test_the_command_refuses_a_folder_that_holds_a_dataset(built: tuple[Path, dict[str, Any]]) -> None:
     out, _ = built
     result = CliRunner().invoke(main, ["dataset", str(out), "--hands", "1", "--no-progress"])
     assert result.exit_code == 2 and "already holds a dataset" in result.output
