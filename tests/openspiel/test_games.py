@@ -208,3 +208,15 @@ def test_openspiels_ismcts_plays_a_hand() -> None:
             state.apply_action(int(rng.choice(state.legal_actions())))
     assert moves > 0
     assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_openspiels_ismcts_is_an_eval_agent() -> None:
+    """``openspiel:ismcts:N`` plays the suite's hands through unokit eval, reproducibly."""
+    from unokit.eval.protocol import EvalConfig, load_suite, run_eval, stable_part
+
+    config = EvalConfig(load_suite("classic-2").first(1), "openspiel:ismcts:3", ("random",), budget_ms=60_000)
+    first = run_eval(config)
+    assert stable_part(first) == stable_part(run_eval(config))
+    match = first["matches"][0]
+    assert match["hands"] == 2 and match["forfeits"] == 0
+    assert "open_spiel" in first["versions"]

@@ -12,9 +12,10 @@ interface rather than a strong player (``docs/research.md`` measures it).
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any, TypeVar
 
-import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
@@ -22,7 +23,7 @@ from ..bots.base import Bot
 from ..core.actions import Action
 from ..core.determinise import Determiniser
 from ..core.observation import View
-from ..core.rng import MASK64
+from ..core.rng import MASK64, Rng
 from .games import GAME_NAMES, UnoGame, UnoState, _Table
 
 #: The algorithms of ``openspiel:NAME``.
@@ -31,6 +32,37 @@ ALGORITHMS = ("ismcts", "random")
 DEFAULT_SIMULATIONS = 10
 #: Decisions after which a rollout of the searched game ends with no winner.
 HORIZON = 40
+
+
+T = TypeVar("T")
+
+
+class RandomState:
+    """What OpenSpiel's ISMCTS and rollouts ask of numpy's ``RandomState`` (``uniform``,
+    ``randint``, ``shuffle``, ``choice``), drawn from unokit's seeded generator instead."""
+
+    def __init__(self, rng: Rng) -> None:
+        self.rng = rng
+
+    def uniform(self) -> float:
+        return self.rng.random()
+
+    def randint(self, n: int) -> int:
+        return self.rng.below(int(n))
+
+    def shuffle(self, items: list[Any]) -> None:
+        self.rng.shuffle(items)
+
+    def choice(self, items: Sequence[T], p: Sequence[float] | None = None) -> T:
+        if p is None:
+            return items[self.rng.below(len(items))]
+        x = self.rng.random()
+        total = 0.0
+        for item, q in zip(items, p, strict=True):
+            total += q
+            if x < total:
+                return item
+        return items[-1]
 
 
 @lru_cache(maxsize=16)
@@ -67,7 +99,7 @@ class OpenSpielBot(Bot):
             raise ValueError(f"simulations must be 1 or more, not {simulations}")
         self.algorithm = algorithm
         self.simulations = simulations
-        self.random_state = np.random.RandomState(seed & 0xFFFFFFFF)
+        self.random_state = RandomState(Rng(seed ^ 0x0F5E7))
 
     @classmethod
     def from_spec(cls, spec: str, seed: int) -> OpenSpielBot:
@@ -92,6 +124,8 @@ class OpenSpielBot(Bot):
             bot = ismcts.ISMCTSBot(
                 game, evaluator, uct_c=2.0, max_simulations=self.simulations, random_state=self.random_state
             )
+            # OpenSpiel's default resampler draws from an unseeded sampler: resample from ours.
+            bot.set_resampler(lambda s, player: s.resample_from_infostate(player, self.random_state.uniform))
             code = int(bot.step(state))
         action = game.encoding.decode(code, view.side, view.seat)
         assert action is not None
