@@ -81,34 +81,14 @@ class NeedChance(Exception):
         self.more = more
 
 
-class _ScriptedFraction(float):
-    """What :meth:`ScriptedRng.random` returns: comparing it with ``p`` (``x < p``) takes the
-    next outcome as a :class:`Request` of kind ``coin``. It may be compared once only."""
+class _Fraction(float):
+    """What the generators below return for ``random()``: a fraction whose one comparison with
+    ``p`` (``x < p``, the launcher's only use of it) is a ``coin`` chance node."""
 
-    _rng: ScriptedRng
+    _rng: Rng
     _used: bool
 
-    def __new__(cls, rng: ScriptedRng) -> _ScriptedFraction:
-        out = super().__new__(cls, 0.5)
-        out._rng = rng
-        out._used = False
-        return out
-
-    def __lt__(self, threshold: object) -> bool:
-        if self._used or not isinstance(threshold, float | int):
-            raise AssertionError("the chance mapping supports one comparison 'random() < p' per fraction")
-        self._used = True
-        return self._rng.take(Request("coin", 2, float(threshold))) == 1
-
-
-class _RecordedFraction(float):
-    """What :meth:`RecordingRng.random` returns: the real fraction, whose comparison with ``p``
-    is written down as the outcome of a ``coin`` node."""
-
-    _rng: RecordingRng
-    _used: bool
-
-    def __new__(cls, value: float, rng: RecordingRng) -> _RecordedFraction:
+    def __new__(cls, value: float, rng: Rng) -> _Fraction:
         out = super().__new__(cls, value)
         out._rng = rng
         out._used = False
@@ -118,6 +98,25 @@ class _RecordedFraction(float):
         if self._used or not isinstance(threshold, float | int):
             raise AssertionError("the chance mapping supports one comparison 'random() < p' per fraction")
         self._used = True
+        return self._below(float(threshold))
+
+    def _below(self, threshold: float) -> bool:
+        raise NotImplementedError
+
+
+class _ScriptedFraction(_Fraction):
+    """:meth:`ScriptedRng.random`: the comparison takes the next outcome (1: below)."""
+
+    def _below(self, threshold: float) -> bool:
+        assert isinstance(self._rng, ScriptedRng)
+        return self._rng.take(Request("coin", 2, threshold)) == 1
+
+
+class _RecordedFraction(_Fraction):
+    """:meth:`RecordingRng.random`: the real fraction, the comparison written down as an outcome."""
+
+    def _below(self, threshold: float) -> bool:
+        assert isinstance(self._rng, RecordingRng)
         below = float(self) < threshold
         self._rng.outcomes.append(1 if below else 0)
         return below
@@ -153,7 +152,7 @@ class ScriptedRng(Rng):
         raise AssertionError("the engine draws only with below() and random(); next64() has no chance node")
 
     def random(self) -> float:
-        return _ScriptedFraction(self)
+        return _ScriptedFraction(0.5, self)
 
     def shuffle(self, items: list[T]) -> None:
         for i in range(len(items) - 1, 0, -1):
