@@ -135,3 +135,23 @@ def test_the_command_writes_the_result_and_the_table(tmp_path: Path) -> None:
 def test_the_baselines_are_the_ladder_and_its_references() -> None:
     assert BASELINES[:3] == ("random", "rlcard_rule", "heuristic")
     assert {"beginner", "easy", "normal", "hard", "expert", "ismcts_fast"} <= set(BASELINES)
+
+
+def test_a_policy_file_is_an_agent(tmp_path: Path) -> None:
+    """``policy:FILE.onnx`` plays the suite (its file loaded once a process), the same twice."""
+    import numpy as np
+
+    from unokit.bots.policy import export_mlp
+    from unokit.encoding import Encoding
+
+    encoding = Encoding("classic", 2)
+    rng = np.random.default_rng(3)
+    weight = rng.normal(size=(encoding.num_actions, encoding.size)).astype(np.float32)
+    path = tmp_path / "linear.onnx"
+    export_mlp(path, [(weight, np.zeros(encoding.num_actions, np.float32))], variant="classic", players=2)
+    config = EvalConfig(load_suite("classic-2").first(1), f"policy:{path}", ("random",))
+    first = run_eval(config)
+    assert stable_part(first) == stable_part(run_eval(config))
+    match = first["matches"][0]
+    assert match["hands"] == 2 and match["forfeits"] == 0 and match["time"]["decisions"] > 0
+    assert "onnxruntime" in first["versions"]

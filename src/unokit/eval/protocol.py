@@ -46,13 +46,14 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..bots import EXTERNAL_PREFIX, check_bot_spec
+from ..bots import EXTERNAL_PREFIX, POLICY_PREFIX, check_bot_spec
 from ..bots.base import Bot
 from ..bots.external import ExternalBotError
 from ..bots.runner import react_all
 from ..core.errors import UnokitError
 from ..core.game import Game
 from ..core.observation import View
+from ..core.rng import Rng
 from ..core.variants import get_rules
 from ..sim.runner import derive_seed, make_bot_spec, wilson_interval
 
@@ -151,6 +152,11 @@ def load_suite(name_or_path: str) -> Suite:
 # --------------------------------------------------------------------------- bots
 
 
+#: Policy bots by (spec, slot), loaded once per process: a policy has no state between hands
+#: and no randomness, and loading its file is no part of a decision.
+_POLICIES: dict[tuple[str, int], Bot] = {}
+
+
 def make_entry(spec: str, seed: int, budget_s: float, slot: int) -> Bot:
     """The bot of ``spec``: a level or engine name, ``policy:FILE.onnx``, ``external:COMMAND``
     (its answers due within ``budget_s``) or ``openspiel:ALGORITHM[:SIMULATIONS]``."""
@@ -158,6 +164,12 @@ def make_entry(spec: str, seed: int, budget_s: float, slot: int) -> Bot:
         from ..openspiel.bot import OpenSpielBot
 
         return OpenSpielBot.from_spec(spec, seed)
+    if spec.startswith(POLICY_PREFIX):
+        bot = _POLICIES.get((spec, slot))
+        if bot is None:
+            bot = _POLICIES[(spec, slot)] = make_bot_spec(spec, seed, budget_s, slot)
+        bot.rng = Rng(seed)
+        return bot
     return make_bot_spec(spec, seed, budget_s, slot)
 
 
