@@ -208,6 +208,8 @@ class FastIsmctsBot(IsmctsBot):
         self.read_plays = read_plays
         #: The engine of the last search: ``"kernel"`` or ``"python"`` ("" before any).
         self.engine = ""
+        #: The root's visits by action id of the last search on the kernel (``{}`` before any).
+        self.last_visits: dict[int, int] = {}
 
     def search(self, view: View, out_of_turn: list[Action] | None = None) -> Action:
         """The search of :meth:`IsmctsBot.search`, on the kernel when it plays the game (it plays
@@ -268,6 +270,7 @@ class FastIsmctsBot(IsmctsBot):
                 break
         self.rng.state = int(rng[0]) & MASK64
         self.last_iterations = done
+        self.last_visits = S.root_visits(nodes, view.seat)
         code = S.best_root_action(nodes, wins, view.seat)
         seat = view.seat
         for action in view.legal_actions():
