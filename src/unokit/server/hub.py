@@ -42,6 +42,7 @@ from .metrics import Metrics, count_rooms
 from .protocol import RateLimit, decode, encode, error, websocket_url
 from .room import CLOSED, DEFAULT_NAMES_LANG, RoomError, RoomSpec, RoomState
 from .storage import Append, Pruned, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
+from .work import off_loop
 
 log = logging.getLogger("unokit.server")
 
@@ -236,7 +237,8 @@ class Hub:
         unknown = set(request) - {"variant", "players", "options", "settings", "public", "bots", "lang"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
-        spec = RoomSpec.build(
+        spec = await off_loop(
+            RoomSpec.build,
             request.get("variant", "classic"),
             request.get("players"),
             request.get("options"),
@@ -306,8 +308,8 @@ class Hub:
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
         settings = {"fill_seconds": self.config.play_now_wait}
-        spec = RoomSpec.build(
-            request.get("variant", "classic"), request.get("players"), PLAY_NOW_OPTIONS, settings, True
+        spec = await off_loop(
+            RoomSpec.build, request.get("variant", "classic"), request.get("players"), PLAY_NOW_OPTIONS, settings, True
         )
         async with self._play_now_lock:
             lobby = await self.lobby(base_url)
