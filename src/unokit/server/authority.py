@@ -1043,7 +1043,6 @@ class Room:
     ) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: a spectator) after ``events``; ``info``
         is the room's :meth:`room_info`, possibly already encoded (:func:`fragment`)."""
-        game = self.state.game
         seen = redact(events, seat)
         names = self.state.names()
         message: dict[str, Any] = {
@@ -1052,7 +1051,7 @@ class Room:
             "seat": seat,
             "room": info if info is not None else self.room_info(),
             "game_step": len(self.state.moves),
-            "observation": game.observe(seat) if game is not None else None,
+            "observation": self.state.observe(seat),
             "events": seen,
             "lines": self._lines(seen),
         }

@@ -393,6 +393,9 @@ class RoomState:
         self.public_room = spec.public
         self.host_seat: int | None = None
         self._settings = spec.settings.to_json()
+        #: The events of the next hand's deal while the room pauses between hands: told when
+        #: the next hand starts (``continue``), to whoever holds each seat then.
+        self.next_deal: list[Event] = []
 
     # ------------------------------------------------------------------ folding
     def apply(self, entry: dict[str, Any]) -> list[Event]:
@@ -447,9 +450,10 @@ class RoomState:
                     self.last_standin = seat
                 elif occupant.kind == "human" and not self._reaction(action.text):
                     occupant.standin_moves = 0
-                self._after_action(events)
+                events = self._after_action(events)
             elif kind == "continue":
                 self.phase = PLAYING
+                events, self.next_deal = self.next_deal, []
             elif kind == "close":
                 self.phase = CLOSED
                 self.closed_reason = entry.get("reason", "closed")
@@ -471,12 +475,35 @@ class RoomState:
         if self.host_seat == seat:
             self.host_seat = None
 
-    def _after_action(self, events: list[Event]) -> None:
+    def _after_action(self, events: list[Event]) -> list[Event]:
+        """The phase after an action and the events it tells now: a hand that ends (not the
+        game) pauses the room, and the next hand's deal, which the engine made with the same
+        action, waits in :attr:`next_deal` until the pause ends. Seats may change hands during
+        the pause, so nobody sees a hand before it belongs to its player: the deal is
+        determined by the seed and the actions as always, and shown only to who plays it."""
         game = self._game()
         if game.is_over:
             self.phase = FINISHED
-        elif self.spec.settings.hand_pause_seconds > 0 and any(e["type"] == "round_end" for e in events):
+            return events
+        ended = next((i for i, e in enumerate(events) if e["type"] == "round_end"), None)
+        if self.spec.settings.hand_pause_seconds > 0 and ended is not None:
             self.phase = HAND_OVER
+            self.next_deal = events[ended + 1 :]
+            return events[: ended + 1]
+        return events
+
+    def observe(self, seat: int | None) -> dict[str, Any] | None:
+        """What ``seat`` (``None``: a spectator) sees of the current game (``None`` before the
+        first). Between hands every seat sees the table as a spectator does: the next hand is
+        dealt, but it is its player's only once the pause is over."""
+        game = self.game
+        if game is None:
+            return None
+        if self.phase != HAND_OVER:
+            return game.observe(seat)
+        view = game.observe(None)
+        view["seat"] = seat
+        return view
 
     def _game(self) -> Game:
         if self.game is None:
