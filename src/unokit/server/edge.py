@@ -2,9 +2,10 @@
 what is refused before the application sees it (``docs/server.md``, "Running it on the internet").
 
 * **The client's address** is the TCP peer's, unless that peer is a proxy the host named
-  (``--trusted-proxy``): then it is the last address of ``X-Forwarded-For`` (or ``Forwarded``)
-  that is not itself a trusted proxy. A header from anyone else is ignored, so a client cannot
-  pretend to be someone else. IPv6 clients are counted by their /64 network (one household).
+  (``--trusted-proxy``): then it is the last address of ``X-Forwarded-For`` that is not itself a
+  trusted proxy. The header from anyone else is ignored, and ``Forwarded`` from everyone (a
+  proxy passes a client's own on untouched), so a client cannot pretend to be someone else.
+  IPv6 clients are counted by their /64 network (one household).
 * **The request's own address** (scheme and host) comes from ``--public-url`` when it is set,
   else from the request (``X-Forwarded-Proto`` and ``X-Forwarded-Host`` only from a trusted
   proxy): room links are built from it, never from the address the server listens on.
@@ -235,24 +236,18 @@ class Edge:
             return False
         return any(ip in network for network in self.trusted)
 
-    def forwarded_for(self, headers: dict[bytes, bytes]) -> list[str]:
-        """The addresses a proxy chain says the request passed through, first to last."""
-        forwarded = headers.get(b"forwarded")
-        if forwarded is not None:
-            chain = []
-            for element in forwarded.decode("latin-1").split(","):
-                for pair in element.split(";"):
-                    key, _, value = pair.strip().partition("=")
-                    if key.lower() == "for":
-                        value = value.strip('"')
-                        if value.startswith("["):
-                            value = value[1 : value.find("]")]
-                        elif value.count(":") == 1:
-                            value = value.split(":")[0]
-                        chain.append(value)
-            return chain
-        xff = headers.get(b"x-forwarded-for")
-        return [part.strip() for part in xff.decode("latin-1").split(",")] if xff else []
+    @staticmethod
+    def forwarded_for(headers: Iterable[tuple[bytes, bytes]]) -> list[str]:
+        """The addresses a proxy chain says the request passed through, first to last: every
+        ``X-Forwarded-For`` header of the request, in order (each proxy appends the address it
+        heard from). ``Forwarded`` is never read: proxies (Caddy among them) pass a client's own
+        ``Forwarded`` on untouched beside the ``X-Forwarded-For`` they set, so believing it
+        would let any client name its own address."""
+        chain: list[str] = []
+        for name, value in headers:
+            if name.lower() == b"x-forwarded-for":
+                chain += [part.strip() for part in value.decode("latin-1").split(",") if part.strip()]
+        return chain
 
     def resolve(self, scope: Scope) -> tuple[str, str, str]:
         """The client's address, the scheme (``http``/``https``) and the host (``name[:port]``)
@@ -263,7 +258,7 @@ class Edge:
         scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
         host = headers.get(b"host", b"").decode("latin-1")
         if self.is_trusted(address):
-            for hop in reversed(self.forwarded_for(headers)):
+            for hop in reversed(self.forwarded_for(scope.get("headers") or [])):
                 address = hop
                 if not self.is_trusted(hop):
                     break
