@@ -226,7 +226,7 @@ def test_the_costliest_score_request_delays_no_other_rooms_action(shared_server:
         me = await RoomClient.join(shared_server.url, room["room"], name="Ann")
         await me.host("start", room["host_token"])
         usual = await timed_actions(me, 4)
-        stop, answers = threading.Event(), []
+        stop, answers = threading.Event(), list[tuple[int, str]]()
         floods = [asyncio.to_thread(_score_flood, shared_server.url, stop, answers) for _ in range(2)]
         flooding = asyncio.gather(*floods)
         await asyncio.sleep(0.2)

@@ -15,6 +15,7 @@ game is over; the players mark themselves ready to play again, or the host start
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import re
 import unicodedata
@@ -26,6 +27,7 @@ from .. import Event, Game, InvalidActionError, UnokitError
 from ..bots import POLICY_PREFIX, bot_names, level_names
 from ..i18n import LANGUAGES, catalog
 from ..record import GameRecord, Result, Seat
+from . import wordfilter
 
 LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
 PHASES = (LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED)
@@ -129,10 +131,29 @@ def name_columns(name: str) -> int:
     return columns
 
 
+def stacked_marks(text: str) -> bool:
+    """Whether a character of ``text`` carries more than :data:`NAME_MARKS` combining marks
+    (scripts need two or three; more only stack up over the lines around them)."""
+    marks = 0
+    for ch in text:
+        marks = marks + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if marks > NAME_MARKS:
+            return True
+    return False
+
+
+def sender(code: str, key: str) -> str:
+    """The name a chat message's sender goes by in room ``code`` (``from``): the same for every
+    message of one person there, and telling nothing else. ``key`` is a seat's token hash, or
+    a spectator's identity hash or address."""
+    return hashlib.sha256(f"{code}:{key}".encode()).hexdigest()[:16]
+
+
 def check_name(name: object) -> str:
     """The cleaned form of a new player's ``name``; raise :class:`RoomError` ``bad_name``
     naming what is wrong (empty, too long or too wide, an invisible or control character, a
-    stack of combining marks, a bot's or a seat's name)."""
+    stack of combining marks, a bot's or a seat's name), ``filtered`` when it holds a word of
+    the host's filter (:mod:`.wordfilter`)."""
     if not isinstance(name, str):
         raise RoomError("bad_name", "a player's 'name' must be text")
     text = clean_name(name)
@@ -142,16 +163,15 @@ def check_name(name: object) -> str:
         raise RoomError(
             "bad_name", f"a player's name may be at most {NAME_CHARACTERS} characters and {NAME_COLUMNS} columns wide"
         )
-    marks = 0
     for ch in text:
-        category = unicodedata.category(ch)
-        if category in NAME_FORBIDDEN or any(low <= ord(ch) <= high for low, high in WIDE_GLYPHS):
+        if unicodedata.category(ch) in NAME_FORBIDDEN or any(low <= ord(ch) <= high for low, high in WIDE_GLYPHS):
             raise RoomError("bad_name", f"a player's name cannot contain the character U+{ord(ch):04X}")
-        marks = marks + 1 if category in ("Mn", "Me") else 0
-        if marks > NAME_MARKS:
-            raise RoomError("bad_name", f"a player's name may carry at most {NAME_MARKS} marks on one character")
+    if stacked_marks(text):
+        raise RoomError("bad_name", f"a player's name may carry at most {NAME_MARKS} marks on one character")
     if RESERVED_NAME.fullmatch(text):
         raise RoomError("bad_name", f"{text!r} is how the table names a bot or an empty seat: choose another name")
+    if wordfilter.refused(text):
+        raise RoomError("filtered", "this name holds a word this server does not allow: choose another name")
     return text
 
 
@@ -282,7 +302,9 @@ class SeatState:
     ready: bool = False
     standin_moves: int = 0  # moves a stand-in bot made for this person since they last acted
 
-    def public(self, seat: int) -> dict[str, Any]:
+    def public(self, seat: int, code: str) -> dict[str, Any]:
+        """The seat as everyone sees it in room ``code``; a player's ``from`` is the name their
+        chat messages go by (:func:`sender`), so that a page can mute or report them."""
         return {
             "seat": seat,
             "kind": self.kind,
@@ -290,6 +312,7 @@ class SeatState:
             "bot": self.bot,
             "ready": self.ready,
             "standin_moves": self.standin_moves,
+            "from": sender(code, self.token_hash) if self.token_hash is not None else None,
         }
 
     def occupant(self) -> str | None:
@@ -311,6 +334,8 @@ class RoomSpec:
     settings: Settings
     public: bool = False
     lang: str = DEFAULT_NAMES_LANG  # the language of its bots' names (its creator's)
+    #: False for a room nobody hosts ("play now"): its players may quiet its spectators.
+    hosted: bool = True
 
     @staticmethod
     def build(
@@ -320,6 +345,7 @@ class RoomSpec:
         settings: object,
         public: object = False,
         lang: object = DEFAULT_NAMES_LANG,
+        hosted: bool = True,
     ) -> RoomSpec:
         """Check a requested room with the engine; raise :class:`RoomError` ``bad_room``."""
         if not isinstance(variant, str) or len(variant) > 200:
@@ -342,7 +368,7 @@ class RoomSpec:
         if not isinstance(lang, str) or lang not in LANGUAGES:
             raise RoomError("bad_room", f"'lang' must be one of {', '.join(LANGUAGES)}")
         options_used = trial.options.as_dict(trial.rules)
-        return RoomSpec(trial.variant, trial.n, options_used, Settings.from_json(settings), public, lang)
+        return RoomSpec(trial.variant, trial.n, options_used, Settings.from_json(settings), public, lang, hosted)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -352,15 +378,17 @@ class RoomSpec:
             "settings": self.settings.to_json(),
             "public": self.public,
             "lang": self.lang,
+            "hosted": self.hosted,
         }
 
     @staticmethod
     def from_json(obj: dict[str, Any]) -> RoomSpec:
         """The spec :meth:`to_json` wrote (a room stored before rooms had a language names its
-        bots in :data:`DEFAULT_NAMES_LANG`)."""
+        bots in :data:`DEFAULT_NAMES_LANG`; one stored before "hosted" was written is hosted)."""
         settings = Settings(**obj["settings"])
         public, lang = bool(obj.get("public", False)), obj.get("lang", DEFAULT_NAMES_LANG)
-        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), settings, public, lang)
+        hosted = bool(obj.get("hosted", True))
+        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), settings, public, lang, hosted)
 
     @functools.cached_property
     def changed_options(self) -> dict[str, Any]:
@@ -674,19 +702,25 @@ class RoomState:
             "players": self.spec.players,
             "options": dict(self.spec.options),
             "settings": self._settings,
-            "seats": [seat.public(i) for i, seat in enumerate(self.seats)],
+            "seats": [seat.public(i, self.code) for i, seat in enumerate(self.seats)],
             "game_no": self.game_no,
             "version": self.seq,
             "closed_reason": self.closed_reason,
             "public": self.public_room,
             "host_seat": self.host_seat,
+            "hosted": self.spec.hosted,
         }
 
+    def people(self) -> int:
+        """How many people sit in the room (not bots)."""
+        return sum(1 for seat in self.seats if seat.kind == "human")
+
     def listing(self) -> dict[str, Any] | None:
-        """The room as a lobby list shows it, or ``None`` when it is not public (a private room
-        is never listed): what it plays, the options changed from the variant's defaults, its
-        phase, its open seats and its host's name."""
-        if not self.public_room or self.phase == CLOSED:
+        """The room as a lobby list shows it, or ``None`` when it is not listed: a private room
+        never is, nor a public one before someone sits in it (a room nobody joined is no game
+        to find). What it plays, the options changed from the variant's defaults, its phase,
+        its open seats, the people seated and its host's name."""
+        if not self.public_room or self.phase == CLOSED or not self.people():
             return None
         host = self.seats[self.host_seat].name if self.host_seat is not None else None
         return {
@@ -695,6 +729,7 @@ class RoomState:
             "options": self.spec.changed_options,
             "phase": self.phase,
             "open_seats": self.open_seats(),
+            "people": self.people(),
             "host": host,
             "names": [seat.name for seat in self.seats if seat.kind != "open"],
             "game_no": self.game_no,
