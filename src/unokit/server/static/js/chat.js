@@ -64,6 +64,7 @@ export class ChatPanel {
     this.conn = conn;
     this.messages = [];
     this.room = null;
+    this.openMenu = null; // the chat line whose menu is open
     this.log = h("ol.chat-log", { "aria-live": "polite", "aria-label": t("chat.messages") });
     this.note = h("p.chat-note", { role: "alert" });
     this.note.hidden = true;
@@ -94,12 +95,12 @@ export class ChatPanel {
     this.element = h("section.chat", { "aria-labelledby": "chat-title", dataset: { region: "chat" } },
       h("h2#chat-title", {}, t("chat.title")),
       filters,
-      this.people,
       this.mutedList,
       this.log,
       this.note,
       this.reactions,
       form,
+      this.people,
       h("p.hint#chat-hint", {}, t("chat.hint")));
     for (const channel of ["players", "spectators"]) this.element.classList.toggle(`hide-${channel}`, !shown(channel));
     // Lines that arrive while the chat is out of sight (a phone's closed drawer) are counted
@@ -257,34 +258,44 @@ export class ChatPanel {
     for (const message of this.messages) {
       if (this.isMuted(message.from)) continue; // muted by this reader: not shown here
       const who = message.name || (message.seat === null ? t("chat.a_spectator") : t("seat.numbered", { number: message.seat + 1 }));
+      const channel = message.channel === "spectators" ? h("span.chat-channel", {}, " ", t("chat.watching")) : null;
+      // Another person's name opens the line's menu (mute them for me, report), under the line.
+      const others = Boolean(message.from) && message.from !== this.conn.from;
+      const name = others
+        ? h("button.chat-who", { type: "button", "aria-expanded": String(this.openMenu === message.n), "aria-label": t("chat.more", { name: who }), title: t("chat.more", { name: who }), onclick: () => this.toggleMenu(message.n) }, who)
+        : h("span.chat-who", {}, who);
       const line = h(`li.chat-line.from-${message.channel}`, { dataset: { n: String(message.n), seat: message.seat === null ? "" : String(message.seat) } },
-        h("span.chat-who", {}, who, message.channel === "spectators" ? h("span.chat-channel", {}, " ", t("chat.watching")) : null),
-        ": ");
+        name, channel, ": ");
       if (message.reaction) {
         const reaction = REACTIONS[message.reaction] || { glyph: "" };
         line.append(h("span.chat-reaction", {}, `${reaction.glyph} ${reactionWords(message.reaction)}`));
       } else {
         line.append(h("span.chat-text", {}, message.text)); // a text node: markup stays text
       }
-      if (message.from && message.from !== this.conn.from) line.append(" ", this.lineMenu(message, who));
       this.log.append(line);
+      if (others && this.openMenu === message.n) this.log.append(this.lineMenu(message, who));
     }
     this.log.scrollTop = this.log.scrollHeight;
   }
 
-  /** A line's own menu: mute its sender for me, report the line, their name or conduct. */
+  /** Open line `n`'s menu (closing any other), or close it. */
+  toggleMenu(n) {
+    this.openMenu = this.openMenu === n ? null : n;
+    this.render();
+    const first = this.log.querySelector(".chat-menu button");
+    if (first) first.focus();
+  }
+
+  /** A line's menu, under it: report the line, mute its sender for me, report their name or
+   * conduct. It exists only while open, so a line's text is its sender and its words alone. */
   lineMenu(message, who) {
-    const menu = h("span.chat-menu");
-    menu.hidden = true;
     const about = message.seat === null ? { from: message.from } : { seat: message.seat };
-    const toggle = h("button.chat-more", { type: "button", "aria-expanded": "false", "aria-label": t("chat.more", { name: who }), title: t("chat.more", { name: who }), onclick: () => {
-      menu.hidden = !menu.hidden;
-      toggle.setAttribute("aria-expanded", String(!menu.hidden));
-    } }, "⋯");
-    menu.append(
-      h("button.chat-report", { type: "button", dataset: { verb: "report-line" }, onclick: () => { menu.hidden = true; this.report({ about: "chat", message: message.n }); } }, t("chat.report_line")),
-      ...this.personActions(message.from, who, about));
-    return h("span.chat-actions", {}, toggle, menu);
+    const done = () => { this.openMenu = null; };
+    const actions = [
+      h("button.chat-report", { type: "button", dataset: { verb: "report-line" }, onclick: () => { done(); this.report({ about: "chat", message: message.n }); this.render(); } }, t("chat.report_line")),
+      ...this.personActions(message.from, who, about),
+    ];
+    return h("li.chat-menu", { role: "group", "aria-label": t("chat.more", { name: who }), dataset: { for: String(message.n) } }, ...actions);
   }
 
   /** Show a reaction for a moment over its sender's seat (or over the chat for a spectator). */
