@@ -720,16 +720,10 @@ class Room:
         # A seat's allowance is the seat's; spectators' is their address's (reconnecting does
         # not renew it), and all of a room's spectators share one more; every room shares the
         # address's allowance across the server.
-        key: int | str = seat if seat is not None else f"address:{peer.client}"
-        limits = [self.chat_limits.get(key)]
-        if limits[0] is None:
-            limits[0] = self.chat_limits[key] = self.host.chat_limit()
+        limits = [self._allowance(seat if seat is not None else f"address:{peer.client}")]
         if seat is None:
-            everyone = self.chat_limits.get(SPECTATORS)
-            if everyone is None:
-                everyone = self.chat_limits[SPECTATORS] = self.host.chat_limit(SPECTATORS_SHARE)
-            limits.append(everyone)
-        if not all(limit.allow() for limit in limits if limit is not None) or not self.host.chat_allowed(peer.client):
+            limits.append(self._allowance(SPECTATORS, SPECTATORS_SHARE))
+        if not all(limit.allow() for limit in limits) or not self.host.chat_allowed(peer.client):
             raise RoomError("rate_limited", "too many chat messages: wait a moment")
         entry: dict[str, Any] = {
             "type": "say" if "text" in msg else "react",
@@ -746,6 +740,14 @@ class Room:
         else:
             entry["reaction"] = check_reaction(msg["reaction"])
         await self._commit_chat([entry])
+
+    def _allowance(self, key: int | str, share: float = 1.0) -> RateLimit:
+        """The chat allowance of ``key`` in this room (a seat, ``address:ADDRESS`` for its
+        spectators, :data:`SPECTATORS` for all of them, ``share`` times one sender's)."""
+        limit = self.chat_limits.get(key)
+        if limit is None:
+            limit = self.chat_limits[key] = self.host.chat_limit(share)
+        return limit
 
     async def _mute(self, seat: object, muted: bool, by: int | None = None) -> None:
         """Mute or unmute the player at ``seat`` (their seat token and their marks), or every
@@ -769,6 +771,11 @@ class Room:
         seat = self._own_seat(peer, msg["token"])
         if self.state.spec.hosted:
             raise RoomError("not_host", "in a room with a host, only the host may quiet its spectators")
+        if self.chat.spectators_muted == msg["quiet"]:
+            return  # already so: nothing to write
+        # Each change is written to the chat log: it counts as one of the seat's chat messages.
+        if not self._allowance(seat).allow() or not self.host.chat_allowed(peer.client):
+            raise RoomError("rate_limited", "too many changes: wait a moment")
         await self._mute(None, msg["quiet"], by=seat)
 
     async def _report(self, peer: Peer, msg: dict[str, Any]) -> None:
