@@ -24,7 +24,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -210,8 +210,11 @@ class Hub:
                 )
             await self.refresh_nodes()
         await self.refresh_bans()
-        self._tasks.append(asyncio.create_task(self._sweeper(), name="unokit-sweep"))
-        self._tasks.append(asyncio.create_task(self._ban_watch(), name="unokit-bans"))
+        period = self.config.lease_seconds / 3 if self.clustered else self.config.sweep_seconds
+        sweeper = self._every(min(period, self.config.sweep_seconds), self._sweep, "the sweep")
+        self._tasks.append(asyncio.create_task(sweeper, name="unokit-sweep"))
+        bans = self._every(BANS_EVERY, self.refresh_bans, "reading the bans")
+        self._tasks.append(asyncio.create_task(bans, name="unokit-bans"))
         self.ready = True
 
     async def stop(self) -> None:
@@ -513,13 +516,15 @@ class Hub:
                 peer.deliver(error("banned", "you are banned from this server's public rooms"))
                 peer.close("banned")
 
-    async def _ban_watch(self) -> None:
+    @staticmethod
+    async def _every(seconds: float, work: Callable[[], Awaitable[None]], what: str) -> None:
+        """Run ``work`` every ``seconds`` until cancelled; a failure is logged, never fatal."""
         while True:
-            await asyncio.sleep(BANS_EVERY)
+            await asyncio.sleep(seconds)
             try:
-                await self.refresh_bans()
+                await work()
             except Exception:
-                log.exception("reading the bans failed")
+                log.exception("%s failed", what)
 
     def chat_published(self, room: Room, message: dict[str, Any]) -> None:
         if self.link is not None and room.remote_seats:
@@ -745,16 +750,6 @@ class Hub:
             room.submit("remote_reply", peer, message)
 
     # ------------------------------------------------------------------ the sweeper
-    async def _sweeper(self) -> None:
-        period = self.config.lease_seconds / 3 if self.clustered else self.config.sweep_seconds
-        period = min(period, self.config.sweep_seconds)
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self._sweep()
-            except Exception:
-                log.exception("the sweep failed")
-
     async def _sweep(self) -> None:
         now = time.time()
         if self.clustered:
