@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import math
 import re
 import unicodedata
@@ -24,7 +25,7 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from .. import Event, Game, InvalidActionError, UnokitError
-from ..bots import POLICY_PREFIX, bot_names, level_names
+from ..bots import POLICY_PREFIX, level_names
 from ..i18n import LANGUAGES, catalog
 from ..record import GameRecord, Result, Seat
 from . import wordfilter
@@ -68,8 +69,21 @@ def offer_policies(specs: list[str]) -> None:
 def seat_bots() -> list[str]:
     """The names of :data:`SEAT_BOTS` that this server can seat: every level (a level whose bot
     is not installed plays its fallback) and the installed engine bots; then the offered policies."""
-    installed = set(bot_names()) | set(level_names())
-    return [name for name in SEAT_BOTS if name in installed] + list(POLICY_BOTS)
+    return [name for name in SEAT_BOTS if name in installed_bots()] + list(POLICY_BOTS)
+
+
+#: The bots of :data:`SEAT_BOTS` that need an optional extra, and the module it installs.
+OPTIONAL_BOTS = {"ismcts_fast": "numba"}
+
+
+@functools.cache
+def installed_bots() -> frozenset[str]:
+    """The levels and the engine bots installed here. Found without importing the bots: one of
+    them brings numba, seconds of CPU that a request must not spend on the loop that serves the
+    rooms (the test suite checks that this agrees with :func:`unokit.bots.bot_names`)."""
+    return frozenset(
+        name for name in SEAT_BOTS if name not in OPTIONAL_BOTS or importlib.util.find_spec(OPTIONAL_BOTS[name])
+    ) | frozenset(level_names())
 
 
 def bot_spec(name: str) -> str:
