@@ -66,7 +66,20 @@ class Setup:
             )
             self.processes.append(process.launch())
         for process in self.processes:
-            process.wait()
+            warm(process.wait())
+
+
+def warm(process: ServerProcess) -> None:
+    """Seat a bot once in a new process: a build that imports its bots at the first one seated
+    (seconds of CPU) does it now, not in the room measured."""
+    end = time.monotonic() + 120
+    while True:
+        try:
+            create_room(process.url, "classic", 2, settings=SETTINGS, bots=["heuristic"])
+            return
+        except (OSError, ServerError):
+            if time.monotonic() > end:
+                raise
 
 
 async def one_kill(setup: Setup, owner_index: int, scenario: str) -> float:
@@ -97,7 +110,7 @@ async def one_kill(setup: Setup, owner_index: int, scenario: str) -> float:
     await player.close()
     if served != other_node:
         raise RuntimeError(f"{setup.name}: the room is served by {served}, not by the live process")
-    owner.start()  # a new process at the same address, for the next kill
+    warm(owner.start())  # a new process at the same address, for the next kill
     return waited
 
 
