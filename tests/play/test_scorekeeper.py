@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from unokit.cli import main
-from unokit.play.scorekeeper import ScoreTable, hand_points, score, table
+from unokit.play.scorekeeper import NAME_WORDS, ScoreTable, card_words, hand_points, score, table
 
 
 def total(variant: str, cards: str, side: str | None = None) -> int:
@@ -79,6 +79,27 @@ def test_words_that_spell_a_card_of_another_variant_are_not_read_as_two_cards() 
     with pytest.raises(ValueError, match="'wild draw two' is not a card of Classic UNO; cards there: ") as refused:
         hand_points("classic", "wild draw two")
     assert str(refused.value).endswith("; for two cards, write them apart with a comma")
+
+
+def test_a_hand_of_more_cards_than_the_deck_is_refused_and_the_whole_deck_is_read() -> None:
+    """No hand holds more cards than the deck (108 in Classic UNO): a longer one is refused at
+    once, however long the text goes on, and the whole deck itself is still read."""
+    deck = " ".join(["red 5"] * 108)
+    assert total("classic", deck) == 540
+    for cards in (deck + " blue 1", " ".join(["wild"] * 20000)):
+        with pytest.raises(ValueError, match="a hand of Classic UNO cannot hold more than 108 cards"):
+            hand_points("classic", cards)
+    result = CliRunner().invoke(score, ["--variant", "classic", *(["wild"] * 300)])
+    assert result.exit_code == 2 and "cannot hold more than 108 cards, the whole deck" in result.output
+
+
+def test_reading_a_hand_looks_a_card_name_long_ahead_and_no_further() -> None:
+    """The longest name is four words (Wild All-Out Attack): a name is found among the next
+    four words, so a hand is read in time proportional to its words, never by trying every
+    stretch of the rest of the hand (which made 600 cards take seconds)."""
+    assert card_words("wild all out attack wild draw four") == ["wild_all_out_attack", "wild_draw_four"]
+    assert NAME_WORDS == 4
+    assert card_words(" ".join(["wild"] * 50), most=10) == ["wild"] * 11
 
 
 @pytest.mark.parametrize(

@@ -103,32 +103,46 @@ def card_title(text: str, w: Words | None = None) -> str:
     return w.card(text) if " " in text else w.kind(text)
 
 
-def card_words(cards: str) -> list[str]:
+#: The most words a card's name has (``wild all out attack``).
+NAME_WORDS = max(len(name.split("_")) for name in KIND_BY_NAME)
+
+
+def card_words(cards: str, most: int | None = None) -> list[str]:
     """The colours and card names written in ``cards``: cards are apart by commas, semicolons
     or spaces, and a name may be written with spaces, hyphens or underscores (``wild draw
     four``, ``wild-draw-four``, ``wild_draw_four``). Words are joined into the longest name
     of an UNO card (of any variant) that they spell, so ``wild draw two`` is one card; write
-    ``wild, draw two`` for two. A comma always ends a card."""
+    ``wild, draw two`` for two. A comma always ends a card. With ``most``, reading stops after
+    ``most + 1`` names (enough to know that there are more than ``most``)."""
     out: list[str] = []
     for part in re.split(r"[,;]", cards.lower()):
+        if most is not None and len(out) > most:
+            break
         words = part.replace("-", "_").split()
         i = 0
         while i < len(words):
+            # No name is longer than NAME_WORDS words: a card is looked for in the next few
+            # words only, so reading a hand takes time in proportion to its length.
+            longest = min(len(words), i + NAME_WORDS)
             end = next(
-                (j for j in range(len(words), i + 1, -1) if "_".join(words[i:j]) in KIND_BY_NAME),
+                (j for j in range(longest, i + 1, -1) if "_".join(words[i:j]) in KIND_BY_NAME),
                 i + 1,
             )
             out.append("_".join(words[i:end]))
             i = end
+            if most is not None and len(out) > most:
+                break
     return out
 
 
 def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardPoints]:
     """Value each card written in ``cards`` (read by :func:`card_words`) on ``side`` of
-    ``variant``; :class:`CardError` names a card that does not exist there."""
+    ``variant``; :class:`CardError` names a card that does not exist there, :class:`ScoreError`
+    a hand of more cards than the variant's deck holds (no hand can)."""
     rules = get_rules(variant)
     s = side_index(rules, side)
-    kinds_here = set(standard_deck(rules.name).kind[s])
+    deck = standard_deck(rules.name)
+    kinds_here = set(deck.kind[s])
     colors_here = set(SIDE_COLORS[s])
     # Where a card was looked for: the variant, and the side on a double-sided deck.
     where: dict[str, Any] = {"variant": rules.name}
@@ -138,7 +152,9 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
     not_a_card = N_("sheet.error.not_a_card.side") if rules.double_sided else N_("sheet.error.not_a_card")
     out: list[CardPoints] = []
     color: int | None = None
-    for token in card_words(cards):
+    for token in card_words(cards, most=2 * deck.size):  # a colour and a name a card at most
+        if len(out) == deck.size:
+            raise ScoreError(N_("sheet.error.too_many_cards"), variant=rules.name, most=deck.size)
         if token in COLOR_BY_NAME:
             if color is not None:
                 raise CardError(N_("sheet.error.two_colors"), given=f"{COLOR_NAMES[color]} {token}")

@@ -44,6 +44,7 @@ from ..play.session import summarize
 from ..record import GameRecord, RecordError, Replay
 from .chat import REACTIONS
 from .room import RoomError, RoomSpec, Settings, seat_bots
+from .work import off_loop
 
 #: Replays of finished games kept in memory (each holds a few copies of its game).
 REPLAYS_KEPT = 8
@@ -197,6 +198,12 @@ def replay_step(replay: Replay, step: int) -> dict[str, Any]:
     }
 
 
+def _rules_lines(body: dict[str, Any]) -> list[str]:
+    """The summary of the rules a ``POST /api/rules`` body asks for; raise :class:`RoomError`."""
+    spec = RoomSpec.build(body.get("variant"), body.get("players"), body.get("options"), None)
+    return rules_summary(Game.new(spec.variant, spec.players, 0, **spec.options)[0])
+
+
 def web_routes(record_text: Any) -> list[Route]:
     """The routes of this module; ``record_text(code, number)`` reads a finished game's record
     (a blocking call, run in a worker thread) or returns ``None``."""
@@ -231,7 +238,7 @@ def web_routes(record_text: Any) -> list[Route]:
             return _problem("no_record", "there is no such finished game", 404)
         if not 0 <= step <= len(replay):
             return _problem("bad_step", f"'step' must be from 0 to {len(replay)}", 400)
-        return JSONResponse(await asyncio.to_thread(replay_step, replay, step))
+        return JSONResponse(await off_loop(replay_step, replay, step))
 
     async def rules_route(request: Request) -> Response:
         raw = await request.body()
@@ -244,11 +251,10 @@ def web_routes(record_text: Any) -> list[Route]:
         if not isinstance(body, dict):
             return _problem("bad_room", "the request body must be a JSON object", 400)
         try:
-            spec = RoomSpec.build(body.get("variant"), body.get("players"), body.get("options"), None)
+            lines = await off_loop(_rules_lines, body)
         except RoomError as exc:
             return _problem(exc.code, exc.message, 400)
-        game = Game.new(spec.variant, spec.players, 0, **spec.options)[0]
-        return JSONResponse({"lines": rules_summary(game)})
+        return JSONResponse({"lines": lines})
 
     return [
         Route("/api/catalog", catalog_route),
