@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import threading
 from dataclasses import fields
 from typing import Any
 
@@ -94,9 +95,19 @@ def option_catalog(rules: VariantRules) -> list[dict[str, Any]]:
     return out
 
 
-@functools.cache
+#: Held while the catalogue is made: a second caller waits for the first one's catalogue.
+_MAKING = threading.Lock()
+
+
 def catalog() -> dict[str, Any]:
-    """The catalogue the browser draws cards and forms from (see the module docstring)."""
+    """The catalogue the browser draws cards and forms from (see the module docstring): made
+    once (it takes seconds, importing every bot), by the first caller; others wait for it."""
+    with _MAKING:
+        return _catalog()
+
+
+@functools.cache
+def _catalog() -> dict[str, Any]:
     variants = {}
     for name, rules in VARIANTS.items():
         deck = standard_deck(name)
@@ -202,7 +213,7 @@ def web_routes(record_text: Any) -> list[Route]:
     (a blocking call, run in a worker thread) or returns ``None``."""
 
     async def catalog_route(_request: Request) -> Response:
-        return JSONResponse(catalog())
+        return JSONResponse(await asyncio.to_thread(catalog))  # made once, never on the event loop
 
     @functools.lru_cache(maxsize=REPLAYS_KEPT)
     def replay_of(code: str, number: int, text: str) -> Replay:
