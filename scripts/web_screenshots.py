@@ -164,6 +164,45 @@ def end_shots(url: str, out: Path, browser: Browser) -> None:
     phone.context.close()
 
 
+#: Draws every face of a variant's deck at the size of a hand's card on a phone (66x99), with its
+#: printed name under it, in place of the page (the card drawing is the page's own, cards.js).
+CARD_SHEET = """async (variant) => {
+  const cards = await import("/static/js/cards.js");
+  const catalog = cards.catalog();
+  const info = catalog.variants[variant];
+  const main = document.querySelector("main");
+  main.replaceChildren();
+  const grid = document.createElement("div");
+  grid.className = "card-sheet";
+  info.kinds.forEach((kinds, side) => {
+    const colors = info.side_colors[side];
+    kinds.filter((kind) => !/^[2-8]$/.test(kind)).forEach((kind, i) => {
+      const wild = catalog.kinds.find((k) => k.name === kind).wild;
+      const face = wild ? kind : `${colors[i % colors.length]} ${kind}`;
+      const cell = document.createElement("figure");
+      const node = cards.cardNode(face, side, colors);
+      const name = document.createElement("figcaption");
+      name.textContent = cards.faceTitle(face);
+      cell.append(node, name);
+      grid.append(cell);
+    });
+  });
+  main.append(grid);
+}"""
+
+
+def card_shots(url: str, out: Path, browser: Browser, variants: list[str]) -> None:
+    """Every face of each variant's deck at a phone's hand size (``cards-VARIANT-390.png``)."""
+    phone = new_page(browser, "phone")
+    phone.goto(f"{url}/")
+    phone.wait_for_selector("#create-room")
+    for variant in variants:
+        phone.evaluate(CARD_SHEET, variant)
+        settle(phone)
+        phone.screenshot(path=str(out / f"cards-{variant}-390.png"), full_page=True)
+    phone.context.close()
+
+
 def tool_shots(url: str, out: Path, browser: Browser) -> None:
     phone = new_page(browser, "phone")
     phone.goto(f"{url}/#/launcher")
@@ -199,6 +238,7 @@ def main() -> None:
         for index, variant in enumerate(args.variants.split(",")):
             table_shots(url, args.out, variant, browser, pages_too=index == 0)
             print(f"{variant}: {variant}-390.png, {variant}-844.png, {variant}-1280.png")
+        card_shots(url, args.out, browser, args.variants.split(","))
         if not args.only_tables:
             end_shots(url, args.out, browser)
             tool_shots(url, args.out, browser)

@@ -1,8 +1,8 @@
 // The browser client of unokit serve: the lobby (start or join a game), a room (the invite page,
 // the waiting room, the table), the pages for real cards (score sheet, launcher), replays and
 // "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
-// "/#/replay/CODE/N", "/#/games". When the server cannot be reached the page says so and tries
-// again; the service worker (/sw.js) keeps the page itself available for that moment.
+// "/#/replay/CODE/N[/SEAT]", "/#/games". When the server cannot be reached the page says so and
+// tries again; the service worker (/sw.js) keeps the page itself available for that moment.
 
 import { catalog as currentCatalog, useCatalog } from "./cards.js";
 import { clear, h } from "./dom.js";
@@ -13,7 +13,8 @@ import { pageTools, setStatus } from "./page.js";
 import { roomPage } from "./room.js";
 import { soundControl, toggleMute } from "./settings.js";
 import { myGamesPage } from "./together.js";
-import { launcherPage, replayPage, sheetPage } from "./tools.js";
+import { replayPage } from "./replay.js";
+import { launcherPage, sheetPage } from "./tools.js";
 
 const app = document.getElementById("app");
 let current = null; // the page's clean-up function
@@ -72,8 +73,8 @@ async function route() {
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
   else if (hash.startsWith("games")) current = myGamesPage(app, catalog);
   else if (hash.startsWith("replay/")) {
-    const [, code, number] = hash.split("/");
-    current = replayPage(app, catalog, code.toUpperCase(), Number(number));
+    const [, code, number, seat] = hash.split("/");
+    current = replayPage(app, catalog, code.toUpperCase(), Number(number), seat === undefined ? 0 : Number(seat));
   } else if (roomMatch) current = roomPage(app, roomMatch[1].toUpperCase(), catalog);
   else current = lobbyPage(app, catalog);
   document.querySelectorAll("nav a").forEach((a) => a.removeAttribute("aria-current"));
