@@ -20,6 +20,8 @@ const app = document.getElementById("app");
 let current = null; // the page's clean-up function
 let retry = null;
 let languageReady = false;
+let settingUp = null; // the page's one set-up (setUpPage), once the catalogue came
+let routing = 0; // how many times route() was called: only the newest draws a page
 
 /** The test pseudo-language: chosen with ?lang=en-XA, never offered. */
 const PSEUDO = "en-XA";
@@ -37,17 +39,29 @@ function offline(err) {
   retry = setTimeout(route, 5000);
 }
 
+/** The page's language, language menu and sound control, set up once (a change of language
+ * reloads the page). */
+async function setUpPage(catalog) {
+  await loadLanguage(pickLanguage(catalog.languages, [PSEUDO]));
+  languageReady = true;
+  translateStatic();
+  clear(document.getElementById("language-box")).append(languageSwitcher(catalog.languages));
+  document.getElementById("sound-slot").append(soundControl());
+}
+
 async function route() {
+  const mine = ++routing; // a newer route() (a link followed meanwhile) takes over from this one
   clearTimeout(retry);
   if (current) current();
   current = null;
-  clear(app);
+  if (settingUp) clear(app); // the first time, the page's "Opening the card table…" stays until it is drawn
   setStatus("");
   pageTools([]);
   let catalog;
   try {
     catalog = await api("/api/catalog");
   } catch (err) {
+    if (mine !== routing) return;
     if (!languageReady) {
       try {
         await loadLanguage(pickLanguage({ en: "English" }, [PSEUDO]));
@@ -58,14 +72,10 @@ async function route() {
     offline(err);
     return;
   }
-  if (!languageReady) {
-    // Once per page: a change of language reloads the page.
-    await loadLanguage(pickLanguage(catalog.languages, [PSEUDO]));
-    languageReady = true;
-    translateStatic();
-    clear(document.getElementById("language-box")).append(languageSwitcher(catalog.languages));
-    document.getElementById("sound-slot").append(soundControl());
-  }
+  if (!settingUp) settingUp = setUpPage(catalog);
+  await settingUp;
+  if (mine !== routing) return;
+  clear(app);
   useCatalog(catalog);
   const hash = location.hash.replace(/^#\/?/, "");
   const roomMatch = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);

@@ -13,6 +13,33 @@ import { TableView } from "./table.js";
 /** Milliseconds between two steps while the replay plays. */
 const PLAY_MS = 900;
 
+/** The controls' symbols, drawn (a 24-unit square each): to the start, a step back, play,
+ * pause, a step on, to the end. */
+const ICONS = {
+  first: "M4 5h2v14H4z M13 5v14l-7-7z M21 5v14l-7-7z",
+  prev: "M6 5h2v14H6z M18 5v14l-9-7z",
+  play: "M7 4v16l13-8z",
+  pause: "M6 5h4v14H6z M14 5h4v14h-4z",
+  next: "M6 5v14l9-7z M16 5h2v14h-2z",
+  last: "M3 5v14l7-7z M11 5v14l7-7z M18 5h2v14h-2z",
+};
+
+/**
+ * A control's symbol as an SVG.
+ * @param {string} name a key of ICONS
+ * @returns {SVGElement}
+ */
+function icon(name) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "replay-icon");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", ICONS[name]);
+  svg.append(path);
+  return svg;
+}
+
 /**
  * The room a replay's table is drawn for: the record's seats, nobody to act for.
  * @param {Object} data the replay step as the server sent it
@@ -22,7 +49,8 @@ const PLAY_MS = 900;
 function replayRoom(data, number) {
   const seats = data.seats.map((seat, index) => ({ seat: index, kind: seat.kind === "bot" ? "bot" : "human", name: seat.name, bot: seat.bot || null }));
   const over = data.step >= data.steps && data.observation.over;
-  return { seats, phase: over ? "finished" : "playing", game_no: number, host_seat: null, settings: {}, away: [], spectators: 0, variant: data.observation.variant };
+  const obs = data.observation;
+  return { seats, phase: over ? "finished" : "playing", game_no: number, host_seat: null, settings: {}, away: [], spectators: 0, variant: obs.variant, options: obs.options };
 }
 
 /**
@@ -116,7 +144,7 @@ export function replayPage(app, catalog, code, number, seat = 0) {
   /** The replay's controls, in the place of the decision. */
   function controls() {
     const steps = data.steps;
-    const button = (id, label, glyph, action, off = false) => h(`button.replay-button#${id}`, { type: "button", title: label, "aria-label": label, disabled: off || undefined, onclick: action }, glyph);
+    const button = (id, label, name, action, off = false) => h(`button.replay-button#${id}`, { type: "button", title: label, "aria-label": label, disabled: off || undefined, onclick: action }, icon(name));
     const slider = h("input#replay-slider", { type: "range", min: "0", max: String(steps), value: String(step), "aria-label": t("replay.step") });
     slider.addEventListener("change", () => go(Number(slider.value)));
     const whose = h("select#replay-seat", { "aria-label": t("replay.view") },
@@ -130,11 +158,11 @@ export function replayPage(app, catalog, code, number, seat = 0) {
     return h("section.replay-bar", { "data-region": "replay", "aria-label": t("replay.controls") },
       h("h1.replay-title", {}, t("replay.title", { code, number })),
       h("div.replay-buttons", {},
-        button("replay-first", t("replay.first"), "⏮", () => go(0), step === 0),
-        button("replay-prev", t("replay.back"), "◀", () => go(step - 1), step === 0),
-        button("replay-play", playing ? t("replay.pause") : t("replay.play"), playing ? "⏸" : "▶", playPause),
-        button("replay-next", t("replay.next"), "▶▶", () => go(step + 1), step >= steps),
-        button("replay-last", t("replay.last"), "⏭", () => go(steps), step >= steps),
+        button("replay-first", t("replay.first"), "first", () => go(0), step === 0),
+        button("replay-prev", t("replay.back"), "prev", () => go(step - 1), step === 0),
+        button("replay-play", playing ? t("replay.pause") : t("replay.play"), playing ? "pause" : "play", playPause),
+        button("replay-next", t("replay.next"), "next", () => go(step + 1), step >= steps),
+        button("replay-last", t("replay.last"), "last", () => go(steps), step >= steps),
         whose),
       h("div.replay-slider-row", {}, slider, h("span.step#replay-step", { role: "status" }, t("replay.step_of", { step, steps }))),
       error ? h("p.error", { role: "alert" }, error) : null);
