@@ -142,7 +142,7 @@ def test_two_people_and_two_bots_finish_a_game(
         assert is_over(ann) and is_over(bo)
         watcher.wait_for_selector(".overlay .game-over")
         look(force=True)
-        assert sorted(problems) == []
+        assert sorted(problems) == [], "\n".join(sorted(problems))
         # The winner's page says "You won!"; the others name the winner.
         winners = [page for page in (ann, bo) if page.locator(".overlay.winner").count()]
         for page in (ann, bo):
@@ -150,8 +150,13 @@ def test_two_people_and_two_bots_finish_a_game(
             assert (title == "You won!") if page in winners else ("won" in title), title
         # Both people really played: each took decisions through the page.
         assert len(clickers[0].clicked) >= 1 and len(clickers[1].clicked) >= 1
-        # The last round's summary lists every seat with its cards' points.
-        assert ann.locator(".overlay table.summary tbody tr").count() == 4
+        # The game's end ranks every seat; "The last round" opens the scores, where the last
+        # round's summary lists every seat with its cards' points.
+        assert ann.locator(".overlay .final-scores li").count() == 4
+        ann.click(".overlay .last-round")
+        wait_until(ann, "document.querySelector('#tab-scores').getAttribute('aria-selected') === 'true'")
+        assert ann.locator("#panel-scores table.summary tbody tr").count() == 4
+        ann.evaluate("document.querySelector('.close-drawer').click()")  # docked at a desk: no harm
 
         # A reload mid-game gave Bo the same seat and the same hand.
         assert reloaded, "Bo's page was never reloaded while the game waited for Bo"

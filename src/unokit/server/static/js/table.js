@@ -30,11 +30,14 @@ function sideIndex(obs, variant) {
 /** The marks a seat may carry, in the order the help's legend explains them. */
 export const SEAT_MARKS = ["host", "dealer", "uno", "no_uno"];
 
-/** A seat's mark (one of SEAT_MARKS), drawn the same at the table and in the help. */
+/** A seat's mark (one of SEAT_MARKS), drawn the same at the table and in the help: the host's
+ * and the dealer's over the avatar's corner, a card left with UNO said or not in place of the
+ * card count. */
 export function seatMark(kind) {
   if (kind === "host") return h("span.badge.host", { title: t("room.host") }, "♛");
   if (kind === "dealer") return h("span.badge.dealer", { title: t("seat.dealer") }, t("seat.dealer_badge"));
-  return h("span.badge.uno", {}, kind === "no_uno" ? t("seat.no_uno") : t("table.uno"));
+  if (kind === "no_uno") return h("span.count.no-uno", { title: t("seat.no_uno") }, t("seat.no_uno_badge"));
+  return h("span.count.uno", { title: t("table.uno") }, t("table.uno"));
 }
 
 export class TableView {
@@ -452,9 +455,9 @@ export class TableView {
     const badges = h("div.seat-badges");
     if (room.host_seat === seat) badges.append(seatMark("host"));
     if (obs.dealer === seat) badges.append(seatMark("dealer"));
-    if (count === 1) badges.append(seatMark(obs.uno_exposed === seat ? "no_uno" : "uno"));
+    const counted = count === 1 ? seatMark(obs.uno_exposed === seat ? "no_uno" : "uno") : h("span.count", { title: t("n.cards", { count }) }, String(count));
     item.append(
-      h("div.seat-head", {}, this.avatar(info.name || "", seat, active), h("span.count", { title: t("n.cards", { count }) }, String(count)), badges),
+      h("div.seat-head", {}, this.avatar(info.name || "", seat, active), counted, badges),
       h("div.seat-name", { title: names[seat] }, h("span.name-long", {}, shortName(names[seat], 12)), h("span.name-short", {}, shortName(names[seat], 8))),
       h("div.seat-info", {}, status ? h("span.seat-status", {}, status) : null, h("span.seat-score", {}, points)),
     );
