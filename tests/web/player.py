@@ -128,6 +128,13 @@ def join_room(page: Page, base_url: str, code: str, name: str) -> None:
     page.wait_for_selector(".waiting, .table-root")
 
 
+def join_as_host(page: Page, base_url: str, room: dict[str, Any], name: str = "Ann") -> None:
+    """Open a room made through the API as its host (the browser remembers the host token)."""
+    page.goto(f"{base_url}/")
+    page.evaluate(f"localStorage.setItem('unokit.host.{room['room']}', {json.dumps(room['host_token'])})")
+    join_room(page, base_url, room["room"], name)
+
+
 def watch_room(page: Page, base_url: str, code: str) -> None:
     page.goto(f"{base_url}/r/{code}#watch")
     page.wait_for_selector(".waiting, .table-root")
