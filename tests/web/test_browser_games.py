@@ -3,7 +3,8 @@ every variant through the pages alone, each variant on one of the five screens t
 for (every screen gets at least one variant; ``make test-all`` plays every variant on every
 screen), with the layout checked on every page after every action (``layout.js``); a spectator's
 page never shows a hidden card; a reload in the middle of a game puts the player back in their
-seat with their hand; the record of the finished game downloads and replays step by step."""
+seat with their hand; the record of the finished game downloads and verifies. (Its replay on the
+table is test_browser_screens.py's.)"""
 
 from __future__ import annotations
 
@@ -240,25 +241,5 @@ def test_a_double_click_acts_once(browser: Browser, web_server: ServerProcess) -
         actions = [json.loads(frame) for frame in sent if '"type": "action"' in frame or '"type":"action"' in frame]
         assert len(actions) == 1
         assert actions[0]["action"] == "draw"
-    finally:
-        _close([ann])
-
-
-def test_the_replay_steps_through_a_finished_game(browser: Browser, web_server: ServerProcess) -> None:
-    (ann,) = _pages(browser, 1)
-    try:
-        code = create_room(ann, web_server.url, name="Ann", variant="classic", players=2, bots=1)
-        start_game(ann)
-        play_to_the_end([Clicker(ann)])
-        ann.click("a:has-text('Replay step by step')")
-        ann.wait_for_selector("#replay-step")
-        assert ann.locator("#replay-step").inner_text().lower().startswith("step 0 of ")
-        assert ann.locator(".replay-seat").count() == 2
-        ann.click("#replay-next")
-        wait_until(ann, "document.querySelector('#replay-step').textContent.toLowerCase().startsWith('step 1 ')")
-        assert ann.locator(".replay-action").inner_text() != "The deal"
-        ann.click("#replay-last")
-        wait_until(ann, "document.querySelector('#replay-next').disabled")
-        assert code in ann.locator("h1").inner_text()
     finally:
         _close([ann])

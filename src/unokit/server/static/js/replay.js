@@ -68,7 +68,8 @@ export function replayPage(app, catalog, code, number, seat = 0) {
   const root = h("div.table-root.replay-root");
   app.append(page);
   document.body.classList.add("at-table");
-  let step = 0;
+  let step = 0; // the step drawn
+  let wanted = 0; // the step asked for: the controls count from it, so quick clicks all count
   let view = Number.isInteger(seat) && seat >= 0 ? seat : 0;
   let data = null;
   let log = null; // the game's log for the view shown: [{step, lines}]
@@ -78,19 +79,27 @@ export function replayPage(app, catalog, code, number, seat = 0) {
   const conn = { busy: false, isHost: false, seat: null };
   const table = new TableView(root, conn, code, { readOnly: true, controls: () => controls() });
 
-  /** Load step `wanted` (as the seat in view saw it) and draw it. */
-  async function load(wanted) {
+  /** Load the step asked for (as the seat in view saw it) and draw it; asked again meanwhile,
+   * the newest step asked is loaded next. */
+  async function load() {
     if (loading) return;
     loading = true;
-    try {
-      const query = `step=${wanted}&seat=${view}${log ? "" : "&log=1"}`;
-      data = await api(`/api/rooms/${code}/records/${number}/replay?${query}`);
-      if (data.log) log = data.log;
-      step = data.step;
-      error = null;
-    } catch (err) {
-      error = errorText(err);
-      if (!data) view = 0;
+    for (;;) {
+      const asked = wanted;
+      const seen = view;
+      try {
+        const query = `step=${asked}&seat=${seen}${log ? "" : "&log=1"}`;
+        data = await api(`/api/rooms/${code}/records/${number}/replay?${query}`);
+        if (data.log) log = seen === view ? data.log : null; // a log of another view: asked again
+        step = data.step;
+        error = null;
+      } catch (err) {
+        error = errorText(err);
+        if (!data) view = 0;
+        wanted = step;
+        break;
+      }
+      if (asked === wanted && seen === view) break;
     }
     loading = false;
     draw();
@@ -126,19 +135,26 @@ export function replayPage(app, catalog, code, number, seat = 0) {
       clearInterval(timer);
       timer = null;
     } else {
-      if (data && step >= data.steps) load(0);
+      if (data && wanted >= data.steps) {
+        wanted = 0;
+        load();
+      }
       timer = setInterval(() => {
-        if (!data || step >= data.steps) playPause();
-        else load(step + 1);
+        if (!data || wanted >= data.steps) playPause();
+        else if (!loading) {
+          wanted += 1;
+          load();
+        }
       }, PLAY_MS);
     }
     draw();
   }
 
   /** Go to a step (pausing first when it is the reader's own choice). */
-  function go(wanted) {
+  function go(to) {
     if (timer) playPause();
-    load(wanted);
+    wanted = Math.max(0, Math.min(data ? data.steps : 0, to));
+    load();
   }
 
   /** The replay's controls, in the place of the decision. */
@@ -152,17 +168,17 @@ export function replayPage(app, catalog, code, number, seat = 0) {
     whose.addEventListener("change", () => {
       view = Number(whose.value);
       log = null;
-      load(step);
+      load();
     });
     const playing = Boolean(timer);
     return h("section.replay-bar", { "data-region": "replay", "aria-label": t("replay.controls") },
       h("h1.replay-title", {}, t("replay.title", { code, number })),
       h("div.replay-buttons", {},
-        button("replay-first", t("replay.first"), "first", () => go(0), step === 0),
-        button("replay-prev", t("replay.back"), "prev", () => go(step - 1), step === 0),
+        button("replay-first", t("replay.first"), "first", () => go(0), wanted === 0),
+        button("replay-prev", t("replay.back"), "prev", () => go(wanted - 1), wanted === 0),
         button("replay-play", playing ? t("replay.pause") : t("replay.play"), playing ? "pause" : "play", playPause),
-        button("replay-next", t("replay.next"), "next", () => go(step + 1), step >= steps),
-        button("replay-last", t("replay.last"), "last", () => go(steps), step >= steps),
+        button("replay-next", t("replay.next"), "next", () => go(wanted + 1), wanted >= steps),
+        button("replay-last", t("replay.last"), "last", () => go(steps), wanted >= steps),
         whose),
       h("div.replay-slider-row", {}, slider, h("span.step#replay-step", { role: "status" }, t("replay.step_of", { step, steps }))),
       error ? h("p.error", { role: "alert" }, error) : null);
@@ -170,15 +186,15 @@ export function replayPage(app, catalog, code, number, seat = 0) {
 
   const key = (event) => {
     if (!data || (event.target && ["INPUT", "SELECT"].includes(event.target.tagName))) return;
-    if (event.key === "ArrowRight" && step < data.steps) go(step + 1);
-    else if (event.key === "ArrowLeft" && step > 0) go(step - 1);
+    if (event.key === "ArrowRight" && wanted < data.steps) go(wanted + 1);
+    else if (event.key === "ArrowLeft" && wanted > 0) go(wanted - 1);
     else if (event.key === " ") {
       playPause();
       event.preventDefault();
     }
   };
   document.addEventListener("keydown", key);
-  load(0);
+  load();
   return () => {
     if (timer) clearInterval(timer);
     document.removeEventListener("keydown", key);
