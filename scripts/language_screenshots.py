@@ -55,10 +55,10 @@ def main() -> None:
         desk.click("#start-game")
         for page in (desk, phone, side):
             page.wait_for_selector(".hand-card")
-        names = {f"attack_{TAG}-390.png": phone, f"attack_{TAG}-844.png": side, f"attack_{TAG}-1280.png": desk}
-        shots.shoot_on_turns({str(args.out / name): page for name, page in names.items()}, 3)
+        tables = {f"attack_{TAG}-390.png": phone, f"attack_{TAG}-844.png": side, f"attack_{TAG}-1280.png": desk}
+        shots.shoot_on_turns({str(args.out / name): page for name, page in tables.items()}, 3)
         browser.close()
-    names = [f"lobby_{TAG}-390.png", f"lobby_{TAG}-1280.png", *names]
+    names = [f"lobby_{TAG}-390.png", f"lobby_{TAG}-1280.png", *tables]
     print(f"screenshots in {args.out}: {', '.join(names)}")
 
 
