@@ -21,7 +21,13 @@ const ONE_COLUMN = 6;
  */
 function cardsLeft(line, summary) {
   if (!line.cards.length) return h("span.hint", {}, line.seat === summary.winner ? t("summary.went_out") : t("cards.none"));
-  return h("ul.card-points", {}, line.cards.map((c) => h("li", {}, h("span.card-name", {}, faceTitle(c.card)), h("span.card-pts", {}, t("n.points", { count: c.points })))));
+  return h(
+    "ul.card-points",
+    {},
+    line.cards.map((c) =>
+      h("li", {}, h("span.card-name", {}, faceTitle(c.card)), h("span.card-pts", {}, t("n.points", { count: c.points }))),
+    ),
+  );
 }
 
 /**
@@ -36,22 +42,52 @@ function cardsLeft(line, summary) {
 export function summaryTable(view, summary, full = true) {
   const names = view.seatNames();
   const variant = view.variant;
-  const caption = variant.double_sided ? t("summary.caption_side", { round: summary.round, side: t(`side.${summary.side}`) }) : t("summary.caption", { round: summary.round });
+  const caption = variant.double_sided
+    ? t("summary.caption_side", { round: summary.round, side: t(`side.${summary.side}`) })
+    : t("summary.caption", { round: summary.round });
   const table = h(`table.summary${full ? "" : ".compact"}`, {}, h("caption", {}, caption));
-  const heads = [t("summary.player"), full ? t("summary.cards_left") : t("summary.left"), t("summary.gained"), t("summary.total")];
-  table.append(h("thead", {}, h("tr", {}, heads.map((title) => h("th", { scope: "col" }, title)))));
+  const heads = [
+    t("summary.player"),
+    full ? t("summary.cards_left") : t("summary.left"),
+    t("summary.gained"),
+    t("summary.total"),
+  ];
+  table.append(
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        heads.map((title) => h("th", { scope: "col" }, title)),
+      ),
+    ),
+  );
   const body = h("tbody");
   for (const line of summary.lines) {
     const name = line.seat === view.me ? t("table.you") : names[line.seat] || line.name;
     let left;
-    if (full) left = [cardsLeft(line, summary), line.hand_points ? h("span.hand-points", {}, t("n.summary.hand_points", { count: line.hand_points })) : null];
+    if (full)
+      left = [
+        cardsLeft(line, summary),
+        line.hand_points ? h("span.hand-points", {}, t("n.summary.hand_points", { count: line.hand_points })) : null,
+      ];
     else if (!line.cards.length) left = cardsLeft(line, summary);
-    else left = t("summary.count_points", { cards: t("n.cards", { count: line.cards.length }), points: t("n.points", { count: line.hand_points }) });
-    body.append(h(`tr${line.seat === summary.winner ? ".winner" : ""}${line.seat === view.me ? ".me" : ""}`, { dataset: { seat: String(line.seat) } },
-      h("th", { scope: "row" }, name),
-      h("td.cards-left", {}, left),
-      h("td.num", {}, line.gained ? `+${line.gained}` : "0"),
-      h("td.num", {}, String(line.total))));
+    else
+      left = t("summary.count_points", {
+        cards: t("n.cards", { count: line.cards.length }),
+        points: t("n.points", { count: line.hand_points }),
+      });
+    body.append(
+      h(
+        `tr${line.seat === summary.winner ? ".winner" : ""}${line.seat === view.me ? ".me" : ""}`,
+        { dataset: { seat: String(line.seat) } },
+        h("th", { scope: "row" }, name),
+        h("td.cards-left", {}, left),
+        h("td.num", {}, line.gained ? `+${line.gained}` : "0"),
+        h("td.num", {}, String(line.total)),
+      ),
+    );
   }
   table.append(body);
   return table;
@@ -67,9 +103,15 @@ export function summaryTable(view, summary, full = true) {
 export function roundSummaryPanel(view) {
   const summary = view.summary;
   const names = view.names();
-  const title = t(summary.blocked ? "table.round_blocked" : "table.round_out", { round: summary.round, player: names[summary.winner] });
-  const panel = h(`section.summary-panel.overlay-panel${summary.lines.length > ONE_COLUMN ? ".many" : ""}`, { role: "region", "aria-labelledby": "summary-title" },
-    h("h2#summary-title", {}, title));
+  const title = t(summary.blocked ? "table.round_blocked" : "table.round_out", {
+    round: summary.round,
+    player: names[summary.winner],
+  });
+  const panel = h(
+    `section.summary-panel.overlay-panel${summary.lines.length > ONE_COLUMN ? ".many" : ""}`,
+    { role: "region", "aria-labelledby": "summary-title" },
+    h("h2#summary-title", {}, title),
+  );
   const full = Boolean(view.summaryFull);
   const table = summaryTable(view, summary, full);
   // The title names the round already; only a double-sided deck's caption (the side the round
@@ -77,9 +119,42 @@ export function roundSummaryPanel(view) {
   if (!view.variant.double_sided) table.caption.classList.add("sr-only");
   panel.append(h("div.panel-scroll", {}, table));
   const buttons = h("div.overlay-buttons");
-  if (view.conn.isHost) buttons.append(h("button.primary", { type: "button", dataset: { verb: "host-continue", key: "continue" }, onclick: () => view.conn.host("continue") }, t("host.next_hand")));
-  buttons.append(h("button.show-cards", { type: "button", "aria-pressed": String(full), dataset: { key: "summary-cards" }, onclick: () => { view.summaryFull = !full; view.render(); } }, t("summary.show_cards")));
-  buttons.append(h("button.close-panel", { type: "button", onclick: () => { view.summaryShown = false; view.render(); } }, t("table.close")));
+  if (view.conn.isHost)
+    buttons.append(
+      h(
+        "button.primary",
+        { type: "button", dataset: { verb: "host-continue", key: "continue" }, onclick: () => view.conn.host("continue") },
+        t("host.next_hand"),
+      ),
+    );
+  buttons.append(
+    h(
+      "button.show-cards",
+      {
+        type: "button",
+        "aria-pressed": String(full),
+        dataset: { key: "summary-cards" },
+        onclick: () => {
+          view.summaryFull = !full;
+          view.render();
+        },
+      },
+      t("summary.show_cards"),
+    ),
+  );
+  buttons.append(
+    h(
+      "button.close-panel",
+      {
+        type: "button",
+        onclick: () => {
+          view.summaryShown = false;
+          view.render();
+        },
+      },
+      t("table.close"),
+    ),
+  );
   buttons.append(h("span.countdown", {}, ""));
   panel.append(buttons);
   return panel;
@@ -97,19 +172,25 @@ function standings(view, obs) {
   const names = view.names();
   const room = view.room;
   const waiting = room.phase === "finished";
-  const gained = new Map(((view.summary && view.summary.over) ? view.summary.lines : []).map((l) => [l.seat, l.gained]));
-  const order = obs.scores.map((score, seat) => ({ score, seat }))
-    .sort((a, b) => (obs.winners.includes(b.seat) - obs.winners.includes(a.seat)) || b.score - a.score);
+  const gained = new Map((view.summary && view.summary.over ? view.summary.lines : []).map((l) => [l.seat, l.gained]));
+  const order = obs.scores
+    .map((score, seat) => ({ score, seat }))
+    .sort((a, b) => obs.winners.includes(b.seat) - obs.winners.includes(a.seat) || b.score - a.score);
   const list = h(`ol.final-scores${waiting ? ".ready-list" : ""}${order.length > ONE_COLUMN ? ".many" : ""}`);
   order.forEach(({ score, seat }, place) => {
     const seatInfo = room.seats[seat];
     const ready = waiting ? readyMark(seatInfo) : null;
     const plus = gained.get(seat) ? h("span.gained", {}, ` +${gained.get(seat)}`) : null;
-    list.append(h(`li${obs.winners.includes(seat) ? ".winner" : ""}${ready && ready.ready ? ".ready" : ""}`, { dataset: { seat: String(seat), ready: ready ? ready.state : undefined } },
-      h("span.place", {}, `${place + 1}.`),
-      h("span.who", {}, names[seat]),
-      h("span.num", {}, t("n.points", { count: score }), plus),
-      ready ? h("span.ready-mark", {}, ready.words) : null));
+    list.append(
+      h(
+        `li${obs.winners.includes(seat) ? ".winner" : ""}${ready && ready.ready ? ".ready" : ""}`,
+        { dataset: { seat: String(seat), ready: ready ? ready.state : undefined } },
+        h("span.place", {}, `${place + 1}.`),
+        h("span.who", {}, names[seat]),
+        h("span.num", {}, t("n.points", { count: score }), plus),
+        ready ? h("span.ready-mark", {}, ready.words) : null,
+      ),
+    );
   });
   return list;
 }
@@ -142,13 +223,37 @@ export function gameOverDialog(view, obs) {
   const number = view.room.game_no;
   const buttons = h("div.overlay-buttons");
   if (view.playAgain && view.room.phase === "finished") buttons.append(...view.playAgain());
-  if (view.conn.isHost) buttons.append(h("button", { type: "button", dataset: { verb: "host-start", key: "start-again" }, onclick: () => view.conn.host("start") }, t("host.start_new")));
+  if (view.conn.isHost)
+    buttons.append(
+      h(
+        "button",
+        { type: "button", dataset: { verb: "host-start", key: "start-again" }, onclick: () => view.conn.host("start") },
+        t("host.start_new"),
+      ),
+    );
   buttons.append(
     h("a.button", { href: `/#/replay/${view.code}/${number}${me !== null ? `/${me}` : ""}` }, t("table.replay")),
-    h("a.button", { href: `/api/rooms/${view.code}/records/${number}`, download: `unokit-${view.code}-${number}.json` }, t("table.download_record")),
+    h(
+      "a.button",
+      { href: `/api/rooms/${view.code}/records/${number}`, download: `unokit-${view.code}-${number}.json` },
+      t("table.download_record"),
+    ),
   );
-  if (view.summary) buttons.append(h("button.last-round", { type: "button", onclick: () => view.showScores() }, t("summary.last_round")));
-  buttons.append(h("button.close-panel", { type: "button", onclick: () => { view.overClosed = view.room.game_no; view.render(); } }, t("table.close")));
+  if (view.summary)
+    buttons.append(h("button.last-round", { type: "button", onclick: () => view.showScores() }, t("summary.last_round")));
+  buttons.append(
+    h(
+      "button.close-panel",
+      {
+        type: "button",
+        onclick: () => {
+          view.overClosed = view.room.game_no;
+          view.render();
+        },
+      },
+      t("table.close"),
+    ),
+  );
   panel.append(buttons);
   if (view.playAgain && view.room.phase === "finished") panel.append(h("p.hint.next-game", {}, t("together.next_when_ready")));
   dialog.append(panel);

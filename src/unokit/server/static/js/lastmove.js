@@ -57,5 +57,5 @@ export function lastMoveWords(lines, me, names) {
   const main = effectOnYou(first, me, names) || say(first, names);
   if (!rest.length) return main;
   const effects = rest.map((line) => effectOnYou(line, me, names) || say(line, names));
-  return t("last.move_effects", { move: main, effects: effects.join(t("last.separator")) });
+  return t("last.move_effects", { line: main, text: effects.join(t("last.separator")) });
 }

@@ -47,10 +47,25 @@ function icon(name) {
  * @returns {Object}
  */
 function replayRoom(data, number) {
-  const seats = data.seats.map((seat, index) => ({ seat: index, kind: seat.kind === "bot" ? "bot" : "human", name: seat.name, bot: seat.bot || null }));
+  const seats = data.seats.map((seat, index) => ({
+    seat: index,
+    kind: seat.kind === "bot" ? "bot" : "human",
+    name: seat.name,
+    bot: seat.bot || null,
+  }));
   const over = data.step >= data.steps && data.observation.over;
   const obs = data.observation;
-  return { seats, phase: over ? "finished" : "playing", game_no: number, host_seat: null, settings: {}, away: [], spectators: 0, variant: obs.variant, options: obs.options };
+  return {
+    seats,
+    phase: over ? "finished" : "playing",
+    game_no: number,
+    host_seat: null,
+    settings: {},
+    away: [],
+    spectators: 0,
+    variant: obs.variant,
+    options: obs.options,
+  };
 }
 
 /**
@@ -126,7 +141,20 @@ export function replayPage(app, catalog, code, number, seat = 0) {
       log: groups,
       summary: data.summary || undefined,
     });
-    pageTools([h("button.tool.drawer-toggle", { type: "button", title: t("table.sidebar"), "aria-label": t("table.sidebar"), "aria-expanded": "false", dataset: { toggles: "drawer" }, onclick: () => table.toggleDrawer() }, "☰")]);
+    pageTools([
+      h(
+        "button.tool.drawer-toggle",
+        {
+          type: "button",
+          title: t("table.sidebar"),
+          "aria-label": t("table.sidebar"),
+          "aria-expanded": "false",
+          dataset: { toggles: "drawer" },
+          onclick: () => table.toggleDrawer(),
+        },
+        "☰",
+      ),
+    ]);
   }
 
   /** Play the replay from here, a step every PLAY_MS, or pause it. */
@@ -160,28 +188,55 @@ export function replayPage(app, catalog, code, number, seat = 0) {
   /** The replay's controls, in the place of the decision. */
   function controls() {
     const steps = data.steps;
-    const button = (id, label, name, action, off = false) => h(`button.replay-button#${id}`, { type: "button", title: label, "aria-label": label, disabled: off || undefined, onclick: action }, icon(name));
-    const slider = h("input#replay-slider", { type: "range", min: "0", max: String(steps), value: String(step), "aria-label": t("replay.step") });
+    const button = (id, label, name, action, off = false) =>
+      h(
+        `button.replay-button#${id}`,
+        { type: "button", title: label, "aria-label": label, disabled: off || undefined, onclick: action },
+        icon(name),
+      );
+    const slider = h("input#replay-slider", {
+      type: "range",
+      min: "0",
+      max: String(steps),
+      value: String(step),
+      "aria-label": t("replay.step"),
+    });
     slider.addEventListener("change", () => go(Number(slider.value)));
-    const whose = h("select#replay-seat", { "aria-label": t("replay.view") },
-      data.names.map((name, index) => h("option", { value: String(index), selected: index === view || undefined }, t("replay.view_of", { player: name }))));
+    const whose = h(
+      "select#replay-seat",
+      { "aria-label": t("replay.view") },
+      data.names.map((name, index) =>
+        h("option", { value: String(index), selected: index === view || undefined }, t("replay.view_of", { player: name })),
+      ),
+    );
     whose.addEventListener("change", () => {
       view = Number(whose.value);
       log = null;
       load();
     });
     const playing = Boolean(timer);
-    return h("section.replay-bar", { "data-region": "replay", "aria-label": t("replay.controls") },
+    return h(
+      "section.replay-bar",
+      { "data-region": "replay", "aria-label": t("replay.controls") },
       h("h1.replay-title", {}, t("replay.title", { code, number })),
-      h("div.replay-buttons", {},
+      h(
+        "div.replay-buttons",
+        {},
         button("replay-first", t("replay.first"), "first", () => go(0), wanted === 0),
         button("replay-prev", t("replay.back"), "prev", () => go(wanted - 1), wanted === 0),
         button("replay-play", playing ? t("replay.pause") : t("replay.play"), playing ? "pause" : "play", playPause),
         button("replay-next", t("replay.next"), "next", () => go(wanted + 1), wanted >= steps),
         button("replay-last", t("replay.last"), "last", () => go(steps), wanted >= steps),
-        whose),
-      h("div.replay-slider-row", {}, slider, h("span.step#replay-step", { role: "status" }, t("replay.step_of", { step, steps }))),
-      error ? h("p.error", { role: "alert" }, error) : null);
+        whose,
+      ),
+      h(
+        "div.replay-slider-row",
+        {},
+        slider,
+        h("span.step#replay-step", { role: "status" }, t("replay.step_of", { step, steps })),
+      ),
+      error ? h("p.error", { role: "alert" }, error) : null,
+    );
   }
 
   const key = (event) => {

@@ -50,8 +50,14 @@ export function backsBox(backs, colors, player) {
   const box = h("div.backs", { role: "img", "aria-label": label, title: words });
   for (const group of backGroups(backs, colors)) {
     const name = group.color ? colorTitle(group.color) : t("card.wild");
-    box.append(h(`span.back-group.c-${group.color || "multi"}`, { title: `${name}: ${group.faces.map(faceTitle).join(t("list.separator"))}` },
-      h("span.back-sym", { "aria-hidden": "true" }, symbolGlyph(group.color)), String(group.count)));
+    box.append(
+      h(
+        `span.back-group.c-${group.color || "multi"}`,
+        { title: `${name}: ${group.faces.map(faceTitle).join(t("list.separator"))}` },
+        h("span.back-sym", { "aria-hidden": "true" }, symbolGlyph(group.color)),
+        String(group.count),
+      ),
+    );
   }
   return box;
 }
