@@ -182,8 +182,10 @@ const ICONS = {
     // The launcher: a machine with its button on top, firing cards out of its mouth.
     el("rect", { x: -0.8, y: -0.05, width: 1.1, height: 0.85, rx: 0.12, class: "ink-fill" }),
     el("rect", { x: -0.45, y: -0.32, width: 0.4, height: 0.22, rx: 0.06, class: "ink-fill" }),
-    el("rect", { x: 0.38, y: -0.72, width: 0.38, height: 0.52, rx: 0.05, transform: "rotate(28 0.57 -0.46)", ...STROKE, "stroke-width": 0.1 }),
-    el("rect", { x: 0.18, y: -0.2, width: 0.38, height: 0.52, rx: 0.05, transform: "rotate(14 0.37 0.06)", ...STROKE, "stroke-width": 0.1 }),
+    el("rect", { x: 0.38, y: -0.72, width: 0.38, height: 0.52, rx: 0.05, transform: "rotate(28 0.57 -0.46)", ...STROKE,
+      "stroke-width": 0.1 }),
+    el("rect", { x: 0.18, y: -0.2, width: 0.38, height: 0.52, rx: 0.05, transform: "rotate(14 0.37 0.06)", ...STROKE,
+      "stroke-width": 0.1 }),
     path("M 0.62 0.34 L 0.92 0.34 M 0.6 0.56 L 0.86 0.66", { "stroke-width": 0.09 }),
   ],
   crowd: () => [

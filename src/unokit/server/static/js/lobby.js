@@ -245,9 +245,12 @@ export function lobbyPage(app, catalog) {
   });
   const welcome = h("section.panel.welcome", {}, logoSvg("logo big"), h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.welcome_text")),
     h("div.field.name-field", {}, h("label", { for: "your-name" }, t("lobby.your_name")), yourName));
-  const real = h("section.panel.real-table", {}, h("h2", {}, t("lobby.real_table")), h("p", {}, t("lobby.real_table.text")), h("p.links", {}, h("a", { href: "/#/sheet" }, t("ui.nav.sheet")), " · ", h("a", { href: "/#/launcher" }, t("ui.nav.launcher"))));
+  const real = h("section.panel.real-table", {}, h("h2", {}, t("lobby.real_table")), h("p", {}, t("lobby.real_table.text")),
+    h("p.links", {}, h("a", { href: "/#/sheet" }, t("ui.nav.sheet")), " · ", h("a", { href: "/#/launcher" }, t("ui.nav.launcher"))));
   const [publicRooms, stopPublic] = publicRoomsPanel(catalog);
   const playNow = playNowPanel(catalog, yourName);
-  app.append(h("div.lobby", { "data-region": "lobby" }, h("div.lobby-main", {}, welcome, create), h("div.side-panels", {}, playNow, publicRooms, join, real)));
+  app.append(h("div.lobby", { "data-region": "lobby" },
+    h("div.lobby-main", {}, welcome, create),
+    h("div.side-panels", {}, playNow, publicRooms, join, real)));
   return stopPublic;
 }

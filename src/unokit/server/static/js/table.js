@@ -223,7 +223,8 @@ export class TableView {
 
   myDecision() {
     const obs = this.state && this.state.observation;
-    return !this.readOnly && Boolean(obs && this.me !== null && obs.to_act === this.me && obs.legal_actions.length && this.room.phase === "playing");
+    if (this.readOnly || !obs || this.me === null) return false;
+    return obs.to_act === this.me && obs.legal_actions.length > 0 && this.room.phase === "playing";
   }
 
   // ------------------------------------------------------------------ sound
@@ -364,7 +365,10 @@ export class TableView {
     const prompt = this.readOnly && this.hooks.controls ? this.hooks.controls() : this.renderPrompt(obs, side, sideColors, mine);
     this.root.append(table, prompt);
     if (mine) this.root.append(this.renderSelf(obs), this.renderHand(obs, side, sideColors));
-    else this.root.append(h("section.hand-area.watching", { "data-region": "hand", "aria-label": t("room.watching") }, h("p.spectating", {}, t("table.spectating"))));
+    else {
+      this.root.append(h("section.hand-area.watching", { "data-region": "hand", "aria-label": t("room.watching") },
+        h("p.spectating", {}, t("table.spectating"))));
+    }
     this.root.append(this.renderDrawer(obs));
     this.root.append(...this.endScreens(obs));
     if (drawerOpen) this.root.querySelector('[data-region="log"]').classList.add("open");
@@ -450,15 +454,24 @@ export class TableView {
     const count = obs.hand_sizes[seat];
     const status = this.seatStatus(seat);
     const points = t("n.points", { count: obs.scores[seat] });
-    const label = [names[seat], t("n.cards", { count }), points, status, active ? waitingWords(obs, names[seat]) : ""].filter(Boolean).join(", ");
-    const item = h(`li.seat${active ? ".to-act" : ""}`, { "aria-current": active ? "true" : undefined, "aria-label": label, dataset: { seat: String(seat), kind: info.kind, anchor: `seat-${seat}` } });
+    const label = [names[seat], t("n.cards", { count }), points, status, active ? waitingWords(obs, names[seat]) : ""]
+      .filter(Boolean).join(", ");
+    const item = h(`li.seat${active ? ".to-act" : ""}`, {
+      "aria-current": active ? "true" : undefined,
+      "aria-label": label,
+      dataset: { seat: String(seat), kind: info.kind, anchor: `seat-${seat}` },
+    });
     const badges = h("div.seat-badges");
     if (room.host_seat === seat) badges.append(seatMark("host"));
     if (obs.dealer === seat) badges.append(seatMark("dealer"));
-    const counted = count === 1 ? seatMark(obs.uno_exposed === seat ? "no_uno" : "uno") : h("span.count", { title: t("n.cards", { count }) }, String(count));
+    const counted = count === 1
+      ? seatMark(obs.uno_exposed === seat ? "no_uno" : "uno")
+      : h("span.count", { title: t("n.cards", { count }) }, String(count));
     item.append(
       h("div.seat-head", {}, this.avatar(info.name || "", seat, active), counted, badges),
-      h("div.seat-name", { title: names[seat] }, h("span.name-long", {}, shortName(names[seat], 12)), h("span.name-short", {}, shortName(names[seat], 8))),
+      h("div.seat-name", { title: names[seat] },
+        h("span.name-long", {}, shortName(names[seat], 12)),
+        h("span.name-short", {}, shortName(names[seat], 8))),
       h("div.seat-info", {}, status ? h("span.seat-status", {}, status) : null, h("span.seat-score", {}, points)),
     );
     const backs = obs.backs ? obs.backs[seat] : null;
@@ -508,7 +521,8 @@ export class TableView {
     chips.append(h("span.chip.direction", { title: t(clockwise ? "direction.clockwise" : "direction.counterclockwise"), "aria-label": t(clockwise ? "direction.clockwise" : "direction.counterclockwise") }, clockwise ? "↻" : "↺"));
     if (variant.double_sided) chips.append(h(`span.chip.side-chip.side-${side}`, {}, t("table.side_value", { side: t(`side.${obs.side}`) })));
     if (obs.stack) chips.append(h("span.chip.stack", { title: t("table.stacked") }, `+${obs.stack}`));
-    const piles = h("div.pile-area", { "data-region": "piles", role: "group", "aria-label": t("table.piles") }, h("div.piles", {}, pile, discard), chips);
+    const piles = h("div.pile-area", { "data-region": "piles", role: "group", "aria-label": t("table.piles") },
+      h("div.piles", {}, pile, discard), chips);
     centre.append(piles, this.renderLastMove());
     return centre;
   }
@@ -517,7 +531,9 @@ export class TableView {
    * by assistive technology as it changes. */
   renderLastMove() {
     const words = lastMoveWords(this.lastMove, this.me, this.names());
-    return h("p.last-move", { "data-region": "last-move", role: "status", "aria-live": "polite", "aria-atomic": "true", "aria-label": t("table.last_move") }, words);
+    const attrs = { "data-region": "last-move", role: "status", "aria-live": "polite", "aria-atomic": "true" };
+    attrs["aria-label"] = t("table.last_move");
+    return h("p.last-move", attrs, words);
   }
 
   /** The stand-in's moves for this reader, and whether the reader is away (a stand-in plays
@@ -736,7 +752,9 @@ export class TableView {
     const box = h("div.hand-head", { "data-region": "self", "aria-label": t("table.you"), dataset: { seatBox: String(me) } },
       this.avatar(names[me] || "", me, active),
       h("div.me-box", {},
-        h("span.me-line", {}, h("span.me-name", { title: names[me] }, shortName(names[me] || "", 16)), h("span.timer", { role: "timer", "aria-label": t("table.time_left") })),
+        h("span.me-line", {},
+          h("span.me-name", { title: names[me] }, shortName(names[me] || "", 16)),
+          h("span.timer", { role: "timer", "aria-label": t("table.time_left") })),
         h("span.me-info", {}, info)),
       this.readOnly ? null : this.reactButton(),
       sortButton,
@@ -749,7 +767,8 @@ export class TableView {
     const myTurn = this.myDecision();
     const order = this.sort === "value" ? faceValueOrder : faceOrder;
     const sorted = [...obs.hand].sort((a, b) => order(faceOf(a, side), sideColors) - order(faceOf(b, side), sideColors));
-    const wrap = h("section.hand-area", { "data-region": "hand", "aria-label": t("n.table.your_hand", { count: sorted.length }), dataset: { anchor: "hand" } });
+    const label = t("n.table.your_hand", { count: sorted.length });
+    const wrap = h("section.hand-area", { "data-region": "hand", "aria-label": label, dataset: { anchor: "hand" } });
     wrap.classList.toggle("my-turn", myTurn);
     const list = h("ul.hand", { dataset: { count: String(sorted.length) } });
     sorted.forEach((text, index) => {
@@ -886,7 +905,9 @@ export class TableView {
    * @returns {HTMLElement}
    */
   logElement() {
-    if (!this.logList) this.logList = h("ol.log", { "aria-label": t("table.log_label"), "aria-live": "polite", "aria-relevant": "additions" });
+    if (!this.logList) {
+      this.logList = h("ol.log", { "aria-label": t("table.log_label"), "aria-live": "polite", "aria-relevant": "additions" });
+    }
     const list = this.logList;
     if (this.logDrawn !== this.log) clear(list); // replaced: drawn again from its first line
     this.logDrawn = this.log;
@@ -911,7 +932,9 @@ export class TableView {
     fact(t("chat.spectators"), String(room.spectators || 0));
     box.append(facts);
     // The page's language, here too: the bar has no room for it on a phone at the table.
-    box.append(h("div.field.language-field", {}, h("label", { for: "table-language" }, t("ui.language")), languageSwitcher(catalog().languages, "table-language")));
+    box.append(h("div.field.language-field", {},
+      h("label", { for: "table-language" }, t("ui.language")),
+      languageSwitcher(catalog().languages, "table-language")));
     const rules = rulesOn(catalog(), room);
     box.append(h("h3", {}, t("lobby.rules")), rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
     const controls = this.hostControls ? this.hostControls() : null;

@@ -17,7 +17,8 @@ import { lang, t } from "./i18n.js";
 export function readyMark(seat) {
   if (seat.kind === "open") return { state: "open", ready: false, words: t("together.open_seat") };
   if (seat.kind === "bot") return { state: "bot", ready: false, words: t("together.bot_plays_along") };
-  return { state: String(Boolean(seat.ready)), ready: Boolean(seat.ready), words: seat.ready ? t("together.ready") : t("together.not_yet") };
+  const ready = Boolean(seat.ready);
+  return { state: String(ready), ready, words: ready ? t("together.ready") : t("together.not_yet") };
 }
 
 /**
@@ -33,9 +34,20 @@ export function playAgainButtons(room, conn, { onLeave }) {
   const mine = room.seats[conn.seat];
   const ready = Boolean(mine && mine.ready);
   return [
-    h("button.primary#play-again", { type: "button", "aria-pressed": String(ready), dataset: { action: "play-again", key: "play-again" }, onclick: () => conn.ready(!ready) },
+    h("button.primary#play-again", {
+      type: "button",
+      "aria-pressed": String(ready),
+      dataset: { action: "play-again", key: "play-again" },
+      onclick: () => conn.ready(!ready),
+    },
       ready ? t("together.ready_undo") : t("together.play_again")),
-    h("button#leave-table", { type: "button", dataset: { key: "leave" }, onclick: () => { if (conn.leave()) onLeave(); } }, t("together.leave_table")),
+    h("button#leave-table", {
+      type: "button",
+      dataset: { key: "leave" },
+      onclick: () => {
+        if (conn.leave()) onLeave();
+      },
+    }, t("together.leave_table")),
   ];
 }
 
@@ -83,7 +95,8 @@ export function playNowPanel(catalog, nameInput) {
       button.disabled = false;
     }
   });
-  panel.append(h("h2#play-now-title", {}, t("together.play_now")), h("p.hint", {}, t("together.play_now_hint")), h("div.row", {}, variant, button), message);
+  panel.append(h("h2#play-now-title", {}, t("together.play_now")), h("p.hint", {}, t("together.play_now_hint")),
+    h("div.row", {}, variant, button), message);
   return panel;
 }
 
