@@ -263,8 +263,9 @@ CARD_SHEET = """async (variant) => {
 
 
 def card_shots(url: str, out: Path, browser: Browser, variants: list[str]) -> None:
-    """Every face of each variant's deck at a phone's hand size (``cards-VARIANT-390.png``)."""
-    phone = new_page(browser, "phone")
+    """Every face of each variant's deck at a phone's hand size (``cards-VARIANT-390.png``), at
+    twice the pixels (as a phone's screen has them)."""
+    phone = new_page(browser, "phone", device_scale_factor=2)
     phone.goto(f"{url}/")
     phone.wait_for_selector("#create-room")
     for variant in variants:

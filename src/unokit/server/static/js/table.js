@@ -17,7 +17,7 @@ import { lastMoveWords } from "./lastmove.js";
 import { backsBox, layoutTable } from "./seats.js";
 import { actionLabel, colorLabel, groupActions, promptMessage, waitingWords } from "./prompt.js";
 import { playSound } from "./sound.js";
-import { languageSwitcher, say, t } from "./i18n.js";
+import { N_, languageSwitcher, say, t } from "./i18n.js";
 import { botStrength, rulesOn } from "./options.js";
 
 const SORT_KEY = "unokit.sort";
@@ -148,7 +148,12 @@ export class TableView {
     for (const event of state.events || []) {
       if (event.type === "challenge" && event.revealed && (event.seat === me || event.target === me)) {
         const names = this.names();
-        const text = t(event.success ? "table.revealed_succeeded" : "table.revealed_failed", { player: names[event.target] });
+        // Your own hand is "your hand", never "You's hand".
+        const yours = event.target === me;
+        const key = event.success
+          ? (yours ? N_("table.revealed_succeeded_yours") : N_("table.revealed_succeeded"))
+          : (yours ? N_("table.revealed_failed_yours") : N_("table.revealed_failed"));
+        const text = t(key, { player: names[event.target] });
         this.note("challenge", text, { cards: event.revealed, seconds: 10 });
       }
     }
