@@ -35,9 +35,9 @@ from .player import (
     wait_until,
 )
 
-#: A room whose seat of a person is played by a stand-in bot after 0.3 s: a game plays itself
+#: A room whose seat of a person is played by a stand-in bot after 0.1 s: a game plays itself
 #: out, and the page shows it as it goes.
-SELF_PLAYING = {**FAST, "turn_seconds": 0.3}
+SELF_PLAYING = {**FAST, "turn_seconds": 0.1}
 
 #: The levels people choose bots by, in English (a bot shows one of them beside its name).
 LEVELS = {"Beginner", "Easy", "Normal", "Hard", "Expert"}
