@@ -8,7 +8,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { faceTitle } from "./cards.js";
-import { playAgainButtons, readyMark } from "./together.js";
+import { playAgainButtons, ranking, readyMark } from "./together.js";
 
 /** Players beyond which the end screens' rows share two columns. */
 const ONE_COLUMN = 6;
@@ -173,9 +173,7 @@ function standings(view, obs) {
   const room = view.room;
   const waiting = room.phase === "finished";
   const gained = new Map((view.summary && view.summary.over ? view.summary.lines : []).map((l) => [l.seat, l.gained]));
-  const order = obs.scores
-    .map((score, seat) => ({ score, seat }))
-    .sort((a, b) => obs.winners.includes(b.seat) - obs.winners.includes(a.seat) || b.score - a.score);
+  const order = ranking(obs.scores, obs.winners);
   const list = h(`ol.final-scores${waiting ? ".ready-list" : ""}${order.length > ONE_COLUMN ? ".many" : ""}`);
   order.forEach(({ score, seat }, place) => {
     const seatInfo = room.seats[seat];

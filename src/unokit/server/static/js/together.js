@@ -146,14 +146,25 @@ export async function playNow(variant, name) {
 // ---------------------------------------------------------------------- my games
 
 /**
+ * The seats of a finished game in the order of its standings: the winners first, then by
+ * points, the most first.
+ * @param {number[]} scores the points of each seat
+ * @param {number[]} winners the winning seats
+ * @returns {{score: number, seat: number}[]}
+ */
+export function ranking(scores, winners) {
+  return scores.map((score, seat) => ({ score, seat }))
+    .sort((a, b) => (winners.includes(b.seat) - winners.includes(a.seat)) || b.score - a.score);
+}
+
+/**
  * A finished game's standings, winners first: each place with its player's name (yours marked)
  * and points.
  * @param {Object} game a game of /api/my-games
  * @returns {HTMLElement}
  */
 export function standingsList(game) {
-  const order = game.scores.map((score, seat) => ({ score, seat }))
-    .sort((a, b) => (game.winners.includes(b.seat) - game.winners.includes(a.seat)) || b.score - a.score);
+  const order = ranking(game.scores, game.winners);
   return h("ol.standings", {}, order.map(({ score, seat }) => {
     const name = seat === game.seat ? t("seat.you", { name: game.names[seat] }) : game.names[seat];
     return h(`li${seat === game.seat ? ".me" : ""}`, {}, h("span.who", {}, name), " ", h("span.num", {}, t("n.points", { count: score })));
