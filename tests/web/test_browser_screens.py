@@ -60,7 +60,8 @@ def _all_screens_fit(page: Page, rows: str, count: int) -> None:
     for screen, size in VIEWPORTS.items():
         page.set_viewport_size(size)
         page.wait_for_timeout(250)
-        assert layout_problems(page) == [], screen
+        problems = layout_problems(page)
+        assert problems == [], (screen, problems)
         assert page.locator(rows).count() == count, screen
 
 

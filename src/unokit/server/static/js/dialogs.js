@@ -14,6 +14,15 @@ import { playAgainButtons, ranking, readyMark } from "./together.js";
 const ONE_COLUMN = 6;
 
 /**
+ * `text` with no-break spaces: a count and its word ("13 cards") stay on one line.
+ * @param {string} text
+ * @returns {string}
+ */
+function unbroken(text) {
+  return text.replace(/ /g, "\u00a0");
+}
+
+/**
  * The cards a summary line has left, as words ("Red Skip 20, Wild 50"), or what the player did.
  * @param {Object} line a summary line
  * @param {Object} summary the summary
@@ -75,8 +84,8 @@ export function summaryTable(view, summary, full = true) {
     else if (!line.cards.length) left = cardsLeft(line, summary);
     else
       left = t("summary.count_points", {
-        cards: t("n.cards", { count: line.cards.length }),
-        points: t("n.points", { count: line.hand_points }),
+        cards: unbroken(t("n.cards", { count: line.cards.length })),
+        points: unbroken(t("n.points", { count: line.hand_points })),
       });
     body.append(
       h(
