@@ -56,7 +56,7 @@ from .metrics import Metrics
 from .protocol import HARD_MAX_BYTES, NO_HELLO, MessageError, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
 from .room import RoomError, offer_policies, seat_bots
-from .web import game_number, web_routes
+from .web import catalog, game_number, web_routes
 from .wordfilter import WordFilter, load_word_filter, use_word_filter
 
 log = logging.getLogger("unokit.server")
@@ -157,9 +157,13 @@ def create_app(config: ServerConfig) -> Starlette:
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        # The catalogue the lobby draws itself from takes seconds to make (it imports every
+        # bot): made now, while nobody waits, so that the first page opens at once.
+        warming = asyncio.create_task(asyncio.to_thread(catalog))
         try:
             yield
         finally:
+            await warming
             await hub.stop()
 
     async def live(_request: Request) -> Response:

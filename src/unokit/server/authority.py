@@ -360,7 +360,7 @@ class Room:
         self.peers[peer.conn_id] = peer
         peer.deliver(welcome)
         self._presence_changed()
-        peer.deliver(self._state_message(peer.seat, []))
+        peer.deliver(self._state_message(peer.seat, [], log=True))
         self._send_history(peer)
 
     # ------------------------------------------------------------------ messages
@@ -445,7 +445,7 @@ class Room:
         if seat is not None:
             self._returned(seat)
         self._presence_changed()
-        peer.deliver(self._state_message(seat, []))
+        peer.deliver(self._state_message(seat, [], log=True))
         self._send_history(peer)
 
     def _check_newcomer(self, peer: Peer, player: str | None) -> None:
@@ -1253,10 +1253,13 @@ class Room:
         }
 
     def _state_message(
-        self, seat: int | None, events: list[Event], reply_to: object = None, info: Any = None
+        self, seat: int | None, events: list[Event], reply_to: object = None, info: Any = None, log: bool = False
     ) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: a spectator) after ``events``; ``info``
-        is the room's :meth:`room_info`, possibly already encoded (:func:`fragment`)."""
+        is the room's :meth:`room_info`, possibly already encoded (:func:`fragment`); ``log``
+        adds the whole game's log as that seat saw it (:meth:`_game_log`), for a client that
+        has just said hello."""
+        game = self.state.game
         seen = redact(events, seat)
         names = self.state.names()
         message: dict[str, Any] = {
@@ -1271,6 +1274,8 @@ class Room:
         }
         if self.state.last_standin is not None:
             message["standin"] = self.state.last_standin
+        if log and game is not None:
+            message["log"] = self._game_log(seat)
         summary = round_summary(self.state.spec.variant, names, seen)
         if summary is not None:
             message["summary"] = summary
@@ -1286,6 +1291,21 @@ class Room:
             return []
         side = side_before(seen, game.side, game.rules.side_names)
         return [line.to_json() for line in Narrator(side, game.rules.double_sided).lines(seen)]
+
+    def _game_log(self, seat: int | None) -> list[dict[str, Any]]:
+        """The current game's log as ``seat`` saw it, move by move: the deal, then each move's
+        events in sentences (:meth:`_lines`), with ``standin`` naming the seat a stand-in bot
+        played the move for. The same lines, in the same groups, as the ``state`` messages
+        that a client connected since the deal received."""
+        game = self.state.game
+        assert game is not None
+        narrator = Narrator(0, game.rules.double_sided)
+        out: list[dict[str, Any]] = []
+        for events, standin in self.state.steps:
+            lines = [line.to_json() for line in narrator.lines(redact(events, seat))]
+            if lines:
+                out.append({"lines": lines} if standin is None else {"lines": lines, "standin": standin})
+        return out
 
     def _broadcast(self, events: list[Event]) -> None:
         if not self.peers:

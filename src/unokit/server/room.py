@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from .. import Event, Game, InvalidActionError, UnokitError
 from ..bots import POLICY_PREFIX, level_names
+from ..bots.levels import DEFAULT_LEVEL
 from ..i18n import LANGUAGES, catalog
 from ..record import GameRecord, Result, Seat
 from . import wordfilter
@@ -261,7 +262,7 @@ class Settings:
     bot_seconds: float = 1.0
     grace_seconds: float = 30.0
     hand_pause_seconds: float = 10.0
-    standin_bot: str = "heuristic"
+    standin_bot: str = DEFAULT_LEVEL
     fill_seconds: float = 0.0
 
     LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
@@ -429,6 +430,10 @@ class RoomState:
         self.game_no = 0
         self.seed = 0
         self.moves: list[tuple[int, str]] = []
+        #: The events of each step of the current game (step 0: its deal; then one per move),
+        #: full and unredacted, with the seat a stand-in bot played in that move (the room's
+        #: log in words, sent to a client at its ``hello``: ``docs/protocol.md``, ``state``).
+        self.steps: list[tuple[list[Event], int | None]] = []
         self.started_at: str | None = None
         self.closed_reason: str | None = None
         self.last_standin: int | None = None  # the seat a stand-in played in the last entry
@@ -472,6 +477,7 @@ class RoomState:
                 self.moves = []
                 self.started_at = entry.get("at")
                 self.game, events = Game.new(self.spec.variant, self.spec.players, self.seed, **self.spec.options)
+                self.steps = [(events, None)]
                 self.phase = PLAYING
                 for seat in self.seats:
                     seat.ready = False
@@ -486,6 +492,7 @@ class RoomState:
                 except UnokitError as exc:  # the engine refused and changed nothing
                     raise RoomError("illegal", str(exc), cause=exc) from None
                 self.moves.append((seat, action.text))
+                self.steps.append((events, seat if entry.get("standin") else None))
                 occupant = self.seats[seat]
                 if entry.get("standin"):
                     occupant.standin_moves += 1
