@@ -11,7 +11,7 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup setup-play run demo test test-all lint typecheck dist dist-check bench bench-bots golden postgres catalogs
+.PHONY: setup setup-play setup-serve run serve demo test test-all lint typecheck dist dist-check bench bench-bots golden postgres catalogs
 
 # Installs uv (pinned) when missing.
 $(UV):
@@ -22,7 +22,7 @@ $(UV):
 # The whole locked environment in .venv: every extra, for the tests and every command.
 setup: $(UV)
 	@$(UV) sync --quiet --frozen --all-extras --python $(PYTHON)
-	@touch $(PLAY_READY)
+	@touch $(PLAY_READY) $(SERVE_READY)
 
 # What `make run` and `make demo` need: unokit with the `play` extra (Textual and Rich), added to
 # .venv without removing anything `make setup` installed (--inexact); again when uv.lock changes.
@@ -38,6 +38,25 @@ setup-play: $(PLAY_READY)
 # Play in the terminal: you against bots (UNO Flip, 4 players by default).
 run: $(PLAY_READY)
 	@.venv/bin/unokit play --variant $(VARIANT) --players $(PLAYERS) $(ARGS)
+
+# What `make serve` needs: unokit with the `server` extra (Starlette, uvicorn, SQLAlchemy, ...:
+# about 50 MB), added to .venv like the `play` extra; again when uv.lock changes.
+SERVE_READY := .venv/.unokit-server
+$(SERVE_READY): uv.lock pyproject.toml | $(UV)
+	@echo "installing unokit and what the server needs (Starlette, uvicorn, SQLAlchemy: about 50 MB)" \
+		"into .venv; the first time they are downloaded, which takes a moment"
+	@$(UV) sync --quiet --frozen --inexact --extra server --python $(PYTHON)
+	@touch $@
+
+setup-serve: $(SERVE_READY)
+
+# Play in the browser: the game server on this machine, with its rooms in a SQLite file
+# (~/.local/share/unokit/server.db); it prints the address to open. HOST=0.0.0.0 lets the other
+# devices of the network in (their players open http://THIS-MACHINE:PORT/).
+HOST ?= 127.0.0.1
+PORT ?= 8000
+serve: $(SERVE_READY)
+	@.venv/bin/unokit serve --host $(HOST) --port $(PORT) --log-level warning $(ARGS)
 
 # Print a game between random players, turn by turn.
 demo: $(PLAY_READY)

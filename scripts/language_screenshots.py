@@ -1,13 +1,13 @@
 """Screenshots of the browser client in Russian for docs/i18n.md: the lobby on a phone held
 upright (390x844) and at a desk (1280x800), and an UNO Attack table of three people (Ann at
-the desk hosting, Боря on a phone, Света on a phone held sideways) and a bot, all in browsers set
-to ru-RU.
+the desk hosting, Боря on a phone, Света on a phone held sideways) and a bot, each on that
+player's own turn, all in browsers set to ru-RU.
 
     .venv/bin/python scripts/language_screenshots.py [--out docs/screenshots]
 
 Uses the server, room and play helpers of ``scripts/web_screenshots.py`` (its own ``unokit
 serve`` on a free port, Debian's Chromium). Files: ``lobby_ru-390.png``, ``lobby_ru-1280.png``,
-``attack_ru-390.png``, ``attack_ru-1280.png``.
+``attack_ru-390.png``, ``attack_ru-844.png``, ``attack_ru-1280.png``.
 """
 
 from __future__ import annotations
@@ -55,13 +55,10 @@ def main() -> None:
         desk.click("#start-game")
         for page in (desk, phone, side):
             page.wait_for_selector(".hand-card")
-        shots.play_a_while([desk, phone, side], 3)
-        for page in (desk, phone, side):
-            shots.settle(page)
-        phone.screenshot(path=str(args.out / f"attack_{TAG}-390.png"))
-        desk.screenshot(path=str(args.out / f"attack_{TAG}-1280.png"))
+        tables = {f"attack_{TAG}-390.png": phone, f"attack_{TAG}-844.png": side, f"attack_{TAG}-1280.png": desk}
+        shots.shoot_on_turns({str(args.out / name): page for name, page in tables.items()}, 3)
         browser.close()
-    names = [f"lobby_{TAG}-390.png", f"lobby_{TAG}-1280.png", f"attack_{TAG}-390.png", f"attack_{TAG}-1280.png"]
+    names = [f"lobby_{TAG}-390.png", f"lobby_{TAG}-1280.png", *tables]
     print(f"screenshots in {args.out}: {', '.join(names)}")
 
 

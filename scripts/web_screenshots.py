@@ -1,14 +1,16 @@
 """Screenshots of the browser client for the docs: every variant's table on a phone held upright
 (390x844, Bo), on a phone held sideways (844x390, Cy) and at a desk (1280x800, Ann, the host),
-and the lobby, the invite page, the waiting room, the help, the quick reactions, a round's
-summary, a game's end, the score sheet and the virtual launcher
+each taken on that player's own turn; every face of every deck at a phone's size; and the lobby,
+the invite page, the waiting room, the help, the quick reactions, a Wild's colours sideways, a
+round's summary and a game's end upright and sideways (844x390 and 740x360), Play now's room,
+the replay on a phone and at a desk, My games, the score sheet and the virtual launcher
 (``scripts/language_screenshots.py`` takes the Russian ones).
 
     .venv/bin/python scripts/web_screenshots.py [--out docs/screenshots] [--variants flip,classic] [--only-tables]
 
 Starts its own ``unokit serve`` on a free port with a throwaway SQLite database and drives
 Debian's Chromium (``/usr/bin/chromium``) with Playwright. Files: ``VARIANT-390.png``,
-``VARIANT-844.png``, ``VARIANT-1280.png``, and the pages' own names.
+``VARIANT-844.png``, ``VARIANT-1280.png``, ``cards-VARIANT-390.png``, and the pages' own names.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.server.support import ServerProcess, free_port  # noqa: E402
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.web.player import Clicker, is_over, new_page, wait_until  # noqa: E402
+from tests.web.player import VIEWPORTS, YOUR_TURN, Clicker, is_over, new_page, wait_until  # noqa: E402
 
 VARIANTS = ("classic", "flip", "attack", "flip_attack", "flip_marvel", "flip_stranger_things", "flip_transformers")
 #: Timers that keep the bots lively but let people see each move.
@@ -75,15 +77,33 @@ def join(page: Page, url: str, code: str, name: str) -> None:
     page.wait_for_selector(".waiting")
 
 
-def play_a_while(pages: list[Page], decisions: int) -> None:
-    """Everyone takes decisions until each has taken ``decisions`` (or 20 s pass)."""
-    clickers = [Clicker(page) for page in pages]
-    end = time.monotonic() + 20
-    while time.monotonic() < end and any(len(c.clicked) < decisions for c in clickers):
-        if any(is_over(page) for page in pages):
-            return
-        if not any(c.step() for c in clickers if len(c.clicked) < decisions):
-            pages[0].wait_for_timeout(100)
+def my_turn(page: Page) -> bool:
+    """The page offers its player a turn, and no request of theirs is on its way."""
+    return bool(page.evaluate(YOUR_TURN)) and page.locator(".table-root.busy").count() == 0
+
+
+def shoot_on_turns(pages: dict[str, Page], decisions: int) -> None:
+    """Everyone plays until each has taken ``decisions`` decisions; then each page (by file name)
+    is shot the next time it is that player's turn (or when 40 s have passed)."""
+    clickers = {name: Clicker(page) for name, page in pages.items()}
+    waiting = dict(pages)
+    end = time.monotonic() + 40
+    while waiting and time.monotonic() < end:
+        if any(is_over(page) for page in pages.values()):
+            break
+        acted = False
+        for name, clicker in clickers.items():
+            page = clicker.page
+            if name in waiting and len(clicker.clicked) >= decisions and my_turn(page):
+                settle(page)
+                page.screenshot(path=name)
+                del waiting[name]
+            acted = clicker.step() or acted
+        if not acted:
+            next(iter(pages.values())).wait_for_timeout(100)
+    for name, page in waiting.items():
+        settle(page)
+        page.screenshot(path=name)
 
 
 def table_shots(url: str, out: Path, variant: str, browser: Browser, pages_too: bool) -> None:
@@ -112,12 +132,14 @@ def table_shots(url: str, out: Path, variant: str, browser: Browser, pages_too: 
     desk.click("#start-game")
     for page in (desk, phone, side):
         page.wait_for_selector(".hand-card")
-    play_a_while([desk, phone, side], 3)
-    for page in (desk, phone, side):
-        settle(page)
-    desk.screenshot(path=str(out / f"{variant}-1280.png"))
-    phone.screenshot(path=str(out / f"{variant}-390.png"))
-    side.screenshot(path=str(out / f"{variant}-844.png"))
+    shoot_on_turns(
+        {
+            str(out / f"{variant}-1280.png"): desk,
+            str(out / f"{variant}-390.png"): phone,
+            str(out / f"{variant}-844.png"): side,
+        },
+        3,
+    )
     if pages_too:
         phone.click("[data-command=help]")
         phone.wait_for_selector("dialog#help[open] .rules-text p")
@@ -134,12 +156,14 @@ def table_shots(url: str, out: Path, variant: str, browser: Browser, pages_too: 
 
 
 def end_shots(url: str, out: Path, browser: Browser) -> None:
-    """A round's summary and a game's end (Classic, two rounds, Ann against three bots)."""
+    """A Wild's colours on a phone held sideways, a round's summary and a game's end (Classic,
+    two rounds, Ann against five bots) upright and sideways, then the replay of that game on a
+    phone and at a desk, and My games."""
     phone = new_page(browser, "phone")
     phone.goto(f"{url}/")
     phone.fill("#your-name", "Ann")
-    phone.fill("#players", "4")
-    phone.fill("#bots", "3")
+    phone.fill("#players", "6")
+    phone.fill("#bots", "5")
     phone.click("details.more-rules summary")
     phone.fill("#opt-rounds", "2")
     phone.click("#create-room details.timers summary")
@@ -149,18 +173,105 @@ def end_shots(url: str, out: Path, browser: Browser) -> None:
     phone.wait_for_selector("#start-game")
     phone.click("#start-game")
     clicker = Clicker(phone)
+    colours = False
     while phone.get_attribute(".table-root", "data-phase") != "hand_over":
+        wild = phone.locator(".hand-card.playable[data-card^='wild']")
+        if not colours and my_turn(phone) and wild.count():
+            phone.set_viewport_size(VIEWPORTS["phone-landscape"])
+            wild.first.click()
+            phone.wait_for_selector(".choices .color-choice")
+            settle(phone)
+            phone.screenshot(path=str(out / "colors-844.png"))
+            phone.set_viewport_size(VIEWPORTS["phone"])
+            colours = True
         if not clicker.step():
             phone.wait_for_timeout(30)
     phone.wait_for_selector(".summary-panel")
-    settle(phone)
-    phone.screenshot(path=str(out / "summary-390.png"))
+    for screen, name in (("phone", "summary-390.png"), ("phone-landscape", "summary-844.png")):
+        phone.set_viewport_size(VIEWPORTS[screen])
+        settle(phone)
+        phone.screenshot(path=str(out / name))
+    phone.set_viewport_size(VIEWPORTS["phone"])
     phone.click("[data-verb='host-continue']")
     while not is_over(phone):
         if not clicker.step():
             phone.wait_for_timeout(30)
+    phone.wait_for_selector("#play-again")
+    shots = (("phone", "over-390.png"), ("phone-landscape", "over-844.png"), ("small-landscape", "over-740.png"))
+    for screen, name in shots:
+        phone.set_viewport_size(VIEWPORTS[screen])
+        settle(phone)
+        phone.screenshot(path=str(out / name))
+    phone.set_viewport_size(VIEWPORTS["phone"])
+    phone.click(".overlay a[href*='/replay/']")
+    phone.wait_for_selector(".replay-root .table")
+    for _ in range(4):
+        phone.click("#replay-next")
+        phone.wait_for_timeout(300)
     settle(phone)
-    phone.screenshot(path=str(out / "over-390.png"))
+    phone.screenshot(path=str(out / "replay-390.png"))
+    phone.set_viewport_size(VIEWPORTS["laptop"])
+    phone.click("#replay-next")
+    settle(phone)
+    phone.screenshot(path=str(out / "replay-1280.png"))
+    phone.set_viewport_size(VIEWPORTS["phone"])
+    phone.goto(f"{url}/#/games")
+    phone.wait_for_selector("table.games tbody tr")
+    settle(phone)
+    phone.screenshot(path=str(out / "games-390.png"))
+    phone.context.close()
+
+
+def play_now_shot(url: str, out: Path, browser: Browser) -> None:
+    """The room of Play now on a phone, counting down to its bots."""
+    phone = new_page(browser, "phone")
+    phone.goto(f"{url}/")
+    phone.fill("#your-name", "Dan")
+    phone.select_option("#play-now-variant", "flip_attack")
+    phone.click("#play-now")
+    phone.wait_for_selector(".fill-countdown")
+    settle(phone)
+    phone.screenshot(path=str(out / "playnow-390.png"))
+    phone.context.close()
+
+
+#: Draws every face of a variant's deck at the size of a hand's card on a phone (66x99), with its
+#: printed name under it, in place of the page (the card drawing is the page's own, cards.js).
+CARD_SHEET = """async (variant) => {
+  const cards = await import("/static/js/cards.js");
+  const catalog = cards.catalog();
+  const info = catalog.variants[variant];
+  const main = document.querySelector("main");
+  main.replaceChildren();
+  const grid = document.createElement("div");
+  grid.className = "card-sheet";
+  info.kinds.forEach((kinds, side) => {
+    const colors = info.side_colors[side];
+    kinds.filter((kind) => !/^[2-8]$/.test(kind)).forEach((kind, i) => {
+      const wild = catalog.kinds.find((k) => k.name === kind).wild;
+      const face = wild ? kind : `${colors[i % colors.length]} ${kind}`;
+      const cell = document.createElement("figure");
+      const node = cards.cardNode(face, side, colors);
+      const name = document.createElement("figcaption");
+      name.textContent = cards.faceTitle(face);
+      cell.append(node, name);
+      grid.append(cell);
+    });
+  });
+  main.append(grid);
+}"""
+
+
+def card_shots(url: str, out: Path, browser: Browser, variants: list[str]) -> None:
+    """Every face of each variant's deck at a phone's hand size (``cards-VARIANT-390.png``), at
+    twice the pixels (as a phone's screen has them)."""
+    phone = new_page(browser, "phone", device_scale_factor=2)
+    phone.goto(f"{url}/")
+    phone.wait_for_selector("#create-room")
+    for variant in variants:
+        phone.evaluate(CARD_SHEET, variant)
+        settle(phone)
+        phone.screenshot(path=str(out / f"cards-{variant}-390.png"), full_page=True)
     phone.context.close()
 
 
@@ -199,8 +310,10 @@ def main() -> None:
         for index, variant in enumerate(args.variants.split(",")):
             table_shots(url, args.out, variant, browser, pages_too=index == 0)
             print(f"{variant}: {variant}-390.png, {variant}-844.png, {variant}-1280.png")
+        card_shots(url, args.out, browser, args.variants.split(","))
         if not args.only_tables:
             end_shots(url, args.out, browser)
+            play_now_shot(url, args.out, browser)
             tool_shots(url, args.out, browser)
         browser.close()
     print(f"screenshots in {args.out}")

@@ -3,6 +3,7 @@ properties, legal actions, events and redaction, positions, and the shipped pair
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 from importlib import resources
@@ -11,7 +12,8 @@ from typing import Any
 import pytest
 
 import unokit
-from unokit import DECISION_NAMES, Game, OptionError, PositionError
+from unokit import DECISION_NAMES, VARIANTS, Game, OptionError, PositionError
+from unokit.core.colors import COLOR_NAMES, SIDE_COLORS
 from unokit.core.decks import flip_attack_generated_pairs, write_pairs_csv
 from unokit.core.rng import Rng
 
@@ -598,6 +600,81 @@ def test_malformed_positions_raise_position_error_and_nothing_else(changes: dict
     variant = changes.pop("variant", "classic")
     position = {**unokit.new_game(variant, 3, 1).to_position(), **changes}
     assert named in _rejected(position)
+
+
+#: The decisions (beyond a turn, a stack answer and the end) each variant's deck can open on each
+#: side, with the card kinds a decision names: a challenge of a Wild Draw card (R-2.3, R-3.5,
+#: R-3.6), Trade Hands' choice (R-4.3), Wild Press Your Luck's (R-5.5), the themed editions'
+#: wilds (R-7). A drawn card to play or keep and a colour to name arise everywhere.
+_ARISING: dict[tuple[str, str], dict[str, set[str] | None]] = {
+    ("classic", "light"): {"challenge": {"wild_draw_four"}},
+    ("flip", "light"): {"challenge": {"wild_draw_two"}},
+    ("flip", "dark"): {"challenge": {"wild_draw_color"}},
+    ("attack", "light"): {"choose_player": None},
+    ("flip_attack", "mild"): {"press_your_luck": None, "choose_discard": None},
+    ("flip_attack", "wild"): {},
+    ("flip_marvel", "light"): {"challenge": {"wild_draw_two"}, "discard_cards": {"wild_super_hero"}},
+    ("flip_marvel", "dark"): {"challenge": {"wild_draw_color"}},
+    ("flip_stranger_things", "light"): {"challenge": {"wild_draw_two"}, "discard_cards": {"wild_jim_hopper"}},
+    ("flip_stranger_things", "dark"): {"challenge": {"wild_draw_color"}},
+    ("flip_transformers", "light"): {
+        "challenge": {"wild_draw_two"},
+        "choose_target": {"wild_optimus_prime"},
+        "discard_cards": {"wild_optimus_prime"},
+    },
+    ("flip_transformers", "dark"): {"challenge": {"wild_draw_color"}, "choose_target": {"wild_megatron"}},
+}
+_EVERYWHERE = {"play_or_keep": None, "choose_color": None}
+#: The card kinds a pending decision of each kind may name (every one, of any variant).
+_NAMED = {
+    "challenge": ["wild_draw_four", "wild_draw_two", "wild_draw_color"],
+    "choose_target": ["wild_optimus_prime", "wild_megatron"],
+    "discard_cards": ["wild_super_hero", "wild_jim_hopper", "wild_optimus_prime"],
+}
+
+
+def _pending(kind: str, card: str | None, position: dict[str, Any]) -> dict[str, Any]:
+    """A pending decision of ``kind`` for seat 0, naming ``card`` where the kind names one."""
+    pending: dict[str, Any] = {"kind": kind, "seat": 0}
+    if kind == "play_or_keep":
+        pending["card"] = position["hands"][0][0]
+    elif kind == "challenge":
+        pending.update(by=3, card=card, color=position["color"], fair=True)
+    elif kind == "choose_target":
+        pending["card"] = card
+    elif kind == "discard_cards":
+        pending.update(card=card, count=1)
+    return pending
+
+
+@pytest.mark.parametrize(("variant", "side"), list(_ARISING))
+def test_a_pending_decision_must_arise_in_the_variant(variant: str, side: str) -> None:
+    """Every decision kind against every variant and side: a position pending a decision that
+    no card of the deck's active side opens (a Classic game pressing its luck, a Transformers
+    target on the light side for Megatron) is refused with PositionError; one that can arise
+    loads, and each of its legal actions applies or is refused with an UnokitError."""
+    assert set(_ARISING) == {
+        (name, rules.side_names[s]) for name, rules in VARIANTS.items() for s in range(1 + rules.double_sided)
+    }
+    rules = VARIANTS[variant]
+    position = Game.new(variant, 4, 3, stacking=True)[0].to_position()
+    position["side"] = side
+    position["color"] = COLOR_NAMES[SIDE_COLORS[rules.side_names.index(side)][0]]
+    arising = {**_EVERYWHERE, **_ARISING[(variant, side)]}
+    for kind in DECISION_NAMES:
+        if kind in ("turn", "stack", "over"):
+            continue
+        for card in _NAMED.get(kind, [None]):
+            candidate = {**position, "pending": _pending(kind, card, position)}
+            named = arising.get(kind, set())
+            if kind in arising and (named is None or card in named):
+                game = Game.from_position(candidate)
+                assert game.decision == kind
+                for action in game.legal_actions():
+                    with contextlib.suppress(unokit.UnokitError):
+                        game.clone().apply(action)
+            else:
+                assert "cannot arise" in _rejected(candidate), (kind, card)
 
 
 def test_a_variant_that_is_not_a_name_is_a_position_error() -> None:

@@ -31,8 +31,10 @@ STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 #: commands write (standard library only); ``encoding`` holds the action ids and observation
 #: vectors that ``fast`` (the compiled engine, used by bots, sim and envs) and ``envs`` share;
 #: ``keys`` is the key map that the terminal table and the browser table share; ``review`` reviews
-#: recorded games with the bots' search (the server will run it for its players).
-#: Add a new layer here when you create one.
+#: recorded games with the bots' search (the server runs it for its players).
+#: ``openspiel`` registers the variants with OpenSpiel over the environments' session; ``dataset``
+#: writes expert games as training tables; ``eval`` measures bots on fixed suites (OpenSpiel's
+#: bots among them). Add a new layer here when you create one.
 LAYER_RANKS: dict[str, int] = {
     "core": 0,
     "": 1,
@@ -50,7 +52,10 @@ LAYER_RANKS: dict[str, int] = {
     "play": 4,
     "review": 4,
     "server": 5,
-    "cli": 6,
+    "openspiel": 5,
+    "dataset": 5,
+    "eval": 6,
+    "cli": 7,
 }
 
 

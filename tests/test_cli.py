@@ -47,7 +47,8 @@ def test_options_are_printed_as_they_are_written() -> None:
         "Scoring: the winner scores; Target score: 500; Rounds: 1; Launcher: scripted; Launcher script: [0,1,0,2]"
     )
     # four presses do not last a game: the demo stops with the reason, not a traceback
-    assert code == 1 and "Error: The game stopped at Seat" in output and "no presses left" in output
+    assert code == 1 and "Error: The game stopped at Seat" in output
+    assert "The scripted launcher has played all 4 presses of its script" in output
     assert format_options({"stacking": True, "rounds": None}) == "stacking=true, rounds=none"
 
 

@@ -11,15 +11,20 @@ import re
 import string
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel import Locale
 from babel.messages.catalog import Catalog, Message
 
+from unokit import Game, UnokitError
+from unokit.core.errors import ErrorCode
 from unokit.core.kinds import KIND_NAMES
+from unokit.core.variants import VARIANT_NAMES, get_rules, make_options, parse_option_pairs
 from unokit.i18n import LANGUAGES, PSEUDO, catalog, match, resolve
 from unokit.i18n.keys import is_plural, registry_keys
-from unokit.i18n.lines import PARAM_TYPES, Line, words_for
+from unokit.i18n.lines import PARAM_TYPES, Line, words, words_for
+from unokit.narration import describe
 from unokit.play.faces import SYMBOL_GLYPHS, WILD_GLYPH
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -203,3 +208,111 @@ def test_a_line_is_said_in_each_language_with_its_parameters_typed() -> None:
     assert russian == "Бо → «Закажи цвет и возьми четыре», цвет: синий"
     # Seats without names are numbered from 1.
     assert words_for("en", None).say(Line("event.skip", {"player": 0})) == "Skipped: Seat 1"
+
+
+def test_taking_back_no_cards_reads_as_a_negation_in_every_language() -> None:
+    """A Wild Press Your Luck press that fires before any discard takes back no card: Spanish
+    says "no recupera nada" (a bare "recupera nada" is not Spanish), and every language says
+    it with its own sentence rather than the list word for no cards."""
+    empty = {"type": "take_back", "seat": 0, "cards": []}
+    said = {lang: describe(empty, ["Ana"], lang=lang) for lang in ("en", "es", "ru", "de")}
+    assert said == {
+        "en": "Ana took back nothing",
+        "es": "Ana: no recupera nada",
+        "ru": "Ana: на руку ничего не возвращается",
+        "de": "Ana: nichts zurück auf die Hand",
+    }
+    some = {"type": "take_back", "seat": 0, "cards": ["green 5/pink 2"]}
+    assert describe(some, ["Ana"], lang="es") == "Ana: recupera 5 verde"
+
+
+#: A run of three or more Latin words (an English clause) outside quotes.
+_ENGLISH_RUN = re.compile(r"[A-Za-z]{2,}(?:[ ,;:]+[A-Za-z]{2,}){2,}")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def _bad_inputs() -> list[UnokitError]:
+    """The engine's refusals of what a player may type, pick or load: actions, cards, colours,
+    rule options, variant strings, deck files and a launcher script that runs out."""
+    refusals: list[UnokitError] = []
+
+    def refused(call: Any) -> None:
+        with pytest.raises(UnokitError) as info:
+            call()
+        refusals.append(info.value)
+
+    for variant in ("classic", "flip", "attack"):
+        game = Game.new(variant, 3, 1)[0]
+        for text in ["xyzzy", "", "   ", "draw now", "trade", "trade x", "color", "color mauve", "play_drawn red blue"]:
+            refused(lambda text=text, game=game: game.parse_action(text))
+        for text in ["play", "play mauve 5", "play red", "play red wild", "play red eleven", "play 5 5 5 5"]:
+            refused(lambda text=text, game=game: game.parse_action(text))
+        refused(lambda game=game: game.parse_action("discard red 5 red"))
+        not_text: Any = 12345
+        refused(lambda game=game, not_text=not_text: game.parse_action(not_text))
+    deck = ["red 1", "red 2", "blue 3"] * 8
+    for variant, options in [
+        ("classic", {"stacking": "maybe"}),
+        ("classic", {"nonsense": 1}),
+        ("flip(players=x)", {}),
+        ("flip(", {}),
+        ("classic(stacking=true,stacking=false)", {}),
+        ("classic(stacking=true)", {"stacking": False}),
+        ("classic", {"deck": "red 1\nmauve 3"}),
+        ("classic", {"deck": "2 x red 1 +star\nred 1"}),
+        ("classic", {"deck": ""}),
+        ("classic", {"deck": [1, 2]}),
+        ("classic", {"deck": "\n".join(["red 1", "red 1"] * 10)}),
+        ("classic", {"deck": "\n".join(deck)}),
+        ("classic", {"deck": "pink 1\nred 2"}),
+        ("flip", {"deck": "red 1/teal 3\nred 2/red 4"}),
+        ("attack", {"launcher": "scripted", "launcher_script": "lots"}),
+    ]:
+        refused(lambda variant=variant, options=options: Game.new(variant, 4, 1, **options))
+    refused(lambda: Game.new("classic(players=3)", 4, 1))
+    refused(lambda: Game.new("classic", 3, "x"))  # type: ignore[arg-type]
+    refused(lambda: Game.new(7, 3, 1))  # type: ignore[arg-type]
+    refused(lambda: parse_option_pairs(["novalue"]))
+    named_by_a_number: Any = {3: 1}
+    refused(lambda: make_options(get_rules("classic"), named_by_a_number))
+    attack = Game.new("attack", 2, 1, launcher="scripted", launcher_script=[0])[0]
+    while True:
+        try:
+            attack.apply(attack.legal_actions()[0])
+        except UnokitError as exc:
+            refusals.append(exc)
+            break
+    return refusals
+
+
+def test_no_refusal_of_the_engine_ends_in_its_english() -> None:
+    """In Russian, German and Spanish a refusal was said with a general sentence and the
+    engine's English in parentheses («Такого действия в этой игре нет. (unknown action
+    'xyzzy'; actions are play, draw, …)»). Every refusal of what a player types or loads now
+    has a code of its own, and is said wholly in the reader's language: no English clause
+    outside the quoted input."""
+    refusals = _bad_inputs()
+    codes = {exc.code for exc in refusals}
+    assert len(codes) >= 28 and ErrorCode.SCRIPT_USED_UP in codes and ErrorCode.UNKNOWN_ACTION in codes
+    titles = [words("ru").variant(v) for v in VARIANT_NAMES]
+    for exc in refusals:
+        english = words("en").error(exc)
+        # Any three words in a row of the engine's English message (its clauses, not the input
+        # nor the notation's words it names, which are the error's parameters).
+        message = str(exc)
+        for value in exc.params.values():
+            message = message.replace(str(value), "")
+        clause = _QUOTED.sub("", message).split()
+        threes = {" ".join(clause[i : i + 3]) for i in range(len(clause) - 2)}
+        for lang in ("ru", "de", "es"):
+            said = words(lang).error(exc)
+            assert said != english and not any(three in said for three in threes), (exc.code, said)
+        russian = words("ru").error(exc)
+        for given in [*titles, *map(str, exc.params.values())]:
+            russian = russian.replace(given, "")
+        russian = _QUOTED.sub("", russian)
+        assert not _ENGLISH_RUN.search(russian), (exc.code, russian)
+    unknown = next(exc for exc in refusals if exc.code == ErrorCode.UNKNOWN_ACTION)
+    assert words("ru").error(unknown) == "Действия 'xyzzy' в этой игре нет."
+    used_up = next(exc for exc in refusals if exc.code == ErrorCode.SCRIPT_USED_UP)
+    assert words("de").error(used_up).startswith("Der programmierte Kartenwerfer hat alle Drücker")

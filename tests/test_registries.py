@@ -9,10 +9,12 @@ is listed in :data:`PARTIAL` with the reason it covers only part of it.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +28,8 @@ from unokit.core.types import ActionKind, DecisionKind, EventType, WindowKind
 from unokit.core.variants import OPTION_SPECS, VARIANT_NAMES
 from unokit.i18n.lines import PARAM_TYPES
 from unokit.server import words as server_words
+
+from .rules.test_r1_common import blocked_game
 
 #: The closed sets, as the text of their members.
 CLOSED_SETS: dict[str, frozenset[str]] = {
@@ -171,6 +175,59 @@ def test_every_event_carries_the_parameters_its_type_declares(variant: str) -> N
                 assert isinstance(event[name], shape), (event["type"], name, event[name])
             if spec.params[name] == Param.REASON:
                 assert event[name] in REASONS or event[name] in KIND_NAMES, event
+
+
+def test_every_declared_event_type_is_emitted_by_some_scenario() -> None:
+    """No event type is declared (with its words and narration) that the engine never emits:
+    the random games of every variant above, a Classic deal whose first card goes back (seed
+    8: a Wild Draw Four) and a blocked round (D-4) emit every one."""
+    emitted: set[str] = set()
+    for variant in VARIANT_NAMES:
+        options: dict[str, object] = {"seven_o": True, "jump_in": True, "rounds": 2}
+        if variant in ("classic", "flip"):
+            options["stacking"] = "progressive"
+        events, _kinds = _random_events(variant, 3, options)
+        emitted |= {event["type"] for event in events}
+    _game, dealt = Game.new("classic", 3, 8, rounds=1)
+    emitted |= {event["type"] for event in dealt}
+    blocked = blocked_game([["red 1", "red 3"], [], ["blue 1"]], turn=0, options={"rounds": 1})
+    for _ in range(3):
+        emitted |= {event["type"] for event in blocked.apply("draw")}
+    assert {kind.value for kind in EventType} - emitted == set()
+
+
+def _error_classes() -> list[type[UnokitError]]:
+    """:class:`UnokitError` and every subclass of it."""
+    out: list[type[UnokitError]] = [UnokitError]
+    for cls in out:
+        out += cls.__subclasses__()
+    return out
+
+
+def _raises_without_a_code(path: Path) -> list[str]:
+    """The calls building an engine error in ``path`` that give no code, or a general one."""
+    classes = {cls.__name__: cls for cls in _error_classes()}
+    # A class's own code, when none is given, is general unless it declares parameters.
+    general = {cls.default_code.name for cls in classes.values() if not ERRORS[cls.default_code].params}
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in classes):
+            continue
+        code = next((k.value for k in node.keywords if k.arg == "code"), node.args[1] if len(node.args) > 1 else None)
+        name = classes[node.func.id].default_code.name if code is None else getattr(code, "attr", "")
+        if name in general:
+            found.append(f"{path.name}:{node.lineno} {node.func.id}")
+    return found
+
+
+def test_every_error_of_the_engine_a_player_can_meet_has_a_code_of_its_own() -> None:
+    """Each error the engine raises on what a player types, picks or loads (an action, a card,
+    a colour, rule options, a deck file, a launcher's script) names a code of its own with its
+    parameters, so every language says it whole: no general code ("That is not an action")
+    followed by the engine's English. Positions are a program's input, read in English."""
+    core = Path(unokit.__file__).parent / "core"
+    found = [where for path in sorted(core.glob("*.py")) for where in _raises_without_a_code(path)]
+    assert [where for where in found if "PositionError" not in where] == []
 
 
 def test_an_illegal_action_carries_its_code_and_parameters() -> None:

@@ -27,6 +27,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "tournament": "unokit.sim.commands:tournament",
     "serve": "unokit.server.commands:serve",
     "admin": "unokit.server.admin:admin",
+    "dataset": "unokit.dataset.commands:dataset",
+    "eval": "unokit.eval.commands:eval_command",
 }
 
 

@@ -16,6 +16,7 @@ import click
 from . import files, i18n
 from .core import variants
 from .core.errors import UnokitError
+from .i18n.lines import words
 
 #: The help text of every ``--variant`` option: the names the engine knows, themed editions included.
 VARIANT_HELP = ", ".join(variants.VARIANT_NAMES)
@@ -96,7 +97,7 @@ def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
     try:
         return variants.parse_option_pairs(pairs)
     except UnokitError as exc:
-        raise click.BadParameter(str(exc), param_hint="--option") from None
+        raise click.BadParameter(words().error(exc), param_hint="--option") from None
 
 
 def require_extra(command: str, extra: str, modules: Iterable[str]) -> None:

@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 from .core import cards as C
 from .core.actions import CATCH, TARGET, TRADE, UNO, Action
 from .core.decks import Deck
-from .core.errors import InvalidActionError, OptionError
+from .core.errors import InvalidActionError, OptionError, quote
 from .core.game import action_table
 from .core.observation import View
 from .core.types import ActionKind
@@ -57,6 +57,9 @@ DECISIONS: tuple[str, ...] = (
 COLOR_SLOTS = 4
 #: ``trade`` ids cover every other seat of the largest table (relative offsets 1 to 9).
 TRADE_OFFSETS = 9
+#: The most recent plays of each seat an observation may show (``history``): more than any hand
+#: needs, and a bound on the observation's size (about 112,500 values at a table of 10).
+MAX_HISTORY = 100
 
 # NumPy parses keyword arguments slowly: the hot paths pass dtypes positionally.
 _UINT8 = np.dtype(np.uint8)
@@ -116,8 +119,8 @@ class Encoding:
             raise OptionError(
                 f"{rules.title} is for {rules.min_players} to {rules.max_players} players, not {players} (R-1.1)"
             )
-        if isinstance(history, bool) or not isinstance(history, int) or history < 0:
-            raise OptionError(f"history must be a whole number, 0 or more, not {history!r}")
+        if isinstance(history, bool) or not isinstance(history, int) or not 0 <= history <= MAX_HISTORY:
+            raise OptionError(f"history must be a whole number from 0 to {MAX_HISTORY}, not {quote(history)}")
         self.variant: str = rules.name
         self.players = players
         self.history = history

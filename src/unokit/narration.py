@@ -167,13 +167,13 @@ class Narrator:
         if kind in (E.CATCH, E.TRADE):
             key = N_("event.catch") if kind == E.CATCH else N_("event.trade")
             return Line(key, {"player": seat, "target": event["target"]})
-        if kind == E.TARGET:
-            return Line("event.target", {"player": seat, "target": event["target"], "kind": event["card"]})
         if kind == E.JUMP_IN:
             return Line("event.jump_in", {"player": seat, "target": event["on"]})
         if kind == E.DISCARD:
             return _with_uno(Line("event.discard", {"player": seat, "cards": self.cards(event)}), event)
         if kind == E.TAKE_BACK:
+            if not event["cards"]:  # a press fired before any discard: a sentence of its own in each language
+                return Line("event.take_back.none", {"player": seat})
             return Line("event.take_back", {"player": seat, "cards": [self.face(c) for c in event["cards"]]})
         if kind == E.DUEL:
             mine, theirs = (

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from unokit.bots import bot_label, check_bot_spec, make_bot
-from unokit.bots.policy import PolicyBot, PolicyError, export_mlp, load_policy
+from unokit.bots.policy import META_KEYS, PolicyBot, PolicyError, export_mlp, load_policy
 from unokit.cli import main
 from unokit.core.actions import DISCARD, PLAY, PLAY_DRAWN
 from unokit.core.rng import Rng
@@ -137,6 +137,67 @@ def test_bad_policy_files_are_refused_by_name(tmp_path: Path, classic2: Path) ->
     with pytest.raises(PolicyError, match="do not take"):
         export_mlp(tmp_path / "bad.onnx", [(np.zeros((3, 5)), np.zeros(3))], variant="classic", players=2)
     assert not (tmp_path / "bad.onnx").exists()
+
+
+def _graph(path: Path, inputs: int, outputs: int, shapes: tuple[Any, Any]) -> Path:
+    """A one-layer policy file whose metadata says Classic with 2 seats: its weights take
+    ``inputs`` values and give ``outputs`` scores; ``shapes`` are the widths its graph declares
+    for the observation and the logits (a name leaves one open, and then the weights are an
+    initializer a caller may override, so that nothing tells the widths before a run)."""
+    from onnx import TensorProto, helper, numpy_helper, save
+
+    enc = Encoding("classic", 2)
+    open_ = isinstance(shapes[0], str)
+    weights = numpy_helper.from_array(np.zeros((outputs, inputs), np.float32), "w")
+    bias = numpy_helper.from_array(np.zeros(outputs, np.float32), "b")
+    graph = helper.make_graph(
+        [helper.make_node("Gemm", ["observation", "w", "b"], ["logits"], transB=1)],
+        "odd",
+        [
+            helper.make_tensor_value_info("observation", TensorProto.FLOAT, ["batch", shapes[0]]),
+            *([helper.make_tensor_value_info("w", TensorProto.FLOAT, ["out", "in"])] if open_ else []),
+        ],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", shapes[1]])],
+        [weights, bias],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    values = ("classic", 2, 2, enc.size, enc.num_actions)
+    for key, value in zip(META_KEYS, values, strict=True):
+        entry = model.metadata_props.add()
+        entry.key, entry.value = key, str(value)
+    save(model, str(path))
+    return path
+
+
+def test_a_graph_that_does_not_fit_the_encoding_is_refused_at_load(tmp_path: Path) -> None:
+    """A policy file whose metadata is right but whose graph takes another observation width or
+    gives too few or too many scores is refused when it is loaded, with PolicyError naming the
+    mismatch, whether the graph declares its shapes or leaves them open: never at the first
+    decision with onnxruntime's error, an IndexError, or silently."""
+    enc = Encoding("classic", 2)
+    size, ids = enc.size, enc.num_actions
+    cases = [
+        (
+            (10, ids, (10, ids)),
+            f"takes an 'observation' of tensor(float) (batch, 10); classic with 2 seats gives float32 (batch, {size})",
+        ),
+        ((size, 5, (size, 5)), f"gives 'logits' of shape (batch, 5); classic with 2 seats has {ids} action ids"),
+        ((size, ids + 40, (size, ids + 40)), f"of shape (batch, {ids + 40}); classic with 2 seats has {ids}"),
+        ((10, ids, ("width", "ids")), f"cannot run on an observation of {size} values (classic with 2 seats)"),
+        ((size, 5, ("width", "ids")), f"gives (1, 5) scores for one observation; classic with 2 seats has {ids}"),
+        ((size, ids + 40, ("width", "ids")), f"gives (1, {ids + 40}) scores for one observation"),
+    ]
+    for k, ((inputs, outputs, shapes), named) in enumerate(cases):
+        path = _graph(tmp_path / f"odd{k}.onnx", inputs, outputs, shapes)
+        with pytest.raises(PolicyError) as info:
+            load_policy(path)
+        assert named in str(info.value), str(info.value)
+    assert load_policy(_graph(tmp_path / "fits.onnx", size, ids, ("width", "ids"))).info.num_actions == ids
+    runner = CliRunner()
+    odd = f"policy:{tmp_path / 'odd1.onnx'}"
+    sim = runner.invoke(main, ["sim", "--bots", f"{odd},random", "--games", "2", "--workers", "1"])
+    assert sim.exit_code == 2 and "action ids" in sim.output and "Traceback" not in sim.output, sim.output
 
 
 def test_sim_tournament_and_play_take_a_policy(classic2: Path) -> None:

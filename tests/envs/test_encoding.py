@@ -14,7 +14,7 @@ from unokit.core.actions import CATCH, UNO
 from unokit.core.cards import COLOR_NAMES
 from unokit.core.observation import View
 from unokit.core.rng import Rng
-from unokit.encoding import Encoding
+from unokit.encoding import MAX_HISTORY, Encoding
 from unokit.envs.session import Session
 
 VARIANTS = list(unokit.VARIANT_NAMES)
@@ -107,6 +107,23 @@ def test_bad_encoding_arguments() -> None:
         Encoding("classic", 2, history=-1)
     with pytest.raises(OptionError, match="unknown variant"):
         Encoding("uno", 2)
+
+
+def test_a_history_past_its_bound_is_an_option_error_before_any_allocation() -> None:
+    """``history=10**9`` asked numpy for 402 GiB and failed with its MemoryError; every
+    environment now refuses it with an OptionError naming the bound."""
+    from unokit.envs.gymnasium import UnoEnv
+    from unokit.envs.pettingzoo import raw_env
+
+    bound = f"history must be a whole number from 0 to {MAX_HISTORY}, not {10**9}"
+    for make in (
+        lambda: Encoding("classic", 2, 10**9),
+        lambda: UnoEnv("classic", ["random"], history=10**9),
+        lambda: raw_env("classic", 2, history=10**9),
+    ):
+        with pytest.raises(OptionError, match=bound):
+            make()
+    assert Encoding("flip", 10, MAX_HISTORY).size > Encoding("flip", 10, MAX_HISTORY - 1).size
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

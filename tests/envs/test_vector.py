@@ -4,6 +4,9 @@ included), ``UnoBatchEnv`` table ``i`` those of a ``Session`` (the PettingZoo en
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
@@ -12,6 +15,7 @@ from unokit import IllegalActionError, OptionError
 from unokit.envs.gymnasium import UnoEnv
 from unokit.envs.session import Session
 from unokit.envs.vector import UnoBatchEnv, UnoVectorEnv
+from unokit.fast.batch import MAX_BATCH, Batch
 
 
 @pytest.mark.parametrize(
@@ -110,3 +114,40 @@ def test_bad_arguments_and_actions_are_refused() -> None:
     assert (
         terminated.tolist() == [True, False] and rewards[0] == -1.0 and info["illegal_action"].tolist() == [True, False]
     )
+
+
+@pytest.mark.parametrize("make", [lambda: UnoVectorEnv("classic", 2, ["random"]), lambda: UnoBatchEnv("classic", 2, 2)])
+def test_seeds_must_be_whole_numbers_and_tables_are_bounded(make: Any) -> None:
+    """``reset(seed=[1.5, 1.7])`` dealt the tables of seeds 1 and 1; now a seed that is not a
+    whole number (a float, a string), a negative one or a wrong count is refused with an
+    OptionError and the tables stay as they were; NumPy integers are seeds like any other. A
+    number of tables past the bound is refused before anything is allocated, and so are
+    non-whole seeds given to a batch's deal."""
+    env = make()
+    env.reset(seed=5)
+    before = env.tables.batch.state.copy()
+    for seed, named in [
+        ([1.5, 1.7], "a seed must be a whole number, not 1.5"),
+        (["1", "2"], "a seed must be a whole number, not '1'"),
+        (1.5, "a seed must be a whole number, not 1.5"),
+        ([3, -1], "a seed must be at least 0, not -1"),
+        ([3], "give one seed per table (2), not 1"),
+        ([3, 1 << 63], "a seed must be at most"),
+        ("12", "a seed must be a whole number, not '12'"),
+    ]:
+        with pytest.raises(OptionError, match=re.escape(named)):
+            env.reset(seed=seed)
+        assert np.array_equal(env.tables.batch.state, before), seed
+    env.reset(seed=np.array([3, 4], np.int64))
+    dealt = env.tables.batch.state.copy()
+    env.reset(seed=[3, 4])
+    assert np.array_equal(env.tables.batch.state, dealt)
+    env.reset(seed=np.int64(5))
+    assert np.array_equal(env.tables.batch.state, before)
+    with pytest.raises(OptionError, match=f"num_envs must be a whole number from 1 to {MAX_BATCH:,}"):
+        UnoVectorEnv("classic", MAX_BATCH + 1, ["random"])
+    with pytest.raises(OptionError, match=f"size must be at most {MAX_BATCH:,}"):
+        Batch("classic", 2, MAX_BATCH + 1, 0)
+    with pytest.raises(OptionError, match=re.escape("a seed must be a whole number, not 1.5")):
+        env.tables.batch.deal([0, 1], [1.5, 1.7])
+    assert np.array_equal(env.tables.batch.state, before)

@@ -92,7 +92,7 @@ def test_the_play_command_reads_a_deck_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.deck"
     bad.write_text("red 1/pink 3\nred 1/mauve 3\n", encoding="utf-8")
     result = runner.invoke(play_command, ["--variant", "flip_marvel", "--deck", str(bad)])
-    assert result.exit_code == 2 and "deck line 2" in result.output
+    assert result.exit_code == 2 and "Line 2 of the deck cannot be read: 'red 1/mauve 3'" in result.output
     good = tmp_path / "good.deck"
     good.write_text("\n".join(deck_cards("flip_marvel")), encoding="utf-8")
     result = runner.invoke(play_command, ["--variant", "flip_marvel", "--deck", str(good)])

@@ -7,13 +7,19 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from unokit.bots.base import Bot
 from unokit.bots.heuristic import HeuristicBot
+from unokit.core.variants import TEAM_TABLES
 from unokit.play.app import SummaryScreen, TableScreen
 from unokit.play.session import house_rules_line, summarize
 from unokit.record import load_record, verify
 
 from .support import ScriptBot, app_for, screen_text, session_from, settle, waiting
+
+#: Colours for the other seats' hands (none can be played on the red 9 that starts).
+_OTHERS = ("green", "yellow", "blue", "green", "yellow")
 
 
 def three_classic(options: dict[str, Any], **fields: Any) -> dict[str, Any]:
@@ -156,3 +162,48 @@ def test_the_round_summary_shows_the_teams() -> None:
     events = session_from(position, names).apply("play red 5", 0).events
     summary = summarize("classic", names, events)
     assert summary is not None and summary.teams == [[0, 2], [1, 3]] and summary.team_scores == [5 + 6, 0]
+
+
+@pytest.mark.parametrize("players", TEAM_TABLES)
+def test_every_team_table_names_its_teams(players: int) -> None:
+    """H-6 at every table size partners may sit at (4 and 6: two and three teams): the settings
+    line names every team in every language, the terminal game starts with it, and the round
+    summary lists each team's total."""
+    hands = [["red 5"]] + [
+        [f"{color} {n}", f"{color} {n + 1}"] for color, n in zip(_OTHERS[: players - 1], range(1, players), strict=True)
+    ]
+    position = {
+        "variant": "classic",
+        "players": players,
+        "turn": 0,
+        "color": "red",
+        "hands": hands,
+        "discard": ["red 9"],
+        "seed": 1,
+        "options": {"teams": True, "rounds": 1},
+    }
+    names = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay"][:players]
+    half = players // 2
+    teams = [f"{names[k]} & {names[k + half]}" for k in range(half)]
+    versus = {"en": " vs ", "ru": " против ", "de": " gegen ", "es": " contra "}
+    options = session_from(position, names).game.options
+    for lang, word in versus.items():
+        line = house_rules_line(options, names, lang)
+        assert line.endswith(f"({word.join(teams)})"), line
+
+    async def scenario() -> None:
+        app = app_for(lambda: session_from(position, ["You", *[ScriptBot() for _ in range(players - 1)]]))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: waiting(app))
+            assert "House rules: Partners (You & " in screen_text(app)
+            await pilot.press("1", "enter")
+            await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
+            text = screen_text(app)
+            seats = ["You", *[f"Bot{i}" for i in range(1, players)]]
+            for k in range(half):
+                assert f"Team {seats[k]} & {seats[k + half]}" in text
+
+    asyncio.run(scenario())
+    summary = summarize("classic", names, session_from(position, names).apply("play red 5", 0).events)
+    assert summary is not None and summary.teams == [[k, k + half] for k in range(half)]
+    assert len(summary.team_scores) == half and summary.team_scores[0] > 0

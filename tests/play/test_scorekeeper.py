@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from unokit.play.scorekeeper import ScoreTable, hand_points, score, table
+from unokit.cli import main
+from unokit.play.scorekeeper import NAME_WORDS, ScoreTable, card_words, hand_points, score, table
 
 
 def total(variant: str, cards: str, side: str | None = None) -> int:
@@ -78,6 +79,27 @@ def test_words_that_spell_a_card_of_another_variant_are_not_read_as_two_cards() 
     with pytest.raises(ValueError, match="'wild draw two' is not a card of Classic UNO; cards there: ") as refused:
         hand_points("classic", "wild draw two")
     assert str(refused.value).endswith("; for two cards, write them apart with a comma")
+
+
+def test_a_hand_of_more_cards_than_the_deck_is_refused_and_the_whole_deck_is_read() -> None:
+    """No hand holds more cards than the deck (108 in Classic UNO): a longer one is refused at
+    once, however long the text goes on, and the whole deck itself is still read."""
+    deck = " ".join(["red 5"] * 108)
+    assert total("classic", deck) == 540
+    for cards in (deck + " blue 1", " ".join(["wild"] * 20000)):
+        with pytest.raises(ValueError, match="a hand of Classic UNO cannot hold more than 108 cards"):
+            hand_points("classic", cards)
+    result = CliRunner().invoke(score, ["--variant", "classic", *(["wild"] * 300)])
+    assert result.exit_code == 2 and "cannot hold more than 108 cards, the whole deck" in result.output
+
+
+def test_reading_a_hand_looks_a_card_name_long_ahead_and_no_further() -> None:
+    """The longest name is four words (Wild All-Out Attack): a name is found among the next
+    four words, so a hand is read in time proportional to its words, never by trying every
+    stretch of the rest of the hand (which made 600 cards take seconds)."""
+    assert card_words("wild all out attack wild draw four") == ["wild_all_out_attack", "wild_draw_four"]
+    assert NAME_WORDS == 4
+    assert card_words(" ".join(["wild"] * 50), most=10) == ["wild"] * 11
 
 
 @pytest.mark.parametrize(
@@ -237,6 +259,34 @@ def set_field(path: tuple[Any, ...], value: Any) -> Any:
     return change
 
 
+@pytest.mark.parametrize(
+    ("players", "bad", "message"),
+    [
+        ("Ann,,Bo", "", "a player's name is empty"),
+        ("Ann,Bo,", " ", "a player's name is empty"),
+        ("Ann\nX,Bo", "Ann\nX", "'Ann\\nX': the character U+000A cannot be part of a name"),
+        ("Ann\x1b[31m,Bo", "Ann\x1b[31m", "the character U+001B cannot be part of a name"),
+        ("Ann\tX,Bo", "Ann\tX", "the character U+0009"),
+        ("Ann\u202eoB,Bo", "Ann\u202eoB", "the character U+202E"),
+        ("A" * 41 + ",Bo", "A" * 41, "is too long: a name has at most 40 characters"),
+    ],
+)
+def test_names_that_would_break_the_table_are_refused_and_nothing_is_written(
+    tmp_path: Path, players: str, bad: str, message: str
+) -> None:
+    """An empty name between commas was dropped, and a newline or an escape was stored and
+    printed raw; each is refused by name, quoted with its control characters escaped, and no
+    file is written. The terminal game's ``--name`` follows the same rule (and a file edited by
+    hand, below)."""
+    night = tmp_path / "n.json"
+    result = CliRunner().invoke(table, ["new", str(night), "--players", players])
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert "\x1b" not in result.output and not night.exists()
+    played = CliRunner().invoke(main, ["play", "--name", bad, "--players", "3"])
+    assert played.exit_code == 2 and message in played.output, played.output
+    run("new", str(tmp_path / "ok.json"), "--players", "Zoë,Ἀθηνᾶ,李")
+
+
 def drop_field(path: tuple[Any, ...]) -> Any:
     def change(data: Any) -> None:
         for key in path[:-1]:
@@ -253,6 +303,7 @@ DAMAGES: list[tuple[str, Any, str]] = [
     ("players not names", set_field(("players",), [1, 2]), "the players must be a list of names"),
     ("same name", set_field(("players",), ["Ann", "ann", "Cat"]), "two players have the same name"),
     ("empty name", set_field(("players",), ["Ann", " ", "Cat"]), "a player's name is empty"),
+    ("escape in a name", set_field(("players",), ["Ann", "B\x1b[2Jen", "Cat"]), "the character U+001B"),
     ("scoring", set_field(("scoring",), "most"), "'most' is not a value of Scoring"),
     ("target zero", set_field(("target",), 0), "Target score must be at least 1"),
     ("target text", set_field(("target",), "lots"), "'lots' is not a value of Target score"),

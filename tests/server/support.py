@@ -30,7 +30,10 @@ FAST = {"bot_seconds": 0.0, "hand_pause_seconds": 0.0, "catch_seconds": 0.0, "tu
 
 #: Per-client limits raised for servers that tests drive from one address (loopback) with
 #: more rooms and connections than one person would make.
-GENEROUS = ["--room-rate", "100000", "--lookup-rate", "100000", "--client-connections", "5000"]
+GENEROUS = [
+    *("--room-rate", "100000", "--lookup-rate", "100000", "--client-connections", "5000"),
+    *("--public-rooms", "1000", "--public-seats", "10"),
+]
 
 
 #: Run ``argv[2:]`` under an open-file limit of ``argv[1]`` (soft and hard).

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import urllib.request
 from collections.abc import Callable
 from typing import Any
 
 from unokit.record import GameRecord, Replay
 from unokit.server.client import RoomClient, ServerError, create_room, download_record, play, ws_url
+from unokit.server.hub import FORWARD_TIMEOUT, RENEW_CHUNK
+from unokit.server.storage import Store
 
 from .support import FAST, PostgresCluster, ServerProcess, choose, run
 from .test_recovery import _shown_states
@@ -221,3 +224,56 @@ def test_clients_are_sent_to_the_owner_and_come_back_by_themselves_after_a_takeo
     for client in clients:  # each came back by itself, to the live process that owns the room
         assert client.reconnects >= 1 and client.server == ws_url(second.url)
     _state_checked(second, code, clients)
+
+
+def test_a_follower_takes_a_dead_owners_room_over_as_soon_as_its_forward_goes_unanswered(
+    postgres: PostgresCluster, make_server: Callable[..., ServerProcess]
+) -> None:
+    """Ann's process follows her room and forwards her messages to its owner. The owner is
+    killed (``kill -9``) at her turn: her action is served by her own process well within the
+    forward timeout (5 s), because it claims the room as soon as a forwarded message goes
+    unanswered for half a second (the claim takes only a dead owner's room), instead of at its
+    next sweep (a third of ``--lease``: 20 s here)."""
+    first, second = _cluster(make_server, postgres.new_database(), "--lease", "60")
+
+    async def body() -> tuple[float, str]:
+        room = create_room(first.url, "classic", 2, settings=FAST, bots=["heuristic"])  # loaded, so owned, there
+        ann = await RoomClient.join(
+            [second.url], room["room"], name="Ann", host_token=room["host_token"], follow_redirects=False
+        )
+        await ann.host("start", room["host_token"])
+        await ann.wait_for(lambda _state: ann.my_turn)
+        first.kill()
+        killed = asyncio.get_running_loop().time()
+        while True:
+            state = await ann.wait_for(lambda _state: ann.my_turn)
+            try:
+                await ann.act(state["observation"]["legal_actions"][0], state["version"])
+                break
+            except ServerError as exc:
+                assert exc.code in ("unavailable", "stale"), exc
+        waited = asyncio.get_running_loop().time() - killed
+        await ann.close()
+        return waited, room["room"]
+
+    waited, code = run(body, timeout=120)
+    assert waited < FORWARD_TIMEOUT, f"the first action after the kill was served {waited:.1f} s later"
+    assert _served_by(second, code) == _node(second)
+
+
+def test_leases_of_more_rooms_than_one_chunk_are_all_renewed(
+    postgres: PostgresCluster, make_server: Callable[..., ServerProcess]
+) -> None:
+    """A process renews its leases in chunks of :data:`RENEW_CHUNK` (so that a renewal holds the
+    writer only briefly): every room of more than two chunks keeps its lease past ``--lease``."""
+    database = postgres.new_database()
+    server = make_server(database, "--lease", "3")
+    rooms = 2 * RENEW_CHUNK + 5
+    codes = {create_room(server.url, "classic", 2, settings=FAST, bots=["random"])["room"] for _ in range(rooms)}
+    time.sleep(6)  # two lease lengths: every lease must have been renewed since
+    store = Store(database)
+    try:
+        listed = {room["room"]: room["served_by"] for room in store.rooms_list("open")}  # served: a live lease
+    finally:
+        store.close()
+    assert {listed.get(code) for code in codes} == {_node(server)}

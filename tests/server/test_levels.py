@@ -4,6 +4,9 @@ accepted for scripts)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from unokit.server.client import RoomClient, ServerError, create_room
@@ -35,3 +38,18 @@ def test_rooms_take_levels_at_creation_and_seat_them(shared_server: ServerProces
         await me.close()
 
     run(body)
+
+
+def test_the_bots_a_room_may_seat_are_known_without_importing_numba() -> None:
+    """Seating a bot asks which bots are installed: finding out by importing them brought numba
+    (4.6 s of CPU on the rooms' loop at the first bot a host seated, more under load, every
+    room of the process stalled meanwhile). The server knows them without it, and knows the
+    same ones that import."""
+    from unokit.bots import BOT_CLASSES, bot_names
+    from unokit.server.room import SEAT_BOTS, seat_bots
+
+    probe = "import sys; from unokit.server.room import seat_bots; seat_bots(); print('numba' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "False"
+    engines = {name for name in SEAT_BOTS if name in BOT_CLASSES}
+    assert set(seat_bots()) & engines == set(bot_names()) & engines

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+import time
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -180,3 +183,63 @@ def test_the_rate_limit_answers_a_flood_with_errors(make_server: Any, tmp_path: 
 
     codes = run(body)
     assert codes.count("pong") >= 10 and codes.count("rate_limited") >= 20
+
+
+#: The costliest hand a score request can carry: one name over and over, in a body at the
+#: largest size the server reads (every word starts a name, and none is followed by more).
+WORST_SCORE = json.dumps({"variant": "classic", "cards": " ".join(["wild"] * 12_000)}).encode()
+
+
+def _score_flood(url: str, stop: threading.Event, answers: list[tuple[int, str]]) -> None:
+    """Post :data:`WORST_SCORE` again and again until ``stop``; keep each (status, message)."""
+    while not stop.is_set():
+        request = urllib.request.Request(
+            f"{url}/api/score", WORST_SCORE, {"Content-Type": "application/json"}, method="POST"
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                answers.append((response.status, ""))
+        except urllib.error.HTTPError as exc:
+            answers.append((exc.code, json.loads(exc.read())["message"]))
+        except OSError:
+            return  # the server was stopped while this one waited
+
+
+def test_the_costliest_score_request_delays_no_other_rooms_action(shared_server: ServerProcess) -> None:
+    """S1: scoring reads a hand in time proportional to it, refuses more cards than a deck
+    holds, and runs apart from the rooms' loop: while two clients post the costliest hand
+    without pause, a game's actions in another room are answered as fast as before (a hand of
+    4 KB used to take 21 s of the server's only loop, and 64 KB a day)."""
+    assert len(WORST_SCORE) < 65536
+
+    async def timed_actions(client: RoomClient, count: int) -> list[float]:
+        times = []
+        for _ in range(count):
+            await client.wait_for(lambda _state: client.my_turn)
+            started = time.perf_counter()
+            await asyncio.wait_for(client.act(choose(client.observation or {})), 10)
+            times.append(time.perf_counter() - started)
+        return times
+
+    async def body() -> tuple[list[float], list[float], list[tuple[int, str]]]:
+        room = create_room(shared_server.url, "classic", 2, settings=FAST, bots=["heuristic"])
+        me = await RoomClient.join(shared_server.url, room["room"], name="Ann")
+        await me.host("start", room["host_token"])
+        usual = await timed_actions(me, 4)
+        stop, answers = threading.Event(), list[tuple[int, str]]()
+        floods = [asyncio.to_thread(_score_flood, shared_server.url, stop, answers) for _ in range(2)]
+        flooding = asyncio.gather(*floods)
+        await asyncio.sleep(0.2)
+        try:
+            during = await timed_actions(me, 4)
+        finally:
+            stop.set()
+            await flooding
+            await me.close()
+        return usual, during, answers
+
+    usual, during, answers = run(body, timeout=120)
+    assert answers and all(status == 400 for status, _message in answers)
+    assert "cannot hold more than 108 cards" in answers[0][1]
+    bound = max(1.0, 10 * max(usual))  # generous: the machine is shared; a stalled loop takes minutes
+    assert max(during) < bound, (usual, during)

@@ -305,6 +305,45 @@ def test_a_trusted_proxy_names_the_client_and_the_address_it_was_asked_for(limit
     assert headers["strict-transport-security"].startswith("max-age=")
 
 
+def _raw_headers(server: ServerProcess, method: str, path: str, headers: list[tuple[str, str]], source: str) -> int:
+    """The status of one request whose headers are sent as listed (a name may repeat)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20, source_address=(source, 0))
+    try:
+        connection.putrequest(method, path, skip_host=True)
+        body = json.dumps({"variant": "classic"}).encode() if method == "POST" else b""
+        for name, value in [*headers, ("Content-Length", str(len(body)))]:
+            connection.putheader(name, value)
+        connection.endheaders(body)
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_a_forwarded_header_names_no_one_and_the_proxy_s_own_address_counts(limited: ServerProcess) -> None:
+    """N2: a proxy passes a client's own ``Forwarded`` header on untouched beside the
+    ``X-Forwarded-For`` it sets. The server reads only the latter: a client that writes
+    ``Forwarded: for=127.0.0.1`` through the trusted proxy neither reads the metrics as this
+    machine nor gets a new allowance of rooms with every address it names; and of several
+    ``X-Forwarded-For`` lines, the proxy's (the last) names the client."""
+    proxy = [("Host", "uno.example"), ("Content-Type", "application/json")]
+    statuses = [
+        _raw_headers(
+            limited,
+            "POST",
+            "/api/rooms",
+            [*proxy, ("Forwarded", f'for="198.51.100.{i}"'), ("X-Forwarded-For", "203.0.113.9")],
+            "127.0.0.7",
+        )
+        for i in range(14)
+    ]
+    assert statuses[:12] == [201] * 12 and statuses[12:] == [429, 429], statuses  # all 203.0.113.9's
+    forged = [("Forwarded", "for=127.0.0.1"), ("X-Forwarded-For", "203.0.113.9")]
+    assert _raw_headers(limited, "GET", "/metrics", [*proxy, *forged], "127.0.0.7") == 403
+    two_lines = [("X-Forwarded-For", "127.0.0.1"), ("X-Forwarded-For", "203.0.113.10")]
+    assert _raw_headers(limited, "GET", "/metrics", [*proxy, *two_lines], "127.0.0.7") == 403
+    assert _raw_headers(limited, "GET", "/metrics", [*proxy, ("X-Forwarded-For", "127.0.0.1")], "127.0.0.7") == 200
+
+
 def test_connections_per_client_address_are_capped(limited: ServerProcess) -> None:
     async def body() -> tuple[int, int]:
         opened: list[Any] = []

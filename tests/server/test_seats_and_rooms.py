@@ -18,8 +18,10 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from unokit.server.client import RoomClient, ServerError, create_room, get_json, play, ws_url
+from unokit.record import GameRecord, Replay, verify
+from unokit.server.client import RoomClient, ServerError, create_room, download_record, get_json, play, ws_url
 from unokit.server.protocol import SEAT_LOST
+from unokit.server.room import HAND_OVER, PLAYING, RoomSpec, RoomState
 
 from .support import FAST, ServerProcess, choose, run
 
@@ -96,6 +98,96 @@ def test_a_replaced_or_kicked_player_is_cut_off_before_anyone_else_sits(shared_s
         await ann.close()
 
     run(body)
+
+
+def _hands_seen(client: RoomClient, seat: int) -> list[list[str]]:
+    """Every hand of ``seat`` that ``client`` was shown: in its states' observations and in the
+    cards of the deals it was told of."""
+    seen = []
+    for message in client.received:
+        state = message.get("state", message) if message.get("type") == "error" else message
+        if state.get("type") != "state":
+            continue
+        observation = state.get("observation") or {}
+        if observation.get("seat") == seat and observation.get("hand"):
+            seen.append(sorted(observation["hand"]))
+        for event in state.get("events") or []:
+            if event["type"] == "deal" and event.get("seat") == seat and "cards" in event:
+                seen.append(sorted(event["cards"]))
+    return seen
+
+
+def test_a_seats_next_hand_is_seen_only_by_who_plays_it(shared_server: ServerProcess) -> None:
+    """N1: between hands the next hand is already dealt (the engine deals it with the action
+    that ends a hand), but nobody sees it until the pause ends. Bob is kicked between hands and
+    Cat takes his seat: neither Bob nor the host ever saw the hand Cat plays, Cat sees it once
+    the hand starts, and the finished game's record (seed and actions) replays to that deal."""
+
+    async def body() -> tuple[list[list[str]], list[list[str]], list[str], dict[str, Any], str]:
+        settings = {**FAST, "hand_pause_seconds": 600.0}
+        room = create_room(shared_server.url, "classic", 2, options={"rounds": 2}, settings=settings)
+        host, code = room["host_token"], room["room"]
+        ann = await RoomClient.join(shared_server.url, code, name="Ann", keep=True)
+        bob = await RoomClient.join(shared_server.url, code, name="Bob", keep=True)
+        await ann.host("start", host)
+        await _play_hand(ann.version, ann, bob)
+        over = await bob.wait_for(lambda s: s["room"]["phase"] == "hand_over")
+        assert over["observation"]["hand"] == [] and over["observation"]["seat"] == 1
+        await bob.request({"type": "sync"})  # asked for again: still nothing of the next hand
+        await ann.host("kick", host, seat=1)
+        await _lost(bob)
+        cat = await RoomClient.join(shared_server.url, code, name="Cat", keep=True)
+        await ann.wait_for(lambda s: s["room"]["seats"][1]["name"] == "Cat")
+        await ann.host("continue", host)
+        started = await cat.wait_for(lambda s: s["room"]["phase"] == "playing" and s["observation"]["hand"] != [])
+        dealt = sorted(started["observation"]["hand"])
+        final = await asyncio.wait_for(asyncio.gather(play(ann, choose), play(cat, choose)), 120)
+        await ann.close()
+        await cat.close()
+        return _hands_seen(bob, 1), _hands_seen(ann, 1), dealt, final[0], code
+
+    bob_saw, ann_saw, dealt, final, code = run(body)
+    assert dealt not in bob_saw, "the kicked player saw the hand of the seat's next player"
+    assert dealt not in ann_saw, "the host saw another seat's next hand"
+    assert final["room"]["phase"] == "finished"
+    record = GameRecord.loads(download_record(shared_server.url, code, 1))
+    assert verify(record).ok
+    replay = Replay(record)
+    second = next(i for i, (_seat, _text) in enumerate(record.actions) if replay.game_at(i + 1).round_number == 2)
+    assert sorted(replay.game_at(second + 1).observe(1)["hand"]) == dealt
+
+
+def test_the_next_deal_waits_in_the_rooms_fold_and_a_rebuilt_room_holds_the_same() -> None:
+    """The room's fold keeps the deal of the next hand between hands: the action that ends a
+    hand tells its events up to the hand's end, ``continue`` tells the deal; a room rebuilt
+    from the same log (a restart, another process taking the room over) holds the same deal."""
+    spec = RoomSpec.build("classic", 2, {"rounds": 2}, {**FAST, "hand_pause_seconds": 30.0})
+    live = RoomState("ROOM1", spec)
+    log: list[dict[str, Any]] = [
+        {"type": "join", "seat": 0, "name": "Ann", "token_hash": "a" * 64},
+        {"type": "join", "seat": 1, "name": "Bob", "token_hash": "b" * 64},
+        {"type": "start", "seed": 7},
+    ]
+    told: list[list[dict[str, Any]]] = [live.apply(entry) for entry in log]
+    while live.phase == PLAYING:
+        game = live.game
+        assert game is not None and game.to_act is not None
+        entry = {"type": "action", "seat": game.to_act, "action": choose(game.observe(game.to_act))}
+        log.append(entry)
+        told.append(live.apply(entry))
+    assert live.phase == HAND_OVER
+    assert told[-1][-1]["type"] == "round_end" and live.next_deal[0]["type"] == "round_start"
+    between, public = live.observe(1), live.observe(None)
+    assert between is not None and public is not None
+    assert between == {**public, "seat": 1} and between["hand"] == []
+    rebuilt = RoomState("ROOM1", spec)
+    for entry in log:
+        rebuilt.apply(entry)
+    assert rebuilt.next_deal == live.next_deal
+    deal = live.apply({"type": "continue"})
+    assert deal == rebuilt.apply({"type": "continue"}) and deal[0]["type"] == "round_start"
+    dealt = live.observe(1)
+    assert live.next_deal == [] and dealt == rebuilt.observe(1) and dealt is not None and dealt["hand"] != []
 
 
 def test_leaving_in_one_tab_ends_the_seat_in_the_other(shared_server: ServerProcess) -> None:

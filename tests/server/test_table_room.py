@@ -12,7 +12,7 @@ from unokit.i18n import LANGUAGES
 from unokit.server.client import RoomClient, ServerError, create_room, get_json
 from unokit.server.room import DEFAULT_NAMES_LANG, RoomSpec, RoomState, bot_names_for, check_name, name_key
 
-from .support import FAST, ServerProcess, run
+from .support import FAST, ServerProcess, choose, run
 
 
 def test_bots_are_seated_when_the_room_is_created(shared_server: ServerProcess) -> None:
@@ -124,5 +124,79 @@ def test_moves_of_a_stand_in_are_marked_and_counted_until_the_player_acts(shared
             after = await ann.wait_for(lambda s: s["room"]["seats"][0]["standin_moves"] == 0)
             assert after.get("standin") != 0
         await ann.close()
+
+    run(body)
+
+
+def _lines_since_the_deal(received: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lines of every ``state`` a client received since the game's deal, in order (its own
+    ``log`` first, when it came back in the middle of the game)."""
+    states = [m for m in received if m.get("type") == "state" and m.get("observation") is not None]
+    lines: list[dict[str, Any]] = []
+    for state in states:
+        if "log" in state:
+            lines = [line for group in state["log"] for line in group["lines"]]
+        lines += state["lines"]
+    return lines
+
+
+def test_a_client_that_comes_back_gets_the_whole_log_of_the_game(shared_server: ServerProcess) -> None:
+    """A spectator watches from the deal, another arrives in the middle of the game, and Ann
+    connects again at one of her turns: the ``log`` of the state that answers each hello holds
+    the same lines, move by move, as the client that never left received (each redacted for its
+    reader: Ann's own draws name her cards, a spectator's never do)."""
+    room = create_room(shared_server.url, "flip", 3, options={"rounds": 1}, settings=FAST, bots=["random", "random"])
+
+    def flat(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [line for group in log for line in group["lines"]]
+
+    async def body() -> None:
+        ann = await RoomClient.join(shared_server.url, room["room"], name="Ann", keep=True)
+        watcher = await RoomClient.join(shared_server.url, room["room"], role="spectator", keep=True)
+        await ann.host("start", room["host_token"])
+        for _ in range(6):  # a few moves of everyone
+            await ann.wait_for(lambda s: ann.my_turn or s["room"]["phase"] != "playing", timeout=30)
+            if ann.phase != "playing":
+                break
+            await ann.act(choose(ann.observation or {}))
+        await ann.wait_for(lambda s: ann.my_turn or s["room"]["phase"] != "playing", timeout=30)
+        step = ann.state["game_step"] if ann.state else -1
+        stayed = _lines_since_the_deal(ann.received)
+        await ann.close()
+        again = await RoomClient.join(shared_server.url, room["room"], token=ann.token)
+        late = await RoomClient.join(shared_server.url, room["room"], role="spectator")
+        # The game waits for Ann: the latest state of each is the one that answered its hello.
+        assert again.state is not None and late.state is not None and again.state["game_step"] == step
+        log = again.state["log"]
+        assert flat(log) == stayed and len(log) >= 7
+        assert log[0]["lines"][0]["key"] in ("event.dealer", "event.round_start")
+        mine = [line for line in flat(log) if line["key"].startswith("event.draw") and line["params"]["player"] == 0]
+        assert all(isinstance(line["params"]["cards"], list) for line in mine), mine
+        await watcher.wait_for(lambda s: s["game_step"] >= step)
+        assert flat(late.state["log"]) == _lines_since_the_deal(watcher.received)
+        draws = [line for line in flat(late.state["log"]) if line["key"].startswith("event.draw")]
+        assert all(isinstance(line["params"]["cards"], dict) for line in draws), draws
+        for client in (again, late, watcher):
+            await client.close()
+
+    run(body)
+
+
+def test_the_log_of_a_room_marks_the_moves_of_a_stand_in(shared_server: ServerProcess) -> None:
+    """A move that a stand-in bot made for Ann is marked with her seat in the log she gets back."""
+    settings = {**FAST, "turn_seconds": 1.0}
+    room = create_room(shared_server.url, "classic", 2, options={"rounds": 1}, settings=settings, bots=["random"])
+
+    async def body() -> None:
+        ann = await RoomClient.join(shared_server.url, room["room"], name="Ann")
+        await ann.host("start", room["host_token"])
+        await ann.wait_for(lambda s: s.get("standin") == 0 or s["room"]["phase"] != "playing", timeout=30)
+        await ann.close()
+        again = await RoomClient.join(shared_server.url, room["room"], token=ann.token, keep=True)
+        hello = next(m for m in again.received if m.get("type") == "state")  # the state that answers the hello
+        log = hello["log"]
+        assert any(group.get("standin") == 0 for group in log), log
+        assert all(group.get("standin") in (None, 0) for group in log)
+        await again.close()
 
     run(body)

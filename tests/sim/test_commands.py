@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from unokit.cli import main
 from unokit.sim.commands import _duration, _rate
+from unokit.sim.runner import MAX_WORKERS, SimConfig
 
 from .support import bot_spec
 
@@ -81,6 +82,28 @@ def test_the_tournament_checks_its_json_path_first(tmp_path: Path) -> None:
 def test_the_time_limit_must_be_positive(command: str, limit: str) -> None:
     code, output = invoke(command, "--bots", "random,heuristic", "--games", "1", "--time-limit", limit)
     assert code == 2 and "Invalid value for '--time-limit'" in output
+
+
+def test_workers_and_games_are_bounded() -> None:
+    """More workers than the run has chunks of games start no more processes than chunks (2
+    games, 2 processes, and the summary says so); a number of workers or games past the
+    bounds is refused by name before anything starts, whatever its size."""
+    for workers, games, named in [
+        (MAX_WORKERS + 1, 2, f"the number of workers must be from 1 to {MAX_WORKERS}, not {MAX_WORKERS + 1}"),
+        (10**40, 2, "the number of workers must be from 1 to 256, not 1000000000000"),
+        (0, 2, "the number of workers must be from 1 to 256, not 0"),
+        (1, 10**40, "the number of games must be from 1 to 1,000,000,000, not 1000000000000"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(named)):
+            SimConfig(bots=("random", "random"), workers=workers, games=games).validate()
+    assert SimConfig(bots=("random", "random"), workers=64, games=2).processes() == 2
+    assert SimConfig(bots=("random", "random"), workers=2, games=1000).processes() == 2
+    code, output = invoke(*SIM, "--bots", "random,random", "--games", "2", "--workers", "64")
+    assert code == 0 and "with 2 workers" in output, output
+    code, output = invoke(*SIM, "--bots", "random,random", "--workers", str(10**40))
+    assert code == 2 and "the number of workers must be from 1 to 256" in output, output
+    code, output = invoke("tournament", "--bots", "random,rlcard_rule", "--games", "2", "--workers", "1000")
+    assert code == 2 and "the number of workers must be from 1 to 256, not 1000" in output, output
 
 
 def test_the_summary_reads_as_text(tmp_path: Path) -> None:

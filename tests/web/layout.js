@@ -6,7 +6,13 @@
 //   and none sticks out of the viewport at the sides;
 // - touch targets of at least 44 px: every visible button, field and link styled as a button,
 //   and, in the hand, at least 44 px of each card that another does not cover;
-// - no engine identifier in the visible text (a snake_case name, or a bot's engine name).
+// - no engine identifier in the visible text (a snake_case name, or a bot's engine name);
+// - at the table (while no dialog covers it): your own place (data-region="self") inside the
+//   viewport; no seat and not the decision over the piles (data-region="piles"); no two seats
+//   touching; nothing of a seat (text, count, backs) outside its box; the decision's words and
+//   buttons inside it (it never scrolls);
+// - the end screens (the round's summary, the game's end): every row and button inside the
+//   viewport, and nothing scrolled out of sight within them.
 // Measured once the animations of the last change are over. `skip` is a CSS selector of regions whose text is not checked for identifiers.
 async (skip) => {
   // The page as it settles: after the animations of the last change (each under 400 ms).
@@ -26,6 +32,39 @@ async (skip) => {
       if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1 || r.height === 0) {
         bad.push(`the ${name} is at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} in ${vw}x${vh}`);
       }
+    }
+  }
+  const box = (el) => el.getBoundingClientRect();
+  const at = (r) => `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+  const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const piles = document.querySelector('[data-region="piles"]');
+  const seats = [...document.querySelectorAll(".table-root .seat")];
+  if (!dialog && piles) {
+    const self = document.querySelector('[data-region="self"]');
+    if (self && !inside(box(self), { left: 0, top: 0, right: vw, bottom: vh })) bad.push("your own place is outside the screen");
+    const prompt = document.querySelector('[data-region="prompt"]');
+    for (const el of [...seats, prompt].filter(Boolean)) {
+      if (meets(box(el), box(piles))) bad.push(`${what(el)} covers the piles`);
+    }
+    if (prompt && prompt.scrollHeight > prompt.clientHeight + 1) bad.push(`the decision does not fit: ${prompt.scrollHeight}px in ${prompt.clientHeight}px`);
+  }
+  seats.forEach((seat, i) => {
+    seats.slice(i + 1).forEach((other) => {
+      if (meets(box(seat), box(other))) bad.push(`the seats of ${what(seat)} and ${what(other)} touch`);
+    });
+    for (const part of seat.querySelectorAll("*")) {
+      if (part.closest("svg") && part.tagName.toLowerCase() !== "svg") continue;
+      const r = box(part);
+      if (r.width && r.height && !inside(r, box(seat))) bad.push(`${what(part)} sticks out of its seat: ${at(r)} in ${at(box(seat))}`);
+    }
+  });
+  for (const end of document.querySelectorAll(".table-root > .overlay, .table-root > .summary-panel")) {
+    for (const el of end.querySelectorAll(".overlay-panel, .panel-scroll")) {
+      if (el.scrollHeight > el.clientHeight + 1) bad.push(`${what(el)} scrolls: ${el.scrollHeight}px in ${el.clientHeight}px`);
+    }
+    for (const el of end.querySelectorAll("tr, li, button, a.button")) {
+      if (shown(el) && !inside(box(el), { left: 0, top: 0, right: vw, bottom: vh })) bad.push(`${what(el)} is outside the screen`);
     }
   }
   for (const el of document.querySelectorAll("body *")) {

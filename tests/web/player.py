@@ -15,11 +15,12 @@ from playwright.sync_api import Error as PlaywrightError
 #: True once the page offers its player a turn (the decision the prompt is open for).
 YOUR_TURN = "document.querySelector('[data-region=prompt]')?.dataset.decision === 'turn'"
 
-#: The screens the table is made for, by name: phones held upright and sideways, a tablet, a
-#: laptop and a large desktop.
+#: The screens the table is made for, by name: phones held upright and sideways (a large one and
+#: a small one), a tablet, a laptop and a large desktop.
 VIEWPORTS: dict[str, ViewportSize] = {
     "phone": {"width": 390, "height": 844},
     "phone-landscape": {"width": 844, "height": 390},
+    "small-landscape": {"width": 740, "height": 360},
     "tablet": {"width": 768, "height": 1024},
     "laptop": {"width": 1280, "height": 800},
     "desktop": {"width": 1920, "height": 1080},
@@ -125,6 +126,13 @@ def join_room(page: Page, base_url: str, code: str, name: str) -> None:
     page.fill("#join-name", name)
     page.click("#join-player")
     page.wait_for_selector(".waiting, .table-root")
+
+
+def join_as_host(page: Page, base_url: str, room: dict[str, Any], name: str = "Ann") -> None:
+    """Open a room made through the API as its host (the browser remembers the host token)."""
+    page.goto(f"{base_url}/")
+    page.evaluate(f"localStorage.setItem('unokit.host.{room['room']}', {json.dumps(room['host_token'])})")
+    join_room(page, base_url, room["room"], name)
 
 
 def watch_room(page: Page, base_url: str, code: str) -> None:

@@ -51,7 +51,8 @@ UNMARKED = """(allowed) => {
     const t = text.trim();
     if (!t) return true;
     if (/\\[[^\\]]*~+\\]/.test(t)) return true;  // a message of the pseudo-catalogue
-    if (/^[\\d\\s·:,.;\\/+#\\u00d7±%()\\-\\u2013—→↻↺⏮⏭◀▶▲▼★●◆■☀☾⚡⚠✌☝✔❤😂😮😢♛✕☰☺?]*$/u.test(t)) return true;
+    const symbols = /^[\\d\\s·:,.;\\/+#\\u00d7±%()\\-\\u2013—→↻↺⏮⏭◀▶\\u2039\\u203a▲▼★●◆■☀☾⚡⚠✌☝✔❤😂😮😢♛✕☰☺?]*$/u;
+    if (symbols.test(t)) return true;
     const parts = t.split(/[\\s,·:()]+/);
     return parts.every((part) => !part || allowed.includes(part) || /^[\\d+#]+$/.test(part));
   };

@@ -25,7 +25,7 @@ from .player import (
     Clicker,
     create_room,
     is_over,
-    join_room,
+    join_as_host,
     layout_problems,
     new_page,
     play_to_the_end,
@@ -38,13 +38,6 @@ from .player import (
 
 def _page(browser: Browser, screen: str = "laptop", **kwargs: Any) -> Page:
     return new_page(browser, screen, **kwargs)
-
-
-def _join_as_host(page: Page, base_url: str, room: dict[str, Any], name: str = "Ann") -> None:
-    """Open a room made through the API as its host (the browser remembers the host token)."""
-    page.goto(f"{base_url}/")
-    page.evaluate(f"localStorage.setItem('unokit.host.{room['room']}', {json.dumps(room['host_token'])})")
-    join_room(page, base_url, room["room"], name)
 
 
 def test_the_round_summary_gives_way_to_the_next_deal(browser: Browser, web_server: ServerProcess) -> None:
@@ -133,7 +126,7 @@ def test_forty_cards_in_hand_on_a_phone(browser: Browser, web_server: ServerProc
     )
     page = _page(browser, "phone")
     try:
-        _join_as_host(page, web_server.url, room)
+        join_as_host(page, web_server.url, room)
         start_game(page)
         end = time.monotonic() + 60
         while page.locator(".hand-card").count() < 40:

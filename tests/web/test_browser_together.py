@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page
 from unokit.server.client import create_room as create_room_over_http
 
 from ..server.support import UNOKIT, ServerProcess, free_port
-from .player import FAST_TIMERS, create_room, join_room, start_game, wait_until, watch_room, watched
+from .player import FAST_TIMERS, create_room, join_room, layout_problems, start_game, wait_until, watch_room, watched
 
 #: The texts of the chat as the page shows them, oldest first.
 CHAT_LINES = "() => [...document.querySelectorAll('[data-region=chat] .chat-line')].map(li => li.textContent)"
@@ -234,3 +234,75 @@ def test_play_again_after_kill_9_a_leavers_seat_and_my_games(browser: Browser, t
     finally:
         _close([ann, ben])
         server.stop()
+
+
+def _line_of(page: Page, text: str) -> str:
+    """The selector of the chat line of ``page`` whose words end with ``text``."""
+    number = page.evaluate(
+        "(text) => [...document.querySelectorAll('[data-region=chat] .chat-line')]"
+        ".find(li => li.textContent.endsWith(text)).dataset.n",
+        text,
+    )
+    return f'[data-region=chat] .chat-line[data-n="{number}"]'
+
+
+def test_a_reader_mutes_for_themselves_reports_from_the_chat_and_the_server_host_reads_it(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Moderation over two browsers: Ann opens a line's menu from Ben's name, reports the line,
+    mutes Ben for herself (his lines leave her chat, not his own), hears him again from the
+    people at the table and reports his name there; ``unokit admin reports`` shows both, with
+    the lines around the reported one. In a "play now" room a player quiets the spectators."""
+    (tmp_path / "token").write_text("the-admin-token-of-the-browser-test")
+    database = f"sqlite:///{tmp_path / 'server.db'}"
+    server = ServerProcess(database, free_port(), ["--admin-token-file", str(tmp_path / "token")]).start()
+    ann, ben = _pages(browser, 2)
+    phone = watched(browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)).new_page()
+    try:
+        code = create_room(ann, server.url, name="Ann", variant="classic", players=3, bots=1)
+        join_room(ben, server.url, code, "Ben")
+        for text in ("hello", "you are slow", "really slow"):
+            _say(ben, text)
+        _shows(ann, "Ben: really slow")
+        ann.click(f"{_line_of(ann, 'Ben: you are slow')} button.chat-who")
+        ann.click("[data-region=chat] .chat-menu [data-verb=report-line]")
+        wait_until(ann, "document.querySelector('.chat-note').textContent.includes('Reported')")
+        assert ann.locator("[data-region=chat] .chat-menu").count() == 0  # the menu closes
+        ann.click(f"{_line_of(ann, 'Ben: hello')} button.chat-who")
+        ann.click("[data-region=chat] .chat-menu [data-verb=mute-for-me]")
+        wait_until(ann, f"!({CHAT_LINES})().some(line => line.startsWith('Ben:'))")
+        _say(ben, "can you hear me")
+        _shows(ben, "Ben: can you hear me")  # his own chat keeps his lines
+        _say(ann, "quiet here")
+        _shows(ann, "Ann: quiet here")
+        assert not any(line.startswith("Ben:") for line in _lines(ann))
+        assert "Ben" in ann.inner_text(".chat-muted")
+        ann.click(".chat-people summary")
+        ann.click('.chat-people li[data-seat="1"] [data-verb=unmute-for-me]')
+        _shows(ann, "Ben: can you hear me")
+        ann.click('.chat-people li[data-seat="1"] [data-verb=report-name]')
+        wait_until(ann, "document.querySelector('.chat-note').textContent.includes('Reported')")
+        assert layout_problems(ann) == []
+        # "play now": no host; a player quiets the spectators, whose field goes off
+        ben.goto(f"{server.url}/")
+        ben.fill("#your-name", "Ben")
+        ben.select_option("#play-now-variant", "flip")
+        ben.click("#play-now")
+        ben.wait_for_url("**/r/*")
+        quiet_room = ben.url.rsplit("/", 1)[-1]
+        watch_room(phone, server.url, quiet_room)
+        ben.click(".chat-people summary")
+        ben.click("[data-verb=quiet-spectators]")
+        wait_until(phone, "document.querySelector('#chat-text').disabled")
+        ben.click("[data-verb=let-spectators-talk]")
+        wait_until(phone, "!document.querySelector('#chat-text').disabled")
+    finally:
+        _close([ann, ben, phone])
+        server.stop()
+    listed = subprocess.run(
+        [UNOKIT, "admin", "--database", database, "reports", "--json"], capture_output=True, text=True, check=False
+    )
+    reports = json.loads(listed.stdout)["reports"]
+    assert [(r["kind"], r["name"], r["room"]) for r in reports] == [("name", "Ben", code), ("chat", "Ben", code)]
+    assert [line["text"] for line in reports[1]["lines"]] == ["hello", "you are slow", "really slow"]
+    assert reports[0]["reported"] == reports[1]["reported"] is not None  # Ben's identity, both times

@@ -16,6 +16,7 @@ import ssl
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -210,3 +211,50 @@ def process_get(process: ServerProcess, path: str) -> bytes:
     """``GET`` from one process directly (plain HTTP on loopback, as Caddy reaches it)."""
     with urllib.request.urlopen(f"{process.url}{path}", timeout=10) as response:
         return bytes(response.read())
+
+
+#: Forwarding headers a client writes itself, naming this machine (as an attacker would).
+FORGED = {"Forwarded": "for=127.0.0.1", "X-Forwarded-For": "127.0.0.1", "X-Real-IP": "127.0.0.1"}
+
+
+def site_status(site: Site, method: str, path: str, headers: dict[str, str], body: bytes | None = None) -> int:
+    """The status of a request through Caddy (its authority trusted), however it is answered."""
+    context = ssl.create_default_context(cafile=str(site.authority))
+    request = urllib.request.Request(f"{site.url}{path}", body, headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10, context=context) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def test_forged_forwarding_headers_through_caddy_change_no_limit_and_open_no_metrics(site: Site) -> None:
+    """N2, as deployed: a client that names its own address in ``Forwarded``,
+    ``X-Forwarded-For`` and ``X-Real-IP`` reads no process's metrics by any path, and creating
+    rooms with a new forged address each time still spends its own allowance (each process
+    lets one address create 20 at once: the two processes, 40)."""
+    for path in (
+        "/metrics",
+        "/node/a/metrics",
+        "/node/b/metrics",
+        "/node/a//metrics",
+        "/NODE/A/METRICS",
+        "/node/b/%6Detrics",
+        "/node/a/metrics/",
+        "/node/a/./metrics?x=1",
+    ):
+        assert site_status(site, "GET", path, FORGED) == 404, path
+    body = json.dumps({"variant": "classic", "players": 2}).encode()
+    statuses = []
+    for i in range(50):
+        forged = {"Forwarded": f"for=198.51.100.{i}", "X-Forwarded-For": f"198.51.100.{i}", "X-Real-IP": "127.0.0.1"}
+        statuses.append(site_status(site, "POST", "/api/rooms", {**forged, "Content-Type": "application/json"}, body))
+    assert set(statuses) == {201, 429} and statuses.count(201) <= 40, statuses
+    # Behind Caddy, a process believes only the address Caddy heard: a request from the
+    # proxy's address that names another client is that client, not this machine.
+    process = site.processes["a"]
+    forged = {"Forwarded": "for=127.0.0.1", "X-Forwarded-For": "127.0.0.1, 203.0.113.5"}
+    leaked = urllib.request.Request(f"{process.url}/metrics", headers=forged)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(leaked, timeout=10)
+    assert refused.value.code == 403

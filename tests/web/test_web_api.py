@@ -18,9 +18,10 @@ from unokit.core.launcher import make_launcher
 from unokit.core.rng import Rng
 from unokit.core.variants import VARIANTS, get_rules, make_options
 from unokit.i18n import LANGUAGES
+from unokit.server.client import RoomClient, create_room
 from unokit.server.realtable import launcher_statistics
 
-from ..server.support import ServerProcess
+from ..server.support import FAST, ServerProcess, choose, run
 
 
 def call(server: ServerProcess, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
@@ -174,3 +175,41 @@ def test_a_replay_of_a_game_that_does_not_exist_is_refused(web_server: ServerPro
     assert status == 404 and reply["error"] == "no_record"  # "x" names no game
     status, reply = call(web_server, "/api/rooms/ZZZZZZ/records/1/replay?step=-1")
     assert status == 400 and reply["error"] == "bad_step"
+
+
+def test_a_replay_shows_one_seats_view_and_the_whole_log(web_server: ServerProcess) -> None:
+    """A finished game replays as everyone saw it (every hand) or as one seat saw it (its own
+    hand only, the others' drawn cards counted); ``log=1`` adds every step's lines for that view,
+    the same as each step's own; a seat that is not at the table is refused."""
+    room = create_room(web_server.url, "classic", 2, options={"rounds": 1}, settings=FAST, bots=["random"])
+
+    async def body() -> None:
+        ann = await RoomClient.join(web_server.url, room["room"], name="Ann")
+        await ann.host("start", room["host_token"])
+        while ann.phase == "playing":
+            await ann.wait_for(lambda s: ann.my_turn or s["room"]["phase"] != "playing", timeout=60)
+            if ann.my_turn:
+                await ann.act(choose(ann.observation or {}))
+        await ann.close()
+
+    run(body)
+    base = f"/api/rooms/{room['room']}/records/1/replay"
+    status, everyone = call(web_server, f"{base}?step=1")
+    assert status == 200 and len(everyone["observation"]["hands"]) == 2 and everyone["seat"] is None
+    assert [seat["name"] for seat in everyone["seats"]] == everyone["names"]
+    status, first = call(web_server, f"{base}?step=0&seat=1&log=1")
+    assert status == 200 and "hands" not in first["observation"] and first["seat"] == 1
+    status, mine = call(web_server, f"{base}?step=1&seat=1")
+    assert mine["observation"]["hand"] == everyone["observation"]["hands"][1]
+    log = first["log"]
+    assert [entry["step"] for entry in log] == sorted({entry["step"] for entry in log}) and log[0]["step"] == 0
+    for entry in log[:12]:
+        status, step = call(web_server, f"{base}?step={entry['step']}&seat=1")
+        assert step["lines"] == entry["lines"]
+    # Seat 1 never sees what seat 0 drew; everyone's view does.
+    draws = [line for entry in log for line in entry["lines"] if line["key"].startswith("event.draw")]
+    assert all(isinstance(line["params"]["cards"], dict) for line in draws if line["params"]["player"] == 0)
+    status, reply = call(web_server, f"{base}?step=0&seat=2")
+    assert status == 400 and reply["error"] == "bad_seat"
+    status, reply = call(web_server, f"{base}?step=0&seat=x")
+    assert status == 400 and reply["error"] == "bad_seat"

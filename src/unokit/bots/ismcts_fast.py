@@ -211,6 +211,8 @@ class FastIsmctsBot(IsmctsBot):
         self.read_plays = read_plays
         #: The engine of the last search: ``"kernel"`` or ``"python"`` ("" before any).
         self.engine = ""
+        #: The root's visits by action id of the last search on the kernel (``{}`` before any).
+        self.last_visits: dict[int, int] = {}
 
     def search(self, view: View, out_of_turn: list[Action] | None = None) -> Action:
         """The search of :meth:`IsmctsBot.search`, on the kernel when it plays the game (it plays
@@ -232,6 +234,7 @@ class FastIsmctsBot(IsmctsBot):
 
     def _search_kernel(self, view: View, sampler: Determiniser, template: Game, kernel: _Kernel) -> Action:
         nodes, wins, _ = self._grow_kernel(view, sampler, template, kernel, self.iterations, False, _NO_WEIGHTS)
+        self.last_visits = S.root_visits(nodes, view.seat)
         code = S.best_root_action(nodes, wins, view.seat)
         for action in view.legal_actions():
             if kernel.encoding.encode(action, view.seat) == code:

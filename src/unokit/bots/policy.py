@@ -119,6 +119,40 @@ class Policy:
         outputs = [o.name for o in self.session.get_outputs()]
         if inputs != ["observation"] or "logits" not in outputs:
             raise PolicyError(f"{str(path)!r} must map an input 'observation' to an output 'logits'")
+        self._check_shapes()
+
+    def _check_shapes(self) -> None:
+        """Refuse a graph whose input or output does not fit the encoding: the declared shapes
+        (a dimension may be left symbolic), then one run on an observation of the encoding's
+        size, which must give one score per action id."""
+        import onnxruntime
+
+        enc, name = self.encoding, repr(str(self.path))
+        game = f"{enc.variant} with {enc.players} seats"
+        given = self.session.get_inputs()[0]
+        shape = list(given.shape)
+        if given.type != "tensor(float)" or len(shape) != 2 or not _fits(shape[1], enc.size):
+            raise PolicyError(
+                f"{name} takes an 'observation' of {given.type} {_shape(shape)}; {game} gives float32 "
+                f"(batch, {enc.size})"
+            )
+        declared = list(next(o for o in self.session.get_outputs() if o.name == "logits").shape)
+        if len(declared) != 2 or not _fits(declared[1], enc.num_actions):
+            raise PolicyError(
+                f"{name} gives 'logits' of shape {_shape(declared)}; {game} has {enc.num_actions} action ids"
+            )
+        quiet = onnxruntime.RunOptions()
+        quiet.log_severity_level = 4  # the refusal below says what went wrong, once
+        try:
+            out = self.session.run(["logits"], {"observation": np.zeros((1, enc.size), np.float32)}, quiet)
+        except Exception as exc:  # onnxruntime's own exception types: the graph does not fit
+            reason = str(exc).strip().splitlines()[0][:200]
+            raise PolicyError(f"{name} cannot run on an observation of {enc.size} values ({game}): {reason}") from None
+        got = np.shape(out[0])
+        if tuple(got) != (1, enc.num_actions):
+            raise PolicyError(
+                f"{name} gives {_shape(list(got))} scores for one observation; {game} has {enc.num_actions} action ids"
+            )
 
     def scores(self, observation: NDArray[np.float32]) -> NDArray[np.float32]:
         """The model's score of every action id for one observation vector."""
@@ -133,6 +167,17 @@ class Policy:
                 f"the policy {self.path.name} plays {self.info.variant} with {self.info.players} seats, "
                 f"not {variant} with {players}"
             )
+
+
+def _fits(dim: object, size: int) -> bool:
+    """Whether a graph's dimension ``dim`` admits ``size``: it is ``size``, or left open (a
+    name or nothing)."""
+    return dim == size or dim is None or isinstance(dim, str)
+
+
+def _shape(dims: list[Any]) -> str:
+    """A shape as people read it: ``(batch, 152)``."""
+    return "(" + ", ".join("?" if d is None else str(d) for d in dims) + ")"
 
 
 _LOADED: dict[tuple[str, int, int], Policy] = {}

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from .colors import COLOR_BY_NAME, COLOR_NAMES, NO_COLOR, SIDE_COLORS
 from .decks import Deck
-from .errors import InvalidActionError, quote
+from .errors import ErrorCode, InvalidActionError, quote
 from .types import ActionKind, CardId, Color, Seat
 
 PLAY = ActionKind.PLAY
@@ -250,25 +250,35 @@ class ParsedAction:
 def parse_syntax(text: str) -> ParsedAction:
     """Read the notation's syntax; raise :class:`InvalidActionError` naming what is wrong."""
     if not isinstance(text, str):
-        raise InvalidActionError(f"an action is text or an Action, not {type(text).__name__}")
+        raise InvalidActionError(f"an action is text or an Action, not {type(text).__name__}", ErrorCode.NOT_AN_ACTION)
     words = text.strip().lower().split()
     if not words:
-        raise InvalidActionError("empty action")
+        raise InvalidActionError("empty action", ErrorCode.EMPTY_ACTION)
     verb, rest = words[0], words[1:]
     if verb not in _KIND_BY_TEXT:
-        raise InvalidActionError(f"unknown action {quote(verb)}; actions are {', '.join(ACTION_KINDS)}")
+        raise InvalidActionError(
+            f"unknown action {quote(verb)}; actions are {', '.join(ACTION_KINDS)}",
+            ErrorCode.UNKNOWN_ACTION,
+            given=quote(verb),
+        )
     kind = _KIND_BY_TEXT[verb]
     if kind in _SIMPLE:
         if rest:
-            raise InvalidActionError(f"{verb!r} takes nothing after it, got {quote(' '.join(rest))}")
+            extra = quote(" ".join(rest))
+            raise InvalidActionError(
+                f"{verb!r} takes nothing after it, got {extra}", ErrorCode.ACTION_TAKES_NOTHING, given=verb, text=extra
+            )
         return ParsedAction(kind)
     if kind in _SEATED:
         if len(rest) != 1 or not _is_seat_number(rest[0]):
-            raise InvalidActionError(f"write {verb!r} followed by a seat number, e.g. '{verb} 1'")
+            raise InvalidActionError(
+                f"write {verb!r} followed by a seat number, e.g. '{verb} 1'", ErrorCode.ACTION_NEEDS_SEAT, given=verb
+            )
         return ParsedAction(kind, seat=int(rest[0]))
     if kind == COLOR:
         if len(rest) != 1 or rest[0] not in COLOR_BY_NAME:
-            raise InvalidActionError(f"write 'color' and a colour ({', '.join(COLOR_NAMES)})")
+            names = ", ".join(COLOR_NAMES)
+            raise InvalidActionError(f"write 'color' and a colour ({names})", ErrorCode.ACTION_NEEDS_COLOR, text=names)
         return ParsedAction(kind, color=COLOR_BY_NAME[rest[0]])
     uno = bool(rest) and rest[-1] == UNO
     if uno:
@@ -279,10 +289,13 @@ def parse_syntax(text: str) -> ParsedAction:
         rest = rest[:-1]
     if kind == PLAY_DRAWN:
         if rest:
-            raise InvalidActionError(f"'play_drawn' takes only a colour and 'uno', got {quote(' '.join(rest))}")
+            extra = quote(" ".join(rest))
+            raise InvalidActionError(
+                f"'play_drawn' takes only a colour and 'uno', got {extra}", ErrorCode.PLAY_DRAWN_WORDS, text=extra
+            )
         return ParsedAction(kind, color=color, uno=uno)
     if not rest:
-        raise InvalidActionError(f"{verb!r} needs a card, e.g. '{verb} red 5'")
+        raise InvalidActionError(f"{verb!r} needs a card, e.g. '{verb} red 5'", ErrorCode.ACTION_NEEDS_CARD, given=verb)
     return ParsedAction(kind, card=" ".join(rest), color=color, uno=uno)
 
 

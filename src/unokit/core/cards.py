@@ -27,7 +27,7 @@ from .colors import (
     YELLOW,
     parse_color,
 )
-from .errors import InvalidActionError, quote
+from .errors import ErrorCode, InvalidActionError, quote
 from .kinds import IS_WILD, KIND_BY_NAME, KIND_NAMES, KIND_TITLES, KINDS, CardKind
 from .types import Color, KindId
 
@@ -95,24 +95,36 @@ def parse_face(text: str) -> Face:
     Raises :class:`InvalidActionError` with the reason when the text is not a face.
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"a card is text like 'red 5', not {quote(text)}")
+        raise InvalidActionError(
+            f"a card is text like 'red 5', not {quote(text)}", ErrorCode.UNKNOWN_CARD, given=quote(text)
+        )
     words = text.strip().lower().split()
     if len(words) == 1:
         kind = KIND_BY_NAME.get(words[0])
         if kind is None or not IS_WILD[kind]:
             if kind is not None or words[0] in COLOR_BY_NAME:
-                raise InvalidActionError(f"{quote(text)} needs a colour and a kind, e.g. 'red 5'")
-            raise InvalidActionError(f"unknown card {quote(text)}")
+                raise InvalidActionError(
+                    f"{quote(text)} needs a colour and a kind, e.g. 'red 5'",
+                    ErrorCode.CARD_NEEDS_COLOR,
+                    given=quote(text),
+                )
+            raise InvalidActionError(f"unknown card {quote(text)}", ErrorCode.UNKNOWN_CARD, given=quote(text))
         return Face(NO_COLOR, kind)
     if len(words) == 2:
         color = parse_color(words[0])
         kind = KIND_BY_NAME.get(words[1])
         if kind is None:
-            raise InvalidActionError(f"unknown card kind {quote(words[1])} in {quote(text)}")
+            raise InvalidActionError(
+                f"unknown card kind {quote(words[1])} in {quote(text)}", ErrorCode.UNKNOWN_CARD, given=quote(text)
+            )
         if IS_WILD[kind]:
-            raise InvalidActionError(f"a wild card has no printed colour: write {words[1]!r} alone")
+            raise InvalidActionError(
+                f"a wild card has no printed colour: write {words[1]!r} alone",
+                ErrorCode.WILD_HAS_NO_COLOR,
+                kind=KIND_NAMES[kind],
+            )
         return Face(color, kind)
-    raise InvalidActionError(f"cannot read a card from {quote(text)}")
+    raise InvalidActionError(f"cannot read a card from {quote(text)}", ErrorCode.UNKNOWN_CARD, given=quote(text))
 
 
 __all__ = [

@@ -6,7 +6,7 @@ with it; its name is the text notation (``red``, ``teal``).
 
 from __future__ import annotations
 
-from .errors import InvalidActionError, quote
+from .errors import ErrorCode, InvalidActionError, quote
 from .types import Color
 
 NO_COLOR: Color = -1
@@ -46,5 +46,8 @@ def parse_color(text: str) -> Color:
     """Read a colour name; raise :class:`InvalidActionError` naming it when unknown."""
     color = COLOR_BY_NAME.get(text.strip().lower())
     if color is None:
-        raise InvalidActionError(f"unknown colour {quote(text)}; colours are {', '.join(COLOR_NAMES)}")
+        names = ", ".join(COLOR_NAMES)
+        raise InvalidActionError(
+            f"unknown colour {quote(text)}; colours are {names}", ErrorCode.UNKNOWN_COLOR, given=quote(text), text=names
+        )
     return color

@@ -87,10 +87,27 @@ class Decision:
         """:meth:`to_json` less what ``viewer`` may not know (``None``: a spectator)."""
         return self.to_json(game)
 
+    def arises_in(self, game: Game) -> bool:
+        """Whether ``game`` can come to this decision: one that a card opens needs a card of
+        the deck's active side that opens it (the very card it names, where it names one).
+        A turn, a drawn card to play or keep, a colour to name (a wild turned up first, R-2.4)
+        and the end arise in every game."""
+        return True
+
     @classmethod
     def from_json(cls, game: Game, obj: dict[str, Any], seat: Seat, read: Reader) -> Decision:
         """Read the decision of a position (its seat already read); raise :class:`PositionError`."""
         return cls(seat)
+
+
+def _opened_on_side(game: Game, kind: DecisionKind) -> bool:
+    """Whether a card of ``game``'s deck, on its active side, opens a decision of ``kind``."""
+    return any(kind in card_kind.opens for card_kind in set(game.deck.kinds[game.side]))
+
+
+def _on_side(game: Game, card: KindId) -> bool:
+    """Whether ``game``'s deck has cards of kind ``card`` on its active side."""
+    return card in game.deck.kind[game.side]
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +198,9 @@ class Challenge(Decision):
         del out["fair"]  # whether the play was fair is what a challenge finds out
         return out
 
+    def arises_in(self, game: Game) -> bool:
+        return _on_side(game, self.card)
+
     @classmethod
     def from_json(cls, game: Game, obj: dict[str, Any], seat: Seat, read: Reader) -> Decision:
         kind = _kind(obj.get("card"))
@@ -227,6 +247,9 @@ class ChoosePlayer(Decision):
         trade = game.actions.trade
         return [trade[s] for s in range(game.n) if s != self.seat]
 
+    def arises_in(self, game: Game) -> bool:
+        return game.options.seven_o or _opened_on_side(game, self.kind)  # a 7 under Seven-O (H-2)
+
 
 @dataclass(frozen=True, slots=True)
 class PressYourLuck(Decision):
@@ -241,6 +264,9 @@ class PressYourLuck(Decision):
 
     def facts(self, game: Game) -> dict[str, Any]:
         return {"discarded": [game.deck.text[t] for t in self.discarded]}
+
+    def arises_in(self, game: Game) -> bool:
+        return _opened_on_side(game, self.kind)
 
     @classmethod
     def from_json(cls, game: Game, obj: dict[str, Any], seat: Seat, read: Reader) -> Decision:
@@ -271,6 +297,9 @@ class ChooseTarget(Decision):
     def facts(self, game: Game) -> dict[str, Any]:
         return {"card": KIND_NAMES[self.card]}
 
+    def arises_in(self, game: Game) -> bool:
+        return _on_side(game, self.card)
+
     @classmethod
     def from_json(cls, game: Game, obj: dict[str, Any], seat: Seat, read: Reader) -> Decision:
         kind = _kind(obj.get("card"))
@@ -297,6 +326,9 @@ class DiscardCards(Decision):
 
     def facts(self, game: Game) -> dict[str, Any]:
         return {"card": KIND_NAMES[self.card], "count": self.count, "then": self.then, "names_color": self.names_color}
+
+    def arises_in(self, game: Game) -> bool:
+        return _on_side(game, self.card)
 
     @classmethod
     def from_json(cls, game: Game, obj: dict[str, Any], seat: Seat, read: Reader) -> Decision:

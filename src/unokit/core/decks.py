@@ -20,7 +20,7 @@ from importlib import resources
 
 from . import cards as C
 from .cards import Face, face_text, parse_face
-from .errors import OptionError, quote
+from .errors import ErrorCode, OptionError, quote
 from .kinds import KINDS, CardKind
 from .rng import Rng
 from .types import CardId
@@ -279,23 +279,35 @@ def read_deck_text(text: str, double_sided: bool) -> tuple[list[Pair], Icons]:
         marks = [w[1:].lower() for w in words if w.startswith("+")]
         card = " ".join(w for w in words if not w.startswith("+"))
         if not 1 <= count <= MAX_DECK_CARDS or any(not m.isidentifier() for m in marks):
-            raise OptionError(f"deck line {number}: cannot read {quote(raw)}")
+            raise OptionError(
+                f"deck line {number}: cannot read {quote(raw)}", ErrorCode.DECK_LINE, number=number, given=quote(raw)
+            )
         try:
             pair = _read_card(card, double_sided)
         except ValueError as exc:
-            raise OptionError(f"deck line {number}: {exc}") from None
+            raise OptionError(
+                f"deck line {number}: {exc}", ErrorCode.DECK_LINE, number=number, given=quote(raw)
+            ) from None
         for mark in marks:
             icons.setdefault(mark, set()).add(pair)
         if not marks:
             unmarked.add(pair)
         pairs += [pair] * count
         if len(pairs) > MAX_DECK_CARDS:
-            raise OptionError(f"a deck lists at most {MAX_DECK_CARDS} cards")
+            raise OptionError(
+                f"a deck lists at most {MAX_DECK_CARDS} cards", ErrorCode.DECK_TOO_BIG, number=MAX_DECK_CARDS
+            )
     for mark, marked in icons.items():
         both = marked & unmarked
         if both:
             light, dark = next(iter(both))
-            raise OptionError(f"some copies of {_pair_text(light, dark)} show +{mark} and some do not")
+            card = _pair_text(light, dark)
+            raise OptionError(
+                f"some copies of {card} show +{mark} and some do not",
+                ErrorCode.DECK_MARKS,
+                given=repr(card),
+                text=f"+{mark}",
+            )
     return pairs, {mark: frozenset(marked) for mark, marked in icons.items()}
 
 

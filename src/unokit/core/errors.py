@@ -52,7 +52,39 @@ class ErrorCode(TextKind):
     OPTION_TOO_SMALL = "option_too_small"
     OPTION_CONFLICT = "option_conflict"
     TEAMS_TABLE = "teams_table"
-    BAD_DECK = "bad_deck"
+    # What a player types, in the notation (``docs/formats.md``).
+    EMPTY_ACTION = "empty_action"
+    UNKNOWN_ACTION = "unknown_action"
+    ACTION_TAKES_NOTHING = "action_takes_nothing"
+    ACTION_NEEDS_SEAT = "action_needs_seat"
+    ACTION_NEEDS_COLOR = "action_needs_color"
+    ACTION_NEEDS_CARD = "action_needs_card"
+    PLAY_DRAWN_WORDS = "play_drawn_words"
+    DISCARD_NO_COLOR = "discard_no_color"
+    UNKNOWN_CARD = "unknown_card"
+    CARD_NEEDS_COLOR = "card_needs_color"
+    WILD_HAS_NO_COLOR = "wild_has_no_color"
+    UNKNOWN_COLOR = "unknown_color"
+    # The scripted launcher.
+    SCRIPT_USED_UP = "script_used_up"
+    BAD_SCRIPT = "bad_script"
+    # Rules as written: a variant string, ``name=value`` pairs, the players and the seed.
+    OPTION_TWICE = "option_twice"
+    OPTION_PAIR = "option_pair"
+    VARIANT_SPEC = "variant_spec"
+    PLAYERS_NOT_NUMBER = "players_not_number"
+    PLAYERS_DISAGREE = "players_disagree"
+    SEED_NOT_NUMBER = "seed_not_number"
+    # A deck file (the ``deck`` option).
+    DECK_LINE = "deck_line"
+    DECK_TOO_BIG = "deck_too_big"
+    DECK_MARKS = "deck_marks"
+    DECK_TOO_SMALL = "deck_too_small"
+    DECK_EMPTY = "deck_empty"
+    DECK_NOT_TEXT = "deck_not_text"
+    DECK_WRONG_CARD = "deck_wrong_card"
+    DECK_WRONG_FACE = "deck_wrong_face"
+    DECK_CUT_VALUES = "deck_cut_values"
 
 
 class UnokitError(ValueError):

@@ -101,21 +101,38 @@ class Game(Notation):
     ) -> tuple[Game, list[Event]]:
         """Build a game, cut for the dealer and deal the first round; return it and its events."""
         if not isinstance(variant, str):
-            raise OptionError(f"a variant is named by text such as 'classic', not {quote(variant)}")
+            raise OptionError(
+                f"a variant is named by text such as 'classic', not {quote(variant)}",
+                ErrorCode.UNKNOWN_VARIANT,
+                given=quote(variant),
+            )
         name, params = parse_variant_spec(variant)
         rules = get_rules(name)
         spec_players = params.pop("players", None)
         for key in params:
             if key in options:
-                raise OptionError(f"option {key!r} is given both in the variant string and as an argument")
+                raise OptionError(
+                    f"option {key!r} is given both in the variant string and as an argument",
+                    ErrorCode.OPTION_TWICE,
+                    given=quote(key),
+                )
         merged: dict[str, object] = {**params, **options}
         if spec_players is not None:
             try:
                 parsed = int(spec_players)
             except ValueError:
-                raise OptionError(f"players must be a whole number, not {quote(spec_players)}") from None
+                raise OptionError(
+                    f"players must be a whole number, not {quote(spec_players)}",
+                    ErrorCode.PLAYERS_NOT_NUMBER,
+                    given=quote(spec_players),
+                ) from None
             if players is not None and players != parsed:
-                raise OptionError(f"players is {parsed} in the variant string but {quote(players)} as an argument")
+                raise OptionError(
+                    f"players is {parsed} in the variant string but {quote(players)} as an argument",
+                    ErrorCode.PLAYERS_DISAGREE,
+                    number=parsed,
+                    given=quote(players),
+                )
             players = parsed
         if players is None:
             players = 4
@@ -131,13 +148,18 @@ class Game(Notation):
         if seed is None:
             seed = secrets.randbits(64)
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise OptionError(f"seed must be a whole number, not {quote(seed)}")
+            raise OptionError(
+                f"seed must be a whole number, not {quote(seed)}", ErrorCode.SEED_NOT_NUMBER, given=quote(seed)
+            )
         seed &= MASK64
         rng = Rng(seed)
         deck = rules.deck(opts, rng)
         if deck.size <= players * HAND_SIZE:
             raise OptionError(
-                f"a deck of {deck.size} cards cannot deal {HAND_SIZE} to each of {players} players", ErrorCode.BAD_DECK
+                f"a deck of {deck.size} cards cannot deal {HAND_SIZE} to each of {players} players",
+                ErrorCode.DECK_TOO_SMALL,
+                number=deck.size,
+                players_count=players,
             )
         game = cls(rules, opts, players, seed, deck, action_table(deck))
         game.rng = rng

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import LauncherError, PositionError, quote
+from .errors import ErrorCode, LauncherError, PositionError, quote
 from .rng import Rng
 
 #: Chance to fire after 0, 1, 2 and 3 or more empty presses in a row (R-6.2, read as a hazard).
@@ -133,7 +133,9 @@ class ScriptedLauncher(Launcher):
     def press(self, rng: Rng) -> int:
         if self.index >= len(self.script):
             raise LauncherError(
-                f"the launcher script is used up after {len(self.script)} presses; extend it with the next outcomes"
+                f"the launcher script is used up after {len(self.script)} presses; extend it with the next outcomes",
+                ErrorCode.SCRIPT_USED_UP,
+                count=len(self.script),
             )
         outcome = self.script[self.index]
         self.index += 1
@@ -142,7 +144,11 @@ class ScriptedLauncher(Launcher):
     def extend(self, outcomes: list[int]) -> None:
         """Append outcomes (cards per press, 0 for none), e.g. as typed in at a real table."""
         if any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in outcomes):
-            raise LauncherError(f"launcher outcomes are whole numbers of 0 or more, not {quote(outcomes)}")
+            raise LauncherError(
+                f"launcher outcomes are whole numbers of 0 or more, not {quote(outcomes)}",
+                ErrorCode.BAD_SCRIPT,
+                given=quote(outcomes),
+            )
         self.script.extend(outcomes)
 
     def state(self) -> dict[str, Any]:

@@ -88,7 +88,7 @@ class Notation(RoundEnd):
         t = self._resolve_card(parsed.card, seat)
         if kind == ActionKind.DISCARD:
             if parsed.color != NO_COLOR:
-                raise InvalidActionError("'discard' takes a card and 'uno', not a colour")
+                raise InvalidActionError("'discard' takes a card and 'uno', not a colour", ErrorCode.DISCARD_NO_COLOR)
             return (table.discard_uno if parsed.uno else table.discard)[t]
         self._check_wild_color(t, parsed.color, f"play {self.face_text(t)}")
         return table.play_action(t, parsed.color, parsed.uno)

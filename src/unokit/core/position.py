@@ -331,5 +331,11 @@ def from_position(obj: dict[str, Any]) -> Game:
             raise PositionError("a 'stack' decision goes with a positive 'stack' total, and only then")
         if game.color < 0:
             raise PositionError("'color' must name the colour in play")
-    game._decision = decision_type.from_json(game, pending, seat, _Reader(deck, side, players))
+    decision = decision_type.from_json(game, pending, seat, _Reader(deck, side, players))
+    if not decision.arises_in(game):
+        where = f"on the {rules.side_names[side]} side of " if rules.double_sided else "in "
+        opener = decision.facts(game).get("card")
+        for_card = f" for a {opener}" if opener else ""
+        raise PositionError(f"a {kind!r} decision{for_card} cannot arise {where}{game.variant}: no card there opens it")
+    game._decision = decision
     return game

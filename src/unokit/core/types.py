@@ -99,8 +99,7 @@ class EventType(TextKind):
     STOP = "stop"
     DISCARD = "discard"
     TAKE_BACK = "take_back"
-    TARGET = "target"
-    DUEL = "duel"
+    DUEL = "duel"  # also says whom a card challenged: choosing the target emits nothing else
     BLOCKED = "blocked"
     ROUND_END = "round_end"
     GAME_END = "game_end"

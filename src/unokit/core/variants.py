@@ -146,7 +146,7 @@ def custom_deck(rules: VariantRules, cards: tuple[str, ...]) -> Deck:
         return deck
     pairs, icons = read_deck_text("\n".join(cards), rules.double_sided)
     if not pairs:
-        raise OptionError("option 'deck' lists no card", ErrorCode.BAD_DECK)
+        raise OptionError("option 'deck' lists no card", ErrorCode.DECK_EMPTY)
     for side in (0, 1) if rules.double_sided else (0,):
         allowed = rules.kinds_on(side)
         colors = SIDE_COLORS[side]
@@ -154,15 +154,19 @@ def custom_deck(rules: VariantRules, cards: tuple[str, ...]) -> Deck:
             face = pair[side]
             assert face is not None
             if face.kind not in allowed or (face.color >= 0 and face.color not in colors):
-                title = rules.title
-                raise OptionError(
-                    f"{C.face_text(face)!r} is not a card of the {rules.side_names[side]} side of {title}",
-                    ErrorCode.BAD_DECK,
-                )
+                title, text = rules.title, C.face_text(face)
+                message = f"{text!r} is not a card of the {rules.side_names[side]} side of {title}"
+                if rules.double_sided:
+                    side_name = rules.side_names[side]
+                    code, where = ErrorCode.DECK_WRONG_FACE, {"side": side_name}
+                else:
+                    code, where = ErrorCode.DECK_WRONG_CARD, {}
+                raise OptionError(message, code, given=repr(text), variant=rules.name, **where)
     if len({max(KINDS[p[0].kind].number, 0) for p in pairs}) < 2:
         # Two cut values need a number card, so every variant's first card can be turned up too.
         raise OptionError(
-            "the deck needs cards of at least two cut values (numbers) to choose a dealer (R-1.2)", ErrorCode.BAD_DECK
+            "the deck needs cards of at least two cut values (numbers) to choose a dealer (R-1.2)",
+            ErrorCode.DECK_CUT_VALUES,
         )
     deck = _CUSTOM[key] = Deck(pairs, icons)
     if len(_CUSTOM) > _CUSTOM_KEPT:
@@ -437,11 +441,13 @@ def _as_deck(value: object) -> tuple[str, ...]:
         value = re.split(r"[\n;]", value)
     if not isinstance(value, list | tuple) or not all(isinstance(line, str) for line in value):
         raise OptionError(
-            f"option 'deck' lists the cards as text lines (a deck file), not {quote(value)}", ErrorCode.BAD_DECK
+            f"option 'deck' lists the cards as text lines (a deck file), not {quote(value)}",
+            ErrorCode.DECK_NOT_TEXT,
+            given=quote(value),
         )
     lines = tuple(line.strip() for line in value if line.strip())
     if not lines:
-        raise OptionError("option 'deck' lists no card", ErrorCode.BAD_DECK)
+        raise OptionError("option 'deck' lists no card", ErrorCode.DECK_EMPTY)
     return lines
 
 
@@ -453,7 +459,12 @@ def _as_script(value: object) -> tuple[int, ...]:
     elif isinstance(value, list | tuple):
         items = list(value)
     else:
-        raise OptionError(f"option 'launcher_script' must be a list of whole numbers, not {quote(value)}")
+        raise OptionError(
+            f"option 'launcher_script' must be a list of whole numbers, not {quote(value)}",
+            ErrorCode.BAD_OPTION_VALUE,
+            option="launcher_script",
+            given=quote(value),
+        )
     return tuple(_as_int("launcher_script", item, 0) for item in items)
 
 
@@ -463,7 +474,12 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
     accepted = rules.accepted_options
     for name in raw:
         if not isinstance(name, str):
-            raise OptionError(f"option names are text, not {quote(name)}")
+            raise OptionError(
+                f"option names are text, not {quote(name)}",
+                ErrorCode.UNKNOWN_OPTION,
+                given=quote(name),
+                variant=rules.name,
+            )
         if name not in _OPTION_NAMES:
             known = ", ".join(sorted(accepted))
             raise OptionError(
@@ -540,7 +556,11 @@ def check_table(options: Options, players: int) -> None:
 def get_rules(name: str) -> VariantRules:
     """The rules of variant ``name``; raise :class:`OptionError` for an unknown name."""
     if not isinstance(name, str):
-        raise OptionError(f"a variant is named by text such as 'classic', not {quote(name)}")
+        raise OptionError(
+            f"a variant is named by text such as 'classic', not {quote(name)}",
+            ErrorCode.UNKNOWN_VARIANT,
+            given=quote(name),
+        )
     rules = VARIANTS.get(name.strip().lower())
     if rules is None:
         raise OptionError(
@@ -567,7 +587,9 @@ def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"write options as name=value, not {quote(pair)}")
+            raise OptionError(
+                f"write options as name=value, not {quote(pair)}", ErrorCode.OPTION_PAIR, given=quote(pair)
+            )
         out[key.strip()] = value.strip()
     return out
 
@@ -582,7 +604,11 @@ def parse_variant_spec(spec: str) -> tuple[str, dict[str, str]]:
     """
     match = _SPEC.match(spec)
     if match is None:
-        raise OptionError(f"cannot read the variant {quote(spec)}; write e.g. 'flip(players=4)'")
+        raise OptionError(
+            f"cannot read the variant {quote(spec)}; write e.g. 'flip(players=4)'",
+            ErrorCode.VARIANT_SPEC,
+            given=quote(spec),
+        )
     name, body = match.group(1), (match.group(2) or "").strip()
     params: dict[str, str] = {}
     depth, start, parts = 0, 0, []
@@ -600,9 +626,15 @@ def parse_variant_spec(spec: str) -> tuple[str, dict[str, str]]:
         key, sep, value = part.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise OptionError(f"cannot read {quote(part)} in {quote(spec)}; write name=value")
+            raise OptionError(
+                f"cannot read {quote(part)} in {quote(spec)}; write name=value",
+                ErrorCode.OPTION_PAIR,
+                given=quote(part),
+            )
         if key in params:
-            raise OptionError(f"option {key!r} is given twice in {quote(spec)}")
+            raise OptionError(
+                f"option {key!r} is given twice in {quote(spec)}", ErrorCode.OPTION_TWICE, given=quote(key)
+            )
         params[key] = value.strip()
     return name, params
 

@@ -32,12 +32,14 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
-from ..core.errors import IllegalActionError, OptionError
+from ..core.errors import IllegalActionError, OptionError, quote
 from ..core.rng import MASK64
 from ..fast import kernel as K
-from ..fast.batch import Batch
+from ..fast.batch import MAX_BATCH, Batch, whole_seeds
 from .session import DEFAULT_MAX_CYCLES, REWARDS, check_env_arguments, decision_limit
 
+#: The largest seed of a table (the kernel keeps seeds as signed 64-bit words).
+_SEED_HIGH = (1 << 63) - 1
 #: The default of ``threads``: one, the calling thread (measured in docs/envs.md).
 DEFAULT_THREADS = 1
 
@@ -76,8 +78,8 @@ class _Tables:
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise OptionError(f"threads must be a whole number, 1 or more, not {threads!r}")
         self.threads = threads
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise OptionError(f"num_envs must be a whole number, 1 or more, not {num_envs!r}")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= MAX_BATCH:
+            raise OptionError(f"num_envs must be a whole number from 1 to {MAX_BATCH:,}, not {quote(num_envs)}")
         if reward not in REWARDS:
             raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         rule = _catch_rule(uno_catch, catch_probability)
@@ -116,20 +118,19 @@ class _Tables:
         self.pending[:] = -1
 
     def reset(self, seed: int | Sequence[int] | None) -> None:
+        """Deal every table: from ``seed + i``, or ``seed[i]`` (whole numbers from 0 to
+        ``2**63 - 1``; anything else is refused, never rounded), or random seeds."""
         n = len(self.pending)
         if seed is None:
-            seeds = [secrets.randbits(63) for _ in range(n)]
-        elif isinstance(seed, bool):
-            raise OptionError(f"seed must be a whole number or one per table, not {seed!r}")
-        elif isinstance(seed, int):
-            seeds = [(seed + i) & MASK64 for i in range(n)]
+            self.pending[:] = [secrets.randbits(63) for _ in range(n)]
+        elif isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str):
+            self.pending[:] = whole_seeds(seed, n, _SEED_HIGH, "table")
         else:
-            seeds = [int(s) for s in seed]
-            if len(seeds) != n:
-                raise OptionError(f"give one seed per table ({n}), not {len(seeds)}")
-        if any(s < 0 or s >= 1 << 63 for s in seeds):
-            raise OptionError("the batched environments take seeds from 0 to 2**63 - 1")
-        self.pending[:] = seeds
+            first = whole_seeds([seed], 1, _SEED_HIGH, "table")[0]
+            seeds = [(int(first) + i) & MASK64 for i in range(n)]
+            if any(s > _SEED_HIGH for s in seeds):
+                raise OptionError(f"the batched environments take seeds from 0 to 2**63 - 1, not up to {seeds[-1]}")
+            self.pending[:] = seeds
         self.advance(np.zeros(n, np.int64))
 
     def check(

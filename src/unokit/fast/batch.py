@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import operator
 import time
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ from numpy.typing import NDArray
 
 from ..core import cards as C
 from ..core.decks import standard_deck
-from ..core.errors import IllegalActionError, InvalidActionError, OptionError
+from ..core.errors import IllegalActionError, InvalidActionError, OptionError, quote
 from ..core.launcher import RandomLauncher
 from ..core.position import FORMAT, from_position
 from ..core.rng import MASK64
@@ -34,18 +35,42 @@ from .tables import playout_rules, resolve_options, rules_for
 
 #: A shared win counts ``1/k`` for each of its ``k`` winners; wins are tallied in these units.
 WIN_DENOM = 2520
+#: The most games one :class:`Batch` holds side by side (the batched environments' tables):
+#: a bound on its memory (a game's row is some 7 KB, its observation up to 450 KB).
+MAX_BATCH = 1 << 18
 
 
-def _whole(value: object, what: str, low: int) -> int:
+def _whole(value: object, what: str, low: int, high: int | None = None) -> int:
+    """``value`` as a whole number from ``low`` (to ``high``); raise :class:`OptionError`
+    naming ``what`` for anything else (a float, a string, ``True``)."""
     try:
         if isinstance(value, bool):
             raise TypeError
         number = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise OptionError(f"{what} must be a whole number, not {value!r}") from None
+        raise OptionError(f"{what} must be a whole number, not {quote(value)}") from None
     if number < low:
-        raise OptionError(f"{what} must be at least {low}, not {number}")
+        raise OptionError(f"{what} must be at least {low}, not {quote(number)}")
+    if high is not None and number > high:
+        raise OptionError(f"{what} must be at most {high:,}, not {quote(number)}")
     return int(number)
+
+
+def whole_seeds(seeds: object, count: int, high: int = MASK64, each: str = "game") -> NDArray[np.uint64]:
+    """``count`` seeds, one per ``each``, each a whole number from 0 to ``high`` (an array of
+    NumPy integers too), as ``uint64``; raise :class:`OptionError` for anything else
+    (``[1.5, 1.7]`` is not read as ``[1, 1]``)."""
+    if isinstance(seeds, np.ndarray) and seeds.dtype.kind in "iu" and seeds.ndim == 1:
+        if seeds.size and (int(seeds.min()) < 0 or int(seeds.max()) > high):
+            raise OptionError(f"seeds are whole numbers from 0 to {high}")
+        out = seeds.astype(np.uint64)
+    elif isinstance(seeds, (str, bytes, dict)) or not isinstance(seeds, Iterable):
+        raise OptionError(f"give one whole-number seed per {each} ({count}), not {quote(seeds)}")
+    else:
+        out = np.array([_whole(s, "a seed", 0, high) for s in seeds], np.uint64)
+    if out.size != count:
+        raise OptionError(f"give one seed per {each} ({count}), not {out.size}")
+    return out
 
 
 class Batch:
@@ -73,7 +98,7 @@ class Batch:
         **options: object,
     ) -> None:
         name, resolved = resolve_options(variant, options)
-        self.size = _whole(size, "size", 1)
+        self.size = _whole(size, "size", 1, MAX_BATCH)
         if uno_catch not in ("auto", "never"):
             raise OptionError(f"uno_catch must be 'auto' or 'never', not {uno_catch!r}")
         self.encoding = Encoding(name, players, history)
@@ -94,7 +119,7 @@ class Batch:
     def deal(self, games: Any, seeds: Any) -> None:
         """Deal game ``games[k]`` anew from seed ``seeds[k]`` (as ``new_game`` would)."""
         rows = np.asarray(games, np.int64)
-        words = np.asarray(seeds, np.uint64).view(np.int64)
+        words = whole_seeds(seeds, rows.size).view(np.int64)
         if rows.shape != words.shape or (rows.size and (rows.min() < 0 or rows.max() >= self.size)):
             raise OptionError(f"deal takes games from 0 to {self.size - 1} and one seed for each")
         K.deal_rows(self.state, self.rules_vector, rows, words)

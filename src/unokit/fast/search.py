@@ -1012,6 +1012,18 @@ def best_root_action(nodes: I64, wins: F64, me: int) -> int:
     return int(best)
 
 
+def root_visits(nodes: I64, me: int) -> dict[int, int]:
+    """The visits of the root's children for seat ``me``, by action id (the search's visit
+    distribution, which ``unokit dataset`` writes as the target of imitation)."""
+    out: dict[int, int] = {}
+    child = int(nodes[0, N_CHILD])
+    while child >= 0:
+        if nodes[child, N_ACTOR] == me:
+            out[int(nodes[child, N_CODE])] = int(nodes[child, N_VISITS])
+        child = int(nodes[child, N_NEXT])
+    return out
+
+
 def new_tree(capacity: int) -> tuple[I64, F64, I64]:
     """Empty node arrays for a search of at most ``capacity - 1`` iterations: the root only."""
     nodes = np.zeros((capacity, N_FIELDS), np.int64)

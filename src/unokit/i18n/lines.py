@@ -15,14 +15,13 @@ its words fill the placeholder.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS, KIND_BY_NAME, KIND_NAMES, NO_COLOR, is_number, parse_face
 from ..core.codes import ERRORS, Param
-from ..core.errors import ErrorCode, UnokitError
+from ..core.errors import UnokitError
 from .catalog import N_, Catalog, catalog
 
 P = Param
@@ -49,6 +48,7 @@ PARAM_TYPES: dict[str, Param] = {
             "low",
             "high",
             "minimum",
+            "most",
             "players_count",
             "step",
             "steps",
@@ -202,28 +202,9 @@ class Words:
         return self.t(line.key, **line.params)
 
     def error(self, error: UnokitError) -> str:
-        """An engine error in words: its code's message with its parameters; an error with only
-        its class's general code (a deck file's line that cannot be read) also gives the
-        engine's own message, which names the problem."""
-        said = self.say(error_line(error))
-        if error.params or error.code not in GENERAL_CODES:
-            return said
-        return self.cat.t("error.with_detail", error=said, detail=_RULE_IDS.sub("", str(error)))
-
-
-#: The codes an error has when its raiser gave no more precise one (:class:`UnokitError`'s
-#: ``default_code`` of each class).
-GENERAL_CODES = frozenset(
-    {
-        ErrorCode.INVALID_ACTION,
-        ErrorCode.ILLEGAL_ACTION,
-        ErrorCode.BAD_OPTION,
-        ErrorCode.BAD_POSITION,
-        ErrorCode.BAD_DECK,
-        ErrorCode.LAUNCHER_EMPTY,
-    }
-)
-_RULE_IDS = re.compile(r"\s*\((?:[RDH]-[\d.]+(?:, )?)+\)")
+        """An engine error in words: its code's message with its parameters (every error a
+        player can meet has a code of its own, so nothing of the engine's English is added)."""
+        return self.say(error_line(error))
 
 
 def error_line(error: UnokitError) -> Line:

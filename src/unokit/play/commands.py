@@ -35,6 +35,7 @@ from ..i18n.lines import words
 from ..record import RecordError, RecordingGame, Replay
 from ..record.commands import load
 from ..record.render import render_log, render_step
+from .names import name_problem
 from .session import Player, Session, default_record_dir, default_record_path
 
 #: How many names a catalogue's ``play.bot_names`` gives: one for each seat of the largest table.
@@ -149,7 +150,11 @@ def make_setup(
         raise click.BadParameter(
             w.t("n.cli.names_do_not_fit", count=human_count, number=len(names), total=players), param_hint="--name"
         )
-    humans = list(names)
+    humans = [name.strip() for name in names]
+    for name in humans:
+        problem = name_problem(name)
+        if problem is not None:
+            raise click.BadParameter(w.say(problem), param_hint="--name")
     if human_count == 1 and not humans:
         humans = [catalog().t("play.you")]
     humans += [catalog().t("play.player_n", number=i + 1) for i in range(len(humans), human_count)]

@@ -28,6 +28,7 @@ from ..core.variants import VariantRules, get_rules, make_options
 from ..files import JsonError, locked, parse_json, write_atomically
 from ..i18n import N_
 from ..i18n.lines import Words, error_line, words
+from .names import name_problem
 
 TABLE_FORMAT = "unokit-table/1"
 
@@ -102,32 +103,46 @@ def card_title(text: str, w: Words | None = None) -> str:
     return w.card(text) if " " in text else w.kind(text)
 
 
-def card_words(cards: str) -> list[str]:
+#: The most words a card's name has (``wild all out attack``).
+NAME_WORDS = max(len(name.split("_")) for name in KIND_BY_NAME)
+
+
+def card_words(cards: str, most: int | None = None) -> list[str]:
     """The colours and card names written in ``cards``: cards are apart by commas, semicolons
     or spaces, and a name may be written with spaces, hyphens or underscores (``wild draw
     four``, ``wild-draw-four``, ``wild_draw_four``). Words are joined into the longest name
     of an UNO card (of any variant) that they spell, so ``wild draw two`` is one card; write
-    ``wild, draw two`` for two. A comma always ends a card."""
+    ``wild, draw two`` for two. A comma always ends a card. With ``most``, reading stops after
+    ``most + 1`` names (enough to know that there are more than ``most``)."""
     out: list[str] = []
     for part in re.split(r"[,;]", cards.lower()):
+        if most is not None and len(out) > most:
+            break
         words = part.replace("-", "_").split()
         i = 0
         while i < len(words):
+            # No name is longer than NAME_WORDS words: a card is looked for in the next few
+            # words only, so reading a hand takes time in proportion to its length.
+            longest = min(len(words), i + NAME_WORDS)
             end = next(
-                (j for j in range(len(words), i + 1, -1) if "_".join(words[i:j]) in KIND_BY_NAME),
+                (j for j in range(longest, i + 1, -1) if "_".join(words[i:j]) in KIND_BY_NAME),
                 i + 1,
             )
             out.append("_".join(words[i:end]))
             i = end
+            if most is not None and len(out) > most:
+                break
     return out
 
 
 def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardPoints]:
     """Value each card written in ``cards`` (read by :func:`card_words`) on ``side`` of
-    ``variant``; :class:`CardError` names a card that does not exist there."""
+    ``variant``; :class:`CardError` names a card that does not exist there, :class:`ScoreError`
+    a hand of more cards than the variant's deck holds (no hand can)."""
     rules = get_rules(variant)
     s = side_index(rules, side)
-    kinds_here = set(standard_deck(rules.name).kind[s])
+    deck = standard_deck(rules.name)
+    kinds_here = set(deck.kind[s])
     colors_here = set(SIDE_COLORS[s])
     # Where a card was looked for: the variant, and the side on a double-sided deck.
     where: dict[str, Any] = {"variant": rules.name}
@@ -137,7 +152,9 @@ def hand_points(variant: str, cards: str, side: str | None = None) -> list[CardP
     not_a_card = N_("sheet.error.not_a_card.side") if rules.double_sided else N_("sheet.error.not_a_card")
     out: list[CardPoints] = []
     color: int | None = None
-    for token in card_words(cards):
+    for token in card_words(cards, most=2 * deck.size):  # a colour and a name a card at most
+        if len(out) == deck.size:
+            raise ScoreError(N_("sheet.error.too_many_cards"), variant=rules.name, most=deck.size)
         if token in COLOR_BY_NAME:
             if color is not None:
                 raise CardError(N_("sheet.error.two_colors"), given=f"{COLOR_NAMES[color]} {token}")
@@ -223,13 +240,16 @@ def _is_count(value: object) -> bool:
 
 
 def check_players(names: object, rules: VariantRules) -> list[str]:
-    """The players' names for a table of ``rules``: a list of different (ignoring case),
-    non-empty names, as many as the variant seats; raise :class:`TableError`."""
+    """The players' names for a table of ``rules``: a list of different (ignoring case) names
+    that :func:`~unokit.play.names.name_problem` accepts (none empty, none with a control
+    character), as many as the variant seats; raise :class:`TableError`."""
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise TableError(N_("sheet.error.players_list"))
     players = [name.strip() for name in names]
-    if any(not name for name in players):
-        raise TableError(N_("sheet.error.empty_name"))
+    for name in players:
+        problem = name_problem(name)
+        if problem is not None:
+            raise TableError(problem.key, **problem.params)
     if not rules.min_players <= len(players) <= rules.max_players:
         raise TableError(
             N_("error.players_range"),
@@ -533,7 +553,7 @@ def table_new(
     file: Path, variant: str, names: str, scoring: str, target: int | None, rounds: int | None, force: bool
 ) -> None:
     """Start a new score table in FILE."""
-    players = [p.strip() for p in names.split(",") if p.strip()]
+    players = names.split(",")  # an empty name between two commas is refused, never dropped
     try:
         sheet = new_table(variant, players, scoring, target, rounds)
     except ScoreError as exc:

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import reduce
 from pathlib import Path
 from typing import Any
 
@@ -246,8 +247,8 @@ def house_rules_line(options: Options, names: Sequence[str], lang: str | None = 
             reading = "same" if value is True else str(value)
             parts.append(words.t("play.house_rule_value", option=spec.name, value=words.cat.t(spec.value_key(reading))))
         elif spec.name == "teams":
-            first, second = (" & ".join(names[s] for s in members) for members in team_members(len(names)))
-            teams = words.t("play.teams_versus", first=first, second=second)
+            each = [" & ".join(names[s] for s in members) for members in team_members(len(names))]
+            teams = reduce(lambda first, second: words.t("play.teams_versus", first=first, second=second), each)
             parts.append(words.t("play.house_rule_teams", option=spec.name, teams=teams))
         elif spec.name == "jump_in":
             parts.append(words.t("play.house_rule_jump_in", option=spec.name))  # J jumps in

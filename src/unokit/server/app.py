@@ -24,10 +24,12 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import ipaddress
 import json
 import logging
 import math
 import secrets
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -39,7 +41,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -54,7 +56,8 @@ from .metrics import Metrics
 from .protocol import HARD_MAX_BYTES, NO_HELLO, MessageError, RateLimit, encode, error, parse_message
 from .realtable import realtable_routes
 from .room import RoomError, offer_policies, seat_bots
-from .web import game_number, web_routes
+from .web import catalog, game_number, web_routes
+from .wordfilter import WordFilter, load_word_filter, use_word_filter
 
 log = logging.getLogger("unokit.server")
 
@@ -86,6 +89,7 @@ class WsPeer:
         self.holder: str | None = None
         self.role = "none"
         self.name: str | None = None
+        self.player: str | None = None  # the hash of the identity its hello gave
         self.room: Room | None = None
         self.redirects = False  # the client follows a redirect to its room's owner
         self.unreachable: str | None = None  # an owner's address the client could not reach
@@ -141,18 +145,25 @@ def create_app(config: ServerConfig) -> Starlette:
     passes :class:`~unokit.server.edge.EdgeMiddleware` first. Raises ``ValueError`` for a policy
     file of ``config.bots`` that cannot be used."""
     offer_policies(list(config.bots))
+    use_word_filter(load_word_filter(config.word_filter) if config.word_filter is not None else WordFilter())
     hub = Hub(config)
     edge = Edge(config.edge(), hub.node_origins, hub.refresh_nodes if hub.clustered else None)
     # Per client address: rooms created, and room codes looked up in vain (code guessing).
     rooms_made = Buckets(config.room_rate / 60, max(1.0, config.room_rate * 2))
     misses = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
+    # "My games" and "Forget me": as many a minute as room codes may be looked up.
+    identity_lookups = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        # The catalogue the lobby draws itself from takes seconds to make (it imports every
+        # bot): made now, while nobody waits, so that the first page opens at once.
+        warming = asyncio.create_task(asyncio.to_thread(catalog))
         try:
             yield
         finally:
+            await warming
             await hub.stop()
 
     async def live(_request: Request) -> Response:
@@ -236,6 +247,46 @@ def create_app(config: ServerConfig) -> Starlette:
         pruned = await hub.prune(rooms_days, records_days, players_days)
         return _json(dataclasses.asdict(pruned))
 
+    async def admin_reports(request: Request) -> Response:
+        """Players' reports, newest first (``room``: of that room only)."""
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        code = request.query_params.get("room")
+        room = code.upper() if code and len(code) <= 16 and code.isalnum() else None
+        if code is not None and room is None:
+            return _problem("bad_request", "'room' is a room's code", 400)
+        return _json({"reports": await asyncio.to_thread(hub.store.reports_list, 500, room)})
+
+    async def admin_bans(request: Request) -> Response:
+        """``GET``: the bans in force; ``POST {kind, value, hours?, reason?}``: a new ban."""
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        if request.method == "GET":
+            return _json({"bans": await asyncio.to_thread(hub.store.bans_list, time.time())})
+        try:
+            body = await _body(request)
+            kind, value, until, reason = ban_fields(body)
+        except RoomError as exc:
+            return _refusal(exc, 400)
+        number = await asyncio.to_thread(hub.store.add_ban, kind, value, until, reason)
+        await hub.refresh_bans()
+        log.info("ban %d: %s %s until %s", number, kind, value[:12], until)
+        return _json({"ban": number, "kind": kind, "value": value, "until": until}, 201)
+
+    async def admin_lift(request: Request) -> Response:
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        text = str(request.path_params["number"])
+        if not (text.isascii() and text.isdigit() and len(text) <= 12) or not await asyncio.to_thread(
+            hub.store.lift_ban, int(text)
+        ):
+            return _problem("no_ban", f"there is no ban {text[:20]!r}", 404)
+        await hub.refresh_bans()
+        return _json({"lifted": int(text)})
+
     async def health(_request: Request) -> Response:
         if not hub.ready:
             return _json({"status": "starting"}, 503)
@@ -280,9 +331,9 @@ def create_app(config: ServerConfig) -> Starlette:
         if not rooms_made.allow(client):
             return _limited(rooms_made, client, "new rooms")
         try:
-            created = await hub.create_room(await _body(request), _base_url(request))
+            created = await hub.create_room(await _body(request), _base_url(request), client)
         except RoomError as exc:
-            return _refusal(exc, 413 if exc.code == "too_large" else 400)
+            return _refusal(exc, _status(exc.code))
         return _json(created, 201)
 
     async def lobby(request: Request) -> Response:
@@ -293,9 +344,9 @@ def create_app(config: ServerConfig) -> Starlette:
         if not rooms_made.allow(client):  # it may create a room
             return _limited(rooms_made, client, "new rooms")
         try:
-            return _json(await hub.play_now(await _body(request), _base_url(request)))
+            return _json(await hub.play_now(await _body(request), _base_url(request), client))
         except RoomError as exc:
-            return _refusal(exc, 413 if exc.code == "too_large" else 400)
+            return _refusal(exc, _status(exc.code))
 
     async def _player(request: Request) -> str:
         """The hash of the identity a request names in its body's ``player``."""
@@ -306,6 +357,9 @@ def create_app(config: ServerConfig) -> Starlette:
         return identity_hash(body.get("player"))
 
     async def my_games(request: Request) -> Response:
+        client = _client(request)
+        if not identity_lookups.allow(client):
+            return _limited(identity_lookups, client, "requests for a player's games")
         try:
             player = await _player(request)
         except RoomError as exc:
@@ -318,6 +372,9 @@ def create_app(config: ServerConfig) -> Starlette:
         )
 
     async def forget(request: Request) -> Response:
+        client = _client(request)
+        if not identity_lookups.allow(client):
+            return _limited(identity_lookups, client, "requests for a player's games")
         try:
             player = await _player(request)
         except RoomError as exc:
@@ -410,6 +467,9 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/admin/rooms/{code}/close", admin_close, methods=["POST"]),
         Route("/api/admin/records", admin_records),
         Route("/api/admin/prune", admin_prune, methods=["POST"]),
+        Route("/api/admin/reports", admin_reports),
+        Route("/api/admin/bans", admin_bans, methods=["GET", "POST"]),
+        Route("/api/admin/bans/{number}/lift", admin_lift, methods=["POST"]),
         Route("/api/variants", variants),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/lobby", lobby),
@@ -432,7 +492,10 @@ def create_app(config: ServerConfig) -> Starlette:
     refused = functools.partial(hub.metrics.refused, via="http")
     # The edge's checks and headers outermost; inside them, pages, scripts and JSON answers go
     # compressed to browsers that accept it.
-    middleware = [Middleware(EdgeMiddleware, edge=edge, refused=refused), Middleware(GZipMiddleware, minimum_size=512)]
+    middleware = [
+        Middleware(EdgeMiddleware, edge=edge, refused=refused, route=functools.partial(_api_route, routes)),
+        Middleware(GZipMiddleware, minimum_size=512),
+    ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
     app.state.edge = edge
@@ -447,6 +510,52 @@ def _trusted_caller(request: Request, token: str | None) -> bool:
     if token is not None and given.startswith("Bearer ") and secrets.compare_digest(given[7:].strip(), token):
         return True
     return request.client is not None and is_loopback(request.client.host)
+
+
+def _status(code: str) -> int:
+    """The HTTP status of a refused room request of error ``code``."""
+    return {"too_large": 413, "banned": 403, "too_many_rooms": 429}.get(code, 400)
+
+
+def _api_route(routes: list[BaseRoute], scope: Any) -> str | tuple[str, ...] | None:
+    """Whether a request to the API has a route (``None``), none (``no_route``), or one that
+    takes other methods (their names): :class:`~.edge.EdgeMiddleware`'s ``route``."""
+    methods: set[str] = set()
+    for route in routes:
+        matched, _child = route.matches(scope)
+        if matched == Match.FULL:
+            return None
+        if matched == Match.PARTIAL and isinstance(route, Route):
+            methods |= route.methods or set()
+    return tuple(sorted(methods)) if methods else "no_route"
+
+
+def ban_fields(body: dict[str, Any]) -> tuple[str, str, float | None, str | None]:
+    """A ban asked for in ``body`` (``kind``: ``identity`` or ``address``; ``value``: an
+    identity, its hash, or an address or network; ``hours``: how long, none for good;
+    ``reason``) as stored: (kind, value, until, reason). Raise :class:`RoomError` ``bad_request``."""
+    unknown = set(body) - {"kind", "value", "hours", "reason"}
+    if unknown:
+        raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
+    kind, value, hours, reason = body.get("kind"), body.get("value"), body.get("hours"), body.get("reason")
+    if not isinstance(value, str) or not value.strip():
+        raise RoomError("bad_request", "'value' is the identity or the address to ban")
+    value = value.strip()
+    if kind == "identity":
+        hashed = len(value) == 64 and all(ch in "0123456789abcdef" for ch in value)  # as a report shows it
+        stored = value if hashed else identity_hash(value)
+    elif kind == "address":
+        try:
+            stored = str(ipaddress.ip_network(value, strict=False))
+        except ValueError:
+            raise RoomError("bad_request", f"{value[:60]!r} is not an IP address or network") from None
+    else:
+        raise RoomError("bad_request", "'kind' is identity or address")
+    if hours is not None and (isinstance(hours, bool) or not isinstance(hours, int | float) or not 0 < hours <= 1e6):
+        raise RoomError("bad_request", "'hours' is how many hours the ban lasts (leave it out: for good)")
+    if reason is not None and (not isinstance(reason, str) or len(reason) > 200):
+        raise RoomError("bad_request", "'reason' is a short text")
+    return kind, stored, None if hours is None else time.time() + float(hours) * 3600, reason
 
 
 def _client(request: Request) -> str:
@@ -527,6 +636,8 @@ async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any], misses: Bucket
         peer.deliver(error("rate_limited", "too many room codes that do not exist: wait a while", message.get("id")))
         return
     code = message["room"].upper()
+    with contextlib.suppress(RoomError):  # a bad identity is refused by the room, with its reason
+        peer.player = identity_hash(message["player"]) if "player" in message else None
     peer.redirects = bool(message.get("redirects"))
     peer.unreachable = message.get("unreachable")
     room = None

@@ -21,6 +21,7 @@ log of its own: a message never changes the room's state version.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import logging
@@ -39,10 +40,21 @@ from ..core.observation import View
 from ..core.position import exposed_seat, jumps_may_come
 from ..narration import Narrator, side_before
 from . import PROTOCOL
-from .chat import LIVE_PHASES, PLAYERS, SPECTATORS, ChatState, check_reaction, check_text, history, visible
+from .chat import (
+    LIVE_PHASES,
+    PLAYERS,
+    REPORTS,
+    SPECTATORS,
+    SPECTATORS_SHARE,
+    ChatState,
+    check_reaction,
+    check_text,
+    history,
+    visible,
+)
 from .metrics import Metrics
 from .protocol import SEAT_LOST, RateLimit, encode, error, fragment
-from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec
+from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec, sender
 from .storage import Append, StorageError
 from .web import round_summary
 
@@ -66,21 +78,31 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-#: The characters of a player identity (a browser's secret, ``hello``'s ``player``) and its
-#: length: URL-safe base64 of at least 16 random bytes.
-IDENTITY_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-IDENTITY_LENGTH = (22, 128)
+#: A player identity (a browser's secret, ``hello``'s ``player``) is what the clients make:
+#: :data:`IDENTITY_BYTES` random bytes in URL-safe base64 without padding (43 characters).
+IDENTITY_BYTES = 32
+IDENTITY_LENGTH = 43
+#: The fewest different byte values an identity's bytes have: random ones have 30 on average,
+#: and fewer than 16 once in more than 10^12; a made-up one ("AAAA...") has one or two.
+IDENTITY_VARIETY = 16
 
 
 def identity_hash(player: object) -> str:
     """The stored form of a player identity; raise :class:`RoomError` ``bad_player`` when it is
-    not one (too short to be a secret, too long, or other characters)."""
-    low, high = IDENTITY_LENGTH
-    if not isinstance(player, str) or not low <= len(player) <= high or not set(player) <= IDENTITY_CHARACTERS:
+    not one of the form the clients make (:data:`IDENTITY_BYTES` random bytes, base64url), or
+    plainly not random (:data:`IDENTITY_VARIETY`)."""
+    secret = None
+    if isinstance(player, str) and len(player) == IDENTITY_LENGTH and player.isascii():
+        with contextlib.suppress(ValueError):
+            secret = base64.urlsafe_b64decode(player + "=")
+    if secret is None or base64.urlsafe_b64encode(secret).rstrip(b"=").decode() != player:
         raise RoomError(
             "bad_player",
-            f"a player identity is {low} to {high} letters, digits, '-' or '_' (a random secret of the browser)",
+            f"a player identity is {IDENTITY_BYTES} random bytes in URL-safe base64 "
+            f"({IDENTITY_LENGTH} letters, digits, '-' or '_'): a secret the browser makes",
         )
+    if len(set(secret)) < IDENTITY_VARIETY:
+        raise RoomError("bad_player", "this player identity is not a random secret: let the browser make one")
     return token_hash(player)
 
 
@@ -97,6 +119,8 @@ class Peer(Protocol):
     role: str
     holder: str | None
     name: str | None  # a spectator's name in the chat (players are named by their seat)
+    client: str  # the client's address, as per-client limits count it (:func:`~.edge.client_key`)
+    player: str | None  # the hash of the identity its hello gave, if any
 
     def deliver(self, message: dict[str, Any] | str) -> None:
         """Queue a message for the client (never blocks; a client too slow to read is dropped)."""
@@ -114,11 +138,16 @@ class Host(Protocol):
 
     async def load_log(self, code: str, after: int) -> list[tuple[int, dict[str, Any]]]: ...
 
+    async def load_chat(self, code: str) -> list[dict[str, Any]]:
+        """Room ``code``'s chat-log entries, in order."""
+        ...
+
     async def link_player(self, code: str, token_hash: str, player_hash: str) -> None:
         """Store that the seat token ``token_hash`` of room ``code`` belongs to an identity."""
 
-    def chat_limit(self) -> RateLimit:
-        """A fresh rate limit for one sender's chat messages (``--chat-rate``, ``--chat-burst``)."""
+    def chat_limit(self, share: float = 1.0) -> RateLimit:
+        """A fresh rate limit for one sender's chat messages (``--chat-rate``, ``--chat-burst``),
+        or, with ``share``, for a group of senders: that many times as much."""
         ...
 
     def chat_published(self, room: Room, message: dict[str, Any]) -> None:
@@ -149,6 +178,32 @@ class Host(Protocol):
 
     def think_delay(self, room: str) -> float:
         """Seconds ``room``'s next bot move must wait for its CPU budget."""
+        ...
+
+    #: The seats one client address may hold at a public table (``--public-seats``).
+    public_seats: int
+
+    def banned(self, client: str, player: str | None) -> bool:
+        """Whether the address ``client`` or the identity ``player`` is banned (``unokit admin ban``)."""
+        ...
+
+    def chat_allowed(self, client: str) -> bool:
+        """Take one chat message from the address ``client``'s allowance across every room."""
+        ...
+
+    def report_allowed(self, client: str) -> bool:
+        """Take one report from the address ``client``'s allowance."""
+        ...
+
+    async def keep_report(self, report: dict[str, Any]) -> None:
+        """Store a player's report (:meth:`.storage.Store.add_report`'s fields)."""
+
+    async def identities(self, code: str) -> dict[str, str]:
+        """The identity (hash) linked to each seat token (hash) of room ``code``."""
+        ...
+
+    async def may_list(self, room: Room) -> bool:
+        """Whether ``room``'s creator may have one more public room open (``--public-rooms``)."""
         ...
 
 
@@ -198,9 +253,19 @@ class Room:
         self.owner_node: str | None = None  # the process that owns the room
         self.chat = ChatState()
         self.chat_limits: dict[int | str, RateLimit] = {}  # a seat, or a spectator's connection
-        self.listed: object = ...  # the listing last stored (... : not known, store the next one)
+        #: What the lobby knows of the room as last stored: whether it is public, its listing
+        #: and the people seated (``...``: not known, store the next one).
+        self.listed: object = ...
         self.fill_at: float | None = None  # loop time when bots take the open seats (fill_seconds)
         self.fill_until: float | None = None  # the same on the wall clock, for the pages
+        #: What is known of the person behind each seat token (hash), from their hellos: their
+        #: address, their identity (hash) and their marks (:meth:`marks`).
+        self.addresses: dict[str, str] = {}
+        self.identity_of: dict[str, str] = {}
+        self.seat_marks: dict[str, set[str]] = {}
+        #: The identity (hash) behind each name messages went by (``from``), for reports.
+        self.senders: dict[str, str | None] = {}
+        self.creator: str | None = None  # the address that created the room (public rooms' cap)
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"room-{self.code}")
 
     # ------------------------------------------------------------------ the queue
@@ -295,7 +360,7 @@ class Room:
         self.peers[peer.conn_id] = peer
         peer.deliver(welcome)
         self._presence_changed()
-        peer.deliver(self._state_message(peer.seat, []))
+        peer.deliver(self._state_message(peer.seat, [], log=True))
         self._send_history(peer)
 
     # ------------------------------------------------------------------ messages
@@ -317,6 +382,9 @@ class Room:
         if "host_token" in msg and not is_host:
             raise RoomError("bad_token", "the host token does not belong to this room")
         player = identity_hash(msg["player"]) if "player" in msg else None
+        peer.player = player
+        if self.state.public_room and self.host.banned(peer.client, player):
+            raise RoomError("banned", "you are banned from this server's public rooms")
         spectator_name = self.state.check_name(name) if role == "spectator" and name is not None else None
         new_token_text: str | None = None
         if role == "spectator":
@@ -334,6 +402,7 @@ class Room:
             return
         else:
             seat, clean = self.state.check_join(name)
+            self._check_newcomer(peer, player)
             new_token_text = new_token()
             entry: dict[str, Any] = {
                 "type": "join",
@@ -344,6 +413,8 @@ class Room:
             if is_host:
                 entry["host"] = True
             await self._commit([entry])
+        if seat is not None:
+            self._know(token_hash(new_token_text or token or ""), peer)
         if player is not None and seat is not None:
             # stored at every hello (a reconnect too): an identity forgotten meanwhile is known again
             try:
@@ -360,6 +431,7 @@ class Room:
         }
         if new_token_text is not None:
             welcome["token"] = new_token_text
+        welcome["from"] = self._from(seat, peer)  # what this reader's chat messages go by
         if reply_to is not None:
             welcome["reply_to"] = reply_to
         if isinstance(peer, RemoteMarker):  # a join forwarded by another process: it seats its client
@@ -373,8 +445,51 @@ class Room:
         if seat is not None:
             self._returned(seat)
         self._presence_changed()
-        peer.deliver(self._state_message(seat, []))
+        peer.deliver(self._state_message(seat, [], log=True))
         self._send_history(peer)
+
+    def _check_newcomer(self, peer: Peer, player: str | None) -> None:
+        """Raise :class:`RoomError` when ``peer``'s person may not take another seat here: their
+        identity holds one already (``already_seated``), or, at a public table, their address
+        holds :attr:`Host.public_seats` (``too_many_seats``)."""
+        seated = {seat.token_hash for seat in self.state.seats if seat.kind == "human" and seat.token_hash}
+        if player is not None and any(self.identity_of.get(held) == player for held in seated):
+            raise RoomError("already_seated", "you already hold a seat at this table: use it (or leave it first)")
+        if self.state.public_room:
+            mine = sum(1 for held in seated if self.addresses.get(held) == peer.client)
+            if mine >= self.host.public_seats:
+                raise RoomError(
+                    "too_many_seats",
+                    f"your address holds {mine} seats at this public table, the most it may",
+                    most=self.host.public_seats,
+                )
+
+    def marks(self, peer: Peer) -> set[str]:
+        """The names ``peer``'s person goes by in this room: their address's and, when their
+        hello gave one, their identity's (:func:`~.room.sender`)."""
+        found = {sender(self.code, f"address:{peer.client}")}
+        if peer.player is not None:
+            found.add(sender(self.code, peer.player))
+        return found
+
+    def _know(self, token: str, peer: Peer) -> None:
+        """Remember who said hello for the seat token ``token``."""
+        self.addresses[token] = peer.client
+        if peer.player is not None:
+            self.identity_of[token] = peer.player
+        self.seat_marks.setdefault(token, set()).update(self.marks(peer))
+
+    def _from(self, seat: int | None, peer: Peer) -> str:
+        """The name the sender of a chat message goes by (``from``): the seat's occupant, or a
+        spectator's identity (else address); remembered for reports."""
+        if seat is not None:
+            occupant = self.state.seats[seat].token_hash or ""
+            name, identity = sender(self.code, occupant), self.identity_of.get(occupant)
+        else:
+            name = sender(self.code, peer.player or f"address:{peer.client}")
+            identity = peer.player
+        self.senders[name] = identity
+        return name
 
     async def _message(self, peer: Peer, msg: dict[str, Any]) -> None:
         kind = msg["type"]
@@ -413,12 +528,16 @@ class Room:
                 await self._commit([self.state.check_ready(seat, msg.get("ready", True))])
             elif kind == "chat":
                 await self._chat(peer, msg)
+            elif kind == "quiet":
+                await self._quiet(peer, msg)
+            elif kind == "report":
+                await self._report(peer, msg)
             else:
                 raise RoomError("unknown_type", f"{kind!r} is not a room message")
         except RoomError as exc:
             peer.deliver(error(exc.code, exc.message, reply_to, self._state_message(peer.seat, []), **exc.detail()))
             return
-        if reply_to is not None and kind in ("action", "host", "leave", "back", "ready", "chat"):
+        if reply_to is not None and kind in ("action", "host", "leave", "back", "ready", "chat", "quiet", "report"):
             peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
         if kind in ("leave", "ready"):
             await self._maybe_play_again()
@@ -446,6 +565,8 @@ class Room:
                 self.away.discard(seat)
                 self.automatic.pop(seat, None)
                 self.last_accepted.pop(seat, None)
+                for known in (self.addresses, self.identity_of, self.seat_marks):
+                    known.pop(before or "", None)
         self.occupants = occupants
         for peer in list(self.peers.values()):
             if peer.seat is None or self._occupant(peer.seat) == peer.holder:
@@ -522,6 +643,9 @@ class Room:
             )
         if entry["type"] == "bot":
             entry["seed"] = secrets.randbits(62)
+        listing = entry["type"] == "public" and entry["public"] and not self.state.public_room
+        if listing and not await self.host.may_list(self):
+            raise RoomError("too_many_rooms", "the room's creator has as many public rooms open as it may")
         if entry["type"] == "start":
             await self._commit(self._start_entries())
         else:
@@ -563,7 +687,6 @@ class Room:
 
     async def _gone(self, peer: Peer) -> None:
         self.admitted.discard(peer.conn_id)
-        self.chat_limits.pop(peer.conn_id, None)  # a spectator's (a seat's stays with the seat)
         if self.peers.pop(peer.conn_id, None) is None:
             return
         self._presence_changed()
@@ -585,15 +708,22 @@ class Room:
             raise RoomError("bad_token", "a player's chat message carries the seat's token")
         else:
             seat = None
+        if self.host.banned(peer.client, peer.player):
+            raise RoomError("banned", "you are banned from this server's chat")
+        if seat is None and peer.name is not None:
+            state.check_name(peer.name)  # a player may have sat down with that name since
         occupant = state.seats[seat].token_hash if seat is not None else None
-        if self.chat.is_muted(seat, occupant):
+        marks = self.marks(peer) | self.seat_marks.get(occupant or "", set())
+        if self.chat.is_muted(seat, occupant, marks):
             whom = "your seat" if seat is not None else "spectators"
-            raise RoomError("muted", f"the host has muted {whom} in this room's chat")
-        key: int | str = seat if seat is not None else peer.conn_id
-        limit = self.chat_limits.get(key)
-        if limit is None:
-            limit = self.chat_limits[key] = self.host.chat_limit()
-        if not limit.allow():
+            raise RoomError("muted", f"{whom} may not write in this room's chat now")
+        # A seat's allowance is the seat's; spectators' is their address's (reconnecting does
+        # not renew it), and all of a room's spectators share one more; every room shares the
+        # address's allowance across the server.
+        limits = [self._allowance(seat if seat is not None else f"address:{peer.client}")]
+        if seat is None:
+            limits.append(self._allowance(SPECTATORS, SPECTATORS_SHARE))
+        if not all(limit.allow() for limit in limits) or not self.host.chat_allowed(peer.client):
             raise RoomError("rate_limited", "too many chat messages: wait a moment")
         entry: dict[str, Any] = {
             "type": "say" if "text" in msg else "react",
@@ -603,6 +733,7 @@ class Room:
             "game": state.game_no,
             "live": state.phase in LIVE_PHASES,
             "at": round(time.time(), 3),
+            "from": self._from(seat, peer),
         }
         if "text" in msg:
             entry["text"] = check_text(msg["text"])
@@ -610,15 +741,83 @@ class Room:
             entry["reaction"] = check_reaction(msg["reaction"])
         await self._commit_chat([entry])
 
-    async def _mute(self, seat: object, muted: bool) -> None:
-        who = None
+    def _allowance(self, key: int | str, share: float = 1.0) -> RateLimit:
+        """The chat allowance of ``key`` in this room (a seat, ``address:ADDRESS`` for its
+        spectators, :data:`SPECTATORS` for all of them, ``share`` times one sender's)."""
+        limit = self.chat_limits.get(key)
+        if limit is None:
+            limit = self.chat_limits[key] = self.host.chat_limit(share)
+        return limit
+
+    async def _mute(self, seat: object, muted: bool, by: int | None = None) -> None:
+        """Mute or unmute the player at ``seat`` (their seat token and their marks), or every
+        spectator (``seat`` ``None``; ``by``: the player of a room with no host who did it)."""
+        entry: dict[str, Any] = {"type": "mute", "seat": seat, "who": None, "muted": muted}
         if isinstance(seat, int):
             who = self.state.seats[seat].token_hash
             if self.state.seats[seat].kind != "human" or who is None:
                 raise RoomError("bad_seat", f"seat {seat} holds no player to mute")
-        await self._commit_chat([{"type": "mute", "seat": seat, "who": who, "muted": muted}])
+            marks = self.seat_marks.get(who, set())
+            spared = {held for held, known in self.seat_marks.items() if held != who and known & marks}
+            entry.update(who=who, marks=sorted(marks), spared=sorted(spared))
+        if by is not None:
+            entry["by"] = by
+        await self._commit_chat([entry])
         self._broadcast_room()
         self.host.published(self)
+
+    async def _quiet(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """A player of a room nobody hosts ("play now") quiets its spectators, or lets them talk."""
+        seat = self._own_seat(peer, msg["token"])
+        if self.state.spec.hosted:
+            raise RoomError("not_host", "in a room with a host, only the host may quiet its spectators")
+        if self.chat.spectators_muted == msg["quiet"]:
+            return  # already so: nothing to write
+        # Each change is written to the chat log: it counts as one of the seat's chat messages.
+        if not self._allowance(seat).allow() or not self.host.chat_allowed(peer.client):
+            raise RoomError("rate_limited", "too many changes: wait a moment")
+        await self._mute(None, msg["quiet"], by=seat)
+
+    async def _report(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """Keep a report of a chat line (``message``: its number), or of a name or a player's
+        conduct (``seat``, or ``from``: a spectator's name in the chat): the room, who reported
+        and who is reported (their identities), the name, and the chat lines around it."""
+        about = msg["about"]
+        if about not in REPORTS:
+            raise RoomError("bad_report", f"'about' is one of {', '.join(REPORTS)}")
+        if "token" in msg:
+            self._own_seat(peer, msg["token"])
+        kept = self.chat.messages
+        if about == "chat":
+            at = next((i for i, m in enumerate(kept) if m["n"] == msg.get("message")), None)
+            if at is None:
+                raise RoomError("bad_report", "'message' must be the number of a chat line of this room")
+            line = kept[at]
+            who, name, lines = line.get("from"), line.get("name"), kept[max(0, at - 5) : at + 6]
+        elif isinstance(msg.get("seat"), int) and 0 <= msg["seat"] < len(self.state.seats):
+            held = self.state.seats[msg["seat"]]
+            if held.kind != "human" or held.token_hash is None:
+                raise RoomError("bad_report", f"seat {msg['seat']} holds no player")
+            who, name, lines = sender(self.code, held.token_hash), held.name, kept[-10:]
+        elif msg.get("from") in self.senders:
+            who = msg["from"]
+            said = [m for m in kept if m.get("from") == who]
+            name, lines = (said[-1].get("name") if said else None), kept[-10:]
+        else:
+            raise RoomError("bad_report", "say whom: 'seat' (a player's) or 'from' (a name in the chat)")
+        if not self.host.report_allowed(peer.client):
+            raise RoomError("rate_limited", "too many reports: wait a while")
+        fields = ("n", "seat", "name", "channel", "text", "reaction", "at", "from")
+        await self.host.keep_report(
+            {
+                "room": self.code,
+                "kind": about,
+                "reporter": peer.player,
+                "reported": self.senders.get(who) if who else None,
+                "name": name,
+                "lines": [{key: m[key] for key in fields if key in m} for m in lines],
+            }
+        )
 
     async def _commit_chat(self, entries: list[dict[str, Any]]) -> None:
         """Write chat-log entries, then show their messages to whoever may see them."""
@@ -723,9 +922,13 @@ class Room:
                 }
             )
         listing = state.listing()
-        listed = None if listing is None else encode(listing)
+        listed = (
+            state.public_room and state.phase != CLOSED,
+            None if listing is None else encode(listing),
+            state.people(),
+        )
         if listed != self.listed:
-            job.listing = (listing is not None, listed)
+            job.listing = listed
         await self._write(job)
         self._count(entries, events)
         self.listed = listed
@@ -783,8 +986,17 @@ class Room:
         self.state = fresh
         self.automatic.clear()
         self.listed = ...
+        await self._reload_chat()
         self._settle_seats()
         self._broadcast([])
+
+    async def _reload_chat(self) -> None:
+        """Fold the chat log again from what is committed (a room that follows another process
+        sees its messages, not its other chat entries: the owner's numbering is read here)."""
+        chat = ChatState()
+        for entry in await self.host.load_chat(self.code):
+            chat.apply(entry)
+        self.chat = chat
 
     async def _sync_log(self, seq: int) -> None:
         """A replica catches up with the owner's committed entries (up to at least ``seq``)."""
@@ -807,6 +1019,8 @@ class Room:
     async def _become_owner(self) -> None:
         """This process took the room over: fold what the old owner committed, then run it."""
         await self._sync_log(-1)
+        await self._reload_chat()
+        self.identity_of.update(await self.host.identities(self.code))
         self.owner = True
         self.runtime = {}
         self.remote_seats.clear()
@@ -1033,16 +1247,18 @@ class Room:
             "jump_until": self.jump_until,
             "continue_at": self.continue_at,
             "fill_at": self.fill_until,
-            "muted": self.chat.muted_seats([seat.token_hash for seat in self.state.seats]),
+            "muted": self.chat.muted_seats([seat.token_hash for seat in self.state.seats], self.seat_marks),
             "spectators_muted": self.chat.spectators_muted,
             "remote_connected": [s for s in range(len(self.state.seats)) if self._connected(s)],
         }
 
     def _state_message(
-        self, seat: int | None, events: list[Event], reply_to: object = None, info: Any = None
+        self, seat: int | None, events: list[Event], reply_to: object = None, info: Any = None, log: bool = False
     ) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: a spectator) after ``events``; ``info``
-        is the room's :meth:`room_info`, possibly already encoded (:func:`fragment`)."""
+        is the room's :meth:`room_info`, possibly already encoded (:func:`fragment`); ``log``
+        adds the whole game's log as that seat saw it (:meth:`_game_log`), for a client that
+        has just said hello."""
         game = self.state.game
         seen = redact(events, seat)
         names = self.state.names()
@@ -1052,12 +1268,14 @@ class Room:
             "seat": seat,
             "room": info if info is not None else self.room_info(),
             "game_step": len(self.state.moves),
-            "observation": game.observe(seat) if game is not None else None,
+            "observation": self.state.observe(seat),
             "events": seen,
             "lines": self._lines(seen),
         }
         if self.state.last_standin is not None:
             message["standin"] = self.state.last_standin
+        if log and game is not None:
+            message["log"] = self._game_log(seat)
         summary = round_summary(self.state.spec.variant, names, seen)
         if summary is not None:
             message["summary"] = summary
@@ -1073,6 +1291,21 @@ class Room:
             return []
         side = side_before(seen, game.side, game.rules.side_names)
         return [line.to_json() for line in Narrator(side, game.rules.double_sided).lines(seen)]
+
+    def _game_log(self, seat: int | None) -> list[dict[str, Any]]:
+        """The current game's log as ``seat`` saw it, move by move: the deal, then each move's
+        events in sentences (:meth:`_lines`), with ``standin`` naming the seat a stand-in bot
+        played the move for. The same lines, in the same groups, as the ``state`` messages
+        that a client connected since the deal received."""
+        game = self.state.game
+        assert game is not None
+        narrator = Narrator(0, game.rules.double_sided)
+        out: list[dict[str, Any]] = []
+        for events, standin in self.state.steps:
+            lines = [line.to_json() for line in narrator.lines(redact(events, seat))]
+            if lines:
+                out.append({"lines": lines} if standin is None else {"lines": lines, "standin": standin})
+        return out
 
     def _broadcast(self, events: list[Event]) -> None:
         if not self.peers:

@@ -4,11 +4,18 @@ The chat log is kept apart from the room log (``docs/protocol.md``, "Chat"): a m
 changes the room's state version, so talking can never make a player's action stale, and it
 never enters a game's record. Its entries are
 
-* ``say`` (``seat``, ``name``, ``channel``, ``game``, ``live``, ``text``): a line of free text;
+* ``say`` (``seat``, ``name``, ``channel``, ``game``, ``live``, ``text``, ``from``): a line of
+  free text; ``from`` is the name its sender goes by in the room (:func:`~.room.sender`), the
+  same for all of one person's messages, so that a reader can mute them for themselves or
+  report them;
 * ``react`` (the same, with ``reaction`` instead of ``text``): one of :data:`REACTIONS`;
-* ``mute`` (``seat``, ``who``, ``muted``): the host muted or unmuted a seat's occupant (``who``
-  is the hash of their seat token, so a newcomer in the seat is not muted), or, with ``seat``
-  null, every spectator.
+* ``mute`` (``seat``, ``who``, ``marks``, ``spared``, ``muted``): the host muted or unmuted a
+  seat's occupant (``who`` is the hash of their seat token, so a newcomer in the seat is not
+  muted; ``marks`` the names their identity and their address go by in the room, so that
+  leaving the seat and sitting down again does not unmute them; ``spared`` the seat tokens of
+  the others already seated with one of those marks, a household's other players, who stay
+  unmuted), or, with ``seat`` null, every spectator (in a room with no host, a player may:
+  ``by`` names the seat).
 
 ``channel`` is ``players`` for a message from a seat and ``spectators`` for one from a
 spectator. While a game is live (phases ``playing`` and ``hand_over``) spectators' messages of
@@ -21,7 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .room import HAND_OVER, PLAYING, RoomError
+from . import wordfilter
+from .room import HAND_OVER, NAME_MARKS, PLAYING, RoomError, stacked_marks
 
 #: The quick reactions, declared once: their keys travel in the protocol; the pages say them in
 #: the reader's language.
@@ -36,12 +44,19 @@ KEPT = 500
 
 PLAYERS, SPECTATORS = "players", "spectators"
 LIVE_PHASES = (PLAYING, HAND_OVER)
+#: How much more all of a room's spectators may write together than one of them (and one
+#: address across all rooms than one sender in one).
+SPECTATORS_SHARE = 3.0
+#: What a player may report: a chat line, a name, a player's conduct.
+REPORTS = ("chat", "name", "conduct")
 
 
 def check_text(text: str) -> str:
     """``text`` as it is stored: stripped; raise :class:`RoomError` ``bad_chat`` when it is empty,
-    longer than :data:`MAX_TEXT` or holds control characters (line breaks included). Anything
-    else, markup included, is kept as it was written: pages show it as text."""
+    longer than :data:`MAX_TEXT`, holds control characters (line breaks included) or a stack of
+    combining marks (more than a script needs on one letter, as in names), ``filtered`` when it
+    holds a word of the host's filter (:mod:`.wordfilter`). Anything else, markup included, is
+    kept as it was written: pages show it as text."""
     line = text.strip()
     if not line:
         raise RoomError("bad_chat", "a chat message needs some text")
@@ -49,6 +64,10 @@ def check_text(text: str) -> str:
         raise RoomError("bad_chat", f"a chat message may be at most {MAX_TEXT} characters, this one has {len(line)}")
     if not line.isprintable():
         raise RoomError("bad_chat", "a chat message is one line of printable characters")
+    if stacked_marks(line):
+        raise RoomError("bad_chat", f"a chat message may carry at most {NAME_MARKS} marks on one character")
+    if wordfilter.refused(line):
+        raise RoomError("filtered", "this message holds a word this server does not allow")
     return line
 
 
@@ -64,6 +83,8 @@ class ChatState:
 
     messages: list[dict[str, Any]] = field(default_factory=list)
     muted_occupants: set[str] = field(default_factory=set)  # seat-token hashes
+    #: The muted people's identities and addresses, each with the seat tokens it spares.
+    muted_marks: dict[str, set[str]] = field(default_factory=dict)
     spectators_muted: bool = False
     count: int = 0  # entries folded so far (the chat log's last number)
 
@@ -71,12 +92,17 @@ class ChatState:
         """Fold one entry; return the message it adds (numbered ``n``), if any."""
         self.count += 1
         if entry["type"] == "mute":
+            marks = set(entry.get("marks", ()))
             if entry.get("seat") is None:
                 self.spectators_muted = bool(entry["muted"])
             elif entry["muted"]:
                 self.muted_occupants.add(entry["who"])
+                for mark in marks:
+                    self.muted_marks.setdefault(mark, set()).update(entry.get("spared", ()))
             else:
                 self.muted_occupants.discard(entry["who"])
+                for mark in marks:
+                    self.muted_marks.pop(mark, None)
             return None
         message = {key: value for key, value in entry.items() if key != "type"}
         message["n"] = self.count
@@ -90,14 +116,23 @@ class ChatState:
         if len(self.messages) > KEPT:
             del self.messages[: len(self.messages) - KEPT]
 
-    def muted_seats(self, occupants: list[str | None]) -> list[int]:
-        """The seats whose occupants (their token hashes, by seat) are muted."""
-        return [seat for seat, who in enumerate(occupants) if who is not None and who in self.muted_occupants]
+    def muted_seats(self, occupants: list[str | None], marks: dict[str, set[str]]) -> list[int]:
+        """The seats whose occupants (their token hashes, by seat; ``marks`` by token hash) are muted."""
+        return [
+            seat
+            for seat, who in enumerate(occupants)
+            if who is not None and self.is_muted(seat, who, marks.get(who, set()))
+        ]
 
-    def is_muted(self, seat: int | None, occupant: str | None) -> bool:
+    def is_muted(self, seat: int | None, occupant: str | None, marks: set[str] | frozenset[str] = frozenset()) -> bool:
+        """Whether the person at ``seat`` (``None``: a spectator), holding the seat token
+        ``occupant`` and known by ``marks`` (their identity's and address's names in the room),
+        is muted: by their seat token, or, after leaving and sitting down again, by a mark."""
         if seat is None:
             return self.spectators_muted
-        return occupant is not None and occupant in self.muted_occupants
+        if occupant is not None and occupant in self.muted_occupants:
+            return True
+        return any(occupant not in self.muted_marks.get(mark, {occupant}) for mark in marks)
 
 
 def visible(message: dict[str, Any], seat: int | None, game_no: int, phase: str) -> bool:
@@ -120,7 +155,9 @@ __all__ = [
     "MAX_TEXT",
     "PLAYERS",
     "REACTIONS",
+    "REPORTS",
     "SPECTATORS",
+    "SPECTATORS_SHARE",
     "ChatState",
     "check_reaction",
     "check_text",

@@ -78,7 +78,7 @@ def _web_address(value: str | None, option: str) -> str | None:
     "trusted_proxies",
     multiple=True,
     metavar="ADDRESS[/BITS]",
-    help="a proxy whose X-Forwarded-For/-Proto/-Host (or Forwarded) headers are believed (repeatable)",
+    help="a proxy whose X-Forwarded-For/-Proto/-Host headers are believed (repeatable; Forwarded never is)",
 )
 @click.option(
     "--allow-host",
@@ -239,6 +239,26 @@ def _web_address(value: str | None, option: str) -> str | None:
     help="seconds a room opened by 'play now' waits for people before bots take the open seats",
 )
 @click.option(
+    "--public-rooms",
+    default=3,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="public rooms one client address may have open (created, or made public)",
+)
+@click.option(
+    "--public-seats",
+    default=2,
+    show_default=True,
+    type=click.IntRange(1, 10),
+    help="seats one client address may hold at a public table",
+)
+@click.option(
+    "--word-filter",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="a file of words (one a line) that names and chat may not hold  [default: none]",
+)
+@click.option(
     "--bots",
     "policies",
     multiple=True,
@@ -324,6 +344,9 @@ def serve(
     chat_rate: float,
     chat_burst: float,
     play_now_wait: float,
+    public_rooms: int,
+    public_seats: int,
+    word_filter: Path | None,
     policies: tuple[str, ...],
     log_level: str,
     retain_rooms_days: float,
@@ -392,6 +415,9 @@ def serve(
         chat_rate=chat_rate,
         chat_burst=chat_burst,
         play_now_wait=play_now_wait,
+        public_rooms=public_rooms,
+        public_seats=public_seats,
+        word_filter=word_filter,
         bots=tuple(spec.strip() for specs in policies for spec in specs.split(",") if spec.strip()),
     )
     # Many long-lived games and connections make the collector's full passes long pauses for

@@ -2,9 +2,10 @@
 what is refused before the application sees it (``docs/server.md``, "Running it on the internet").
 
 * **The client's address** is the TCP peer's, unless that peer is a proxy the host named
-  (``--trusted-proxy``): then it is the last address of ``X-Forwarded-For`` (or ``Forwarded``)
-  that is not itself a trusted proxy. A header from anyone else is ignored, so a client cannot
-  pretend to be someone else. IPv6 clients are counted by their /64 network (one household).
+  (``--trusted-proxy``): then it is the last address of ``X-Forwarded-For`` that is not itself a
+  trusted proxy. The header from anyone else is ignored, and ``Forwarded`` from everyone (a
+  proxy passes a client's own on untouched), so a client cannot pretend to be someone else.
+  IPv6 clients are counted by their /64 network (one household).
 * **The request's own address** (scheme and host) comes from ``--public-url`` when it is set,
   else from the request (``X-Forwarded-Proto`` and ``X-Forwarded-Host`` only from a trusted
   proxy): room links are built from it, never from the address the server listens on.
@@ -15,6 +16,8 @@ what is refused before the application sees it (``docs/server.md``, "Running it 
   request's own address, ``--public-url``, nor one of ``--allow-origin``) is refused (``403``).
 * **Bodies** are refused past :data:`BODY_LIMIT` bytes while they stream in (``413``), and a
   ``POST`` to the API must be JSON (``415``), so a plain form on another site cannot post here.
+  A path of the API that does not exist is answered ``404`` and a method it does not take
+  ``405``, as JSON like every answer of the API, before anything else of the request is read.
 * **Security headers** on every response: a Content-Security-Policy (:data:`CONTENT_SECURITY_POLICY`)
   that allows exactly what the page of same-origin scripts and styles needs, no framing,
   ``nosniff``, no referrer, and HSTS when the request came over HTTPS.
@@ -235,24 +238,18 @@ class Edge:
             return False
         return any(ip in network for network in self.trusted)
 
-    def forwarded_for(self, headers: dict[bytes, bytes]) -> list[str]:
-        """The addresses a proxy chain says the request passed through, first to last."""
-        forwarded = headers.get(b"forwarded")
-        if forwarded is not None:
-            chain = []
-            for element in forwarded.decode("latin-1").split(","):
-                for pair in element.split(";"):
-                    key, _, value = pair.strip().partition("=")
-                    if key.lower() == "for":
-                        value = value.strip('"')
-                        if value.startswith("["):
-                            value = value[1 : value.find("]")]
-                        elif value.count(":") == 1:
-                            value = value.split(":")[0]
-                        chain.append(value)
-            return chain
-        xff = headers.get(b"x-forwarded-for")
-        return [part.strip() for part in xff.decode("latin-1").split(",")] if xff else []
+    @staticmethod
+    def forwarded_for(headers: Iterable[tuple[bytes, bytes]]) -> list[str]:
+        """The addresses a proxy chain says the request passed through, first to last: every
+        ``X-Forwarded-For`` header of the request, in order (each proxy appends the address it
+        heard from). ``Forwarded`` is never read: proxies (Caddy among them) pass a client's own
+        ``Forwarded`` on untouched beside the ``X-Forwarded-For`` they set, so believing it
+        would let any client name its own address."""
+        chain: list[str] = []
+        for name, value in headers:
+            if name.lower() == b"x-forwarded-for":
+                chain += [part.strip() for part in value.decode("latin-1").split(",") if part.strip()]
+        return chain
 
     def resolve(self, scope: Scope) -> tuple[str, str, str]:
         """The client's address, the scheme (``http``/``https``) and the host (``name[:port]``)
@@ -263,7 +260,7 @@ class Edge:
         scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
         host = headers.get(b"host", b"").decode("latin-1")
         if self.is_trusted(address):
-            for hop in reversed(self.forwarded_for(headers)):
+            for hop in reversed(self.forwarded_for(scope.get("headers") or [])):
                 address = hop
                 if not self.is_trusted(hop):
                     break
@@ -314,16 +311,31 @@ def _problem(code: str, message: str) -> bytes:
     return json.dumps({"error": code, "message": message}).encode()
 
 
+#: What :class:`EdgeMiddleware`'s ``route`` says of a request to the API: it has a route
+#: (``None``), none at all (``no_route``), or one for other methods (the methods, for ``Allow``).
+RouteCheck = Callable[[Scope], "str | tuple[str, ...] | None"]
+
+
 class EdgeMiddleware:
     """The ASGI middleware that applies :class:`Edge` to every request (see the module
     docstring). The application then sees the client's real address as ``scope["client"]``
     and the address clients reach the server by as ``scope["unokit.base_url"]``.
-    ``refused(code)`` is told of every request refused here."""
+    ``refused(code)`` is told of every request refused here. ``route`` tells whether a
+    request to ``/api/`` has a route: one that has none is answered ``404`` (``no_route``),
+    one that names a route with another method ``405`` (``bad_method``, with ``Allow``),
+    both as JSON, before its body is read."""
 
-    def __init__(self, app: ASGIApp, edge: Edge, refused: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        edge: Edge,
+        refused: Callable[[str], None] | None = None,
+        route: RouteCheck | None = None,
+    ) -> None:
         self.app = app
         self.edge = edge
         self.refused = refused or (lambda _code: None)
+        self.route = route
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -347,6 +359,20 @@ class EdgeMiddleware:
         send = self._secured(send, https=scheme == "https", api=scope["path"].startswith("/api/"))
         if not self.edge.host_allowed(host):
             await self._refuse(send, 421, "bad_host", f"this server does not answer to the name {host_name(host)!r}")
+            return
+        found = self.route(scope) if self.route is not None and scope["path"].startswith("/api/") else None
+        if found == "no_route":
+            await self._refuse(send, 404, "no_route", f"there is no {scope['path'][:80]!r} in the API")
+            return
+        if isinstance(found, tuple):
+            allowed = ", ".join(found)
+            await self._refuse(
+                send,
+                405,
+                "bad_method",
+                f"{scope['method'][:10]} is not allowed here: {allowed}",
+                [(b"allow", allowed.encode())],
+            )
             return
         if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
             if not await self.edge.origin_allowed_now(origin.decode("latin-1") if origin is not None else None, own):
@@ -410,7 +436,9 @@ class EdgeMiddleware:
                 break
         return b"".join(chunks)
 
-    async def _refuse(self, send: Send, status: int, code: str, message: str) -> None:
+    async def _refuse(
+        self, send: Send, status: int, code: str, message: str, extra: list[tuple[bytes, bytes]] | None = None
+    ) -> None:
         self.refused(code)
         body = _problem(code, message)
         await send(
@@ -421,6 +449,7 @@ class EdgeMiddleware:
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode()),
                     (b"connection", b"close"),  # what is left of a refused body is never read
+                    *(extra or []),
                 ],
             }
         )

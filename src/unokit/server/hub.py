@@ -19,11 +19,12 @@ import contextlib
 import fcntl
 import functools
 import gc
+import ipaddress
 import logging
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -36,12 +37,14 @@ from ..core.observation import View
 from . import DEFAULT_SEND_BUFFER, RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, upkeep
 from .authority import Peer, RemoteMarker, Room, new_token, token_hash
 from .botpool import BotPool, default_threads
+from .chat import SPECTATORS_SHARE
 from .cluster import Link, node_channel, room_channel
-from .edge import EdgeConfig, origin_of
+from .edge import Buckets, EdgeConfig, origin_of
 from .metrics import Metrics, count_rooms
 from .protocol import RateLimit, decode, encode, error, websocket_url
 from .room import CLOSED, DEFAULT_NAMES_LANG, RoomError, RoomSpec, RoomState
 from .storage import Append, Pruned, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
+from .work import off_loop
 
 log = logging.getLogger("unokit.server")
 
@@ -52,11 +55,24 @@ CODE_LENGTH = 6
 COLLECT_EVERY = 60.0
 #: Seconds a process waits for the owner of a room to answer a forwarded message.
 FORWARD_TIMEOUT = 5.0
+#: Seconds of silence from the owner after which a follower tries to take the room over: the
+#: claim succeeds only when the owner is gone (no session in the database) or its lease ran out,
+#: so trying early costs one query and never takes a live owner's room.
+FORWARD_QUIET = 0.5
+#: Leases renewed in one call of the writer thread: at 1,000 rooms one statement held the writer
+#: 15 to 30 ms (every room's write waited); a chunk holds it about a tenth of that, and writes
+#: are committed between chunks.
+RENEW_CHUNK = 100
 #: The most public rooms a lobby list reads.
 LOBBY_LIMIT = 200
 #: The rules of a room that "play now" opens: the variant's own, for one hand (a quick game
 #: among strangers; a host who wants a game to 500 creates a public room).
 PLAY_NOW_OPTIONS = {"rounds": 1}
+#: Seconds between two readings of the bans (``unokit admin ban`` on the database, or on
+#: another process of a cluster, takes effect within this long).
+BANS_EVERY = 5.0
+#: Reports one client address may make a minute, and at once.
+REPORT_RATE, REPORT_BURST = 5.0, 10.0
 
 
 @dataclass
@@ -95,6 +111,9 @@ class ServerConfig:
     chat_rate: float = 1.0
     chat_burst: float = 5.0
     play_now_wait: float = 20.0
+    public_rooms: int = 3  # open public rooms one client address may have created
+    public_seats: int = 2  # seats one client address may hold at a public table
+    word_filter: Path | None = None
     #: Trained policies offered to hosts as seat bots (``policy:FILE.onnx``; ``docs/server.md``).
     bots: tuple[str, ...] = ()
     node: str = field(default_factory=lambda: secrets.token_hex(8))
@@ -129,6 +148,7 @@ class Hub:
         self.connections = 0
         self.local_peers: dict[str, Peer] = {}  # conn_id -> peer, for replies to forwarded messages
         self._pending: dict[str, asyncio.TimerHandle] = {}
+        self._waiting: dict[str, tuple[str, Peer, object]] = {}  # key -> (room, peer, id) of a forward
         self._tasks: list[asyncio.Task[None]] = []
         self._lock_file: IO[str] | None = None
         self.link: Link | None = None  # with PostgreSQL: the other processes
@@ -146,6 +166,13 @@ class Hub:
         self.open_connections: Callable[[], int] = lambda: self.connections  # the TCP guard's count, when there is one
         #: The origins of the cluster's processes (``--node-url``), kept by :meth:`refresh_nodes`.
         self.node_origins: set[str] = set()
+        self.public_seats = config.public_seats
+        #: Chat per client address across every room, and reports per address.
+        self._chat_by_address = Buckets(config.chat_rate * SPECTATORS_SHARE, config.chat_burst * 2)
+        self._reports = Buckets(REPORT_RATE / 60, REPORT_BURST)
+        #: The bans in force, as read at the last :meth:`refresh_bans`: identity hashes, networks.
+        self.banned_identities: dict[str, float | None] = {}
+        self.banned_networks: list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, float | None]] = []
 
     @property
     def clustered(self) -> bool:
@@ -182,7 +209,12 @@ class Hub:
                     "(they serve them by forwarding); with several processes, give each its own --node-url"
                 )
             await self.refresh_nodes()
-        self._tasks.append(asyncio.create_task(self._sweeper(), name="unokit-sweep"))
+        await self.refresh_bans()
+        period = self.config.lease_seconds / 3 if self.clustered else self.config.sweep_seconds
+        sweeper = self._every(min(period, self.config.sweep_seconds), self._sweep, "the sweep")
+        self._tasks.append(asyncio.create_task(sweeper, name="unokit-sweep"))
+        bans = self._every(BANS_EVERY, self.refresh_bans, "reading the bans")
+        self._tasks.append(asyncio.create_task(bans, name="unokit-bans"))
         self.ready = True
 
     async def stop(self) -> None:
@@ -229,14 +261,16 @@ class Hub:
         self._lock_file = handle
 
     # ------------------------------------------------------------------ rooms
-    async def create_room(self, request: dict[str, Any], base_url: str) -> dict[str, Any]:
-        """Create a room from an HTTP request body, with links under ``base_url`` (where the
-        client reaches this server); ``bots`` seats a bot of each name at its last seats. Raise
-        :class:`RoomError` ``bad_room`` (``bad_bot`` for an unknown bot)."""
+    async def create_room(self, request: dict[str, Any], base_url: str, client: str = "") -> dict[str, Any]:
+        """Create a room from an HTTP request body of the address ``client``, with links under
+        ``base_url`` (where the client reaches this server); ``bots`` seats a bot of each name
+        at its last seats. Raise :class:`RoomError` ``bad_room`` (``bad_bot`` for an unknown
+        bot), and for a public room ``banned`` or ``too_many_rooms`` (``--public-rooms``)."""
         unknown = set(request) - {"variant", "players", "options", "settings", "public", "bots", "lang"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
-        spec = RoomSpec.build(
+        spec = await off_loop(
+            RoomSpec.build,
             request.get("variant", "classic"),
             request.get("players"),
             request.get("options"),
@@ -251,16 +285,37 @@ class Hub:
             raise RoomError("bad_room", f"'bots' may fill at most {spec.players - 1} of the {spec.players} seats")
         for bot in bots:
             RoomState.check_bot(bot)
-        return await self._new_room(spec, base_url, bots)
+        if spec.public:
+            await self.check_public_room(client)
+        return await self._new_room(spec, base_url, bots, client)
 
-    async def _new_room(self, spec: RoomSpec, base_url: str, bots: list[str] | None = None) -> dict[str, Any]:
-        """A new room of ``spec`` with links under ``base_url``, ``bots`` seated at its last seats."""
+    async def check_public_room(self, client: str) -> None:
+        """Raise :class:`RoomError` unless the address ``client`` may open one more public
+        room: it is banned (``banned``), or has ``--public-rooms`` open (``too_many_rooms``)."""
+        if self.banned(client, None):
+            raise RoomError("banned", "you are banned from this server's public rooms")
+        if await asyncio.to_thread(self.store.public_rooms_of, client) >= self.config.public_rooms:
+            raise RoomError(
+                "too_many_rooms",
+                f"your address has {self.config.public_rooms} public rooms open, the most it may: close one first",
+                most=self.config.public_rooms,
+            )
+
+    async def _new_room(
+        self, spec: RoomSpec, base_url: str, bots: list[str] | None = None, client: str = ""
+    ) -> dict[str, Any]:
+        """A new room of ``spec`` made by the address ``client``, with links under ``base_url``,
+        ``bots`` seated at its last seats."""
         host = new_token()
         listing = RoomState("", spec).listing()
         listed = None if listing is None else encode(listing)
+        public_json = spec.to_json()
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if await asyncio.to_thread(self.store.create_room, code, spec.to_json(), token_hash(host), listed):
+            made = functools.partial(
+                self.store.create_room, code, public_json, token_hash(host), listed, client or None, spec.public
+            )
+            if await asyncio.to_thread(made):
                 break
         else:
             raise RoomError("unavailable", "no free room code was found; try again")
@@ -297,18 +352,20 @@ class Hub:
                 waiting.append(entry)
         return {"waiting": waiting, "playing": playing}
 
-    async def play_now(self, request: dict[str, Any], base_url: str) -> dict[str, Any]:
+    async def play_now(self, request: dict[str, Any], base_url: str, client: str = "") -> dict[str, Any]:
         """A public room of the asked variant with an open seat, or a new one (one hand of the
         variant's rules, :data:`PLAY_NOW_OPTIONS`) that bots fill when nobody else comes within
         ``play_now_wait`` seconds (it has no host), with links under ``base_url``. The answer
-        is the room's code and link, and ``created``; the client then joins it with ``hello``."""
+        is the room's code and link, and ``created``; the client then joins it with ``hello``.
+        A banned address is refused, and one that has ``--public-rooms`` open may only join."""
         unknown = set(request) - {"variant", "players"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
         settings = {"fill_seconds": self.config.play_now_wait}
-        spec = RoomSpec.build(
-            request.get("variant", "classic"), request.get("players"), PLAY_NOW_OPTIONS, settings, True
-        )
+        variant, players = request.get("variant", "classic"), request.get("players")
+        spec = await off_loop(RoomSpec.build, variant, players, PLAY_NOW_OPTIONS, settings, True, hosted=False)
+        if self.banned(client, None):
+            raise RoomError("banned", "you are banned from this server's public rooms")
         async with self._play_now_lock:
             lobby = await self.lobby(base_url)
             fits = [
@@ -319,7 +376,8 @@ class Hub:
             if fits:
                 best = min(fits, key=lambda room: room["open_seats"])
                 return {"room": best["room"], "link": best["link"], "created": False}
-            created = await self._new_room(spec, base_url)
+            await self.check_public_room(client)
+            created = await self._new_room(spec, base_url, client=client)
         return {"room": created["room"], "link": created["link"], "created": True}
 
     async def room(self, code: str) -> Room | None:
@@ -364,6 +422,7 @@ class Hub:
         for entry in await asyncio.to_thread(self.store.chat, code):
             room.chat.apply(entry)
         room.owner_node = self.node if owner else row.owner
+        room.creator = row.creator
         self.rooms[code] = room
         if owner:
             room.submit("become_owner")
@@ -391,8 +450,81 @@ class Hub:
         except SQLAlchemyError as exc:
             raise StorageError(f"the database refused the write: {exc}") from None
 
-    def chat_limit(self) -> RateLimit:
-        return RateLimit(self.config.chat_rate, self.config.chat_burst)
+    def chat_limit(self, share: float = 1.0) -> RateLimit:
+        return RateLimit(self.config.chat_rate * share, self.config.chat_burst * share)
+
+    def chat_allowed(self, client: str) -> bool:
+        return self._chat_by_address.allow(client)
+
+    def report_allowed(self, client: str) -> bool:
+        return self._reports.allow(client)
+
+    async def keep_report(self, report: dict[str, Any]) -> None:
+        try:
+            await asyncio.to_thread(functools.partial(self.store.add_report, **report))
+        except SQLAlchemyError as exc:
+            raise RoomError("unavailable", "the report could not be kept; try again") from exc
+        self.metrics.reports.inc()
+        log.info("room %s: a player reported a %s", report["room"], report["kind"], extra={"room": report["room"]})
+
+    async def identities(self, code: str) -> dict[str, str]:
+        return await asyncio.to_thread(self.store.room_identities, code)
+
+    async def load_chat(self, code: str) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(self.store.chat, code)
+
+    async def may_list(self, room: Room) -> bool:
+        if room.creator is None:
+            return True
+        return await asyncio.to_thread(self.store.public_rooms_of, room.creator) < self.config.public_rooms
+
+    # ------------------------------------------------------------------ bans
+    def banned(self, client: str, player: str | None) -> bool:
+        """Whether the address ``client`` or the identity (hash) ``player`` is banned now."""
+        now = time.time()
+        if player is not None:
+            until = self.banned_identities.get(player, 0.0)
+            if until is None or until > now:
+                return True
+        if not self.banned_networks:
+            return False
+        try:
+            address = ipaddress.ip_network(client, strict=False)
+        except ValueError:
+            return False
+        return any(
+            (until is None or until > now) and address.version == network.version and address.overlaps(network)
+            for network, until in self.banned_networks
+        )
+
+    async def refresh_bans(self) -> None:
+        """Read the bans in force, and end the connections of banned people in public rooms
+        (their seats stay; a stand-in plays them, as for anyone who left)."""
+        found = await asyncio.to_thread(self.store.bans_list, time.time())
+        identities: dict[str, float | None] = {}
+        networks = []
+        for ban in found:
+            if ban["kind"] == "identity":
+                identities[ban["value"]] = ban["until"]
+            else:
+                with contextlib.suppress(ValueError):
+                    networks.append((ipaddress.ip_network(ban["value"], strict=False), ban["until"]))
+        self.banned_identities, self.banned_networks = identities, networks
+        for peer in list(self.local_peers.values()):
+            room = getattr(peer, "room", None)
+            if room is not None and room.state.public_room and self.banned(peer.client, peer.player):
+                peer.deliver(error("banned", "you are banned from this server's public rooms"))
+                peer.close("banned")
+
+    @staticmethod
+    async def _every(seconds: float, work: Callable[[], Awaitable[None]], what: str) -> None:
+        """Run ``work`` every ``seconds`` until cancelled; a failure is logged, never fatal."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await work()
+            except Exception:
+                log.exception("%s failed", what)
 
     def chat_published(self, room: Room, message: dict[str, Any]) -> None:
         if self.link is not None and room.remote_seats:
@@ -449,6 +581,14 @@ class Hub:
         assert self.link is not None
         await self.link.unlisten(room_channel(room.code))
         room.submit("become_owner")
+        # Messages forwarded to the old owner will never be answered: say so now, so that their
+        # clients send them again at once, to this process.
+        for key, (code, peer, reply_to) in list(self._waiting.items()):
+            handle = self._pending.pop(key, None) if code == room.code else None
+            if handle is not None:
+                handle.cancel()
+                del self._waiting[key]
+                peer.deliver(error("unavailable", "this room changed hands: send it again", reply_to))
 
     async def refused(self, room: Room) -> None:
         """A write of ``room`` was refused: if another process holds its lease now (this
@@ -504,6 +644,8 @@ class Hub:
                 "conn": peer.conn_id,
                 "seat": peer.seat,
                 "name": peer.name,
+                "client": peer.client,
+                "player": peer.player,
                 "msg": message,
             },
         )
@@ -511,12 +653,29 @@ class Hub:
 
         def expire() -> None:
             if self._pending.pop(key, None) is not None:
+                self._waiting.pop(key, None)
                 peer.deliver(
                     error("unavailable", "the process that runs this room did not answer; try again", message.get("id"))
                 )
 
-        self._pending[key] = asyncio.get_running_loop().call_later(FORWARD_TIMEOUT, expire)
+        loop = asyncio.get_running_loop()
+        self._pending[key] = loop.call_later(FORWARD_TIMEOUT, expire)
+        self._waiting[key] = (room.code, peer, message.get("id"))
+        loop.call_later(FORWARD_QUIET, self._owner_quiet, room.code, key)
         setattr(peer, "pending_forward", key)  # noqa: B010 - local peers have the attribute
+
+    def _owner_quiet(self, code: str, key: str) -> None:
+        """A forwarded message of room ``code`` is still unanswered after :data:`FORWARD_QUIET`:
+        try to take the room over now (it succeeds only if its owner is gone), rather than at
+        the next sweep."""
+        room = self.rooms.get(code)
+        if key in self._pending and room is not None and not room.owner and not self.stopping:
+            asyncio.get_running_loop().create_task(self._claim_quiet(room))
+
+    async def _claim_quiet(self, room: Room) -> None:
+        with contextlib.suppress(SQLAlchemyError):
+            if not room.owner and await self._claim(room.code):
+                await self._take_over(room, room.owner_node)
 
     def reply(self, node: str, conn_id: str, message: dict[str, Any]) -> None:
         """Answer a message that process ``node`` forwarded for its connection ``conn_id``."""
@@ -556,6 +715,7 @@ class Hub:
                 room.submit("remote_chat", payload["m"])
         elif kind == "fwd":
             remote = RemotePeer(self, payload["from"], payload["conn"], payload.get("seat"), payload.get("name"))
+            remote.client, remote.player = str(payload.get("client", "")), payload.get("player")
             message = payload["msg"]
             if room is not None and room.owner:
                 room.submit("hello" if message["type"] == "hello" else "msg", remote, message)
@@ -578,6 +738,7 @@ class Hub:
         handle = self._pending.pop(key, None) if key else None
         if handle is not None:
             handle.cancel()
+            self._waiting.pop(key or "", None)
         message = payload["msg"]
         room = getattr(peer, "room", None)
         if room is None:
@@ -589,16 +750,6 @@ class Hub:
             room.submit("remote_reply", peer, message)
 
     # ------------------------------------------------------------------ the sweeper
-    async def _sweeper(self) -> None:
-        period = self.config.lease_seconds / 3 if self.clustered else self.config.sweep_seconds
-        period = min(period, self.config.sweep_seconds)
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self._sweep()
-            except Exception:
-                log.exception("the sweep failed")
-
     async def _sweep(self) -> None:
         now = time.time()
         if self.clustered:
@@ -693,7 +844,12 @@ class Hub:
         await self.refresh_nodes()
         owned = [code for code, room in self.rooms.items() if room.owner]
         assert self.writer is not None  # in turn with the writes: see :class:`.storage.Writer`
-        held = await self.writer.call(functools.partial(self.store.renew, self.node, owned, self.config.lease_seconds))
+        held: set[str] = set()
+        for start in range(0, len(owned), RENEW_CHUNK):  # the batches waiting go in between
+            chunk = owned[start : start + RENEW_CHUNK]
+            held |= await self.writer.call(
+                functools.partial(self.store.renew, self.node, chunk, self.config.lease_seconds)
+            )
         for code in owned:
             room = self.rooms.get(code)
             if code not in held and room is not None:
@@ -747,6 +903,8 @@ class RemotePeer(RemoteMarker):
         self.seat = seat
         self.name = name
         self.role = "player" if seat is not None else "spectator"
+        self.client = ""  # its address and identity, as the process it connected to knows them
+        self.player: str | None = None
 
     def deliver(self, message: dict[str, Any] | str) -> None:
         body = decode(message) if isinstance(message, str) else message

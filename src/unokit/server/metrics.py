@@ -75,6 +75,7 @@ class Metrics:
         self.games_started = Counter("unokit_games_started", "Games started", registry=self.registry)
         self.games_finished = Counter("unokit_games_finished", "Games played to their end", registry=self.registry)
         self.rooms_created = Counter("unokit_rooms_created", "Rooms created", registry=self.registry)
+        self.reports = Counter("unokit_reports", "Players' reports kept", registry=self.registry)
         self.rooms_closed = Counter(
             "unokit_rooms_closed", "Rooms closed, by reason", ["reason"], registry=self.registry
         )

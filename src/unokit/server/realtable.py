@@ -39,6 +39,7 @@ from ..core.launcher import (
 )
 from ..core.rng import Rng
 from ..play.scorekeeper import CardError, ScoreTable, hand_points, new_table
+from .work import off_loop
 
 #: The launcher models a virtual launcher offers (``scripted`` needs a script: not a toy).
 VIRTUAL_MODELS = ("random", "pattern", "one_card")
@@ -224,7 +225,7 @@ def _post(handler: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[Requ
         if not isinstance(body, dict):
             return JSONResponse({"error": "bad_request", "message": "the body must be a JSON object"}, status_code=400)
         try:
-            return JSONResponse(handler(body))
+            return JSONResponse(await off_loop(handler, body))
         except BadRequest as exc:
             body = {"error": exc.code, "message": str(exc), **({"params": exc.params} if exc.params else {})}
             return JSONResponse(body, status_code=400)

@@ -15,6 +15,8 @@ game is over; the players mark themselves ready to play again, or the host start
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib.util
 import math
 import re
 import unicodedata
@@ -23,9 +25,11 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from .. import Event, Game, InvalidActionError, UnokitError
-from ..bots import POLICY_PREFIX, bot_names, level_names
+from ..bots import POLICY_PREFIX, level_names
+from ..bots.levels import DEFAULT_LEVEL
 from ..i18n import LANGUAGES, catalog
 from ..record import GameRecord, Result, Seat
+from . import wordfilter
 
 LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
 PHASES = (LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED)
@@ -66,8 +70,21 @@ def offer_policies(specs: list[str]) -> None:
 def seat_bots() -> list[str]:
     """The names of :data:`SEAT_BOTS` that this server can seat: every level (a level whose bot
     is not installed plays its fallback) and the installed engine bots; then the offered policies."""
-    installed = set(bot_names()) | set(level_names())
-    return [name for name in SEAT_BOTS if name in installed] + list(POLICY_BOTS)
+    return [name for name in SEAT_BOTS if name in installed_bots()] + list(POLICY_BOTS)
+
+
+#: The bots of :data:`SEAT_BOTS` that need an optional extra, and the module it installs.
+OPTIONAL_BOTS = {"ismcts_fast": "numba"}
+
+
+@functools.cache
+def installed_bots() -> frozenset[str]:
+    """The levels and the engine bots installed here. Found without importing the bots: one of
+    them brings numba, seconds of CPU that a request must not spend on the loop that serves the
+    rooms (the test suite checks that this agrees with :func:`unokit.bots.bot_names`)."""
+    return frozenset(
+        name for name in SEAT_BOTS if name not in OPTIONAL_BOTS or importlib.util.find_spec(OPTIONAL_BOTS[name])
+    ) | frozenset(level_names())
 
 
 def bot_spec(name: str) -> str:
@@ -129,10 +146,29 @@ def name_columns(name: str) -> int:
     return columns
 
 
+def stacked_marks(text: str) -> bool:
+    """Whether a character of ``text`` carries more than :data:`NAME_MARKS` combining marks
+    (scripts need two or three; more only stack up over the lines around them)."""
+    marks = 0
+    for ch in text:
+        marks = marks + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if marks > NAME_MARKS:
+            return True
+    return False
+
+
+def sender(code: str, key: str) -> str:
+    """The name a chat message's sender goes by in room ``code`` (``from``): the same for every
+    message of one person there, and telling nothing else. ``key`` is a seat's token hash, or
+    a spectator's identity hash or address."""
+    return hashlib.sha256(f"{code}:{key}".encode()).hexdigest()[:16]
+
+
 def check_name(name: object) -> str:
     """The cleaned form of a new player's ``name``; raise :class:`RoomError` ``bad_name``
     naming what is wrong (empty, too long or too wide, an invisible or control character, a
-    stack of combining marks, a bot's or a seat's name)."""
+    stack of combining marks, a bot's or a seat's name), ``filtered`` when it holds a word of
+    the host's filter (:mod:`.wordfilter`)."""
     if not isinstance(name, str):
         raise RoomError("bad_name", "a player's 'name' must be text")
     text = clean_name(name)
@@ -142,16 +178,15 @@ def check_name(name: object) -> str:
         raise RoomError(
             "bad_name", f"a player's name may be at most {NAME_CHARACTERS} characters and {NAME_COLUMNS} columns wide"
         )
-    marks = 0
     for ch in text:
-        category = unicodedata.category(ch)
-        if category in NAME_FORBIDDEN or any(low <= ord(ch) <= high for low, high in WIDE_GLYPHS):
+        if unicodedata.category(ch) in NAME_FORBIDDEN or any(low <= ord(ch) <= high for low, high in WIDE_GLYPHS):
             raise RoomError("bad_name", f"a player's name cannot contain the character U+{ord(ch):04X}")
-        marks = marks + 1 if category in ("Mn", "Me") else 0
-        if marks > NAME_MARKS:
-            raise RoomError("bad_name", f"a player's name may carry at most {NAME_MARKS} marks on one character")
+    if stacked_marks(text):
+        raise RoomError("bad_name", f"a player's name may carry at most {NAME_MARKS} marks on one character")
     if RESERVED_NAME.fullmatch(text):
         raise RoomError("bad_name", f"{text!r} is how the table names a bot or an empty seat: choose another name")
+    if wordfilter.refused(text):
+        raise RoomError("filtered", "this name holds a word this server does not allow: choose another name")
     return text
 
 
@@ -227,7 +262,7 @@ class Settings:
     bot_seconds: float = 1.0
     grace_seconds: float = 30.0
     hand_pause_seconds: float = 10.0
-    standin_bot: str = "heuristic"
+    standin_bot: str = DEFAULT_LEVEL
     fill_seconds: float = 0.0
 
     LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
@@ -282,7 +317,9 @@ class SeatState:
     ready: bool = False
     standin_moves: int = 0  # moves a stand-in bot made for this person since they last acted
 
-    def public(self, seat: int) -> dict[str, Any]:
+    def public(self, seat: int, code: str) -> dict[str, Any]:
+        """The seat as everyone sees it in room ``code``; a player's ``from`` is the name their
+        chat messages go by (:func:`sender`), so that a page can mute or report them."""
         return {
             "seat": seat,
             "kind": self.kind,
@@ -290,6 +327,7 @@ class SeatState:
             "bot": self.bot,
             "ready": self.ready,
             "standin_moves": self.standin_moves,
+            "from": sender(code, self.token_hash) if self.token_hash is not None else None,
         }
 
     def occupant(self) -> str | None:
@@ -311,6 +349,8 @@ class RoomSpec:
     settings: Settings
     public: bool = False
     lang: str = DEFAULT_NAMES_LANG  # the language of its bots' names (its creator's)
+    #: False for a room nobody hosts ("play now"): its players may quiet its spectators.
+    hosted: bool = True
 
     @staticmethod
     def build(
@@ -320,6 +360,7 @@ class RoomSpec:
         settings: object,
         public: object = False,
         lang: object = DEFAULT_NAMES_LANG,
+        hosted: bool = True,
     ) -> RoomSpec:
         """Check a requested room with the engine; raise :class:`RoomError` ``bad_room``."""
         if not isinstance(variant, str) or len(variant) > 200:
@@ -342,7 +383,7 @@ class RoomSpec:
         if not isinstance(lang, str) or lang not in LANGUAGES:
             raise RoomError("bad_room", f"'lang' must be one of {', '.join(LANGUAGES)}")
         options_used = trial.options.as_dict(trial.rules)
-        return RoomSpec(trial.variant, trial.n, options_used, Settings.from_json(settings), public, lang)
+        return RoomSpec(trial.variant, trial.n, options_used, Settings.from_json(settings), public, lang, hosted)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -352,15 +393,17 @@ class RoomSpec:
             "settings": self.settings.to_json(),
             "public": self.public,
             "lang": self.lang,
+            "hosted": self.hosted,
         }
 
     @staticmethod
     def from_json(obj: dict[str, Any]) -> RoomSpec:
         """The spec :meth:`to_json` wrote (a room stored before rooms had a language names its
-        bots in :data:`DEFAULT_NAMES_LANG`)."""
+        bots in :data:`DEFAULT_NAMES_LANG`; one stored before "hosted" was written is hosted)."""
         settings = Settings(**obj["settings"])
         public, lang = bool(obj.get("public", False)), obj.get("lang", DEFAULT_NAMES_LANG)
-        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), settings, public, lang)
+        hosted = bool(obj.get("hosted", True))
+        return RoomSpec(obj["variant"], obj["players"], dict(obj["options"]), settings, public, lang, hosted)
 
     @functools.cached_property
     def changed_options(self) -> dict[str, Any]:
@@ -387,12 +430,19 @@ class RoomState:
         self.game_no = 0
         self.seed = 0
         self.moves: list[tuple[int, str]] = []
+        #: The events of each step of the current game (step 0: its deal; then one per move),
+        #: full and unredacted, with the seat a stand-in bot played in that move (the room's
+        #: log in words, sent to a client at its ``hello``: ``docs/protocol.md``, ``state``).
+        self.steps: list[tuple[list[Event], int | None]] = []
         self.started_at: str | None = None
         self.closed_reason: str | None = None
         self.last_standin: int | None = None  # the seat a stand-in played in the last entry
         self.public_room = spec.public
         self.host_seat: int | None = None
         self._settings = spec.settings.to_json()
+        #: The events of the next hand's deal while the room pauses between hands: told when
+        #: the next hand starts (``continue``), to whoever holds each seat then.
+        self.next_deal: list[Event] = []
 
     # ------------------------------------------------------------------ folding
     def apply(self, entry: dict[str, Any]) -> list[Event]:
@@ -427,6 +477,7 @@ class RoomState:
                 self.moves = []
                 self.started_at = entry.get("at")
                 self.game, events = Game.new(self.spec.variant, self.spec.players, self.seed, **self.spec.options)
+                self.steps = [(events, None)]
                 self.phase = PLAYING
                 for seat in self.seats:
                     seat.ready = False
@@ -441,15 +492,17 @@ class RoomState:
                 except UnokitError as exc:  # the engine refused and changed nothing
                     raise RoomError("illegal", str(exc), cause=exc) from None
                 self.moves.append((seat, action.text))
+                self.steps.append((events, seat if entry.get("standin") else None))
                 occupant = self.seats[seat]
                 if entry.get("standin"):
                     occupant.standin_moves += 1
                     self.last_standin = seat
                 elif occupant.kind == "human" and not self._reaction(action.text):
                     occupant.standin_moves = 0
-                self._after_action(events)
+                events = self._after_action(events)
             elif kind == "continue":
                 self.phase = PLAYING
+                events, self.next_deal = self.next_deal, []
             elif kind == "close":
                 self.phase = CLOSED
                 self.closed_reason = entry.get("reason", "closed")
@@ -471,12 +524,35 @@ class RoomState:
         if self.host_seat == seat:
             self.host_seat = None
 
-    def _after_action(self, events: list[Event]) -> None:
+    def _after_action(self, events: list[Event]) -> list[Event]:
+        """The phase after an action and the events it tells now: a hand that ends (not the
+        game) pauses the room, and the next hand's deal, which the engine made with the same
+        action, waits in :attr:`next_deal` until the pause ends. Seats may change hands during
+        the pause, so nobody sees a hand before it belongs to its player: the deal is
+        determined by the seed and the actions as always, and shown only to who plays it."""
         game = self._game()
         if game.is_over:
             self.phase = FINISHED
-        elif self.spec.settings.hand_pause_seconds > 0 and any(e["type"] == "round_end" for e in events):
+            return events
+        ended = next((i for i, e in enumerate(events) if e["type"] == "round_end"), None)
+        if self.spec.settings.hand_pause_seconds > 0 and ended is not None:
             self.phase = HAND_OVER
+            self.next_deal = events[ended + 1 :]
+            return events[: ended + 1]
+        return events
+
+    def observe(self, seat: int | None) -> dict[str, Any] | None:
+        """What ``seat`` (``None``: a spectator) sees of the current game (``None`` before the
+        first). Between hands every seat sees the table as a spectator does: the next hand is
+        dealt, but it is its player's only once the pause is over."""
+        game = self.game
+        if game is None:
+            return None
+        if self.phase != HAND_OVER:
+            return game.observe(seat)
+        view = game.observe(None)
+        view["seat"] = seat
+        return view
 
     def _game(self) -> Game:
         if self.game is None:
@@ -647,19 +723,25 @@ class RoomState:
             "players": self.spec.players,
             "options": dict(self.spec.options),
             "settings": self._settings,
-            "seats": [seat.public(i) for i, seat in enumerate(self.seats)],
+            "seats": [seat.public(i, self.code) for i, seat in enumerate(self.seats)],
             "game_no": self.game_no,
             "version": self.seq,
             "closed_reason": self.closed_reason,
             "public": self.public_room,
             "host_seat": self.host_seat,
+            "hosted": self.spec.hosted,
         }
 
+    def people(self) -> int:
+        """How many people sit in the room (not bots)."""
+        return sum(1 for seat in self.seats if seat.kind == "human")
+
     def listing(self) -> dict[str, Any] | None:
-        """The room as a lobby list shows it, or ``None`` when it is not public (a private room
-        is never listed): what it plays, the options changed from the variant's defaults, its
-        phase, its open seats and its host's name."""
-        if not self.public_room or self.phase == CLOSED:
+        """The room as a lobby list shows it, or ``None`` when it is not listed: a private room
+        never is, nor a public one before someone sits in it (a room nobody joined is no game
+        to find). What it plays, the options changed from the variant's defaults, its phase,
+        its open seats, the people seated and its host's name."""
+        if not self.public_room or self.phase == CLOSED or not self.people():
             return None
         host = self.seats[self.host_seat].name if self.host_seat is not None else None
         return {
@@ -668,6 +750,7 @@ class RoomState:
             "options": self.spec.changed_options,
             "phase": self.phase,
             "open_seats": self.open_seats(),
+            "people": self.people(),
             "host": host,
             "names": [seat.name for seat in self.seats if seat.kind != "open"],
             "game_no": self.game_no,

@@ -96,9 +96,14 @@ rooms = Table(
     Column("public", Boolean, nullable=False, default=False),
     Column("listing", Text, nullable=True),
     Column("closed_at", Float, nullable=True),
+    #: The address that created an open public room (the cap per address); ``NULL`` once closed.
+    Column("creator", String(64), nullable=True),
+    #: The people seated in a public room: the lobby lists the fullest first.
+    Column("people", Integer, nullable=False, default=0, server_default="0"),
     Index("rooms_open_activity", "closed", "last_activity"),
     Index("rooms_public", "public", "closed"),
     Index("rooms_closed_at", "closed", "closed_at"),
+    Index("rooms_creator", "creator", "closed"),
 )
 
 room_log = Table(
@@ -155,6 +160,36 @@ room_players = Table(
     Column("token_hash", String(64), primary_key=True),
     Column("player", String(64), nullable=False),
     Index("room_players_player", "player"),
+)
+
+#: What players reported (a chat line, a name, a player's conduct): the room, the identities
+#: (hashes) of who reported and who was reported, the reported name and the chat lines around
+#: it (JSON), nothing else. Kept ``--retain-rooms`` days.
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("room", String(16), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("reporter", String(64), nullable=True),
+    Column("reported", String(64), nullable=True),
+    Column("name", Text, nullable=True),
+    Column("lines", Text, nullable=False),
+    Index("reports_at", "at"),
+)
+
+#: Identities (their hashes) and addresses (networks) banned from public rooms and chat, until
+#: ``until`` (``NULL``: for good); every process of a cluster reads them.
+bans = Table(
+    "bans",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),
+    Column("value", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("until", Float, nullable=True),
+    Column("reason", Text, nullable=True),
 )
 
 player_games = Table(
@@ -289,7 +324,7 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
 #: The revision of the newest migration in ``migrations/versions`` (a test checks that it is
 #: Alembic's head). A database already at it is not migrated, so a start that finds its schema
 #: current never imports Alembic (a third of the server's start-up time).
-SCHEMA_HEAD = "0003"
+SCHEMA_HEAD = "0004"
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -330,6 +365,7 @@ class RoomRow:
     owner_url: str | None
     lease_until: float
     last_activity: float
+    creator: str | None = None
 
 
 @dataclass
@@ -341,6 +377,7 @@ class Pruned:
     chat: int = 0
     records: int = 0
     players: int = 0  # identities forgotten (:meth:`Store.prune_players`)
+    reports: int = 0  # reports older than the rooms' retention, and bans that ran out then
 
 
 @dataclass
@@ -349,7 +386,8 @@ class Append:
     finished game's record, whether the room is now closed, and what else the change touched:
 
     * ``chat``: chat-log entries, numbered from ``chat_after + 1``;
-    * ``listing``: the room's new ``(public, listing JSON or None)`` for the lobby list;
+    * ``listing``: the room's new ``(public, listing JSON or None, people seated)`` for the
+      lobby list;
     * ``game_seats``: with a record, the ``(seat, token hash)`` of its players and the game's
       ``game_summary`` JSON, so that each identity linked to one of them gets the game.
     """
@@ -361,7 +399,7 @@ class Append:
     close: bool = False
     chat: list[dict[str, Any]] = field(default_factory=list)
     chat_after: int = 0
-    listing: tuple[bool, str | None] | None = None
+    listing: tuple[bool, str | None, int] | None = None
     game_seats: list[tuple[int, str]] = field(default_factory=list)
     game_summary: str = "{}"
     #: The process writing as the room's owner: the write is refused unless that process holds
@@ -404,9 +442,18 @@ class Store:
             yield connection
 
     # ------------------------------------------------------------------ rooms
-    def create_room(self, code: str, spec: dict[str, Any], host_hash: str, listing: str | None = None) -> bool:
-        """Insert a new room (listed in the lobby with ``listing`` when it is given); False when
-        ``code`` is taken."""
+    def create_room(
+        self,
+        code: str,
+        spec: dict[str, Any],
+        host_hash: str,
+        listing: str | None = None,
+        creator: str | None = None,
+        public: bool | None = None,
+    ) -> bool:
+        """Insert a new room (``public``, by default when it has a ``listing``, which lists it in
+        the lobby; made by the client address ``creator``, counted while it is open); False
+        when ``code`` is taken."""
         now = time.time()
         try:
             with self.begin() as c:
@@ -422,8 +469,10 @@ class Store:
                         seq=0,
                         closed=False,
                         lease_until=0.0,
-                        public=listing is not None,
+                        public=listing is not None if public is None else public,
                         listing=listing,
+                        creator=creator,
+                        people=0,
                     )
                 )
         except SQLAlchemyError:
@@ -445,6 +494,7 @@ class Store:
             owner_url=row.owner_url,
             lease_until=row.lease_until,
             last_activity=row.last_activity,
+            creator=row.creator,
         )
 
     def log(self, code: str, after: int = 0) -> list[tuple[int, dict[str, Any]]]:
@@ -471,7 +521,8 @@ class Store:
         return [decode(row.entry) for row in rows]
 
     def public_rooms(self, since: float, limit: int) -> list[tuple[str, dict[str, Any]]]:
-        """The open public rooms active since ``since``, newest first, with their listings."""
+        """The open public rooms active since ``since``, with their listings: the most people
+        seated first, then the most recently active."""
         with self.begin() as c:
             rows = c.execute(
                 select(rooms.c.code, rooms.c.listing)
@@ -481,10 +532,20 @@ class Store:
                     rooms.c.listing.is_not(None),
                     rooms.c.last_activity >= since,
                 )
-                .order_by(rooms.c.last_activity.desc())
+                .order_by(rooms.c.people.desc(), rooms.c.last_activity.desc())
                 .limit(limit)
             ).all()
         return [(row.code, decode(row.listing)) for row in rows]
+
+    def public_rooms_of(self, creator: str) -> int:
+        """How many open public rooms the client address ``creator`` made."""
+        with self.begin() as c:
+            count = c.scalar(
+                select(func.count()).where(
+                    rooms.c.creator == creator, rooms.c.closed.is_(False), rooms.c.public.is_(True)
+                )
+            )
+        return int(count or 0)
 
     # ------------------------------------------------------------------ players
     def player_games(self, player: str, limit: int) -> list[dict[str, Any]]:
@@ -579,7 +640,80 @@ class Store:
                 )
                 c.execute(delete(records).where(records.c.room == row.room, records.c.game_no == row.game_no))
             pruned.records = len(old)
+        with self.begin() as c:
+            pruned.reports = int(c.execute(delete(reports).where(reports.c.at < rooms_before)).rowcount)
+            pruned.reports += int(c.execute(delete(bans).where(bans.c.until < rooms_before)).rowcount)
         return pruned
+
+    # ------------------------------------------------------------------ moderation
+    def add_report(
+        self,
+        room: str,
+        kind: str,
+        reporter: str | None,
+        reported: str | None,
+        name: str | None,
+        lines: list[dict[str, Any]],
+    ) -> int:
+        """Keep a player's report (see :data:`reports`); returns its number."""
+        with self.begin() as c:
+            result = c.execute(
+                insert(reports).values(
+                    at=time.time(),
+                    room=room,
+                    kind=kind,
+                    reporter=reporter,
+                    reported=reported,
+                    name=name,
+                    lines=encode(lines),
+                )
+            )
+            return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+    def reports_list(self, limit: int = 200, room: str | None = None) -> list[dict[str, Any]]:
+        """The newest reports (of ``room`` only, if given), newest first."""
+        query = select(reports).order_by(reports.c.id.desc()).limit(limit)
+        if room is not None:
+            query = query.where(reports.c.room == room)
+        with self.begin() as c:
+            rows = c.execute(query).all()
+        return [
+            {
+                "id": row.id,
+                "at": row.at,
+                "room": row.room,
+                "kind": row.kind,
+                "reporter": row.reporter,
+                "reported": row.reported,
+                "name": row.name,
+                "lines": decode(row.lines),
+            }
+            for row in rows
+        ]
+
+    def add_ban(self, kind: str, value: str, until: float | None, reason: str | None) -> int:
+        """Ban an identity (``kind`` ``identity``, its hash) or an address (``address``, a
+        network) until ``until`` (``None``: for good); returns the ban's number."""
+        with self.begin() as c:
+            result = c.execute(insert(bans).values(kind=kind, value=value, at=time.time(), until=until, reason=reason))
+            return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+    def bans_list(self, now: float | None = None) -> list[dict[str, Any]]:
+        """The bans in force at ``now`` (every ban kept, with ``now`` ``None``), oldest first."""
+        query = select(bans).order_by(bans.c.id)
+        if now is not None:
+            query = query.where(or_(bans.c.until.is_(None), bans.c.until > now))
+        with self.begin() as c:
+            rows = c.execute(query).all()
+        return [
+            {"id": row.id, "kind": row.kind, "value": row.value, "at": row.at, "until": row.until, "reason": row.reason}
+            for row in rows
+        ]
+
+    def lift_ban(self, number: int) -> bool:
+        """End ban ``number`` now; False when there is no such ban."""
+        with self.begin() as c:
+            return bool(c.execute(delete(bans).where(bans.c.id == number)).rowcount)
 
     def rooms_list(self, which: str = "open", limit: int = 1000) -> list[dict[str, Any]]:
         """Rooms (``open``, ``closed`` or ``all``), the latest first: code, variant, seats,
@@ -800,6 +934,7 @@ class Store:
         if job.close:
             values["closed"] = True
             values["closed_at"] = now
+            values["creator"] = None  # the address is kept only while it counts
         condition = (rooms.c.code == job.room) & (rooms.c.seq == job.after)
         if job.owner is not None:
             condition = condition & (rooms.c.owner == job.owner)
@@ -827,8 +962,10 @@ class Store:
                 ],
             )
         if job.listing is not None:
-            public, listing = job.listing
-            c.execute(update(rooms).where(rooms.c.code == job.room).values(public=public, listing=listing))
+            public, listing, people = job.listing
+            c.execute(
+                update(rooms).where(rooms.c.code == job.room).values(public=public, listing=listing, people=people)
+            )
         if job.record is not None:
             for seat, token in job.game_seats:
                 linked = select(
@@ -847,6 +984,14 @@ class Store:
                     .where(players.c.player.in_(linked.with_only_columns(room_players.c.player).scalar_subquery()))
                     .values(last_seen=now)
                 )
+
+    def room_identities(self, room: str) -> dict[str, str]:
+        """The identity (hash) linked to each seat token (hash) of ``room``."""
+        with self.begin() as c:
+            rows = c.execute(
+                select(room_players.c.token_hash, room_players.c.player).where(room_players.c.room == room)
+            ).all()
+        return {row.token_hash: row.player for row in rows}
 
     def link_player(self, room: str, token: str, player: str) -> None:
         """Link the seat token ``token`` of ``room`` to the identity ``player`` (both hashes)."""

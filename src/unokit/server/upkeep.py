@@ -4,7 +4,8 @@
 * **Retention.** A closed room, its log and its chat are deleted ``--retain-rooms`` days after
   it closed; a finished game's record ``--retain-records`` days after it was played (first
   written to ``--export-dir``, when the host keeps them); a player identity with its list of
-  games ``--retain-players`` days after it was last used. :func:`prune` does it in batches.
+  games ``--retain-players`` days after it was last used; players' reports (and bans that ran
+  out) ``--retain-rooms`` days after they were made. :func:`prune` does it in batches.
 * **Exports** write records as ``unokit-record/1`` files, ``unokit-ROOM-GAME.json``, which
   ``unokit verify`` and ``unokit replay`` read.
 * **Backups** copy a live database: SQLite with its online backup API (consistent while the
@@ -69,6 +70,7 @@ def prune(
         total.entries += done.entries
         total.chat += done.chat
         total.records += done.records
+        total.reports += done.reports
         if done.rooms < batch and done.records < batch:
             break
     total.players = store.prune_players(now - players_days * DAY)

@@ -14,8 +14,10 @@ Routes (``docs/web.md``):
   for all of them are in the catalogue of the reader's language, ``/static/i18n/<lang>.json``);
 * ``POST /api/rules`` ``{variant, players, options}`` -> the game those rules make, in short
   (the terminal's help, :func:`unokit.play.help.rules_summary`): the page's help shows it;
-* ``GET /api/rooms/{code}/records/{number}/replay?step=K`` -> step ``K`` of a finished game:
-  the table as everyone saw it, every hand (the game is over), and what happened, as lines.
+* ``GET /api/rooms/{code}/records/{number}/replay?step=K[&seat=S][&log=1]`` -> step ``K`` of a
+  finished game: the table as everyone saw it with every hand (the game is over), or as seat
+  ``S`` saw it; what happened, as lines; with ``log=1`` the whole game's log as that view read
+  it, step by step (the replay's page shows it beside the table).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import threading
 from dataclasses import fields
 from typing import Any
 
@@ -35,6 +38,7 @@ from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, SIDE_COLORS, is
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
 from ..core.game import Event, Game
+from ..core.observation import redact
 from ..core.variants import HOUSE_RULES, OPTION_CHOICES, VARIANTS, Options, VariantRules, make_options
 from ..i18n import LANGUAGES
 from ..keys import catalog_keys
@@ -44,6 +48,7 @@ from ..play.session import summarize
 from ..record import GameRecord, RecordError, Replay
 from .chat import REACTIONS
 from .room import RoomError, RoomSpec, Settings, seat_bots
+from .work import off_loop
 
 #: Replays of finished games kept in memory (each holds a few copies of its game).
 REPLAYS_KEPT = 8
@@ -94,9 +99,19 @@ def option_catalog(rules: VariantRules) -> list[dict[str, Any]]:
     return out
 
 
-@functools.cache
+#: Held while the catalogue is made: a second caller waits for the first one's catalogue.
+_MAKING = threading.Lock()
+
+
 def catalog() -> dict[str, Any]:
-    """The catalogue the browser draws cards and forms from (see the module docstring)."""
+    """The catalogue the browser draws cards and forms from (see the module docstring): made
+    once (it takes seconds, importing every bot), by the first caller; others wait for it."""
+    with _MAKING:
+        return _catalog()
+
+
+@functools.cache
+def _catalog() -> dict[str, Any]:
     variants = {}
     for name, rules in VARIANTS.items():
         deck = standard_deck(name)
@@ -170,31 +185,57 @@ def _problem(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-def replay_step(replay: Replay, step: int) -> dict[str, Any]:
-    """Step ``step`` of ``replay`` for the browser: the table as everyone saw it after that
-    many actions, every hand, the action and its events as lines (codes with parameters, which
-    the reader's page says in its language)."""
+def replay_step(replay: Replay, step: int, seat: int | None = None, with_log: bool = False) -> dict[str, Any]:
+    """Step ``step`` of ``replay`` for the browser: the table after that many actions as
+    everyone saw it, with every hand (``seat`` ``None``), or as ``seat`` saw it (its
+    ``observe(seat)``); the action and its events as lines (codes with parameters, which the
+    reader's page says in its language), redacted for that view; with ``with_log`` the lines
+    of every step of the game (``log``: ``[{"step": k, "lines": [...]}, ...]``)."""
     game = replay.game_at(step)
     names = replay.record.names
-    events = replay.events_at(step)
+    events = redact(replay.events_at(step), seat) if seat is not None else replay.events_at(step)
     action = replay.action_at(step)
-    view = game.observe(None)
-    view["hands"] = [game.observe(seat)["hand"] for seat in range(game.n)]
+    view = game.observe(seat)
+    if seat is None:
+        view["hands"] = [game.observe(s)["hand"] for s in range(game.n)]
     before = replay.game_at(max(step - 1, 0))
     narrator = Narrator(before.side if step else 0, game.rules.double_sided)
     said = None
     if action is not None:
         said = {"seat": action[0], "text": action[1], "line": action_line(before, action[1], action[0]).to_json()}
-    return {
+    out = {
         "step": step,
         "steps": len(replay),
         "names": names,
+        "seats": [seat_info.to_json() for seat_info in replay.record.seats],
+        "seat": seat,
         "action": said,
         "observation": view,
         "lines": [line.to_json() for line in narrator.lines(events)],
         "summary": round_summary(game.variant, names, events),
         "round_starts": replay.round_starts(),
     }
+    if with_log:
+        out["log"] = replay_log(replay, seat)
+    return out
+
+
+def replay_log(replay: Replay, seat: int | None) -> list[dict[str, Any]]:
+    """Every step of ``replay`` in lines, as ``seat`` read them (``None``: everything shown)."""
+    narrator = Narrator(0, replay.final.rules.double_sided)
+    log = []
+    for step in range(len(replay) + 1):
+        events = replay.events_at(step)
+        lines = narrator.lines(redact(events, seat) if seat is not None else events)
+        if lines:
+            log.append({"step": step, "lines": [line.to_json() for line in lines]})
+    return log
+
+
+def _rules_lines(body: dict[str, Any]) -> list[str]:
+    """The summary of the rules a ``POST /api/rules`` body asks for; raise :class:`RoomError`."""
+    spec = RoomSpec.build(body.get("variant"), body.get("players"), body.get("options"), None)
+    return rules_summary(Game.new(spec.variant, spec.players, 0, **spec.options)[0])
 
 
 def web_routes(record_text: Any) -> list[Route]:
@@ -202,7 +243,7 @@ def web_routes(record_text: Any) -> list[Route]:
     (a blocking call, run in a worker thread) or returns ``None``."""
 
     async def catalog_route(_request: Request) -> Response:
-        return JSONResponse(catalog())
+        return JSONResponse(await asyncio.to_thread(catalog))  # made once, never on the event loop
 
     @functools.lru_cache(maxsize=REPLAYS_KEPT)
     def replay_of(code: str, number: int, text: str) -> Replay:
@@ -218,11 +259,15 @@ def web_routes(record_text: Any) -> list[Route]:
         code = str(request.path_params["code"]).upper()
         number = game_number(request.path_params["number"])
         step_text = request.query_params.get("step", "0")
+        seat_text = request.query_params.get("seat")
         if number is None or not code.isalnum() or len(code) > 16:
             return _problem("no_record", "there is no such finished game", 404)
         if not step_text.isascii() or not step_text.isdigit() or len(step_text) > 9:
             return _problem("bad_step", "'step' must be a whole number", 400)
+        if seat_text is not None and (not seat_text.isascii() or not seat_text.isdigit() or len(seat_text) > 2):
+            return _problem("bad_seat", "'seat' must be a seat number (0 for the first)", 400)
         step = int(step_text)
+        seat = int(seat_text) if seat_text is not None else None
         try:
             replay = await asyncio.to_thread(load_replay, code, number)
         except RecordError as exc:
@@ -231,7 +276,10 @@ def web_routes(record_text: Any) -> list[Route]:
             return _problem("no_record", "there is no such finished game", 404)
         if not 0 <= step <= len(replay):
             return _problem("bad_step", f"'step' must be from 0 to {len(replay)}", 400)
-        return JSONResponse(await asyncio.to_thread(replay_step, replay, step))
+        if seat is not None and not 0 <= seat < replay.record.players:
+            return _problem("bad_seat", f"'seat' must be from 0 to {replay.record.players - 1}", 400)
+        with_log = request.query_params.get("log") == "1"
+        return JSONResponse(await off_loop(replay_step, replay, step, seat, with_log))
 
     async def rules_route(request: Request) -> Response:
         raw = await request.body()
@@ -244,11 +292,10 @@ def web_routes(record_text: Any) -> list[Route]:
         if not isinstance(body, dict):
             return _problem("bad_room", "the request body must be a JSON object", 400)
         try:
-            spec = RoomSpec.build(body.get("variant"), body.get("players"), body.get("options"), None)
+            lines = await off_loop(_rules_lines, body)
         except RoomError as exc:
             return _problem(exc.code, exc.message, 400)
-        game = Game.new(spec.variant, spec.players, 0, **spec.options)[0]
-        return JSONResponse({"lines": rules_summary(game)})
+        return JSONResponse({"lines": lines})
 
     return [
         Route("/api/catalog", catalog_route),
@@ -257,4 +304,4 @@ def web_routes(record_text: Any) -> list[Route]:
     ]
 
 
-__all__ = ["catalog", "option_catalog", "replay_step", "round_summary", "web_routes"]
+__all__ = ["catalog", "option_catalog", "replay_log", "replay_step", "round_summary", "web_routes"]

@@ -83,6 +83,16 @@ ERRORS = MappingProxyType(
             _spec("not_json"),
             _spec("internal"),
             _spec("forbidden"),
+            _spec("bad_player"),
+            _spec("filtered"),
+            _spec("banned"),
+            _spec("too_many_rooms", most=P.NUMBER),
+            _spec("too_many_seats", most=P.NUMBER),
+            _spec("already_seated"),
+            _spec("bad_report"),
+            _spec("no_ban"),
+            _spec("no_route"),
+            _spec("bad_method"),
         )
     }
 )

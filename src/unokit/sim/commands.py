@@ -303,7 +303,7 @@ def _print_sim(result: SimResult) -> None:
     seconds = result.seconds
     console.print(
         f"{_duration(seconds)}: {_rate(played / seconds)} games/s, "
-        f"{_rate(result.tally.decisions / seconds)} decisions/s with {plural(config.workers, 'worker')}"
+        f"{_rate(result.tally.decisions / seconds)} decisions/s with {plural(config.processes(), 'worker')}"
     )
 
 

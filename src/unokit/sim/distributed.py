@@ -55,7 +55,7 @@ def tallies_on_ray(config: SimConfig, chunks: list[tuple[int, int]]) -> Iterator
         if config.address:
             ray.init(address=config.address, log_to_driver=False)
         else:
-            ray.init(num_cpus=config.workers, include_dashboard=False, log_to_driver=False)
+            ray.init(num_cpus=config.processes(), include_dashboard=False, log_to_driver=False)
     try:
         task = ray.remote(_play_chunk)
         pending = [task.remote(config, start, stop) for start, stop in chunks]

@@ -41,7 +41,7 @@ from ..bots.base import Bot
 from ..bots.external import ExternalBot
 from ..bots.random_bot import RandomBot
 from ..bots.runner import react_all
-from ..core.errors import IllegalActionError, OptionError
+from ..core.errors import IllegalActionError, OptionError, quote
 from ..core.game import Event, Game
 from ..core.observation import View
 from ..core.rng import MASK64, Rng
@@ -61,6 +61,11 @@ ENGINES = ("reference", "fast")
 BACKENDS = ("local", "ray")
 #: A game that has not ended after this many decisions is reported as an error.
 MAX_DECISIONS = 2_000_000
+#: The most worker processes (or CPUs of a local Ray instance) a run asks for; it starts no
+#: more than it has chunks of games (:meth:`SimConfig.processes`).
+MAX_WORKERS = 256
+#: The most games one run plays (10^9 games take days on any machine; a larger number is a typo).
+MAX_GAMES = 10**9
 #: A random seat's pool of random digits is refilled below this, which keeps the modulo bias
 #: of each choice under ``choices / 2**32``.
 _POOL_LOW = 1 << 32
@@ -155,10 +160,10 @@ class SimConfig:
 
     def validate(self) -> None:
         """Raise ``ValueError`` (``OptionError`` for rules) naming what is wrong."""
-        if self.games < 1:
-            raise ValueError(f"the number of games must be at least 1, not {self.games}")
-        if self.workers < 1:
-            raise ValueError(f"the number of workers must be at least 1, not {self.workers}")
+        if not 1 <= self.games <= MAX_GAMES:
+            raise ValueError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {quote(self.games)}")
+        if not 1 <= self.workers <= MAX_WORKERS:
+            raise ValueError(f"the number of workers must be from 1 to {MAX_WORKERS}, not {quote(self.workers)}")
         if not self.time_limit > 0:
             raise ValueError(
                 f"the time limit of external bots must be a positive number of seconds, not {self.time_limit}"
@@ -180,6 +185,11 @@ class SimConfig:
             raise ValueError(f"unknown backend {self.backend!r}; backends are {', '.join(BACKENDS)}")
         if self.address is not None and self.backend != "ray":
             raise ValueError("--address names a Ray cluster: it goes with --backend ray")
+
+    def processes(self) -> int:
+        """How many worker processes (or CPUs of a local Ray instance) the run uses: ``workers``,
+        but never more than it has chunks of games to hand out (2 games, 2 processes)."""
+        return min(self.workers, len(_chunks(self.games, self.workers, self.engine)))
 
     def labels(self) -> list[str]:
         """A name per entry: the bot spec, numbered when several entries share it."""
@@ -484,7 +494,7 @@ def run_sim(config: SimConfig, progress: Callable[[int], None] | None = None) ->
         try:
             if config.backend == "ray":
                 _play_on_ray(config, total, progress)
-            elif config.workers == 1:
+            elif config.processes() == 1:
                 _play_here(config, total, progress)
             else:
                 _play_in_workers(config, total, progress)
@@ -513,7 +523,7 @@ def _play_in_workers(config: SimConfig, total: Tally, progress: Callable[[int], 
     """Play chunks of games in worker processes and add them up in order. On Ctrl-C, the
     chunks already back are added before the workers are stopped."""
     context = multiprocessing.get_context()
-    with context.Pool(config.workers, initializer=_worker_init) as pool:
+    with context.Pool(config.processes(), initializer=_worker_init) as pool:
         chunks = _chunks(config.games, config.workers, config.engine)
         parts = pool.imap(_task, [(config, start, stop) for start, stop in chunks])
         try:

@@ -4,7 +4,7 @@
 // network first, so a new version of the page is used as soon as the server has it; the copy is
 // only for when the network fails. The game itself (the API and the websocket) is never cached.
 
-const CACHE = "unokit-page-2";
+const CACHE = "unokit-page-3";
 // What the page needs to open and say that the server cannot be reached, fetched when the
 // service worker is installed (a test checks that every script and style is here). Anything
 // else of the page (the reader's language, icons) is kept the first time the page loads it.
@@ -24,13 +24,16 @@ const SHELL = [
   "/static/js/dom.js",
   "/static/js/help.js",
   "/static/js/i18n.js",
+  "/static/js/lastmove.js",
   "/static/js/lobby.js",
   "/static/js/motion.js",
   "/static/js/net.js",
   "/static/js/options.js",
   "/static/js/page.js",
   "/static/js/prompt.js",
+  "/static/js/replay.js",
   "/static/js/room.js",
+  "/static/js/seats.js",
   "/static/js/settings.js",
   "/static/js/sound.js",
   "/static/js/table.js",

@@ -1,8 +1,8 @@
 // The browser client of unokit serve: the lobby (start or join a game), a room (the invite page,
 // the waiting room, the table), the pages for real cards (score sheet, launcher), replays and
 // "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
-// "/#/replay/CODE/N", "/#/games". When the server cannot be reached the page says so and tries
-// again; the service worker (/sw.js) keeps the page itself available for that moment.
+// "/#/replay/CODE/N[/SEAT]", "/#/games". When the server cannot be reached the page says so and
+// tries again; the service worker (/sw.js) keeps the page itself available for that moment.
 
 import { catalog as currentCatalog, useCatalog } from "./cards.js";
 import { clear, h } from "./dom.js";
@@ -13,12 +13,15 @@ import { pageTools, setStatus } from "./page.js";
 import { roomPage } from "./room.js";
 import { soundControl, toggleMute } from "./settings.js";
 import { myGamesPage } from "./together.js";
-import { launcherPage, replayPage, sheetPage } from "./tools.js";
+import { replayPage } from "./replay.js";
+import { launcherPage, sheetPage } from "./tools.js";
 
 const app = document.getElementById("app");
 let current = null; // the page's clean-up function
 let retry = null;
 let languageReady = false;
+let settingUp = null; // the page's one set-up (setUpPage), once the catalogue came
+let routing = 0; // how many times route() was called: only the newest draws a page
 
 /** The test pseudo-language: chosen with ?lang=en-XA, never offered. */
 const PSEUDO = "en-XA";
@@ -36,17 +39,29 @@ function offline(err) {
   retry = setTimeout(route, 5000);
 }
 
+/** The page's language, language menu and sound control, set up once (a change of language
+ * reloads the page). */
+async function setUpPage(catalog) {
+  await loadLanguage(pickLanguage(catalog.languages, [PSEUDO]));
+  languageReady = true;
+  translateStatic();
+  clear(document.getElementById("language-box")).append(languageSwitcher(catalog.languages));
+  document.getElementById("sound-slot").append(soundControl());
+}
+
 async function route() {
+  const mine = ++routing; // a newer route() (a link followed meanwhile) takes over from this one
   clearTimeout(retry);
   if (current) current();
   current = null;
-  clear(app);
+  if (settingUp) clear(app); // the first time, the page's "Opening the card table…" stays until it is drawn
   setStatus("");
   pageTools([]);
   let catalog;
   try {
     catalog = await api("/api/catalog");
   } catch (err) {
+    if (mine !== routing) return;
     if (!languageReady) {
       try {
         await loadLanguage(pickLanguage({ en: "English" }, [PSEUDO]));
@@ -57,14 +72,10 @@ async function route() {
     offline(err);
     return;
   }
-  if (!languageReady) {
-    // Once per page: a change of language reloads the page.
-    await loadLanguage(pickLanguage(catalog.languages, [PSEUDO]));
-    languageReady = true;
-    translateStatic();
-    clear(document.getElementById("language-box")).append(languageSwitcher(catalog.languages));
-    document.getElementById("sound-slot").append(soundControl());
-  }
+  if (!settingUp) settingUp = setUpPage(catalog);
+  await settingUp;
+  if (mine !== routing) return;
+  clear(app);
   useCatalog(catalog);
   const hash = location.hash.replace(/^#\/?/, "");
   const roomMatch = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);
@@ -72,8 +83,8 @@ async function route() {
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
   else if (hash.startsWith("games")) current = myGamesPage(app, catalog);
   else if (hash.startsWith("replay/")) {
-    const [, code, number] = hash.split("/");
-    current = replayPage(app, catalog, code.toUpperCase(), Number(number));
+    const [, code, number, seat] = hash.split("/");
+    current = replayPage(app, catalog, code.toUpperCase(), Number(number), seat === undefined ? 0 : Number(seat));
   } else if (roomMatch) current = roomPage(app, roomMatch[1].toUpperCase(), catalog);
   else current = lobbyPage(app, catalog);
   document.querySelectorAll("nav a").forEach((a) => a.removeAttribute("aria-current"));

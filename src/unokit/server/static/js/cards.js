@@ -5,9 +5,12 @@
 // The design is unokit's own: a coloured body carrying the colour's colour-blind symbol as a
 // large emblem, the value or an icon in the middle and in two corners (the top-left corner
 // alone tells a card in a fanned hand), wilds marked by the four symbols in their colours, and
-// a back with unokit's mark. Nothing here imitates another publisher's card art.
+// a back with unokit's mark. The action cards whose icon alone does not say what they do (UNO
+// Attack's, Flip Attack's and the themed editions', and Skip Everyone) print their short name
+// under the icon, in the reader's language, in place of the lower corner. Nothing here imitates
+// another publisher's card art.
 
-import { cardTitle, colorName, lang, t } from "./i18n.js";
+import { N_, cardTitle, colorName, lang, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -176,9 +179,21 @@ const ICONS = {
     path("M 0.62 -0.1 L 0.62 0.72 M 0.4 0.5 L 0.62 0.74 L 0.84 0.5", { "stroke-width": 0.13 }),
   ],
   launcher: () => [
-    path("M -0.7 0.55 L -0.7 0.05 A 0.7 0.7 0 0 1 0.7 0.05 L 0.7 0.55 Z", { "stroke-width": 0.13 }),
-    el("rect", { x: -0.85, y: 0.52, width: 1.7, height: 0.22, rx: 0.08, class: "ink-fill" }),
-    el("rect", { x: -0.18, y: -0.88, width: 0.36, height: 0.24, rx: 0.06, class: "ink-fill" }),
+    // The launcher: a machine with its button on top, firing cards out of its mouth.
+    el("rect", { x: -0.8, y: -0.05, width: 1.1, height: 0.85, rx: 0.12, class: "ink-fill" }),
+    el("rect", { x: -0.45, y: -0.32, width: 0.4, height: 0.22, rx: 0.06, class: "ink-fill" }),
+    el("rect", { x: 0.38, y: -0.72, width: 0.38, height: 0.52, rx: 0.05, transform: "rotate(28 0.57 -0.46)", ...STROKE,
+      "stroke-width": 0.1 }),
+    el("rect", { x: 0.18, y: -0.2, width: 0.38, height: 0.52, rx: 0.05, transform: "rotate(14 0.37 0.06)", ...STROKE,
+      "stroke-width": 0.1 }),
+    path("M 0.62 0.34 L 0.92 0.34 M 0.6 0.56 L 0.86 0.66", { "stroke-width": 0.09 }),
+  ],
+  crowd: () => [
+    // Everyone: three heads and shoulders.
+    el("circle", { cx: -0.55, cy: -0.22, r: 0.2, class: "ink-fill" }),
+    el("circle", { cx: 0, cy: -0.38, r: 0.22, class: "ink-fill" }),
+    el("circle", { cx: 0.55, cy: -0.22, r: 0.2, class: "ink-fill" }),
+    path("M -0.88 0.42 Q -0.55 0 -0.22 0.42 M -0.34 0.3 Q 0 -0.14 0.34 0.3 M 0.22 0.42 Q 0.55 0 0.88 0.42", { "stroke-width": 0.15 }),
   ],
   burst: () => [el("polygon", { points: star(0, 0, 0.85, 8, 0.5), class: "ink-fill" })],
   shield: () => [path("M 0 -0.8 L 0.7 -0.5 L 0.55 0.3 Q 0.3 0.7 0 0.85 Q -0.3 0.7 -0.55 0.3 L -0.7 -0.5 Z", { "stroke-width": 0.14 }), path("M -0.3 0 L 0 0.3 L 0.35 -0.3", { "stroke-width": 0.14 })],
@@ -193,35 +208,36 @@ const ICONS = {
 };
 
 /** What goes in the middle of a face: {text} (a number, "+2"), {icon} or both (icon above
- * text), as people read it at a glance. */
+ * text), as people read it at a glance; `label` is the catalogue key of the short name printed
+ * under it where the icon alone does not say what the card does. */
 const FACE_MARKS = {
   draw_two: { text: "+2" },
   draw_one: { text: "+1" },
   draw_five: { text: "+5" },
   skip: { icon: "skip" },
-  skip_everyone: { icon: "skip_everyone" },
+  skip_everyone: { icon: "skip_everyone", label: N_("card.skip_everyone.face") },
   reverse: { icon: "reverse" },
   flip: { icon: "flip" },
-  trade_hands: { icon: "trade_hands" },
-  discard_all: { icon: "discard_all" },
-  hit_2: { icon: "launcher", text: "×2" },
-  hit_2x: { icon: "launcher", text: "×2" },
-  hit_5x: { icon: "launcher", text: "×5" },
+  trade_hands: { icon: "trade_hands", label: N_("card.trade_hands.face") },
+  discard_all: { icon: "discard_all", label: N_("card.discard_all.face") },
+  hit_2: { icon: "launcher", label: N_("card.hit_2.face") },
+  hit_2x: { icon: "launcher", label: N_("card.hit_2x.face") },
+  hit_5x: { icon: "launcher", label: N_("card.hit_5x.face") },
   wild: {},
   wild_draw_four: { text: "+4" },
   wild_draw_two: { text: "+2" },
   wild_draw_color: { text: "+?" },
-  wild_all_hit: { icon: "launcher", text: "∀" },
-  wild_hit_fire: { icon: "burst" },
-  wild_press_your_luck: { icon: "launcher", text: "?" },
-  wild_all_out_attack: { icon: "launcher", text: "!" },
-  wild_discard_all: { icon: "discard_all" },
-  wild_super_hero: { icon: "star" },
-  wild_villain: { icon: "mask" },
-  wild_jim_hopper: { icon: "bolt" },
-  wild_elevens_waffle: { icon: "waffle" },
-  wild_optimus_prime: { icon: "shield" },
-  wild_megatron: { icon: "spikes" },
+  wild_all_hit: { icon: "crowd", label: N_("card.wild_all_hit.face") },
+  wild_hit_fire: { icon: "burst", label: N_("card.wild_hit_fire.face") },
+  wild_press_your_luck: { icon: "launcher", text: "?", label: N_("card.wild_press_your_luck.face") },
+  wild_all_out_attack: { icon: "launcher", text: "!", label: N_("card.wild_all_out_attack.face") },
+  wild_discard_all: { icon: "discard_all", label: N_("card.wild_discard_all.face") },
+  wild_super_hero: { icon: "star", label: N_("card.wild_super_hero.face") },
+  wild_villain: { icon: "mask", label: N_("card.wild_villain.face") },
+  wild_jim_hopper: { icon: "bolt", label: N_("card.wild_jim_hopper.face") },
+  wild_elevens_waffle: { icon: "waffle", label: N_("card.wild_elevens_waffle.face") },
+  wild_optimus_prime: { icon: "shield", label: N_("card.wild_optimus_prime.face") },
+  wild_megatron: { icon: "spikes", label: N_("card.wild_megatron.face") },
 };
 
 /** The mark of a kind: numbers are their digit. */
@@ -265,6 +281,51 @@ function drawMark(kind, x, y, size, ink, outline = false) {
   return g;
 }
 
+/** The longest short name printed on one line. */
+const ONE_LINE = 8;
+
+/**
+ * A short name in at most two lines: on one when it is short, else split where the longer line
+ * is shortest.
+ * @param {string} text the words
+ * @returns {string[]}
+ */
+export function labelLines(text) {
+  const words = text.trim().split(/\s+/);
+  let best = [words.join(" ")];
+  let longest = [...best[0]].length;
+  if (longest <= ONE_LINE) return best;
+  for (let i = 1; i < words.length; i++) {
+    const lines = [words.slice(0, i).join(" "), words.slice(i).join(" ")];
+    const length = Math.max(...lines.map((line) => [...line].length));
+    if (length < longest) {
+      best = lines;
+      longest = length;
+    }
+  }
+  return best;
+}
+
+/**
+ * The short name a face prints under its icon (its `label` key, in the reader's language),
+ * centred at (30, y) in one or two lines, as large as fits the card's width.
+ * @param {string} key the catalogue key of the name
+ * @param {number} y the middle of the label
+ * @param {string} ink "light" or "dark"
+ * @returns {SVGElement}
+ */
+function faceLabel(key, y, ink) {
+  const lines = labelLines(t(key));
+  const longest = Math.max(...lines.map((line) => [...line].length));
+  const size = Math.min(8.4, 48 / (longest * 0.7));
+  const g = el("g", { class: `face-label ink-${ink}` });
+  lines.forEach((line, i) => {
+    const at = y + (i - (lines.length - 1) / 2) * size * 1.1 + size * 0.36;
+    g.append(el("text", { x: 30, y: at.toFixed(1), "text-anchor": "middle", "font-size": size.toFixed(1) }, line));
+  });
+  return g;
+}
+
 /** The ink of a colour's body: dark on the light colours, white elsewhere (WCAG AA). */
 function inkOf(color) {
   return color === "yellow" || color === "orange" ? "dark" : "light";
@@ -291,7 +352,17 @@ export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", 
   svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 88.5, rx: 7, class: dark ? "frame dark" : "frame light" }));
   svg.append(el("rect", { x: 4, y: 4, width: 52, height: 82, rx: 5, class: `body c-${color || "multi"}` }));
   const mark = faceMark(kind);
-  if (color) {
+  if (mark.label) {
+    // The icon higher and smaller, the short name under it where the lower corner would be.
+    if (color) {
+      svg.append(symbolShape(symbolOf(color), 30, 38, 16, `emblem ink-${ink}`));
+      svg.append(drawMark(kind, 30, 38, 25, ink, true));
+    } else {
+      svg.append(fourSymbols(30, 22, 14, sideColors));
+      svg.append(drawMark(kind, 30, 45, 22, "light", true));
+    }
+    svg.append(faceLabel(mark.label, 70, ink));
+  } else if (color) {
     svg.append(symbolShape(symbolOf(color), 30, 47, 19, `emblem ink-${ink}`));
     svg.append(drawMark(kind, 30, 47, 30, ink, true));
   } else if (!mark.text && !mark.icon) {
@@ -309,7 +380,8 @@ export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", 
     g.append(symbolShape(symbolOf(color), x, y + 11.5, 3.4, `corner-sym ink-${ink}${color ? "" : " multi"}`));
     return g;
   };
-  svg.append(corner(11.5, 13, false), corner(11.5, 13, true));
+  svg.append(corner(11.5, 13, false));
+  if (!mark.label) svg.append(corner(11.5, 13, true));
   return svg;
 }
 

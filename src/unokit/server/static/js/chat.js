@@ -1,11 +1,14 @@
 // The room's chat: lines of text and quick reactions, players' and spectators' apart (the
 // server keeps spectators' lines of a live game from the players until it is over; a reader may
 // hide either channel here). Every message is drawn as text, never as markup; a reaction also
-// floats for a moment over its sender's seat.
+// floats for a moment over its sender's seat. Each reader may mute anyone for themselves (kept
+// in this browser, by the name their messages go by in the room) and report a line, a name or
+// a player's conduct to the server's host; in a room nobody hosts, players may quiet the
+// spectators.
 
 import { clear, h, reducedMotion } from "./dom.js";
 import { catalog } from "./cards.js";
-import { errorText } from "./net.js";
+import { errorText, memory } from "./net.js";
 import { t } from "./i18n.js";
 
 /** How the quick reactions look (the server's catalogue lists them, in its order; their words
@@ -61,6 +64,7 @@ export class ChatPanel {
     this.conn = conn;
     this.messages = [];
     this.room = null;
+    this.openMenu = null; // the chat line whose menu is open
     this.log = h("ol.chat-log", { "aria-live": "polite", "aria-label": t("chat.messages") });
     this.note = h("p.chat-note", { role: "alert" });
     this.note.hidden = true;
@@ -85,13 +89,18 @@ export class ChatPanel {
       });
       return h("span.check", {}, box, h("label", { for: `chat-show-${channel}` }, channel === "players" ? t("chat.players") : t("chat.spectators")));
     }));
+    this.people = h("details.chat-people", {}, h("summary", {}, t("chat.people")));
+    this.mutedList = h("p.chat-muted");
+    this.mutedList.hidden = true;
     this.element = h("section.chat", { "aria-labelledby": "chat-title", dataset: { region: "chat" } },
       h("h2#chat-title", {}, t("chat.title")),
       filters,
+      this.mutedList,
       this.log,
       this.note,
       this.reactions,
       form,
+      this.people,
       h("p.hint#chat-hint", {}, t("chat.hint")));
     for (const channel of ["players", "spectators"]) this.element.classList.toggle(`hide-${channel}`, !shown(channel));
     // Lines that arrive while the chat is out of sight (a phone's closed drawer) are counted
@@ -147,9 +156,10 @@ export class ChatPanel {
     this.messages = [...known.values()].sort((a, b) => a.n - b.n).slice(-MAX_LINES);
     this.render();
     if (msg.history) return;
-    fresh.filter((m) => m.reaction).forEach((m) => this.float(m));
+    const heard = fresh.filter((m) => !this.isMuted(m.from));
+    heard.filter((m) => m.reaction).forEach((m) => this.float(m));
     const mine = this.conn.seat === null || this.conn.seat === undefined ? null : this.conn.seat;
-    const others = fresh.filter((m) => m.seat === null || m.seat !== mine);
+    const others = heard.filter((m) => m.seat === null || m.seat !== mine);
     if (others.length && !this.inSight) {
       this.unread += others.length;
       this.showUnread();
@@ -158,28 +168,104 @@ export class ChatPanel {
 
   /** The server refused a message of ours (muted, too fast, too long): say why. */
   error(msg) {
-    this.note.textContent = errorText(msg);
+    this.say(errorText(msg));
+  }
+
+  /** A short note under the chat's lines, for a few seconds (`done`: good news, not a refusal). */
+  say(text, done = false) {
+    this.note.textContent = text;
+    this.note.classList.toggle("done", done);
     this.note.hidden = false;
     clearTimeout(this.noteTimer);
     this.noteTimer = setTimeout(() => { this.note.hidden = true; }, 6000);
   }
 
-  /** The room changed: who is muted, and so whether this reader may write. */
+  /** The room changed: who is muted, and so whether this reader may write; who sits where. */
   setRoom(room) {
     this.room = room;
     const muted = mutedIn(room, this.conn.seat);
     this.input.disabled = muted;
     this.reactions.querySelectorAll("button").forEach((b) => { b.disabled = muted; });
     this.input.placeholder = muted ? t("server.error.muted") : t("chat.placeholder");
+    this.renderPeople();
+  }
+
+  // ------------------------------------------------------------------ muting and reporting
+  /** Whether this reader muted the sender `from` for themselves. */
+  isMuted(from) {
+    return Boolean(from) && Object.prototype.hasOwnProperty.call(memory.muted(this.conn.code), from);
+  }
+
+  /** Mute (or unmute) the sender `from`, last seen as `name`, for this reader only. */
+  setMuted(from, name, muted) {
+    const list = memory.muted(this.conn.code);
+    if (muted) list[from] = name || "";
+    else delete list[from];
+    memory.setMuted(this.conn.code, list);
+    this.render();
+    this.renderPeople();
+  }
+
+  /** Report something (`fields` as RoomConnection.report takes them); the note says how it went. */
+  report(fields) {
+    const sent = this.conn.report(fields, (msg) => this.say(msg.type === "error" ? errorText(msg) : t("chat.reported"), msg.type !== "error"));
+    if (!sent) this.say(t("net.lost", { seconds: 1 }));
+  }
+
+  /** The buttons that mute, unmute and report one person (`from`, named `name`); `about` the
+   * fields that name them in a report of their name or conduct. */
+  personActions(from, name, about) {
+    const muted = this.isMuted(from);
+    return [
+      h("button.chat-mute", { type: "button", dataset: { verb: muted ? "unmute-for-me" : "mute-for-me", from }, onclick: () => this.setMuted(from, name, !muted) },
+        muted ? t("chat.unmute_for_me", { name }) : t("chat.mute_for_me", { name })),
+      h("button.chat-report", { type: "button", dataset: { verb: "report-name" }, onclick: () => this.report({ about: "name", ...about }) }, t("chat.report_name", { name })),
+      h("button.chat-report", { type: "button", dataset: { verb: "report-conduct" }, onclick: () => this.report({ about: "conduct", ...about }) }, t("chat.report_conduct", { name })),
+    ];
+  }
+
+  /** The people at the table (and, in a room with no host, quieting the spectators). */
+  renderPeople() {
+    const room = this.room;
+    if (!room) return;
+    const open = this.people.open;
+    clear(this.people).append(h("summary", {}, t("chat.people")));
+    this.people.open = open;
+    const list = h("ul.chat-people-list");
+    for (const seat of room.seats) {
+      if (seat.kind !== "human" || !seat.from || seat.seat === this.conn.seat) continue;
+      list.append(h("li", { dataset: { seat: String(seat.seat) } }, h("span.chat-who", {}, seat.name || ""), " ", ...this.personActions(seat.from, seat.name, { seat: seat.seat })));
+    }
+    this.people.append(list.childNodes.length ? list : h("p.hint", {}, t("chat.nobody_else")));
+    if (room.hosted === false && this.conn.seat !== null && this.conn.seat !== undefined) {
+      const quiet = Boolean(room.spectators_muted);
+      this.people.append(h("button.chat-quiet", { type: "button", dataset: { verb: quiet ? "let-spectators-talk" : "quiet-spectators" }, onclick: () => this.conn.quiet(!quiet, (msg) => { if (msg.type === "error") this.error(msg); }) },
+        quiet ? t("chat.let_spectators_talk") : t("chat.quiet_spectators")));
+    }
+    const muted = memory.muted(this.conn.code);
+    clear(this.mutedList);
+    this.mutedList.hidden = !Object.keys(muted).length;
+    if (!this.mutedList.hidden) {
+      this.mutedList.append(t("chat.muted_for_you"), " ");
+      for (const [from, name] of Object.entries(muted)) {
+        this.mutedList.append(h("button.chat-unmute", { type: "button", dataset: { from }, onclick: () => this.setMuted(from, name, false) }, t("chat.unmute_for_me", { name: name || t("chat.a_spectator") })), " ");
+      }
+    }
   }
 
   render() {
     clear(this.log);
     for (const message of this.messages) {
+      if (this.isMuted(message.from)) continue; // muted by this reader: not shown here
       const who = message.name || (message.seat === null ? t("chat.a_spectator") : t("seat.numbered", { number: message.seat + 1 }));
+      const channel = message.channel === "spectators" ? h("span.chat-channel", {}, " ", t("chat.watching")) : null;
+      // Another person's name opens the line's menu (mute them for me, report), under the line.
+      const others = Boolean(message.from) && message.from !== this.conn.from;
+      const name = others
+        ? h("button.chat-who", { type: "button", "aria-expanded": String(this.openMenu === message.n), "aria-label": t("chat.more", { name: who }), title: t("chat.more", { name: who }), onclick: () => this.toggleMenu(message.n) }, who)
+        : h("span.chat-who", {}, who);
       const line = h(`li.chat-line.from-${message.channel}`, { dataset: { n: String(message.n), seat: message.seat === null ? "" : String(message.seat) } },
-        h("span.chat-who", {}, who, message.channel === "spectators" ? h("span.chat-channel", {}, " ", t("chat.watching")) : null),
-        ": ");
+        name, channel, ": ");
       if (message.reaction) {
         const reaction = REACTIONS[message.reaction] || { glyph: "" };
         line.append(h("span.chat-reaction", {}, `${reaction.glyph} ${reactionWords(message.reaction)}`));
@@ -187,14 +273,35 @@ export class ChatPanel {
         line.append(h("span.chat-text", {}, message.text)); // a text node: markup stays text
       }
       this.log.append(line);
+      if (others && this.openMenu === message.n) this.log.append(this.lineMenu(message, who));
     }
     this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  /** Open line `n`'s menu (closing any other), or close it. */
+  toggleMenu(n) {
+    this.openMenu = this.openMenu === n ? null : n;
+    this.render();
+    const first = this.log.querySelector(".chat-menu button");
+    if (first) first.focus();
+  }
+
+  /** A line's menu, under it: report the line, mute its sender for me, report their name or
+   * conduct. It exists only while open, so a line's text is its sender and its words alone. */
+  lineMenu(message, who) {
+    const about = message.seat === null ? { from: message.from } : { seat: message.seat };
+    const done = () => { this.openMenu = null; };
+    const actions = [
+      h("button.chat-report", { type: "button", dataset: { verb: "report-line" }, onclick: () => { done(); this.report({ about: "chat", message: message.n }); this.render(); } }, t("chat.report_line")),
+      ...this.personActions(message.from, who, about),
+    ];
+    return h("li.chat-menu", { role: "group", "aria-label": t("chat.more", { name: who }), dataset: { for: String(message.n) } }, ...actions);
   }
 
   /** Show a reaction for a moment over its sender's seat (or over the chat for a spectator). */
   float(message) {
     const reaction = REACTIONS[message.reaction];
-    if (!reaction) return;
+    if (!reaction || this.isMuted(message.from)) return;
     const seatNode = message.seat === null ? null
       : document.querySelector(`.table-root .seat[data-seat="${message.seat}"]`) || document.querySelector(`[data-seat-box="${message.seat}"]`);
     const anchor = seatNode || this.element;

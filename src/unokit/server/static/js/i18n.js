@@ -179,10 +179,11 @@ export function say(line, names = null) {
   return t(line.key, shown);
 }
 
-/** A <select> that switches the page's language (`languages`: {code: name}). */
-export function languageSwitcher(languages) {
+/** A <select> that switches the page's language (`languages`: {code: name}); `id` names it
+ * (the bar's is "language", the table's menu has its own). */
+export function languageSwitcher(languages, id = "language") {
   const select = document.createElement("select");
-  select.id = "language";
+  select.id = id;
   select.setAttribute("aria-label", t("ui.language"));
   for (const [value, name] of Object.entries(languages)) {
     const option = document.createElement("option");

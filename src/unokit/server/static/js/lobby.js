@@ -1,6 +1,8 @@
-// The lobby: start a game (a variant, a preset of rules or your own, seats and bots) or join one
-// by its code. Every rule option comes from the engine's catalogue (/api/catalog) with its label
-// and a one-line explanation; the house rules are in view, the rest folded under "More rules".
+// The lobby: your name, Play now (a seat at a public table at once), start a game (a variant, a
+// preset of rules or your own, seats and bots) or join one by its code. Every rule option comes
+// from the engine's catalogue (/api/catalog) with its label and a one-line explanation; the
+// house rules are in view, the rest folded under "More rules". On a phone the panels come in
+// that order, Play now second; at a desk the room form fills the left column.
 
 import { api, memory } from "./net.js";
 import { clear, h } from "./dom.js";
@@ -8,7 +10,7 @@ import { logoSvg } from "./cards.js";
 import { errorText } from "./net.js";
 import { N_, lang, t } from "./i18n.js";
 import { botChoice, botOptions, valueWords } from "./options.js";
-import { publicRoomsPanel } from "./together.js";
+import { playNowPanel, publicRoomsPanel } from "./together.js";
 
 /** The presets of rules: the variant's official rules, a house party, or your own choice. */
 const PRESET_WORDS = {
@@ -168,7 +170,6 @@ export function lobbyPage(app, catalog) {
   variantSelect.addEventListener("change", showOptions);
   create.append(
     h("h2#create-title", {}, t("lobby.create")),
-    h("div.field", {}, h("label", { for: "your-name" }, t("lobby.your_name")), yourName),
     h("div.field", {}, h("label", { for: "variant" }, t("lobby.variant")), variantSelect, variantHelp),
     h("div.row.seats-row", {},
       h("div.field", {}, h("label", { for: "players" }, t("lobby.players")), players),
@@ -242,9 +243,14 @@ export function lobbyPage(app, catalog) {
     event.preventDefault();
     if (code.value.trim()) location.assign(`/r/${code.value.trim().toUpperCase()}`);
   });
-  const welcome = h("section.panel.welcome", {}, logoSvg("logo big"), h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.welcome_text")));
-  const real = h("section.panel", {}, h("h2", {}, t("lobby.real_table")), h("p", {}, t("lobby.real_table.text")), h("p.links", {}, h("a", { href: "/#/sheet" }, t("ui.nav.sheet")), " · ", h("a", { href: "/#/launcher" }, t("ui.nav.launcher"))));
-  const [publicRooms, stopPublic] = publicRoomsPanel(catalog, yourName);
-  app.append(h("div.lobby", { "data-region": "lobby" }, h("div.lobby-main", {}, welcome, create), h("div.side-panels", {}, publicRooms, join, real)));
+  const welcome = h("section.panel.welcome", {}, logoSvg("logo big"), h("h1", {}, t("lobby.welcome")), h("p", {}, t("lobby.welcome_text")),
+    h("div.field.name-field", {}, h("label", { for: "your-name" }, t("lobby.your_name")), yourName));
+  const real = h("section.panel.real-table", {}, h("h2", {}, t("lobby.real_table")), h("p", {}, t("lobby.real_table.text")),
+    h("p.links", {}, h("a", { href: "/#/sheet" }, t("ui.nav.sheet")), " · ", h("a", { href: "/#/launcher" }, t("ui.nav.launcher"))));
+  const [publicRooms, stopPublic] = publicRoomsPanel(catalog);
+  const playNow = playNowPanel(catalog, yourName);
+  app.append(h("div.lobby", { "data-region": "lobby" },
+    h("div.lobby-main", {}, welcome, create),
+    h("div.side-panels", {}, playNow, publicRooms, join, real)));
   return stopPublic;
 }

@@ -93,6 +93,20 @@ export const memory = {
   forgetIdentity() {
     localStorage.removeItem("unokit.player");
   },
+  /** The people this reader muted for themselves in room `code`: the names their messages go
+   * by there (`from`), each with the name they were last seen under. */
+  muted(code) {
+    try {
+      const saved = JSON.parse(localStorage.getItem(`unokit.muted.${code}`) || "{}");
+      return saved && typeof saved === "object" && !Array.isArray(saved) ? saved : {};
+    } catch (err) {
+      return {};
+    }
+  },
+  setMuted(code, muted) {
+    if (Object.keys(muted).length) localStorage.setItem(`unokit.muted.${code}`, JSON.stringify(muted));
+    else localStorage.removeItem(`unokit.muted.${code}`);
+  },
 };
 
 /**
@@ -116,7 +130,8 @@ export class RoomConnection {
     this.inFlight = null;
     this.retry = 0;
     this.closedForGood = false;
-    this.chatIds = new Set();
+    this.asides = new Map(); // id -> what to do with its answer (chat, reports, quieting)
+    this.from = null; // the name this reader's chat messages go by in the room
     this.ws = null;
     // A cluster sends the client to the process that owns the room (a "redirect"); when that
     // address cannot be reached, the client says hello here again, naming it, and is served here.
@@ -136,7 +151,7 @@ export class RoomConnection {
       const hello = { type: "hello", protocol: PROTOCOL, room: this.code, role: this.role, id: this.nextId++ };
       if (this.token) hello.token = this.token;
       else if (this.role === "player" || this.name) hello.name = this.name;
-      if (this.role === "player") hello.player = memory.identity();
+      hello.player = memory.identity(); // a spectator too: the room tells people apart by it
       if (this.hostToken) hello.host_token = this.hostToken;
       if (this.redirects < MOST_REDIRECTS) {
         hello.redirects = true;
@@ -194,10 +209,11 @@ export class RoomConnection {
       if (this.handlers.onChat) this.handlers.onChat(msg);
       return;
     }
-    if (this.chatIds.has(msg.reply_to)) {
-      // the answer to a chat message: it never holds the table's controls
-      this.chatIds.delete(msg.reply_to);
-      if (msg.type === "error" && this.handlers.onChatError) this.handlers.onChatError(msg);
+    if (this.asides.has(msg.reply_to)) {
+      // the answer to a chat message, a report or a quieting: it never holds the table's controls
+      const answered = this.asides.get(msg.reply_to);
+      this.asides.delete(msg.reply_to);
+      answered(msg);
       return;
     }
     if (msg.type === "welcome") {
@@ -205,6 +221,7 @@ export class RoomConnection {
       this.redirects = 0;
       this.unreachable = null;
       this.seat = msg.seat;
+      this.from = msg.from || null;
       this.isHost = Boolean(msg.host);
       if (msg.token) this.token = msg.token;
       this.handlers.onStatus("connected");
@@ -284,15 +301,33 @@ export class RoomConnection {
     return this.send({ type: "ready", token: this.token, ready: flag });
   }
 
-  /** A chat line ({text}) or a quick reaction ({reaction}); sent at once, beside any request
-   * of the table's (its answer comes to onChatError when refused). */
-  chat(fields) {
+  /** A message sent at once, beside any request of the table's (a chat line, a report, quieting
+   * the spectators), with the seat's token when there is one; `answered(msg)` gets its answer. */
+  aside(message, answered) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     const id = `c${this.nextId++}`;
-    this.chatIds.add(id);
-    const message = { type: "chat", ...fields, id };
-    if (this.seat !== null && this.token) message.token = this.token;
-    this.ws.send(JSON.stringify(message));
+    this.asides.set(id, answered);
+    const full = { ...message, id };
+    if (this.seat !== null && this.token) full.token = this.token;
+    this.ws.send(JSON.stringify(full));
     return true;
+  }
+
+  /** A chat line ({text}) or a quick reaction ({reaction}) (its refusal comes to onChatError). */
+  chat(fields) {
+    return this.aside({ type: "chat", ...fields }, (msg) => {
+      if (msg.type === "error" && this.handlers.onChatError) this.handlers.onChatError(msg);
+    });
+  }
+
+  /** Report a chat line ({about: "chat", message: n}), or a name or a player's conduct
+   * ({about: "name" | "conduct", seat} or {about, from}); `answered(msg)`: an ack or an error. */
+  report(fields, answered) {
+    return this.aside({ type: "report", ...fields }, answered);
+  }
+
+  /** In a room with no host, a player quiets the spectators' chat (or lets them talk again). */
+  quiet(flag, answered) {
+    return this.aside({ type: "quiet", quiet: flag }, answered);
   }
 }

@@ -13,7 +13,7 @@ import { api, errorText, memory, RoomConnection } from "./net.js";
 import { botOptions, botStrength, rulesOn } from "./options.js";
 import { pageTools, setStatus } from "./page.js";
 import { TableView } from "./table.js";
-import { playAgainPanel, playNow } from "./together.js";
+import { playAgainButtons, playNow } from "./together.js";
 
 function errorBox(message) {
   return h("p.error", { role: "alert" }, message);
@@ -166,7 +166,7 @@ export function roomPage(app, code, catalog) {
       table = new TableView(body, conn, code, { onTurn: (text) => turnAlert(text) });
       table.chat = chat ? chat.element : null;
       table.hostControls = hostControls;
-      table.playAgain = () => playAgainPanel(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } });
+      table.playAgain = () => playAgainButtons(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } });
       tools();
     }
     table.update(state);
@@ -211,6 +211,31 @@ export function roomPage(app, code, catalog) {
     return box;
   }
 
+  /**
+   * What starts the game, for a player or spectator who is not the host: the bots' countdown in
+   * a room that bots fill (Play now), how many more people it waits for, or the host.
+   * @returns {HTMLElement}
+   */
+  function startNote() {
+    const open = room.seats.filter((seat) => seat.kind === "open").length;
+    if (room.fill_at) {
+      const note = h("p.wait-note.fill-countdown", { role: "timer", dataset: { fillAt: String(room.fill_at) } });
+      fillCountdown(note);
+      return note;
+    }
+    if ((room.settings || {}).fill_seconds > 0 || room.host_seat === null || room.host_seat === undefined) {
+      return h("p.wait-note", {}, t("n.room.starting_when", { count: open }));
+    }
+    return h("p.wait-note", {}, conn.seat === null ? t("room.watching_wait") : t("room.waiting_host"));
+  }
+
+  /** The words of a bots' countdown, from the wall-clock time it ends (its data-fill-at). */
+  function fillCountdown(node) {
+    const left = Math.max(0, Math.ceil(Number(node.dataset.fillAt) - Date.now() / 1000));
+    node.textContent = left > 0 ? t("n.room.bots_in", { count: left }) : t("room.bots_now");
+  }
+  const ticker = setInterval(() => page.querySelectorAll(".fill-countdown").forEach(fillCountdown), 250);
+
   function rulesBox(info) {
     const rules = rulesOn(catalog, info);
     return h("div.rules-on", {}, h("h3", {}, t("lobby.rules")), rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
@@ -231,7 +256,7 @@ export function roomPage(app, code, catalog) {
     room.seats.forEach((seat) => seats.append(seatLine(room, seat, conn.seat)));
     box.append(h("h3", {}, t("room.seats")), seats, rulesBox(room));
     if (conn.isHost) box.append(hostControls());
-    else box.append(h("p.wait-note", {}, conn.seat === null ? t("room.watching_wait") : t("room.waiting_host")));
+    else box.append(startNote());
     if (conn.seat !== null && !conn.isHost) box.append(h("button", { type: "button", onclick: () => { conn.leave(); memory.setSeat(code, null); location.assign("/"); } }, t("room.leave_seat")));
     return box;
   }
@@ -285,6 +310,7 @@ export function roomPage(app, code, catalog) {
   else joinForm();
 
   return () => {
+    clearInterval(ticker);
     if (conn) conn.close();
     if (chat) chat.destroy();
     leaveTable();

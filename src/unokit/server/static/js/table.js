@@ -1,9 +1,11 @@
 // The game table, laid out like a card table on every screen: the other players around it, the
-// piles, the colour in play, the direction and the side at the centre, your decision just above
-// your hand, your hand pinned at the bottom as a fan, and the log and the scores in a drawer.
-// Regions carry data-region="table" | "prompt" | "hand" | "log" for tests and assistive
-// technology. Nothing here decides a rule: a card is playable because an action that plays it
-// is in legal_actions, and every action sent is one of them.
+// piles, the colour in play, the direction, the side and the last move in words at the centre,
+// your decision just above your hand (beside it on a phone held sideways), your name, count and
+// points with your buttons, your hand pinned at the bottom as a fan, and the log and the scores
+// in a drawer. Regions carry data-region="table" | "piles" | "last-move" | "prompt" | "self" |
+// "hand" | "log" for tests and assistive technology. Nothing here decides a rule: a card is
+// playable because an action that plays it is in legal_actions, and every action sent is one of
+// them. A replay draws the same table read-only (`readOnly`): nothing to act on.
 
 import { avatarSvg } from "./avatars.js";
 import { cardNode, catalog, colorTitle, colorWords, faceOf, faceOrder, faceTitle, faceValueOrder, parseFace, symbolGlyph } from "./cards.js";
@@ -11,13 +13,13 @@ import { clear, h, shortName } from "./dom.js";
 import { gameOverDialog, roundSummaryPanel, summaryTable } from "./dialogs.js";
 import { mutedIn, reactionButton } from "./chat.js";
 import { animateEvents, snapshot } from "./motion.js";
-import { actionLabel, colorLabel, groupActions, promptMessage, todoWords, waitingWords } from "./prompt.js";
+import { lastMoveWords } from "./lastmove.js";
+import { backsBox, layoutTable } from "./seats.js";
+import { actionLabel, colorLabel, groupActions, promptMessage, waitingWords } from "./prompt.js";
 import { playSound } from "./sound.js";
-import { say, t } from "./i18n.js";
+import { N_, languageSwitcher, say, t } from "./i18n.js";
 import { botStrength, rulesOn } from "./options.js";
 
-const LOG_LINES = 200;
-const FAN = 8; // the backs drawn beside a seat; more are counted ("+5")
 const SORT_KEY = "unokit.sort";
 
 function sideIndex(obs, variant) {
@@ -28,11 +30,14 @@ function sideIndex(obs, variant) {
 /** The marks a seat may carry, in the order the help's legend explains them. */
 export const SEAT_MARKS = ["host", "dealer", "uno", "no_uno"];
 
-/** A seat's mark (one of SEAT_MARKS), drawn the same at the table and in the help. */
+/** A seat's mark (one of SEAT_MARKS), drawn the same at the table and in the help: the host's
+ * and the dealer's over the avatar's corner, a card left with UNO said or not in place of the
+ * card count. */
 export function seatMark(kind) {
   if (kind === "host") return h("span.badge.host", { title: t("room.host") }, "♛");
   if (kind === "dealer") return h("span.badge.dealer", { title: t("seat.dealer") }, t("seat.dealer_badge"));
-  return h("span.badge.uno", {}, kind === "no_uno" ? t("seat.no_uno") : t("table.uno"));
+  if (kind === "no_uno") return h("span.count.no-uno", { title: t("seat.no_uno") }, t("seat.no_uno_badge"));
+  return h("span.count.uno", { title: t("table.uno") }, t("table.uno"));
 }
 
 export class TableView {
@@ -43,13 +48,17 @@ export class TableView {
     this.conn = conn;
     this.code = code;
     this.hooks = hooks;
+    this.readOnly = Boolean(hooks.readOnly); // a replay: the table as it was, nothing to act on
     this.state = null;
     this.room = null;
-    this.log = [];
+    this.log = []; // the game's lines so far, each {line, standin}
+    this.logGame = null; // the game the log belongs to
+    this.lastMove = []; // the lines of the last move, for the caption beside the piles
     this.unoArmed = false;
     this.choosing = null; // {prompt, actions}: a card waiting for its colour
     this.summary = JSON.parse(sessionStorage.getItem(`unokit.summary.${code}`) || "null");
     this.summaryShown = false; // the round summary panel, while the next hand waits
+    this.summaryFull = false; // the summary lists every card left (on request)
     this.notes = []; // short notices over the table: {id, kind, text, cards, until}
     this.error = null;
     this.sort = localStorage.getItem(SORT_KEY) === "value" ? "value" : "color";
@@ -60,6 +69,14 @@ export class TableView {
     this.standinSeen = 0; // how many of the stand-in's moves for this reader were waved away
     this.backAsked = false; // "I'm back" is on its way: the moves made meanwhile are waved away too
     this.reacting = false; // the quick reactions are open over the hand
+    // The second click of a double-click lands on whatever the first one put under the pointer
+    // (draw, then "keep" in its place): a move is one click, so the extra clicks are dropped.
+    root.addEventListener("click", (event) => {
+      if (event.detail > 1 && event.target.closest("[data-action], [data-verb], .hand-card, .uno-button")) {
+        event.stopPropagation();
+        event.preventDefault();
+      }
+    }, true);
     this.timer = setInterval(() => this.tick(), 250);
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
@@ -119,13 +136,7 @@ export class TableView {
     const obs = state.observation;
     const prevObs = previous && previous.observation;
     const me = this.me;
-    if (state.lines && state.lines.length) {
-      // The server says what happened as lines (codes with parameters); each is said in the
-      // reader's language when drawn. A stand-in bot's move for this reader is marked.
-      const standin = state.standin !== undefined && state.standin !== null && state.standin === me;
-      this.log.push(...state.lines.map((line) => ({ line, standin })));
-      this.log = this.log.slice(-LOG_LINES);
-    }
+    this.takeLines(state, me);
     // The next deal is on the table when a pause between hands ends, a new game starts, or
     // (without a pause) a hand ends: whatever belonged to the last hand gives way to it.
     const phase = this.room.phase;
@@ -145,7 +156,12 @@ export class TableView {
     for (const event of state.events || []) {
       if (event.type === "challenge" && event.revealed && (event.seat === me || event.target === me)) {
         const names = this.names();
-        const text = t(event.success ? "table.revealed_succeeded" : "table.revealed_failed", { player: names[event.target] });
+        // Your own hand is "your hand", never "You's hand".
+        const yours = event.target === me;
+        const key = event.success
+          ? (yours ? N_("table.revealed_succeeded_yours") : N_("table.revealed_succeeded"))
+          : (yours ? N_("table.revealed_failed_yours") : N_("table.revealed_failed"));
+        const text = t(key, { player: names[event.target] });
         this.note("challenge", text, { cards: event.revealed, seconds: 10 });
       }
     }
@@ -158,6 +174,33 @@ export class TableView {
     this.render();
     animateEvents(this.root, before, state.events || [], me, state.version);
     this.sounds(state.events || [], obs);
+  }
+
+  /**
+   * Keep the game's log and the last move from a state: the whole log that answers a hello
+   * replaces what was kept (a reload, a reconnect, a change of language); the lines of a move
+   * are added to it. The server says what happened as lines (codes with parameters); each is
+   * said in the reader's language when drawn. A stand-in bot's move for this reader is marked.
+   * @param {Object} state a state message
+   * @param {number|null} me the reader's seat
+   */
+  takeLines(state, me) {
+    const mine = (seat) => seat !== undefined && seat !== null && seat === me;
+    if (this.logGame !== state.room.game_no) {
+      this.log = [];
+      this.lastMove = [];
+      this.logGame = state.room.game_no;
+    }
+    if (state.log) {
+      this.log = state.log.flatMap((group) => group.lines.map((line) => ({ line, standin: mine(group.standin) })));
+      const last = state.log[state.log.length - 1];
+      this.lastMove = last ? last.lines : [];
+    }
+    if (state.lines && state.lines.length) {
+      const standin = mine(state.standin);
+      this.log.push(...state.lines.map((line) => ({ line, standin })));
+      this.lastMove = state.lines;
+    }
   }
 
   updateRoom(room) {
@@ -193,7 +236,8 @@ export class TableView {
 
   myDecision() {
     const obs = this.state && this.state.observation;
-    return Boolean(obs && this.me !== null && obs.to_act === this.me && obs.legal_actions.length && this.room.phase === "playing");
+    if (this.readOnly || !obs || this.me === null) return false;
+    return obs.to_act === this.me && obs.legal_actions.length > 0 && this.room.phase === "playing";
   }
 
   // ------------------------------------------------------------------ sound
@@ -239,6 +283,7 @@ export class TableView {
     if (document.querySelector("dialog[open]")) return;
     const key = event.key.toLowerCase();
     const command = this.keyCommand(key);
+    if (this.readOnly && command !== "log") return; // a replay's own keys step through it
     const click = (selector) => {
       const node = this.root.querySelector(selector);
       if (node && !node.disabled) {
@@ -291,6 +336,13 @@ export class TableView {
     }
   }
 
+  /** Open the drawer at the scores (the last round's summary, card by card). */
+  showScores() {
+    this.drawerTab = "scores";
+    this.render();
+    this.toggleDrawer(true);
+  }
+
   toggleDrawer(open) {
     const drawer = this.root.querySelector('[data-region="log"]');
     if (!drawer) return;
@@ -323,15 +375,15 @@ export class TableView {
     const mine = this.me !== null;
     const table = h(`section.table.side-${side}`, { "data-region": "table", "aria-label": t("table.label") });
     table.append(this.renderSeats(obs, side, variant), this.renderCentre(obs, side, sideColors, variant), this.renderNotes(obs, side, sideColors));
-
-    const prompt = this.renderPrompt(obs, side, sideColors, mine);
-    const hand = mine ? this.renderHand(obs, side, sideColors) : h("section.hand-area.watching", { "data-region": "hand", "aria-label": t("room.watching") }, h("p.spectating", {}, t("table.spectating")));
-    this.root.append(table, prompt, hand, this.renderDrawer(obs));
-    // Between two hands the summary covers the table and the prompt (nothing is to be decided),
-    // never the hand.
-    if (this.summary && this.summaryShown && this.room.phase === "hand_over") this.root.append(roundSummaryPanel(this));
-    const over = obs.over || this.room.phase === "finished";
-    if (over && this.overClosed !== this.room.game_no) this.root.append(gameOverDialog(this, obs));
+    const prompt = this.readOnly && this.hooks.controls ? this.hooks.controls() : this.renderPrompt(obs, side, sideColors, mine);
+    this.root.append(table, prompt);
+    if (mine) this.root.append(this.renderSelf(obs), this.renderHand(obs, side, sideColors));
+    else {
+      this.root.append(h("section.hand-area.watching", { "data-region": "hand", "aria-label": t("room.watching") },
+        h("p.spectating", {}, t("table.spectating"))));
+    }
+    this.root.append(this.renderDrawer(obs));
+    this.root.append(...this.endScreens(obs));
     if (drawerOpen) this.root.querySelector('[data-region="log"]').classList.add("open");
     const handList = this.root.querySelector(".hand");
     if (handList) handList.scrollLeft = handScroll;
@@ -343,6 +395,21 @@ export class TableView {
     }
     this.setBusy(this.conn.busy);
     this.tick();
+  }
+
+  /**
+   * What stands over the table between hands and after the game: the round's summary while
+   * the next hand waits, the game's end until the reader closes it (none in a replay).
+   * @param {Object} obs the observation
+   * @returns {HTMLElement[]}
+   */
+  endScreens(obs) {
+    if (this.readOnly) return [];
+    const out = [];
+    if (this.summary && this.summaryShown && this.room.phase === "hand_over") out.push(roundSummaryPanel(this));
+    const over = obs.over || this.room.phase === "finished";
+    if (over && this.overClosed !== this.room.game_no) out.push(gameOverDialog(this, obs));
+    return out;
   }
 
   seatStatus(seat) {
@@ -372,114 +439,64 @@ export class TableView {
     const names = this.names();
     const me = this.me;
     const row = h("ol.seats", { "aria-label": t("table.players") });
-    const backSide = 1 - side;
-    const backColors = variant.side_colors[backSide] || variant.side_colors[0];
+    const backColors = variant.side_colors[1 - side] || variant.side_colors[0];
     const n = obs.players;
     const order = [];
     for (let i = 1; i <= n; i++) {
       const seat = ((me === null ? n - 1 : me) + i) % n;
       if (seat !== me) order.push(seat);
     }
-    const room = this.room;
-    order.forEach((seat) => {
-      const active = obs.to_act === seat && room.phase === "playing" && !obs.over;
-      const info = room.seats[seat];
-      const count = obs.hand_sizes[seat];
-      const status = this.seatStatus(seat);
-      const label = [names[seat], t("n.cards", { count }), t("n.points", { count: obs.scores[seat] }), status, active ? waitingWords(obs, names[seat]) : ""].filter(Boolean).join(", ");
-      const item = h(`li.seat${active ? ".to-act" : ""}`, { "aria-current": active ? "true" : undefined, "aria-label": label, dataset: { seat: String(seat), kind: info.kind, anchor: `seat-${seat}` } });
-      const badges = h("div.seat-badges");
-      if (room.host_seat === seat) badges.append(seatMark("host"));
-      if (obs.dealer === seat) badges.append(seatMark("dealer"));
-      if (count === 1) badges.append(seatMark(obs.uno_exposed === seat ? "no_uno" : "uno"));
-      item.append(
-        h("div.seat-head", {}, this.avatar(info.name || "", seat, active), h("span.count", { title: t("n.cards", { count }) }, String(count))),
-        h("div.seat-name", { title: names[seat] }, shortName(names[seat], 12)),
-        h("div.seat-info", {}, status ? h("span.seat-status", {}, status) : null, h("span.seat-score", {}, t("n.points", { count: obs.scores[seat] }))),
-        badges,
-      );
-      if (active) item.append(h("div.seat-turn", {}, t("seat.to_act", { todo: todoWords(obs) })));
-      const backs = obs.backs ? obs.backs[seat] : null;
-      if (backs && backs.length) {
-        const fan = h("div.fan", { "aria-label": t("seat.backs_label", { player: names[seat] }) });
-        backs.slice(0, FAN).forEach((face) => fan.append(cardNode(face, backSide, backColors, { small: true })));
-        if (backs.length > FAN) fan.append(h("span.more", {}, `+${backs.length - FAN}`));
-        item.append(fan);
-      }
-      row.append(item);
-    });
+    order.forEach((seat) => row.append(this.renderSeat(obs, seat, names, backColors)));
     return row;
   }
 
-  /** Place the other seats around the table, in the order of play starting at your left: on
-   * the upper half of an ellipse (its ends lowered for many seats) when they fit there without
-   * touching one another, else evenly along the left, top and right edges. The centre goes in
-   * the middle, below the seats at the top. */
-  layoutSeats() {
-    const region = this.root.querySelector('[data-region="table"]');
-    if (!region) return;
-    const seats = [...region.querySelectorAll(".seat")];
-    const width = region.clientWidth;
-    const height = region.clientHeight;
-    const centre = region.querySelector(".centre");
-    if (!width || !height) return;
-    const sizes = seats.map((s) => [s.offsetWidth, s.offsetHeight]);
-    const w = Math.max(0, ...sizes.map((x) => x[0]));
-    const hgt = Math.max(0, ...sizes.map((x) => x[1]));
-    const pad = 4;
-    const m = seats.length;
-    const boxes = (points) => points.map(([x, y], i) => [x - sizes[i][0] / 2, y - sizes[i][1] / 2, sizes[i][0], sizes[i][1]]);
-    const overlaps = (list) => list.some((a, i) => list.some((b, j) => j > i && a[0] < b[0] + b[2] + 2 && b[0] < a[0] + a[2] + 2 && a[1] < b[1] + b[3] + 2 && b[1] < a[1] + a[3] + 2));
-    const cx = width / 2;
-    const rx = Math.max(0, width / 2 - w / 2 - pad);
-    let chosen = null;
-    for (const lower of [0, 15, 30, 45, 60]) {
-      const rad = (lower * Math.PI) / 180;
-      const cy = height / 2;
-      const ry = Math.max(0, height / 2 - hgt / 2 - pad);
-      const points = [];
-      for (let i = 0; i < m; i++) {
-        const angle = Math.PI - rad + ((i + 1) * (Math.PI + 2 * rad)) / (m + 1);
-        points.push([cx + rx * Math.cos(angle), Math.min(height - hgt / 2 - pad, cy + ry * Math.sin(angle))]);
-      }
-      if (!overlaps(boxes(points))) {
-        chosen = points;
-        break;
-      }
-    }
-    if (!chosen) chosen = this.edgePoints(m, width, height, w, hgt, pad);
-    let topBand = 0;
-    seats.forEach((seat, i) => {
-      const [x, y] = chosen[i];
-      seat.style.left = `${Math.round(x - sizes[i][0] / 2)}px`;
-      seat.style.top = `${Math.round(y - sizes[i][1] / 2)}px`;
-      if (Math.abs(x - cx) < (sizes[i][0] + (centre ? centre.offsetWidth : 0)) / 2) topBand = Math.max(topBand, y + sizes[i][1] / 2);
+  /**
+   * One seat's box: avatar with its turn ring, marks over the avatar (host, dealer, UNO), the
+   * card count, the name, the level or presence with the points, and on a double-sided deck the
+   * backs it shows, grouped by colour. Its height does not change from move to move.
+   * @param {Object} obs the observation
+   * @param {number} seat the seat
+   * @param {string[]} names the seats' names as the table shows them
+   * @param {string[]} backColors the colours of the side not in play
+   * @returns {HTMLElement}
+   */
+  renderSeat(obs, seat, names, backColors) {
+    const room = this.room;
+    const active = obs.to_act === seat && room.phase === "playing" && !obs.over;
+    const info = room.seats[seat];
+    const count = obs.hand_sizes[seat];
+    const status = this.seatStatus(seat);
+    const points = t("n.points", { count: obs.scores[seat] });
+    const label = [names[seat], t("n.cards", { count }), points, status, active ? waitingWords(obs, names[seat]) : ""]
+      .filter(Boolean).join(", ");
+    const item = h(`li.seat${active ? ".to-act" : ""}`, {
+      "aria-current": active ? "true" : undefined,
+      "aria-label": label,
+      dataset: { seat: String(seat), kind: info.kind, anchor: `seat-${seat}` },
     });
-    if (centre) {
-      const middle = (height - centre.offsetHeight) / 2;
-      const below = topBand + Math.max(6, (height - topBand - centre.offsetHeight) / 2);
-      const top = Math.max(middle, below);
-      centre.style.top = `${Math.round(Math.max(0, Math.min(top, height - centre.offsetHeight)))}px`;
-    }
+    const badges = h("div.seat-badges");
+    if (room.host_seat === seat) badges.append(seatMark("host"));
+    if (obs.dealer === seat) badges.append(seatMark("dealer"));
+    const counted = count === 1
+      ? seatMark(obs.uno_exposed === seat ? "no_uno" : "uno")
+      : h("span.count", { title: t("n.cards", { count }) }, String(count));
+    item.append(
+      h("div.seat-head", {}, this.avatar(info.name || "", seat, active), counted, badges),
+      h("div.seat-name", { title: names[seat] },
+        h("span.name-long", {}, shortName(names[seat], 12)),
+        h("span.name-short", {}, shortName(names[seat], 8))),
+      h("div.seat-info", {}, status ? h("span.seat-status", {}, status) : null, h("span.seat-score", {}, points)),
+    );
+    const backs = obs.backs ? obs.backs[seat] : null;
+    if (backs && backs.length) item.append(backsBox(backs, backColors, names[seat]));
+    return item;
   }
 
-  /** Evenly spaced points along the left, top and right edges (for many seats). */
-  edgePoints(m, width, height, w, hgt, pad) {
-    const left = pad + w / 2;
-    const right = width - pad - w / 2;
-    const top = pad + hgt / 2;
-    const bottom = Math.max(top, height - pad - hgt / 2);
-    const sideLength = bottom - top;
-    const topLength = right - left;
-    const total = sideLength * 2 + topLength;
-    const points = [];
-    for (let i = 0; i < m; i++) {
-      const along = (total * (i + 1)) / (m + 1);
-      if (along < sideLength) points.push([left, bottom - along]);
-      else if (along < sideLength + topLength) points.push([left + (along - sideLength), top]);
-      else points.push([right, top + (along - sideLength - topLength)]);
-    }
-    return points;
+  /** Place the other seats around the table, in the order of play starting at your left, and
+   * the centre where no seat covers it (seats.js). */
+  layoutSeats() {
+    const region = this.root.querySelector('[data-region="table"]');
+    if (region) layoutTable(region);
   }
 
   renderCentre(obs, side, sideColors, variant) {
@@ -517,8 +534,19 @@ export class TableView {
     chips.append(h("span.chip.direction", { title: t(clockwise ? "direction.clockwise" : "direction.counterclockwise"), "aria-label": t(clockwise ? "direction.clockwise" : "direction.counterclockwise") }, clockwise ? "↻" : "↺"));
     if (variant.double_sided) chips.append(h(`span.chip.side-chip.side-${side}`, {}, t("table.side_value", { side: t(`side.${obs.side}`) })));
     if (obs.stack) chips.append(h("span.chip.stack", { title: t("table.stacked") }, `+${obs.stack}`));
-    centre.append(h("div.piles", {}, pile, discard), chips);
+    const piles = h("div.pile-area", { "data-region": "piles", role: "group", "aria-label": t("table.piles") },
+      h("div.piles", {}, pile, discard), chips);
+    centre.append(piles, this.renderLastMove());
     return centre;
+  }
+
+  /** The last move in words, near the piles, kept until the next move (lastmove.js); read out
+   * by assistive technology as it changes. */
+  renderLastMove() {
+    const words = lastMoveWords(this.lastMove, this.me, this.names());
+    const attrs = { "data-region": "last-move", role: "status", "aria-live": "polite", "aria-atomic": "true" };
+    attrs["aria-label"] = t("table.last_move");
+    return h("p.last-move", attrs, words);
   }
 
   /** The stand-in's moves for this reader, and whether the reader is away (a stand-in plays
@@ -562,7 +590,7 @@ export class TableView {
         note.cards.forEach((c) => cards.append(cardNode(faceOf(c, side), side, sideColors, { small: true })));
         item.append(cards);
       }
-      if (note.action === "scores") item.append(h("button", { type: "button", onclick: () => { this.drawerTab = "scores"; this.render(); this.toggleDrawer(true); } }, t("table.show_scores")));
+      if (note.action === "scores") item.append(h("button", { type: "button", onclick: () => this.showScores() }, t("table.show_scores")));
       item.append(h("button.close-panel", { type: "button", "aria-label": t("table.close"), onclick: () => { this.notes = this.notes.filter((n) => n !== note); this.render(); } }, "✕"));
       box.append(item);
     }
@@ -710,24 +738,51 @@ export class TableView {
     if (toggle) toggle.focus({ preventScroll: true });
   }
 
+  /**
+   * The reader's own place at the table (data-region="self"): avatar with the turn ring, name and
+   * time left on one line, cards and points on the next, then the quick reactions, the sort
+   * and the UNO! button.
+   * @param {Object} obs the observation
+   * @returns {HTMLElement}
+   */
+  renderSelf(obs) {
+    const me = this.me;
+    const names = this.seatNames();
+    const active = obs.to_act === me && this.room.phase === "playing" && !obs.over;
+    const sorted = this.sort === "value";
+    const sortButton = h("button.sort", {
+      type: "button",
+      title: t("table.sort"),
+      "aria-label": sorted ? t("table.sorted_by_number") : t("table.sorted_by_colour"),
+      dataset: { key: "sort" },
+      onclick: () => {
+        this.sort = sorted ? "color" : "value";
+        localStorage.setItem(SORT_KEY, this.sort);
+        this.render();
+      },
+    }, sorted ? "1→9" : "●◆▲■");
+    const info = `${t("n.cards", { count: obs.hand.length })} · ${t("n.points", { count: obs.scores[me] })}`;
+    const box = h("div.hand-head", { "data-region": "self", "aria-label": t("table.you"), dataset: { seatBox: String(me) } },
+      this.avatar(names[me] || "", me, active),
+      h("div.me-box", {},
+        h("span.me-line", {},
+          h("span.me-name", { title: names[me] }, shortName(names[me] || "", 16)),
+          h("span.timer", { role: "timer", "aria-label": t("table.time_left") })),
+        h("span.me-info", {}, info)),
+      this.readOnly ? null : this.reactButton(),
+      sortButton,
+      this.readOnly ? null : this.unoButton(obs));
+    return box;
+  }
+
   renderHand(obs, side, sideColors) {
     const { byCard } = groupActions(obs);
     const myTurn = this.myDecision();
-    const me = this.me;
     const order = this.sort === "value" ? faceValueOrder : faceOrder;
     const sorted = [...obs.hand].sort((a, b) => order(faceOf(a, side), sideColors) - order(faceOf(b, side), sideColors));
-    const wrap = h("section.hand-area", { "data-region": "hand", "aria-label": t("n.table.your_hand", { count: sorted.length }), dataset: { anchor: "hand", seatBox: String(me) } });
-    const active = obs.to_act === me && this.room.phase === "playing" && !obs.over;
+    const label = t("n.table.your_hand", { count: sorted.length });
+    const wrap = h("section.hand-area", { "data-region": "hand", "aria-label": label, dataset: { anchor: "hand" } });
     wrap.classList.toggle("my-turn", myTurn);
-    const sortButton = h("button.sort", { type: "button", title: t("table.sort"), "aria-label": this.sort === "value" ? t("table.sorted_by_number") : t("table.sorted_by_colour"), onclick: () => { this.sort = this.sort === "value" ? "color" : "value"; localStorage.setItem(SORT_KEY, this.sort); this.render(); } }, this.sort === "value" ? "1→9" : "●◆▲■");
-    const names = this.seatNames();
-    wrap.append(h("div.hand-head", {},
-      this.avatar(names[me] || "", me, active),
-      h("div.me-box", {}, h("span.me-name", { title: names[me] }, shortName(names[me] || "", 16)), h("span.me-info", {}, `${t("n.cards", { count: obs.hand.length })} · ${t("n.points", { count: obs.scores[me] })}`)),
-      h("span.timer", { role: "timer", "aria-label": t("table.time_left") }),
-      this.reactButton(),
-      sortButton,
-      this.unoButton(obs)));
     const list = h("ul.hand", { dataset: { count: String(sorted.length) } });
     sorted.forEach((text, index) => {
       const face = faceOf(text, side);
@@ -753,8 +808,38 @@ export class TableView {
       if (text.includes("/")) item.append(h("span.back-peek", { "aria-hidden": "true" }, cardNode(faceOf(text, 1 - side), 1 - side, this.variant.side_colors[1 - side] || sideColors, { small: true })));
       list.append(item);
     });
-    wrap.append(list);
+    wrap.append(list, this.scrollButton(list, -1), this.scrollButton(list, 1));
+    list.addEventListener("scroll", () => this.markScroll(), { passive: true });
     return wrap;
+  }
+
+  /**
+   * A button at one end of a hand too long for its row: shown while more cards lie that way,
+   * it scrolls the hand by most of its width.
+   * @param {HTMLElement} list the hand's list
+   * @param {number} way -1 to the left, 1 to the right
+   * @returns {HTMLElement}
+   */
+  scrollButton(list, way) {
+    const label = t(way < 0 ? "table.hand_left" : "table.hand_right");
+    return h(`button.hand-scroll.${way < 0 ? "to-left" : "to-right"}`, {
+      type: "button",
+      tabindex: "-1",
+      title: label,
+      "aria-label": label,
+      onclick: () => list.scrollBy({ left: way * Math.max(88, list.clientWidth * 0.75), behavior: "smooth" }),
+    }, way < 0 ? "‹" : "›");
+  }
+
+  /** Say on the hand's area whether more cards lie to the left or the right of what shows (a
+   * fade and a button at that end). */
+  markScroll() {
+    const list = this.root.querySelector(".hand");
+    const area = this.root.querySelector(".hand-area");
+    if (!list || !area) return;
+    const more = list.scrollWidth - list.clientWidth;
+    area.classList.toggle("more-left", more > 1 && list.scrollLeft > 2);
+    area.classList.toggle("more-right", more > 1 && list.scrollLeft < more - 2);
   }
 
   /** A long press on a card shows its printed name (a tooltip for touch screens). */
@@ -799,6 +884,7 @@ export class TableView {
         if (box.offsetLeft < list.scrollLeft || box.offsetLeft + step > list.scrollLeft + width) list.scrollLeft = Math.max(0, box.offsetLeft - 16);
       }
     }
+    this.markScroll();
   }
 
   renderDrawer(obs) {
@@ -811,11 +897,9 @@ export class TableView {
     bar.append(h("button.close-drawer", { type: "button", "aria-label": t("table.close"), onclick: () => this.toggleDrawer(false) }, "✕"));
     drawer.append(bar);
     const logPanel = h("div.drawer-panel#panel-log", { role: "tabpanel", "aria-labelledby": "tab-log", hidden: this.drawerTab !== "log" || undefined });
-    const list = h("ol.log", { "aria-label": t("table.log_label"), "aria-live": "polite", "aria-relevant": "additions" });
-    const names = this.names();
-    this.log.slice(-80).forEach((line) => list.append(h(`li${line.standin ? ".standin" : ""}`, {}, say(line.line, names), line.standin ? h("span.standin-mark", {}, ` (${t("table.log_standin")})`) : null)));
+    const list = this.logElement();
     logPanel.append(list);
-    requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
+    requestAnimationFrame(() => { logPanel.scrollTop = logPanel.scrollHeight; });
     const scorePanel = h("div.drawer-panel#panel-scores", { role: "tabpanel", "aria-labelledby": "tab-scores", hidden: this.drawerTab !== "scores" || undefined });
     scorePanel.append(this.renderScores(obs));
     if (this.summary) scorePanel.append(h("h3", {}, t("summary.last_round")), summaryTable(this, this.summary));
@@ -825,6 +909,27 @@ export class TableView {
     // The room's chat (the room page's panel, the same element at every redraw) under the tabs.
     if (this.chat) drawer.append(h("div.drawer-chat", {}, this.chat));
     return drawer;
+  }
+
+  /**
+   * The game's log as a list that is kept from one drawing to the next: the lines that came
+   * since are added to it, and it is drawn again when the log was replaced (a new game, or the
+   * whole log that answers a hello).
+   * @returns {HTMLElement}
+   */
+  logElement() {
+    if (!this.logList) {
+      this.logList = h("ol.log", { "aria-label": t("table.log_label"), "aria-live": "polite", "aria-relevant": "additions" });
+    }
+    const list = this.logList;
+    if (this.logDrawn !== this.log) clear(list); // replaced: drawn again from its first line
+    this.logDrawn = this.log;
+    const names = this.names();
+    for (const entry of this.log.slice(list.children.length)) {
+      const mark = entry.standin ? h("span.standin-mark", {}, ` (${t("table.log_standin")})`) : null;
+      list.append(h(`li${entry.standin ? ".standin" : ""}`, {}, say(entry.line, names), mark));
+    }
+    return list;
   }
 
   /** The room in a few lines, the rules it plays and (for the host) the seats' controls. */
@@ -839,6 +944,10 @@ export class TableView {
     fact(t("table.you"), this.me === null ? t("room.watching") : t("seat.numbered", { number: this.me + 1 }));
     fact(t("chat.spectators"), String(room.spectators || 0));
     box.append(facts);
+    // The page's language, here too: the bar has no room for it on a phone at the table.
+    box.append(h("div.field.language-field", {},
+      h("label", { for: "table-language" }, t("ui.language")),
+      languageSwitcher(catalog().languages, "table-language")));
     const rules = rulesOn(catalog(), room);
     box.append(h("h3", {}, t("lobby.rules")), rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
     const controls = this.hostControls ? this.hostControls() : null;

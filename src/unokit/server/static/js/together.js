@@ -8,30 +8,47 @@ import { lang, t } from "./i18n.js";
 
 // ---------------------------------------------------------------------- play again
 
-/** The play-again area of a finished game: every player's mark, and this seat's buttons. */
-export function playAgainPanel(room, conn, { onLeave }) {
-  const box = h("section.play-again", { "aria-labelledby": "play-again-title", dataset: { region: "play-again" } });
-  box.append(h("h3#play-again-title", {}, t("together.play_again_title")));
-  const list = h("ul.ready-list");
-  for (const seat of room.seats) {
-    if (seat.kind === "open") {
-      list.append(h("li", { dataset: { seat: String(seat.seat), ready: "open" } }, h("em", {}, t("together.open_seat"))));
-      continue;
-    }
-    const mark = seat.kind === "bot" ? t("together.bot_plays_along") : seat.ready ? t("together.ready") : t("together.not_yet");
-    const name = seat.kind === "bot" && seat.bot ? `${seat.name} · ${t(`bot.${seat.bot}`)}` : seat.name;
-    list.append(h(`li${seat.ready ? ".ready" : ""}`, { dataset: { seat: String(seat.seat), ready: seat.kind === "bot" ? "bot" : String(seat.ready) } },
-      h("span.ready-name", {}, seat.seat === conn.seat ? t("seat.you", { name }) : name), " — ", h("span.ready-mark", {}, mark)));
-  }
-  box.append(list, h("p.hint", {}, t("together.next_when_ready")));
-  if (conn.seat !== null && conn.seat !== undefined) {
-    const mine = room.seats[conn.seat];
-    const ready = Boolean(mine && mine.ready);
-    box.append(h("div.row", {},
-      h("button.primary#play-again", { type: "button", "aria-pressed": String(ready), onclick: () => conn.ready(!ready) }, ready ? t("together.ready_undo") : t("together.play_again")),
-      h("button#leave-table", { type: "button", onclick: () => { if (conn.leave()) onLeave(); } }, t("together.leave_table"))));
-  }
-  return box;
+/**
+ * Whether a seat's player will play again, for the end of a game's standings: its state as
+ * data-ready says it ("true", "false", "bot", "open") and in words.
+ * @param {Object} seat the room's seat
+ * @returns {{state: string, ready: boolean, words: string}}
+ */
+export function readyMark(seat) {
+  if (seat.kind === "open") return { state: "open", ready: false, words: t("together.open_seat") };
+  if (seat.kind === "bot") return { state: "bot", ready: false, words: t("together.bot_plays_along") };
+  const ready = Boolean(seat.ready);
+  return { state: String(ready), ready, words: ready ? t("together.ready") : t("together.not_yet") };
+}
+
+/**
+ * The buttons of a finished game for the reader's seat: Play again (or take it back) and Leave
+ * the table; none for a spectator.
+ * @param {Object} room the room
+ * @param {Object} conn the room's connection
+ * @param {{onLeave: Function}} hooks what to do once the seat is left
+ * @returns {HTMLElement[]}
+ */
+export function playAgainButtons(room, conn, { onLeave }) {
+  if (conn.seat === null || conn.seat === undefined) return [];
+  const mine = room.seats[conn.seat];
+  const ready = Boolean(mine && mine.ready);
+  return [
+    h("button.primary#play-again", {
+      type: "button",
+      "aria-pressed": String(ready),
+      dataset: { action: "play-again", key: "play-again" },
+      onclick: () => conn.ready(!ready),
+    },
+      ready ? t("together.ready_undo") : t("together.play_again")),
+    h("button#leave-table", {
+      type: "button",
+      dataset: { key: "leave" },
+      onclick: () => {
+        if (conn.leave()) onLeave();
+      },
+    }, t("together.leave_table")),
+  ];
 }
 
 // ---------------------------------------------------------------------- the lobby's list
@@ -49,13 +66,19 @@ function optionWords(options) {
   return parts.length ? parts.join(t("list.separator")) : t("together.standard_rules");
 }
 
-/** "Play now" and the public rooms, refreshed every few seconds; returns [element, stop]. */
-export function publicRoomsPanel(catalog, nameInput) {
-  const panel = h("section.panel#public-rooms", { "aria-labelledby": "public-title" });
+/**
+ * "Play now": a seat at a public table of the chosen game at once (or a new one that bots fill
+ * when nobody comes), under the name in `nameInput`.
+ * @param {Object} catalog the server's catalogue
+ * @param {HTMLInputElement} nameInput the lobby's name field
+ * @returns {HTMLElement}
+ */
+export function playNowPanel(catalog, nameInput) {
+  const panel = h("section.panel.play-now-panel", { "aria-labelledby": "play-now-title" });
   const names = Object.keys(catalog.variants);
   const variant = h("select#play-now-variant", { "aria-label": t("together.play_now_variant") }, names.map((n) => h("option", { value: n }, t(`variant.${n}`))));
   const message = h("div.form-message", { "aria-live": "polite" });
-  const button = h("button.primary#play-now", { type: "button" }, t("together.play_now"));
+  const button = h("button.primary.big#play-now", { type: "button" }, t("together.play_now"));
   button.addEventListener("click", async () => {
     const name = nameInput.value.trim();
     clear(message);
@@ -72,13 +95,19 @@ export function publicRoomsPanel(catalog, nameInput) {
       button.disabled = false;
     }
   });
+  panel.append(h("h2#play-now-title", {}, t("together.play_now")), h("p.hint", {}, t("together.play_now_hint")),
+    h("div.row", {}, variant, button), message);
+  return panel;
+}
+
+/** The public rooms, waiting for players or being played, refreshed every few seconds;
+ * returns [element, stop]. */
+export function publicRoomsPanel(catalog) {
+  const panel = h("section.panel#public-rooms", { "aria-labelledby": "public-title" });
   const waiting = h("ul.room-list#waiting-rooms");
   const playing = h("ul.room-list#playing-rooms");
   panel.append(
     h("h2#public-title", {}, t("together.find_game")),
-    h("p.hint", {}, t("together.play_now_hint")),
-    h("div.row", {}, variant, button),
-    message,
     h("h3", {}, t("together.waiting_rooms")), waiting,
     h("h3", {}, t("together.games_to_watch")), playing,
   );
@@ -116,6 +145,32 @@ export async function playNow(variant, name) {
 
 // ---------------------------------------------------------------------- my games
 
+/**
+ * The seats of a finished game in the order of its standings: the winners first, then by
+ * points, the most first.
+ * @param {number[]} scores the points of each seat
+ * @param {number[]} winners the winning seats
+ * @returns {{score: number, seat: number}[]}
+ */
+export function ranking(scores, winners) {
+  return scores.map((score, seat) => ({ score, seat }))
+    .sort((a, b) => (winners.includes(b.seat) - winners.includes(a.seat)) || b.score - a.score);
+}
+
+/**
+ * A finished game's standings, winners first: each place with its player's name (yours marked)
+ * and points.
+ * @param {Object} game a game of /api/my-games
+ * @returns {HTMLElement}
+ */
+export function standingsList(game) {
+  const order = ranking(game.scores, game.winners);
+  return h("ol.standings", {}, order.map(({ score, seat }) => {
+    const name = seat === game.seat ? t("seat.you", { name: game.names[seat] }) : game.names[seat];
+    return h(`li${seat === game.seat ? ".me" : ""}`, {}, h("span.who", {}, name), " ", h("span.num", {}, t("n.points", { count: score })));
+  }));
+}
+
 /** The "My games" page: this browser's finished games, each to replay or download. */
 export function myGamesPage(app, catalog) {
   const page = h("section.panel.my-games", { "aria-labelledby": "my-games-title" });
@@ -133,7 +188,7 @@ export function myGamesPage(app, catalog) {
     if (!found.games.length) page.append(h("p.none", {}, t("together.no_games")));
     else {
       const table = h("table.games", {}, h("caption.visually-hidden", {}, t("together.finished_games")));
-      const heads = [t("together.when"), t("together.game"), t("together.players"), t("together.result"), ""];
+      const heads = [t("together.when"), t("together.game"), t("together.result"), ""];
       table.append(h("thead", {}, h("tr", {}, heads.map((title) => h("th", { scope: "col" }, title)))));
       const body = h("tbody");
       for (const game of found.games) {
@@ -142,10 +197,9 @@ export function myGamesPage(app, catalog) {
         body.append(h("tr", { dataset: { room: game.room, game: String(game.game) } },
           h("td", {}, new Date(game.at * 1000).toLocaleString(lang())),
           h("td", {}, t("together.game_in_room", { variant: t(`variant.${game.variant}`), code: game.room, number: game.game })),
-          h("td", {}, game.names.map((n, i) => (i === game.seat ? t("seat.you", { name: n }) : n)).join(t("list.separator"))),
-          h("td", {}, `${result} · ${game.scores.join(" / ")}`),
+          h("td.result", {}, h("strong", {}, result), standingsList(game)),
           h("td.links", {},
-            h("a.button", { href: `/#/replay/${game.room}/${game.game}` }, t("together.replay")),
+            h("a.button", { href: `/#/replay/${game.room}/${game.game}/${game.seat}` }, t("together.replay")),
             " ",
             h("a.button.download", { href: game.record, download: `unokit-${game.room}-${game.game}.json` }, t("together.download")))));
       }

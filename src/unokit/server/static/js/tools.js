@@ -1,12 +1,11 @@
-// Pages beside the game: the score sheet and the virtual launcher for real cards, and the
-// step-by-step replay of a finished game. The server scores, fires and replays; these pages
-// keep what the reader entered and draw the answers.
+// Pages beside the game: the score sheet and the virtual launcher for real cards. The server
+// scores and fires; these pages keep what the reader entered and draw the answers. (The replay
+// of a finished game is on the table itself: replay.js.)
 
 import { api, errorText } from "./net.js";
-import { cardNode, faceOf } from "./cards.js";
 import { animate, clear, h } from "./dom.js";
 import { playSound } from "./sound.js";
-import { N_, say, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
 const SHEET_KEY = "unokit.sheet";
 
@@ -251,72 +250,5 @@ export function launcherPage(app, catalog) {
   };
   document.addEventListener("keydown", key);
   draw();
-  return () => document.removeEventListener("keydown", key);
-}
-
-// ---------------------------------------------------------------------- replay
-
-export function replayPage(app, catalog, code, number) {
-  const page = h("div.tool.replay");
-  app.append(page);
-  let step = 0;
-  let data = null;
-  let error = null;
-  let loading = false;
-
-  async function load(wanted) {
-    if (loading) return;
-    loading = true;
-    try {
-      data = await api(`/api/rooms/${code}/records/${number}/replay?step=${wanted}`);
-      step = data.step;
-      error = null;
-    } catch (err) {
-      error = errorText(err);
-    }
-    loading = false;
-    draw();
-  }
-
-  function draw() {
-    clear(page).append(h("h1", {}, t("replay.title", { code, number })));
-    if (error) page.append(errorBox(error));
-    if (!data) return;
-    const obs = data.observation;
-    const variant = catalog.variants[obs.variant];
-    const side = Math.max(0, variant.side_names.indexOf(obs.side));
-    const colors = variant.side_colors[side] || variant.side_colors[0];
-    const controls = h("div.row.replay-controls", {},
-      h("button#replay-first", { type: "button", onclick: () => load(0) }, `⏮ ${t("replay.first")}`),
-      h("button#replay-prev", { type: "button", disabled: step === 0 || undefined, onclick: () => load(step - 1) }, `◀ ${t("replay.back")}`),
-      h("span.step#replay-step", { role: "status" }, t("replay.step_of", { step, steps: data.steps })),
-      h("button#replay-next", { type: "button", disabled: step >= data.steps || undefined, onclick: () => load(step + 1) }, `${t("replay.next")} ▶`),
-      h("button#replay-last", { type: "button", onclick: () => load(data.steps) }, `${t("replay.last")} ⏭`));
-    const slider = h("input#replay-slider", { type: "range", min: "0", max: String(data.steps), value: String(step), "aria-label": t("replay.step") });
-    slider.addEventListener("change", () => load(Number(slider.value)));
-    page.append(controls, slider);
-    const what = data.action ? t("replay.action", { player: data.names[data.action.seat], action: say(data.action.line, data.names) }) : t("replay.deal");
-    page.append(h("p.replay-action", {}, what), h("ul.replay-events", {}, data.lines.map((line) => h("li", {}, say(line, data.names)))));
-    const top = h("div.discard", {}, obs.top ? cardNode(obs.top, side, colors) : null);
-    const factsKey = variant.double_sided ? N_("replay.facts_side") : N_("replay.facts");
-    const facts = say({ key: factsKey, params: { round: obs.round, side: obs.side, direction: obs.direction, color: obs.color, scores: obs.scores } }, data.names);
-    page.append(h("p", {}, facts), top);
-    const hands = h("div.replay-hands");
-    obs.hands.forEach((hand, seat) => {
-      const cards = h("div.mini-hand");
-      hand.forEach((text) => cards.append(cardNode(faceOf(text, side), side, colors, { small: true })));
-      hands.append(h(`section.replay-seat${obs.to_act === seat ? ".to-act" : ""}`, {}, h("h2", {}, t("replay.seat", { player: data.names[seat], cards: t("n.cards", { count: hand.length }) })), cards));
-    });
-    page.append(hands);
-    if (data.summary) page.append(h("p", {}, t("table.round_out", { round: data.summary.round, player: data.names[data.summary.winner] })));
-  }
-
-  const key = (event) => {
-    if (!data || event.target.tagName === "INPUT") return;
-    if (event.key === "ArrowRight" && step < data.steps) load(step + 1);
-    if (event.key === "ArrowLeft" && step > 0) load(step - 1);
-  };
-  document.addEventListener("keydown", key);
-  load(0);
   return () => document.removeEventListener("keydown", key);
 }
