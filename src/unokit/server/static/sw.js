@@ -32,6 +32,7 @@ const SHELL = [
   "/static/js/page.js",
   "/static/js/prompt.js",
   "/static/js/replay.js",
+  "/static/js/review.js",
   "/static/js/room.js",
   "/static/js/seats.js",
   "/static/js/settings.js",
