@@ -54,6 +54,7 @@ PARAM_TYPES: dict[str, Param] = {
             "steps",
             "number",
             "won",
+            "percent",
         ),
         P.NUMBER,
     ),
