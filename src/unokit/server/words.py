@@ -94,6 +94,7 @@ ERRORS = MappingProxyType(
             _spec("no_route"),
             _spec("bad_method"),
             _spec("too_many_reviews"),
+            _spec("no_hints"),
         )
     }
 )
