@@ -148,9 +148,38 @@ def review_record(
     if workers < 1:
         raise ReviewError(f"workers must be at least 1, not {workers}")
     replay = Replay(record, check_version=check_version)
-    hints = {m.step for m in read_hints(record) if m.seat == seat}
     steps = [k for k in range(len(replay) + 1) if not _over_at(replay, k)]
     estimates = _estimate_all(record, seat, effort, seed, steps, workers, progress)
+    return assemble_review(record, seat, effort, seed, estimates, check_version=check_version)
+
+
+def review_steps(record: GameRecord) -> list[int]:
+    """The states of ``record`` that its review estimates (every state where the game goes on),
+    for a caller that estimates them itself, a few at a time (:func:`estimate_steps`), and then
+    makes the review with :func:`assemble_review`: a server, between other work. Raises
+    :class:`~unokit.record.RecordError` for a record that does not replay."""
+    replay = Replay(record)
+    return [k for k in range(len(replay) + 1) if not _over_at(replay, k)]
+
+
+def assemble_review(
+    record: GameRecord,
+    seat: int,
+    effort: str,
+    seed: int,
+    estimates: dict[int, Estimate],
+    *,
+    check_version: bool = True,
+) -> Review:
+    """The review of ``seat`` in ``record`` from the :class:`Estimate` of each of its
+    :func:`review_steps` (by step), made by :func:`estimate_steps` with the same ``effort`` and
+    ``seed``: the same review as :func:`review_record`'s. Raises :class:`ReviewError` for an
+    estimate missing and :class:`~unokit.record.RecordError` as :func:`review_record` does."""
+    replay = Replay(record, check_version=check_version)
+    missing = [k for k in range(len(replay) + 1) if not _over_at(replay, k) and k not in estimates]
+    if missing:
+        raise ReviewError(f"no estimate of state {missing[0]} of the record")
+    hints = {m.step for m in read_hints(record) if m.seat == seat}
     return _assemble(record, replay, seat, effort, seed, estimates, hints)
 
 
@@ -378,4 +407,13 @@ def _chance_shown(events: list[Event], seat: int) -> bool:
     return False
 
 
-__all__ = ["MOMENTS", "Estimate", "estimate_steps", "hint", "record_digest", "review_record"]
+__all__ = [
+    "MOMENTS",
+    "Estimate",
+    "assemble_review",
+    "estimate_steps",
+    "hint",
+    "record_digest",
+    "review_record",
+    "review_steps",
+]

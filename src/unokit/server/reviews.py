@@ -12,9 +12,10 @@ for the review of seat ``S``'s game (:func:`unokit.review.review_record`, at
   :data:`REVIEWS_PER_HOUR` in the last hour; ``400``/``404`` for a bad request or no such game.
 
 The review is computed by the server's bot pool (:class:`~unokit.server.botpool.BotPool`), in
-its threads, never on the event loop; its CPU time is charged to the asking identity as a
-room's bots' time is charged to the room, so one player's reviews wait their turn for their
-share of a core and never take the rooms' threads for long. Reading a cached or working review
+its threads, never on the event loop, :data:`SLICE` states at a time, so that the rooms' bots
+get the thread between two slices; its CPU time is charged to the asking identity as a room's
+bots' time is charged to the room, so one player's reviews wait their turn for their share of
+a core. Reading a cached or working review
 costs nothing; only starting one counts against the identity's limits.
 """
 
@@ -32,7 +33,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..record import GameRecord, RecordError
-from ..review import review_record
+from ..review.analysis import Estimate, assemble_review, estimate_steps, review_steps
 from .authority import identity_hash
 from .botpool import BotPool
 from .edge import Buckets
@@ -45,6 +46,11 @@ REVIEW_EFFORT = "normal"
 REVIEWS_PER_HOUR = 12
 #: Reviews kept in memory: the most recently asked for (each is some tens of kilobytes).
 REVIEWS_KEPT = 256
+#: States estimated in one turn of the pool's thread (a fraction of a second at ``normal``
+#: effort): between two turns the rooms' bots get the thread, so a review never holds it long.
+SLICE = 4
+#: The searches' seed (``unokit review --seed``'s default: the browser's review is the terminal's).
+SEED = 0
 #: The largest request body, in bytes.
 BODY_LIMIT = 1024
 
@@ -116,15 +122,24 @@ class ReviewDesk:
     async def _compute(self, key: tuple[str, int, int], record: GameRecord, job: _Job) -> None:
         charged = f"review:{job.player}"
 
-        def progress(done: int, total: int) -> None:
-            job.done, job.total = done, total
+        seat, effort = key[2], self.effort
 
-        def work(_: None) -> dict[str, Any]:
-            return review_record(record, key[2], self.effort, progress=progress).to_json()
+        def estimate(steps: list[int]) -> list[Estimate]:
+            return estimate_steps(record, seat, effort, SEED, steps)
+
+        def assemble(estimates: dict[int, Estimate]) -> dict[str, Any]:
+            return assemble_review(record, seat, effort, SEED, estimates).to_json()
 
         try:
-            await asyncio.sleep(self.pool.delay(charged))  # the identity's share of a core first
-            review = await self.pool.think(charged, work, None)
+            steps = await self.pool.think(charged, review_steps, record)
+            job.total = len(steps)
+            estimates: dict[int, Estimate] = {}
+            for first in range(0, len(steps), SLICE):
+                await asyncio.sleep(self.pool.delay(charged))  # the identity's share of a core
+                for found in await self.pool.think(charged, estimate, steps[first : first + SLICE]):
+                    estimates[found.step] = found
+                job.done = len(estimates)
+            review = await self.pool.think(charged, assemble, estimates)
         except (RecordError, ValueError) as exc:
             job.error = f"the record cannot be reviewed: {exc}"
             return
