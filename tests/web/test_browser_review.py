@@ -28,7 +28,7 @@ def _stops(page: Page) -> int:
 def _check_review(page: Page, shot: Path, title: str, marks: str) -> None:
     """The review is drawn under the replay: its title, the marks, a graph with a line of the
     chance; from the first key moment on, what happened there is said; nothing overflows."""
-    page.wait_for_selector("#review .review-graph polyline", timeout=120_000)
+    page.wait_for_selector("#review .review-graph polyline", timeout=300_000)
     assert title in page.locator("h1").inner_text()
     assert page.locator(".review-marks").inner_text().startswith(marks)
     points = page.get_attribute(".review-graph polyline", "points") or ""
