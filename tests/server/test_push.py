@@ -13,6 +13,7 @@ import json
 import subprocess
 import tempfile
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -214,6 +215,10 @@ def test_a_gone_subscription_is_deleted_and_switching_off_or_forgetting_stops_ev
             await client.close()
 
     run(body, 60)
+    with urllib.request.urlopen(f"{server.url}/metrics", timeout=10) as answer:
+        metrics = answer.read().decode()
+    assert 'unokit_push_failures_total{kind="joined",reason="gone"} 1.0' in metrics
+    assert 'unokit_push_sent_total{kind="start"}' in metrics
     assert forget_me(server.url, dan_id) == 0
     assert _endpoints(database, dan_id) == set()
     assert service.problems == []

@@ -5,7 +5,7 @@
 
 import { askNotifications, notificationsAllowed } from "./alerts.js";
 import { clear, h } from "./dom.js";
-import { errorText } from "./net.js";
+import { ServerError, errorText } from "./net.js";
 import { pushInfo, pushSettings, pushSupported, subscribePush, unsubscribePush } from "./push.js";
 import { playSound, saveSoundSettings, soundSettings, unlockAudio } from "./sound.js";
 import { t } from "./i18n.js";
@@ -33,8 +33,8 @@ function icon(muted) {
 function pushProblem(err) {
   if (err.code === "unsupported") return t("push.unsupported");
   if (err.code === "denied") return t("push.denied");
-  if (err.code && err.code !== "bad_request") return errorText(err);
-  return t("push.failed", { reason: err.message || String(err) });
+  if (err instanceof ServerError) return errorText(err);
+  return t("push.failed"); // the browser's push service refused or did not answer
 }
 
 /**
@@ -80,7 +80,7 @@ function pushFields(kinds) {
       });
       return h("div.field.check", {}, input, h("label", { for: `push-${kind}` }, t(`push.kind.${kind}`)));
     })) : null;
-    clear(box).append(h("legend", {}, t("push.section")), toggle, h("p.hint#push-state", { role: "status" }, state), kindBoxes, h("p.hint", {}, t("push.help")));
+    clear(box).append(...[h("legend", {}, t("push.section")), toggle, h("p.hint#push-state", { role: "status" }, state), kindBoxes, h("p.hint", {}, t("push.help"))].filter(Boolean));
   };
   render();
   return box;
