@@ -27,6 +27,7 @@ from unokit.server.client import (
     forget_me,
     get_json,
     new_identity,
+    play,
     push_info,
     push_subscribe,
     push_unsubscribe,
@@ -363,3 +364,33 @@ def test_every_kind_of_message_has_its_words_its_time_to_live_and_its_urgency() 
     from unokit.server.pushsend import TTL, URGENCY
 
     assert set(WORDS) == set(TTL) == set(URGENCY) == set(KINDS)
+
+
+def test_a_call_to_play_again_is_told_once_a_game_to_the_others_who_do_not_look(
+    server: ServerProcess, service: PushService
+) -> None:
+    fay_id, gus_id = new_identity(), new_identity()
+    fay_b, gus_b = service.browser(), service.browser()
+    push_subscribe(server.url, fay_id, fay_b.subscription(), kinds=["again"])
+    push_subscribe(server.url, gus_id, gus_b.subscription(), kinds=["again"])
+
+    async def body() -> str:
+        room = create_room(server.url, "classic", 2, options={"rounds": 1}, settings=FAST)
+        code = str(room["room"])
+        fay = await RoomClient.join(server.url, code, name="Fay", player=fay_id, keep=True)
+        gus = await RoomClient.join(server.url, code, name="Gus", player=gus_id, keep=True)
+        await fay.host("start", room["host_token"])
+        await asyncio.gather(play(fay, choose, timeout=60), play(gus, choose, timeout=60))
+        await gus.look(False)  # the game is over: Gus puts the phone away
+        await fay.ready()
+        await _until(lambda: len(service.messages(gus_b)) == 1)
+        await fay.ready(False)
+        await fay.ready()  # asked again in the same game: not told again
+        await asyncio.sleep(AWAY * 3)
+        assert service.messages(gus_b) == [message("again", "en", code, "classic", name="Fay")]
+        assert service.messages(fay_b) == []  # the one who asks is not told of it
+        for client in (fay, gus):
+            await client.close()
+        return code
+
+    run(body, 90)
