@@ -114,6 +114,7 @@ def test_players_are_told_in_their_language_only_while_they_do_not_look(
         code = room["room"]
         ann = await RoomClient.join(server.url, code, name="Ann", player=ann_id, visible=False, keep=True)
         ben = await RoomClient.join(server.url, code, name="Ben", player=ben_id, keep=True)
+        await ben.wait_for(lambda s: s["room"]["looking"] == [False, True])  # the others see who looks
         # Ann's page is hidden: she is told Ben sat down, in Russian; Ben looks: nothing for him.
         await _until(lambda: len(service.messages(ann_b)) == 1)
         assert service.messages(ann_b) == [message("joined", "ru", code, "classic", name="Ben")]

@@ -18,6 +18,7 @@ from unokit.server.push import message
 
 from ..server.support import ServerProcess
 from .player import create_room, new_page, start_game, wait_until
+from .test_browser_pages import CONTRAST
 
 NOTIFICATIONS = "navigator.serviceWorker.ready.then(r => r.getNotifications())"
 
@@ -83,6 +84,8 @@ def test_nothing_is_asked_until_the_switch_is_turned_on(browser: Browser, web_se
         assert page.get_attribute("#push-switch", "aria-checked") == "false"
         assert page.text_content("#push-state") == "Off: nothing is sent when the page is closed."
         assert page.locator(".push-kinds").count() == 0  # the kinds show once it is on
+        found = page.evaluate(CONTRAST)  # WCAG AA in the open panel too
+        assert found["checked"] >= 5 and found["unknown"] == 0 and found["low"] == [], found
     finally:
         page.context.close()
 
