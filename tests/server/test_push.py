@@ -281,27 +281,30 @@ def test_retention_deletes_the_subscriptions_of_identities_it_forgets(tmp_path: 
 
 def test_rotating_the_key_deletes_the_old_key_s_subscriptions(tmp_path: Path, service: PushService) -> None:
     database = f"sqlite:///{tmp_path / 'rotate.db'}"
-    server = ServerProcess(database, free_port(), [*FAST_ARGS, "--push-service", service.origin])
+    (tmp_path / "token").write_text("t" * 40)
+    args = [*FAST_ARGS, "--push-service", service.origin, "--admin-token-file", str(tmp_path / "token")]
+    server = ServerProcess(database, free_port(), args)
     server.start()
     try:
         first = push_info(server.url)["key"]
         push_subscribe(server.url, new_identity(), service.browser().subscription())
-        shown = subprocess.run(
-            [UNOKIT, "admin", "--database", database, "push-key"], capture_output=True, text=True, check=True
-        )
+        on_database = [UNOKIT, "admin", "--database", database, "push-key"]
+        shown = subprocess.run(on_database, capture_output=True, text=True, check=True)
         assert first in shown.stdout and "PRIVATE" not in shown.stdout
-        done = subprocess.run(
-            [UNOKIT, "admin", "--database", database, "push-key", "--rotate"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+        through_server = [UNOKIT, "admin", "--server", server.url, "--token-file", str(tmp_path / "token")]
+        done = subprocess.run([*through_server, "push-key", "--rotate"], capture_output=True, text=True, check=True)
         assert "1 subscriptions of the old key deleted" in done.stdout
         assert _endpoints(database) == set()
-        shown = subprocess.run(
-            [UNOKIT, "admin", "--database", database, "push-key"], capture_output=True, text=True, check=True
-        )
-        assert first not in shown.stdout
+        second = push_info(server.url)["key"]  # the process that rotated uses the new key at once
+        assert second != first and second in done.stdout
+        shown = subprocess.run(on_database, capture_output=True, text=True, check=True)
+        assert second in shown.stdout and first not in shown.stdout
+        # A page subscribes again with the new key; a rotation with a wrong token is refused.
+        push_subscribe(server.url, new_identity(), service.browser().subscription())
+        (tmp_path / "wrong").write_text("w" * 40)
+        wrong = [UNOKIT, "admin", "--server", server.url, "--token-file", str(tmp_path / "wrong")]
+        refused = subprocess.run([*wrong, "push-key", "--rotate"], capture_output=True, text=True, check=False)
+        assert refused.returncode != 0 and len(_endpoints(database)) == 1
     finally:
         server.stop()
 
