@@ -398,3 +398,35 @@ def test_a_call_to_play_again_is_told_once_a_game_to_the_others_who_do_not_look(
         return code
 
     run(body, 90)
+
+
+def test_a_browser_service_s_name_that_leads_inside_the_host_s_network_is_never_posted_to(
+    tmp_path: Path, service: PushService
+) -> None:
+    """The browsers' push services are posted to only at public addresses: a name of theirs
+    that resolved to loopback (here ``localhost`` stands for one) is refused when connecting."""
+    from unokit.server.push import ServiceOrigin, ensure_key, public_address
+    from unokit.server.pushsend import Notice, Sender, guarded_session
+
+    assert not any(public_address(a) for a in ("127.0.0.1", "10.1.2.3", "169.254.169.254", "::1", "::ffff:10.0.0.1"))
+    assert all(public_address(a) for a in ("8.8.8.8", "2001:4860:4860::8888"))
+    services = PushServices()
+    assert services.origin_of("https://db5.notify.windows.com/w/?token=x") is not None
+    assert services.origin_of("https://notify.windows.com.example.org/w") is None
+    assert services.origin_of("https://fcm.googleapis.com:8443/fcm/send/x") is None
+    port = service.origin.rsplit(":", 1)[1]
+    services.origins.append(ServiceOrigin.parse(f"http://localhost:{port}", named=False))
+    store = Store(f"sqlite:///{tmp_path / 'guard.db'}")
+    migrate(store.engine)
+    key = ensure_key(store)
+    browser = Browser.made(f"http://localhost:{port}/push/guarded")
+    service.browsers[browser.endpoint] = browser
+    from unokit.server.authority import identity_hash
+
+    player = identity_hash(new_identity())
+    save_subscription(store, player, check_subscription({"subscription": browser.subscription()}, services), key.id)
+    outcomes: list[tuple[str, str | None]] = []
+    sender = Sender(store, services, "mailto:host@example.org", lambda kind, failure: outcomes.append((kind, failure)))
+    sender.deliver(Notice(player, "turn", "ABCDEF", "classic"), guarded_session(services))
+    assert outcomes == [("turn", "blocked")]
+    assert service.messages(browser) == []
