@@ -22,8 +22,12 @@ RECORD = GAME.to_record()
 TEXT = RECORD.dumps()
 
 
+def _record_text(code: str, number: int) -> str | None:
+    return TEXT if (code, number) == ("ROOM", 1) else None
+
+
 def _desk(per_hour: int) -> ReviewDesk:
-    return ReviewDesk(BotPool(1, 1.0), lambda code, number: TEXT if (code, number) == ("ROOM", 1) else None, "low", per_hour)
+    return ReviewDesk(BotPool(1, 1.0), _record_text, "low", per_hour)
 
 
 async def _finished(desk: ReviewDesk) -> None:
