@@ -318,6 +318,7 @@ class Session:
         self.save_error: str | None = None
         self.uno_called: set[int] = set()  # seats that called UNO for the one card they hold
         self.views = [View(game, seat) for seat in range(game.n)]
+        faces.use_deck(game.rules.double_sided)  # the marks of this deck, in every word of the table
         for seat, player in enumerate(self.players):
             if player.bot is not None:
                 player.bot.reset(seat)
