@@ -17,8 +17,8 @@ from unokit.core.rng import Rng
 from unokit.i18n import LANGUAGES
 from unokit.i18n.catalog import current, use
 from unokit.narration import plain
-from unokit.play.commands import BOT_NAME_COUNT, Setup, bot_names, default_bot, make_setup
 from unokit.play import faces
+from unokit.play.commands import BOT_NAME_COUNT, Setup, bot_names, default_bot, make_setup
 from unokit.play.session import Player, Session, Teller, summarize
 from unokit.record import RecordingGame, verify
 
@@ -167,7 +167,7 @@ def test_classic_cards_carry_classic_printed_marks_and_flip_cards_flip_attacks()
         "blue ■ square",
     ]
     assert faces.glyph(None) == "❖"
-    flip = session_from(flip_position(), ["Ann", ScriptBot()])
+    session_from(flip_position(), ["Ann", ScriptBot()])
     assert faces.color_label("yellow") == "yellow ◆ diamond"
     assert faces.glyph(None) == "★"
 
