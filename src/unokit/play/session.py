@@ -272,6 +272,7 @@ class Teller:
 
     def __init__(self, names: Sequence[str], side: int = 0, double_sided: bool = True, lang: str | None = None) -> None:
         self.names = list(names)
+        faces.use_deck(double_sided)  # the marks of the deck it tells of
         self.narrator = Narrator(side, double_sided)
         self.words = TerminalWords(catalog(lang), self.names)
 
