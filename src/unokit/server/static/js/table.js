@@ -914,7 +914,7 @@ export class TableView {
         localStorage.setItem(SORT_KEY, this.sort);
         this.render();
       },
-    }, sorted ? "1→9" : "●◆▲■");
+    }, sorted ? "1→9" : ["red", "yellow", "green", "blue"].map((c) => symbolGlyph(c)).join("")); // the deck's own marks
     const info = `${t("n.cards", { count: obs.hand.length })} · ${t("n.points", { count: obs.scores[me] })}`;
     const box = h("div.hand-head", { "data-region": "self", "aria-label": t("table.you"), dataset: { seatBox: String(me) } },
       this.avatar(names[me] || "", me, active),
