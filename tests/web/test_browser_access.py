@@ -1,6 +1,7 @@
 """Everyone at the table (docs/accessibility.md): axe-core's WCAG 2.0/2.1/2.2 A and AA rules on
 every page, a whole game played through the accessibility tree only (role and name to act, the
-live regions to read), and single-character keys that cannot misfire (WCAG 2.1.4)."""
+live regions to read), a whole game with the keyboard only (focus shown at every step),
+single-character keys that cannot misfire (WCAG 2.1.4), and text mode."""
 
 from __future__ import annotations
 
@@ -305,3 +306,53 @@ def test_text_mode_takes_a_typed_move_and_reads_the_hand(browser: Browser, web_s
         wait_until(page, f"document.querySelectorAll('.hand-card').length === {before + 1}")
     finally:
         page.context.close()
+
+
+#: Where the focus is, when it is not shown: "" when a ring shows it (or nothing has the focus).
+FOCUS_SHOWN = """(() => {
+  const a = document.activeElement;
+  if (!a || a === document.body) return "";
+  if (!a.matches(":focus-visible")) return "no :focus-visible on " + a.outerHTML.slice(0, 80);
+  const s = getComputedStyle(a);
+  const ring = (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2) || s.boxShadow !== "none";
+  return ring ? "" : "no ring on " + a.outerHTML.slice(0, 80);
+})()"""
+
+
+def test_a_whole_game_with_the_keyboard_only(browser: Browser, web_server: ServerProcess) -> None:
+    """Tab, the arrow keys and Enter only, from the first turn to the game's end, with the focus
+    shown by a ring at every step."""
+    page = new_page(browser, "laptop")
+    try:
+        create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1)
+        start_game(page)
+        presses = {"Tab": 0, "ArrowRight": 0, "Enter": 0}
+        unseen: list[str] = []
+        end = time.monotonic() + 240
+        while not is_over(page):
+            assert time.monotonic() < end, f"the game did not end; keys pressed: {presses}"
+            if page.locator(".table-root.busy").count() or not page.evaluate(
+                "document.querySelector('[data-region=prompt]')?.classList.contains('mine') && "
+                "!!document.querySelector('.choices button[data-action], .hand-card.playable')"
+            ):
+                page.wait_for_timeout(60)
+                continue
+            playable = page.locator(".hand-card.playable").count() > 0
+            colours = page.locator(".choices .color-choice").count() > 0
+            target = ".choices .color-choice" if colours else ".hand-card.playable" if playable else ".choices button"
+            if page.evaluate(f"!!document.activeElement?.matches({json.dumps(target)})"):
+                key = "Enter"
+            elif target == ".hand-card.playable" and page.evaluate("!!document.activeElement?.matches('.hand-card')"):
+                key = "ArrowRight"
+            else:
+                key = "Tab"
+            page.keyboard.press(key)
+            presses[key] += 1
+            problem = page.evaluate(FOCUS_SHOWN)
+            if problem:
+                unseen.append(problem)
+            page.wait_for_timeout(30)
+    finally:
+        page.context.close()
+    assert presses["Enter"] >= 3, presses
+    assert unseen == []
