@@ -320,13 +320,13 @@ FOCUS_SHOWN = """(() => {
 
 
 def test_a_whole_game_with_the_keyboard_only(browser: Browser, web_server: ServerProcess) -> None:
-    """Tab, the arrow keys and Enter only, from the first turn to the game's end, with the focus
+    """Tab (and Shift+Tab), the arrow keys and Enter only, from the first turn to the game's end, with the focus
     shown by a ring at every step."""
     page = new_page(browser, "laptop")
     try:
         create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1)
         start_game(page)
-        presses = {"Tab": 0, "ArrowRight": 0, "Enter": 0}
+        presses = {"Tab": 0, "Shift+Tab": 0, "ArrowRight": 0, "Enter": 0}
         unseen: list[str] = []
         end = time.monotonic() + 240
         while not is_over(page):
@@ -344,8 +344,13 @@ def test_a_whole_game_with_the_keyboard_only(browser: Browser, web_server: Serve
                 key = "Enter"
             elif target == ".hand-card.playable" and page.evaluate("!!document.activeElement?.matches('.hand-card')"):
                 key = "ArrowRight"
-            else:
-                key = "Tab"
+            else:  # towards the target: back when it comes before the focus in the page
+                before = (
+                    f"(() => {{ const t = document.querySelector({json.dumps(target)});"
+                    " const a = document.activeElement;"
+                    " return !!(t && a && a !== document.body && (t.compareDocumentPosition(a) & 4)); })()"
+                )
+                key = "Shift+Tab" if page.evaluate(before) else "Tab"
             page.keyboard.press(key)
             presses[key] += 1
             problem = page.evaluate(FOCUS_SHOWN)
