@@ -4,7 +4,7 @@
 // network first, so a new version of the page is used as soon as the server has it; the copy is
 // only for when the network fails. The game itself (the API and the websocket) is never cached.
 
-const CACHE = "unokit-page-3";
+const CACHE = "unokit-page-4";
 // What the page needs to open and say that the server cannot be reached, fetched when the
 // service worker is installed (a test checks that every script and style is here). Anything
 // else of the page (the reader's language, icons) is kept the first time the page loads it.
@@ -16,6 +16,7 @@ const SHELL = [
   "/static/i18n/en.json",
   "/static/icons/icon.svg",
   "/static/js/alerts.js",
+  "/static/js/announce.js",
   "/static/js/app.js",
   "/static/js/avatars.js",
   "/static/js/cards.js",
@@ -23,6 +24,10 @@ const SHELL = [
   "/static/js/dialogs.js",
   "/static/js/dom.js",
   "/static/js/help.js",
+  "/static/js/readout.js",
+  "/static/js/shortcuts.js",
+  "/static/js/textmode.js",
+  "/static/js/typed.js",
   "/static/js/i18n.js",
   "/static/js/lastmove.js",
   "/static/js/lobby.js",
