@@ -281,8 +281,9 @@ def test_letter_keys_act_only_inside_the_table_and_only_while_on(browser: Browse
 
 
 def test_text_mode_takes_a_typed_move_and_reads_the_hand(browser: Browser, web_server: ServerProcess) -> None:
-    """Text mode (for a braille display or speech input): "hand" typed says the hand at once;
-    "draw" typed draws; a text that names no move says what may be typed."""
+    """Text mode (for a braille display or speech input): "hand" typed says the hand at once (and
+    the keys T and R the table and the last moves); a text that names no move says what may be
+    typed; "draw" typed draws."""
     page = new_page(browser, "phone")
     try:
         create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1, timers={"bot_seconds": "0"})
@@ -298,6 +299,12 @@ def test_text_mode_takes_a_typed_move_and_reads_the_hand(browser: Browser, web_s
         field.fill("hand")
         field.press("Enter")
         wait_until(page, "document.querySelector('#announce-urgent').innerText.startsWith('Your hand')")
+        # The readouts' keys, with the focus in the table: the table, then the last moves.
+        page.locator("[data-region=prompt]").focus()
+        page.keyboard.press("t")
+        wait_until(page, "document.querySelector('#announce-urgent').innerText.startsWith('Top card')")
+        page.keyboard.press("r")
+        wait_until(page, "document.querySelector('#announce-urgent').innerText.startsWith('Last moves')")
         field.fill("fly away")
         field.press("Enter")
         wait_until(page, "document.querySelector('#move-note').innerText.includes('Draw')")
