@@ -81,6 +81,8 @@ export function bestMoves(text, moves) {
   if (!typed.length) return [];
   let best = null;
   let found = [];
+  /** @type {[Move, number[]][]} every move the text names, with its score */
+  const scored = [];
   for (const move of moves) {
     const scores = move.phrases.map((p) => phraseScore(typed, words(p))).filter((s) => s !== null);
     if (!scores.length) continue;
@@ -90,7 +92,11 @@ export function bestMoves(text, moves) {
       best = top;
       found = [move];
     } else if (top[0] === best[0] && top[1] === best[1]) found.push(move);
+    scored.push([move, top]);
   }
+  // A text that leaves words of its best move untyped ("play" for "Play Wild") names it only
+  // when no other move takes the same words as well: a shorter name does not win by itself.
+  if (best && best[1] < 0) return scored.filter(([, top]) => top[0] === best[0]).map(([move]) => move);
   return found;
 }
 
