@@ -47,7 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
 from ..bots import level_names
-from . import PROTOCOL
+from . import PROTOCOL, daily_api
 from .authority import Room, identity_hash
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
@@ -381,6 +381,27 @@ def create_app(config: ServerConfig) -> Starlette:
             return _refusal(exc, 400)
         return _json({"forgotten": await asyncio.to_thread(hub.store.forget_player, player)})
 
+    async def daily_deals(_request: Request) -> Response:
+        return _json(daily_api.deals_of_today(hub))
+
+    async def daily_start(request: Request) -> Response:
+        client = _client(request)
+        if not rooms_made.allow(client):  # it creates a room
+            return _limited(rooms_made, client, "new rooms")
+        try:
+            return _json(await daily_api.start(hub, await _body(request), _base_url(request), client))
+        except RoomError as exc:
+            return _refusal(exc, _status(exc.code))
+
+    async def daily_board(request: Request) -> Response:
+        client = _client(request)
+        if not identity_lookups.allow(client):
+            return _limited(identity_lookups, client, "requests for a board")
+        try:
+            return _json(await daily_api.board_of(hub, await _body(request)))
+        except RoomError as exc:
+            return _refusal(exc, _status(exc.code))
+
     def _code(request: Request) -> str | None:
         code = str(request.path_params["code"]).upper()
         return code if len(code) <= 16 and all(ch in CODE_ALPHABET for ch in code) else None
@@ -476,6 +497,9 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/play-now", play_now, methods=["POST"]),
         Route("/api/my-games", my_games, methods=["POST"]),
         Route("/api/my-games/forget", forget, methods=["POST"]),
+        Route("/api/daily", daily_deals),
+        Route("/api/daily/start", daily_start, methods=["POST"]),
+        Route("/api/daily/board", daily_board, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),
@@ -514,7 +538,7 @@ def _trusted_caller(request: Request, token: str | None) -> bool:
 
 def _status(code: str) -> int:
     """The HTTP status of a refused room request of error ``code``."""
-    return {"too_large": 413, "banned": 403, "too_many_rooms": 429}.get(code, 400)
+    return {"too_large": 413, "banned": 403, "too_many_rooms": 429, "no_deal": 404}.get(code, 400)
 
 
 def _api_route(routes: list[BaseRoute], scope: Any) -> str | tuple[str, ...] | None:

@@ -156,6 +156,36 @@ def forget_me(base_url: str, player: str) -> int:
     return int(result["forgotten"])
 
 
+def daily_deals(base_url: str) -> dict[str, Any]:
+    """Today's deals of the day (``GET /api/daily``): the ``day``, when the next one begins
+    (``next_day_at``) and its ``deals``, each with its key (``deal``), variant, seats and bots."""
+    result: dict[str, Any] = _http("GET", f"{base_url.rstrip('/')}/api/daily")
+    return result
+
+
+def daily_start(base_url: str, player: str, deal: str, lang: str | None = None) -> dict[str, Any]:
+    """A room of today's ``deal`` for the identity ``player`` (``POST /api/daily/start``): its
+    ``room`` code and ``link``, and whether the game is ``scored`` (the identity's one attempt
+    of the day) or practice. Sit in it with :meth:`RoomClient.join` and the same identity."""
+    body: dict[str, Any] = {"player": player, "deal": deal}
+    if lang is not None:
+        body["lang"] = lang
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/daily/start", body)
+    return result
+
+
+def daily_board(base_url: str, deal: str, player: str | None = None, day: str | None = None) -> dict[str, Any]:
+    """The results of ``deal`` on ``day`` (today by default), best first (``POST
+    /api/daily/board``); with ``player``, its own attempt and streak (``you``)."""
+    body: dict[str, Any] = {"deal": deal}
+    if player is not None:
+        body["player"] = player
+    if day is not None:
+        body["day"] = day
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/daily/board", body)
+    return result
+
+
 def download_record(base_url: str, room: str, game_no: int) -> str:
     """The ``unokit-record/1`` text of finished game ``game_no`` of ``room``."""
     url = f"{base_url.rstrip('/')}/api/rooms/{room}/records/{game_no}"
@@ -581,6 +611,9 @@ __all__ = [
     "RoomClient",
     "ServerError",
     "create_room",
+    "daily_board",
+    "daily_deals",
+    "daily_start",
     "download_record",
     "first_legal",
     "forget_me",

@@ -324,7 +324,7 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
 #: The revision of the newest migration in ``migrations/versions`` (a test checks that it is
 #: Alembic's head). A database already at it is not migrated, so a start that finds its schema
 #: current never imports Alembic (a third of the server's start-up time).
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0006"
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -583,6 +583,7 @@ class Store:
             games = c.execute(delete(player_games).where(player_games.c.player == player)).rowcount
             c.execute(delete(room_players).where(room_players.c.player == player))
             c.execute(delete(players).where(players.c.player == player))
+            daily.forget_player(c, player)
         return int(games)
 
     def prune_players(self, before: float) -> int:
@@ -591,6 +592,7 @@ class Store:
             stale = select(players.c.player).where(players.c.last_seen < before).scalar_subquery()
             c.execute(delete(player_games).where(player_games.c.player.in_(stale)))
             c.execute(delete(room_players).where(room_players.c.player.in_(stale)))
+            daily.forget_stale(c, stale)
             return int(c.execute(delete(players).where(players.c.last_seen < before)).rowcount)
 
     def record_numbers(self, code: str) -> list[int]:
@@ -640,6 +642,7 @@ class Store:
                 )
                 c.execute(delete(records).where(records.c.room == row.room, records.c.game_no == row.game_no))
             pruned.records = len(old)
+            daily.prune(c, records_before)
         with self.begin() as c:
             pruned.reports = int(c.execute(delete(reports).where(reports.c.at < rooms_before)).rowcount)
             pruned.reports += int(c.execute(delete(bans).where(bans.c.until < rooms_before)).rowcount)
@@ -967,6 +970,7 @@ class Store:
                 update(rooms).where(rooms.c.code == job.room).values(public=public, listing=listing, people=people)
             )
         if job.record is not None:
+            daily.record_written(c, job, now)
             for seat, token in job.game_seats:
                 linked = select(
                     room_players.c.player,
@@ -1189,3 +1193,7 @@ class Writer:
                 future.set_result(None)
             else:
                 future.set_exception(StorageError(f"the database refused the write: {error}"))
+
+
+# The daily deals' tables join ``metadata``, and their rows follow the writes above.
+from . import daily  # noqa: E402

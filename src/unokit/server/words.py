@@ -93,6 +93,7 @@ ERRORS = MappingProxyType(
             _spec("no_ban"),
             _spec("no_route"),
             _spec("bad_method"),
+            _spec("no_deal", deal=P.TEXT),
         )
     }
 )

@@ -20,6 +20,7 @@ const SHELL = [
   "/static/js/avatars.js",
   "/static/js/cards.js",
   "/static/js/chat.js",
+  "/static/js/daily.js",
   "/static/js/dialogs.js",
   "/static/js/dom.js",
   "/static/js/help.js",

@@ -1,7 +1,8 @@
 // The browser client of unokit serve: the lobby (start or join a game), a room (the invite page,
 // the waiting room, the table), the pages for real cards (score sheet, launcher), replays and
 // "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
-// "/#/replay/CODE/N[/SEAT]", "/#/games". When the server cannot be reached the page says so and
+// "/#/replay/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal of the day's board).
+// When the server cannot be reached the page says so and
 // tries again; the service worker (/sw.js) keeps the page itself available for that moment.
 
 import { catalog as currentCatalog, useCatalog } from "./cards.js";
@@ -13,6 +14,7 @@ import { pageTools, setStatus } from "./page.js";
 import { roomPage } from "./room.js";
 import { soundControl, toggleMute } from "./settings.js";
 import { myGamesPage } from "./together.js";
+import { dailyPage } from "./daily.js";
 import { replayPage } from "./replay.js";
 import { launcherPage, sheetPage } from "./tools.js";
 
@@ -82,6 +84,10 @@ async function route() {
   if (hash.startsWith("sheet")) current = sheetPage(app, catalog);
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
   else if (hash.startsWith("games")) current = myGamesPage(app, catalog);
+  else if (hash.startsWith("daily/")) {
+    const [, deal, day] = hash.split("/");
+    current = dailyPage(app, decodeURIComponent(deal), day);
+  }
   else if (hash.startsWith("replay/")) {
     const [, code, number, seat] = hash.split("/");
     current = replayPage(app, catalog, code.toUpperCase(), Number(number), seat === undefined ? 0 : Number(seat));
