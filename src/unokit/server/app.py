@@ -47,7 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
 from ..bots import level_names
-from . import PROTOCOL, daily_api
+from . import PROTOCOL, daily_api, standings
 from .authority import Room, identity_hash
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
@@ -58,6 +58,7 @@ from .realtable import realtable_routes
 from .room import RoomError, offer_policies, seat_bots
 from .web import catalog, game_number, web_routes
 from .wordfilter import WordFilter, load_word_filter, use_word_filter
+from .work import off_loop
 
 log = logging.getLogger("unokit.server")
 
@@ -443,6 +444,24 @@ def create_app(config: ServerConfig) -> Starlette:
             headers={"Content-Disposition": f'attachment; filename="unokit-{code}-{number}.json"'},
         )
 
+    async def room_standings(request: Request) -> Response:
+        client = _client(request)
+        if misses.spent(client):
+            return _limited(misses, client, "room codes that do not exist")
+        code = _code(request)
+        texts = await asyncio.to_thread(standings.room_records, hub.store, code) if code else []
+        if not texts:
+            misses.allow(client)
+            return _problem("no_record", "this room has no finished game", 404)
+        table = await off_loop(standings.standings, texts)
+        if request.query_params.get("format") == "csv":
+            return Response(
+                standings.standings_csv(table),
+                media_type="text/csv; charset=utf-8",
+                headers={"Content-Disposition": f'attachment; filename="unokit-{code}-standings.csv"'},
+            )
+        return _json({"room": code, **table})
+
     async def index(_request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -503,6 +522,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),
+        Route("/api/rooms/{code}/standings", room_standings),
         *web_routes(hub.store.record),
         *realtable_routes(),
         WebSocketRoute("/ws", websocket_endpoint),

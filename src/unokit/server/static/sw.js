@@ -36,6 +36,7 @@ const SHELL = [
   "/static/js/room.js",
   "/static/js/seats.js",
   "/static/js/settings.js",
+  "/static/js/standings.js",
   "/static/js/sound.js",
   "/static/js/table.js",
   "/static/js/together.js",

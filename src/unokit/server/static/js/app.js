@@ -1,7 +1,8 @@
 // The browser client of unokit serve: the lobby (start or join a game), a room (the invite page,
 // the waiting room, the table), the pages for real cards (score sheet, launcher), replays and
 // "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
-// "/#/replay/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal of the day's board).
+// "/#/replay/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal of the day's board),
+// "/#/standings/CODE" (a room's standings).
 // When the server cannot be reached the page says so and
 // tries again; the service worker (/sw.js) keeps the page itself available for that moment.
 
@@ -15,6 +16,7 @@ import { roomPage } from "./room.js";
 import { soundControl, toggleMute } from "./settings.js";
 import { myGamesPage } from "./together.js";
 import { dailyPage } from "./daily.js";
+import { standingsPage } from "./standings.js";
 import { replayPage } from "./replay.js";
 import { launcherPage, sheetPage } from "./tools.js";
 
@@ -84,6 +86,7 @@ async function route() {
   if (hash.startsWith("sheet")) current = sheetPage(app, catalog);
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
   else if (hash.startsWith("games")) current = myGamesPage(app, catalog);
+  else if (hash.startsWith("standings/")) current = standingsPage(app, hash.split("/")[1].toUpperCase().replace(/[^A-Z0-9]/g, ""));
   else if (hash.startsWith("daily/")) {
     const [, deal, day] = hash.split("/");
     current = dailyPage(app, decodeURIComponent(deal), day);
