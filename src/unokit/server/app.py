@@ -47,7 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
 from ..bots import level_names
-from . import PROTOCOL, daily_api, standings
+from . import PROTOCOL, daily_api, ratings_api, standings
 from .authority import Room, identity_hash
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
@@ -444,6 +444,22 @@ def create_app(config: ServerConfig) -> Starlette:
             headers={"Content-Disposition": f'attachment; filename="unokit-{code}-{number}.json"'},
         )
 
+    async def ratings_call(request: Request) -> Response:
+        client = _client(request)
+        if not identity_lookups.allow(client):
+            return _limited(identity_lookups, client, "requests for a player's ratings")
+        call = {"join": ratings_api.join, "leave": ratings_api.leave, "mine": ratings_api.own}
+        try:
+            return _json(await call[request.url.path.rsplit("/", 1)[1]](hub, await _body(request)))
+        except RoomError as exc:
+            return _refusal(exc, _status(exc.code))
+
+    async def leaderboard(request: Request) -> Response:
+        try:
+            return _json(await ratings_api.board(hub, dict(request.query_params)))
+        except RoomError as exc:
+            return _refusal(exc, _status(exc.code))
+
     async def room_standings(request: Request) -> Response:
         client = _client(request)
         if misses.spent(client):
@@ -519,6 +535,10 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/daily", daily_deals),
         Route("/api/daily/start", daily_start, methods=["POST"]),
         Route("/api/daily/board", daily_board, methods=["POST"]),
+        Route("/api/ratings/join", ratings_call, methods=["POST"]),
+        Route("/api/ratings/leave", ratings_call, methods=["POST"]),
+        Route("/api/ratings/mine", ratings_call, methods=["POST"]),
+        Route("/api/leaderboard", leaderboard),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),

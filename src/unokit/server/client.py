@@ -186,6 +186,31 @@ def daily_board(base_url: str, deal: str, player: str | None = None, day: str | 
     return result
 
 
+def ratings_join(base_url: str, player: str, name: str) -> dict[str, Any]:
+    """Have the identity ``player`` rated from its next public game on, under ``name``
+    (``POST /api/ratings/join``); returns its ratings (:func:`ratings_mine`)."""
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/ratings/join", {"player": player, "name": name})
+    return result
+
+
+def ratings_leave(base_url: str, player: str) -> bool:
+    """Stop rating ``player`` and have its ratings forgotten; whether it was rated."""
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/ratings/leave", {"player": player})
+    return bool(result["forgotten"])
+
+
+def ratings_mine(base_url: str, player: str) -> dict[str, Any]:
+    """The identity's choice (``rated``, ``name``), its ``ratings`` and their ``history``."""
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/ratings/mine", {"player": player})
+    return result
+
+
+def leaderboard(base_url: str, variant: str, players: int) -> list[dict[str, Any]]:
+    """The rated players of ``variant`` at tables of ``players``, best first."""
+    result: dict[str, Any] = _http("GET", f"{base_url.rstrip('/')}/api/leaderboard?variant={variant}&players={players}")
+    return list(result["places"])
+
+
 def download_record(base_url: str, room: str, game_no: int) -> str:
     """The ``unokit-record/1`` text of finished game ``game_no`` of ``room``."""
     url = f"{base_url.rstrip('/')}/api/rooms/{room}/records/{game_no}"
@@ -619,11 +644,15 @@ __all__ = [
     "forget_me",
     "get_json",
     "join_play_now",
+    "leaderboard",
     "lobby",
     "my_games",
     "new_identity",
     "play",
     "play_again",
     "play_now",
+    "ratings_join",
+    "ratings_leave",
+    "ratings_mine",
     "ws_url",
 ]

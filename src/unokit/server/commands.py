@@ -32,6 +32,7 @@ SERVER_MODULES = (
     "uvloop",
     "httptools",
     "orjson",
+    "openskill",
     "prometheus_client",
 )
 

@@ -584,6 +584,7 @@ class Store:
             c.execute(delete(room_players).where(room_players.c.player == player))
             c.execute(delete(players).where(players.c.player == player))
             daily.forget_player(c, player)
+            ratings.forget_player(c, player)
         return int(games)
 
     def prune_players(self, before: float) -> int:
@@ -593,6 +594,7 @@ class Store:
             c.execute(delete(player_games).where(player_games.c.player.in_(stale)))
             c.execute(delete(room_players).where(room_players.c.player.in_(stale)))
             daily.forget_stale(c, stale)
+            ratings.forget_stale(c, stale)
             return int(c.execute(delete(players).where(players.c.last_seen < before)).rowcount)
 
     def record_numbers(self, code: str) -> list[int]:
@@ -971,6 +973,7 @@ class Store:
             )
         if job.record is not None:
             daily.record_written(c, job, now)
+            ratings.record_written(c, job, now)
             for seat, token in job.game_seats:
                 linked = select(
                     room_players.c.player,
@@ -1195,5 +1198,5 @@ class Writer:
                 future.set_exception(StorageError(f"the database refused the write: {error}"))
 
 
-# The daily deals' tables join ``metadata``, and their rows follow the writes above.
-from . import daily  # noqa: E402
+# The tables of the daily deals and of ratings join ``metadata``; their rows follow the writes above.
+from . import daily, ratings  # noqa: E402
