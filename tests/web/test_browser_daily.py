@@ -1,7 +1,8 @@
 """The deal of the day in a real browser: the lobby's panel (``data-region="daily"``) opens the
-day's room and sits the reader in it; the board (``data-region="daily-board"``) and a table's
-standings (``data-region="standings"``) at a desk in English and on a phone in Russian, the
-others' games hidden until the reader's own is over."""
+day's room and sits the reader in it; the board (``data-region="daily-board"``), a table's
+standings (``data-region="standings"``), a leaderboard (``data-region="leaderboard"``) and the
+ratings of My games, at a desk in English and on a phone in Russian; the others' games hidden
+until the reader's own is over."""
 
 from __future__ import annotations
 
@@ -11,9 +12,17 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page
 
-from unokit.server.client import RoomClient, daily_board, daily_start, new_identity, play
+from unokit.server.client import (
+    RoomClient,
+    create_room,
+    daily_board,
+    daily_start,
+    new_identity,
+    play,
+    ratings_join,
+)
 
-from ..server.support import ServerProcess, choose, free_port, run
+from ..server.support import FAST, ServerProcess, choose, free_port, run
 from .player import layout_problems, new_page, wait_until
 
 DEAL = "classic-2-random"
@@ -30,6 +39,13 @@ def _finish(server: ServerProcess, player: str, name: str) -> str:
         final = await play(client, choose, timeout=120)
         await client.close()
         assert final["room"]["phase"] == "finished"
+        # and one rated public game against a bot level, for the leaderboard
+        ratings_join(server.url, player, f"{name} the Rated")
+        room = create_room(server.url, "classic", 2, options={"rounds": 1}, settings=FAST, public=True, bots=["easy"])
+        rated = await RoomClient.join(server.url, room["room"], name=name, player=player)
+        await rated.host("start", room["host_token"])
+        assert (await play(rated, choose, timeout=120))["room"]["phase"] == "finished"
+        await rated.close()
         return str(started["room"])
 
     # In a thread of its own: Playwright's event loop holds this one.
@@ -79,6 +95,13 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
         assert desk.locator("button[data-deal]").inner_text() == "Back to your game"
         assert layout_problems(desk) == []
         _shot(desk, "daily_board_en-1280.png")
+        # the leaderboard: Gus by his chosen name, Ann (unrated) nowhere
+        desk.goto(f"{server.url}/?lang=en#/leaderboard/classic/2")
+        desk.wait_for_selector('[data-region="leaderboard"] tbody tr')
+        board = desk.locator('[data-region="leaderboard"]').inner_text()
+        assert "Gus the Rated" in board and "Ann" not in board
+        assert layout_problems(desk) == []
+        _shot(desk, "leaderboard_en-1280.png")
         # the standings of Gus's table, and their CSV
         desk.goto(f"{server.url}/?lang=en#/standings/{code}")
         desk.wait_for_selector('[data-region="standings"] tbody tr')
@@ -101,6 +124,15 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
         assert "Турнирная таблица" in phone.locator("h1").inner_text()
         assert layout_problems(phone) == []
         _shot(phone, "standings_ru-390.png")
+        phone.goto(f"{server.url}/?lang=ru#/leaderboard/classic/2")
+        phone.wait_for_selector('[data-region="leaderboard"] tbody tr')
+        assert "Gus the Rated" in phone.locator('[data-region="leaderboard"]').inner_text()
+        assert layout_problems(phone) == []
+        _shot(phone, "leaderboard_ru-390.png")
+        phone.goto(f"{server.url}/?lang=ru#/games")
+        phone.wait_for_selector(".ratings-panel .rating-history li")
+        assert "Gus the Rated" in phone.locator(".ratings-panel").inner_text()
+        assert layout_problems(phone) == []
         phone.goto(f"{server.url}/?lang=ru")
         phone.wait_for_selector('[data-region="daily"] li[data-deal] .done')
         assert layout_problems(phone) == []

@@ -32,6 +32,7 @@ const SHELL = [
   "/static/js/options.js",
   "/static/js/page.js",
   "/static/js/prompt.js",
+  "/static/js/ratings.js",
   "/static/js/replay.js",
   "/static/js/room.js",
   "/static/js/seats.js",

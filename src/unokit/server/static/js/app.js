@@ -2,7 +2,7 @@
 // the waiting room, the table), the pages for real cards (score sheet, launcher), replays and
 // "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
 // "/#/replay/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal of the day's board),
-// "/#/standings/CODE" (a room's standings).
+// "/#/standings/CODE" (a room's standings), "/#/leaderboard/VARIANT/SIZE" (ratings).
 // When the server cannot be reached the page says so and
 // tries again; the service worker (/sw.js) keeps the page itself available for that moment.
 
@@ -17,6 +17,7 @@ import { soundControl, toggleMute } from "./settings.js";
 import { myGamesPage } from "./together.js";
 import { dailyPage } from "./daily.js";
 import { standingsPage } from "./standings.js";
+import { leaderboardPage, ratingsPanel } from "./ratings.js";
 import { replayPage } from "./replay.js";
 import { launcherPage, sheetPage } from "./tools.js";
 
@@ -85,7 +86,13 @@ async function route() {
   const roomMatch = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);
   if (hash.startsWith("sheet")) current = sheetPage(app, catalog);
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
-  else if (hash.startsWith("games")) current = myGamesPage(app, catalog);
+  else if (hash.startsWith("games")) {
+    current = myGamesPage(app, catalog);
+    app.append(ratingsPanel());
+  } else if (hash.startsWith("leaderboard")) {
+    const [, variant, players] = hash.split("/");
+    current = leaderboardPage(app, catalog, variant, players);
+  }
   else if (hash.startsWith("standings/")) current = standingsPage(app, hash.split("/")[1].toUpperCase().replace(/[^A-Z0-9]/g, ""));
   else if (hash.startsWith("daily/")) {
     const [, deal, day] = hash.split("/");
