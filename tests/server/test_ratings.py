@@ -119,3 +119,42 @@ def test_bad_requests_are_refused_by_name(shared_server: ServerProcess) -> None:
             call()
         assert caught.value.code == code, (code, caught.value)
     assert ratings_mine(shared_server.url, player)["rated"] is False
+
+
+def test_a_rated_player_who_leaves_in_the_middle_loses(shared_server: ServerProcess) -> None:
+    """A rated player leaves a game after it starts (her connection gone for good): the stand-in
+    bot plays her seat to the end, and her rating counts the game as a loss even when the
+    stand-in won it (new players until a stand-in wins, against a beginner: a few at most)."""
+    server = shared_server
+    settings = {**FAST, "grace_seconds": 0.2, "bot_seconds": 0.05}
+
+    async def leave_early(player: str) -> str:
+        room = create_room(
+            server.url, "classic", 2, options={"rounds": 1}, settings=settings, public=True, bots=["beginner"]
+        )
+        me = await RoomClient.join(server.url, room["room"], name="Ann", player=player, reconnect=False)
+        await me.host("start", room["host_token"])
+        await me.wait_for(lambda s: s["room"]["phase"] == "playing", 30)
+        await me.close()  # gone: after the grace, the stand-in plays her seat
+        spectator = await RoomClient.join(server.url, room["room"], role="spectator")
+        await spectator.wait_for(lambda s: s["room"]["phase"] == "finished", 120)
+        await spectator.close()
+        return str(room["room"])
+
+    for _ in range(12):
+        ann = new_identity()
+        ratings_join(server.url, ann, "Ann Leaves")
+        code = run(lambda: leave_early(ann))  # noqa: B023 - run at once
+        record = GameRecord.loads(download_record(server.url, code, 1))
+        assert record.result is not None
+        if record.result.winners == [0]:
+            break
+    else:
+        pytest.fail("the stand-in never won against a beginner in 12 games")
+    model = PlackettLuce()
+    teams = [[model.rating(mu=NEW_MU, sigma=NEW_SIGMA)], [model.rating(mu=BOT_RATINGS["beginner"][0], sigma=1.0)]]
+    lost = model.rate(teams, ranks=[2.0, 1.0])[0][0]
+    mine = _rating(server, ann, 2)
+    assert mine["mu"] == pytest.approx(lost.mu, abs=1e-3) and mine["sigma"] == pytest.approx(lost.sigma, abs=1e-3)
+    assert mine["mu"] < NEW_MU
+    assert ratings_mine(server.url, ann)["history"][0]["won"] is False

@@ -55,6 +55,7 @@ from .chat import (
 from .metrics import Metrics
 from .protocol import SEAT_LOST, RateLimit, encode, error, fragment
 from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec, sender
+from .ratings import LEFT_AFTER
 from .storage import Append, StorageError
 from .web import round_summary
 
@@ -923,6 +924,7 @@ class Room:
             record = state.record()
             job.record = (state.game_no, record.dumps())
             job.game_seats = [(i, s.token_hash) for i, s in enumerate(state.seats) if s.token_hash is not None]
+            job.left = [i for i, s in enumerate(state.seats) if s.kind == "human" and s.standin_moves >= LEFT_AFTER]
             job.game_summary = encode(
                 {
                     "variant": record.variant,

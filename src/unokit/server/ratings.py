@@ -75,6 +75,9 @@ BOT_RATINGS: dict[str, tuple[float, float]] = {
     "hard": (30.0, 1.0),
     "expert": (35.0, 1.0),
 }
+#: A person for whom a stand-in bot made at least this many moves in a row to the end of a game
+#: had left it: a rated game counts as their loss, whatever the stand-in reached.
+LEFT_AFTER = 2
 #: How many players one leaderboard lists, and how many changes a player's history shows.
 BOARD_LIMIT = 100
 HISTORY_LIMIT = 200
@@ -145,7 +148,11 @@ def record_written(c: Connection, job: Append, now: float) -> None:
             before.append((row.mu, row.sigma) if row is not None else (NEW_MU, NEW_SIGMA))
         else:
             before.append(BOT_RATINGS[seat["bot"]])
-    after = rate(before, ranks(scores, winners))
+    places = ranks(scores, winners)
+    for index in job.left:
+        if index in people:
+            places[index] = len(seats) + 1  # a leaver: below everyone who stayed
+    after = rate(before, places)
     for index, player in people.items():
         mu, sigma = after[index]
         key = (ratings.c.player == player) & (ratings.c.variant == variant) & (ratings.c.players == size)
@@ -168,7 +175,7 @@ def record_written(c: Connection, job: Append, now: float) -> None:
                 at=now,
                 mu=mu,
                 sigma=sigma,
-                won=index in winners,
+                won=index in winners and index not in job.left,
             )
         )
 

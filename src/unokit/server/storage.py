@@ -402,6 +402,9 @@ class Append:
     listing: tuple[bool, str | None, int] | None = None
     game_seats: list[tuple[int, str]] = field(default_factory=list)
     game_summary: str = "{}"
+    #: With a record, the seats whose player had left it: a stand-in bot played their last
+    #: moves (``docs/ratings.md``: a rated player who leaves loses).
+    left: list[int] = field(default_factory=list)
     #: The process writing as the room's owner: the write is refused unless that process holds
     #: the room's lease (a process whose lease ran out and was taken cannot write any more,
     #: however late it learns it). ``None`` for writes of rooms nobody serves.
