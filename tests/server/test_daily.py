@@ -30,7 +30,7 @@ from unokit.server.client import (
 from unokit.server.daily import DealSeeds, day_of, deal_seed, featured, next_rollover, parse_deal, streak
 
 from .conftest import FAST_ARGS
-from .support import ServerProcess, choose, free_port, run
+from .support import PostgresCluster, ServerProcess, choose, free_port, run
 
 #: The deals of this module's server: a duel against a bot of human habits, and three seats.
 DEALS = ["--daily", "classic:2:normal", "--daily", "classic:3:easy", "--daily", "classic:2:random"]
@@ -260,3 +260,36 @@ def test_kill_9_in_the_middle_of_an_attempt_it_goes_on_the_same_and_counts_once(
     assert len(daily_board(server.url, RANDOM)["results"]) == 2
     assert forget_me(server.url, killed) >= 1
     assert [r["name"] for r in daily_board(server.url, RANDOM)["results"]] == ["Gus"]
+
+
+def test_a_postgresql_takeover_in_the_middle_of_an_attempt_it_goes_on_the_same_and_counts_once(
+    postgres: PostgresCluster, make_server: Callable[..., ServerProcess]
+) -> None:
+    """Two processes on one PostgreSQL database: the process that runs a daily attempt is killed
+    in the middle, the other takes the room over, and the game ends as one played straight
+    through (the secret is the database's, so both processes deal the same), counted once."""
+    database = postgres.new_database()
+    launched = [make_server(database, "--lease", "2", *DEALS, wait=False) for _ in range(2)]
+    first, second = (server.wait() for server in launched)
+    straight, moved = new_identity(), new_identity()
+
+    async def body() -> tuple[GameRecord, str, RoomClient]:
+        # Gus plays the deal straight through on the process that stays, meanwhile.
+        reference_game = asyncio.create_task(_attempt(second, straight, RANDOM, "Gus"))
+        started = daily_start(first.url, moved, RANDOM)
+        me = await RoomClient.join([first.url, second.url], started["room"], name="Hal", player=moved, keep=True)
+        game = asyncio.create_task(play(me, choose, timeout=300))
+        await me.wait_for(lambda s: s["room"]["phase"] == "playing" and s["game_step"] >= 4, 120)
+        first.kill()  # the owner dies; the second process takes the attempt over
+        final = await game
+        await me.close()
+        assert final["room"]["phase"] == "finished"
+        _started, reference = await reference_game
+        return reference, str(started["room"]), me
+
+    reference, room, me = run(body)
+    assert me.reconnects >= 1
+    record = GameRecord.loads(download_record(second.url, room, 1))
+    assert record.actions == reference.actions and record.seed == reference.seed
+    board = daily_board(second.url, RANDOM, player=moved)
+    assert sorted(r["name"] for r in board["results"]) == ["Gus", "Hal"] and board["you"]["finished"]
