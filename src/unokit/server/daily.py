@@ -268,6 +268,11 @@ def record_written(c: Connection, job: Append, now: float) -> None:
     first = [token for seat, token in job.game_seats if seat == 0]
     if not first:
         return
+    waiting = select(daily_attempts.c.room).where(
+        daily_attempts.c.room == job.room, daily_attempts.c.finished_at.is_(None)
+    )
+    if c.execute(waiting).first() is None:
+        return  # not a scored attempt's room (the record is read only for one)
     record = json.loads(job.record[1])
     result = record.get("result") or {}
     winners, scores = result.get("winners", []), result.get("scores", [])
