@@ -54,8 +54,8 @@ from .chat import (
 )
 from .metrics import Metrics
 from .protocol import SEAT_LOST, RateLimit, encode, error, fragment
-from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec, sender
 from .ratings import LEFT_AFTER
+from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec, sender
 from .storage import Append, StorageError
 from .web import round_summary
 
