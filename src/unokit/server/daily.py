@@ -274,7 +274,7 @@ def record_written(c: Connection, job: Append, now: float) -> None:
     if c.execute(waiting).first() is None:
         return  # not a scored attempt's room (the record is read only for one)
     record = json.loads(job.record[1])
-    result = record.get("result") or {}
+    result, seats = record.get("result") or {}, record.get("seats") or [{}]
     winners, scores = result.get("winners", []), result.get("scores", [])
     linked = select(room_players.c.player).where(room_players.c.room == job.room, room_players.c.token_hash == first[0])
     c.execute(
@@ -286,7 +286,7 @@ def record_written(c: Connection, job: Append, now: float) -> None:
         )
         .values(
             finished_at=now,
-            name=record["seats"][0]["name"],
+            name=seats[0].get("name"),
             won=0 in winners,
             points=int(scores[0]) if scores else 0,
             actions=len(record.get("actions", [])),

@@ -115,7 +115,7 @@ def record_written(c: Connection, job: Append, now: float) -> None:
         return
     record = json.loads(job.record[1])
     result = record.get("result") or {}
-    seats, scores, winners = record["seats"], result.get("scores", []), result.get("winners", [])
+    seats, scores, winners = record.get("seats", []), result.get("scores", []), result.get("winners", [])
     if not result.get("over") or len(scores) != len(seats):
         return
     tokens = dict(job.game_seats)
@@ -136,7 +136,7 @@ def record_written(c: Connection, job: Append, now: float) -> None:
         people[index] = player
     if not people:
         return
-    variant, size = record["variant"], len(seats)
+    variant, size = record.get("variant"), len(seats)
     before: list[tuple[float, float]] = []
     for index, seat in enumerate(seats):
         if index in people:
