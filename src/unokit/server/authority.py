@@ -125,6 +125,7 @@ class Peer(Protocol):
     name: str | None  # a spectator's name in the chat (players are named by their seat)
     client: str  # the client's address, as per-client limits count it (:func:`~.edge.client_key`)
     player: str | None  # the hash of the identity its hello gave, if any
+    visible: bool  # its page shows the table (the page says when it is hidden: ``visibility``)
 
     def deliver(self, message: dict[str, Any] | str) -> None:
         """Queue a message for the client (never blocks; a client too slow to read is dropped)."""
@@ -170,6 +171,12 @@ class Host(Protocol):
     def presence(self, room: Room) -> None: ...
 
     def dropped(self, room: Room) -> None: ...
+
+    def told(self, room: Room, entries: list[dict[str, Any]]) -> None:
+        """The owner committed ``entries`` and told its clients: who is notified (:mod:`.notices`)."""
+
+    def looked(self, room: Room) -> None:
+        """Who looks at the owner's table may have changed (:mod:`.notices`)."""
 
     @property
     def metrics(self) -> Metrics:
@@ -238,6 +245,7 @@ class Room:
         self._presence_due = False
         self.occupants = self._occupants()
         self.remote_seats: dict[str, set[int]] = {}  # node -> seats connected there (owner only)
+        self.remote_looking: dict[str, set[int]] = {}  # node -> seats whose page shows the table there
         self.queue: asyncio.Queue[tuple[float, tuple[Any, ...]]] = asyncio.Queue()
         self.taken_at = 0.0  # when the item being handled entered the queue (monotonic)
         self.away: set[int] = set()
@@ -311,7 +319,7 @@ class Room:
         elif kind == "sync_log":
             await self._sync_log(item[1])
         elif kind == "remote_presence":
-            self._remote_presence(item[1], item[2], item[3])
+            self._remote_presence(item[1], item[2], item[3], *item[4:])
             await self._maybe_play_again()
         elif kind == "remote_chat":
             self.chat.add(item[1])
@@ -335,23 +343,33 @@ class Room:
             with contextlib.suppress(RoomError):  # the room's clients are told, as for the host's close
                 await self._commit([{"type": "close", "reason": "admin"}])
 
-    def _remote_presence(self, node: str, seats: list[int] | None, watchers: int) -> None:
-        """The owner hears from a process that follows the room: the seats connected there and
-        how many connections it has in the room (``None``: it stopped following)."""
+    def _remote_presence(
+        self, node: str, seats: list[int] | None, watchers: int, looking: list[int] | None = None
+    ) -> None:
+        """The owner hears from a process that follows the room: the seats connected there, how
+        many connections it has in the room (``None``: it stopped following) and the seats whose
+        page shows the table there (a page brought back takes its seat back from the stand-in)."""
         before = self.remote_seats.get(node)
+        looked_before = self.remote_looking.get(node, set())
         if seats is None:
             self.remote_seats.pop(node, None)
             self.remote_watchers.pop(node, None)
+            self.remote_looking.pop(node, None)
         else:
             self.remote_watchers[node] = watchers
             self.remote_seats[node] = set(seats)
+            self.remote_looking[node] = set(seats if looking is None else looking) & set(seats)
             for seat in seats:  # connected there: no grace period runs out for it
                 handle = self.grace.pop(seat, None) if 0 <= seat < len(self.state.seats) else None
                 if handle is not None:
                     handle.cancel()
             if before is None:
                 self.host.published(self)  # a new follower: it catches up from here
-        if self.remote_seats.get(node) != before:
+        looked = self.remote_looking.get(node, set())
+        for seat in looked - looked_before:
+            if 0 <= seat < len(self.state.seats):
+                self._returned(seat)
+        if self.remote_seats.get(node) != before or looked != looked_before:
             self._presence_changed()
             for seat in (before or set()) - set(seats or ()):  # gone there: as a local drop
                 if not self._connected(seat) and self.state.phase in (PLAYING, HAND_OVER):
@@ -390,6 +408,7 @@ class Room:
             raise RoomError("bad_token", "the host token does not belong to this room")
         player = identity_hash(msg["player"]) if "player" in msg else None
         peer.player = player
+        peer.visible = msg.get("visible", True)
         if self.state.public_room and self.host.banned(peer.client, player):
             raise RoomError("banned", "you are banned from this server's public rooms")
         spectator_name = self.state.check_name(name) if role == "spectator" and name is not None else None
@@ -450,7 +469,7 @@ class Room:
         self.peers[peer.conn_id] = peer
         peer.deliver(welcome)
         if seat is not None:
-            self._returned(seat)
+            self._returned(seat, looking=peer.visible)
         self._presence_changed()
         peer.deliver(self._state_message(seat, [], log=True))
         self._send_history(peer)
@@ -507,6 +526,9 @@ class Room:
         if kind == "sync":
             peer.deliver(self._state_message(peer.seat, [], reply_to))
             return
+        if kind == "visibility":
+            self._visibility(peer, msg["visible"], reply_to)
+            return
         if not self.owner:
             self.host.forward(self, peer, msg)
             return
@@ -548,6 +570,23 @@ class Room:
             peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
         if kind in ("leave", "ready"):
             await self._maybe_play_again()
+
+    def _visibility(self, peer: Peer, visible: bool, reply_to: object) -> None:
+        """The connection's page is shown or hidden: who looks at the table (a process that
+        follows the room tells its owner). A player whose page is shown again is back."""
+        peer.visible = visible
+        if visible and peer.seat is not None and self.owner:
+            self._returned(peer.seat)
+        self._presence_changed()
+        if reply_to is not None:
+            peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
+
+    def looking(self, seat: int) -> bool:
+        """Whether a page of ``seat``'s player shows the table now, here or (for the owner) on
+        another process (:mod:`.notices`)."""
+        return any(p.seat == seat and p.visible for p in self.peers.values()) or any(
+            seat in seats for seats in self.remote_looking.values()
+        )
 
     def _occupant(self, seat: int | None) -> str | None:
         """The token hash of ``seat``'s player (``None``: a spectator's place, or no player)."""
@@ -870,12 +909,13 @@ class Room:
         delay = self.state.spec.settings.grace_seconds
         self.grace[seat] = asyncio.get_running_loop().call_later(delay, self.submit, "timer", "grace", -1, seat)
 
-    def _returned(self, seat: int) -> None:
-        """``seat``'s player is here: cancel the grace timer, take the seat back from the stand-in."""
+    def _returned(self, seat: int, *, looking: bool = True) -> None:
+        """``seat``'s player is here: cancel the grace timer, and when they look at the table
+        (not a page reconnecting in the background), take the seat back from the stand-in."""
         handle = self.grace.pop(seat, None)
         if handle is not None:
             handle.cancel()
-        if seat in self.away:
+        if seat in self.away and looking:
             self.away.discard(seat)
             self.automatic.pop(seat, None)
             if self.owner:
@@ -903,6 +943,8 @@ class Room:
         if not self.owner:
             self.host.presence(self)
         self._broadcast_room()
+        if self.owner:
+            self.host.looked(self)
 
     # ------------------------------------------------------------------ committing
     async def _commit(self, entries: list[dict[str, Any]]) -> None:
@@ -950,6 +992,7 @@ class Room:
         self._broadcast(events)
         self._game_ended(phase_before, game_before)
         self.host.published(self)
+        self.host.told(self, entries)
         if state.phase == CLOSED:
             # After the answer to the request that closed the room (sent once this returns).
             asyncio.get_running_loop().call_soon(self._close_peers)
@@ -1256,7 +1299,11 @@ class Room:
         info["connected"] = [
             self._connected(s) or s in runtime.get("remote_connected", ()) for s in range(len(self.state.seats))
         ]
+        info["looking"] = [
+            self.looking(s) or s in runtime.get("remote_looking", ()) for s in range(len(self.state.seats))
+        ]
         info.pop("remote_connected", None)
+        info.pop("remote_looking", None)
         info["spectators"] = sum(1 for p in self.peers.values() if p.seat is None)
         return info
 
@@ -1272,6 +1319,7 @@ class Room:
             "muted": self.chat.muted_seats([seat.token_hash for seat in self.state.seats], self.seat_marks),
             "spectators_muted": self.chat.spectators_muted,
             "remote_connected": [s for s in range(len(self.state.seats)) if self._connected(s)],
+            "remote_looking": [s for s in range(len(self.state.seats)) if self.looking(s)],
         }
 
     def _state_message(

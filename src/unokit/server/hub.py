@@ -43,7 +43,10 @@ from .daily import Deal, DealSeeds
 from .daily import secret as daily_secret
 from .edge import Buckets, EdgeConfig, origin_of
 from .metrics import Metrics, count_rooms
+from .notices import AWAY_SECONDS, Notices
 from .protocol import RateLimit, decode, encode, error, websocket_url
+from .push import PushServices, VapidKey, current_key, ensure_key
+from .pushsend import Sender
 from .room import CLOSED, DEFAULT_NAMES_LANG, RoomError, RoomSpec, RoomState
 from .storage import Append, Pruned, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
 from .work import off_loop
@@ -118,6 +121,13 @@ class ServerConfig:
     word_filter: Path | None = None
     #: Trained policies offered to hosts as seat bots (``policy:FILE.onnx``; ``docs/server.md``).
     bots: tuple[str, ...] = ()
+    #: Web Push (``--no-push`` turns it off): the origins the host adds to the browsers' push
+    #: services (``--push-service``), how long a player is away before "your turn" is sent
+    #: (``--push-away``), and the contact its messages name (``--push-contact``).
+    push: bool = True
+    push_services: tuple[str, ...] = ()
+    push_away: float = AWAY_SECONDS
+    push_contact: str | None = None
     node: str = field(default_factory=lambda: secrets.token_hex(8))
     #: The deal of the day (``docs/daily.md``): the hour (UTC) a new day begins, and the host's
     #: own deals (``--daily``) instead of the featured ones.
@@ -138,6 +148,16 @@ class ServerConfig:
 
     def edge(self) -> EdgeConfig:
         return EdgeConfig(self.public_url, self.trusted_proxies, self.allow_hosts, self.allow_origins)
+
+    @property
+    def contact(self) -> str:
+        """Who the push services may write to about this server's messages (RFC 8292 ``sub``):
+        ``--push-contact``, else an ``https://`` public URL, else a placeholder address."""
+        if self.push_contact:
+            return self.push_contact
+        if self.public_url and self.public_url.startswith("https://"):
+            return self.public_url.rstrip("/")
+        return "mailto:unokit@localhost"
 
 
 class Hub:
@@ -180,6 +200,12 @@ class Hub:
         #: The bans in force, as read at the last :meth:`refresh_bans`: identity hashes, networks.
         self.banned_identities: dict[str, float | None] = {}
         self.banned_networks: list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, float | None]] = []
+        #: Web Push: where messages may go, the threads that send them, who is told what.
+        self.push_services = PushServices(config.push_services)
+        self.sender = (
+            Sender(self.store, self.push_services, config.contact, self.metrics.pushed) if config.push else None
+        )
+        self.notices = Notices(self.sender.submit if self.sender is not None else None, config.push_away)
 
     @property
     def clustered(self) -> bool:
@@ -217,6 +243,9 @@ class Hub:
                 )
             await self.refresh_nodes()
         await self.refresh_bans()
+        if self.sender is not None:
+            await asyncio.to_thread(ensure_key, self.store)  # the first start makes the key pair
+            self.sender.start()
         period = self.config.lease_seconds / 3 if self.clustered else self.config.sweep_seconds
         sweeper = self._every(min(period, self.config.sweep_seconds), self._sweep, "the sweep")
         self._tasks.append(asyncio.create_task(sweeper, name="unokit-sweep"))
@@ -235,6 +264,8 @@ class Hub:
         for room in list(self.rooms.values()):
             await room.stop()
         self.bots.shutdown()
+        if self.sender is not None:
+            await asyncio.to_thread(self.sender.stop)
         if self.writer is not None:
             await asyncio.to_thread(self.writer.stop)
         with contextlib.suppress(Exception):
@@ -561,6 +592,16 @@ class Hub:
         if self.link is not None and room.remote_seats:
             self.link.send(room_channel(room.code), {"k": "chat", "room": room.code, "m": message})
 
+    def push_key(self) -> VapidKey | None:
+        """The key pair in use, as stored (``None`` before one was made)."""
+        return current_key(self.store)
+
+    def told(self, room: Room, entries: list[dict[str, Any]]) -> None:
+        self.notices.committed(room, entries)
+
+    def looked(self, room: Room) -> None:
+        self.notices.looked(room)
+
     def dropped(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
@@ -655,7 +696,15 @@ class Hub:
         """A follower tells the owner which seats are connected here (a heartbeat, too)."""
         if self.link is not None and not room.owner and room.owner_node is not None:
             seats = sorted({p.seat for p in room.peers.values() if p.seat is not None})
-            payload = {"k": "follow", "room": room.code, "from": self.node, "seats": seats, "watchers": len(room.peers)}
+            looking = sorted({p.seat for p in room.peers.values() if p.seat is not None and p.visible})
+            payload = {
+                "k": "follow",
+                "room": room.code,
+                "from": self.node,
+                "seats": seats,
+                "watchers": len(room.peers),
+                "looking": looking,
+            }
             self.link.send(node_channel(room.owner_node), payload)
 
     def forward(self, room: Room, peer: Peer, message: dict[str, Any]) -> None:
@@ -759,7 +808,7 @@ class Hub:
         elif kind in ("follow", "unfollow") and room is not None and room.owner:
             self._heard[(code, payload["from"])] = time.monotonic()
             seats = payload.get("seats") if kind == "follow" else None
-            room.submit("remote_presence", payload["from"], seats, payload.get("watchers", 0))
+            room.submit("remote_presence", payload["from"], seats, payload.get("watchers", 0), payload.get("looking"))
 
     def _on_reply(self, payload: dict[str, Any]) -> None:
         peer = self.local_peers.get(payload["conn"])
@@ -853,6 +902,7 @@ class Hub:
             "websockets": self.connections,
             "connections": self.open_connections(),
             "ready": int(self.ready),
+            "push_queue": self.sender.waiting() if self.sender is not None else 0,
         }
 
     async def refresh_nodes(self) -> None:
@@ -936,6 +986,7 @@ class RemotePeer(RemoteMarker):
         self.role = "player" if seat is not None else "spectator"
         self.client = ""  # its address and identity, as the process it connected to knows them
         self.player: str | None = None
+        self.visible = True  # its process tells the owner who looks (``follow``'s ``looking``)
 
     def deliver(self, message: dict[str, Any] | str) -> None:
         body = decode(message) if isinstance(message, str) else message

@@ -81,6 +81,7 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "redirects": (_BOOL, False),
         "unreachable": (_STR, False),
         "player": (_STR, False),
+        "visible": (_BOOL, False),
         "id": (_ANY_ID, False),
     },
     "action": {
@@ -112,6 +113,7 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "ready": {"token": (_STR, True), "ready": (_BOOL, False), "id": (_ANY_ID, False)},
     "back": {"token": (_STR, True), "id": (_ANY_ID, False)},
     "leave": {"token": (_STR, True), "id": (_ANY_ID, False)},
+    "visibility": {"visible": (_BOOL, True), "id": (_ANY_ID, False)},
     "sync": {"id": (_ANY_ID, False)},
     "ping": {"id": (_ANY_ID, False)},
 }

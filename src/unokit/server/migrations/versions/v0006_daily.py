@@ -2,7 +2,7 @@
 ratings for the identities that chose them (who, their ratings, each rated game's change).
 
 Revision ID: 0006
-Revises: 0004
+Revises: 0005
 Create Date: 2026-11-27
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0004"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

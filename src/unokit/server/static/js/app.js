@@ -12,6 +12,7 @@ import { languageSwitcher, loadLanguage, pickLanguage, t, translateStatic } from
 import { lobbyPage } from "./lobby.js";
 import { api, errorText } from "./net.js";
 import { pageTools, setStatus } from "./page.js";
+import { syncPush } from "./push.js";
 import { roomPage } from "./room.js";
 import { soundControl, toggleMute } from "./settings.js";
 import { myGamesPage } from "./together.js";
@@ -118,5 +119,5 @@ document.addEventListener("keydown", (event) => {
   else if (binding.command === "help") document.querySelector(".tool[data-command='help']")?.click();
 });
 window.addEventListener("hashchange", route);
-if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").then(() => syncPush()).catch(() => {});
 route();
