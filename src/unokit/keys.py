@@ -67,6 +67,16 @@ KEYMAP: tuple[KeyBinding, ...] = (
         "hint", "H", ("h",), (), "a hint: the engine's choice and your chance to win the hand (games against bots)"
     ),
     KeyBinding("mute", "M", (), ("m",), "sound on or off"),
+    KeyBinding("read_hand", "H", (), ("h",), "hear your hand, with the cards you may play"),
+    KeyBinding(
+        "read_table",
+        "T",
+        (),
+        ("t",),
+        "hear the table: the top card, the colour, the direction, every player's cards, whose turn",
+    ),
+    KeyBinding("read_moves", "R", (), ("r",), "hear the last moves"),
+    KeyBinding("type", "/", (), ("/",), "type a move (text mode)"),
     KeyBinding("quit", "Q", ("q", "ctrl+q"), (), "quit (asks first; the record is saved)"),
 )
 

@@ -278,6 +278,7 @@ class Teller:
 
     def __init__(self, names: Sequence[str], side: int = 0, double_sided: bool = True, lang: str | None = None) -> None:
         self.names = list(names)
+        faces.use_deck(double_sided)  # the marks of the deck it tells of
         self.narrator = Narrator(side, double_sided)
         self.words = TerminalWords(catalog(lang), self.names)
 
@@ -327,6 +328,7 @@ class Session:
         self.views = [View(game, seat) for seat in range(game.n)]
         #: Whether a person may ask for hints: offered in games of one person against bots.
         self.hints = hints and len(self.humans) == 1
+        faces.use_deck(game.rules.double_sided)  # the marks of this deck, in every word of the table
         for seat, player in enumerate(self.players):
             if player.bot is not None:
                 player.bot.reset(seat)

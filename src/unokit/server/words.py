@@ -96,6 +96,7 @@ ERRORS = MappingProxyType(
             _spec("bad_method"),
             _spec("too_many_reviews"),
             _spec("no_hints"),
+            _spec("no_deal", deal=P.TEXT),
             _spec("push_off"),
             _spec("bad_subscription"),
             _spec("push_taken"),
