@@ -296,10 +296,10 @@ class Teller:
 
     def phrases(self, deck_texts: Iterable[str]) -> list[str]:
         """What a line this teller says is never broken inside, when it is laid out in lines: the
-        title of each face of the deck's cards (``deck_texts``, ``red 5/pink 2``), each colour as
-        it is said (``teal ▲``) and each player's name."""
+        title of each face of the deck's cards (``deck_texts``, ``red 5/pink 2``), each colour of the
+        deck in use as it is said (``teal ▲``) and each player's name."""
         titles = {self.words.card(face) for text in deck_texts for face in text.split("/")}
-        colours = {self.words.color(name) for name in COLOR_NAMES}
+        colours = {self.words.color(name) for name in COLOR_NAMES if faces.in_use(name)}
         return sorted(titles | colours | set(self.names))
 
 
