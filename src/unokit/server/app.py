@@ -51,9 +51,10 @@ from . import PROTOCOL
 from .authority import Room, identity_hash
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
+from .messages import MessageError, parse_message
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .metrics import Metrics
-from .protocol import HARD_MAX_BYTES, NO_HELLO, MessageError, RateLimit, encode, error, parse_message
+from .protocol import HARD_MAX_BYTES, NO_HELLO, RateLimit, encode, error
 from .realtable import realtable_routes
 from .room import RoomError, offer_policies, seat_bots
 from .web import catalog, game_number, web_routes
