@@ -1,6 +1,7 @@
 """The protocol's messages, declared once (:mod:`unokit.server.messages`): every client message
 round-trips through its encoding and its reading, every field's type, limit and presence is
-enforced from its declaration, and the tables of docs/protocol.md are the ones made from it."""
+enforced from its declaration, and the tables of docs/protocol.md (the messages', the room
+log's) are the ones made from the declarations."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from unokit.server import messages, words
+from unokit.server import entries, messages, words
 from unokit.server.messages import CLIENT, SERVER, MessageError, client_message, parse_message
 from unokit.server.protocol import MAX_MESSAGE_BYTES, encode
 from unokit.server.shapes import TEXT_LIMIT, Slot, splice
@@ -116,11 +117,11 @@ def test_the_words_registry_lists_the_declared_messages() -> None:
 
 def test_the_protocol_page_holds_the_tables_made_from_the_declarations() -> None:
     page = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
-    tables = messages.markdown_tables()
+    tables = {**messages.markdown_tables(), **entries.markdown_tables()}
     assert splice(page, tables) == page
     for name, table in tables.items():
         assert f"<!-- table: {name} -->\n{table}\n<!-- end of table -->" in page
-    assert all(f"| `{kind}` |" in page for kind in (*CLIENT, *SERVER))
+    assert all(f"| `{kind}` |" in page for kind in (*CLIENT, *SERVER, *entries.ENTRIES))
 
 
 def test_the_table_script_says_when_the_page_is_behind(tmp_path: Path) -> None:

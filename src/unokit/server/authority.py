@@ -52,6 +52,9 @@ from .chat import (
     history,
     visible,
 )
+from .entries import Action as Move
+from .entries import Close, Continue, Entry, Join, Leave, Public, Start, check_host, fill_entries
+from .entries import Ready as ReadyEntry
 from .metrics import Metrics
 from .protocol import SEAT_LOST, RateLimit, encode, error, fragment
 from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec, sender
@@ -323,10 +326,10 @@ class Room:
             await self._seat_bots(item[1], item[2])
         elif kind == "close_idle" and self.owner and not self.watched() and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):
-                await self._commit([{"type": "close", "reason": "idle"}])
+                await self._commit([Close(reason="idle")])
         elif kind == "admin_close" and self.owner and self.state.phase != CLOSED:
             with contextlib.suppress(RoomError):  # the room's clients are told, as for the host's close
-                await self._commit([{"type": "close", "reason": "admin"}])
+                await self._commit([Close(reason="admin")])
 
     def _remote_presence(self, node: str, seats: list[int] | None, watchers: int) -> None:
         """The owner hears from a process that follows the room: the seats connected there and
@@ -401,18 +404,10 @@ class Room:
             self.host.forward(self, peer, msg)
             return
         else:
-            seat, clean = self.state.check_join(name)
+            seat, clean = Join.check(self.state, name)
             self._check_newcomer(peer, player)
             new_token_text = new_token()
-            entry: dict[str, Any] = {
-                "type": "join",
-                "seat": seat,
-                "name": clean,
-                "token_hash": token_hash(new_token_text),
-            }
-            if is_host:
-                entry["host"] = True
-            await self._commit([entry])
+            await self._commit([Join(seat=seat, name=clean, token_hash=token_hash(new_token_text), host=is_host)])
         if seat is not None:
             self._know(token_hash(new_token_text or token or ""), peer)
         if player is not None and seat is not None:
@@ -515,7 +510,7 @@ class Room:
                 self._presence_changed()
             elif kind == "leave":
                 seat = self._own_seat(peer, msg["token"])
-                entry = self.state.check_leave(seat)
+                entry = Leave.check(self.state, seat)
                 # This connection stays, as a spectator; every other one of the player's ends.
                 peer.seat, peer.role, peer.holder = None, "spectator", None
                 try:
@@ -525,7 +520,7 @@ class Room:
                     raise
             elif kind == "ready":
                 seat = self._own_seat(peer, msg["token"])
-                await self._commit([self.state.check_ready(seat, msg.get("ready", True))])
+                await self._commit([ReadyEntry.check(self.state, seat, msg.get("ready", True))])
             elif kind == "chat":
                 await self._chat(peer, msg)
             elif kind == "quiet":
@@ -605,9 +600,7 @@ class Room:
             if self.last_accepted.get(seat) == (version, text):
                 raise RoomError("duplicate", f"this action was already taken at version {version}")
             raise RoomError("stale", f"the action was decided at version {version}; the room is at {state.seq}")
-        entry = state.check_action(seat, text)
-        game = state.game
-        assert game is not None
+        game = Move.check(state)
         if "decision" in msg and seat == game.to_act and msg["decision"] != game.decision:
             raise RoomError("stale", f"the open decision is {game.decision}, not {msg['decision']}")
         try:
@@ -626,27 +619,26 @@ class Room:
                 self.deferred.append((peer, msg))
                 return False
         self._returned(seat)
-        await self._commit([{**entry, "action": action.text}])
+        await self._commit([Move(seat=seat, action=action.text, parsed=action)])  # read once, here
         self.last_accepted[seat] = (version, text)
         return True
 
     async def _host_command(self, msg: dict[str, Any]) -> None:
         if not secrets.compare_digest(token_hash(msg["host_token"]), self.host_hash):
             raise RoomError("not_host", "only the room's host may do that (the host token is wrong)")
-        entry = self.state.check_host(msg["command"], msg.get("seat"), msg.get("bot"))
-        if entry["type"] in ("mute", "unmute"):  # the chat's, not the room's: no version to match
-            await self._mute(msg.get("seat"), entry["type"] == "mute")
+        command = msg["command"]
+        entry = check_host(self.state, command, msg.get("seat"), msg.get("bot"), secrets.randbits(62))
+        if command in ("mute", "unmute"):  # the chat's, not the room's: no version to match
+            await self._mute(msg.get("seat"), command == "mute")
             return
         if msg["version"] != self.state.seq:
             raise RoomError(
                 "stale", f"the command was decided at version {msg['version']}; the room is at {self.state.seq}"
             )
-        if entry["type"] == "bot":
-            entry["seed"] = secrets.randbits(62)
-        listing = entry["type"] == "public" and entry["public"] and not self.state.public_room
+        listing = isinstance(entry, Public) and entry.public and not self.state.public_room
         if listing and not await self.host.may_list(self):
             raise RoomError("too_many_rooms", "the room's creator has as many public rooms open as it may")
-        if entry["type"] == "start":
+        if entry is None:  # start: the room makes it, seating the stand-ins first
             await self._commit(self._start_entries())
         else:
             await self._commit([entry])
@@ -659,22 +651,22 @@ class Room:
                 raise RoomError("unavailable", "the room is served by another process; try again")
             first = len(self.state.seats) - len(bots)
             for index, bot in enumerate(bots, start=first):
-                entry = self.state.check_host("add_bot", index, bot)  # named after the seats before it
-                entry["seed"] = secrets.randbits(62)
+                entry = check_host(self.state, "add_bot", index, bot, secrets.randbits(62))  # named after those before
+                assert entry is not None
                 await self._commit([entry])
         except RoomError as exc:
             done.set_exception(exc)
         else:
             done.set_result(None)
 
-    def _start_entries(self) -> list[dict[str, Any]]:
+    def _start_entries(self) -> list[Entry]:
         """A new game: the stand-in bot in every open seat (after a finished game, or when a
         room's ``fill_seconds`` ran out), then the ``start`` entry with a fresh seed."""
         state = self.state
         seeds = [secrets.randbits(62) for _ in range(state.open_seats())]
         at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        start = {"type": "start", "seed": secrets.randbits(63), "at": at}
-        return [*state.fill_entries(state.spec.settings.standin_bot, seeds), start]
+        start = Start(seed=secrets.randbits(63), at=at)
+        return [*fill_entries(state, state.spec.settings.standin_bot, seeds), start]
 
     async def _maybe_play_again(self) -> None:
         """After a game: start the next one once every player present has said "play again"."""
@@ -893,7 +885,7 @@ class Room:
         self._broadcast_room()
 
     # ------------------------------------------------------------------ committing
-    async def _commit(self, entries: list[dict[str, Any]]) -> None:
+    async def _commit(self, entries: list[Entry]) -> None:
         """Fold ``entries`` (the engine judges actions here and refuses without a change), write
         them, and only then tell everyone. Raise :class:`RoomError` for a refusal."""
         state = self.state
@@ -907,7 +899,7 @@ class Room:
                 if i:  # only single entries are ever refused part-way; rebuild to be safe
                     await self.reload()
                 raise
-        job = Append(self.code, before, entries, close=state.phase == CLOSED)
+        job = Append(self.code, before, [entry.to_json() for entry in entries], close=state.phase == CLOSED)
         if state.phase == FINISHED and any(e["type"] == "game_end" for e in events):
             record = state.record()
             job.record = (state.game_no, record.dumps())
@@ -941,17 +933,16 @@ class Room:
             # After the answer to the request that closed the room (sent once this returns).
             asyncio.get_running_loop().call_soon(self._close_peers)
 
-    def _count(self, entries: list[dict[str, Any]], events: list[Event]) -> None:
+    def _count(self, entries: list[Entry], events: list[Event]) -> None:
         """Count committed ``entries`` and their ``events`` in the metrics."""
         metrics = self.host.metrics
         for entry in entries:
-            kind = entry["type"]
-            if kind == "action":
+            if entry.MOVE:
                 metrics.actions.inc()
-            elif kind == "start":
+            elif isinstance(entry, Start):
                 metrics.games_started.inc()
-            elif kind == "close":
-                reason = str(entry.get("reason", "host"))
+            elif isinstance(entry, Close):
+                reason = entry.reason
                 metrics.rooms_closed.labels(reason=reason).inc()
                 log.info("room %s: closed (%s)", self.code, reason, extra={"room": self.code})
         if any(event["type"] == "game_end" for event in events):
@@ -1171,7 +1162,7 @@ class Room:
             return
         if kind == "continue":
             with contextlib.suppress(RoomError):
-                await self._commit([{"type": "continue"}])
+                await self._commit([Continue()])
             return
         if kind == "fill":
             if state.phase == LOBBY:
@@ -1184,7 +1175,7 @@ class Room:
         if kind.startswith("react"):
             seat, text = data
             with contextlib.suppress(RoomError):
-                await self._commit([{"type": "action", "seat": seat, "action": text}])
+                await self._commit([Move(seat=seat, action=text)])
             return
         if kind == "turn_timeout":
             self.away.add(data)
@@ -1212,9 +1203,8 @@ class Room:
                 extra={"room": self.code},
             )
             text = game.legal_actions(seat)[0].text
-        entry: dict[str, Any] = {"type": "action", "seat": seat, "action": text}
-        if self.state.seats[seat].kind == "human":
-            entry["standin"] = True  # a stand-in played for an away person: the log says so
+        # A stand-in played for an away person: the log says so.
+        entry = Move(seat=seat, action=text, standin=self.state.seats[seat].kind == "human")
         try:
             await self._commit([entry])
         except RoomError as exc:
