@@ -27,7 +27,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -39,7 +39,7 @@ from ..core.actions import CATCH, UNO, Action
 from ..core.observation import View
 from ..core.position import exposed_seat, jumps_may_come
 from ..narration import Narrator, side_before
-from . import PROTOCOL
+from . import PROTOCOL, messages
 from .chat import (
     LIVE_PHASES,
     PLAYERS,
@@ -55,6 +55,24 @@ from .chat import (
 from .entries import Action as Move
 from .entries import Close, Continue, Entry, Join, Leave, Public, Start, check_host, fill_entries
 from .entries import Ready as ReadyEntry
+from .items import (
+    AdminClose,
+    Arrived,
+    BecomeOwner,
+    CloseIdle,
+    Fired,
+    Gone,
+    Item,
+    RemoteChat,
+    RemotePresence,
+    RemoteReply,
+    Said,
+    SeatBots,
+    SeatRemote,
+    Stop,
+    SyncLog,
+)
+from .messages import CLIENT
 from .metrics import Metrics
 from .protocol import SEAT_LOST, RateLimit, encode, error, fragment
 from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec, sender
@@ -68,8 +86,6 @@ log = logging.getLogger("unokit.server")
 SLOW_BOTS = frozenset({"ismcts", "ismcts_fast"}) | {
     name for name, level in LEVELS.items() if level.bot == "ismcts_fast"
 }
-#: Queue items that are people's doing: only they keep a room from being idle.
-PEOPLE = frozenset({"hello", "msg", "gone", "remote_presence"})
 
 
 def token_hash(token: str) -> str:
@@ -237,7 +253,7 @@ class Room:
         self._presence_due = False
         self.occupants = self._occupants()
         self.remote_seats: dict[str, set[int]] = {}  # node -> seats connected there (owner only)
-        self.queue: asyncio.Queue[tuple[float, tuple[Any, ...]]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[float, Item]] = asyncio.Queue()
         self.taken_at = 0.0  # when the item being handled entered the queue (monotonic)
         self.away: set[int] = set()
         self.timers: dict[str, asyncio.TimerHandle] = {}
@@ -272,64 +288,29 @@ class Room:
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"room-{self.code}")
 
     # ------------------------------------------------------------------ the queue
-    def submit(self, *item: Any) -> None:
+    def submit(self, item: Item) -> None:
+        """Queue ``item`` (:mod:`.items`); the room's worker handles it through :data:`ITEMS`."""
         self.queue.put_nowait((time.monotonic(), item))
 
     async def _work(self) -> None:
         while True:
             self.taken_at, item = await self.queue.get()
-            if item[0] == "stop":
+            if isinstance(item, Stop):
                 return
+            if item.PEOPLE:  # bots and timers are not activity: a room nobody uses is idle
+                self.last_active = time.monotonic()
             try:
-                await self._handle(item)
+                await ITEMS[type(item)](self, item)
             except Exception:  # a bug must not take the room (or the server) down
-                log.exception("room %s: failed to handle %s", self.code, item[0], extra={"room": self.code})
+                name = type(item).__name__
+                log.exception("room %s: failed to handle %s", self.code, name, extra={"room": self.code})
 
     async def stop(self) -> None:
         for handle in [*self.timers.values(), *self.grace.values()]:
             handle.cancel()
-        self.submit("stop")
+        self.submit(Stop())
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
-
-    async def _handle(self, item: tuple[Any, ...]) -> None:
-        kind = item[0]
-        if kind in PEOPLE:  # bots and timers are not activity: a room nobody uses is idle
-            self.last_active = time.monotonic()
-        if kind == "hello":
-            await self._hello(item[1], item[2])
-        elif kind == "msg":
-            await self._message(item[1], item[2])
-        elif kind == "gone":
-            await self._gone(item[1])
-        elif kind == "timer":
-            await self._timer(item[1], item[2], item[3])
-        elif kind == "sync_log":
-            await self._sync_log(item[1])
-        elif kind == "remote_presence":
-            self._remote_presence(item[1], item[2], item[3])
-            await self._maybe_play_again()
-        elif kind == "remote_chat":
-            self.chat.add(item[1])
-            self._deliver_chat([item[1]])
-        elif kind == "become_owner":
-            await self._become_owner()
-        elif kind == "seat_remote":
-            await self._seat_remote(item[1], item[2])
-        elif kind == "remote_reply":
-            await self._sync_log(-1)
-            reply = item[2]
-            if reply.get("type") == "error":
-                reply = {**reply, "state": self._state_message(item[1].seat, [])}
-            item[1].deliver(reply)
-        elif kind == "seat_bots":
-            await self._seat_bots(item[1], item[2])
-        elif kind == "close_idle" and self.owner and not self.watched() and self.state.phase != CLOSED:
-            with contextlib.suppress(RoomError):
-                await self._commit([Close(reason="idle")])
-        elif kind == "admin_close" and self.owner and self.state.phase != CLOSED:
-            with contextlib.suppress(RoomError):  # the room's clients are told, as for the host's close
-                await self._commit([Close(reason="admin")])
 
     def _remote_presence(self, node: str, seats: list[int] | None, watchers: int) -> None:
         """The owner hears from a process that follows the room: the seats connected there and
@@ -498,44 +479,44 @@ class Room:
         if not self.owner:
             self.host.forward(self, peer, msg)
             return
+        kind_class = CLIENT[kind]
         try:
-            if kind == "action":
-                if not await self._action(peer, msg):
-                    return  # held: answered when the hold ends
-                self.host.metrics.action_latency.observe(time.monotonic() - self.taken_at)
-            elif kind == "host":
-                await self._host_command(msg)
-            elif kind == "back":
-                self._returned(self._own_seat(peer, msg["token"]))
-                self._presence_changed()
-            elif kind == "leave":
-                seat = self._own_seat(peer, msg["token"])
-                entry = Leave.check(self.state, seat)
-                # This connection stays, as a spectator; every other one of the player's ends.
-                peer.seat, peer.role, peer.holder = None, "spectator", None
-                try:
-                    await self._commit([entry])
-                except RoomError:
-                    peer.seat, peer.role, peer.holder = seat, "player", self._occupant(seat)
-                    raise
-            elif kind == "ready":
-                seat = self._own_seat(peer, msg["token"])
-                await self._commit([ReadyEntry.check(self.state, seat, msg.get("ready", True))])
-            elif kind == "chat":
-                await self._chat(peer, msg)
-            elif kind == "quiet":
-                await self._quiet(peer, msg)
-            elif kind == "report":
-                await self._report(peer, msg)
-            else:
-                raise RoomError("unknown_type", f"{kind!r} is not a room message")
+            answered = await ROOM_MESSAGES[kind_class](self, peer, msg)
         except RoomError as exc:
             peer.deliver(error(exc.code, exc.message, reply_to, self._state_message(peer.seat, []), **exc.detail()))
             return
-        if reply_to is not None and kind in ("action", "host", "leave", "back", "ready", "chat", "quiet", "report"):
+        if answered is False:
+            return  # held: answered when the hold ends
+        if reply_to is not None:
             peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
-        if kind in ("leave", "ready"):
+        if kind_class in SEATS_CHANGE:
             await self._maybe_play_again()
+
+    async def _timed_action(self, peer: Peer, msg: dict[str, Any]) -> bool:
+        """An ``action`` message: :meth:`_action`, its latency measured once it is applied."""
+        if not await self._action(peer, msg):
+            return False
+        self.host.metrics.action_latency.observe(time.monotonic() - self.taken_at)
+        return True
+
+    async def _back(self, peer: Peer, msg: dict[str, Any]) -> None:
+        self._returned(self._own_seat(peer, msg["token"]))
+        self._presence_changed()
+
+    async def _leave(self, peer: Peer, msg: dict[str, Any]) -> None:
+        seat = self._own_seat(peer, msg["token"])
+        entry = Leave.check(self.state, seat)
+        # This connection stays, as a spectator; every other one of the player's ends.
+        peer.seat, peer.role, peer.holder = None, "spectator", None
+        try:
+            await self._commit([entry])
+        except RoomError:
+            peer.seat, peer.role, peer.holder = seat, "player", self._occupant(seat)
+            raise
+
+    async def _ready(self, peer: Peer, msg: dict[str, Any]) -> None:
+        seat = self._own_seat(peer, msg["token"])
+        await self._commit([ReadyEntry.check(self.state, seat, msg.get("ready", True))])
 
     def _occupant(self, seat: int | None) -> str | None:
         """The token hash of ``seat``'s player (``None``: a spectator's place, or no player)."""
@@ -623,7 +604,7 @@ class Room:
         self.last_accepted[seat] = (version, text)
         return True
 
-    async def _host_command(self, msg: dict[str, Any]) -> None:
+    async def _host_command(self, _peer: Peer, msg: dict[str, Any]) -> None:
         if not secrets.compare_digest(token_hash(msg["host_token"]), self.host_hash):
             raise RoomError("not_host", "only the room's host may do that (the host token is wrong)")
         command = msg["command"]
@@ -848,7 +829,7 @@ class Room:
         if old is not None:
             old.cancel()
         delay = self.state.spec.settings.grace_seconds
-        self.grace[seat] = asyncio.get_running_loop().call_later(delay, self.submit, "timer", "grace", -1, seat)
+        self.grace[seat] = asyncio.get_running_loop().call_later(delay, self.submit, Fired("grace", -1, seat))
 
     def _returned(self, seat: int) -> None:
         """``seat``'s player is here: cancel the grace timer, take the seat back from the stand-in."""
@@ -1026,7 +1007,7 @@ class Room:
     # ------------------------------------------------------------------ timers and bots
     def _timer_at(self, kind: str, delay: float, data: Any = None) -> None:
         self.timers[kind] = asyncio.get_running_loop().call_later(
-            max(0.0, delay), self.submit, "timer", kind, self.state.seq, data
+            max(0.0, delay), self.submit, Fired(kind, self.state.seq, data)
         )
 
     def _is_automatic(self, seat: int) -> bool:
@@ -1319,5 +1300,107 @@ class Room:
 class RemoteMarker:
     """Base of peers that stand for a connection on another process (forwarded messages)."""
 
+
+# ---------------------------------------------------------------------- the dispatch tables
+#: A room's handler of a room message: ``(room, peer, message)``; it raises :class:`RoomError`
+#: to refuse, and returns ``False`` when the answer comes later (an action held by a window's
+#: hold), anything else when the request is done (then acknowledged).
+MessageHandler = Callable[[Room, Peer, dict[str, Any]], Awaitable[bool | None]]
+#: The room's handler of each client message it answers. ``hello`` is an :class:`Arrived`
+#: item, ``ping`` is answered by the connection and ``sync`` by whichever process holds it.
+ROOM_MESSAGES: dict[type[messages.ClientMessage], MessageHandler] = {
+    messages.Action: Room._timed_action,
+    messages.Host: Room._host_command,
+    messages.Back: Room._back,
+    messages.Leave: Room._leave,
+    messages.Ready: Room._ready,
+    messages.Chat: Room._chat,
+    messages.Quiet: Room._quiet,
+    messages.Report: Room._report,
+}
+#: The client messages answered before a room's queue, or without a handler of the room's.
+NOT_ROOM_MESSAGES = (messages.Hello, messages.Ping, messages.Sync)
+#: Messages after which the room looks whether everyone present wants to play again.
+SEATS_CHANGE = frozenset({messages.Leave, messages.Ready})
+
+
+async def _arrived(room: Room, item: Arrived) -> None:
+    await room._hello(item.peer, item.message)
+
+
+async def _said(room: Room, item: Said) -> None:
+    await room._message(item.peer, item.message)
+
+
+async def _gone(room: Room, item: Gone) -> None:
+    await room._gone(item.peer)
+
+
+async def _fired(room: Room, item: Fired) -> None:
+    await room._timer(item.kind, item.generation, item.data)
+
+
+async def _sync_log(room: Room, item: SyncLog) -> None:
+    await room._sync_log(item.seq)
+
+
+async def _remote_presence(room: Room, item: RemotePresence) -> None:
+    room._remote_presence(item.node, item.seats, item.watchers)
+    await room._maybe_play_again()
+
+
+async def _remote_chat(room: Room, item: RemoteChat) -> None:
+    room.chat.add(item.message)
+    room._deliver_chat([item.message])
+
+
+async def _become_owner(room: Room, _item: BecomeOwner) -> None:
+    await room._become_owner()
+
+
+async def _seat_remote(room: Room, item: SeatRemote) -> None:
+    await room._seat_remote(item.peer, item.welcome)
+
+
+async def _remote_reply(room: Room, item: RemoteReply) -> None:
+    await room._sync_log(-1)
+    reply = item.reply
+    if reply.get("type") == "error":
+        reply = {**reply, "state": room._state_message(item.peer.seat, [])}
+    item.peer.deliver(reply)
+
+
+async def _seat_bots(room: Room, item: SeatBots) -> None:
+    await room._seat_bots(item.bots, item.done)
+
+
+async def _close_idle(room: Room, _item: CloseIdle) -> None:
+    if room.owner and not room.watched() and room.state.phase != CLOSED:
+        with contextlib.suppress(RoomError):
+            await room._commit([Close(reason="idle")])
+
+
+async def _admin_close(room: Room, _item: AdminClose) -> None:
+    if room.owner and room.state.phase != CLOSED:
+        with contextlib.suppress(RoomError):  # the room's clients are told, as for the host's close
+            await room._commit([Close(reason="admin")])
+
+
+#: The room's handler of each kind of queue item (:mod:`.items`; :class:`Stop` ends the worker).
+ITEMS: dict[type[Item], Callable[[Room, Any], Awaitable[None]]] = {
+    Arrived: _arrived,
+    Said: _said,
+    Gone: _gone,
+    Fired: _fired,
+    SyncLog: _sync_log,
+    RemotePresence: _remote_presence,
+    RemoteChat: _remote_chat,
+    BecomeOwner: _become_owner,
+    SeatRemote: _seat_remote,
+    RemoteReply: _remote_reply,
+    SeatBots: _seat_bots,
+    CloseIdle: _close_idle,
+    AdminClose: _admin_close,
+}
 
 __all__ = ["Peer", "RemoteMarker", "Room", "new_token", "token_hash"]
