@@ -42,15 +42,8 @@ from ..narration import Narrator, side_before
 from . import PROTOCOL, messages
 from .chat import (
     LIVE_PHASES,
-    PLAYERS,
-    REPORTS,
     SPECTATORS,
-    SPECTATORS_SHARE,
     ChatState,
-    check_reaction,
-    check_text,
-    history,
-    visible,
 )
 from .entries import Action as Move
 from .entries import Close, Continue, Entry, Join, Leave, Public, Start, check_host, fill_entries
@@ -77,6 +70,7 @@ from .metrics import Metrics
 from .protocol import SEAT_LOST, RateLimit, encode, error, fragment
 from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec, sender
 from .storage import Append, StorageError
+from .talk import Talk
 from .web import round_summary
 
 log = logging.getLogger("unokit.server")
@@ -271,7 +265,6 @@ class Room:
         self.runtime: dict[str, Any] = {}  # a replica's copy of the owner's timers and presence
         self.owner_node: str | None = None  # the process that owns the room
         self.chat = ChatState()
-        self.chat_limits: dict[int | str, RateLimit] = {}  # a seat, or a spectator's connection
         #: What the lobby knows of the room as last stored: whether it is public, its listing
         #: and the people seated (``...``: not known, store the next one).
         self.listed: object = ...
@@ -285,6 +278,7 @@ class Room:
         #: The identity (hash) behind each name messages went by (``from``), for reports.
         self.senders: dict[str, str | None] = {}
         self.creator: str | None = None  # the address that created the room (public rooms' cap)
+        self.talk = Talk(self)
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"room-{self.code}")
 
     # ------------------------------------------------------------------ the queue
@@ -345,7 +339,7 @@ class Room:
         peer.deliver(welcome)
         self._presence_changed()
         peer.deliver(self._state_message(peer.seat, [], log=True))
-        self._send_history(peer)
+        self.talk.send_history(peer)
 
     # ------------------------------------------------------------------ messages
     async def _hello(self, peer: Peer, msg: dict[str, Any]) -> None:
@@ -422,7 +416,7 @@ class Room:
             self._returned(seat)
         self._presence_changed()
         peer.deliver(self._state_message(seat, [], log=True))
-        self._send_history(peer)
+        self.talk.send_history(peer)
 
     def _check_newcomer(self, peer: Peer, player: str | None) -> None:
         """Raise :class:`RoomError` when ``peer``'s person may not take another seat here: their
@@ -610,7 +604,7 @@ class Room:
         command = msg["command"]
         entry = check_host(self.state, command, msg.get("seat"), msg.get("bot"), secrets.randbits(62))
         if command in ("mute", "unmute"):  # the chat's, not the room's: no version to match
-            await self._mute(msg.get("seat"), command == "mute")
+            await self.talk.mute(msg.get("seat"), command == "mute")
             return
         if msg["version"] != self.state.seq:
             raise RoomError(
@@ -670,149 +664,6 @@ class Room:
             await self._maybe_play_again()  # the one who had not said "play again" went away
 
     # ------------------------------------------------------------------ chat
-    async def _chat(self, peer: Peer, msg: dict[str, Any]) -> None:
-        """A line or a reaction from a seat (the message carries its token) or a spectator."""
-        state = self.state
-        if ("text" in msg) == ("reaction" in msg):
-            raise RoomError("bad_chat", "a chat message has either 'text' or 'reaction'")
-        if "token" in msg:
-            seat: int | None = self._own_seat(peer, msg["token"])
-        elif peer.seat is not None:
-            raise RoomError("bad_token", "a player's chat message carries the seat's token")
-        else:
-            seat = None
-        if self.host.banned(peer.client, peer.player):
-            raise RoomError("banned", "you are banned from this server's chat")
-        if seat is None and peer.name is not None:
-            state.check_name(peer.name)  # a player may have sat down with that name since
-        occupant = state.seats[seat].token_hash if seat is not None else None
-        marks = self.marks(peer) | self.seat_marks.get(occupant or "", set())
-        if self.chat.is_muted(seat, occupant, marks):
-            whom = "your seat" if seat is not None else "spectators"
-            raise RoomError("muted", f"{whom} may not write in this room's chat now")
-        # A seat's allowance is the seat's; spectators' is their address's (reconnecting does
-        # not renew it), and all of a room's spectators share one more; every room shares the
-        # address's allowance across the server.
-        limits = [self._allowance(seat if seat is not None else f"address:{peer.client}")]
-        if seat is None:
-            limits.append(self._allowance(SPECTATORS, SPECTATORS_SHARE))
-        if not all(limit.allow() for limit in limits) or not self.host.chat_allowed(peer.client):
-            raise RoomError("rate_limited", "too many chat messages: wait a moment")
-        entry: dict[str, Any] = {
-            "type": "say" if "text" in msg else "react",
-            "seat": seat,
-            "name": state.seats[seat].name if seat is not None else peer.name,
-            "channel": PLAYERS if seat is not None else SPECTATORS,
-            "game": state.game_no,
-            "live": state.phase in LIVE_PHASES,
-            "at": round(time.time(), 3),
-            "from": self._from(seat, peer),
-        }
-        if "text" in msg:
-            entry["text"] = check_text(msg["text"])
-        else:
-            entry["reaction"] = check_reaction(msg["reaction"])
-        await self._commit_chat([entry])
-
-    def _allowance(self, key: int | str, share: float = 1.0) -> RateLimit:
-        """The chat allowance of ``key`` in this room (a seat, ``address:ADDRESS`` for its
-        spectators, :data:`SPECTATORS` for all of them, ``share`` times one sender's)."""
-        limit = self.chat_limits.get(key)
-        if limit is None:
-            limit = self.chat_limits[key] = self.host.chat_limit(share)
-        return limit
-
-    async def _mute(self, seat: object, muted: bool, by: int | None = None) -> None:
-        """Mute or unmute the player at ``seat`` (their seat token and their marks), or every
-        spectator (``seat`` ``None``; ``by``: the player of a room with no host who did it)."""
-        entry: dict[str, Any] = {"type": "mute", "seat": seat, "who": None, "muted": muted}
-        if isinstance(seat, int):
-            who = self.state.seats[seat].token_hash
-            if self.state.seats[seat].kind != "human" or who is None:
-                raise RoomError("bad_seat", f"seat {seat} holds no player to mute")
-            marks = self.seat_marks.get(who, set())
-            spared = {held for held, known in self.seat_marks.items() if held != who and known & marks}
-            entry.update(who=who, marks=sorted(marks), spared=sorted(spared))
-        if by is not None:
-            entry["by"] = by
-        await self._commit_chat([entry])
-        self._broadcast_room()
-        self.host.published(self)
-
-    async def _quiet(self, peer: Peer, msg: dict[str, Any]) -> None:
-        """A player of a room nobody hosts ("play now") quiets its spectators, or lets them talk."""
-        seat = self._own_seat(peer, msg["token"])
-        if self.state.spec.hosted:
-            raise RoomError("not_host", "in a room with a host, only the host may quiet its spectators")
-        if self.chat.spectators_muted == msg["quiet"]:
-            return  # already so: nothing to write
-        # Each change is written to the chat log: it counts as one of the seat's chat messages.
-        if not self._allowance(seat).allow() or not self.host.chat_allowed(peer.client):
-            raise RoomError("rate_limited", "too many changes: wait a moment")
-        await self._mute(None, msg["quiet"], by=seat)
-
-    async def _report(self, peer: Peer, msg: dict[str, Any]) -> None:
-        """Keep a report of a chat line (``message``: its number), or of a name or a player's
-        conduct (``seat``, or ``from``: a spectator's name in the chat): the room, who reported
-        and who is reported (their identities), the name, and the chat lines around it."""
-        about = msg["about"]
-        if about not in REPORTS:
-            raise RoomError("bad_report", f"'about' is one of {', '.join(REPORTS)}")
-        if "token" in msg:
-            self._own_seat(peer, msg["token"])
-        kept = self.chat.messages
-        if about == "chat":
-            at = next((i for i, m in enumerate(kept) if m["n"] == msg.get("message")), None)
-            if at is None:
-                raise RoomError("bad_report", "'message' must be the number of a chat line of this room")
-            line = kept[at]
-            who, name, lines = line.get("from"), line.get("name"), kept[max(0, at - 5) : at + 6]
-        elif isinstance(msg.get("seat"), int) and 0 <= msg["seat"] < len(self.state.seats):
-            held = self.state.seats[msg["seat"]]
-            if held.kind != "human" or held.token_hash is None:
-                raise RoomError("bad_report", f"seat {msg['seat']} holds no player")
-            who, name, lines = sender(self.code, held.token_hash), held.name, kept[-10:]
-        elif msg.get("from") in self.senders:
-            who = msg["from"]
-            said = [m for m in kept if m.get("from") == who]
-            name, lines = (said[-1].get("name") if said else None), kept[-10:]
-        else:
-            raise RoomError("bad_report", "say whom: 'seat' (a player's) or 'from' (a name in the chat)")
-        if not self.host.report_allowed(peer.client):
-            raise RoomError("rate_limited", "too many reports: wait a while")
-        fields = ("n", "seat", "name", "channel", "text", "reaction", "at", "from")
-        await self.host.keep_report(
-            {
-                "room": self.code,
-                "kind": about,
-                "reporter": peer.player,
-                "reported": self.senders.get(who) if who else None,
-                "name": name,
-                "lines": [{key: m[key] for key in fields if key in m} for m in lines],
-            }
-        )
-
-    async def _commit_chat(self, entries: list[dict[str, Any]]) -> None:
-        """Write chat-log entries, then show their messages to whoever may see them."""
-        await self._write(Append(self.code, self.state.seq, [], chat=entries, chat_after=self.chat.count))
-        shown = [message for message in map(self.chat.apply, entries) if message is not None]
-        self._deliver_chat(shown)
-        for message in shown:
-            self.host.chat_published(self, message)
-
-    def _deliver_chat(self, messages: list[dict[str, Any]], *, only_players: bool = False) -> None:
-        state = self.state
-        for peer in list(self.peers.values()):
-            if only_players and peer.seat is None:
-                continue
-            shown = [m for m in messages if visible(m, peer.seat, state.game_no, state.phase)]
-            if shown:
-                peer.deliver({"type": "chat", "messages": shown})
-
-    def _send_history(self, peer: Peer) -> None:
-        shown = history(self.chat, peer.seat, self.state.game_no, self.state.phase)
-        peer.deliver({"type": "chat", "history": True, "messages": shown})
-
     def _game_ended(self, phase_before: str, game_before: int) -> None:
         """A live game is over: its spectators' messages join the players' chat."""
         if phase_before in LIVE_PHASES and self.state.phase not in LIVE_PHASES:
@@ -822,7 +673,7 @@ class Room:
                 if m["channel"] == SPECTATORS and m.get("live") and m.get("game") == game_before
             ]
             if kept:
-                self._deliver_chat(kept, only_players=True)
+                self.talk.deliver(kept, only_players=True)
 
     def _start_grace(self, seat: int) -> None:
         old = self.grace.pop(seat, None)
@@ -1314,9 +1165,9 @@ ROOM_MESSAGES: dict[type[messages.ClientMessage], MessageHandler] = {
     messages.Back: Room._back,
     messages.Leave: Room._leave,
     messages.Ready: Room._ready,
-    messages.Chat: Room._chat,
-    messages.Quiet: Room._quiet,
-    messages.Report: Room._report,
+    messages.Chat: lambda room, peer, msg: room.talk.say(peer, msg),
+    messages.Quiet: lambda room, peer, msg: room.talk.quiet(peer, msg),
+    messages.Report: lambda room, peer, msg: room.talk.report(peer, msg),
 }
 #: The client messages answered before a room's queue, or without a handler of the room's.
 NOT_ROOM_MESSAGES = (messages.Hello, messages.Ping, messages.Sync)
@@ -1351,7 +1202,7 @@ async def _remote_presence(room: Room, item: RemotePresence) -> None:
 
 async def _remote_chat(room: Room, item: RemoteChat) -> None:
     room.chat.add(item.message)
-    room._deliver_chat([item.message])
+    room.talk.deliver([item.message])
 
 
 async def _become_owner(room: Room, _item: BecomeOwner) -> None:
