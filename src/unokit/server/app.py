@@ -48,13 +48,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from .. import VARIANTS, __version__
 from ..bots import level_names
 from . import PROTOCOL
-from .authority import Room, identity_hash
+from .authority import Room
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .items import Arrived, Gone, Said
 from .messages import MessageError, parse_message
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .metrics import Metrics
+from .peers import identity_hash
 from .protocol import HARD_MAX_BYTES, NO_HELLO, RateLimit, encode, error
 from .realtable import realtable_routes
 from .room import RoomError, offer_policies, seat_bots

@@ -35,7 +35,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..core.actions import Action
 from ..core.observation import View
 from . import DEFAULT_SEND_BUFFER, RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, upkeep
-from .authority import Peer, RemoteMarker, Room, new_token, token_hash
+from .authority import Room
 from .botpool import BotPool, default_threads
 from .chat import SPECTATORS_SHARE
 from .cluster import Link, node_channel, room_channel
@@ -54,6 +54,7 @@ from .items import (
     SyncLog,
 )
 from .metrics import Metrics, count_rooms
+from .peers import Peer, RemoteMarker, new_token, token_hash
 from .protocol import RateLimit, decode, encode, error, websocket_url
 from .room import CLOSED, DEFAULT_NAMES_LANG, RoomError, RoomSpec, RoomState
 from .storage import Append, Pruned, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url

@@ -45,7 +45,7 @@ class Talk:
         if ("text" in msg) == ("reaction" in msg):
             raise RoomError("bad_chat", "a chat message has either 'text' or 'reaction'")
         if "token" in msg:
-            seat: int | None = self.room._own_seat(peer, msg["token"])
+            seat: int | None = self.room.seating.own_seat(peer, msg["token"])
         elif peer.seat is not None:
             raise RoomError("bad_token", "a player's chat message carries the seat's token")
         else:
@@ -55,7 +55,7 @@ class Talk:
         if seat is None and peer.name is not None:
             state.check_name(peer.name)  # a player may have sat down with that name since
         occupant = state.seats[seat].token_hash if seat is not None else None
-        marks = self.room.marks(peer) | self.room.seat_marks.get(occupant or "", set())
+        marks = self.room.seating.marks(peer) | self.room.seat_marks.get(occupant or "", set())
         if self.room.chat.is_muted(seat, occupant, marks):
             whom = "your seat" if seat is not None else "spectators"
             raise RoomError("muted", f"{whom} may not write in this room's chat now")
@@ -75,7 +75,7 @@ class Talk:
             "game": state.game_no,
             "live": state.phase in LIVE_PHASES,
             "at": round(time.time(), 3),
-            "from": self.room._from(seat, peer),
+            "from": self.room.seating.sender(seat, peer),
         }
         if "text" in msg:
             entry["text"] = check_text(msg["text"])
@@ -105,12 +105,12 @@ class Talk:
         if by is not None:
             entry["by"] = by
         await self.commit([entry])
-        self.room._broadcast_room()
+        self.room.teller.broadcast_room()
         self.room.host.published(self.room)
 
     async def quiet(self, peer: Peer, msg: dict[str, Any]) -> None:
         """A player of a room nobody hosts ("play now") quiets its spectators, or lets them talk."""
-        seat = self.room._own_seat(peer, msg["token"])
+        seat = self.room.seating.own_seat(peer, msg["token"])
         if self.room.state.spec.hosted:
             raise RoomError("not_host", "in a room with a host, only the host may quiet its spectators")
         if self.room.chat.spectators_muted == msg["quiet"]:
@@ -128,7 +128,7 @@ class Talk:
         if about not in REPORTS:
             raise RoomError("bad_report", f"'about' is one of {', '.join(REPORTS)}")
         if "token" in msg:
-            self.room._own_seat(peer, msg["token"])
+            self.room.seating.own_seat(peer, msg["token"])
         kept = self.room.chat.messages
         if about == "chat":
             at = next((i for i, m in enumerate(kept) if m["n"] == msg.get("message")), None)
