@@ -99,7 +99,7 @@ class Room:
         self.admitted: set[str] = set()
         self.remote_watchers: dict[str, int] = {}  # node -> connections there (owner only)
         self.paused = False  # bots and timers wait: nobody is connected
-        self._presence_due = False
+        self.presence_due = False
         self.occupants = self.seating.occupants()
         self.remote_seats: dict[str, set[int]] = {}  # node -> seats connected there (owner only)
         self.queue: asyncio.Queue[tuple[float, Item]] = asyncio.Queue()
@@ -186,11 +186,11 @@ class Room:
         if reply_to is not None:
             peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
         if kind_class in SEATS_CHANGE:
-            await self._maybe_play_again()
+            await self.maybe_play_again()
 
     async def _timed_action(self, peer: Peer, msg: dict[str, Any]) -> bool:
-        """An ``action`` message: :meth:`_action`, its latency measured once it is applied."""
-        if not await self._action(peer, msg):
+        """An ``action`` message: :meth:`take_action`, its latency measured once it is applied."""
+        if not await self.take_action(peer, msg):
             return False
         self.host.metrics.action_latency.observe(time.monotonic() - self.taken_at)
         return True
@@ -205,16 +205,16 @@ class Room:
         # This connection stays, as a spectator; every other one of the player's ends.
         peer.seat, peer.role, peer.holder = None, "spectator", None
         try:
-            await self._commit([entry])
+            await self.commit([entry])
         except RoomError:
             peer.seat, peer.role, peer.holder = seat, "player", self.seating.occupant(seat)
             raise
 
     async def _ready(self, peer: Peer, msg: dict[str, Any]) -> None:
         seat = self.seating.own_seat(peer, msg["token"])
-        await self._commit([ReadyEntry.check(self.state, seat, msg.get("ready", True))])
+        await self.commit([ReadyEntry.check(self.state, seat, msg.get("ready", True))])
 
-    async def _action(self, peer: Peer, msg: dict[str, Any], *, deferred: bool = False) -> bool:
+    async def take_action(self, peer: Peer, msg: dict[str, Any], *, deferred: bool = False) -> bool:
         """Apply a seat's action, or hold it (return False) while a window's hold lasts: it is
         then applied or refused, and answered, when the hold ends."""
         seat = self.seating.own_seat(peer, msg["token"], msg.get("seat"))
@@ -243,7 +243,7 @@ class Room:
                 self.deferred.append((peer, msg))
                 return False
         self.seating.returned(seat)
-        await self._commit([Move(seat=seat, action=action.text, parsed=action)])  # read once, here
+        await self.commit([Move(seat=seat, action=action.text, parsed=action)])  # read once, here
         self.last_accepted[seat] = (version, text)
         return True
 
@@ -263,9 +263,9 @@ class Room:
         if listing and not await self.host.may_list(self):
             raise RoomError("too_many_rooms", "the room's creator has as many public rooms open as it may")
         if entry is None:  # start: the room makes it, seating the stand-ins first
-            await self._commit(self._start_entries())
+            await self.commit(self.start_entries())
         else:
-            await self._commit([entry])
+            await self.commit([entry])
 
     async def _seat_bots(self, bots: list[str], done: asyncio.Future[None]) -> None:
         """Seat the bots a new room was created with, at its last seats (the people who join take
@@ -277,13 +277,13 @@ class Room:
             for index, bot in enumerate(bots, start=first):
                 entry = check_host(self.state, "add_bot", index, bot, secrets.randbits(62))  # named after those before
                 assert entry is not None
-                await self._commit([entry])
+                await self.commit([entry])
         except RoomError as exc:
             done.set_exception(exc)
         else:
             done.set_result(None)
 
-    def _start_entries(self) -> list[Entry]:
+    def start_entries(self) -> list[Entry]:
         """A new game: the stand-in bot in every open seat (after a finished game, or when a
         room's ``fill_seconds`` ran out), then the ``start`` entry with a fresh seed."""
         state = self.state
@@ -292,14 +292,14 @@ class Room:
         start = Start(seed=secrets.randbits(63), at=at)
         return [*fill_entries(state, state.spec.settings.standin_bot, seeds), start]
 
-    async def _maybe_play_again(self) -> None:
+    async def maybe_play_again(self) -> None:
         """After a game: start the next one once every player present has said "play again"."""
         if not self.owner or self.state.phase != FINISHED:
             return
         present = {seat for seat in range(len(self.state.seats)) if self.seating.connected(seat)}
         if self.state.everyone_ready(present):
             with contextlib.suppress(RoomError):
-                await self._commit(self._start_entries())
+                await self.commit(self.start_entries())
 
     # ------------------------------------------------------------------ chat
     def _game_ended(self, phase_before: str, game_before: int) -> None:
@@ -318,7 +318,7 @@ class Room:
         return bool(self.peers) or any(self.remote_watchers.values())
 
     # ------------------------------------------------------------------ committing
-    async def _commit(self, entries: list[Entry]) -> None:
+    async def commit(self, entries: list[Entry]) -> None:
         """Fold ``entries`` (the engine judges actions here and refuses without a change), write
         them, and only then tell everyone. Raise :class:`RoomError` for a refusal."""
         state = self.state
@@ -354,7 +354,7 @@ class Room:
         )
         if listed != self.listed:
             job.listing = listed
-        await self._write(job)
+        await self.write(job)
         self._count(entries, events)
         self.listed = listed
         self.seating.settle()  # first: nobody who lost a seat is told what comes next
@@ -381,7 +381,7 @@ class Room:
         if any(event["type"] == "game_end" for event in events):
             metrics.games_finished.inc()
 
-    async def _write(self, job: Append) -> None:
+    async def write(self, job: Append) -> None:
         """Commit ``job`` as this process, the room's owner; when the database refuses it
         (another process wrote the room's next step, or holds its lease now), follow the
         process that holds the lease if it is another one, rebuild the room from what is
@@ -422,7 +422,7 @@ class Room:
             chat.apply(entry)
         self.chat = chat
 
-    async def _sync_log(self, seq: int) -> None:
+    async def sync_log(self, seq: int) -> None:
         """A replica catches up with the owner's committed entries (up to at least ``seq``)."""
         if seq <= self.state.seq and seq >= 0:
             self.teller.broadcast_room()
@@ -442,7 +442,7 @@ class Room:
 
     async def _become_owner(self) -> None:
         """This process took the room over: fold what the old owner committed, then run it."""
-        await self._sync_log(-1)
+        await self.sync_log(-1)
         await self._reload_chat()
         self.identity_of.update(await self.host.identities(self.code))
         self.owner = True
@@ -524,12 +524,12 @@ async def _fired(room: Room, item: Fired) -> None:
 
 
 async def _sync_log(room: Room, item: SyncLog) -> None:
-    await room._sync_log(item.seq)
+    await room.sync_log(item.seq)
 
 
 async def _remote_presence(room: Room, item: RemotePresence) -> None:
     room.seating.remote_presence(item.node, item.seats, item.watchers)
-    await room._maybe_play_again()
+    await room.maybe_play_again()
 
 
 async def _remote_chat(room: Room, item: RemoteChat) -> None:
@@ -546,7 +546,7 @@ async def _seat_remote(room: Room, item: SeatRemote) -> None:
 
 
 async def _remote_reply(room: Room, item: RemoteReply) -> None:
-    await room._sync_log(-1)
+    await room.sync_log(-1)
     reply = item.reply
     if reply.get("type") == "error":
         reply = {**reply, "state": room.teller.state_message(item.peer.seat, [])}
@@ -560,13 +560,13 @@ async def _seat_bots(room: Room, item: SeatBots) -> None:
 async def _close_idle(room: Room, _item: CloseIdle) -> None:
     if room.owner and not room.watched() and room.state.phase != CLOSED:
         with contextlib.suppress(RoomError):
-            await room._commit([Close(reason="idle")])
+            await room.commit([Close(reason="idle")])
 
 
 async def _admin_close(room: Room, _item: AdminClose) -> None:
     if room.owner and room.state.phase != CLOSED:
         with contextlib.suppress(RoomError):  # the room's clients are told, as for the host's close
-            await room._commit([Close(reason="admin")])
+            await room.commit([Close(reason="admin")])
 
 
 #: The room's handler of each kind of queue item (:mod:`.items`; :class:`Stop` ends the worker).

@@ -79,6 +79,13 @@ def _vacate(state: RoomState, seat: int) -> None:
         state.host_seat = None
 
 
+def _free(state: RoomState, seat: int) -> list[Event]:
+    """The seat's occupant goes (kicked, or leaving): the seat is open."""
+    _vacate(state, seat)
+    state.seats[seat] = SeatState()
+    return []
+
+
 @entry("join")
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Join(Entry):
@@ -133,9 +140,7 @@ class Kick(Entry):
     seat: int = slot("the seat")
 
     def fold(self, state: RoomState) -> list[Event]:
-        _vacate(state, self.seat)
-        state.seats[self.seat] = SeatState()
-        return []
+        return _free(state, self.seat)
 
 
 @entry("leave")
@@ -146,9 +151,7 @@ class Leave(Entry):
     seat: int = slot("the seat")
 
     def fold(self, state: RoomState) -> list[Event]:
-        _vacate(state, self.seat)
-        state.seats[self.seat] = SeatState()
-        return []
+        return _free(state, self.seat)
 
     @staticmethod
     def check(state: RoomState, seat: int) -> Leave:

@@ -194,7 +194,7 @@ class Pacing:
             waiting, self.room.deferred = self.room.deferred, []
             for peer, msg in waiting:
                 try:
-                    await self.room._action(peer, msg, deferred=True)
+                    await self.room.take_action(peer, msg, deferred=True)
                 except RoomError as exc:
                     peer.deliver(
                         error(
@@ -213,12 +213,12 @@ class Pacing:
             return
         if kind == "continue":
             with contextlib.suppress(RoomError):
-                await self.room._commit([Continue()])
+                await self.room.commit([Continue()])
             return
         if kind == "fill":
             if state.phase == LOBBY:
                 with contextlib.suppress(RoomError):
-                    await self.room._commit(self.room._start_entries())
+                    await self.room.commit(self.room.start_entries())
             return
         game = state.game
         if state.phase != PLAYING or game is None:
@@ -226,7 +226,7 @@ class Pacing:
         if kind.startswith("react"):
             seat, text = data
             with contextlib.suppress(RoomError):
-                await self.room._commit([Move(seat=seat, action=text)])
+                await self.room.commit([Move(seat=seat, action=text)])
             return
         if kind == "turn_timeout":
             self.room.away.add(data)
@@ -257,7 +257,7 @@ class Pacing:
         # A stand-in played for an away person: the log says so.
         entry = Move(seat=seat, action=text, standin=self.room.state.seats[seat].kind == "human")
         try:
-            await self.room._commit([entry])
+            await self.room.commit([entry])
         except RoomError as exc:
             log.warning(
                 "room %s: the move of bot %s was refused: %s",

@@ -58,7 +58,7 @@ class Seating:
     async def seat_remote(self, peer: Peer, welcome: dict[str, Any]) -> None:
         """The owner (another process) seated this process's client: follow the log to its
         join, then serve the client here."""
-        await self.room._sync_log(-1)
+        await self.room.sync_log(-1)
         peer.seat = welcome.get("seat")
         peer.role = "player" if peer.seat is not None else "spectator"
         peer.holder = self.occupant(peer.seat)
@@ -108,7 +108,7 @@ class Seating:
             seat, clean = Join.check(self.room.state, name)
             self.check_newcomer(peer, player)
             new_token_text = new_token()
-            await self.room._commit([Join(seat=seat, name=clean, token_hash=token_hash(new_token_text), host=is_host)])
+            await self.room.commit([Join(seat=seat, name=clean, token_hash=token_hash(new_token_text), host=is_host)])
         if seat is not None:
             self.know(token_hash(new_token_text or token or ""), peer)
         if player is not None and seat is not None:
@@ -261,15 +261,15 @@ class Seating:
     def presence_changed(self) -> None:
         """Someone came or went: tell the room once this burst of changes is over (a thousand
         hellos at once make one ``room`` message, not a thousand), and wake a paused room."""
-        if not self.room._presence_due:
-            self.room._presence_due = True
+        if not self.room.presence_due:
+            self.room.presence_due = True
             asyncio.get_running_loop().call_soon(self.tell_presence)
         if self.room.owner and self.room.paused and self.room.watched():
             self.room.paused = False
             self.room.pacing.schedule()
 
     def tell_presence(self) -> None:
-        self.room._presence_due = False
+        self.room.presence_due = False
         if not self.room.owner:
             self.room.host.presence(self.room)
         self.room.teller.broadcast_room()
@@ -288,7 +288,7 @@ class Seating:
         ):
             self.room.pacing.start_grace(seat)
         if seat is not None:
-            await self.room._maybe_play_again()  # the one who had not said "play again" went away
+            await self.room.maybe_play_again()  # the one who had not said "play again" went away
 
 
 __all__ = ["Seating"]

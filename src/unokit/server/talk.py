@@ -164,7 +164,7 @@ class Talk:
     async def commit(self, entries: list[dict[str, Any]]) -> None:
         """Write chat-log entries, then show their messages to whoever may see them."""
         room = self.room
-        await room._write(Append(room.code, room.state.seq, [], chat=entries, chat_after=room.chat.count))
+        await room.write(Append(room.code, room.state.seq, [], chat=entries, chat_after=room.chat.count))
         shown = [message for message in map(self.room.chat.apply, entries) if message is not None]
         self.deliver(shown)
         for message in shown:
