@@ -38,7 +38,7 @@ from .round_end import RoundResult, game_winners
 from .state import HAND_SIZE, Event, GameState
 from .teams import team_members, team_totals
 from .types import ActionKind, DecisionKind, Seat
-from .variants import VariantRules, check_table, get_rules, make_options, parse_variant_spec
+from .variants import Options, VariantRules, check_table, get_rules, make_options, parse_variant_spec
 from .windows import UnoCatch
 
 #: The decision kinds, in the order of the documentation (``over`` last).
@@ -152,8 +152,18 @@ class Game(Notation):
                 f"seed must be a whole number, not {quote(seed)}", ErrorCode.SEED_NOT_NUMBER, given=quote(seed)
             )
         seed &= MASK64
-        rng = Rng(seed)
-        deck = rules.deck(opts, rng)
+        return cls.set_up(rules, opts, players, seed, Rng(seed))
+
+    @classmethod
+    def set_up(
+        cls, rules: VariantRules, options: Options, players: int, seed: int, rng: Rng
+    ) -> tuple[Game, list[Event]]:
+        """Build the deck, cut for the dealer and deal the first round, every random draw taken
+        from ``rng`` (whose state was ``seed``, the seed the game records); ``options`` and
+        ``players`` come checked (:meth:`new` checks them). Return the game and its events.
+        :meth:`new` sets up with ``Rng(seed)``; a caller that must see each draw (the chance
+        nodes of OpenSpiel) passes its own generator."""
+        deck = rules.deck(options, rng)
         if deck.size <= players * HAND_SIZE:
             raise OptionError(
                 f"a deck of {deck.size} cards cannot deal {HAND_SIZE} to each of {players} players",
@@ -161,7 +171,7 @@ class Game(Notation):
                 number=deck.size,
                 players_count=players,
             )
-        game = cls(rules, opts, players, seed, deck, action_table(deck))
+        game = cls(rules, options, players, seed, deck, action_table(deck))
         game.rng = rng
         events: list[Event] = []
         game._ev = events

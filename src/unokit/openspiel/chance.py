@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..core.decks import Deck
-from ..core.game import Event, Game, action_table
+from ..core.game import Event, Game
 from ..core.launcher import CARDS_PER_FIRE_WEIGHTS
 from ..core.rng import Rng
 from ..core.variants import Options, VariantRules
@@ -187,19 +187,11 @@ class RecordingRng(Rng):
 
 
 def deal(rules: VariantRules, options: Options, players: int, rng: Rng) -> tuple[Game, list[Event]]:
-    """A new game set up with ``rng``, drawing exactly as :meth:`Game.new` does with its own
-    generator (the deck, the cut for the dealer, the first round); ``options`` come validated
-    (from a game made with :meth:`Game.new`). The tests check that ``deal`` with
-    ``RecordingRng(seed)`` gives the very position of ``Game.new(..., seed)``."""
-    deck: Deck = rules.deck(options, rng)
-    game = Game(rules, options, players, rng.state, deck, action_table(deck))
-    game.rng = rng
-    events: list[Event] = []
-    game._ev = events
-    game._cut_for_dealer()
-    game._start_round()
-    game._ev = None
-    return game, events
+    """A new game set up with ``rng`` (:meth:`Game.set_up`, as :meth:`Game.new` does with its
+    own generator); ``options`` come validated (from a game made with :meth:`Game.new`). The
+    tests check that ``deal`` with ``RecordingRng(seed)`` gives the very position of
+    ``Game.new(..., seed)``."""
+    return Game.set_up(rules, options, players, rng.state, rng)
 
 
 def largest_draw(deck: Deck) -> int:

@@ -69,6 +69,14 @@ export class TableView {
     this.standinSeen = 0; // how many of the stand-in's moves for this reader were waved away
     this.backAsked = false; // "I'm back" is on its way: the moves made meanwhile are waved away too
     this.reacting = false; // the quick reactions are open over the hand
+    // The second click of a double-click lands on whatever the first one put under the pointer
+    // (draw, then "keep" in its place): a move is one click, so the extra clicks are dropped.
+    root.addEventListener("click", (event) => {
+      if (event.detail > 1 && event.target.closest("[data-action], [data-verb], .hand-card, .uno-button")) {
+        event.stopPropagation();
+        event.preventDefault();
+      }
+    }, true);
     this.timer = setInterval(() => this.tick(), 250);
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
