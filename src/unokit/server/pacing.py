@@ -17,20 +17,24 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .. import Game
 from ..bots import Bot, make_bot
 from ..bots.habits import ForgetfulBot
 from ..bots.levels import LEVELS, for_people
 from ..core.actions import CATCH
+from ..core.actions import Action as EngineAction
 from ..core.observation import View
 from ..core.position import exposed_seat, jumps_may_come
+from ..core.types import WindowKind
 from .entries import Action as Move
 from .entries import Continue
 from .items import Fired
 from .protocol import error
-from .room import HAND_OVER, LOBBY, PLAYING, RoomError, bot_spec
+from .room import HAND_OVER, LOBBY, PLAYING, RoomError, Settings, bot_spec
 
 if TYPE_CHECKING:
     from .authority import Room
@@ -41,6 +45,33 @@ log = logging.getLogger("unokit.server")
 #: searches, and the levels that play them.
 SLOW_BOTS = frozenset({"ismcts", "ismcts_fast"}) | {
     name for name, level in LEVELS.items() if level.bot == "ismcts_fast"
+}
+
+
+@dataclass(frozen=True)
+class Hold:
+    """How the room paces one kind of out-of-turn window (:mod:`unokit.core.windows`): in-turn
+    actions wait ``seconds(settings)`` from the moment such a window opens (``is_open``, from
+    the game and the actions offered to the seats not to act), once per window (``key`` tells
+    one window of the kind from the next, beside the round and the discard pile's length)."""
+
+    seconds: Callable[[Settings], float]
+    is_open: Callable[[Game, dict[int, list[EngineAction]], Settings], bool]
+    key: Callable[[Game], tuple[Any, ...]]
+
+
+#: The hold of every kind of out-of-turn window (a test checks that each kind has one).
+HOLDS: dict[WindowKind, Hold] = {
+    WindowKind.UNO_CATCH: Hold(  # a missed UNO may be caught (R-1.5): held catch_seconds
+        seconds=lambda settings: settings.catch_seconds,
+        is_open=lambda game, offered, settings: any(a.kind == CATCH for acts in offered.values() for a in acts),
+        key=lambda game: (exposed_seat(game),),
+    ),
+    WindowKind.JUMP_IN: Hold(  # a card that may be jumped on (H-1): held jump_seconds, if any
+        seconds=lambda settings: settings.jump_seconds,
+        is_open=lambda game, offered, settings: settings.jump_seconds > 0 and jumps_may_come(game),
+        key=lambda game: (),
+    ),
 }
 
 
@@ -118,17 +149,14 @@ class Pacing:
         to_act = game.to_act
         assert to_act is not None
         offered = {s: game.legal_actions(s) for s in range(game.n) if s != to_act}
-        catch_open = any(a.kind == CATCH for actions in offered.values() for a in actions)
-        jump_open = settings.jump_seconds > 0 and jumps_may_come(game)
+        open_kinds = {kind for kind, hold in HOLDS.items() if hold.is_open(game, offered, settings)}
         # Each window is held once, from the moment it opens; its key names the play that
         # opened it (a jump opens a new window on the jumped card). Both facts are public, so
         # a hold tells no one whether anybody holds an identical card.
         opened = (game.round_number, len(game.discard))
-        windows: dict[tuple[Any, ...], float] = {}
-        if catch_open:
-            windows[("catch", *opened, exposed_seat(game))] = settings.catch_seconds
-        if jump_open:
-            windows[("jump", *opened)] = settings.jump_seconds
+        windows: dict[tuple[Any, ...], float] = {
+            (kind, *opened, *HOLDS[kind].key(game)): HOLDS[kind].seconds(settings) for kind in open_kinds
+        }
         new = [seconds for key, seconds in windows.items() if key not in self.room.held]
         if new:
             self.room.hold_until = max(self.room.hold_until or loop_now, loop_now + max(new))
@@ -137,8 +165,8 @@ class Pacing:
         self.room.held = frozenset(windows)
         if self.room.hold_until is not None:
             until = time.time() + (self.room.hold_until - loop_now)
-            self.room.catch_until = until if catch_open else None
-            self.room.jump_until = until if jump_open else None
+            self.room.catch_until = until if WindowKind.UNO_CATCH in open_kinds else None
+            self.room.jump_until = until if WindowKind.JUMP_IN in open_kinds else None
             self.timer_at("hold_end", self.room.hold_until - loop_now)
         if self.room.deferred and self.room.hold_until is None:
             self.timer_at("hold_end", 0.0)
