@@ -241,6 +241,7 @@ CARD_SHEET = """async (variant) => {
   const cards = await import("/static/js/cards.js");
   const catalog = cards.catalog();
   const info = catalog.variants[variant];
+  cards.useVariant(variant);
   const main = document.querySelector("main");
   main.replaceChildren();
   const grid = document.createElement("div");

@@ -64,6 +64,16 @@ KEYMAP: tuple[KeyBinding, ...] = (
     KeyBinding("help", "?", ("question_mark", "f1"), ("?",), "help: the rules being played, the cards and these keys"),
     KeyBinding("log", "L", ("l",), ("l",), "the log of the game so far (in the browser, with the scores)"),
     KeyBinding("mute", "M", (), ("m",), "sound on or off"),
+    KeyBinding("read_hand", "H", (), ("h",), "hear your hand, with the cards you may play"),
+    KeyBinding(
+        "read_table",
+        "T",
+        (),
+        ("t",),
+        "hear the table: the top card, the colour, the direction, every player's cards, whose turn",
+    ),
+    KeyBinding("read_moves", "R", (), ("r",), "hear the last moves"),
+    KeyBinding("type", "/", (), ("/",), "type a move (text mode)"),
     KeyBinding("quit", "Q", ("q", "ctrl+q"), (), "quit (asks first; the record is saved)"),
 )
 

@@ -17,6 +17,7 @@ from unokit.core.rng import Rng
 from unokit.i18n import LANGUAGES
 from unokit.i18n.catalog import current, use
 from unokit.narration import plain
+from unokit.play import faces
 from unokit.play.commands import BOT_NAME_COUNT, Setup, bot_names, default_bot, make_setup
 from unokit.play.session import Player, Session, Teller, summarize
 from unokit.record import RecordingGame, verify
@@ -143,6 +144,32 @@ def test_choose_color_prompt_shows_the_symbols_of_the_active_side() -> None:
         "orange ◆ diamond",
         "purple ■ square",
     ]
+
+
+def test_classic_cards_carry_classic_printed_marks_and_flip_cards_flip_attacks() -> None:
+    """Classic UNO's colour-blind marks are its printed ones (yellow a star, a wild all four);
+    a Flip table after it goes back to Flip Attack's (yellow a diamond, a wild a star)."""
+    classic = {
+        "variant": "classic",
+        "players": 2,
+        "turn": 0,
+        "color": "red",
+        "hands": [["wild", "red 5", "green 1"], ["yellow 2", "blue 3"]],
+        "discard": ["red 9"],
+        "seed": 1,
+    }
+    session = session_from(classic, ["Ann", ScriptBot()])
+    assert session.prompt(0).hand[-1].face == "wild"
+    assert [faces.color_label(color) for color in ("red", "yellow", "green", "blue")] == [
+        "red ● circle",
+        "yellow ★ star",
+        "green ▲ triangle",
+        "blue ■ square",
+    ]
+    assert faces.glyph(None) == "❖"
+    session_from(flip_position(), ["Ann", ScriptBot()])
+    assert faces.color_label("yellow") == "yellow ◆ diamond"
+    assert faces.glyph(None) == "★"
 
 
 def test_trade_hands_prompt_lists_the_other_players() -> None:

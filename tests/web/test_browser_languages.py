@@ -133,6 +133,10 @@ def test_every_screen_in_the_pseudo_language(browser: Browser, web_server: Serve
             p.wait_for_selector("#create-room")
             assert p.evaluate("document.documentElement.lang") == "en-XA"
             _check_pseudo(p, "lobby", names)
+        phone.click("#sound-button")  # the sound and notification settings, on a phone
+        phone.wait_for_selector("#push-switch")
+        _check_pseudo(phone, "sound panel", names)
+        phone.click("#sound-button")
         # The language is remembered: the next pages need no ?lang=.
         code = create_room(page, url, name="Ann", variant="flip", players=3, bots=1)
         join_room(phone, url, code, "Bo")

@@ -338,9 +338,11 @@ def test_the_help_explains_the_rules_the_cards_and_the_keys(browser: Browser, we
             )
         )
         assert shown == kinds
-        # The colour symbols of the variant's two sides only, and the marks on the seats.
-        symbols = page.locator("dialog#help .symbol-list li").count()
+        # The colour symbols of the variant's two sides only, the wilds' (a star on Flip's
+        # cards), and the marks on the seats.
+        symbols = page.locator("dialog#help .symbol-list li:not(.wild-mark)").count()
         assert symbols == len({c for side in catalog["variants"]["flip"]["side_colors"] for c in side}) == 8
+        assert page.locator("dialog#help .symbol-list li.wild-mark").inner_text() == "★ Wild: star"
         marks = page.locator("dialog#help .mark-list li").all_inner_texts()
         assert [line.split("\n")[-1] for line in marks] == [
             "Cards in the player's hand",

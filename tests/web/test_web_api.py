@@ -47,6 +47,7 @@ def test_the_catalogue_lists_every_card_kind_and_option_from_the_engine(web_serv
         deck = standard_deck(name)
         assert set(entry["kinds"][0]) == {KIND_NAMES[k] for k in deck.kind[0]}
         assert len(entry["side_names"]) == (2 if rules.double_sided else 1)
+        assert entry["marks"] == rules.marks  # the deck's colour-blind marks, drawn by the browser
         assert {o["name"] for o in entry["options"]} == set(rules.accepted_options)
         defaults = make_options(rules, {}).as_dict(rules)
         for option in entry["options"]:
@@ -55,6 +56,8 @@ def test_the_catalogue_lists_every_card_kind_and_option_from_the_engine(web_serv
             for choice in option.get("choices", []):
                 if choice != "scripted":  # needs a script as well
                     make_options(rules, {option["name"]: choice})
+    assert catalog["variants"]["classic"]["marks"]["yellow"] == "star"  # Classic's printed marks
+    assert catalog["variants"]["flip"]["marks"]["yellow"] == "diamond"  # Flip Attack's, R-5.1
     target = next(o for o in catalog["variants"]["classic"]["options"] if o["name"] == "target")
     loser_target = make_options(get_rules("classic"), {"scoring": "loser"}).target
     assert target["defaults_by"] == {"scoring": {"loser": loser_target}}

@@ -41,6 +41,33 @@ COLOR_SYMBOLS: tuple[str, ...] = (
     "square",
 )
 
+#: Every colour-blind mark a card may carry: the colours' shapes, a star, and all four marks
+#: together (a wild card of Classic UNO and UNO Attack).
+MARK_NAMES: tuple[str, ...] = ("circle", "diamond", "triangle", "square", "star", "four")
+
+#: The marks of the single-sided decks (Classic UNO, UNO Attack), by colour name and ``wild``:
+#: Classic UNO's printed colour-blind marks (on its cards since 2024, and in the mobile game):
+#: circle red, square blue, triangle green, star yellow. Its wild cards carry no one colour's
+#: mark, so a wild shows all four.
+CLASSIC_MARKS: dict[str, str] = {
+    "red": "circle",
+    "yellow": "star",
+    "green": "triangle",
+    "blue": "square",
+    "wild": "four",
+}
+
+#: The marks of the double-sided decks (UNO Flip, UNO Flip Attack and the themed editions):
+#: UNO Flip Attack's printed ones (:data:`COLOR_SYMBOLS`, R-5.1), each dark colour with its
+#: light colour's shape, and a star on wilds.
+FLIP_MARKS: dict[str, str] = {**{name: COLOR_SYMBOLS[i] for i, name in enumerate(COLOR_NAMES)}, "wild": "star"}
+
+
+def color_marks(double_sided: bool) -> dict[str, str]:
+    """The colour-blind marks of a deck (:data:`FLIP_MARKS` for the double-sided decks, else
+    :data:`CLASSIC_MARKS`), by colour name and ``wild``."""
+    return FLIP_MARKS if double_sided else CLASSIC_MARKS
+
 
 def parse_color(text: str) -> Color:
     """Read a colour name; raise :class:`InvalidActionError` naming it when unknown."""

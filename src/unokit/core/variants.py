@@ -22,7 +22,7 @@ from typing import Any
 
 from . import cards as C
 from .cards import Face
-from .colors import SIDE_COLORS
+from .colors import SIDE_COLORS, color_marks
 from .decks import (
     Deck,
     Icons,
@@ -78,6 +78,13 @@ class VariantRules:
     def accepted_options(self) -> frozenset[str]:
         """Every option it accepts: its ``options`` and its ``house_rules``."""
         return self.options | self.house_rules
+
+    @property
+    def marks(self) -> dict[str, str]:
+        """The colour-blind mark of each colour name and of ``wild`` on this variant's cards:
+        Classic UNO's printed marks on the single-sided decks, UNO Flip Attack's on the
+        double-sided ones (:func:`~unokit.core.colors.color_marks`)."""
+        return color_marks(self.double_sided)
 
     def card_points(self, kind: int) -> int:
         """Points of a face of ``kind`` left in a hand (R-2.5, R-3.9, R-4.5, R-5.8, R-7)."""

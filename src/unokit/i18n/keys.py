@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..core.codes import ACTIONS, DECISIONS, ERRORS, EVENTS, REASONS
-from ..core.colors import COLOR_NAMES, COLOR_SYMBOLS
+from ..core.colors import COLOR_NAMES, MARK_NAMES
 from ..core.kinds import KINDS
 from ..core.variants import OPTION_SPECS, VARIANTS
 
@@ -38,7 +38,7 @@ def card_keys() -> Iterator[str]:
     for color in COLOR_NAMES:
         yield f"color.{color}"
         yield f"face.color.{color}"
-    for symbol in sorted(set(COLOR_SYMBOLS)):
+    for symbol in MARK_NAMES:
         yield f"symbol.{symbol}"
 
 

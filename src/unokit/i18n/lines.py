@@ -19,8 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS, KIND_BY_NAME, KIND_NAMES, NO_COLOR, is_number, parse_face
+from ..core.cards import COLOR_BY_NAME, KIND_BY_NAME, KIND_NAMES, NO_COLOR, is_number, parse_face
 from ..core.codes import ERRORS, Param
+from ..core.colors import color_marks
 from ..core.errors import UnokitError
 from .catalog import N_, Catalog, catalog
 
@@ -110,11 +111,12 @@ class Words:
             return self.cat.t("color.none")
         return self.cat.t(f"color.{name}") if name in COLOR_BY_NAME else name
 
-    def color_with_symbol(self, name: str | None) -> str:
-        """A colour with its colour-blind symbol: ``red (circle)``."""
+    def color_with_symbol(self, name: str | None, double_sided: bool = True) -> str:
+        """A colour with its colour-blind mark on the cards of a deck (double-sided or not,
+        :func:`~unokit.core.colors.color_marks`): ``red (circle)``, ``yellow (star)``."""
         if not name:
             return self.cat.t("color.none")
-        symbol = self.cat.t(f"symbol.{COLOR_SYMBOLS[COLOR_BY_NAME[name]]}")
+        symbol = self.cat.t(f"symbol.{color_marks(double_sided)[name]}")
         return self.cat.t("color.with_symbol", color=self.color(name), symbol=symbol)
 
     def side(self, name: str) -> str:

@@ -7,13 +7,33 @@ styling (colours on screen) lives in :mod:`unokit.play.look`.
 
 from __future__ import annotations
 
-from ..core.cards import COLOR_BY_NAME, COLOR_SYMBOLS, KIND_NAMES, NO_COLOR, Face, parse_face
+from ..core.cards import KIND_NAMES, NO_COLOR, Face, parse_face
+from ..core.colors import FLIP_MARKS, color_marks
 from ..i18n import catalog
 from ..i18n.lines import words
 
-#: Glyphs of the colour-blind symbols (circle, diamond, triangle, square) and of wild cards.
-SYMBOL_GLYPHS: dict[str, str] = {"circle": "●", "diamond": "◆", "triangle": "▲", "square": "■"}
-WILD_GLYPH = "★"
+#: Glyphs of the colour-blind marks (:data:`~unokit.core.colors.MARK_NAMES`): the colours'
+#: shapes, the star (a wild of the double-sided decks, yellow on Classic's cards) and the four
+#: marks together (a wild of Classic UNO and UNO Attack).
+SYMBOL_GLYPHS: dict[str, str] = {
+    "circle": "●",
+    "diamond": "◆",
+    "triangle": "▲",
+    "square": "■",
+    "star": "★",
+    "four": "❖",
+}
+
+#: The marks of the deck on the table (one table at a time in the terminal): a new game sets
+#: them (:func:`use_deck`).
+_marks: dict[str, str] = dict(FLIP_MARKS)
+
+
+def use_deck(double_sided: bool) -> None:
+    """Use the colour-blind marks of a double-sided deck or of a single-sided one from now on
+    (:func:`~unokit.core.colors.color_marks`)."""
+    _marks.clear()
+    _marks.update(color_marks(double_sided))
 
 
 def face_of(text: str, side: int) -> str:
@@ -34,13 +54,13 @@ def color_of(face: str) -> str | None:
 
 
 def symbol_name(color: str | None) -> str:
-    """``circle`` for red or pink, ..., ``wild`` for no colour (R-5.1)."""
-    return "wild" if color is None else COLOR_SYMBOLS[COLOR_BY_NAME[color]]
+    """The mark of a colour on the cards in play (``circle`` for red), or of a wild (``None``)."""
+    return _marks["wild" if color is None else color]
 
 
 def glyph(color: str | None) -> str:
-    """The symbol glyph of a colour (``●``), or ``★`` for a wild."""
-    return WILD_GLYPH if color is None else SYMBOL_GLYPHS[symbol_name(color)]
+    """The glyph of a colour's mark (``●``), or of a wild's."""
+    return SYMBOL_GLYPHS[symbol_name(color)]
 
 
 def title(face: str) -> str:

@@ -272,6 +272,7 @@ class Teller:
 
     def __init__(self, names: Sequence[str], side: int = 0, double_sided: bool = True, lang: str | None = None) -> None:
         self.names = list(names)
+        faces.use_deck(double_sided)  # the marks of the deck it tells of
         self.narrator = Narrator(side, double_sided)
         self.words = TerminalWords(catalog(lang), self.names)
 
@@ -318,6 +319,7 @@ class Session:
         self.save_error: str | None = None
         self.uno_called: set[int] = set()  # seats that called UNO for the one card they hold
         self.views = [View(game, seat) for seat in range(game.n)]
+        faces.use_deck(game.rules.double_sided)  # the marks of this deck, in every word of the table
         for seat, player in enumerate(self.players):
             if player.bot is not None:
                 player.bot.reset(seat)

@@ -25,7 +25,7 @@ from ..i18n import N_
 from ..i18n.lines import words, words_for
 from ..record.render import reader_names
 from ..record.replay import Replay
-from . import look
+from . import faces, look
 from .session import Teller, hand_cards
 from .terminal import leave_on_hangup
 
@@ -159,6 +159,7 @@ class ReplayApp(App[None]):
         self.replay = replay
         self.seat = seat
         self.step = max(0, min(step, len(replay)))
+        faces.use_deck(replay.game_at(0).rules.double_sided)  # the marks of the record's deck
 
     def compose(self) -> ComposeResult:
         yield Static(id="header")

@@ -31,9 +31,10 @@ def reader_names(record: GameRecord) -> list[str]:
     return names
 
 
-def color_label(color: str | None) -> str:
-    """``red (circle)``; none while a colour is being chosen."""
-    return words().color_with_symbol(color)
+def color_label(color: str | None, double_sided: bool = True) -> str:
+    """``red (circle)`` (with the mark of the deck, double-sided or not); none while a colour is
+    being chosen."""
+    return words().color_with_symbol(color, double_sided)
 
 
 def event_lines(
@@ -86,7 +87,7 @@ def render_step(replay: Replay, step: int, seat: int | None = None) -> list[str]
     obs: dict[str, Any] = game.observe(0 if seat is None else seat)
     position = game.to_position() if seat is None else None
     direction = obs["direction"]  # said by the message, by its parameter's type
-    color = color_label(obs["color"])
+    color = color_label(obs["color"], game.rules.double_sided)
     if game.rules.double_sided:
         lines.append(w.t("render.facts_side", side=game.side_name, direction=direction, color=color))
     else:

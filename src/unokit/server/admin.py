@@ -77,8 +77,8 @@ class Target:
 )
 @click.pass_context
 def admin(ctx: click.Context, database: str | None, server: str | None, token_file: Path | None) -> None:
-    """Look after a server's rooms and data: list, close, export, prune, backup; and its public
-    rooms: reports, ban, bans, unban."""
+    """Look after a server's rooms and data: list, close, export, prune, backup; its public
+    rooms: reports, ban, bans, unban; and its notifications' key: push-key."""
     require_extra("admin", "server", SERVER_MODULES)
     ctx.obj = Target(database, server, read_admin_token(token_file))
 
@@ -307,6 +307,40 @@ def unban(target: Target, number: int) -> None:
     elif not target.store().lift_ban(number):
         raise click.ClickException(f"there is no ban #{number}")
     click.echo(f"ban #{number} lifted")
+
+
+@admin.command("push-key")
+@click.option(
+    "--rotate",
+    is_flag=True,
+    help="make a new key pair and delete the old one with every subscription made for it",
+)
+@click.pass_obj
+def push_key(target: Target, rotate: bool) -> None:
+    """The public key the server signs its notifications with (Web Push's VAPID key pair, kept
+    in the database; the private key is never shown) and when it was made. With --rotate, a new
+    pair: the subscriptions made for the old one are deleted, and each player's page subscribes
+    again by itself when it is next opened (every process of a cluster uses the new key within
+    30 seconds)."""
+    if target.server is not None:
+        done = json.loads(target.call("POST" if rotate else "GET", "/api/admin/push-key", {} if rotate else None))
+    else:
+        from . import push
+
+        store = target.store()
+        if rotate:
+            key, dropped = push.rotate_key(store)
+            done = {"key": key.public_key, "created_at": key.created_at, "dropped": dropped}
+        else:
+            found = push.current_key(store)
+            if found is None:
+                raise click.ClickException(
+                    "no key pair yet: the server makes one at its first start (without --no-push)"
+                )
+            done = {"key": found.public_key, "created_at": found.created_at}
+    click.echo(f"public key {done['key']} (made {_when(done['created_at'])})")
+    if rotate:
+        click.echo(f"{done['dropped']} subscriptions of the old key deleted; pages subscribe again when next opened")
 
 
 @admin.command()

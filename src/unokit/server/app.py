@@ -57,6 +57,7 @@ from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .metrics import Metrics
 from .peers import identity_hash
 from .protocol import HARD_MAX_BYTES, NO_HELLO, RateLimit, encode, error
+from .push import KINDS, check_subscription, remove_subscription, rotate_key, save_subscription
 from .realtable import realtable_routes
 from .room import RoomError, offer_policies, seat_bots
 from .web import catalog, game_number, web_routes
@@ -93,6 +94,7 @@ class WsPeer:
         self.role = "none"
         self.name: str | None = None
         self.player: str | None = None  # the hash of the identity its hello gave
+        self.visible = True  # its page shows the table (it says so when it is hidden)
         self.room: Room | None = None
         self.redirects = False  # the client follows a redirect to its room's owner
         self.unreachable: str | None = None  # an owner's address the client could not reach
@@ -156,6 +158,8 @@ def create_app(config: ServerConfig) -> Starlette:
     misses = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
     # "My games" and "Forget me": as many a minute as room codes may be looked up.
     identity_lookups = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
+    # Push subscriptions posted and withdrawn: as many again, on an allowance of their own.
+    push_requests = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -384,6 +388,74 @@ def create_app(config: ServerConfig) -> Starlette:
             return _refusal(exc, 400)
         return _json({"forgotten": await asyncio.to_thread(hub.store.forget_player, player)})
 
+    async def push_info(_request: Request) -> Response:
+        """Whether this server sends notifications, the key pages subscribe with, and the kinds."""
+        if hub.sender is None:
+            return _json({"enabled": False, "key": None, "kinds": []})
+        key = await asyncio.to_thread(hub.sender.keys.get)
+        return _json({"enabled": key is not None, "key": key.public_key if key else None, "kinds": list(KINDS)})
+
+    async def _push_request(request: Request, fields: set[str]) -> tuple[str, dict[str, Any]] | Response:
+        """A push request's identity (hash) and body, or its refusal."""
+        client = _client(request)
+        if not push_requests.allow(client):
+            return _limited(push_requests, client, "notification requests")
+        if hub.sender is None:
+            return _problem("push_off", "this server sends no notifications (unokit serve --no-push)", 403)
+        try:
+            body = await _body(request)
+            unknown = set(body) - fields
+            if unknown:
+                raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
+            return identity_hash(body.get("player")), body
+        except RoomError as exc:
+            return _refusal(exc, 400)
+
+    async def push_subscribe(request: Request) -> Response:
+        """Keep the browser's subscription for the identity (again: its language and kinds)."""
+        found = await _push_request(request, {"player", "subscription", "lang", "kinds"})
+        if isinstance(found, Response):
+            return found
+        player, body = found
+        assert hub.sender is not None
+        try:
+            subscription = check_subscription(body, hub.push_services)
+            key = await asyncio.to_thread(hub.sender.keys.get)
+            if key is None:
+                raise RoomError("push_off", "this server has no key to sign notifications with yet")
+            await asyncio.to_thread(save_subscription, hub.store, player, subscription, key.id)
+        except RoomError as exc:
+            return _refusal(exc, {"push_taken": 409, "push_off": 403}.get(exc.code, 400))
+        kinds = [kind for kind in KINDS if kind in subscription.kinds]
+        return _json({"subscribed": True, "key": key.public_key, "lang": subscription.lang, "kinds": kinds})
+
+    async def push_unsubscribe(request: Request) -> Response:
+        """Delete the identity's subscription at ``endpoint`` (only its own)."""
+        found = await _push_request(request, {"player", "endpoint"})
+        if isinstance(found, Response):
+            return found
+        player, body = found
+        endpoint = body.get("endpoint")
+        if not isinstance(endpoint, str) or len(endpoint) > 4096:
+            return _problem("bad_subscription", "'endpoint' is the subscription's address", 400)
+        return _json({"removed": await asyncio.to_thread(remove_subscription, hub.store, player, endpoint)})
+
+    async def admin_push_key(request: Request) -> Response:
+        """``GET``: the public key in use and when it was made; ``POST``: a new key pair."""
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        if request.method == "POST":
+            key, dropped = await asyncio.to_thread(rotate_key, hub.store)
+            if hub.sender is not None:
+                hub.sender.keys.forget()
+            log.info("push: a new key pair; %d subscriptions of the old one deleted", dropped)
+            return _json({"key": key.public_key, "created_at": key.created_at, "dropped": dropped})
+        kept = await asyncio.to_thread(hub.push_key)
+        if kept is None:
+            return _problem("push_off", "this server has made no key pair (it was started with --no-push)", 404)
+        return _json({"key": kept.public_key, "created_at": kept.created_at})
+
     def _code(request: Request) -> str | None:
         code = str(request.path_params["code"]).upper()
         return code if len(code) <= 16 and all(ch in CODE_ALPHABET for ch in code) else None
@@ -473,12 +545,16 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/admin/reports", admin_reports),
         Route("/api/admin/bans", admin_bans, methods=["GET", "POST"]),
         Route("/api/admin/bans/{number}/lift", admin_lift, methods=["POST"]),
+        Route("/api/admin/push-key", admin_push_key, methods=["GET", "POST"]),
         Route("/api/variants", variants),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/lobby", lobby),
         Route("/api/play-now", play_now, methods=["POST"]),
         Route("/api/my-games", my_games, methods=["POST"]),
         Route("/api/my-games/forget", forget, methods=["POST"]),
+        Route("/api/push", push_info),
+        Route("/api/push/subscribe", push_subscribe, methods=["POST"]),
+        Route("/api/push/unsubscribe", push_unsubscribe, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),

@@ -102,6 +102,7 @@ class Room:
         self.presence_due = False
         self.occupants = self.seating.occupants()
         self.remote_seats: dict[str, set[int]] = {}  # node -> seats connected there (owner only)
+        self.remote_looking: dict[str, set[int]] = {}  # node -> seats whose page shows the table there
         self.queue: asyncio.Queue[tuple[float, Item]] = asyncio.Queue()
         self.taken_at = 0.0  # when the item being handled entered the queue (monotonic)
         self.away: set[int] = set()
@@ -169,6 +170,9 @@ class Room:
             return
         if kind == "sync":
             peer.deliver(self.teller.state_message(peer.seat, [], reply_to))
+            return
+        if kind == "visibility":
+            self.seating.visibility(peer, msg["visible"], reply_to)
             return
         if not self.owner:
             self.host.forward(self, peer, msg)
@@ -362,6 +366,7 @@ class Room:
         self.teller.broadcast(events)
         self._game_ended(phase_before, game_before)
         self.host.published(self)
+        self.host.told(self, job.entries)
         if state.phase == CLOSED:
             # After the answer to the request that closed the room (sent once this returns).
             asyncio.get_running_loop().call_soon(self._close_peers)
@@ -465,9 +470,20 @@ class Room:
         info["connected"] = [
             self.seating.connected(s) or s in runtime.get("remote_connected", ()) for s in range(len(self.state.seats))
         ]
+        info["looking"] = [
+            self.looking(s) or s in runtime.get("remote_looking", ()) for s in range(len(self.state.seats))
+        ]
         info.pop("remote_connected", None)
+        info.pop("remote_looking", None)
         info["spectators"] = sum(1 for p in self.peers.values() if p.seat is None)
         return info
+
+    def looking(self, seat: int) -> bool:
+        """Whether a page of ``seat``'s player shows the table now, here or (for the owner) on
+        another process (:mod:`.notices`)."""
+        return any(p.seat == seat and p.visible for p in self.peers.values()) or any(
+            seat in seats for seats in self.remote_looking.values()
+        )
 
     def runtime_info(self) -> dict[str, Any]:
         """What only the owner knows (timers, away seats, presence): sent to replicas too."""
@@ -481,6 +497,7 @@ class Room:
             "muted": self.chat.muted_seats([seat.token_hash for seat in self.state.seats], self.seat_marks),
             "spectators_muted": self.chat.spectators_muted,
             "remote_connected": [s for s in range(len(self.state.seats)) if self.seating.connected(s)],
+            "remote_looking": [s for s in range(len(self.state.seats)) if self.looking(s)],
         }
 
 
@@ -502,7 +519,7 @@ ROOM_MESSAGES: dict[type[messages.ClientMessage], MessageHandler] = {
     messages.Report: lambda room, peer, msg: room.talk.report(peer, msg),
 }
 #: The client messages answered before a room's queue, or without a handler of the room's.
-NOT_ROOM_MESSAGES = (messages.Hello, messages.Ping, messages.Sync)
+NOT_ROOM_MESSAGES = (messages.Hello, messages.Ping, messages.Sync, messages.Visibility)
 #: Messages after which the room looks whether everyone present wants to play again.
 SEATS_CHANGE = frozenset({messages.Leave, messages.Ready})
 
@@ -528,7 +545,7 @@ async def _sync_log(room: Room, item: SyncLog) -> None:
 
 
 async def _remote_presence(room: Room, item: RemotePresence) -> None:
-    room.seating.remote_presence(item.node, item.seats, item.watchers)
+    room.seating.remote_presence(item.node, item.seats, item.watchers, item.looking)
     await room.maybe_play_again()
 
 

@@ -156,6 +156,37 @@ def forget_me(base_url: str, player: str) -> int:
     return int(result["forgotten"])
 
 
+def push_info(base_url: str) -> dict[str, Any]:
+    """Whether the server sends notifications (Web Push), the key to subscribe with (the
+    browsers' ``applicationServerKey``) and the kinds of message (``GET /api/push``)."""
+    result: dict[str, Any] = _http("GET", f"{base_url.rstrip('/')}/api/push")
+    return result
+
+
+def push_subscribe(
+    base_url: str,
+    player: str,
+    subscription: dict[str, Any],
+    lang: str = "en",
+    kinds: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """Have the identity ``player`` told by Web Push at ``subscription`` (a browser's
+    ``PushSubscription.toJSON()``: ``endpoint`` and ``keys``), in ``lang``, of ``kinds`` (all by
+    default). Raises :class:`ServerError` (``bad_subscription``, ``push_taken``, ``push_off``)."""
+    body: dict[str, Any] = {"player": player, "subscription": subscription, "lang": lang}
+    if kinds is not None:
+        body["kinds"] = list(kinds)
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/push/subscribe", body)
+    return result
+
+
+def push_unsubscribe(base_url: str, player: str, endpoint: str) -> int:
+    """Stop telling the identity ``player`` at ``endpoint``; returns how many were deleted."""
+    body = {"player": player, "endpoint": endpoint}
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/push/unsubscribe", body)
+    return int(result["removed"])
+
+
 def download_record(base_url: str, room: str, game_no: int) -> str:
     """The ``unokit-record/1`` text of finished game ``game_no`` of ``room``."""
     url = f"{base_url.rstrip('/')}/api/rooms/{room}/records/{game_no}"
@@ -188,6 +219,7 @@ class RoomClient:
         follow_redirects: bool = True,
         player: str | None = None,
         host_token: str | None = None,
+        visible: bool = True,
     ) -> None:
         self.servers = list(servers)
         self.room = room
@@ -196,6 +228,9 @@ class RoomClient:
         self.role = role
         self.player = player
         self.host_token = host_token
+        #: Whether the client's "page" shows the table (a browser says so when it is hidden);
+        #: said in every hello, and by :meth:`look`.
+        self.visible = visible
         #: The chat this connection may read, oldest first (each message has ``n``, ``seat``,
         #: ``name``, ``channel``, and ``text`` or ``reaction``).
         self.chat: list[dict[str, Any]] = []
@@ -284,6 +319,8 @@ class RoomClient:
                 hello["player"] = self.player
             if self.host_token is not None:
                 hello["host_token"] = self.host_token
+            if not self.visible:
+                hello["visible"] = False
             if self.follow_redirects and redirects < MOST_REDIRECTS:
                 hello["redirects"] = True
                 if unreachable is not None:
@@ -449,6 +486,13 @@ class RoomClient:
         if self.token is None:
             raise ServerError("spectator", "this client holds no seat")
         return await self.request({"type": "back", "token": self.token})
+
+    async def look(self, visible: bool) -> dict[str, Any]:
+        """Say that the client's page shows the table (``True``) or is hidden (a browser tab in
+        the background): a player who does not look may be told by Web Push; one who looks
+        again takes the seat back from the stand-in."""
+        self.visible = visible
+        return await self.request({"type": "visibility", "visible": visible})
 
     async def host(self, command: str, host_token: str, **fields: Any) -> dict[str, Any]:
         """A host command (``add_bot``, ``kick``, ``replace``, ``start``, ``continue``, ``close``)."""

@@ -29,6 +29,9 @@ SERVER_MODULES = (
     "httptools",
     "orjson",
     "prometheus_client",
+    "pywebpush",
+    "py_vapid",
+    "http_ece",
 )
 
 
@@ -49,6 +52,29 @@ def read_admin_token(path: Path | None) -> str | None:
     if len(token) < ADMIN_TOKEN_LENGTH:
         raise click.UsageError(f"the admin token in {path} is shorter than {ADMIN_TOKEN_LENGTH} characters")
     return token
+
+
+def _push_services(values: tuple[str, ...]) -> tuple[str, ...]:
+    """``--push-service`` origins, each checked (:class:`~.push.ServiceOrigin`)."""
+    from .push import ServiceOrigin
+
+    for value in values:
+        try:
+            ServiceOrigin.parse(value, named=True)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--push-service") from None
+    return values
+
+
+def _push_contact(value: str | None) -> str | None:
+    """``--push-contact``: a ``mailto:`` address or an ``https://`` address (RFC 8292 ``sub``)."""
+    if value is None:
+        return None
+    mail = value.startswith("mailto:") and "@" in value and " " not in value
+    site = value.startswith("https://") and len(value) > len("https://") and " " not in value
+    if not (mail or site):
+        raise click.BadParameter(f"{value!r} is not a mailto: or https:// address", param_hint="--push-contact")
+    return value.rstrip("/")
 
 
 def _web_address(value: str | None, option: str) -> str | None:
@@ -266,6 +292,35 @@ def _web_address(value: str | None, option: str) -> str | None:
     help="offer a trained policy to hosts as the seat bot 'policy:<file name>' (repeat for several)",
 )
 @click.option(
+    "--no-push",
+    is_flag=True,
+    help="send no notifications to players whose page is closed (Web Push; on by default)",
+)
+@click.option(
+    "--push-service",
+    "push_services",
+    multiple=True,
+    metavar="ORIGIN",
+    callback=lambda _ctx, _param, value: _push_services(value),
+    help="another push service the server may post notifications to, besides the browsers' own "
+    "(https://push.example.org, https://*.example.org, or http://127.0.0.1:PORT for tests); repeatable",
+)
+@click.option(
+    "--push-away",
+    default=15.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 3600),
+    metavar="SECONDS",
+    help="how long a player has been away from the table before they are told it is their turn",
+)
+@click.option(
+    "--push-contact",
+    default=None,
+    callback=lambda _ctx, _param, value: _push_contact(value),
+    help="who push services may write to about this server (mailto:you@example.org or https://...)  "
+    "[default: --public-url when https, else mailto:unokit@localhost]",
+)
+@click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 @click.option(
@@ -348,6 +403,10 @@ def serve(
     public_seats: int,
     word_filter: Path | None,
     policies: tuple[str, ...],
+    no_push: bool,
+    push_services: tuple[str, ...],
+    push_away: float,
+    push_contact: str | None,
     log_level: str,
     retain_rooms_days: float,
     retain_records_days: float,
@@ -419,6 +478,10 @@ def serve(
         public_seats=public_seats,
         word_filter=word_filter,
         bots=tuple(spec.strip() for specs in policies for spec in specs.split(",") if spec.strip()),
+        push=not no_push,
+        push_services=push_services,
+        push_away=push_away,
+        push_contact=push_contact,
     )
     # Many long-lived games and connections make the collector's full passes long pauses for
     # every room at once; collecting less often keeps latency flat (cycles are rare here).

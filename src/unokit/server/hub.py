@@ -54,8 +54,11 @@ from .items import (
     SyncLog,
 )
 from .metrics import Metrics, count_rooms
+from .notices import AWAY_SECONDS, Notices
 from .peers import Peer, RemoteMarker, new_token, token_hash
 from .protocol import RateLimit, decode, encode, error, websocket_url
+from .push import PushServices, VapidKey, current_key, ensure_key
+from .pushsend import Sender
 from .room import CLOSED, DEFAULT_NAMES_LANG, RoomError, RoomSpec, RoomState
 from .storage import Append, Pruned, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
 from .work import off_loop
@@ -130,6 +133,13 @@ class ServerConfig:
     word_filter: Path | None = None
     #: Trained policies offered to hosts as seat bots (``policy:FILE.onnx``; ``docs/server.md``).
     bots: tuple[str, ...] = ()
+    #: Web Push (``--no-push`` turns it off): the origins the host adds to the browsers' push
+    #: services (``--push-service``), how long a player is away before "your turn" is sent
+    #: (``--push-away``), and the contact its messages name (``--push-contact``).
+    push: bool = True
+    push_services: tuple[str, ...] = ()
+    push_away: float = AWAY_SECONDS
+    push_contact: str | None = None
     node: str = field(default_factory=lambda: secrets.token_hex(8))
 
     @property
@@ -146,6 +156,16 @@ class ServerConfig:
 
     def edge(self) -> EdgeConfig:
         return EdgeConfig(self.public_url, self.trusted_proxies, self.allow_hosts, self.allow_origins)
+
+    @property
+    def contact(self) -> str:
+        """Who the push services may write to about this server's messages (RFC 8292 ``sub``):
+        ``--push-contact``, else an ``https://`` public URL, else a placeholder address."""
+        if self.push_contact:
+            return self.push_contact
+        if self.public_url and self.public_url.startswith("https://"):
+            return self.public_url.rstrip("/")
+        return "mailto:unokit@localhost"
 
 
 class Hub:
@@ -187,6 +207,12 @@ class Hub:
         #: The bans in force, as read at the last :meth:`refresh_bans`: identity hashes, networks.
         self.banned_identities: dict[str, float | None] = {}
         self.banned_networks: list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, float | None]] = []
+        #: Web Push: where messages may go, the threads that send them, who is told what.
+        self.push_services = PushServices(config.push_services)
+        self.sender = (
+            Sender(self.store, self.push_services, config.contact, self.metrics.pushed) if config.push else None
+        )
+        self.notices = Notices(self.sender.submit if self.sender is not None else None, config.push_away)
 
     @property
     def clustered(self) -> bool:
@@ -224,6 +250,9 @@ class Hub:
                 )
             await self.refresh_nodes()
         await self.refresh_bans()
+        if self.sender is not None:
+            await asyncio.to_thread(ensure_key, self.store)  # the first start makes the key pair
+            self.sender.start()
         period = self.config.lease_seconds / 3 if self.clustered else self.config.sweep_seconds
         sweeper = self._every(min(period, self.config.sweep_seconds), self._sweep, "the sweep")
         self._tasks.append(asyncio.create_task(sweeper, name="unokit-sweep"))
@@ -242,6 +271,8 @@ class Hub:
         for room in list(self.rooms.values()):
             await room.stop()
         self.bots.shutdown()
+        if self.sender is not None:
+            await asyncio.to_thread(self.sender.stop)
         if self.writer is not None:
             await asyncio.to_thread(self.writer.stop)
         with contextlib.suppress(Exception):
@@ -544,6 +575,16 @@ class Hub:
         if self.link is not None and room.remote_seats:
             self.link.send(room_channel(room.code), {"k": "chat", "room": room.code, "m": message})
 
+    def push_key(self) -> VapidKey | None:
+        """The key pair in use, as stored (``None`` before one was made)."""
+        return current_key(self.store)
+
+    def told(self, room: Room, entries: list[dict[str, Any]]) -> None:
+        self.notices.committed(room, entries)
+
+    def looked(self, room: Room) -> None:
+        self.notices.looked(room)
+
     def dropped(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
@@ -638,7 +679,15 @@ class Hub:
         """A follower tells the owner which seats are connected here (a heartbeat, too)."""
         if self.link is not None and not room.owner and room.owner_node is not None:
             seats = sorted({p.seat for p in room.peers.values() if p.seat is not None})
-            payload = {"k": "follow", "room": room.code, "from": self.node, "seats": seats, "watchers": len(room.peers)}
+            looking = sorted({p.seat for p in room.peers.values() if p.seat is not None and p.visible})
+            payload = {
+                "k": "follow",
+                "room": room.code,
+                "from": self.node,
+                "seats": seats,
+                "watchers": len(room.peers),
+                "looking": looking,
+            }
             self.link.send(node_channel(room.owner_node), payload)
 
     def forward(self, room: Room, peer: Peer, message: dict[str, Any]) -> None:
@@ -742,7 +791,7 @@ class Hub:
         elif kind in ("follow", "unfollow") and room is not None and room.owner:
             self._heard[(code, payload["from"])] = time.monotonic()
             seats = payload.get("seats") if kind == "follow" else None
-            room.submit(RemotePresence(payload["from"], seats, payload.get("watchers", 0)))
+            room.submit(RemotePresence(payload["from"], seats, payload.get("watchers", 0), payload.get("looking")))
 
     def _on_reply(self, payload: dict[str, Any]) -> None:
         peer = self.local_peers.get(payload["conn"])
@@ -836,6 +885,7 @@ class Hub:
             "websockets": self.connections,
             "connections": self.open_connections(),
             "ready": int(self.ready),
+            "push_queue": self.sender.waiting() if self.sender is not None else 0,
         }
 
     async def refresh_nodes(self) -> None:
@@ -920,6 +970,7 @@ class RemotePeer(RemoteMarker):
         self.client = ""  # its address and identity, as the process it connected to knows them
         self.player: str | None = None
         self.holder: str | None = None  # its seat's occupant is checked by the process it connected to
+        self.visible = True  # its process tells the owner who looks (``follow``'s ``looking``)
 
     def deliver(self, message: dict[str, Any] | str) -> None:
         body = decode(message) if isinstance(message, str) else message

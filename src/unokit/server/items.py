@@ -53,13 +53,15 @@ class Gone(Item):
 
 @dataclass(frozen=True, slots=True)
 class RemotePresence(Item):
-    """The owner hears from a process that follows the room: the seats connected there and how
-    many connections it has in the room (``seats`` ``None``: it stopped following)."""
+    """The owner hears from a process that follows the room: the seats connected there, how many
+    connections it has in the room (``seats`` ``None``: it stopped following) and the seats
+    whose page shows the table there (``None``: every seat connected there)."""
 
     PEOPLE: ClassVar[bool] = True
     node: str
     seats: list[int] | None
     watchers: int
+    looking: list[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,6 +71,9 @@ class Hello(ClientMessage):
     player: str | None = slot("the player's identity, [below](#a-players-identity-and-games)", default=None)
     redirects: bool | None = slot("`true`: the client follows a `redirect`", default=None)
     unreachable: str | None = slot("a `redirect`'s address the client could not reach", default=None)
+    visible: bool | None = slot(
+        "`false`: the page is hidden, [below](#notifications-when-the-page-is-closed)", default=None
+    )
 
 
 @client("action")
@@ -154,6 +157,17 @@ class Quiet(ClientMessage):
 
     token: str = slot("the seat's token")
     quiet: bool = slot("true or false")
+
+
+@client("visibility")
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Visibility(ClientMessage):
+    """The page shows the table, or is hidden (a tab in the background, a locked phone). A
+    player who does not look may be told by [Web Push](#notifications-when-the-page-is-closed);
+    a page shown again takes the seat back from the stand-in, as `back` does. Answered by
+    `ack`."""
+
+    visible: bool = slot("true or false")
 
 
 @client("sync")
@@ -393,6 +407,7 @@ __all__ = [
     "ServerMessage",
     "State",
     "Sync",
+    "Visibility",
     "Welcome",
     "client_message",
     "markdown_tables",

@@ -57,6 +57,9 @@ class _Gauges(Collector):
             "unokit_connections", "Open TCP connections (HTTP and websockets)", value=now["connections"]
         )
         yield GaugeMetricFamily(
+            "unokit_push_queue", "Web Push messages waiting to be sent", value=now.get("push_queue", 0)
+        )
+        yield GaugeMetricFamily(
             "unokit_ready", "1 when the process serves rooms, 0 while it starts or stops", value=now["ready"]
         )
 
@@ -103,6 +106,16 @@ class Metrics:
             buckets=THINKING_BUCKETS,
             registry=self.registry,
         )
+        self.push_sent = Counter(
+            "unokit_push_sent", "Web Push messages a push service accepted, by kind", ["kind"], registry=self.registry
+        )
+        self.push_failures = Counter(
+            "unokit_push_failures",
+            "Web Push messages not delivered, by kind and reason (dropped, throttled, no_key, blocked, gone, "
+            "refused, unavailable, network)",
+            ["kind", "reason"],
+            registry=self.registry,
+        )
         self.too_slow = Counter(
             "unokit_send_buffer_closes",
             "Connections closed because their client did not read (--send-buffer)",
@@ -112,6 +125,13 @@ class Metrics:
     def watch(self, read: Callable[[], dict[str, Any]]) -> None:
         """Read the gauges from ``read()`` at each scrape (see :class:`_Gauges`)."""
         self.registry.register(_Gauges(read))
+
+    def pushed(self, kind: str, failure: str | None) -> None:
+        """Count a Web Push message of ``kind``: sent (``failure`` ``None``) or why not."""
+        if failure is None:
+            self.push_sent.labels(kind=kind).inc()
+        else:
+            self.push_failures.labels(kind=kind, reason=failure).inc()
 
     def refused(self, code: str, via: str) -> None:
         self.refusals.labels(code=code, via=via).inc()

@@ -78,6 +78,7 @@ class Peer(Protocol):
     name: str | None  # a spectator's name in the chat (players are named by their seat)
     client: str  # the client's address, as per-client limits count it (:func:`~.edge.client_key`)
     player: str | None  # the hash of the identity its hello gave, if any
+    visible: bool  # its page shows the table (the page says when it is hidden: ``visibility``)
 
     def deliver(self, message: dict[str, Any] | str) -> None:
         """Queue a message for the client (never blocks; a client too slow to read is dropped)."""
@@ -123,6 +124,12 @@ class Host(Protocol):
     def presence(self, room: Room) -> None: ...
 
     def dropped(self, room: Room) -> None: ...
+
+    def told(self, room: Room, entries: list[dict[str, Any]]) -> None:
+        """The owner committed ``entries`` and told its clients: who is notified (:mod:`.notices`)."""
+
+    def looked(self, room: Room) -> None:
+        """Who looks at the owner's table may have changed (:mod:`.notices`)."""
 
     @property
     def metrics(self) -> Metrics:

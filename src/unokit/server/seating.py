@@ -33,23 +33,33 @@ class Seating:
     def __init__(self, room: Room) -> None:
         self.room = room
 
-    def remote_presence(self, node: str, seats: list[int] | None, watchers: int) -> None:
-        """The owner hears from a process that follows the room: the seats connected there and
-        how many connections it has in the room (``None``: it stopped following)."""
+    def remote_presence(
+        self, node: str, seats: list[int] | None, watchers: int, looking: list[int] | None = None
+    ) -> None:
+        """The owner hears from a process that follows the room: the seats connected there, how
+        many connections it has in the room (``None``: it stopped following) and the seats whose
+        page shows the table there (a page brought back takes its seat back from the stand-in)."""
         before = self.room.remote_seats.get(node)
+        looked_before = self.room.remote_looking.get(node, set())
         if seats is None:
             self.room.remote_seats.pop(node, None)
             self.room.remote_watchers.pop(node, None)
+            self.room.remote_looking.pop(node, None)
         else:
             self.room.remote_watchers[node] = watchers
             self.room.remote_seats[node] = set(seats)
+            self.room.remote_looking[node] = set(seats if looking is None else looking) & set(seats)
             for seat in seats:  # connected there: no grace period runs out for it
                 handle = self.room.grace.pop(seat, None) if 0 <= seat < len(self.room.state.seats) else None
                 if handle is not None:
                     handle.cancel()
             if before is None:
                 self.room.host.published(self.room)  # a new follower: it catches up from here
-        if self.room.remote_seats.get(node) != before:
+        looked = self.room.remote_looking.get(node, set())
+        for seat in looked - looked_before:
+            if 0 <= seat < len(self.room.state.seats):
+                self.returned(seat)
+        if self.room.remote_seats.get(node) != before or looked != looked_before:
             self.presence_changed()
             for seat in (before or set()) - set(seats or ()):  # gone there: as a local drop
                 if not self.connected(seat) and self.room.state.phase in (PLAYING, HAND_OVER):
@@ -87,6 +97,7 @@ class Seating:
             raise RoomError("bad_token", "the host token does not belong to this room")
         player = identity_hash(msg["player"]) if "player" in msg else None
         peer.player = player
+        peer.visible = msg.get("visible", True)
         if self.room.state.public_room and self.room.host.banned(peer.client, player):
             raise RoomError("banned", "you are banned from this server's public rooms")
         spectator_name = self.room.state.check_name(name) if role == "spectator" and name is not None else None
@@ -141,7 +152,7 @@ class Seating:
         self.room.peers[peer.conn_id] = peer
         peer.deliver(welcome)
         if seat is not None:
-            self.returned(seat)
+            self.returned(seat, looking=peer.visible)
         self.presence_changed()
         peer.deliver(self.room.teller.state_message(seat, [], log=True))
         self.room.talk.send_history(peer)
@@ -242,16 +253,27 @@ class Seating:
             raise RoomError("foreign_seat", f"this connection plays seat {peer.seat} and may act only for it")
         return seat
 
-    def returned(self, seat: int) -> None:
-        """``seat``'s player is here: cancel the grace timer, take the seat back from the stand-in."""
+    def returned(self, seat: int, *, looking: bool = True) -> None:
+        """``seat``'s player is here: cancel the grace timer, and when they look at the table
+        (not a page reconnecting in the background), take the seat back from the stand-in."""
         handle = self.room.grace.pop(seat, None)
         if handle is not None:
             handle.cancel()
-        if seat in self.room.away:
+        if seat in self.room.away and looking:
             self.room.away.discard(seat)
             self.room.automatic.pop(seat, None)
             if self.room.owner:
                 self.room.pacing.schedule()
+
+    def visibility(self, peer: Peer, visible: bool, reply_to: object) -> None:
+        """The connection's page is shown or hidden: who looks at the table (a process that
+        follows the room tells its owner). A player whose page is shown again is back."""
+        peer.visible = visible
+        if visible and peer.seat is not None and self.room.owner:
+            self.returned(peer.seat)
+        self.presence_changed()
+        if reply_to is not None:
+            peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.room.state.seq})
 
     def connected(self, seat: int) -> bool:
         return any(p.seat == seat for p in self.room.peers.values()) or any(
@@ -273,6 +295,8 @@ class Seating:
         if not self.room.owner:
             self.room.host.presence(self.room)
         self.room.teller.broadcast_room()
+        if self.room.owner:
+            self.room.host.looked(self.room)
 
     async def gone(self, peer: Peer) -> None:
         self.room.admitted.discard(peer.conn_id)

@@ -204,6 +204,40 @@ player_games = Table(
 )
 
 
+#: The server's VAPID key pair (RFC 8292), made at its first start: the private key (PKCS#8 PEM)
+#: never leaves the database; the public key (the browsers' ``applicationServerKey``, URL-safe
+#: base64 of the uncompressed point) is what pages subscribe with. The newest row is the key in
+#: use; ``unokit admin push-key --rotate`` adds one and deletes the others (:mod:`.push`).
+push_keys = Table(
+    "push_keys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created_at", Float, nullable=False),
+    Column("private_key", Text, nullable=False),
+    Column("public_key", String(100), nullable=False),
+)
+
+#: Web Push subscriptions (RFC 8030), each a browser's endpoint at its push service and the keys
+#: messages to it are encrypted with (RFC 8291), belonging to a player identity (its hash): the
+#: language its messages are written in, the kinds of message it wants, and the key it was made
+#: for. Deleted with the identity ("Forget me", retention) and when the push service says the
+#: endpoint is gone.
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("endpoint", String(1024), primary_key=True),
+    Column("player", String(64), nullable=False),
+    Column("p256dh", String(100), nullable=False),
+    Column("auth", String(32), nullable=False),
+    Column("key_id", Integer, nullable=False),
+    Column("lang", String(16), nullable=False),
+    Column("kinds", String(100), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Index("push_subscriptions_player", "player"),
+)
+
+
 #: The writer's statements, built once (SQLAlchemy then reuses their compiled form): advance a
 #: room's row from the step its new entries follow (only while the writing process holds the
 #: room's lease, when the write names it: see :attr:`Append.owner`), and append entries to its log.
@@ -324,7 +358,7 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
 #: The revision of the newest migration in ``migrations/versions`` (a test checks that it is
 #: Alembic's head). A database already at it is not migrated, so a start that finds its schema
 #: current never imports Alembic (a third of the server's start-up time).
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0005"
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -577,20 +611,24 @@ class Store:
         ]
 
     def forget_player(self, player: str) -> int:
-        """Forget the identity whose hash is ``player``: its links to seats and its list of
-        games (the games' records stay, they name no identity). Returns the games forgotten."""
+        """Forget the identity whose hash is ``player``: its links to seats, its list of games
+        and its push subscriptions (the games' records stay, they name no identity). Returns the
+        games forgotten."""
         with self.begin() as c:
             games = c.execute(delete(player_games).where(player_games.c.player == player)).rowcount
             c.execute(delete(room_players).where(room_players.c.player == player))
+            c.execute(delete(push_subscriptions).where(push_subscriptions.c.player == player))
             c.execute(delete(players).where(players.c.player == player))
         return int(games)
 
     def prune_players(self, before: float) -> int:
-        """Forget every identity not seen since ``before`` (the retention the host sets)."""
+        """Forget every identity not seen since ``before`` (the retention the host sets), with
+        its links, games and push subscriptions."""
         with self.begin() as c:
             stale = select(players.c.player).where(players.c.last_seen < before).scalar_subquery()
             c.execute(delete(player_games).where(player_games.c.player.in_(stale)))
             c.execute(delete(room_players).where(room_players.c.player.in_(stale)))
+            c.execute(delete(push_subscriptions).where(push_subscriptions.c.player.in_(stale)))
             return int(c.execute(delete(players).where(players.c.last_seen < before)).rowcount)
 
     def record_numbers(self, code: str) -> list[int]:

@@ -123,6 +123,7 @@ def _catalog() -> dict[str, Any]:
             "max_players": rules.max_players,
             "side_names": list(rules.side_names[: len(sides)]),
             "side_colors": [[COLOR_NAMES[c] for c in SIDE_COLORS[s]] for s in sides],
+            "marks": rules.marks,
             "kinds": [sorted({KIND_NAMES[k] for k in deck.kind[s]}, key=KIND_NAMES.index) for s in sides],
             "options": option_catalog(rules),
         }

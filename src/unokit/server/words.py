@@ -16,6 +16,7 @@ from types import MappingProxyType
 from ..core.codes import Param, Spec
 from .chat import REACTIONS
 from .messages import CLIENT, SERVER
+from .push import registry_keys as push_keys
 from .room import PHASES, Settings
 
 P = Param
@@ -93,6 +94,9 @@ ERRORS = MappingProxyType(
             _spec("no_ban"),
             _spec("no_route"),
             _spec("bad_method"),
+            _spec("push_off"),
+            _spec("bad_subscription"),
+            _spec("push_taken"),
         )
     }
 )
@@ -126,6 +130,7 @@ def registry_keys() -> Iterator[str]:
     for name in SETTINGS:
         yield f"setting.{name}"
         yield f"setting.{name}.help"
+    yield from push_keys()
 
 
 __all__ = [

@@ -3,8 +3,12 @@
 // cannot be reached, and then says so instead of failing blank. Everything is fetched from the
 // network first, so a new version of the page is used as soon as the server has it; the copy is
 // only for when the network fails. The game itself (the API and the websocket) is never cached.
+//
+// It also shows the notifications the server sends when the page is closed (Web Push: the
+// browser decrypts each message and hands it to the "push" event), and a tap on one opens the
+// room it names at the player's seat, in the window already showing it if there is one.
 
-const CACHE = "unokit-page-3";
+const CACHE = "unokit-page-4";
 // What the page needs to open and say that the server cannot be reached, fetched when the
 // service worker is installed (a test checks that every script and style is here). Anything
 // else of the page (the reader's language, icons) is kept the first time the page loads it.
@@ -16,6 +20,7 @@ const SHELL = [
   "/static/i18n/en.json",
   "/static/icons/icon.svg",
   "/static/js/alerts.js",
+  "/static/js/announce.js",
   "/static/js/app.js",
   "/static/js/avatars.js",
   "/static/js/cards.js",
@@ -23,6 +28,10 @@ const SHELL = [
   "/static/js/dialogs.js",
   "/static/js/dom.js",
   "/static/js/help.js",
+  "/static/js/readout.js",
+  "/static/js/shortcuts.js",
+  "/static/js/textmode.js",
+  "/static/js/typed.js",
   "/static/js/i18n.js",
   "/static/js/lastmove.js",
   "/static/js/lobby.js",
@@ -31,6 +40,7 @@ const SHELL = [
   "/static/js/options.js",
   "/static/js/page.js",
   "/static/js/prompt.js",
+  "/static/js/push.js",
   "/static/js/replay.js",
   "/static/js/room.js",
   "/static/js/seats.js",
@@ -70,12 +80,67 @@ self.addEventListener("fetch", (event) => {
   );
 });
 
+/** The page a notification may open: a room of this site ("/r/CODE"), else none. */
+function roomPath(url) {
+  return typeof url === "string" && /^\/r\/[A-Za-z0-9]{1,16}$/.test(url) ? url : null;
+}
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (err) {
+    data = {};
+  }
+  const path = roomPath(data.url);
+  const title = typeof data.title === "string" && data.title ? data.title.slice(0, 200) : "unokit";
+  const options = {
+    body: typeof data.body === "string" ? data.body.slice(0, 500) : "",
+    tag: path ? `unokit-${path.slice(3)}` : "unokit",
+    renotify: true,
+    icon: "/static/icons/icon-192.png",
+    badge: "/static/icons/icon-192.png",
+    data: { url: path, room: path ? path.slice(3) : null, kind: typeof data.kind === "string" ? data.kind : null },
+  };
+  event.waitUntil(self.registration.showNotification(title, options));
+});
+
+async function focusing(client) {
+  try {
+    return await client.focus();
+  } catch (err) {
+    return client; // focusing needs the player's tap (a script's click has none)
+  }
+}
+
+/** Open the room a notification names, at the player's seat (the page's saved token takes it):
+ * the window showing the room is brought forward and told to take the seat back now; else a
+ * window of this site is sent there; else a new one opens. */
+async function openRoom(data) {
+  const path = roomPath(data && data.url);
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  if (!path) {
+    const any = windows.find((w) => "focus" in w);
+    return any ? focusing(any) : self.clients.openWindow("/");
+  }
+  const here = windows.find((w) => new URL(w.url).pathname === path);
+  if (here) {
+    here.postMessage({ type: "unokit-back", room: data.room });
+    return focusing(here);
+  }
+  for (const client of windows) {
+    try {
+      const moved = await client.navigate(path); // a window this worker controls
+      if (moved) return focusing(moved);
+    } catch (err) {
+      /* not ours to move: try the next, or open one */
+    }
+  }
+  return self.clients.openWindow(path);
+}
+
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  event.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
-      const open = windows.find((w) => "focus" in w);
-      return open ? open.focus() : self.clients.openWindow("/");
-    }),
-  );
+  const opening = openRoom(event.notification.data);
+  event.waitUntil(opening);
 });

@@ -10,8 +10,10 @@ import { languageSwitcher, loadLanguage, pickLanguage, t, translateStatic } from
 import { lobbyPage } from "./lobby.js";
 import { api, errorText } from "./net.js";
 import { pageTools, setStatus } from "./page.js";
+import { syncPush } from "./push.js";
 import { roomPage } from "./room.js";
 import { soundControl, toggleMute } from "./settings.js";
+import { tableCommand } from "./shortcuts.js";
 import { myGamesPage } from "./together.js";
 import { replayPage } from "./replay.js";
 import { launcherPage, sheetPage } from "./tools.js";
@@ -92,15 +94,15 @@ async function route() {
   if (here) here.setAttribute("aria-current", "page");
 }
 
+// The page's own keys of the key map (sound, help): like the table's, only while the focus is
+// inside the table and the reader has not turned the single-character keys off (shortcuts.js).
 document.addEventListener("keydown", (event) => {
-  if (event.altKey || event.ctrlKey || event.metaKey || !currentCatalog()) return;
-  const target = event.target;
-  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
-  const binding = currentCatalog().keys.find((b) => b.keys.includes(event.key.toLowerCase()));
-  if (!binding) return;
-  if (binding.command === "mute") toggleMute();
-  else if (binding.command === "help") document.querySelector(".tool[data-command='help']")?.click();
+  if (!currentCatalog()) return;
+  const found = tableCommand(event, currentCatalog().keys);
+  if (!found) return;
+  if (found.command === "mute") toggleMute();
+  else if (found.command === "help") document.querySelector(".tool[data-command='help']")?.click();
 });
 window.addEventListener("hashchange", route);
-if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").then(() => syncPush()).catch(() => {});
 route();

@@ -17,6 +17,10 @@ const SVG = "http://www.w3.org/2000/svg";
 let CATALOG = null;
 const KINDS = new Map();
 const COLORS = new Map();
+/** The colour-blind marks of unokit's own mark (the logo, the card backs): UNO Flip Attack's. */
+const OWN_MARKS = { red: "circle", yellow: "diamond", green: "triangle", blue: "square", wild: "star" };
+/** @type {Object<string, string>} the marks of the deck being drawn, by colour and "wild" (useVariant) */
+let MARKS = OWN_MARKS;
 
 /** Remember the catalogue; every drawing function reads kinds and colours from it. */
 export function useCatalog(catalog) {
@@ -29,6 +33,17 @@ export function useCatalog(catalog) {
 
 export function catalog() {
   return CATALOG;
+}
+
+/**
+ * Draw the cards of a variant from now on with the colour-blind marks of its deck (Classic's
+ * printed marks on the single-sided decks, Flip Attack's on the double-sided ones: the
+ * catalogue's "marks").
+ * @param {string} name the variant
+ */
+export function useVariant(name) {
+  const variant = CATALOG && CATALOG.variants[name];
+  MARKS = variant && variant.marks ? variant.marks : OWN_MARKS;
 }
 
 export function isColor(word) {
@@ -53,7 +68,7 @@ export function kindInfo(kind) {
 }
 
 export function symbolOf(color) {
-  return color ? (COLORS.get(color) || {}).symbol || "circle" : "wild";
+  return MARKS[color || "wild"] || (COLORS.get(color) || {}).symbol || "circle";
 }
 
 /** A colour's name standing alone, on a chip or a button ("Red", «Красный»), in the reader's
@@ -81,7 +96,7 @@ export function colorWords(color) {
 
 /** The symbol as a text glyph, for buttons and chips. */
 export function symbolGlyph(color) {
-  return { circle: "●", diamond: "◆", triangle: "▲", square: "■", wild: "★" }[symbolOf(color)] || "";
+  return { circle: "●", diamond: "◆", triangle: "▲", square: "■", star: "★", four: "❖" }[symbolOf(color)] || "";
 }
 
 /** Sort key of a face on a side: colours in the side's order, wilds last, then the kind. */
@@ -111,7 +126,26 @@ export function symbolShape(symbol, x, y, r, cls) {
   if (symbol === "square") return el("rect", { x: x - r * 0.82, y: y - r * 0.82, width: r * 1.64, height: r * 1.64, rx: r * 0.12, class: cls });
   if (symbol === "diamond") return el("polygon", { points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}`, class: cls });
   if (symbol === "triangle") return el("polygon", { points: `${x},${y - r} ${x + r * 1.05},${y + r * 0.8} ${x - r * 1.05},${y + r * 0.8}`, class: cls });
+  if (symbol === "four") return fourMarks(x, y, r, cls);
   return el("polygon", { points: star(x, y, r, 5, 0.45), class: cls });
+}
+
+/**
+ * The four marks of Classic's colours in one (circle, star, triangle, square, as its wild
+ * cards carry no one colour's mark), in a square of radius r.
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {string} cls
+ * @returns {SVGElement}
+ */
+function fourMarks(x, y, r, cls) {
+  const g = el("g", { class: cls });
+  const d = r * 0.52;
+  ["circle", "star", "triangle", "square"].forEach((shape, i) => {
+    g.append(symbolShape(shape, x + (i % 2 ? d : -d), y + (i < 2 ? -d : d), r * 0.5, cls));
+  });
+  return g;
 }
 
 function star(x, y, r, spikes = 5, inner = 0.45) {
@@ -126,13 +160,13 @@ function star(x, y, r, spikes = 5, inner = 0.45) {
 
 /** The four symbols of a side in their colours, as a 2x2 tile centred at (x, y): the mark of a
  * wild card, and of unokit itself. */
-function fourSymbols(x, y, size, colors) {
+function fourSymbols(x, y, size, colors, marks = null) {
   const g = el("g", { class: "four" });
   const step = size / 2;
   colors.slice(0, 4).forEach((color, i) => {
     const cx = x + (i % 2 ? step / 2 : -step / 2);
     const cy = y + (i < 2 ? -step / 2 : step / 2);
-    g.append(symbolShape(symbolOf(color), cx, cy, step * 0.42, `sym c-${color}`));
+    g.append(symbolShape(marks ? marks[color] : symbolOf(color), cx, cy, step * 0.42, `sym c-${color}`));
   });
   return g;
 }
@@ -343,7 +377,7 @@ export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", 
     svg.append(el("rect", { x: 4, y: 4, width: 52, height: 82, rx: 5, class: "back-body" }));
     for (let i = -3; i < 6; i++) svg.append(el("path", { d: `M ${4 + i * 12} 86 L ${i * 12 + 56} 4`, class: "back-line" }));
     svg.append(el("rect", { x: 15, y: 30, width: 30, height: 30, rx: 6, class: "back-tile" }));
-    svg.append(fourSymbols(30, 45, 24, ["red", "yellow", "green", "blue"]));
+    svg.append(fourSymbols(30, 45, 24, ["red", "yellow", "green", "blue"], OWN_MARKS));
     return svg;
   }
   const { color, kind } = parseFace(face);
@@ -375,7 +409,7 @@ export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", 
   const corner = (x, y, rotate) => {
     const g = el("g", rotate ? { transform: `rotate(180 30 45)` } : {});
     const small = mark.icon && !mark.text ? drawMark(kind, x, y, 12, ink) : drawMark(kind, x, y, mark.icon ? 14 : 13, ink);
-    if (!mark.icon && !mark.text) g.append(symbolShape("wild", x, y, 5, "corner-star"));
+    if (!mark.icon && !mark.text) g.append(symbolShape(symbolOf(null), x, y, 5, "corner-star"));
     else g.append(small);
     g.append(symbolShape(symbolOf(color), x, y + 11.5, 3.4, `corner-sym ink-${ink}${color ? "" : " multi"}`));
     return g;
@@ -389,7 +423,7 @@ export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", 
 export function logoSvg(cls = "logo") {
   const svg = el("svg", { viewBox: "0 0 40 40", class: cls, "aria-hidden": "true", focusable: "false" });
   svg.append(el("rect", { x: 1, y: 1, width: 38, height: 38, rx: 9, class: "logo-tile" }));
-  svg.append(fourSymbols(20, 20, 26, ["red", "yellow", "green", "blue"]));
+  svg.append(fourSymbols(20, 20, 26, ["red", "yellow", "green", "blue"], OWN_MARKS));
   return svg;
 }
 

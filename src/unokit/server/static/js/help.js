@@ -2,12 +2,13 @@
 // rules that are on), the legend of every card of the variant, and the keys (the key map the
 // terminal game shares, GET /api/catalog "keys").
 
-import { cardNode, colorTitle, kindTitle } from "./cards.js";
+import { cardNode, colorTitle, kindTitle, symbolGlyph, symbolOf, useVariant } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { api } from "./net.js";
 import { rulesOn } from "./options.js";
 import { SEAT_MARKS, seatMark } from "./table.js";
 import { N_, t } from "./i18n.js";
+import { effectiveBindings, keySettingsBox } from "./shortcuts.js";
 
 let dialog = null;
 
@@ -49,6 +50,7 @@ function section(id, title, ...content) {
 /** The legend: every card kind of the variant's sides, drawn, with its name and what it does. */
 export function legend(catalog, variantName) {
   const variant = catalog.variants[variantName];
+  useVariant(variantName);
   const box = h("div.legend");
   variant.kinds.forEach((kinds, side) => {
     const colors = variant.side_colors[side];
@@ -68,7 +70,12 @@ export function legend(catalog, variantName) {
   });
   const symbols = h("ul.symbol-list");
   const played = new Set(variant.side_colors.flat());
-  for (const color of catalog.colors.filter((c) => played.has(c.name))) symbols.append(h("li", {}, h(`span.swatch.c-${color.name}`, { "aria-hidden": "true" }), t("legend.symbol", { color: colorTitle(color.name), symbol: t(`symbol.${color.symbol}`) })));
+  for (const color of catalog.colors.filter((c) => played.has(c.name))) {
+    const words = t("legend.symbol", { color: colorTitle(color.name), symbol: t(`symbol.${symbolOf(color.name)}`) });
+    symbols.append(h("li", {}, h(`span.swatch.c-${color.name}`, { "aria-hidden": "true" }), `${symbolGlyph(color.name)} ${words}`));
+  }
+  const wild = t("legend.symbol", { color: kindTitle("wild"), symbol: t(`symbol.${symbolOf(null)}`) });
+  symbols.append(h("li.wild-mark", {}, h("span.swatch.c-multi", { "aria-hidden": "true" }), `${symbolGlyph(null)} ${wild}`));
   box.append(h("h4", {}, t("legend.symbols")), h("p.hint", {}, t("legend.symbols_text")), symbols);
   box.append(h("h4", {}, t("legend.table")), tableLegend());
   return box;
@@ -101,7 +108,7 @@ export async function openHelp(catalog, room) {
   const house = variant.options.filter((o) => o.house_rule && room.options[o.name] && room.options[o.name] !== "false");
   const keys = h("table.keys", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("help.key")), h("th", { scope: "col" }, t("help.does")))));
   const body = h("tbody");
-  for (const binding of catalog.keys.filter((b) => b.where !== "terminal")) {
+  for (const binding of effectiveBindings(catalog.keys).filter((b) => b.where !== "terminal")) {
     body.append(h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, binding.shown)), h("td", {}, t(`keys.${binding.command}`))));
   }
   keys.append(body);
@@ -115,7 +122,7 @@ export async function openHelp(catalog, room) {
         house.length ? h("div", {}, h("h4", {}, t("help.house_on")), h("ul", {}, house.map((o) => h("li", {}, h("strong", {}, t(`option.${o.name}`)), " — ", t(`option.${o.name}.help`))))) : null,
         on.length ? h("p.hint", {}, t("help.options_on", { text: on.join(" · ") })) : null),
       section("help-cards", t("help.cards"), legend(catalog, room.variant)),
-      section("help-keys", t("help.keys"), h("p.hint", {}, t("help.keys_text")), keys)),
+      section("help-keys", t("help.keys"), h("p.hint", {}, t("help.keys_text")), keys, keySettingsBox(catalog.keys))),
   );
   if (!dialog.open) dialog.showModal();
   try {

@@ -137,7 +137,36 @@ export class RoomConnection {
     // address cannot be reached, the client says hello here again, naming it, and is served here.
     this.redirects = 0;
     this.unreachable = null;
+    // Whether the page shows the table: said in the hello and whenever it changes, so that the
+    // server tells this player by Web Push only when no page of theirs is in view, and gives the
+    // seat back from the stand-in when the page is shown again.
+    this.saidVisible = null;
+    this.onVisibility = () => this.sayVisibility();
+    document.addEventListener("visibilitychange", this.onVisibility);
+    // The service worker says so when the player tapped a notification about this room.
+    this.onWorker = (event) => {
+      const data = event.data || {};
+      if (data.type === "unokit-back" && data.room === this.code) this.comeBack();
+    };
+    if ("serviceWorker" in navigator) navigator.serviceWorker.addEventListener("message", this.onWorker);
     this.open();
+  }
+
+  /** Whether the page is in view now. */
+  static visible() {
+    return document.visibilityState !== "hidden";
+  }
+
+  sayVisibility() {
+    const visible = RoomConnection.visible();
+    if (this.seat === null || this.saidVisible === visible || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    this.saidVisible = visible;
+    this.ws.send(JSON.stringify({ type: "visibility", visible }));
+  }
+
+  /** The player came back from a notification: take the seat back from the stand-in now. */
+  comeBack() {
+    if (this.token && this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "back", token: this.token }));
   }
 
   open(target = null) {
@@ -152,6 +181,8 @@ export class RoomConnection {
       if (this.token) hello.token = this.token;
       else if (this.role === "player" || this.name) hello.name = this.name;
       hello.player = memory.identity(); // a spectator too: the room tells people apart by it
+      this.saidVisible = RoomConnection.visible();
+      if (!this.saidVisible) hello.visible = false;
       if (this.hostToken) hello.host_token = this.hostToken;
       if (this.redirects < MOST_REDIRECTS) {
         hello.redirects = true;
@@ -200,6 +231,8 @@ export class RoomConnection {
 
   close() {
     this.closedForGood = true;
+    document.removeEventListener("visibilitychange", this.onVisibility);
+    if ("serviceWorker" in navigator) navigator.serviceWorker.removeEventListener("message", this.onWorker);
     clearTimeout(this.timer);
     if (this.ws) this.ws.close();
   }
@@ -226,6 +259,7 @@ export class RoomConnection {
       if (msg.token) this.token = msg.token;
       this.handlers.onStatus("connected");
       this.handlers.onWelcome(msg);
+      this.sayVisibility(); // it changed while the hello was on its way
     } else if (msg.type === "state") {
       performance.mark("unokit:state", { detail: msg.version });
       const moved = msg.version !== this.version;

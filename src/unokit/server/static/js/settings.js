@@ -1,8 +1,12 @@
 // The sound and alert settings, behind the speaker button of the bar: sound on or off, the
-// volume (both remembered in this browser), and the permission for "your turn" notifications.
+// volume (both remembered in this browser), the permission for "your turn" notifications while
+// the page is in the background, and the switch for notifications when the page is closed
+// (Web Push: push.js), with the kinds of message the player wants.
 
 import { askNotifications, notificationsAllowed } from "./alerts.js";
 import { clear, h } from "./dom.js";
+import { ServerError, errorText } from "./net.js";
+import { pushInfo, pushSettings, pushSupported, subscribePush, unsubscribePush } from "./push.js";
 import { playSound, saveSoundSettings, soundSettings, unlockAudio } from "./sound.js";
 import { t } from "./i18n.js";
 
@@ -23,6 +27,63 @@ function icon(muted) {
   if (muted) path("M16 9l5 6M21 9l-5 6", { stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round", fill: "none" });
   else path("M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12", { stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round", fill: "none" });
   return svg;
+}
+
+/** Why notifications when the page is closed could not be turned on, in words. */
+function pushProblem(err) {
+  if (err.code === "unsupported") return t("push.unsupported");
+  if (err.code === "denied") return t("push.denied");
+  if (err instanceof ServerError) return errorText(err);
+  return t("push.failed"); // the browser's push service refused or did not answer
+}
+
+/**
+ * The switch for notifications when the page is closed, and one check box per kind of message
+ * (shown while it is on). Nothing is asked of the browser until the player turns it on.
+ */
+function pushFields(kinds) {
+  const box = h("fieldset.push-settings", {}, h("legend", {}, t("push.section")));
+  let problem = "";
+  let busy = false;
+  const render = () => {
+    const settings = pushSettings();
+    const chosen = settings.kinds || kinds;
+    const supported = pushSupported();
+    const blocked = supported && Notification.permission === "denied";
+    const toggle = h("button.push-switch#push-switch", { type: "button", role: "switch", "aria-checked": String(settings.on), disabled: !supported || blocked || busy || undefined, onclick: async () => {
+      busy = true;
+      problem = "";
+      render();
+      try {
+        if (pushSettings().on) await unsubscribePush();
+        else await subscribePush(chosen);
+      } catch (err) {
+        problem = pushProblem(err);
+      }
+      busy = false;
+      render();
+    } }, h("span.switch-track", { "aria-hidden": "true" }), h("span", {}, t("push.switch")));
+    const state = !supported ? t("push.unsupported") : blocked ? t("push.denied") : problem || (settings.on ? t("push.on") : t("push.off"));
+    const kindBoxes = settings.on ? h("div.push-kinds", { role: "group", "aria-label": t("push.kinds") }, kinds.map((kind) => {
+      const input = h(`input#push-${kind}`, { type: "checkbox", checked: chosen.includes(kind) || undefined, dataset: { kind }, disabled: busy || undefined });
+      input.addEventListener("change", async () => {
+        const wanted = kinds.filter((k) => (k === kind ? input.checked : (pushSettings().kinds || kinds).includes(k)));
+        busy = true;
+        problem = "";
+        try {
+          await subscribePush(wanted);
+        } catch (err) {
+          problem = pushProblem(err);
+        }
+        busy = false;
+        render();
+      });
+      return h("div.field.check", {}, input, h("label", { for: `push-${kind}` }, t(`push.kind.${kind}`)));
+    })) : null;
+    clear(box).append(...[h("legend", {}, t("push.section")), toggle, h("p.hint#push-state", { role: "status" }, state), kindBoxes, h("p.hint", {}, t("push.help"))].filter(Boolean));
+  };
+  render();
+  return box;
 }
 
 /** The speaker button and its panel; returns the button's container for the bar. */
@@ -53,7 +114,14 @@ export function soundControl() {
       h("div.field", {}, h("label", { for: "volume" }, t("sound.volume")), volume),
       h("div.field", {}, notify, notifyState ? h("span.hint", {}, notifyState) : null, h("span.hint", {}, t("sound.notify_help"))),
     );
+    if (pushKinds.length) panel.append(pushFields(pushKinds));
   };
+  // The server says whether it sends notifications when the page is closed, and of what.
+  let pushKinds = [];
+  pushInfo().then((info) => {
+    pushKinds = info.enabled ? info.kinds : [];
+    if (!panel.hidden) render();
+  }, () => {});
   button.addEventListener("click", () => {
     const open = panel.hidden;
     panel.hidden = !open;

@@ -8,7 +8,8 @@
 // them. A replay draws the same table read-only (`readOnly`): nothing to act on.
 
 import { avatarSvg } from "./avatars.js";
-import { cardNode, catalog, colorTitle, colorWords, faceOf, faceOrder, faceTitle, faceValueOrder, parseFace, symbolGlyph } from "./cards.js";
+import { cardNode, catalog, colorTitle, colorWords, faceOf, faceOrder, faceTitle, faceValueOrder, parseFace, symbolGlyph, useVariant }
+  from "./cards.js";
 import { clear, h, shortName } from "./dom.js";
 import { gameOverDialog, roundSummaryPanel, summaryTable } from "./dialogs.js";
 import { mutedIn, reactionButton } from "./chat.js";
@@ -19,8 +20,16 @@ import { actionLabel, colorLabel, groupActions, promptMessage, waitingWords } fr
 import { playSound } from "./sound.js";
 import { N_, languageSwitcher, say, t } from "./i18n.js";
 import { botStrength, rulesOn } from "./options.js";
+import { announce, announceUrgent } from "./announce.js";
+import { keySettings, tableCommand } from "./shortcuts.js";
+import { handWords, movesWords, seatWords, tableWords } from "./readout.js";
+import { MoveBox } from "./textmode.js";
+import { typedMoves } from "./typed.js";
 
 const SORT_KEY = "unokit.sort";
+
+/** What can take the focus inside a region of the table. */
+const FOCUSABLE = "button:not([disabled]), input:not([disabled]), select:not([disabled]), a[href], [tabindex='0']";
 
 function sideIndex(obs, variant) {
   const index = variant.side_names.indexOf(obs.side);
@@ -100,12 +109,21 @@ export class TableView {
     this.chat = null; // the room's chat panel, shown in the drawer (set by the room page)
     this.playAgain = null; // () => the play-again area of a finished game (set by the room page)
     this.hostControls = null; // () => the host's seat controls (set by the room page)
+    this.announced = null; // how many lines of this game's log were said (null: none heard yet)
+    this.urgentSaid = ""; // the last decision or chance said at once, so that it is said once
+    this.lastFocus = null; // where the focus was in the table (focusMark), to put it back after a redraw
+    this.focusHandler = () => { this.lastFocus = this.focusMark(); };
+    root.addEventListener("focusin", this.focusHandler);
+    this.settingsHandler = () => this.render();
+    document.addEventListener("unokit:keys", this.settingsHandler);
+    this.moveBox = new MoveBox(() => typedMoves(this), (words) => announceUrgent(words));
   }
 
   destroy() {
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("pointerdown", this.outsideHandler);
+    document.removeEventListener("unokit:keys", this.settingsHandler);
     this.resize.disconnect();
   }
 
@@ -163,6 +181,9 @@ export class TableView {
           : (yours ? N_("table.revealed_failed_yours") : N_("table.revealed_failed"));
         const text = t(key, { player: names[event.target] });
         this.note("challenge", text, { cards: event.revealed, seconds: 10 });
+        // Said with the cards the note shows, by their names.
+        const side = obs ? sideIndex(obs, this.variant) : 0;
+        announce(`${text} ${event.revealed.map((card) => faceTitle(faceOf(card, side))).join(t("list.separator"))}`);
       }
     }
     if (!previous || previous.version !== state.version) {
@@ -174,6 +195,33 @@ export class TableView {
     this.render();
     animateEvents(this.root, before, state.events || [], me, state.version);
     this.sounds(state.events || [], obs);
+    this.sayUrgent(obs);
+  }
+
+  /**
+   * Say at once what cannot wait: a decision that comes to the reader (its question), a player
+   * the reader may catch, a card the reader may jump in with, a UNO the reader forgot. Each is
+   * said once, when it comes.
+   * @param {Object|null} obs the observation
+   */
+  sayUrgent(obs) {
+    if (!obs || this.readOnly || this.me === null) return;
+    const said = [];
+    if (this.myDecision()) said.push(`${this.state.version}:${this.promptText()}`);
+    const { other } = groupActions(obs);
+    const names = this.names();
+    const chances = other.filter((a) => a.verb === "catch").map((a) => t("read.may_catch", { player: names[a.seat] }));
+    if (obs.legal_actions.some((a) => a === "uno")) chances.push(t("read.forgot_uno"));
+    const jumps = this.myDecision() ? [] : [...groupActions(obs).byCard.keys()];
+    if (jumps.length) chances.push(t("read.may_jump"));
+    const key = [...said, ...chances].join("|");
+    if (!key || key === this.urgentSaid) {
+      this.urgentSaid = key;
+      return;
+    }
+    this.urgentSaid = key;
+    const words = [this.myDecision() ? this.promptText() : "", ...chances].filter(Boolean);
+    announceUrgent(words.join(" "));
   }
 
   /**
@@ -201,6 +249,28 @@ export class TableView {
       this.log.push(...state.lines.map((line) => ({ line, standin })));
       this.lastMove = state.lines;
     }
+    this.sayNewLines(state);
+  }
+
+  /**
+   * Say every line of the log once, politely, in the log's words: none of the history a page
+   * gets when it comes to the table, and after a reconnect only the lines it had not said.
+   * @param {Object} state a state message
+   */
+  sayNewLines(state) {
+    if (this.readOnly) return;
+    const game = state.room.game_no;
+    if (this.announced === null || this.announced.game !== game) {
+      const fresh = this.announced !== null || !state.log;
+      this.announced = { game, count: fresh ? 0 : this.log.length };
+    }
+    if (this.log.length < this.announced.count) this.announced.count = this.log.length;
+    const names = this.names();
+    for (const entry of this.log.slice(this.announced.count)) {
+      const words = say(entry.line, names);
+      announce(entry.standin ? `${words} (${t("table.log_standin")})` : words);
+    }
+    this.announced.count = this.log.length;
   }
 
   updateRoom(room) {
@@ -213,6 +283,7 @@ export class TableView {
   showError(message) {
     this.error = message;
     this.render();
+    announceUrgent(message);
   }
 
   /** A short notice over the table (replacing one of the same kind). */
@@ -270,20 +341,50 @@ export class TableView {
   }
 
   // ------------------------------------------------------------------ keyboard
-  /** The keys of the shared key map (GET /api/catalog "keys"), by command. */
-  keyCommand(key) {
-    for (const binding of catalog().keys) if (binding.keys.includes(key)) return binding.command;
-    return null;
+  /**
+   * What the table looks like to the readout (readout.js).
+   * @returns {import("./readout.js").Seen}
+   */
+  seen() {
+    const obs = this.state.observation;
+    return { obs, room: this.room, me: this.me, names: this.names(), myTurn: this.myDecision(), side: sideIndex(obs, this.variant) };
+  }
+
+  /**
+   * Read part of the table out, at once (the keys H, T, R; "hand", "table", "moves" typed).
+   * @param {string} what "hand", "table" or "moves"
+   */
+  readOut(what) {
+    if (!this.state || !this.state.observation) return;
+    const seen = this.seen();
+    if (what === "hand") announceUrgent(handWords(seen));
+    else if (what === "table") announceUrgent(`${tableWords(seen, (seat) => this.seatStatus(seat))}. ${this.promptText()}`);
+    else announceUrgent(movesWords(this.log, this.names()));
+  }
+
+  /** Put the focus in the field of text mode, when it is on. */
+  focusTyping() {
+    const field = this.root.querySelector("#move-text");
+    if (field instanceof HTMLElement) field.focus();
   }
 
   onKey(event) {
-    if (!this.state || event.altKey || event.ctrlKey || event.metaKey) return;
-    const target = event.target;
-    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
-    if (document.querySelector("dialog[open]")) return;
-    const key = event.key.toLowerCase();
-    const command = this.keyCommand(key);
+    if (!this.state) return;
+    const found = tableCommand(event, catalog().keys);
+    if (!found) return;
+    const { command, key } = found;
     if (this.readOnly && command !== "log") return; // a replay's own keys step through it
+    const reads = { read_hand: "hand", read_table: "table", read_moves: "moves" };
+    if (reads[command]) {
+      this.readOut(reads[command]);
+      event.preventDefault();
+      return;
+    }
+    if (command === "type") {
+      this.focusTyping();
+      event.preventDefault();
+      return;
+    }
     const click = (selector) => {
       const node = this.root.querySelector(selector);
       if (node && !node.disabled) {
@@ -353,11 +454,57 @@ export class TableView {
   }
 
   // ------------------------------------------------------------------ drawing
+  /**
+   * Where the focus is in the table: the element, its key (data-key: the same control drawn
+   * again), the region it is in and its place among that region's controls; null outside.
+   * @returns {{element: HTMLElement, key: string|null, region: string|null, index: number,
+   *   selection: number[]|null}|null}
+   */
+  focusMark() {
+    const active = document.activeElement;
+    if (!(active instanceof HTMLElement) || !this.root.contains(active)) return null;
+    const region = active.closest("[data-region]");
+    const controls = region ? [...region.querySelectorAll(FOCUSABLE)] : [];
+    const field = active instanceof HTMLInputElement ? active : null;
+    return {
+      element: active,
+      key: active.dataset.key || null,
+      region: region instanceof HTMLElement ? region.dataset.region || null : null,
+      index: controls.indexOf(active),
+      selection: field && field.selectionStart !== null ? [field.selectionStart, field.selectionEnd || 0] : null,
+    };
+  }
+
+  /**
+   * Put the focus back where it was after the table was drawn again: on the same element, or
+   * the control drawn for the same thing, or the one now at its place in its region (the next
+   * card when a card was played), or the decision. A focus the reader moved out of the table
+   * stays where it is.
+   * @param {ReturnType<TableView["focusMark"]>} mark
+   */
+  restoreFocus(mark) {
+    const active = document.activeElement;
+    if (!mark || (active && active !== document.body && !this.root.contains(active))) return;
+    if (this.root.contains(active) && active !== this.root) return;
+    const put = (node) => {
+      node.focus({ preventScroll: true });
+      if (mark.selection && node instanceof HTMLInputElement) node.setSelectionRange(mark.selection[0], mark.selection[1]);
+    };
+    if (mark.element.isConnected) return put(mark.element);
+    const again = mark.key ? this.root.querySelector(`[data-key="${CSS.escape(mark.key)}"]`) : null;
+    if (again instanceof HTMLElement) return put(again);
+    const region = mark.region ? this.root.querySelector(`[data-region="${mark.region}"]`) : null;
+    const controls = region ? [...region.querySelectorAll(FOCUSABLE)].filter((n) => n instanceof HTMLElement && !n.hidden) : [];
+    const near = controls[Math.min(Math.max(mark.index, 0), controls.length - 1)];
+    const fallback = near || this.root.querySelector('[data-region="prompt"]');
+    if (fallback instanceof HTMLElement) put(fallback);
+  }
+
   render() {
     const state = this.state;
     if (!state) return;
-    const active = document.activeElement;
-    const focused = active && active.dataset ? active.dataset.key : null;
+    const mark = this.focusMark() || (document.activeElement === document.body ? this.lastFocus : null);
+    const firstDrawing = !this.root.querySelector('[data-region="prompt"]');
     const drawerOpen = this.root.querySelector('[data-region="log"].open') !== null;
     const handScroll = this.root.querySelector(".hand") ? this.root.querySelector(".hand").scrollLeft : 0;
     const obs = state.observation;
@@ -370,6 +517,7 @@ export class TableView {
       return;
     }
     const variant = this.variant;
+    useVariant(this.room.variant);
     const side = sideIndex(obs, variant);
     const sideColors = variant.side_colors[side] || variant.side_colors[0];
     const mine = this.me !== null;
@@ -389,11 +537,14 @@ export class TableView {
     if (handList) handList.scrollLeft = handScroll;
     this.layoutSeats();
     this.layoutHand();
-    if (focused) {
-      const again = this.root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
-      if (again) again.focus({ preventScroll: true });
-    }
     this.setBusy(this.conn.busy);
+    if (mark) this.restoreFocus(mark);
+    else if (firstDrawing && (!document.activeElement || document.activeElement === document.body)) {
+      // The table has just come: the reader is put at the decision, inside the table.
+      this.root.querySelector('[data-region="prompt"]')?.focus({ preventScroll: true });
+    }
+    this.lastFocus = this.focusMark() || this.lastFocus;
+    this.moveBox.refresh();
     this.tick();
   }
 
@@ -467,8 +618,7 @@ export class TableView {
     const count = obs.hand_sizes[seat];
     const status = this.seatStatus(seat);
     const points = t("n.points", { count: obs.scores[seat] });
-    const label = [names[seat], t("n.cards", { count }), points, status, active ? waitingWords(obs, names[seat]) : ""]
-      .filter(Boolean).join(", ");
+    const label = seatWords(this.seen(), seat, status);
     const item = h(`li.seat${active ? ".to-act" : ""}`, {
       "aria-current": active ? "true" : undefined,
       "aria-label": label,
@@ -544,9 +694,8 @@ export class TableView {
    * by assistive technology as it changes. */
   renderLastMove() {
     const words = lastMoveWords(this.lastMove, this.me, this.names());
-    const attrs = { "data-region": "last-move", role: "status", "aria-live": "polite", "aria-atomic": "true" };
-    attrs["aria-label"] = t("table.last_move");
-    return h("p.last-move", attrs, words);
+    // Not a live region: every line of the move is said once by the announcer (announce.js).
+    return h("p.last-move", { "data-region": "last-move" }, words);
   }
 
   /** The stand-in's moves for this reader, and whether the reader is away (a stand-in plays
@@ -571,7 +720,7 @@ export class TableView {
   renderNotes(obs, side, sideColors) {
     const now = Date.now();
     this.notes = this.notes.filter((n) => !n.until || n.until > now);
-    const box = h("div.notes", { role: "status" });
+    const box = h("div.notes");
     const { moves, away } = this.standin();
     if (away || moves > this.standinSeen) {
       // A stand-in bot played (or plays) this seat: say so, and give the seat back on request.
@@ -599,8 +748,9 @@ export class TableView {
 
   renderPrompt(obs, side, sideColors, mine) {
     const names = this.names();
-    const box = h("section.prompt", { "data-region": "prompt", "aria-label": t("table.your_decision"), "aria-live": "polite" });
-    const choices = h("div.choices");
+    const box = h("section.prompt", { "data-region": "prompt", "aria-label": t("table.your_decision"), tabindex: "-1",
+      dataset: { key: "prompt" } });
+    const choices = h("div.choices", { role: "group", "aria-labelledby": "prompt-message" });
     let message = "";
     const { other } = mine ? groupActions(obs) : { other: [] };
     const myTurn = this.myDecision();
@@ -657,8 +807,9 @@ export class TableView {
     if ((obs.over || phase === "finished") && this.overClosed === this.room.game_no) {
       choices.append(h("button#show-result", { type: "button", onclick: () => { this.overClosed = null; this.render(); } }, t("table.show_result")));
     }
-    if (this.error) box.append(h("p.error", { role: "alert" }, this.error));
-    box.append(h("p.message", {}, message), choices);
+    if (this.error) box.append(h("p.error", {}, this.error));
+    box.append(h("p.message#prompt-message", {}, message), choices);
+    if (mine && !this.readOnly && keySettings().typing && phase !== "finished") box.append(this.moveBox.element);
     return box;
   }
 
@@ -678,6 +829,13 @@ export class TableView {
     this.act(usable[0].text);
   }
 
+  /** Say UNO with the next play, or not (the UNO button's toggle; "uno" typed). */
+  armUno() {
+    this.unoArmed = !this.unoArmed;
+    if (this.unoArmed) playSound("uno");
+    this.render();
+  }
+
   /** The big UNO button: arms the call that goes with your next play, or calls it late. */
   unoButton(obs) {
     const late = obs.legal_actions.find((a) => a === "uno" || a.startsWith("uno "));
@@ -693,11 +851,7 @@ export class TableView {
       disabled: off || undefined,
       onclick: () => {
         if (late) this.act(late);
-        else {
-          this.unoArmed = !this.unoArmed;
-          if (this.unoArmed) playSound("uno");
-          this.render();
-        }
+        else this.armUno();
       },
     }, t("table.uno"));
   }
@@ -760,7 +914,7 @@ export class TableView {
         localStorage.setItem(SORT_KEY, this.sort);
         this.render();
       },
-    }, sorted ? "1→9" : "●◆▲■");
+    }, sorted ? "1→9" : ["red", "yellow", "green", "blue"].map((c) => symbolGlyph(c)).join("")); // the deck's own marks
     const info = `${t("n.cards", { count: obs.hand.length })} · ${t("n.points", { count: obs.scores[me] })}`;
     const box = h("div.hand-head", { "data-region": "self", "aria-label": t("table.you"), dataset: { seatBox: String(me) } },
       this.avatar(names[me] || "", me, active),
@@ -890,20 +1044,23 @@ export class TableView {
   renderDrawer(obs) {
     const tabs = [["log", t("table.events")], ["scores", t("table.scores_tab")], ["room", t("table.room_tab")]];
     const drawer = h("aside.drawer", { "data-region": "log", "aria-label": t("table.sidebar") });
-    const bar = h("div.drawer-tabs", { role: "tablist" });
+    // The tabs are a tablist of their own; the close button sits beside them, outside it.
+    const bar = h("div.drawer-tabs");
+    const tabList = h("div.tab-list", { role: "tablist", "aria-label": t("table.sidebar") });
+    bar.append(tabList);
     for (const [name, label] of tabs) {
-      bar.append(h("button.drawer-tab", { type: "button", role: "tab", id: `tab-${name}`, "aria-selected": String(this.drawerTab === name), "aria-controls": `panel-${name}`, onclick: () => { this.drawerTab = name; this.render(); this.root.querySelector(`#tab-${name}`)?.focus(); } }, label));
+      tabList.append(h("button.drawer-tab", { type: "button", role: "tab", id: `tab-${name}`, "aria-selected": String(this.drawerTab === name), "aria-controls": `panel-${name}`, onclick: () => { this.drawerTab = name; this.render(); this.root.querySelector(`#tab-${name}`)?.focus(); } }, label));
     }
     bar.append(h("button.close-drawer", { type: "button", "aria-label": t("table.close"), onclick: () => this.toggleDrawer(false) }, "✕"));
     drawer.append(bar);
-    const logPanel = h("div.drawer-panel#panel-log", { role: "tabpanel", "aria-labelledby": "tab-log", hidden: this.drawerTab !== "log" || undefined });
+    const logPanel = h("div.drawer-panel#panel-log", { role: "tabpanel", tabindex: "0", "aria-labelledby": "tab-log", hidden: this.drawerTab !== "log" || undefined });
     const list = this.logElement();
     logPanel.append(list);
     requestAnimationFrame(() => { logPanel.scrollTop = logPanel.scrollHeight; });
-    const scorePanel = h("div.drawer-panel#panel-scores", { role: "tabpanel", "aria-labelledby": "tab-scores", hidden: this.drawerTab !== "scores" || undefined });
+    const scorePanel = h("div.drawer-panel#panel-scores", { role: "tabpanel", tabindex: "0", "aria-labelledby": "tab-scores", hidden: this.drawerTab !== "scores" || undefined });
     scorePanel.append(this.renderScores(obs));
     if (this.summary) scorePanel.append(h("h3", {}, t("summary.last_round")), summaryTable(this, this.summary));
-    const roomPanel = h("div.drawer-panel#panel-room", { role: "tabpanel", "aria-labelledby": "tab-room", hidden: this.drawerTab !== "room" || undefined });
+    const roomPanel = h("div.drawer-panel#panel-room", { role: "tabpanel", tabindex: "0", "aria-labelledby": "tab-room", hidden: this.drawerTab !== "room" || undefined });
     roomPanel.append(this.renderRoomFacts());
     drawer.append(logPanel, scorePanel, roomPanel);
     // The room's chat (the room page's panel, the same element at every redraw) under the tabs.
@@ -919,7 +1076,7 @@ export class TableView {
    */
   logElement() {
     if (!this.logList) {
-      this.logList = h("ol.log", { "aria-label": t("table.log_label"), "aria-live": "polite", "aria-relevant": "additions" });
+      this.logList = h("ol.log", { "aria-label": t("table.log_label") });
     }
     const list = this.logList;
     if (this.logDrawn !== this.log) clear(list); // replaced: drawn again from its first line

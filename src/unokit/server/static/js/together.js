@@ -5,6 +5,7 @@
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { forgetPush } from "./push.js";
 
 // ---------------------------------------------------------------------- play again
 
@@ -212,6 +213,7 @@ export function myGamesPage(app, catalog) {
         if (!confirm(t("together.forget_confirm"))) return;
         await api("/api/my-games/forget", { player: memory.identity() });
         memory.forgetIdentity();
+        await forgetPush().catch(() => {}); // the server deleted its subscriptions; the browser drops its own
         draw();
       },
     }, t("together.forget_me"))));

@@ -152,7 +152,7 @@ export function sheetPage(app, catalog) {
       page.append(newForm());
       return;
     }
-    page.append(h("div.table-scroll", {}, sheetTable()));
+    page.append(h("div.table-scroll", { tabindex: "0" }, sheetTable())); // scrolled by keys too
     const last = sheet.rounds_played[sheet.rounds_played.length - 1];
     const winners = last && last.winners;
     if (winners) page.append(h("p.game-over#sheet-over", { role: "status" }, t("table.game_over", { winners: winners.join(t("list.separator")) })));
@@ -237,7 +237,7 @@ export function launcherPage(app, catalog) {
         body.append(h("tr", {}, h("th", { scope: "row" }, t(`option.launcher.${model}`)), h("td", {}, `${(100 * s.fire_rate).toFixed(1)} %`), h("td", {}, s.presses_to_first_fire.toFixed(2)), h("td", {}, `${s.cards_per_fire_mean.toFixed(2)} ± ${s.cards_per_fire_sd.toFixed(2)}`), h("td", {}, `${s.cards_per_press_mean.toFixed(2)} ± ${s.cards_per_press_sd.toFixed(2)}`)));
       }
       table.append(body);
-      page.append(h("div.table-scroll", {}, table));
+      page.append(h("div.table-scroll", { tabindex: "0" }, table)); // scrolled by keys too
     }
   }
 
