@@ -12,6 +12,7 @@ only, so a script of typed lines plays a whole game.
 
 from __future__ import annotations
 
+import os
 import select
 import time
 from collections.abc import Callable
@@ -63,28 +64,42 @@ def command_of(text: str) -> str | None:
 
 class Lines:
     """Lines read from ``stream``, with room to put one back (a line typed during a window
-    that was not meant for it). ``ready`` waits for a line, as long as ``seconds``."""
+    that was not meant for it). ``ready`` waits for a line, as long as ``seconds``.
+
+    A stream with a descriptor is read through it, unbuffered by Python, so that a line typed
+    (or piped) ahead is never hidden in a buffer while ``ready`` asks the descriptor."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.back: list[str | None] = []
+        self.pending = b""
+        self.ended = False
+        try:
+            self.fd: int | None = stream.fileno()
+        except (OSError, ValueError, AttributeError):
+            self.fd = None  # an in-memory stream: always ready
 
     def ready(self, seconds: float) -> bool:
-        if self.back:
+        if self.back or self.fd is None or self.ended or b"\n" in self.pending:
             return True
-        try:
-            fd = self.stream.fileno()
-        except (OSError, ValueError, AttributeError):
-            return True  # an in-memory stream is always ready
-        readable, _, _ = select.select([fd], [], [], max(seconds, 0.0))
+        readable, _, _ = select.select([self.fd], [], [], max(seconds, 0.0))
         return bool(readable)
 
     def read(self) -> str | None:
         """The next line without its end, or ``None`` once the input has ended."""
         if self.back:
             return self.back.pop()
-        line = self.stream.readline()
-        return None if line == "" else line.rstrip("\r\n")
+        if self.fd is None:
+            line = self.stream.readline()
+            return None if line == "" else line.rstrip("\r\n")
+        while b"\n" not in self.pending and not self.ended:
+            chunk = os.read(self.fd, 4096)
+            self.ended = not chunk
+            self.pending += chunk
+        if not self.pending:
+            return None
+        raw, _, self.pending = self.pending.partition(b"\n")
+        return raw.decode("utf-8", errors="replace").rstrip("\r")
 
     def unread(self, line: str | None) -> None:
         self.back.append(line)
@@ -208,7 +223,9 @@ class PlainGame:
         if mine and self.catch_window > 0:
             w = self.words
             notice = w.t("read.forgot_uno") if exposed == self.viewer else w.t("read.may_catch", player=exposed)
-            action = self.window(f"{notice} ({w.t('play.catch_keys')})", mine, reactions[0].after if reactions else None)
+            action = self.window(
+                f"{notice} ({w.t('play.catch_keys')})", mine, reactions[0].after if reactions else None
+            )
             if action is not None and self.viewer is not None:
                 self.perform(action, self.viewer, reactions=False)
                 return
@@ -250,21 +267,29 @@ class PlainGame:
             self.say(w.t("play.game_over", winners=list(summary.winners)))
             return
         self.say(w.t("plain.next_round"))
-        line = self.lines.read()
-        if line is None or command_of(line) == "quit":
+        answer = self.lines.read()
+        if answer is None or command_of(answer) == "quit":
             raise Quit
 
     # ------------------------------------------------------------------ a person's decision
     def choices(self, prompt: Prompt) -> list[Choice]:
-        """The numbered answers of ``prompt``: each card that may go now (naming a colour next
-        when it must), then the other answers."""
+        """The numbered answers of ``prompt``: each card that may go now, once for identical
+        cards (naming a colour next when it must), then the other answers."""
         if not prompt.pick_from_hand:
             return list(prompt.choices)
-        cards = [
-            naming_a_color(faces.title(card.face), self.session.card_actions(prompt.seat, card.card))
-            for card in prompt.hand
-            if card.legal
-        ]
+        cards: list[Choice] = []
+        seen: set[tuple[str, str | None]] = set()
+        legal = [card for card in prompt.hand if card.legal]
+        faces_shown = [card.face for card in legal]
+        for card in legal:
+            actions = self.session.card_actions(prompt.seat, card.card)
+            if not actions or (card.face, card.back) in seen:  # two identical cards: one move
+                continue
+            seen.add((card.face, card.back))
+            label = faces.title(card.face)
+            if card.back is not None and faces_shown.count(card.face) > 1:  # told apart by their backs
+                label += f" ({self.words.t('play.back', card=faces.label(card.back))})"
+            cards.append(naming_a_color(label, actions))
         return cards + list(prompt.choices)
 
     def show(self, question: str, choices: list[Choice]) -> None:
@@ -396,9 +421,7 @@ class PlainGame:
         legal = {a.card for a in game.legal_actions(seat) if a.kind != CATCH and a.kind != UNO}
         turn = game.to_act == seat
         hand = session.hand(seat, legal if turn else set())
-        names = [
-            w.t("read.card_playable", card=c.face) if c.legal else faces.title(c.face) for c in hand
-        ]
+        names = [w.t("read.card_playable", card=c.face) if c.legal else faces.title(c.face) for c in hand]
         return w.t("read.hand", cards=w.t("n.cards", count=len(hand)), list=catalog().join(names))
 
     def table_words(self) -> str:
@@ -409,7 +432,9 @@ class PlainGame:
         game = session.game
         view = session.views[self.viewer if self.viewer is not None else 0]
         parts = [w.t("read.top", card=game.face_text(game.top_card))] if game.discard else []
-        parts.append(f"{w.t('table.color_in_play')}: {faces.color_label(COLOR_NAMES[game.color] if game.color >= 0 else None)}")
+        parts.append(
+            f"{w.t('table.color_in_play')}: {faces.color_label(COLOR_NAMES[game.color] if game.color >= 0 else None)}"
+        )
         parts.append(w.direction("clockwise" if game.direction == 1 else "counterclockwise"))
         if game.launcher is not None:
             parts.append(w.t("n.play.launcher_inside", count=view.draw_size))
