@@ -91,14 +91,8 @@ def test_a_bad_line_gets_a_clear_answer_and_the_question_again(tmp_path: Path) -
         plain.ask(0)
     text = out.getvalue()
     w = s.words
-    assert (
-        w.t(
-            "text.unknown",
-            text="hello there",
-            moves=catalog().join(a.text for a in game.legal_actions(0) if a.kind not in (CATCH, UNO)),
-        )
-        in text
-    )
+    answers = catalog().join(f"{k} ({c.label})" for k, c in enumerate(choices, 1))
+    assert w.t("text.unknown", text="hello there", moves=answers) in text
     assert w.t("plain.no_choice", answer=str(len(choices) + 1), high=len(choices)) in text
     assert text.count(prompt.message) == 3  # asked, then asked again after each bad line
     assert len(game.moves) == before  # nothing was played
@@ -113,10 +107,16 @@ def test_a_beginning_that_fits_several_moves_says_which(tmp_path: Path) -> None:
         assert seat is not None
         action = s.bot_act(seat) if seat else next(a for a in game.legal_actions(0) if a.kind not in (CATCH, UNO))
         plain.perform(action, seat)
-    plays = [a.text for a in game.legal_actions(0) if a.text.startswith("play ") and not a.uno]
-    assert plain.answer("play", 0, plain.choices(s.prompt(0)), "?") is None
-    assert s.words.t("text.which", text="play", moves=catalog().join(plays)) in out.getvalue()
-    assert plain.answer(plays[0], 0, plain.choices(s.prompt(0)), "?") is not None
+    choices = plain.choices(s.prompt(0))
+    plays = [(k, c) for k, c in enumerate(choices, 1) if c.action.kind == "play"]
+    assert plain.answer("play", 0, choices, "?") is None
+    listed = catalog().join(f"{k} ({c.label})" for k, c in plays)
+    assert s.words.t("text.which", text="play", moves=listed) in out.getvalue()
+    # the whole notation of a move, or the words of its answer, play it
+    first = plays[0][1]
+    assert plain.answer(first.action.text, 0, choices, "?") == first.action
+    if not first.colors:
+        assert plain.answer(first.label.lower(), 0, choices, "?") == first.action
 
 
 @pytest.mark.parametrize(

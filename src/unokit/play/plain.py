@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import select
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from ..bots import bot_label
@@ -46,6 +46,12 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 _READ_KEYS = {"hand": "text.read.hand", "table": "text.read.table", "moves": "text.read.moves"}
 #: How many lines of the log ``moves`` reads again.
 LAST_LINES = 6
+
+
+def _move(action: Action) -> tuple[str, int, int, int]:
+    """What an action does, whether or not it calls UNO with it."""
+    kind, card, color, _uno, seat = action.key
+    return (kind, card, color, seat)
 
 
 class Quit(Exception):
@@ -354,16 +360,33 @@ class PlainGame:
         wanted = text.lower()
         if wanted in names:
             return legal[names.index(wanted)]
-        matching = [n for n in names if n.startswith(wanted)]
+        matching = [a for a, name in zip(legal, names, strict=True) if name.startswith(wanted)]
         if len(matching) == 1:
-            return legal[names.index(matching[0])]
-        if matching:
-            self.say(w.t("text.which", text=text, moves=catalog().join(matching)))
+            return matching[0]
+        # the notation names engine words; a player reads the answers by their numbers and words
+        number_of = {
+            _move(action): k
+            for k, choice in enumerate(choices, 1)
+            for action in (choice.action, *(c.action for c in choice.colors))
+        }
+        numbers = sorted({number_of[_move(a)] for a in matching if _move(a) in number_of})
+        if not numbers:  # the words of an answer: "red 8", «красная 8»
+            numbers = [k for k, choice in enumerate(choices, 1) if choice.label.lower().startswith(wanted)]
+            if len(numbers) == 1:
+                choice = choices[numbers[0] - 1]
+                return self.pick_color(choice, seat) if choice.colors else choice.action
+        if len(numbers) > 1:
+            self.say(w.t("text.which", text=text, moves=self.answers(choices, numbers)))
         else:
-            self.say(w.t("text.unknown", text=text, moves=catalog().join(names)))
+            self.say(w.t("text.unknown", text=text, moves=self.answers(choices, range(1, len(choices) + 1))))
             self.say(w.t("plain.commands"))
         self.show(question, choices)
         return None
+
+    @staticmethod
+    def answers(choices: list[Choice], numbers: Iterable[int]) -> str:
+        """Answers by number and words: ``1 (Red 8), 2 (Green 5)``."""
+        return catalog().join(f"{k} ({choices[k - 1].label})" for k in numbers)
 
     def pick_color(self, choice: Choice, seat: int) -> Action | None:
         """Ask the colour ``choice`` names; ``None`` (and the question again) when the line is
