@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from unokit.bots.habits import Habits
 from unokit.core.actions import CATCH, UNO
 from unokit.i18n import catalog
 from unokit.play.commands import make_setup
@@ -164,3 +165,30 @@ def test_every_command_has_its_words() -> None:
             assert command_of(name) == command
             assert command_of(f"  {name.upper()} ") == command
     assert command_of("play red 5") is None
+
+
+@pytest.mark.parametrize("typed", ["c", "1"])
+def test_a_catch_typed_in_its_window_catches_and_another_line_waits(tmp_path: Path, typed: str) -> None:
+    forgetful = Habits(forget=1.0, late_uno=0.0, catch=0.0, reaction=(0.0, 0.0))
+    s = make_setup("classic", 3, "normal,normal", 3, [], ["Ann"], forgetful, tmp_path / "g.json").session()
+    game = s.game
+    plain, out = plain_game(s, "\n" * 50)
+    plain.catch_window = 5.0
+    while True:  # Ann always draws; the bots play until one of them forgets UNO
+        seat = game.to_act
+        assert seat is not None
+        action = s.bot_act(seat) if seat else next(a for a in game.legal_actions(0) if a.kind in ("draw", "keep"))
+        exposed = plain.session.apply(action, seat).exposed
+        if exposed is not None and exposed != 0:
+            break
+        if game.is_over or game.round_number > 1:
+            pytest.fail("no bot forgot UNO in the first round")
+    plain.lines = Lines(io.StringIO(f"{typed}\n"))
+    plain.uno_window(exposed)
+    assert s.words.t("read.may_catch", player=exposed) in out.getvalue()
+    if typed == "c":
+        assert len(game.hands[exposed]) == 3  # one card and the penalty of two
+        assert plain.lines.read() is None  # the line was taken
+    else:
+        assert len(game.hands[exposed]) == 1  # nobody caught: the bots never do
+        assert plain.lines.read() == "1"  # kept for the next question
