@@ -94,7 +94,7 @@ def test_a_bad_line_gets_a_clear_answer_and_the_question_again(tmp_path: Path) -
     w = s.words
     answers = catalog().join(f"{k} ({c.label})" for k, c in enumerate(choices, 1))
     assert w.t("text.unknown", text="hello there", moves=answers) in text
-    assert w.t("plain.no_choice", answer=str(len(choices) + 1), high=len(choices)) in text
+    assert w.t("plain.no_choice", text=str(len(choices) + 1), high=len(choices)) in text
     assert text.count(prompt.message) == 3  # asked, then asked again after each bad line
     assert len(game.moves) == before  # nothing was played
 

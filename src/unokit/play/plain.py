@@ -348,7 +348,7 @@ class PlainGame:
         if text.isdigit():
             number = int(text)
             if not 1 <= number <= len(choices):
-                self.say(w.t("plain.no_choice", answer=text, high=len(choices)))
+                self.say(w.t("plain.no_choice", text=text, high=len(choices)))
                 self.show(question, choices)
                 return None
             choice = choices[number - 1]
@@ -407,7 +407,7 @@ class PlainGame:
                 return named[0].action
             if command_of(text) == "quit":
                 raise Quit
-            self.say(w.t("plain.no_choice", answer=line.strip(), high=len(colors)))
+            self.say(w.t("plain.no_choice", text=line.strip(), high=len(colors)))
 
     def command(self, command: str, seat: int) -> None:
         w = self.words
