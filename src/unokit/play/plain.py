@@ -262,13 +262,19 @@ class PlainGame:
     def summary(self, summary: RoundSummary) -> None:
         w = self.words
         key = "play.round_blocked" if summary.blocked else "play.round_out"
-        self.say(w.t(key, round=summary.round, winner=summary.winner))
+        ended = w.t(key, round=summary.round, winner=summary.winner)
+        if self.session.game.rules.double_sided:
+            ended += f" {w.t('play.counted_on_side', side=summary.side)}"
+        self.say(ended)
         self.say(f"{w.t('play.scores')} ({w.t('play.scores_columns')}):")
         for line in summary.lines:
             cards = catalog().join(
                 [w.t("summary.card_points_terminal", card=face, points=points) for face, points in line.cards]
             )
             self.say(f"  {line.name}: +{line.gained}, {line.total}" + (f" ({cards})" if cards else ""))
+        for members, total in zip(summary.teams, summary.team_scores, strict=True):
+            names = " & ".join(self.session.names[seat] for seat in members)
+            self.say(f"  {w.t('play.team', names=names)}: {total}")
         if summary.over:
             self.say(w.t("play.game_over", winners=list(summary.winners)))
             return
