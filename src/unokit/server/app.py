@@ -47,7 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
 from ..bots import level_names
-from . import PROTOCOL
+from . import PROTOCOL, daily_api, ratings_api, standings
 from .authority import Room, identity_hash
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
@@ -59,6 +59,7 @@ from .realtable import realtable_routes
 from .room import RoomError, offer_policies, seat_bots
 from .web import catalog, game_number, web_routes
 from .wordfilter import WordFilter, load_word_filter, use_word_filter
+from .work import off_loop
 
 log = logging.getLogger("unokit.server")
 
@@ -385,6 +386,27 @@ def create_app(config: ServerConfig) -> Starlette:
             return _refusal(exc, 400)
         return _json({"forgotten": await asyncio.to_thread(hub.store.forget_player, player)})
 
+    async def daily_deals(_request: Request) -> Response:
+        return _json(daily_api.deals_of_today(hub))
+
+    async def daily_start(request: Request) -> Response:
+        client = _client(request)
+        if not rooms_made.allow(client):  # it creates a room
+            return _limited(rooms_made, client, "new rooms")
+        try:
+            return _json(await daily_api.start(hub, await _body(request), _base_url(request), client))
+        except RoomError as exc:
+            return _refusal(exc, _status(exc.code))
+
+    async def daily_board(request: Request) -> Response:
+        client = _client(request)
+        if not identity_lookups.allow(client):
+            return _limited(identity_lookups, client, "requests for a board")
+        try:
+            return _json(await daily_api.board_of(hub, await _body(request)))
+        except RoomError as exc:
+            return _refusal(exc, _status(exc.code))
+
     async def push_info(_request: Request) -> Response:
         """Whether this server sends notifications, the key pages subscribe with, and the kinds."""
         if hub.sender is None:
@@ -494,6 +516,40 @@ def create_app(config: ServerConfig) -> Starlette:
             headers={"Content-Disposition": f'attachment; filename="unokit-{code}-{number}.json"'},
         )
 
+    async def ratings_call(request: Request) -> Response:
+        client = _client(request)
+        if not identity_lookups.allow(client):
+            return _limited(identity_lookups, client, "requests for a player's ratings")
+        call = {"join": ratings_api.join, "leave": ratings_api.leave, "mine": ratings_api.own}
+        try:
+            return _json(await call[request.url.path.rsplit("/", 1)[1]](hub, await _body(request)))
+        except RoomError as exc:
+            return _refusal(exc, _status(exc.code))
+
+    async def leaderboard(request: Request) -> Response:
+        try:
+            return _json(await ratings_api.board(hub, dict(request.query_params)))
+        except RoomError as exc:
+            return _refusal(exc, _status(exc.code))
+
+    async def room_standings(request: Request) -> Response:
+        client = _client(request)
+        if misses.spent(client):
+            return _limited(misses, client, "room codes that do not exist")
+        code = _code(request)
+        texts = await asyncio.to_thread(standings.room_records, hub.store, code) if code else []
+        if not texts:
+            misses.allow(client)
+            return _problem("no_record", "this room has no finished game", 404)
+        table = await off_loop(standings.standings, texts)
+        if request.query_params.get("format") == "csv":
+            return Response(
+                standings.standings_csv(table),
+                media_type="text/csv; charset=utf-8",
+                headers={"Content-Disposition": f'attachment; filename="unokit-{code}-standings.csv"'},
+            )
+        return _json({"room": code, **table})
+
     async def index(_request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -549,12 +605,20 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/play-now", play_now, methods=["POST"]),
         Route("/api/my-games", my_games, methods=["POST"]),
         Route("/api/my-games/forget", forget, methods=["POST"]),
+        Route("/api/daily", daily_deals),
+        Route("/api/daily/start", daily_start, methods=["POST"]),
+        Route("/api/daily/board", daily_board, methods=["POST"]),
+        Route("/api/ratings/join", ratings_call, methods=["POST"]),
+        Route("/api/ratings/leave", ratings_call, methods=["POST"]),
+        Route("/api/ratings/mine", ratings_call, methods=["POST"]),
+        Route("/api/leaderboard", leaderboard),
         Route("/api/push", push_info),
         Route("/api/push/subscribe", push_subscribe, methods=["POST"]),
         Route("/api/push/unsubscribe", push_unsubscribe, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),
+        Route("/api/rooms/{code}/standings", room_standings),
         *web_routes(hub.store.record),
         *realtable_routes(),
         WebSocketRoute("/ws", websocket_endpoint),
@@ -590,7 +654,7 @@ def _trusted_caller(request: Request, token: str | None) -> bool:
 
 def _status(code: str) -> int:
     """The HTTP status of a refused room request of error ``code``."""
-    return {"too_large": 413, "banned": 403, "too_many_rooms": 429}.get(code, 400)
+    return {"too_large": 413, "banned": 403, "too_many_rooms": 429, "no_deal": 404}.get(code, 400)
 
 
 def _api_route(routes: list[BaseRoute], scope: Any) -> str | tuple[str, ...] | None:

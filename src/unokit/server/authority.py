@@ -29,7 +29,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import Event, InvalidActionError, UnokitError, redact
 from ..bots import Bot, make_bot
@@ -54,9 +54,13 @@ from .chat import (
 )
 from .metrics import Metrics
 from .protocol import SEAT_LOST, RateLimit, encode, error, fragment
+from .ratings import LEFT_AFTER
 from .room import CLOSED, FINISHED, HAND_OVER, LOBBY, PLAYING, RoomError, RoomState, bot_spec, sender
 from .storage import Append, StorageError
 from .web import round_summary
+
+if TYPE_CHECKING:
+    from .daily import DealSeeds
 
 log = logging.getLogger("unokit.server")
 
@@ -274,6 +278,9 @@ class Room:
         #: The identity (hash) behind each name messages went by (``from``), for reports.
         self.senders: dict[str, str | None] = {}
         self.creator: str | None = None  # the address that created the room (public rooms' cap)
+        #: A daily room's seeds (``docs/daily.md``): its games, bots and bots' decisions are the
+        #: deal's; ``None``: fresh random seeds.
+        self.seeds: DealSeeds | None = None
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"room-{self.code}")
 
     # ------------------------------------------------------------------ the queue
@@ -681,7 +688,7 @@ class Room:
                 "stale", f"the command was decided at version {msg['version']}; the room is at {self.state.seq}"
             )
         if entry["type"] == "bot":
-            entry["seed"] = secrets.randbits(62)
+            entry["seed"] = self._bot_seed(entry["seat"])
         listing = entry["type"] == "public" and entry["public"] and not self.state.public_room
         if listing and not await self.host.may_list(self):
             raise RoomError("too_many_rooms", "the room's creator has as many public rooms open as it may")
@@ -699,7 +706,7 @@ class Room:
             first = len(self.state.seats) - len(bots)
             for index, bot in enumerate(bots, start=first):
                 entry = self.state.check_host("add_bot", index, bot)  # named after the seats before it
-                entry["seed"] = secrets.randbits(62)
+                entry["seed"] = self._bot_seed(index)
                 await self._commit([entry])
         except RoomError as exc:
             done.set_exception(exc)
@@ -712,8 +719,13 @@ class Room:
         state = self.state
         seeds = [secrets.randbits(62) for _ in range(state.open_seats())]
         at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        start = {"type": "start", "seed": secrets.randbits(63), "at": at}
+        seed = secrets.randbits(63) if self.seeds is None else self.seeds.start()
+        start = {"type": "start", "seed": seed, "at": at}
         return [*state.fill_entries(state.spec.settings.standin_bot, seeds), start]
+
+    def _bot_seed(self, seat: int) -> int:
+        """The seed of a bot put in ``seat``: fresh, or in a daily room the deal's."""
+        return secrets.randbits(62) if self.seeds is None else self.seeds.bot(seat)
 
     async def _maybe_play_again(self) -> None:
         """After a game: start the next one once every player present has said "play again"."""
@@ -954,6 +966,7 @@ class Room:
             record = state.record()
             job.record = (state.game_no, record.dumps())
             job.game_seats = [(i, s.token_hash) for i, s in enumerate(state.seats) if s.token_hash is not None]
+            job.left = [i for i, s in enumerate(state.seats) if s.kind == "human" and s.standin_moves >= LEFT_AFTER]
             job.game_summary = encode(
                 {
                     "variant": record.variant,
@@ -1084,7 +1097,16 @@ class Room:
     def _is_automatic(self, seat: int) -> bool:
         return self.state.seats[seat].kind == "bot" or seat in self.away
 
-    def _bot(self, seat: int) -> Automatic:
+    def _bot(self, seat: int, purpose: str = "") -> Automatic:
+        """The bot that plays ``seat`` now. In a daily room, its RNG is set for the decision
+        ``purpose`` from the deal and the moves so far, so the same history meets the same
+        answer however often the room's timers are set again."""
+        current = self._seat_bot(seat)
+        if self.seeds is not None and purpose:
+            current.bot.rng.state = self.seeds.decision(seat, len(self.state.moves), purpose)
+        return current
+
+    def _seat_bot(self, seat: int) -> Automatic:
         spec = self.state.seats[seat]
         name = spec.bot if spec.kind == "bot" and spec.bot else self.state.spec.settings.standin_bot
         current = self.automatic.get(seat)
@@ -1153,7 +1175,7 @@ class Room:
             self._timer_at("hold_end", 0.0)
         for seat, actions in offered.items():
             if actions and self._is_automatic(seat):
-                bot = self._bot(seat).bot
+                bot = self._bot(seat, "react").bot
                 view = View(game, seat)
                 if isinstance(bot, ForgetfulBot):  # its own chance to react, after its reaction time
                     timed = bot.reaction(view) or bot.jump(view)
@@ -1238,7 +1260,7 @@ class Room:
     async def _bot_move(self, seat: int) -> None:
         game = self.state.game
         assert game is not None
-        auto = self._bot(seat)
+        auto = self._bot(seat, "act")
         view = View(game, seat)
         try:
             if auto.name in SLOW_BOTS:

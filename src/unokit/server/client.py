@@ -156,6 +156,61 @@ def forget_me(base_url: str, player: str) -> int:
     return int(result["forgotten"])
 
 
+def daily_deals(base_url: str) -> dict[str, Any]:
+    """Today's deals of the day (``GET /api/daily``): the ``day``, when the next one begins
+    (``next_day_at``) and its ``deals``, each with its key (``deal``), variant, seats and bots."""
+    result: dict[str, Any] = _http("GET", f"{base_url.rstrip('/')}/api/daily")
+    return result
+
+
+def daily_start(base_url: str, player: str, deal: str, lang: str | None = None) -> dict[str, Any]:
+    """A room of today's ``deal`` for the identity ``player`` (``POST /api/daily/start``): its
+    ``room`` code and ``link``, and whether the game is ``scored`` (the identity's one attempt
+    of the day) or practice. Sit in it with :meth:`RoomClient.join` and the same identity."""
+    body: dict[str, Any] = {"player": player, "deal": deal}
+    if lang is not None:
+        body["lang"] = lang
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/daily/start", body)
+    return result
+
+
+def daily_board(base_url: str, deal: str, player: str | None = None, day: str | None = None) -> dict[str, Any]:
+    """The results of ``deal`` on ``day`` (today by default), best first (``POST
+    /api/daily/board``); with ``player``, its own attempt and streak (``you``)."""
+    body: dict[str, Any] = {"deal": deal}
+    if player is not None:
+        body["player"] = player
+    if day is not None:
+        body["day"] = day
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/daily/board", body)
+    return result
+
+
+def ratings_join(base_url: str, player: str, name: str) -> dict[str, Any]:
+    """Have the identity ``player`` rated from its next public game on, under ``name``
+    (``POST /api/ratings/join``); returns its ratings (:func:`ratings_mine`)."""
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/ratings/join", {"player": player, "name": name})
+    return result
+
+
+def ratings_leave(base_url: str, player: str) -> bool:
+    """Stop rating ``player`` and have its ratings forgotten; whether it was rated."""
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/ratings/leave", {"player": player})
+    return bool(result["forgotten"])
+
+
+def ratings_mine(base_url: str, player: str) -> dict[str, Any]:
+    """The identity's choice (``rated``, ``name``), its ``ratings`` and their ``history``."""
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/ratings/mine", {"player": player})
+    return result
+
+
+def leaderboard(base_url: str, variant: str, players: int) -> list[dict[str, Any]]:
+    """The rated players of ``variant`` at tables of ``players``, best first."""
+    result: dict[str, Any] = _http("GET", f"{base_url.rstrip('/')}/api/leaderboard?variant={variant}&players={players}")
+    return list(result["places"])
+
+
 def push_info(base_url: str) -> dict[str, Any]:
     """Whether the server sends notifications (Web Push), the key to subscribe with (the
     browsers' ``applicationServerKey``) and the kinds of message (``GET /api/push``)."""
@@ -625,16 +680,23 @@ __all__ = [
     "RoomClient",
     "ServerError",
     "create_room",
+    "daily_board",
+    "daily_deals",
+    "daily_start",
     "download_record",
     "first_legal",
     "forget_me",
     "get_json",
     "join_play_now",
+    "leaderboard",
     "lobby",
     "my_games",
     "new_identity",
     "play",
     "play_again",
     "play_now",
+    "ratings_join",
+    "ratings_leave",
+    "ratings_mine",
     "ws_url",
 ]

@@ -6,6 +6,7 @@ import contextlib
 import functools
 import gc
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
@@ -13,6 +14,9 @@ from click.core import ParameterSource
 from ..clickopts import lang_option, require_extra
 from ..i18n import catalog
 from . import DEFAULT_SEND_BUFFER, RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, SEND_BUFFER_RANGE
+
+if TYPE_CHECKING:
+    from .daily import Deal
 
 #: Below this many connections a file limit that lowers the default --max-connections is worth a warning.
 FEW_CONNECTIONS = 1000
@@ -28,6 +32,7 @@ SERVER_MODULES = (
     "uvloop",
     "httptools",
     "orjson",
+    "openskill",
     "prometheus_client",
     "pywebpush",
     "py_vapid",
@@ -285,6 +290,21 @@ def _web_address(value: str | None, option: str) -> str | None:
     help="a file of words (one a line) that names and chat may not hold  [default: none]",
 )
 @click.option(
+    "--daily-rollover",
+    "daily_rollover_hours",
+    default=0.0,
+    show_default=True,
+    type=click.FloatRange(0, 24, max_open=True),
+    help="the hour (UTC) at which the deal of the day changes",
+)
+@click.option(
+    "--daily",
+    "daily_deals",
+    multiple=True,
+    metavar="VARIANT:PLAYERS:BOTS[:OPTION=VALUE,...]",
+    help="a deal of the day instead of the featured ones (repeat for several)",
+)
+@click.option(
     "--bots",
     "policies",
     multiple=True,
@@ -402,6 +422,8 @@ def serve(
     public_rooms: int,
     public_seats: int,
     word_filter: Path | None,
+    daily_rollover_hours: float,
+    daily_deals: tuple[str, ...],
     policies: tuple[str, ...],
     no_push: bool,
     push_services: tuple[str, ...],
@@ -477,6 +499,8 @@ def serve(
         public_rooms=public_rooms,
         public_seats=public_seats,
         word_filter=word_filter,
+        daily_rollover_hours=daily_rollover_hours,
+        daily_deals=daily_deal_list(daily_deals),
         bots=tuple(spec.strip() for specs in policies for spec in specs.split(",") if spec.strip()),
         push=not no_push,
         push_services=push_services,
@@ -523,3 +547,23 @@ def serve(
         server.run()
     if not server.started:
         raise SystemExit(3)  # uvicorn has logged why (the port is taken, ...)
+
+
+def daily_deal_list(texts: tuple[str, ...]) -> tuple[Deal, ...]:
+    """The deals of ``--daily`` (each checked by the engine too); a bad one stops ``unokit serve``."""
+    from .daily import parse_deal
+    from .room import RoomError, RoomSpec
+
+    deals = []
+    for text in texts:
+        try:
+            deal = parse_deal(text)
+            RoomSpec.build(deal.variant, deal.players, deal.options, None)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--daily") from None
+        except RoomError as exc:
+            raise click.BadParameter(f"{text!r}: {exc.message}", param_hint="--daily") from None
+        deals.append(deal)
+    if len({deal.key for deal in deals}) != len(deals):
+        raise click.BadParameter("two deals are the same", param_hint="--daily")
+    return tuple(deals)

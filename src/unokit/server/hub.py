@@ -39,6 +39,8 @@ from .authority import Peer, RemoteMarker, Room, new_token, token_hash
 from .botpool import BotPool, default_threads
 from .chat import SPECTATORS_SHARE
 from .cluster import Link, node_channel, room_channel
+from .daily import Deal, DealSeeds
+from .daily import secret as daily_secret
 from .edge import Buckets, EdgeConfig, origin_of
 from .metrics import Metrics, count_rooms
 from .notices import AWAY_SECONDS, Notices
@@ -127,6 +129,10 @@ class ServerConfig:
     push_away: float = AWAY_SECONDS
     push_contact: str | None = None
     node: str = field(default_factory=lambda: secrets.token_hex(8))
+    #: The deal of the day (``docs/daily.md``): the hour (UTC) a new day begins, and the host's
+    #: own deals (``--daily``) instead of the featured ones.
+    daily_rollover_hours: float = 0.0
+    daily_deals: tuple[Deal, ...] = ()
 
     @property
     def base_url(self) -> str:
@@ -176,6 +182,7 @@ class Hub:
         self.forwarded = 0  # client messages sent on to another process (health report)
         self.redirected = 0  # clients sent to another process
         self._play_now_lock = asyncio.Lock()
+        self.daily_secret: bytes | None = None  # read from the database at the first daily room
         self.ready = False
         self.stopping = False
         self._pruned_at = 0.0
@@ -332,15 +339,31 @@ class Hub:
                 most=self.config.public_rooms,
             )
 
+    async def new_room(
+        self,
+        spec: RoomSpec,
+        base_url: str,
+        bots: list[str],
+        client: str,
+        daily: dict[str, Any],
+    ) -> dict[str, Any]:
+        """A daily room (:mod:`.daily_api`): ``spec`` with ``bots``, playing the deal ``daily``."""
+        return await self._new_room(spec, base_url, bots, client, daily)
+
     async def _new_room(
-        self, spec: RoomSpec, base_url: str, bots: list[str] | None = None, client: str = ""
+        self,
+        spec: RoomSpec,
+        base_url: str,
+        bots: list[str] | None = None,
+        client: str = "",
+        daily: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """A new room of ``spec`` made by the address ``client``, with links under ``base_url``,
-        ``bots`` seated at its last seats."""
+        ``bots`` seated at its last seats; ``daily`` names the deal a daily room plays."""
         host = new_token()
         listing = RoomState("", spec).listing()
         listed = None if listing is None else encode(listing)
-        public_json = spec.to_json()
+        public_json = spec.to_json() if daily is None else {**spec.to_json(), "daily": daily}
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             made = functools.partial(
@@ -450,6 +473,8 @@ class Hub:
                 await self.link.unlisten(room_channel(code))
             return None
         room = Room(self, state, row.host_hash, owner=False)
+        if "daily" in row.spec:
+            room.seeds = await self.deal_seeds(row.spec["daily"])
         for entry in await asyncio.to_thread(self.store.chat, code):
             room.chat.apply(entry)
         room.owner_node = self.node if owner else row.owner
@@ -460,6 +485,12 @@ class Hub:
         else:
             self.presence(room)
         return room
+
+    async def deal_seeds(self, daily: dict[str, Any]) -> DealSeeds:
+        """The seeds of the deal a daily room plays (its spec's ``daily``: day and deal)."""
+        if self.daily_secret is None:
+            self.daily_secret = await asyncio.to_thread(daily_secret, self.store)
+        return DealSeeds(self.daily_secret, daily["day"], daily["deal"])
 
     async def _claim(self, code: str) -> bool:
         """Take room ``code``'s lease when it is free, run out, or held by a dead process."""

@@ -358,7 +358,7 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
 #: The revision of the newest migration in ``migrations/versions`` (a test checks that it is
 #: Alembic's head). A database already at it is not migrated, so a start that finds its schema
 #: current never imports Alembic (a third of the server's start-up time).
-SCHEMA_HEAD = "0005"
+SCHEMA_HEAD = "0006"
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -436,6 +436,9 @@ class Append:
     listing: tuple[bool, str | None, int] | None = None
     game_seats: list[tuple[int, str]] = field(default_factory=list)
     game_summary: str = "{}"
+    #: With a record, the seats whose player had left it: a stand-in bot played their last
+    #: moves (``docs/ratings.md``: a rated player who leaves loses).
+    left: list[int] = field(default_factory=list)
     #: The process writing as the room's owner: the write is refused unless that process holds
     #: the room's lease (a process whose lease ran out and was taken cannot write any more,
     #: however late it learns it). ``None`` for writes of rooms nobody serves.
@@ -619,6 +622,8 @@ class Store:
             c.execute(delete(room_players).where(room_players.c.player == player))
             c.execute(delete(push_subscriptions).where(push_subscriptions.c.player == player))
             c.execute(delete(players).where(players.c.player == player))
+            daily.forget_player(c, player)
+            ratings.forget_player(c, player)
         return int(games)
 
     def prune_players(self, before: float) -> int:
@@ -628,6 +633,8 @@ class Store:
             stale = select(players.c.player).where(players.c.last_seen < before).scalar_subquery()
             c.execute(delete(player_games).where(player_games.c.player.in_(stale)))
             c.execute(delete(room_players).where(room_players.c.player.in_(stale)))
+            daily.forget_stale(c, stale)
+            ratings.forget_stale(c, stale)
             c.execute(delete(push_subscriptions).where(push_subscriptions.c.player.in_(stale)))
             return int(c.execute(delete(players).where(players.c.last_seen < before)).rowcount)
 
@@ -678,6 +685,7 @@ class Store:
                 )
                 c.execute(delete(records).where(records.c.room == row.room, records.c.game_no == row.game_no))
             pruned.records = len(old)
+            daily.prune(c, records_before)
         with self.begin() as c:
             pruned.reports = int(c.execute(delete(reports).where(reports.c.at < rooms_before)).rowcount)
             pruned.reports += int(c.execute(delete(bans).where(bans.c.until < rooms_before)).rowcount)
@@ -1005,6 +1013,8 @@ class Store:
                 update(rooms).where(rooms.c.code == job.room).values(public=public, listing=listing, people=people)
             )
         if job.record is not None:
+            daily.record_written(c, job, now)
+            ratings.record_written(c, job, now)
             for seat, token in job.game_seats:
                 linked = select(
                     room_players.c.player,
@@ -1227,3 +1237,7 @@ class Writer:
                 future.set_result(None)
             else:
                 future.set_exception(StorageError(f"the database refused the write: {error}"))
+
+
+# The tables of the daily deals and of ratings join ``metadata``; their rows follow the writes above.
+from . import daily, ratings  # noqa: E402

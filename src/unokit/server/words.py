@@ -94,6 +94,7 @@ ERRORS = MappingProxyType(
             _spec("no_ban"),
             _spec("no_route"),
             _spec("bad_method"),
+            _spec("no_deal", deal=P.TEXT),
             _spec("push_off"),
             _spec("bad_subscription"),
             _spec("push_taken"),

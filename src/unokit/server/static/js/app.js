@@ -1,7 +1,9 @@
 // The browser client of unokit serve: the lobby (start or join a game), a room (the invite page,
 // the waiting room, the table), the pages for real cards (score sheet, launcher), replays and
 // "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
-// "/#/replay/CODE/N[/SEAT]", "/#/games". When the server cannot be reached the page says so and
+// "/#/replay/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal of the day's board),
+// "/#/standings/CODE" (a room's standings), "/#/leaderboard/VARIANT/SIZE" (ratings).
+// When the server cannot be reached the page says so and
 // tries again; the service worker (/sw.js) keeps the page itself available for that moment.
 
 import { catalog as currentCatalog, useCatalog } from "./cards.js";
@@ -15,6 +17,9 @@ import { roomPage } from "./room.js";
 import { soundControl, toggleMute } from "./settings.js";
 import { tableCommand } from "./shortcuts.js";
 import { myGamesPage } from "./together.js";
+import { dailyPage } from "./daily.js";
+import { standingsPage } from "./standings.js";
+import { leaderboardPage, ratingsPanel } from "./ratings.js";
 import { replayPage } from "./replay.js";
 import { launcherPage, sheetPage } from "./tools.js";
 
@@ -83,7 +88,18 @@ async function route() {
   const roomMatch = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);
   if (hash.startsWith("sheet")) current = sheetPage(app, catalog);
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
-  else if (hash.startsWith("games")) current = myGamesPage(app, catalog);
+  else if (hash.startsWith("games")) {
+    current = myGamesPage(app, catalog);
+    app.append(ratingsPanel());
+  } else if (hash.startsWith("leaderboard")) {
+    const [, variant, players] = hash.split("/");
+    current = leaderboardPage(app, catalog, variant, players);
+  }
+  else if (hash.startsWith("standings/")) current = standingsPage(app, hash.split("/")[1].toUpperCase().replace(/[^A-Z0-9]/g, ""));
+  else if (hash.startsWith("daily/")) {
+    const [, deal, day] = hash.split("/");
+    current = dailyPage(app, decodeURIComponent(deal), day);
+  }
   else if (hash.startsWith("replay/")) {
     const [, code, number, seat] = hash.split("/");
     current = replayPage(app, catalog, code.toUpperCase(), Number(number), seat === undefined ? 0 : Number(seat));

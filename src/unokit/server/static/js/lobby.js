@@ -11,6 +11,7 @@ import { errorText } from "./net.js";
 import { N_, lang, t } from "./i18n.js";
 import { botChoice, botOptions, valueWords } from "./options.js";
 import { playNowPanel, publicRoomsPanel } from "./together.js";
+import { dailyPanel } from "./daily.js";
 
 /** The presets of rules: the variant's official rules, a house party, or your own choice. */
 const PRESET_WORDS = {
@@ -251,6 +252,6 @@ export function lobbyPage(app, catalog) {
   const playNow = playNowPanel(catalog, yourName);
   app.append(h("div.lobby", { "data-region": "lobby" },
     h("div.lobby-main", {}, welcome, create),
-    h("div.side-panels", {}, playNow, publicRooms, join, real)));
+    h("div.side-panels", {}, playNow, dailyPanel(yourName), publicRooms, join, real)));
   return stopPublic;
 }

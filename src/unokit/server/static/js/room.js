@@ -14,6 +14,7 @@ import { botOptions, botStrength, rulesOn } from "./options.js";
 import { pageTools, setStatus } from "./page.js";
 import { TableView } from "./table.js";
 import { playAgainButtons, playNow } from "./together.js";
+import { standingsLink } from "./standings.js";
 
 function errorBox(message) {
   return h("p.error", { role: "alert" }, message);
@@ -166,7 +167,7 @@ export function roomPage(app, code, catalog) {
       table = new TableView(body, conn, code, { onTurn: (text) => turnAlert(text) });
       table.chat = chat ? chat.element : null;
       table.hostControls = hostControls;
-      table.playAgain = () => playAgainButtons(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } });
+      table.playAgain = () => [...playAgainButtons(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } }), standingsLink(code)];
       tools();
     }
     table.update(state);

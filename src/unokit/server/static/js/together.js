@@ -55,7 +55,7 @@ export function playAgainButtons(room, conn, { onLeave }) {
 // ---------------------------------------------------------------------- the lobby's list
 
 /** The options a room changed, as people read them: "Target score: 300, Stacking: same card". */
-function optionWords(options) {
+export function optionWords(options) {
   const parts = Object.entries(options || {}).map(([name, value]) => {
     let shown;
     if (Array.isArray(value)) shown = value.join(" ");

@@ -1,0 +1,138 @@
+"""The HTTP API of the deal of the day (``docs/daily.md``, ``docs/protocol.md``): today's deals,
+a room to play one in, and a deal's board. The deals, their seeds and their table are
+:mod:`.daily`'s."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import time
+from typing import TYPE_CHECKING, Any
+
+from .authority import identity_hash
+from .daily import (
+    DAILY_SETTINGS,
+    STREAK_DAYS,
+    Deal,
+    attempt,
+    board,
+    check_lang,
+    claim_attempt,
+    day_of,
+    featured,
+    finished_days,
+    next_rollover,
+    parse_day,
+    streak,
+)
+from .protocol import websocket_url
+from .room import RoomError, RoomSpec
+from .work import off_loop
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+
+def _deal(hub: Hub, day: dt.date, key: object) -> Deal:
+    """The deal ``key`` of ``day``; raise :class:`RoomError` ``no_deal``."""
+    for deal in featured(day, hub.config.daily_deals):
+        if deal.key == key:
+            return deal
+    raise RoomError("no_deal", f"there is no deal {str(key)[:40]!r} on {day.isoformat()}", deal=str(key)[:40])
+
+
+def _fields(body: dict[str, Any], allowed: set[str]) -> None:
+    unknown = set(body) - allowed
+    if unknown:
+        raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
+
+
+def _today(hub: Hub) -> dt.date:
+    return day_of(time.time(), hub.config.daily_rollover_hours)
+
+
+def deals_of_today(hub: Hub) -> dict[str, Any]:
+    """``GET /api/daily``: the day, when the next one begins, and its deals."""
+    now = time.time()
+    day = day_of(now, hub.config.daily_rollover_hours)
+    return {
+        "day": day.isoformat(),
+        "next_day_at": next_rollover(now, hub.config.daily_rollover_hours),
+        "deals": [deal.to_json() for deal in featured(day, hub.config.daily_deals)],
+    }
+
+
+async def start(hub: Hub, body: dict[str, Any], base_url: str, client: str) -> dict[str, Any]:
+    """``POST /api/daily/start``: a room of today's deal ``deal`` for the identity ``player``.
+    The identity's first asks it its scored attempt (asked again before it ends: the same
+    room); once that is over, each ask opens a practice room of the same deal, not counted.
+    The client then sits in it with ``hello`` (and its identity), which starts the game."""
+    _fields(body, {"player", "deal", "lang"})
+    player = identity_hash(body.get("player"))
+    lang = check_lang(body.get("lang"))
+    day = _today(hub)
+    deal = _deal(hub, day, body.get("deal"))
+    mine = await asyncio.to_thread(attempt, hub.store, day.isoformat(), deal.key, player)
+    if mine is not None and mine["finished_at"] is None and await hub.room(mine["room"]) is not None:
+        room = mine["room"]
+        return {**_where(base_url, room), "day": day.isoformat(), "deal": deal.key, "scored": True, "resumed": True}
+    spec = await off_loop(
+        RoomSpec.build, deal.variant, deal.players, deal.options, DAILY_SETTINGS, False, lang, hosted=False
+    )
+    daily = {"day": day.isoformat(), "deal": deal.key}
+    bots = [deal.level] * (deal.players - 1)
+    created = await hub.new_room(spec, base_url, bots, client, daily=daily)
+    scored = mine is None and await asyncio.to_thread(
+        claim_attempt, hub.store, day.isoformat(), deal.key, player, created["room"]
+    )
+    return {**_where(base_url, created["room"]), "day": day.isoformat(), "deal": deal.key, "scored": scored}
+
+
+def _where(base_url: str, room: str) -> dict[str, Any]:
+    return {"room": room, "link": f"{base_url}/r/{room}", "websocket": websocket_url(base_url)}
+
+
+async def board_of(hub: Hub, body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/daily/board``: the results of ``deal`` on ``day`` (today by default), best
+    first; with ``player``, that identity's own attempt and streak. The games themselves
+    (``record``) are shown only to an identity that finished its own attempt, or once the day
+    is over."""
+    _fields(body, {"player", "deal", "day"})
+    player = identity_hash(body["player"]) if body.get("player") is not None else None
+    today = _today(hub)
+    day = parse_day(body.get("day"), today)
+    deal = _deal(hub, day, body.get("deal"))
+    rows = await asyncio.to_thread(board, hub.store, day.isoformat(), deal.key)
+    mine = None if player is None else await asyncio.to_thread(attempt, hub.store, day.isoformat(), deal.key, player)
+    finished = mine is not None and mine["finished_at"] is not None
+    replays = finished or day < today
+    results = []
+    for rank, row in enumerate(rows, start=1):
+        result = {
+            "rank": rank,
+            "name": row["name"],
+            "won": bool(row["won"]),
+            "points": row["points"],
+            "seconds": round(float(row["seconds"]), 1),
+            "actions": row["actions"],
+            "you": row["player"] == player,
+        }
+        if replays:
+            result["record"] = f"/api/rooms/{row['room']}/records/1"
+        results.append(result)
+    answer: dict[str, Any] = {
+        "day": day.isoformat(),
+        "deal": deal.to_json(),
+        "results": results,
+        "replays": replays,
+    }
+    if player is not None:
+        since = (today - dt.timedelta(days=STREAK_DAYS)).isoformat()
+        days = await asyncio.to_thread(finished_days, hub.store, player, since)
+        answer["you"] = {
+            "played": mine is not None,
+            "finished": finished,
+            "room": None if mine is None or finished else mine["room"],
+            "streak": streak(days, today),
+        }
+    return answer

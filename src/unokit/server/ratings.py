@@ -1,0 +1,272 @@
+"""Ratings for those who want them (``docs/ratings.md``): an OpenSkill rating (Plackett-Luce) per
+player identity, variant and table size, for the identities that chose to be rated, under the
+name they chose.
+
+A finished game of a *public* room changes ratings when every seat was a rated person or a bot
+seated by level (each level has a fixed reference rating, :data:`BOT_RATINGS`, and is never
+changed by a game, so that a new player's first games against bots mean something). The update
+is made in the transaction that writes the game's record (:func:`record_written`), so it happens
+once per game, whichever process ends it, and a restart can neither lose nor repeat it. Unrated
+play stays the default: an identity that never opted in is never written here, and one that opts
+out is forgotten with its ratings.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, delete, insert, select, update
+from sqlalchemy.engine import Connection
+
+from ..bots.levels import LEVELS
+from .storage import metadata, room_players, rooms
+
+if TYPE_CHECKING:
+    from .storage import Append, Store
+
+#: Identities that chose to be rated, with the name their ratings go by on leaderboards.
+rated_players = Table(
+    "rated_players",
+    metadata,
+    Column("player", String(64), primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("since", Float, nullable=False),
+)
+
+#: One rating per identity, variant and table size.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player", String(64), primary_key=True),
+    Column("variant", String(40), primary_key=True),
+    Column("players", Integer, primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ratings_board", "variant", "players", "mu"),
+)
+
+#: Each rated game's change of each rated identity's rating.
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("player", String(64), primary_key=True),
+    Column("room", String(16), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("variant", String(40), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("won", Boolean, nullable=False),
+)
+
+#: OpenSkill's defaults: a new player's rating.
+NEW_MU, NEW_SIGMA = 25.0, 25.0 / 3.0
+#: The fixed reference ratings of the bot levels (``mu``, ``sigma``): evenly spaced from the
+#: weakest to the strongest around a new player's 25, with a small ``sigma`` (they are known).
+BOT_RATINGS: dict[str, tuple[float, float]] = {
+    "beginner": (15.0, 1.0),
+    "easy": (20.0, 1.0),
+    "normal": (25.0, 1.0),
+    "hard": (30.0, 1.0),
+    "expert": (35.0, 1.0),
+}
+#: A person for whom a stand-in bot made at least this many moves in a row to the end of a game
+#: had left it: a rated game counts as their loss, whatever the stand-in reached.
+LEFT_AFTER = 2
+#: How many players one leaderboard lists, and how many changes a player's history shows.
+BOARD_LIMIT = 100
+HISTORY_LIMIT = 200
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """What a leaderboard orders by: ``mu - 3 sigma`` (OpenSkill's ordinal)."""
+    return mu - 3.0 * sigma
+
+
+def ranks(scores: list[int], winners: list[int]) -> list[int]:
+    """Each seat's place in a finished game (1 best): the winners first, then by points, the
+    most first; equal points share a place."""
+    keys = [(seat not in winners, -score) for seat, score in enumerate(scores)]
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
+def rate(seats: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
+    """The new ``(mu, sigma)`` of each seat after a game in which they took ``places``:
+    OpenSkill's Plackett-Luce model, one player a team."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in seats]
+    return [(team[0].mu, team[0].sigma) for team in model.rate(teams, ranks=[float(place) for place in places])]
+
+
+def record_written(c: Connection, job: Append, now: float) -> None:
+    """A game ended (its record is being written in this transaction): update the ratings of its
+    rated players when the room is public and every seat was a rated person or a bot level."""
+    if job.record is None:
+        return
+    room = c.execute(select(rooms.c.public).where(rooms.c.code == job.room)).first()
+    if room is None or not room.public:
+        return
+    record = json.loads(job.record[1])
+    result = record.get("result") or {}
+    seats, scores, winners = record.get("seats", []), result.get("scores", []), result.get("winners", [])
+    if not result.get("over") or len(scores) != len(seats):
+        return
+    tokens = dict(job.game_seats)
+    people: dict[int, str] = {}
+    for index, seat in enumerate(seats):
+        if seat.get("kind") == "bot" and seat.get("bot") in LEVELS:
+            continue
+        token = tokens.get(index)
+        if token is None:
+            return
+        player = c.execute(
+            select(rated_players.c.player)
+            .join(room_players, room_players.c.player == rated_players.c.player)
+            .where(room_players.c.room == job.room, room_players.c.token_hash == token)
+        ).scalar()
+        if player is None or player in people.values():
+            return  # an unrated person, or one identity in two seats: not a rated game
+        people[index] = player
+    if not people:
+        return
+    variant, size = record.get("variant"), len(seats)
+    before: list[tuple[float, float]] = []
+    for index, seat in enumerate(seats):
+        if index in people:
+            row = c.execute(
+                select(ratings.c.mu, ratings.c.sigma).where(
+                    ratings.c.player == people[index], ratings.c.variant == variant, ratings.c.players == size
+                )
+            ).first()
+            before.append((row.mu, row.sigma) if row is not None else (NEW_MU, NEW_SIGMA))
+        else:
+            before.append(BOT_RATINGS[seat["bot"]])
+    places = ranks(scores, winners)
+    for index in job.left:
+        if index in people:
+            places[index] = len(seats) + 1  # a leaver: below everyone who stayed
+    after = rate(before, places)
+    for index, player in people.items():
+        mu, sigma = after[index]
+        key = (ratings.c.player == player) & (ratings.c.variant == variant) & (ratings.c.players == size)
+        changed = c.execute(
+            update(ratings).where(key).values(mu=mu, sigma=sigma, games=ratings.c.games + 1, updated_at=now)
+        )
+        if changed.rowcount == 0:
+            c.execute(
+                insert(ratings).values(
+                    player=player, variant=variant, players=size, mu=mu, sigma=sigma, games=1, updated_at=now
+                )
+            )
+        c.execute(
+            insert(rating_history).values(
+                player=player,
+                room=job.room,
+                game_no=job.record[0],
+                variant=variant,
+                players=size,
+                at=now,
+                mu=mu,
+                sigma=sigma,
+                won=index in winners and index not in job.left,
+            )
+        )
+
+
+# ---------------------------------------------------------------------- reading and choosing
+def opt_in(store: Store, player: str, name: str) -> None:
+    """Rate the identity ``player`` from its next public game on, under ``name`` (a name already
+    checked); a second call changes the name."""
+    with store.begin() as c:
+        if c.execute(update(rated_players).where(rated_players.c.player == player).values(name=name)).rowcount == 0:
+            c.execute(insert(rated_players).values(player=player, name=name, since=time.time()))
+
+
+def forget_player(c: Connection, player: str) -> int:
+    """Stop rating ``player`` and forget its ratings and their history; returns whether it was rated."""
+    c.execute(delete(rating_history).where(rating_history.c.player == player))
+    c.execute(delete(ratings).where(ratings.c.player == player))
+    return int(c.execute(delete(rated_players).where(rated_players.c.player == player)).rowcount)
+
+
+def forget_stale(c: Connection, stale: Any) -> None:
+    """Forget the ratings of the identities ``stale`` (a subquery of ``--retain-players``)."""
+    for table in (rating_history, ratings, rated_players):
+        c.execute(delete(table).where(table.c.player.in_(stale)))
+
+
+def opt_out(store: Store, player: str) -> bool:
+    """:func:`forget_player` in a transaction of its own."""
+    with store.begin() as c:
+        return forget_player(c, player) > 0
+
+
+def leaderboard(store: Store, variant: str, players: int, limit: int = BOARD_LIMIT) -> list[dict[str, Any]]:
+    """The rated players of ``variant`` at tables of ``players``, best first (by ordinal)."""
+    score = ratings.c.mu - 3.0 * ratings.c.sigma
+    with store.begin() as c:
+        rows = c.execute(
+            select(rated_players.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.games)
+            .join(rated_players, rated_players.c.player == ratings.c.player)
+            .where(ratings.c.variant == variant, ratings.c.players == players)
+            .order_by(score.desc(), ratings.c.games.desc(), rated_players.c.name)
+            .limit(limit)
+        ).all()
+    return [
+        {
+            "place": i,
+            "name": row.name,
+            "rating": round(ordinal(row.mu, row.sigma), 2),
+            "mu": round(row.mu, 3),
+            "sigma": round(row.sigma, 3),
+            "games": row.games,
+        }
+        for i, row in enumerate(rows, start=1)
+    ]
+
+
+def mine(store: Store, player: str) -> dict[str, Any]:
+    """The identity's choice (``rated``, ``name``), its ratings and their history, newest first."""
+    with store.begin() as c:
+        chosen = c.execute(select(rated_players.c.name).where(rated_players.c.player == player)).first()
+        current = c.execute(select(ratings).where(ratings.c.player == player).order_by(ratings.c.variant)).all()
+        history = c.execute(
+            select(rating_history)
+            .where(rating_history.c.player == player)
+            .order_by(rating_history.c.at.desc())
+            .limit(HISTORY_LIMIT)
+        ).all()
+    return {
+        "rated": chosen is not None,
+        "name": None if chosen is None else chosen.name,
+        "ratings": [
+            {
+                "variant": row.variant,
+                "players": row.players,
+                "rating": round(ordinal(row.mu, row.sigma), 2),
+                "mu": round(row.mu, 3),
+                "sigma": round(row.sigma, 3),
+                "games": row.games,
+            }
+            for row in current
+        ],
+        "history": [
+            {
+                "room": row.room,
+                "game": row.game_no,
+                "variant": row.variant,
+                "players": row.players,
+                "at": row.at,
+                "rating": round(ordinal(row.mu, row.sigma), 2),
+                "won": bool(row.won),
+            }
+            for row in history
+        ],
+    }

@@ -1,0 +1,60 @@
+"""The HTTP API of ratings (``docs/ratings.md``, ``docs/protocol.md``): choosing to be rated (or
+not any more), a player's own ratings and their history, and the leaderboards. The ratings
+themselves are :mod:`.ratings`'."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from .. import Game, UnokitError
+from .authority import identity_hash
+from .ratings import leaderboard, mine, opt_in, opt_out
+from .room import RoomError, check_name
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+
+def _fields(body: dict[str, Any], allowed: set[str]) -> None:
+    unknown = set(body) - allowed
+    if unknown:
+        raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
+
+
+async def join(hub: Hub, body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/ratings/join``: rate the identity ``player`` under ``name`` from its next
+    public game on (the name follows the rules of a seat's name, and the host's word filter)."""
+    _fields(body, {"player", "name"})
+    player = identity_hash(body.get("player"))
+    name = check_name(body.get("name"))
+    await asyncio.to_thread(opt_in, hub.store, player, name)
+    return await asyncio.to_thread(mine, hub.store, player)
+
+
+async def leave(hub: Hub, body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/ratings/leave``: stop rating ``player`` and forget its ratings."""
+    _fields(body, {"player"})
+    player = identity_hash(body.get("player"))
+    return {"forgotten": await asyncio.to_thread(opt_out, hub.store, player)}
+
+
+async def own(hub: Hub, body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/ratings/mine``: the identity's choice, ratings and their history."""
+    _fields(body, {"player"})
+    player = identity_hash(body.get("player"))
+    return await asyncio.to_thread(mine, hub.store, player)
+
+
+async def board(hub: Hub, query: dict[str, str]) -> dict[str, Any]:
+    """``GET /api/leaderboard?variant=V&players=N``: the rated players of ``V`` at tables of ``N``."""
+    _fields(query, {"variant", "players"})
+    variant, players = query.get("variant", "classic"), query.get("players", "")
+    if not players.isdigit() or len(players) > 2:
+        raise RoomError("bad_request", "'players' must be a table size from 2 to 10")
+    try:
+        game = Game.new(variant, int(players), 0)[0]
+    except UnokitError as exc:
+        raise RoomError("bad_request", str(exc)) from None
+    places = await asyncio.to_thread(leaderboard, hub.store, game.variant, game.n)
+    return {"variant": game.variant, "players": game.n, "places": places}

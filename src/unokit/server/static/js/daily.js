@@ -1,0 +1,141 @@
+// The deal of the day: the lobby's panel (today's deals, each to play once for the board, then
+// to practise) and a deal's board ("/#/daily/DEAL[/DAY]"): the day's results, best first, the
+// games of the others to replay once yours is finished, your streak, and yesterday's board.
+
+import { api, errorText, memory } from "./net.js";
+import { clear, h } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { botStrength } from "./options.js";
+import { optionWords } from "./together.js";
+
+/** A deal in words: the game, its seats and its bots, and the rules it changes. */
+function dealWords(deal) {
+  const options = Object.fromEntries(Object.entries(deal.options).filter(([name]) => name !== "rounds"));
+  return [
+    t("n.daily.deal", { variant: t(`variant.${deal.variant}`), count: deal.players, bot: botStrength(deal.bots) }),
+    Object.keys(options).length ? optionWords(options) : null,
+  ].filter(Boolean).join(" · ");
+}
+
+/** Open a room of `deal` for this browser's identity under `name`, and go and sit in it. */
+async function playDeal(deal, name) {
+  const request = { player: memory.identity(), deal };
+  if (["en", "ru", "es", "de"].includes(lang())) request.lang = lang();
+  const found = await api("/api/daily/start", request);
+  memory.setName(name);
+  sessionStorage.setItem(`unokit.join.${found.room}`, name);
+  location.assign(`/r/${found.room}`);
+}
+
+/** The button that plays `deal` (the scored game, back to it, or practice), under the name in
+ * `nameInput` (or the remembered one). */
+function playButton(deal, you, nameInput, message) {
+  let words = t("daily.play");
+  if (you && you.finished) words = t("daily.practice");
+  else if (you && you.played) words = t("daily.resume");
+  const button = h("button.primary", { type: "button", dataset: { deal } }, words);
+  button.addEventListener("click", async () => {
+    const name = (nameInput ? nameInput.value : memory.name() || "").trim();
+    clear(message);
+    if (!name) {
+      message.append(h("p.error", { role: "alert" }, t("lobby.name_first")));
+      if (nameInput) nameInput.focus();
+      return;
+    }
+    button.disabled = true;
+    try {
+      await playDeal(deal, name);
+    } catch (err) {
+      message.append(h("p.error", { role: "alert" }, errorText(err)));
+      button.disabled = false;
+    }
+  });
+  return button;
+}
+
+/** The lobby's panel of today's deals. */
+export function dailyPanel(nameInput) {
+  const list = h("ul.daily-deals");
+  const message = h("div.form-message", { "aria-live": "polite" });
+  const streak = h("p.hint.streak");
+  const panel = h("section.panel.daily-panel", { "aria-labelledby": "daily-title", "data-region": "daily" },
+    h("h2#daily-title", {}, t("daily.title")), h("p.hint", {}, t("daily.hint")), list, streak, message);
+  (async () => {
+    let today;
+    try {
+      today = await api("/api/daily");
+    } catch (err) {
+      message.append(h("p.error", { role: "alert" }, errorText(err)));
+      return;
+    }
+    for (const deal of today.deals) {
+      let you = null;
+      try {
+        you = (await api("/api/daily/board", { deal: deal.deal, player: memory.identity() })).you;
+      } catch (err) {
+        you = null;
+      }
+      if (you && !streak.textContent && you.streak) streak.textContent = t("n.daily.streak", { count: you.streak });
+      list.append(h("li", { dataset: { deal: deal.deal } },
+        h("span.deal-title", {}, dealWords(deal)),
+        you && you.finished ? h("span.done", {}, " ✓ ", t("daily.played")) : null,
+        h("span.row", {}, playButton(deal.deal, you, nameInput, message), " ",
+          h("a.button", { href: `/#/daily/${encodeURIComponent(deal.deal)}` }, t("daily.results")))));
+    }
+  })();
+  return panel;
+}
+
+function clock(seconds) {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** The board of `deal` on `day` (today when none). */
+export function dailyPage(app, deal, day) {
+  const page = h("section.panel.daily-board-page", { "aria-labelledby": "daily-board-title" });
+  app.append(page);
+  (async () => {
+    let found;
+    try {
+      const request = { deal, player: memory.identity() };
+      if (day) request.day = day;
+      found = await api("/api/daily/board", request);
+    } catch (err) {
+      page.append(h("h1#daily-board-title", {}, t("daily.title")), h("p.error", { role: "alert" }, errorText(err)));
+      return;
+    }
+    const date = new Date(`${found.day}T12:00:00Z`).toLocaleDateString(lang(), { dateStyle: "long", timeZone: "UTC" });
+    page.append(h("h1#daily-board-title", {}, t("daily.board_title", { day: date })), h("p", {}, dealWords(found.deal)));
+    const you = found.you;
+    const message = h("div.form-message", { "aria-live": "polite" });
+    if (you && you.streak) page.append(h("p.streak", {}, t("n.daily.streak", { count: you.streak })));
+    if (!day) page.append(h("div.row", {}, playButton(deal, you, null, message)), message);
+    if (!found.replays) page.append(h("p.hint", {}, t("daily.replays_after")));
+    if (!found.results.length) page.append(h("p.none", {}, t("daily.no_results")));
+    else {
+      const table = h("table.games.daily-board", { "data-region": "daily-board" }, h("caption.visually-hidden", {}, t("daily.results")));
+      const heads = [t("daily.rank"), t("daily.player"), t("daily.result"), t("daily.time"), ""];
+      table.append(h("thead", {}, h("tr", {}, heads.map((title) => h("th", { scope: "col" }, title)))));
+      const body = h("tbody");
+      for (const row of found.results) {
+        const name = row.you ? t("seat.you", { name: row.name }) : row.name;
+        const result = row.won ? t("daily.won", { points: t("n.points", { count: row.points }) }) : t("daily.lost");
+        const room = row.record ? row.record.split("/")[3] : null;
+        body.append(h(`tr${row.you ? ".me" : ""}`, {},
+          h("td.num", {}, String(row.rank)),
+          h("td", {}, name),
+          h("td", {}, result),
+          h("td.num", {}, clock(row.seconds)),
+          h("td.links", {}, room ? h("a.button", { href: `/#/replay/${room}/1/0` }, t("together.replay")) : null)));
+      }
+      table.append(body);
+      page.append(table);
+    }
+    const yesterday = new Date(`${found.day}T12:00:00Z`);
+    yesterday.setUTCDate(yesterday.getUTCDate() - 1);
+    const link = `/#/daily/${encodeURIComponent(deal)}/${yesterday.toISOString().slice(0, 10)}`;
+    page.append(h("p.links", {}, h("a", { href: link }, t("daily.day_before")), day ? [" · ", h("a", { href: `/#/daily/${encodeURIComponent(deal)}` }, t("daily.today"))] : null));
+  })();
+  return () => {};
+}

@@ -1,0 +1,95 @@
+// Ratings for those who choose them: the panel of "My games" (choose to be rated under a name,
+// your ratings and their history, stop and forget them) and the leaderboards
+// ("/#/leaderboard/VARIANT/SIZE", their table data-region="leaderboard").
+
+import { api, errorText, memory } from "./net.js";
+import { clear, h } from "./dom.js";
+import { lang, t } from "./i18n.js";
+
+const leaderboardLink = (variant = "classic", players = 2) => `/#/leaderboard/${variant}/${players}`;
+
+/** The ratings panel of "My games". */
+export function ratingsPanel() {
+  const panel = h("section.panel.ratings-panel", { "aria-labelledby": "ratings-title" });
+  const draw = async () => {
+    clear(panel).append(h("h2#ratings-title", {}, t("ratings.title")), h("p.hint", {}, t("ratings.hint")));
+    let mine;
+    try {
+      mine = await api("/api/ratings/mine", { player: memory.identity() });
+    } catch (err) {
+      panel.append(h("p.error", { role: "alert" }, errorText(err)));
+      return;
+    }
+    const message = h("div.form-message", { "aria-live": "polite" });
+    if (!mine.rated) {
+      const name = h("input#rating-name", { type: "text", maxlength: "40", value: memory.name(), autocomplete: "nickname" });
+      const join = h("button.primary#rating-join", { type: "button" }, t("ratings.join"));
+      join.addEventListener("click", async () => {
+        clear(message);
+        try {
+          await api("/api/ratings/join", { player: memory.identity(), name: name.value.trim() });
+          draw();
+        } catch (err) {
+          message.append(h("p.error", { role: "alert" }, errorText(err)));
+        }
+      });
+      panel.append(h("div.field", {}, h("label", { for: "rating-name" }, t("ratings.name")), name), h("div.row", {}, join), message);
+    } else {
+      panel.append(h("p", {}, t("ratings.rated_as", { name: mine.name })));
+      if (!mine.ratings.length) panel.append(h("p.none", {}, t("ratings.none")));
+      else {
+        panel.append(h("ul.rating-list", {}, mine.ratings.map((r) => h("li", {},
+          h("a", { href: leaderboardLink(r.variant, r.players) }, t("n.leaderboard.of", { variant: t(`variant.${r.variant}`), count: r.players })),
+          `: ${r.rating.toFixed(1)} · `, t("n.ratings.games", { count: r.games })))));
+        panel.append(h("h3", {}, t("ratings.history")), h("ol.rating-history", {}, mine.history.map((game) => h("li", {},
+          `${new Date(game.at * 1000).toLocaleString(lang())} · ${t(`variant.${game.variant}`)} · `,
+          game.won ? t("ratings.won") : t("daily.lost"), ` · ${game.rating.toFixed(1)}`))));
+      }
+      const leave = h("button.danger#rating-leave", { type: "button" }, t("ratings.leave"));
+      leave.addEventListener("click", async () => {
+        if (!confirm(t("ratings.leave_confirm"))) return;
+        await api("/api/ratings/leave", { player: memory.identity() });
+        draw();
+      });
+      panel.append(h("div.row", {}, leave));
+    }
+    panel.append(h("p.links", {}, h("a", { href: leaderboardLink() }, t("leaderboard.title"))));
+  };
+  draw();
+  return panel;
+}
+
+/** The leaderboard of `variant` at tables of `players`, with a choice of another. */
+export function leaderboardPage(app, catalog, variant, players) {
+  const page = h("section.panel.leaderboard-page", { "aria-labelledby": "leaderboard-title" });
+  app.append(page);
+  const names = Object.keys(catalog.variants);
+  const which = names.includes(variant) ? variant : "classic";
+  const size = Number(players) >= 2 && Number(players) <= 10 ? Number(players) : 2;
+  const pick = h("select#leaderboard-variant", { "aria-label": t("lobby.variant") }, names.map((n) => h("option", { value: n, selected: n === which }, t(`variant.${n}`))));
+  const seats = h("input#leaderboard-players", { type: "number", min: "2", max: "10", value: String(size), inputmode: "numeric", "aria-label": t("lobby.players") });
+  const go = h("button", { type: "button" }, t("leaderboard.show"));
+  go.addEventListener("click", () => { location.hash = leaderboardLink(pick.value, seats.value).slice(1); });
+  page.append(h("h1#leaderboard-title", {}, t("leaderboard.title")), h("div.row", {}, pick, seats, go));
+  (async () => {
+    let found;
+    try {
+      found = await api(`/api/leaderboard?variant=${encodeURIComponent(which)}&players=${size}`);
+    } catch (err) {
+      page.append(h("p.error", { role: "alert" }, errorText(err)));
+      return;
+    }
+    page.append(h("h2", {}, t("n.leaderboard.of", { variant: t(`variant.${found.variant}`), count: found.players })));
+    if (!found.places.length) {
+      page.append(h("p.none", {}, t("leaderboard.empty")));
+      return;
+    }
+    const table = h("table.games", { "data-region": "leaderboard" }, h("caption.visually-hidden", {}, t("leaderboard.title")));
+    const heads = [t("daily.rank"), t("daily.player"), t("ratings.rating"), t("standings.games")];
+    table.append(h("thead", {}, h("tr", {}, heads.map((title) => h("th", { scope: "col" }, title)))),
+      h("tbody", {}, found.places.map((p) => h("tr", {}, h("td.num", {}, String(p.place)), h("td", {}, p.name),
+        h("td.num", {}, p.rating.toFixed(1)), h("td.num", {}, String(p.games))))));
+    page.append(table);
+  })();
+  return () => {};
+}
