@@ -136,6 +136,7 @@ bench: setup
 	$(UV) run --frozen python scripts/bench_engine.py
 	$(UV) run --frozen python scripts/bench_envs.py
 	$(UV) run --frozen python scripts/bench_fast.py
+	$(UV) run --frozen python scripts/bench_review.py
 
 # The bots' ladder and the expert's head-to-head figures (docs/bots.md#the-ladder-measured): the
 # tournament of the five levels in five settings, then the expert (ismcts_belief) against

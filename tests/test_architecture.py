@@ -30,7 +30,8 @@ STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 #: summaries and score sheet; ``files`` checks, locks and atomically replaces the files that
 #: commands write (standard library only); ``encoding`` holds the action ids and observation
 #: vectors that ``fast`` (the compiled engine, used by bots, sim and envs) and ``envs`` share;
-#: ``keys`` is the key map that the terminal table and the browser table share.
+#: ``keys`` is the key map that the terminal table and the browser table share; ``review`` reviews
+#: recorded games with the bots' search (the server runs it for its players).
 #: ``openspiel`` registers the variants with OpenSpiel over the environments' session; ``dataset``
 #: writes expert games as training tables; ``eval`` measures bots on fixed suites (OpenSpiel's
 #: bots among them). Add a new layer here when you create one.
@@ -49,6 +50,7 @@ LAYER_RANKS: dict[str, int] = {
     "sim": 4,
     "envs": 4,
     "play": 4,
+    "review": 4,
     "server": 5,
     "openspiel": 5,
     "dataset": 5,

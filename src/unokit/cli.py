@@ -20,6 +20,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "play": "unokit.play.commands:play",
     "replay": "unokit.play.commands:replay",
     "verify": "unokit.record.commands:verify",
+    "review": "unokit.review.commands:review",
     "score": "unokit.play.scorekeeper:score",
     "table": "unokit.play.scorekeeper:table",
     "sim": "unokit.sim.commands:sim",

@@ -63,6 +63,9 @@ KEYMAP: tuple[KeyBinding, ...] = (
     KeyBinding("back", "Esc", ("escape",), ("escape",), "back out of a colour choice; close a window"),
     KeyBinding("help", "?", ("question_mark", "f1"), ("?",), "help: the rules being played, the cards and these keys"),
     KeyBinding("log", "L", ("l",), ("l",), "the log of the game so far (in the browser, with the scores)"),
+    KeyBinding(
+        "hint", "H", ("h",), (), "a hint: the engine's choice and your chance to win the hand (games against bots)"
+    ),
     KeyBinding("mute", "M", (), ("m",), "sound on or off"),
     KeyBinding("read_hand", "H", (), ("h",), "hear your hand, with the cards you may play"),
     KeyBinding(

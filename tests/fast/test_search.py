@@ -1,5 +1,5 @@
 """The compiled search's parts against the Python ones they compile: dealing the unseen cards
-(``Determiniser.sample`` given the same random orders), the actions searched (``_prune``), the
+(``Determiniser.sample`` given the same random orders), the actions searched (``searched_actions``), the
 greedy rollout policy (``ismcts._rollout``, draw for draw) and the hand-strength model."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 import unokit
 from unokit import Game, View
-from unokit.bots.ismcts import EXTRA_CARD_TERM, FEATURE_TERMS, HAND_SIZE_TERM, _prune, _rewards, _rollout
+from unokit.bots.ismcts import EXTRA_CARD_TERM, FEATURE_TERMS, HAND_SIZE_TERM, _rewards, _rollout, searched_actions
 from unokit.core.determinise import Determiniser, Void, key_order
 from unokit.core.rng import MASK64, Rng
 from unokit.fast import Batch
@@ -155,7 +155,7 @@ def test_searched_actions_rollouts_and_the_model_are_the_python_bots(config: tup
         flags = S.type_flags(game.deck.kind)
         count = S.prune_legal(row, R, codes)
         seat = view.seat
-        expected = [batch.encoding.encode(a, seat) for a in _prune(game.legal_actions())]
+        expected = [batch.encoding.encode(a, seat) for a in searched_actions(game.legal_actions())]
         assert codes[:count].tolist() == expected
         S.rewards_of(row, R, rewards, flags, sizes, EXTRA_CARD_TERM, terms)
         assert rewards == pytest.approx(_rewards(game), abs=1e-12)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
 from ..core import cards as C
 from ..core.actions import ACCEPT, CATCH, DRAW, KEEP, PLAY, PLAY_DRAWN, PRESS, STOP, TARGET, TRADE, UNO, Action
@@ -465,6 +466,31 @@ def _drawn_card(view: View) -> int:
     return -1 if t is None else int(t)
 
 
+@dataclass(frozen=True)
+class ChoiceValue:
+    """One choice at the root of a search: the ``action``, the iterations that took it and the
+    mean reward they brought its seat: the seat's estimated chance to win the hand after it."""
+
+    action: Action
+    visits: int
+    chance: float
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What a search (:meth:`IsmctsBot.evaluate`) says of a position, searched from ``seat``'s
+    view: ``chances``, each seat's chance to win the hand (its mean reward over the
+    ``iterations``; with ``teams=true`` its team's); ``choices``, where ``seat`` is to act, each
+    of its choices with its chance, in the order of the legal actions; ``engine``, ``"kernel"``
+    or ``"python"``."""
+
+    seat: int
+    chances: tuple[float, ...]
+    choices: tuple[ChoiceValue, ...]
+    iterations: int
+    engine: str
+
+
 #: The root choice of an out-of-turn search that lets the seat to act go on (no jump).
 _WAIT = Action(ActionKind.KEEP, "wait")
 
@@ -495,7 +521,7 @@ class _Node:
         self.children: dict[int, dict[Action, _Node]] = {}
 
 
-def _prune(actions: list[Action]) -> list[Action]:
+def searched_actions(actions: list[Action]) -> list[Action]:
     """The actions worth searching: no out-of-turn ``catch``/``uno`` (handled apart), and a
     play that leaves one card only in its form that declares UNO."""
     last = actions[-1].kind
@@ -578,7 +604,7 @@ class IsmctsBot(Bot):
         action = super().react(view)
         if action is not None:
             return action
-        jumps = [a for a in _prune(view.legal_actions()) if a.kind == PLAY]
+        jumps = [a for a in searched_actions(view.legal_actions()) if a.kind == PLAY]
         if not jumps or view.to_act is None or not self.house_rules:
             return None
         best = self.search(view, jumps)
@@ -590,7 +616,7 @@ class IsmctsBot(Bot):
         for action in actions:
             if action.kind == UNO or (action.kind == CATCH and action.seat != partner):
                 return action  # catching and a late UNO call never hurt (R-1.5)
-        choices = _prune(actions)
+        choices = searched_actions(actions)
         self.last_iterations = 0
         if len(choices) == 1:
             return choices[0]
@@ -605,6 +631,46 @@ class IsmctsBot(Bot):
         With ``out_of_turn`` (the seat's jumps, when it is not to act) the root's choices are
         those actions applied out of turn, and :data:`_WAIT`, letting the seat to act go on; the
         most visited of them is returned."""
+        budget = self.iterations
+        if budget is None and self.time_limit is None:
+            budget = DEFAULT_ITERATIONS.get(view.variant) or DEFAULT_ITERATIONS.get(
+                view.rules.family, min(DEFAULT_ITERATIONS.values())
+            )
+        root = self._grow(view, budget, out_of_turn)
+        mine = root.children.get(view.seat, {})
+        return max(mine.items(), key=lambda item: (item[1].visits, item[1].wins))[0]
+
+    def evaluate(self, view: View, iterations: int) -> Evaluation:
+        """What ``iterations`` iterations of the search say of ``view``'s position, from its seat
+        (:class:`Evaluation`): each seat's chance to win the hand, and where the seat is to act,
+        the chance after each of its choices (:func:`searched_actions`), every choice searched
+        with an equal share of the iterations (not by UCB1, so that their values compare
+        fairly). Uses the bot's RNG and reads, like a decision; the time limit does not apply."""
+        totals = [0.0] * view.players
+        root = self._grow(view, iterations, None, uniform_root=True, totals=totals, timed=False)
+        done = self.last_iterations
+        mine = root.children.get(view.seat, {}) if view.to_act == view.seat else {}
+        choices = tuple(
+            ChoiceValue(action, node.visits, node.wins / node.visits)
+            for action in (searched_actions(view.legal_actions()) if mine else ())
+            if (node := mine.get(action)) is not None and node.visits > 0
+        )
+        return Evaluation(view.seat, tuple(t / max(done, 1) for t in totals), choices, done, "python")
+
+    def _grow(
+        self,
+        view: View,
+        budget: int | None,
+        out_of_turn: list[Action] | None,
+        *,
+        uniform_root: bool = False,
+        totals: list[float] | None = None,
+        timed: bool = True,
+    ) -> _Node:
+        """Grow the search tree of ``view``'s open decision for ``budget`` iterations (and the
+        bot's time limit, when ``timed``) and return its root. With ``uniform_root`` the seat's
+        choices at the root share the iterations equally (the choice of fewest visits, the first
+        on a tie); ``totals`` adds up each seat's reward over the iterations."""
         seat = view.seat
         sampler = Determiniser(view, self.reads.voids if self.reads is not None else None)
         rng = self.rng
@@ -612,13 +678,8 @@ class IsmctsBot(Bot):
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
-        budget = self.iterations
-        if budget is None and self.time_limit is None:
-            budget = DEFAULT_ITERATIONS.get(view.variant) or DEFAULT_ITERATIONS.get(
-                view.rules.family, min(DEFAULT_ITERATIONS.values())
-            )
         depth = self.rollout_depth
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        deadline = None if self.time_limit is None or not timed else time.perf_counter() + self.time_limit
         done = 0
         while (budget is None or done < budget) and (deadline is None or done == 0 or time.perf_counter() < deadline):
             done += 1
@@ -632,7 +693,7 @@ class IsmctsBot(Bot):
                     game.apply(chosen_jump, seat)
             while not game.is_over:
                 actor = game.turn
-                acts = _prune(game.legal_actions())
+                acts = searched_actions(game.legal_actions())
                 kids = node.children.get(actor)
                 if kids is None:
                     kids = node.children[actor] = {}
@@ -649,13 +710,22 @@ class IsmctsBot(Bot):
                     break
                 best_score = -1.0
                 chosen = acts[0]
-                for a in acts:
-                    child = kids[a]
-                    child.avail += 1
-                    score = child.wins / child.visits + c * sqrt(log(child.avail) / child.visits)
-                    if score > best_score:
-                        best_score = score
-                        chosen = a
+                if uniform_root and node is root and actor == seat:
+                    fewest = -1
+                    for a in acts:
+                        child = kids[a]
+                        child.avail += 1
+                        if fewest < 0 or child.visits < fewest:
+                            fewest = child.visits
+                            chosen = a
+                else:
+                    for a in acts:
+                        child = kids[a]
+                        child.avail += 1
+                        score = child.wins / child.visits + c * sqrt(log(child.avail) / child.visits)
+                        if score > best_score:
+                            best_score = score
+                            chosen = a
                 node = kids[chosen]
                 path.append((node, actor))
                 game.step(chosen)
@@ -667,12 +737,11 @@ class IsmctsBot(Bot):
             for child, actor in path:
                 child.visits += 1
                 child.wins += rewards[actor]
+            if totals is not None:
+                for s, reward in enumerate(rewards):
+                    totals[s] += reward
         self.last_iterations = done
-        mine = root.children.get(seat, {})
-        if out_of_turn is not None:
-            return max(mine.items(), key=lambda item: (item[1].visits, item[1].wins))[0]
-
-        return max(mine.items(), key=lambda item: (item[1].visits, item[1].wins))[0]
+        return root
 
 
 def hand_features(game: Game, seat: int) -> tuple[int, ...]:

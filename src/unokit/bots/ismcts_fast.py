@@ -36,8 +36,11 @@ from .ismcts import (
     EXTRA_CARD_TERM,
     FEATURE_TERMS,
     HAND_SIZE_TERM,
+    ChoiceValue,
+    Evaluation,
     IsmctsBot,
     card_weights,
+    searched_actions,
 )
 
 #: Iterations per decision on the kernel, by variant (games the kernel does not play get the
@@ -230,6 +233,53 @@ class FastIsmctsBot(IsmctsBot):
         return None
 
     def _search_kernel(self, view: View, sampler: Determiniser, template: Game, kernel: _Kernel) -> Action:
+        nodes, wins, _ = self._grow_kernel(view, sampler, template, kernel, self.iterations, False, _NO_WEIGHTS)
+        self.last_visits = S.root_visits(nodes, view.seat)
+        code = S.best_root_action(nodes, wins, view.seat)
+        for action in view.legal_actions():
+            if kernel.encoding.encode(action, view.seat) == code:
+                return action
+        raise AssertionError(f"the search chose action id {code}, which is not legal")  # pragma: no cover
+
+    def evaluate(self, view: View, iterations: int) -> Evaluation:
+        """:meth:`IsmctsBot.evaluate`, on the kernel when it plays the game (:attr:`engine` says
+        which engine it used)."""
+        sampler = Determiniser(view, self.reads.voids if self.reads is not None else None)
+        template = sampler.game(0, 0)
+        kernel = _kernel(template)
+        if kernel is None:
+            self.engine = "python"
+            return super().evaluate(view, iterations)
+        self.engine = "kernel"
+        totals = np.zeros(view.players, np.float64)
+        nodes, wins, done = self._grow_kernel(view, sampler, template, kernel, iterations, True, totals)
+        seat = view.seat
+        legal = view.legal_actions() if view.to_act == seat else []
+        by_code = {kernel.encoding.encode(a, seat): a for a in searched_actions(legal)} if legal else {}
+        choices = []
+        child = int(nodes[0, S.N_CHILD])
+        while child >= 0:
+            visits = int(nodes[child, S.N_VISITS])
+            if int(nodes[child, S.N_ACTOR]) == seat and visits > 0:
+                choices.append(ChoiceValue(by_code[int(nodes[child, S.N_CODE])], visits, float(wins[child]) / visits))
+            child = int(nodes[child, S.N_NEXT])
+        order = {a.key: i for i, a in enumerate(by_code.values())}
+        choices.sort(key=lambda c: order[c.action.key])
+        return Evaluation(seat, tuple(float(t) / max(done, 1) for t in totals), tuple(choices), done, "kernel")
+
+    def _grow_kernel(
+        self,
+        view: View,
+        sampler: Determiniser,
+        template: Game,
+        kernel: _Kernel,
+        budget: int | None,
+        uniform_root: bool,
+        totals: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, int]:
+        """Grow a tree from ``view``'s position on the kernel (:func:`unokit.fast.search.grow`)
+        for ``budget`` iterations, or by the bot's own budget and time limit when ``budget`` is
+        ``None``; return the tree's nodes and wins and the iterations run."""
         R = kernel.rules
         base = np.zeros(int(R[K.C_S_WIDTH]), np.int64)
         load_game(R, base, template)
@@ -240,7 +290,6 @@ class FastIsmctsBot(IsmctsBot):
             by_type = card_weights(view, reads)
             weights = np.asarray([by_type[t] for t in sampler.pool], np.float64)
         particles, cumulative = self.belief(view, sampler) or (_NO_PARTICLES, _NO_WEIGHTS)
-        budget = self.iterations
         if budget is None and self.time_limit is None:
             budget = FAST_ITERATIONS.get(view.variant, min(FAST_ITERATIONS.values()))
         capacity = (budget if budget is not None else 1 << 20) + 1
@@ -259,24 +308,18 @@ class FastIsmctsBot(IsmctsBot):
             chunk = budget - done if budget is not None else _CHUNK
             if deadline is not None:
                 chunk = min(chunk, _CHUNK)
-            ran = S.run(
+            ran = S.grow(
                 base, R, hidden.pool, hidden.seats, hidden.mode, hidden.groups, hidden.back_of, hidden.slots,
                 view.seat, rng, nodes, wins, used, chunk, self.exploration, policy, depth,
                 kernel.flags, sizes, extra_card, terms, expand, policy, opponent_decisions, weights,
-                particles, cumulative,
+                particles, cumulative, uniform_root, totals,
             )  # fmt: skip
             done += ran
             if ran < chunk or (deadline is not None and time.perf_counter() >= deadline):
                 break
         self.rng.state = int(rng[0]) & MASK64
         self.last_iterations = done
-        self.last_visits = S.root_visits(nodes, view.seat)
-        code = S.best_root_action(nodes, wins, view.seat)
-        seat = view.seat
-        for action in view.legal_actions():
-            if kernel.encoding.encode(action, seat) == code:
-                return action
-        raise AssertionError(f"the search chose action id {code}, which is not legal")  # pragma: no cover
+        return nodes, wins, done
 
 
 __all__ = [

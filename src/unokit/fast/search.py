@@ -478,7 +478,7 @@ def deal_with_orders(
 
 @jit
 def prune(R: I64, codes: I64, count: int) -> int:
-    """``ismcts._prune`` in place: drop the out-of-turn late UNO call and catch, and a play (or
+    """``ismcts.searched_actions`` in place: drop the out-of-turn late UNO call and catch, and a play (or
     drawn play, or discard) whose form with the UNO call is listed (the kernel lists that form
     right after it). Returns the new count."""
     n_actions = R[C_ACTIONS]
@@ -817,6 +817,52 @@ def run(
     each iteration deals that seat's unseen cards as one row of ``particles`` (card types),
     drawn with chance proportional to its weight (``cumulative`` holds the running sums), and
     the draw pile the rest in uniformly random order. Returns the iterations run."""
+    return grow(
+        base, R, hidden_pool, hidden_seats, mode, groups, back_of, slots, me, rng, nodes, wins, used, iterations,
+        exploration, policy, depth, flags, size_terms, extra_card, terms, expand, opponents, opponent_decisions,
+        weights, particles, cumulative, False, np.zeros(0, np.float64),
+    )  # fmt: skip
+
+
+@entry
+def grow(
+    base: I64,
+    R: I64,
+    hidden_pool: I64,
+    hidden_seats: I64,
+    mode: int,
+    groups: I64,
+    back_of: I64,
+    slots: I64,
+    me: int,
+    rng: I64,
+    nodes: I64,
+    wins: F64,
+    used: I64,
+    iterations: int,
+    exploration: float,
+    policy: int,
+    depth: int,
+    flags: I64,
+    size_terms: F64,
+    extra_card: float,
+    terms: F64,
+    expand: int,
+    opponents: int,
+    opponent_decisions: int,
+    weights: F64,
+    particles: I64,
+    cumulative: F64,
+    uniform_root: bool,
+    totals: F64,
+) -> int:
+    """:func:`run`, and two more things a review of a game asks for. With ``uniform_root``,
+    ``me``'s choices at the root share the iterations equally (each iteration takes the root
+    choice of fewest visits, the first on a tie) instead of by UCB1, so that every choice is
+    searched as deeply as the others and their values compare fairly. ``totals`` (one entry per
+    seat, or none) adds up each seat's reward over the iterations: divided by the iterations
+    run, the chance of each seat to win the hand from the position, whoever is to act. The other
+    arguments are :func:`run`'s. Returns the iterations run."""
     st = np.empty_like(base)
     codes = np.empty(LEGAL_CAP, np.int64)
     kids = np.empty(LEGAL_CAP, np.int64)
@@ -910,6 +956,19 @@ def run(
                 break
             best = -1.0
             chosen = kids[0]
+            if uniform_root and node == 0 and actor == me:
+                fewest = -1
+                for j in range(count):
+                    child = kids[j]
+                    nodes[child, N_AVAIL] += 1
+                    if fewest < 0 or nodes[child, N_VISITS] < fewest:
+                        fewest = nodes[child, N_VISITS]
+                        chosen = child
+                path[length] = chosen
+                length += 1
+                node = chosen
+                do(st, R, nodes[chosen, N_CODE])
+                continue
             for j in range(count):
                 child = kids[j]
                 nodes[child, N_AVAIL] += 1
@@ -925,6 +984,8 @@ def run(
         if depth != 0:
             rollout(st, R, rng, policy, depth, codes, work)
         rewards(st, R, reward, flags, size_terms, extra_card, terms)
+        for s in range(len(totals)):
+            totals[s] += reward[s]
         for j in range(length):
             child = path[j]
             nodes[child, N_VISITS] += 1

@@ -27,6 +27,7 @@ OUTER_KEYS: tuple[str, ...] = (
     "unokit.bots:registry_keys",
     "unokit.server.words:registry_keys",
     "unokit.keys:registry_keys",
+    "unokit.review.words:registry_keys",
 )
 
 

@@ -54,6 +54,8 @@ PARAM_TYPES: dict[str, Param] = {
             "step",
             "steps",
             "number",
+            "won",
+            "percent",
         ),
         P.NUMBER,
     ),

@@ -27,6 +27,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import RichLog, Static
 
 from ..bots import bot_label
+from ..bots.advice import Advice
 from ..bots.external import ExternalBotError
 from ..core.actions import CATCH, DRAW, PRESS, UNO, Action
 from ..core.cards import COLOR_NAMES
@@ -37,6 +38,7 @@ from ..core.teams import partner
 from ..i18n import N_, catalog
 from ..i18n.lines import words_for
 from ..keys import terminal_keys
+from ..narration import action_line
 from . import faces, look
 from .help import KEYS, rules_summary, whole_words
 from .look import chip_rows, wrap_chips
@@ -579,8 +581,10 @@ class TableScreen(Screen[None]):
 
     def keys_text(self) -> Text:
         """The keys that work now, on one line, or on more when the width needs them (a key
-        and its word are never split; ``·`` between them)."""
+        and its word are never split; ``·`` between them). The hint key is shown where it fits
+        without another line (it is always in the help)."""
         parts = []
+        hint = False
         if self.window is not None:
             parts.append(self.window_keys)
         elif self.ready and self.prompt is not None:
@@ -597,8 +601,15 @@ class TableScreen(Screen[None]):
             parts.append(tr("play.key_uno"))
             if self.viewer is not None and any(a.kind == CATCH for a in self.session.out_of_turn(self.viewer)):
                 parts.append(tr("play.key_catch"))
+            hint = self.session.hints
         parts += [tr("play.key_log"), tr("play.key_help"), tr("play.key_quit_short")]
-        text = wrap_chips([Text(part) for part in parts], self.width_of("#keys"), gap=" · ")
+        width = self.width_of("#keys")
+        text = wrap_chips([Text(part) for part in parts], width, gap=" · ")
+        if hint:
+            with_hint = [*parts[:-3], tr("play.key_hint"), *parts[-3:]]
+            wider = wrap_chips([Text(part) for part in with_hint], width, gap=" · ")
+            if len(wider.plain.splitlines()) <= len(text.plain.splitlines()):
+                text = wider
         text.stylize("reverse")
         return text
 
@@ -863,6 +874,9 @@ class TableScreen(Screen[None]):
             if not self.jump_key():
                 self.hint(tr("play.nothing_to_jump"))
             return
+        if key in terminal_keys("hint"):
+            self.ask_hint()
+            return
         if key in terminal_keys("uno"):
             if not self.out_of_turn_key(UNO) and (self.ready or self.window is not None):
                 self.uno_armed = not self.uno_armed
@@ -877,8 +891,35 @@ class TableScreen(Screen[None]):
             self.hand_key(key)
 
     def hint(self, text: str) -> None:
+        """Show ``text`` under the prompt."""
         self.message = text
         self.render_all()
+
+    def ask_hint(self) -> None:
+        """``h``: the engine's choice for your open decision and your chance to win the hand with
+        it, searched in a worker from what your seat saw (:func:`unokit.bots.advice.advise`);
+        shown, and marked in the record, only if the decision is still open when it comes."""
+        session = self.session
+        if not session.hints:
+            self.hint(tr("play.hint_off"))
+            return
+        if not self.ready or self.prompt is None or self.window is not None:
+            self.hint(tr("play.hint_not_now"))
+            return
+        self.hint(tr("play.hint_thinking"))
+        self.run_worker(self.show_hint(self.prompt.seat, session.hint_work(self.prompt.seat)), group="hint")
+
+    async def show_hint(self, seat: int, work: Callable[[], Advice]) -> None:
+        advice = await asyncio.to_thread(work)
+        session = self.session
+        if not self.ready or self.prompt is None or self.prompt.seat != seat or len(session.game.moves) != advice.step:
+            return  # the decision was taken meanwhile
+        session.mark_hint(advice)
+        words = session.words
+        action = words.say(action_line(session.game, advice.best.text, seat))
+        self.hint(
+            words.t("play.hint", action=action, chance=words.t("number.percent", value=round(100 * advice.chance)))
+        )
 
     def menu_key(self, key: str, choices: list[Choice]) -> None:
         if key in ("up", "left"):

@@ -79,6 +79,7 @@ class Setup:
     record_in_folder: bool = False
     externals: dict[int, ExternalBot] = field(default_factory=dict)
     bot_names: tuple[str, ...] = field(default_factory=bot_names)  # skipping any a person uses
+    hints: bool = True  # the H key, in a game of one person against bots
 
     def session(self, number: int = 1) -> Session:
         """Deal game ``number`` of this setup: seed ``seed + number - 1`` when a seed was
@@ -104,7 +105,7 @@ class Setup:
                     {"seed": seed_of_bot},
                 )
             )
-        return Session(game, players, setup_events, self.record_path(game.variant, game.seed, number))
+        return Session(game, players, setup_events, self.record_path(game.variant, game.seed, number), hints=self.hints)
 
     def record_path(self, variant: str, seed: int, number: int) -> Path:
         """Where game ``number`` of this setup is saved."""
@@ -283,6 +284,12 @@ def _reaction(text: str) -> tuple[float, float]:
     "[default: ~/.local/share/unokit/records/]",
 )
 @click.option(
+    "--no-hints",
+    is_flag=True,
+    help="no hints: H shows the engine's choice and your chance to win in a game of one person against bots "
+    "(each hint is marked in the record)",
+)
+@click.option(
     "--plain",
     is_flag=True,
     help="line mode for screen readers, braille displays and pipes: each event a line, each decision "
@@ -305,17 +312,20 @@ def play(
     no_habits: bool,
     time_limit: float,
     record: str | None,
+    no_hints: bool,
     plain: bool,
 ) -> None:
     """Play UNO in the terminal against bots, or hot seat with several people.
 
     Keys: ←/→ or 1-9, 0 pick a card, Enter plays it, D draws (or presses the launcher), U calls
-    UNO with your next play, C catches a player who forgot UNO, ? shows the keys and the rules,
-    Q quits. Every game is saved as a record that `unokit replay` and `unokit verify` read.
+    UNO with your next play, C catches a player who forgot UNO, H shows a hint (the engine's choice
+    and your chance to win; marked in the record), ? shows the keys and the rules, Q quits. Every
+    game is saved as a record that `unokit replay`, `unokit verify` and `unokit review` read.
 
     With --plain: one line per event, each decision as numbered answers; type the number, a
     move in the notation (play red 5, draw; any unique beginning of one) or a command: hand,
-    table, moves, uno, catch, jump, help, quit. It reads standard input, so a pipe plays too.
+    table, moves, uno, catch, jump, help, quit. It reads standard input, so a pipe plays too
+    (no hints there).
     """
     habits = play_habits(forget, catch_chance, reaction, no_habits)
     if (delay is not None and delay < 0) or catch_window < 0:
@@ -331,7 +341,7 @@ def play(
     from .app import PlayApp
 
     externals = start_external_bots(setup.bots, time_limit)
-    setup = replace(setup, externals=externals)
+    setup = replace(setup, externals=externals, hints=not no_hints)
     counter = iter(range(1, 1_000_000))
     app = PlayApp(lambda: setup.session(next(counter)), delay=delay, catch_window=catch_window)
     try:

@@ -36,6 +36,11 @@ def use_deck(double_sided: bool) -> None:
     _marks.update(color_marks(double_sided))
 
 
+def in_use(color: str) -> bool:
+    """Whether the deck in use (:func:`use_deck`) has the colour ``color``."""
+    return color in _marks
+
+
 def face_of(text: str, side: int) -> str:
     """The face of a card's full text (``red 5/pink 2``) on ``side``; a single face as is."""
     faces = text.split("/")

@@ -8,13 +8,14 @@ another front end (a plain prompt, a web page) reuse it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import reduce
 from pathlib import Path
 from typing import Any
 
+from ..bots.advice import Advice, advise
 from ..bots.habits import ForgetfulBot, Reaction
 from ..core.actions import (
     ACCEPT,
@@ -44,10 +45,15 @@ from ..i18n import N_, catalog
 from ..i18n.lines import Words
 from ..narration import Narrator, action_line
 from ..record import GameRecord, RecordingGame, Seat, save_record
+from ..record.hints import HintMark, mark_hint
+from ..record.replay import start_game
 from . import faces
 
 #: Where records of played games go unless ``--record`` says otherwise.
 RECORDS_ENV = "UNOKIT_RECORDS"
+#: How hard the engine looks for a hint (:data:`unokit.bots.advice.EFFORTS`): a tenth of a second
+#: or so on the compiled kernel, a few tenths on the Python engine.
+HINT_EFFORT = "normal"
 #: Decisions answered by picking a card of the hand to discard.
 _DISCARDING = (DecisionKind.CHOOSE_DISCARD, DecisionKind.DISCARD_CARDS)
 
@@ -290,10 +296,10 @@ class Teller:
 
     def phrases(self, deck_texts: Iterable[str]) -> list[str]:
         """What a line this teller says is never broken inside, when it is laid out in lines: the
-        title of each face of the deck's cards (``deck_texts``, ``red 5/pink 2``), each colour as
-        it is said (``teal ▲``) and each player's name."""
+        title of each face of the deck's cards (``deck_texts``, ``red 5/pink 2``), each colour of the
+        deck in use as it is said (``teal ▲``) and each player's name."""
         titles = {self.words.card(face) for text in deck_texts for face in text.split("/")}
-        colours = {self.words.color(name) for name in COLOR_NAMES}
+        colours = {self.words.color(name) for name in COLOR_NAMES if faces.in_use(name)}
         return sorted(titles | colours | set(self.names))
 
 
@@ -308,6 +314,7 @@ class Session:
         setup: list[Event] | None = None,
         record_path: Path | None = None,
         meta: dict[str, Any] | None = None,
+        hints: bool = True,
     ) -> None:
         if len(players) != game.n:
             raise ValueError(f"{game.n} seats need {game.n} players, got {len(players)}")
@@ -319,6 +326,8 @@ class Session:
         self.save_error: str | None = None
         self.uno_called: set[int] = set()  # seats that called UNO for the one card they hold
         self.views = [View(game, seat) for seat in range(game.n)]
+        #: Whether a person may ask for hints: offered in games of one person against bots.
+        self.hints = hints and len(self.humans) == 1
         faces.use_deck(game.rules.double_sided)  # the marks of this deck, in every word of the table
         for seat, player in enumerate(self.players):
             if player.bot is not None:
@@ -579,6 +588,25 @@ class Session:
         except UnokitError as exc:
             return self.words.error(exc)
         return self.words.t("play.cannot_play", card=game.face_text(card))
+
+    # ------------------------------------------------------------------ hints
+    def hint_work(self, seat: int) -> Callable[[], Advice]:
+        """The work of a hint for ``seat``'s open decision (:func:`unokit.bots.advice.advise`,
+        from what the seat saw of the game so far), holding its own copy of the game: it may
+        run in another thread while the table waits. ``ValueError`` when hints are not offered
+        here."""
+        if not self.hints:
+            raise ValueError("hints are offered in games of one person against bots")
+        start, _ = start_game(self.game.to_record(result=False))
+        moves = list(self.game.moves)
+        seed = self.game.seed
+        return lambda: advise(start, moves, seat, HINT_EFFORT, seed)
+
+    def mark_hint(self, advice: Advice) -> None:
+        """Mark in the record that ``advice`` was shown (``meta.hints``, docs/records.md)."""
+        mark_hint(
+            self.meta, HintMark(advice.step, advice.seat, advice.best.text, round(advice.chance, 4), advice.effort)
+        )
 
     # ------------------------------------------------------------------ words and records
     def teller(self, side: int | None = None) -> Teller:

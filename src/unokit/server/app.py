@@ -56,6 +56,7 @@ from .metrics import Metrics
 from .protocol import HARD_MAX_BYTES, NO_HELLO, MessageError, RateLimit, encode, error, parse_message
 from .push import KINDS, check_subscription, remove_subscription, rotate_key, save_subscription
 from .realtable import realtable_routes
+from .reviews import ReviewDesk, review_routes
 from .room import RoomError, offer_policies, seat_bots
 from .web import catalog, game_number, web_routes
 from .wordfilter import WordFilter, load_word_filter, use_word_filter
@@ -150,6 +151,7 @@ def create_app(config: ServerConfig) -> Starlette:
     offer_policies(list(config.bots))
     use_word_filter(load_word_filter(config.word_filter) if config.word_filter is not None else WordFilter())
     hub = Hub(config)
+    reviews = ReviewDesk(hub.bots, hub.store.record)
     edge = Edge(config.edge(), hub.node_origins, hub.refresh_nodes if hub.clustered else None)
     # Per client address: rooms created, and room codes looked up in vain (code guessing).
     rooms_made = Buckets(config.room_rate / 60, max(1.0, config.room_rate * 2))
@@ -169,6 +171,7 @@ def create_app(config: ServerConfig) -> Starlette:
             yield
         finally:
             await warming
+            await reviews.close()
             await hub.stop()
 
     async def live(_request: Request) -> Response:
@@ -620,6 +623,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/rooms/{code}/records/{number}", record_file),
         Route("/api/rooms/{code}/standings", room_standings),
         *web_routes(hub.store.record),
+        *review_routes(reviews),
         *realtable_routes(),
         WebSocketRoute("/ws", websocket_endpoint),
         Route("/", index),

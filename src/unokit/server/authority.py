@@ -52,6 +52,7 @@ from .chat import (
     history,
     visible,
 )
+from .hints import give_hint
 from .metrics import Metrics
 from .protocol import SEAT_LOST, RateLimit, encode, error, fragment
 from .ratings import LEFT_AFTER
@@ -561,6 +562,8 @@ class Room:
                 await self._quiet(peer, msg)
             elif kind == "report":
                 await self._report(peer, msg)
+            elif kind == "hint":
+                await give_hint(self, peer, msg)
             else:
                 raise RoomError("unknown_type", f"{kind!r} is not a room message")
         except RoomError as exc:

@@ -102,6 +102,7 @@ FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     },
     "chat": {"text": (_STR, False), "reaction": (_STR, False), "token": (_STR, False), "id": (_ANY_ID, False)},
     "quiet": {"token": (_STR, True), "quiet": (_BOOL, True), "id": (_ANY_ID, False)},
+    "hint": {"token": (_STR, True), "id": (_ANY_ID, False)},
     "report": {
         "about": (_STR, True),
         "token": (_STR, False),

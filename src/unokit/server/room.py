@@ -29,6 +29,7 @@ from ..bots import POLICY_PREFIX, level_names
 from ..bots.levels import DEFAULT_LEVEL
 from ..i18n import LANGUAGES, catalog
 from ..record import GameRecord, Result, Seat
+from ..record.hints import HintMark, mark_hint
 from . import wordfilter
 
 LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
@@ -264,6 +265,7 @@ class Settings:
     hand_pause_seconds: float = 10.0
     standin_bot: str = DEFAULT_LEVEL
     fill_seconds: float = 0.0
+    hints: bool = False
 
     LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
         "turn_seconds": (0.0, 3600.0),
@@ -290,6 +292,11 @@ class Settings:
             if key == "standin_bot":
                 if value not in seat_bots():
                     raise RoomError("bad_settings", f"standin_bot must be one of {', '.join(seat_bots())}")
+                values[key] = value
+                continue
+            if key == "hints":
+                if not isinstance(value, bool):
+                    raise RoomError("bad_settings", "hints must be true or false")
                 values[key] = value
                 continue
             low, high = Settings.LIMITS[key]
@@ -440,6 +447,8 @@ class RoomState:
         self.public_room = spec.public
         self.host_seat: int | None = None
         self._settings = spec.settings.to_json()
+        #: The hints given in the current game (``hint`` entries, :mod:`.hints`).
+        self.hints: list[HintMark] = []
         #: The events of the next hand's deal while the room pauses between hands: told when
         #: the next hand starts (``continue``), to whoever holds each seat then.
         self.next_deal: list[Event] = []
@@ -475,6 +484,7 @@ class RoomState:
                 self.game_no += 1
                 self.seed = entry["seed"]
                 self.moves = []
+                self.hints = []
                 self.started_at = entry.get("at")
                 self.game, events = Game.new(self.spec.variant, self.spec.players, self.seed, **self.spec.options)
                 self.steps = [(events, None)]
@@ -503,6 +513,9 @@ class RoomState:
             elif kind == "continue":
                 self.phase = PLAYING
                 events, self.next_deal = self.next_deal, []
+            elif kind == "hint":
+                fields_of = (entry[k] for k in ("step", "seat", "action", "chance", "effort"))
+                self.hints.append(HintMark(*fields_of))
             elif kind == "close":
                 self.phase = CLOSED
                 self.closed_reason = entry.get("reason", "closed")
@@ -772,5 +785,17 @@ class RoomState:
             actions=list(self.moves),
             result=Result.of(game),
             created=self.started_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            meta={"room": self.code, "game": self.game_no},
+            meta=self._meta(),
         )
+
+    def _meta(self) -> dict[str, Any]:
+        """The record's ``meta``: the room and game, and the hints given (``meta.hints``)."""
+        meta: dict[str, Any] = {"room": self.code, "game": self.game_no}
+        for mark in self.hints:
+            mark_hint(meta, mark)
+        return meta
+
+    @property
+    def settings_allow_hints(self) -> bool:
+        """Whether the room's host allowed hints (the setting ``hints``)."""
+        return bool(self._settings.get("hints", False))

@@ -94,6 +94,8 @@ ERRORS = MappingProxyType(
             _spec("no_ban"),
             _spec("no_route"),
             _spec("bad_method"),
+            _spec("too_many_reviews"),
+            _spec("no_hints"),
             _spec("no_deal", deal=P.TEXT),
             _spec("push_off"),
             _spec("bad_subscription"),

@@ -44,6 +44,7 @@ const SHELL = [
   "/static/js/push.js",
   "/static/js/ratings.js",
   "/static/js/replay.js",
+  "/static/js/review.js",
   "/static/js/room.js",
   "/static/js/seats.js",
   "/static/js/settings.js",

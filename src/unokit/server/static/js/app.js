@@ -1,9 +1,9 @@
 // The browser client of unokit serve: the lobby (start or join a game), a room (the invite page,
 // the waiting room, the table), the pages for real cards (score sheet, launcher), replays and
 // "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
-// "/#/replay/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal of the day's board),
-// "/#/standings/CODE" (a room's standings), "/#/leaderboard/VARIANT/SIZE" (ratings).
-// When the server cannot be reached the page says so and
+// "/#/replay/CODE/N[/SEAT]", "/#/review/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal
+// of the day's board), "/#/standings/CODE" (a room's standings), "/#/leaderboard/VARIANT/SIZE"
+// (ratings). When the server cannot be reached the page says so and
 // tries again; the service worker (/sw.js) keeps the page itself available for that moment.
 
 import { catalog as currentCatalog, useCatalog } from "./cards.js";
@@ -103,6 +103,9 @@ async function route() {
   else if (hash.startsWith("replay/")) {
     const [, code, number, seat] = hash.split("/");
     current = replayPage(app, catalog, code.toUpperCase(), Number(number), seat === undefined ? 0 : Number(seat));
+  } else if (hash.startsWith("review/")) {
+    const [, code, number, seat] = hash.split("/");
+    current = replayPage(app, catalog, code.toUpperCase(), Number(number), seat === undefined ? 0 : Number(seat), true);
   } else if (roomMatch) current = roomPage(app, roomMatch[1].toUpperCase(), catalog);
   else current = lobbyPage(app, catalog);
   document.querySelectorAll("nav a").forEach((a) => a.removeAttribute("aria-current"));

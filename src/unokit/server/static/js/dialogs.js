@@ -246,6 +246,7 @@ export function gameOverDialog(view, obs) {
       t("table.download_record"),
     ),
   );
+  if (me !== null) buttons.append(h("a.button#review-game", { href: `/#/review/${view.code}/${number}/${me}` }, t("review.open")));
   if (view.summary)
     buttons.append(h("button.last-round", { type: "button", onclick: () => view.showScores() }, t("summary.last_round")));
   buttons.append(

@@ -104,7 +104,7 @@ export function lobbyPage(app, catalog) {
   const moreBox = h("div.options.more");
   const settingsBox = h("fieldset.settings", {}, h("legend", {}, t("lobby.settings_legend")));
   for (const [name, value] of Object.entries(catalog.settings)) {
-    if (name === "standin_bot") continue;
+    if (name === "standin_bot" || typeof value === "boolean") continue;
     const id = `set-${name}`;
     const [low, high] = catalog.setting_limits[name] || [0, 3600];
     settingsBox.append(h("div.field", {}, h("label", { for: id }, t(`setting.${name}`)), h("input", { type: "number", id, name, min: String(low), max: String(high), step: "any", placeholder: String(value), inputmode: "decimal", "aria-describedby": `${id}-hint` }), h("span.hint", { id: `${id}-hint` }, t(`setting.${name}.help`), " ", t("lobby.default", { value: String(value) }))));
@@ -182,6 +182,7 @@ export function lobbyPage(app, catalog) {
     h("details.more-rules", {}, h("summary", {}, t("lobby.more_rules")), moreBox),
     h("details.timers", {}, h("summary", {}, t("lobby.timers")), settingsBox),
     h("div.field.check", {}, h("input#public-room", { type: "checkbox", name: "public" }), h("label", { for: "public-room" }, t("lobby.public"))),
+    h("div.field.check", {}, h("input#allow-hints", { type: "checkbox", name: "hints", "aria-describedby": "allow-hints-help" }), h("label", { for: "allow-hints" }, t("setting.hints")), h("span.hint#allow-hints-help", {}, t("setting.hints.help"))),
     h("button.primary.big#create-button", { type: "submit" }, t("lobby.create_button")),
     message,
   );
@@ -215,7 +216,9 @@ export function lobbyPage(app, catalog) {
     const settings = {};
     for (const name of Object.keys(catalog.settings)) {
       const input = create.elements.namedItem(name);
-      if (input && input.value.trim() !== "") settings[name] = Number(input.value);
+      if (name === "hints") {
+        if (input && input.checked) settings.hints = true;
+      } else if (input && input.value.trim() !== "") settings[name] = Number(input.value);
     }
     button.disabled = true;
     try {

@@ -360,6 +360,12 @@ export class RoomConnection {
     return this.aside({ type: "report", ...fields }, answered);
   }
 
+  /** Ask for a hint at this seat's decision (rooms that give them: docs/review.md, "Hints");
+   * `answered(msg)` gets the hint ({step, action, line, chance}) or an error. */
+  hint(answered) {
+    return this.aside({ type: "hint" }, answered);
+  }
+
   /** In a room with no host, a player quiets the spectators' chat (or lets them talk again). */
   quiet(flag, answered) {
     return this.aside({ type: "quiet", quiet: flag }, answered);

@@ -8,6 +8,7 @@ import { api, errorText } from "./net.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { pageTools } from "./page.js";
+import { ReviewPanel } from "./review.js";
 import { TableView } from "./table.js";
 
 /** Milliseconds between two steps while the replay plays. */
@@ -70,15 +71,16 @@ function replayRoom(data, number) {
 
 /**
  * The replay page of game `number` of room `code`, first as `seat` saw it (a seat number; 0
- * when none is given).
+ * when none is given); with `reviewed`, the review of that seat's game under it (review.js).
  * @param {HTMLElement} app the page's main element
  * @param {Object} catalog the server's catalogue
  * @param {string} code the room
  * @param {number} number the game
  * @param {number} seat whose view to show first
+ * @param {boolean} reviewed whether to show the review of `seat`'s game
  * @returns {Function} what to do when the page is left
  */
-export function replayPage(app, catalog, code, number, seat = 0) {
+export function replayPage(app, catalog, code, number, seat = 0, reviewed = false) {
   const page = h("div.room.replay-page");
   const root = h("div.table-root.replay-root");
   app.append(page);
@@ -93,6 +95,7 @@ export function replayPage(app, catalog, code, number, seat = 0) {
   let timer = null;
   const conn = { busy: false, isHost: false, seat: null };
   const table = new TableView(root, conn, code, { readOnly: true, controls: () => controls() });
+  const review = reviewed ? new ReviewPanel(code, number, view, () => draw()) : null;
 
   /** Load the step asked for (as the seat in view saw it) and draw it; asked again meanwhile,
    * the newest step asked is loaded next. */
@@ -123,7 +126,7 @@ export function replayPage(app, catalog, code, number, seat = 0) {
   /** Draw the table at the loaded step: its log up to that step, its last move at the centre. */
   function draw() {
     if (error && !data) {
-      clear(page).append(h("h1", {}, t("replay.title", { code, number })), h("p.error", { role: "alert" }, error));
+      clear(page).append(h("h1", {}, title()), h("p.error", { role: "alert" }, error));
       return;
     }
     if (!data) return;
@@ -185,7 +188,12 @@ export function replayPage(app, catalog, code, number, seat = 0) {
     load();
   }
 
-  /** The replay's controls, in the place of the decision. */
+  /** The page's title: the replay's, or the review's. */
+  function title() {
+    return reviewed ? t("review.page_title", { code, number }) : t("replay.title", { code, number });
+  }
+
+  /** The replay's controls, in the place of the decision (the review under them). */
   function controls() {
     const steps = data.steps;
     const button = (id, label, name, action, off = false) =>
@@ -218,7 +226,7 @@ export function replayPage(app, catalog, code, number, seat = 0) {
     return h(
       "section.replay-bar",
       { "data-region": "replay", "aria-label": t("replay.controls") },
-      h("h1.replay-title", {}, t("replay.title", { code, number })),
+      h("h1.replay-title", {}, title()),
       h(
         "div.replay-buttons",
         {},
@@ -236,6 +244,7 @@ export function replayPage(app, catalog, code, number, seat = 0) {
         h("span.step#replay-step", { role: "status" }, t("replay.step_of", { step, steps })),
       ),
       error ? h("p.error", { role: "alert" }, error) : null,
+      review ? review.node(step, steps, go) : null,
     );
   }
 
@@ -252,6 +261,7 @@ export function replayPage(app, catalog, code, number, seat = 0) {
   load();
   return () => {
     if (timer) clearInterval(timer);
+    if (review) review.stop();
     document.removeEventListener("keydown", key);
     table.destroy();
     document.body.classList.remove("at-table");

@@ -18,6 +18,7 @@ import { lastMoveWords } from "./lastmove.js";
 import { backsBox, layoutTable } from "./seats.js";
 import { actionLabel, colorLabel, groupActions, promptMessage, waitingWords } from "./prompt.js";
 import { playSound } from "./sound.js";
+import { errorText } from "./net.js";
 import { N_, languageSwitcher, say, t } from "./i18n.js";
 import { botStrength, rulesOn } from "./options.js";
 import { announce, announceUrgent } from "./announce.js";
@@ -47,6 +48,13 @@ export function seatMark(kind) {
   if (kind === "dealer") return h("span.badge.dealer", { title: t("seat.dealer") }, t("seat.dealer_badge"));
   if (kind === "no_uno") return h("span.count.no-uno", { title: t("seat.no_uno") }, t("seat.no_uno_badge"));
   return h("span.count.uno", { title: t("table.uno") }, t("table.uno"));
+}
+
+/** The decision's choices as a hint weighs them: a play with or without UNO is one choice;
+ * catching and late UNO calls are none. */
+function choiceCount(obs) {
+  const plain = (obs.legal_actions || []).filter((a) => !a.startsWith("catch") && a !== "uno");
+  return new Set(plain.map((a) => a.replace(/ uno$/, ""))).size;
 }
 
 export class TableView {
@@ -804,6 +812,14 @@ export class TableView {
         }
       }
     }
+    if (myTurn && !this.choosing && phase === "playing" && this.hintsAllowed() && choiceCount(obs) > 1) {
+      const shown = this.hint && this.hint.step === this.state.game_step ? this.hint : null;
+      if (shown && shown.line) message = t("table.hint_shows", { action: say(shown.line, names), chance: `${Math.round(100 * shown.chance)}%` });
+      else if (shown && shown.error) message = shown.error;
+      if (!shown || shown.error) {
+        choices.append(h("button.hint#hint-button", { type: "button", disabled: shown && shown.waiting ? true : undefined, dataset: { verb: "hint" }, onclick: () => this.askHint() }, shown && shown.waiting ? t("table.hint_wait") : t("table.hint")));
+      }
+    }
     if ((obs.over || phase === "finished") && this.overClosed === this.room.game_no) {
       choices.append(h("button#show-result", { type: "button", onclick: () => { this.overClosed = null; this.render(); } }, t("table.show_result")));
     }
@@ -811,6 +827,27 @@ export class TableView {
     box.append(h("p.message#prompt-message", {}, message), choices);
     if (mine && !this.readOnly && keySettings().typing && phase !== "finished") box.append(this.moveBox.element);
     return box;
+  }
+
+  /** Whether this room gives this seat hints: its host allowed them, or every other seat is a
+   * bot (the server checks it too). */
+  hintsAllowed() {
+    if (this.readOnly || this.conn.seat === null || this.conn.seat === undefined) return false;
+    if (this.room.settings && this.room.settings.hints) return true;
+    return this.room.seats.every((seat) => seat.seat === this.conn.seat || seat.kind === "bot");
+  }
+
+  /** Ask the server for a hint at this decision; it is shown in the decision's place. */
+  askHint() {
+    const step = this.state.game_step;
+    this.hint = { step, waiting: true };
+    const sent = this.conn.hint((msg) => {
+      if (msg.type === "hint") this.hint = { step: msg.step, line: msg.line, chance: msg.chance };
+      else this.hint = { step, error: errorText(msg) };
+      this.render();
+    });
+    if (!sent) this.hint = null;
+    this.render();
   }
 
   /** A card (or the drawn card) was picked: play it, or ask for the colour first. */

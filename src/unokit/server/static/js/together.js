@@ -202,6 +202,8 @@ export function myGamesPage(app, catalog) {
           h("td.links", {},
             h("a.button", { href: `/#/replay/${game.room}/${game.game}/${game.seat}` }, t("together.replay")),
             " ",
+            h("a.button.review", { href: `/#/review/${game.room}/${game.game}/${game.seat}` }, t("review.open")),
+            " ",
             h("a.button.download", { href: game.record, download: `unokit-${game.room}-${game.game}.json` }, t("together.download")))));
       }
       table.append(body);
