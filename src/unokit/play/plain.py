@@ -169,7 +169,7 @@ class PlainGame:
             self.say(w.t("plain.commands"))
             self.tell(session.setup)
             self.drive()
-        except Quit:
+        except (Quit, KeyboardInterrupt):  # Ctrl+C quits as `quit` does, the record saved
             pass
         finally:
             session.save()
