@@ -67,7 +67,11 @@ def _shot(page: Page, name: str) -> None:
 def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_phone(
     browser: Browser, tmp_path: Path
 ) -> None:
-    server = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", free_port(), ["--daily", "classic:2:random"]).start()
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'server.db'}",
+        free_port(),
+        ["--daily", "classic:2:random", "--rate", "200", "--burst", "400"],
+    ).start()
     gus = new_identity()
     desk = new_page(browser, "laptop")
     phone = new_page(browser, "phone")
