@@ -523,12 +523,12 @@ def test_a_hello_with_a_bad_identity_is_refused(server: ServerProcess) -> None:
 
 def test_the_protocol_page_documents_every_message_command_reaction_and_new_error() -> None:
     from unokit.server.chat import REACTIONS
-    from unokit.server.protocol import FIELDS
+    from unokit.server.messages import CLIENT
     from unokit.server.room import HOST_PHASES
 
     page = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
     rows = {line.split("|")[1].strip() for line in page.splitlines() if line.startswith("| `")}
     cells = {name.strip("` ") for row in rows for name in row.split(",")}
-    missing = [name for name in [*FIELDS, *HOST_PHASES, "chat", "bad_chat", "muted", "bad_player"] if name not in cells]
+    missing = [name for name in [*CLIENT, *HOST_PHASES, "chat", "bad_chat", "muted", "bad_player"] if name not in cells]
     assert missing == []
     assert all(f"`{reaction}`" in page for reaction in REACTIONS)

@@ -289,6 +289,13 @@ def _reaction(text: str) -> tuple[float, float]:
     help="no hints: H shows the engine's choice and your chance to win in a game of one person against bots "
     "(each hint is marked in the record)",
 )
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="line mode for screen readers, braille displays and pipes: each event a line, each decision "
+    "numbered answers; type a number, a move in the notation or a command (help lists them); "
+    "no screen redraws, works without a terminal",
+)
 def play(
     variant: str,
     players: int,
@@ -306,6 +313,7 @@ def play(
     time_limit: float,
     record: str | None,
     no_hints: bool,
+    plain: bool,
 ) -> None:
     """Play UNO in the terminal against bots, or hot seat with several people.
 
@@ -313,13 +321,21 @@ def play(
     UNO with your next play, C catches a player who forgot UNO, H shows a hint (the engine's choice
     and your chance to win; marked in the record), ? shows the keys and the rules, Q quits. Every
     game is saved as a record that `unokit replay`, `unokit verify` and `unokit review` read.
+
+    With --plain: one line per event, each decision as numbered answers; type the number, a
+    move in the notation (play red 5, draw; any unique beginning of one) or a command: hand,
+    table, moves, uno, catch, jump, help, quit. It reads standard input, so a pipe plays too
+    (no hints there).
     """
-    require_extra("play", "play", ["textual", "rich"])
     habits = play_habits(forget, catch_chance, reaction, no_habits)
     if (delay is not None and delay < 0) or catch_window < 0:
         raise click.UsageError(words().t("cli.seconds_not_negative"))
     option = with_deck(option, deck)
     setup = make_setup(variant, players, bots, seed, option, names, habits, record)
+    if plain:
+        play_plain(setup, delay, catch_window, time_limit)
+        return
+    require_extra("play", "play", ["textual", "rich"])
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise click.UsageError(catalog().t("cli.play_needs_terminal"))
     from .app import PlayApp
@@ -341,6 +357,29 @@ def play(
             click.echo(catalog().t("cli.error", error=app.session.save_error), err=True)
     if app.error is not None:
         raise click.ClickException(app.error)
+
+
+def play_plain(setup: Setup, delay: float | None, catch_window: float, time_limit: float) -> None:
+    """``unokit play --plain``: one game of ``setup`` in lines on standard input and output
+    (:class:`~unokit.play.plain.PlainGame`); the record is saved and its place said."""
+    from .plain import PlainGame
+
+    externals = start_external_bots(setup.bots, time_limit)
+    session = replace(setup, externals=externals).session()
+    try:
+        PlainGame(session, sys.stdin, sys.stdout, think=delay, catch_window=catch_window).run()
+    except (ExternalBotError, UnokitError) as exc:
+        error = session.words.error(exc) if isinstance(exc, UnokitError) else str(exc)
+        raise click.ClickException(catalog().t("play.game_stopped", error=error)) from None
+    finally:
+        close_bots(externals)
+        path = session.save()
+        if path is not None:
+            click.echo(
+                catalog().t("cli.record_saved", path=str(path), replay=f"{program()} replay {shlex.quote(str(path))}")
+            )
+        if session.save_error is not None:
+            click.echo(catalog().t("cli.error", error=session.save_error), err=True)
 
 
 @click.command()

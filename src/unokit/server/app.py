@@ -48,12 +48,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from .. import VARIANTS, __version__
 from ..bots import level_names
 from . import PROTOCOL, daily_api, ratings_api, standings
-from .authority import Room, identity_hash
+from .authority import Room
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
+from .items import Arrived, Gone, Said
+from .messages import MessageError, parse_message
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .metrics import Metrics
-from .protocol import HARD_MAX_BYTES, NO_HELLO, MessageError, RateLimit, encode, error, parse_message
+from .peers import identity_hash
+from .protocol import HARD_MAX_BYTES, NO_HELLO, RateLimit, encode, error
 from .push import DEFAULT_KINDS, KINDS, check_subscription, remove_subscription, rotate_key, save_subscription
 from .realtable import realtable_routes
 from .reviews import ReviewDesk, review_routes
@@ -591,7 +594,7 @@ def create_app(config: ServerConfig) -> Starlette:
                 del by_client[client]
             hub.local_peers.pop(peer.conn_id, None)
             if peer.room is not None:
-                peer.room.submit("gone", peer)
+                peer.room.submit(Gone(peer))
             peer.close("gone")
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(peer.sender, 5)
@@ -772,7 +775,7 @@ async def _serve(hub: Hub, peer: WsPeer, misses: Buckets) -> None:
         elif peer.room is None:
             _strike(peer, "not_joined", "say 'hello' to a room first", message.get("id"))
         else:
-            peer.room.submit("msg", peer, message)
+            peer.room.submit(Said(peer, message))
 
 
 async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any], misses: Buckets) -> None:
@@ -810,7 +813,7 @@ async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any], misses: Bucket
     room.admitted.add(peer.conn_id)
     peer.room = room
     hub.local_peers[peer.conn_id] = peer
-    room.submit("hello", peer, message)
+    room.submit(Arrived(peer, message))
 
 
 def _strike(peer: WsPeer, code: str, message: str, reply_to: object = None) -> None:

@@ -60,7 +60,11 @@ def read_admin_token(path: Path | None) -> str | None:
 
 
 def _push_services(values: tuple[str, ...]) -> tuple[str, ...]:
-    """``--push-service`` origins, each checked (:class:`~.push.ServiceOrigin`)."""
+    """``--push-service`` origins, each checked (:class:`~.push.ServiceOrigin`); the server
+    extra is asked for first, as ``serve`` itself does, since the check lives beside it."""
+    if not values:
+        return values
+    require_extra("serve", "server", SERVER_MODULES)
     from .push import ServiceOrigin
 
     for value in values:

@@ -22,6 +22,7 @@ from ..bots.ismcts import searched_actions
 from ..narration import action_line
 from ..record.hints import HintMark
 from ..review import hint
+from .entries import Hint
 from .room import PLAYING, RoomError
 
 if TYPE_CHECKING:
@@ -40,15 +41,15 @@ def hints_allowed(state: RoomState, seat: int) -> bool:
     return all(other.kind == "bot" for i, other in enumerate(state.seats) if i != seat)
 
 
-def hint_entry(mark: HintMark) -> dict[str, Any]:
+def hint_entry(mark: HintMark) -> Hint:
     """The room's log entry of a hint given."""
-    return {"type": "hint", **mark.to_json()}
+    return Hint(step=mark.step, seat=mark.seat, action=mark.action, chance=mark.chance, effort=mark.effort)
 
 
 async def give_hint(room: Room, peer: Peer, msg: dict[str, Any]) -> None:
     """Answer ``peer``'s request for a hint at its seat's open decision in ``room`` (raise
     :class:`RoomError` to refuse it: no hints here, not its decision, the game moved on)."""
-    seat = room._own_seat(peer, msg["token"])
+    seat = room.seating.own_seat(peer, msg["token"])
     state = room.state
     if not hints_allowed(state, seat):
         raise RoomError("no_hints", "this room gives no hints (its host did not allow them)")
@@ -66,7 +67,7 @@ async def give_hint(room: Room, peer: Peer, msg: dict[str, Any]) -> None:
         raise RoomError("stale", "the game moved on while the hint was computed")
     mark = HintMark(advice.step, seat, advice.best.text, round(float(advice.chance), 4), HINT_EFFORT)
     line = action_line(game, advice.best.text, seat)
-    await room._commit([hint_entry(mark)])
+    await room.commit([hint_entry(mark)])
     peer.deliver(
         {
             "type": "hint",

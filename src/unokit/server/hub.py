@@ -36,15 +36,29 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..core.actions import Action
 from ..core.observation import View
 from . import DEFAULT_SEND_BUFFER, RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, upkeep
-from .authority import Peer, RemoteMarker, Room, new_token, token_hash
+from .authority import Room
 from .botpool import BotPool, default_threads
 from .chat import SPECTATORS_SHARE
 from .cluster import Link, node_channel, room_channel
 from .daily import TELL_WITHIN, Deal, DealSeeds, claim_telling, day_of, day_start, featured
 from .daily import secret as daily_secret
 from .edge import Buckets, EdgeConfig, origin_of
+from .items import (
+    AdminClose,
+    Arrived,
+    BecomeOwner,
+    CloseIdle,
+    RemoteChat,
+    RemotePresence,
+    RemoteReply,
+    Said,
+    SeatBots,
+    SeatRemote,
+    SyncLog,
+)
 from .metrics import Metrics, count_rooms
 from .notices import AWAY_SECONDS, Notices
+from .peers import Peer, RemoteMarker, new_token, token_hash
 from .protocol import RateLimit, decode, encode, error, websocket_url
 from .push import PushServices, VapidKey, current_key, ensure_key, subscribers
 from .pushsend import Notice, Sender
@@ -385,7 +399,7 @@ class Hub:
             if room is None:
                 raise RoomError("unavailable", "the new room could not be opened; try again")
             seated: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            room.submit("seat_bots", bots, seated)
+            room.submit(SeatBots(bots, seated))
             await seated
         return {
             "room": code,
@@ -486,7 +500,7 @@ class Hub:
         room.creator = row.creator
         self.rooms[code] = room
         if owner:
-            room.submit("become_owner")
+            room.submit(BecomeOwner())
         else:
             self.presence(room)
         return room
@@ -657,7 +671,7 @@ class Hub:
         room.owner_node = self.node
         assert self.link is not None
         await self.link.unlisten(room_channel(room.code))
-        room.submit("become_owner")
+        room.submit(BecomeOwner())
         # Messages forwarded to the old owner will never be answered: say so now, so that their
         # clients send them again at once, to this process.
         for key, (code, peer, reply_to) in list(self._waiting.items()):
@@ -794,26 +808,26 @@ class Hub:
                     room.owner_node = owner  # a takeover: tell the new owner about this follower
                     self.presence(room)
                 room.runtime = payload.get("rt", {})
-                room.submit("sync_log", payload["seq"])
+                room.submit(SyncLog(payload["seq"]))
         elif kind == "chat":
             if room is not None and not room.owner:
-                room.submit("remote_chat", payload["m"])
+                room.submit(RemoteChat(payload["m"]))
         elif kind == "fwd":
             remote = RemotePeer(self, payload["from"], payload["conn"], payload.get("seat"), payload.get("name"))
             remote.client, remote.player = str(payload.get("client", "")), payload.get("player")
             message = payload["msg"]
             if room is not None and room.owner:
-                room.submit("hello" if message["type"] == "hello" else "msg", remote, message)
+                room.submit(Arrived(remote, message) if message["type"] == "hello" else Said(remote, message))
             else:
                 remote.deliver(error("unavailable", "this room moved to another process; try again", message.get("id")))
         elif kind == "reply":
             self._on_reply(payload)
         elif kind == "close" and room is not None and room.owner:
-            room.submit("admin_close")
+            room.submit(AdminClose())
         elif kind in ("follow", "unfollow") and room is not None and room.owner:
             self._heard[(code, payload["from"])] = time.monotonic()
             seats = payload.get("seats") if kind == "follow" else None
-            room.submit("remote_presence", payload["from"], seats, payload.get("watchers", 0), payload.get("looking"))
+            room.submit(RemotePresence(payload["from"], seats, payload.get("watchers", 0), payload.get("looking")))
 
     def _on_reply(self, payload: dict[str, Any]) -> None:
         peer = self.local_peers.get(payload["conn"])
@@ -830,9 +844,9 @@ class Hub:
             return
         if message.get("type") == "welcome":
             # the owner seated this client: follow the room to the join, then seat it here
-            room.submit("seat_remote", peer, message)
+            room.submit(SeatRemote(peer, message))
         else:  # an ack or an error: follow the room first, so the client's state is current
-            room.submit("remote_reply", peer, message)
+            room.submit(RemoteReply(peer, message))
 
     # ------------------------------------------------------------------ the sweeper
     async def _sweep(self) -> None:
@@ -842,7 +856,7 @@ class Hub:
         idle = self.config.idle_close_seconds
         for room in list(self.rooms.values()):
             if room.owner and not room.watched() and time.monotonic() - room.last_active > idle:
-                room.submit("close_idle")
+                room.submit(CloseIdle())
         for code in await asyncio.to_thread(self.store.idle_rooms, now - idle):
             if code not in self.rooms:
                 await self._close_stored(code)
@@ -893,7 +907,7 @@ class Hub:
         if room is None:
             return False
         if room.owner or not self.clustered:
-            room.submit("admin_close")
+            room.submit(AdminClose())
         else:
             assert self.link is not None and room.owner_node is not None
             self.link.send(node_channel(room.owner_node), {"k": "close", "room": code})
@@ -973,7 +987,7 @@ class Hub:
             if room is None or not room.owner or heard < quiet:
                 del self._heard[(code, node)]
                 if room is not None and room.owner and node in room.remote_seats:
-                    room.submit("remote_presence", node, None, 0)  # that process died or stopped following
+                    room.submit(RemotePresence(node, None, 0))  # that process died or stopped following
         in_use = {id(getattr(peer, "room", None)) for peer in self.local_peers.values()}
         for code, room in list(self.rooms.items()):
             if room.owner:
@@ -1018,6 +1032,7 @@ class RemotePeer(RemoteMarker):
         self.role = "player" if seat is not None else "spectator"
         self.client = ""  # its address and identity, as the process it connected to knows them
         self.player: str | None = None
+        self.holder: str | None = None  # its seat's occupant is checked by the process it connected to
         self.visible = True  # its process tells the owner who looks (``follow``'s ``looking``)
 
     def deliver(self, message: dict[str, Any] | str) -> None:

@@ -22,15 +22,18 @@ import re
 import unicodedata
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from .. import Event, Game, InvalidActionError, UnokitError
+from .. import Event, Game, UnokitError
 from ..bots import POLICY_PREFIX, level_names
 from ..bots.levels import DEFAULT_LEVEL
 from ..i18n import LANGUAGES, catalog
 from ..record import GameRecord, Result, Seat
 from ..record.hints import HintMark, mark_hint
 from . import wordfilter
+
+if TYPE_CHECKING:
+    from .entries import Entry
 
 LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED = "lobby", "playing", "hand_over", "finished", "closed"
 PHASES = (LOBBY, PLAYING, HAND_OVER, FINISHED, CLOSED)
@@ -447,97 +450,34 @@ class RoomState:
         self.public_room = spec.public
         self.host_seat: int | None = None
         self._settings = spec.settings.to_json()
-        #: The hints given in the current game (``hint`` entries, :mod:`.hints`).
-        self.hints: list[HintMark] = []
         #: The events of the next hand's deal while the room pauses between hands: told when
         #: the next hand starts (``continue``), to whoever holds each seat then.
         self.next_deal: list[Event] = []
+        #: The hints given in the current game (``hint`` entries, :mod:`.hints`).
+        self.hints: list[HintMark] = []
 
     # ------------------------------------------------------------------ folding
-    def apply(self, entry: dict[str, Any]) -> list[Event]:
-        """Fold one log entry; return the game events it caused (full, unredacted).
+    def apply(self, entry: Entry | dict[str, Any]) -> list[Event]:
+        """Fold one log entry (:mod:`.entries`, or a JSON object as the log stores it); return
+        the game events it caused (full, unredacted).
 
         An ``action`` the engine refuses raises :class:`RoomError` ``illegal`` or
         ``invalid_action`` and changes nothing (the engine's guarantee); any other entry that
         does not apply means a log that does not fit this engine: ``corrupt``.
         """
-        kind = entry["type"]
-        events: list[Event] = []
+        if isinstance(entry, dict):
+            from .entries import entry_of
+
+            entry = entry_of(entry)
         try:
             self.last_standin = None
-            if kind == "join":
-                self._vacate(entry["seat"])
-                self.seats[entry["seat"]] = SeatState("human", entry["name"], token_hash=entry["token_hash"])
-                if entry.get("host"):
-                    self.host_seat = entry["seat"]
-            elif kind == "bot":
-                self._vacate(entry["seat"])
-                self.seats[entry["seat"]] = SeatState("bot", entry["name"], entry["bot"], entry["seed"])
-            elif kind in ("kick", "leave"):
-                self._vacate(entry["seat"])
-                self.seats[entry["seat"]] = SeatState()
-            elif kind == "ready":
-                self.seats[entry["seat"]].ready = bool(entry["ready"])
-            elif kind == "public":
-                self.public_room = bool(entry["public"])
-            elif kind == "start":
-                self.game_no += 1
-                self.seed = entry["seed"]
-                self.moves = []
-                self.hints = []
-                self.started_at = entry.get("at")
-                self.game, events = Game.new(self.spec.variant, self.spec.players, self.seed, **self.spec.options)
-                self.steps = [(events, None)]
-                self.phase = PLAYING
-                for seat in self.seats:
-                    seat.ready = False
-            elif kind == "action":
-                game = self._game()
-                seat = entry["seat"]
-                try:
-                    action = game.parse_action(entry["action"], seat)
-                    events = game.apply(action, seat)
-                except InvalidActionError as exc:
-                    raise RoomError("invalid_action", str(exc), cause=exc) from None
-                except UnokitError as exc:  # the engine refused and changed nothing
-                    raise RoomError("illegal", str(exc), cause=exc) from None
-                self.moves.append((seat, action.text))
-                self.steps.append((events, seat if entry.get("standin") else None))
-                occupant = self.seats[seat]
-                if entry.get("standin"):
-                    occupant.standin_moves += 1
-                    self.last_standin = seat
-                elif occupant.kind == "human" and not self._reaction(action.text):
-                    occupant.standin_moves = 0
-                events = self._after_action(events)
-            elif kind == "continue":
-                self.phase = PLAYING
-                events, self.next_deal = self.next_deal, []
-            elif kind == "hint":
-                fields_of = (entry[k] for k in ("step", "seat", "action", "chance", "effort"))
-                self.hints.append(HintMark(*fields_of))
-            elif kind == "close":
-                self.phase = CLOSED
-                self.closed_reason = entry.get("reason", "closed")
-            else:
-                raise RoomError("corrupt", f"unknown log entry {kind!r}")
+            events = entry.fold(self)
         except (UnokitError, KeyError, IndexError, TypeError) as exc:
-            raise RoomError("corrupt", f"log entry {self.seq + 1} ({kind}) does not apply: {exc}") from None
+            raise RoomError("corrupt", f"log entry {self.seq + 1} ({entry.KIND}) does not apply: {exc}") from None
         self.seq += 1
         return events
 
-    @staticmethod
-    def _reaction(text: str) -> bool:
-        """A catch or a late UNO call: an action a person's page may send while a stand-in
-        still plays their turns, so it does not count as the person being back."""
-        return text.split(" ", 1)[0] in ("catch", "uno")
-
-    def _vacate(self, seat: int) -> None:
-        """The seat's occupant goes: the host's seat is no longer the host's."""
-        if self.host_seat == seat:
-            self.host_seat = None
-
-    def _after_action(self, events: list[Event]) -> list[Event]:
+    def after_action(self, events: list[Event]) -> list[Event]:
         """The phase after an action and the events it tells now: a hand that ends (not the
         game) pauses the room, and the next hand's deal, which the engine made with the same
         action, waits in :attr:`next_deal` until the pause ends. Seats may change hands during
@@ -573,64 +513,6 @@ class RoomState:
         return self.game
 
     # ------------------------------------------------------------------ checks
-    def check_action(self, seat: int, text: str) -> dict[str, Any]:
-        """The log entry for ``seat`` doing ``text`` now; raise :class:`RoomError` when the
-        room is not playing. The engine itself judges the action when it is applied."""
-        if self.phase != PLAYING:
-            raise RoomError("phase", f"no action can be taken now: the room is in its {self.phase} phase")
-        return {"type": "action", "seat": seat, "action": text}
-
-    def check_host(self, command: str, seat: object, bot: object) -> dict[str, Any]:
-        """The log entry for a host command; raise :class:`RoomError` when it is out of phase
-        or names a bad seat or bot. (``start`` and ``bot`` entries get their seed later.)"""
-        phases = HOST_PHASES.get(command)
-        if phases is None:
-            raise RoomError("bad_message", f"unknown host command {command!r}; commands are {', '.join(HOST_PHASES)}")
-        if self.phase not in phases:
-            raise RoomError(
-                "phase",
-                f"'{command}' is not allowed while the room is in its {self.phase} phase "
-                f"(allowed in: {', '.join(phases)})",
-            )
-        if command in ("make_public", "make_private"):
-            return {"type": "public", "public": command == "make_public"}
-        if command in ("mute", "unmute"):
-            if seat is not None:
-                self._seat_number(seat)
-            return {"type": command}  # a chat-log entry, made by the room (docs/protocol.md, "Chat")
-        if command in ("add_bot", "kick", "replace"):
-            index = self._seat_number(seat)
-            current = self.seats[index]
-            if command == "add_bot" and current.kind != "open":
-                raise RoomError("seat_taken", f"seat {index} is not open; 'replace' it instead")
-            if command == "kick" and current.kind == "open":
-                raise RoomError("bad_seat", f"seat {index} is already open")
-            if command == "kick":
-                return {"type": "kick", "seat": index}
-            name = self.check_bot(bot)
-            if name in POLICY_BOTS:
-                self._check_policy(name)
-            return {"type": "bot", "seat": index, "bot": name, "name": self.bot_person_name(index)}
-        if command in ("start", "continue"):
-            empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
-            if empty and self.phase != FINISHED:  # after a game, bots take the seats left open
-                raise RoomError(
-                    "seats_open", f"seats {', '.join(map(str, empty))} are empty: add a bot or wait for a player"
-                )
-            return {"type": command}
-        return {"type": "close", "reason": "host"}
-
-    def check_join(self, name: object) -> tuple[int, str]:
-        """The seat a new player named ``name`` would take and the name as it is kept
-        (:meth:`check_name`); raise :class:`RoomError`."""
-        text = self.check_name(name)
-        if self.phase not in (LOBBY, HAND_OVER, FINISHED):
-            raise RoomError("phase", f"players may join only between games or hands, not in the {self.phase} phase")
-        for index, seat in enumerate(self.seats):
-            if seat.kind == "open":
-                return index, text
-        raise RoomError("room_full", "every seat is taken; join as a spectator")
-
     def check_name(self, name: object) -> str:
         """A person's name as it is kept and shown (a player's, or a spectator's in the chat):
         :func:`check_name`, and no seat of the room already has it, whatever the case (raise
@@ -642,21 +524,6 @@ class RoomState:
             )
         return text
 
-    def check_leave(self, seat: int) -> dict[str, Any]:
-        """The log entry for the player at ``seat`` giving it up (before a game or after one;
-        during a game a stand-in bot plays an absent player's seat)."""
-        if self.phase not in LEAVE_PHASES:
-            raise RoomError("phase", "a seat can be left only before a game or after it; during a game a bot plays it")
-        return {"type": "leave", "seat": seat}
-
-    def check_ready(self, seat: int, ready: bool) -> dict[str, Any]:
-        """The log entry for the player at ``seat`` saying whether they want to play again."""
-        if self.phase != FINISHED:
-            raise RoomError("phase", f"'play again' is for after a game; the room is in its {self.phase} phase")
-        if self.seats[seat].kind != "human":
-            raise RoomError("bad_seat", f"seat {seat} holds no player")
-        return {"type": "ready", "seat": seat, "ready": ready}
-
     def everyone_ready(self, present: set[int]) -> bool:
         """After a game: whether every player present (a human seat with a connection) has said
         "play again", and at least one has."""
@@ -664,18 +531,6 @@ class RoomState:
             return False
         here = [seat for index, seat in enumerate(self.seats) if seat.kind == "human" and index in present]
         return bool(here) and all(seat.ready for seat in here)
-
-    def fill_entries(self, bot: str, seeds: list[int]) -> list[dict[str, Any]]:
-        """``bot`` entries seating a ``bot`` in every open seat (``seeds[i]`` for the i-th),
-        named apart from every seat and from each other."""
-        open_seats = [i for i, seat in enumerate(self.seats) if seat.kind == "open"]
-        taken = {seat.name for seat in self.seats if seat.name}
-        entries = []
-        for index, seed in zip(open_seats, seeds, strict=False):
-            name = self.bot_person_name(index, taken)
-            taken.add(name)
-            entries.append({"type": "bot", "seat": index, "bot": bot, "name": name, "seed": seed})
-        return entries
 
     def open_seats(self) -> int:
         return sum(1 for seat in self.seats if seat.kind == "open")
@@ -698,12 +553,7 @@ class RoomState:
             number += 1
         return f"{names[start]} {number}"
 
-    def _seat_number(self, seat: object) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            raise RoomError("bad_seat", f"'seat' must be a seat number from 0 to {len(self.seats) - 1}")
-        return seat
-
-    def _check_policy(self, name: str) -> None:
+    def check_policy(self, name: str) -> None:
         """Raise :class:`RoomError` ``bad_bot`` unless the policy ``name`` plays this room's game."""
         from ..bots.policy import PolicyError, load_policy, policy_path
 
@@ -798,4 +648,4 @@ class RoomState:
     @property
     def settings_allow_hints(self) -> bool:
         """Whether the room's host allowed hints (the setting ``hints``)."""
-        return bool(self._settings.get("hints", False))
+        return self.spec.settings.hints

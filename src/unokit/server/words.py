@@ -15,16 +15,16 @@ from types import MappingProxyType
 
 from ..core.codes import Param, Spec
 from .chat import REACTIONS
-from .protocol import FIELDS
+from .messages import CLIENT, SERVER
 from .push import registry_keys as push_keys
 from .room import PHASES, Settings
 
 P = Param
 
-#: The messages a client sends (their fields: :data:`unokit.server.protocol.FIELDS`).
-CLIENT_MESSAGES: tuple[str, ...] = tuple(FIELDS)
-#: The messages the server sends (``docs/protocol.md``, "Server messages").
-SERVER_MESSAGES: tuple[str, ...] = ("welcome", "state", "room", "ack", "error", "closed", "pong", "chat", "redirect")
+#: The messages a client sends (declared in :data:`unokit.server.messages.CLIENT`).
+CLIENT_MESSAGES: tuple[str, ...] = tuple(CLIENT)
+#: The messages the server sends (declared in :data:`unokit.server.messages.SERVER`).
+SERVER_MESSAGES: tuple[str, ...] = tuple(SERVER)
 
 
 def _spec(code: str, **params: Param) -> Spec:

@@ -1,0 +1,309 @@
+"""A room's pacing (:mod:`.authority`): when things happen that nobody asked for now. The turn
+timer, the bots' moves and reactions, the grace of a dropped player before a stand-in bot plays
+their seat, the pause between hands, a lobby's fill timer, and the hold of each out-of-turn
+window (a missed UNO that may be caught, a card that may be jumped on) before in-turn actions
+go on.
+
+Every timer is a :class:`~.items.Fired` item of the room's queue carrying the state version it
+was set for: one that fires after the room has moved on does nothing. The timers' state (the
+handles, the deadlines told to the table, the stand-in bots) is the room's; this class sets and
+answers them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .. import Game
+from ..bots import Bot, make_bot
+from ..bots.habits import ForgetfulBot
+from ..bots.levels import LEVELS, for_people
+from ..core.actions import CATCH
+from ..core.actions import Action as EngineAction
+from ..core.observation import View
+from ..core.position import exposed_seat, jumps_may_come
+from ..core.types import WindowKind
+from .entries import Action as Move
+from .entries import Continue
+from .items import Fired
+from .protocol import error
+from .room import HAND_OVER, LOBBY, PLAYING, RoomError, Settings, bot_spec
+
+if TYPE_CHECKING:
+    from .authority import Room
+
+log = logging.getLogger("unokit.server")
+
+#: A bot whose moves take long enough to be thought in the bot pool (:mod:`.botpool`): the
+#: searches, and the levels that play them.
+SLOW_BOTS = frozenset({"ismcts", "ismcts_fast"}) | {
+    name for name, level in LEVELS.items() if level.bot == "ismcts_fast"
+}
+
+
+@dataclass(frozen=True)
+class Hold:
+    """How the room paces one kind of out-of-turn window (:mod:`unokit.core.windows`): in-turn
+    actions wait ``seconds(settings)`` from the moment such a window opens (``is_open``, from
+    the game and the actions offered to the seats not to act), once per window (``key`` tells
+    one window of the kind from the next, beside the round and the discard pile's length)."""
+
+    seconds: Callable[[Settings], float]
+    is_open: Callable[[Game, dict[int, list[EngineAction]], Settings], bool]
+    key: Callable[[Game], tuple[Any, ...]]
+
+
+#: The hold of every kind of out-of-turn window (a test checks that each kind has one).
+HOLDS: dict[WindowKind, Hold] = {
+    WindowKind.UNO_CATCH: Hold(  # a missed UNO may be caught (R-1.5): held catch_seconds
+        seconds=lambda settings: settings.catch_seconds,
+        is_open=lambda game, offered, settings: any(a.kind == CATCH for acts in offered.values() for a in acts),
+        key=lambda game: (exposed_seat(game),),
+    ),
+    WindowKind.JUMP_IN: Hold(  # a card that may be jumped on (H-1): held jump_seconds, if any
+        seconds=lambda settings: settings.jump_seconds,
+        is_open=lambda game, offered, settings: settings.jump_seconds > 0 and jumps_may_come(game),
+        key=lambda game: (),
+    ),
+}
+
+
+@dataclass
+class Automatic:
+    """A bot playing a seat: the seat's own bot, or a stand-in for an away player."""
+
+    bot: Bot
+    name: str
+    game_no: int
+
+
+class Pacing:
+    """The timers and bots of one room: :meth:`schedule` sets them after every change,
+    :meth:`fired` answers one that ran out."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+
+    def start_grace(self, seat: int) -> None:
+        old = self.room.grace.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        delay = self.room.state.spec.settings.grace_seconds
+        self.room.grace[seat] = asyncio.get_running_loop().call_later(delay, self.room.submit, Fired("grace", -1, seat))
+
+    def timer_at(self, kind: str, delay: float, data: Any = None) -> None:
+        self.room.timers[kind] = asyncio.get_running_loop().call_later(
+            max(0.0, delay), self.room.submit, Fired(kind, self.room.state.seq, data)
+        )
+
+    def is_automatic(self, seat: int) -> bool:
+        return self.room.state.seats[seat].kind == "bot" or seat in self.room.away
+
+    def bot(self, seat: int, purpose: str = "") -> Automatic:
+        """The bot that plays ``seat`` now. In a daily room, its RNG is set for the decision
+        ``purpose`` from the deal and the moves so far, so the same history meets the same
+        answer however often the room's timers are set again."""
+        current = self._seat_bot(seat)
+        seeds = self.room.seeds
+        if seeds is not None and purpose:
+            current.bot.rng.state = seeds.decision(seat, len(self.room.state.moves), purpose)
+        return current
+
+    def _seat_bot(self, seat: int) -> Automatic:
+        spec = self.room.state.seats[seat]
+        name = spec.bot if spec.kind == "bot" and spec.bot else self.room.state.spec.settings.standin_bot
+        current = self.room.automatic.get(seat)
+        if current is None or current.name != name or current.game_no != self.room.state.game_no:
+            seed = spec.bot_seed if spec.kind == "bot" else secrets.randbits(62)
+            bot = make_bot(bot_spec(name), seed)
+            # A level plays with its human habits; engine names (scripts, stand-ins) without.
+            current = Automatic(for_people(bot, name) if name in LEVELS else bot, name, self.room.state.game_no)
+            current.bot.reset(seat)
+            self.room.automatic[seat] = current
+        return current
+
+    def schedule(self) -> None:
+        """Set the timers of the room's new state: bot moves and reactions, the turn timer,
+        the catch window's hold and the pause between hands. Old timers are cancelled; any that
+        still fires finds the room at another version and does nothing."""
+        for handle in self.room.timers.values():
+            handle.cancel()
+        self.room.timers.clear()
+        self.room.deadline = self.room.continue_at = self.room.catch_until = self.room.jump_until = None
+        if not self.room.owner:
+            return
+        if not self.room.watched():
+            # Nobody is here: bots, turn timers and the pause between hands wait for someone to
+            # connect (a room of bots alone would otherwise play and log for ever).
+            self.room.paused = True
+            return
+        state, settings = self.room.state, self.room.state.spec.settings
+        loop_now = asyncio.get_running_loop().time()
+        self.schedule_fill(loop_now)
+        if state.phase == HAND_OVER:
+            self.timer_at("continue", settings.hand_pause_seconds)
+            self.room.continue_at = time.time() + settings.hand_pause_seconds
+            return
+        game = state.game
+        if state.phase != PLAYING or game is None or game.is_over:
+            self.room.hold_until = None
+            self.room.held = frozenset()
+            return
+        to_act = game.to_act
+        assert to_act is not None
+        offered = {s: game.legal_actions(s) for s in range(game.n) if s != to_act}
+        open_kinds = {kind for kind, hold in HOLDS.items() if hold.is_open(game, offered, settings)}
+        # Each window is held once, from the moment it opens; its key names the play that
+        # opened it (a jump opens a new window on the jumped card). Both facts are public, so
+        # a hold tells no one whether anybody holds an identical card.
+        opened = (game.round_number, len(game.discard))
+        windows: dict[tuple[Any, ...], float] = {
+            (kind, *opened, *HOLDS[kind].key(game)): HOLDS[kind].seconds(settings) for kind in open_kinds
+        }
+        new = [seconds for key, seconds in windows.items() if key not in self.room.held]
+        if new:
+            self.room.hold_until = max(self.room.hold_until or loop_now, loop_now + max(new))
+        elif not windows:
+            self.room.hold_until = None
+        self.room.held = frozenset(windows)
+        if self.room.hold_until is not None:
+            until = time.time() + (self.room.hold_until - loop_now)
+            self.room.catch_until = until if WindowKind.UNO_CATCH in open_kinds else None
+            self.room.jump_until = until if WindowKind.JUMP_IN in open_kinds else None
+            self.timer_at("hold_end", self.room.hold_until - loop_now)
+        if self.room.deferred and self.room.hold_until is None:
+            self.timer_at("hold_end", 0.0)
+        for seat, actions in offered.items():
+            if actions and self.is_automatic(seat):
+                bot = self.bot(seat, "react").bot
+                view = View(game, seat)
+                if isinstance(bot, ForgetfulBot):  # its own chance to react, after its reaction time
+                    timed = bot.reaction(view) or bot.jump(view)
+                    if timed is not None:
+                        self.timer_at(f"react{seat}", timed.after, (seat, timed.action.text))
+                    continue
+                reaction = bot.react(view)
+                if reaction is not None:
+                    self.timer_at(f"react{seat}", settings.bot_seconds / 2, (seat, reaction.text))
+        hold = 0.0 if self.room.hold_until is None else self.room.hold_until - loop_now
+        if self.is_automatic(to_act):
+            # A room whose bots spent their CPU budget waits until it is repaid (bots.py).
+            self.timer_at(
+                "bot_move", max(settings.bot_seconds, hold, self.room.host.think_delay(self.room.code)), to_act
+            )
+        elif settings.turn_seconds > 0:
+            self.room.deadline = time.time() + hold + settings.turn_seconds
+            self.timer_at("turn_timeout", hold + settings.turn_seconds, to_act)
+
+    def schedule_fill(self, loop_now: float) -> None:
+        """A room with ``fill_seconds``: once a player sits in its lobby, the game starts when
+        every seat is taken, or when the wait runs out, with bots in the open seats."""
+        state, wait = self.room.state, self.room.state.spec.settings.fill_seconds
+        seated = any(seat.kind == "human" for seat in state.seats)
+        if wait <= 0 or state.phase != LOBBY or not seated:
+            self.room.fill_at = self.room.fill_until = None
+            return
+        if self.room.fill_at is None:
+            self.room.fill_at = loop_now + wait
+            self.room.fill_until = time.time() + wait
+        self.timer_at("fill", 0.0 if state.open_seats() == 0 else self.room.fill_at - loop_now)
+
+    async def fired(self, kind: str, generation: int, data: Any) -> None:
+        state = self.room.state
+        if kind == "grace":
+            seat = data
+            self.room.grace.pop(seat, None)
+            if self.room.owner and not self.room.seating.connected(seat) and state.seats[seat].kind == "human":
+                self.room.away.add(seat)
+                self.schedule()
+                self.room.teller.broadcast_room()
+            return
+        if generation != state.seq or not self.room.owner:
+            return  # a stale timer: the room has moved on
+        if kind == "hold_end":
+            self.room.hold_until = None
+            waiting, self.room.deferred = self.room.deferred, []
+            for peer, msg in waiting:
+                try:
+                    await self.room.take_action(peer, msg, deferred=True)
+                except RoomError as exc:
+                    peer.deliver(
+                        error(
+                            exc.code,
+                            exc.message,
+                            msg.get("id"),
+                            self.room.teller.state_message(peer.seat, []),
+                            **exc.detail(),
+                        )
+                    )
+                else:
+                    if msg.get("id") is not None:
+                        peer.deliver({"type": "ack", "reply_to": msg["id"], "version": self.room.state.seq})
+            if self.room.state.seq == generation:
+                self.schedule()
+            return
+        if kind == "continue":
+            with contextlib.suppress(RoomError):
+                await self.room.commit([Continue()])
+            return
+        if kind == "fill":
+            if state.phase == LOBBY:
+                with contextlib.suppress(RoomError):
+                    await self.room.commit(self.room.start_entries())
+            return
+        game = state.game
+        if state.phase != PLAYING or game is None:
+            return
+        if kind.startswith("react"):
+            seat, text = data
+            with contextlib.suppress(RoomError):
+                await self.room.commit([Move(seat=seat, action=text)])
+            return
+        if kind == "turn_timeout":
+            self.room.away.add(data)
+            self.room.teller.broadcast_room()
+        if kind in ("bot_move", "turn_timeout") and game.to_act == data:
+            await self.bot_move(data)
+
+    async def bot_move(self, seat: int) -> None:
+        game = self.room.state.game
+        assert game is not None
+        auto = self.bot(seat, "act")
+        view = View(game, seat)
+        try:
+            if auto.name in SLOW_BOTS:
+                action = await self.room.host.think(self.room.code, auto.bot.act, view)
+            else:
+                action = auto.bot.act(view)
+            text = action.text
+        except Exception:
+            log.exception(
+                "room %s: bot %s failed at seat %d; playing its first legal action",
+                self.room.code,
+                auto.name,
+                seat,
+                extra={"room": self.room.code},
+            )
+            text = game.legal_actions(seat)[0].text
+        # A stand-in played for an away person: the log says so.
+        entry = Move(seat=seat, action=text, standin=self.room.state.seats[seat].kind == "human")
+        try:
+            await self.room.commit([entry])
+        except RoomError as exc:
+            log.warning(
+                "room %s: the move of bot %s was refused: %s",
+                self.room.code,
+                auto.name,
+                exc.message,
+                extra={"room": self.room.code},
+            )
+
+
+__all__ = ["Pacing"]

@@ -1,0 +1,187 @@
+"""The room's chat as the room's actor says it (:mod:`.authority`): a seat's or a spectator's
+line or reaction, the host's muting, the spectators quieted in a room nobody hosts, players'
+reports, and who is shown which messages. The chat's rules and its log are :mod:`.chat`'s; its
+entries are committed to a log of their own, so a message never changes the room's state
+version.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from .chat import (
+    LIVE_PHASES,
+    PLAYERS,
+    REPORTS,
+    SPECTATORS,
+    SPECTATORS_SHARE,
+    check_reaction,
+    check_text,
+    history,
+    visible,
+)
+from .protocol import RateLimit
+from .room import RoomError, sender
+from .storage import Append
+
+if TYPE_CHECKING:
+    from .authority import Peer, Room
+
+
+class Talk:
+    """The chat of one room: the room's handlers of ``chat``, ``quiet``, ``report`` and the
+    host's ``mute``, and the delivery of messages to whoever may see them."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        #: The chat allowance of each sender: a seat, ``address:ADDRESS`` for a spectator,
+        #: :data:`~.chat.SPECTATORS` for all of them.
+        self.limits: dict[int | str, RateLimit] = {}
+
+    async def say(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """A line or a reaction from a seat (the message carries its token) or a spectator."""
+        state = self.room.state
+        if ("text" in msg) == ("reaction" in msg):
+            raise RoomError("bad_chat", "a chat message has either 'text' or 'reaction'")
+        if "token" in msg:
+            seat: int | None = self.room.seating.own_seat(peer, msg["token"])
+        elif peer.seat is not None:
+            raise RoomError("bad_token", "a player's chat message carries the seat's token")
+        else:
+            seat = None
+        if self.room.host.banned(peer.client, peer.player):
+            raise RoomError("banned", "you are banned from this server's chat")
+        if seat is None and peer.name is not None:
+            state.check_name(peer.name)  # a player may have sat down with that name since
+        occupant = state.seats[seat].token_hash if seat is not None else None
+        marks = self.room.seating.marks(peer) | self.room.seat_marks.get(occupant or "", set())
+        if self.room.chat.is_muted(seat, occupant, marks):
+            whom = "your seat" if seat is not None else "spectators"
+            raise RoomError("muted", f"{whom} may not write in this room's chat now")
+        # A seat's allowance is the seat's; spectators' is their address's (reconnecting does
+        # not renew it), and all of a room's spectators share one more; every room shares the
+        # address's allowance across the server.
+        limits = [self.allowance(seat if seat is not None else f"address:{peer.client}")]
+        if seat is None:
+            limits.append(self.allowance(SPECTATORS, SPECTATORS_SHARE))
+        if not all(limit.allow() for limit in limits) or not self.room.host.chat_allowed(peer.client):
+            raise RoomError("rate_limited", "too many chat messages: wait a moment")
+        entry: dict[str, Any] = {
+            "type": "say" if "text" in msg else "react",
+            "seat": seat,
+            "name": state.seats[seat].name if seat is not None else peer.name,
+            "channel": PLAYERS if seat is not None else SPECTATORS,
+            "game": state.game_no,
+            "live": state.phase in LIVE_PHASES,
+            "at": round(time.time(), 3),
+            "from": self.room.seating.sender(seat, peer),
+        }
+        if "text" in msg:
+            entry["text"] = check_text(msg["text"])
+        else:
+            entry["reaction"] = check_reaction(msg["reaction"])
+        await self.commit([entry])
+
+    def allowance(self, key: int | str, share: float = 1.0) -> RateLimit:
+        """The chat allowance of ``key`` in this room (a seat, ``address:ADDRESS`` for its
+        spectators, :data:`SPECTATORS` for all of them, ``share`` times one sender's)."""
+        limit = self.limits.get(key)
+        if limit is None:
+            limit = self.limits[key] = self.room.host.chat_limit(share)
+        return limit
+
+    async def mute(self, seat: object, muted: bool, by: int | None = None) -> None:
+        """Mute or unmute the player at ``seat`` (their seat token and their marks), or every
+        spectator (``seat`` ``None``; ``by``: the player of a room with no host who did it)."""
+        entry: dict[str, Any] = {"type": "mute", "seat": seat, "who": None, "muted": muted}
+        if isinstance(seat, int):
+            who = self.room.state.seats[seat].token_hash
+            if self.room.state.seats[seat].kind != "human" or who is None:
+                raise RoomError("bad_seat", f"seat {seat} holds no player to mute")
+            marks = self.room.seat_marks.get(who, set())
+            spared = {held for held, known in self.room.seat_marks.items() if held != who and known & marks}
+            entry.update(who=who, marks=sorted(marks), spared=sorted(spared))
+        if by is not None:
+            entry["by"] = by
+        await self.commit([entry])
+        self.room.teller.broadcast_room()
+        self.room.host.published(self.room)
+
+    async def quiet(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """A player of a room nobody hosts ("play now") quiets its spectators, or lets them talk."""
+        seat = self.room.seating.own_seat(peer, msg["token"])
+        if self.room.state.spec.hosted:
+            raise RoomError("not_host", "in a room with a host, only the host may quiet its spectators")
+        if self.room.chat.spectators_muted == msg["quiet"]:
+            return  # already so: nothing to write
+        # Each change is written to the chat log: it counts as one of the seat's chat messages.
+        if not self.allowance(seat).allow() or not self.room.host.chat_allowed(peer.client):
+            raise RoomError("rate_limited", "too many changes: wait a moment")
+        await self.mute(None, msg["quiet"], by=seat)
+
+    async def report(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """Keep a report of a chat line (``message``: its number), or of a name or a player's
+        conduct (``seat``, or ``from``: a spectator's name in the chat): the room, who reported
+        and who is reported (their identities), the name, and the chat lines around it."""
+        about = msg["about"]
+        if about not in REPORTS:
+            raise RoomError("bad_report", f"'about' is one of {', '.join(REPORTS)}")
+        if "token" in msg:
+            self.room.seating.own_seat(peer, msg["token"])
+        kept = self.room.chat.messages
+        if about == "chat":
+            at = next((i for i, m in enumerate(kept) if m["n"] == msg.get("message")), None)
+            if at is None:
+                raise RoomError("bad_report", "'message' must be the number of a chat line of this room")
+            line = kept[at]
+            who, name, lines = line.get("from"), line.get("name"), kept[max(0, at - 5) : at + 6]
+        elif isinstance(msg.get("seat"), int) and 0 <= msg["seat"] < len(self.room.state.seats):
+            held = self.room.state.seats[msg["seat"]]
+            if held.kind != "human" or held.token_hash is None:
+                raise RoomError("bad_report", f"seat {msg['seat']} holds no player")
+            who, name, lines = sender(self.room.code, held.token_hash), held.name, kept[-10:]
+        elif msg.get("from") in self.room.senders:
+            who = msg["from"]
+            said = [m for m in kept if m.get("from") == who]
+            name, lines = (said[-1].get("name") if said else None), kept[-10:]
+        else:
+            raise RoomError("bad_report", "say whom: 'seat' (a player's) or 'from' (a name in the chat)")
+        if not self.room.host.report_allowed(peer.client):
+            raise RoomError("rate_limited", "too many reports: wait a while")
+        fields = ("n", "seat", "name", "channel", "text", "reaction", "at", "from")
+        await self.room.host.keep_report(
+            {
+                "room": self.room.code,
+                "kind": about,
+                "reporter": peer.player,
+                "reported": self.room.senders.get(who) if who else None,
+                "name": name,
+                "lines": [{key: m[key] for key in fields if key in m} for m in lines],
+            }
+        )
+
+    async def commit(self, entries: list[dict[str, Any]]) -> None:
+        """Write chat-log entries, then show their messages to whoever may see them."""
+        room = self.room
+        await room.write(Append(room.code, room.state.seq, [], chat=entries, chat_after=room.chat.count))
+        shown = [message for message in map(self.room.chat.apply, entries) if message is not None]
+        self.deliver(shown)
+        for message in shown:
+            self.room.host.chat_published(self.room, message)
+
+    def deliver(self, messages: list[dict[str, Any]], *, only_players: bool = False) -> None:
+        state = self.room.state
+        for peer in list(self.room.peers.values()):
+            if only_players and peer.seat is None:
+                continue
+            shown = [m for m in messages if visible(m, peer.seat, state.game_no, state.phase)]
+            if shown:
+                peer.deliver({"type": "chat", "messages": shown})
+
+    def send_history(self, peer: Peer) -> None:
+        shown = history(self.room.chat, peer.seat, self.room.state.game_no, self.room.state.phase)
+        peer.deliver({"type": "chat", "history": True, "messages": shown})
+
+
+__all__ = ["Talk"]

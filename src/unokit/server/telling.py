@@ -1,0 +1,101 @@
+"""What a room tells its readers (:mod:`.authority`): each seat's ``state`` message (its own view
+of the game, the change's events redacted for it, the same events as lines to say, after a hello
+the game so far, and when a round ends its summary), and the ``room`` message when only
+presence or timers changed. A spectator is told the public view.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import Event, redact
+from ..narration import Narrator, side_before
+from .protocol import encode, fragment
+from .web import round_summary
+
+if TYPE_CHECKING:
+    from .authority import Room
+
+
+class Teller:
+    """The ``state`` and ``room`` messages of one room, made for each reader."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+
+    def state_message(
+        self, seat: int | None, events: list[Event], reply_to: object = None, info: Any = None, log: bool = False
+    ) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (``None``: a spectator) after ``events``; ``info``
+        is the room's :meth:`~.authority.Room.room_info`, possibly already encoded (:func:`fragment`); ``log``
+        adds the whole game's log as that seat saw it (:meth:`game_log`), for a client that
+        has just said hello."""
+        state = self.room.state
+        game = state.game
+        seen = redact(events, seat)
+        names = state.names()
+        message: dict[str, Any] = {
+            "type": "state",
+            "version": state.seq,
+            "seat": seat,
+            "room": info if info is not None else self.room.room_info(),
+            "game_step": len(state.moves),
+            "observation": state.observe(seat),
+            "events": seen,
+            "lines": self.lines(seen),
+        }
+        if state.last_standin is not None:
+            message["standin"] = state.last_standin
+        if log and game is not None:
+            message["log"] = self.game_log(seat)
+        summary = round_summary(state.spec.variant, names, seen)
+        if summary is not None:
+            message["summary"] = summary
+        if reply_to is not None:
+            message["reply_to"] = reply_to
+        return message
+
+    def lines(self, seen: list[Event]) -> list[dict[str, Any]]:
+        """The events as one reader saw them, in sentences: codes with parameters, which each
+        browser says in its reader's language (:class:`~unokit.narration.Narrator`)."""
+        game = self.room.state.game
+        if game is None or not seen:
+            return []
+        side = side_before(seen, game.side, game.rules.side_names)
+        return [line.to_json() for line in Narrator(side, game.rules.double_sided).lines(seen)]
+
+    def game_log(self, seat: int | None) -> list[dict[str, Any]]:
+        """The current game's log as ``seat`` saw it, move by move: the deal, then each move's
+        events in sentences (:meth:`lines`), with ``standin`` naming the seat a stand-in bot
+        played the move for. The same lines, in the same groups, as the ``state`` messages
+        that a client connected since the deal received."""
+        game = self.room.state.game
+        assert game is not None
+        narrator = Narrator(0, game.rules.double_sided)
+        out: list[dict[str, Any]] = []
+        for events, standin in self.room.state.steps:
+            lines = [line.to_json() for line in narrator.lines(redact(events, seat))]
+            if lines:
+                out.append({"lines": lines} if standin is None else {"lines": lines, "standin": standin})
+        return out
+
+    def broadcast(self, events: list[Event]) -> None:
+        if not self.room.peers:
+            return
+        info = fragment(self.room.room_info())  # the same for every seat: encoded once
+        texts: dict[int | None, str] = {}
+        for peer in list(self.room.peers.values()):
+            text = texts.get(peer.seat)
+            if text is None:
+                text = texts[peer.seat] = encode(self.state_message(peer.seat, events, info=info))
+            peer.deliver(text)
+
+    def broadcast_room(self) -> None:
+        if not self.room.peers:
+            return
+        text = encode({"type": "room", "version": self.room.state.seq, "room": self.room.room_info()})
+        for peer in list(self.room.peers.values()):
+            peer.deliver(text)
+
+
+__all__ = ["Teller"]

@@ -1,0 +1,42 @@
+"""The room's dispatch tables are complete (:mod:`unokit.server.authority`): every client message
+the protocol declares has the room's handler or is answered before the room's queue, and every
+kind of queue item (:mod:`unokit.server.items`) has its handler, and every kind of out-of-turn
+window (:mod:`unokit.core.windows`) has its hold in the room's pacing."""
+
+from __future__ import annotations
+
+from unokit.server import items
+from unokit.server.authority import ITEMS, NOT_ROOM_MESSAGES, ROOM_MESSAGES, SEATS_CHANGE
+from unokit.server.messages import CLIENT
+
+
+def test_every_client_message_has_one_place_that_answers_it() -> None:
+    handled = set(ROOM_MESSAGES)
+    elsewhere = set(NOT_ROOM_MESSAGES)
+    assert handled.isdisjoint(elsewhere)
+    assert handled | elsewhere == set(CLIENT.values())
+    assert handled >= SEATS_CHANGE
+
+
+def test_every_kind_of_queue_item_has_its_handler() -> None:
+    kinds = {
+        value
+        for value in vars(items).values()
+        if isinstance(value, type) and issubclass(value, items.Item) and value not in (items.Item, items.Stop)
+    }
+    assert kinds == set(ITEMS)
+    people = {kind.__name__ for kind in kinds if kind.PEOPLE}
+    assert people == {"Arrived", "Said", "Gone", "RemotePresence"}  # only these keep a room from idling
+
+
+def test_every_kind_of_out_of_turn_window_has_its_hold() -> None:
+    from unokit.core.types import WindowKind
+    from unokit.server.pacing import HOLDS
+    from unokit.server.room import Settings
+
+    assert set(HOLDS) == set(WindowKind)
+    settings = Settings(catch_seconds=1.5, jump_seconds=2.5)
+    assert {kind: hold.seconds(settings) for kind, hold in HOLDS.items()} == {
+        WindowKind.UNO_CATCH: 1.5,
+        WindowKind.JUMP_IN: 2.5,
+    }
