@@ -32,7 +32,8 @@ from unokit.server.client import (
     push_subscribe,
     push_unsubscribe,
 )
-from unokit.server.push import KINDS, PushServices, check_subscription, message, save_subscription
+from unokit.server.daily import day_of, featured
+from unokit.server.push import DEFAULT_KINDS, KINDS, PushServices, check_subscription, message, save_subscription
 from unokit.server.storage import Store, migrate, push_subscriptions
 
 from .conftest import FAST_ARGS
@@ -90,6 +91,11 @@ async def _to_turn(clients: list[RoomClient], seat: int) -> None:
         await actor.act(choose(actor.observation or {}))
         await by_seat[seat].wait_for(lambda _s: by_seat[seat].version > version)  # noqa: B023
     raise AssertionError(f"seat {seat} was never to act")
+
+
+def _rollover_in(seconds: float) -> tuple[str, str]:
+    """``--daily-rollover`` for a day of the deals that begins ``seconds`` from now."""
+    return "--daily-rollover", repr((time.time() + seconds) % 86400 / 3600)
 
 
 def _secrets_absent(service: PushService, secrets: list[str]) -> None:
@@ -314,7 +320,7 @@ def test_a_server_without_push_says_so_and_keeps_nothing(tmp_path: Path, service
     server = ServerProcess(database, free_port(), [*FAST_ARGS, "--no-push"])
     server.start()
     try:
-        assert push_info(server.url) == {"enabled": False, "key": None, "kinds": []}
+        assert push_info(server.url) == {"enabled": False, "key": None, "kinds": [], "defaults": []}
         with pytest.raises(ServerError) as off:
             push_subscribe(server.url, new_identity(), service.browser().subscription())
         assert off.value.code == "push_off"
@@ -328,12 +334,14 @@ def test_two_processes_tell_each_event_once_from_the_owner(
     postgres: PostgresCluster, make_server: Callable[..., ServerProcess], service: PushService
 ) -> None:
     database = postgres.new_database()
-    args = ("--push-service", service.origin, "--push-away", str(AWAY))
+    # The deal of the day changes while they run: both see it, one tells it.
+    args = ("--push-service", service.origin, "--push-away", str(AWAY), *_rollover_in(15))
     first, second = (s.wait() for s in [make_server(database, *args, wait=False) for _ in range(2)])
-    ann_id, ben_id = new_identity(), new_identity()
-    ann_b, ben_b = service.browser(), service.browser()
+    ann_id, ben_id, cy_id = new_identity(), new_identity(), new_identity()
+    ann_b, ben_b, cy_b = service.browser(), service.browser(), service.browser()
     push_subscribe(first.url, ann_id, ann_b.subscription())
     push_subscribe(second.url, ben_id, ben_b.subscription())
+    push_subscribe(second.url, cy_id, cy_b.subscription(), kinds=["daily"])
 
     async def body() -> str:
         room = create_room(first.url, "classic", 2, options={"rounds": 1}, settings=FAST)
@@ -355,12 +363,46 @@ def test_two_processes_tell_each_event_once_from_the_owner(
         await asyncio.sleep(AWAY * 3)  # time for a duplicate from the other process to show
         for client in (ann, ben):
             await client.close()
+        await _until(lambda: len(service.messages(cy_b)) == 1, 30)
+        await asyncio.sleep(4)  # more than a sweep of each process: time for a second one to show
         return code
 
     code = run(body, 90)
     assert [m["kind"] for m in service.messages(ann_b)] == ["joined", "start"]
     assert [m["kind"] for m in service.messages(ben_b)] == ["start", "turn"]
+    assert [m["kind"] for m in service.messages(cy_b)] == ["daily"]
     assert all(m["room"] == code for m in service.messages(ann_b) + service.messages(ben_b))
+
+
+def test_the_deal_of_the_day_is_told_once_at_the_rollover_to_those_who_ticked_it_only(
+    tmp_path: Path, service: PushService
+) -> None:
+    args = [*FAST_ARGS, "--push-service", service.origin, "--sweep", "0.3", *_rollover_in(8)]
+    server = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", free_port(), args)
+    server.start()
+    try:
+        assert push_info(server.url)["defaults"] == list(DEFAULT_KINDS) and "daily" not in DEFAULT_KINDS
+        ann_id, ben_id, cy_id = new_identity(), new_identity(), new_identity()
+        ann_b, ben_b, cy_b = service.browser(), service.browser(), service.browser()
+        push_subscribe(server.url, ann_id, ann_b.subscription(), lang="de", kinds=["turn", "daily"])
+        push_subscribe(server.url, ben_id, ben_b.subscription(), kinds=list(KINDS))
+        push_subscribe(server.url, ben_id, ben_b.subscription(), kinds=["turn", "start"])  # switched it off
+        push_subscribe(server.url, cy_id, cy_b.subscription())  # the kinds by default: not this one
+
+        async def body() -> None:
+            await _until(lambda: len(service.messages(ann_b)) == 1, 20)
+            await asyncio.sleep(2)  # several sweeps more: told once a day, not at every sweep
+
+        run(body, 40)
+        day = day_of(time.time(), float(args[-1]))
+        said = service.messages(ann_b)
+        assert said == [message("daily", "de", day.isoformat(), "", deals=tuple(featured(day)))]
+        assert said[0]["title"] == "Die Spiele des Tages sind bereit"
+        assert said[0]["url"] == f"/#/daily/{featured(day)[0].key}" and "UNO Klassisch" in said[0]["body"]
+        assert service.messages(ben_b) == [] and service.messages(cy_b) == []
+        _secrets_absent(service, [ann_id, ben_id, cy_id])
+    finally:
+        server.stop()
 
 
 def test_every_kind_of_message_has_its_words_its_time_to_live_and_its_urgency() -> None:

@@ -119,3 +119,25 @@ def test_a_tap_on_the_notification_brings_the_player_back_to_the_seat(
         assert page.evaluate("location.pathname") == f"/r/{code}" and len(page.context.pages) == 1
     finally:
         page.context.close()
+
+
+def test_a_tap_on_the_deal_of_the_day_s_notification_opens_the_deal_s_page(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    from unokit.server.daily import day_of, featured
+
+    page = new_page(browser, "phone", permissions=["notifications"])
+    try:
+        _controlled(page, f"{web_server.url}/")
+        day = day_of(time.time())
+        deals = tuple(featured(day))
+        said = message("daily", "en", day.isoformat(), "", deals=deals)
+        _deliver(page, web_server.url, said)
+        wait_until(page, f"{NOTIFICATIONS}.then(l => l.length === 1)")
+        shown = page.evaluate(f"{NOTIFICATIONS}.then(l => l.map(n => [n.title, n.body, n.data.url, n.tag]))")
+        assert shown == [[said["title"], said["body"], f"/#/daily/{deals[0].key}", "unokit-daily"]]
+        _tap(page)
+        _arrives(page, f"location.hash === '#/daily/{deals[0].key}' && !!document.querySelector('.daily-board-page')")
+        assert len(page.context.pages) == 1  # the open window was used
+    finally:
+        page.context.close()

@@ -57,7 +57,7 @@ from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .metrics import Metrics
 from .peers import identity_hash
 from .protocol import HARD_MAX_BYTES, NO_HELLO, RateLimit, encode, error
-from .push import KINDS, check_subscription, remove_subscription, rotate_key, save_subscription
+from .push import DEFAULT_KINDS, KINDS, check_subscription, remove_subscription, rotate_key, save_subscription
 from .realtable import realtable_routes
 from .reviews import ReviewDesk, review_routes
 from .room import RoomError, offer_policies, seat_bots
@@ -416,9 +416,16 @@ def create_app(config: ServerConfig) -> Starlette:
     async def push_info(_request: Request) -> Response:
         """Whether this server sends notifications, the key pages subscribe with, and the kinds."""
         if hub.sender is None:
-            return _json({"enabled": False, "key": None, "kinds": []})
+            return _json({"enabled": False, "key": None, "kinds": [], "defaults": []})
         key = await asyncio.to_thread(hub.sender.keys.get)
-        return _json({"enabled": key is not None, "key": key.public_key if key else None, "kinds": list(KINDS)})
+        return _json(
+            {
+                "enabled": key is not None,
+                "key": key.public_key if key else None,
+                "kinds": list(KINDS),
+                "defaults": list(DEFAULT_KINDS),
+            }
+        )
 
     async def _push_request(request: Request, fields: set[str]) -> tuple[str, dict[str, Any]] | Response:
         """A push request's identity (hash) and body, or its refusal."""

@@ -226,8 +226,9 @@ def push_subscribe(
     kinds: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Have the identity ``player`` told by Web Push at ``subscription`` (a browser's
-    ``PushSubscription.toJSON()``: ``endpoint`` and ``keys``), in ``lang``, of ``kinds`` (all by
-    default). Raises :class:`ServerError` (``bad_subscription``, ``push_taken``, ``push_off``)."""
+    ``PushSubscription.toJSON()``: ``endpoint`` and ``keys``), in ``lang``, of ``kinds`` (by
+    default :data:`.push.DEFAULT_KINDS`: all but the deal of the day). Raises :class:`ServerError`
+    (``bad_subscription``, ``push_taken``, ``push_off``)."""
     body: dict[str, Any] = {"player": player, "subscription": subscription, "lang": lang}
     if kinds is not None:
         body["kinds"] = list(kinds)

@@ -79,8 +79,22 @@ daily_attempts = Table(
     Index("daily_attempts_player", "player", "day"),
 )
 
+#: The days whose deals were told to the players who asked (``push``'s ``daily`` kind): the
+#: process that writes a day's row is the one that sends its messages, so a cluster sends once.
+daily_told = Table(
+    "daily_told",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("told_at", Float, nullable=False),
+)
+
 #: How many results one board lists.
 BOARD_LIMIT = 100
+#: How long after a day began its deals are still told (a process that starts later, after all
+#: were down at the rollover, tells them; one that starts later still does not).
+TELL_WITHIN = 3600.0
+#: How many days the rows of :data:`daily_told` are kept.
+TOLD_DAYS = 7
 #: How far back a streak is counted (days).
 STREAK_DAYS = 400
 #: The settings of a daily room: no turn timer (a daily deal is a puzzle to think about), a
@@ -161,6 +175,11 @@ def day_of(now: float, rollover_hours: float = 0.0) -> dt.date:
     return (dt.datetime.fromtimestamp(now, dt.UTC) - dt.timedelta(hours=rollover_hours)).date()
 
 
+def day_start(day: dt.date, rollover_hours: float = 0.0) -> float:
+    """When ``day`` begins (a Unix time)."""
+    return (dt.datetime.combine(day, dt.time(), dt.UTC) + dt.timedelta(hours=rollover_hours)).timestamp()
+
+
 def next_rollover(now: float, rollover_hours: float = 0.0) -> float:
     """When the day of ``now`` ends (a Unix time)."""
     day = day_of(now, rollover_hours)
@@ -233,6 +252,20 @@ def secret(store: Store) -> bytes:
     with store.begin() as c:
         made = c.execute(select(daily_secrets.c.secret).where(daily_secrets.c.name == "daily")).scalar_one()
     return bytes.fromhex(made)
+
+
+def claim_telling(store: Store, day: dt.date, now: float) -> bool:
+    """Whether this process is the one to tell ``day``'s deals: it wrote the day's row of
+    :data:`daily_told` (False: another did, whatever process asks). Rows older than
+    :data:`TOLD_DAYS` go."""
+    try:
+        with store.begin() as c:
+            c.execute(insert(daily_told).values(day=day.isoformat(), told_at=now))
+            old = (day - dt.timedelta(days=TOLD_DAYS)).isoformat()
+            c.execute(delete(daily_told).where(daily_told.c.day < old))
+    except IntegrityError:
+        return False
+    return True
 
 
 def attempt(store: Store, day: str, deal: str, player: str) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import fcntl
 import functools
 import gc
@@ -39,7 +40,7 @@ from .authority import Room
 from .botpool import BotPool, default_threads
 from .chat import SPECTATORS_SHARE
 from .cluster import Link, node_channel, room_channel
-from .daily import Deal, DealSeeds
+from .daily import TELL_WITHIN, Deal, DealSeeds, claim_telling, day_of, day_start, featured
 from .daily import secret as daily_secret
 from .edge import Buckets, EdgeConfig, origin_of
 from .items import (
@@ -59,8 +60,8 @@ from .metrics import Metrics, count_rooms
 from .notices import AWAY_SECONDS, Notices
 from .peers import Peer, RemoteMarker, new_token, token_hash
 from .protocol import RateLimit, decode, encode, error, websocket_url
-from .push import PushServices, VapidKey, current_key, ensure_key
-from .pushsend import Sender
+from .push import PushServices, VapidKey, current_key, ensure_key, subscribers
+from .pushsend import Notice, Sender
 from .room import CLOSED, DEFAULT_NAMES_LANG, RoomError, RoomSpec, RoomState
 from .storage import Append, Pruned, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
 from .work import off_loop
@@ -72,6 +73,9 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: Seconds between two collections of reference cycles (see :meth:`Hub._sweep`).
 COLLECT_EVERY = 60.0
+#: Seconds the deal of the day's messages wait for room in the push queue, each (a big server
+#: feeds them to the senders as they send, rather than dropping them).
+DAILY_QUEUE_WAIT = 30.0
 #: Seconds a process waits for the owner of a room to answer a forwarded message.
 FORWARD_TIMEOUT = 5.0
 #: Seconds of silence from the owner after which a follower tries to take the room over: the
@@ -200,6 +204,7 @@ class Hub:
         self.ready = False
         self.stopping = False
         self._pruned_at = 0.0
+        self._told_day: dt.date | None = None  # the last day whose deals this process told or passed
         self._collected_at = time.monotonic()
         self.metrics = Metrics()
         self.metrics.watch(self._gauges)
@@ -855,6 +860,7 @@ class Hub:
         for code in await asyncio.to_thread(self.store.idle_rooms, now - idle):
             if code not in self.rooms:
                 await self._close_stored(code)
+        await self._tell_daily(now)
         if time.monotonic() - self._pruned_at >= self.config.sweep_seconds:
             self._pruned_at = time.monotonic()
             await self.prune()
@@ -866,6 +872,32 @@ class Hub:
             started = time.perf_counter()
             found = gc.collect()
             log.debug("collected %d objects in cycles in %.3f s", found, time.perf_counter() - started)
+
+    async def _tell_daily(self, now: float) -> None:
+        """A new day of the deal of the day began (``--daily-rollover``) less than
+        :data:`.daily.TELL_WITHIN` ago: if this process is the cluster's one to tell it
+        (:func:`.daily.claim_telling`), queue "your deals are ready" for every identity
+        subscribed to that kind, once each."""
+        if self.sender is None:
+            return
+        day = day_of(now, self.config.daily_rollover_hours)
+        if day == self._told_day:
+            return
+        if now - day_start(day, self.config.daily_rollover_hours) > TELL_WITHIN:
+            self._told_day = day
+            return
+        deals = tuple(featured(day, self.config.daily_deals))
+        sender, store = self.sender, self.store
+
+        def tell() -> None:
+            if not claim_telling(store, day, now):
+                return
+            key = current_key(store)
+            for player in subscribers(store, "daily", key.id) if key is not None else []:
+                sender.submit(Notice(player, "daily", day.isoformat(), "", deals=deals), wait=DAILY_QUEUE_WAIT)
+
+        await asyncio.to_thread(tell)
+        self._told_day = day  # (a failure above is tried again at the next sweep)
 
     async def close_room(self, code: str) -> bool:
         """Close room ``code`` for the host of the server (``unokit admin close``): its owner

@@ -39,14 +39,18 @@ from sqlalchemy import delete, func, insert, select, update
 
 from ..i18n import LANGUAGES, N_, catalog
 from ..i18n.catalog import PSEUDO
+from .daily import Deal
 from .room import RoomError
 from .storage import Store, players, push_keys, push_subscriptions
 
 #: What a player may be told, each switchable: it is their turn (once they have been away from
 #: the page for :data:`AWAY_SECONDS`), the game they wait for has started, someone at their
-#: table asks to play again, someone joined their table. (The deal of the day joins them when
-#: it exists.)
-KINDS: tuple[str, ...] = ("turn", "start", "again", "joined")
+#: table asks to play again, someone joined their table, the day's deals of the day are ready
+#: (``docs/daily.md``; sent at the rollover, by one process of a cluster).
+KINDS: tuple[str, ...] = ("turn", "start", "again", "joined", "daily")
+#: The kinds a subscription wants when it does not say: every one about the player's own tables;
+#: the deal of the day, a message nobody's action caused, only for a player who ticks it.
+DEFAULT_KINDS: tuple[str, ...] = ("turn", "start", "again", "joined")
 
 #: The push services of the browsers people play in (RFC 8030 endpoints are on these hosts):
 #: Chrome and the browsers built on Chromium (Firebase Cloud Messaging), Firefox (Mozilla's
@@ -76,6 +80,7 @@ WORDS: Mapping[str, tuple[str, str]] = {
     "start": (N_("push.title.start"), N_("push.body.start")),
     "again": (N_("push.title.again"), N_("push.body.again")),
     "joined": (N_("push.title.joined"), N_("push.body.joined")),
+    "daily": (N_("push.title.daily"), N_("push.body.daily")),
 }
 #: The text of "your turn" when a stand-in bot already plays the seat.
 STANDIN_BODY = N_("push.body.turn_standin")
@@ -250,7 +255,7 @@ def check_subscription(body: Mapping[str, Any], services: PushServices) -> Subsc
     lang = body.get("lang", "en")
     if lang not in LANGUAGES and lang != PSEUDO:
         raise RoomError("bad_subscription", f"'lang' is one of {', '.join(LANGUAGES)}")
-    kinds = body.get("kinds", list(KINDS))
+    kinds = body.get("kinds", list(DEFAULT_KINDS))
     if not isinstance(kinds, list) or not all(isinstance(k, str) and k in KINDS for k in kinds):
         raise RoomError("bad_subscription", f"'kinds' lists what to be told of: {', '.join(KINDS)}")
     return Subscription(endpoint, _unpadded(point), _unpadded(secret), str(lang), frozenset(kinds))
@@ -317,6 +322,14 @@ def subscriptions_for(store: Store, player: str, kind: str, key_id: int) -> list
         for row in rows
     ]
     return [sub for sub in found if kind in sub.kinds]
+
+
+def subscribers(store: Store, kind: str, key_id: int) -> list[str]:
+    """The identities (hashes) with a subscription made for key ``key_id`` that wants ``kind``."""
+    table = push_subscriptions
+    with store.begin() as c:
+        rows = c.execute(select(table.c.player, table.c.kinds).where(table.c.key_id == key_id)).all()
+    return sorted({row.player for row in rows if kind in row.kinds.split(",")})
 
 
 def subscription_count(store: Store) -> int:
@@ -421,15 +434,39 @@ class Keys:
 
 # ---------------------------------------------------------------------- what a message says
 def message(
-    kind: str, lang: str, room: str, variant: str, *, name: str | None = None, standin: bool = False
+    kind: str,
+    lang: str,
+    room: str,
+    variant: str,
+    *,
+    name: str | None = None,
+    standin: bool = False,
+    deals: tuple[Deal, ...] = (),
 ) -> dict[str, str]:
     """The message of ``kind`` about room ``room`` (a game of ``variant``), in ``lang``: its
     ``title`` and ``body`` (both name the room and the game; ``name``: the player who joined or
     asked to play again; ``standin``: a stand-in bot plays the seat already), the page to open
     (``url``: the room's, where the browser's seat token takes the seat back) and the ``tag``
-    that makes a newer message about the room replace an older one. Never a card, never a token."""
+    that makes a newer message about the room replace an older one. Never a card, never a token.
+    A ``daily`` message names the day (``room``: ``YYYY-MM-DD``) and its ``deals`` in its body,
+    and opens the first deal's page."""
     words = catalog(lang)
     title_key, body_key = WORDS[kind]
+    if kind == "daily":
+        named = [
+            words.t(
+                "n.daily.deal", variant=words.t(f"variant.{d.variant}"), count=d.players, bot=words.t(f"bot.{d.level}")
+            )
+            for d in deals
+        ]
+        return {
+            "kind": kind,
+            "room": room,
+            "title": words.t(title_key),
+            "body": words.t(body_key, list="; ".join(named)),
+            "url": f"/#/daily/{deals[0].key}" if deals else "/",
+            "tag": "unokit-daily",
+        }
     params = {"code": room, "variant": words.t(f"variant.{variant}"), "name": name or ""}
     return {
         "kind": kind,
@@ -450,6 +487,7 @@ def registry_keys() -> Iterable[str]:
 
 
 __all__ = [
+    "DEFAULT_KINDS",
     "KINDS",
     "PUSH_SERVICES",
     "Keys",
@@ -466,5 +504,6 @@ __all__ = [
     "remove_subscription",
     "rotate_key",
     "save_subscription",
+    "subscribers",
     "subscriptions_for",
 ]

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from .daily import Deal
 from .edge import Buckets
 from .protocol import encode
 from .push import Keys, PushServices, VapidKey, drop_subscription, message, public_address, subscriptions_for
@@ -38,9 +39,9 @@ log = logging.getLogger("unokit.server")
 
 #: How long a push service keeps a message for a browser that is offline (RFC 8030 ``TTL``): a
 #: turn is worth little after a few minutes; a game that started or a table that waits, longer.
-TTL = {"turn": 300, "start": 900, "again": 900, "joined": 900}
-#: RFC 8030 ``Urgency``: a turn is worth waking a phone for.
-URGENCY = {"turn": "high", "start": "high", "again": "normal", "joined": "normal"}
+TTL = {"turn": 300, "start": 900, "again": 900, "joined": 900, "daily": 12 * 3600}
+#: RFC 8030 ``Urgency``: a turn is worth waking a phone for; the deal of the day is not.
+URGENCY = {"turn": "high", "start": "high", "again": "normal", "joined": "normal", "daily": "low"}
 #: Seconds to connect to a push service, and to wait for its answer.
 CONNECT_SECONDS, ANSWER_SECONDS = 3.0, 10.0
 #: Messages waiting to be sent, at most; more are dropped (and counted).
@@ -60,7 +61,8 @@ FAILURES = ("dropped", "throttled", "no_key", "blocked", "gone", "refused", "una
 class Notice:
     """One thing to tell one player (their identity's hash) about one room: ``kind`` (one of
     :data:`.push.KINDS`), the room's code and game, and ``name`` (who joined, who asks to play
-    again) or ``standin`` (a stand-in bot plays the seat already)."""
+    again) or ``standin`` (a stand-in bot plays the seat already). A ``daily`` notice names the
+    day in ``room`` and carries its ``deals``."""
 
     player: str
     kind: str
@@ -68,6 +70,7 @@ class Notice:
     variant: str
     name: str | None = None
     standin: bool = False
+    deals: tuple[Deal, ...] = ()
 
 
 class Blocked(OSError):
@@ -197,14 +200,19 @@ class Sender:
             if thread.is_alive():
                 thread.join(max(0.0, end - time.monotonic()))
 
-    def submit(self, notice: Notice) -> bool:
-        """Queue ``notice`` (from the event loop; never blocks). False when it is dropped: the
-        queue is full, or its player was sent too many lately."""
-        if not self._throttle.allow(notice.player):
+    def submit(self, notice: Notice, wait: float = 0.0) -> bool:
+        """Queue ``notice`` (from the event loop, ``wait`` 0: never blocks). False when it is
+        dropped: the queue is full, or its player was sent too many lately. From another thread,
+        ``wait`` is how long to wait for room in the queue, and the player's rate is not counted
+        (the deal of the day is told once a day: its own limit)."""
+        if wait <= 0 and not self._throttle.allow(notice.player):
             self.count(notice.kind, "throttled")
             return False
         try:
-            self.queue.put_nowait(notice)
+            if wait > 0:
+                self.queue.put(notice, timeout=wait)
+            else:
+                self.queue.put_nowait(notice)
         except queue.Full:
             self.count(notice.kind, "dropped")
             return False
@@ -234,7 +242,15 @@ class Sender:
             if self.services.origin_of(sub.endpoint) is None:  # the host's list changed since
                 self.count(notice.kind, "blocked")
                 continue
-            said = message(notice.kind, sub.lang, notice.room, notice.variant, name=notice.name, standin=notice.standin)
+            said = message(
+                notice.kind,
+                sub.lang,
+                notice.room,
+                notice.variant,
+                name=notice.name,
+                standin=notice.standin,
+                deals=notice.deals,
+            )
             self.count(notice.kind, self._post(session, sub.info(), encode(said), key, notice))
 
     def _post(self, session: Any, info: dict[str, Any], payload: str, key: VapidKey, notice: Notice) -> str | None:

@@ -84,9 +84,11 @@ self.addEventListener("fetch", (event) => {
   );
 });
 
-/** The page a notification may open: a room of this site ("/r/CODE"), else none. */
+/** The page a notification may open: a room of this site ("/r/CODE") or a deal of the day's
+ * page ("/#/daily/DEAL"), else none. */
 function roomPath(url) {
-  return typeof url === "string" && /^\/r\/[A-Za-z0-9]{1,16}$/.test(url) ? url : null;
+  if (typeof url !== "string") return null;
+  return /^\/r\/[A-Za-z0-9]{1,16}$/.test(url) || /^\/#\/daily\/[A-Za-z0-9_=.-]{1,40}$/.test(url) ? url : null;
 }
 
 self.addEventListener("push", (event) => {
@@ -100,11 +102,11 @@ self.addEventListener("push", (event) => {
   const title = typeof data.title === "string" && data.title ? data.title.slice(0, 200) : "unokit";
   const options = {
     body: typeof data.body === "string" ? data.body.slice(0, 500) : "",
-    tag: path ? `unokit-${path.slice(3)}` : "unokit",
+    tag: path && path.startsWith("/r/") ? `unokit-${path.slice(3)}` : data.kind === "daily" ? "unokit-daily" : "unokit",
     renotify: true,
     icon: "/static/icons/icon-192.png",
     badge: "/static/icons/icon-192.png",
-    data: { url: path, room: path ? path.slice(3) : null, kind: typeof data.kind === "string" ? data.kind : null },
+    data: { url: path, room: path && path.startsWith("/r/") ? path.slice(3) : null, kind: typeof data.kind === "string" ? data.kind : null },
   };
   event.waitUntil(self.registration.showNotification(title, options));
 });

@@ -39,15 +39,16 @@ function pushProblem(err) {
 
 /**
  * The switch for notifications when the page is closed, and one check box per kind of message
- * (shown while it is on). Nothing is asked of the browser until the player turns it on.
+ * (shown while it is on; at first those of `defaults`). Nothing is asked of the browser until
+ * the player turns it on.
  */
-function pushFields(kinds) {
+function pushFields(kinds, defaults) {
   const box = h("fieldset.push-settings", {}, h("legend", {}, t("push.section")));
   let problem = "";
   let busy = false;
   const render = () => {
     const settings = pushSettings();
-    const chosen = settings.kinds || kinds;
+    const chosen = settings.kinds || defaults; // the deal of the day only when ticked
     const supported = pushSupported();
     const blocked = supported && Notification.permission === "denied";
     const toggle = h("button.push-switch#push-switch", { type: "button", role: "switch", "aria-checked": String(settings.on), disabled: !supported || blocked || busy || undefined, onclick: async () => {
@@ -67,7 +68,7 @@ function pushFields(kinds) {
     const kindBoxes = settings.on ? h("div.push-kinds", { role: "group", "aria-label": t("push.kinds") }, kinds.map((kind) => {
       const input = h(`input#push-${kind}`, { type: "checkbox", checked: chosen.includes(kind) || undefined, dataset: { kind }, disabled: busy || undefined });
       input.addEventListener("change", async () => {
-        const wanted = kinds.filter((k) => (k === kind ? input.checked : (pushSettings().kinds || kinds).includes(k)));
+        const wanted = kinds.filter((k) => (k === kind ? input.checked : (pushSettings().kinds || defaults).includes(k)));
         busy = true;
         problem = "";
         try {
@@ -114,12 +115,14 @@ export function soundControl() {
       h("div.field", {}, h("label", { for: "volume" }, t("sound.volume")), volume),
       h("div.field", {}, notify, notifyState ? h("span.hint", {}, notifyState) : null, h("span.hint", {}, t("sound.notify_help"))),
     );
-    if (pushKinds.length) panel.append(pushFields(pushKinds));
+    if (pushKinds.length) panel.append(pushFields(pushKinds, pushDefaults));
   };
   // The server says whether it sends notifications when the page is closed, and of what.
   let pushKinds = [];
+  let pushDefaults = [];
   pushInfo().then((info) => {
     pushKinds = info.enabled ? info.kinds : [];
+    pushDefaults = info.enabled ? info.defaults || info.kinds : [];
     if (!panel.hidden) render();
   }, () => {});
   button.addEventListener("click", () => {
