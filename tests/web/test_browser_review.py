@@ -39,6 +39,12 @@ def _check_review(page: Page, shot: Path, title: str, marks: str) -> None:
         assert "%" in page.locator(".review-said").inner_text()
         step = page.locator("#replay-step").inner_text()
         assert step.split()[1] != "0"  # the replay went there
+    # The seats are placed by script after a resize or a step: give the layout a moment to
+    # settle (a second at most), then nothing may overflow or overlap.
+    for _ in range(10):
+        if not layout_problems(page):
+            break
+        page.wait_for_timeout(100)
     assert layout_problems(page) == []
     page.screenshot(path=str(shot))
 
