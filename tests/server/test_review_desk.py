@@ -7,8 +7,11 @@ refused and starts nothing (``docs/review.md``, "In the browser")."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
-from collections.abc import Iterator
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
 
 import pytest
 from sqlalchemy import insert, update
@@ -19,10 +22,13 @@ from unokit.record import RecordingGame
 from unokit.review import review_record
 from unokit.server import reviewstore
 from unokit.server.botpool import BotPool
+from unokit.server.client import new_identity
 from unokit.server.reviews import ReviewDesk
 from unokit.server.reviewstore import ReviewKey, reviews
 from unokit.server.room import RoomError
 from unokit.server.storage import Store, migrate, records
+
+from .support import ServerProcess
 
 GAME, _ = RecordingGame.new("classic", 2, seed=5, rounds=1)
 play_game(GAME, [make_bot("normal", 1), make_bot("normal", 2)])
@@ -172,3 +178,37 @@ def test_a_process_that_stops_gives_up_its_claims(store: Store) -> None:
         await _finished(again)
 
     asyncio.run(scenario())
+
+
+def _post(url: str, body: dict[str, object]) -> tuple[int, dict[str, object]]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read())
+
+
+def test_a_servers_review_is_served_after_a_restart_and_by_another_process(
+    store: Store, database: str, make_server: Callable[..., ServerProcess]
+) -> None:
+    """``unokit serve``: one process computes the review; stopped, another process on the same
+    database (the same one restarted, on SQLite) answers it at once, as it was."""
+    store.close()
+    ask = {"player": new_identity(), "seat": 1}
+    first = make_server(database)
+    end = time.monotonic() + 300
+    while True:
+        status, body = _post(f"{first.url}/api/rooms/ROOM/records/1/review", ask)
+        assert status in (200, 202), body
+        if status == 200:
+            break
+        assert time.monotonic() < end, "the review took more than 300 s"
+        time.sleep(0.5)
+    made = body["review"]
+    first.stop()
+    second = make_server(database)
+    status, body = _post(f"{second.url}/api/rooms/ROOM/records/1/review", {"player": new_identity(), "seat": 1})
+    assert status == 200 and body["review"] == made
