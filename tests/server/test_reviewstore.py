@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import inspect, insert, select
+from sqlalchemy import insert, inspect, select
 
 from unokit.server import reviewstore
 from unokit.server.reviewstore import ReviewKey, reviews
@@ -46,7 +46,9 @@ def _reviewed(store: Store, key: ReviewKey, asked_by: str) -> None:
 
 def _kept(store: Store) -> set[tuple[str, int, int]]:
     with store.begin() as c:
-        return {(r.room, r.game_no, r.seat) for r in c.execute(select(reviews.c.room, reviews.c.game_no, reviews.c.seat))}
+        return {
+            (r.room, r.game_no, r.seat) for r in c.execute(select(reviews.c.room, reviews.c.game_no, reviews.c.seat))
+        }
 
 
 def test_forget_me_deletes_the_reviews_of_the_identitys_seats_and_those_it_asked_for(store: Store) -> None:

@@ -39,8 +39,8 @@ from ..review.analysis import Estimate, assemble_review, estimate_steps, review_
 from . import reviewstore
 from .authority import identity_hash
 from .botpool import BotPool
-from .room import RoomError
 from .reviewstore import ReviewKey, ReviewRow
+from .room import RoomError
 from .storage import Store
 from .web import game_number
 
@@ -148,11 +148,15 @@ class ReviewDesk:
             review = await self.pool.think(charged, assemble, estimates)
             await asyncio.to_thread(reviewstore.finish, self.store, key, self.node, review)
         except (RecordError, ValueError) as exc:
-            await asyncio.to_thread(reviewstore.fail, self.store, key, self.node, f"the record cannot be reviewed: {exc}")
+            await asyncio.to_thread(
+                reviewstore.fail, self.store, key, self.node, f"the record cannot be reviewed: {exc}"
+            )
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # reported to whoever asks next, never lost silently
-            await asyncio.to_thread(reviewstore.fail, self.store, key, self.node, f"the review failed: {type(exc).__name__}")
+            await asyncio.to_thread(
+                reviewstore.fail, self.store, key, self.node, f"the review failed: {type(exc).__name__}"
+            )
         finally:
             self.tasks.pop(key, None)
 

@@ -274,7 +274,7 @@ __all__ = [
     "forget_player",
     "forget_stale",
     "progress",
+    "prune",
     "read",
     "reviews",
-    "prune",
 ]
