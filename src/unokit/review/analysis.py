@@ -17,7 +17,7 @@ import json
 import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import __version__
@@ -31,6 +31,7 @@ from ..record.hints import read_hints
 from ..record.replay import start_game
 from .gamechance import GameModel, game_chance, hand_points, scored
 from .model import THRESHOLDS, Choice, Decision, Moment, Point, Review, ReviewError, RoundOutcome, mark_for
+from .temper import temperature, tempered
 
 #: Key moments kept: the largest swings of the chance to win the hand, at least the smallest
 #: mark's threshold. The action that ends a hand is not one: it settles what the chance said.
@@ -231,7 +232,10 @@ def _assemble(
     hinted: set[int],
 ) -> Review:
     """The review from the estimates: walks the record once more for what everyone saw (the
-    actions in words, the rounds, who won them), and finds the swings between states."""
+    actions in words, the rounds, who won them), and finds the swings between states. The
+    seat's chances are put under the table's temperature first (:mod:`.temper`)."""
+    power = temperature(record.variant, record.players)
+    estimates = {step: _tempered(estimate, seat, record.players, power) for step, estimate in estimates.items()}
     game, _setup = start_game(record)
     is_scored = scored(game)
     points: list[Point] = []
@@ -294,6 +298,7 @@ def _assemble(
         effort=effort,
         seed=seed,
         engine=engines.pop() if len(engines) == 1 else "mixed",
+        power=power,
         scored=is_scored,
         rounds=tuple(rounds),
         points=tuple(points),
@@ -340,6 +345,20 @@ def _fill_round_end_game_chances(points: list[Point]) -> None:
             nxt = points[i + 1]
             if nxt.round == point.round + 1:
                 points[i] = Point(point.step, point.round, point.chance, nxt.game, None)
+
+
+def _tempered(estimate: Estimate, seat: int, players: int, power: float) -> Estimate:
+    """``estimate`` with the seat's chances (at the state, and of each of its choices) under
+    ``power``; the other seats' chances keep their proportions (the game chance shares the rest
+    as they do)."""
+    if power == 1.0:
+        return estimate
+    chances = list(estimate.chances)
+    chances[seat] = _round(tempered(chances[seat], players, power))
+    choices = tuple(
+        (text, visits, _round(tempered(chance, players, power))) for text, visits, chance in estimate.choices
+    )
+    return replace(estimate, chances=tuple(chances), choices=choices)
 
 
 def _chosen_chance(estimate: Estimate, action: tuple[int, str] | None, seat: int) -> float | None:
