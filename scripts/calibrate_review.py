@@ -13,7 +13,7 @@ JSON-lines file as the hands finish, so a run stopped early (``--deadline``) kee
     python scripts/calibrate_review.py play --variant flip --players 4 --hands 200 --out f4.jsonl
     python scripts/calibrate_review.py report c2.jsonl f4.jsonl --plot docs/figures/review_calibration.png
 
-``fit`` fits a temperature on the chances (:mod:`unokit.review.temper`) by maximum likelihood on
+``fit`` fits a temperature on the chances (:mod:`unokit.bots.temper`) by maximum likelihood on
 the even-numbered hands of a file (in the order of their numbers) and measures it on the others:
 their Brier score and reliability table before and after, then the power fitted on all hands.
 
@@ -40,12 +40,12 @@ from typing import Any
 from unokit.bots import make_bot
 from unokit.bots.ismcts import searched_actions
 from unokit.bots.runner import play_game
+from unokit.bots.temper import tempered
 from unokit.core.actions import CATCH, UNO
 from unokit.core.rng import MASK64, Rng
 from unokit.record import RecordingGame
 from unokit.record.replay import start_game
 from unokit.review.analysis import estimate_steps
-from unokit.review.temper import tempered
 
 #: Hands are numbered from here (their seeds), apart from every other script's deals.
 SEED_BASE = 42_000_000

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from unokit.bots import temper
 from unokit.record import GameRecord, RecordingGame
-from unokit.review import MARKS, THRESHOLDS, Decision, mark_for, review_record, temper
+from unokit.review import MARKS, THRESHOLDS, Decision, mark_for, review_record
 
 from ..helpers import position
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from unokit.bots import make_bot
+from unokit.bots import make_bot, temper
 from unokit.bots.runner import play_game
+from unokit.bots.temper import tempered
 from unokit.record import RecordingGame
-from unokit.review import Review, review_record, temper
+from unokit.review import Review, review_record
 from unokit.review.analysis import DIGITS, estimate_steps, review_steps
-from unokit.review.temper import tempered
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import __version__
 from ..bots.advice import Advice, Advisor, advise, effort_named
+from ..bots.temper import temperature, tempered
 from ..core.determinise import Determiniser
 from ..core.game import Event, Game
 from ..core.teams import partner
@@ -31,7 +32,6 @@ from ..record.hints import read_hints
 from ..record.replay import start_game
 from .gamechance import GameModel, game_chance, hand_points, scored
 from .model import THRESHOLDS, Choice, Decision, Moment, Point, Review, ReviewError, RoundOutcome, mark_for
-from .temper import temperature, tempered
 
 #: Key moments kept: the largest swings of the chance to win the hand, at least the smallest
 #: mark's threshold. The action that ends a hand is not one: it settles what the chance said.
@@ -233,7 +233,7 @@ def _assemble(
 ) -> Review:
     """The review from the estimates: walks the record once more for what everyone saw (the
     actions in words, the rounds, who won them), and finds the swings between states. The
-    seat's chances are put under the table's temperature first (:mod:`.temper`)."""
+    seat's chances are put under the table's temperature first (:mod:`unokit.bots.temper`)."""
     power = temperature(record.variant, record.players)
     estimates = {step: _tempered(estimate, seat, record.players, power) for step, estimate in estimates.items()}
     game, _setup = start_game(record)

@@ -239,7 +239,7 @@ class Review:
     ``record_sha256`` identifies the record reviewed (:func:`record_digest`); ``names`` are the
     seats' names; ``scored``: rounds are scored (the game chances are given); ``engine``: the
     engine that searched (``kernel``, ``python``, or ``mixed``); ``power``: the temperature put
-    on the search's chances (:mod:`unokit.review.temper`; 1 for none)."""
+    on the search's chances (:mod:`unokit.bots.temper`; 1 for none)."""
 
     record_sha256: str
     seat: int
