@@ -225,17 +225,19 @@ def report(args: argparse.Namespace) -> None:
         seconds = sum(h["seconds"] - h["play_seconds"] for h in hands) / max(1, len(positions))
         print(f"\nestimating: {seconds:.3f} s per position (one process)\n")
     if args.plot:
-        plot(games, args.plot)
+        plot(games, args.plot, args.powers or [1.0] * len(games))
 
 
-def plot(games: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]], path: str) -> None:
+def plot(games: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]], path: str, powers: list[float]) -> None:
+    """The reliability diagram of each game; where its power is not 1, also its positions'
+    predictions under that temperature (``--powers``, one per file)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(1, len(games), figsize=(5 * len(games), 5), dpi=110, squeeze=False)
-    for ax, (name, _hands, positions) in zip(axes[0], games, strict=True):
+    for ax, (name, _hands, positions), power in zip(axes[0], games, powers, strict=True):
         rows = table(positions, "made")
         ax.plot([0, 100], [0, 100], color="#999999", lw=0.8, ls=":")
         ax.fill_between([0, 100], [-5, 95], [5, 105], color="#e8f0e8", label=f"within {round(100 * TARGET)} points")
@@ -244,11 +246,22 @@ def plot(games: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]], pa
         sizes = [12 + 60 * math.sqrt(r[1] / len(positions)) for r in rows]
         ax.plot(xs, ys, color="#1f5fa8", lw=1.2)
         ax.scatter(xs, ys, s=sizes, color="#1f5fa8", zorder=3, label="positions by predicted chance")
+        title = f"{name}: {len(positions)} positions, Brier {brier(positions, 'made'):.3f}"
+        if power != 1.0:
+            players = max(p["seat"] for p in positions) + 1
+            moved = _with_power(positions, players, power)
+            rows = table(moved, "made")
+            xs = [100 * r[2] for r in rows]
+            ys = [100 * r[3] for r in rows]
+            sizes = [12 + 60 * math.sqrt(r[1] / len(moved)) for r in rows]
+            ax.plot(xs, ys, color="#c0631b", lw=1.2, ls="--")
+            ax.scatter(xs, ys, s=sizes, color="#c0631b", marker="s", zorder=3, label=f"under the power {power:.2f}")
+            title += f"\n(power {power:.2f}: Brier {brier(moved, 'made'):.3f})"
         ax.set_xlim(0, 100)
         ax.set_ylim(0, 100)
         ax.set_xlabel("predicted chance to win the hand (%)")
         ax.set_ylabel("hands won (%)")
-        ax.set_title(f"{name}: {len(positions)} positions, Brier {brier(positions, 'made'):.3f}", fontsize=10)
+        ax.set_title(title, fontsize=10)
         ax.legend(loc="upper left", fontsize=8, frameon=False)
     figure.tight_layout()
     figure.savefig(path)
