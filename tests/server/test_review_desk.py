@@ -18,6 +18,7 @@ from sqlalchemy import insert, update
 
 from unokit.bots import make_bot
 from unokit.bots.runner import play_game
+from unokit.bots.temper import temperature
 from unokit.record import RecordingGame
 from unokit.review import review_record
 from unokit.server import reviewstore
@@ -212,3 +213,20 @@ def test_a_servers_review_is_served_after_a_restart_and_by_another_process(
     second = make_server(database)
     status, body = _post(f"{second.url}/api/rooms/ROOM/records/1/review", {"player": new_identity(), "seat": 1})
     assert status == 200 and body["review"] == made
+
+
+def test_a_review_kept_from_before_the_temperature_is_made_again(store: Store) -> None:
+    async def scenario() -> None:
+        key = ReviewKey("ROOM", 1, 0, "low")
+        old = {**review_record(RECORD, 0, "low").to_json(), "power": 1.0}  # as made before 2-player Classic's power
+        assert await asyncio.to_thread(reviewstore.claim, store, key, "ann", "old")
+        assert await asyncio.to_thread(reviewstore.finish, store, key, "old", old)
+        desk = _desk(store)
+        status, _ = await desk.ask("ROOM", 1, 0, "bob")
+        assert status == 202 and key in desk.tasks
+        await _finished(desk)
+        status, body = await desk.ask("ROOM", 1, 0, "bob")
+        assert status == 200 and body["review"] == review_record(RECORD, 0, "low").to_json()
+        assert body["review"]["power"] == temperature("classic", 2) != 1.0
+
+    asyncio.run(scenario())

@@ -34,6 +34,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..bots.temper import temperature
 from ..record import GameRecord, RecordError
 from ..review.analysis import Estimate, assemble_review, estimate_steps, review_steps
 from . import reviewstore
@@ -55,6 +56,14 @@ SLICE = 4
 SEED = 0
 #: The largest request body, in bytes.
 BODY_LIMIT = 1024
+
+
+def _current(review: dict[str, Any]) -> bool:
+    """Whether a kept ``review`` was made under the temperature in force for its table."""
+    variant, players = review.get("variant"), review.get("players")
+    if not isinstance(variant, str) or not isinstance(players, int):
+        return False
+    return bool(review.get("power", 1.0) == temperature(variant, players))
 
 
 def _working(row: ReviewRow | None) -> tuple[int, dict[str, Any]]:
@@ -91,7 +100,11 @@ class ReviewDesk:
         key = ReviewKey(code, number, seat, self.effort)
         row = await asyncio.to_thread(reviewstore.read, self.store, key)
         if row is not None and row.status == reviewstore.READY:
-            return 200, {"status": "ready", "review": row.body()}
+            review = row.body()
+            if _current(review):
+                return 200, {"status": "ready", "review": review}
+            await asyncio.to_thread(reviewstore.drop_outdated, self.store, key, row)
+            row = None  # made again, as a new review
         if row is not None and row.status == reviewstore.FAILED:
             await asyncio.to_thread(reviewstore.drop_failed, self.store, key)
             raise RoomError("bad_record", row.error or "the review failed")
@@ -116,7 +129,7 @@ class ReviewDesk:
             claimed = await asyncio.to_thread(reviewstore.claim, self.store, key, player, self.node, row)
         if not claimed:  # another process claimed it first: its progress
             again = await asyncio.to_thread(reviewstore.read, self.store, key)
-            if again is not None and again.status == reviewstore.READY:
+            if again is not None and again.status == reviewstore.READY and _current(again.body()):
                 return 200, {"status": "ready", "review": again.body()}
             return _working(again)
         charged = row.player if row is not None and row.player else player

@@ -14,7 +14,9 @@ A row is first a claim, then a result:
   by the next process asked: one conditional update, so only one of several does. A process
   that lost its claim (taken over, or the row deleted: the record or the identity forgotten
   meanwhile) finds out at its next write and stops; what it computed is dropped.
-* ``ready``: ``review`` holds the ``unokit-review/1`` JSON.
+* ``ready``: ``review`` holds the ``unokit-review/1`` JSON. One made under another temperature
+  than the one in force now (its ``power``, :mod:`unokit.bots.temper`) is outdated: deleted
+  when asked for, and made again.
 * ``failed``: ``error`` says why (the record cannot be reviewed); told once, to the next who
   asks, and then deleted, so that asking again tries again.
 
@@ -199,6 +201,16 @@ def fail(store: Store, key: ReviewKey, node: str, error: str) -> None:
         )
 
 
+def drop_outdated(store: Store, key: ReviewKey, seen: ReviewRow) -> bool:
+    """Delete ``key``'s review ``seen``, made by an older method (another temperature), while it
+    is still as seen; False when another process replaced it first."""
+    with store.begin() as c:
+        gone = c.execute(
+            delete(reviews).where(key.where(), reviews.c.status == READY, reviews.c.updated_at == seen.updated_at)
+        ).rowcount
+    return bool(gone)
+
+
 def drop_failed(store: Store, key: ReviewKey) -> bool:
     """Delete ``key``'s failed row (its error told); False when another process did first."""
     with store.begin() as c:
@@ -269,6 +281,7 @@ __all__ = [
     "asked",
     "claim",
     "drop_failed",
+    "drop_outdated",
     "fail",
     "finish",
     "forget_player",
