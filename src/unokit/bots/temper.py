@@ -35,8 +35,8 @@ def tempered(chance: float, players: int, power: float) -> float:
         raise ValueError(f"the power must be above 0, not {power}")
     if chance in (0.0, 1.0) or power == 1.0:
         return chance
-    mine = chance**power
-    theirs = (players - 1) ** (1.0 - power) * (1.0 - chance) ** power
+    mine: float = chance**power
+    theirs: float = (players - 1) ** (1.0 - power) * (1.0 - chance) ** power
     return mine / (mine + theirs)
 
 
