@@ -360,4 +360,24 @@ def backup(target: Target, target_file: Path) -> None:
     click.echo(f"backed up to {target_file} ({target_file.stat().st_size} bytes)")
 
 
+@admin.command("ladder-token")
+@click.argument("name")
+@click.pass_obj
+def ladder_token(target: Target, name: str) -> None:
+    """Print the bot ladder's token of the bot NAME (docs/research.md, "The bot ladder"): give it
+    to the bot's author, who connects with `unokit ladder join URL --name NAME --token-file FILE`.
+    The token is made from the server's secret and the name, so the same name always gets the
+    same token; it is printed, never stored."""
+    from . import daily, ladder
+    from .room import RoomError
+
+    if target.database is None:
+        raise click.UsageError("ladder-token reads the server's secret from its database: --database URL")
+    try:
+        checked = ladder.check_bot_name(name)
+    except RoomError as exc:
+        raise click.BadParameter(str(exc), param_hint="NAME") from None
+    click.echo(ladder.bot_token(daily.secret(target.store(), ladder.SECRET_NAME), checked))
+
+
 __all__ = ["admin"]

@@ -539,6 +539,21 @@ def create_app(config: ServerConfig) -> Starlette:
         except RoomError as exc:
             return _refusal(exc, _status(exc.code))
 
+    async def ladder_join(request: Request) -> Response:
+        client = _client(request)
+        if not rooms_made.allow(client):  # it may create a room
+            return _limited(rooms_made, client, "new rooms")
+        try:
+            return _json(await hub.ladder_table(await _body(request), _base_url(request), client))
+        except RoomError as exc:
+            return _refusal(exc, _status(exc.code))
+
+    async def ladder_standings(request: Request) -> Response:
+        try:
+            return _json(await ratings_api.board(hub, dict(request.query_params), ladder=True))
+        except RoomError as exc:
+            return _refusal(exc, _status(exc.code))
+
     async def leaderboard(request: Request) -> Response:
         try:
             return _json(await ratings_api.board(hub, dict(request.query_params)))
@@ -625,6 +640,8 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/ratings/leave", ratings_call, methods=["POST"]),
         Route("/api/ratings/mine", ratings_call, methods=["POST"]),
         Route("/api/leaderboard", leaderboard),
+        Route("/api/ladder", ladder_standings),
+        Route("/api/ladder/join", ladder_join, methods=["POST"]),
         Route("/api/push", push_info),
         Route("/api/push/subscribe", push_subscribe, methods=["POST"]),
         Route("/api/push/unsubscribe", push_unsubscribe, methods=["POST"]),
@@ -668,7 +685,7 @@ def _trusted_caller(request: Request, token: str | None) -> bool:
 
 def _status(code: str) -> int:
     """The HTTP status of a refused room request of error ``code``."""
-    return {"too_large": 413, "banned": 403, "too_many_rooms": 429, "no_deal": 404}.get(code, 400)
+    return {"too_large": 413, "banned": 403, "bad_token": 403, "too_many_rooms": 429, "no_deal": 404}.get(code, 400)
 
 
 def _api_route(routes: list[BaseRoute], scope: Any) -> str | tuple[str, ...] | None:

@@ -1015,6 +1015,7 @@ class Store:
         if job.record is not None:
             daily.record_written(c, job, now)
             ratings.record_written(c, job, now)
+            ladder.record_written(c, job, now)
             for seat, token in job.game_seats:
                 linked = select(
                     room_players.c.player,
@@ -1240,4 +1241,4 @@ class Writer:
 
 
 # The tables of the daily deals and of ratings join ``metadata``; their rows follow the writes above.
-from . import daily, ratings  # noqa: E402
+from . import daily, ladder, ratings  # noqa: E402
