@@ -545,7 +545,7 @@ class Hub:
             filling = self.ladder_filling.get(key)
             if filling is not None:
                 code, names = filling
-                room = self.rooms.get(code)
+                room = await self.room(code)  # loaded at its first bot's hello, or now
                 if room is None or room.state.phase != LOBBY or name in names:
                     filling = None
             if filling is None:

@@ -1015,6 +1015,8 @@ class Store:
         if job.record is not None:
             daily.record_written(c, job, now)
             ratings.record_written(c, job, now)
+            from . import ladder  # reads ratings, which import this module
+
             ladder.record_written(c, job, now)
             for seat, token in job.game_seats:
                 linked = select(
@@ -1241,4 +1243,4 @@ class Writer:
 
 
 # The tables of the daily deals and of ratings join ``metadata``; their rows follow the writes above.
-from . import daily, ladder, ratings  # noqa: E402
+from . import daily, ratings  # noqa: E402

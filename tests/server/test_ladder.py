@@ -1,0 +1,108 @@
+"""The public bot ladder over a real server (``docs/research.md``, "The bot ladder"): two bots,
+each its own ``unokit ladder join`` process with the token the host made, play ladder tables to
+a standing; both appear with their ratings moved as OpenSkill computes them, never on the
+people's leaderboard; a wrong token is refused."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+
+from unokit.record import GameRecord
+from unokit.server.client import ServerError, download_record, ladder_join, ladder_standings, leaderboard
+from unokit.server.ratings import NEW_MU, NEW_SIGMA, ranks
+
+from .support import UNOKIT, ServerProcess
+
+TABLES = 2
+
+
+def _token(server: ServerProcess, name: str, folder: Path) -> Path:
+    """The host's ``unokit admin ladder-token NAME``, written to a file for the bot."""
+    made = subprocess.run(
+        [UNOKIT, "admin", "--database", server.database, "ladder-token", name],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    path = folder / f"{name}.token"
+    path.write_text(made.stdout.strip(), encoding="utf-8")
+    return path
+
+
+def _openskill(records: list[GameRecord], names: list[str]) -> dict[str, tuple[float, float]]:
+    """OpenSkill's own computation over the tables' results, in the order they were played."""
+    model = PlackettLuce()
+    now = {name: (NEW_MU, NEW_SIGMA) for name in names}
+    for record in records:
+        assert record.result is not None
+        seated = [seat.name for seat in record.seats]
+        teams = [[model.rating(mu=now[name][0], sigma=now[name][1])] for name in seated]
+        places = [float(p) for p in ranks(record.result.scores, record.result.winners)]
+        for name, team in zip(seated, model.rate(teams, ranks=places), strict=True):
+            now[name] = (team[0].mu, team[0].sigma)
+    return now
+
+
+def test_two_bots_play_ladder_tables_to_a_standing(shared_server: ServerProcess, tmp_path: Path) -> None:
+    server = shared_server
+    tokens = {name: _token(server, name, tmp_path) for name in ("first-bot", "random.bot")}
+    with pytest.raises(ServerError) as refused:
+        ladder_join(server.url, "first-bot", tokens["random.bot"].read_text(), "classic", 2)
+    assert refused.value.code == "bad_token"
+    bots = [
+        subprocess.Popen(
+            [UNOKIT, "ladder", "join", server.url, "--name", name, "--token-file", str(tokens[name])]
+            + ["--bot", spec, "--tables", str(TABLES)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for name, spec in (("first-bot", "first"), ("random.bot", "random"))
+    ]
+    outputs = []
+    for bot in bots:
+        out, _ = bot.communicate(timeout=180)
+        outputs.append(out.decode())
+        assert bot.returncode == 0, out.decode()
+    assert all(f"{TABLES} tables played" in out for out in outputs), outputs
+
+    places = ladder_standings(server.url, "classic", 2)
+    assert {place["name"] for place in places} == {"first-bot", "random.bot"}
+    assert all(place["games"] == TABLES for place in places)
+    assert places[0]["rating"] >= places[1]["rating"]
+    assert not {place["name"] for place in leaderboard(server.url, "classic", 2)} & {"first-bot", "random.bot"}
+
+    # The tables' records (from the database: the tables are not in the lobby): the stored
+    # ratings are OpenSkill's over them, in order.
+    records = _ladder_records(server)
+    assert len(records) == TABLES
+    expected = _openskill(records, ["first-bot", "random.bot"])
+    for place in places:
+        mu, sigma = expected[place["name"]]
+        assert place["mu"] == pytest.approx(mu, abs=1e-3)
+        assert place["sigma"] == pytest.approx(sigma, abs=1e-3)
+        assert (place["mu"], place["sigma"]) != (NEW_MU, NEW_SIGMA)
+
+
+def _ladder_records(server: ServerProcess) -> list[GameRecord]:
+    """The ladder tables' records, in the order they were written (from the database)."""
+    from sqlalchemy import select
+
+    from unokit.server.storage import Store, records, rooms
+
+    store = Store(server.database)
+    try:
+        with store.begin() as c:
+            rows = c.execute(
+                select(records.c.room, records.c.game_no)
+                .join(rooms, rooms.c.code == records.c.room)
+                .where(rooms.c.spec.contains('"ladder"'))
+                .order_by(records.c.created_at)
+            ).all()
+    finally:
+        store.engine.dispose()
+    return [GameRecord.loads(download_record(server.url, row.room, row.game_no)) for row in rows]
