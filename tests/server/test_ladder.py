@@ -1,11 +1,15 @@
 """The public bot ladder over a real server (``docs/research.md``, "The bot ladder"): two bots,
-each its own ``unokit ladder join`` process with the token the host made, play ladder tables to
+each its own ``unokit ladder join`` process (one of them an external program speaking
+unokit-bot/1) with the token the host made, play ladder tables to
 a standing; both appear with their ratings moved as OpenSkill computes them, never on the
 people's leaderboard; a wrong token is refused."""
 
 from __future__ import annotations
 
+import json
+import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +22,22 @@ from unokit.server.ratings import NEW_MU, NEW_SIGMA, ranks
 from .support import UNOKIT, ServerProcess
 
 TABLES = 2
+#: An external bot (unokit-bot/1) that plays the last legal action and notes each new game.
+EXTERNAL_BOT = r"""
+import json, sys
+games = open(sys.argv[1], "a")
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "ready", "name": "last-legal"}), flush=True)
+    elif message["type"] == "new_game":
+        games.write(json.dumps(message) + "\n")
+        games.flush()
+    elif message["type"] == "act":
+        print(message["legal_actions"][-1], flush=True)
+    elif message["type"] == "quit":
+        break
+"""
 
 
 def _token(server: ServerProcess, name: str, folder: Path) -> Path:
@@ -37,7 +57,7 @@ def _token(server: ServerProcess, name: str, folder: Path) -> Path:
 def _openskill(records: list[GameRecord], names: list[str]) -> dict[str, tuple[float, float]]:
     """OpenSkill's own computation over the tables' results, in the order they were played."""
     model = PlackettLuce()
-    now = {name: (NEW_MU, NEW_SIGMA) for name in names}
+    now = dict.fromkeys(names, (NEW_MU, NEW_SIGMA))
     for record in records:
         assert record.result is not None
         seated = [seat.name for seat in record.seats]
@@ -50,18 +70,33 @@ def _openskill(records: list[GameRecord], names: list[str]) -> dict[str, tuple[f
 
 def test_two_bots_play_ladder_tables_to_a_standing(shared_server: ServerProcess, tmp_path: Path) -> None:
     server = shared_server
+    script, games = tmp_path / "bot.py", tmp_path / "games.jsonl"
+    script.write_text(EXTERNAL_BOT, encoding="utf-8")
+    external = f"external:{shlex.join([sys.executable, str(script), str(games)])}"
     tokens = {name: _token(server, name, tmp_path) for name in ("first-bot", "random.bot")}
     with pytest.raises(ServerError) as refused:
         ladder_join(server.url, "first-bot", tokens["random.bot"].read_text(), "classic", 2)
     assert refused.value.code == "bad_token"
     bots = [
         subprocess.Popen(
-            [UNOKIT, "ladder", "join", server.url, "--name", name, "--token-file", str(tokens[name])]
-            + ["--bot", spec, "--tables", str(TABLES)],
+            [
+                UNOKIT,
+                "ladder",
+                "join",
+                server.url,
+                "--name",
+                name,
+                "--token-file",
+                str(tokens[name]),
+                "--bot",
+                spec,
+                "--tables",
+                str(TABLES),
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
-        for name, spec in (("first-bot", "first"), ("random.bot", "random"))
+        for name, spec in (("first-bot", external), ("random.bot", "random"))
     ]
     outputs = []
     for bot in bots:
@@ -69,6 +104,8 @@ def test_two_bots_play_ladder_tables_to_a_standing(shared_server: ServerProcess,
         outputs.append(out.decode())
         assert bot.returncode == 0, out.decode()
     assert all(f"{TABLES} tables played" in out for out in outputs), outputs
+    told = [json.loads(line) for line in games.read_text().splitlines()]
+    assert [(game["variant"], game["players"]) for game in told] == [("classic", 2)] * TABLES
 
     places = ladder_standings(server.url, "classic", 2)
     assert {place["name"] for place in places} == {"first-bot", "random.bot"}

@@ -203,7 +203,7 @@ class ExternalBot(Bot):
         message = self._new_game
         if message is not None:
             self._new_game = None
-            message.update(players=observation["players"], variant=observation["variant"], options=observation["options"])
+            message.update({key: observation[key] for key in ("players", "variant", "options")})
             self._send(message)
         legal = [str(text) for text in observation["legal_actions"]]
         self._send(
