@@ -141,9 +141,16 @@ def close(target: Target, code: str) -> None:
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--since", default=None, help="only games played since this date (YYYY-MM-DD)")
 @click.option("--room", default=None, help="only this room's games")
+@click.option(
+    "--tables/--no-tables",
+    default=True,
+    show_default=True,
+    help="also write the daily attempts and the ratings tables (NAME.jsonl, whole)",
+)
 @click.pass_obj
-def export(target: Target, folder: Path, since: str | None, room: str | None) -> None:
-    """Write finished games into FOLDER as unokit-record/1 files (unokit verify, unokit replay)."""
+def export(target: Target, folder: Path, since: str | None, room: str | None, tables: bool) -> None:
+    """Write finished games into FOLDER as unokit-record/1 files (unokit verify, unokit replay),
+    and the tables of the deal of the day's attempts and of ratings as JSON lines."""
     from . import upkeep
 
     start = 0.0
@@ -153,6 +160,7 @@ def export(target: Target, folder: Path, since: str | None, room: str | None) ->
         except ValueError:
             raise click.BadParameter(f"{since!r} is not a date YYYY-MM-DD", param_hint="--since") from None
     code = room.upper() if room else None
+    written: dict[str, int] = {}
     if target.server is not None:
         query = f"/api/admin/records?since={start}" + (f"&room={code}" if code else "")
         lines = target.call("GET", query).decode().splitlines()
@@ -160,9 +168,17 @@ def export(target: Target, folder: Path, since: str | None, room: str | None) ->
             entry = json.loads(line)
             upkeep.write_record(folder, entry["room"], entry["game"], entry["record"])
         count = len(lines)
+        for name in upkeep.exported_tables() if tables else ():
+            rows = target.call("GET", f"/api/admin/tables/{name}").decode().splitlines()
+            written[name] = upkeep.write_table(folder, name, (json.loads(row) for row in rows))
     else:
-        count = upkeep.export(target.store(), folder, since=start, room=code)
+        store = target.store()
+        count = upkeep.export(store, folder, since=start, room=code)
+        if tables:
+            written = upkeep.export_tables(store, folder)
     click.echo(f"{count} finished games written to {folder}")
+    for name, rows in written.items():
+        click.echo(f"{rows} rows of {name} written to {folder / (name + '.jsonl')}")
 
 
 @admin.command()

@@ -47,7 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
 from ..bots import level_names
-from . import PROTOCOL, daily_api, ratings_api, standings
+from . import PROTOCOL, daily_api, ratings_api, standings, upkeep
 from .authority import Room
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
@@ -240,6 +240,18 @@ def create_app(config: ServerConfig) -> Starlette:
         rows = await asyncio.to_thread(lambda: list(hub.store.records_since(since, room)))
         lines = (encode({"room": r, "game": g, "at": at, "record": text}) + "\n" for r, g, at, text in rows)
         return Response("".join(lines), media_type="application/x-ndjson")
+
+    async def admin_tables(request: Request) -> Response:
+        """Every row of one of the tables ``unokit admin export`` writes (``upkeep.exported_tables``),
+        as JSON lines."""
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        name = request.path_params["name"]
+        if name not in upkeep.exported_tables():
+            return _problem("no_table", f"tables are {', '.join(upkeep.exported_tables())}", 404)
+        rows = await asyncio.to_thread(lambda: list(upkeep.table_rows(hub.store, name)))
+        return Response("".join(encode(row) + "\n" for row in rows), media_type="application/x-ndjson")
 
     async def admin_prune(request: Request) -> Response:
         refused = _admin(request)
@@ -622,6 +634,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/admin/rooms", admin_rooms),
         Route("/api/admin/rooms/{code}/close", admin_close, methods=["POST"]),
         Route("/api/admin/records", admin_records),
+        Route("/api/admin/tables/{name}", admin_tables),
         Route("/api/admin/prune", admin_prune, methods=["POST"]),
         Route("/api/admin/reports", admin_reports),
         Route("/api/admin/bans", admin_bans, methods=["GET", "POST"]),
