@@ -169,16 +169,16 @@ def export(target: Target, folder: Path, since: str | None, room: str | None, ta
             upkeep.write_record(folder, entry["room"], entry["game"], entry["record"])
         count = len(lines)
         for name in upkeep.exported_tables() if tables else ():
-            rows = target.call("GET", f"/api/admin/tables/{name}").decode().splitlines()
-            written[name] = upkeep.write_table(folder, name, (json.loads(row) for row in rows))
+            lines = target.call("GET", f"/api/admin/tables/{name}").decode().splitlines()
+            written[name] = upkeep.write_table(folder, name, (json.loads(line) for line in lines))
     else:
         store = target.store()
         count = upkeep.export(store, folder, since=start, room=code)
         if tables:
             written = upkeep.export_tables(store, folder)
     click.echo(f"{count} finished games written to {folder}")
-    for name, rows in written.items():
-        click.echo(f"{rows} rows of {name} written to {folder / (name + '.jsonl')}")
+    for name, number in written.items():
+        click.echo(f"{number} rows of {name} written to {folder / (name + '.jsonl')}")
 
 
 @admin.command()
