@@ -47,7 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
 from ..bots import level_names
-from . import PROTOCOL, daily_api, ratings_api, standings, upkeep
+from . import PROTOCOL, daily_api, finishing, ratings_api, standings, upkeep
 from .authority import Room
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
@@ -515,6 +515,19 @@ def create_app(config: ServerConfig) -> Starlette:
             return _problem("no_room", f"there is no open room {request.path_params['code']!r}", 404)
         return _json({**room.room_info(), "served_by": room.owner_node})
 
+    async def room_finishing(request: Request) -> Response:
+        """A public room's people and their share of finished games (:mod:`.finishing`)."""
+        client = _client(request)
+        if misses.spent(client):
+            return _limited(misses, client, "room codes that do not exist")
+        code = _code(request)
+        room = await hub.room(code) if code else None
+        if room is None or not room.state.public_room:
+            misses.allow(client)
+            return _problem("no_room", f"there is no open public room {request.path_params['code']!r}", 404)
+        seats = await asyncio.to_thread(finishing.shares, hub.store, room.code, room.state, time.time())
+        return _json({"room": room.code, "days": finishing.WINDOW_DAYS, "seats": seats})
+
     async def record_list(request: Request) -> Response:
         client = _client(request)
         if misses.spent(client):
@@ -662,6 +675,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),
         Route("/api/rooms/{code}/standings", room_standings),
+        Route("/api/rooms/{code}/finishing", room_finishing),
         *web_routes(hub.store.record),
         *review_routes(reviews),
         *realtable_routes(),
