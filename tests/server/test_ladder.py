@@ -125,13 +125,13 @@ def test_two_bots_play_ladder_tables_to_a_standing(shared_server: ServerProcess,
         assert (place["mu"], place["sigma"]) != (NEW_MU, NEW_SIGMA)
 
     # `unokit admin export` writes the ratings tables beside the records: the ladder's rows too.
-    out = tmp_path / "export"
-    subprocess.run([UNOKIT, "admin", "--database", server.database, "export", str(out)], check=True, timeout=60)
-    rows = {row["player"]: row for row in map(json.loads, (out / "ratings.jsonl").read_text().splitlines())}
+    exported = tmp_path / "export"
+    subprocess.run([UNOKIT, "admin", "--database", server.database, "export", str(exported)], check=True, timeout=60)
+    rows = {row["player"]: row for row in map(json.loads, (exported / "ratings.jsonl").read_text().splitlines())}
     for place in places:
         row = rows["ladder:" + place["name"]]
         assert (round(row["mu"], 3), round(row["sigma"], 3), row["games"]) == (place["mu"], place["sigma"], TABLES)
-    history = [json.loads(line) for line in (out / "rating_history.jsonl").read_text().splitlines()]
+    history = [json.loads(line) for line in (exported / "rating_history.jsonl").read_text().splitlines()]
     assert sum(row["player"].startswith("ladder:") for row in history) == 2 * TABLES
 
 
