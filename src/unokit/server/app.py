@@ -566,11 +566,12 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def ladder_join(request: Request) -> Response:
         client = _client(request)
-        if not rooms_made.allow(client):  # it may create a room
-            return _limited(rooms_made, client, "new rooms")
         try:
-            return _json(await hub.ladder_table(await _body(request), _base_url(request), client))
+            body = await _body(request)
+            return _json(await hub.ladder_table(body, _base_url(request), client, lambda: rooms_made.allow(client)))
         except RoomError as exc:
+            if exc.code == "rate_limited":  # a new table would be one new room too many
+                return _limited(rooms_made, client, "new rooms")
             return _refusal(exc, _status(exc.code))
 
     async def ladder_standings(request: Request) -> Response:

@@ -211,6 +211,10 @@ def leaderboard(base_url: str, variant: str, players: int) -> list[dict[str, Any
     return list(result["places"])
 
 
+#: Seconds :func:`ladder_play` waits when the server has no new table for the address yet.
+LADDER_WAIT = 5.0
+
+
 def ladder_join(base_url: str, name: str, token: str, variant: str = "classic", players: int = 2) -> dict[str, Any]:
     """``POST /api/ladder/join``: the ladder table the bot ``name`` (with its ``token``) sits at
     next (``room``, ``link``, ``websocket``); sit with ``hello`` (:func:`ladder_play` does it all)."""
@@ -242,7 +246,13 @@ async def ladder_play(
     final state. Returns the tables played."""
     played = 0
     while tables is None or played < tables:
-        table = ladder_join(base_url, name, token, variant, players)
+        try:
+            table = await asyncio.to_thread(ladder_join, base_url, name, token, variant, players)
+        except ServerError as exc:
+            if exc.code != "rate_limited":
+                raise
+            await asyncio.sleep(LADDER_WAIT)  # this address opened its rooms of the minute
+            continue
         try:
             client = await RoomClient.join(base_url, table["room"], name=name, player=token)
         except ServerError as exc:

@@ -520,11 +520,14 @@ class Hub:
             self._ladder_secret = await asyncio.to_thread(daily_secret, self.store, ladder.SECRET_NAME)
         return self._ladder_secret
 
-    async def ladder_table(self, body: dict[str, Any], base_url: str, client: str) -> dict[str, Any]:
+    async def ladder_table(
+        self, body: dict[str, Any], base_url: str, client: str, may_create: Callable[[], bool]
+    ) -> dict[str, Any]:
         """``POST /api/ladder/join``: the ladder table of ``variant`` at ``players`` seats that
         the bot ``name`` (proved by its ``token``) should sit at: the one of this process still
-        filling for that setting, or a new one. The bot then sits with ``hello`` (its token as
-        ``player``, its name as ``name``)."""
+        filling for that setting, or a new one when ``may_create()`` allows the address another
+        room (else :class:`RoomError` ``rate_limited``). The bot then sits with ``hello`` (its
+        token as ``player``, its name as ``name``)."""
         unknown = set(body) - {"name", "token", "variant", "players"}
         if unknown:
             raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
@@ -549,6 +552,8 @@ class Hub:
                 if room is None or room.state.phase != LOBBY or name in names:
                     filling = None
             if filling is None:
+                if not may_create():
+                    raise RoomError("rate_limited", "too many new rooms from your address")
                 made = await self._new_room(spec, base_url, client=client, ladder={"setting": list(key)})
                 code, names = made["room"], set()
             names.add(name)
