@@ -50,7 +50,7 @@ async function showShares(code, list) {
   for (const seat of found.seats) {
     const line = list.querySelector(`li[data-seat="${seat.seat}"] .seat-who`);
     if (!line || seat.share === null) continue;
-    const text = t("n.room.finished_share", { count: seat.games, share: Math.round(seat.share * 100), days: found.days });
+    const text = t("n.room.finished_share", { count: seat.games, percent: Math.round(seat.share * 100), days: found.days });
     line.append(h("span.hint.finish-share", { dataset: { share: String(seat.share) } }, ` · ${text}`));
   }
 }
