@@ -4,7 +4,6 @@ ladder") and read its standings."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import click
 
 from ..clickopts import require_extra
+from ..core.rng import Rng
 
 #: The bots ``--bot`` names besides ``external:COMMAND``: each decides from the server's
 #: observation alone.
@@ -26,7 +26,7 @@ def _chooser(spec: str, seed: int) -> tuple[Callable[[dict[str, Any]], str], Cal
 
         return first_legal, None, None
     if spec == "random":
-        rng = random.Random(seed)
+        rng = Rng(seed)
         return (lambda observation: str(rng.choice(observation["legal_actions"]))), None, None
     if spec.startswith("external:"):
         from ..bots.external import ExternalBot
