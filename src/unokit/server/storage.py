@@ -1018,6 +1018,9 @@ class Store:
         if job.record is not None:
             daily.record_written(c, job, now)
             ratings.record_written(c, job, now)
+            from . import ladder  # reads ratings, which import this module
+
+            ladder.record_written(c, job, now)
             for seat, token in job.game_seats:
                 linked = select(
                     room_players.c.player,
