@@ -25,7 +25,7 @@ from unokit.core.codes import ACTIONS, DECISIONS, ERRORS, EVENTS, REASONS, Param
 from unokit.core.errors import ErrorCode, UnokitError
 from unokit.core.kinds import KIND_NAMES
 from unokit.core.types import ActionKind, DecisionKind, EventType, WindowKind
-from unokit.core.variants import OPTION_SPECS, VARIANT_NAMES
+from unokit.core.variants import OPTION_SPECS, VARIANT_NAMES, OptionKind, Options, option_specs
 from unokit.i18n.lines import PARAM_TYPES
 from unokit.server import words as server_words
 
@@ -39,6 +39,7 @@ CLOSED_SETS: dict[str, frozenset[str]] = {
     "window kinds": frozenset(k.value for k in WindowKind),
     "error codes": frozenset(k.value for k in ErrorCode),
     "options": frozenset(o.name for o in OPTION_SPECS),
+    "option kinds": frozenset(k.value for k in OptionKind),
     "card kinds": frozenset(KIND_NAMES) - {str(n) for n in range(10)},
     "server error codes": frozenset(server_words.ERRORS),
 }
@@ -48,7 +49,6 @@ PARTIAL: dict[str, str] = {
     "unokit.core.notation._SEATED": "the verbs followed by a seat number",
     "unokit.core.notation._EXPECTED": "what a refusal asks for, for the decisions other than a turn and the end",
     "unokit.core.variants.OPTION_CHOICES": "the options whose values are a few words",
-    "unokit.server.web.OPTION_CHOICES": "the same table, imported",
     "unokit.core.variants._NOT_APPLICABLE": "the options a variant refuses for a reason worth saying",
     "unokit.fast.tables._KIND_CODES": "the verbs of the compiled engine's actions (no catch, UNO call or target)",
     "unokit.narration._SEAT_ONLY": "the events that name only who did them",
@@ -101,6 +101,56 @@ def test_the_completeness_check_catches_a_table_without_a_kind(monkeypatch: pyte
     monkeypatch.setattr(narration, "DECISION_WORDS", words, raising=False)
     missing = [n for n, s, keys in keyed_tables() if n == "unokit.narration.DECISION_WORDS" and keys != CLOSED_SETS[s]]
     assert missing == ["unokit.narration.DECISION_WORDS"]
+
+
+def test_the_completeness_check_catches_an_option_kind_without_its_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    # make_options reads every option through its kind's reader: one kind left out would leave
+    # its options unread.
+    from unokit.core import variants
+
+    readers = {kind: reader for kind, reader in variants.READERS.items() if kind != OptionKind.NUMBERS}
+    monkeypatch.setattr(variants, "READERS", readers)
+    missing = [n for n, s, keys in keyed_tables() if n == "unokit.core.variants.READERS" and keys != CLOSED_SETS[s]]
+    assert missing == ["unokit.core.variants.READERS"]
+
+
+#: The Python type each kind of option resolves to, as ``Options`` annotates it.
+_OPTION_TYPES = {
+    OptionKind.BOOL: {"bool"},
+    OptionKind.INT: {"int"},
+    OptionKind.INT_OR_NONE: {"int | None"},
+    OptionKind.CHOICE: {"str", "bool | str"},
+    OptionKind.NUMBERS: {"tuple[int, ...]"},
+    OptionKind.LINES: {"tuple[str, ...]"},
+}
+
+
+def test_every_option_is_declared_once_with_its_kind_values_and_default() -> None:
+    """Each field of Options is one option's whole declaration: its kind agrees with the
+    field's type, its default reads back as itself, each of its words is a value it takes, and
+    its keys are the ones the catalogue holds (tests/test_i18n.py checks every language)."""
+    annotations = Options.__annotations__
+    assert [spec.name for spec in OPTION_SPECS] == list(annotations)
+    for spec in OPTION_SPECS:
+        assert annotations[spec.name] in _OPTION_TYPES[spec.kind], spec.name
+        assert getattr(Options(), spec.name) == spec.default
+        if spec.kind not in (OptionKind.LINES, OptionKind.NUMBERS):  # an empty list is no value given
+            assert spec.read(spec.default) == spec.default, spec.name
+        for word in spec.values:
+            spec.read(word)  # raises when a listed word is not a value
+        assert (spec.label_key, spec.help_key) == (f"option.{spec.name}", f"option.{spec.name}.help")
+    assert {spec.name for spec in OPTION_SPECS if spec.kind == OptionKind.BOOL} >= {"jump_in", "teams", "bluffing"}
+
+
+def test_an_option_declared_without_its_kind_is_refused() -> None:
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Undeclared(Options):
+        new_rule: bool = False
+
+    with pytest.raises(TypeError, match="new_rule is not declared with option"):
+        option_specs(Undeclared)
 
 
 def test_the_registries_declare_every_member_once() -> None:

@@ -26,7 +26,6 @@ import asyncio
 import functools
 import json
 import threading
-from dataclasses import fields
 from typing import Any
 
 from starlette.requests import Request
@@ -39,7 +38,7 @@ from ..core.decks import standard_deck
 from ..core.errors import OptionError
 from ..core.game import Event, Game
 from ..core.observation import redact
-from ..core.variants import HOUSE_RULES, OPTION_CHOICES, VARIANTS, Options, VariantRules, make_options
+from ..core.variants import OPTION_SPECS, VARIANTS, OptionKind, VariantRules, make_options
 from ..i18n import LANGUAGES
 from ..keys import catalog_keys
 from ..narration import Narrator, action_line
@@ -53,36 +52,32 @@ from .work import off_loop
 #: Replays of finished games kept in memory (each holds a few copies of its game).
 REPLAYS_KEPT = 8
 
-#: How each option's type (as :class:`~unokit.core.variants.Options` declares it) is edited.
-_OPTION_KINDS = {
-    "bool": "bool",
-    "int": "int",
-    "int | None": "int_or_none",
-    "str": "choice",
-    "tuple[int, ...]": "numbers",
-    "tuple[str, ...]": "lines",
-}
-
 
 def option_catalog(rules: VariantRules) -> list[dict[str, Any]]:
-    """Every option ``rules`` accepts, house rules included: its ``kind`` (``bool``, ``int``,
-    ``int_or_none``, ``choice`` for those of ``OPTION_CHOICES``, ``numbers``, ``lines``), its
-    default for this variant, its ``choices``, and
+    """Every option ``rules`` accepts, house rules included, from its declaration
+    (:data:`~unokit.core.variants.OPTION_SPECS`): its ``kind`` (an
+    :class:`~unokit.core.variants.OptionKind`: ``bool``, ``int``, ``int_or_none``, ``choice``,
+    ``numbers``, ``lines``), its default for this variant, its ``choices`` (a choice's words),
+    its ``minimum`` (a number's), the catalogue keys of its ``label`` and its ``help``, and
     ``defaults_by``: how another choice changes this default (``target`` under ``loser``)."""
     defaults = make_options(rules, {})
     out = []
-    for field in fields(Options):
-        if field.name not in rules.accepted_options:  # the house rules too
+    for spec in OPTION_SPECS:
+        if spec.name not in rules.accepted_options:  # the house rules too
             continue
-        value = getattr(defaults, field.name)
+        value = getattr(defaults, spec.name)
         entry: dict[str, Any] = {
-            "name": field.name,
-            "kind": "choice" if field.name in OPTION_CHOICES else _OPTION_KINDS.get(str(field.type), "text"),
+            "name": spec.name,
+            "kind": spec.kind.value,
             "default": list(value) if isinstance(value, tuple) else value,
-            "house_rule": field.name in HOUSE_RULES,
+            "house_rule": spec.house_rule,
+            "label": spec.label_key,
+            "help": spec.help_key,
         }
-        if field.name in OPTION_CHOICES:
-            entry["choices"] = list(OPTION_CHOICES[field.name])
+        if spec.kind == OptionKind.CHOICE:
+            entry["choices"] = list(spec.values)
+        if spec.kind in (OptionKind.INT, OptionKind.INT_OR_NONE, OptionKind.NUMBERS):
+            entry["minimum"] = spec.minimum
         out.append(entry)
     by_name = {entry["name"]: entry for entry in out}
     for chooser in [e for e in out if e["kind"] == "choice"]:
