@@ -10,7 +10,9 @@ Routes (``docs/web.md``):
 * ``GET /api/catalog`` -> the languages, colours and their colour-blind symbols, card kinds
   (name, wild or not), every variant (sides, player range, each option with its kind, default,
   choices and whether it is a house rule), the bots a room can seat, the chat's quick reactions,
-  the room settings with their defaults and the table's keys (:mod:`unokit.keys`) (the words
+  the room settings with their defaults, the table's keys (:mod:`unokit.keys`) and each
+  decision's question (:mod:`unokit.i18n.prompts`: its wordings, the facts that choose one and
+  the values it shows, the terminal's too) (the words
   for all of them are in the catalogue of the reader's language, ``/static/i18n/<lang>.json``);
 * ``POST /api/rules`` ``{variant, players, options}`` -> the game those rules make, in short
   (the terminal's help, :func:`unokit.play.help.rules_summary`): the page's help shows it;
@@ -40,6 +42,7 @@ from ..core.game import Event, Game
 from ..core.observation import redact
 from ..core.variants import OPTION_SPECS, VARIANTS, OptionKind, VariantRules, make_options
 from ..i18n import LANGUAGES
+from ..i18n.prompts import prompt_table
 from ..keys import catalog_keys
 from ..narration import Narrator, action_line
 from ..play.help import rules_summary
@@ -133,6 +136,7 @@ def _catalog() -> dict[str, Any]:
         "settings": Settings().to_json(),
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
         "keys": catalog_keys(),
+        "prompts": prompt_table(),
     }
 
 
