@@ -258,6 +258,14 @@ def house_rules_line(options: Options, names: Sequence[str], lang: str | None = 
     return words.t("play.house_rules", rules=" · ".join(parts)) if parts else ""
 
 
+def _as_is(value: Any) -> Any:
+    return value
+
+
+#: The parameters of a question the terminal shows in its own way (the rest by their types).
+_TERMINAL_SHOWN: dict[str, Callable[[Any], Any]] = {"card": faces.label, "color": faces.color_label}
+
+
 class TerminalWords(Words):
     """:class:`~unokit.i18n.lines.Words` for the terminal: a colour comes with the glyph of its
     colour-blind symbol (``teal ▲``)."""
@@ -455,8 +463,10 @@ class Session:
         legal = [a for a in game.legal_actions(seat) if a.kind not in (CATCH, UNO)]
         pending = self.views[seat].pending()
         w = self.words
-        # The question, worded as the browser words it (unokit.i18n.prompts).
-        message = w.say(prompt_line(observe(game, seat)))
+        # The question, worded as the browser words it (unokit.i18n.prompts); the terminal shows
+        # a card and a colour with their glyphs (``● Red 5``, ``blue ■ square``).
+        line = prompt_line(observe(game, seat))
+        message = w.t(line.key, **{name: _TERMINAL_SHOWN.get(name, _as_is)(v) for name, v in line.params.items()})
         discarding = decision in _DISCARDING
         if decision in ("turn", "stack") or discarding:
             kinds = (DISCARD,) if discarding else (PLAY,)
