@@ -31,9 +31,7 @@ class PromptFact(TextKind):
     """Something about the seat's observation that changes how its question is worded."""
 
     LAUNCHER = "launcher"  # the game has a launcher in place of a draw pile (R-4.1)
-    PLAY_ONLY = "play_only"  # no draw and no press is open: only a play (H-4, an empty pile)
     FORCE_PLAY = "force_play"  # a drawn card that can be played must be (H-5)
-    DRAWN = "drawn"  # the seat sees the card it drew
     SEVEN = "seven"  # the top card is a Seven: the hand to take is a swap (H-2)
     DISCARDED = "discarded"  # Wild Press Your Luck has discarded cards already
 
@@ -71,7 +69,6 @@ F, V = PromptFact, PromptValue
 #: under any facts.
 PROMPTS: Mapping[DecisionKind, tuple[Wording, ...]] = MappingProxyType({
     DecisionKind.TURN: (
-        Wording(N_("decision.turn.play_only"), (F.PLAY_ONLY,)),
         Wording(N_("decision.turn.launcher"), (F.LAUNCHER,)),
         Wording(N_("decision.turn")),
     ),
@@ -80,9 +77,8 @@ PROMPTS: Mapping[DecisionKind, tuple[Wording, ...]] = MappingProxyType({
         Wording(N_("decision.stack"), (), (V.TOTAL,)),
     ),
     DecisionKind.PLAY_OR_KEEP: (
-        Wording(N_("decision.play_or_keep.force"), (F.DRAWN, F.FORCE_PLAY), (V.CARD,)),
-        Wording(N_("decision.play_or_keep.card"), (F.DRAWN,), (V.CARD,)),
-        Wording(N_("decision.play_or_keep")),
+        Wording(N_("decision.play_or_keep.force"), (F.FORCE_PLAY,), (V.CARD,)),
+        Wording(N_("decision.play_or_keep.card"), (), (V.CARD,)),
     ),
     DecisionKind.CHALLENGE: (Wording(N_("decision.challenge"), (), (V.BY, V.KIND, V.COLOR)),),
     DecisionKind.CHOOSE_COLOR: (Wording(N_("decision.choose_color")),),
@@ -128,9 +124,7 @@ def _top_kind(obs: Observation) -> str | None:
 FACTS: Mapping[PromptFact, Callable[[Observation], bool]] = MappingProxyType(
     {
         F.LAUNCHER: lambda obs: bool(obs.get("launcher")),
-        F.PLAY_ONLY: lambda obs: not any(a.split()[0] in ("draw", "press") for a in obs.get("legal_actions", [])),
         F.FORCE_PLAY: lambda obs: bool(obs.get("options", {}).get("force_play")),
-        F.DRAWN: lambda obs: bool(_pending(obs).get("card")),
         F.SEVEN: lambda obs: _top_kind(obs) == "7",
         F.DISCARDED: lambda obs: bool(_pending(obs).get("discarded")),
     }

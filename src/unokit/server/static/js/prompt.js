@@ -66,9 +66,7 @@ export function todoWords(obs) {
  * same facts). */
 const PROMPT_FACTS = {
   launcher: (obs) => Boolean(obs.launcher),
-  play_only: (obs) => !obs.legal_actions.some((a) => ["draw", "press"].includes(a.split(/\s+/)[0])),
   force_play: (obs) => Boolean(obs.options.force_play),
-  drawn: (obs) => Boolean((obs.pending || {}).card),
   seven: (obs) => sevenO(obs),
   discarded: (obs) => ((obs.pending || {}).discarded || []).length > 0,
 };
