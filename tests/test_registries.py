@@ -57,6 +57,7 @@ PARTIAL: dict[str, str] = {
     "unokit.fast.tables._KIND_CODES": "the verbs of the compiled engine's actions (no catch, UNO call or target)",
     "unokit.narration._SEAT_ONLY": "the events that name only who did them",
     "unokit.server.reviews._STATUS": "the review's refusals answered with another HTTP status than 400",
+    "unokit.play.session._TERMINAL_SHOWN": "the values of a question the terminal shows with their glyphs",
 }
 
 
