@@ -154,7 +154,7 @@ def create_app(config: ServerConfig) -> Starlette:
     offer_policies(list(config.bots))
     use_word_filter(load_word_filter(config.word_filter) if config.word_filter is not None else WordFilter())
     hub = Hub(config)
-    reviews = ReviewDesk(hub.bots, hub.store.record)
+    reviews = ReviewDesk(hub.bots, hub.store, hub.node)
     edge = Edge(config.edge(), hub.node_origins, hub.refresh_nodes if hub.clustered else None)
     # Per client address: rooms created, and room codes looked up in vain (code guessing).
     rooms_made = Buckets(config.room_rate / 60, max(1.0, config.room_rate * 2))
