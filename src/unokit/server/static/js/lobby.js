@@ -29,12 +29,14 @@ function errorBox(message) {
   return h("p.error", { role: "alert" }, message);
 }
 
+/** An option's label: the catalogue key the server's option list gives it. */
 function optionLabel(option) {
-  return t(`option.${option.name}`);
+  return t(option.label);
 }
 
+/** An option's one-line explanation (its catalogue key from the server's option list). */
 function optionHelp(option) {
-  return t(`option.${option.name}.help`);
+  return t(option.help);
 }
 
 /** One form control for an engine option, its default shown and preselected. */
@@ -53,7 +55,7 @@ function optionField(option, variantName, onChange) {
   if (option.kind === "choice") {
     input = h("select", { id, name: option.name, "aria-describedby": hintId }, option.choices.filter((c) => c !== "scripted").map((c) => h("option", { value: c, selected: c === String(option.default) }, valueWords(option, c))));
   } else if (option.kind === "int" || option.kind === "int_or_none") {
-    input = h("input", { type: "number", min: "1", id, name: option.name, placeholder: option.default === null ? t("lobby.none") : String(option.default), "aria-describedby": hintId });
+    input = h("input", { type: "number", min: String(option.minimum), id, name: option.name, placeholder: option.default === null ? t("lobby.none") : String(option.default), "aria-describedby": hintId });
   } else if (option.kind === "lines") {
     input = h("input", { type: "file", id, name: option.name, accept: ".deck,.txt,text/plain", "aria-describedby": hintId });
   } else {
