@@ -334,7 +334,7 @@ export class TableView {
       disabled: left <= 0 || undefined,
       dataset: { verb: "more_time", key: "more-time", off: left <= 0 ? "true" : "false" },
       onclick: () => this.conn.moreTime(),
-    }, t("table.more_time", { seconds: more.seconds, left }));
+    }, t("table.more_time", { seconds: more.seconds, number: left }));
   }
 
   /**
