@@ -20,7 +20,8 @@ from .support import FAST, ServerProcess, choose, moved_on, run
 async def _refused(call: Any, code: str) -> ServerError:
     with pytest.raises(ServerError) as caught:
         await call
-    assert caught.value.code == code, caught.value
+    room = caught.value.state["room"] if caught.value.state else None
+    assert caught.value.code == code, (caught.value, room)
     return caught.value
 
 
@@ -84,7 +85,8 @@ def test_more_time_is_limited_per_game_told_to_everyone_and_refused_out_of_turn(
         assert refusal.state["room"]["more_time"]["used"][0] == MORE_TIMES
         # the count is the game's: still refused at Ann's next turn, while Bo has his own ten
         await ann.act(choose(ann.observation or {}))
-        await _turn_of(bo)
+        bo_turn = await _turn_of(bo)
+        assert bo_turn["room"]["deadline"] is not None, bo_turn["room"]
         await _refused(ann.more_time(), "out_of_turn")
         await bo.more_time()
         await bo.wait_for(lambda s: s["room"]["more_time"]["used"][1] == 1)
