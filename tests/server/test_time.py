@@ -54,6 +54,17 @@ async def _turn_of(me: RoomClient, *others: RoomClient) -> dict[str, Any]:
         await me.wait_for(moved_on(state["version"]))
 
 
+async def _end_turn(me: RoomClient) -> None:
+    """Play ``me``'s turn to its end (a card drawn may ask to keep or play it)."""
+    while True:
+        state = me.state
+        assert state is not None
+        if state["observation"]["to_act"] != me.seat or state["room"]["phase"] != "playing":
+            return
+        await me.act(choose(state["observation"]))
+        await me.wait_for(moved_on(state["version"]))
+
+
 def test_more_time_is_limited_per_game_told_to_everyone_and_refused_out_of_turn(
     shared_server: ServerProcess,
 ) -> None:
@@ -84,7 +95,7 @@ def test_more_time_is_limited_per_game_told_to_everyone_and_refused_out_of_turn(
         assert refusal.state is not None and refusal.state["version"] == seen["version"]
         assert refusal.state["room"]["more_time"]["used"][0] == MORE_TIMES
         # the count is the game's: still refused at Ann's next turn, while Bo has his own ten
-        await ann.act(choose(ann.observation or {}))
+        await _end_turn(ann)
         bo_turn = await _turn_of(bo)
         assert bo_turn["room"]["deadline"] is not None, bo_turn["room"]
         await _refused(ann.more_time(), "out_of_turn")
@@ -168,7 +179,7 @@ def test_host_pause_stops_the_clock_and_the_bots_and_resume_goes_on(shared_serve
         assert time.time() - paused_at > 6.0
         assert _lines(ann, "room.resumed_by") == [{"key": "room.resumed_by", "params": {"player": 0}}]
         # the bots stop too: Ann plays, the host pauses before the next bot's move (1.5 s)
-        await ann.act(choose(resumed["observation"]))
+        await _end_turn(ann)
         await ann.host("pause", host)
         held = await ann.wait_for(lambda s: s["room"]["paused"])
         bot_turn = held["observation"]["to_act"]
