@@ -272,7 +272,8 @@ class Room:
         if command in ("mute", "unmute"):  # the chat's, not the room's: no version to match
             await self.talk.mute(msg.get("seat"), command == "mute")
             return
-        if msg["version"] != self.state.seq:
+        # "Pause now" means now, whatever moved meanwhile: no version to match.
+        if msg["version"] != self.state.seq and command not in ("pause", "resume"):
             raise RoomError(
                 "stale", f"the command was decided at version {msg['version']}; the room is at {self.state.seq}"
             )
