@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -210,5 +212,33 @@ def test_the_pause_ends_once_the_host_who_paused_is_away(shared_server: ServerPr
         assert 0 in state["room"]["away"]
         assert _lines(bo, "room.resumed_host_away") == [{"key": "room.resumed_host_away"}]
         await bo.close()
+
+    run(body)
+
+
+def test_a_pause_and_the_more_time_asked_outlive_a_restart(tmp_path: Path, make_server: Callable[..., ServerProcess]) -> None:
+    server = make_server(f"sqlite:///{tmp_path / 'server.db'}", "--lease", "2")
+
+    async def body() -> None:
+        settings = {**FAST, "turn_seconds": 30.0}
+        room = create_room(server.url, "classic", 2, settings=settings, bots=["random"])
+        host = room["host_token"]
+        ann = await RoomClient.join(server.url, room["room"], name="Ann", host_token=host)
+        await ann.host("start", host)
+        await _turn_of(ann)
+        await ann.more_time()
+        await ann.more_time()
+        await ann.host("pause", host)
+        await ann.wait_for(lambda s: s["room"]["paused"] and s["room"]["more_time"]["used"][0] == 2)
+        server.kill()  # kill -9 while paused
+        await asyncio.sleep(0.3)
+        server.start()
+        state = await ann.wait_for(lambda s: ann.reconnects >= 1 and ann.connected, timeout=30)
+        assert state["room"]["paused"] and state["room"]["paused_by"] == 0
+        assert state["room"]["more_time"]["used"][0] == 2
+        await _refused(ann.act(choose(state["observation"])), "paused")
+        await ann.host("resume", host)
+        await ann.wait_for(lambda s: not s["room"]["paused"])
+        await ann.close()
 
     run(body)
