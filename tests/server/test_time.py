@@ -38,6 +38,11 @@ def _lines(client: RoomClient, key: str) -> list[dict[str, Any]]:
     ]
 
 
+def _at_least(version: int) -> Callable[[dict[str, Any]], bool]:
+    """A ``RoomClient.wait_for`` predicate: the room's state is at ``version`` or later."""
+    return lambda state: bool(state["version"] >= version)
+
+
 async def _turn_of(me: RoomClient, *others: RoomClient) -> dict[str, Any]:
     """Wait for ``me``'s turn, ``others`` (people at the same table) playing theirs meanwhile."""
     people = {client.seat: client for client in (me, *others)}
@@ -45,13 +50,14 @@ async def _turn_of(me: RoomClient, *others: RoomClient) -> dict[str, Any]:
     def ready(state: dict[str, Any]) -> bool:
         obs = state["observation"]
         return state["room"]["phase"] == "playing" and obs is not None and obs["to_act"] in people
+
     while True:
         state = await me.wait_for(ready)
         to_act = state["observation"]["to_act"]
         if to_act == me.seat:
             return state
         other = people[to_act]
-        seen = await other.wait_for(lambda s, v=state["version"]: s["version"] >= v)
+        seen = await other.wait_for(_at_least(state["version"]))
         await other.act(choose(seen["observation"]))
         await me.wait_for(moved_on(state["version"]))
 
@@ -83,7 +89,7 @@ def test_more_time_is_limited_per_game_told_to_everyone_and_refused_out_of_turn(
         for used in range(1, MORE_TIMES + 1):
             version = ann.version
             await ann.more_time()
-            state = await ann.wait_for(lambda s, v=version: s["version"] > v)
+            state = await ann.wait_for(moved_on(version))
             assert state["room"]["more_time"]["used"][0] == used
             # the turn's clock is the same, 30 s longer each time: it does not start again
             assert state["room"]["deadline"] == pytest.approx(deadline + used * MORE_TIME_SECONDS, abs=1.0)
@@ -157,7 +163,8 @@ def test_host_pause_stops_the_clock_and_the_bots_and_resume_goes_on(shared_serve
         await ann.host("start", host)
         await _turn_of(ann)
         await _refused(ann.host("resume", host), "not_paused")
-        await _refused(watcher.request({"type": "host", "command": "pause", "host_token": "x", "version": ann.version}), "not_host")
+        foreign = {"type": "host", "command": "pause", "host_token": "x", "version": ann.version}
+        await _refused(watcher.request(foreign), "not_host")
         # the turn clock stops: 6 s of turn, paused 7 s, and Ann is not timed out
         await ann.host("pause", host)
         paused = await ann.wait_for(lambda s: s["room"]["paused"])
@@ -216,7 +223,9 @@ def test_the_pause_ends_once_the_host_who_paused_is_away(shared_server: ServerPr
     run(body)
 
 
-def test_a_pause_and_the_more_time_asked_outlive_a_restart(tmp_path: Path, make_server: Callable[..., ServerProcess]) -> None:
+def test_a_pause_and_the_more_time_asked_outlive_a_restart(
+    tmp_path: Path, make_server: Callable[..., ServerProcess]
+) -> None:
     server = make_server(f"sqlite:///{tmp_path / 'server.db'}", "--lease", "2")
 
     async def body() -> None:

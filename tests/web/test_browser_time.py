@@ -56,7 +56,8 @@ def test_more_time_and_the_host_pause_over_two_browsers(
         wait_until(player, f"{MORE_TIME}?.textContent.includes('{MORE_TIMES - 1}')")
         assert _seconds_left(player) >= before + 25  # 30 s more on the same clock
         wait_until(ann, f"{POLITE}.includes('asked for more time: 30 s more ({MORE_TIMES - 1} left)')")
-        wait_until(bo, f"{POLITE}.includes('больше времени — ещё 30 с (осталось: {MORE_TIMES - 1})')")
+        said = f"больше времени — ещё 30 с (осталось: {MORE_TIMES - 1})"  # noqa: RUF001 (Russian "s")
+        wait_until(bo, f"{POLITE}.includes('{said}')")
 
         # the host pauses with one key: both tables say who, and offer no move
         _press_in_table(ann, "b")

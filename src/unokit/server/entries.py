@@ -24,14 +24,14 @@ from ..i18n import N_
 from ..i18n.lines import Line
 from ..record.hints import HintMark
 from .room import (
-    MORE_TIME_SECONDS,
-    MORE_TIMES,
     CLOSED,
     FINISHED,
     HAND_OVER,
     HOST_PHASES,
     LEAVE_PHASES,
     LOBBY,
+    MORE_TIME_SECONDS,
+    MORE_TIMES,
     PLAYING,
     POLICY_BOTS,
     RoomError,
@@ -427,7 +427,9 @@ def _continue(state: RoomState) -> Entry:
 
 def _pause(state: RoomState, paused: bool) -> Entry:
     if state.paused == paused:
-        raise RoomError("paused" if paused else "not_paused", "the game is already paused" if paused else "the game is not paused")
+        if paused:
+            raise RoomError("paused", "the game is already paused")
+        raise RoomError("not_paused", "the game is not paused")
     return Pause(paused=paused, by=state.host_seat)
 
 
