@@ -115,15 +115,16 @@ def test_a_stand_ins_moves_are_marked_and_told(browser: Browser, web_server: Ser
 #: Each hand card's own width and height (the part of its box no next card covers), in CSS px.
 CARD_PARTS = """(() => {
   const boxes = [...document.querySelectorAll('.hand-card')].map((c) => c.getBoundingClientRect());
-  return boxes.map((b, i) => [Math.min(b.width, i + 1 < boxes.length ? boxes[i + 1].left - b.left : b.width), b.height]);
+  const own = (b, i) => Math.min(b.width, i + 1 < boxes.length ? boxes[i + 1].left - b.left : b.width);
+  return boxes.map((b, i) => [own(b, i), b.height]);
 })()"""
 
 #: The contrast of the focused card's ring and of the playable card's ring (the theme's
 #: --accent) with the colour the hand lies on (its first opaque background up the tree).
 RING_CONTRAST = """(() => {
   const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
-  const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  const lum = (c) => 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
   const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
   let el = document.querySelector('.hand');
   let under = [255, 255, 255];
