@@ -14,6 +14,7 @@ from unokit.server.room import MORE_TIMES
 
 from ..server.support import ServerProcess
 from .player import create_room, join_room, layout_problems, new_page, start_game, wait_until
+from .test_browser_access import violations
 
 TIMED = {"bot_seconds": "0.5", "catch_seconds": "0", "hand_pause_seconds": "0", "turn_seconds": "60"}
 MORE_TIME = "document.querySelector('#more-time')"
@@ -51,7 +52,7 @@ def test_more_time_and_the_host_pause_over_two_browsers(
         assert other.locator("#more-time").count() == 0  # only at your own turn
         before = _seconds_left(player)
         player.screenshot(path=str(tmp_path / "more-time.png"))
-        assert layout_problems(player) == []
+        assert layout_problems(player) == [] and violations(player, "a timed turn with More time") == []
         _press_in_table(player, "e")
         wait_until(player, f"{MORE_TIME}?.textContent.includes('{MORE_TIMES - 1}')")
         assert _seconds_left(player) >= before + 25  # 30 s more on the same clock
@@ -72,6 +73,8 @@ def test_more_time_and_the_host_pause_over_two_browsers(
         assert bo.locator("#pause-table").count() == 0  # only the host may let it go on
         bo.screenshot(path=str(tmp_path / "paused-ru-390.png"))
         assert layout_problems(bo) == [] and layout_problems(ann) == []
+        found = violations(bo, "paused table (ru, phone)") + violations(ann, "paused table, host (en, desk)")
+        assert found == [], "\n".join(found)
         ann.wait_for_timeout(3000)
         # the host's Go on: the turn goes on with the time it had left, not 3 s less
         ann.locator("#pause-table").click()
