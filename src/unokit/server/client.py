@@ -512,8 +512,10 @@ class RoomClient:
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send a raw message (a dict, or any text: tests send malformed ones); raise
-        ``ConnectionError`` when the connection is down (it reconnects by itself)."""
-        if self._ws is None:
+        ``ConnectionError`` when the connection is down or still saying hello (it reconnects by
+        itself): a message sent before the welcome could go down a connection that a redirect
+        then ends, where nothing would ever answer it."""
+        if self._ws is None or not self.connected:
             raise ConnectionError("not connected")
         try:
             await self._ws.send(message if isinstance(message, str) else json.dumps(message))
