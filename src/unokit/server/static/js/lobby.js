@@ -184,6 +184,7 @@ export function lobbyPage(app, catalog) {
     h("details.more-rules", {}, h("summary", {}, t("lobby.more_rules")), moreBox),
     h("details.timers", {}, h("summary", {}, t("lobby.timers")), settingsBox),
     h("div.field.check", {}, h("input#public-room", { type: "checkbox", name: "public" }), h("label", { for: "public-room" }, t("lobby.public"))),
+    h("div.field.check", {}, h("input#untimed", { type: "checkbox", name: "untimed", "aria-describedby": "untimed-help" }), h("label", { for: "untimed" }, t("lobby.untimed")), h("span.hint#untimed-help", {}, t("lobby.untimed_help"))),
     h("div.field.check", {}, h("input#allow-hints", { type: "checkbox", name: "hints", "aria-describedby": "allow-hints-help" }), h("label", { for: "allow-hints" }, t("setting.hints")), h("span.hint#allow-hints-help", {}, t("setting.hints.help"))),
     h("button.primary.big#create-button", { type: "submit" }, t("lobby.create_button")),
     message,
@@ -222,6 +223,7 @@ export function lobbyPage(app, catalog) {
         if (input && input.checked) settings.hints = true;
       } else if (input && input.value.trim() !== "") settings[name] = Number(input.value);
     }
+    if (create.querySelector("#untimed").checked) settings.turn_seconds = 0; // untimed: no turn timer at all
     button.disabled = true;
     try {
       const request = { variant: variantSelect.value, players: seats, options, settings, bots: Array(botCount).fill(strength.value) };
