@@ -152,7 +152,7 @@ def test_a_rated_player_who_leaves_in_the_middle_loses(shared_server: ServerProc
     else:
         pytest.fail("the stand-in never won against a beginner in 12 games")
     model = PlackettLuce()
-    teams = [[model.rating(mu=NEW_MU, sigma=NEW_SIGMA)], [model.rating(mu=BOT_RATINGS["beginner"][0], sigma=1.0)]]
+    teams = [[model.rating(mu=NEW_MU, sigma=NEW_SIGMA)], [model.rating(*BOT_RATINGS["beginner"])]]
     lost = model.rate(teams, ranks=[2.0, 1.0])[0][0]
     mine = _rating(server, ann, 2)
     assert mine["mu"] == pytest.approx(lost.mu, abs=1e-3) and mine["sigma"] == pytest.approx(lost.sigma, abs=1e-3)
