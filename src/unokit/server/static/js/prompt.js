@@ -10,6 +10,7 @@ export function parseAction(text, hand) {
   const parts = text.trim().split(/\s+/);
   const verb = parts[0];
   let rest = parts.slice(1);
+  /** @type {{verb: string, text: string, card: string | null, color: string | null, uno: boolean, seat: number | null}} */
   const out = { verb, text, card: null, color: null, uno: false, seat: null };
   if (rest.length && rest[rest.length - 1] === "uno") {
     out.uno = true;
@@ -67,14 +68,17 @@ export function promptMessage(obs, names, side) {
   const decision = obs.decision;
   if (decision === "turn") return t(obs.launcher ? "decision.turn.launcher" : "decision.turn");
   if (decision === "stack") return t(obs.launcher ? "decision.stack.launcher" : "decision.stack", { total: obs.stack });
-  if (decision === "play_or_keep") return pending.card ? t("decision.play_or_keep.card", { card: faceTitle(faceOf(pending.card, side)) }) : t("decision.play_or_keep");
-  if (decision === "challenge") return t("decision.challenge", { by: names[pending.by], kind: kindTitle(pending.card), color: colorName(pending.color) });
+  if (decision === "play_or_keep") return pending.card ? t("decision.play_or_keep.card",
+    { card: faceTitle(faceOf(pending.card, side)) }) : t("decision.play_or_keep");
+  if (decision === "challenge") return t("decision.challenge",
+    { by: names[pending.by], kind: kindTitle(pending.card), color: colorName(pending.color) });
   if (decision === "choose_player" && sevenO(obs)) return t("decision.choose_player.seven");
   if (decision === "press_your_luck") {
     const done = (pending.discarded || []).length;
     return done ? t("n.decision.press_your_luck.discarded", { count: done }) : t("decision.press_your_luck");
   }
-  if (decision === "choose_target" || decision === "discard_cards") return t(`decision.${decision}`, { kind: kindTitle(pending.card), count: pending.count || 1 });
+  if (decision === "choose_target" || decision === "discard_cards") return t(`decision.${decision}`,
+    { kind: kindTitle(pending.card), count: pending.count || 1 });
   return t(`decision.${decision}`);
 }
 
@@ -92,7 +96,8 @@ export function actionLabel(action, obs, names, side) {
       return pending.card ? t("table.play_the", { card: faceTitle(faceOf(pending.card, side)) }) : t("action.play_drawn");
     case "trade": {
       const seven = sevenO(obs);
-      return t(seven ? "action.swap.cards" : "action.trade.cards", { target: names[action.seat], cards: t("n.cards", { count: obs.hand_sizes[action.seat] }) });
+      return t(seven ? "action.swap.cards" : "action.trade.cards",
+        { target: names[action.seat], cards: t("n.cards", { count: obs.hand_sizes[action.seat] }) });
     }
     case "target":
       return t("action.target", { target: names[action.seat] });
