@@ -81,7 +81,7 @@ def test_the_type_check_refuses_a_type_error(tmp_path: Path, source: str, refuse
     (tmp_path / "client.js").write_text(source % (JS / "types").as_posix(), encoding="utf-8")
     config = {"extends": (ROOT / "tsconfig.json").as_posix(), "include": ["client.js"]}
     (tmp_path / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
-    command = [_checker("tsc"), "--project", tmp_path / "tsconfig.json"]
+    command = [str(_checker("tsc")), "--project", str(tmp_path / "tsconfig.json")]
     done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
     assert (done.returncode != 0) is refused, done.stdout
     assert ("error TS18047: 'state.observation' is possibly 'null'" in done.stdout) is refused
