@@ -33,7 +33,10 @@ from .conftest import FAST_ARGS
 from .support import PostgresCluster, ServerProcess, choose, free_port, run
 
 #: The deals of this module's server: a duel against a bot of human habits, and three seats.
-DEALS = ["--daily", "classic:2:normal", "--daily", "classic:3:easy", "--daily", "classic:2:random"]
+DEALS = [
+    *("--daily", "classic:2:normal", "--daily", "classic:3:easy", "--daily", "classic:2:random"),
+    *("--daily-bot-seconds", "0.05"),  # the host's bot pause, short for the tests
+]
 DUEL, TRIO, RANDOM = "classic-2-normal", "classic-3-easy", "classic-2-random"
 
 
@@ -63,6 +66,7 @@ async def _attempt(
     final = await play(client, chooser, timeout=300)
     await client.close()
     assert final["room"]["phase"] == "finished"
+    assert final["room"]["settings"]["bot_seconds"] == 0.05  # the host's --daily-bot-seconds
     return started, GameRecord.loads(download_record(server.url, started["room"], 1))
 
 

@@ -70,7 +70,7 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
     server = ServerProcess(
         f"sqlite:///{tmp_path / 'server.db'}",
         free_port(),
-        ["--daily", "classic:2:random", "--rate", "200", "--burst", "400"],
+        ["--daily", "classic:2:random", "--daily-bot-seconds", "0.05", "--rate", "200", "--burst", "400"],
     ).start()
     gus = new_identity()
     desk = new_page(browser, "laptop")

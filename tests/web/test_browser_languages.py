@@ -94,7 +94,7 @@ def test_a_whole_game_in_russian(browser: Browser, web_server: ServerProcess, va
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        code = create_room(page, web_server.url, name="Аня", variant=variant, players=3, bots=2)
+        code = create_room(page, web_server.url, name="Аня", variant=variant, players=3, bots=2, bot="heuristic")
         assert page.evaluate("document.documentElement.lang") == "ru"
         # the room was made in Russian: its bots sit down with Russian names
         seats = json.loads(urllib.request.urlopen(f"{web_server.url}/api/rooms/{code}", timeout=10).read())["seats"]

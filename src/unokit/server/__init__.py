@@ -34,7 +34,11 @@ RETAIN_ROOMS_DAYS = 30.0
 RETAIN_RECORDS_DAYS = 365.0
 RETAIN_PLAYERS_DAYS = 365.0
 
+#: How long the bots of a deal of the day pause before each move (``--daily-bot-seconds``).
+DAILY_BOT_SECONDS = 0.5
+
 __all__ = [
+    "DAILY_BOT_SECONDS",
     "DEFAULT_SEND_BUFFER",
     "PROTOCOL",
     "RETAIN_PLAYERS_DAYS",

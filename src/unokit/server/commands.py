@@ -13,7 +13,14 @@ from click.core import ParameterSource
 
 from ..clickopts import lang_option, require_extra
 from ..i18n import catalog
-from . import DEFAULT_SEND_BUFFER, RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, SEND_BUFFER_RANGE
+from . import (
+    DAILY_BOT_SECONDS,
+    DEFAULT_SEND_BUFFER,
+    RETAIN_PLAYERS_DAYS,
+    RETAIN_RECORDS_DAYS,
+    RETAIN_ROOMS_DAYS,
+    SEND_BUFFER_RANGE,
+)
 
 if TYPE_CHECKING:
     from .daily import Deal
@@ -302,6 +309,13 @@ def _web_address(value: str | None, option: str) -> str | None:
     help="the hour (UTC) at which the deal of the day changes",
 )
 @click.option(
+    "--daily-bot-seconds",
+    default=DAILY_BOT_SECONDS,
+    show_default=True,
+    type=click.FloatRange(0, 10),
+    help="how long the bots of a deal of the day pause before each move",
+)
+@click.option(
     "--daily",
     "daily_deals",
     multiple=True,
@@ -427,6 +441,7 @@ def serve(
     public_seats: int,
     word_filter: Path | None,
     daily_rollover_hours: float,
+    daily_bot_seconds: float,
     daily_deals: tuple[str, ...],
     policies: tuple[str, ...],
     no_push: bool,
@@ -504,6 +519,7 @@ def serve(
         public_seats=public_seats,
         word_filter=word_filter,
         daily_rollover_hours=daily_rollover_hours,
+        daily_bot_seconds=daily_bot_seconds,
         daily_deals=daily_deal_list(daily_deals),
         bots=tuple(spec.strip() for specs in policies for spec in specs.split(",") if spec.strip()),
         push=not no_push,

@@ -97,9 +97,9 @@ TELL_WITHIN = 3600.0
 TOLD_DAYS = 7
 #: How far back a streak is counted (days).
 STREAK_DAYS = 400
-#: The settings of a daily room: no turn timer (a daily deal is a puzzle to think about), a
-#: short pause for the bots; the game starts as the person sits down; nobody hosts it.
-DAILY_SETTINGS: dict[str, Any] = {"turn_seconds": 0, "bot_seconds": 0.5, "fill_seconds": 1}
+#: The settings of a daily room: no turn timer (a daily deal is a puzzle to think about); the
+#: game starts as the person sits down; nobody hosts it.
+DAILY_SETTINGS: dict[str, Any] = {"turn_seconds": 0, "fill_seconds": 1}
 
 
 @dataclass(frozen=True)

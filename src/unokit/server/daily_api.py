@@ -77,7 +77,14 @@ async def start(hub: Hub, body: dict[str, Any], base_url: str, client: str) -> d
         room = mine["room"]
         return {**_where(base_url, room), "day": day.isoformat(), "deal": deal.key, "scored": True, "resumed": True}
     spec = await off_loop(
-        RoomSpec.build, deal.variant, deal.players, deal.options, DAILY_SETTINGS, False, lang, hosted=False
+        RoomSpec.build,
+        deal.variant,
+        deal.players,
+        deal.options,
+        {**DAILY_SETTINGS, "bot_seconds": hub.config.daily_bot_seconds},
+        False,
+        lang,
+        hosted=False,
     )
     daily = {"day": day.isoformat(), "deal": deal.key}
     bots = [deal.level] * (deal.players - 1)

@@ -35,7 +35,14 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..core.actions import Action
 from ..core.observation import View
-from . import DEFAULT_SEND_BUFFER, RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS, upkeep
+from . import (
+    DAILY_BOT_SECONDS,
+    DEFAULT_SEND_BUFFER,
+    RETAIN_PLAYERS_DAYS,
+    RETAIN_RECORDS_DAYS,
+    RETAIN_ROOMS_DAYS,
+    upkeep,
+)
 from .authority import Room
 from .botpool import BotPool, default_threads
 from .chat import SPECTATORS_SHARE
@@ -148,8 +155,10 @@ class ServerConfig:
     push_contact: str | None = None
     node: str = field(default_factory=lambda: secrets.token_hex(8))
     #: The deal of the day (``docs/daily.md``): the hour (UTC) a new day begins, and the host's
-    #: own deals (``--daily``) instead of the featured ones.
+    #: own deals (``--daily``) instead of the featured ones, and its bots' pause before each move
+    #: (``--daily-bot-seconds``).
     daily_rollover_hours: float = 0.0
+    daily_bot_seconds: float = DAILY_BOT_SECONDS
     daily_deals: tuple[Deal, ...] = ()
 
     @property
