@@ -13,6 +13,12 @@ JSON-lines file as the hands finish, so a run stopped early (``--deadline``) kee
     python scripts/calibrate_review.py play --variant flip --players 4 --hands 200 --out f4.jsonl
     python scripts/calibrate_review.py report c2.jsonl f4.jsonl --plot docs/figures/review_calibration.png
 
+``fit`` fits a temperature on the chances (:mod:`unokit.bots.temper`) by maximum likelihood on
+the even-numbered hands of a file (in the order of their numbers) and measures it on the others:
+their Brier score and reliability table before and after, then the power fitted on all hands.
+
+    python scripts/calibrate_review.py fit c2.jsonl --players 2
+
 ``report`` prints, per game, the reliability table (positions by predicted chance in bins of
 ten points: how many, the mean prediction, the share of them won, the difference), the Brier
 score and that of always predicting the mean outcome, and draws the reliability diagrams.
@@ -34,6 +40,7 @@ from typing import Any
 from unokit.bots import make_bot
 from unokit.bots.ismcts import searched_actions
 from unokit.bots.runner import play_game
+from unokit.bots.temper import tempered
 from unokit.core.actions import CATCH, UNO
 from unokit.core.rng import MASK64, Rng
 from unokit.record import RecordingGame
@@ -218,17 +225,19 @@ def report(args: argparse.Namespace) -> None:
         seconds = sum(h["seconds"] - h["play_seconds"] for h in hands) / max(1, len(positions))
         print(f"\nestimating: {seconds:.3f} s per position (one process)\n")
     if args.plot:
-        plot(games, args.plot)
+        plot(games, args.plot, args.powers or [1.0] * len(games))
 
 
-def plot(games: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]], path: str) -> None:
+def plot(games: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]], path: str, powers: list[float]) -> None:
+    """The reliability diagram of each game; where its power is not 1, also its positions'
+    predictions under that temperature (``--powers``, one per file)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(1, len(games), figsize=(5 * len(games), 5), dpi=110, squeeze=False)
-    for ax, (name, _hands, positions) in zip(axes[0], games, strict=True):
+    for ax, (name, _hands, positions), power in zip(axes[0], games, powers, strict=True):
         rows = table(positions, "made")
         ax.plot([0, 100], [0, 100], color="#999999", lw=0.8, ls=":")
         ax.fill_between([0, 100], [-5, 95], [5, 105], color="#e8f0e8", label=f"within {round(100 * TARGET)} points")
@@ -237,15 +246,92 @@ def plot(games: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]], pa
         sizes = [12 + 60 * math.sqrt(r[1] / len(positions)) for r in rows]
         ax.plot(xs, ys, color="#1f5fa8", lw=1.2)
         ax.scatter(xs, ys, s=sizes, color="#1f5fa8", zorder=3, label="positions by predicted chance")
+        title = f"{name}: {len(positions)} positions, Brier {brier(positions, 'made'):.3f}"
+        if power != 1.0:
+            players = max(p["seat"] for p in positions) + 1
+            moved = _with_power(positions, players, power)
+            rows = table(moved, "made")
+            xs = [100 * r[2] for r in rows]
+            ys = [100 * r[3] for r in rows]
+            sizes = [12 + 60 * math.sqrt(r[1] / len(moved)) for r in rows]
+            ax.plot(xs, ys, color="#c0631b", lw=1.2, ls="--")
+            ax.scatter(xs, ys, s=sizes, color="#c0631b", marker="s", zorder=3, label=f"under the power {power:.2f}")
+            title += f"\n(power {power:.2f}: Brier {brier(moved, 'made'):.3f})"
         ax.set_xlim(0, 100)
         ax.set_ylim(0, 100)
         ax.set_xlabel("predicted chance to win the hand (%)")
         ax.set_ylabel("hands won (%)")
-        ax.set_title(f"{name}: {len(positions)} positions, Brier {brier(positions, 'made'):.3f}", fontsize=10)
+        ax.set_title(title, fontsize=10)
         ax.legend(loc="upper left", fontsize=8, frameon=False)
     figure.tight_layout()
     figure.savefig(path)
     print(f"wrote {path}")
+
+
+# --------------------------------------------------------------------------- the temperature
+
+#: The powers tried by ``fit``: 0.05 to 2.00 by 0.01.
+POWERS = [round(0.01 * i, 2) for i in range(5, 201)]
+
+
+def _with_power(positions: list[dict[str, Any]], players: int, power: float) -> list[dict[str, Any]]:
+    """``positions`` with their predictions under ``power``."""
+    return [
+        {**p, "made": tempered(p["made"], players, power), "best": tempered(p["best"], players, power)}
+        for p in positions
+    ]
+
+
+def log_likelihood(positions: list[dict[str, Any]], players: int, power: float) -> float:
+    total = 0.0
+    for p in positions:
+        q = min(max(tempered(p["made"], players, power), 1e-4), 1 - 1e-4)
+        total += p["won"] * math.log(q) + (1 - p["won"]) * math.log(1 - q)
+    return total
+
+
+def fitted_power(positions: list[dict[str, Any]], players: int) -> float:
+    """The power of :data:`POWERS` under which ``positions``' outcomes are likeliest."""
+    return max(POWERS, key=lambda a: log_likelihood(positions, players, a))
+
+
+def _print_table(positions: list[dict[str, Any]]) -> float:
+    """Print the reliability table of ``positions``; returns the largest difference in a bin
+    of :data:`ENOUGH` or more."""
+    worst = 0.0
+    print("| predicted | positions | mean predicted | share won | difference |")
+    print("|---|---|---|---|---|")
+    for b, n, predicted, won in table(positions, "made"):
+        diff = won - predicted
+        flag = "" if n < ENOUGH else (" ✓" if abs(diff) <= TARGET else " ✗")
+        if n >= ENOUGH:
+            worst = max(worst, abs(diff))
+        print(
+            f"| {10 * b}-{10 * b + 10}% | {n} | {100 * predicted:.1f}% | {100 * won:.1f}% | {100 * diff:+.1f}{flag} |"
+        )
+    return worst
+
+
+def fit(args: argparse.Namespace) -> None:
+    hands = sorted((h for path in args.files for h in load(path)), key=lambda h: h["hand"])
+    fitting = [p for h in hands[0::2] for p in h["positions"]]
+    held = [p for h in hands[1::2] for p in h["positions"]]
+    power = fitted_power(fitting, args.players)
+    print(f"fitted on {len(hands[0::2])} hands ({len(fitting)} positions): power {power:.2f}")
+    print(f"held out: {len(hands[1::2])} hands ({len(held)} positions)")
+    base = sum(p["won"] for p in held) / len(held)
+    for name, positions in (("as searched", held), (f"power {power:.2f}", _with_power(held, args.players, power))):
+        print(f"\n{name}:")
+        worst = _print_table(positions)
+        print(
+            f"Brier {brier(positions, 'made'):.4f} (always {100 * base:.1f}%: {base * (1 - base):.4f}); "
+            f"largest difference in a bin of {ENOUGH}+: {100 * worst:.1f} points"
+        )
+    everything = fitting + held
+    overall = fitted_power(everything, args.players)
+    print(f"\nfitted on all {len(hands)} hands ({len(everything)} positions): power {overall:.2f}")
+    halves = [fitted_power([p for h in hands[k::2] for p in h["positions"]], args.players) for k in (0, 1)]
+    print(f"fitted on each half: {halves[0]:.2f} (even), {halves[1]:.2f} (odd)")
 
 
 def main() -> None:
@@ -265,8 +351,18 @@ def main() -> None:
     r = sub.add_parser("report", help="the reliability tables, Brier scores and the diagram")
     r.add_argument("files", nargs="+")
     r.add_argument("--plot", default=None, help="draw the reliability diagrams into this PNG")
+    r.add_argument(
+        "--powers",
+        type=float,
+        nargs="+",
+        default=None,
+        help="a temperature per file: also draw its diagram with the predictions under that power",
+    )
+    f = sub.add_parser("fit", help="fit a temperature on half the hands, measure it on the others")
+    f.add_argument("files", nargs="+", help="the positions of one game (several files of it)")
+    f.add_argument("--players", type=int, required=True)
     args = parser.parse_args()
-    play(args) if args.command == "play" else report(args)
+    {"play": play, "report": report, "fit": fit}[args.command](args)
 
 
 if __name__ == "__main__":

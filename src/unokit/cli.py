@@ -27,6 +27,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "tournament": "unokit.sim.commands:tournament",
     "serve": "unokit.server.commands:serve",
     "admin": "unokit.server.admin:admin",
+    "ladder": "unokit.server.ladder_cli:ladder",
     "dataset": "unokit.dataset.commands:dataset",
     "eval": "unokit.eval.commands:eval_command",
 }

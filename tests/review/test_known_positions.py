@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from unokit.bots import temper
 from unokit.record import GameRecord, RecordingGame
 from unokit.review import MARKS, THRESHOLDS, Decision, mark_for, review_record
 
@@ -133,10 +134,14 @@ def test_every_reviewed_decision_is_marked_by_its_drop() -> None:
     assert set(review.marks()) == set(MARKS)
 
 
-def test_key_moments_tell_the_luck_of_the_draw_from_other_players_moves_and_decisions() -> None:
+def test_key_moments_tell_the_luck_of_the_draw_from_other_players_moves_and_decisions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A forced draw that brings a wild (or a card that fits nothing) is luck, up (or down); the
     other player's Draw Two is its move, down; drawing instead of playing the last card is a
-    decision."""
+    decision. The chances as searched (no temperature: the unlucky draw's swing, 7 points, is
+    under the threshold of a moment once tempered; ``test_temper.py`` checks the temperature)."""
+    monkeypatch.setitem(temper.TEMPERATURES, ("classic", 2), 1.0)
     lone = ["green 4", "yellow 1", "yellow 5"]
     for drawn, up in (("wild", True), ("yellow 8", False)):
         pos = position("classic", hands=[["blue 7"], lone], discard=["red 3"], color="red", draw=[drawn, "green 8"],

@@ -226,6 +226,46 @@ def test_clients_are_sent_to_the_owner_and_come_back_by_themselves_after_a_takeo
     _state_checked(second, code, clients)
 
 
+def test_a_request_made_while_the_client_is_sent_elsewhere_fails_at_once_instead_of_hanging(
+    postgres: PostgresCluster, make_server: Callable[..., ServerProcess]
+) -> None:
+    """Ben knows only the process that does not own his room. His connection drops; while his
+    client says hello again there (and is about to be sent to the owner), a request of his is
+    refused at once as not connected, so that the caller tries again once it is, rather than
+    sent on the connection that the redirect ends, where nothing answers it (an action there
+    waited out its whole timeout, 45 s, and the game stalled)."""
+    first, second = _cluster(make_server, postgres.new_database())
+
+    async def body() -> str:
+        room = create_room(second.url, "classic", 3, settings=FAST)
+        code = room["room"]
+        ann = await RoomClient.join([first.url], code, name="Ann")  # the first process owns it now
+        ben = await RoomClient.join([second.url], code, name="Ben")
+        assert ben.redirected == 1 and ben.server == ws_url(first.url)
+        old = ben._ws
+        assert old is not None
+        old.transport.abort()
+        while ben._ws is old or ben._ws is None:  # the new connection, to the second process
+            await asyncio.sleep(0)
+        assert not ben.connected
+        try:
+            await asyncio.wait_for(ben.request({"type": "ping"}), 5)
+        except ConnectionError as exc:
+            outcome = f"refused: {exc}"
+        except TimeoutError:
+            outcome = "no answer in 5 s"
+        else:
+            outcome = "answered"
+        await ben.wait_for(lambda state: ben.connected, 30)  # and it comes back by itself
+        assert ben.server == ws_url(first.url) and ben.redirected == 2
+        await ben.request({"type": "ping"})
+        for client in (ann, ben):
+            await client.close()
+        return outcome
+
+    assert run(body, timeout=60) == "refused: not connected"
+
+
 def test_a_follower_takes_a_dead_owners_room_over_as_soon_as_its_forward_goes_unanswered(
     postgres: PostgresCluster, make_server: Callable[..., ServerProcess]
 ) -> None:

@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from unokit.record import GameRecord, verify
-from unokit.server.client import RoomClient, create_room, play
+from unokit.server.client import RoomClient, create_room, daily_deals, daily_start, new_identity, play
 from unokit.server.upkeep import pg_dump_program
 
 from .support import FAST, UNOKIT, PostgresCluster, ServerProcess, choose, run
@@ -75,8 +75,16 @@ def test_admin_through_the_server_lists_exports_and_closes(
         listed = json.loads(listing)
         assert {r["room"] for r in listed["rooms"]} >= {closed, kept}
         assert listed["totals"]["records"] == 2 and listed["totals"]["rooms_closed"] == 1
+        deal = daily_deals(server.url)["deals"][0]["deal"]
+        attempt = daily_start(server.url, new_identity(), deal)
         exported = await asyncio.to_thread(admin, "export", str(tmp_path / "out"), "--room", kept, where=where)
         assert exported.startswith("1 finished games written")
+        # Beside the records, the tables of the daily attempts and of ratings, as JSON lines.
+        assert "1 rows of daily_attempts written" in exported, exported
+        attempts = [json.loads(line) for line in (tmp_path / "out" / "daily_attempts.jsonl").read_text().splitlines()]
+        assert [(a["room"], a["deal"], a["finished_at"]) for a in attempts] == [(attempt["room"], deal, None)]
+        for name in ("rated_players", "ratings", "rating_history"):
+            assert (tmp_path / "out" / f"{name}.jsonl").exists()
         await asyncio.to_thread(admin, "close", kept, where=where)
         await ann.wait_for(lambda s: s["room"]["phase"] == "closed" or ann._closed, 20)
         await ann.close()

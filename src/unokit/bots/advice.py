@@ -28,6 +28,7 @@ from ..core.game import Event, Game
 from ..core.observation import View
 from ..core.rng import MASK64, Rng
 from .ismcts import ChoiceValue, Evaluation, IsmctsBot, searched_actions
+from .temper import temperature, tempered
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,8 @@ class Advisor:
 @dataclass(frozen=True)
 class Advice:
     """A hint: the engine's ``best`` choice for ``seat``'s open decision and the seat's chance to
-    win the hand with it (``chance``), beside every choice's (``choices``); ``step`` is the
+    win the hand with it (``chance``, under the table's temperature as a review gives it:
+    :mod:`.temper`), beside every choice's as searched (``choices``); ``step`` is the
     number of actions the game had then. ``engine`` and ``effort`` say how it was computed."""
 
     seat: int
@@ -201,7 +203,8 @@ def advise(
         raise ValueError(f"seat {seat} has no decision to take after these {len(moves)} actions")
     evaluation = advisor.evaluate(final.view, final.index)
     best = best_choice(evaluation.choices)
-    return Advice(seat, final.index, best.action, best.chance, evaluation.choices, effort, evaluation.engine)
+    chance = tempered(best.chance, start.n, temperature(start.variant, start.n))  # as a review says it
+    return Advice(seat, final.index, best.action, chance, evaluation.choices, effort, evaluation.engine)
 
 
 __all__ = [

@@ -192,6 +192,33 @@ class ExternalBot(Bot):
         self._send({"type": "react", "observation": view.observe(), "legal_actions": [str(a) for a in legal]})
         return self._answer(legal, "a reaction", allow_pass=True)
 
+    def act_on(self, observation: dict[str, Any]) -> str:
+        """The process's decision from an ``observation`` (:func:`unokit.core.observation.observe`'s
+        object, as a server's ``state`` message carries it, with its ``legal_actions``): the text
+        of one of them. Call :meth:`reset` when a new game begins (a server's bot plays one table
+        after another): the ``new_game`` message goes before the game's first decision."""
+        if self._proc is None and self._new_game is None:
+            self.reset(int(observation["seat"]))
+        self.start()
+        message = self._new_game
+        if message is not None:
+            self._new_game = None
+            message.update({key: observation[key] for key in ("players", "variant", "options")})
+            self._send(message)
+        legal = [str(text) for text in observation["legal_actions"]]
+        self._send(
+            {"type": "act", "decision": observation["decision"], "observation": observation, "legal_actions": legal}
+        )
+        what = f"the decision {observation['decision']!r}"
+        line = self._read_line(self.time_limit, what)
+        text = " ".join(line.lower().split())
+        if text not in legal:
+            raise ExternalBotError(
+                f"external bot {self.command!r} answered {line!r} to {what}, which is not a legal action now; "
+                f"the legal actions were: {', '.join(legal)}"
+            )
+        return text
+
     # ------------------------------------------------------------------ messages
     def _announce(self, view: View) -> None:
         """Send the pending ``new_game`` message, completed from the first view of the game."""

@@ -56,6 +56,7 @@ PARAM_TYPES: dict[str, Param] = {
             "number",
             "won",
             "percent",
+            "days",
         ),
         P.NUMBER,
     ),

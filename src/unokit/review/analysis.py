@@ -17,11 +17,12 @@ import json
 import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import __version__
 from ..bots.advice import Advice, Advisor, advise, effort_named
+from ..bots.temper import temperature, tempered
 from ..core.determinise import Determiniser
 from ..core.game import Event, Game
 from ..core.teams import partner
@@ -231,7 +232,10 @@ def _assemble(
     hinted: set[int],
 ) -> Review:
     """The review from the estimates: walks the record once more for what everyone saw (the
-    actions in words, the rounds, who won them), and finds the swings between states."""
+    actions in words, the rounds, who won them), and finds the swings between states. The
+    seat's chances are put under the table's temperature first (:mod:`unokit.bots.temper`)."""
+    power = temperature(record.variant, record.players)
+    estimates = {step: _tempered(estimate, seat, record.players, power) for step, estimate in estimates.items()}
     game, _setup = start_game(record)
     is_scored = scored(game)
     points: list[Point] = []
@@ -294,6 +298,7 @@ def _assemble(
         effort=effort,
         seed=seed,
         engine=engines.pop() if len(engines) == 1 else "mixed",
+        power=power,
         scored=is_scored,
         rounds=tuple(rounds),
         points=tuple(points),
@@ -340,6 +345,20 @@ def _fill_round_end_game_chances(points: list[Point]) -> None:
             nxt = points[i + 1]
             if nxt.round == point.round + 1:
                 points[i] = Point(point.step, point.round, point.chance, nxt.game, None)
+
+
+def _tempered(estimate: Estimate, seat: int, players: int, power: float) -> Estimate:
+    """``estimate`` with the seat's chances (at the state, and of each of its choices) under
+    ``power``; the other seats' chances keep their proportions (the game chance shares the rest
+    as they do)."""
+    if power == 1.0:
+        return estimate
+    chances = list(estimate.chances)
+    chances[seat] = _round(tempered(chances[seat], players, power))
+    choices = tuple(
+        (text, visits, _round(tempered(chance, players, power))) for text, visits, chance in estimate.choices
+    )
+    return replace(estimate, chances=tuple(chances), choices=choices)
 
 
 def _chosen_chance(estimate: Estimate, action: tuple[int, str] | None, seat: int) -> float | None:

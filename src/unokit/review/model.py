@@ -238,7 +238,8 @@ class Review:
 
     ``record_sha256`` identifies the record reviewed (:func:`record_digest`); ``names`` are the
     seats' names; ``scored``: rounds are scored (the game chances are given); ``engine``: the
-    engine that searched (``kernel``, ``python``, or ``mixed``)."""
+    engine that searched (``kernel``, ``python``, or ``mixed``); ``power``: the temperature put
+    on the search's chances (:mod:`unokit.bots.temper`; 1 for none)."""
 
     record_sha256: str
     seat: int
@@ -256,6 +257,7 @@ class Review:
     unokit: str = ""
     format: str = FORMAT
     thresholds: dict[str, float] = field(default_factory=lambda: dict(THRESHOLDS))
+    power: float = 1.0
 
     def marks(self) -> dict[str, int]:
         """How many decisions earned each mark (every mark listed)."""
@@ -282,6 +284,7 @@ class Review:
             "effort": self.effort,
             "seed": self.seed,
             "engine": self.engine,
+            "power": self.power,
             "scored": self.scored,
             "thresholds": dict(self.thresholds),
             "marks": self.marks(),
@@ -321,10 +324,19 @@ class Review:
             unokit=_text(obj, "unokit"),
             format=FORMAT,
             thresholds={k: float(v) for k, v in thresholds.items()},
+            power=_power(obj),
         )
 
 
 # --------------------------------------------------------------------------- reading JSON
+
+
+def _power(obj: Mapping[str, Any]) -> float:
+    """The review's ``power`` (1 when a review written before temperatures does not say)."""
+    value = obj.get("power", 1.0)
+    if not isinstance(value, int | float) or isinstance(value, bool) or not value > 0:
+        raise ReviewError("'power' must be a number above 0")
+    return float(value)
 
 
 def _is_int(value: object) -> bool:

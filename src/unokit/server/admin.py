@@ -141,9 +141,16 @@ def close(target: Target, code: str) -> None:
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--since", default=None, help="only games played since this date (YYYY-MM-DD)")
 @click.option("--room", default=None, help="only this room's games")
+@click.option(
+    "--tables/--no-tables",
+    default=True,
+    show_default=True,
+    help="also write the daily attempts and the ratings tables (NAME.jsonl, whole)",
+)
 @click.pass_obj
-def export(target: Target, folder: Path, since: str | None, room: str | None) -> None:
-    """Write finished games into FOLDER as unokit-record/1 files (unokit verify, unokit replay)."""
+def export(target: Target, folder: Path, since: str | None, room: str | None, tables: bool) -> None:
+    """Write finished games into FOLDER as unokit-record/1 files (unokit verify, unokit replay),
+    and the tables of the deal of the day's attempts and of ratings as JSON lines."""
     from . import upkeep
 
     start = 0.0
@@ -153,6 +160,7 @@ def export(target: Target, folder: Path, since: str | None, room: str | None) ->
         except ValueError:
             raise click.BadParameter(f"{since!r} is not a date YYYY-MM-DD", param_hint="--since") from None
     code = room.upper() if room else None
+    written: dict[str, int] = {}
     if target.server is not None:
         query = f"/api/admin/records?since={start}" + (f"&room={code}" if code else "")
         lines = target.call("GET", query).decode().splitlines()
@@ -160,9 +168,17 @@ def export(target: Target, folder: Path, since: str | None, room: str | None) ->
             entry = json.loads(line)
             upkeep.write_record(folder, entry["room"], entry["game"], entry["record"])
         count = len(lines)
+        for name in upkeep.exported_tables() if tables else ():
+            lines = target.call("GET", f"/api/admin/tables/{name}").decode().splitlines()
+            written[name] = upkeep.write_table(folder, name, (json.loads(line) for line in lines))
     else:
-        count = upkeep.export(target.store(), folder, since=start, room=code)
+        store = target.store()
+        count = upkeep.export(store, folder, since=start, room=code)
+        if tables:
+            written = upkeep.export_tables(store, folder)
     click.echo(f"{count} finished games written to {folder}")
+    for name, number in written.items():
+        click.echo(f"{number} rows of {name} written to {folder / (name + '.jsonl')}")
 
 
 @admin.command()
@@ -358,6 +374,26 @@ def backup(target: Target, target_file: Path) -> None:
     except (RuntimeError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"backed up to {target_file} ({target_file.stat().st_size} bytes)")
+
+
+@admin.command("ladder-token")
+@click.argument("name")
+@click.pass_obj
+def ladder_token(target: Target, name: str) -> None:
+    """Print the bot ladder's token of the bot NAME (docs/research.md, "The bot ladder"): give it
+    to the bot's author, who connects with `unokit ladder join URL --name NAME --token-file FILE`.
+    The token is made from the server's secret and the name, so the same name always gets the
+    same token; it is printed, never stored."""
+    from . import daily, ladder
+    from .room import RoomError
+
+    if target.database is None:
+        raise click.UsageError("ladder-token reads the server's secret from its database: --database URL")
+    try:
+        checked = ladder.check_bot_name(name)
+    except RoomError as exc:
+        raise click.BadParameter(str(exc), param_hint="NAME") from None
+    click.echo(ladder.bot_token(daily.secret(target.store(), ladder.SECRET_NAME), checked))
 
 
 __all__ = ["admin"]

@@ -47,7 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
 from ..bots import level_names
-from . import PROTOCOL, daily_api, ratings_api, standings
+from . import PROTOCOL, daily_api, finishing, ratings_api, standings, upkeep
 from .authority import Room
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
@@ -154,7 +154,7 @@ def create_app(config: ServerConfig) -> Starlette:
     offer_policies(list(config.bots))
     use_word_filter(load_word_filter(config.word_filter) if config.word_filter is not None else WordFilter())
     hub = Hub(config)
-    reviews = ReviewDesk(hub.bots, hub.store.record)
+    reviews = ReviewDesk(hub.bots, hub.store, hub.node)
     edge = Edge(config.edge(), hub.node_origins, hub.refresh_nodes if hub.clustered else None)
     # Per client address: rooms created, and room codes looked up in vain (code guessing).
     rooms_made = Buckets(config.room_rate / 60, max(1.0, config.room_rate * 2))
@@ -240,6 +240,18 @@ def create_app(config: ServerConfig) -> Starlette:
         rows = await asyncio.to_thread(lambda: list(hub.store.records_since(since, room)))
         lines = (encode({"room": r, "game": g, "at": at, "record": text}) + "\n" for r, g, at, text in rows)
         return Response("".join(lines), media_type="application/x-ndjson")
+
+    async def admin_tables(request: Request) -> Response:
+        """Every row of one of the tables ``unokit admin export`` writes (``upkeep.exported_tables``),
+        as JSON lines."""
+        refused = _admin(request)
+        if refused is not None:
+            return refused
+        name = request.path_params["name"]
+        if name not in upkeep.exported_tables():
+            return _problem("no_table", f"tables are {', '.join(upkeep.exported_tables())}", 404)
+        rows = await asyncio.to_thread(lambda: list(upkeep.table_rows(hub.store, name)))
+        return Response("".join(encode(row) + "\n" for row in rows), media_type="application/x-ndjson")
 
     async def admin_prune(request: Request) -> Response:
         refused = _admin(request)
@@ -503,6 +515,19 @@ def create_app(config: ServerConfig) -> Starlette:
             return _problem("no_room", f"there is no open room {request.path_params['code']!r}", 404)
         return _json({**room.room_info(), "served_by": room.owner_node})
 
+    async def room_finishing(request: Request) -> Response:
+        """A public room's people and their share of finished games (:mod:`.finishing`)."""
+        client = _client(request)
+        if misses.spent(client):
+            return _limited(misses, client, "room codes that do not exist")
+        code = _code(request)
+        room = await hub.room(code) if code else None
+        if room is None or not room.state.public_room:
+            misses.allow(client)
+            return _problem("no_room", f"there is no open public room {request.path_params['code']!r}", 404)
+        seats = await asyncio.to_thread(finishing.shares, hub.store, room.code, room.state, time.time())
+        return _json({"room": room.code, "days": finishing.WINDOW_DAYS, "seats": seats})
+
     async def record_list(request: Request) -> Response:
         client = _client(request)
         if misses.spent(client):
@@ -536,6 +561,22 @@ def create_app(config: ServerConfig) -> Starlette:
         call = {"join": ratings_api.join, "leave": ratings_api.leave, "mine": ratings_api.own}
         try:
             return _json(await call[request.url.path.rsplit("/", 1)[1]](hub, await _body(request)))
+        except RoomError as exc:
+            return _refusal(exc, _status(exc.code))
+
+    async def ladder_join(request: Request) -> Response:
+        client = _client(request)
+        try:
+            body = await _body(request)
+            return _json(await hub.ladder_table(body, _base_url(request), client, lambda: rooms_made.allow(client)))
+        except RoomError as exc:
+            if exc.code == "rate_limited":  # a new table would be one new room too many
+                return _limited(rooms_made, client, "new rooms")
+            return _refusal(exc, _status(exc.code))
+
+    async def ladder_standings(request: Request) -> Response:
+        try:
+            return _json(await ratings_api.board(hub, dict(request.query_params), ladder=True))
         except RoomError as exc:
             return _refusal(exc, _status(exc.code))
 
@@ -607,6 +648,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/admin/rooms", admin_rooms),
         Route("/api/admin/rooms/{code}/close", admin_close, methods=["POST"]),
         Route("/api/admin/records", admin_records),
+        Route("/api/admin/tables/{name}", admin_tables),
         Route("/api/admin/prune", admin_prune, methods=["POST"]),
         Route("/api/admin/reports", admin_reports),
         Route("/api/admin/bans", admin_bans, methods=["GET", "POST"]),
@@ -625,6 +667,8 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/ratings/leave", ratings_call, methods=["POST"]),
         Route("/api/ratings/mine", ratings_call, methods=["POST"]),
         Route("/api/leaderboard", leaderboard),
+        Route("/api/ladder", ladder_standings),
+        Route("/api/ladder/join", ladder_join, methods=["POST"]),
         Route("/api/push", push_info),
         Route("/api/push/subscribe", push_subscribe, methods=["POST"]),
         Route("/api/push/unsubscribe", push_unsubscribe, methods=["POST"]),
@@ -632,6 +676,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),
         Route("/api/rooms/{code}/standings", room_standings),
+        Route("/api/rooms/{code}/finishing", room_finishing),
         *web_routes(hub.store.record),
         *review_routes(reviews),
         *realtable_routes(),
@@ -668,7 +713,7 @@ def _trusted_caller(request: Request, token: str | None) -> bool:
 
 def _status(code: str) -> int:
     """The HTTP status of a refused room request of error ``code``."""
-    return {"too_large": 413, "banned": 403, "too_many_rooms": 429, "no_deal": 404}.get(code, 400)
+    return {"too_large": 413, "banned": 403, "bad_token": 403, "too_many_rooms": 429, "no_deal": 404}.get(code, 400)
 
 
 def _api_route(routes: list[BaseRoute], scope: Any) -> str | tuple[str, ...] | None:

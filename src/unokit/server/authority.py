@@ -363,6 +363,7 @@ class Room:
                     "winners": record.result.winners if record.result else [],
                     "scores": record.result.scores if record.result else [],
                     "actions": len(record.actions),
+                    "left": job.left,
                 }
             )
         listing = state.listing()

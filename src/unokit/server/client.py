@@ -211,6 +211,66 @@ def leaderboard(base_url: str, variant: str, players: int) -> list[dict[str, Any
     return list(result["places"])
 
 
+#: Seconds :func:`ladder_play` waits when the server has no new table for the address yet.
+LADDER_WAIT = 5.0
+
+
+def ladder_join(base_url: str, name: str, token: str, variant: str = "classic", players: int = 2) -> dict[str, Any]:
+    """``POST /api/ladder/join``: the ladder table the bot ``name`` (with its ``token``) sits at
+    next (``room``, ``link``, ``websocket``); sit with ``hello`` (:func:`ladder_play` does it all)."""
+    body = {"name": name, "token": token, "variant": variant, "players": players}
+    return dict(_http("POST", f"{base_url}/api/ladder/join", body))
+
+
+def ladder_standings(base_url: str, variant: str, players: int) -> list[dict[str, Any]]:
+    """``GET /api/ladder``: the bot ladder's standings of ``variant`` at tables of ``players``."""
+    return list(get_json(base_url, f"/api/ladder?variant={variant}&players={players}")["places"])
+
+
+async def ladder_play(
+    base_url: str,
+    name: str,
+    token: str,
+    choose: Callable[[dict[str, Any]], str],
+    *,
+    variant: str = "classic",
+    players: int = 2,
+    tables: int | None = None,
+    timeout: float = 600.0,
+    on_table: Callable[[dict[str, Any]], None] | None = None,
+    on_sit: Callable[[int], None] | None = None,
+) -> int:
+    """Play ladder tables one after another as the bot ``name``: ask for a table, sit with the
+    token, play the game with ``choose`` to its end, and ask again; ``tables`` of them (``None``:
+    until cancelled). ``on_sit`` is given the seat at each new table, ``on_table`` each table's
+    final state. Returns the tables played."""
+    played = 0
+    while tables is None or played < tables:
+        try:
+            table = await asyncio.to_thread(ladder_join, base_url, name, token, variant, players)
+        except ServerError as exc:
+            if exc.code != "rate_limited":
+                raise
+            await asyncio.sleep(LADDER_WAIT)  # this address opened its rooms of the minute
+            continue
+        try:
+            client = await RoomClient.join(base_url, table["room"], name=name, player=token)
+        except ServerError as exc:
+            if exc.code in ("room_full", "phase", "room_closed", "name_taken"):
+                continue  # the table filled or started before this bot sat: ask for another
+            raise
+        try:
+            if on_sit is not None and client.seat is not None:
+                on_sit(client.seat)
+            final = await play(client, choose, timeout=timeout)
+        finally:
+            await client.close()
+        played += 1
+        if on_table is not None:
+            on_table(final)
+    return played
+
+
 def push_info(base_url: str) -> dict[str, Any]:
     """Whether the server sends notifications (Web Push), the key to subscribe with (the
     browsers' ``applicationServerKey``) and the kinds of message (``GET /api/push``)."""
@@ -512,8 +572,10 @@ class RoomClient:
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send a raw message (a dict, or any text: tests send malformed ones); raise
-        ``ConnectionError`` when the connection is down (it reconnects by itself)."""
-        if self._ws is None:
+        ``ConnectionError`` when the connection is down or still saying hello (it reconnects by
+        itself): a message sent before the welcome could go down a connection that a redirect
+        then ends, where nothing would ever answer it."""
+        if self._ws is None or not self.connected:
             raise ConnectionError("not connected")
         try:
             await self._ws.send(message if isinstance(message, str) else json.dumps(message))
@@ -689,6 +751,9 @@ __all__ = [
     "forget_me",
     "get_json",
     "join_play_now",
+    "ladder_join",
+    "ladder_play",
+    "ladder_standings",
     "leaderboard",
     "lobby",
     "my_games",

@@ -235,22 +235,23 @@ def deal_seed(secret: bytes, day: dt.date, deal: str) -> int:
 
 
 # ---------------------------------------------------------------------- the database
-def secret(store: Store) -> bytes:
-    """The server's daily secret, made (``secrets.token_bytes``) at its first use; every process
-    of a cluster reads the same one."""
+def secret(store: Store, name: str = "daily") -> bytes:
+    """The server's secret ``name`` (``daily``; ``ladder`` for the bot ladder's tokens and
+    seeds), made (``secrets.token_bytes``) at its first use; every process of a cluster reads
+    the same one."""
     with store.begin() as c:
-        row = c.execute(select(daily_secrets.c.secret).where(daily_secrets.c.name == "daily")).first()
+        row = c.execute(select(daily_secrets.c.secret).where(daily_secrets.c.name == name)).first()
     if row is not None:
         return bytes.fromhex(row.secret)
     try:
         with store.begin() as c:
             c.execute(
-                insert(daily_secrets).values(name="daily", secret=secrets.token_bytes(32).hex(), created_at=time.time())
+                insert(daily_secrets).values(name=name, secret=secrets.token_bytes(32).hex(), created_at=time.time())
             )
     except IntegrityError:  # another process made it first
         pass
     with store.begin() as c:
-        made = c.execute(select(daily_secrets.c.secret).where(daily_secrets.c.name == "daily")).scalar_one()
+        made = c.execute(select(daily_secrets.c.secret).where(daily_secrets.c.name == name)).scalar_one()
     return bytes.fromhex(made)
 
 

@@ -41,6 +41,7 @@ from . import (
     RETAIN_PLAYERS_DAYS,
     RETAIN_RECORDS_DAYS,
     RETAIN_ROOMS_DAYS,
+    ladder,
     upkeep,
 )
 from .authority import Room
@@ -69,7 +70,7 @@ from .peers import Peer, RemoteMarker, new_token, token_hash
 from .protocol import RateLimit, decode, encode, error, websocket_url
 from .push import PushServices, VapidKey, current_key, ensure_key, subscribers
 from .pushsend import Notice, Sender
-from .room import CLOSED, DEFAULT_NAMES_LANG, RoomError, RoomSpec, RoomState
+from .room import CLOSED, DEFAULT_NAMES_LANG, LOBBY, RoomError, RoomSpec, RoomState
 from .storage import Append, Pruned, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
 from .work import off_loop
 
@@ -211,6 +212,9 @@ class HubOwnership:
         self.redirected = 0  # clients sent to another process
         self._play_now_lock = asyncio.Lock()
         self.daily_secret: bytes | None = None  # read from the database at the first daily room
+        self._ladder_secret: bytes | None = None  # read at the first ladder request
+        #: The ladder table of this process filling for each (variant, players), and its bots' names.
+        self.ladder_filling: dict[tuple[str, int], tuple[str, set[str]]] = {}
         self.ready = False
         self.stopping = False
         self._pruned_at = 0.0
@@ -653,13 +657,17 @@ class HubRooms(HubModeration):
         bots: list[str] | None = None,
         client: str = "",
         daily: dict[str, Any] | None = None,
+        ladder: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """A new room of ``spec`` made by the address ``client``, with links under ``base_url``,
-        ``bots`` seated at its last seats; ``daily`` names the deal a daily room plays."""
+        ``bots`` seated at its last seats; ``daily`` names the deal a daily room plays,
+        ``ladder`` marks a table of the bot ladder."""
         host = new_token()
         listing = RoomState("", spec).listing()
         listed = None if listing is None else encode(listing)
         public_json = spec.to_json() if daily is None else {**spec.to_json(), "daily": daily}
+        if ladder is not None:
+            public_json["ladder"] = ladder
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             made = functools.partial(
@@ -770,6 +778,8 @@ class HubRooms(HubModeration):
         room = Room(self, state, row.host_hash, owner=False)
         if "daily" in row.spec:
             room.seeds = await self.deal_seeds(row.spec["daily"])
+        elif "ladder" in row.spec:
+            room.seeds = DealSeeds(await self.ladder_secret(), "ladder", code)
         for entry in await asyncio.to_thread(self.store.chat, code):
             room.chat.apply(entry)
         room.owner_node = self.node if owner else row.owner
@@ -780,6 +790,55 @@ class HubRooms(HubModeration):
         else:
             self.presence(room)
         return room
+
+    async def ladder_secret(self) -> bytes:
+        """The server's ladder secret (:mod:`.ladder`: bot tokens, table seeds)."""
+        if self._ladder_secret is None:
+            self._ladder_secret = await asyncio.to_thread(daily_secret, self.store, ladder.SECRET_NAME)
+        return self._ladder_secret
+
+    async def ladder_table(
+        self, body: dict[str, Any], base_url: str, client: str, may_create: Callable[[], bool]
+    ) -> dict[str, Any]:
+        """``POST /api/ladder/join``: the ladder table of ``variant`` at ``players`` seats that
+        the bot ``name`` (proved by its ``token``) should sit at: the one of this process still
+        filling for that setting, or a new one when ``may_create()`` allows the address another
+        room (else :class:`RoomError` ``rate_limited``). The bot then sits with ``hello`` (its
+        token as ``player``, its name as ``name``)."""
+        unknown = set(body) - {"name", "token", "variant", "players"}
+        if unknown:
+            raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
+        name = ladder.check_bot(await self.ladder_secret(), body.get("name"), body.get("token"))
+        if self.banned(client, None):
+            raise RoomError("banned", "you are banned from this server's public rooms")
+        spec = await off_loop(
+            RoomSpec.build,
+            body.get("variant", "classic"),
+            body.get("players", 2),
+            ladder.LADDER_OPTIONS,
+            ladder.LADDER_SETTINGS,
+            False,
+            hosted=False,
+        )
+        key = (spec.variant, spec.players)
+        async with self._play_now_lock:
+            filling = self.ladder_filling.get(key)
+            if filling is not None:
+                code, names = filling
+                room = await self.room(code)  # loaded at its first bot's hello, or now
+                if room is None or room.state.phase != LOBBY or name in names:
+                    filling = None
+            if filling is None:
+                if not may_create():
+                    raise RoomError("rate_limited", "too many new rooms from your address")
+                made = await self._new_room(spec, base_url, client=client, ladder={"setting": list(key)})
+                code, names = made["room"], set()
+            names.add(name)
+            if len(names) < spec.players:
+                self.ladder_filling[key] = (code, names)
+            else:
+                self.ladder_filling.pop(key, None)
+        return {"room": code, "link": f"{base_url}/r/{code}", "websocket": websocket_url(base_url), "name": name}
 
     async def deal_seeds(self, daily: dict[str, Any]) -> DealSeeds:
         """The seeds of the deal a daily room plays (its spec's ``daily``: day and deal)."""

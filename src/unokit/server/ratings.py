@@ -140,18 +140,41 @@ def record_written(c: Connection, job: Append, now: float) -> None:
     before: list[tuple[float, float]] = []
     for index, seat in enumerate(seats):
         if index in people:
-            row = c.execute(
-                select(ratings.c.mu, ratings.c.sigma).where(
-                    ratings.c.player == people[index], ratings.c.variant == variant, ratings.c.players == size
-                )
-            ).first()
-            before.append((row.mu, row.sigma) if row is not None else (NEW_MU, NEW_SIGMA))
+            before.append(current(c, people[index], str(variant), size))
         else:
             before.append(BOT_RATINGS[seat["bot"]])
-    places = ranks(scores, winners)
+    settle(c, job, people, before, ranks(scores, winners), winners, str(variant), size, now)
+
+
+def current(c: Connection, player: str, variant: str, size: int) -> tuple[float, float]:
+    """``player``'s ``(mu, sigma)`` in ``variant`` at tables of ``size`` (a new player's when none)."""
+    row = c.execute(
+        select(ratings.c.mu, ratings.c.sigma).where(
+            ratings.c.player == player, ratings.c.variant == variant, ratings.c.players == size
+        )
+    ).first()
+    return (row.mu, row.sigma) if row is not None else (NEW_MU, NEW_SIGMA)
+
+
+def settle(
+    c: Connection,
+    job: Append,
+    people: dict[int, str],
+    before: list[tuple[float, float]],
+    places: list[int],
+    winners: list[int],
+    variant: str,
+    size: int,
+    now: float,
+) -> None:
+    """Rate a finished game whose seats had ratings ``before`` and took ``places``: a seat of
+    ``people`` that left (``job.left``) is placed below everyone who stayed; each of ``people``
+    (seat to rated player) gets its new rating and a line of history."""
+    assert job.record is not None
+    places = list(places)
     for index in job.left:
         if index in people:
-            places[index] = len(seats) + 1  # a leaver: below everyone who stayed
+            places[index] = len(before) + 1  # a leaver: below everyone who stayed
     after = rate(before, places)
     for index, player in people.items():
         mu, sigma = after[index]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import Game, UnokitError
 from .authority import identity_hash
+from .ladder import standings
 from .ratings import leaderboard, mine, opt_in, opt_out
 from .room import RoomError, check_name
 
@@ -46,8 +47,9 @@ async def own(hub: Hub, body: dict[str, Any]) -> dict[str, Any]:
     return await asyncio.to_thread(mine, hub.store, player)
 
 
-async def board(hub: Hub, query: dict[str, str]) -> dict[str, Any]:
-    """``GET /api/leaderboard?variant=V&players=N``: the rated players of ``V`` at tables of ``N``."""
+async def board(hub: Hub, query: dict[str, str], *, ladder: bool = False) -> dict[str, Any]:
+    """``GET /api/leaderboard?variant=V&players=N``: the rated players of ``V`` at tables of
+    ``N``; ``GET /api/ladder?...`` (``ladder``): the bot ladder's standings (:mod:`.ladder`)."""
     _fields(query, {"variant", "players"})
     variant, players = query.get("variant", "classic"), query.get("players", "")
     if not players.isdigit() or len(players) > 2:
@@ -56,5 +58,5 @@ async def board(hub: Hub, query: dict[str, str]) -> dict[str, Any]:
         game = Game.new(variant, int(players), 0)[0]
     except UnokitError as exc:
         raise RoomError("bad_request", str(exc)) from None
-    places = await asyncio.to_thread(leaderboard, hub.store, game.variant, game.n)
+    places = await asyncio.to_thread(standings if ladder else leaderboard, hub.store, game.variant, game.n)
     return {"variant": game.variant, "players": game.n, "places": places}

@@ -5,47 +5,50 @@ for the review of seat ``S``'s game (:func:`unokit.review.review_record`, at
 :data:`REVIEW_EFFORT`). The searches take seconds to a minute of CPU, so the answer is one of:
 
 * ``200 {"status": "ready", "review": {...unokit-review/1...}}``: the review, kept with the
-  record (a review of a record is computed once; asked again it is sent at once);
-* ``202 {"status": "working", "done": D, "total": T}``: it is being computed (the page asks
-  again); the first request starts it;
+  record in the database (:mod:`.reviewstore`): computed once per record, seat and effort, then
+  sent at once by any process of a cluster, across restarts;
+* ``202 {"status": "working", "done": D, "total": T}``: it is being computed, by this process or
+  another (the page asks again); the first request starts it;
 * ``429`` (``too_many_reviews``): the identity has a review in progress already, or has started
-  :data:`REVIEWS_PER_HOUR` in the last hour; ``400``/``404`` for a bad request or no such game.
+  :data:`REVIEWS_PER_HOUR` in the last hour (counted in the database: the same for every
+  process); ``400``/``404`` for a bad request or no such game.
 
-The review is computed by the server's bot pool (:class:`~unokit.server.botpool.BotPool`), in
-its threads, never on the event loop, :data:`SLICE` states at a time, so that the rooms' bots
-get the thread between two slices; its CPU time is charged to the asking identity as a room's
-bots' time is charged to the room, so one player's reviews wait their turn for their share of
-a core. Reading a cached or working review
-costs nothing; only starting one counts against the identity's limits.
+The review is computed by the server's bot pool (:class:`~unokit.server.botpool.BotPool`) of the
+process that claimed it, in its threads, never on the event loop, :data:`SLICE` states at a
+time, so that the rooms' bots get the thread between two slices; its CPU time is charged to the
+asking identity as a room's bots' time is charged to the room, so one player's reviews wait
+their turn for their share of a core. After every slice the process writes its progress to the
+claim; a claim left unwritten for :data:`~.reviewstore.STALE` seconds (its process died) is
+taken over by the next process asked. Reading a kept or working review costs nothing; only
+starting one counts against the identity's limits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import time
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..bots.temper import temperature
 from ..record import GameRecord, RecordError
 from ..review.analysis import Estimate, assemble_review, estimate_steps, review_steps
+from . import reviewstore
 from .authority import identity_hash
 from .botpool import BotPool
-from .edge import Buckets
+from .reviewstore import ReviewKey, ReviewRow
 from .room import RoomError
+from .storage import Store
 from .web import game_number
 
 #: The effort of the server's reviews (``docs/review.md``, "Effort").
 REVIEW_EFFORT = "normal"
 #: Reviews an identity may start in an hour (reading them again is free).
 REVIEWS_PER_HOUR = 12
-#: Reviews kept in memory: the most recently asked for (each is some tens of kilobytes).
-REVIEWS_KEPT = 256
 #: States estimated in one turn of the pool's thread (a fraction of a second at ``normal``
 #: effort): between two turns the rooms' bots get the thread, so a review never holds it long.
 SLICE = 4
@@ -55,55 +58,59 @@ SEED = 0
 BODY_LIMIT = 1024
 
 
-@dataclass
-class _Job:
-    """A review being computed: its progress (written by the pool's thread) and its owner."""
+def _current(review: dict[str, Any]) -> bool:
+    """Whether a kept ``review`` was made under the temperature in force for its table."""
+    variant, players = review.get("variant"), review.get("players")
+    if not isinstance(variant, str) or not isinstance(players, int):
+        return False
+    return bool(review.get("power", 1.0) == temperature(variant, players))
 
-    player: str
-    done: int = 0
-    total: int = 0
-    task: asyncio.Task[None] | None = field(default=None, repr=False)
-    error: str | None = None
+
+def _working(row: ReviewRow | None) -> tuple[int, dict[str, Any]]:
+    done, total = (row.done, row.total) if row is not None else (0, 0)
+    return 202, {"status": "working", "done": done, "total": total}
 
 
 class ReviewDesk:
-    """Reviews of finished games: computed in ``pool`` at ``effort``, kept in memory, at most
-    one in progress and :data:`REVIEWS_PER_HOUR` started an hour per identity.
-    ``record_text(code, number)`` reads a finished game's record (blocking) or ``None``."""
+    """Reviews of finished games: computed in ``pool`` at ``effort`` by the process ``node``,
+    kept in ``store`` with the records, at most one in progress and ``per_hour`` started an
+    hour per identity."""
 
     def __init__(
         self,
         pool: BotPool,
-        record_text: Callable[[str, int], str | None],
+        store: Store,
+        node: str,
         effort: str = REVIEW_EFFORT,
         per_hour: int = REVIEWS_PER_HOUR,
     ) -> None:
         self.pool = pool
-        self.record_text = record_text
+        self.store = store
+        self.node = node
         self.effort = effort
-        self.starts = Buckets(per_hour / 3600, float(per_hour))
-        self.kept: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
-        self.jobs: dict[tuple[str, int, int], _Job] = {}
-
-    def busy(self, player: str) -> bool:
-        """Whether ``player`` has a review in progress."""
-        return any(job.player == player and job.task is not None and not job.task.done() for job in self.jobs.values())
+        self.per_hour = per_hour
+        #: The reviews this process is computing (its claims), by key.
+        self.tasks: dict[ReviewKey, asyncio.Task[None]] = {}
+        self._starting = asyncio.Lock()  # one identity's limits checked and its claim made at once
 
     async def ask(self, code: str, number: int, seat: int, player: str) -> tuple[int, dict[str, Any]]:
         """The answer (status, body) to ``player`` asking for the review of ``seat`` in game
-        ``number`` of room ``code``. Raises :class:`RoomError` for no such game or seat, or a
-        player over the limits."""
-        key = (code, number, seat)
-        if key in self.kept:
-            self.kept.move_to_end(key)
-            return 200, {"status": "ready", "review": self.kept[key]}
-        job = self.jobs.get(key)
-        if job is not None and job.error is not None:
-            del self.jobs[key]
-            raise RoomError("bad_record", job.error)
-        if job is not None:
-            return 202, {"status": "working", "done": job.done, "total": job.total}
-        text = await asyncio.to_thread(self.record_text, code, number)
+        ``number`` of room ``code``. Raises :class:`RoomError` for no such game or seat, a
+        review that failed, or a player over the limits."""
+        key = ReviewKey(code, number, seat, self.effort)
+        row = await asyncio.to_thread(reviewstore.read, self.store, key)
+        if row is not None and row.status == reviewstore.READY:
+            review = row.body()
+            if _current(review):
+                return 200, {"status": "ready", "review": review}
+            await asyncio.to_thread(reviewstore.drop_outdated, self.store, key, row)
+            row = None  # made again, as a new review
+        if row is not None and row.status == reviewstore.FAILED:
+            await asyncio.to_thread(reviewstore.drop_failed, self.store, key)
+            raise RoomError("bad_record", row.error or "the review failed")
+        if row is not None and (key in self.tasks or row.fresh(time.time())):
+            return _working(row)
+        text = await asyncio.to_thread(self.store.record, code, number)
         if text is None:
             raise RoomError("no_record", "there is no such finished game")
         try:
@@ -112,17 +119,26 @@ class ReviewDesk:
             raise RoomError("bad_record", f"the record cannot be replayed: {exc}") from exc
         if not 0 <= seat < record.players:
             raise RoomError("bad_seat", f"'seat' must be from 0 to {record.players - 1}")
-        if self.busy(player) or not self.starts.allow(player):
-            raise RoomError("too_many_reviews", "a review is in progress for you, or you have asked for many lately")
-        job = _Job(player)
-        self.jobs[key] = job
-        job.task = asyncio.create_task(self._compute(key, record, job))
-        return 202, {"status": "working", "done": 0, "total": 0}
+        async with self._starting:
+            if row is None:  # a new review: the asker's limits; a stale claim is taken over freely
+                busy, started = await asyncio.to_thread(reviewstore.asked, self.store, player, time.time() - 3600)
+                if busy or started >= self.per_hour:
+                    raise RoomError(
+                        "too_many_reviews", "a review is in progress for you, or you have asked for many lately"
+                    )
+            claimed = await asyncio.to_thread(reviewstore.claim, self.store, key, player, self.node, row)
+        if not claimed:  # another process claimed it first: its progress
+            again = await asyncio.to_thread(reviewstore.read, self.store, key)
+            if again is not None and again.status == reviewstore.READY and _current(again.body()):
+                return 200, {"status": "ready", "review": again.body()}
+            return _working(again)
+        charged = row.player if row is not None and row.player else player
+        self.tasks[key] = asyncio.create_task(self._compute(key, record, charged))
+        return _working(None)
 
-    async def _compute(self, key: tuple[str, int, int], record: GameRecord, job: _Job) -> None:
-        charged = f"review:{job.player}"
-
-        seat, effort = key[2], self.effort
+    async def _compute(self, key: ReviewKey, record: GameRecord, player: str) -> None:
+        charged = f"review:{player}"
+        seat, effort = key.seat, key.effort
 
         def estimate(steps: list[int]) -> list[Estimate]:
             return estimate_steps(record, seat, effort, SEED, steps)
@@ -132,30 +148,40 @@ class ReviewDesk:
 
         try:
             steps = await self.pool.think(charged, review_steps, record)
-            job.total = len(steps)
             estimates: dict[int, Estimate] = {}
             for first in range(0, len(steps), SLICE):
+                ours = await asyncio.to_thread(
+                    reviewstore.progress, self.store, key, self.node, len(estimates), len(steps)
+                )
+                if not ours:  # taken over, or deleted with its record or identity: stop
+                    return
                 await asyncio.sleep(self.pool.delay(charged))  # the identity's share of a core
                 for found in await self.pool.think(charged, estimate, steps[first : first + SLICE]):
                     estimates[found.step] = found
-                job.done = len(estimates)
             review = await self.pool.think(charged, assemble, estimates)
+            await asyncio.to_thread(reviewstore.finish, self.store, key, self.node, review)
         except (RecordError, ValueError) as exc:
-            job.error = f"the record cannot be reviewed: {exc}"
-            return
+            await asyncio.to_thread(
+                reviewstore.fail, self.store, key, self.node, f"the record cannot be reviewed: {exc}"
+            )
+        except asyncio.CancelledError:
+            raise
         except Exception as exc:  # reported to whoever asks next, never lost silently
-            job.error = f"the review failed: {type(exc).__name__}"
-            return
-        self.kept[key] = review
-        while len(self.kept) > REVIEWS_KEPT:
-            self.kept.popitem(last=False)
-        self.jobs.pop(key, None)
+            await asyncio.to_thread(
+                reviewstore.fail, self.store, key, self.node, f"the review failed: {type(exc).__name__}"
+            )
+        finally:
+            self.tasks.pop(key, None)
 
     async def close(self) -> None:
-        """Stop the reviews in progress (the server stops)."""
-        for job in self.jobs.values():
-            if job.task is not None:
-                job.task.cancel()
+        """Stop the reviews in progress (the server stops) and give up their claims, so that the
+        next process asked starts them at once."""
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if tasks:
+            await asyncio.to_thread(reviewstore.abandon, self.store, self.node)
 
 
 def _problem(code: str, message: str, status: int) -> Response:
@@ -195,4 +221,4 @@ def review_routes(desk: ReviewDesk) -> list[Route]:
     return [Route("/api/rooms/{code}/records/{number}/review", review_route, methods=["POST"])]
 
 
-__all__ = ["REVIEWS_KEPT", "REVIEWS_PER_HOUR", "REVIEW_EFFORT", "ReviewDesk", "review_routes"]
+__all__ = ["REVIEWS_PER_HOUR", "REVIEW_EFFORT", "ReviewDesk", "review_routes"]

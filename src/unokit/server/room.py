@@ -28,6 +28,7 @@ from .. import Event, Game, UnokitError
 from ..bots import POLICY_PREFIX, level_names
 from ..bots.levels import DEFAULT_LEVEL
 from ..i18n import LANGUAGES, catalog
+from ..play.names import NAME_CHARACTERS, NAME_FORBIDDEN
 from ..record import GameRecord, Result, Seat
 from ..record.hints import HintMark, mark_hint
 from . import wordfilter
@@ -109,18 +110,15 @@ def bot_names_for(lang: str) -> tuple[str, ...]:
     return tuple(catalog(lang).t("room.bot_names").split())
 
 
-#: A player's name: at most this many characters, and this many columns on the table (a
-#: character of a wide script counts two, a combining mark none).
-NAME_CHARACTERS = 40
+#: A player's name: at most NAME_CHARACTERS characters and none of NAME_FORBIDDEN's categories,
+#: as at a terminal table (:mod:`unokit.play.names`), and at most this many columns on the table
+#: (a character of a wide script counts two, a combining mark none).
 NAME_COLUMNS = 30
 #: Combining marks allowed on one character (scripts need two or three; more only stack up).
 NAME_MARKS = 3
 #: Characters that draw many columns wide in one code point (U+FDFD, cuneiform, the long
 #: dashes): refused in names, whose width the table cannot otherwise bound.
 WIDE_GLYPHS = ((0xFDFA, 0xFDFD), (0x2E3A, 0x2E3B), (0x12000, 0x1254F), (0xA9C5, 0xA9C5))
-#: Unicode categories never allowed in a name: controls, invisible formatting (bidirectional
-#: overrides, zero-width characters), private use, unassigned, line and paragraph separators.
-NAME_FORBIDDEN = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
 #: Names a person may not take: a bot's (``heuristic bot 2``) or a seat's (``seat 3``).
 RESERVED_NAME = re.compile(rf"(?:(?:{'|'.join(SEAT_BOTS)}) bot|seat)(?: \d+)?", re.IGNORECASE)
 #: Integers that survive the trip to a browser and back (JavaScript's safe integers).

@@ -358,7 +358,7 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
 #: The revision of the newest migration in ``migrations/versions`` (a test checks that it is
 #: Alembic's head). A database already at it is not migrated, so a start that finds its schema
 #: current never imports Alembic (a third of the server's start-up time).
-SCHEMA_HEAD = "0007"
+SCHEMA_HEAD = "0008"
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -623,10 +623,11 @@ class PlayerRows(Database):
         ]
 
     def forget_player(self, player: str) -> int:
-        """Forget the identity whose hash is ``player``: its links to seats, its list of games
-        and its push subscriptions (the games' records stay, they name no identity). Returns the
-        games forgotten."""
+        """Forget the identity whose hash is ``player``: its links to seats, its list of games,
+        the reviews of its seats and those it asked for, and its push subscriptions (the games'
+        records stay, they name no identity). Returns the games forgotten."""
         with self.begin() as c:
+            reviewstore.forget_player(c, player)  # before its games: the reviews of its seats go too
             games = c.execute(delete(player_games).where(player_games.c.player == player)).rowcount
             c.execute(delete(room_players).where(room_players.c.player == player))
             c.execute(delete(push_subscriptions).where(push_subscriptions.c.player == player))
@@ -637,9 +638,10 @@ class PlayerRows(Database):
 
     def prune_players(self, before: float) -> int:
         """Forget every identity not seen since ``before`` (the retention the host sets), with
-        its links, games and push subscriptions."""
+        its links, games, reviews and push subscriptions."""
         with self.begin() as c:
             stale = select(players.c.player).where(players.c.last_seen < before).scalar_subquery()
+            reviewstore.forget_stale(c, stale)
             c.execute(delete(player_games).where(player_games.c.player.in_(stale)))
             c.execute(delete(room_players).where(room_players.c.player.in_(stale)))
             daily.forget_stale(c, stale)
@@ -666,8 +668,8 @@ class ModerationRows(Database):
     ) -> Pruned:
         """Delete up to ``limit`` rooms closed before ``rooms_before`` (with their log, chat
         and players' links) and up to ``limit`` finished games' records written before
-        ``records_before`` (with their places in players' lists); ``export(room, game, text)``
-        is given each record first. Run again until it prunes nothing."""
+        ``records_before`` (with their places in players' lists and their reviews);
+        ``export(room, game, text)`` is given each record first. Run again until it prunes nothing."""
         pruned = Pruned()
         with self.begin() as c:
             closed_at = func.coalesce(rooms.c.closed_at, rooms.c.last_activity)
@@ -697,6 +699,7 @@ class ModerationRows(Database):
                 )
                 c.execute(delete(records).where(records.c.room == row.room, records.c.game_no == row.game_no))
             pruned.records = len(old)
+            reviewstore.prune(c)
             daily.prune(c, records_before)
         with self.begin() as c:
             pruned.reports = int(c.execute(delete(reports).where(reports.c.at < rooms_before)).rowcount)
@@ -1020,6 +1023,9 @@ class WriteRows(Database):
         if job.record is not None:
             daily.record_written(c, job, now)
             ratings.record_written(c, job, now)
+            from . import ladder  # reads ratings, which import this module
+
+            ladder.record_written(c, job, now)
             for seat, token in job.game_seats:
                 linked = select(
                     room_players.c.player,
@@ -1262,5 +1268,5 @@ class Writer:
                 future.set_exception(StorageError(f"the database refused the write: {error}"))
 
 
-# The tables of the daily deals and of ratings join ``metadata``; their rows follow the writes above.
-from . import daily, ratings  # noqa: E402
+# The tables of the daily deals, ratings and reviews join ``metadata``; their rows follow the writes above.
+from . import daily, ratings, reviewstore  # noqa: E402

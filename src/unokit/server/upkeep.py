@@ -7,7 +7,8 @@
   games ``--retain-players`` days after it was last used; players' reports (and bans that ran
   out) ``--retain-rooms`` days after they were made. :func:`prune` does it in batches.
 * **Exports** write records as ``unokit-record/1`` files, ``unokit-ROOM-GAME.json``, which
-  ``unokit verify`` and ``unokit replay`` read.
+  ``unokit verify`` and ``unokit replay`` read, and the tables of the deal of the day's attempts
+  and of ratings as JSON lines, ``NAME.jsonl``.
 * **Backups** copy a live database: SQLite with its online backup API (consistent while the
   server writes), PostgreSQL with its own ``pg_dump`` (custom format, for ``pg_restore``).
 """
@@ -15,13 +16,17 @@
 from __future__ import annotations
 
 import glob
+import json
 import os
 import shutil
 import sqlite3
 import subprocess
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
+from sqlalchemy import Table, select
 from sqlalchemy.engine import make_url
 
 from . import RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS
@@ -86,6 +91,45 @@ def export(store: Store, folder: Path, *, since: float = 0.0, room: str | None =
     return count
 
 
+def exported_tables() -> dict[str, Table]:
+    """The tables ``unokit admin export`` writes beside the records, by name: the deal of the
+    day's attempts and the ratings (opted-in players, ratings, their history; the bot ladder's
+    too)."""
+    from .daily import daily_attempts
+    from .ratings import rated_players, rating_history, ratings
+
+    return {table.name: table for table in (daily_attempts, rated_players, ratings, rating_history)}
+
+
+def table_rows(store: Store, name: str) -> Iterator[dict[str, Any]]:
+    """Every row of the exported table ``name`` (:func:`exported_tables`), as JSON objects, in
+    its primary key's order; raise ``KeyError`` for another name."""
+    table = exported_tables()[name]
+    query = select(table).order_by(*table.primary_key.columns)
+    with store.engine.connect() as c:
+        for row in c.execution_options(yield_per=500).execute(query):
+            yield dict(row._mapping)
+
+
+def write_table(folder: Path, name: str, rows: Iterable[dict[str, Any]]) -> int:
+    """Write ``rows`` as JSON lines into ``folder/NAME.jsonl``, whole or not at all; return how many."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.jsonl"
+    partial = path.with_suffix(".part")
+    count = 0
+    with partial.open("w", encoding="utf-8") as out:
+        for row in rows:
+            out.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+            count += 1
+    os.replace(partial, path)
+    return count
+
+
+def export_tables(store: Store, folder: Path) -> dict[str, int]:
+    """Write each of :func:`exported_tables` into ``folder`` (``NAME.jsonl``); return the rows of each."""
+    return {name: write_table(folder, name, table_rows(store, name)) for name in exported_tables()}
+
+
 def pg_dump_program() -> str:
     """``pg_dump`` on the ``PATH``, else Debian's newest under ``/usr/lib/postgresql``; raise
     ``RuntimeError`` naming the package when there is none."""
@@ -142,8 +186,12 @@ __all__ = [
     "RETAIN_ROOMS_DAYS",
     "backup",
     "export",
+    "export_tables",
+    "exported_tables",
     "pg_dump_program",
     "prune",
     "record_name",
+    "table_rows",
     "write_record",
+    "write_table",
 ]

@@ -3,7 +3,7 @@
 // "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
 // "/#/replay/CODE/N[/SEAT]", "/#/review/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal
 // of the day's board), "/#/standings/CODE" (a room's standings), "/#/leaderboard/VARIANT/SIZE"
-// (ratings). When the server cannot be reached the page says so and
+// (ratings), "/#/ladder/VARIANT/SIZE" (the bot ladder's standings). When the server cannot be reached the page says so and
 // tries again; the service worker (/sw.js) keeps the page itself available for that moment.
 
 import { catalog as currentCatalog, useCatalog } from "./cards.js";
@@ -91,9 +91,9 @@ async function route() {
   else if (hash.startsWith("games")) {
     current = myGamesPage(app, catalog);
     app.append(ratingsPanel());
-  } else if (hash.startsWith("leaderboard")) {
-    const [, variant, players] = hash.split("/");
-    current = leaderboardPage(app, catalog, variant, players);
+  } else if (hash.startsWith("leaderboard") || hash.startsWith("ladder")) {
+    const [kind, variant, players] = hash.split("/");
+    current = leaderboardPage(app, catalog, variant, players, kind === "ladder");
   }
   else if (hash.startsWith("standings/")) current = standingsPage(app, hash.split("/")[1].toUpperCase().replace(/[^A-Z0-9]/g, ""));
   else if (hash.startsWith("daily/")) {

@@ -60,9 +60,13 @@ export function ratingsPanel() {
   return panel;
 }
 
-/** The leaderboard of `variant` at tables of `players`, with a choice of another. */
-export function leaderboardPage(app, catalog, variant, players) {
+/**
+ * The leaderboard of `variant` at tables of `players`, with a choice of another; with `ladder`,
+ * the bot ladder's standings ("/#/ladder/VARIANT/SIZE", its table `data-region="ladder"`).
+ */
+export function leaderboardPage(app, catalog, variant, players, ladder = false) {
   const page = h("section.panel.leaderboard-page", { "aria-labelledby": "leaderboard-title" });
+  const link = (v, n) => (ladder ? `/#/ladder/${v}/${n}` : leaderboardLink(v, n));
   app.append(page);
   const names = Object.keys(catalog.variants);
   const which = names.includes(variant) ? variant : "classic";
@@ -72,22 +76,23 @@ export function leaderboardPage(app, catalog, variant, players) {
   const seats = h("input#leaderboard-players",
     { type: "number", min: "2", max: "10", value: String(size), inputmode: "numeric", "aria-label": t("lobby.players") });
   const go = h("button", { type: "button" }, t("leaderboard.show"));
-  go.addEventListener("click", () => { location.hash = leaderboardLink(pick.value, seats.value).slice(1); });
-  page.append(h("h1#leaderboard-title", {}, t("leaderboard.title")), h("div.row", {}, pick, seats, go));
+  go.addEventListener("click", () => { location.hash = link(pick.value, seats.value).slice(1); });
+  const title = ladder ? t("ladder.title") : t("leaderboard.title");
+  page.append(h("h1#leaderboard-title", {}, title), h("div.row", {}, pick, seats, go));
   (async () => {
     let found;
     try {
-      found = await api(`/api/leaderboard?variant=${encodeURIComponent(which)}&players=${size}`);
+      found = await api(`/api/${ladder ? "ladder" : "leaderboard"}?variant=${encodeURIComponent(which)}&players=${size}`);
     } catch (err) {
       page.append(h("p.error", { role: "alert" }, errorText(err)));
       return;
     }
     page.append(h("h2", {}, t("n.leaderboard.of", { variant: t(`variant.${found.variant}`), count: found.players })));
     if (!found.places.length) {
-      page.append(h("p.none", {}, t("leaderboard.empty")));
+      page.append(h("p.none", {}, ladder ? t("ladder.empty") : t("leaderboard.empty")));
       return;
     }
-    const table = h("table.games", { "data-region": "leaderboard" }, h("caption.visually-hidden", {}, t("leaderboard.title")));
+    const table = h("table.games", { "data-region": ladder ? "ladder" : "leaderboard" }, h("caption.visually-hidden", {}, title));
     const heads = [t("daily.rank"), t("daily.player"), t("ratings.rating"), t("standings.games")];
     table.append(h("thead", {}, h("tr", {}, heads.map((title) => h("th", { scope: "col" }, title)))),
       h("tbody", {}, found.places.map((p) => h("tr", {}, h("td.num", {}, String(p.place)), h("td", {}, p.name),

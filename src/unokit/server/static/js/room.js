@@ -36,6 +36,27 @@ function seatLine(room, seat, me) {
     open ? h("span.hint", {}, t("room.open_seat")) : null);
 }
 
+/**
+ * At a public table: each seated person's share of finished games (of their games of the last
+ * days, those they stayed in to the end), added to the seat lines of `list` when it comes.
+ * @param {string} code
+ * @param {HTMLElement} list
+ */
+async function showShares(code, list) {
+  let found = null;
+  try {
+    found = await api(`/api/rooms/${code}/finishing`);
+  } catch (err) {
+    return; // the room went, or is no longer public: nothing to add
+  }
+  for (const seat of found.seats) {
+    const line = list.querySelector(`li[data-seat="${seat.seat}"] .seat-who`);
+    if (!line || seat.share === null) continue;
+    const text = t("n.room.finished_share", { count: seat.games, percent: Math.round(seat.share * 100), days: found.days });
+    line.append(h("span.hint.finish-share", { dataset: { share: String(seat.share) } }, ` · ${text}`));
+  }
+}
+
 export function roomPage(app, code, catalog) {
   const page = h("div.room");
   app.append(page);
@@ -131,6 +152,7 @@ export function roomPage(app, code, catalog) {
   /** The buttons of the page's bar: the room's code (to share the link), help, the drawer. */
   function tools() {
     const link = `${location.origin}/r/${code}`;
+    /** @type {HTMLElement[]} */
     const buttons = [
       h("button.tool.invite", { type: "button", title: t("room.invite"), "aria-label": t("room.invite"), onclick: () => invite(link) },
         h("span.code", {}, code)),
@@ -139,6 +161,9 @@ export function roomPage(app, code, catalog) {
           onclick: () => openHelp(catalog, room) },
         "?"),
     ];
+    if (room && room.game_no > 0) buttons.push(h("a.tool#standings-tool",
+      { href: `/#/standings/${code}`, target: "_blank", rel: "noopener", title: t("standings.title"), "aria-label": t("standings.title") },
+      "🏆"));
     if (table) buttons.push(h("button.tool.drawer-toggle",
       { type: "button", title: t("table.sidebar"), "aria-label": t("table.sidebar"), "aria-expanded": "false",
         dataset: { toggles: "drawer" }, onclick: () => table.toggleDrawer() },
@@ -289,6 +314,8 @@ export function roomPage(app, code, catalog) {
     const seats = h("ol.seat-list");
     room.seats.forEach((seat) => seats.append(seatLine(room, seat, conn.seat)));
     box.append(h("h3", {}, t("room.seats")), seats, rulesBox(room));
+    if (room.public) showShares(code, seats);
+    if (room.game_no > 0) box.append(h("p", {}, standingsLink(code)));
     if (conn.isHost) box.append(/** @type {HTMLElement} */ (hostControls()));
     else box.append(startNote());
     if (conn.seat !== null && !conn.isHost) box.append(h("button",
@@ -318,7 +345,7 @@ export function roomPage(app, code, catalog) {
         t("room.join_facts",
         { seats: t("n.seats", { count: info.players }), open: t("n.open_seats", { count: open }), phase: t(`phase.${info.phase}`) })),
       note ? errorBox(note) : null,
-      h("ol.seat-list", {}, info.seats.map((s) => seatLine(info, s, null))),
+      h("ol.seat-list#join-seats", {}, info.seats.map((s) => seatLine(info, s, null))),
       rulesBox(info),
       h("div.field", {}, h("label", { for: "join-name" }, t("lobby.your_name")), name),
       h("div.row", {},
@@ -339,6 +366,7 @@ export function roomPage(app, code, catalog) {
       start("player", name.value.trim());
     });
     page.append(form);
+    if (info.public) showShares(code, /** @type {HTMLElement} */ (form.querySelector("#join-seats")));
     pageTools([]);
   }
 

@@ -1,0 +1,155 @@
+"""The public bot ladder over a real server (``docs/research.md``, "The bot ladder"): two bots,
+each its own ``unokit ladder join`` process (one of them an external program speaking
+unokit-bot/1) with the token the host made, play ladder tables to
+a standing; both appear with their ratings moved as OpenSkill computes them, never on the
+people's leaderboard; a wrong token is refused."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+
+from unokit.record import GameRecord
+from unokit.server.client import ServerError, download_record, ladder_join, ladder_standings, leaderboard
+from unokit.server.ratings import NEW_MU, NEW_SIGMA, ranks
+
+from .support import UNOKIT, ServerProcess
+
+TABLES = 2
+#: An external bot (unokit-bot/1) that plays the last legal action and notes each new game.
+EXTERNAL_BOT = r"""
+import json, sys
+games = open(sys.argv[1], "a")
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "ready", "name": "last-legal"}), flush=True)
+    elif message["type"] == "new_game":
+        games.write(json.dumps(message) + "\n")
+        games.flush()
+    elif message["type"] == "act":
+        print(message["legal_actions"][-1], flush=True)
+    elif message["type"] == "quit":
+        break
+"""
+
+
+def _token(server: ServerProcess, name: str, folder: Path) -> Path:
+    """The host's ``unokit admin ladder-token NAME``, written to a file for the bot."""
+    made = subprocess.run(
+        [UNOKIT, "admin", "--database", server.database, "ladder-token", name],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    path = folder / f"{name}.token"
+    path.write_text(made.stdout.strip(), encoding="utf-8")
+    return path
+
+
+def _openskill(records: list[GameRecord], names: list[str]) -> dict[str, tuple[float, float]]:
+    """OpenSkill's own computation over the tables' results, in the order they were played."""
+    model = PlackettLuce()
+    now = dict.fromkeys(names, (NEW_MU, NEW_SIGMA))
+    for record in records:
+        assert record.result is not None
+        seated = [seat.name for seat in record.seats]
+        teams = [[model.rating(mu=now[name][0], sigma=now[name][1])] for name in seated]
+        places = [float(p) for p in ranks(record.result.scores, record.result.winners)]
+        for name, team in zip(seated, model.rate(teams, ranks=places), strict=True):
+            now[name] = (team[0].mu, team[0].sigma)
+    return now
+
+
+def test_two_bots_play_ladder_tables_to_a_standing(shared_server: ServerProcess, tmp_path: Path) -> None:
+    server = shared_server
+    script, games = tmp_path / "bot.py", tmp_path / "games.jsonl"
+    script.write_text(EXTERNAL_BOT, encoding="utf-8")
+    external = f"external:{shlex.join([sys.executable, str(script), str(games)])}"
+    tokens = {name: _token(server, name, tmp_path) for name in ("first-bot", "random.bot")}
+    with pytest.raises(ServerError) as refused:
+        ladder_join(server.url, "first-bot", tokens["random.bot"].read_text(), "classic", 2)
+    assert refused.value.code == "bad_token"
+    bots = [
+        subprocess.Popen(
+            [
+                UNOKIT,
+                "ladder",
+                "join",
+                server.url,
+                "--name",
+                name,
+                "--token-file",
+                str(tokens[name]),
+                "--bot",
+                spec,
+                "--tables",
+                str(TABLES),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for name, spec in (("first-bot", external), ("random.bot", "random"))
+    ]
+    outputs = []
+    for bot in bots:
+        out, _ = bot.communicate(timeout=180)
+        outputs.append(out.decode())
+        assert bot.returncode == 0, out.decode()
+    assert all(f"{TABLES} tables played" in out for out in outputs), outputs
+    told = [json.loads(line) for line in games.read_text().splitlines()]
+    assert [(game["variant"], game["players"]) for game in told] == [("classic", 2)] * TABLES
+
+    places = ladder_standings(server.url, "classic", 2)
+    assert {place["name"] for place in places} == {"first-bot", "random.bot"}
+    assert all(place["games"] == TABLES for place in places)
+    assert places[0]["rating"] >= places[1]["rating"]
+    assert not {place["name"] for place in leaderboard(server.url, "classic", 2)} & {"first-bot", "random.bot"}
+
+    # The tables' records (from the database: the tables are not in the lobby): the stored
+    # ratings are OpenSkill's over them, in order.
+    records = _ladder_records(server)
+    assert len(records) == TABLES
+    expected = _openskill(records, ["first-bot", "random.bot"])
+    for place in places:
+        mu, sigma = expected[place["name"]]
+        assert place["mu"] == pytest.approx(mu, abs=1e-3)
+        assert place["sigma"] == pytest.approx(sigma, abs=1e-3)
+        assert (place["mu"], place["sigma"]) != (NEW_MU, NEW_SIGMA)
+
+    # `unokit admin export` writes the ratings tables beside the records: the ladder's rows too.
+    exported = tmp_path / "export"
+    subprocess.run([UNOKIT, "admin", "--database", server.database, "export", str(exported)], check=True, timeout=60)
+    rows = {row["player"]: row for row in map(json.loads, (exported / "ratings.jsonl").read_text().splitlines())}
+    for place in places:
+        row = rows["ladder:" + place["name"]]
+        assert (round(row["mu"], 3), round(row["sigma"], 3), row["games"]) == (place["mu"], place["sigma"], TABLES)
+    history = [json.loads(line) for line in (exported / "rating_history.jsonl").read_text().splitlines()]
+    assert sum(row["player"].startswith("ladder:") for row in history) == 2 * TABLES
+
+
+def _ladder_records(server: ServerProcess) -> list[GameRecord]:
+    """The ladder tables' records, in the order they were written (from the database)."""
+    from sqlalchemy import select
+
+    from unokit.server.storage import Store, records, rooms
+
+    store = Store(server.database)
+    try:
+        with store.begin() as c:
+            rows = c.execute(
+                select(records.c.room, records.c.game_no)
+                .join(rooms, rooms.c.code == records.c.room)
+                .where(rooms.c.spec.contains('"ladder"'))
+                .order_by(records.c.created_at)
+            ).all()
+    finally:
+        store.engine.dispose()
+    return [GameRecord.loads(download_record(server.url, row.room, row.game_no)) for row in rows]
