@@ -13,6 +13,7 @@ import ast
 import importlib
 import pkgutil
 import random
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,9 @@ from unokit.core.codes import ACTIONS, DECISIONS, ERRORS, EVENTS, REASONS, Param
 from unokit.core.errors import ErrorCode, UnokitError
 from unokit.core.kinds import KIND_NAMES
 from unokit.core.types import ActionKind, DecisionKind, EventType, WindowKind
-from unokit.core.variants import OPTION_SPECS, VARIANT_NAMES
+from unokit.core.variants import OPTION_SPECS, VARIANT_NAMES, OptionKind, Options, option_specs
 from unokit.i18n.lines import PARAM_TYPES
+from unokit.i18n.prompts import PROMPTS, PromptFact, PromptValue, prompt_table
 from unokit.server import words as server_words
 
 from .rules.test_r1_common import blocked_game
@@ -39,6 +41,9 @@ CLOSED_SETS: dict[str, frozenset[str]] = {
     "window kinds": frozenset(k.value for k in WindowKind),
     "error codes": frozenset(k.value for k in ErrorCode),
     "options": frozenset(o.name for o in OPTION_SPECS),
+    "option kinds": frozenset(k.value for k in OptionKind),
+    "prompt facts": frozenset(k.value for k in PromptFact),
+    "prompt values": frozenset(k.value for k in PromptValue),
     "card kinds": frozenset(KIND_NAMES) - {str(n) for n in range(10)},
     "server error codes": frozenset(server_words.ERRORS),
 }
@@ -48,11 +53,11 @@ PARTIAL: dict[str, str] = {
     "unokit.core.notation._SEATED": "the verbs followed by a seat number",
     "unokit.core.notation._EXPECTED": "what a refusal asks for, for the decisions other than a turn and the end",
     "unokit.core.variants.OPTION_CHOICES": "the options whose values are a few words",
-    "unokit.server.web.OPTION_CHOICES": "the same table, imported",
     "unokit.core.variants._NOT_APPLICABLE": "the options a variant refuses for a reason worth saying",
     "unokit.fast.tables._KIND_CODES": "the verbs of the compiled engine's actions (no catch, UNO call or target)",
     "unokit.narration._SEAT_ONLY": "the events that name only who did them",
     "unokit.server.reviews._STATUS": "the review's refusals answered with another HTTP status than 400",
+    "unokit.play.session._TERMINAL_SHOWN": "the values of a question the terminal shows with their glyphs",
 }
 
 
@@ -93,6 +98,79 @@ def test_every_table_keyed_by_a_closed_set_is_complete() -> None:
     assert set(PARTIAL) <= {name for name, _set, _keys in tables}
 
 
+#: The browser's scripts, whose tables keyed by a closed set are held to it like Python's.
+SCRIPTS = Path(unokit.__file__).parent / "server" / "static" / "js"
+#: A top-level ``const NAME = {`` table of a script, to its closing ``};`` line.
+_JS_TABLE = re.compile(r"^(?:export )?const ([A-Z][A-Z0-9_]*) = \{\n(.*?)^\};", re.M | re.S)
+
+
+def browser_tables(sources: Mapping[str, str]) -> list[tuple[str, str, frozenset[str]]]:
+    """Every table of the browser's scripts (``sources``: text by file name) keyed by members
+    of one closed set: ``file.NAME``, the set's name and its keys (one a line, as written)."""
+    found = []
+    for file, source in sorted(sources.items()):
+        for match in _JS_TABLE.finditer(source):
+            keys = frozenset(re.findall(r"^  ([a-z_0-9]+):", match.group(2), re.M))
+            for set_name, members in CLOSED_SETS.items():
+                if len(keys) >= 2 and keys <= members:
+                    found.append((f"{file}.{match.group(1)}", set_name, keys))
+    return found
+
+
+def _scripts() -> dict[str, str]:
+    return {path.name: path.read_text(encoding="utf-8") for path in sorted(SCRIPTS.glob("*.js"))}
+
+
+def test_every_table_of_the_browser_keyed_by_a_closed_set_is_complete() -> None:
+    """The browser's own tables (each card kind's face mark and legend line, the facts and
+    values a question's wording reads) cover their whole set: a new card kind without its face
+    or legend, or a new fact of a wording without its reading in the browser, fails here."""
+    tables = browser_tables(_scripts())
+    assert {name for name, _set, _keys in tables} >= {
+        "cards.js.FACE_MARKS",
+        "help.js.LEGEND",
+        "prompt.js.PROMPT_FACTS",
+        "prompt.js.PROMPT_VALUES",
+    }
+    incomplete = [
+        f"{name}: {set_name} lacks {sorted(CLOSED_SETS[set_name] - keys)}"
+        for name, set_name, keys in tables
+        if keys != CLOSED_SETS[set_name]
+    ]
+    assert incomplete == []
+
+
+def test_the_browser_check_catches_a_card_kind_without_its_face_or_legend() -> None:
+    scripts = _scripts()
+    for file, line in (("cards.js", "  wild_megatron: {"), ("help.js", "  wild_megatron: N_(")):
+        kept = [row for row in scripts[file].splitlines() if not row.startswith(line)]
+        assert len(kept) == len(scripts[file].splitlines()) - 1
+        broken = browser_tables({**scripts, file: "\n".join(kept) + "\n"})
+        lacking = [(name, sorted(CLOSED_SETS[s] - keys)) for name, s, keys in broken if keys != CLOSED_SETS[s]]
+        assert [missing for _name, missing in lacking] == [["wild_megatron"]], file
+
+
+def test_the_browser_check_catches_a_fact_of_a_wording_it_cannot_read() -> None:
+    scripts = _scripts()
+    kept = "\n".join(row for row in scripts["prompt.js"].splitlines() if not row.startswith("  seven: "))
+    broken = browser_tables({**scripts, "prompt.js": kept + "\n"})
+    assert [(n, sorted(CLOSED_SETS[s] - k)) for n, s, k in broken if k != CLOSED_SETS[s]] == [
+        ("prompt.js.PROMPT_FACTS", ["seven"])
+    ]
+
+
+def test_every_wording_of_a_question_is_in_the_catalogue_the_browser_reads() -> None:
+    # The browser asks what the server's catalogue lists (GET /api/catalog, "prompts"): every
+    # decision, each with a last wording that fits under any facts.
+    table = prompt_table()
+    assert set(table) == {kind.value for kind in DecisionKind} == {kind.value for kind in PROMPTS}
+    assert all(wordings[-1]["when"] == [] for wordings in table.values())
+    used = {fact for wordings in table.values() for w in wordings for fact in w["when"]}
+    shown = {value for wordings in table.values() for w in wordings for value in w["params"]}
+    assert used == CLOSED_SETS["prompt facts"] and shown == CLOSED_SETS["prompt values"]
+    assert all(PARAM_TYPES.get(value) is not None for value in shown)  # each is shown by its type
+
+
 def test_the_completeness_check_catches_a_table_without_a_kind(monkeypatch: pytest.MonkeyPatch) -> None:
     # The defect this suite guards against: a words table made before a decision kind was added.
     from unokit import narration
@@ -101,6 +179,56 @@ def test_the_completeness_check_catches_a_table_without_a_kind(monkeypatch: pyte
     monkeypatch.setattr(narration, "DECISION_WORDS", words, raising=False)
     missing = [n for n, s, keys in keyed_tables() if n == "unokit.narration.DECISION_WORDS" and keys != CLOSED_SETS[s]]
     assert missing == ["unokit.narration.DECISION_WORDS"]
+
+
+def test_the_completeness_check_catches_an_option_kind_without_its_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    # make_options reads every option through its kind's reader: one kind left out would leave
+    # its options unread.
+    from unokit.core import variants
+
+    readers = {kind: reader for kind, reader in variants.READERS.items() if kind != OptionKind.NUMBERS}
+    monkeypatch.setattr(variants, "READERS", readers)
+    missing = [n for n, s, keys in keyed_tables() if n == "unokit.core.variants.READERS" and keys != CLOSED_SETS[s]]
+    assert missing == ["unokit.core.variants.READERS"]
+
+
+#: The Python type each kind of option resolves to, as ``Options`` annotates it.
+_OPTION_TYPES = {
+    OptionKind.BOOL: {"bool"},
+    OptionKind.INT: {"int"},
+    OptionKind.INT_OR_NONE: {"int | None"},
+    OptionKind.CHOICE: {"str", "bool | str"},
+    OptionKind.NUMBERS: {"tuple[int, ...]"},
+    OptionKind.LINES: {"tuple[str, ...]"},
+}
+
+
+def test_every_option_is_declared_once_with_its_kind_values_and_default() -> None:
+    """Each field of Options is one option's whole declaration: its kind agrees with the
+    field's type, its default reads back as itself, each of its words is a value it takes, and
+    its keys are the ones the catalogue holds (tests/test_i18n.py checks every language)."""
+    annotations = Options.__annotations__
+    assert [spec.name for spec in OPTION_SPECS] == list(annotations)
+    for spec in OPTION_SPECS:
+        assert annotations[spec.name] in _OPTION_TYPES[spec.kind], spec.name
+        assert getattr(Options(), spec.name) == spec.default
+        if spec.kind not in (OptionKind.LINES, OptionKind.NUMBERS):  # an empty list is no value given
+            assert spec.read(spec.default) == spec.default, spec.name
+        for word in spec.values:
+            spec.read(word)  # raises when a listed word is not a value
+        assert (spec.label_key, spec.help_key) == (f"option.{spec.name}", f"option.{spec.name}.help")
+    assert {spec.name for spec in OPTION_SPECS if spec.kind == OptionKind.BOOL} >= {"jump_in", "teams", "bluffing"}
+
+
+def test_an_option_declared_without_its_kind_is_refused() -> None:
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Undeclared(Options):
+        new_rule: bool = False
+
+    with pytest.raises(TypeError, match="new_rule is not declared with option"):
+        option_specs(Undeclared)
 
 
 def test_the_registries_declare_every_member_once() -> None:

@@ -60,6 +60,8 @@ KEYMAP: tuple[KeyBinding, ...] = (
     KeyBinding("jump", "J", ("j",), ("j",), "jump in with your card identical to the one just played (Jump-In)"),
     KeyBinding("keep", "K", (), ("k",), "keep the card you drew"),
     KeyBinding("play_drawn", "P", (), ("p",), "play the card you drew"),
+    KeyBinding("more_time", "E", (), ("e",), "more time: 30 seconds more for your turn (10 times a game)"),
+    KeyBinding("pause", "B", (), ("b",), "the host pauses the game, or lets it go on"),
     KeyBinding("back", "Esc", ("escape",), ("escape",), "back out of a colour choice; close a window"),
     KeyBinding("help", "?", ("question_mark", "f1"), ("?",), "help: the rules being played, the cards and these keys"),
     KeyBinding("log", "L", ("l",), ("l",), "the log of the game so far (in the browser, with the scores)"),

@@ -118,7 +118,7 @@ def test_prompts_follow_the_house_rules() -> None:
         ["You", ScriptBot(), ScriptBot()],
     )
     swap.apply("play red 7", 0)
-    assert swap.prompt(0).message == "7: whose hand do you take?"
+    assert swap.prompt(0).message == "Seven: whom do you swap hands with?"
     hands = [["blue 1", "blue 2"], ["green 1"], ["yellow 1"]]
     forced = session_from(
         three_classic({"force_play": True}, turn=0, hands=hands, draw=["red 3"]), ["You", ScriptBot(), ScriptBot()]

@@ -18,6 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from ..server.support import ServerProcess
 from .player import (
+    FAST_TIMERS,
     Clicker,
     create_room,
     hand,
@@ -79,7 +80,8 @@ AXE_CASES = [
 @pytest.mark.parametrize(("screen", "lang"), AXE_CASES)
 def test_axe_finds_nothing_on_any_page(browser: Browser, web_server: ServerProcess, screen: str, lang: str) -> None:
     """The lobby, the waiting room, the invite, the table at a decision, the help, the chat, the
-    game-over screen, My games, the replay, the score sheet and the launcher."""
+    round's summary between hands, the game-over screen, My games, the replay, the score sheet
+    and the launcher."""
     page = new_page(browser, screen, locale=lang)
     guest = new_page(browser, screen, locale=lang)
     found: list[str] = []
@@ -87,7 +89,9 @@ def test_axe_finds_nothing_on_any_page(browser: Browser, web_server: ServerProce
         page.goto(f"{web_server.url}/?lang={lang}")
         page.wait_for_selector("#create-room")
         found += violations(page, "lobby")
-        code = create_room(page, web_server.url, name="Ann", variant="flip", players=2, bots=1)
+        # two hands, and a long pause between them: the round's summary stays until it is checked
+        timers = {**FAST_TIMERS, "hand_pause_seconds": "600"}
+        code = create_room(page, web_server.url, name="Ann", variant="flip", players=2, bots=1, rounds=2, timers=timers)
         found += violations(page, "waiting room")
         guest.goto(f"{web_server.url}/r/{code}?lang={lang}")
         guest.wait_for_selector("#join-form")
@@ -105,7 +109,18 @@ def test_axe_finds_nothing_on_any_page(browser: Browser, web_server: ServerProce
         open_drawer(page, "log")
         found += violations(page, "drawer: log")
         close_drawer(page)
-        play_to_the_end([Clicker(page)], timeout=180)
+        summaries: list[str] = []
+
+        def between_hands() -> None:
+            """At the round's summary (the first hand's end): check it, then deal the next hand."""
+            if page.locator(".summary-panel [data-verb=host-continue]").count():
+                summaries.append("seen")
+                found.extend(violations(page, "round summary"))
+                page.click(".summary-panel [data-verb=host-continue]")
+                page.wait_for_selector(".summary-panel", state="detached")
+
+        play_to_the_end([Clicker(page)], timeout=240, on_idle=between_hands)
+        assert summaries == ["seen"]
         found += violations(page, "game over")
         for route in ("#/games", "#/sheet", "#/launcher"):
             page.goto(f"{web_server.url}/{route}")

@@ -112,6 +112,38 @@ def test_a_stand_ins_moves_are_marked_and_told(browser: Browser, web_server: Ser
         page.context.close()
 
 
+#: Each hand card's own width and height (the part of its box no next card covers), in CSS px.
+CARD_PARTS = """(() => {
+  const boxes = [...document.querySelectorAll('.hand-card')].map((c) => c.getBoundingClientRect());
+  const own = (b, i) => Math.min(b.width, i + 1 < boxes.length ? boxes[i + 1].left - b.left : b.width);
+  return boxes.map((b, i) => [own(b, i), b.height]);
+})()"""
+
+#: The contrast of the focused card's ring and of the playable card's ring (the theme's
+#: --accent) with the colour the hand lies on (its first opaque background up the tree).
+RING_CONTRAST = """(() => {
+  const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  const lum = (c) => 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  let el = document.querySelector('.hand');
+  let under = [255, 255, 255];
+  for (; el; el = el.parentElement) {
+    const c = rgb(getComputedStyle(el).backgroundColor);
+    if (c.length >= 3 && (c.length === 3 || c[3] > 0.99)) { under = c.slice(0, 3); break; }
+  }
+  const focused = document.activeElement;
+  const ring = rgb(getComputedStyle(focused).outlineColor).slice(0, 3);
+  const probe = document.createElement('span');
+  probe.style.color = 'var(--accent)';
+  document.body.append(probe);
+  const accent = rgb(getComputedStyle(probe).color).slice(0, 3);
+  probe.remove();
+  return { focus: ratio(ring, under), playable: ratio(accent, under), ring: ring, accent: accent, under: under,
+    width: getComputedStyle(focused).outlineWidth, card: focused.classList.contains('hand-card') };
+})()"""
+
+
 def test_forty_cards_in_hand_on_a_phone(browser: Browser, web_server: ServerProcess) -> None:
     """A launcher that fires 12 cards at every press fills Ann's hand past 40 cards; on a phone the
     hand stays at the bottom of the screen, every card keeps 44 px to touch, the hand scrolls
@@ -149,6 +181,14 @@ def test_forty_cards_in_hand_on_a_phone(browser: Browser, web_server: ServerProc
         last.scroll_into_view_if_needed()
         box = last.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= VIEWPORTS["phone"]["width"] + 1
+        # WCAG 2.5.8: each card's own part (the part no next card covers) is at least 24 x 24 px
+        parts = page.evaluate(CARD_PARTS)
+        assert len(parts) == count and min(w for w, _ in parts) >= 24 and min(h for _, h in parts) >= 24, parts[:3]
+        # WCAG 1.4.11: the focus ring and the playable card's ring stand out 3:1 from the table
+        page.locator(".hand-card").first.focus()
+        page.keyboard.press("ArrowRight")
+        rings = page.evaluate(RING_CONTRAST)
+        assert rings["focus"] >= 3 and rings["playable"] >= 3, rings
     finally:
         page.context.close()
 

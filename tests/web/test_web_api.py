@@ -16,8 +16,9 @@ from unokit.core.decks import standard_deck
 from unokit.core.errors import OptionError
 from unokit.core.launcher import make_launcher
 from unokit.core.rng import Rng
-from unokit.core.variants import VARIANTS, get_rules, make_options
+from unokit.core.variants import OPTION_SPEC, VARIANTS, get_rules, make_options
 from unokit.i18n import LANGUAGES
+from unokit.i18n.prompts import prompt_table
 from unokit.server.client import RoomClient, create_room
 from unokit.server.realtable import launcher_statistics
 
@@ -49,6 +50,11 @@ def test_the_catalogue_lists_every_card_kind_and_option_from_the_engine(web_serv
         assert len(entry["side_names"]) == (2 if rules.double_sided else 1)
         assert entry["marks"] == rules.marks  # the deck's colour-blind marks, drawn by the browser
         assert {o["name"] for o in entry["options"]} == set(rules.accepted_options)
+        for option in entry["options"]:  # each served from its one declaration
+            spec = OPTION_SPEC[option["name"]]
+            assert (option["kind"], option["label"], option["help"]) == (spec.kind, spec.label_key, spec.help_key)
+            assert option.get("choices", list(spec.values)) == list(spec.values)
+            assert option.get("minimum", spec.minimum) == spec.minimum
         defaults = make_options(rules, {}).as_dict(rules)
         for option in entry["options"]:
             if option["name"] in defaults:
@@ -58,6 +64,7 @@ def test_the_catalogue_lists_every_card_kind_and_option_from_the_engine(web_serv
                     make_options(rules, {option["name"]: choice})
     assert catalog["variants"]["classic"]["marks"]["yellow"] == "star"  # Classic's printed marks
     assert catalog["variants"]["flip"]["marks"]["yellow"] == "diamond"  # Flip Attack's, R-5.1
+    assert catalog["prompts"] == prompt_table()  # each decision's wordings, the terminal's too
     target = next(o for o in catalog["variants"]["classic"]["options"] if o["name"] == "target")
     loser_target = make_options(get_rules("classic"), {"scoring": "loser"}).target
     assert target["defaults_by"] == {"scoring": {"loser": loser_target}}

@@ -18,6 +18,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
+from types import MappingProxyType
 from typing import Any
 
 from . import cards as C
@@ -41,6 +42,7 @@ from .decks import (
 from .errors import ErrorCode, OptionError, quote
 from .kinds import KINDS
 from .rng import Rng
+from .types import TextKind
 
 DeckSource = Callable[[], tuple[list[Pair], Icons]]
 FacesSource = Callable[[], tuple[list[Face], list[Face]]]
@@ -280,94 +282,18 @@ STACKING_READINGS: tuple[bool | str, ...] = (False, True, "progressive", "mixed"
 TEAM_TABLES = (4, 6)
 FLIP_WILD_CHOOSERS = ("player", "next")
 PAIRINGS = ("physical", "random")
-#: The values of each option that is one of a few words (forms and menus list them).
-OPTION_CHOICES: dict[str, tuple[str, ...]] = {
-    "flip_wild_chooser": FLIP_WILD_CHOOSERS,
-    "pairing": PAIRINGS,
-    "scoring": SCORING_MODES,
-    "launcher": LAUNCHER_MODELS,
-    "stacking": ("false", "same", "progressive", "mixed"),  # STACKING_READINGS as words ("same": true)
-}
 
 
-@dataclass(frozen=True)
-class Options:
-    """Resolved rule options; see ``docs/rules/README.md`` for each one."""
+class OptionKind(TextKind):
+    """What kind of value an option takes: how it is read from text or JSON and how a form
+    edits it (the browser builds each option's control from its kind)."""
 
-    stacking: bool | str = False  # one of STACKING_READINGS; true (any reading but False) stacks
-    bluffing: bool = True
-    wild_counts_as_color_match: bool = False
-    flip_wild_chooser: str = "player"
-    pairing: str = "physical"
-    scoring: str = "winner"
-    target: int = 500
-    rounds: int | None = None
-    launcher: str = "random"
-    launcher_script: tuple[int, ...] = ()
-    deck: tuple[str, ...] = ()  # the physical cards, as lines of a deck file; () the default deck
-    # House rules (docs/rules/house_rules.md), all off by default.
-    jump_in: bool = False  # H-1
-    seven_o: bool = False  # H-2
-    draw_until_playable: bool = False  # H-4
-    force_play: bool = False  # H-5
-    teams: bool = False  # H-6
-
-    def as_dict(self, rules: VariantRules) -> dict[str, Any]:
-        """The options ``rules`` accepts, as JSON values (lists for ``launcher_script`` and
-        ``deck``, which appear only when used; a house rule appears only when set)."""
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name not in rules.options and (f.name not in rules.house_rules or getattr(self, f.name) == f.default):
-                continue
-            if (f.name == "launcher_script" and self.launcher != "scripted") or (f.name == "deck" and not self.deck):
-                continue
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One rule option as people read it: its ``name``, the ``values`` it takes when they are a
-    few words (a boolean's ``true`` and ``false``, or :data:`OPTION_CHOICES`; empty for a number
-    or a list), and the catalogue keys of its label, its one-line explanation and each value."""
-
-    name: str
-    values: tuple[str, ...]
-    house_rule: bool
-
-    @property
-    def label_key(self) -> str:
-        return f"option.{self.name}"
-
-    @property
-    def help_key(self) -> str:
-        return f"option.{self.name}.help"
-
-    def value_key(self, value: str) -> str:
-        return f"option.{self.name}.{value}"
-
-
-_OPTION_NAMES = frozenset(f.name for f in fields(Options))
-_BOOLEANS = frozenset(
-    {"bluffing", "wild_counts_as_color_match", "jump_in", "seven_o", "draw_until_playable", "force_play", "teams"}
-)
-#: Every rule option, declared once with its values (:class:`OptionSpec`), in the order of
-#: :class:`Options`.
-OPTION_SPECS: tuple[OptionSpec, ...] = tuple(
-    OptionSpec(
-        f.name,
-        ("true", "false") if f.name in _BOOLEANS else OPTION_CHOICES.get(f.name, ()),
-        f.name in HOUSE_RULES,
-    )
-    for f in fields(Options)
-)
-OPTION_SPEC: dict[str, OptionSpec] = {spec.name: spec for spec in OPTION_SPECS}
-#: Why an option does not apply where a variant refuses it.
-_NOT_APPLICABLE = {
-    "draw_until_playable": ": a turn presses the launcher, and no pressed card is played at once (R-4.1, H-4)",
-    "force_play": ": a turn presses the launcher, and no pressed card is played at once (R-4.1, H-5)",
-}
+    BOOL = "bool"  # true or false
+    INT = "int"  # a whole number, at least the option's ``minimum``
+    INT_OR_NONE = "int_or_none"  # the same, or none (``rounds``: play to the target)
+    CHOICE = "choice"  # one of a few words (the option's ``values``)
+    NUMBERS = "numbers"  # a list of whole numbers, each at least the option's ``minimum``
+    LINES = "lines"  # text lines (a deck file)
 
 
 def _as_bool(name: str, value: object) -> bool:
@@ -412,7 +338,7 @@ def _not_whole(name: str, value: object) -> OptionError:
     )
 
 
-def _as_stacking(value: object) -> bool | str:
+def _as_stacking(spec: OptionSpec, value: object) -> bool | str:
     """A reading of ``stacking``: false, true (or ``same``), ``progressive`` or ``mixed`` (H-3)."""
     if isinstance(value, bool):
         return value
@@ -425,9 +351,9 @@ def _as_stacking(value: object) -> bool | str:
         if text in STACKING_READINGS:
             return text
     raise OptionError(
-        f"option 'stacking' must be false, true (same), progressive or mixed, not {quote(value)}",
+        f"option {spec.name!r} must be false, true (same), progressive or mixed, not {quote(value)}",
         ErrorCode.BAD_OPTION_VALUE,
-        option="stacking",
+        option=spec.name,
         given=quote(value),
     )
 
@@ -443,22 +369,22 @@ def _as_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     )
 
 
-def _as_deck(value: object) -> tuple[str, ...]:
+def _as_lines(name: str, value: object) -> tuple[str, ...]:
     if isinstance(value, str):
         value = re.split(r"[\n;]", value)
     if not isinstance(value, list | tuple) or not all(isinstance(line, str) for line in value):
         raise OptionError(
-            f"option 'deck' lists the cards as text lines (a deck file), not {quote(value)}",
+            f"option {name!r} lists the cards as text lines (a deck file), not {quote(value)}",
             ErrorCode.DECK_NOT_TEXT,
             given=quote(value),
         )
     lines = tuple(line.strip() for line in value if line.strip())
     if not lines:
-        raise OptionError("option 'deck' lists no card", ErrorCode.DECK_EMPTY)
+        raise OptionError(f"option {name!r} lists no card", ErrorCode.DECK_EMPTY)
     return lines
 
 
-def _as_script(value: object) -> tuple[int, ...]:
+def _as_numbers(name: str, value: object, minimum: int) -> tuple[int, ...]:
     items: list[object]
     if isinstance(value, str):
         text = value.strip().strip("[]")
@@ -467,12 +393,150 @@ def _as_script(value: object) -> tuple[int, ...]:
         items = list(value)
     else:
         raise OptionError(
-            f"option 'launcher_script' must be a list of whole numbers, not {quote(value)}",
+            f"option {name!r} must be a list of whole numbers, not {quote(value)}",
             ErrorCode.BAD_OPTION_VALUE,
-            option="launcher_script",
+            option=name,
             given=quote(value),
         )
-    return tuple(_as_int("launcher_script", item, 0) for item in items)
+    return tuple(_as_int(name, item, minimum) for item in items)
+
+
+def _as_int_or_none(name: str, value: object, minimum: int) -> int | None:
+    none = value is None or (isinstance(value, str) and value.strip().lower() == "none")
+    return None if none else _as_int(name, value, minimum)
+
+
+OptionReader = Callable[["OptionSpec", object], object]
+
+#: How a value of each kind of option is read (text from a command line or a spec string, or
+#: JSON): the checked value, or :class:`OptionError` naming the option.
+READERS: Mapping[OptionKind, OptionReader] = MappingProxyType(
+    {
+        OptionKind.BOOL: lambda spec, value: _as_bool(spec.name, value),
+        OptionKind.INT: lambda spec, value: _as_int(spec.name, value, spec.minimum),
+        OptionKind.INT_OR_NONE: lambda spec, value: _as_int_or_none(spec.name, value, spec.minimum),
+        OptionKind.CHOICE: lambda spec, value: _as_choice(spec.name, value, spec.values),
+        OptionKind.NUMBERS: lambda spec, value: _as_numbers(spec.name, value, spec.minimum),
+        OptionKind.LINES: lambda spec, value: _as_lines(spec.name, value),
+    }
+)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rule option, declared once (a field of :class:`Options` made with :func:`option`):
+    its ``name``, its ``kind`` of value, its ``default``, the ``values`` it takes when they are
+    a few words (a boolean's ``true`` and ``false``, a choice's words; empty for a number or a
+    list), the least number it takes (``minimum``), whether some variant takes it as a house
+    rule, how a value is read (``read``: its kind's reader unless it has its own), and the
+    catalogue keys of its label, its one-line explanation and each value."""
+
+    name: str
+    kind: OptionKind
+    default: object
+    values: tuple[str, ...] = ()
+    minimum: int = 0
+    house_rule: bool = False
+    reader: OptionReader | None = None
+
+    @property
+    def label_key(self) -> str:
+        return f"option.{self.name}"
+
+    @property
+    def help_key(self) -> str:
+        return f"option.{self.name}.help"
+
+    def value_key(self, value: str) -> str:
+        return f"option.{self.name}.{value}"
+
+    def read(self, value: object) -> object:
+        """``value`` checked and resolved (``"3"`` -> 3); :class:`OptionError` when it is not
+        a value of this option."""
+        return (self.reader or READERS[self.kind])(self, value)
+
+
+def option(
+    kind: OptionKind,
+    default: object,
+    values: tuple[str, ...] = (),
+    minimum: int = 0,
+    reader: OptionReader | None = None,
+) -> Any:
+    """Declare a field of :class:`Options` as a rule option: its kind, its default, its words
+    (a choice's ``values``; a boolean's are ``true`` and ``false``), its least number and its
+    own reader when its kind's does not do (see :class:`OptionSpec`)."""
+    if kind == OptionKind.BOOL:
+        values = ("true", "false")
+    declared = OptionSpec("", kind, default, values, minimum, False, reader)
+    return field(default=default, metadata={"option": declared})
+
+
+@dataclass(frozen=True)
+class Options:
+    """Resolved rule options; see ``docs/rules/README.md`` for each one. Each field is the one
+    declaration of its option (:func:`option`): :data:`OPTION_SPECS`, the reading of
+    :func:`make_options`, the forms of the terminal and the browser and the catalogue's keys
+    all come from it."""
+
+    # One of STACKING_READINGS (the word "same" is true); any reading but False stacks.
+    stacking: bool | str = option(OptionKind.CHOICE, False, ("false", "same", "progressive", "mixed"), 0, _as_stacking)
+    bluffing: bool = option(OptionKind.BOOL, True)
+    wild_counts_as_color_match: bool = option(OptionKind.BOOL, False)
+    flip_wild_chooser: str = option(OptionKind.CHOICE, "player", FLIP_WILD_CHOOSERS)
+    pairing: str = option(OptionKind.CHOICE, "physical", PAIRINGS)
+    scoring: str = option(OptionKind.CHOICE, "winner", SCORING_MODES)
+    target: int = option(OptionKind.INT, 500, minimum=1)
+    rounds: int | None = option(OptionKind.INT_OR_NONE, None, minimum=1)
+    launcher: str = option(OptionKind.CHOICE, "random", LAUNCHER_MODELS)
+    launcher_script: tuple[int, ...] = option(OptionKind.NUMBERS, (), minimum=0)
+    # The physical cards, as lines of a deck file; () the default deck.
+    deck: tuple[str, ...] = option(OptionKind.LINES, ())
+    # House rules (docs/rules/house_rules.md), all off by default.
+    jump_in: bool = option(OptionKind.BOOL, False)  # H-1
+    seven_o: bool = option(OptionKind.BOOL, False)  # H-2
+    draw_until_playable: bool = option(OptionKind.BOOL, False)  # H-4
+    force_play: bool = option(OptionKind.BOOL, False)  # H-5
+    teams: bool = option(OptionKind.BOOL, False)  # H-6
+
+    def as_dict(self, rules: VariantRules) -> dict[str, Any]:
+        """The options ``rules`` accepts, as JSON values (lists for ``launcher_script`` and
+        ``deck``, which appear only when used; a house rule appears only when set)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name not in rules.options and (f.name not in rules.house_rules or getattr(self, f.name) == f.default):
+                continue
+            if (f.name == "launcher_script" and self.launcher != "scripted") or (f.name == "deck" and not self.deck):
+                continue
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+def option_specs(declared_in: type[Any]) -> tuple[OptionSpec, ...]:
+    """The options a dataclass declares (with :func:`option`), in its order; ``TypeError``
+    names a field declared otherwise, so that no option goes without its kind and words."""
+    out = []
+    for f in fields(declared_in):
+        declared = f.metadata.get("option")
+        if not isinstance(declared, OptionSpec):
+            raise TypeError(f"{declared_in.__name__}.{f.name} is not declared with option()")
+        out.append(dataclasses.replace(declared, name=f.name, house_rule=f.name in HOUSE_RULES))
+    return tuple(out)
+
+
+#: Every rule option, declared once (:class:`OptionSpec`), in the order of :class:`Options`.
+OPTION_SPECS: tuple[OptionSpec, ...] = option_specs(Options)
+OPTION_SPEC: Mapping[str, OptionSpec] = MappingProxyType({spec.name: spec for spec in OPTION_SPECS})
+#: The values of each option that is one of a few words (forms and menus list them).
+OPTION_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {spec.name: spec.values for spec in OPTION_SPECS if spec.kind == OptionKind.CHOICE}
+)
+#: Why an option does not apply where a variant refuses it.
+_NOT_APPLICABLE = {
+    "draw_until_playable": ": a turn presses the launcher, and no pressed card is played at once (R-4.1, H-4)",
+    "force_play": ": a turn presses the launcher, and no pressed card is played at once (R-4.1, H-5)",
+}
 
 
 def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
@@ -487,7 +551,7 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
                 given=quote(name),
                 variant=rules.name,
             )
-        if name not in _OPTION_NAMES:
+        if name not in OPTION_SPEC:
             known = ", ".join(sorted(accepted))
             raise OptionError(
                 f"unknown option {quote(name)}; {rules.name} accepts {known}",
@@ -503,31 +567,9 @@ def make_options(rules: VariantRules, raw: Mapping[str, object]) -> Options:
                 option=name,
                 variant=rules.name,
             )
-    values: dict[str, Any] = {}
-    for name, value in {**rules.defaults, **raw}.items():
-        if name == "stacking":
-            values[name] = _as_stacking(value)
-        elif name in _BOOLEANS:
-            values[name] = _as_bool(name, value)
-        elif name == "flip_wild_chooser":
-            values[name] = _as_choice(name, value, FLIP_WILD_CHOOSERS)
-        elif name == "pairing":
-            values[name] = _as_choice(name, value, PAIRINGS)
-        elif name == "scoring":
-            values[name] = _as_choice(name, value, SCORING_MODES)
-        elif name == "target":
-            values[name] = _as_int(name, value, 1)
-        elif name == "rounds":
-            none = value is None or (isinstance(value, str) and value.strip().lower() == "none")
-            values[name] = None if none else _as_int(name, value, 1)
-        elif name == "launcher":
-            values[name] = _as_choice(name, value, LAUNCHER_MODELS)
-        elif name == "launcher_script":
-            values[name] = _as_script(value)
-        elif name == "deck":
-            values[name] = _as_deck(value)
+    values: dict[str, Any] = {name: OPTION_SPEC[name].read(value) for name, value in {**rules.defaults, **raw}.items()}
     if "target" not in values:
-        values["target"] = 200 if values.get("scoring") == "loser" else 500
+        values["target"] = 200 if values.get("scoring") == "loser" else OPTION_SPEC["target"].default
     if values.get("launcher") == "scripted":
         if "launcher_script" not in values:
             raise OptionError(

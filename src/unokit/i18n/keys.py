@@ -20,6 +20,7 @@ from ..core.codes import ACTIONS, DECISIONS, ERRORS, EVENTS, REASONS
 from ..core.colors import COLOR_NAMES, MARK_NAMES
 from ..core.kinds import KINDS
 from ..core.variants import OPTION_SPECS, VARIANTS
+from .prompts import PROMPTS
 
 #: Functions of outer layers that yield their own registry keys (they are loaded lazily: this
 #: layer does not import them).
@@ -55,7 +56,7 @@ def core_keys() -> Iterator[str]:
     for event in EVENTS:
         yield f"event.{event.value}"
     for decision in DECISIONS:
-        yield f"decision.{decision.value}"
+        yield from (wording.key for wording in PROMPTS[decision])  # its question (.prompts)
         yield f"decision.{decision.value}.todo"
     for action in ACTIONS:
         yield f"action.{action.value}"

@@ -37,12 +37,13 @@ from ..core.actions import (
 from ..core.cards import COLOR_BY_NAME, COLOR_NAMES, KIND_BY_NAME, KINDS, NO_COLOR, SIDE_COLORS
 from ..core.errors import UnokitError
 from ..core.game import Event, Game
-from ..core.observation import View
+from ..core.observation import View, observe
 from ..core.teams import team_members
 from ..core.types import DecisionKind
 from ..core.variants import OPTION_SPECS, VARIANTS, Options
-from ..i18n import N_, catalog
+from ..i18n import catalog
 from ..i18n.lines import Words
+from ..i18n.prompts import prompt_line
 from ..narration import Narrator, action_line
 from ..record import GameRecord, RecordingGame, Seat, save_record
 from ..record.hints import HintMark, mark_hint
@@ -257,6 +258,14 @@ def house_rules_line(options: Options, names: Sequence[str], lang: str | None = 
     return words.t("play.house_rules", rules=" · ".join(parts)) if parts else ""
 
 
+def _as_is(value: Any) -> Any:
+    return value
+
+
+#: The parameters of a question the terminal shows in its own way (the rest by their types).
+_TERMINAL_SHOWN: dict[str, Callable[[Any], Any]] = {"card": faces.label, "color": faces.color_label}
+
+
 class TerminalWords(Words):
     """:class:`~unokit.i18n.lines.Words` for the terminal: a colour comes with the glyph of its
     colour-blind symbol (``teal ▲``)."""
@@ -454,8 +463,11 @@ class Session:
         legal = [a for a in game.legal_actions(seat) if a.kind not in (CATCH, UNO)]
         pending = self.views[seat].pending()
         w = self.words
+        # The question, worded as the browser words it (unokit.i18n.prompts); the terminal shows
+        # a card and a colour with their glyphs (``● Red 5``, ``blue ■ square``).
+        line = prompt_line(observe(game, seat))
+        message = w.t(line.key, **{name: _TERMINAL_SHOWN.get(name, _as_is)(v) for name, v in line.params.items()})
         discarding = decision in _DISCARDING
-        launcher = game.launcher is not None
         if decision in ("turn", "stack") or discarding:
             kinds = (DISCARD,) if discarding else (PLAY,)
             playable = {a.card for a in legal if a.kind in kinds}
@@ -475,20 +487,6 @@ class Session:
                     else:
                         label = w.t("action.press")
                     others.append(Choice(label, a))
-            if decision == "turn":
-                if not others:
-                    message = w.t("play.turn_play_only")
-                elif any(c.action.kind == PRESS for c in others):
-                    message = w.t("decision.turn.launcher")
-                else:
-                    message = w.t("decision.turn")
-            elif decision == "stack":
-                key = N_("decision.stack.launcher") if launcher else N_("decision.stack")
-                message = w.t(key, total=game.stack_total)
-            elif decision == "choose_discard":
-                message = w.t("decision.choose_discard")
-            else:
-                message = w.t("n.play.discard_cards", kind=str(pending["card"]), count=pending.get("count", 1))
             return Prompt(seat, decision, message, self.hand(seat, playable), True, others)
         choices: list[Choice] = []
         if decision == "play_or_keep":
@@ -497,8 +495,6 @@ class Session:
             if plays:
                 choices.append(naming_a_color(w.t("play.play_drawn", card=drawn), plays))
             choices += [Choice(w.t("action.keep"), a) for a in legal if a.kind == KEEP]
-            key = N_("play.drawn_force") if game.options.force_play else N_("decision.play_or_keep.card")
-            message = w.t(key, card=faces.label(drawn))
         elif decision == "challenge":
             kind = KINDS[KIND_BY_NAME[str(pending["card"])]]
             previous = pending.get("previous_color")
@@ -523,12 +519,8 @@ class Session:
                     passes.setdefault(a.card, []).append(a)
             for passed, plays in passes.items():
                 choices.append(naming_a_color(w.t("play.pass_on", card=game.face_text(passed)), plays))
-            message = w.t(
-                "decision.challenge", by=pending["by"], kind=kind.name, color=faces.color_label(pending.get("color"))
-            )
         elif decision == "choose_color":
             choices = [Choice(w.color_label(COLOR_NAMES[a.color]), a) for a in legal if a.kind == COLOR]
-            message = w.t("decision.choose_color")
         elif decision == "choose_player":
             sizes = self.views[seat].hand_sizes
             choices = [
@@ -536,8 +528,6 @@ class Session:
                 for a in legal
                 if a.kind == TRADE
             ]
-            seven = game.deck.kind[game.side][game.top_card] == 7
-            message = w.t("play.choose_player", kind="7" if seven else "trade_hands")
         elif decision == "press_your_luck":
             # Every empty press is followed by a discard, so no discard yet means no press yet.
             done = pending.get("discarded") or []
@@ -546,17 +536,10 @@ class Session:
                 STOP: w.t("action.stop"),
             }
             choices = [Choice(labels[a.kind], a) for a in legal if a.kind in labels]
-            if done:
-                shown = [faces.face_of(c, game.side) for c in done]
-                message = w.t("play.press_your_luck.discarded", cards=shown)
-            else:
-                message = w.t("play.press_your_luck")
         elif decision == "choose_target":
             choices = [Choice(w.t("action.target", target=a.seat), a) for a in legal]
-            message = w.t("decision.choose_target", kind=str(pending["card"]))
         else:
             choices = [Choice(w.say(action_line(game, a.text, seat)), a) for a in legal]
-            message = w.t(f"decision.{decision}")
         return Prompt(seat, decision, message, self.hand(seat), False, choices)
 
     def card_actions(self, seat: int, card: int) -> list[Action]:

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import Event, InvalidActionError, UnokitError
 from ..core.actions import CATCH, UNO
+from ..i18n.lines import Line
 from . import messages
 from .chat import (
     LIVE_PHASES,
@@ -66,7 +67,7 @@ from .items import (
     SyncLog,
 )
 from .messages import CLIENT
-from .pacing import Automatic, Pacing
+from .pacing import Automatic, Pacing, TurnClock
 from .peers import Host, Peer, RemoteMarker, identity_hash, new_token, token_hash
 from .protocol import encode, error
 from .ratings import LEFT_AFTER
@@ -117,6 +118,8 @@ class Room:
         self.hold_until: float | None = None  # loop time until which in-turn actions wait
         self.held: frozenset[tuple[Any, ...]] = frozenset()  # the open windows that have had their hold
         self.deadline: float | None = None  # wall-clock deadline of the seat to act
+        self.turn_clock: TurnClock | None = None  # the turn being played (:mod:`.pacing`)
+        self.paused_until: float | None = None  # loop time when the host's pause ends by itself
         self.continue_at: float | None = None
         self.catch_until: float | None = None
         self.jump_until: float | None = None
@@ -269,7 +272,8 @@ class Room:
         if command in ("mute", "unmute"):  # the chat's, not the room's: no version to match
             await self.talk.mute(msg.get("seat"), command == "mute")
             return
-        if msg["version"] != self.state.seq:
+        # "Pause now" means now, whatever moved meanwhile: no version to match.
+        if msg["version"] != self.state.seq and command not in ("pause", "resume"):
             raise RoomError(
                 "stale", f"the command was decided at version {msg['version']}; the room is at {self.state.seq}"
             )
@@ -343,9 +347,11 @@ class Room:
         before = state.seq
         phase_before, game_before = state.phase, state.game_no
         events: list[Event] = []
+        said: list[Line] = []
         for i, entry in enumerate(entries):
             try:
                 events += state.apply(entry)
+                said += state.said
             except RoomError:
                 if i:  # only single entries are ever refused part-way; rebuild to be safe
                     await self.reload()
@@ -379,7 +385,7 @@ class Room:
         self.listed = listed
         self.seating.settle()  # first: nobody who lost a seat is told what comes next
         self.pacing.schedule()  # then: the state message carries the new deadlines
-        self.teller.broadcast(events)
+        self.teller.broadcast(events, said)
         self._game_ended(phase_before, game_before)
         self.host.published(self)
         self.host.told(self, job.entries)
@@ -450,10 +456,12 @@ class Room:
             return
         events: list[Event] = []
         phase_before, game_before = self.state.phase, self.state.game_no
+        said: list[Line] = []
         for _seq, entry in await self.host.load_log(self.code, self.state.seq):
             events += self.state.apply(entry)
+            said += self.state.said
         self.seating.settle()
-        self.teller.broadcast(events)
+        self.teller.broadcast(events, said)
         self._game_ended(phase_before, game_before)
         if self.state.phase == CLOSED:
             for peer in list(self.peers.values()):
@@ -506,6 +514,7 @@ class Room:
         return {
             "away": sorted(self.away),
             "deadline": self.deadline,
+            "turn_left": self.turn_clock.left if self.turn_clock is not None and self.state.paused else None,
             "catch_until": self.catch_until,
             "jump_until": self.jump_until,
             "continue_at": self.continue_at,
@@ -534,6 +543,7 @@ ROOM_MESSAGES: dict[type[messages.ClientMessage], MessageHandler] = {
     messages.Quiet: lambda room, peer, msg: room.talk.quiet(peer, msg),
     messages.Report: lambda room, peer, msg: room.talk.report(peer, msg),
     messages.Hint: give_hint,
+    messages.MoreTime: lambda room, peer, msg: room.pacing.more_time(peer, msg),
 }
 #: The client messages answered before a room's queue, or without a handler of the room's.
 NOT_ROOM_MESSAGES = (messages.Hello, messages.Ping, messages.Sync, messages.Visibility)

@@ -612,8 +612,15 @@ class RoomClient:
         self.visible = visible
         return await self.request({"type": "visibility", "visible": visible})
 
+    async def more_time(self) -> dict[str, Any]:
+        """At this seat's turn, while its timer runs: ask for more time (``more_time``)."""
+        if self.token is None:
+            raise ServerError("spectator", "this client holds no seat")
+        return await self.request({"type": "more_time", "token": self.token})
+
     async def host(self, command: str, host_token: str, **fields: Any) -> dict[str, Any]:
-        """A host command (``add_bot``, ``kick``, ``replace``, ``start``, ``continue``, ``close``)."""
+        """A host command (``add_bot``, ``kick``, ``replace``, ``start``, ``continue``, ``close``,
+        ``pause``, ``resume``, ...)."""
         return await self.request(
             {"type": "host", "command": command, "host_token": host_token, "version": self.version, **fields}
         )

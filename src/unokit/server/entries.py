@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .. import Event, Game, InvalidActionError, UnokitError
 from ..core.actions import Action as EngineAction
+from ..i18n import N_
+from ..i18n.lines import Line
 from ..record.hints import HintMark
 from .room import (
     CLOSED,
@@ -28,6 +30,8 @@ from .room import (
     HOST_PHASES,
     LEAVE_PHASES,
     LOBBY,
+    MORE_TIME_SECONDS,
+    MORE_TIMES,
     PLAYING,
     POLICY_BOTS,
     RoomError,
@@ -210,6 +214,9 @@ class Start(Entry):
         state.seed = self.seed
         state.moves = []
         state.hints = []
+        state.more_times = {}
+        state.turn_more = 0
+        state.paused, state.paused_by = False, None
         state.started_at = self.at
         state.game, events = Game.new(state.spec.variant, state.spec.players, self.seed, **state.spec.options)
         state.steps = [(events, None)]
@@ -269,6 +276,7 @@ class Action(Entry):
         except UnokitError as exc:  # the engine refused and changed nothing
             raise RoomError("illegal", str(exc), cause=exc) from None
         state.moves.append((self.seat, action.text))
+        state.turn_more = 0
         state.steps.append((events, self.seat if self.standin else None))
         occupant = state.seats[self.seat]
         if self.standin:
@@ -284,7 +292,75 @@ class Action(Entry):
         is not playing. The engine judges the action itself when it is folded."""
         if state.phase != PLAYING or state.game is None:
             raise RoomError("phase", f"no action can be taken now: the room is in its {state.phase} phase")
+        if state.paused:
+            raise RoomError("paused", "the host has paused the game; wait until it goes on")
         return state.game
+
+
+@entry("more_time")
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MoreTime(Entry):
+    """A player asked for more time at their turn: the turn timer gets `MORE_TIME_SECONDS` (30)
+    more; each person may ask `MORE_TIMES` (10) times a game."""
+
+    seat: int = slot("the seat")
+
+    def fold(self, state: RoomState) -> list[Event]:
+        used = state.more_times.get(self.seat, 0) + 1
+        state.more_times[self.seat] = used
+        state.turn_more += 1
+        params = {"player": self.seat, "count": int(MORE_TIME_SECONDS), "number": MORE_TIMES - used}
+        state.said = [Line(N_("room.more_time"), params)]
+        return []
+
+    @staticmethod
+    def check(state: RoomState, seat: int, *, timed: bool) -> MoreTime:
+        """The entry for ``seat`` asking for more time; ``timed``: the turn timer runs for the
+        seat now (a person at their turn, not played by a stand-in, in a room with a timer).
+        Raise :class:`RoomError`: ``phase`` (no game is being played), ``paused``,
+        ``no_timer`` (nothing times the seat: an untimed room, a stand-in playing it),
+        ``out_of_turn`` (another seat's decision),
+        ``no_more_time`` (the seat has asked :data:`MORE_TIMES` times this game)."""
+        game = Action.check(state)
+        if state.spec.settings.turn_seconds <= 0 or not timed:
+            raise RoomError("no_timer", "no timer runs for your turns: there is no time to add")
+        if game.to_act != seat:
+            raise RoomError("out_of_turn", "more time is for your own turn")
+        if state.more_times.get(seat, 0) >= MORE_TIMES:
+            raise RoomError(
+                "no_more_time", f"you have asked for more time {MORE_TIMES} times this game", most=MORE_TIMES
+            )
+        return MoreTime(seat=seat)
+
+
+@entry("pause")
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Pause(Entry):
+    """The host paused the table, or let it go on (`reason` `host`); a pause also ends by itself
+    after `PAUSE_LIMIT_SECONDS` (`limit`) or once the host's seat is marked away (`host_away`)."""
+
+    paused: bool = slot("paused or going on")
+    by: int | None = slot("the host's seat; `null` for a host without one", default=None)
+    reason: str = slot("`host`, `limit` or `host_away`", default="host")
+
+    def fold(self, state: RoomState) -> list[Event]:
+        state.paused, state.paused_by = bool(self.paused), self.by if self.paused else None
+        named = self.by is not None and self.reason == "host"
+        if self.paused:
+            key = N_("room.paused_by") if named else N_("room.paused")
+        else:
+            key = N_("room.resumed_by") if named else RESUMED[self.reason]
+        state.said = [Line(key, {"player": self.by} if named else {})]
+        return []
+
+
+#: The line that says the table goes on, by why (a host with a seat who resumes is named:
+#: ``room.resumed_by``).
+RESUMED: dict[str, str] = {
+    "host": N_("room.resumed"),
+    "limit": N_("room.resumed_limit"),
+    "host_away": N_("room.resumed_host_away"),
+}
 
 
 @entry("continue")
@@ -343,8 +419,18 @@ def _every_seat_taken(state: RoomState) -> None:
 
 
 def _continue(state: RoomState) -> Entry:
+    if state.paused:
+        raise RoomError("paused", "the host has paused the game; resume it first")
     _every_seat_taken(state)
     return Continue()
+
+
+def _pause(state: RoomState, paused: bool) -> Entry:
+    if state.paused == paused:
+        if paused:
+            raise RoomError("paused", "the game is already paused")
+        raise RoomError("not_paused", "the game is not paused")
+    return Pause(paused=paused, by=state.host_seat)
 
 
 def _chat_command(state: RoomState, seat: object) -> None:
@@ -363,6 +449,8 @@ HOST_COMMANDS: dict[str, Callable[[RoomState, object, object, int], Entry | None
     "kick": lambda state, seat, bot, seed: _kick(state, seat),
     "start": lambda state, seat, bot, seed: _every_seat_taken(state),
     "continue": lambda state, seat, bot, seed: _continue(state),
+    "pause": lambda state, seat, bot, seed: _pause(state, True),
+    "resume": lambda state, seat, bot, seed: _pause(state, False),
     "close": lambda state, seat, bot, seed: Close(reason="host"),
     "make_public": lambda state, seat, bot, seed: Public(public=True),
     "make_private": lambda state, seat, bot, seed: Public(public=False),
@@ -418,6 +506,8 @@ __all__ = [
     "Join",
     "Kick",
     "Leave",
+    "MoreTime",
+    "Pause",
     "Public",
     "Ready",
     "Start",

@@ -100,6 +100,16 @@ class Host(ClientMessage):
     bot: str | None = slot("the bot to seat, where needed", default=None)
 
 
+@client("more_time")
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MoreTime(ClientMessage):
+    """At the seat's own turn, while the turn timer runs: 30 seconds more, told to everyone (10
+    times a game; [accessibility.md](accessibility.md#time-for-everyone)). Refused `no_timer`
+    (an untimed room, a turn a stand-in plays), `out_of_turn`, `paused`, `no_more_time`."""
+
+    token: str = slot("the seat's token")
+
+
 @client("back")
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Back(ClientMessage):
@@ -409,6 +419,7 @@ __all__ = [
     "Host",
     "Leave",
     "MessageError",
+    "MoreTime",
     "Ping",
     "Pong",
     "Quiet",

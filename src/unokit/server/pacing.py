@@ -31,10 +31,19 @@ from ..core.observation import View
 from ..core.position import exposed_seat, jumps_may_come
 from ..core.types import WindowKind
 from .entries import Action as Move
-from .entries import Continue
+from .entries import Continue, MoreTime, Pause
 from .items import Fired
 from .protocol import error
-from .room import HAND_OVER, LOBBY, PLAYING, RoomError, Settings, bot_spec
+from .room import (
+    HAND_OVER,
+    LOBBY,
+    MORE_TIME_SECONDS,
+    PAUSE_LIMIT_SECONDS,
+    PLAYING,
+    RoomError,
+    Settings,
+    bot_spec,
+)
 
 if TYPE_CHECKING:
     from .authority import Room
@@ -73,6 +82,18 @@ HOLDS: dict[WindowKind, Hold] = {
         key=lambda game: (),
     ),
 }
+
+
+@dataclass
+class TurnClock:
+    """The clock of the turn being played: ``key`` tells the turn (game, phase, move count, the
+    seat to act), ``due`` when it runs out (loop time), ``added`` the ``more_time`` it counts,
+    ``left`` the seconds it had left while the host's pause lasts."""
+
+    key: tuple[Any, ...]
+    due: float
+    added: int = 0
+    left: float | None = None
 
 
 @dataclass
@@ -143,10 +164,15 @@ class Pacing:
             # Nobody is here: bots, turn timers and the pause between hands wait for someone to
             # connect (a room of bots alone would otherwise play and log for ever).
             self.room.paused = True
+            self.room.turn_clock = None  # the turn starts again, whole, when someone comes
             return
         state, settings = self.room.state, self.room.state.spec.settings
         loop_now = asyncio.get_running_loop().time()
         self.schedule_fill(loop_now)
+        if state.paused:
+            self.schedule_paused(loop_now)
+            return
+        self.room.paused_until = None
         if state.phase == HAND_OVER:
             self.timer_at("continue", settings.hand_pause_seconds)
             self.room.continue_at = time.time() + settings.hand_pause_seconds
@@ -194,13 +220,50 @@ class Pacing:
                     self.timer_at(f"react{seat}", settings.bot_seconds / 2, (seat, reaction.text))
         hold = 0.0 if self.room.hold_until is None else self.room.hold_until - loop_now
         if self.is_automatic(to_act):
+            self.room.turn_clock = None
             # A room whose bots spent their CPU budget waits until it is repaid (bots.py).
             self.timer_at(
                 "bot_move", max(settings.bot_seconds, hold, self.room.host.think_delay(self.room.code)), to_act
             )
         elif settings.turn_seconds > 0:
-            self.room.deadline = time.time() + hold + settings.turn_seconds
-            self.timer_at("turn_timeout", hold + settings.turn_seconds, to_act)
+            due = self.turn_due(loop_now, hold)
+            self.room.deadline = time.time() + (due - loop_now)
+            self.timer_at("turn_timeout", due - loop_now, to_act)
+
+    def turn_due(self, loop_now: float, hold: float) -> float:
+        """When the turn being played runs out (loop time). A turn's clock starts once, when
+        the turn comes (after a window's hold): a change that is not a move (a hint, more time,
+        a pause and its end, someone joining) does not start it again. Each ``more_time`` of the
+        turn adds :data:`~.room.MORE_TIME_SECONDS` once; a turn paused keeps the time it had left."""
+        state = self.room.state
+        key = (state.game_no, state.phase, len(state.moves), state.game.to_act if state.game else None)
+        clock = self.room.turn_clock
+        if clock is None or clock.key != key:
+            clock = self.room.turn_clock = TurnClock(key, loop_now + hold + state.spec.settings.turn_seconds)
+        if clock.left is not None:  # the pause is over: the turn goes on from where it was
+            clock.due, clock.left = loop_now + clock.left, None
+        if state.turn_more > clock.added:
+            clock.due += (state.turn_more - clock.added) * MORE_TIME_SECONDS
+            clock.added = state.turn_more
+        return clock.due
+
+    def schedule_paused(self, loop_now: float) -> None:
+        """The host's pause: no bot moves, no turn timer, no next hand. The turn keeps the time
+        it had left (``turn_left`` tells the table); the pause ends by itself after
+        :data:`~.room.PAUSE_LIMIT_SECONDS`."""
+        clock = self.room.turn_clock
+        if clock is not None and clock.left is None:
+            clock.left = max(0.0, clock.due - loop_now)
+        if self.room.paused_until is None:
+            self.room.paused_until = loop_now + PAUSE_LIMIT_SECONDS
+        self.timer_at("pause_limit", self.room.paused_until - loop_now)
+
+    async def more_time(self, peer: Any, msg: dict[str, Any]) -> None:
+        """A ``more_time`` message: the seat's turn timer gets :data:`~.room.MORE_TIME_SECONDS`
+        more (:meth:`~.entries.MoreTime.check` says when it is refused)."""
+        seat = self.room.seating.own_seat(peer, msg["token"])
+        timed = self.room.deadline is not None and not self.is_automatic(seat)
+        await self.room.commit([MoreTime.check(self.room.state, seat, timed=timed)])
 
     def schedule_fill(self, loop_now: float) -> None:
         """A room with ``fill_seconds``: once a player sits in its lobby, the game starts when
@@ -222,6 +285,10 @@ class Pacing:
             self.room.grace.pop(seat, None)
             if self.room.owner and not self.room.seating.connected(seat) and state.seats[seat].kind == "human":
                 self.room.away.add(seat)
+                if state.paused and state.host_seat == seat:  # the host who paused is gone
+                    with contextlib.suppress(RoomError):
+                        await self.room.commit([Pause(paused=False, reason="host_away")])
+                        return
                 self.schedule()
                 self.room.teller.broadcast_room()
             return
@@ -248,6 +315,11 @@ class Pacing:
                         peer.deliver({"type": "ack", "reply_to": msg["id"], "version": self.room.state.seq})
             if self.room.state.seq == generation:
                 self.schedule()
+            return
+        if kind == "pause_limit":
+            if state.paused:
+                with contextlib.suppress(RoomError):
+                    await self.room.commit([Pause(paused=False, reason="limit")])
             return
         if kind == "continue":
             with contextlib.suppress(RoomError):

@@ -28,6 +28,7 @@ from .. import Event, Game, UnokitError
 from ..bots import POLICY_PREFIX, level_names
 from ..bots.levels import DEFAULT_LEVEL
 from ..i18n import LANGUAGES, catalog
+from ..i18n.lines import Line
 from ..play.names import NAME_CHARACTERS, NAME_FORBIDDEN
 from ..record import GameRecord, Result, Seat
 from ..record.hints import HintMark, mark_hint
@@ -215,7 +216,16 @@ HOST_PHASES: dict[str, tuple[str, ...]] = {
     "make_private": (LOBBY, PLAYING, HAND_OVER, FINISHED),
     "mute": (LOBBY, PLAYING, HAND_OVER, FINISHED),
     "unmute": (LOBBY, PLAYING, HAND_OVER, FINISHED),
+    "pause": (PLAYING, HAND_OVER),
+    "resume": (PLAYING, HAND_OVER),
 }
+#: More time (``more_time``, WCAG 2.2.1): each person may ask this many times a game, for this
+#: many seconds each, at their own turn while the turn timer runs (``docs/accessibility.md``).
+MORE_TIMES = 10
+MORE_TIME_SECONDS = 30.0
+#: A host's pause ends by itself after this many seconds (a table nobody can resume would
+#: otherwise wait for ever), or once the host's seat is marked away (``docs/server.md``).
+PAUSE_LIMIT_SECONDS = 900.0
 #: The phases in which a player may give up their seat: before a game and after one.
 LEAVE_PHASES = (LOBBY, FINISHED)
 
@@ -453,6 +463,17 @@ class RoomState:
         self.next_deal: list[Event] = []
         #: The hints given in the current game (``hint`` entries, :mod:`.hints`).
         self.hints: list[HintMark] = []
+        #: More time asked in the current game, by seat (``more_time`` entries), and how many
+        #: times on the turn being played (the turn timer adds that many extensions).
+        self.more_times: dict[int, int] = {}
+        self.turn_more = 0
+        #: The host's pause (``pause`` entries): timers and bots wait; ``paused_by`` is the
+        #: host's seat, ``None`` for a host who has none.
+        self.paused = False
+        self.paused_by: int | None = None
+        #: The lines the last folded entry said about the room itself (more time, a pause), told
+        #: with its change beside the game's lines.
+        self.said: list[Line] = []
 
     # ------------------------------------------------------------------ folding
     def apply(self, entry: Entry | dict[str, Any]) -> list[Event]:
@@ -469,6 +490,7 @@ class RoomState:
             entry = entry_of(entry)
         try:
             self.last_standin = None
+            self.said = []
             events = entry.fold(self)
         except (UnokitError, KeyError, IndexError, TypeError) as exc:
             raise RoomError("corrupt", f"log entry {self.seq + 1} ({entry.KIND}) does not apply: {exc}") from None
@@ -591,6 +613,13 @@ class RoomState:
             "public": self.public_room,
             "host_seat": self.host_seat,
             "hosted": self.spec.hosted,
+            "paused": self.paused,
+            "paused_by": self.paused_by,
+            "more_time": {
+                "seconds": MORE_TIME_SECONDS,
+                "most": MORE_TIMES,
+                "used": [self.more_times.get(seat, 0) for seat in range(len(self.seats))],
+            },
         }
 
     def people(self) -> int:

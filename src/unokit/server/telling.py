@@ -6,9 +6,11 @@ presence or timers changed. A spectator is told the public view.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import Event, redact
+from ..i18n.lines import Line
 from ..narration import Narrator, side_before
 from .protocol import encode, fragment
 from .web import round_summary
@@ -24,12 +26,19 @@ class Teller:
         self.room = room
 
     def state_message(
-        self, seat: int | None, events: list[Event], reply_to: object = None, info: Any = None, log: bool = False
+        self,
+        seat: int | None,
+        events: list[Event],
+        reply_to: object = None,
+        info: Any = None,
+        log: bool = False,
+        said: Sequence[Line] = (),
     ) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: a spectator) after ``events``; ``info``
         is the room's :meth:`~.authority.Room.room_info`, possibly already encoded (:func:`fragment`); ``log``
         adds the whole game's log as that seat saw it (:meth:`game_log`), for a client that
-        has just said hello."""
+        has just said hello; ``said`` are the change's lines about the room itself (more time,
+        a pause: :attr:`~.room.RoomState.said`), told after the game's."""
         state = self.room.state
         game = state.game
         seen = redact(events, seat)
@@ -42,7 +51,7 @@ class Teller:
             "game_step": len(state.moves),
             "observation": state.observe(seat),
             "events": seen,
-            "lines": self.lines(seen),
+            "lines": self.lines(seen) + [line.to_json() for line in said],
         }
         if state.last_standin is not None:
             message["standin"] = state.last_standin
@@ -79,7 +88,7 @@ class Teller:
                 out.append({"lines": lines} if standin is None else {"lines": lines, "standin": standin})
         return out
 
-    def broadcast(self, events: list[Event]) -> None:
+    def broadcast(self, events: list[Event], said: Sequence[Line] = ()) -> None:
         if not self.room.peers:
             return
         info = fragment(self.room.room_info())  # the same for every seat: encoded once
@@ -87,7 +96,7 @@ class Teller:
         for peer in list(self.room.peers.values()):
             text = texts.get(peer.seat)
             if text is None:
-                text = texts[peer.seat] = encode(self.state_message(peer.seat, events, info=info))
+                text = texts[peer.seat] = encode(self.state_message(peer.seat, events, info=info, said=said))
             peer.deliver(text)
 
     def broadcast_room(self) -> None:

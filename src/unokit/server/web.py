@@ -10,7 +10,9 @@ Routes (``docs/web.md``):
 * ``GET /api/catalog`` -> the languages, colours and their colour-blind symbols, card kinds
   (name, wild or not), every variant (sides, player range, each option with its kind, default,
   choices and whether it is a house rule), the bots a room can seat, the chat's quick reactions,
-  the room settings with their defaults and the table's keys (:mod:`unokit.keys`) (the words
+  the room settings with their defaults, the table's keys (:mod:`unokit.keys`) and each
+  decision's question (:mod:`unokit.i18n.prompts`: its wordings, the facts that choose one and
+  the values it shows, the terminal's too) (the words
   for all of them are in the catalogue of the reader's language, ``/static/i18n/<lang>.json``);
 * ``POST /api/rules`` ``{variant, players, options}`` -> the game those rules make, in short
   (the terminal's help, :func:`unokit.play.help.rules_summary`): the page's help shows it;
@@ -26,7 +28,6 @@ import asyncio
 import functools
 import json
 import threading
-from dataclasses import fields
 from typing import Any
 
 from starlette.requests import Request
@@ -39,8 +40,9 @@ from ..core.decks import standard_deck
 from ..core.errors import OptionError
 from ..core.game import Event, Game
 from ..core.observation import redact
-from ..core.variants import HOUSE_RULES, OPTION_CHOICES, VARIANTS, Options, VariantRules, make_options
+from ..core.variants import OPTION_SPECS, VARIANTS, OptionKind, VariantRules, make_options
 from ..i18n import LANGUAGES
+from ..i18n.prompts import prompt_table
 from ..keys import catalog_keys
 from ..narration import Narrator, action_line
 from ..play.help import rules_summary
@@ -53,36 +55,32 @@ from .work import off_loop
 #: Replays of finished games kept in memory (each holds a few copies of its game).
 REPLAYS_KEPT = 8
 
-#: How each option's type (as :class:`~unokit.core.variants.Options` declares it) is edited.
-_OPTION_KINDS = {
-    "bool": "bool",
-    "int": "int",
-    "int | None": "int_or_none",
-    "str": "choice",
-    "tuple[int, ...]": "numbers",
-    "tuple[str, ...]": "lines",
-}
-
 
 def option_catalog(rules: VariantRules) -> list[dict[str, Any]]:
-    """Every option ``rules`` accepts, house rules included: its ``kind`` (``bool``, ``int``,
-    ``int_or_none``, ``choice`` for those of ``OPTION_CHOICES``, ``numbers``, ``lines``), its
-    default for this variant, its ``choices``, and
+    """Every option ``rules`` accepts, house rules included, from its declaration
+    (:data:`~unokit.core.variants.OPTION_SPECS`): its ``kind`` (an
+    :class:`~unokit.core.variants.OptionKind`: ``bool``, ``int``, ``int_or_none``, ``choice``,
+    ``numbers``, ``lines``), its default for this variant, its ``choices`` (a choice's words),
+    its ``minimum`` (a number's), the catalogue keys of its ``label`` and its ``help``, and
     ``defaults_by``: how another choice changes this default (``target`` under ``loser``)."""
     defaults = make_options(rules, {})
     out = []
-    for field in fields(Options):
-        if field.name not in rules.accepted_options:  # the house rules too
+    for spec in OPTION_SPECS:
+        if spec.name not in rules.accepted_options:  # the house rules too
             continue
-        value = getattr(defaults, field.name)
+        value = getattr(defaults, spec.name)
         entry: dict[str, Any] = {
-            "name": field.name,
-            "kind": "choice" if field.name in OPTION_CHOICES else _OPTION_KINDS.get(str(field.type), "text"),
+            "name": spec.name,
+            "kind": spec.kind.value,
             "default": list(value) if isinstance(value, tuple) else value,
-            "house_rule": field.name in HOUSE_RULES,
+            "house_rule": spec.house_rule,
+            "label": spec.label_key,
+            "help": spec.help_key,
         }
-        if field.name in OPTION_CHOICES:
-            entry["choices"] = list(OPTION_CHOICES[field.name])
+        if spec.kind == OptionKind.CHOICE:
+            entry["choices"] = list(spec.values)
+        if spec.kind in (OptionKind.INT, OptionKind.INT_OR_NONE, OptionKind.NUMBERS):
+            entry["minimum"] = spec.minimum
         out.append(entry)
     by_name = {entry["name"]: entry for entry in out}
     for chooser in [e for e in out if e["kind"] == "choice"]:
@@ -138,6 +136,7 @@ def _catalog() -> dict[str, Any]:
         "settings": Settings().to_json(),
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
         "keys": catalog_keys(),
+        "prompts": prompt_table(),
     }
 
 

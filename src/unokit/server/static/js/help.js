@@ -126,7 +126,7 @@ export async function openHelp(catalog, room) {
     h("div.help-body", {},
       section("help-rules", t("help.rules"), rulesText,
         house.length ? h("div", {}, h("h4", {}, t("help.house_on")),
-          h("ul", {}, house.map((o) => h("li", {}, h("strong", {}, t(`option.${o.name}`)), " — ", t(`option.${o.name}.help`))))) : null,
+          h("ul", {}, house.map((o) => h("li", {}, h("strong", {}, t(o.label)), " — ", t(o.help))))) : null,
         on.length ? h("p.hint", {}, t("help.options_on", { text: on.join(" · ") })) : null),
       section("help-cards", t("help.cards"), legend(catalog, room.variant)),
       section("help-keys", t("help.keys"), h("p.hint", {}, t("help.keys_text")), keys, keySettingsBox(catalog.keys))),

@@ -29,12 +29,14 @@ function errorBox(message) {
   return h("p.error", { role: "alert" }, message);
 }
 
+/** An option's label: the catalogue key the server's option list gives it. */
 function optionLabel(option) {
-  return t(`option.${option.name}`);
+  return t(option.label);
 }
 
+/** An option's one-line explanation (its catalogue key from the server's option list). */
 function optionHelp(option) {
-  return t(`option.${option.name}.help`);
+  return t(option.help);
 }
 
 /** One form control for an engine option, its default shown and preselected. */
@@ -57,8 +59,8 @@ function optionField(option, variantName, onChange) {
       valueWords(option, c))));
   } else if (option.kind === "int" || option.kind === "int_or_none") {
     input = h("input",
-      { type: "number", min: "1", id, name: option.name, placeholder: option.default === null ? t("lobby.none") : String(option.default),
-      "aria-describedby": hintId });
+      { type: "number", min: String(option.minimum), id, name: option.name,
+      placeholder: option.default === null ? t("lobby.none") : String(option.default), "aria-describedby": hintId });
   } else if (option.kind === "lines") {
     input = h("input", { type: "file", id, name: option.name, accept: ".deck,.txt,text/plain", "aria-describedby": hintId });
   } else {
@@ -197,6 +199,8 @@ export function lobbyPage(app, catalog) {
     h("details.timers", {}, h("summary", {}, t("lobby.timers")), settingsBox),
     h("div.field.check", {}, h("input#public-room", { type: "checkbox", name: "public" }),
       h("label", { for: "public-room" }, t("lobby.public"))),
+    h("div.field.check", {}, h("input#untimed", { type: "checkbox", name: "untimed", "aria-describedby": "untimed-help" }),
+      h("label", { for: "untimed" }, t("lobby.untimed")), h("span.hint#untimed-help", {}, t("lobby.untimed_help"))),
     h("div.field.check", {}, h("input#allow-hints", { type: "checkbox", name: "hints", "aria-describedby": "allow-hints-help" }),
       h("label", { for: "allow-hints" }, t("setting.hints")), h("span.hint#allow-hints-help", {}, t("setting.hints.help"))),
     h("button.primary.big#create-button", { type: "submit" }, t("lobby.create_button")),
@@ -236,6 +240,8 @@ export function lobbyPage(app, catalog) {
         if (input && input.checked) settings.hints = true;
       } else if (input && input.value.trim() !== "") settings[name] = Number(input.value);
     }
+    // untimed: no turn timer at all
+    if (/** @type {HTMLInputElement} */ (create.querySelector("#untimed")).checked) settings.turn_seconds = 0;
     button.disabled = true;
     try {
       const request = { variant: variantSelect.value, players: seats, options, settings, bots: Array(botCount).fill(strength.value) };

@@ -343,13 +343,18 @@ export class RoomConnection {
     return this.send(message);
   }
 
-  /** A host command: add_bot, kick, replace, start, continue, close. */
+  /** A host command: add_bot, kick, replace, start, continue, close, pause, resume. */
   host(command, extra = {}) {
     return this.send({ type: "host", command, host_token: this.hostToken, version: this.version, ...extra });
   }
 
   leave() {
     return this.send({ type: "leave", token: this.token });
+  }
+
+  /** At this seat's turn, while its timer runs: 30 seconds more (docs/server.md, "More time"). */
+  moreTime() {
+    return this.send({ type: "more_time", token: this.token });
   }
 
   /** The player is here again: the stand-in bot gives the seat back. */

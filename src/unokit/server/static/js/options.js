@@ -28,7 +28,7 @@ export function rulesOn(catalog, room) {
       out.push(t("room.own_deck"));
       continue;
     }
-    const label = t(`option.${option.name}`);
+    const label = t(option.label);
     out.push(option.kind === "bool" && value ? label : t("room.option_value", { option: label, value: valueWords(option, value) }));
   }
   return out;

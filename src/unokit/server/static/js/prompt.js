@@ -2,8 +2,8 @@
 // (the engine's text notation). Nothing here decides a rule: a card is playable because an
 // action that plays it is listed, and every button sends one of the listed actions.
 
-import { colorTitle, colorWords, faceOf, faceTitle, isColor, kindTitle, parseFace, symbolGlyph } from "./cards.js";
-import { colorName, t } from "./i18n.js";
+import { catalog, colorTitle, colorWords, faceOf, faceTitle, isColor, parseFace, symbolGlyph } from "./cards.js";
+import { say, t } from "./i18n.js";
 
 /** Read one action text of legal_actions against the hand: {verb, card, color, uno, seat, text}. */
 export function parseAction(text, hand) {
@@ -62,24 +62,34 @@ export function todoWords(obs) {
   return t(`decision.${obs.decision}.todo`);
 }
 
-/** The question of the reader's own decision. */
+/** How each fact a question's wording may depend on is read from the observation: the same
+ * readings as the server's (unokit.i18n.prompts.FACTS; the registry test holds the two to the
+ * same facts). */
+const PROMPT_FACTS = {
+  launcher: (obs) => Boolean(obs.launcher),
+  force_play: (obs) => Boolean(obs.options.force_play),
+  seven: (obs) => sevenO(obs),
+  discarded: (obs) => ((obs.pending || {}).discarded || []).length > 0,
+};
+
+/** How each value a question shows is read from the observation (unokit.i18n.prompts.VALUES). */
+const PROMPT_VALUES = {
+  total: (obs) => obs.stack,
+  card: (obs, side) => faceOf(obs.pending.card, side),
+  by: (obs) => obs.pending.by,
+  kind: (obs) => obs.pending.card,
+  color: (obs) => obs.pending.color,
+  count: (obs) => obs.pending.count || 1,
+  cards: (obs, side) => (obs.pending.discarded || []).map((c) => faceOf(c, side)),
+};
+
+/** The question of the reader's own decision: the first of the decision's wordings (the
+ * server's catalogue "prompts", the terminal's too) whose facts hold, said with its values. */
 export function promptMessage(obs, names, side) {
-  const pending = obs.pending || {};
-  const decision = obs.decision;
-  if (decision === "turn") return t(obs.launcher ? "decision.turn.launcher" : "decision.turn");
-  if (decision === "stack") return t(obs.launcher ? "decision.stack.launcher" : "decision.stack", { total: obs.stack });
-  if (decision === "play_or_keep") return pending.card ? t("decision.play_or_keep.card",
-    { card: faceTitle(faceOf(pending.card, side)) }) : t("decision.play_or_keep");
-  if (decision === "challenge") return t("decision.challenge",
-    { by: names[pending.by], kind: kindTitle(pending.card), color: colorName(pending.color) });
-  if (decision === "choose_player" && sevenO(obs)) return t("decision.choose_player.seven");
-  if (decision === "press_your_luck") {
-    const done = (pending.discarded || []).length;
-    return done ? t("n.decision.press_your_luck.discarded", { count: done }) : t("decision.press_your_luck");
-  }
-  if (decision === "choose_target" || decision === "discard_cards") return t(`decision.${decision}`,
-    { kind: kindTitle(pending.card), count: pending.count || 1 });
-  return t(`decision.${decision}`);
+  const wordings = catalog().prompts[obs.decision];
+  const wording = wordings.find((w) => w.when.every((fact) => PROMPT_FACTS[fact](obs))) || wordings[wordings.length - 1];
+  const params = Object.fromEntries(wording.params.map((name) => [name, PROMPT_VALUES[name](obs, side)]));
+  return say({ key: wording.key, params }, names);
 }
 
 /** The words on the button of a (non-card) action. */

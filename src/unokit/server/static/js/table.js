@@ -323,7 +323,50 @@ export class TableView {
   myDecision() {
     const obs = this.state && this.state.observation;
     if (this.readOnly || !obs || this.me === null) return false;
-    return obs.to_act === this.me && obs.legal_actions.length > 0 && this.room.phase === "playing";
+    return obs.to_act === this.me && obs.legal_actions.length > 0 && this.room.phase === "playing" && !this.room.paused;
+  }
+
+  /**
+   * More time at the reader's turn (docs/server.md, "More time and the host's pause"): the
+   * button while the turn's timer runs, with the times left this game; null when no timer runs.
+   * @returns {HTMLElement|null}
+   */
+  moreTimeButton() {
+    const room = this.room;
+    const more = room.more_time;
+    if (!this.myDecision() || !room.deadline || !more || this.me === null) return null;
+    const left = more.most - (more.used[this.me] || 0);
+    return h("button.more-time#more-time", {
+      type: "button",
+      disabled: left <= 0 || undefined,
+      dataset: { verb: "more_time", key: "more-time", off: left <= 0 ? "true" : "false" },
+      onclick: () => this.conn.moreTime(),
+    }, t("table.more_time", { seconds: more.seconds, number: left }));
+  }
+
+  /**
+   * The host's pause (docs/server.md): a button that pauses the table or lets it go on, for the
+   * room's host while a game is played; null for anyone else.
+   * @returns {HTMLElement|null}
+   */
+  pauseButton() {
+    const room = this.room;
+    if (this.readOnly || !this.conn.isHost || !["playing", "hand_over"].includes(room.phase)) return null;
+    const paused = Boolean(room.paused);
+    return h("button.pause-table#pause-table", {
+      type: "button",
+      "aria-pressed": paused ? "true" : "false",
+      dataset: { verb: paused ? "resume" : "pause", key: "pause-table" },
+      onclick: () => this.conn.host(paused ? "resume" : "pause"),
+    }, paused ? t("table.resume") : t("table.pause"));
+  }
+
+  /** Who paused the table, in words ("Ann paused the game."), or "" when it is not paused. */
+  pausedWords() {
+    const room = this.room;
+    if (!room.paused) return "";
+    const by = room.paused_by;
+    return by === null || by === undefined ? t("room.paused") : t("room.paused_by", { player: this.names()[by] });
   }
 
   // ------------------------------------------------------------------ sound
@@ -423,6 +466,8 @@ export class TableView {
     else if (command === "jump") click('[data-verb="jump"]');
     else if (command === "keep") click('[data-verb="keep"]');
     else if (command === "play_drawn") click('[data-verb="play_drawn"]');
+    else if (command === "more_time") click("#more-time");
+    else if (command === "pause") click("#pause-table");
     else if (command === "back") {
       if (this.reacting) {
         this.closeReactions();
@@ -786,6 +831,7 @@ export class TableView {
     box.classList.toggle("mine", myTurn);
     if (myTurn) box.dataset.decision = obs.decision;
     if (obs.over || phase === "finished") message = t("decision.over");
+    else if (this.room.paused) message = this.pausedWords();
     else if (phase === "hand_over") message = t("table.hand_over");
     else if (!myTurn) {
       const who = obs.to_act;
@@ -858,6 +904,13 @@ export class TableView {
           { type: "button", disabled: shown && shown.waiting ? true : undefined, dataset: { verb: "hint" }, onclick: () => this.askHint() },
           shown && shown.waiting ? t("table.hint_wait") : t("table.hint")));
       }
+    }
+    const moreTime = this.moreTimeButton();
+    if (moreTime) choices.append(moreTime);
+    if (this.room.paused && !obs.over) {
+      box.classList.add("paused");
+      const resume = this.pauseButton();
+      if (resume) choices.append(resume);
     }
     if ((obs.over || phase === "finished") && this.overClosed === this.room.game_no) {
       choices.append(h("button#show-result", { type: "button", onclick: () => { this.overClosed = null; this.render(); } },
@@ -1196,6 +1249,8 @@ export class TableView {
     const rules = rulesOn(catalog(), room);
     box.append(h("h3", {}, t("lobby.rules")),
       rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
+    const pause = this.room.paused ? null : this.pauseButton();
+    if (pause) box.append(h("p.pause-row", {}, pause));
     const controls = this.hostControls ? this.hostControls() : null;
     if (controls) box.append(controls);
     return box;
