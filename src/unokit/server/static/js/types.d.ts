@@ -226,6 +226,11 @@ export interface Host extends Request {
   bot?: string;
 }
 
+export interface MoreTime extends Request {
+  type: "more_time";
+  token: string;
+}
+
 export interface Back extends Request {
   type: "back";
   token: string;
@@ -283,7 +288,7 @@ export interface Ping extends Request {
 }
 
 /** Every message the client sends over the websocket. */
-export type ClientMessage = Hello | Action | Host | Back | Leave | Ready | Chat | Report | Quiet | Hint | Visibility | Sync | Ping;
+export type ClientMessage = Hello | Action | Host | MoreTime | Back | Leave | Ready | Chat | Report | Quiet | Hint | Visibility | Sync | Ping;
 
 // ---------------------------------------------------------------------- the DOM helper
 
