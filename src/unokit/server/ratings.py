@@ -66,14 +66,17 @@ rating_history = Table(
 
 #: OpenSkill's defaults: a new player's rating.
 NEW_MU, NEW_SIGMA = 25.0, 25.0 / 3.0
-#: The fixed reference ratings of the bot levels (``mu``, ``sigma``): evenly spaced from the
-#: weakest to the strongest around a new player's 25, with a small ``sigma`` (they are known).
+#: The fixed reference ratings of the bot levels (``mu``, ``sigma``), measured (``docs/ratings.md``):
+#: each level's OpenSkill ``mu`` from the levels' round robin in 2-player Classic, shifted so that
+#: ``normal`` sits at a new player's 25 (the others keep their measured distance from it), and the
+#: ``sigma`` the round robin left each level with (how well its strength is known). Reproduced by
+#: ``python scripts/bench_ladder.py --setting classic-2 --games 100 --workers 2 --seed 1``.
 BOT_RATINGS: dict[str, tuple[float, float]] = {
-    "beginner": (15.0, 1.0),
-    "easy": (20.0, 1.0),
-    "normal": (25.0, 1.0),
-    "hard": (30.0, 1.0),
-    "expert": (35.0, 1.0),
+    "beginner": (15.0, 1.9),
+    "easy": (18.0, 1.7),
+    "normal": (25.0, 1.6),
+    "hard": (25.6, 1.6),
+    "expert": (26.0, 1.6),
 }
 #: A person for whom a stand-in bot made at least this many moves in a row to the end of a game
 #: had left it: a rated game counts as their loss, whatever the stand-in reached.
