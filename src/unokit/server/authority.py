@@ -67,7 +67,7 @@ from .items import (
     SyncLog,
 )
 from .messages import CLIENT
-from .pacing import Automatic, Pacing, TurnClock
+from .pacing import Pacing
 from .peers import Host, Peer, RemoteMarker, identity_hash, new_token, token_hash
 from .protocol import encode, error
 from .ratings import LEFT_AFTER
@@ -94,7 +94,7 @@ class Room:
         self.host_hash = host_hash
         self.owner = owner
         self.code = state.code
-        #: The room's jobs around its queue and its commit (they keep no state of their own).
+        #: The room's jobs around its queue and its commit (the timers' state is the pacing's).
         self.seating: Seating = Seating(self)
         self.talk: Talk = Talk(self)
         self.pacing: Pacing = Pacing(self)
@@ -104,27 +104,13 @@ class Room:
         #: spectator): what the per-room connection cap counts, at once, as hellos arrive.
         self.admitted: set[str] = set()
         self.remote_watchers: dict[str, int] = {}  # node -> connections there (owner only)
-        self.paused = False  # bots and timers wait: nobody is connected
         self.presence_due = False
         self.occupants = self.seating.occupants()
         self.remote_seats: dict[str, set[int]] = {}  # node -> seats connected there (owner only)
         self.remote_looking: dict[str, set[int]] = {}  # node -> seats whose page shows the table there
         self.queue: asyncio.Queue[tuple[float, Item]] = asyncio.Queue()
         self.taken_at = 0.0  # when the item being handled entered the queue (monotonic)
-        self.away: set[int] = set()
-        self.timers: dict[str, asyncio.TimerHandle] = {}
-        self.grace: dict[int, asyncio.TimerHandle] = {}
-        self.deferred: list[tuple[Peer, dict[str, Any]]] = []
-        self.hold_until: float | None = None  # loop time until which in-turn actions wait
-        self.held: frozenset[tuple[Any, ...]] = frozenset()  # the open windows that have had their hold
-        self.deadline: float | None = None  # wall-clock deadline of the seat to act
-        self.turn_clock: TurnClock | None = None  # the turn being played (:mod:`.pacing`)
-        self.paused_until: float | None = None  # loop time when the host's pause ends by itself
-        self.continue_at: float | None = None
-        self.catch_until: float | None = None
-        self.jump_until: float | None = None
         self.last_accepted: dict[int, tuple[int, str]] = {}
-        self.automatic: dict[int, Automatic] = {}
         self.last_active = time.monotonic()
         self.runtime: dict[str, Any] = {}  # a replica's copy of the owner's timers and presence
         self.owner_node: str | None = None  # the process that owns the room
@@ -132,8 +118,6 @@ class Room:
         #: What the lobby knows of the room as last stored: whether it is public, its listing
         #: and the people seated (``...``: not known, store the next one).
         self.listed: object = ...
-        self.fill_at: float | None = None  # loop time when bots take the open seats (fill_seconds)
-        self.fill_until: float | None = None  # the same on the wall clock, for the pages
         #: What is known of the person behind each seat token (hash), from their hellos: their
         #: address, their identity (hash) and their marks (:meth:`marks`).
         self.addresses: dict[str, str] = {}
@@ -166,8 +150,7 @@ class Room:
                 log.exception("room %s: failed to handle %s", self.code, name, extra={"room": self.code})
 
     async def stop(self) -> None:
-        for handle in [*self.timers.values(), *self.grace.values()]:
-            handle.cancel()
+        self.pacing.stop()
         self.submit(Stop())
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
@@ -252,11 +235,8 @@ class Room:
         if action not in legal and seat != game.to_act:
             raise RoomError("out_of_turn", f"{text!r}: it is seat {game.to_act}'s decision ({game.decision})")
         in_turn = seat == game.to_act and action.kind not in (CATCH, UNO)
-        if in_turn and not deferred and self.hold_until is not None:
-            loop_now = asyncio.get_running_loop().time()
-            if loop_now < self.hold_until:
-                self.deferred.append((peer, msg))
-                return False
+        if in_turn and not deferred and self.pacing.holds(peer, msg):
+            return False
         self.seating.returned(seat)
         await self.commit([Move(seat=seat, action=action.text, parsed=action)])  # read once, here
         self.last_accepted[seat] = (version, text)
@@ -435,7 +415,7 @@ class Room:
         for _seq, entry in await self.host.load_log(self.code, 0):
             fresh.apply(entry)
         self.state = fresh
-        self.automatic.clear()
+        self.pacing.automatic.clear()
         self.listed = ...
         await self._reload_chat()
         self.seating.settle()
@@ -485,7 +465,6 @@ class Room:
         self.teller.broadcast_room()
         self.host.published(self, everyone=True)  # processes that follow the room learn its owner
 
-    # ------------------------------------------------------------------ timers and bots
     # ------------------------------------------------------------------ telling
     def room_info(self) -> dict[str, Any]:
         info = self.state.public()
@@ -512,13 +491,7 @@ class Room:
     def runtime_info(self) -> dict[str, Any]:
         """What only the owner knows (timers, away seats, presence): sent to replicas too."""
         return {
-            "away": sorted(self.away),
-            "deadline": self.deadline,
-            "turn_left": self.turn_clock.left if self.turn_clock is not None and self.state.paused else None,
-            "catch_until": self.catch_until,
-            "jump_until": self.jump_until,
-            "continue_at": self.continue_at,
-            "fill_at": self.fill_until,
+            **self.pacing.told(),
             "muted": self.chat.muted_seats([seat.token_hash for seat in self.state.seats], self.seat_marks),
             "spectators_muted": self.chat.spectators_muted,
             "remote_connected": [s for s in range(len(self.state.seats)) if self.seating.connected(s)],
