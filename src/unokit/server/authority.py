@@ -156,7 +156,9 @@ class Room:
             await self.task
 
     # ------------------------------------------------------------------ messages
-    async def _message(self, peer: Peer, msg: dict[str, Any]) -> None:
+    async def _message(self, peer: Peer, msg: dict[str, Any], typed: messages.ClientMessage | None) -> None:
+        """A client's room message: ``msg`` as read (forwarded as it is to the owner), ``typed``
+        the declared message it is (read here when the reader did not)."""
         kind = msg["type"]
         reply_to = msg.get("id")
         if peer.conn_id not in self.peers and not isinstance(peer, RemoteMarker):
@@ -173,7 +175,7 @@ class Room:
             return
         kind_class = CLIENT[kind]
         try:
-            answered = await ROOM_MESSAGES[kind_class](self, peer, msg)
+            answered = await ROOM_MESSAGES[kind_class](self, peer, typed or messages.client_message(msg))
         except RoomError as exc:
             peer.deliver(
                 error(exc.code, exc.message, reply_to, self.teller.state_message(peer.seat, []), **exc.detail())
@@ -186,19 +188,19 @@ class Room:
         if kind_class in SEATS_CHANGE:
             await self.maybe_play_again()
 
-    async def _timed_action(self, peer: Peer, msg: dict[str, Any]) -> bool:
+    async def _timed_action(self, peer: Peer, msg: messages.Action) -> bool:
         """An ``action`` message: :meth:`take_action`, its latency measured once it is applied."""
         if not await self.take_action(peer, msg):
             return False
         self.host.metrics.action_latency.observe(time.monotonic() - self.taken_at)
         return True
 
-    async def _back(self, peer: Peer, msg: dict[str, Any]) -> None:
-        self.seating.returned(self.seating.own_seat(peer, msg["token"]))
+    async def _back(self, peer: Peer, msg: messages.Back) -> None:
+        self.seating.returned(self.seating.own_seat(peer, msg.token))
         self.seating.presence_changed()
 
-    async def _leave(self, peer: Peer, msg: dict[str, Any]) -> None:
-        seat = self.seating.own_seat(peer, msg["token"])
+    async def _leave(self, peer: Peer, msg: messages.Leave) -> None:
+        seat = self.seating.own_seat(peer, msg.token)
         entry = Leave.check(self.state, seat)
         # This connection stays, as a spectator; every other one of the player's ends.
         peer.seat, peer.role, peer.holder = None, "spectator", None
@@ -208,23 +210,23 @@ class Room:
             peer.seat, peer.role, peer.holder = seat, "player", self.seating.occupant(seat)
             raise
 
-    async def _ready(self, peer: Peer, msg: dict[str, Any]) -> None:
-        seat = self.seating.own_seat(peer, msg["token"])
-        await self.commit([ReadyEntry.check(self.state, seat, msg.get("ready", True))])
+    async def _ready(self, peer: Peer, msg: messages.Ready) -> None:
+        seat = self.seating.own_seat(peer, msg.token)
+        await self.commit([ReadyEntry.check(self.state, seat, msg.ready)])
 
-    async def take_action(self, peer: Peer, msg: dict[str, Any], *, deferred: bool = False) -> bool:
+    async def take_action(self, peer: Peer, msg: messages.Action, *, deferred: bool = False) -> bool:
         """Apply a seat's action, or hold it (return False) while a window's hold lasts: it is
         then applied or refused, and answered, when the hold ends."""
-        seat = self.seating.own_seat(peer, msg["token"], msg.get("seat"))
+        seat = self.seating.own_seat(peer, msg.token, msg.seat)
         state = self.state
-        version, text = msg["version"], msg["action"]
+        version, text = msg.version, msg.action
         if version != state.seq:
             if self.last_accepted.get(seat) == (version, text):
                 raise RoomError("duplicate", f"this action was already taken at version {version}")
             raise RoomError("stale", f"the action was decided at version {version}; the room is at {state.seq}")
         game = Move.check(state)
-        if "decision" in msg and seat == game.to_act and msg["decision"] != game.decision:
-            raise RoomError("stale", f"the open decision is {game.decision}, not {msg['decision']}")
+        if msg.decision is not None and seat == game.to_act and msg.decision != game.decision:
+            raise RoomError("stale", f"the open decision is {game.decision}, not {msg.decision}")
         try:
             action = game.parse_action(text, seat)
         except InvalidActionError as exc:
@@ -242,20 +244,19 @@ class Room:
         self.last_accepted[seat] = (version, text)
         return True
 
-    async def _host_command(self, _peer: Peer, msg: dict[str, Any]) -> None:
-        if not secrets.compare_digest(token_hash(msg["host_token"]), self.host_hash):
+    async def _host_command(self, _peer: Peer, msg: messages.Host) -> None:
+        if not secrets.compare_digest(token_hash(msg.host_token), self.host_hash):
             raise RoomError("not_host", "only the room's host may do that (the host token is wrong)")
-        command = msg["command"]
-        seat = msg.get("seat")
-        bot_seed = self.bot_seed(seat) if isinstance(seat, int) and not isinstance(seat, bool) else secrets.randbits(62)
-        entry = check_host(self.state, command, seat, msg.get("bot"), bot_seed)
+        command, seat = msg.command, msg.seat
+        bot_seed = self.bot_seed(seat) if seat is not None else secrets.randbits(62)
+        entry = check_host(self.state, command, seat, msg.bot, bot_seed)
         if command in ("mute", "unmute"):  # the chat's, not the room's: no version to match
-            await self.talk.mute(msg.get("seat"), command == "mute")
+            await self.talk.mute(seat, command == "mute")
             return
         # "Pause now" means now, whatever moved meanwhile: no version to match.
-        if msg["version"] != self.state.seq and command not in ("pause", "resume"):
+        if msg.version != self.state.seq and command not in ("pause", "resume"):
             raise RoomError(
-                "stale", f"the command was decided at version {msg['version']}; the room is at {self.state.seq}"
+                "stale", f"the command was decided at version {msg.version}; the room is at {self.state.seq}"
             )
         listing = isinstance(entry, Public) and entry.public and not self.state.public_room
         if listing and not await self.host.may_list(self):
@@ -500,10 +501,29 @@ class Room:
 
 
 # ---------------------------------------------------------------------- the dispatch tables
-#: A room's handler of a room message: ``(room, peer, message)``; it raises :class:`RoomError`
-#: to refuse, and returns ``False`` when the answer comes later (an action held by a window's
-#: hold), anything else when the request is done (then acknowledged).
-MessageHandler = Callable[[Room, Peer, dict[str, Any]], Awaitable[bool | None]]
+#: A room's handler of a room message: ``(room, peer, message)``, the message as declared in
+#: :mod:`.messages` (each handler takes its own class, and mypy checks what it reads of it); it
+#: raises :class:`RoomError` to refuse, and returns ``False`` when the answer comes later (an
+#: action held by a window's hold), anything else when the request is done (then acknowledged).
+MessageHandler = Callable[[Room, Peer, Any], Awaitable[bool | None]]
+
+
+async def _chat(room: Room, peer: Peer, msg: messages.Chat) -> None:
+    await room.talk.say(peer, msg)
+
+
+async def _quiet(room: Room, peer: Peer, msg: messages.Quiet) -> None:
+    await room.talk.quiet(peer, msg)
+
+
+async def _report(room: Room, peer: Peer, msg: messages.Report) -> None:
+    await room.talk.report(peer, msg)
+
+
+async def _more_time(room: Room, peer: Peer, msg: messages.MoreTime) -> None:
+    await room.pacing.more_time(peer, msg)
+
+
 #: The room's handler of each client message it answers. ``hello`` is an :class:`Arrived`
 #: item, ``ping`` is answered by the connection and ``sync`` by whichever process holds it.
 ROOM_MESSAGES: dict[type[messages.ClientMessage], MessageHandler] = {
@@ -512,11 +532,11 @@ ROOM_MESSAGES: dict[type[messages.ClientMessage], MessageHandler] = {
     messages.Back: Room._back,
     messages.Leave: Room._leave,
     messages.Ready: Room._ready,
-    messages.Chat: lambda room, peer, msg: room.talk.say(peer, msg),
-    messages.Quiet: lambda room, peer, msg: room.talk.quiet(peer, msg),
-    messages.Report: lambda room, peer, msg: room.talk.report(peer, msg),
+    messages.Chat: _chat,
+    messages.Quiet: _quiet,
+    messages.Report: _report,
     messages.Hint: give_hint,
-    messages.MoreTime: lambda room, peer, msg: room.pacing.more_time(peer, msg),
+    messages.MoreTime: _more_time,
 }
 #: The client messages answered before a room's queue, or without a handler of the room's.
 NOT_ROOM_MESSAGES = (messages.Hello, messages.Ping, messages.Sync, messages.Visibility)
@@ -529,7 +549,7 @@ async def _arrived(room: Room, item: Arrived) -> None:
 
 
 async def _said(room: Room, item: Said) -> None:
-    await room._message(item.peer, item.message)
+    await room._message(item.peer, item.message, item.typed)
 
 
 async def _gone(room: Room, item: Gone) -> None:

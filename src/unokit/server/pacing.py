@@ -30,6 +30,7 @@ from ..core.actions import Action as EngineAction
 from ..core.observation import View
 from ..core.position import exposed_seat, jumps_may_come
 from ..core.types import WindowKind
+from . import messages
 from .entries import Action as Move
 from .entries import Continue, MoreTime, Pause
 from .items import Fired
@@ -118,7 +119,7 @@ class Pacing:
         self.automatic: dict[int, Automatic] = {}  # seat -> the bot playing it now
         self.paused = False  # bots and timers wait: nobody is connected
         #: In-turn actions that came while a window's hold lasted, answered when it ends.
-        self.deferred: list[tuple[Peer, dict[str, Any]]] = []
+        self.deferred: list[tuple[Peer, messages.Action]] = []
         self.hold_until: float | None = None  # loop time until which in-turn actions wait
         self.held: frozenset[tuple[Any, ...]] = frozenset()  # the open windows that have had their hold
         self.turn_clock: TurnClock | None = None  # the turn being played
@@ -172,7 +173,7 @@ class Pacing:
         self.away.discard(seat)
         self.automatic.pop(seat, None)
 
-    def holds(self, peer: Peer, msg: dict[str, Any]) -> bool:
+    def holds(self, peer: Peer, msg: messages.Action) -> bool:
         """Whether an in-turn action must wait for a window's hold to end; if so it is kept,
         and applied or refused (and answered) when the hold ends."""
         if self.hold_until is None or asyncio.get_running_loop().time() >= self.hold_until:
@@ -324,10 +325,10 @@ class Pacing:
             self.paused_until = loop_now + PAUSE_LIMIT_SECONDS
         self.timer_at("pause_limit", self.paused_until - loop_now)
 
-    async def more_time(self, peer: Any, msg: dict[str, Any]) -> None:
+    async def more_time(self, peer: Peer, msg: messages.MoreTime) -> None:
         """A ``more_time`` message: the seat's turn timer gets :data:`~.room.MORE_TIME_SECONDS`
         more (:meth:`~.entries.MoreTime.check` says when it is refused)."""
-        seat = self.room.seating.own_seat(peer, msg["token"])
+        seat = self.room.seating.own_seat(peer, msg.token)
         timed = self.deadline is not None and not self.is_automatic(seat)
         await self.room.commit([MoreTime.check(self.room.state, seat, timed=timed)])
 
@@ -371,14 +372,14 @@ class Pacing:
                         error(
                             exc.code,
                             exc.message,
-                            msg.get("id"),
+                            msg.id,
                             self.room.teller.state_message(peer.seat, []),
                             **exc.detail(),
                         )
                     )
                 else:
-                    if msg.get("id") is not None:
-                        peer.deliver({"type": "ack", "reply_to": msg["id"], "version": self.room.state.seq})
+                    if msg.id is not None:
+                        peer.deliver({"type": "ack", "reply_to": msg.id, "version": self.room.state.seq})
             if self.room.state.seq == generation:
                 self.schedule()
             return
