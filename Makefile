@@ -11,7 +11,7 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup setup-play setup-serve run serve demo test test-all lint typecheck dist dist-check bench bench-bots golden postgres catalogs
+.PHONY: setup setup-play setup-serve run serve demo test test-all lint lint-js typecheck dist dist-check bench bench-bots golden postgres catalogs
 
 # Installs uv (pinned) when missing.
 $(UV):
@@ -62,9 +62,28 @@ serve: $(SERVE_READY)
 demo: $(PLAY_READY)
 	@.venv/bin/unokit demo --variant $(VARIANT) --players $(PLAYERS) --seed $(SEED)
 
-lint: setup
+lint: setup lint-js
 	$(UV) run --frozen ruff check src tests scripts examples
 	$(UV) run --frozen ruff format --check src tests scripts examples
+
+# The browser client (src/unokit/server/static/js, sw.js) is checked by ESLint (eslint.config.mjs:
+# the recommended rules and lines of at most 140 characters) and by TypeScript's checker reading
+# its JSDoc types (tsconfig.json: strict, less noImplicitAny). Both are npm packages pinned in
+# package.json and package-lock.json, installed into node_modules/ by `npm ci` (again when the
+# lock file changes); Node.js and npm come from Debian's packages when the machine has none.
+# (Debian's own eslint, 6.4, does not start under a Node.js other than Debian's, and its
+# TypeScript is 4.8: docs/web.md#checking-the-clients-code.)
+JS_READY := node_modules/.unokit-ready
+$(JS_READY): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "installing Debian's nodejs and npm for the browser client's checks"; \
+		$(call APT_INSTALL,nodejs npm); }
+	@echo "installing the browser client's checkers (TypeScript, ESLint) into node_modules/ with npm ci"
+	@npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
+lint-js: $(JS_READY)
+	node_modules/.bin/eslint --max-warnings 0 src/unokit/server/static/js src/unokit/server/static/sw.js
+	node_modules/.bin/tsc --project tsconfig.json
 
 typecheck: setup
 	$(UV) run --frozen mypy

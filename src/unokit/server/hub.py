@@ -188,9 +188,10 @@ class ServerConfig:
         return "mailto:unokit@localhost"
 
 
-class Hub:
-    """The rooms of this process and everything they share: storage, writer, cluster link.
-    It is the :class:`~unokit.server.authority.Host` of its rooms."""
+class HubOwnership:
+    """The hub's state, and the rooms' ownership across processes: claiming a room's lease,
+    taking a room over or stepping down, following a room another process owns (forwarding its
+    clients' messages, folding what its owner announces) and the cluster's sweep."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
@@ -243,342 +244,6 @@ class Hub:
     def clustered(self) -> bool:
         return self.store.postgres
 
-    # ------------------------------------------------------------------ life cycle
-    def check_database(self) -> None:
-        """Before serving: take the SQLite lock and make sure the database answers; raise
-        ``RuntimeError`` with a message for people when it does not."""
-        from sqlalchemy import text
-        from sqlalchemy.exc import SQLAlchemyError
-
-        if not self.clustered and self._lock_file is None:
-            self._lock_sqlite()
-        try:
-            with self.store.engine.connect() as connection:
-                connection.execute(text("SELECT 1"))
-        except SQLAlchemyError as exc:
-            original = getattr(exc, "orig", None)
-            reason = str(original if original is not None else exc).strip().splitlines()[0]
-            raise RuntimeError(f"cannot open the database {self.config.database.split('@')[-1]}: {reason}") from None
-
-    async def start(self) -> None:
-        if not self.clustered and self._lock_file is None:
-            self._lock_sqlite()
-        await asyncio.to_thread(migrate, self.store.engine)
-        self.writer = Writer(self.store, self.metrics.commit_latency.observe)
-        if self.clustered:
-            self.link = Link(libpq_url(sqlalchemy_url(self.config.database)), self.node, self._on_notify)
-            await self.link.start()
-            if self.config.public_url and not self.config.node_url:
-                log.warning(
-                    "no --node-url: the other processes cannot send this process's clients to it "
-                    "(they serve them by forwarding); with several processes, give each its own --node-url"
-                )
-            await self.refresh_nodes()
-        await self.refresh_bans()
-        if self.sender is not None:
-            await asyncio.to_thread(ensure_key, self.store)  # the first start makes the key pair
-            self.sender.start()
-        period = self.config.lease_seconds / 3 if self.clustered else self.config.sweep_seconds
-        sweeper = self._every(min(period, self.config.sweep_seconds), self._sweep, "the sweep")
-        self._tasks.append(asyncio.create_task(sweeper, name="unokit-sweep"))
-        bans = self._every(BANS_EVERY, self.refresh_bans, "reading the bans")
-        self._tasks.append(asyncio.create_task(bans, name="unokit-bans"))
-        self.ready = True
-
-    async def stop(self) -> None:
-        self.ready = False
-        self.stopping = True
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        for room in list(self.rooms.values()):
-            await room.stop()
-        self.bots.shutdown()
-        if self.sender is not None:
-            await asyncio.to_thread(self.sender.stop)
-        if self.writer is not None:
-            await asyncio.to_thread(self.writer.stop)
-        with contextlib.suppress(Exception):
-            await asyncio.to_thread(self.store.release, self.node)
-        if self.clustered:
-            with contextlib.suppress(Exception):
-                await asyncio.to_thread(self.store.forget_node, self.node)
-        if self.link is not None:
-            await self.link.stop()
-        self.store.close()
-        if self._lock_file is not None:
-            self._lock_file.close()
-
-    def _lock_sqlite(self) -> None:
-        database = make_url(sqlalchemy_url(self.config.database)).database
-        if not database or database == ":memory:":
-            return
-        path = Path(database).expanduser()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path.with_name(path.name + ".lock"), "w")  # noqa: SIM115 - held while serving
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise RuntimeError(
-                f"another unokit server is using {path}; SQLite serves one process "
-                "(use --database postgresql://... for several)"
-            ) from None
-        handle.write(str(os.getpid()))
-        handle.flush()
-        self._lock_file = handle
-
-    # ------------------------------------------------------------------ rooms
-    async def create_room(self, request: dict[str, Any], base_url: str, client: str = "") -> dict[str, Any]:
-        """Create a room from an HTTP request body of the address ``client``, with links under
-        ``base_url`` (where the client reaches this server); ``bots`` seats a bot of each name
-        at its last seats. Raise :class:`RoomError` ``bad_room`` (``bad_bot`` for an unknown
-        bot), and for a public room ``banned`` or ``too_many_rooms`` (``--public-rooms``)."""
-        unknown = set(request) - {"variant", "players", "options", "settings", "public", "bots", "lang"}
-        if unknown:
-            raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
-        spec = await off_loop(
-            RoomSpec.build,
-            request.get("variant", "classic"),
-            request.get("players"),
-            request.get("options"),
-            request.get("settings"),
-            request.get("public", False),
-            request.get("lang", DEFAULT_NAMES_LANG),
-        )
-        bots = request.get("bots", [])
-        if not isinstance(bots, list) or not all(isinstance(bot, str) for bot in bots):
-            raise RoomError("bad_room", "'bots' must be a list of bot names, one per bot seat")
-        if len(bots) > spec.players - 1:
-            raise RoomError("bad_room", f"'bots' may fill at most {spec.players - 1} of the {spec.players} seats")
-        for bot in bots:
-            RoomState.check_bot(bot)
-        if spec.public:
-            await self.check_public_room(client)
-        return await self._new_room(spec, base_url, bots, client)
-
-    async def check_public_room(self, client: str) -> None:
-        """Raise :class:`RoomError` unless the address ``client`` may open one more public
-        room: it is banned (``banned``), or has ``--public-rooms`` open (``too_many_rooms``)."""
-        if self.banned(client, None):
-            raise RoomError("banned", "you are banned from this server's public rooms")
-        if await asyncio.to_thread(self.store.public_rooms_of, client) >= self.config.public_rooms:
-            raise RoomError(
-                "too_many_rooms",
-                f"your address has {self.config.public_rooms} public rooms open, the most it may: close one first",
-                most=self.config.public_rooms,
-            )
-
-    async def new_room(
-        self,
-        spec: RoomSpec,
-        base_url: str,
-        bots: list[str],
-        client: str,
-        daily: dict[str, Any],
-    ) -> dict[str, Any]:
-        """A daily room (:mod:`.daily_api`): ``spec`` with ``bots``, playing the deal ``daily``."""
-        return await self._new_room(spec, base_url, bots, client, daily)
-
-    async def _new_room(
-        self,
-        spec: RoomSpec,
-        base_url: str,
-        bots: list[str] | None = None,
-        client: str = "",
-        daily: dict[str, Any] | None = None,
-        ladder: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        """A new room of ``spec`` made by the address ``client``, with links under ``base_url``,
-        ``bots`` seated at its last seats; ``daily`` names the deal a daily room plays,
-        ``ladder`` marks a table of the bot ladder."""
-        host = new_token()
-        listing = RoomState("", spec).listing()
-        listed = None if listing is None else encode(listing)
-        public_json = spec.to_json() if daily is None else {**spec.to_json(), "daily": daily}
-        if ladder is not None:
-            public_json["ladder"] = ladder
-        for _ in range(20):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            made = functools.partial(
-                self.store.create_room, code, public_json, token_hash(host), listed, client or None, spec.public
-            )
-            if await asyncio.to_thread(made):
-                break
-        else:
-            raise RoomError("unavailable", "no free room code was found; try again")
-        self.metrics.rooms_created.inc()
-        log.info("room %s: created (%s, %d seats)", code, spec.variant, spec.players, extra={"room": code})
-        if bots:
-            room = await self.room(code)
-            if room is None:
-                raise RoomError("unavailable", "the new room could not be opened; try again")
-            seated: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            room.submit(SeatBots(bots, seated))
-            await seated
-        return {
-            "room": code,
-            "link": f"{base_url}/r/{code}",
-            "websocket": websocket_url(base_url),
-            "host_token": host,
-            "spec": spec.to_json(),
-        }
-
-    # ------------------------------------------------------------------ finding a game
-    async def lobby(self, base_url: str) -> dict[str, list[dict[str, Any]]]:
-        """The public rooms (read from the database, so every process lists the same ones):
-        those ``waiting`` for players (an open seat before a game or after one) and those
-        ``playing``, to watch, with links under ``base_url``. Private rooms are never listed."""
-        since = time.time() - self.config.idle_close_seconds
-        rows = await asyncio.to_thread(self.store.public_rooms, since, LOBBY_LIMIT)
-        waiting, playing = [], []
-        for code, listing in rows:
-            entry = {"room": code, "link": f"{base_url}/r/{code}", **listing}
-            if listing["phase"] in ("playing", "hand_over"):
-                playing.append(entry)
-            elif listing["open_seats"] > 0:
-                waiting.append(entry)
-        return {"waiting": waiting, "playing": playing}
-
-    async def play_now(self, request: dict[str, Any], base_url: str, client: str = "") -> dict[str, Any]:
-        """A public room of the asked variant with an open seat, or a new one (one hand of the
-        variant's rules, :data:`PLAY_NOW_OPTIONS`) that bots fill when nobody else comes within
-        ``play_now_wait`` seconds (it has no host), with links under ``base_url``. The answer
-        is the room's code and link, and ``created``; the client then joins it with ``hello``.
-        A banned address is refused, and one that has ``--public-rooms`` open may only join."""
-        unknown = set(request) - {"variant", "players"}
-        if unknown:
-            raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
-        settings = {"fill_seconds": self.config.play_now_wait}
-        variant, players = request.get("variant", "classic"), request.get("players")
-        spec = await off_loop(RoomSpec.build, variant, players, PLAY_NOW_OPTIONS, settings, True, hosted=False)
-        if self.banned(client, None):
-            raise RoomError("banned", "you are banned from this server's public rooms")
-        async with self._play_now_lock:
-            lobby = await self.lobby(base_url)
-            fits = [
-                room
-                for room in lobby["waiting"]
-                if room["variant"] == spec.variant and ("players" not in request or room["players"] == spec.players)
-            ]
-            if fits:
-                best = min(fits, key=lambda room: room["open_seats"])
-                return {"room": best["room"], "link": best["link"], "created": False}
-            await self.check_public_room(client)
-            created = await self._new_room(spec, base_url, client=client)
-        return {"room": created["room"], "link": created["link"], "created": True}
-
-    async def room(self, code: str) -> Room | None:
-        """The room ``code``, loaded from the database when it is not in memory (``None`` when
-        there is no such open room)."""
-        room = self.rooms.get(code)
-        if room is not None:
-            return room
-        loading = self._loading.get(code)
-        if loading is not None:
-            return await asyncio.shield(loading)
-        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
-        self._loading[code] = future
-        try:
-            room = await self._load(code)
-            future.set_result(room)
-        except BaseException as exc:
-            future.set_exception(exc)
-            raise
-        finally:
-            del self._loading[code]
-        return room
-
-    async def _load(self, code: str) -> Room | None:
-        """Load room ``code`` from the database: as its owner when its lease is free (or with
-        SQLite), else as a follower of the process that holds it."""
-        row = await asyncio.to_thread(self.store.room, code)
-        if row is None or row.closed:
-            return None
-        owner = await self._claim(code)
-        if not owner:
-            await self._follow(code)
-            row = await asyncio.to_thread(self.store.room, code) or row  # who holds it, now that it is followed
-        state = RoomState(code, RoomSpec.from_json(row.spec))
-        for _seq, entry in await self.load_log(code, 0):
-            state.apply(entry)
-        if state.phase == CLOSED:
-            if not owner and self.link is not None:
-                await self.link.unlisten(room_channel(code))
-            return None
-        room = Room(self, state, row.host_hash, owner=False)
-        if "daily" in row.spec:
-            room.seeds = await self.deal_seeds(row.spec["daily"])
-        elif "ladder" in row.spec:
-            room.seeds = DealSeeds(await self.ladder_secret(), "ladder", code)
-        for entry in await asyncio.to_thread(self.store.chat, code):
-            room.chat.apply(entry)
-        room.owner_node = self.node if owner else row.owner
-        room.creator = row.creator
-        self.rooms[code] = room
-        if owner:
-            room.submit(BecomeOwner())
-        else:
-            self.presence(room)
-        return room
-
-    async def ladder_secret(self) -> bytes:
-        """The server's ladder secret (:mod:`.ladder`: bot tokens, table seeds)."""
-        if self._ladder_secret is None:
-            self._ladder_secret = await asyncio.to_thread(daily_secret, self.store, ladder.SECRET_NAME)
-        return self._ladder_secret
-
-    async def ladder_table(
-        self, body: dict[str, Any], base_url: str, client: str, may_create: Callable[[], bool]
-    ) -> dict[str, Any]:
-        """``POST /api/ladder/join``: the ladder table of ``variant`` at ``players`` seats that
-        the bot ``name`` (proved by its ``token``) should sit at: the one of this process still
-        filling for that setting, or a new one when ``may_create()`` allows the address another
-        room (else :class:`RoomError` ``rate_limited``). The bot then sits with ``hello`` (its
-        token as ``player``, its name as ``name``)."""
-        unknown = set(body) - {"name", "token", "variant", "players"}
-        if unknown:
-            raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
-        name = ladder.check_bot(await self.ladder_secret(), body.get("name"), body.get("token"))
-        if self.banned(client, None):
-            raise RoomError("banned", "you are banned from this server's public rooms")
-        spec = await off_loop(
-            RoomSpec.build,
-            body.get("variant", "classic"),
-            body.get("players", 2),
-            ladder.LADDER_OPTIONS,
-            ladder.LADDER_SETTINGS,
-            False,
-            hosted=False,
-        )
-        key = (spec.variant, spec.players)
-        async with self._play_now_lock:
-            filling = self.ladder_filling.get(key)
-            if filling is not None:
-                code, names = filling
-                room = await self.room(code)  # loaded at its first bot's hello, or now
-                if room is None or room.state.phase != LOBBY or name in names:
-                    filling = None
-            if filling is None:
-                if not may_create():
-                    raise RoomError("rate_limited", "too many new rooms from your address")
-                made = await self._new_room(spec, base_url, client=client, ladder={"setting": list(key)})
-                code, names = made["room"], set()
-            names.add(name)
-            if len(names) < spec.players:
-                self.ladder_filling[key] = (code, names)
-            else:
-                self.ladder_filling.pop(key, None)
-        return {"room": code, "link": f"{base_url}/r/{code}", "websocket": websocket_url(base_url), "name": name}
-
-    async def deal_seeds(self, daily: dict[str, Any]) -> DealSeeds:
-        """The seeds of the deal a daily room plays (its spec's ``daily``: day and deal)."""
-        if self.daily_secret is None:
-            self.daily_secret = await asyncio.to_thread(daily_secret, self.store)
-        return DealSeeds(self.daily_secret, daily["day"], daily["deal"])
-
     async def _claim(self, code: str) -> bool:
         """Take room ``code``'s lease when it is free, run out, or held by a dead process."""
         config = self.config
@@ -586,122 +251,10 @@ class Hub:
             self.store.claim, code, self.node, config.own_url, config.lease_seconds, force=not self.clustered
         )
 
-    async def load_log(self, code: str, after: int) -> list[tuple[int, dict[str, Any]]]:
-        return await asyncio.to_thread(self.store.log, code, after)
-
     async def writer_append(self, job: Append) -> None:
         assert self.writer is not None
         await self.writer.append(job)
 
-    async def link_player(self, code: str, token_hash: str, player_hash: str) -> None:
-        try:
-            await asyncio.to_thread(self.store.link_player, code, token_hash, player_hash)
-        except SQLAlchemyError as exc:
-            raise StorageError(f"the database refused the write: {exc}") from None
-
-    def chat_limit(self, share: float = 1.0) -> RateLimit:
-        return RateLimit(self.config.chat_rate * share, self.config.chat_burst * share)
-
-    def chat_allowed(self, client: str) -> bool:
-        return self._chat_by_address.allow(client)
-
-    def report_allowed(self, client: str) -> bool:
-        return self._reports.allow(client)
-
-    async def keep_report(self, report: dict[str, Any]) -> None:
-        try:
-            await asyncio.to_thread(functools.partial(self.store.add_report, **report))
-        except SQLAlchemyError as exc:
-            raise RoomError("unavailable", "the report could not be kept; try again") from exc
-        self.metrics.reports.inc()
-        log.info("room %s: a player reported a %s", report["room"], report["kind"], extra={"room": report["room"]})
-
-    async def identities(self, code: str) -> dict[str, str]:
-        return await asyncio.to_thread(self.store.room_identities, code)
-
-    async def load_chat(self, code: str) -> list[dict[str, Any]]:
-        return await asyncio.to_thread(self.store.chat, code)
-
-    async def may_list(self, room: Room) -> bool:
-        if room.creator is None:
-            return True
-        return await asyncio.to_thread(self.store.public_rooms_of, room.creator) < self.config.public_rooms
-
-    # ------------------------------------------------------------------ bans
-    def banned(self, client: str, player: str | None) -> bool:
-        """Whether the address ``client`` or the identity (hash) ``player`` is banned now."""
-        now = time.time()
-        if player is not None:
-            until = self.banned_identities.get(player, 0.0)
-            if until is None or until > now:
-                return True
-        if not self.banned_networks:
-            return False
-        try:
-            address = ipaddress.ip_network(client, strict=False)
-        except ValueError:
-            return False
-        return any(
-            (until is None or until > now) and address.version == network.version and address.overlaps(network)
-            for network, until in self.banned_networks
-        )
-
-    async def refresh_bans(self) -> None:
-        """Read the bans in force, and end the connections of banned people in public rooms
-        (their seats stay; a stand-in plays them, as for anyone who left)."""
-        found = await asyncio.to_thread(self.store.bans_list, time.time())
-        identities: dict[str, float | None] = {}
-        networks = []
-        for ban in found:
-            if ban["kind"] == "identity":
-                identities[ban["value"]] = ban["until"]
-            else:
-                with contextlib.suppress(ValueError):
-                    networks.append((ipaddress.ip_network(ban["value"], strict=False), ban["until"]))
-        self.banned_identities, self.banned_networks = identities, networks
-        for peer in list(self.local_peers.values()):
-            room = getattr(peer, "room", None)
-            if room is not None and room.state.public_room and self.banned(peer.client, peer.player):
-                peer.deliver(error("banned", "you are banned from this server's public rooms"))
-                peer.close("banned")
-
-    @staticmethod
-    async def _every(seconds: float, work: Callable[[], Awaitable[None]], what: str) -> None:
-        """Run ``work`` every ``seconds`` until cancelled; a failure is logged, never fatal."""
-        while True:
-            await asyncio.sleep(seconds)
-            try:
-                await work()
-            except Exception:
-                log.exception("%s failed", what)
-
-    def chat_published(self, room: Room, message: dict[str, Any]) -> None:
-        if self.link is not None and room.remote_seats:
-            self.link.send(room_channel(room.code), {"k": "chat", "room": room.code, "m": message})
-
-    def push_key(self) -> VapidKey | None:
-        """The key pair in use, as stored (``None`` before one was made)."""
-        return current_key(self.store)
-
-    def told(self, room: Room, entries: list[dict[str, Any]]) -> None:
-        self.notices.committed(room, entries)
-
-    def looked(self, room: Room) -> None:
-        self.notices.looked(room)
-
-    def dropped(self, room: Room) -> None:
-        if self.rooms.get(room.code) is room:
-            del self.rooms[room.code]
-            self.bots.forget(room.code)
-            asyncio.get_running_loop().create_task(room.stop())
-
-    async def think(self, room: str, act: Callable[[View], Action], view: View) -> Action:
-        return await self.bots.think(room, act, view)
-
-    def think_delay(self, room: str) -> float:
-        return self.bots.delay(room)
-
-    # ------------------------------------------------------------------ the cluster
     def redirect_target(self, row: RoomRow) -> str | None:
         """The websocket address of the live process that owns the room of ``row``, when
         clients can be sent there (another process, with an address of its own); else None."""
@@ -710,26 +263,6 @@ class Hub:
         if not row.owner_url or row.owner_url == self.config.own_url:
             return None  # the processes share one address: serve here, forwarding
         return websocket_url(row.owner_url)
-
-    async def locate(self, code: str, *, redirects: bool, unreachable: str | None = None) -> Room | str | None:
-        """Where a client of room ``code`` is served: the room in this process, the websocket
-        address of the process that owns it (for a client that follows redirects and has not
-        found ``unreachable`` unreachable), or ``None`` when there is no such open room. A room
-        whose owner cannot be reached is taken over here if that owner died."""
-        room = self.rooms.get(code)
-        if room is not None and (room.owner or room.owner_node == self.node):
-            return room
-        if redirects and self.clustered:
-            row = await asyncio.to_thread(self.store.room, code)
-            if row is None or row.closed:
-                return None
-            target = self.redirect_target(row)
-            if target is not None and target != unreachable:
-                self.redirected += 1
-                return target
-            if room is not None and await self._claim(code):
-                await self._take_over(room, row.owner)
-        return room if room is not None else await self.room(code)
 
     async def _take_over(self, room: Room, previous: str | None) -> None:
         """This process holds the lease of ``room``, which it followed: run it from now on."""
@@ -916,7 +449,569 @@ class Hub:
         else:  # an ack or an error: follow the room first, so the client's state is current
             room.submit(RemoteReply(peer, message))
 
-    # ------------------------------------------------------------------ the sweeper
+    def _gauges(self) -> dict[str, Any]:
+        """What the metrics' gauges read at each scrape (:mod:`.metrics`)."""
+        rooms = list(self.rooms.values())
+        return {
+            "rooms": count_rooms((room.state.phase, room.owner) for room in rooms),
+            "games": sum(1 for room in rooms if room.owner and room.state.phase in ("playing", "hand_over")),
+            "websockets": self.connections,
+            "connections": self.open_connections(),
+            "ready": int(self.ready),
+            "push_queue": self.sender.waiting() if self.sender is not None else 0,
+        }
+
+    async def refresh_nodes(self) -> None:
+        """Record this process's address in the cluster's list, and read the others' into
+        :attr:`node_origins` (what the Origin check accepts: a page of one process may use
+        another's websocket, where a redirect sends it). A process unseen for a day is dropped."""
+        now = time.time()
+        await asyncio.to_thread(self.store.announce, self.node, self.config.own_url)
+        await asyncio.to_thread(self.store.forget_node, self.node, before=now - 86400)
+        urls = await asyncio.to_thread(self.store.node_urls, now - 86400)
+        self.node_origins.clear()
+        self.node_origins.update(origin for origin in map(origin_of, urls) if origin is not None)
+
+    async def _sweep_cluster(self, now: float) -> None:
+        """Renew this process's leases and its place in the list of processes; forget followers
+        that went quiet; for each room this process follows: drop it when no client here uses
+        it, take it over when its owner's lease ran out or its owner died, else tell the owner
+        it still follows and send the clients that can go there to it (once nothing of theirs
+        is on its way)."""
+        await self.refresh_nodes()
+        owned = [code for code, room in self.rooms.items() if room.owner]
+        assert self.writer is not None  # in turn with the writes: see :class:`.storage.Writer`
+        held: set[str] = set()
+        for start in range(0, len(owned), RENEW_CHUNK):  # the batches waiting go in between
+            chunk = owned[start : start + RENEW_CHUNK]
+            held |= await self.writer.call(
+                functools.partial(self.store.renew, self.node, chunk, self.config.lease_seconds)
+            )
+        for code in owned:
+            room = self.rooms.get(code)
+            if code not in held and room is not None:
+                await self._step_down(room)
+        quiet = time.monotonic() - self.config.lease_seconds
+        for (code, node), heard in list(self._heard.items()):
+            room = self.rooms.get(code)
+            if room is None or not room.owner or heard < quiet:
+                del self._heard[(code, node)]
+                if room is not None and room.owner and node in room.remote_seats:
+                    room.submit(RemotePresence(node, None, 0))  # that process died or stopped following
+        in_use = {id(getattr(peer, "room", None)) for peer in self.local_peers.values()}
+        for code, room in list(self.rooms.items()):
+            if room.owner:
+                continue
+            if id(room) not in in_use and not room.peers and room.queue.empty():
+                await self._unfollow(room)
+                continue
+            row = await asyncio.to_thread(self.store.room, code)
+            if row is None or row.closed:
+                continue
+            if await self._claim(code):
+                await self._take_over(room, row.owner)
+                continue
+            room.owner_node = row.owner
+            self.presence(room)
+            target = self.redirect_target(row)
+            if target is None or not room.queue.empty():
+                continue
+            for peer in list(room.peers.values()):
+                waiting = getattr(peer, "pending_forward", None) in self._pending  # answered first
+                if getattr(peer, "redirects", False) and getattr(peer, "unreachable", None) != target and not waiting:
+                    send_to_owner(peer, code, target)
+
+    async def _close_stored(self, code: str) -> None:
+        row = await asyncio.to_thread(self.store.room, code)
+        if row is None or row.closed:
+            return
+        with contextlib.suppress(Exception):
+            await self.writer_append(Append(code, row.seq, [{"type": "close", "reason": "idle"}], close=True))
+
+
+class HubModeration(HubOwnership):
+    """What the server allows a client address or identity: chat and report rates, the bans in
+    force (read from the database every ``BANS_EVERY`` seconds), keeping a report."""
+
+    def chat_limit(self, share: float = 1.0) -> RateLimit:
+        return RateLimit(self.config.chat_rate * share, self.config.chat_burst * share)
+
+    def chat_allowed(self, client: str) -> bool:
+        return self._chat_by_address.allow(client)
+
+    def report_allowed(self, client: str) -> bool:
+        return self._reports.allow(client)
+
+    async def keep_report(self, report: dict[str, Any]) -> None:
+        try:
+            await asyncio.to_thread(functools.partial(self.store.add_report, **report))
+        except SQLAlchemyError as exc:
+            raise RoomError("unavailable", "the report could not be kept; try again") from exc
+        self.metrics.reports.inc()
+        log.info("room %s: a player reported a %s", report["room"], report["kind"], extra={"room": report["room"]})
+
+    async def may_list(self, room: Room) -> bool:
+        if room.creator is None:
+            return True
+        return await asyncio.to_thread(self.store.public_rooms_of, room.creator) < self.config.public_rooms
+
+    def banned(self, client: str, player: str | None) -> bool:
+        """Whether the address ``client`` or the identity (hash) ``player`` is banned now."""
+        now = time.time()
+        if player is not None:
+            until = self.banned_identities.get(player, 0.0)
+            if until is None or until > now:
+                return True
+        if not self.banned_networks:
+            return False
+        try:
+            address = ipaddress.ip_network(client, strict=False)
+        except ValueError:
+            return False
+        return any(
+            (until is None or until > now) and address.version == network.version and address.overlaps(network)
+            for network, until in self.banned_networks
+        )
+
+    async def refresh_bans(self) -> None:
+        """Read the bans in force, and end the connections of banned people in public rooms
+        (their seats stay; a stand-in plays them, as for anyone who left)."""
+        found = await asyncio.to_thread(self.store.bans_list, time.time())
+        identities: dict[str, float | None] = {}
+        networks = []
+        for ban in found:
+            if ban["kind"] == "identity":
+                identities[ban["value"]] = ban["until"]
+            else:
+                with contextlib.suppress(ValueError):
+                    networks.append((ipaddress.ip_network(ban["value"], strict=False), ban["until"]))
+        self.banned_identities, self.banned_networks = identities, networks
+        for peer in list(self.local_peers.values()):
+            room = getattr(peer, "room", None)
+            if room is not None and room.state.public_room and self.banned(peer.client, peer.player):
+                peer.deliver(error("banned", "you are banned from this server's public rooms"))
+                peer.close("banned")
+
+
+class HubRooms(HubModeration):
+    """The rooms of this process: loading one (or following it, or redirecting its client to
+    its owner), creating one, the lobby's public rooms and "play now", and what a room reads or
+    writes through the hub (its log, its chat, its seats' identities): the rooms'
+    :class:`~unokit.server.authority.Host`."""
+
+    async def create_room(self, request: dict[str, Any], base_url: str, client: str = "") -> dict[str, Any]:
+        """Create a room from an HTTP request body of the address ``client``, with links under
+        ``base_url`` (where the client reaches this server); ``bots`` seats a bot of each name
+        at its last seats. Raise :class:`RoomError` ``bad_room`` (``bad_bot`` for an unknown
+        bot), and for a public room ``banned`` or ``too_many_rooms`` (``--public-rooms``)."""
+        unknown = set(request) - {"variant", "players", "options", "settings", "public", "bots", "lang"}
+        if unknown:
+            raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
+        spec = await off_loop(
+            RoomSpec.build,
+            request.get("variant", "classic"),
+            request.get("players"),
+            request.get("options"),
+            request.get("settings"),
+            request.get("public", False),
+            request.get("lang", DEFAULT_NAMES_LANG),
+        )
+        bots = request.get("bots", [])
+        if not isinstance(bots, list) or not all(isinstance(bot, str) for bot in bots):
+            raise RoomError("bad_room", "'bots' must be a list of bot names, one per bot seat")
+        if len(bots) > spec.players - 1:
+            raise RoomError("bad_room", f"'bots' may fill at most {spec.players - 1} of the {spec.players} seats")
+        for bot in bots:
+            RoomState.check_bot(bot)
+        if spec.public:
+            await self.check_public_room(client)
+        return await self._new_room(spec, base_url, bots, client)
+
+    async def check_public_room(self, client: str) -> None:
+        """Raise :class:`RoomError` unless the address ``client`` may open one more public
+        room: it is banned (``banned``), or has ``--public-rooms`` open (``too_many_rooms``)."""
+        if self.banned(client, None):
+            raise RoomError("banned", "you are banned from this server's public rooms")
+        if await asyncio.to_thread(self.store.public_rooms_of, client) >= self.config.public_rooms:
+            raise RoomError(
+                "too_many_rooms",
+                f"your address has {self.config.public_rooms} public rooms open, the most it may: close one first",
+                most=self.config.public_rooms,
+            )
+
+    async def new_room(
+        self,
+        spec: RoomSpec,
+        base_url: str,
+        bots: list[str],
+        client: str,
+        daily: dict[str, Any],
+    ) -> dict[str, Any]:
+        """A daily room (:mod:`.daily_api`): ``spec`` with ``bots``, playing the deal ``daily``."""
+        return await self._new_room(spec, base_url, bots, client, daily)
+
+    async def _new_room(
+        self,
+        spec: RoomSpec,
+        base_url: str,
+        bots: list[str] | None = None,
+        client: str = "",
+        daily: dict[str, Any] | None = None,
+        ladder: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """A new room of ``spec`` made by the address ``client``, with links under ``base_url``,
+        ``bots`` seated at its last seats; ``daily`` names the deal a daily room plays,
+        ``ladder`` marks a table of the bot ladder."""
+        host = new_token()
+        listing = RoomState("", spec).listing()
+        listed = None if listing is None else encode(listing)
+        public_json = spec.to_json() if daily is None else {**spec.to_json(), "daily": daily}
+        if ladder is not None:
+            public_json["ladder"] = ladder
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            made = functools.partial(
+                self.store.create_room, code, public_json, token_hash(host), listed, client or None, spec.public
+            )
+            if await asyncio.to_thread(made):
+                break
+        else:
+            raise RoomError("unavailable", "no free room code was found; try again")
+        self.metrics.rooms_created.inc()
+        log.info("room %s: created (%s, %d seats)", code, spec.variant, spec.players, extra={"room": code})
+        if bots:
+            room = await self.room(code)
+            if room is None:
+                raise RoomError("unavailable", "the new room could not be opened; try again")
+            seated: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            room.submit(SeatBots(bots, seated))
+            await seated
+        return {
+            "room": code,
+            "link": f"{base_url}/r/{code}",
+            "websocket": websocket_url(base_url),
+            "host_token": host,
+            "spec": spec.to_json(),
+        }
+
+    async def lobby(self, base_url: str) -> dict[str, list[dict[str, Any]]]:
+        """The public rooms (read from the database, so every process lists the same ones):
+        those ``waiting`` for players (an open seat before a game or after one) and those
+        ``playing``, to watch, with links under ``base_url``. Private rooms are never listed."""
+        since = time.time() - self.config.idle_close_seconds
+        rows = await asyncio.to_thread(self.store.public_rooms, since, LOBBY_LIMIT)
+        waiting, playing = [], []
+        for code, listing in rows:
+            entry = {"room": code, "link": f"{base_url}/r/{code}", **listing}
+            if listing["phase"] in ("playing", "hand_over"):
+                playing.append(entry)
+            elif listing["open_seats"] > 0:
+                waiting.append(entry)
+        return {"waiting": waiting, "playing": playing}
+
+    async def play_now(self, request: dict[str, Any], base_url: str, client: str = "") -> dict[str, Any]:
+        """A public room of the asked variant with an open seat, or a new one (one hand of the
+        variant's rules, :data:`PLAY_NOW_OPTIONS`) that bots fill when nobody else comes within
+        ``play_now_wait`` seconds (it has no host), with links under ``base_url``. The answer
+        is the room's code and link, and ``created``; the client then joins it with ``hello``.
+        A banned address is refused, and one that has ``--public-rooms`` open may only join."""
+        unknown = set(request) - {"variant", "players"}
+        if unknown:
+            raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
+        settings = {"fill_seconds": self.config.play_now_wait}
+        variant, players = request.get("variant", "classic"), request.get("players")
+        spec = await off_loop(RoomSpec.build, variant, players, PLAY_NOW_OPTIONS, settings, True, hosted=False)
+        if self.banned(client, None):
+            raise RoomError("banned", "you are banned from this server's public rooms")
+        async with self._play_now_lock:
+            lobby = await self.lobby(base_url)
+            fits = [
+                room
+                for room in lobby["waiting"]
+                if room["variant"] == spec.variant and ("players" not in request or room["players"] == spec.players)
+            ]
+            if fits:
+                best = min(fits, key=lambda room: room["open_seats"])
+                return {"room": best["room"], "link": best["link"], "created": False}
+            await self.check_public_room(client)
+            created = await self._new_room(spec, base_url, client=client)
+        return {"room": created["room"], "link": created["link"], "created": True}
+
+    async def room(self, code: str) -> Room | None:
+        """The room ``code``, loaded from the database when it is not in memory (``None`` when
+        there is no such open room)."""
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        loading = self._loading.get(code)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self._loading[code] = future
+        try:
+            room = await self._load(code)
+            future.set_result(room)
+        except BaseException as exc:
+            future.set_exception(exc)
+            raise
+        finally:
+            del self._loading[code]
+        return room
+
+    async def _load(self, code: str) -> Room | None:
+        """Load room ``code`` from the database: as its owner when its lease is free (or with
+        SQLite), else as a follower of the process that holds it."""
+        row = await asyncio.to_thread(self.store.room, code)
+        if row is None or row.closed:
+            return None
+        owner = await self._claim(code)
+        if not owner:
+            await self._follow(code)
+            row = await asyncio.to_thread(self.store.room, code) or row  # who holds it, now that it is followed
+        state = RoomState(code, RoomSpec.from_json(row.spec))
+        for _seq, entry in await self.load_log(code, 0):
+            state.apply(entry)
+        if state.phase == CLOSED:
+            if not owner and self.link is not None:
+                await self.link.unlisten(room_channel(code))
+            return None
+        room = Room(self, state, row.host_hash, owner=False)
+        if "daily" in row.spec:
+            room.seeds = await self.deal_seeds(row.spec["daily"])
+        elif "ladder" in row.spec:
+            room.seeds = DealSeeds(await self.ladder_secret(), "ladder", code)
+        for entry in await asyncio.to_thread(self.store.chat, code):
+            room.chat.apply(entry)
+        room.owner_node = self.node if owner else row.owner
+        room.creator = row.creator
+        self.rooms[code] = room
+        if owner:
+            room.submit(BecomeOwner())
+        else:
+            self.presence(room)
+        return room
+
+    async def ladder_secret(self) -> bytes:
+        """The server's ladder secret (:mod:`.ladder`: bot tokens, table seeds)."""
+        if self._ladder_secret is None:
+            self._ladder_secret = await asyncio.to_thread(daily_secret, self.store, ladder.SECRET_NAME)
+        return self._ladder_secret
+
+    async def ladder_table(
+        self, body: dict[str, Any], base_url: str, client: str, may_create: Callable[[], bool]
+    ) -> dict[str, Any]:
+        """``POST /api/ladder/join``: the ladder table of ``variant`` at ``players`` seats that
+        the bot ``name`` (proved by its ``token``) should sit at: the one of this process still
+        filling for that setting, or a new one when ``may_create()`` allows the address another
+        room (else :class:`RoomError` ``rate_limited``). The bot then sits with ``hello`` (its
+        token as ``player``, its name as ``name``)."""
+        unknown = set(body) - {"name", "token", "variant", "players"}
+        if unknown:
+            raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
+        name = ladder.check_bot(await self.ladder_secret(), body.get("name"), body.get("token"))
+        if self.banned(client, None):
+            raise RoomError("banned", "you are banned from this server's public rooms")
+        spec = await off_loop(
+            RoomSpec.build,
+            body.get("variant", "classic"),
+            body.get("players", 2),
+            ladder.LADDER_OPTIONS,
+            ladder.LADDER_SETTINGS,
+            False,
+            hosted=False,
+        )
+        key = (spec.variant, spec.players)
+        async with self._play_now_lock:
+            filling = self.ladder_filling.get(key)
+            if filling is not None:
+                code, names = filling
+                room = await self.room(code)  # loaded at its first bot's hello, or now
+                if room is None or room.state.phase != LOBBY or name in names:
+                    filling = None
+            if filling is None:
+                if not may_create():
+                    raise RoomError("rate_limited", "too many new rooms from your address")
+                made = await self._new_room(spec, base_url, client=client, ladder={"setting": list(key)})
+                code, names = made["room"], set()
+            names.add(name)
+            if len(names) < spec.players:
+                self.ladder_filling[key] = (code, names)
+            else:
+                self.ladder_filling.pop(key, None)
+        return {"room": code, "link": f"{base_url}/r/{code}", "websocket": websocket_url(base_url), "name": name}
+
+    async def deal_seeds(self, daily: dict[str, Any]) -> DealSeeds:
+        """The seeds of the deal a daily room plays (its spec's ``daily``: day and deal)."""
+        if self.daily_secret is None:
+            self.daily_secret = await asyncio.to_thread(daily_secret, self.store)
+        return DealSeeds(self.daily_secret, daily["day"], daily["deal"])
+
+    async def load_log(self, code: str, after: int) -> list[tuple[int, dict[str, Any]]]:
+        return await asyncio.to_thread(self.store.log, code, after)
+
+    async def link_player(self, code: str, token_hash: str, player_hash: str) -> None:
+        try:
+            await asyncio.to_thread(self.store.link_player, code, token_hash, player_hash)
+        except SQLAlchemyError as exc:
+            raise StorageError(f"the database refused the write: {exc}") from None
+
+    async def identities(self, code: str) -> dict[str, str]:
+        return await asyncio.to_thread(self.store.room_identities, code)
+
+    async def load_chat(self, code: str) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(self.store.chat, code)
+
+    def chat_published(self, room: Room, message: dict[str, Any]) -> None:
+        if self.link is not None and room.remote_seats:
+            self.link.send(room_channel(room.code), {"k": "chat", "room": room.code, "m": message})
+
+    def push_key(self) -> VapidKey | None:
+        """The key pair in use, as stored (``None`` before one was made)."""
+        return current_key(self.store)
+
+    def told(self, room: Room, entries: list[dict[str, Any]]) -> None:
+        self.notices.committed(room, entries)
+
+    def looked(self, room: Room) -> None:
+        self.notices.looked(room)
+
+    def dropped(self, room: Room) -> None:
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+            self.bots.forget(room.code)
+            asyncio.get_running_loop().create_task(room.stop())
+
+    async def think(self, room: str, act: Callable[[View], Action], view: View) -> Action:
+        return await self.bots.think(room, act, view)
+
+    def think_delay(self, room: str) -> float:
+        return self.bots.delay(room)
+
+    async def locate(self, code: str, *, redirects: bool, unreachable: str | None = None) -> Room | str | None:
+        """Where a client of room ``code`` is served: the room in this process, the websocket
+        address of the process that owns it (for a client that follows redirects and has not
+        found ``unreachable`` unreachable), or ``None`` when there is no such open room. A room
+        whose owner cannot be reached is taken over here if that owner died."""
+        room = self.rooms.get(code)
+        if room is not None and (room.owner or room.owner_node == self.node):
+            return room
+        if redirects and self.clustered:
+            row = await asyncio.to_thread(self.store.room, code)
+            if row is None or row.closed:
+                return None
+            target = self.redirect_target(row)
+            if target is not None and target != unreachable:
+                self.redirected += 1
+                return target
+            if room is not None and await self._claim(code):
+                await self._take_over(room, row.owner)
+        return room if room is not None else await self.room(code)
+
+
+class Hub(HubRooms):
+    """The rooms of this process and everything they share: storage, writer, cluster link.
+    It is the :class:`~unokit.server.authority.Host` of its rooms. Its jobs are layered, each
+    class on the one before: :class:`HubOwnership` (the state, leases and following),
+    :class:`HubModeration` (rates and bans), :class:`HubRooms` (loading, creating, listing
+    rooms; the rooms' host); here, the life cycle and the sweeper (pruning, the daily deals'
+    notices)."""
+
+    def check_database(self) -> None:
+        """Before serving: take the SQLite lock and make sure the database answers; raise
+        ``RuntimeError`` with a message for people when it does not."""
+        from sqlalchemy import text
+        from sqlalchemy.exc import SQLAlchemyError
+
+        if not self.clustered and self._lock_file is None:
+            self._lock_sqlite()
+        try:
+            with self.store.engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+        except SQLAlchemyError as exc:
+            original = getattr(exc, "orig", None)
+            reason = str(original if original is not None else exc).strip().splitlines()[0]
+            raise RuntimeError(f"cannot open the database {self.config.database.split('@')[-1]}: {reason}") from None
+
+    async def start(self) -> None:
+        if not self.clustered and self._lock_file is None:
+            self._lock_sqlite()
+        await asyncio.to_thread(migrate, self.store.engine)
+        self.writer = Writer(self.store, self.metrics.commit_latency.observe)
+        if self.clustered:
+            self.link = Link(libpq_url(sqlalchemy_url(self.config.database)), self.node, self._on_notify)
+            await self.link.start()
+            if self.config.public_url and not self.config.node_url:
+                log.warning(
+                    "no --node-url: the other processes cannot send this process's clients to it "
+                    "(they serve them by forwarding); with several processes, give each its own --node-url"
+                )
+            await self.refresh_nodes()
+        await self.refresh_bans()
+        if self.sender is not None:
+            await asyncio.to_thread(ensure_key, self.store)  # the first start makes the key pair
+            self.sender.start()
+        period = self.config.lease_seconds / 3 if self.clustered else self.config.sweep_seconds
+        sweeper = self._every(min(period, self.config.sweep_seconds), self._sweep, "the sweep")
+        self._tasks.append(asyncio.create_task(sweeper, name="unokit-sweep"))
+        bans = self._every(BANS_EVERY, self.refresh_bans, "reading the bans")
+        self._tasks.append(asyncio.create_task(bans, name="unokit-bans"))
+        self.ready = True
+
+    async def stop(self) -> None:
+        self.ready = False
+        self.stopping = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for room in list(self.rooms.values()):
+            await room.stop()
+        self.bots.shutdown()
+        if self.sender is not None:
+            await asyncio.to_thread(self.sender.stop)
+        if self.writer is not None:
+            await asyncio.to_thread(self.writer.stop)
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self.store.release, self.node)
+        if self.clustered:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.store.forget_node, self.node)
+        if self.link is not None:
+            await self.link.stop()
+        self.store.close()
+        if self._lock_file is not None:
+            self._lock_file.close()
+
+    def _lock_sqlite(self) -> None:
+        database = make_url(sqlalchemy_url(self.config.database)).database
+        if not database or database == ":memory:":
+            return
+        path = Path(database).expanduser()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path.with_name(path.name + ".lock"), "w")  # noqa: SIM115 - held while serving
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise RuntimeError(
+                f"another unokit server is using {path}; SQLite serves one process "
+                "(use --database postgresql://... for several)"
+            ) from None
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self._lock_file = handle
+
+    @staticmethod
+    async def _every(seconds: float, work: Callable[[], Awaitable[None]], what: str) -> None:
+        """Run ``work`` every ``seconds`` until cancelled; a failure is logged, never fatal."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await work()
+            except Exception:
+                log.exception("%s failed", what)
+
     async def _sweep(self) -> None:
         now = time.time()
         if self.clustered:
@@ -1007,91 +1102,12 @@ class Hub:
             )
         return pruned
 
-    def _gauges(self) -> dict[str, Any]:
-        """What the metrics' gauges read at each scrape (:mod:`.metrics`)."""
-        rooms = list(self.rooms.values())
-        return {
-            "rooms": count_rooms((room.state.phase, room.owner) for room in rooms),
-            "games": sum(1 for room in rooms if room.owner and room.state.phase in ("playing", "hand_over")),
-            "websockets": self.connections,
-            "connections": self.open_connections(),
-            "ready": int(self.ready),
-            "push_queue": self.sender.waiting() if self.sender is not None else 0,
-        }
-
-    async def refresh_nodes(self) -> None:
-        """Record this process's address in the cluster's list, and read the others' into
-        :attr:`node_origins` (what the Origin check accepts: a page of one process may use
-        another's websocket, where a redirect sends it). A process unseen for a day is dropped."""
-        now = time.time()
-        await asyncio.to_thread(self.store.announce, self.node, self.config.own_url)
-        await asyncio.to_thread(self.store.forget_node, self.node, before=now - 86400)
-        urls = await asyncio.to_thread(self.store.node_urls, now - 86400)
-        self.node_origins.clear()
-        self.node_origins.update(origin for origin in map(origin_of, urls) if origin is not None)
-
-    async def _sweep_cluster(self, now: float) -> None:
-        """Renew this process's leases and its place in the list of processes; forget followers
-        that went quiet; for each room this process follows: drop it when no client here uses
-        it, take it over when its owner's lease ran out or its owner died, else tell the owner
-        it still follows and send the clients that can go there to it (once nothing of theirs
-        is on its way)."""
-        await self.refresh_nodes()
-        owned = [code for code, room in self.rooms.items() if room.owner]
-        assert self.writer is not None  # in turn with the writes: see :class:`.storage.Writer`
-        held: set[str] = set()
-        for start in range(0, len(owned), RENEW_CHUNK):  # the batches waiting go in between
-            chunk = owned[start : start + RENEW_CHUNK]
-            held |= await self.writer.call(
-                functools.partial(self.store.renew, self.node, chunk, self.config.lease_seconds)
-            )
-        for code in owned:
-            room = self.rooms.get(code)
-            if code not in held and room is not None:
-                await self._step_down(room)
-        quiet = time.monotonic() - self.config.lease_seconds
-        for (code, node), heard in list(self._heard.items()):
-            room = self.rooms.get(code)
-            if room is None or not room.owner or heard < quiet:
-                del self._heard[(code, node)]
-                if room is not None and room.owner and node in room.remote_seats:
-                    room.submit(RemotePresence(node, None, 0))  # that process died or stopped following
-        in_use = {id(getattr(peer, "room", None)) for peer in self.local_peers.values()}
-        for code, room in list(self.rooms.items()):
-            if room.owner:
-                continue
-            if id(room) not in in_use and not room.peers and room.queue.empty():
-                await self._unfollow(room)
-                continue
-            row = await asyncio.to_thread(self.store.room, code)
-            if row is None or row.closed:
-                continue
-            if await self._claim(code):
-                await self._take_over(room, row.owner)
-                continue
-            room.owner_node = row.owner
-            self.presence(room)
-            target = self.redirect_target(row)
-            if target is None or not room.queue.empty():
-                continue
-            for peer in list(room.peers.values()):
-                waiting = getattr(peer, "pending_forward", None) in self._pending  # answered first
-                if getattr(peer, "redirects", False) and getattr(peer, "unreachable", None) != target and not waiting:
-                    send_to_owner(peer, code, target)
-
-    async def _close_stored(self, code: str) -> None:
-        row = await asyncio.to_thread(self.store.room, code)
-        if row is None or row.closed:
-            return
-        with contextlib.suppress(Exception):
-            await self.writer_append(Append(code, row.seq, [{"type": "close", "reason": "idle"}], close=True))
-
 
 class RemotePeer(RemoteMarker):
     """A client of another process, as the owner of its room sees it: replies go back over
     the notification channel, to be delivered by that process."""
 
-    def __init__(self, hub: Hub, node: str, conn_id: str, seat: int | None, name: str | None = None) -> None:
+    def __init__(self, hub: HubOwnership, node: str, conn_id: str, seat: int | None, name: str | None = None) -> None:
         self.hub = hub
         self.node = node
         self.conn_id = conn_id

@@ -457,8 +457,10 @@ def _held(job: Append) -> str:
     return "" if job.owner is None else ", or another process holds its lease"
 
 
-class Store:
-    """Synchronous access to the database (run from worker threads, never the event loop)."""
+class Database:
+    """Synchronous access to the database (run from worker threads, never the event loop): its
+    engine and transactions on it. Each part of :class:`Store` below works on one job's tables
+    through it."""
 
     def __init__(self, url: str, *, synchronous: str = "NORMAL") -> None:
         self.url = url
@@ -478,7 +480,10 @@ class Store:
         with self.engine.begin() as connection:
             yield connection
 
-    # ------------------------------------------------------------------ rooms
+
+class RoomRows(Database):
+    """Rooms (their rows, logs, finished games' records and chat) and the lobby's listing."""
+
     def create_room(
         self,
         code: str,
@@ -584,7 +589,11 @@ class Store:
             )
         return int(count or 0)
 
-    # ------------------------------------------------------------------ players
+
+class PlayerRows(Database):
+    """Players' identities: the games each played, forgetting them, and the room's records'
+    numbers."""
+
     def player_games(self, player: str, limit: int) -> list[dict[str, Any]]:
         """The finished games of the identity whose hash is ``player`` (newest first) whose
         records are still kept; seen now (its retention starts again)."""
@@ -645,7 +654,10 @@ class Store:
             rows = c.execute(select(records.c.game_no).where(records.c.room == code).order_by(records.c.game_no)).all()
         return [row.game_no for row in rows]
 
-    # ------------------------------------------------------------------ upkeep
+
+class ModerationRows(Database):
+    """Upkeep (pruning old rows), moderation (reports and bans) and the admin's lists."""
+
     def prune(
         self,
         rooms_before: float,
@@ -815,20 +827,10 @@ class Store:
                 "records": int(c.scalar(select(func.count()).select_from(records)) or 0),
             }
 
-    def close_unserved(self, code: str, reason: str) -> bool:
-        """Close room ``code`` from outside the server (``unokit admin`` on the database): only
-        when no process serves it (its lease ran out), by appending its ``close`` entry; False
-        when it is closed or missing. Raise :class:`StorageError` when a process serves it."""
-        row = self.room(code)
-        if row is None or row.closed:
-            return False
-        if row.owner is not None and row.lease_until > time.time():
-            raise StorageError(f"room {code} is being served by a process: close it through that server")
-        with self.begin() as c:
-            self._write_one(c, Append(code, row.seq, [{"type": "close", "reason": reason}], close=True))
-        return True
 
-    # ------------------------------------------------------------------ the cluster's processes
+class ClusterRows(Database):
+    """The cluster's processes (who is alive, where) and the rooms' leases."""
+
     def announce(self, node: str, url: str) -> None:
         """Record that process ``node`` is alive and reached at ``url``."""
         with self.begin() as c:
@@ -849,7 +851,6 @@ class Store:
             else:
                 c.execute(delete(nodes).where(nodes.c.seen < before))
 
-    # ------------------------------------------------------------------ leases
     def claim(self, code: str, owner: str, owner_url: str, ttl: float, *, force: bool = False) -> bool:
         """Take or renew the lease of room ``code`` for ``owner``: succeeds when the lease is
         free, expired or already ``owner``'s, or (PostgreSQL) when the process that holds it
@@ -907,7 +908,11 @@ class Store:
             ).all()
         return [row.code for row in rows]
 
-    # ------------------------------------------------------------------ writes
+
+class WriteRows(Database):
+    """Appending to rooms' logs (one room, or many in one statement), and linking a seat's
+    token to a player's identity."""
+
     def write(self, c: Connection, job: Append) -> None:
         """Append ``job`` inside transaction ``c``; raise :class:`StorageError` when the room
         has moved on (another process wrote that step) or is gone."""
@@ -1059,6 +1064,24 @@ class Store:
         c.execute(insert(room_players).values(room=room, token_hash=token, player=player))
         if c.execute(update(players).where(players.c.player == player).values(last_seen=now)).rowcount == 0:
             c.execute(insert(players).values(player=player, created_at=now, last_seen=now))
+
+
+class Store(RoomRows, PlayerRows, ModerationRows, ClusterRows, WriteRows):
+    """Synchronous access to the database (run from worker threads, never the event loop): every
+    part's rows on one engine."""
+
+    def close_unserved(self, code: str, reason: str) -> bool:
+        """Close room ``code`` from outside the server (``unokit admin`` on the database): only
+        when no process serves it (its lease ran out), by appending its ``close`` entry; False
+        when it is closed or missing. Raise :class:`StorageError` when a process serves it."""
+        row = self.room(code)
+        if row is None or row.closed:
+            return False
+        if row.owner is not None and row.lease_until > time.time():
+            raise StorageError(f"room {code} is being served by a process: close it through that server")
+        with self.begin() as c:
+            self._write_one(c, Append(code, row.seq, [{"type": "close", "reason": reason}], close=True))
+        return True
 
 
 T = TypeVar("T")

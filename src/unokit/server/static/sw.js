@@ -106,7 +106,8 @@ self.addEventListener("push", (event) => {
     renotify: true,
     icon: "/static/icons/icon-192.png",
     badge: "/static/icons/icon-192.png",
-    data: { url: path, room: path && path.startsWith("/r/") ? path.slice(3) : null, kind: typeof data.kind === "string" ? data.kind : null },
+    data: { url: path, room: path && path.startsWith("/r/") ? path.slice(3) : null,
+      kind: typeof data.kind === "string" ? data.kind : null },
   };
   event.waitUntil(self.registration.showNotification(title, options));
 });

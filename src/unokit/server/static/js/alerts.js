@@ -14,7 +14,8 @@ function stop() {
     document.title = original;
   }
   if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-    navigator.serviceWorker.ready.then((reg) => reg.getNotifications({ tag: "unokit-turn" })).then((list) => list.forEach((n) => n.close()), () => {});
+    navigator.serviceWorker.ready.then((reg) => reg.getNotifications({ tag: "unokit-turn" })).then((list) => list.forEach((n) => n.close()),
+      () => {});
   }
 }
 

@@ -20,7 +20,8 @@ let urgentBox = null;
  */
 function regions() {
   if (!politeBox || !politeBox.isConnected) {
-    politeBox = h("div#announce-polite.sr-only", { role: "log", "aria-live": "polite", "aria-relevant": "additions", "data-region": "announce" });
+    politeBox = h("div#announce-polite.sr-only",
+      { role: "log", "aria-live": "polite", "aria-relevant": "additions", "data-region": "announce" });
     document.body.append(politeBox);
   }
   if (!urgentBox || !urgentBox.isConnected) {

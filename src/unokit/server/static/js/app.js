@@ -23,7 +23,7 @@ import { leaderboardPage, ratingsPanel } from "./ratings.js";
 import { replayPage } from "./replay.js";
 import { launcherPage, sheetPage } from "./tools.js";
 
-const app = document.getElementById("app");
+const app = /** @type {HTMLElement} */ (document.getElementById("app"));
 let current = null; // the page's clean-up function
 let retry = null;
 let languageReady = false;
@@ -52,8 +52,8 @@ async function setUpPage(catalog) {
   await loadLanguage(pickLanguage(catalog.languages, [PSEUDO]));
   languageReady = true;
   translateStatic();
-  clear(document.getElementById("language-box")).append(languageSwitcher(catalog.languages));
-  document.getElementById("sound-slot").append(soundControl());
+  clear(/** @type {HTMLElement} */ (document.getElementById("language-box"))).append(languageSwitcher(catalog.languages));
+  /** @type {HTMLElement} */ (document.getElementById("sound-slot")).append(soundControl());
 }
 
 async function route() {
@@ -120,7 +120,7 @@ document.addEventListener("keydown", (event) => {
   const found = tableCommand(event, currentCatalog().keys);
   if (!found) return;
   if (found.command === "mute") toggleMute();
-  else if (found.command === "help") document.querySelector(".tool[data-command='help']")?.click();
+  else if (found.command === "help") document.querySelector(/** @type {"button"} */ (".tool[data-command='help']"))?.click();
 });
 window.addEventListener("hashchange", route);
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").then(() => syncPush()).catch(() => {});

@@ -35,9 +35,14 @@ const HAIR_STYLES = [
 
 const EYES = [
   () => [el("circle", { cx: 16, cy: 20, r: 1.5, fill: "#1b1b1b" }), el("circle", { cx: 24, cy: 20, r: 1.5, fill: "#1b1b1b" })],
-  () => [el("path", { d: "M14.2 20.5 Q16 18.6 17.8 20.5", stroke: "#1b1b1b", "stroke-width": 1.3, fill: "none", "stroke-linecap": "round" }), el("path", { d: "M22.2 20.5 Q24 18.6 25.8 20.5", stroke: "#1b1b1b", "stroke-width": 1.3, fill: "none", "stroke-linecap": "round" })],
-  () => [el("ellipse", { cx: 16, cy: 20, rx: 1.3, ry: 1.9, fill: "#1b1b1b" }), el("ellipse", { cx: 24, cy: 20, rx: 1.3, ry: 1.9, fill: "#1b1b1b" })],
-  () => [el("rect", { x: 12.5, y: 17.5, width: 7, height: 5, rx: 2, fill: "none", stroke: "#1b1b1b", "stroke-width": 1.1 }), el("rect", { x: 20.5, y: 17.5, width: 7, height: 5, rx: 2, fill: "none", stroke: "#1b1b1b", "stroke-width": 1.1 }), el("circle", { cx: 16, cy: 20, r: 1.1, fill: "#1b1b1b" }), el("circle", { cx: 24, cy: 20, r: 1.1, fill: "#1b1b1b" })],
+  () => [el("path",
+      { d: "M14.2 20.5 Q16 18.6 17.8 20.5", stroke: "#1b1b1b", "stroke-width": 1.3, fill: "none", "stroke-linecap": "round" }),
+    el("path", { d: "M22.2 20.5 Q24 18.6 25.8 20.5", stroke: "#1b1b1b", "stroke-width": 1.3, fill: "none", "stroke-linecap": "round" })],
+  () => [el("ellipse", { cx: 16, cy: 20, rx: 1.3, ry: 1.9, fill: "#1b1b1b" }),
+    el("ellipse", { cx: 24, cy: 20, rx: 1.3, ry: 1.9, fill: "#1b1b1b" })],
+  () => [el("rect", { x: 12.5, y: 17.5, width: 7, height: 5, rx: 2, fill: "none", stroke: "#1b1b1b", "stroke-width": 1.1 }),
+    el("rect", { x: 20.5, y: 17.5, width: 7, height: 5, rx: 2, fill: "none", stroke: "#1b1b1b", "stroke-width": 1.1 }),
+    el("circle", { cx: 16, cy: 20, r: 1.1, fill: "#1b1b1b" }), el("circle", { cx: 24, cy: 20, r: 1.1, fill: "#1b1b1b" })],
 ];
 
 const MOUTHS = [

@@ -113,9 +113,16 @@ export function faceValueOrder(face, sideColors) {
   return kindInfo(kind).index * 100 + c;
 }
 
+/**
+ * An SVG element.
+ * @param {string} name
+ * @param {Record<string, string | number>} [attrs]
+ * @param {string | null} [text]
+ * @returns {SVGElement}
+ */
 function el(name, attrs = {}, text = null) {
   const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
   if (text !== null) node.textContent = text;
   return node;
 }
@@ -123,9 +130,11 @@ function el(name, attrs = {}, text = null) {
 /** The colour-blind symbol as an SVG shape centred at (x, y) with radius r. */
 export function symbolShape(symbol, x, y, r, cls) {
   if (symbol === "circle") return el("circle", { cx: x, cy: y, r, class: cls });
-  if (symbol === "square") return el("rect", { x: x - r * 0.82, y: y - r * 0.82, width: r * 1.64, height: r * 1.64, rx: r * 0.12, class: cls });
+  if (symbol === "square") return el("rect",
+    { x: x - r * 0.82, y: y - r * 0.82, width: r * 1.64, height: r * 1.64, rx: r * 0.12, class: cls });
   if (symbol === "diamond") return el("polygon", { points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}`, class: cls });
-  if (symbol === "triangle") return el("polygon", { points: `${x},${y - r} ${x + r * 1.05},${y + r * 0.8} ${x - r * 1.05},${y + r * 0.8}`, class: cls });
+  if (symbol === "triangle") return el("polygon",
+    { points: `${x},${y - r} ${x + r * 1.05},${y + r * 0.8} ${x - r * 1.05},${y + r * 0.8}`, class: cls });
   if (symbol === "four") return fourMarks(x, y, r, cls);
   return el("polygon", { points: star(x, y, r, 5, 0.45), class: cls });
 }
@@ -159,7 +168,13 @@ function star(x, y, r, spikes = 5, inner = 0.45) {
 }
 
 /** The four symbols of a side in their colours, as a 2x2 tile centred at (x, y): the mark of a
- * wild card, and of unokit itself. */
+ * wild card, and of unokit itself.
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string[]} colors
+ * @param {Record<string, string> | null} [marks]
+ */
 function fourSymbols(x, y, size, colors, marks = null) {
   const g = el("g", { class: "four" });
   const step = size / 2;
@@ -181,7 +196,8 @@ function path(d, extra = {}) {
 }
 
 const ICONS = {
-  skip: () => [el("circle", { cx: 0, cy: 0, r: 0.72, ...STROKE, "stroke-width": 0.2 }), path("M -0.5 0.5 L 0.5 -0.5", { "stroke-width": 0.2 })],
+  skip: () => [el("circle", { cx: 0, cy: 0, r: 0.72, ...STROKE, "stroke-width": 0.2 }),
+    path("M -0.5 0.5 L 0.5 -0.5", { "stroke-width": 0.2 })],
   skip_everyone: () => [
     el("circle", { cx: -0.3, cy: -0.18, r: 0.52, ...STROKE, "stroke-width": 0.15 }),
     path("M -0.66 0.18 L 0.06 -0.54", { "stroke-width": 0.15 }),
@@ -230,14 +246,18 @@ const ICONS = {
     path("M -0.88 0.42 Q -0.55 0 -0.22 0.42 M -0.34 0.3 Q 0 -0.14 0.34 0.3 M 0.22 0.42 Q 0.55 0 0.88 0.42", { "stroke-width": 0.15 }),
   ],
   burst: () => [el("polygon", { points: star(0, 0, 0.85, 8, 0.5), class: "ink-fill" })],
-  shield: () => [path("M 0 -0.8 L 0.7 -0.5 L 0.55 0.3 Q 0.3 0.7 0 0.85 Q -0.3 0.7 -0.55 0.3 L -0.7 -0.5 Z", { "stroke-width": 0.14 }), path("M -0.3 0 L 0 0.3 L 0.35 -0.3", { "stroke-width": 0.14 })],
+  shield: () => [path("M 0 -0.8 L 0.7 -0.5 L 0.55 0.3 Q 0.3 0.7 0 0.85 Q -0.3 0.7 -0.55 0.3 L -0.7 -0.5 Z", { "stroke-width": 0.14 }),
+    path("M -0.3 0 L 0 0.3 L 0.35 -0.3", { "stroke-width": 0.14 })],
   spikes: () => [el("polygon", { points: "-0.8,-0.6 -0.4,-0.2 0,-0.8 0.4,-0.2 0.8,-0.6 0.5,0.7 -0.5,0.7", class: "ink-fill" })],
   star: () => [el("polygon", { points: star(0, 0, 0.85, 5, 0.45), class: "ink-fill" })],
-  mask: () => [path("M -0.85 -0.2 Q 0 -0.6 0.85 -0.2 Q 0.8 0.45 0.3 0.45 Q 0 0.1 -0.3 0.45 Q -0.8 0.45 -0.85 -0.2 Z", { "stroke-width": 0.13 }), el("circle", { cx: -0.38, cy: 0, r: 0.13, class: "ink-fill" }), el("circle", { cx: 0.38, cy: 0, r: 0.13, class: "ink-fill" })],
+  mask: () => [path("M -0.85 -0.2 Q 0 -0.6 0.85 -0.2 Q 0.8 0.45 0.3 0.45 Q 0 0.1 -0.3 0.45 Q -0.8 0.45 -0.85 -0.2 Z",
+      { "stroke-width": 0.13 }),
+    el("circle", { cx: -0.38, cy: 0, r: 0.13, class: "ink-fill" }), el("circle", { cx: 0.38, cy: 0, r: 0.13, class: "ink-fill" })],
   bolt: () => [el("polygon", { points: "0.15,-0.9 -0.55,0.1 -0.05,0.1 -0.2,0.9 0.55,-0.15 0.05,-0.15", class: "ink-fill" })],
   waffle: () => [
     el("circle", { cx: 0, cy: 0, r: 0.78, ...STROKE, "stroke-width": 0.13 }),
-    path("M -0.28 -0.72 L -0.28 0.72 M 0.28 -0.72 L 0.28 0.72 M -0.72 -0.28 L 0.72 -0.28 M -0.72 0.28 L 0.72 0.28", { "stroke-width": 0.1 }),
+    path("M -0.28 -0.72 L -0.28 0.72 M 0.28 -0.72 L 0.28 0.72 M -0.72 -0.28 L 0.72 -0.28 M -0.72 0.28 L 0.72 0.28",
+      { "stroke-width": 0.1 }),
   ],
 };
 
@@ -427,8 +447,11 @@ export function logoSvg(cls = "logo") {
   return svg;
 }
 
-/** A card as an element with its accessible name (a <div role="img">, or the given tag). The
- * printed name shows on hover (title) and on a long press (see table.js). */
+/**
+ * A card as an element with its accessible name (a <div role="img">, or the given tag). The
+ * printed name shows on hover (title) and on a long press (see table.js).
+ * @returns {HTMLElement}
+ */
 export function cardNode(face, side, sideColors, { tag = "div", extraLabel = "", small = false } = {}) {
   const node = document.createElement(tag);
   node.className = `card${small ? " small" : ""}${side === 1 ? " dark-side" : ""}`;

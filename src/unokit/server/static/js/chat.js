@@ -68,7 +68,8 @@ export class ChatPanel {
     this.log = h("ol.chat-log", { "aria-live": "polite", "aria-label": t("chat.messages") });
     this.note = h("p.chat-note", { role: "alert" });
     this.note.hidden = true;
-    this.input = h("input#chat-text", { type: "text", name: "text", maxlength: "280", autocomplete: "off", "aria-describedby": "chat-hint" });
+    this.input = h("input#chat-text",
+      { type: "text", name: "text", maxlength: "280", autocomplete: "off", "aria-describedby": "chat-hint" });
     const form = h("form.chat-form", {},
       h("label.visually-hidden", { for: "chat-text" }, t("chat.message")),
       this.input,
@@ -87,7 +88,8 @@ export class ChatPanel {
         localStorage.setItem(`unokit.chat.hide.${channel}`, box.checked ? "0" : "1");
         this.element.classList.toggle(`hide-${channel}`, !box.checked);
       });
-      return h("span.check", {}, box, h("label", { for: `chat-show-${channel}` }, channel === "players" ? t("chat.players") : t("chat.spectators")));
+      return h("span.check", {}, box,
+        h("label", { for: `chat-show-${channel}` }, channel === "players" ? t("chat.players") : t("chat.spectators")));
     }));
     this.people = h("details.chat-people", {}, h("summary", {}, t("chat.people")));
     this.mutedList = h("p.chat-muted");
@@ -130,7 +132,7 @@ export class ChatPanel {
   /** The count of unread lines on every button that opens the drawer holding the chat. */
   showUnread() {
     for (const button of document.querySelectorAll("[data-toggles='drawer']")) {
-      let badge = button.querySelector(".chat-unread");
+      let badge = /** @type {HTMLElement | null} */ (button.querySelector(".chat-unread"));
       if (!this.unread) {
         if (badge) badge.remove();
         continue;
@@ -208,7 +210,8 @@ export class ChatPanel {
 
   /** Report something (`fields` as RoomConnection.report takes them); the note says how it went. */
   report(fields) {
-    const sent = this.conn.report(fields, (msg) => this.say(msg.type === "error" ? errorText(msg) : t("chat.reported"), msg.type !== "error"));
+    const sent = this.conn.report(fields,
+      (msg) => this.say(msg.type === "error" ? errorText(msg) : t("chat.reported"), msg.type !== "error"));
     if (!sent) this.say(t("net.lost", { seconds: 1 }));
   }
 
@@ -217,10 +220,15 @@ export class ChatPanel {
   personActions(from, name, about) {
     const muted = this.isMuted(from);
     return [
-      h("button.chat-mute", { type: "button", dataset: { verb: muted ? "unmute-for-me" : "mute-for-me", from }, onclick: () => this.setMuted(from, name, !muted) },
+      h("button.chat-mute",
+        { type: "button", dataset: { verb: muted ? "unmute-for-me" : "mute-for-me", from },
+        onclick: () => this.setMuted(from, name, !muted) },
         muted ? t("chat.unmute_for_me", { name }) : t("chat.mute_for_me", { name })),
-      h("button.chat-report", { type: "button", dataset: { verb: "report-name" }, onclick: () => this.report({ about: "name", ...about }) }, t("chat.report_name", { name })),
-      h("button.chat-report", { type: "button", dataset: { verb: "report-conduct" }, onclick: () => this.report({ about: "conduct", ...about }) }, t("chat.report_conduct", { name })),
+      h("button.chat-report", { type: "button", dataset: { verb: "report-name" }, onclick: () => this.report({ about: "name", ...about }) },
+        t("chat.report_name", { name })),
+      h("button.chat-report",
+        { type: "button", dataset: { verb: "report-conduct" }, onclick: () => this.report({ about: "conduct", ...about }) },
+        t("chat.report_conduct", { name })),
     ];
   }
 
@@ -234,12 +242,15 @@ export class ChatPanel {
     const list = h("ul.chat-people-list");
     for (const seat of room.seats) {
       if (seat.kind !== "human" || !seat.from || seat.seat === this.conn.seat) continue;
-      list.append(h("li", { dataset: { seat: String(seat.seat) } }, h("span.chat-who", {}, seat.name || ""), " ", ...this.personActions(seat.from, seat.name, { seat: seat.seat })));
+      list.append(h("li", { dataset: { seat: String(seat.seat) } }, h("span.chat-who", {}, seat.name || ""), " ",
+        ...this.personActions(seat.from, seat.name, { seat: seat.seat })));
     }
     this.people.append(list.childNodes.length ? list : h("p.hint", {}, t("chat.nobody_else")));
     if (room.hosted === false && this.conn.seat !== null && this.conn.seat !== undefined) {
       const quiet = Boolean(room.spectators_muted);
-      this.people.append(h("button.chat-quiet", { type: "button", dataset: { verb: quiet ? "let-spectators-talk" : "quiet-spectators" }, onclick: () => this.conn.quiet(!quiet, (msg) => { if (msg.type === "error") this.error(msg); }) },
+      this.people.append(h("button.chat-quiet",
+        { type: "button", dataset: { verb: quiet ? "let-spectators-talk" : "quiet-spectators" },
+        onclick: () => this.conn.quiet(!quiet, (msg) => { if (msg.type === "error") this.error(msg); }) },
         quiet ? t("chat.let_spectators_talk") : t("chat.quiet_spectators")));
     }
     const muted = memory.muted(this.conn.code);
@@ -248,7 +259,10 @@ export class ChatPanel {
     if (!this.mutedList.hidden) {
       this.mutedList.append(t("chat.muted_for_you"), " ");
       for (const [from, name] of Object.entries(muted)) {
-        this.mutedList.append(h("button.chat-unmute", { type: "button", dataset: { from }, onclick: () => this.setMuted(from, name, false) }, t("chat.unmute_for_me", { name: name || t("chat.a_spectator") })), " ");
+        this.mutedList.append(h("button.chat-unmute",
+            { type: "button", dataset: { from }, onclick: () => this.setMuted(from, name, false) },
+            t("chat.unmute_for_me", { name: name || t("chat.a_spectator") })),
+          " ");
       }
     }
   }
@@ -262,9 +276,13 @@ export class ChatPanel {
       // Another person's name opens the line's menu (mute them for me, report), under the line.
       const others = Boolean(message.from) && message.from !== this.conn.from;
       const name = others
-        ? h("button.chat-who", { type: "button", "aria-expanded": String(this.openMenu === message.n), "aria-label": t("chat.more", { name: who }), title: t("chat.more", { name: who }), onclick: () => this.toggleMenu(message.n) }, who)
+        ? h("button.chat-who",
+          { type: "button", "aria-expanded": String(this.openMenu === message.n), "aria-label": t("chat.more", { name: who }),
+            title: t("chat.more", { name: who }), onclick: () => this.toggleMenu(message.n) },
+          who)
         : h("span.chat-who", {}, who);
-      const line = h(`li.chat-line.from-${message.channel}`, { dataset: { n: String(message.n), seat: message.seat === null ? "" : String(message.seat) } },
+      const line = h(`li.chat-line.from-${message.channel}`,
+        { dataset: { n: String(message.n), seat: message.seat === null ? "" : String(message.seat) } },
         name, channel, ": ");
       if (message.reaction) {
         const reaction = REACTIONS[message.reaction] || { glyph: "" };
@@ -282,7 +300,7 @@ export class ChatPanel {
   toggleMenu(n) {
     this.openMenu = this.openMenu === n ? null : n;
     this.render();
-    const first = this.log.querySelector(".chat-menu button");
+    const first = /** @type {HTMLElement | null} */ (this.log.querySelector(".chat-menu button"));
     if (first) first.focus();
   }
 
@@ -292,10 +310,14 @@ export class ChatPanel {
     const about = message.seat === null ? { from: message.from } : { seat: message.seat };
     const done = () => { this.openMenu = null; };
     const actions = [
-      h("button.chat-report", { type: "button", dataset: { verb: "report-line" }, onclick: () => { done(); this.report({ about: "chat", message: message.n }); this.render(); } }, t("chat.report_line")),
+      h("button.chat-report",
+        { type: "button", dataset: { verb: "report-line" },
+          onclick: () => { done(); this.report({ about: "chat", message: message.n }); this.render(); } },
+        t("chat.report_line")),
       ...this.personActions(message.from, who, about),
     ];
-    return h("li.chat-menu", { role: "group", "aria-label": t("chat.more", { name: who }), dataset: { for: String(message.n) } }, ...actions);
+    return h("li.chat-menu", { role: "group", "aria-label": t("chat.more", { name: who }), dataset: { for: String(message.n) } },
+      ...actions);
   }
 
   /** Show a reaction for a moment over its sender's seat (or over the chat for a spectator). */
@@ -303,12 +325,14 @@ export class ChatPanel {
     const reaction = REACTIONS[message.reaction];
     if (!reaction || this.isMuted(message.from)) return;
     const seatNode = message.seat === null ? null
-      : document.querySelector(`.table-root .seat[data-seat="${message.seat}"]`) || document.querySelector(`[data-seat-box="${message.seat}"]`);
+      : document.querySelector(`.table-root .seat[data-seat="${message.seat}"]`)
+        || document.querySelector(`[data-seat-box="${message.seat}"]`);
     const anchor = seatNode || this.element;
     const box = anchor.getBoundingClientRect();
     const bubble = h("div.reaction-float", { role: "status", dataset: { seat: message.seat === null ? "" : String(message.seat) } },
       h("span.reaction-glyph", { "aria-hidden": "true" }, reaction.glyph),
-      h("span.reaction-words", {}, t("chat.reaction_by", { name: message.name || t("chat.a_spectator"), reaction: reactionWords(message.reaction) })));
+      h("span.reaction-words", {},
+        t("chat.reaction_by", { name: message.name || t("chat.a_spectator"), reaction: reactionWords(message.reaction) })));
     bubble.style.left = `${Math.round(box.left + box.width / 2 + window.scrollX)}px`;
     bubble.style.top = `${Math.round(box.top + window.scrollY)}px`;
     if (!reducedMotion()) bubble.classList.add("rising");

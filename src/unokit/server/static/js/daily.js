@@ -135,7 +135,8 @@ export function dailyPage(app, deal, day) {
     const yesterday = new Date(`${found.day}T12:00:00Z`);
     yesterday.setUTCDate(yesterday.getUTCDate() - 1);
     const link = `/#/daily/${encodeURIComponent(deal)}/${yesterday.toISOString().slice(0, 10)}`;
-    page.append(h("p.links", {}, h("a", { href: link }, t("daily.day_before")), day ? [" · ", h("a", { href: `/#/daily/${encodeURIComponent(deal)}` }, t("daily.today"))] : null));
+    page.append(h("p.links", {}, h("a", { href: link }, t("daily.day_before")),
+      day ? [" · ", h("a", { href: `/#/daily/${encodeURIComponent(deal)}` }, t("daily.today"))] : null));
   })();
   return () => {};
 }

@@ -8,7 +8,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { faceTitle } from "./cards.js";
-import { playAgainButtons, ranking, readyMark } from "./together.js";
+import { ranking, readyMark } from "./together.js";
 
 /** Players beyond which the end screens' rows share two columns. */
 const ONE_COLUMN = 6;
@@ -46,7 +46,7 @@ function cardsLeft(line, summary) {
  * @param {Object} view the table
  * @param {Object} summary the round's summary
  * @param {boolean} full list the cards
- * @returns {HTMLElement}
+ * @returns {HTMLTableElement}
  */
 export function summaryTable(view, summary, full = true) {
   const names = view.seatNames();
@@ -54,7 +54,7 @@ export function summaryTable(view, summary, full = true) {
   const caption = variant.double_sided
     ? t("summary.caption_side", { round: summary.round, side: t(`side.${summary.side}`) })
     : t("summary.caption", { round: summary.round });
-  const table = h(`table.summary${full ? "" : ".compact"}`, {}, h("caption", {}, caption));
+  const table = /** @type {HTMLTableElement} */ (h(`table.summary${full ? "" : ".compact"}`, {}, h("caption", {}, caption)));
   const heads = [
     t("summary.player"),
     full ? t("summary.cards_left") : t("summary.left"),
@@ -125,7 +125,7 @@ export function roundSummaryPanel(view) {
   const table = summaryTable(view, summary, full);
   // The title names the round already; only a double-sided deck's caption (the side the round
   // ended on) adds something to see.
-  if (!view.variant.double_sided) table.caption.classList.add("sr-only");
+  if (!view.variant.double_sided) /** @type {HTMLTableCaptionElement} */ (table.caption).classList.add("sr-only");
   panel.append(h("div.panel-scroll", {}, table));
   const buttons = h("div.overlay-buttons");
   if (view.conn.isHost)

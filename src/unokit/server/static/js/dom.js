@@ -1,8 +1,15 @@
 // Small DOM helpers shared by every page.
 
-/** h("button#id.primary", {onclick, "aria-label": ...}, "text", child, ...) */
+/**
+ * h("button#id.primary", {onclick, "aria-label": ...}, "text", child, ...)
+ * @template {string} S
+ * @param {S} spec the tag, then #id and .classes
+ * @param {Record<string, any> | null} [attrs] attributes; on* are listeners, `dataset` and `text` set those
+ * @param {...any} children nodes, or anything else as its text (null, undefined and false are left out)
+ * @returns {import("./types").ElementOf<S>}
+ */
 export function h(spec, attrs = {}, ...children) {
-  const tag = spec.match(/^[a-z0-9]*/i)[0];
+  const tag = (spec.match(/^[a-z0-9]*/i) || [""])[0];
   const id = (spec.match(/#([\w-]+)/) || [])[1];
   const classes = [...spec.matchAll(/\.([\w-]+)/g)].map((m) => m[1]);
   const node = document.createElement(tag || "div");
@@ -19,7 +26,7 @@ export function h(spec, attrs = {}, ...children) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
-  return node;
+  return /** @type {import("./types").ElementOf<S>} */ (node);
 }
 
 export function clear(node) {

@@ -58,12 +58,14 @@ export function legend(catalog, variantName) {
     const numbers = kinds.filter((k) => /^\d+$/.test(k));
     if (numbers.length) {
       list.append(h("li", {}, cardNode(`${colors[0]} ${numbers[numbers.length - 1]}`, side, colors, { small: true }),
-        h("span", {}, h("strong", {}, t("legend.numbers", { low: numbers[0], high: numbers[numbers.length - 1] })), h("span.hint", {}, t("legend.number")))));
+        h("span", {}, h("strong", {}, t("legend.numbers", { low: numbers[0], high: numbers[numbers.length - 1] })),
+          h("span.hint", {}, t("legend.number")))));
     }
     for (const kind of kinds.filter((k) => !/^\d+$/.test(k))) {
       const wild = catalog.kinds.find((k) => k.name === kind).wild;
       const face = wild ? kind : `${colors[side === 0 ? 1 : 2]} ${kind}`;
-      list.append(h("li", { dataset: { kind } }, cardNode(face, side, colors, { small: true }), h("span", {}, h("strong", {}, kindTitle(kind)), h("span.hint", {}, LEGEND[kind] ? t(LEGEND[kind]) : ""))));
+      list.append(h("li", { dataset: { kind } }, cardNode(face, side, colors, { small: true }),
+        h("span", {}, h("strong", {}, kindTitle(kind)), h("span.hint", {}, LEGEND[kind] ? t(LEGEND[kind]) : ""))));
     }
     if (variant.double_sided) box.append(h("h4", {}, t("legend.side", { side: t(`side.${variant.side_names[side]}`) })));
     box.append(list);
@@ -92,7 +94,8 @@ const MARK_WORDS = {
 /** The marks on the seats around the table, drawn as the table draws them. */
 function tableLegend() {
   const marks = [[h("span.count", {}, "7"), t("legend.mark_count")], ...SEAT_MARKS.map((kind) => [seatMark(kind), t(MARK_WORDS[kind])])];
-  return h("ul.mark-list", {}, marks.map(([mark, words]) => h("li", {}, h("span.mark", { "aria-hidden": "true" }, mark), h("span", {}, words))));
+  return h("ul.mark-list", {},
+    marks.map(([mark, words]) => h("li", {}, h("span.mark", { "aria-hidden": "true" }, mark), h("span", {}, words))));
 }
 
 /** Open the help for a room (its variant, rules and options). */
@@ -106,20 +109,24 @@ export async function openHelp(catalog, room) {
   const rulesText = h("div.rules-text", {}, h("p.hint", {}, t("help.loading")));
   const on = rulesOn(catalog, room);
   const house = variant.options.filter((o) => o.house_rule && room.options[o.name] && room.options[o.name] !== "false");
-  const keys = h("table.keys", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("help.key")), h("th", { scope: "col" }, t("help.does")))));
+  const keys = h("table.keys", {},
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("help.key")), h("th", { scope: "col" }, t("help.does")))));
   const body = h("tbody");
   for (const binding of effectiveBindings(catalog.keys).filter((b) => b.where !== "terminal")) {
     body.append(h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, binding.shown)), h("td", {}, t(`keys.${binding.command}`))));
   }
   keys.append(body);
   const nav = h("nav.help-nav", { "aria-label": t("help.sections") },
-    h("a", { href: "#help-rules" }, t("help.rules")), h("a", { href: "#help-cards" }, t("help.cards")), h("a", { href: "#help-keys" }, t("help.keys")));
+    h("a", { href: "#help-rules" }, t("help.rules")), h("a", { href: "#help-cards" }, t("help.cards")),
+      h("a", { href: "#help-keys" }, t("help.keys")));
   clear(dialog).append(
-    h("div.help-head", {}, h("h2#help-title", {}, t("help.title", { variant: t(`variant.${room.variant}`) })), h("button.close-help", { type: "button", "aria-label": t("table.close"), onclick: () => dialog.close() }, "✕")),
+    h("div.help-head", {}, h("h2#help-title", {}, t("help.title", { variant: t(`variant.${room.variant}`) })),
+      h("button.close-help", { type: "button", "aria-label": t("table.close"), onclick: () => dialog.close() }, "✕")),
     nav,
     h("div.help-body", {},
       section("help-rules", t("help.rules"), rulesText,
-        house.length ? h("div", {}, h("h4", {}, t("help.house_on")), h("ul", {}, house.map((o) => h("li", {}, h("strong", {}, t(o.label)), " — ", t(o.help))))) : null,
+        house.length ? h("div", {}, h("h4", {}, t("help.house_on")),
+          h("ul", {}, house.map((o) => h("li", {}, h("strong", {}, t(o.label)), " — ", t(o.help))))) : null,
         on.length ? h("p.hint", {}, t("help.options_on", { text: on.join(" · ") })) : null),
       section("help-cards", t("help.cards"), legend(catalog, room.variant)),
       section("help-keys", t("help.keys"), h("p.hint", {}, t("help.keys_text")), keys, keySettingsBox(catalog.keys))),
@@ -144,6 +151,6 @@ export async function openHelp(catalog, room) {
       }
     }
   } catch (err) {
-    clear(rulesText).append(h("p.error", {}, err.message));
+    clear(rulesText).append(h("p.error", {}, /** @type {Error} */ (err).message));
   }
 }

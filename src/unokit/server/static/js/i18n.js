@@ -171,11 +171,17 @@ export function showValue(kind, value, names) {
   }
 }
 
-/** A line from the server ({key, params}) in words; `names` name the seats. */
+/**
+ * A line from the server ({key, params}) in words; `names` name the seats.
+ * @param {import("./types").Line} line
+ * @param {string[] | null} [names]
+ * @returns {string}
+ */
 export function say(line, names = null) {
   const shown = {};
   for (const [name, value] of Object.entries(line.params || {})) shown[name] = showValue(paramTypes[name] || "text", value, names);
-  if (typeof (line.params || {}).count === "number") shown.count = line.params.count;
+  const params = line.params || {};
+  if (typeof params.count === "number") shown.count = params.count;
   return t(line.key, shown);
 }
 
@@ -203,10 +209,10 @@ export function languageSwitcher(languages, id = "language") {
 /** Put the words into the page's static elements: data-i18n="key" sets the text,
  * data-i18n-label="key" the aria-label. */
 export function translateStatic(root = document) {
-  root.querySelectorAll("[data-i18n]").forEach((node) => {
+  root.querySelectorAll(/** @type {"span"} */ ("[data-i18n]")).forEach((node) => {
     node.textContent = t(node.dataset.i18n);
   });
-  root.querySelectorAll("[data-i18n-label]").forEach((node) => {
+  root.querySelectorAll(/** @type {"span"} */ ("[data-i18n-label]")).forEach((node) => {
     node.setAttribute("aria-label", t(node.dataset.i18nLabel));
   });
   document.title = t("ui.title");

@@ -50,12 +50,17 @@ function optionField(option, variantName, onChange) {
     input = h("input", { type: "checkbox", id, name: option.name, "aria-describedby": hintId });
     input.checked = Boolean(option.default);
     input.addEventListener("change", onChange);
-    return h("div.field.check", { dataset: { variant: variantName, option: option.name } }, input, h("label", { for: id }, optionLabel(option)), hint);
+    return h("div.field.check", { dataset: { variant: variantName, option: option.name } }, input,
+      h("label", { for: id }, optionLabel(option)), hint);
   }
   if (option.kind === "choice") {
-    input = h("select", { id, name: option.name, "aria-describedby": hintId }, option.choices.filter((c) => c !== "scripted").map((c) => h("option", { value: c, selected: c === String(option.default) }, valueWords(option, c))));
+    input = h("select", { id, name: option.name, "aria-describedby": hintId },
+      option.choices.filter((c) => c !== "scripted").map((c) => h("option", { value: c, selected: c === String(option.default) },
+      valueWords(option, c))));
   } else if (option.kind === "int" || option.kind === "int_or_none") {
-    input = h("input", { type: "number", min: String(option.minimum), id, name: option.name, placeholder: option.default === null ? t("lobby.none") : String(option.default), "aria-describedby": hintId });
+    input = h("input",
+      { type: "number", min: String(option.minimum), id, name: option.name,
+      placeholder: option.default === null ? t("lobby.none") : String(option.default), "aria-describedby": hintId });
   } else if (option.kind === "lines") {
     input = h("input", { type: "file", id, name: option.name, accept: ".deck,.txt,text/plain", "aria-describedby": hintId });
   } else {
@@ -63,7 +68,8 @@ function optionField(option, variantName, onChange) {
   }
   input.addEventListener("change", onChange);
   input.addEventListener("input", onChange);
-  return h("div.field", { dataset: { variant: variantName, option: option.name } }, h("label", { for: id }, optionLabel(option)), input, hint);
+  return h("div.field", { dataset: { variant: variantName, option: option.name } }, h("label", { for: id }, optionLabel(option)), input,
+    hint);
 }
 
 /** The value an option's control holds now (null: left at its default). */
@@ -93,14 +99,16 @@ export function lobbyPage(app, catalog) {
   const create = h("form.panel#create-room", { "aria-labelledby": "create-title", novalidate: true });
   const variantSelect = h("select#variant", { name: "variant" }, names.map((n) => h("option", { value: n }, t(`variant.${n}`))));
   const variantHelp = h("p.hint#variant-hint");
-  const players = h("input#players", { type: "number", name: "players", value: "4", min: "2", max: "10", required: true, inputmode: "numeric" });
+  const players = h("input#players",
+    { type: "number", name: "players", value: "4", min: "2", max: "10", required: true, inputmode: "numeric" });
   const bots = h("input#bots", { type: "number", name: "bots", value: "3", min: "0", max: "9", inputmode: "numeric" });
   // The strength alone in the list (a long option would widen the form on a phone); what it is
   // like under the row.
   const strength = h("select#bot-kind", { name: "bot", "aria-describedby": "bot-kind-hint" }, botOptions(catalog, "normal"));
   const strengthHelp = h("p.hint#bot-kind-hint", {}, botChoice(strength.value));
   strength.addEventListener("change", () => { strengthHelp.textContent = botChoice(strength.value); });
-  const yourName = h("input#your-name", { type: "text", name: "name", maxlength: "40", required: true, value: memory.name(), autocomplete: "nickname" });
+  const yourName = h("input#your-name",
+    { type: "text", name: "name", maxlength: "40", required: true, value: memory.name(), autocomplete: "nickname" });
   const presetBox = h("fieldset.presets", {}, h("legend", {}, t("lobby.rules")));
   const houseBox = h("fieldset.options.house", {}, h("legend", {}, t("lobby.house_rules")));
   const moreBox = h("div.options.more");
@@ -109,7 +117,11 @@ export function lobbyPage(app, catalog) {
     if (name === "standin_bot" || typeof value === "boolean") continue;
     const id = `set-${name}`;
     const [low, high] = catalog.setting_limits[name] || [0, 3600];
-    settingsBox.append(h("div.field", {}, h("label", { for: id }, t(`setting.${name}`)), h("input", { type: "number", id, name, min: String(low), max: String(high), step: "any", placeholder: String(value), inputmode: "decimal", "aria-describedby": `${id}-hint` }), h("span.hint", { id: `${id}-hint` }, t(`setting.${name}.help`), " ", t("lobby.default", { value: String(value) }))));
+    settingsBox.append(h("div.field", {}, h("label", { for: id }, t(`setting.${name}`)),
+      h("input",
+        { type: "number", id, name, min: String(low), max: String(high), step: "any", placeholder: String(value), inputmode: "decimal",
+        "aria-describedby": `${id}-hint` }),
+      h("span.hint", { id: `${id}-hint` }, t(`setting.${name}.help`), " ", t("lobby.default", { value: String(value) }))));
   }
   const message = h("div.form-message", { "aria-live": "polite" });
   let matching = false;
@@ -130,7 +142,8 @@ export function lobbyPage(app, catalog) {
     }
     for (const [name, values] of Object.entries(PRESETS)) {
       const wanted = Object.fromEntries(Object.entries(values).filter(([key]) => variant.options.some((o) => o.name === key)));
-      if (JSON.stringify(Object.keys(changed).sort().map((k) => [k, changed[k]])) === JSON.stringify(Object.keys(wanted).sort().map((k) => [k, wanted[k]]))) return name;
+      if (JSON.stringify(Object.keys(changed).sort().map((k) => [k,
+        changed[k]])) === JSON.stringify(Object.keys(wanted).sort().map((k) => [k, wanted[k]]))) return name;
     }
     return "custom";
   }
@@ -138,7 +151,7 @@ export function lobbyPage(app, catalog) {
   const optionsChanged = async () => {
     if (matching) return;
     const name = await currentPreset();
-    create.querySelector(`#preset-${name}`).checked = true;
+    /** @type {HTMLInputElement} */ (create.querySelector(`#preset-${name}`)).checked = true;
   };
 
   const applyPreset = (name) => {
@@ -152,7 +165,8 @@ export function lobbyPage(app, catalog) {
     matching = false;
   };
   presetBox.addEventListener("change", (event) => {
-    if (event.target.name === "preset") applyPreset(event.target.value);
+    const input = /** @type {HTMLInputElement} */ (event.target);
+    if (input.name === "preset") applyPreset(input.value);
   });
 
   const showOptions = () => {
@@ -167,7 +181,7 @@ export function lobbyPage(app, catalog) {
     players.min = String(variant.min_players);
     players.max = String(variant.max_players);
     bots.max = String(variant.max_players - 1);
-    const preset = create.querySelector("input[name=preset]:checked");
+    const preset = create.querySelector(/** @type {"input"} */ ("input[name=preset]:checked"));
     applyPreset(preset ? preset.value : "official");
   };
   variantSelect.addEventListener("change", showOptions);
@@ -183,16 +197,19 @@ export function lobbyPage(app, catalog) {
     houseBox,
     h("details.more-rules", {}, h("summary", {}, t("lobby.more_rules")), moreBox),
     h("details.timers", {}, h("summary", {}, t("lobby.timers")), settingsBox),
-    h("div.field.check", {}, h("input#public-room", { type: "checkbox", name: "public" }), h("label", { for: "public-room" }, t("lobby.public"))),
-    h("div.field.check", {}, h("input#untimed", { type: "checkbox", name: "untimed", "aria-describedby": "untimed-help" }), h("label", { for: "untimed" }, t("lobby.untimed")), h("span.hint#untimed-help", {}, t("lobby.untimed_help"))),
-    h("div.field.check", {}, h("input#allow-hints", { type: "checkbox", name: "hints", "aria-describedby": "allow-hints-help" }), h("label", { for: "allow-hints" }, t("setting.hints")), h("span.hint#allow-hints-help", {}, t("setting.hints.help"))),
+    h("div.field.check", {}, h("input#public-room", { type: "checkbox", name: "public" }),
+      h("label", { for: "public-room" }, t("lobby.public"))),
+    h("div.field.check", {}, h("input#untimed", { type: "checkbox", name: "untimed", "aria-describedby": "untimed-help" }),
+      h("label", { for: "untimed" }, t("lobby.untimed")), h("span.hint#untimed-help", {}, t("lobby.untimed_help"))),
+    h("div.field.check", {}, h("input#allow-hints", { type: "checkbox", name: "hints", "aria-describedby": "allow-hints-help" }),
+      h("label", { for: "allow-hints" }, t("setting.hints")), h("span.hint#allow-hints-help", {}, t("setting.hints.help"))),
     h("button.primary.big#create-button", { type: "submit" }, t("lobby.create_button")),
     message,
   );
   showOptions();
   create.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const button = create.querySelector("#create-button");
+    const button = /** @type {HTMLButtonElement} */ (create.querySelector("#create-button"));
     if (button.disabled) return;
     const variant = catalog.variants[variantSelect.value];
     const seats = Number(players.value);
@@ -218,16 +235,17 @@ export function lobbyPage(app, catalog) {
     }
     const settings = {};
     for (const name of Object.keys(catalog.settings)) {
-      const input = create.elements.namedItem(name);
+      const input = /** @type {HTMLInputElement | null} */ (create.elements.namedItem(name));
       if (name === "hints") {
         if (input && input.checked) settings.hints = true;
       } else if (input && input.value.trim() !== "") settings[name] = Number(input.value);
     }
-    if (create.querySelector("#untimed").checked) settings.turn_seconds = 0; // untimed: no turn timer at all
+    // untimed: no turn timer at all
+    if (/** @type {HTMLInputElement} */ (create.querySelector("#untimed")).checked) settings.turn_seconds = 0;
     button.disabled = true;
     try {
       const request = { variant: variantSelect.value, players: seats, options, settings, bots: Array(botCount).fill(strength.value) };
-      if (create.querySelector("#public-room").checked) request.public = true;
+      if (/** @type {HTMLInputElement} */ (create.querySelector("#public-room")).checked) request.public = true;
       if (lang() in catalog.languages) request.lang = lang(); // the bots take names of the host's language
       const room = await api("/api/rooms", request);
       memory.setHost(room.room, room.host_token);
@@ -241,7 +259,9 @@ export function lobbyPage(app, catalog) {
   });
 
   const join = h("form.panel#join-room", { "aria-labelledby": "join-title" });
-  const code = h("input#join-code", { type: "text", name: "code", required: true, maxlength: "16", autocapitalize: "characters", autocomplete: "off", spellcheck: "false" });
+  const code = h("input#join-code",
+    { type: "text", name: "code", required: true, maxlength: "16", autocapitalize: "characters", autocomplete: "off",
+    spellcheck: "false" });
   join.append(
     h("h2#join-title", {}, t("lobby.join")),
     h("div.field", {}, h("label", { for: "join-code" }, t("lobby.room_code")), code),

@@ -49,7 +49,8 @@ class Motion {
       this.started = true;
       performance.mark("unokit:anim", { detail: this.version });
     }
-    const animation = node.animate(keyframes, { easing: EASE, fill: "backwards", ...options, duration: Math.min(options.duration || MAX_MS, MAX_MS - (options.delay || 0)) });
+    const animation = node.animate(keyframes,
+      { easing: EASE, fill: "backwards", ...options, duration: Math.min(options.duration || MAX_MS, MAX_MS - (options.delay || 0)) });
     return animation;
   }
 
@@ -61,7 +62,8 @@ class Motion {
     const dx = from.left + from.width / 2 - (to.left + to.width / 2);
     const dy = from.top + from.height / 2 - (to.top + to.height / 2);
     const scale = Math.max(0.3, Math.min(2, from.width / to.width));
-    this.run(node, [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: 0.6 }, { transform: "none", opacity: 1 }], { duration, delay });
+    this.run(node, [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: 0.6 }, { transform: "none", opacity: 1 }],
+      { duration, delay });
   }
 
   /** A card back flying from one box to another (for hands that are not drawn card by card). */
@@ -76,7 +78,9 @@ class Motion {
       box.append(ghost);
       const dx = to.left + to.width / 2 - (from.left + from.width / 2);
       const dy = to.top + to.height / 2 - (from.top + from.height / 2);
-      const animation = this.run(ghost, [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.5)`, opacity: 0.2 }], { duration: 300, delay: i * 25, fill: "both" });
+      const animation = this.run(ghost,
+        [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.5)`, opacity: 0.2 }],
+        { duration: 300, delay: i * 25, fill: "both" });
       const done = () => ghost.remove();
       if (animation) animation.finished.then(done, done);
       else done();
@@ -114,7 +118,8 @@ export function animateEvents(root, before, events, me, version) {
       const card = event.card || (event.cards || [])[0];
       const fromMine = event.seat === me && card ? (before.cards.get(card) || [])[0] : null;
       motion.from(root.querySelector(".discard .card.top"), fromMine || seatBox(event.seat), 300);
-    } else if ((type === "draw" || type === "deal" || type === "press" || type === "take_back") && (event.count || (event.cards || []).length)) {
+    } else if ((type === "draw" || type === "deal" || type === "press" || type === "take_back")
+      && (event.count || (event.cards || []).length)) {
       const count = event.count || event.cards.length;
       const from = before.anchors.get("draw") || (anchor("draw") && anchor("draw").getBoundingClientRect());
       if (event.seat === me) {
@@ -126,18 +131,23 @@ export function animateEvents(root, before, events, me, version) {
       if (type === "press") {
         const launcher = anchor("draw");
         if (launcher) motion.run(launcher, event.fired
-          ? [{ transform: "none" }, { transform: "scale(1.12) rotate(-4deg)" }, { transform: "scale(.96) rotate(3deg)" }, { transform: "none" }]
+          ? [{ transform: "none" }, { transform: "scale(1.12) rotate(-4deg)" }, { transform: "scale(.96) rotate(3deg)" },
+            { transform: "none" }]
           : [{ transform: "none" }, { transform: "translateY(6px)" }, { transform: "none" }], { duration: event.fired ? 340 : 180 });
       }
     } else if (type === "flip") {
       const table = root.querySelector('[data-region="table"] .centre');
-      motion.run(table, [{ transform: "perspective(700px) rotateY(0)" }, { transform: "perspective(700px) rotateY(90deg)" }, { transform: "perspective(700px) rotateY(0)" }], { duration: 360 });
+      motion.run(table,
+        [{ transform: "perspective(700px) rotateY(0)" }, { transform: "perspective(700px) rotateY(90deg)" },
+          { transform: "perspective(700px) rotateY(0)" }],
+        { duration: 360 });
     } else if (type === "uno" || type === "catch") {
       const seat = type === "uno" ? event.seat : event.target;
       const node = seat === me ? anchor("hand") : anchor(`seat-${seat}`);
       motion.run(node, [{ transform: "none" }, { transform: "scale(1.08)" }, { transform: "none" }], { duration: 300 });
     } else if (type === "trade" || type === "pass_hands") {
-      root.querySelectorAll('[data-anchor^="seat-"]').forEach((node) => motion.run(node, [{ opacity: 0.4 }, { opacity: 1 }], { duration: 300 }));
+      root.querySelectorAll('[data-anchor^="seat-"]').forEach((node) => motion.run(node, [{ opacity: 0.4 }, { opacity: 1 }],
+        { duration: 300 }));
     }
   }
 }

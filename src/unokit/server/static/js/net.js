@@ -24,14 +24,24 @@ export class ServerError extends Error {
   }
 }
 
-/** An error (a ServerError or an "error" message) in the reader's language; `names` name
- * the seats it may mention. */
+/**
+ * An error (a ServerError or an "error" message) in the reader's language; `names` name
+ * the seats it may mention.
+ * @param {any} err
+ * @param {string[] | null} [names]
+ * @returns {string}
+ */
 export function errorText(err, names = null) {
   if (err.reason) return say({ key: `error.${err.reason}`, params: err.reason_params || {} }, names);
   return say({ key: `server.error.${err.code || "offline"}`, params: err.params || {} }, names);
 }
 
-/** GET or POST JSON; a refusal becomes a ServerError with the server's own message. */
+/**
+ * GET or POST JSON; a refusal becomes a ServerError with the server's own message.
+ * @param {string} path
+ * @param {unknown} [body] POSTed as JSON when given
+ * @returns {Promise<any>}
+ */
 export async function api(path, body = undefined) {
   let response;
   try {
@@ -111,10 +121,16 @@ export const memory = {
 
 /**
  * One room's websocket. Callbacks: onWelcome(msg), onState(msg), onRoom(msg), onError(msg),
- * onStatus(status, params) (connecting, reconnecting, lost, connected), onClosed(reason). act() and host() send at most one request at a time: a
+ * onStatus(status, params) (connecting, reconnecting, lost, connected),
+   onClosed(reason). act() and host() send at most one request at a time: a
  * second one while the first is unanswered is dropped, so a double click never acts twice.
  */
 export class RoomConnection {
+  /**
+   * @param {string} code the room's code
+   * @param {{role?: string, name?: string, token?: string | null, hostToken?: string | null}} who
+   * @param {Record<string, Function>} handlers
+   */
   constructor(code, { role = "player", name = "", token = null, hostToken = null }, handlers) {
     this.code = code;
     this.role = role;
@@ -130,6 +146,7 @@ export class RoomConnection {
     this.inFlight = null;
     this.retry = 0;
     this.closedForGood = false;
+    /** @type {Map<string | number | null | undefined, (msg: import("./types").ServerMessage) => void>} */
     this.asides = new Map(); // id -> what to do with its answer (chat, reports, quieting)
     this.from = null; // the name this reader's chat messages go by in the room
     this.ws = null;
@@ -169,6 +186,10 @@ export class RoomConnection {
     if (this.token && this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "back", token: this.token }));
   }
 
+  /**
+   * Connect, to `target` (a redirect's address) or to this page's server.
+   * @param {string | null} [target]
+   */
   open(target = null) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(target || `${scheme}://${location.host}/ws`);
@@ -191,6 +212,7 @@ export class RoomConnection {
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (event) => {
+      /** @type {import("./types").ServerMessage} */
       const msg = JSON.parse(event.data);
       if (msg.type === "redirect") {
         this.redirects += 1;
@@ -237,15 +259,20 @@ export class RoomConnection {
     if (this.ws) this.ws.close();
   }
 
+  /**
+   * Hand a message of the server to its handler.
+   * @param {import("./types").ServerMessage} msg
+   */
   receive(msg) {
     if (msg.type === "chat") {
       if (this.handlers.onChat) this.handlers.onChat(msg);
       return;
     }
-    if (this.asides.has(msg.reply_to)) {
+    const replyTo = "reply_to" in msg ? msg.reply_to : undefined;
+    const answered = this.asides.get(replyTo);
+    if (answered) {
       // the answer to a chat message, a report or a quieting: it never holds the table's controls
-      const answered = this.asides.get(msg.reply_to);
-      this.asides.delete(msg.reply_to);
+      this.asides.delete(replyTo);
       answered(msg);
       return;
     }

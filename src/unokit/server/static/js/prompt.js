@@ -10,6 +10,7 @@ export function parseAction(text, hand) {
   const parts = text.trim().split(/\s+/);
   const verb = parts[0];
   let rest = parts.slice(1);
+  /** @type {{verb: string, text: string, card: string | null, color: string | null, uno: boolean, seat: number | null}} */
   const out = { verb, text, card: null, color: null, uno: false, seat: null };
   if (rest.length && rest[rest.length - 1] === "uno") {
     out.uno = true;
@@ -105,7 +106,8 @@ export function actionLabel(action, obs, names, side) {
       return pending.card ? t("table.play_the", { card: faceTitle(faceOf(pending.card, side)) }) : t("action.play_drawn");
     case "trade": {
       const seven = sevenO(obs);
-      return t(seven ? "action.swap.cards" : "action.trade.cards", { target: names[action.seat], cards: t("n.cards", { count: obs.hand_sizes[action.seat] }) });
+      return t(seven ? "action.swap.cards" : "action.trade.cards",
+        { target: names[action.seat], cards: t("n.cards", { count: obs.hand_sizes[action.seat] }) });
     }
     case "target":
       return t("action.target", { target: names[action.seat] });

@@ -80,7 +80,7 @@ export async function subscribePush(kinds) {
   try {
     answer = await give(sub, kinds);
   } catch (err) {
-    if (err.code !== "push_taken") throw err;
+    if (/** @type {import("./net.js").ServerError} */ (err).code !== "push_taken") throw err;
     // The push service gave this browser an endpoint another identity holds on the server
     // (this browser's identity was forgotten, say): a fresh subscription has a new one.
     await sub.unsubscribe();

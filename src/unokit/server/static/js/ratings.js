@@ -6,7 +6,7 @@ import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
-const leaderboardLink = (variant = "classic", players = 2) => `/#/leaderboard/${variant}/${players}`;
+const leaderboardLink = (variant = "classic", /** @type {number | string} */ players = 2) => `/#/leaderboard/${variant}/${players}`;
 
 /** The ratings panel of "My games". */
 export function ratingsPanel() {
@@ -39,7 +39,8 @@ export function ratingsPanel() {
       if (!mine.ratings.length) panel.append(h("p.none", {}, t("ratings.none")));
       else {
         panel.append(h("ul.rating-list", {}, mine.ratings.map((r) => h("li", {},
-          h("a", { href: leaderboardLink(r.variant, r.players) }, t("n.leaderboard.of", { variant: t(`variant.${r.variant}`), count: r.players })),
+          h("a", { href: leaderboardLink(r.variant, r.players) },
+            t("n.leaderboard.of", { variant: t(`variant.${r.variant}`), count: r.players })),
           `: ${r.rating.toFixed(1)} · `, t("n.ratings.games", { count: r.games })))));
         panel.append(h("h3", {}, t("ratings.history")), h("ol.rating-history", {}, mine.history.map((game) => h("li", {},
           `${new Date(game.at * 1000).toLocaleString(lang())} · ${t(`variant.${game.variant}`)} · `,
@@ -70,8 +71,10 @@ export function leaderboardPage(app, catalog, variant, players, ladder = false) 
   const names = Object.keys(catalog.variants);
   const which = names.includes(variant) ? variant : "classic";
   const size = Number(players) >= 2 && Number(players) <= 10 ? Number(players) : 2;
-  const pick = h("select#leaderboard-variant", { "aria-label": t("lobby.variant") }, names.map((n) => h("option", { value: n, selected: n === which }, t(`variant.${n}`))));
-  const seats = h("input#leaderboard-players", { type: "number", min: "2", max: "10", value: String(size), inputmode: "numeric", "aria-label": t("lobby.players") });
+  const pick = h("select#leaderboard-variant", { "aria-label": t("lobby.variant") },
+    names.map((n) => h("option", { value: n, selected: n === which }, t(`variant.${n}`))));
+  const seats = h("input#leaderboard-players",
+    { type: "number", min: "2", max: "10", value: String(size), inputmode: "numeric", "aria-label": t("lobby.players") });
   const go = h("button", { type: "button" }, t("leaderboard.show"));
   go.addEventListener("click", () => { location.hash = link(pick.value, seats.value).slice(1); });
   const title = ladder ? t("ladder.title") : t("leaderboard.title");

@@ -93,6 +93,7 @@ export function replayPage(app, catalog, code, number, seat = 0, reviewed = fals
   let error = null;
   let loading = false;
   let timer = null;
+  /** @type {{busy: boolean, isHost: boolean, seat: number | null}} */
   const conn = { busy: false, isHost: false, seat: null };
   const table = new TableView(root, conn, code, { readOnly: true, controls: () => controls() });
   const review = reviewed ? new ReviewPanel(code, number, view, () => draw()) : null;

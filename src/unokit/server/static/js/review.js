@@ -31,7 +31,11 @@ const MOMENT_WORDS = {
   move: N_("review.moment.move"),
 };
 
-/** A chance (0 to 1) in percent, with the game's beside it where rounds are scored. */
+/**
+ * A chance (0 to 1) in percent, with the game's beside it where rounds are scored.
+ * @param {number} hand
+ * @param {number | null} [game]
+ */
 function chance(hand, game = null) {
   const shown = `${Math.round(100 * hand)}%`;
   return game === null || game === undefined ? shown : t("review.with_game", { hand: shown, game: `${Math.round(100 * game)}%` });
@@ -109,7 +113,8 @@ export class ReviewPanel {
     const after = stops.filter((s) => s > step);
     const at = stops.indexOf(step);
     const button = (id, label, text, to) =>
-      h(`button.review-step#${id}`, { type: "button", title: label, "aria-label": label, disabled: to === undefined || undefined, onclick: () => go(to) }, text);
+      h(`button.review-step#${id}`,
+        { type: "button", title: label, "aria-label": label, disabled: to === undefined || undefined, onclick: () => go(to) }, text);
     return h(
       "section.review-panel#review",
       { "aria-label": t("review.moments") },
@@ -119,7 +124,8 @@ export class ReviewPanel {
         "div.review-nav",
         {},
         button("review-prev", t("review.prev_moment"), "◀", before[before.length - 1]),
-        h("span.review-count", {}, at >= 0 ? t("review.stop_of", { number: at + 1, count: stops.length }) : t("n.review.stops", { count: stops.length })),
+        h("span.review-count", {},
+          at >= 0 ? t("review.stop_of", { number: at + 1, count: stops.length }) : t("n.review.stops", { count: stops.length })),
         button("review-next", t("review.next_moment"), "▶", after[0]),
       ),
       this.said(step),
@@ -147,7 +153,8 @@ export class ReviewPanel {
         ),
       );
       if (decision.best !== decision.played)
-        lines.push(h("p.review-better", {}, t("review.better", { best: say(best.line, review.names), chance: chance(best.chance, best.game) })));
+        lines.push(h("p.review-better", {},
+          t("review.better", { best: say(best.line, review.names), chance: chance(best.chance, best.game) })));
     }
     const index = review.moments.findIndex((m) => m.step + 1 === step);
     if (index >= 0) {
@@ -173,7 +180,8 @@ export class ReviewPanel {
   }
 
   /** The winning chance over the game: a line over every state, the rounds' borders, the costly
-   * decisions as bars from the best choice's chance to the chosen one's, coloured by mark, the step shown as a cursor; a click goes to the nearest step. */
+   * decisions as bars from the best choice's chance to the chosen one's, coloured by mark,
+     the step shown as a cursor; a click goes to the nearest step. */
   graph(step, steps, go) {
     const review = this.review;
     const x = (s) => (WIDTH * s) / Math.max(1, steps);
@@ -181,7 +189,8 @@ export class ReviewPanel {
     const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: "none", class: "review-graph", role: "img" });
     chart.setAttribute("aria-label", t("review.graph.hand"));
     chart.append(svg("line", { x1: 0, x2: WIDTH, y1: y(0.5), y2: y(0.5), class: "half" }));
-    for (const round of review.rounds.slice(1)) chart.append(svg("line", { x1: x(round.first), x2: x(round.first), y1: 0, y2: HEIGHT, class: "round" }));
+    for (const round of review.rounds.slice(1)) chart.append(svg("line",
+      { x1: x(round.first), x2: x(round.first), y1: 0, y2: HEIGHT, class: "round" }));
     const points = review.points.map((p) => `${x(p.step).toFixed(1)},${y(p.chance).toFixed(1)}`).join(" ");
     chart.append(svg("polyline", { points, class: "chance" }));
     chart.append(svg("line", { x1: x(step), x2: x(step), y1: 0, y2: HEIGHT, class: "cursor" }));

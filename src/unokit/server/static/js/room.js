@@ -28,9 +28,11 @@ function seatLine(room, seat, me) {
   if (seat.kind === "bot") bits.push(botStrength(seat.bot));
   if (room.host_seat === seat.seat) bits.push(t("room.host"));
   if (seat.seat === me) bits.push(t("seat.you_mark"));
-  return h(`li.seat-line${open ? ".open" : ""}${seat.seat === me ? ".me" : ""}`, { dataset: { seat: String(seat.seat), kind: seat.kind, seatBox: String(seat.seat) } },
+  return h(`li.seat-line${open ? ".open" : ""}${seat.seat === me ? ".me" : ""}`,
+    { dataset: { seat: String(seat.seat), kind: seat.kind, seatBox: String(seat.seat) } },
     open ? h("span.avatar.empty", { "aria-hidden": "true" }) : avatarSvg(seat.name || ""),
-    h("span.seat-who", {}, h("span.name", {}, name), bits.length ? h("span.hint", {}, ` · ${bits.join(" · ")}`) : null, room.host_seat === seat.seat ? h("span.crown", { "aria-hidden": "true" }, " ♛") : null),
+    h("span.seat-who", {}, h("span.name", {}, name), bits.length ? h("span.hint", {}, ` · ${bits.join(" · ")}`) : null,
+      room.host_seat === seat.seat ? h("span.crown", { "aria-hidden": "true" }, " ♛") : null),
     open ? h("span.hint", {}, t("room.open_seat")) : null);
 }
 
@@ -68,7 +70,8 @@ export function roomPage(app, code, catalog) {
   const saved = memory.seat(code);
   const autoName = sessionStorage.getItem(`unokit.join.${code}`);
   const start = (role, name) => {
-    conn = new RoomConnection(code, { role, name, token: saved && role === "player" ? saved.token : null, hostToken: memory.host(code) }, handlers);
+    const token = saved && role === "player" ? saved.token : null;
+    conn = new RoomConnection(code, { role, name, token, hostToken: memory.host(code) }, handlers);
     if (chat) chat.destroy();
     chat = new ChatPanel(conn);
   };
@@ -129,7 +132,7 @@ export function roomPage(app, code, catalog) {
     },
     onBusy: (busy) => {
       if (table) table.setBusy(busy);
-      page.querySelectorAll(".host-controls button").forEach((b) => { b.disabled = busy; });
+      page.querySelectorAll(/** @type {"button"} */ (".host-controls button")).forEach((b) => { b.disabled = busy; });
     },
     onClosed: (reason) => {
       leaveTable();
@@ -149,12 +152,22 @@ export function roomPage(app, code, catalog) {
   /** The buttons of the page's bar: the room's code (to share the link), help, the drawer. */
   function tools() {
     const link = `${location.origin}/r/${code}`;
+    /** @type {HTMLElement[]} */
     const buttons = [
-      h("button.tool.invite", { type: "button", title: t("room.invite"), "aria-label": t("room.invite"), onclick: () => invite(link) }, h("span.code", {}, code)),
-      h("button.tool", { type: "button", title: t("help.open"), "aria-label": t("help.open"), dataset: { command: "help" }, onclick: () => openHelp(catalog, room) }, "?"),
+      h("button.tool.invite", { type: "button", title: t("room.invite"), "aria-label": t("room.invite"), onclick: () => invite(link) },
+        h("span.code", {}, code)),
+      h("button.tool",
+        { type: "button", title: t("help.open"), "aria-label": t("help.open"), dataset: { command: "help" },
+          onclick: () => openHelp(catalog, room) },
+        "?"),
     ];
-    if (room && room.game_no > 0) buttons.push(h("a.tool#standings-tool", { href: `/#/standings/${code}`, target: "_blank", rel: "noopener", title: t("standings.title"), "aria-label": t("standings.title") }, "🏆"));
-    if (table) buttons.push(h("button.tool.drawer-toggle", { type: "button", title: t("table.sidebar"), "aria-label": t("table.sidebar"), "aria-expanded": "false", dataset: { toggles: "drawer" }, onclick: () => table.toggleDrawer() }, "☰"));
+    if (room && room.game_no > 0) buttons.push(h("a.tool#standings-tool",
+      { href: `/#/standings/${code}`, target: "_blank", rel: "noopener", title: t("standings.title"), "aria-label": t("standings.title") },
+      "🏆"));
+    if (table) buttons.push(h("button.tool.drawer-toggle",
+      { type: "button", title: t("table.sidebar"), "aria-label": t("table.sidebar"), "aria-expanded": "false",
+        dataset: { toggles: "drawer" }, onclick: () => table.toggleDrawer() },
+      "☰"));
     pageTools(buttons);
     if (chat) chat.showUnread();
   }
@@ -168,7 +181,8 @@ export function roomPage(app, code, catalog) {
         /* closed: copy instead */
       }
     }
-    if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => setStatus(t("room.copied", { text: link }), "note"), () => setStatus(link, "note"));
+    if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => setStatus(t("room.copied", { text: link }), "note"),
+      () => setStatus(link, "note"));
     else setStatus(link, "note");
   }
 
@@ -189,7 +203,8 @@ export function roomPage(app, code, catalog) {
       table = new TableView(body, conn, code, { onTurn: (text) => turnAlert(text) });
       table.chat = chat ? chat.element : null;
       table.hostControls = hostControls;
-      table.playAgain = () => [...playAgainButtons(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } }), standingsLink(code)];
+      table.playAgain = () => [...playAgainButtons(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } }),
+        standingsLink(code)];
       tools();
     }
     table.update(state);
@@ -206,29 +221,47 @@ export function roomPage(app, code, catalog) {
       const row = seatLine(room, seat, conn.seat);
       const actions = h("span.seat-actions");
       if (allowedSeats && seat.seat !== conn.seat) {
-        if (seat.kind === "open") actions.append(pick, h("button", { type: "button", dataset: { verb: "add-bot" }, onclick: () => conn.host("add_bot", { seat: seat.seat, bot: pick.value }) }, t("host.add_bot")));
+        if (seat.kind === "open") actions.append(pick,
+          h("button",
+          { type: "button", dataset: { verb: "add-bot" }, onclick: () => conn.host("add_bot", { seat: seat.seat, bot: pick.value }) },
+          t("host.add_bot")));
         else {
           // A person's seat is given to a bot; a bot's seat to another bot.
-          actions.append(pick, h("button", { type: "button", onclick: () => conn.host("replace", { seat: seat.seat, bot: pick.value }) }, seat.kind === "human" ? t("host.replace") : t("host.change_bot")));
+          actions.append(pick,
+            h("button", { type: "button", onclick: () => conn.host("replace", { seat: seat.seat, bot: pick.value }) },
+            seat.kind === "human" ? t("host.replace") : t("host.change_bot")));
           actions.append(h("button", { type: "button", onclick: () => conn.host("kick", { seat: seat.seat }) }, t("host.kick")));
         }
       }
       if (seat.kind === "human" && seat.seat !== conn.seat) {
         const isMuted = muted.includes(seat.seat);
-        actions.append(h("button", { type: "button", dataset: { verb: isMuted ? "unmute" : "mute", seat: String(seat.seat) }, onclick: () => conn.host(isMuted ? "unmute" : "mute", { seat: seat.seat }) }, isMuted ? t("host.unmute") : t("host.mute")));
+        actions.append(h("button",
+          { type: "button", dataset: { verb: isMuted ? "unmute" : "mute", seat: String(seat.seat) },
+            onclick: () => conn.host(isMuted ? "unmute" : "mute", { seat: seat.seat }) },
+          isMuted ? t("host.unmute") : t("host.mute")));
       }
       if (actions.childNodes.length) row.append(actions);
       list.append(row);
     });
     box.append(list);
     const more = h("div.row");
-    more.append(h("button", { type: "button", dataset: { verb: room.spectators_muted ? "unmute" : "mute" }, onclick: () => conn.host(room.spectators_muted ? "unmute" : "mute") }, room.spectators_muted ? t("host.unmute_spectators") : t("host.mute_spectators")));
-    more.append(h("button", { type: "button", dataset: { verb: room.public ? "make-private" : "make-public" }, onclick: () => conn.host(room.public ? "make_private" : "make_public") }, room.public ? t("host.make_private") : t("host.make_public")));
+    more.append(h("button",
+      { type: "button", dataset: { verb: room.spectators_muted ? "unmute" : "mute" },
+        onclick: () => conn.host(room.spectators_muted ? "unmute" : "mute") },
+      room.spectators_muted ? t("host.unmute_spectators") : t("host.mute_spectators")));
+    more.append(h("button",
+      { type: "button", dataset: { verb: room.public ? "make-private" : "make-public" },
+        onclick: () => conn.host(room.public ? "make_private" : "make_public") },
+      room.public ? t("host.make_private") : t("host.make_public")));
     box.append(more);
     const buttons = h("div.row");
-    if (room.phase === "lobby" || room.phase === "finished") buttons.append(h("button.primary.big#start-game", { type: "button", dataset: { verb: "host-start" }, onclick: () => conn.host("start") }, room.phase === "lobby" ? t("host.start") : t("host.start_new")));
-    if (room.phase === "hand_over") buttons.append(h("button.primary", { type: "button", onclick: () => conn.host("continue") }, t("host.next_hand")));
-    buttons.append(h("button.danger", { type: "button", onclick: () => { if (confirm(t("host.close_confirm"))) conn.host("close"); } }, t("host.close")));
+    if (room.phase === "lobby" || room.phase === "finished") buttons.append(h("button.primary.big#start-game",
+      { type: "button", dataset: { verb: "host-start" }, onclick: () => conn.host("start") },
+      room.phase === "lobby" ? t("host.start") : t("host.start_new")));
+    if (room.phase === "hand_over") buttons.append(h("button.primary", { type: "button", onclick: () => conn.host("continue") },
+      t("host.next_hand")));
+    buttons.append(h("button.danger", { type: "button", onclick: () => { if (confirm(t("host.close_confirm"))) conn.host("close"); } },
+      t("host.close")));
     box.append(buttons);
     if (room.phase === "playing") box.append(h("p.hint", {}, t("host.between_hands")));
     return box;
@@ -261,7 +294,8 @@ export function roomPage(app, code, catalog) {
 
   function rulesBox(info) {
     const rules = rulesOn(catalog, info);
-    return h("div.rules-on", {}, h("h3", {}, t("lobby.rules")), rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
+    return h("div.rules-on", {}, h("h3", {}, t("lobby.rules")),
+      rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
   }
 
   function waitingRoom() {
@@ -271,8 +305,10 @@ export function roomPage(app, code, catalog) {
       h("h2#waiting-title", {}, t("room.title", { variant: t(`variant.${room.variant}`), code })),
       h("div.invite-box", {},
         h("p", {}, t("room.send_link")),
-        h("p.link-row", {}, h("a#room-link", { href: link }, link), h("button.copy", { type: "button", onclick: () => invite(link) }, t("room.copy_link"))),
-        h("p.hint", {}, t("room.tell_code"), " ", h("strong.code", {}, code), " · ", h("a", { href: `${link}#watch` }, t("room.watch_link")))),
+        h("p.link-row", {}, h("a#room-link", { href: link }, link),
+          h("button.copy", { type: "button", onclick: () => invite(link) }, t("room.copy_link"))),
+        h("p.hint", {}, t("room.tell_code"), " ", h("strong.code", {}, code), " · ",
+          h("a", { href: `${link}#watch` }, t("room.watch_link")))),
     );
     if (note) box.append(errorBox(note));
     const seats = h("ol.seat-list");
@@ -280,9 +316,10 @@ export function roomPage(app, code, catalog) {
     box.append(h("h3", {}, t("room.seats")), seats, rulesBox(room));
     if (room.public) showShares(code, seats);
     if (room.game_no > 0) box.append(h("p", {}, standingsLink(code)));
-    if (conn.isHost) box.append(hostControls());
+    if (conn.isHost) box.append(/** @type {HTMLElement} */ (hostControls()));
     else box.append(startNote());
-    if (conn.seat !== null && !conn.isHost) box.append(h("button", { type: "button", onclick: () => { conn.leave(); memory.setSeat(code, null); location.assign("/"); } }, t("room.leave_seat")));
+    if (conn.seat !== null && !conn.isHost) box.append(h("button",
+      { type: "button", onclick: () => { conn.leave(); memory.setSeat(code, null); location.assign("/"); } }, t("room.leave_seat")));
     return box;
   }
 
@@ -304,16 +341,19 @@ export function roomPage(app, code, catalog) {
     const variant = t(`variant.${info.variant}`);
     form.append(...[
       h("h2#join-form-title", {}, host ? t("room.invited_by", { name: host.name, variant }) : t("room.title", { variant, code })),
-      h("p", {}, t("room.join_facts", { seats: t("n.seats", { count: info.players }), open: t("n.open_seats", { count: open }), phase: t(`phase.${info.phase}`) })),
+      h("p", {},
+        t("room.join_facts",
+        { seats: t("n.seats", { count: info.players }), open: t("n.open_seats", { count: open }), phase: t(`phase.${info.phase}`) })),
       note ? errorBox(note) : null,
       h("ol.seat-list#join-seats", {}, info.seats.map((s) => seatLine(info, s, null))),
       rulesBox(info),
       h("div.field", {}, h("label", { for: "join-name" }, t("lobby.your_name")), name),
       h("div.row", {},
         h("button.primary.big#join-player", { type: "submit", disabled: open === 0 || undefined }, t("room.join_player")),
-        h("button#join-spectator", { type: "button", onclick: () => { clear(page); start("spectator", name.value.trim()); } }, t("room.join_spectator"))),
+        h("button#join-spectator", { type: "button", onclick: () => { clear(page); start("spectator", name.value.trim()); } },
+          t("room.join_spectator"))),
       open === 0 ? h("p.hint", {}, t("room.full")) : null,
-    ].filter(Boolean));
+    ].filter((part) => part !== null));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       if (!name.value.trim()) {
@@ -326,7 +366,7 @@ export function roomPage(app, code, catalog) {
       start("player", name.value.trim());
     });
     page.append(form);
-    if (info.public) showShares(code, form.querySelector("#join-seats"));
+    if (info.public) showShares(code, /** @type {HTMLElement} */ (form.querySelector("#join-seats")));
     pageTools([]);
   }
 

@@ -170,11 +170,11 @@ const CAPTION_WIDTHS = [320, 260, 210, 170, 130, 110];
 export function layoutTable(region) {
   const width = region.clientWidth;
   const height = region.clientHeight;
-  const centre = region.querySelector(".centre");
+  const centre = /** @type {HTMLElement | null} */ (region.querySelector(".centre"));
   if (!width || !height || !centre) return;
-  const notes = region.querySelector(".notes");
+  const notes = /** @type {HTMLElement | null} */ (region.querySelector(".notes"));
   const keepOut = notes && notes.offsetHeight ? notes.offsetHeight + PAD : 0;
-  const seats = [...region.querySelectorAll(".seat")];
+  const seats = [...region.querySelectorAll(/** @type {"div"} */ (".seat"))];
   const captions = CAPTION_WIDTHS.filter((w) => w <= width - 2 * PAD);
   let chosen = null;
   for (const form of CENTRE_FORMS) {

@@ -25,7 +25,8 @@ function icon(muted) {
   };
   path("M3 9h4l5-4v14l-5-4H3z");
   if (muted) path("M16 9l5 6M21 9l-5 6", { stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round", fill: "none" });
-  else path("M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12", { stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round", fill: "none" });
+  else path("M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12",
+    { stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round", fill: "none" });
   return svg;
 }
 
@@ -51,7 +52,9 @@ function pushFields(kinds, defaults) {
     const chosen = settings.kinds || defaults; // the deal of the day only when ticked
     const supported = pushSupported();
     const blocked = supported && Notification.permission === "denied";
-    const toggle = h("button.push-switch#push-switch", { type: "button", role: "switch", "aria-checked": String(settings.on), disabled: !supported || blocked || busy || undefined, onclick: async () => {
+    const toggle = h("button.push-switch#push-switch",
+      { type: "button", role: "switch", "aria-checked": String(settings.on), disabled: !supported || blocked || busy || undefined,
+      onclick: async () => {
       busy = true;
       problem = "";
       render();
@@ -66,7 +69,8 @@ function pushFields(kinds, defaults) {
     } }, h("span.switch-track", { "aria-hidden": "true" }), h("span", {}, t("push.switch")));
     const state = !supported ? t("push.unsupported") : blocked ? t("push.denied") : problem || (settings.on ? t("push.on") : t("push.off"));
     const kindBoxes = settings.on ? h("div.push-kinds", { role: "group", "aria-label": t("push.kinds") }, kinds.map((kind) => {
-      const input = h(`input#push-${kind}`, { type: "checkbox", checked: chosen.includes(kind) || undefined, dataset: { kind }, disabled: busy || undefined });
+      const input = h(`input#push-${kind}`,
+        { type: "checkbox", checked: chosen.includes(kind) || undefined, dataset: { kind }, disabled: busy || undefined });
       input.addEventListener("change", async () => {
         const wanted = kinds.filter((k) => (k === kind ? input.checked : (pushSettings().kinds || defaults).includes(k)));
         busy = true;
@@ -81,7 +85,8 @@ function pushFields(kinds, defaults) {
       });
       return h("div.field.check", {}, input, h("label", { for: `push-${kind}` }, t(`push.kind.${kind}`)));
     })) : null;
-    clear(box).append(...[h("legend", {}, t("push.section")), toggle, h("p.hint#push-state", { role: "status" }, state), kindBoxes, h("p.hint", {}, t("push.help"))].filter(Boolean));
+    clear(box).append(...[h("legend", {}, t("push.section")), toggle, h("p.hint#push-state", { role: "status" }, state), kindBoxes,
+      h("p.hint", {}, t("push.help"))].filter(Boolean));
   };
   render();
   return box;
@@ -89,7 +94,9 @@ function pushFields(kinds, defaults) {
 
 /** The speaker button and its panel; returns the button's container for the bar. */
 export function soundControl() {
-  const button = h("button.tool#sound-button", { type: "button", "aria-expanded": "false", "aria-controls": "sound-panel", title: t("sound.title"), "aria-label": t("sound.title") }, icon(soundSettings().muted));
+  const button = h("button.tool#sound-button",
+    { type: "button", "aria-expanded": "false", "aria-controls": "sound-panel", title: t("sound.title"), "aria-label": t("sound.title") },
+    icon(soundSettings().muted));
   const panel = h("div.popover#sound-panel", { hidden: true, role: "group", "aria-label": t("sound.title") });
   const render = () => {
     const settings = soundSettings();
@@ -98,15 +105,20 @@ export function soundControl() {
       saveSoundSettings({ ...soundSettings(), muted: !soundSettings().muted });
       render();
     } }, settings.muted ? t("sound.unmute") : t("sound.mute"));
-    const volume = h("input#volume", { type: "range", min: "0", max: "1", step: "0.05", value: String(settings.volume), "aria-label": t("sound.volume") });
+    const volume = h("input#volume",
+      { type: "range", min: "0", max: "1", step: "0.05", value: String(settings.volume), "aria-label": t("sound.volume") });
     volume.addEventListener("change", () => {
       saveSoundSettings({ ...soundSettings(), volume: Number(volume.value) });
       unlockAudio();
       playSound("turn");
     });
     const allowed = notificationsAllowed();
-    const notifyState = !("Notification" in window) ? t("sound.notify_unsupported") : allowed ? t("sound.notify_on") : Notification.permission === "denied" ? t("sound.notify_denied") : "";
-    const notify = h("button#notify", { type: "button", disabled: allowed || !("Notification" in window) || Notification.permission === "denied" || undefined, onclick: async () => {
+    const notifyState = !("Notification" in window) ? t("sound.notify_unsupported")
+      : allowed ? t("sound.notify_on")
+        : Notification.permission === "denied" ? t("sound.notify_denied") : "";
+    const notify = h("button#notify",
+      { type: "button", disabled: allowed || !("Notification" in window) || Notification.permission === "denied" || undefined,
+      onclick: async () => {
       await askNotifications();
       render();
     } }, t("sound.notify"));
@@ -138,7 +150,7 @@ export function soundControl() {
     }
   });
   document.addEventListener("pointerdown", (event) => {
-    if (!panel.hidden && !panel.contains(event.target) && event.target !== button) {
+    if (!panel.hidden && !panel.contains(/** @type {Node | null} */ (event.target)) && event.target !== button) {
       panel.hidden = true;
       button.setAttribute("aria-expanded", "false");
     }

@@ -106,8 +106,9 @@ export function tableCommand(event, bindings) {
   if (isCharacter(typed) && !keySettings().letters) return null;
   const usable = effectiveBindings(bindings).filter((b) => b.where !== "terminal");
   // A layout of another alphabet (Cyrillic, Greek) types its own letter: the key's place says it.
+  // eslint-disable-next-line no-control-regex -- "any character outside ASCII"
   const placed = /^[^\x00-\x7f]$/.test(typed) ? (event.code.match(/^(?:Key|Digit)(\w)$/) || [])[1] : undefined;
-  for (const key of [typed, placed ? placed.toLowerCase() : null]) {
+  for (const key of [typed, placed ? placed.toLowerCase() : ""]) {
     const binding = key ? usable.find((b) => b.keys.includes(key)) : undefined;
     if (binding) return { command: binding.command, key };
   }

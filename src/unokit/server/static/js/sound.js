@@ -32,7 +32,7 @@ export function unlockAudio() {
     if (context.state === "suspended") context.resume().catch(() => {});
     return;
   }
-  const Context = window.AudioContext || window.webkitAudioContext;
+  const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
   if (!Context) return;
   try {
     context = new Context();
@@ -47,6 +47,13 @@ export function unlockAudio() {
 
 for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, unlockAudio, { capture: true });
 
+/**
+ * A tone.
+ * @param {number} frequency
+ * @param {number} start
+ * @param {number} duration
+ * @param {{type?: OscillatorType, level?: number, slide?: number | null}} [shape]
+ */
 function note(frequency, start, duration, { type = "sine", level = 0.3, slide = null } = {}) {
   const osc = context.createOscillator();
   const gain = context.createGain();

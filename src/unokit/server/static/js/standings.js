@@ -25,7 +25,8 @@ export function standingsPage(app, code) {
     }
     page.append(h("p", {}, t("n.standings.games", { count: found.games.length })));
     const table = h("table.games", { "data-region": "standings" }, h("caption.visually-hidden", {}, t("standings.title")));
-    const heads = [t("daily.rank"), t("daily.player"), t("standings.games"), t("standings.wins"), t("standings.points"), t("standings.rounds")];
+    const heads = [t("daily.rank"), t("daily.player"), t("standings.games"), t("standings.wins"), t("standings.points"),
+      t("standings.rounds")];
     table.append(h("thead", {}, h("tr", {}, heads.map((title) => h("th", { scope: "col" }, title)))));
     // Each number carries its column's name (data-label), which a phone shows beside it.
     const cell = (column, value) => h("td.num", { dataset: { label: heads[column] } }, String(value));
@@ -33,7 +34,8 @@ export function standingsPage(app, code) {
       h("td.num", {}, String(place.place)), h("td.who", {}, place.name),
       cell(2, place.games), cell(3, place.wins), cell(4, place.points), cell(5, place.rounds_won)))));
     page.append(table, h("p.links", {},
-      h("a.button.download", { href: `/api/rooms/${code}/standings?format=csv`, download: `unokit-${code}-standings.csv` }, t("standings.download")),
+      h("a.button.download", { href: `/api/rooms/${code}/standings?format=csv`, download: `unokit-${code}-standings.csv` },
+        t("standings.download")),
       " ", h("a", { href: `/r/${code}` }, t("standings.back"))));
   })();
   return () => {};

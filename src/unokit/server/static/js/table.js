@@ -113,7 +113,8 @@ export class TableView {
       this.layoutHand();
     });
     this.resize.observe(root);
-    this.pressTimer = null;
+    /** @type {number | undefined} */
+    this.pressTimer = undefined;
     this.chat = null; // the room's chat panel, shown in the drawer (set by the room page)
     this.playAgain = null; // () => the play-again area of a finished game (set by the room page)
     this.hostControls = null; // () => the host's seat controls (set by the room page)
@@ -218,7 +219,8 @@ export class TableView {
     if (this.myDecision()) said.push(`${this.state.version}:${this.promptText()}`);
     const { other } = groupActions(obs);
     const names = this.names();
-    const chances = other.filter((a) => a.verb === "catch").map((a) => t("read.may_catch", { player: names[a.seat] }));
+    const chances = other.filter((a) => a.verb === "catch").map((a) => t("read.may_catch",
+      { player: names[/** @type {number} */ (a.seat)] }));
     if (obs.legal_actions.some((a) => a === "uno")) chances.push(t("read.forgot_uno"));
     const jumps = this.myDecision() ? [] : [...groupActions(obs).byCard.keys()];
     if (jumps.length) chances.push(t("read.may_jump"));
@@ -294,7 +296,12 @@ export class TableView {
     announceUrgent(message);
   }
 
-  /** A short notice over the table (replacing one of the same kind). */
+  /**
+   * A short notice over the table (replacing one of the same kind).
+   * @param {string} kind
+   * @param {string} text
+   * @param {{cards?: string[] | null, seconds?: number, action?: string | null}} [more]
+   */
   note(kind, text, { cards = null, seconds = 8, action = null } = {}) {
     this.notes = this.notes.filter((n) => n.kind !== kind);
     this.notes.push({ kind, text, cards, action, until: seconds ? Date.now() + seconds * 1000 : null });
@@ -575,7 +582,8 @@ export class TableView {
     const sideColors = variant.side_colors[side] || variant.side_colors[0];
     const mine = this.me !== null;
     const table = h(`section.table.side-${side}`, { "data-region": "table", "aria-label": t("table.label") });
-    table.append(this.renderSeats(obs, side, variant), this.renderCentre(obs, side, sideColors, variant), this.renderNotes(obs, side, sideColors));
+    table.append(this.renderSeats(obs, side, variant), this.renderCentre(obs, side, sideColors, variant),
+      this.renderNotes(obs, side, sideColors));
     const prompt = this.readOnly && this.hooks.controls ? this.hooks.controls() : this.renderPrompt(obs, side, sideColors, mine);
     this.root.append(table, prompt);
     if (mine) this.root.append(this.renderSelf(obs), this.renderHand(obs, side, sideColors));
@@ -632,9 +640,9 @@ export class TableView {
     ring.setAttribute("class", "turn-ring");
     ring.setAttribute("aria-hidden", "true");
     const track = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-    for (const [k, v] of Object.entries({ cx: 22, cy: 22, r: 20.5, class: "ring-track" })) track.setAttribute(k, v);
+    for (const [k, v] of Object.entries({ cx: 22, cy: 22, r: 20.5, class: "ring-track" })) track.setAttribute(k, String(v));
     const arc = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-    for (const [k, v] of Object.entries({ cx: 22, cy: 22, r: 20.5, class: "ring-arc", pathLength: 100 })) arc.setAttribute(k, v);
+    for (const [k, v] of Object.entries({ cx: 22, cy: 22, r: 20.5, class: "ring-arc", pathLength: 100 })) arc.setAttribute(k, String(v));
     ring.append(track, arc);
     return h(`div.avatar-box${active ? ".active" : ""}`, { dataset: { seat: String(seat) } }, avatarSvg(name), ring);
   }
@@ -714,12 +722,14 @@ export class TableView {
     }
     let pile;
     if (obs.launcher) {
-      pile = h("div.draw-pile.launcher", { dataset: { anchor: "draw" }, role: "img", "aria-label": drawLabel, title: drawLabel }, launcherArt(), h("span.pile-count", {}, String(obs.draw_size)));
+      pile = h("div.draw-pile.launcher", { dataset: { anchor: "draw" }, role: "img", "aria-label": drawLabel, title: drawLabel },
+        launcherArt(), h("span.pile-count", {}, String(obs.draw_size)));
     } else {
       const drawCard = cardNode(drawFace, obs.draw_top_back ? backSide : 0, backColors);
       drawCard.setAttribute("aria-label", drawLabel);
       drawCard.title = drawLabel;
-      pile = h("div.draw-pile", { dataset: { anchor: "draw" } }, drawCard, h("span.pile-count", { "aria-hidden": "true" }, String(obs.draw_size)));
+      pile = h("div.draw-pile", { dataset: { anchor: "draw" } }, drawCard,
+        h("span.pile-count", { "aria-hidden": "true" }, String(obs.draw_size)));
     }
     const discard = h(`div.discard.ring-${obs.color || "none"}`, { "aria-label": t("table.discard_pile") });
     const recent = obs.discard.slice(-3);
@@ -732,10 +742,16 @@ export class TableView {
     });
     const chips = h("div.chips");
     const color = obs.color;
-    chips.append(h(`span.chip.color-chip.c-${color || "none"}`, { title: t("table.color_in_play"), "aria-label": `${t("table.color_in_play")}: ${colorWords(color)}` }, color ? `${symbolGlyph(color)} ${colorTitle(color)}` : t("table.being_chosen")));
+    chips.append(h(`span.chip.color-chip.c-${color || "none"}`,
+      { title: t("table.color_in_play"), "aria-label": `${t("table.color_in_play")}: ${colorWords(color)}` },
+      color ? `${symbolGlyph(color)} ${colorTitle(color)}` : t("table.being_chosen")));
     const clockwise = obs.direction === "clockwise";
-    chips.append(h("span.chip.direction", { title: t(clockwise ? "direction.clockwise" : "direction.counterclockwise"), "aria-label": t(clockwise ? "direction.clockwise" : "direction.counterclockwise") }, clockwise ? "↻" : "↺"));
-    if (variant.double_sided) chips.append(h(`span.chip.side-chip.side-${side}`, {}, t("table.side_value", { side: t(`side.${obs.side}`) })));
+    chips.append(h("span.chip.direction",
+      { title: t(clockwise ? "direction.clockwise" : "direction.counterclockwise"),
+        "aria-label": t(clockwise ? "direction.clockwise" : "direction.counterclockwise") },
+      clockwise ? "↻" : "↺"));
+    if (variant.double_sided) chips.append(h(`span.chip.side-chip.side-${side}`, {},
+      t("table.side_value", { side: t(`side.${obs.side}`) })));
     if (obs.stack) chips.append(h("span.chip.stack", { title: t("table.stacked") }, `+${obs.stack}`));
     const piles = h("div.pile-area", { "data-region": "piles", role: "group", "aria-label": t("table.piles") },
       h("div.piles", {}, pile, discard), chips);
@@ -778,7 +794,8 @@ export class TableView {
     if (away || moves > this.standinSeen) {
       // A stand-in bot played (or plays) this seat: say so, and give the seat back on request.
       const text = moves ? t("n.table.standin", { count: moves }) : t("table.standin_away");
-      box.append(h("div.note.standin", { dataset: { moves: String(moves) } }, h("span", {}, text), h("button.primary", { type: "button", dataset: { verb: "back", key: "back" }, onclick: () => {
+      box.append(h("div.note.standin", { dataset: { moves: String(moves) } }, h("span", {}, text),
+        h("button.primary", { type: "button", dataset: { verb: "back", key: "back" }, onclick: () => {
         if (away) this.conn.back();
         this.backAsked = away;
         this.standinSeen = moves;
@@ -793,7 +810,10 @@ export class TableView {
         item.append(cards);
       }
       if (note.action === "scores") item.append(h("button", { type: "button", onclick: () => this.showScores() }, t("table.show_scores")));
-      item.append(h("button.close-panel", { type: "button", "aria-label": t("table.close"), onclick: () => { this.notes = this.notes.filter((n) => n !== note); this.render(); } }, "✕"));
+      item.append(h("button.close-panel",
+        { type: "button", "aria-label": t("table.close"),
+          onclick: () => { this.notes = this.notes.filter((n) => n !== note); this.render(); } },
+        "✕"));
       box.append(item);
     }
     return box;
@@ -820,50 +840,69 @@ export class TableView {
       const chosen = this.choosing;
       message = chosen.prompt;
       for (const action of chosen.actions) {
-        choices.append(h(`button.color-choice.c-${action.color}`, { type: "button", dataset: { action: action.text, verb: action.verb, key: `color-${action.color}` }, onclick: () => this.act(action.text), "aria-label": colorLabel(action.color) }, actionLabel({ verb: "color", color: action.color }, obs, names, side)));
+        choices.append(h(`button.color-choice.c-${action.color}`,
+          { type: "button", dataset: { action: action.text, verb: action.verb, key: `color-${action.color}` },
+            onclick: () => this.act(action.text), "aria-label": colorLabel(action.color) },
+          actionLabel({ verb: "color", color: action.color }, obs, names, side)));
       }
-      choices.append(h("button.cancel-choice", { type: "button", onclick: () => { this.choosing = null; this.render(); } }, t("table.cancel")));
+      choices.append(h("button.cancel-choice", { type: "button", onclick: () => { this.choosing = null; this.render(); } },
+        t("table.cancel")));
     } else {
       message = promptMessage(obs, names, side);
     }
     if (myTurn && !this.choosing) {
       const plain = other.filter((a) => !a.uno && a.verb !== "uno" && a.verb !== "catch");
       const colorPicks = plain.filter((a) => a.verb === "color");
-      colorPicks.forEach((a) => choices.append(h(`button.color-choice.c-${a.color}`, { type: "button", dataset: { action: a.text, verb: a.verb, key: a.text }, onclick: () => this.act(a.text), "aria-label": colorLabel(a.color) }, actionLabel(a, obs, names, side))));
+      colorPicks.forEach((a) => choices.append(h(`button.color-choice.c-${a.color}`,
+        { type: "button", dataset: { action: a.text, verb: a.verb, key: a.text }, onclick: () => this.act(a.text),
+          "aria-label": colorLabel(a.color) },
+        actionLabel(a, obs, names, side))));
       const drawn = other.filter((a) => a.verb === "play_drawn");
       if (drawn.length) {
         const label = actionLabel(drawn[0], obs, names, side);
         const pending = obs.pending || {};
         const face = pending.card ? faceOf(pending.card, side) : null;
         const colorPrompt = face ? t("table.color_for", { card: faceTitle(face) }) : t("table.color_for_drawn");
-        choices.append(h("button.primary", { type: "button", dataset: { action: drawn[0].text, verb: "play_drawn", key: "choice-play_drawn" }, onclick: () => this.choose(drawn, colorPrompt) }, label));
+        choices.append(h("button.primary",
+          { type: "button", dataset: { action: drawn[0].text, verb: "play_drawn", key: "choice-play_drawn" },
+            onclick: () => this.choose(drawn, colorPrompt) },
+          label));
       }
       for (const action of plain) {
         if (action.verb === "color" || action.verb === "play_drawn") continue;
         const primary = action.verb === "draw" || action.verb === "press";
-        choices.append(h(`button.${primary ? "primary" : "choice"}`, { type: "button", dataset: { action: action.text, verb: action.verb, key: action.text }, onclick: () => this.act(action.text) }, actionLabel(action, obs, names, side)));
+        choices.append(h(`button.${primary ? "primary" : "choice"}`,
+          { type: "button", dataset: { action: action.text, verb: action.verb, key: action.text }, onclick: () => this.act(action.text) },
+          actionLabel(action, obs, names, side)));
       }
     }
     if (mine && !obs.over && phase === "playing") {
       for (const action of other.filter((a) => a.verb === "catch")) {
-        choices.append(h("button.catch", { type: "button", dataset: { action: action.text, verb: "catch", key: action.text }, onclick: () => this.act(action.text) }, actionLabel(action, obs, names, side)));
+        choices.append(h("button.catch",
+          { type: "button", dataset: { action: action.text, verb: "catch", key: action.text }, onclick: () => this.act(action.text) },
+          actionLabel(action, obs, names, side)));
       }
       if (!myTurn) {
         // Jump-In (a house rule): a play offered out of turn is a jump with an identical card.
         for (const actions of groupActions(obs).byCard.values()) {
           for (const action of actions.filter((a) => a.verb === "play")) {
             const face = faceTitle(faceOf(action.card, side));
-            choices.append(h("button.jump", { type: "button", dataset: { action: action.text, verb: "jump", key: action.text }, onclick: () => this.act(action.text) }, t(action.uno ? "table.jump_in_uno" : "table.jump_in", { card: face })));
+            choices.append(h("button.jump",
+              { type: "button", dataset: { action: action.text, verb: "jump", key: action.text }, onclick: () => this.act(action.text) },
+              t(action.uno ? "table.jump_in_uno" : "table.jump_in", { card: face })));
           }
         }
       }
     }
     if (myTurn && !this.choosing && phase === "playing" && this.hintsAllowed() && choiceCount(obs) > 1) {
       const shown = this.hint && this.hint.step === this.state.game_step ? this.hint : null;
-      if (shown && shown.line) message = t("table.hint_shows", { action: say(shown.line, names), chance: `${Math.round(100 * shown.chance)}%` });
+      if (shown && shown.line) message = t("table.hint_shows",
+        { action: say(shown.line, names), chance: `${Math.round(100 * shown.chance)}%` });
       else if (shown && shown.error) message = shown.error;
       if (!shown || shown.error) {
-        choices.append(h("button.hint#hint-button", { type: "button", disabled: shown && shown.waiting ? true : undefined, dataset: { verb: "hint" }, onclick: () => this.askHint() }, shown && shown.waiting ? t("table.hint_wait") : t("table.hint")));
+        choices.append(h("button.hint#hint-button",
+          { type: "button", disabled: shown && shown.waiting ? true : undefined, dataset: { verb: "hint" }, onclick: () => this.askHint() },
+          shown && shown.waiting ? t("table.hint_wait") : t("table.hint")));
       }
     }
     const moreTime = this.moreTimeButton();
@@ -874,7 +913,8 @@ export class TableView {
       if (resume) choices.append(resume);
     }
     if ((obs.over || phase === "finished") && this.overClosed === this.room.game_no) {
-      choices.append(h("button#show-result", { type: "button", onclick: () => { this.overClosed = null; this.render(); } }, t("table.show_result")));
+      choices.append(h("button#show-result", { type: "button", onclick: () => { this.overClosed = null; this.render(); } },
+        t("table.show_result")));
     }
     if (this.error) box.append(h("p.error", {}, this.error));
     box.append(h("p.message#prompt-message", {}, message), choices);
@@ -966,7 +1006,8 @@ export class TableView {
       },
     }, "☺"));
     if (open) {
-      box.append(h("div.react-pop", { role: "group", "aria-label": t("chat.reactions") }, catalog().reactions.map((key) => reactionButton(key, () => {
+      box.append(h("div.react-pop", { role: "group", "aria-label": t("chat.reactions") },
+        catalog().reactions.map((key) => reactionButton(key, () => {
         this.conn.chat({ reaction: key });
         this.closeReactions();
       }, true))));
@@ -1036,7 +1077,7 @@ export class TableView {
       const extra = [playable ? (discarding ? t("table.can_discard") : t("table.playable")) : ""];
       if (obs.backs !== undefined && text.includes("/")) extra.push(t("table.back", { card: faceTitle(faceOf(text, 1 - side)) }));
       const button = cardNode(face, side, sideColors, { tag: "button", extraLabel: extra.filter(Boolean).join(", ") });
-      button.type = "button";
+      /** @type {HTMLButtonElement} */ (button).type = "button";
       button.classList.add("hand-card");
       if (playable) button.classList.add("playable");
       button.dataset.card = text;
@@ -1044,12 +1085,14 @@ export class TableView {
       // Every card stays focusable (a screen reader walks the whole hand); only playable cards act.
       button.setAttribute("aria-disabled", playable ? "false" : "true");
       if (playable) {
-        const colorPrompt = parseFace(face).kind === "wild_discard_all" ? t("table.which_color_discard") : t("table.color_for", { card: faceTitle(face) });
+        const colorPrompt = parseFace(face).kind === "wild_discard_all" ? t("table.which_color_discard") : t("table.color_for",
+          { card: faceTitle(face) });
         button.addEventListener("click", () => this.choose(actions, colorPrompt));
       }
       this.longPress(button, text, side);
       const item = h("li", {}, button);
-      if (text.includes("/")) item.append(h("span.back-peek", { "aria-hidden": "true" }, cardNode(faceOf(text, 1 - side), 1 - side, this.variant.side_colors[1 - side] || sideColors, { small: true })));
+      if (text.includes("/")) item.append(h("span.back-peek", { "aria-hidden": "true" },
+        cardNode(faceOf(text, 1 - side), 1 - side, this.variant.side_colors[1 - side] || sideColors, { small: true })));
       list.append(item);
     });
     wrap.append(list, this.scrollButton(list, -1), this.scrollButton(list, 1));
@@ -1094,7 +1137,8 @@ export class TableView {
       setTimeout(() => tip.remove(), 1800);
     };
     node.addEventListener("touchstart", () => { this.pressTimer = setTimeout(show, 500); }, { passive: true });
-    for (const kind of ["touchend", "touchmove", "touchcancel"]) node.addEventListener(kind, () => clearTimeout(this.pressTimer), { passive: true });
+    for (const kind of ["touchend", "touchmove", "touchcancel"]) node.addEventListener(kind, () => clearTimeout(this.pressTimer),
+      { passive: true });
     node.addEventListener("contextmenu", (event) => { event.preventDefault(); show(); });
   }
 
@@ -1125,7 +1169,8 @@ export class TableView {
       const first = list.querySelector(".hand-card.playable");
       if (first && list.classList.contains("scrolls")) {
         const box = first.parentElement;
-        if (box.offsetLeft < list.scrollLeft || box.offsetLeft + step > list.scrollLeft + width) list.scrollLeft = Math.max(0, box.offsetLeft - 16);
+        if (box.offsetLeft < list.scrollLeft || box.offsetLeft + step > list.scrollLeft + width) list.scrollLeft = Math.max(0,
+          box.offsetLeft - 16);
       }
     }
     this.markScroll();
@@ -1139,18 +1184,25 @@ export class TableView {
     const tabList = h("div.tab-list", { role: "tablist", "aria-label": t("table.sidebar") });
     bar.append(tabList);
     for (const [name, label] of tabs) {
-      tabList.append(h("button.drawer-tab", { type: "button", role: "tab", id: `tab-${name}`, "aria-selected": String(this.drawerTab === name), "aria-controls": `panel-${name}`, onclick: () => { this.drawerTab = name; this.render(); this.root.querySelector(`#tab-${name}`)?.focus(); } }, label));
+      tabList.append(h("button.drawer-tab",
+        { type: "button", role: "tab", id: `tab-${name}`, "aria-selected": String(this.drawerTab === name),
+          "aria-controls": `panel-${name}`,
+          onclick: () => { this.drawerTab = name; this.render(); this.root.querySelector(`#tab-${name}`)?.focus(); } },
+        label));
     }
     bar.append(h("button.close-drawer", { type: "button", "aria-label": t("table.close"), onclick: () => this.toggleDrawer(false) }, "✕"));
     drawer.append(bar);
-    const logPanel = h("div.drawer-panel#panel-log", { role: "tabpanel", tabindex: "0", "aria-labelledby": "tab-log", hidden: this.drawerTab !== "log" || undefined });
+    const logPanel = h("div.drawer-panel#panel-log",
+      { role: "tabpanel", tabindex: "0", "aria-labelledby": "tab-log", hidden: this.drawerTab !== "log" || undefined });
     const list = this.logElement();
     logPanel.append(list);
     requestAnimationFrame(() => { logPanel.scrollTop = logPanel.scrollHeight; });
-    const scorePanel = h("div.drawer-panel#panel-scores", { role: "tabpanel", tabindex: "0", "aria-labelledby": "tab-scores", hidden: this.drawerTab !== "scores" || undefined });
+    const scorePanel = h("div.drawer-panel#panel-scores",
+      { role: "tabpanel", tabindex: "0", "aria-labelledby": "tab-scores", hidden: this.drawerTab !== "scores" || undefined });
     scorePanel.append(this.renderScores(obs));
     if (this.summary) scorePanel.append(h("h3", {}, t("summary.last_round")), summaryTable(this, this.summary));
-    const roomPanel = h("div.drawer-panel#panel-room", { role: "tabpanel", tabindex: "0", "aria-labelledby": "tab-room", hidden: this.drawerTab !== "room" || undefined });
+    const roomPanel = h("div.drawer-panel#panel-room",
+      { role: "tabpanel", tabindex: "0", "aria-labelledby": "tab-room", hidden: this.drawerTab !== "room" || undefined });
     roomPanel.append(this.renderRoomFacts());
     drawer.append(logPanel, scorePanel, roomPanel);
     // The room's chat (the room page's panel, the same element at every redraw) under the tabs.
@@ -1182,7 +1234,6 @@ export class TableView {
   /** The room in a few lines, the rules it plays and (for the host) the seats' controls. */
   renderRoomFacts() {
     const room = this.room;
-    const variant = this.variant;
     const box = h("div.room-facts");
     const facts = h("dl.facts");
     const fact = (label, value) => facts.append(h("dt", {}, label), h("dd", {}, value));
@@ -1196,7 +1247,8 @@ export class TableView {
       h("label", { for: "table-language" }, t("ui.language")),
       languageSwitcher(catalog().languages, "table-language")));
     const rules = rulesOn(catalog(), room);
-    box.append(h("h3", {}, t("lobby.rules")), rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
+    box.append(h("h3", {}, t("lobby.rules")),
+      rules.length ? h("ul.chips-list", {}, rules.map((r) => h("li.rule-chip", {}, r))) : h("p", {}, t("together.standard_rules")));
     const pause = this.room.paused ? null : this.pauseButton();
     if (pause) box.append(h("p.pause-row", {}, pause));
     const controls = this.hostControls ? this.hostControls() : null;
@@ -1213,7 +1265,8 @@ export class TableView {
       : t("table.scores", { scoring, target: options.target });
     const table = h("table.scores", {}, h("caption", {}, caption));
     const body = h("tbody");
-    obs.scores.forEach((score, seat) => body.append(h(`tr${seat === this.me ? ".me" : ""}`, {}, h("th", { scope: "row" }, names[seat]), h("td", {}, String(score)))));
+    obs.scores.forEach((score, seat) => body.append(h(`tr${seat === this.me ? ".me" : ""}`, {}, h("th", { scope: "row" }, names[seat]),
+      h("td", {}, String(score)))));
     table.append(body);
     return table;
   }
@@ -1240,7 +1293,8 @@ export class TableView {
       timer.hidden = !mine;
     }
     const countdown = this.root.querySelector(".countdown");
-    if (countdown && room.continue_at) countdown.textContent = t("table.next_hand_in", { count: Math.max(0, Math.ceil(room.continue_at - now)) });
+    if (countdown && room.continue_at) countdown.textContent = t("table.next_hand_in",
+      { count: Math.max(0, Math.ceil(room.continue_at - now)) });
     if (this.notes.some((n) => n.until && n.until < Date.now())) this.render();
   }
 }
@@ -1258,6 +1312,7 @@ function launcherArt() {
   svg.setAttribute("viewBox", "0 0 60 90");
   svg.setAttribute("class", "card-svg launcher-svg");
   svg.setAttribute("aria-hidden", "true");
+  /** @type {[string, Record<string, string | number>][]} */
   const parts = [
     ["rect", { x: 2, y: 50, width: 56, height: 34, rx: 6, class: "launcher-base" }],
     ["path", { d: "M 8 52 L 8 34 A 22 22 0 0 1 52 34 L 52 52 Z", class: "launcher-dome" }],
@@ -1266,7 +1321,7 @@ function launcherArt() {
   ];
   for (const [name, attrs] of parts) {
     const node = document.createElementNS("http://www.w3.org/2000/svg", name);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
     svg.append(node);
   }
   return svg;

@@ -79,6 +79,7 @@ export function phraseScore(typed, phrase) {
 export function bestMoves(text, moves) {
   const typed = words(text);
   if (!typed.length) return [];
+  /** @type {number[] | null} */
   let best = null;
   let found = [];
   /** @type {[Move, number[]][]} every move the text names, with its score */
@@ -91,7 +92,7 @@ export function bestMoves(text, moves) {
     if (better) {
       best = top;
       found = [move];
-    } else if (top[0] === best[0] && top[1] === best[1]) found.push(move);
+    } else if (best && top[0] === best[0] && top[1] === best[1]) found.push(move);
     scored.push([move, top]);
   }
   // A text that leaves words of its best move untyped ("play" for "Play Wild") names it only

@@ -77,7 +77,8 @@ export function optionWords(options) {
 export function playNowPanel(catalog, nameInput) {
   const panel = h("section.panel.play-now-panel", { "aria-labelledby": "play-now-title" });
   const names = Object.keys(catalog.variants);
-  const variant = h("select#play-now-variant", { "aria-label": t("together.play_now_variant") }, names.map((n) => h("option", { value: n }, t(`variant.${n}`))));
+  const variant = h("select#play-now-variant", { "aria-label": t("together.play_now_variant") },
+    names.map((n) => h("option", { value: n }, t(`variant.${n}`))));
   const message = h("div.form-message", { "aria-live": "polite" });
   const button = h("button.primary.big#play-now", { type: "button" }, t("together.play_now"));
   button.addEventListener("click", async () => {
@@ -119,8 +120,10 @@ export function publicRoomsPanel(catalog) {
     } catch (err) {
       return;
     }
-    clear(waiting).append(...(found.waiting.length ? found.waiting.map((room) => roomItem(catalog, room, false)) : [h("li.none", {}, t("together.no_waiting"))]));
-    clear(playing).append(...(found.playing.length ? found.playing.map((room) => roomItem(catalog, room, true)) : [h("li.none", {}, t("together.no_playing"))]));
+    clear(waiting).append(...(found.waiting.length ? found.waiting.map((room) => roomItem(catalog, room, false)) : [h("li.none", {},
+      t("together.no_waiting"))]));
+    clear(playing).append(...(found.playing.length ? found.playing.map((room) => roomItem(catalog, room, true)) : [h("li.none", {},
+      t("together.no_playing"))]));
   };
   refresh();
   const timer = setInterval(refresh, 5000);
@@ -129,7 +132,8 @@ export function publicRoomsPanel(catalog) {
 
 function roomItem(catalog, room, watch) {
   const host = room.host ? t("together.host", { name: room.host }) : t("together.open_table");
-  const seats = watch ? t("n.together.players_of", { count: room.names.length, total: room.players }) : t("n.together.open_of", { count: room.open_seats, total: room.players });
+  const seats = watch ? t("n.together.players_of", { count: room.names.length, total: room.players }) : t("n.together.open_of",
+    { count: room.open_seats, total: room.players });
   return h("li", { dataset: { room: room.room } },
     h("span.room-title", {}, t(`variant.${room.variant}`)), ` · ${optionWords(room.options)} · ${seats} · ${host} `,
     h("a.button", { href: watch ? `/r/${room.room}#watch` : `/r/${room.room}` }, watch ? t("together.watch") : t("together.join")));
@@ -155,7 +159,7 @@ export async function playNow(variant, name) {
  */
 export function ranking(scores, winners) {
   return scores.map((score, seat) => ({ score, seat }))
-    .sort((a, b) => (winners.includes(b.seat) - winners.includes(a.seat)) || b.score - a.score);
+    .sort((a, b) => (Number(winners.includes(b.seat)) - Number(winners.includes(a.seat))) || b.score - a.score);
 }
 
 /**
@@ -185,7 +189,8 @@ export function myGamesPage(app, catalog) {
       page.append(h("p.error", { role: "alert" }, errorText(err)));
       return;
     }
-    page.append(h("p.hint", {}, t("n.together.my_games_hint", { count: Math.round(found.retention_days) }), " ", t("n.together.records_hint", { count: Math.round(found.records_days) })));
+    page.append(h("p.hint", {}, t("n.together.my_games_hint", { count: Math.round(found.retention_days) }), " ",
+      t("n.together.records_hint", { count: Math.round(found.records_days) })));
     if (!found.games.length) page.append(h("p.none", {}, t("together.no_games")));
     else {
       const table = h("table.games", {}, h("caption.visually-hidden", {}, t("together.finished_games")));

@@ -51,7 +51,8 @@ export function sheetPage(app, catalog) {
       const scoringOption = options.find((o) => o.name === "scoring");
       const targetOption = options.find((o) => o.name === "target");
       const chosen = scoring.value || scoringOption.default;
-      clear(scoring).append(...scoringOption.choices.map((c) => h("option", { value: c, selected: c === chosen }, t(`option.scoring.${c}`))));
+      clear(scoring).append(...scoringOption.choices.map((c) => h("option", { value: c, selected: c === chosen },
+        t(`option.scoring.${c}`))));
       const byScoring = (targetOption.defaults_by || {}).scoring || {};
       const wanted = byScoring[scoring.value] ?? targetOption.default;
       target.placeholder = String(wanted);
@@ -91,12 +92,15 @@ export function sheetPage(app, catalog) {
     const variant = catalog.variants[sheet.variant];
     const form = h("form.panel#sheet-round", { "aria-labelledby": "sheet-round-title" });
     const winner = h("select#round-winner", {}, sheet.players.map((p) => h("option", { value: p }, p)));
-    const side = h("select#round-side", {}, variant.side_names.map((s) => h("option", { value: s }, t("table.side_value", { side: t(`side.${s}`) }))));
+    const side = h("select#round-side", {},
+      variant.side_names.map((s) => h("option", { value: s }, t("table.side_value", { side: t(`side.${s}`) }))));
     const hands = h("div.hands");
     const rows = sheet.players.map((player, i) => {
-      const cards = h("input", { type: "text", id: `hand-${i}`, placeholder: t("sheet.cards_example"), "aria-describedby": `hand-${i}-hint` });
+      const cards = h("input",
+        { type: "text", id: `hand-${i}`, placeholder: t("sheet.cards_example"), "aria-describedby": `hand-${i}-hint` });
       const points = h("input", { type: "number", min: "0", id: `points-${i}`, "aria-label": t("sheet.points_counted", { player }) });
-      const row = h("div.hand-row", { dataset: { player } }, h("label", { for: `hand-${i}` }, t("sheet.cards_of", { player })), cards, h("span.or", {}, t("sheet.or")), points, h("span.hint", { id: `hand-${i}-hint` }, t("sheet.points")));
+      const row = h("div.hand-row", { dataset: { player } }, h("label", { for: `hand-${i}` }, t("sheet.cards_of", { player })), cards,
+        h("span.or", {}, t("sheet.or")), points, h("span.hint", { id: `hand-${i}-hint` }, t("sheet.points")));
       hands.append(row);
       return { player, cards, points, row };
     });
@@ -105,7 +109,8 @@ export function sheetPage(app, catalog) {
     showRows();
     form.append(
       h("h2#sheet-round-title", {}, t("sheet.round", { round: sheet.rounds_played.length + 1 })),
-      h("div.row", {}, h("div.field", {}, h("label", { for: "round-winner" }, t("sheet.went_out")), winner), variant.double_sided ? h("div.field", {}, h("label", { for: "round-side" }, t("sheet.side_at_end")), side) : null),
+      h("div.row", {}, h("div.field", {}, h("label", { for: "round-winner" }, t("sheet.went_out")), winner),
+        variant.double_sided ? h("div.field", {}, h("label", { for: "round-side" }, t("sheet.side_at_end")), side) : null),
       h("p.hint", {}, t("sheet.hands_hint")),
       hands,
       h("button.primary", { type: "submit" }, t("sheet.score_round")),
@@ -129,9 +134,12 @@ export function sheetPage(app, catalog) {
 
   function sheetTable() {
     const facts = { variant: t(`variant.${sheet.variant}`), scoring: t(`option.scoring.${sheet.scoring}`), target: sheet.target };
-    const caption = sheet.rounds ? t("sheet.caption_rounds", { ...facts, rounds: t("n.rounds", { count: sheet.rounds }) }) : t("sheet.caption", facts);
+    const caption = sheet.rounds ? t("sheet.caption_rounds",
+      { ...facts, rounds: t("n.rounds", { count: sheet.rounds }) }) : t("sheet.caption", facts);
     const table = h("table.sheet-table#sheet-table", {}, h("caption", {}, caption));
-    table.append(h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("table.round")), h("th", { scope: "col" }, t("sheet.went_out")), ...sheet.players.map((p) => h("th", { scope: "col" }, p)))));
+    table.append(h("thead", {},
+      h("tr", {}, h("th", { scope: "col" }, t("table.round")), h("th", { scope: "col" }, t("sheet.went_out")),
+      ...sheet.players.map((p) => h("th", { scope: "col" }, p)))));
     const body = h("tbody");
     for (const row of sheet.rounds_played) {
       body.append(h("tr", {}, h("td", {}, String(row.round)), h("td", {}, row.winner), ...row.points.map((v, i) => {
@@ -140,7 +148,8 @@ export function sheetPage(app, catalog) {
       })));
     }
     const totals = sheet.rounds_played.length ? sheet.rounds_played[sheet.rounds_played.length - 1].totals : sheet.players.map(() => 0);
-    body.append(h("tr.totals", {}, h("th", { scope: "row", colspan: "2" }, t("summary.total")), ...totals.map((total) => h("td", {}, String(total)))));
+    body.append(h("tr.totals", {}, h("th", { scope: "row", colspan: "2" }, t("summary.total")),
+      ...totals.map((total) => h("td", {}, String(total)))));
     table.append(body);
     return table;
   }
@@ -155,13 +164,20 @@ export function sheetPage(app, catalog) {
     page.append(h("div.table-scroll", { tabindex: "0" }, sheetTable())); // scrolled by keys too
     const last = sheet.rounds_played[sheet.rounds_played.length - 1];
     const winners = last && last.winners;
-    if (winners) page.append(h("p.game-over#sheet-over", { role: "status" }, t("table.game_over", { winners: winners.join(t("list.separator")) })));
+    if (winners) page.append(h("p.game-over#sheet-over", { role: "status" },
+      t("table.game_over", { winners: winners.join(t("list.separator")) })));
     else page.append(roundForm());
     const blob = new Blob([JSON.stringify(sheet, null, 2)], { type: "application/json" });
     page.append(h("div.row", {},
-      h("button", { type: "button", disabled: !sheet.rounds_played.length || undefined, onclick: async () => { const reply = await call("/api/sheet/undo", { sheet }); if (reply) { save(reply); draw(); } } }, t("sheet.undo")),
+      h("button",
+        { type: "button", disabled: !sheet.rounds_played.length || undefined,
+          onclick: async () => { const reply = await call("/api/sheet/undo", { sheet }); if (reply) { save(reply); draw(); } } },
+        t("sheet.undo")),
       h("a.button", { href: URL.createObjectURL(blob), download: "scores.json" }, t("sheet.download")),
-      h("button.danger", { type: "button", onclick: () => { if (confirm(t("sheet.new_confirm"))) { sheet = null; localStorage.removeItem(SHEET_KEY); draw(); } } }, t("sheet.new_sheet"))));
+      h("button.danger",
+        { type: "button",
+          onclick: () => { if (confirm(t("sheet.new_confirm"))) { sheet = null; localStorage.removeItem(SHEET_KEY); draw(); } } },
+        t("sheet.new_sheet"))));
   }
 
   draw();
@@ -220,21 +236,31 @@ export function launcherPage(app, catalog) {
     clear(page).append(h("h1", {}, t("launcher.title")));
     page.append(h("p", {}, t("launcher.intro")));
     if (error) page.append(errorBox(error));
-    const select = h("select#launcher-model", {}, models.map((m) => h("option", { value: m, selected: m === state.model }, t(`option.launcher.${m}`))));
+    const select = h("select#launcher-model", {},
+      models.map((m) => h("option", { value: m, selected: m === state.model }, t(`option.launcher.${m}`))));
     select.addEventListener("change", () => { state = { model: select.value }; last = null; draw(); });
-    page.append(h("div.field", {}, h("label", { for: "launcher-model" }, t("launcher.model")), select, h("span.hint", {}, t(`launcher.model.${state.model}`))));
+    page.append(h("div.field", {}, h("label", { for: "launcher-model" }, t("launcher.model")), select,
+      h("span.hint", {}, t(`launcher.model.${state.model}`))));
     const result = last === null ? t("launcher.press_it") : last === 0 ? t("launcher.nothing") : t("n.launcher.take", { count: last });
-    const machine = h("button.machine#launcher-press", { type: "button", "aria-describedby": "launcher-result", disabled: busy || undefined, onclick: press }, h("span.machine-top", { "aria-hidden": "true" }), h("span.machine-label", {}, t("launcher.press")));
-    page.append(h("div.launcher-stage", {}, machine, h("p.launcher-result#launcher-result", { role: "status", "aria-live": "assertive", dataset: { cards: last === null ? "" : String(last) } }, result)));
+    const machine = h("button.machine#launcher-press",
+      { type: "button", "aria-describedby": "launcher-result", disabled: busy || undefined, onclick: press },
+      h("span.machine-top", { "aria-hidden": "true" }), h("span.machine-label", {}, t("launcher.press")));
+    page.append(h("div.launcher-stage", {}, machine,
+      h("p.launcher-result#launcher-result",
+      { role: "status", "aria-live": "assertive", dataset: { cards: last === null ? "" : String(last) } }, result)));
     page.append(h("button#launcher-restart", { type: "button", onclick: restart }, t("launcher.restart")));
     if (stats) {
       const table = h("table.stats", {}, h("caption", {}, t("launcher.stats")));
-      const heads = [t("launcher.model"), t("launcher.stats.fire_rate"), t("launcher.stats.first_fire"), t("launcher.stats.per_fire"), t("launcher.stats.per_press")];
+      const heads = [t("launcher.model"), t("launcher.stats.fire_rate"), t("launcher.stats.first_fire"), t("launcher.stats.per_fire"),
+        t("launcher.stats.per_press")];
       table.append(h("thead", {}, h("tr", {}, ...heads.map((head) => h("th", { scope: "col" }, head)))));
       const body = h("tbody");
       for (const model of models) {
         const s = stats[model];
-        body.append(h("tr", {}, h("th", { scope: "row" }, t(`option.launcher.${model}`)), h("td", {}, `${(100 * s.fire_rate).toFixed(1)} %`), h("td", {}, s.presses_to_first_fire.toFixed(2)), h("td", {}, `${s.cards_per_fire_mean.toFixed(2)} ± ${s.cards_per_fire_sd.toFixed(2)}`), h("td", {}, `${s.cards_per_press_mean.toFixed(2)} ± ${s.cards_per_press_sd.toFixed(2)}`)));
+        body.append(h("tr", {}, h("th", { scope: "row" }, t(`option.launcher.${model}`)),
+          h("td", {}, `${(100 * s.fire_rate).toFixed(1)} %`), h("td", {}, s.presses_to_first_fire.toFixed(2)),
+          h("td", {}, `${s.cards_per_fire_mean.toFixed(2)} ± ${s.cards_per_fire_sd.toFixed(2)}`),
+          h("td", {}, `${s.cards_per_press_mean.toFixed(2)} ± ${s.cards_per_press_sd.toFixed(2)}`)));
       }
       table.append(body);
       page.append(h("div.table-scroll", { tabindex: "0" }, table)); // scrolled by keys too

@@ -1,0 +1,303 @@
+// The types of the browser client, for TypeScript's checker only (the page never loads this
+// file): the messages of the protocol `unokit-server/2` (docs/protocol.md) and the objects they
+// carry. The messages' interfaces mirror their declarations in src/unokit/server/messages.py
+// field by field, and tests/server/test_js_types.py fails when the two disagree. A module uses
+// them as `/** @param {import("./types").State} state */`.
+
+// ---------------------------------------------------------------------- what messages carry
+
+/** A thing to say: a catalogue key and its parameters (a parameter may itself be a line). */
+export interface Line {
+  key: string;
+  params?: Record<string, unknown>;
+}
+
+/** One of the room's seats as everyone sees it. */
+export interface Seat {
+  seat: number;
+  kind: "human" | "bot" | "open";
+  name: string | null;
+  bot: string | null;
+  ready: boolean;
+  standin_moves: number;
+  from: string | null;
+}
+
+export type Phase = "lobby" | "playing" | "hand_over" | "finished" | "closed";
+
+/** The room object (`room` of `state` and `room` messages). */
+export interface Room {
+  code: string;
+  phase: Phase;
+  variant: string;
+  players: number;
+  options: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  seats: Seat[];
+  game_no: number;
+  version: number;
+  closed_reason: string | null;
+  public: boolean;
+  host_seat: number | null;
+  hosted: boolean;
+  connected: boolean[];
+  looking: boolean[];
+  spectators: number;
+  away: number[];
+  deadline: number | null;
+  catch_until: number | null;
+  jump_until: number | null;
+  continue_at: number | null;
+  fill_at: number | null;
+  muted: number[];
+  spectators_muted: boolean;
+}
+
+/** A seat's view of the game: the engine's `observe(seat)` (docs/api.md). */
+export interface Observation {
+  variant: string;
+  players: number;
+  seat: number | null;
+  side: string;
+  hand?: string[];
+  hand_sizes: number[];
+  backs?: string[][];
+  discard: string[];
+  top: string;
+  color: string | null;
+  direction: string;
+  draw_size: number;
+  draw_top_back?: string | null;
+  scores: number[];
+  team_scores?: number[];
+  teams?: number[][];
+  to_act: number | null;
+  decision: string | null;
+  pending: Record<string, unknown> | null;
+  stack?: Record<string, unknown> | null;
+  uno_exposed: number[];
+  legal_actions: string[];
+  round: number;
+  dealer: number;
+  over: boolean;
+  winners?: number[];
+  launcher?: Record<string, unknown> | null;
+  options: Record<string, unknown>;
+  [more: string]: unknown;
+}
+
+/** One of the engine's events, redacted for the reader. */
+export interface GameEvent {
+  type: string;
+  seat?: number;
+  [more: string]: unknown;
+}
+
+/** A move of the game's log as the reader saw it. */
+export interface LogEntry {
+  lines: Line[];
+  standin?: number;
+}
+
+/** A chat line. */
+export interface ChatLine {
+  n: number;
+  from: string;
+  text?: string;
+  reaction?: string;
+  [more: string]: unknown;
+}
+
+// ---------------------------------------------------------------------- server messages
+// (messages.py, SERVER)
+
+export interface Welcome {
+  type: "welcome";
+  protocol: string;
+  room: string;
+  role: "player" | "spectator";
+  seat: number | null;
+  host: boolean;
+  token?: string | null;
+  from: string;
+  reply_to?: string | number | null;
+}
+
+export interface State {
+  type: "state";
+  version: number;
+  seat: number | null;
+  room: Room;
+  game_step: number;
+  observation: Observation | null;
+  events: GameEvent[];
+  lines: Line[];
+  standin?: number | null;
+  log?: LogEntry[] | null;
+  summary?: Record<string, unknown> | null;
+  reply_to?: string | number | null;
+}
+
+export interface RoomUpdate {
+  type: "room";
+  version: number;
+  room: Room;
+}
+
+export interface Ack {
+  type: "ack";
+  reply_to: string | number;
+  version: number;
+}
+
+export interface ErrorMessage {
+  type: "error";
+  code: string;
+  message: string;
+  params?: Record<string, unknown> | null;
+  reason?: string | null;
+  reason_params?: Record<string, unknown> | null;
+  reply_to?: string | number | null;
+  state?: State | null;
+}
+
+export interface Closed {
+  type: "closed";
+  reason: string | null;
+}
+
+export interface Redirect {
+  type: "redirect";
+  room: string;
+  websocket: string;
+  reply_to?: string | number | null;
+}
+
+export interface Pong {
+  type: "pong";
+  reply_to: string | number | null;
+}
+
+export interface ChatMessages {
+  type: "chat";
+  history?: boolean;
+  messages: ChatLine[];
+}
+
+/** Every message the server sends over the websocket. */
+export type ServerMessage = Welcome | State | RoomUpdate | Ack | ErrorMessage | Closed | Redirect | Pong | ChatMessages;
+
+// ---------------------------------------------------------------------- client messages
+// (messages.py, CLIENT); each may carry an `id`, answered as `reply_to`.
+
+interface Request {
+  id?: string | number;
+}
+
+export interface Hello extends Request {
+  type: "hello";
+  room: string;
+  protocol?: string;
+  role?: "player" | "spectator";
+  name?: string;
+  token?: string | null;
+  host_token?: string | null;
+  player?: string | null;
+  redirects?: boolean | null;
+  unreachable?: string | null;
+  visible?: boolean | null;
+}
+
+export interface Action extends Request {
+  type: "action";
+  action: string;
+  version: number;
+  token: string;
+  seat?: number;
+  decision?: string | null;
+}
+
+export interface Host extends Request {
+  type: "host";
+  command: string;
+  host_token: string;
+  version: number;
+  seat?: number;
+  bot?: string;
+}
+
+export interface MoreTime extends Request {
+  type: "more_time";
+  token: string;
+}
+
+export interface Back extends Request {
+  type: "back";
+  token: string;
+}
+
+export interface Leave extends Request {
+  type: "leave";
+  token: string;
+}
+
+export interface Ready extends Request {
+  type: "ready";
+  token: string;
+  ready?: boolean;
+}
+
+export interface Chat extends Request {
+  type: "chat";
+  text?: string;
+  reaction?: string;
+  token?: string | null;
+}
+
+export interface Report extends Request {
+  type: "report";
+  about: "chat" | "name" | "conduct";
+  token?: string | null;
+  message?: number;
+  seat?: number;
+  from?: string;
+}
+
+export interface Quiet extends Request {
+  type: "quiet";
+  token: string;
+  quiet: boolean;
+}
+
+export interface Hint extends Request {
+  type: "hint";
+  token: string;
+}
+
+export interface Visibility extends Request {
+  type: "visibility";
+  visible: boolean;
+}
+
+export interface Sync extends Request {
+  type: "sync";
+}
+
+export interface Ping extends Request {
+  type: "ping";
+}
+
+/** Every message the client sends over the websocket. */
+export type ClientMessage = Hello | Action | Host | MoreTime | Back | Leave | Ready | Chat | Report | Quiet | Hint | Visibility | Sync | Ping;
+
+// ---------------------------------------------------------------------- the DOM helper
+
+/** The tag of an `h()` spec: "button#id.primary" -> "button" ("" for a plain div). */
+type TagOf<S extends string> = S extends `${infer T}#${string}` ? TagOf<T> : S extends `${infer T}.${string}` ? T : S;
+
+/** The element `h(spec)` makes: the tag's own type where the spec is written out. */
+export type ElementOf<S extends string> = TagOf<S> extends keyof HTMLElementTagNameMap
+  ? HTMLElementTagNameMap[TagOf<S>]
+  : TagOf<S> extends ""
+    ? HTMLDivElement
+    : HTMLElement;
