@@ -5,6 +5,8 @@ window (:mod:`unokit.core.windows`) has its hold in the room's pacing."""
 
 from __future__ import annotations
 
+import inspect
+
 from unokit.server import items
 from unokit.server.authority import ITEMS, NOT_ROOM_MESSAGES, ROOM_MESSAGES, SEATS_CHANGE
 from unokit.server.messages import CLIENT
@@ -40,3 +42,12 @@ def test_every_kind_of_out_of_turn_window_has_its_hold() -> None:
         WindowKind.UNO_CATCH: 1.5,
         WindowKind.JUMP_IN: 2.5,
     }
+
+
+def test_every_room_handler_takes_its_own_declared_message() -> None:
+    """Each handler of :data:`ROOM_MESSAGES` is given the message as declared in
+    :mod:`unokit.server.messages`, not a raw dict: its last parameter names the class it is
+    registered for (so ``mypy --strict`` checks every field it reads)."""
+    for kind, handler in ROOM_MESSAGES.items():
+        parameters = list(inspect.signature(handler).parameters.values())
+        assert parameters[-1].annotation == f"messages.{kind.__name__}", (kind, handler)

@@ -52,7 +52,7 @@ from .authority import Room
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .items import Arrived, Gone, Said
-from .messages import MessageError, parse_message
+from .messages import MessageError, read_message
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .metrics import Metrics
 from .peers import identity_hash
@@ -805,7 +805,7 @@ async def _serve(hub: Hub, peer: WsPeer, misses: Buckets) -> None:
         if peer.closing or websocket.application_state != WebSocketState.CONNECTED:
             return
         try:
-            message = parse_message(raw)
+            message, typed = read_message(raw)
         except MessageError as exc:
             _strike(peer, exc.code, exc.message, exc.reply_to)
             continue
@@ -820,7 +820,7 @@ async def _serve(hub: Hub, peer: WsPeer, misses: Buckets) -> None:
         elif peer.room is None:
             _strike(peer, "not_joined", "say 'hello' to a room first", message.get("id"))
         else:
-            peer.room.submit(Said(peer, message))
+            peer.room.submit(Said(peer, message, typed))
 
 
 async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any], misses: Buckets) -> None:

@@ -67,7 +67,7 @@ from .items import (
     SyncLog,
 )
 from .messages import CLIENT
-from .pacing import Automatic, Pacing, TurnClock
+from .pacing import Pacing
 from .peers import Host, Peer, RemoteMarker, identity_hash, new_token, token_hash
 from .protocol import encode, error
 from .ratings import LEFT_AFTER
@@ -94,7 +94,7 @@ class Room:
         self.host_hash = host_hash
         self.owner = owner
         self.code = state.code
-        #: The room's jobs around its queue and its commit (they keep no state of their own).
+        #: The room's jobs around its queue and its commit (the timers' state is the pacing's).
         self.seating: Seating = Seating(self)
         self.talk: Talk = Talk(self)
         self.pacing: Pacing = Pacing(self)
@@ -104,27 +104,13 @@ class Room:
         #: spectator): what the per-room connection cap counts, at once, as hellos arrive.
         self.admitted: set[str] = set()
         self.remote_watchers: dict[str, int] = {}  # node -> connections there (owner only)
-        self.paused = False  # bots and timers wait: nobody is connected
         self.presence_due = False
         self.occupants = self.seating.occupants()
         self.remote_seats: dict[str, set[int]] = {}  # node -> seats connected there (owner only)
         self.remote_looking: dict[str, set[int]] = {}  # node -> seats whose page shows the table there
         self.queue: asyncio.Queue[tuple[float, Item]] = asyncio.Queue()
         self.taken_at = 0.0  # when the item being handled entered the queue (monotonic)
-        self.away: set[int] = set()
-        self.timers: dict[str, asyncio.TimerHandle] = {}
-        self.grace: dict[int, asyncio.TimerHandle] = {}
-        self.deferred: list[tuple[Peer, dict[str, Any]]] = []
-        self.hold_until: float | None = None  # loop time until which in-turn actions wait
-        self.held: frozenset[tuple[Any, ...]] = frozenset()  # the open windows that have had their hold
-        self.deadline: float | None = None  # wall-clock deadline of the seat to act
-        self.turn_clock: TurnClock | None = None  # the turn being played (:mod:`.pacing`)
-        self.paused_until: float | None = None  # loop time when the host's pause ends by itself
-        self.continue_at: float | None = None
-        self.catch_until: float | None = None
-        self.jump_until: float | None = None
         self.last_accepted: dict[int, tuple[int, str]] = {}
-        self.automatic: dict[int, Automatic] = {}
         self.last_active = time.monotonic()
         self.runtime: dict[str, Any] = {}  # a replica's copy of the owner's timers and presence
         self.owner_node: str | None = None  # the process that owns the room
@@ -132,8 +118,6 @@ class Room:
         #: What the lobby knows of the room as last stored: whether it is public, its listing
         #: and the people seated (``...``: not known, store the next one).
         self.listed: object = ...
-        self.fill_at: float | None = None  # loop time when bots take the open seats (fill_seconds)
-        self.fill_until: float | None = None  # the same on the wall clock, for the pages
         #: What is known of the person behind each seat token (hash), from their hellos: their
         #: address, their identity (hash) and their marks (:meth:`marks`).
         self.addresses: dict[str, str] = {}
@@ -166,14 +150,15 @@ class Room:
                 log.exception("room %s: failed to handle %s", self.code, name, extra={"room": self.code})
 
     async def stop(self) -> None:
-        for handle in [*self.timers.values(), *self.grace.values()]:
-            handle.cancel()
+        self.pacing.stop()
         self.submit(Stop())
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
 
     # ------------------------------------------------------------------ messages
-    async def _message(self, peer: Peer, msg: dict[str, Any]) -> None:
+    async def _message(self, peer: Peer, msg: dict[str, Any], typed: messages.ClientMessage | None) -> None:
+        """A client's room message: ``msg`` as read (forwarded as it is to the owner), ``typed``
+        the declared message it is (read here when the reader did not)."""
         kind = msg["type"]
         reply_to = msg.get("id")
         if peer.conn_id not in self.peers and not isinstance(peer, RemoteMarker):
@@ -190,7 +175,7 @@ class Room:
             return
         kind_class = CLIENT[kind]
         try:
-            answered = await ROOM_MESSAGES[kind_class](self, peer, msg)
+            answered = await ROOM_MESSAGES[kind_class](self, peer, typed or messages.client_message(msg))
         except RoomError as exc:
             peer.deliver(
                 error(exc.code, exc.message, reply_to, self.teller.state_message(peer.seat, []), **exc.detail())
@@ -203,19 +188,19 @@ class Room:
         if kind_class in SEATS_CHANGE:
             await self.maybe_play_again()
 
-    async def _timed_action(self, peer: Peer, msg: dict[str, Any]) -> bool:
+    async def _timed_action(self, peer: Peer, msg: messages.Action) -> bool:
         """An ``action`` message: :meth:`take_action`, its latency measured once it is applied."""
         if not await self.take_action(peer, msg):
             return False
         self.host.metrics.action_latency.observe(time.monotonic() - self.taken_at)
         return True
 
-    async def _back(self, peer: Peer, msg: dict[str, Any]) -> None:
-        self.seating.returned(self.seating.own_seat(peer, msg["token"]))
+    async def _back(self, peer: Peer, msg: messages.Back) -> None:
+        self.seating.returned(self.seating.own_seat(peer, msg.token))
         self.seating.presence_changed()
 
-    async def _leave(self, peer: Peer, msg: dict[str, Any]) -> None:
-        seat = self.seating.own_seat(peer, msg["token"])
+    async def _leave(self, peer: Peer, msg: messages.Leave) -> None:
+        seat = self.seating.own_seat(peer, msg.token)
         entry = Leave.check(self.state, seat)
         # This connection stays, as a spectator; every other one of the player's ends.
         peer.seat, peer.role, peer.holder = None, "spectator", None
@@ -225,23 +210,23 @@ class Room:
             peer.seat, peer.role, peer.holder = seat, "player", self.seating.occupant(seat)
             raise
 
-    async def _ready(self, peer: Peer, msg: dict[str, Any]) -> None:
-        seat = self.seating.own_seat(peer, msg["token"])
-        await self.commit([ReadyEntry.check(self.state, seat, msg.get("ready", True))])
+    async def _ready(self, peer: Peer, msg: messages.Ready) -> None:
+        seat = self.seating.own_seat(peer, msg.token)
+        await self.commit([ReadyEntry.check(self.state, seat, msg.ready)])
 
-    async def take_action(self, peer: Peer, msg: dict[str, Any], *, deferred: bool = False) -> bool:
+    async def take_action(self, peer: Peer, msg: messages.Action, *, deferred: bool = False) -> bool:
         """Apply a seat's action, or hold it (return False) while a window's hold lasts: it is
         then applied or refused, and answered, when the hold ends."""
-        seat = self.seating.own_seat(peer, msg["token"], msg.get("seat"))
+        seat = self.seating.own_seat(peer, msg.token, msg.seat)
         state = self.state
-        version, text = msg["version"], msg["action"]
+        version, text = msg.version, msg.action
         if version != state.seq:
             if self.last_accepted.get(seat) == (version, text):
                 raise RoomError("duplicate", f"this action was already taken at version {version}")
             raise RoomError("stale", f"the action was decided at version {version}; the room is at {state.seq}")
         game = Move.check(state)
-        if "decision" in msg and seat == game.to_act and msg["decision"] != game.decision:
-            raise RoomError("stale", f"the open decision is {game.decision}, not {msg['decision']}")
+        if msg.decision is not None and seat == game.to_act and msg.decision != game.decision:
+            raise RoomError("stale", f"the open decision is {game.decision}, not {msg.decision}")
         try:
             action = game.parse_action(text, seat)
         except InvalidActionError as exc:
@@ -252,30 +237,26 @@ class Room:
         if action not in legal and seat != game.to_act:
             raise RoomError("out_of_turn", f"{text!r}: it is seat {game.to_act}'s decision ({game.decision})")
         in_turn = seat == game.to_act and action.kind not in (CATCH, UNO)
-        if in_turn and not deferred and self.hold_until is not None:
-            loop_now = asyncio.get_running_loop().time()
-            if loop_now < self.hold_until:
-                self.deferred.append((peer, msg))
-                return False
+        if in_turn and not deferred and self.pacing.holds(peer, msg):
+            return False
         self.seating.returned(seat)
         await self.commit([Move(seat=seat, action=action.text, parsed=action)])  # read once, here
         self.last_accepted[seat] = (version, text)
         return True
 
-    async def _host_command(self, _peer: Peer, msg: dict[str, Any]) -> None:
-        if not secrets.compare_digest(token_hash(msg["host_token"]), self.host_hash):
+    async def _host_command(self, _peer: Peer, msg: messages.Host) -> None:
+        if not secrets.compare_digest(token_hash(msg.host_token), self.host_hash):
             raise RoomError("not_host", "only the room's host may do that (the host token is wrong)")
-        command = msg["command"]
-        seat = msg.get("seat")
-        bot_seed = self.bot_seed(seat) if isinstance(seat, int) and not isinstance(seat, bool) else secrets.randbits(62)
-        entry = check_host(self.state, command, seat, msg.get("bot"), bot_seed)
+        command, seat = msg.command, msg.seat
+        bot_seed = self.bot_seed(seat) if seat is not None else secrets.randbits(62)
+        entry = check_host(self.state, command, seat, msg.bot, bot_seed)
         if command in ("mute", "unmute"):  # the chat's, not the room's: no version to match
-            await self.talk.mute(msg.get("seat"), command == "mute")
+            await self.talk.mute(seat, command == "mute")
             return
         # "Pause now" means now, whatever moved meanwhile: no version to match.
-        if msg["version"] != self.state.seq and command not in ("pause", "resume"):
+        if msg.version != self.state.seq and command not in ("pause", "resume"):
             raise RoomError(
-                "stale", f"the command was decided at version {msg['version']}; the room is at {self.state.seq}"
+                "stale", f"the command was decided at version {msg.version}; the room is at {self.state.seq}"
             )
         listing = isinstance(entry, Public) and entry.public and not self.state.public_room
         if listing and not await self.host.may_list(self):
@@ -435,7 +416,7 @@ class Room:
         for _seq, entry in await self.host.load_log(self.code, 0):
             fresh.apply(entry)
         self.state = fresh
-        self.automatic.clear()
+        self.pacing.automatic.clear()
         self.listed = ...
         await self._reload_chat()
         self.seating.settle()
@@ -485,7 +466,6 @@ class Room:
         self.teller.broadcast_room()
         self.host.published(self, everyone=True)  # processes that follow the room learn its owner
 
-    # ------------------------------------------------------------------ timers and bots
     # ------------------------------------------------------------------ telling
     def room_info(self) -> dict[str, Any]:
         info = self.state.public()
@@ -512,13 +492,7 @@ class Room:
     def runtime_info(self) -> dict[str, Any]:
         """What only the owner knows (timers, away seats, presence): sent to replicas too."""
         return {
-            "away": sorted(self.away),
-            "deadline": self.deadline,
-            "turn_left": self.turn_clock.left if self.turn_clock is not None and self.state.paused else None,
-            "catch_until": self.catch_until,
-            "jump_until": self.jump_until,
-            "continue_at": self.continue_at,
-            "fill_at": self.fill_until,
+            **self.pacing.told(),
             "muted": self.chat.muted_seats([seat.token_hash for seat in self.state.seats], self.seat_marks),
             "spectators_muted": self.chat.spectators_muted,
             "remote_connected": [s for s in range(len(self.state.seats)) if self.seating.connected(s)],
@@ -527,10 +501,29 @@ class Room:
 
 
 # ---------------------------------------------------------------------- the dispatch tables
-#: A room's handler of a room message: ``(room, peer, message)``; it raises :class:`RoomError`
-#: to refuse, and returns ``False`` when the answer comes later (an action held by a window's
-#: hold), anything else when the request is done (then acknowledged).
-MessageHandler = Callable[[Room, Peer, dict[str, Any]], Awaitable[bool | None]]
+#: A room's handler of a room message: ``(room, peer, message)``, the message as declared in
+#: :mod:`.messages` (each handler takes its own class, and mypy checks what it reads of it); it
+#: raises :class:`RoomError` to refuse, and returns ``False`` when the answer comes later (an
+#: action held by a window's hold), anything else when the request is done (then acknowledged).
+MessageHandler = Callable[[Room, Peer, Any], Awaitable[bool | None]]
+
+
+async def _chat(room: Room, peer: Peer, msg: messages.Chat) -> None:
+    await room.talk.say(peer, msg)
+
+
+async def _quiet(room: Room, peer: Peer, msg: messages.Quiet) -> None:
+    await room.talk.quiet(peer, msg)
+
+
+async def _report(room: Room, peer: Peer, msg: messages.Report) -> None:
+    await room.talk.report(peer, msg)
+
+
+async def _more_time(room: Room, peer: Peer, msg: messages.MoreTime) -> None:
+    await room.pacing.more_time(peer, msg)
+
+
 #: The room's handler of each client message it answers. ``hello`` is an :class:`Arrived`
 #: item, ``ping`` is answered by the connection and ``sync`` by whichever process holds it.
 ROOM_MESSAGES: dict[type[messages.ClientMessage], MessageHandler] = {
@@ -539,11 +532,11 @@ ROOM_MESSAGES: dict[type[messages.ClientMessage], MessageHandler] = {
     messages.Back: Room._back,
     messages.Leave: Room._leave,
     messages.Ready: Room._ready,
-    messages.Chat: lambda room, peer, msg: room.talk.say(peer, msg),
-    messages.Quiet: lambda room, peer, msg: room.talk.quiet(peer, msg),
-    messages.Report: lambda room, peer, msg: room.talk.report(peer, msg),
+    messages.Chat: _chat,
+    messages.Quiet: _quiet,
+    messages.Report: _report,
     messages.Hint: give_hint,
-    messages.MoreTime: lambda room, peer, msg: room.pacing.more_time(peer, msg),
+    messages.MoreTime: _more_time,
 }
 #: The client messages answered before a room's queue, or without a handler of the room's.
 NOT_ROOM_MESSAGES = (messages.Hello, messages.Ping, messages.Sync, messages.Visibility)
@@ -556,7 +549,7 @@ async def _arrived(room: Room, item: Arrived) -> None:
 
 
 async def _said(room: Room, item: Said) -> None:
-    await room._message(item.peer, item.message)
+    await room._message(item.peer, item.message, item.typed)
 
 
 async def _gone(room: Room, item: Gone) -> None:

@@ -26,6 +26,7 @@ from .entries import Hint
 from .room import PLAYING, RoomError
 
 if TYPE_CHECKING:
+    from . import messages
     from .authority import Peer, Room
     from .room import RoomState
 
@@ -46,10 +47,10 @@ def hint_entry(mark: HintMark) -> Hint:
     return Hint(step=mark.step, seat=mark.seat, action=mark.action, chance=mark.chance, effort=mark.effort)
 
 
-async def give_hint(room: Room, peer: Peer, msg: dict[str, Any]) -> None:
+async def give_hint(room: Room, peer: Peer, msg: messages.Hint) -> None:
     """Answer ``peer``'s request for a hint at its seat's open decision in ``room`` (raise
     :class:`RoomError` to refuse it: no hints here, not its decision, the game moved on)."""
-    seat = room.seating.own_seat(peer, msg["token"])
+    seat = room.seating.own_seat(peer, msg.token)
     state = room.state
     if not hints_allowed(state, seat):
         raise RoomError("no_hints", "this room gives no hints (its host did not allow them)")
@@ -71,7 +72,7 @@ async def give_hint(room: Room, peer: Peer, msg: dict[str, Any]) -> None:
     peer.deliver(
         {
             "type": "hint",
-            "reply_to": msg.get("id"),
+            "reply_to": msg.id,
             "step": mark.step,
             "action": mark.action,
             "line": line.to_json(),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from .authority import Peer
+    from .messages import ClientMessage
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,9 @@ class Arrived(Item):
 
     PEOPLE: ClassVar[bool] = True
     peer: Peer
-    message: dict[str, Any]
+    message: dict[str, Any]  # as read (what a process that follows the room forwards)
+    #: The message as declared (:mod:`.messages`), when the reader made it; else the room does.
+    typed: ClientMessage | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +43,9 @@ class Said(Item):
 
     PEOPLE: ClassVar[bool] = True
     peer: Peer
-    message: dict[str, Any]
+    message: dict[str, Any]  # as read (what a process that follows the room forwards)
+    #: The message as declared (:mod:`.messages`), when the reader made it; else the room does.
+    typed: ClientMessage | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ message, in each direction, with its fields, their types, limits and meaning.
 Every message is one JSON object with a ``type``. :data:`CLIENT` holds what a client may send
 and :data:`SERVER` what the server sends, by type. From these declarations come
 
-* the reading of a client message (:func:`parse_message`, the only door in): too large, not
+* the reading of a client message (:func:`read_message`, the only door in): too large, not
   JSON, nested too deeply, not an object, of an unknown type, a field undeclared, of the wrong
   type or too long, a required one missing: each refused with a :class:`MessageError` naming the
   problem, and nothing of it reaches a room;
@@ -342,9 +342,16 @@ def _depth(value: Any, limit: int) -> bool:
 
 def parse_message(raw: str | bytes) -> dict[str, Any]:
     """Read one client message: the JSON object, once it is one of :data:`CLIENT`'s as declared
-    (:func:`client_message`); raise :class:`MessageError` with code ``too_large``, ``bad_json``,
-    ``too_deep``, ``bad_message`` or ``unknown_type``, carrying the message's ``id`` whenever the
-    message is a JSON object with a text or whole-number ``id``."""
+    (:func:`read_message`'s first half)."""
+    return read_message(raw)[0]
+
+
+def read_message(raw: str | bytes) -> tuple[dict[str, Any], ClientMessage]:
+    """Read one client message: the JSON object (as forwarded to another process) and the
+    message it is, as declared (:func:`client_message`, what a room's handler gets); raise
+    :class:`MessageError` with code ``too_large``, ``bad_json``, ``too_deep``, ``bad_message``
+    or ``unknown_type``, carrying the message's ``id`` whenever the message is a JSON object
+    with a text or whole-number ``id``."""
     size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
         raise MessageError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes, this one is {size}")
@@ -361,10 +368,10 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
         isinstance(given, str) and len(given) <= TEXT_LIMIT
     )
     try:
-        client_message(obj)
+        message = client_message(obj)
     except RoomError as exc:
         raise MessageError(exc.code, exc.message, given if usable else None) from None
-    return obj
+    return obj, message
 
 
 def client_message(obj: dict[str, Any]) -> ClientMessage:

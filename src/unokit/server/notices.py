@@ -32,6 +32,12 @@ from .room import FINISHED, PLAYING, RoomState
 AWAY_SECONDS = 15.0
 
 
+class Standins(Protocol):
+    """What :class:`Notices` reads of a room's pacing (:class:`~.pacing.Pacing`)."""
+
+    away: set[int]  # seats a stand-in bot plays
+
+
 class Table(Protocol):
     """What :class:`Notices` reads of a room (:class:`~.authority.Room`)."""
 
@@ -39,7 +45,11 @@ class Table(Protocol):
     owner: bool
     state: RoomState
     identity_of: dict[str, str]  # seat token (hash) -> the identity (hash) its player gave
-    away: set[int]  # seats a stand-in bot plays
+
+    @property
+    def pacing(self) -> Standins:
+        """The room's timers and stand-ins."""
+        ...
 
     def looking(self, seat: int) -> bool:
         """Whether a page of ``seat``'s player shows the table now."""
@@ -149,7 +159,7 @@ class Notices:
                 attention.timer.cancel()
             attention.timer = asyncio.get_running_loop().call_later(wait + 0.05, self.looked, room)
             return
-        if self._tell(room, seat, "turn", standin=seat in room.away):
+        if self._tell(room, seat, "turn", standin=seat in room.pacing.away):
             attention.told.add(holder)
 
     def _tell_others(self, room: Table, seat: int, kind: str, name: str | None) -> None:

@@ -6,8 +6,8 @@ go on.
 
 Every timer is a :class:`~.items.Fired` item of the room's queue carrying the state version it
 was set for: one that fires after the room has moved on does nothing. The timers' state (the
-handles, the deadlines told to the table, the stand-in bots) is the room's; this class sets and
-answers them.
+handles, the holds, the deadlines told to the table, the bots and the seats their stand-ins
+play) is :class:`Pacing`'s: the room keeps none of it.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from ..core.actions import Action as EngineAction
 from ..core.observation import View
 from ..core.position import exposed_seat, jumps_may_come
 from ..core.types import WindowKind
+from . import messages
 from .entries import Action as Move
 from .entries import Continue, MoreTime, Pause
 from .items import Fired
@@ -47,6 +48,7 @@ from .room import (
 
 if TYPE_CHECKING:
     from .authority import Room
+    from .peers import Peer
 
 log = logging.getLogger("unokit.server")
 
@@ -111,21 +113,86 @@ class Pacing:
 
     def __init__(self, room: Room) -> None:
         self.room = room
+        self.timers: dict[str, asyncio.TimerHandle] = {}  # kind -> the handle of the room's timer
+        self.grace: dict[int, asyncio.TimerHandle] = {}  # seat -> its grace period's handle
+        self.away: set[int] = set()  # the seats a stand-in bot plays (their player is away)
+        self.automatic: dict[int, Automatic] = {}  # seat -> the bot playing it now
+        self.paused = False  # bots and timers wait: nobody is connected
+        #: In-turn actions that came while a window's hold lasted, answered when it ends.
+        self.deferred: list[tuple[Peer, messages.Action]] = []
+        self.hold_until: float | None = None  # loop time until which in-turn actions wait
+        self.held: frozenset[tuple[Any, ...]] = frozenset()  # the open windows that have had their hold
+        self.turn_clock: TurnClock | None = None  # the turn being played
+        self.paused_until: float | None = None  # loop time when the host's pause ends by itself
+        self.fill_at: float | None = None  # loop time when bots take the open seats (fill_seconds)
+        #: What the table is told (wall clock): the seat to act's deadline, the end of the
+        #: catch and jump-in windows' hold, the next hand, the lobby's fill.
+        self.deadline: float | None = None
+        self.catch_until: float | None = None
+        self.jump_until: float | None = None
+        self.continue_at: float | None = None
+        self.fill_until: float | None = None
+
+    def told(self) -> dict[str, Any]:
+        """The pacing the table is told (a part of :meth:`~.authority.Room.runtime_info`)."""
+        return {
+            "away": sorted(self.away),
+            "deadline": self.deadline,
+            "turn_left": self.turn_clock.left if self.turn_clock is not None and self.room.state.paused else None,
+            "catch_until": self.catch_until,
+            "jump_until": self.jump_until,
+            "continue_at": self.continue_at,
+            "fill_at": self.fill_until,
+        }
+
+    def stop(self) -> None:
+        """Cancel every timer and grace period (the room stops)."""
+        for handle in [*self.timers.values(), *self.grace.values()]:
+            handle.cancel()
+
+    def end_grace(self, seat: int) -> None:
+        """``seat``'s player is connected again: its grace period, if any, ends."""
+        handle = self.grace.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+
+    def back(self, seat: int) -> bool:
+        """``seat``'s player looks at the table again: its stand-in, if any, stops (and the
+        timers are set again when the room is run here); whether it had one."""
+        if seat not in self.away:
+            return False
+        self.away.discard(seat)
+        self.automatic.pop(seat, None)
+        if self.room.owner:
+            self.schedule()
+        return True
+
+    def forget(self, seat: int) -> None:
+        """``seat`` has a new occupant: its grace period, stand-in and bot are the former one's."""
+        self.end_grace(seat)
+        self.away.discard(seat)
+        self.automatic.pop(seat, None)
+
+    def holds(self, peer: Peer, msg: messages.Action) -> bool:
+        """Whether an in-turn action must wait for a window's hold to end; if so it is kept,
+        and applied or refused (and answered) when the hold ends."""
+        if self.hold_until is None or asyncio.get_running_loop().time() >= self.hold_until:
+            return False
+        self.deferred.append((peer, msg))
+        return True
 
     def start_grace(self, seat: int) -> None:
-        old = self.room.grace.pop(seat, None)
-        if old is not None:
-            old.cancel()
+        self.end_grace(seat)
         delay = self.room.state.spec.settings.grace_seconds
-        self.room.grace[seat] = asyncio.get_running_loop().call_later(delay, self.room.submit, Fired("grace", -1, seat))
+        self.grace[seat] = asyncio.get_running_loop().call_later(delay, self.room.submit, Fired("grace", -1, seat))
 
     def timer_at(self, kind: str, delay: float, data: Any = None) -> None:
-        self.room.timers[kind] = asyncio.get_running_loop().call_later(
+        self.timers[kind] = asyncio.get_running_loop().call_later(
             max(0.0, delay), self.room.submit, Fired(kind, self.room.state.seq, data)
         )
 
     def is_automatic(self, seat: int) -> bool:
-        return self.room.state.seats[seat].kind == "bot" or seat in self.room.away
+        return self.room.state.seats[seat].kind == "bot" or seat in self.away
 
     def bot(self, seat: int, purpose: str = "") -> Automatic:
         """The bot that plays ``seat`` now. In a daily room, its RNG is set for the decision
@@ -140,31 +207,31 @@ class Pacing:
     def _seat_bot(self, seat: int) -> Automatic:
         spec = self.room.state.seats[seat]
         name = spec.bot if spec.kind == "bot" and spec.bot else self.room.state.spec.settings.standin_bot
-        current = self.room.automatic.get(seat)
+        current = self.automatic.get(seat)
         if current is None or current.name != name or current.game_no != self.room.state.game_no:
             seed = spec.bot_seed if spec.kind == "bot" else secrets.randbits(62)
             bot = make_bot(bot_spec(name), seed)
             # A level plays with its human habits; engine names (scripts, stand-ins) without.
             current = Automatic(for_people(bot, name) if name in LEVELS else bot, name, self.room.state.game_no)
             current.bot.reset(seat)
-            self.room.automatic[seat] = current
+            self.automatic[seat] = current
         return current
 
     def schedule(self) -> None:
         """Set the timers of the room's new state: bot moves and reactions, the turn timer,
         the catch window's hold and the pause between hands. Old timers are cancelled; any that
         still fires finds the room at another version and does nothing."""
-        for handle in self.room.timers.values():
+        for handle in self.timers.values():
             handle.cancel()
-        self.room.timers.clear()
-        self.room.deadline = self.room.continue_at = self.room.catch_until = self.room.jump_until = None
+        self.timers.clear()
+        self.deadline = self.continue_at = self.catch_until = self.jump_until = None
         if not self.room.owner:
             return
         if not self.room.watched():
             # Nobody is here: bots, turn timers and the pause between hands wait for someone to
             # connect (a room of bots alone would otherwise play and log for ever).
-            self.room.paused = True
-            self.room.turn_clock = None  # the turn starts again, whole, when someone comes
+            self.paused = True
+            self.turn_clock = None  # the turn starts again, whole, when someone comes
             return
         state, settings = self.room.state, self.room.state.spec.settings
         loop_now = asyncio.get_running_loop().time()
@@ -172,15 +239,15 @@ class Pacing:
         if state.paused:
             self.schedule_paused(loop_now)
             return
-        self.room.paused_until = None
+        self.paused_until = None
         if state.phase == HAND_OVER:
             self.timer_at("continue", settings.hand_pause_seconds)
-            self.room.continue_at = time.time() + settings.hand_pause_seconds
+            self.continue_at = time.time() + settings.hand_pause_seconds
             return
         game = state.game
         if state.phase != PLAYING or game is None or game.is_over:
-            self.room.hold_until = None
-            self.room.held = frozenset()
+            self.hold_until = None
+            self.held = frozenset()
             return
         to_act = game.to_act
         assert to_act is not None
@@ -193,18 +260,18 @@ class Pacing:
         windows: dict[tuple[Any, ...], float] = {
             (kind, *opened, *HOLDS[kind].key(game)): HOLDS[kind].seconds(settings) for kind in open_kinds
         }
-        new = [seconds for key, seconds in windows.items() if key not in self.room.held]
+        new = [seconds for key, seconds in windows.items() if key not in self.held]
         if new:
-            self.room.hold_until = max(self.room.hold_until or loop_now, loop_now + max(new))
+            self.hold_until = max(self.hold_until or loop_now, loop_now + max(new))
         elif not windows:
-            self.room.hold_until = None
-        self.room.held = frozenset(windows)
-        if self.room.hold_until is not None:
-            until = time.time() + (self.room.hold_until - loop_now)
-            self.room.catch_until = until if WindowKind.UNO_CATCH in open_kinds else None
-            self.room.jump_until = until if WindowKind.JUMP_IN in open_kinds else None
-            self.timer_at("hold_end", self.room.hold_until - loop_now)
-        if self.room.deferred and self.room.hold_until is None:
+            self.hold_until = None
+        self.held = frozenset(windows)
+        if self.hold_until is not None:
+            until = time.time() + (self.hold_until - loop_now)
+            self.catch_until = until if WindowKind.UNO_CATCH in open_kinds else None
+            self.jump_until = until if WindowKind.JUMP_IN in open_kinds else None
+            self.timer_at("hold_end", self.hold_until - loop_now)
+        if self.deferred and self.hold_until is None:
             self.timer_at("hold_end", 0.0)
         for seat, actions in offered.items():
             if actions and self.is_automatic(seat):
@@ -218,16 +285,16 @@ class Pacing:
                 reaction = bot.react(view)
                 if reaction is not None:
                     self.timer_at(f"react{seat}", settings.bot_seconds / 2, (seat, reaction.text))
-        hold = 0.0 if self.room.hold_until is None else self.room.hold_until - loop_now
+        hold = 0.0 if self.hold_until is None else self.hold_until - loop_now
         if self.is_automatic(to_act):
-            self.room.turn_clock = None
+            self.turn_clock = None
             # A room whose bots spent their CPU budget waits until it is repaid (bots.py).
             self.timer_at(
                 "bot_move", max(settings.bot_seconds, hold, self.room.host.think_delay(self.room.code)), to_act
             )
         elif settings.turn_seconds > 0:
             due = self.turn_due(loop_now, hold)
-            self.room.deadline = time.time() + (due - loop_now)
+            self.deadline = time.time() + (due - loop_now)
             self.timer_at("turn_timeout", due - loop_now, to_act)
 
     def turn_due(self, loop_now: float, hold: float) -> float:
@@ -237,9 +304,9 @@ class Pacing:
         turn adds :data:`~.room.MORE_TIME_SECONDS` once; a turn paused keeps the time it had left."""
         state = self.room.state
         key = (state.game_no, state.phase, len(state.moves), state.game.to_act if state.game else None)
-        clock = self.room.turn_clock
+        clock = self.turn_clock
         if clock is None or clock.key != key:
-            clock = self.room.turn_clock = TurnClock(key, loop_now + hold + state.spec.settings.turn_seconds)
+            clock = self.turn_clock = TurnClock(key, loop_now + hold + state.spec.settings.turn_seconds)
         if clock.left is not None:  # the pause is over: the turn goes on from where it was
             clock.due, clock.left = loop_now + clock.left, None
         if state.turn_more > clock.added:
@@ -251,18 +318,18 @@ class Pacing:
         """The host's pause: no bot moves, no turn timer, no next hand. The turn keeps the time
         it had left (``turn_left`` tells the table); the pause ends by itself after
         :data:`~.room.PAUSE_LIMIT_SECONDS`."""
-        clock = self.room.turn_clock
+        clock = self.turn_clock
         if clock is not None and clock.left is None:
             clock.left = max(0.0, clock.due - loop_now)
-        if self.room.paused_until is None:
-            self.room.paused_until = loop_now + PAUSE_LIMIT_SECONDS
-        self.timer_at("pause_limit", self.room.paused_until - loop_now)
+        if self.paused_until is None:
+            self.paused_until = loop_now + PAUSE_LIMIT_SECONDS
+        self.timer_at("pause_limit", self.paused_until - loop_now)
 
-    async def more_time(self, peer: Any, msg: dict[str, Any]) -> None:
+    async def more_time(self, peer: Peer, msg: messages.MoreTime) -> None:
         """A ``more_time`` message: the seat's turn timer gets :data:`~.room.MORE_TIME_SECONDS`
         more (:meth:`~.entries.MoreTime.check` says when it is refused)."""
-        seat = self.room.seating.own_seat(peer, msg["token"])
-        timed = self.room.deadline is not None and not self.is_automatic(seat)
+        seat = self.room.seating.own_seat(peer, msg.token)
+        timed = self.deadline is not None and not self.is_automatic(seat)
         await self.room.commit([MoreTime.check(self.room.state, seat, timed=timed)])
 
     def schedule_fill(self, loop_now: float) -> None:
@@ -271,20 +338,20 @@ class Pacing:
         state, wait = self.room.state, self.room.state.spec.settings.fill_seconds
         seated = any(seat.kind == "human" for seat in state.seats)
         if wait <= 0 or state.phase != LOBBY or not seated:
-            self.room.fill_at = self.room.fill_until = None
+            self.fill_at = self.fill_until = None
             return
-        if self.room.fill_at is None:
-            self.room.fill_at = loop_now + wait
-            self.room.fill_until = time.time() + wait
-        self.timer_at("fill", 0.0 if state.open_seats() == 0 else self.room.fill_at - loop_now)
+        if self.fill_at is None:
+            self.fill_at = loop_now + wait
+            self.fill_until = time.time() + wait
+        self.timer_at("fill", 0.0 if state.open_seats() == 0 else self.fill_at - loop_now)
 
     async def fired(self, kind: str, generation: int, data: Any) -> None:
         state = self.room.state
         if kind == "grace":
             seat = data
-            self.room.grace.pop(seat, None)
+            self.grace.pop(seat, None)
             if self.room.owner and not self.room.seating.connected(seat) and state.seats[seat].kind == "human":
-                self.room.away.add(seat)
+                self.away.add(seat)
                 if state.paused and state.host_seat == seat:  # the host who paused is gone
                     with contextlib.suppress(RoomError):
                         await self.room.commit([Pause(paused=False, reason="host_away")])
@@ -295,8 +362,8 @@ class Pacing:
         if generation != state.seq or not self.room.owner:
             return  # a stale timer: the room has moved on
         if kind == "hold_end":
-            self.room.hold_until = None
-            waiting, self.room.deferred = self.room.deferred, []
+            self.hold_until = None
+            waiting, self.deferred = self.deferred, []
             for peer, msg in waiting:
                 try:
                     await self.room.take_action(peer, msg, deferred=True)
@@ -305,14 +372,14 @@ class Pacing:
                         error(
                             exc.code,
                             exc.message,
-                            msg.get("id"),
+                            msg.id,
                             self.room.teller.state_message(peer.seat, []),
                             **exc.detail(),
                         )
                     )
                 else:
-                    if msg.get("id") is not None:
-                        peer.deliver({"type": "ack", "reply_to": msg["id"], "version": self.room.state.seq})
+                    if msg.id is not None:
+                        peer.deliver({"type": "ack", "reply_to": msg.id, "version": self.room.state.seq})
             if self.room.state.seq == generation:
                 self.schedule()
             return
@@ -339,7 +406,7 @@ class Pacing:
                 await self.room.commit([Move(seat=seat, action=text)])
             return
         if kind == "turn_timeout":
-            self.room.away.add(data)
+            self.away.add(data)
             self.room.teller.broadcast_room()
         if kind in ("bot_move", "turn_timeout") and game.to_act == data:
             await self.bot_move(data)

@@ -1,6 +1,6 @@
 """The websocket protocol ``unokit-server/2``'s wire: JSON, the hard limits on what a client
 sends, the close codes, and the rate limit of a connection. The messages themselves are declared
-once in :mod:`.messages`, which reads every client message (its ``parse_message`` is the only
+once in :mod:`.messages`, which reads every client message (its ``read_message`` is the only
 door in).
 
 JSON is read and written with orjson (:func:`encode`, :func:`decode`): the server writes four

@@ -50,9 +50,7 @@ class Seating:
             self.room.remote_seats[node] = set(seats)
             self.room.remote_looking[node] = set(seats if looking is None else looking) & set(seats)
             for seat in seats:  # connected there: no grace period runs out for it
-                handle = self.room.grace.pop(seat, None) if 0 <= seat < len(self.room.state.seats) else None
-                if handle is not None:
-                    handle.cancel()
+                self.room.pacing.end_grace(seat)
             if before is None:
                 self.room.host.published(self.room)  # a new follower: it catches up from here
         looked = self.room.remote_looking.get(node, set())
@@ -217,11 +215,7 @@ class Seating:
         occupants = self.occupants()
         for seat, (before, now) in enumerate(zip(self.room.occupants, occupants, strict=True)):
             if before != now:
-                handle = self.room.grace.pop(seat, None)
-                if handle is not None:
-                    handle.cancel()
-                self.room.away.discard(seat)
-                self.room.automatic.pop(seat, None)
+                self.room.pacing.forget(seat)
                 self.room.last_accepted.pop(seat, None)
                 for known in (self.room.addresses, self.room.identity_of, self.room.seat_marks):
                     known.pop(before or "", None)
@@ -256,14 +250,9 @@ class Seating:
     def returned(self, seat: int, *, looking: bool = True) -> None:
         """``seat``'s player is here: cancel the grace timer, and when they look at the table
         (not a page reconnecting in the background), take the seat back from the stand-in."""
-        handle = self.room.grace.pop(seat, None)
-        if handle is not None:
-            handle.cancel()
-        if seat in self.room.away and looking:
-            self.room.away.discard(seat)
-            self.room.automatic.pop(seat, None)
-            if self.room.owner:
-                self.room.pacing.schedule()
+        self.room.pacing.end_grace(seat)
+        if looking:
+            self.room.pacing.back(seat)
 
     def visibility(self, peer: Peer, visible: bool, reply_to: object) -> None:
         """The connection's page is shown or hidden: who looks at the table (a process that
@@ -286,8 +275,8 @@ class Seating:
         if not self.room.presence_due:
             self.room.presence_due = True
             asyncio.get_running_loop().call_soon(self.tell_presence)
-        if self.room.owner and self.room.paused and self.room.watched():
-            self.room.paused = False
+        if self.room.owner and self.room.pacing.paused and self.room.watched():
+            self.room.pacing.paused = False
             self.room.pacing.schedule()
 
     def tell_presence(self) -> None:

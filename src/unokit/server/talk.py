@@ -26,6 +26,7 @@ from .room import RoomError, sender
 from .storage import Append
 
 if TYPE_CHECKING:
+    from . import messages
     from .authority import Peer, Room
 
 
@@ -39,13 +40,13 @@ class Talk:
         #: :data:`~.chat.SPECTATORS` for all of them.
         self.limits: dict[int | str, RateLimit] = {}
 
-    async def say(self, peer: Peer, msg: dict[str, Any]) -> None:
+    async def say(self, peer: Peer, msg: messages.Chat) -> None:
         """A line or a reaction from a seat (the message carries its token) or a spectator."""
         state = self.room.state
-        if ("text" in msg) == ("reaction" in msg):
+        if (msg.text is None) == (msg.reaction is None):
             raise RoomError("bad_chat", "a chat message has either 'text' or 'reaction'")
-        if "token" in msg:
-            seat: int | None = self.room.seating.own_seat(peer, msg["token"])
+        if msg.token is not None:
+            seat: int | None = self.room.seating.own_seat(peer, msg.token)
         elif peer.seat is not None:
             raise RoomError("bad_token", "a player's chat message carries the seat's token")
         else:
@@ -68,7 +69,7 @@ class Talk:
         if not all(limit.allow() for limit in limits) or not self.room.host.chat_allowed(peer.client):
             raise RoomError("rate_limited", "too many chat messages: wait a moment")
         entry: dict[str, Any] = {
-            "type": "say" if "text" in msg else "react",
+            "type": "say" if msg.text is not None else "react",
             "seat": seat,
             "name": state.seats[seat].name if seat is not None else peer.name,
             "channel": PLAYERS if seat is not None else SPECTATORS,
@@ -77,10 +78,10 @@ class Talk:
             "at": round(time.time(), 3),
             "from": self.room.seating.sender(seat, peer),
         }
-        if "text" in msg:
-            entry["text"] = check_text(msg["text"])
-        else:
-            entry["reaction"] = check_reaction(msg["reaction"])
+        if msg.text is not None:
+            entry["text"] = check_text(msg.text)
+        elif msg.reaction is not None:
+            entry["reaction"] = check_reaction(msg.reaction)
         await self.commit([entry])
 
     def allowance(self, key: int | str, share: float = 1.0) -> RateLimit:
@@ -108,41 +109,41 @@ class Talk:
         self.room.teller.broadcast_room()
         self.room.host.published(self.room)
 
-    async def quiet(self, peer: Peer, msg: dict[str, Any]) -> None:
+    async def quiet(self, peer: Peer, msg: messages.Quiet) -> None:
         """A player of a room nobody hosts ("play now") quiets its spectators, or lets them talk."""
-        seat = self.room.seating.own_seat(peer, msg["token"])
+        seat = self.room.seating.own_seat(peer, msg.token)
         if self.room.state.spec.hosted:
             raise RoomError("not_host", "in a room with a host, only the host may quiet its spectators")
-        if self.room.chat.spectators_muted == msg["quiet"]:
+        if self.room.chat.spectators_muted == msg.quiet:
             return  # already so: nothing to write
         # Each change is written to the chat log: it counts as one of the seat's chat messages.
         if not self.allowance(seat).allow() or not self.room.host.chat_allowed(peer.client):
             raise RoomError("rate_limited", "too many changes: wait a moment")
-        await self.mute(None, msg["quiet"], by=seat)
+        await self.mute(None, msg.quiet, by=seat)
 
-    async def report(self, peer: Peer, msg: dict[str, Any]) -> None:
+    async def report(self, peer: Peer, msg: messages.Report) -> None:
         """Keep a report of a chat line (``message``: its number), or of a name or a player's
         conduct (``seat``, or ``from``: a spectator's name in the chat): the room, who reported
         and who is reported (their identities), the name, and the chat lines around it."""
-        about = msg["about"]
+        about = msg.about
         if about not in REPORTS:
             raise RoomError("bad_report", f"'about' is one of {', '.join(REPORTS)}")
-        if "token" in msg:
-            self.room.seating.own_seat(peer, msg["token"])
+        if msg.token is not None:
+            self.room.seating.own_seat(peer, msg.token)
         kept = self.room.chat.messages
         if about == "chat":
-            at = next((i for i, m in enumerate(kept) if m["n"] == msg.get("message")), None)
+            at = next((i for i, m in enumerate(kept) if m["n"] == msg.message), None)
             if at is None:
                 raise RoomError("bad_report", "'message' must be the number of a chat line of this room")
             line = kept[at]
             who, name, lines = line.get("from"), line.get("name"), kept[max(0, at - 5) : at + 6]
-        elif isinstance(msg.get("seat"), int) and 0 <= msg["seat"] < len(self.room.state.seats):
-            held = self.room.state.seats[msg["seat"]]
+        elif msg.seat is not None and 0 <= msg.seat < len(self.room.state.seats):
+            held = self.room.state.seats[msg.seat]
             if held.kind != "human" or held.token_hash is None:
-                raise RoomError("bad_report", f"seat {msg['seat']} holds no player")
+                raise RoomError("bad_report", f"seat {msg.seat} holds no player")
             who, name, lines = sender(self.room.code, held.token_hash), held.name, kept[-10:]
-        elif msg.get("from") in self.room.senders:
-            who = msg["from"]
+        elif msg.sender is not None and msg.sender in self.room.senders:
+            who = msg.sender
             said = [m for m in kept if m.get("from") == who]
             name, lines = (said[-1].get("name") if said else None), kept[-10:]
         else:
