@@ -51,7 +51,7 @@ UNMARKED = """(allowed) => {
     const t = text.trim();
     if (!t) return true;
     if (/\\[[^\\]]*~+\\]/.test(t)) return true;  // a message of the pseudo-catalogue
-    const symbols = /^[\\d\\s·:,.;\\/+#\\u00d7±%()\\-\\u2013—→↻↺⏮⏭◀▶\\u2039\\u203a▲▼★●◆■☀☾⚡⚠✌☝✔❤😂😮😢♛✕☰☺?]*$/u;
+    const symbols = /^[\\d\\s·:,.;\\/+#\\u00d7±%()\\-\\u2013—→↻↺⏮⏭◀▶\\u2039\\u203a▲▼★●◆■☀☾⚡⚠✌☝✔❤😂😮😢♛✕☰☺🏆?]*$/u;
     if (symbols.test(t)) return true;
     const parts = t.split(/[\\s,·:()]+/);
     return parts.every((part) => !part || allowed.includes(part) || /^[\\d+#]+$/.test(part));

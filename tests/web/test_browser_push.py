@@ -49,6 +49,20 @@ def _deliver(page: Page, origin: str, said: dict[str, str]) -> None:
     cdp.detach()
 
 
+def _shown(page: Page, origin: str, said: dict[str, str]) -> None:
+    """Deliver ``said`` until the page shows exactly one notification: a push service delivers
+    again what was not received, and a message handed over while the worker was being started
+    can be lost on a loaded machine (at most three deliveries, ten seconds each)."""
+    for delivery in range(3):
+        _deliver(page, origin, said)
+        try:
+            wait_until(page, f"{NOTIFICATIONS}.then(l => l.length === 1)", timeout=10)
+            return
+        except AssertionError:
+            if delivery == 2:
+                raise
+
+
 def _arrives(page: Page, expression: str, timeout: float = 30.0) -> None:
     """Wait until ``expression`` is true in the page, which navigates meanwhile."""
     end = time.monotonic() + timeout
@@ -101,8 +115,7 @@ def test_a_tap_on_the_notification_brings_the_player_back_to_the_seat(
         start_game(page)
         page.goto(f"{web_server.url}/")  # the table is left: a stand-in takes the seat after the grace time
         said = message("turn", "en", code, "classic", standin=True)
-        _deliver(page, web_server.url, said)
-        wait_until(page, f"{NOTIFICATIONS}.then(l => l.length === 1)")
+        _shown(page, web_server.url, said)
         shown = page.evaluate(f"{NOTIFICATIONS}.then(l => l.map(n => [n.title, n.body, n.data.url, n.tag]))")
         assert shown == [[said["title"], said["body"], f"/r/{code}", f"unokit-{code}"]]
         _tap(page)
@@ -112,8 +125,7 @@ def test_a_tap_on_the_notification_brings_the_player_back_to_the_seat(
         info = get_json(web_server.url, f"/api/rooms/{code}")
         assert info["seats"][0]["name"] == "Ann" and info["away"] == [] and info["connected"][0]
         # Tapped again with the room shown: the same window, the same seat.
-        _deliver(page, web_server.url, message("turn", "en", code, "classic"))
-        wait_until(page, f"{NOTIFICATIONS}.then(l => l.length === 1)")
+        _shown(page, web_server.url, message("turn", "en", code, "classic"))
         _tap(page)
         wait_until(page, f"{NOTIFICATIONS}.then(l => l.length === 0)")
         assert page.evaluate("location.pathname") == f"/r/{code}" and len(page.context.pages) == 1
@@ -132,8 +144,7 @@ def test_a_tap_on_the_deal_of_the_day_s_notification_opens_the_deal_s_page(
         day = day_of(time.time())
         deals = tuple(featured(day))
         said = message("daily", "en", day.isoformat(), "", deals=deals)
-        _deliver(page, web_server.url, said)
-        wait_until(page, f"{NOTIFICATIONS}.then(l => l.length === 1)")
+        _shown(page, web_server.url, said)
         shown = page.evaluate(f"{NOTIFICATIONS}.then(l => l.map(n => [n.title, n.body, n.data.url, n.tag]))")
         assert shown == [[said["title"], said["body"], f"/#/daily/{deals[0].key}", "unokit-daily"]]
         _tap(page)
