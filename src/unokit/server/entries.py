@@ -318,14 +318,16 @@ class MoreTime(Entry):
         """The entry for ``seat`` asking for more time; ``timed``: the turn timer runs for the
         seat now (a person at their turn, not played by a stand-in, in a room with a timer).
         Raise :class:`RoomError`: ``phase`` (no game is being played), ``paused``,
-        ``no_timer`` (nothing times the seat: an untimed room, a stand-in playing it),
-        ``out_of_turn`` (another seat's decision),
+        ``no_timer`` (an untimed room), ``out_of_turn`` (another seat's decision, whether
+        or not a timer runs for it), ``no_timer`` (a stand-in playing the seat),
         ``no_more_time`` (the seat has asked :data:`MORE_TIMES` times this game)."""
         game = Action.check(state)
-        if state.spec.settings.turn_seconds <= 0 or not timed:
+        if state.spec.settings.turn_seconds <= 0:
             raise RoomError("no_timer", "no timer runs for your turns: there is no time to add")
         if game.to_act != seat:
             raise RoomError("out_of_turn", "more time is for your own turn")
+        if not timed:
+            raise RoomError("no_timer", "no timer runs for your turns: there is no time to add")
         if state.more_times.get(seat, 0) >= MORE_TIMES:
             raise RoomError(
                 "no_more_time", f"you have asked for more time {MORE_TIMES} times this game", most=MORE_TIMES
