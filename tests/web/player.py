@@ -14,6 +14,11 @@ from playwright.sync_api import Error as PlaywrightError
 
 #: True once the page offers its player a turn (the decision the prompt is open for).
 YOUR_TURN = "document.querySelector('[data-region=prompt]')?.dataset.decision === 'turn'"
+#: What the page shows in place of a turn (its prompt, whether a dialog is open), for a failure's message.
+SHOWN = (
+    "(document.querySelector('[data-region=prompt]')?.outerHTML || 'no prompt').slice(0, 600)"
+    " + ' | dialog: ' + !!document.querySelector('.overlay')"
+)
 
 #: The screens the table is made for, by name: phones held upright and sideways (a large one and
 #: a small one), a tablet, a laptop and a large desktop.
@@ -221,7 +226,7 @@ def until_your_turn(page: Page, timeout: float = 60.0) -> None:
     accept (these buttons never show on a turn)."""
     end = time.monotonic() + timeout
     while not page.evaluate(YOUR_TURN):
-        assert time.monotonic() < end, "the page never offered a turn"
+        assert time.monotonic() < end, f"the page never offered a turn; it showed: {page.evaluate(SHOWN)}"
         answer_the_decision_before_a_turn(page)
         page.wait_for_timeout(100)
 

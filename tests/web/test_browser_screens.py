@@ -114,6 +114,16 @@ def _caption_words(lines: list[dict[str, Any]], names: list[str], lang: str) -> 
     return first, yours
 
 
+#: True while the page asks whether to play the card just drawn (the rest of the same turn).
+DRAWN = "document.querySelector('[data-region=prompt]')?.dataset.decision === 'play_or_keep'"
+
+
+def _turn_taken(page: Page, step: int) -> bool:
+    """The turn that began at game step ``step`` is over: the game moved on, and no drawn card
+    waits to be played or kept."""
+    return page.get_attribute(".table-root", "data-step") != str(step) and not page.evaluate(DRAWN)
+
+
 def _check_captions(page: Page, frames: list[dict[str, Any]], lang: str, turns: int) -> int:
     """Play `turns` of Ann's turns; at each, the caption says the last move as the lines of the
     state that brought it say it, in `lang`. Returns how many moves of others were seen."""
@@ -131,8 +141,10 @@ def _check_captions(page: Page, frames: list[dict[str, Any]], lang: str, turns: 
             for words in yours:
                 assert words in caption, (caption, words)
             seen += moved[-1]["lines"][0].get("params", {}).get("player", 0) != 0
-        end = time.monotonic() + 20  # Ann's move (a Wild's colour is a second click)
-        while page.get_attribute(".table-root", "data-step") == str(step) and not is_over(page):
+        # Ann's move: a Wild's colour is a second click, and a drawn card she may play is a
+        # second decision of her turn (play it or keep it).
+        end = time.monotonic() + 20
+        while not _turn_taken(page, step) and not is_over(page):
             assert time.monotonic() < end, "Ann's move was never taken"
             if not clicker.step():
                 page.wait_for_timeout(50)
@@ -163,7 +175,9 @@ def test_the_last_move_in_words_and_a_log_that_stays_whole(browser: Browser, web
     what it does to Ann) as the server's lines say it; after a change of language (the page
     reloads), a dropped connection and a reload, the log holds every line of the game, the
     same as the states that a page that never left received."""
-    room = create_room(web_server.url, "classic", 3, {"rounds": 1}, {**FAST, "bot_seconds": 0.1}, bots=["random"] * 2)
+    # Three hands, not one: Ann plays at least ten turns, and a hand of hers can end sooner.
+    settings = {**FAST, "bot_seconds": 0.1}
+    room = create_room(web_server.url, "classic", 3, {"rounds": 3}, settings, bots=["random"] * 2)
     page = new_page(browser, "phone", locale="en-US")
     frames: list[dict[str, Any]] = []
     page.add_init_script(SOCKETS)
