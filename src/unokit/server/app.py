@@ -504,27 +504,31 @@ def create_app(config: ServerConfig) -> Starlette:
         code = str(request.path_params["code"]).upper()
         return code if len(code) <= 16 and all(ch in CODE_ALPHABET for ch in code) else None
 
-    async def room_info(request: Request) -> Response:
+    async def _open_room(request: Request, *, public: bool = False) -> Room | Response:
+        """The open room the path names (only a public one with ``public``), or the answer that
+        there is none; a client asking for too many codes that do not exist is slowed down."""
         client = _client(request)
         if misses.spent(client):
             return _limited(misses, client, "room codes that do not exist")
         code = _code(request)
         room = await hub.room(code) if code else None
-        if room is None:
+        if room is None or (public and not room.state.public_room):
             misses.allow(client)
-            return _problem("no_room", f"there is no open room {request.path_params['code']!r}", 404)
+            which = "open public room" if public else "open room"
+            return _problem("no_room", f"there is no {which} {request.path_params['code']!r}", 404)
+        return room
+
+    async def room_info(request: Request) -> Response:
+        room = await _open_room(request)
+        if isinstance(room, Response):
+            return room
         return _json({**room.room_info(), "served_by": room.owner_node})
 
     async def room_finishing(request: Request) -> Response:
         """A public room's people and their share of finished games (:mod:`.finishing`)."""
-        client = _client(request)
-        if misses.spent(client):
-            return _limited(misses, client, "room codes that do not exist")
-        code = _code(request)
-        room = await hub.room(code) if code else None
-        if room is None or not room.state.public_room:
-            misses.allow(client)
-            return _problem("no_room", f"there is no open public room {request.path_params['code']!r}", 404)
+        room = await _open_room(request, public=True)
+        if isinstance(room, Response):
+            return room
         seats = await asyncio.to_thread(finishing.shares, hub.store, room.code, room.state, time.time())
         return _json({"room": room.code, "days": finishing.WINDOW_DAYS, "seats": seats})
 
