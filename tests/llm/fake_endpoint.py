@@ -1,7 +1,8 @@
 """A fake OpenAI-compatible chat-completions endpoint on loopback, for the tests: what it
 answers depends on the model named in the request.
 
-* ``scripted``: the last legal move the prompt lists, in brackets after some words;
+* ``scripted``: the last card it may play that the prompt lists (action cards and wilds are
+  listed last), else the first legal move, in brackets after some words;
 * ``json``: the first legal move as a JSON block;
 * ``malformed``: text that names no move;
 * ``illegal``: a move of the notation that is never legal (``play purple 12``);
@@ -69,7 +70,8 @@ class FakeEndpoint:
                 elif model == "flaky" and "previous answer" not in text:
                     answer = "Hmm."
                 else:
-                    answer = f"I think the best is [{legal[-1]}]"
+                    plays = [m for m in legal if m.startswith("play")]
+                    answer = f"I think the best is [{plays[-1] if plays else legal[0]}]"
                 reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": answer}}]}
                 self._send(200, json.dumps(reply).encode())
 
