@@ -34,7 +34,10 @@ STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 #: recorded games with the bots' search (the server runs it for its players).
 #: ``openspiel`` registers the variants with OpenSpiel over the environments' session; ``dataset``
 #: writes expert games as training tables; ``eval`` measures bots on fixed suites (OpenSpiel's
-#: bots among them). Add a new layer here when you create one.
+#: bots among them); ``llm`` is the text harness, the chat client and the language-model agent over
+#: the environments' session; ``textarena`` registers the variants with TextArena and ``kaggle``
+#: holds the Kaggle-style package of the OpenSpiel games, both over ``llm``. Add a new layer here
+#: when you create one.
 LAYER_RANKS: dict[str, int] = {
     "core": 0,
     "": 1,
@@ -54,7 +57,10 @@ LAYER_RANKS: dict[str, int] = {
     "server": 5,
     "openspiel": 5,
     "dataset": 5,
+    "llm": 5,
     "eval": 6,
+    "textarena": 6,
+    "kaggle": 6,
     "cli": 7,
 }
 

@@ -220,3 +220,41 @@ def test_openspiels_ismcts_is_an_eval_agent() -> None:
     match = first["matches"][0]
     assert match["hands"] == 2 and match["forfeits"] == 0
     assert "open_spiel" in first["versions"]
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_openspiel_random_simulation_test_with_sampled_chance(variant: str) -> None:
+    """The sampled chance mode passes OpenSpiel's API check too. Without its serialisation step:
+    that one asks a sampled game for its generator (GetRNGState), which pyspiel does not let a
+    Python game provide; the next test checks the serialisation."""
+    limit = sized(2000, 60)
+    game = pyspiel.load_game(f"{GAME_NAMES[variant]}(players=3,max_decisions={limit},chance=sampled)")
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_a_sampled_state_is_the_engines_game_and_serialises_through_its_record() -> None:
+    game = pyspiel.load_game("uno_flip(players=3,chance=sampled,seed=5,jump_in=True)")
+    state = game.new_initial_state()
+    assert not state.is_chance_node()
+    rng = np.random.RandomState(3)
+    actions = []
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        action = int(rng.choice(state.legal_actions()))
+        actions.append(action)
+        state.apply_action(action)
+    again = game.deserialize_state(state.serialize())
+    assert str(again) == str(state) and again.history() == state.history() == actions
+    record = state.to_record()
+    assert record.seed == record.meta["openspiel"]["deal"]
+    # The same hand as the engine deals with that seed, by the same actions.
+    same = state_from_seed(game, record.seed, actions)
+    assert same.game_state is not None and state.game_state is not None
+    assert _without_seed(same.game_state) == _without_seed(state.game_state)
+    # The k-th new state of a game deals the same hand in every process.
+    first = [str(pyspiel.load_game("uno_classic(chance=sampled,seed=9)").new_initial_state()) for _ in range(2)]
+    assert first[0] == first[1]
+    with pytest.raises((ValueError, pyspiel.SpielError), match="chance must be one of exact, sampled"):
+        pyspiel.load_game("uno_classic(chance=maybe)")

@@ -48,7 +48,8 @@ def eval_command(
     progress: bool,
 ) -> None:
     """Measure AGENT (any bot spec: a level, policy:FILE.onnx, external:COMMAND,
-    openspiel:ismcts) on a fixed suite with the protocol unokit-eval/1 (docs/research.md)."""
+    openspiel:ismcts, llm:URL[:MODEL]) on a fixed suite with the protocol unokit-eval/1
+    (docs/research.md)."""
     opponents = tuple(part.strip() for part in against.split(",") if part.strip())
     try:
         suite = load_suite(suite_name).first(deals)

@@ -55,6 +55,7 @@ from ..core.game import Game
 from ..core.observation import View
 from ..core.rng import Rng
 from ..core.variants import get_rules
+from ..llm.bot import LLM_PREFIX, LLMBot, LLMTimeout
 from ..sim.runner import derive_seed, make_bot_spec, wilson_interval
 
 PROTOCOL = "unokit-eval/1"
@@ -159,7 +160,10 @@ _POLICIES: dict[tuple[str, int], Bot] = {}
 
 def make_entry(spec: str, seed: int, budget_s: float, slot: int) -> Bot:
     """The bot of ``spec``: a level or engine name, ``policy:FILE.onnx``, ``external:COMMAND``
-    (its answers due within ``budget_s``) or ``openspiel:ALGORITHM[:SIMULATIONS]``."""
+    (its answers due within ``budget_s``), ``openspiel:ALGORITHM[:SIMULATIONS]`` or
+    ``llm:URL[:MODEL]`` (:mod:`unokit.llm.bot`, its requests stopped at ``budget_s``)."""
+    if spec.startswith(LLM_PREFIX):
+        return LLMBot.from_spec(spec, seed, budget_s)
     if spec.startswith(OPENSPIEL_PREFIX):
         from ..openspiel.bot import OpenSpielBot
 
@@ -180,6 +184,8 @@ def check_entry(spec: str, suite: Suite) -> None:
             from ..openspiel.bot import OpenSpielBot
 
             OpenSpielBot.from_spec(spec, 0)
+        elif spec.startswith(LLM_PREFIX):
+            LLMBot.from_spec(spec)
         elif not spec.startswith(EXTERNAL_PREFIX):
             check_bot_spec(spec, suite.variant, suite.players)
     except (ValueError, ImportError) as exc:
@@ -199,6 +205,8 @@ class Hand:
     points: float
     forfeit: str = ""
     times: list[float] = field(default_factory=list)
+    #: Decisions an ``llm:`` agent made at random after its retries (:mod:`unokit.llm.bot`).
+    decision_forfeits: int = 0
 
 
 def _hand_values(game: Game) -> list[int]:
@@ -231,6 +239,11 @@ def play_hand(suite: Suite, deal: int, seat: int, a: str, b: str, budget_s: floa
                 raise
             hand.forfeit = f"external bot: {exc}"
             break
+        except LLMTimeout as exc:
+            if actor != seat:
+                raise
+            hand.forfeit = f"llm: {exc}"
+            break
         if actor == seat:
             spent = clock() - started
             hand.times.append(spent)
@@ -246,6 +259,9 @@ def play_hand(suite: Suite, deal: int, seat: int, a: str, b: str, budget_s: floa
             break
         if game.windows and not game.is_over:
             react_all(game, bots, views)
+    measured = bots[seat]
+    if isinstance(measured, LLMBot):
+        hand.decision_forfeits = measured.decision_forfeits
     if hand.forfeit:
         hand.points = -float(_hand_values(game)[seat])
         return hand
@@ -309,6 +325,7 @@ def match_summary(a: str, b: str, hands: list[Hand], budget_s: float) -> dict[st
         "points_ci95": [round(points_low, 4), round(points_high, 4)],
         "forfeits": sum(1 for h in hands if h.forfeit),
         "forfeit_reasons": sorted({h.forfeit.split(":")[0] for h in hands if h.forfeit}),
+        "decision_forfeits": sum(h.decision_forfeits for h in hands),
         "time": {
             "decisions": len(times),
             "mean_ms": round(1000 * sum(times) / len(times), 4) if times else 0.0,

@@ -8,8 +8,15 @@ tensor, the catch rule and the Jump-In offers are those of ``docs/envs.md``:
 * **actions** are the ids of :class:`~unokit.encoding.Encoding` (``num_distinct_actions`` is
   the variant's table), listed in ascending order; with ``jump_in=true`` an offered seat is the
   player to act, with its jumps and ``pass``;
-* **chance** is explicit (:mod:`unokit.openspiel.chance`): each draw of the engine's generator
-  is a chance node, from the cut for the dealer to the last reshuffle and launcher press;
+* **chance** is explicit by default (``chance=exact``, :mod:`unokit.openspiel.chance`): each draw
+  of the engine's generator is a chance node, from the cut for the dealer to the last reshuffle
+  and launcher press. With ``chance=sampled`` the game is OpenSpiel's sampled stochastic kind:
+  a state holds the engine's own seeded generator and has no chance node; the ``k``-th
+  :meth:`UnoGame.new_initial_state` of a game deals the hand ``derive(seed, k)`` (the game
+  parameter ``seed``, 0 by default), and a step is the engine's own apply, with no copy of the
+  game (``scripts/bench_openspiel.py`` measures both modes). Algorithms that enumerate
+  chance (expectimax, exact best responses) need ``exact``; sampling ones (MCTS, ISMCTS, random
+  simulation, the RL wrappers) run on both;
 * the **observation tensor** is the environments' vector of the seat; the **observation
   string** and the **information-state string** are the seat's view,
   :func:`unokit.core.observation.observe` as canonical JSON (see ``docs/research.md`` on
@@ -22,8 +29,9 @@ tensor, the catch rule and the Jump-In offers are those of ``docs/envs.md``:
   chance outcomes.
 
 The game parameters are ``players``, ``max_decisions``, ``uno_catch`` (``auto``: the next seat
-catches a missed UNO, ``never``) and every rule option the variant accepts (``stacking``,
-``bluffing``, ``scoring``, the house rules ...), with the variant's defaults. Options that
+catches a missed UNO, ``never``), ``chance`` and ``seed`` (above) and every rule option the
+variant accepts (``stacking``, ``bluffing``, ``scoring``, the house rules ...), with the
+variant's defaults. Options that
 change the deck (``deck``, ``pairing``), ``launcher_script`` and ``rounds`` are not parameters:
 the action table and the observation need the standard deck, and a game is one hand.
 """
@@ -42,6 +50,7 @@ import pyspiel
 from ..core.errors import UnokitError
 from ..core.game import Game
 from ..core.observation import View
+from ..core.rng import Rng
 from ..core.variants import VARIANT_NAMES, Options, get_rules
 from ..envs.session import UNO_CATCH_RULES, Session
 from ..record.format import GameRecord, RecordError, Result
@@ -58,6 +67,12 @@ DEFAULT_MAX_DECISIONS = 2000
 NO_STACKING = "off"
 #: The chance outcome that stands for no pending step (the deal is pending at the start).
 _DEAL = -1
+#: The chance modes (the ``chance`` parameter): OpenSpiel's explicit chance nodes, or the
+#: engine's generator inside the state (OpenSpiel's sampled stochastic games).
+CHANCE_MODES = ("exact", "sampled")
+#: The game parameters that are not rule options.
+GAME_PARAMETERS = ("players", "max_decisions", "uno_catch", "chance", "seed")
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def parameters(variant: str) -> dict[str, Any]:
@@ -69,6 +84,8 @@ def parameters(variant: str) -> dict[str, Any]:
         "players": 2,
         "max_decisions": DEFAULT_MAX_DECISIONS,
         "uno_catch": UNO_CATCH_RULES[0],
+        "chance": CHANCE_MODES[0],
+        "seed": 0,
     }
     for name in sorted(rules.accepted_options - NOT_PARAMETERS):
         value = getattr(resolved, name)
@@ -85,17 +102,19 @@ def _resolved_options(variant: str) -> Options:
 
 def _option_values(variant: str, params: dict[str, Any]) -> dict[str, object]:
     """The engine options among ``params``."""
-    return {k: v for k, v in params.items() if k not in ("players", "max_decisions", "uno_catch")}
+    return {k: v for k, v in params.items() if k not in GAME_PARAMETERS}
 
 
-def game_type(variant: str) -> pyspiel.GameType:
-    """The :class:`pyspiel.GameType` of ``variant``."""
+def game_type(variant: str, chance: str = CHANCE_MODES[0]) -> pyspiel.GameType:
+    """The :class:`pyspiel.GameType` of ``variant`` in the chance mode ``chance``."""
     rules = get_rules(variant)
+    mode = pyspiel.GameType.ChanceMode
+    chance_mode = mode.EXPLICIT_STOCHASTIC if chance == CHANCE_MODES[0] else mode.SAMPLED_STOCHASTIC
     return pyspiel.GameType(
         short_name=GAME_NAMES[rules.name],
         long_name=f"unokit {rules.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        chance_mode=chance_mode,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -123,6 +142,9 @@ class UnoGame(pyspiel.Game):  # type: ignore[misc]
         max_decisions = int(merged["max_decisions"])
         if max_decisions < 1:
             raise ValueError(f"max_decisions must be 1 or more, not {max_decisions}")
+        chance = str(merged["chance"])
+        if chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {', '.join(CHANCE_MODES)}, not {chance!r}")
         options = _option_values(variant, merged)
         if options.get("stacking") == NO_STACKING:
             options["stacking"] = False
@@ -134,25 +156,44 @@ class UnoGame(pyspiel.Game):  # type: ignore[misc]
         self.session = session
         self.encoding = session.encoding
         self.max_decisions = max_decisions
+        self.chance = chance
+        self.sampled = chance == "sampled"
+        #: The deal seeds of the sampled mode's new states, one after the other.
+        self._deals = Rng(int(merged["seed"]))
         self.options: dict[str, object] = {"rounds": 1, **options}
         deck = self.encoding.deck
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoding.num_actions,
-            max_chance_outcomes=largest_draw(deck),
+            max_chance_outcomes=0 if self.sampled else largest_draw(deck),
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
             max_game_length=max_decisions,
         )
-        super().__init__(game_type(variant), info, merged)
+        super().__init__(game_type(variant, chance), info, merged)
         #: The state before the deal, copied by :meth:`new_initial_state`.
         self._initial = _Table(self)
-        self._initial.resolve()
+        if not self.sampled:
+            self._initial.resolve()
 
     def new_initial_state(self) -> UnoState:
-        """The state before the deal: a chance node (the cut for the dealer's first draw)."""
+        """The state before the deal: a chance node (the cut for the dealer's first draw); in
+        the sampled mode the next hand dealt (see the module docstring)."""
+        if self.sampled:
+            return self.dealt(self._deals.next64())
         return UnoState(self, self._initial.__deepcopy__({}))
+
+    def dealt(self, seed: int) -> UnoState:
+        """In the sampled mode, the state of the hand the engine deals with ``seed``."""
+        if not self.sampled:
+            raise ValueError("a dealt state is of the sampled chance mode; use state_from_seed with exact chance")
+        t = _Table(self)
+        session = copy.copy(self.session)
+        session.reset(seed)
+        t.session, t.deal = session, seed
+        t.to_act()
+        return UnoState(self, t)
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
@@ -176,11 +217,14 @@ class _Table:
     __slots__ = (
         "actions",
         "ahead",
+        "deal",
         "draws",
         "game",
         "history",
+        "legal",
         "need",
         "pending",
+        "player",
         "resampled",
         "returns",
         "session",
@@ -202,6 +246,12 @@ class _Table:
         self.history: list[int] = []
         #: A world resampled for a search (its history is not how it came about): no record.
         self.resampled = False
+        #: The deal seed of a sampled-mode state (``None`` with exact chance).
+        self.deal: int | None = None
+        #: The sampled mode's player to act (kept by :meth:`step`) and legal ids of the seat to
+        #: act at the game's version (``(version, ids)``; offers are not kept).
+        self.player = _TERMINAL
+        self.legal: tuple[Game | None, int, list[int]] = (None, -1, [])
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         other = object.__new__(_Table)
@@ -236,11 +286,7 @@ class _Table:
                 assert t.session is not None
                 session = _clone_session(t.session)
                 session.game.rng = rng
-                done = _engine_actions(session, t.pending)
-                rewards = session.act(t.pending)
-                if session.game.version - t.session.game.version == 2 and done:  # the catch rule caught
-                    catcher = session.game.next_seat(done[0][0])
-                    done.append((catcher, f"catch {done[0][0]}"))
+                done, rewards = _act(session, t.pending)
         except NeedChance as need:
             t.need, t.ahead = need.request, need.more
             return
@@ -249,10 +295,68 @@ class _Table:
         t.session = session
         t.need = None
         t.draws = []
-        t.actions += done
-        t.returns = [a + b for a, b in zip(t.returns, rewards, strict=True)]
-        if not session.game.is_over and session.decisions >= game.max_decisions:
-            t.truncated = True
+        t.done(done, rewards)
+
+    def step(self, action_id: int) -> None:
+        """The sampled mode's step: the engine applies ``action_id`` with its own generator
+        (an id just listed as legal goes through the engine's fast path)."""
+        session = self.session
+        assert session is not None
+        game = session.game
+        kept, version, legal = self.legal
+        seat = game.to_act
+        if kept is game and version == game.version and action_id in legal and not session.offers and seat is not None:
+            action = session.encoding.decode(action_id, game.side, seat)
+            assert action is not None
+            done = [(seat, action.text)]
+            rewards = session.apply(action, seat, checked=True)
+            if game.version - version == 2:  # the catch rule caught
+                done.append((game.next_seat(seat), f"catch {seat}"))
+            self.done(done, rewards)
+        else:
+            self.done(*_act(session, action_id))
+        self.to_act()
+
+    def to_act(self) -> None:
+        """Note the sampled mode's player to act."""
+        session = self.session
+        assert session is not None
+        actor = session.actor
+        over = self.truncated or session.game.is_over or actor is None
+        self.player = _TERMINAL if over or actor is None else actor
+
+    def legal_ids(self) -> list[int]:
+        """The sampled mode's legal ids of the seat to act (kept for the game's version)."""
+        session = self.session
+        assert session is not None
+        game = session.game
+        kept, version, ids = self.legal
+        if kept is not game or version != game.version:
+            ids = sorted(session.encoding.legal_ids(session.views[game.to_act or 0]))
+            self.legal = (game, game.version, ids)
+        return list(ids)
+
+    def done(self, actions: list[tuple[int, str]], rewards: list[float]) -> None:
+        """Note a step's engine actions and rewards, and the truncation."""
+        self.actions += actions
+        if any(rewards):
+            self.returns = [a + b for a, b in zip(self.returns, rewards, strict=True)]
+        session = self.session
+        assert session is not None
+        if not session.game.is_over and session.decisions >= self.game.max_decisions:
+            self.truncated = True
+
+
+def _act(session: Session, action_id: int) -> tuple[list[tuple[int, str]], list[float]]:
+    """Apply ``action_id`` to ``session``: the engine actions it took (with a catch the catch
+    rule made) and the rewards."""
+    before = session.game.version
+    done = _engine_actions(session, action_id)
+    rewards = session.act(action_id)
+    if session.game.version - before == 2 and done:  # the catch rule caught
+        catcher = session.game.next_seat(done[0][0])
+        done.append((catcher, f"catch {done[0][0]}"))
+    return done, rewards
 
 
 def _clone_session(session: Session) -> Session:
@@ -262,6 +366,7 @@ def _clone_session(session: Session) -> Session:
     other.game = game
     other.views = [View(game, s) for s in range(session.players)]
     other.offers = list(session.offers)
+    other.rng = copy.copy(session.rng)
     return other
 
 
@@ -288,6 +393,8 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
     # ------------------------------------------------------------------ the OpenSpiel API
     def current_player(self) -> int:
         t = self._t
+        if t.deal is not None:
+            return t.player
         if t.need is not None:
             return int(pyspiel.PlayerId.CHANCE)
         if self.is_terminal():
@@ -297,6 +404,24 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         assert actor is not None
         return actor
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's ``legal_actions`` (of the player to act, or of ``player``), answered here
+        rather than through OpenSpiel's C++ wrapper, which costs about 20 us a call from Python;
+        at a chance node the outcomes, as OpenSpiel gives them."""
+        t = self._t
+        if t.deal is not None and (player is None or player == t.player) and t.player >= 0:
+            session = t.session
+            assert session is not None
+            if not session.offers:
+                return t.legal_ids()
+        if player is None:
+            player = self.current_player()
+        if player == pyspiel.PlayerId.CHANCE and self.is_chance_node():
+            return [action for action, _ in self.chance_outcomes()]
+        if player < 0:
+            return []
+        return self._legal_actions(player)
+
     def _legal_actions(self, player: int) -> list[int]:
         t = self._t
         if t.need is not None or self.is_terminal() or t.session is None or player != t.session.actor:
@@ -304,6 +429,8 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         session = t.session
         if session.offers:
             return sorted(session.offer_ids(player))
+        if t.deal is not None:
+            return t.legal_ids()
         return sorted(session.encoding.legal_ids(session.views[player]))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -325,6 +452,9 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
                 return
         else:
             t.history.append(action)
+            if t.deal is not None:
+                t.step(action)
+                return
             t.pending = action
             t.draws = []
         t.resolve()
@@ -336,6 +466,8 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         t = self._t
+        if t.deal is not None:
+            return t.player == _TERMINAL
         if t.need is not None or t.session is None:
             return False
         return t.truncated or t.session.game.is_over
@@ -382,6 +514,8 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         session.load(world)
         session.offers = offers
         session.decisions = decisions
+        if other._t.deal is not None:
+            other._t.to_act()
         return other
 
     def serialize(self) -> str:
@@ -448,15 +582,18 @@ def record_of(t: _Table) -> GameRecord:
     n = game.num_players()
     engine = t.session.game if t.session is not None else None
     options = engine.options.as_dict(engine.rules) if engine is not None else dict(game.options)
+    meta: dict[str, Any] = {"game": str(game), "history": list(t.history)}
+    if t.deal is not None:
+        meta["deal"] = t.deal
     return GameRecord(
         variant=game.variant,
         players=n,
         options=options,
-        seed=0,
+        seed=t.deal or 0,
         seats=[RecordSeat(f"player {s}", "bot", "openspiel") for s in range(n)],
         actions=list(t.actions),
         result=Result.of(engine) if engine is not None and t.need is None and engine.is_over else None,
-        meta={"openspiel": {"game": str(game), "history": list(t.history)}},
+        meta={"openspiel": meta},
     )
 
 
@@ -469,7 +606,13 @@ def state_from_record(game: UnoGame, record: GameRecord) -> UnoState:
         raise RecordError("this record has no OpenSpiel history ('meta.openspiel.history')")
     if meta.get("game") != str(game) or record.variant != game.variant or record.players != game.num_players():
         raise RecordError(f"this record is of {meta.get('game')!r}, not of {str(game)!r}")
-    state = game.new_initial_state()
+    if game.sampled:
+        deal = meta.get("deal")
+        if isinstance(deal, bool) or not isinstance(deal, int):
+            raise RecordError("this sampled-chance record has no deal seed ('meta.openspiel.deal')")
+        state = game.dealt(deal)
+    else:
+        state = game.new_initial_state()
     for step, action in enumerate(meta["history"]):
         if isinstance(action, bool) or not isinstance(action, int):
             raise RecordError(f"OpenSpiel history entry {step} is not an action id: {action!r}")
@@ -487,6 +630,11 @@ def state_from_seed(game: UnoGame, seed: int, actions: Sequence[int] = ()) -> Un
     ``actions`` (ids of the environments): the chance outcomes are the draws of the seeded
     generator (:class:`~unokit.openspiel.chance.RecordingRng`), so that the state's game is the
     game ``Game.new(variant, players, seed, rounds=1, ...)`` makes with the same actions."""
+    if game.sampled:
+        state = game.dealt(seed)
+        for action in actions:
+            state.apply_action(action)
+        return state
     proto = game.session
     rng = RecordingRng(seed)
     engine, _ = deal(proto.game.rules, proto.game.options, game.num_players(), rng)
