@@ -114,7 +114,7 @@ def test_a_ladder_bot_stops_once_its_server_is_killed(
         # each notices and stops by itself within its reconnect window and ping timeout, with one line
         bound = 4 * LADDER_RECONNECT_SECONDS + 30
         for bot in bots:
-            out, err = bot.communicate(timeout=bound)
+            _out, err = bot.communicate(timeout=bound)
             assert bot.returncode == 1 and "Traceback" not in err, err
             assert "lost the connection" in err or "cannot reach" in err, err
     finally:
