@@ -72,8 +72,8 @@ def _generated(rng: random.Random, tmp: Path, database: str, dead: str) -> list[
             ["prune", "--rooms-days", pick(NUMBERS)],
         ]
     )
-    token = ["--token-file", str(tmp / "admin-token")] if where[0] == "--server" else []
-    return ["admin", *where, *token, *sub]
+    admin_token = ["--token-file", str(tmp / "admin-token")] if where[0] == "--server" else []
+    return ["admin", *where, *admin_token, *sub]
 
 
 def test_generated_arguments_end_in_a_result_or_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

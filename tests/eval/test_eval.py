@@ -217,7 +217,7 @@ def test_bad_options_are_one_line(args: list[str], said: str) -> None:
 
 def test_bad_suites_and_agents_are_one_line(tmp_path: Path) -> None:
     bad_option = {"format": "unokit-suite/1", "name": "x", "variant": "classic", "players": 2, "deals": [1]}
-    cases = {
+    cases: dict[str, tuple[str | bytes, str]] = {
         "options.json": (json.dumps({**bad_option, "options": {"stacking": "zz"}}), "option 'stacking'"),
         "deep.json": ("[" * 100_000, "nested too deeply"),
         "list.json": ("[1, 2]", "is not a unokit-suite/1 file"),

@@ -220,3 +220,12 @@ def test_openspiels_ismcts_is_an_eval_agent() -> None:
     match = first["matches"][0]
     assert match["hands"] == 2 and match["forfeits"] == 0
     assert "open_spiel" in first["versions"]
+
+
+def test_max_decisions_beyond_openspiels_range_is_refused_naming_it() -> None:
+    from unokit.openspiel.games import MAX_DECISIONS, UnoGame
+
+    for bad in (0, MAX_DECISIONS + 1, 10**12):
+        with pytest.raises(ValueError, match=f"max_decisions must be from 1 to {MAX_DECISIONS:,}"):
+            UnoGame("classic", {"max_decisions": bad})
+    assert UnoGame("classic", {"max_decisions": MAX_DECISIONS}).max_decisions == MAX_DECISIONS

@@ -759,6 +759,8 @@ async def play(
             if exc.code not in ("stale", "duplicate", "out_of_turn", "unavailable"):
                 raise
         except ConnectionError:
+            if client.error is not None:  # it gave up reconnecting: the last state is all it has
+                raise client.error from None
             await asyncio.sleep(0.05)  # reconnecting by itself: give it a moment
 
 
