@@ -171,3 +171,26 @@ def write_policy(path: Path, variant: str, players: int, history: int = 2, seed:
     ]
     export_mlp(path, layers, variant=variant, players=players, history=history, scale=1.0 / np.maximum(enc.high, 1))
     return path
+
+
+#: The environment variable :func:`marked_processes` looks for.
+PROCESS_MARK = "UNOKIT_TEST_PROCESS_MARK"
+
+
+def marked_processes(mark: str) -> list[int]:
+    """The processes still running whose environment holds ``PROCESS_MARK=mark``: every
+    process a command started (and what those started, whoever their parent is now) inherits
+    it, so a leftover is found even when it was reparented. Linux's ``/proc``."""
+    found = []
+    needle = f"{PROCESS_MARK}={mark}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if needle in environ.split(b"\0") and state != "Z":
+            found.append(int(entry.name))
+    return found

@@ -15,6 +15,7 @@ import unokit
 from unokit import DECISION_NAMES, VARIANTS, Game, OptionError, PositionError
 from unokit.core.colors import COLOR_NAMES, SIDE_COLORS
 from unokit.core.decks import flip_attack_generated_pairs, write_pairs_csv
+from unokit.core.errors import InvalidActionError
 from unokit.core.rng import Rng
 
 VARIANT_NAMES = unokit.VARIANT_NAMES
@@ -704,3 +705,14 @@ def test_observe_and_the_view_agree_on_who_can_be_caught() -> None:
         assert game.observe(seat)["uno_exposed"] is None
         assert unokit.View(game, seat).uno_exposed == -1
         assert "catch 0" not in [str(a) for a in game.legal_actions(seat)]
+
+
+def test_a_colour_error_lists_the_variants_colours_only() -> None:
+    classic, _ = Game.new("classic", 2, 1)
+    flip, _ = Game.new("flip", 2, 1)
+    for text in ("color pinkk", "color", "play pinkk 5"):
+        with pytest.raises(InvalidActionError) as caught:
+            classic.parse_action(text)
+        assert "red, yellow, green, blue" in str(caught.value) and "teal" not in str(caught.value), text
+    with pytest.raises(InvalidActionError, match="red, yellow, green, blue, pink, teal, orange, purple"):
+        flip.parse_action("color x")

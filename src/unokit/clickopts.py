@@ -133,6 +133,59 @@ def output_folder(path: str | Path | None, option: str) -> Path | None:
         raise click.BadParameter(str(exc), param_hint=option) from None
 
 
+class OutputPath(click.ParamType[Path]):
+    """An option or argument that names a file (or, with ``folder``, a folder) a command
+    writes: checked as it is read, before any work, by :func:`output_file` /
+    :func:`output_folder` (a name too long, a folder where a file goes, no permission...),
+    so that every output option refuses the same things in the same words."""
+
+    name = "path"
+
+    def __init__(self, *, folder: bool = False) -> None:
+        self.folder = folder
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "FOLDER" if self.folder else "FILE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        try:
+            return files.prepare_folder(value) if self.folder else files.prepare_file(value)
+        except files.PathError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def server_url(_ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
+    """A click callback for an option or argument naming a server (``http://host:port``,
+    ``https://uno.example.org``): the address without a trailing ``/``; anything else (no
+    scheme, no host, another scheme) is a :class:`click.BadParameter` naming it."""
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError as exc:
+        raise click.BadParameter(f"{value!r} is not a server address: {exc}", param=param) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise click.BadParameter(
+            f"{value!r} is not a server address; write it as http://HOST:PORT or https://HOST", param=param
+        )
+    return value.rstrip("/")
+
+
+def read_token_file(path: Path, what: str, param_hint: str) -> str:
+    """The token held in the file ``path`` (its text, stripped); a file that cannot be read
+    as UTF-8 text, or holds nothing, is a :class:`click.BadParameter` naming it."""
+    try:
+        token = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(f"cannot read {what} from {path}: {exc}", param_hint=param_hint) from None
+    if not token:
+        raise click.BadParameter(f"{path} holds no {what}", param_hint=param_hint)
+    return token
+
+
 def options_in_words(options: Mapping[str, object]) -> str:
     """Rule options as people read them, in the terminal's language: ``Stacking: off; Target
     score: 500`` (a deck given as a file's text reads as the file)."""

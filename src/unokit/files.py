@@ -54,9 +54,29 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+#: The longest name of one file or folder that unokit writes, in bytes: ``NAME_MAX`` of
+#: Linux's, macOS's and Windows' usual file systems.
+NAME_MAX = 255
+
+
+def check_names(path: str | Path) -> None:
+    """Raise :class:`PathError` when a part of ``path`` is a name longer than file systems
+    take (:data:`NAME_MAX` bytes), or the path holds a NUL character (no name may)."""
+    text = str(path)
+    if "\0" in text:
+        raise PathError(f"{text!r} holds a NUL character, which no file name may hold")
+    for part in Path(text).expanduser().parts:
+        size = len(os.fsencode(part))
+        if size > NAME_MAX:
+            raise PathError(
+                f"the name {part[:24] + '...'!r} is {size} bytes long; a file name takes at most {NAME_MAX}"
+            )
+
+
 def prepare_folder(path: str | Path) -> Path:
     """Create the folder ``path`` (and its parents) when missing and check that files can be
     created in it; return it. Raise :class:`PathError` when it cannot be used."""
+    check_names(path)
     folder = Path(path).expanduser()
     existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
     if existing is not None and not existing.is_dir():
@@ -77,6 +97,7 @@ def prepare_folder(path: str | Path) -> Path:
 def prepare_file(path: str | Path) -> Path:
     """Make sure the file ``path`` can be written: its missing folders are created, and it must
     not be a folder or a file that cannot be written. Return it; raise :class:`PathError`."""
+    check_names(path)
     target = Path(path).expanduser()
     if target.is_dir() or str(path).endswith(("/", os.sep)):
         raise PathError(f"{target} is a folder; name a file")
@@ -86,9 +107,9 @@ def prepare_file(path: str | Path) -> Path:
     return target
 
 
-def write_atomically(path: str | Path, text: str) -> Path:
-    """Replace the content of ``path`` by ``text`` (UTF-8) in one step; the file keeps its
-    permissions. The folder must exist. Return the path."""
+def write_atomically(path: str | Path, text: str | bytes) -> Path:
+    """Replace the content of ``path`` by ``text`` (UTF-8; bytes as they are) in one step; the
+    file keeps its permissions. The folder must exist. Return the path."""
     target = Path(path)
     while True:
         temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
@@ -98,8 +119,9 @@ def write_atomically(path: str | Path, text: str) -> Path:
         except FileExistsError:
             continue
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         with contextlib.suppress(FileNotFoundError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,65 @@ def test_the_command_refuses_a_folder_that_holds_a_dataset(built: tuple[Path, di
     bad = CliRunner().invoke(main, ["dataset", str(out.parent / "x"), "--hands", "0", "--no-progress"])
     assert bad.exit_code == 2 and "hands" in bad.output
     assert json.loads((out / "manifest.json").read_text())["hands"] == 4
+
+
+class _Stop(Exception):
+    """Stands for a build killed after its first shard."""
+
+
+def test_each_shard_is_written_when_done_and_a_resume_refuses_other_settings(tmp_path: Path) -> None:
+    from unokit.dataset.builder import DatasetError
+
+    config = DatasetConfig(hands=3, shard_hands=1, iterations=20, seed=9)
+    out = tmp_path / "killed"
+
+    def stop_after_one(_hands: int) -> None:
+        raise _Stop
+
+    with pytest.raises(_Stop):
+        build(config, out, progress=stop_after_one)
+    # the first shard is on disk (whole: no temporary file beside it); the manifest is not
+    assert sorted(p.name for p in (out / "tables").iterdir()) == ["shard-00000.parquet"]
+    assert sorted(p.name for p in (out / "records").iterdir()) == ["shard-00000.jsonl"]
+    assert not (out / "manifest.json").exists()
+    kept = (out / "tables" / "shard-00000.parquet").read_bytes()
+    # another seed's resume is refused, naming the setting, and leaves the folder as it was
+    for other, said in (({"seed": 10}, "seed=9, not 10"), ({"iterations": 21}, "iterations=20, not 21")):
+        with pytest.raises(DatasetError, match=said):
+            build(DatasetConfig(**{**asdict(config), **other}), out, resume=True)
+    assert sorted(p.name for p in (out / "tables").iterdir()) == ["shard-00000.parquet"]
+    # records that are not the shard's are refused too
+    records = out / "records" / "shard-00000.jsonl"
+    saved = records.read_bytes()
+    records.write_bytes(saved + b"\n")
+    with pytest.raises(DatasetError, match="is not the records of"):
+        build(config, out, resume=True)
+    records.write_bytes(saved)
+    # the same settings keep it and make the same dataset as a build in one go
+    resumed = build(config, out, resume=True)
+    assert (out / "tables" / "shard-00000.parquet").read_bytes() == kept
+    whole = build(config, tmp_path / "whole")
+    assert resumed["shards"] == whole["shards"]
+
+
+def test_bad_settings_and_damaged_shards_are_one_line(tmp_path: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    damaged = tmp_path / "damaged"
+    (damaged / "tables").mkdir(parents=True)
+    (damaged / "records").mkdir()
+    (damaged / "tables" / "shard-00000.parquet").write_bytes(b"not parquet")
+    cases = [
+        (["--option", "stacking=zz", str(tmp_path / "a")], "option 'stacking'"),
+        (["--hands", str(10**12), str(tmp_path / "b")], "from 1 to 1,000,000,000"),
+        ([str(afile / "sub")], "is a file, not a folder"),
+        ([str(tmp_path / ("d" * 300))], "300 bytes long"),
+        (["--workers", "1000000000", str(tmp_path / "c")], "--workers"),
+        (["--resume", "--hands", "1", str(damaged)], "cannot be read"),
+    ]
+    for args, said in cases:
+        result = CliRunner().invoke(main, ["dataset", "--iterations", "5", *args, "--no-progress"])
+        assert result.exit_code == 2 and said in result.output, (args, result.output)
+        assert isinstance(result.exception, SystemExit | None), result.exception
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+    assert (damaged / "tables" / "shard-00000.parquet").read_bytes() == b"not parquet"

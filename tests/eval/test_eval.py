@@ -98,8 +98,9 @@ def test_a_slow_external_bot_forfeits_at_its_deadline(tmp_path: Path) -> None:
     assert match["forfeits"] == 2 and match["wins"] == 0
     assert match["forfeit_reasons"] == ["external bot"]
     assert match["points_per_hand"] < 0
-    # its quick answers were timed, the late one never counted as answered
+    # its quick answers were timed, the late one never counted as answered, but as over the budget
     assert match["time"]["decisions"] >= 2 and match["time"]["max_ms"] < 300
+    assert match["time"]["over_budget"] == 2
 
 
 def test_an_in_process_bot_over_its_budget_forfeits_every_hand() -> None:
@@ -155,3 +156,81 @@ def test_a_policy_file_is_an_agent(tmp_path: Path) -> None:
     match = first["matches"][0]
     assert match["hands"] == 2 and match["forfeits"] == 0 and match["time"]["decisions"] > 0
     assert "onnxruntime" in first["versions"]
+
+
+#: An external bot that starts a child of its own (which would sleep for minutes), then
+#: answers with the first legal action.
+FORKING_BOT = r"""
+import json, subprocess, sys
+
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "ready", "name": "forking"}), flush=True)
+    elif message["type"] == "act":
+        print(message["legal_actions"][0], flush=True)
+    elif message["type"] == "quit":
+        break
+"""
+
+
+def test_an_external_agents_own_children_are_stopped_with_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.helpers import PROCESS_MARK, marked_processes
+
+    mark = f"eval-fork-{tmp_path.name}"
+    monkeypatch.setenv(PROCESS_MARK, mark)
+    script = tmp_path / "forking_bot.py"
+    script.write_text(FORKING_BOT, encoding="utf-8")
+    agent = "external:" + shlex.join([sys.executable, str(script)])
+    result = run_eval(EvalConfig(load_suite("classic-2").first(1), agent, ("random",)))
+    assert result["matches"][0]["forfeits"] == 0
+    assert marked_processes(mark) == [], "the bot's child outlived the evaluation"
+
+
+def test_no_more_processes_than_work_and_workers_bounded_as_sim() -> None:
+    from unokit.sim.runner import MAX_WORKERS
+
+    suite = load_suite("classic-2").first(1)
+    config = EvalConfig(suite, "random", ("random", "heuristic"), workers=16)
+    assert config.processes(2) == 2 and config.processes(40) == 16
+    for workers in (0, MAX_WORKERS + 1, 10**9):
+        with pytest.raises(EvalError, match=f"from 1 to {MAX_WORKERS}"):
+            run_eval(EvalConfig(suite, "random", ("random",), workers=workers))
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--budget-ms", "nan"], "positive number of milliseconds, not nan"),
+        (["--budget-ms", "inf"], "not inf"),
+        (["--workers", "1000000000"], "from 1 to"),
+        (["--against", ","], "at least one opponent"),
+        (["--json", "a" * 300], "300 bytes long"),
+    ],
+)
+def test_bad_options_are_one_line(args: list[str], said: str) -> None:
+    result = CliRunner().invoke(main, ["eval", "random", "--deals", "1", "--against", "random", *args, "--no-progress"])
+    assert result.exit_code == 2 and said in result.output, result.output
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+
+
+def test_bad_suites_and_agents_are_one_line(tmp_path: Path) -> None:
+    bad_option = {"format": "unokit-suite/1", "name": "x", "variant": "classic", "players": 2, "deals": [1]}
+    cases: dict[str, tuple[str | bytes, str]] = {
+        "options.json": (json.dumps({**bad_option, "options": {"stacking": "zz"}}), "option 'stacking'"),
+        "deep.json": ("[" * 100_000, "nested too deeply"),
+        "list.json": ("[1, 2]", "is not a unokit-suite/1 file"),
+        "binary.json": (b"\xff\xfe", "cannot read the suite"),
+    }
+    for name, (text, said) in cases.items():
+        path = tmp_path / name
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(main, ["eval", "random", "--suite", str(path), "--no-progress"])
+        assert result.exit_code == 2 and said in result.output, (name, result.output)
+    for agent, said in (("external:", "external:<command>"), ("external:'a", "not a command line")):
+        result = CliRunner().invoke(main, ["eval", agent, "--deals", "1", "--against", "random", "--no-progress"])
+        assert result.exit_code == 2 and said in result.output, (agent, result.output)

@@ -258,3 +258,12 @@ def test_a_sampled_state_is_the_engines_game_and_serialises_through_its_record()
     assert first[0] == first[1]
     with pytest.raises((ValueError, pyspiel.SpielError), match="chance must be one of exact, sampled"):
         pyspiel.load_game("uno_classic(chance=maybe)")
+
+
+def test_max_decisions_beyond_openspiels_range_is_refused_naming_it() -> None:
+    from unokit.openspiel.games import MAX_DECISIONS, UnoGame
+
+    for bad in (0, MAX_DECISIONS + 1, 10**12):
+        with pytest.raises(ValueError, match=f"max_decisions must be from 1 to {MAX_DECISIONS:,}"):
+            UnoGame("classic", {"max_decisions": bad})
+    assert UnoGame("classic", {"max_decisions": MAX_DECISIONS}).max_decisions == MAX_DECISIONS

@@ -68,6 +68,22 @@ def test_bad_hint_marks_are_refused_by_name(hints: dict[str, Any], message: str)
         review_record(record, 0, "low")
 
 
+@pytest.mark.parametrize(
+    ("mark", "message"),
+    [
+        ({"action": "draw", "effort": "extreme"}, "hint 1: unknown effort 'extreme'"),
+        ({"action": "play purple 9", "effort": "low"}, "'play purple 9' is not an action seat 0 could take at step 0"),
+        ({"action": "play green 3", "effort": "low"}, "'play green 3' is not an action seat 0"),  # not in its hand
+        ({"action": "draw", "effort": "low", "seat": 1}, "'draw' is not an action seat 1"),  # not its turn
+    ],
+)
+def test_a_review_refuses_hint_marks_that_cannot_have_been_shown(mark: dict[str, Any], message: str) -> None:
+    raw = {"step": 0, "seat": 0, "chance": 0.5, **mark}
+    record = RecordingGame.from_position(TABLE).to_record(meta={HINTS_KEY: {"version": 1, "marks": [raw]}})
+    with pytest.raises(RecordError, match=message):
+        review_record(record, 0, "low")
+
+
 async def wait_for(pilot: Any, until: Any, seconds: float = 120.0) -> None:
     """Wait (by the clock: a hint searches in a thread) until ``until()`` holds."""
     for _ in range(int(seconds / 0.05)):

@@ -73,6 +73,35 @@ async def _end_turn(me: RoomClient) -> None:
         await me.wait_for(moved_on(state["version"]))
 
 
+async def _asked_at_standin_turn(me: RoomClient) -> None:
+    """Ask for more time at a turn of ``me``'s seat that its stand-in plays: refused ``no_timer``.
+    The stand-in may play before the request arrives (then it is the next seat's turn, or the
+    hand is over): such a refusal must show the server past that turn, and the request is made
+    again at the seat's next turn."""
+
+    def standin_turn(after: int) -> Callable[[dict[str, Any]], bool]:
+        def ready(state: dict[str, Any]) -> bool:
+            obs, room = state["observation"], state["room"]
+            playing = room["phase"] == "playing" and obs is not None and obs["to_act"] == me.seat
+            return bool(state["version"] > after and playing and me.seat in room["away"])
+
+        return ready
+
+    after = -1
+    for _ in range(20):
+        await me.wait_for(standin_turn(after))
+        with pytest.raises(ServerError) as caught:
+            await me.more_time()
+        refusal = caught.value
+        if refusal.code == "no_timer":
+            return
+        # the server had left the turn: the refusal's state says so
+        assert refusal.code in ("out_of_turn", "phase") and refusal.state is not None, refusal
+        assert not standin_turn(-1)(refusal.state), refusal.state["room"]
+        after = int(refusal.state["version"])
+    raise AssertionError("the stand-in played every turn of the seat before the request came")
+
+
 def test_more_time_is_limited_per_game_told_to_everyone_and_refused_out_of_turn(
     shared_server: ServerProcess,
 ) -> None:
@@ -120,12 +149,13 @@ def test_more_time_is_limited_per_game_told_to_everyone_and_refused_out_of_turn(
 def test_more_time_needs_a_timer_and_untimed_rooms_never_time_out(shared_server: ServerProcess) -> None:
     async def body() -> None:
         # a timed room times a turn out: the stand-in plays it (what the untimed room must not do)
-        timed = create_room(shared_server.url, "classic", 2, settings={**FAST, "turn_seconds": 1.0}, bots=["random"])
+        settings = {**FAST, "turn_seconds": 1.0, "bot_seconds": 1.0}
+        timed = create_room(shared_server.url, "classic", 2, settings=settings, bots=["random"])
         ann = await RoomClient.join(shared_server.url, timed["room"], name="Ann")
         await ann.host("start", timed["host_token"])
         await _turn_of(ann)
         await ann.wait_for(lambda s: 0 in s["room"]["away"], timeout=10)
-        await _refused(ann.more_time(), "no_timer")  # a stand-in plays the seat: nothing to extend
+        await _asked_at_standin_turn(ann)  # a stand-in plays the seat: nothing to extend
         await ann.close()
 
         untimed = create_room(shared_server.url, "classic", 2, settings={**FAST, "turn_seconds": 0.0}, bots=["random"])

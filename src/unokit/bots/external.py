@@ -34,6 +34,7 @@ import json
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import tempfile
 import time
@@ -50,6 +51,10 @@ STARTUP_TIME = 10.0
 
 class ExternalBotError(RuntimeError):
     """An external bot broke the protocol: a late, illegal or malformed answer, or it exited."""
+
+
+class ExternalBotLate(ExternalBotError):
+    """An external bot did not answer within its time limit (it is stopped)."""
 
 
 class ExternalBot(Bot):
@@ -124,7 +129,8 @@ class ExternalBot(Bot):
         self.wants_react = bool(answer.get("react", False))
 
     def close(self) -> None:
-        """Ask the process to quit; kill it if it has not exited within a second."""
+        """Ask the process to quit; kill it if it has not exited within a second, and then
+        every process it started that is still in its process group."""
         proc = self._proc
         self._proc = None
         if proc is not None:
@@ -139,6 +145,9 @@ class ExternalBot(Bot):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+            # The process leads its own group (its session): what it started goes with it.
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
             if proc.stdout is not None:
                 proc.stdout.close()
         if self._selector is not None:
@@ -265,7 +274,7 @@ class ExternalBot(Bot):
             left = deadline - time.monotonic()
             if left <= 0:
                 self.close()
-                raise ExternalBotError(f"external bot {self.command!r} did not answer {what} within {limit:g} s")
+                raise ExternalBotLate(f"external bot {self.command!r} did not answer {what} within {limit:g} s")
             if not selector.select(left):
                 continue
             chunk = proc.stdout.read(65536)

@@ -28,9 +28,10 @@ like ``red 5/pink 2``):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .colors import COLOR_BY_NAME, COLOR_NAMES, NO_COLOR, SIDE_COLORS
+from .colors import COLOR_BY_NAME, COLOR_NAMES, NO_COLOR, SIDE_COLORS, color_list
 from .decks import Deck
 from .errors import ErrorCode, InvalidActionError, quote
 from .types import ActionKind, CardId, Color, Seat
@@ -247,8 +248,9 @@ class ParsedAction:
     seat: Seat = -1
 
 
-def parse_syntax(text: str) -> ParsedAction:
-    """Read the notation's syntax; raise :class:`InvalidActionError` naming what is wrong."""
+def parse_syntax(text: str, colors: Sequence[Color] | None = None) -> ParsedAction:
+    """Read the notation's syntax; raise :class:`InvalidActionError` naming what is wrong (a
+    missing colour's lists ``colors``: a variant's, every colour when ``None``)."""
     if not isinstance(text, str):
         raise InvalidActionError(f"an action is text or an Action, not {type(text).__name__}", ErrorCode.NOT_AN_ACTION)
     words = text.strip().lower().split()
@@ -277,7 +279,7 @@ def parse_syntax(text: str) -> ParsedAction:
         return ParsedAction(kind, seat=int(rest[0]))
     if kind == COLOR:
         if len(rest) != 1 or rest[0] not in COLOR_BY_NAME:
-            names = ", ".join(COLOR_NAMES)
+            names = color_list(colors)
             raise InvalidActionError(f"write 'color' and a colour ({names})", ErrorCode.ACTION_NEEDS_COLOR, text=names)
         return ParsedAction(kind, color=COLOR_BY_NAME[rest[0]])
     uno = bool(rest) and rest[-1] == UNO

@@ -9,6 +9,7 @@ card-kind table, :data:`unokit.core.kinds.KINDS`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .colors import (
@@ -89,10 +90,11 @@ def face_title(face: Face) -> str:
     return f"{COLOR_NAMES[face.color].capitalize()} {KIND_TITLES[face.kind]}"
 
 
-def parse_face(text: str) -> Face:
+def parse_face(text: str, colors: Sequence[Color] | None = None) -> Face:
     """Read a face such as ``red 5``, ``blue draw_two`` or ``wild``.
 
-    Raises :class:`InvalidActionError` with the reason when the text is not a face.
+    Raises :class:`InvalidActionError` with the reason when the text is not a face (an unknown
+    colour's lists ``colors``: a variant's, every colour when ``None``).
     """
     if not isinstance(text, str):
         raise InvalidActionError(
@@ -111,7 +113,7 @@ def parse_face(text: str) -> Face:
             raise InvalidActionError(f"unknown card {quote(text)}", ErrorCode.UNKNOWN_CARD, given=quote(text))
         return Face(NO_COLOR, kind)
     if len(words) == 2:
-        color = parse_color(words[0])
+        color = parse_color(words[0], colors)
         kind = KIND_BY_NAME.get(words[1])
         if kind is None:
             raise InvalidActionError(

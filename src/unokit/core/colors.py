@@ -6,6 +6,8 @@ with it; its name is the text notation (``red``, ``teal``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .errors import ErrorCode, InvalidActionError, quote
 from .types import Color
 
@@ -69,11 +71,17 @@ def color_marks(double_sided: bool) -> dict[str, str]:
     return FLIP_MARKS if double_sided else CLASSIC_MARKS
 
 
-def parse_color(text: str) -> Color:
-    """Read a colour name; raise :class:`InvalidActionError` naming it when unknown."""
+def color_list(colors: Sequence[Color] | None = None) -> str:
+    """The names of ``colors`` (every colour when ``None``) as an error lists them."""
+    return ", ".join(COLOR_NAMES[c] for c in (range(len(COLOR_NAMES)) if colors is None else colors))
+
+
+def parse_color(text: str, colors: Sequence[Color] | None = None) -> Color:
+    """Read a colour name; raise :class:`InvalidActionError` naming it when unknown, listing
+    ``colors`` (a variant's; every colour when ``None``)."""
     color = COLOR_BY_NAME.get(text.strip().lower())
     if color is None:
-        names = ", ".join(COLOR_NAMES)
+        names = color_list(colors)
         raise InvalidActionError(
             f"unknown colour {quote(text)}; colours are {names}", ErrorCode.UNKNOWN_COLOR, given=quote(text), text=names
         )

@@ -62,7 +62,7 @@ class Notation(RoundEnd):
             seat = self._decision.seat if self._decision.seat >= 0 else 0
         else:
             self._check_seat(seat)
-        parsed = parse_syntax(text)
+        parsed = parse_syntax(text, self.rules.colors)
         table = self.actions
         kind = parsed.kind
         if kind in table.simple:
@@ -107,7 +107,7 @@ class Notation(RoundEnd):
         deck = self.deck
         if "/" in text:
             light_text, _, dark_text = text.partition("/")
-            light, dark = C.parse_face(light_text), C.parse_face(dark_text)
+            light, dark = C.parse_face(light_text, self.rules.colors), C.parse_face(dark_text, self.rules.colors)
             t = deck.type_id(f"{C.face_text(light)}/{C.face_text(dark)}")
             if t is None:
                 raise InvalidActionError(
@@ -121,7 +121,7 @@ class Notation(RoundEnd):
                     f"seat {seat} does not hold {deck.text[t]}", ErrorCode.CARD_NOT_HELD, card=deck.text[t]
                 )
             return t
-        face = C.face_text(C.parse_face(text))
+        face = C.face_text(C.parse_face(text, self.rules.colors))
         in_deck = [t for t in range(len(deck.types)) if face in (deck.face_texts[0][t], deck.face_texts[1][t])]
         if not in_deck:
             raise InvalidActionError(

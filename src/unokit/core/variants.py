@@ -82,6 +82,12 @@ class VariantRules:
         return self.options | self.house_rules
 
     @property
+    def colors(self) -> tuple[int, ...]:
+        """The colours of this variant's cards: both sides' eight on a double-sided deck, the
+        light side's four otherwise (what an error about a colour lists)."""
+        return (*SIDE_COLORS[0], *SIDE_COLORS[1]) if self.double_sided else SIDE_COLORS[0]
+
+    @property
     def marks(self) -> dict[str, str]:
         """The colour-blind mark of each colour name and of ``wild`` on this variant's cards:
         Classic UNO's printed marks on the single-sided decks, UNO Flip Attack's on the

@@ -39,12 +39,14 @@ from ..bots import make_bot
 from ..bots.base import Bot
 from ..bots.ismcts_fast import FastIsmctsBot
 from ..bots.runner import react_all
+from ..core.game import Game
 from ..core.observation import View
 from ..core.variants import get_rules
 from ..encoding import Encoding
+from ..files import write_atomically
 from ..record.format import Seat
 from ..record.recorder import RecordingGame
-from ..sim.runner import derive_seed
+from ..sim.runner import MAX_GAMES, MAX_WORKERS, derive_seed
 
 FORMAT = "unokit-dataset/1"
 #: The expert's search budget per decision unless told otherwise: quick enough for the small
@@ -52,6 +54,13 @@ FORMAT = "unokit-dataset/1"
 DEFAULT_ITERATIONS = 500
 #: Hands per shard unless told otherwise.
 DEFAULT_SHARD_HANDS = 1000
+#: The table metadata key of the settings a shard was made with (:meth:`DatasetConfig.shard_settings`).
+SETTINGS_KEY = b"unokit.shard_settings"
+
+
+class DatasetError(ValueError):
+    """A dataset that cannot be built or resumed as asked, named in the message."""
+
 
 #: The columns of a table, with their meaning (written into the manifest).
 COLUMNS: dict[str, str] = {
@@ -85,20 +94,34 @@ class DatasetConfig:
     options: dict[str, object] = field(default_factory=dict)
 
     def validate(self) -> None:
-        """Raise ``ValueError`` naming the first bad setting."""
+        """Raise ``ValueError`` (``OptionError`` for rules) naming the first bad setting:
+        ``hands`` as many as ``unokit sim`` plays at most, the rule options the engine's."""
         rules = get_rules(self.variant)
         if not rules.min_players <= self.players <= rules.max_players:
             raise ValueError(f"{rules.title} is for {rules.min_players} to {rules.max_players} players")
         for name in ("hands", "iterations", "shard_hands"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a whole number, 1 or more, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_GAMES:
+                raise ValueError(f"{name} must be a whole number from 1 to {MAX_GAMES:,}, not {value!r}")
+        Game.new(self.variant, self.players, derive_seed(self.seed, 0), **{**self.options, "rounds": 1})
         if self.play is not None:
             make_bot(self.play, 0)
 
-    def shards(self) -> list[tuple[int, int]]:
-        """The hand ranges of the shards."""
-        return [(k, min(k + self.shard_hands, self.hands)) for k in range(0, self.hands, self.shard_hands)]
+    def shard_settings(self, shard: int) -> dict[str, Any]:
+        """What shard ``shard`` is made of: every setting but the number of hands, and the
+        hands it holds (written into its table, checked when a build is resumed)."""
+        start, stop = self.shard_range(shard)
+        settings = {k: v for k, v in asdict(self).items() if k != "hands"}
+        return {**settings, "first_hand": start, "end_hand": stop}
+
+    def shard_range(self, shard: int) -> tuple[int, int]:
+        """The hands ``[start, stop)`` of shard ``shard``."""
+        start = shard * self.shard_hands
+        return start, min(start + self.shard_hands, self.hands)
+
+    def shard_count(self) -> int:
+        """How many shards the dataset has."""
+        return -(-self.hands // self.shard_hands)
 
 
 def schema(encoding: Encoding) -> pa.Schema:
@@ -245,13 +268,17 @@ def _table(rows: _Rows, encoding: Encoding) -> pa.Table:
 def build_shard(config: DatasetConfig, shard: int) -> tuple[bytes, bytes, int, int]:
     """Shard ``shard`` of ``config``: its Parquet table and its records (JSON lines), with its
     numbers of hands and rows."""
-    start, stop = config.shards()[shard]
+    start, stop = config.shard_range(shard)
     encoding = Encoding(config.variant, config.players)
     rows = _Rows()
-    records = [play_hand(config, index, encoding, rows) for index in range(start, stop)]
+    records = ("\n".join(play_hand(config, index, encoding, rows) for index in range(start, stop)) + "\n").encode()
+    table = _table(rows, encoding)
+    # The shard says what made it, and which records go with it (a resumed build checks both).
+    made = {**config.shard_settings(shard), "records_sha256": hashlib.sha256(records).hexdigest()}
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), SETTINGS_KEY: json.dumps(made)})
     buffer = io.BytesIO()
-    pq.write_table(_table(rows, encoding), buffer, compression="zstd")
-    return buffer.getvalue(), ("\n".join(records) + "\n").encode("utf-8"), stop - start, len(rows.hand)
+    pq.write_table(table, buffer, compression="zstd")
+    return buffer.getvalue(), records, stop - start, len(rows.hand)
 
 
 def _shard_task(args: tuple[DatasetConfig, int]) -> tuple[int, tuple[bytes, bytes, int, int]]:
@@ -267,40 +294,33 @@ def build(
     resume: bool = False,
 ) -> dict[str, Any]:
     """Build the dataset of ``config`` into the folder ``out`` (made if missing; it must hold no
-    dataset yet) with ``workers`` processes; ``progress`` is told the hands of each finished
-    shard. With ``resume`` the shards already in ``out`` (of an interrupted build of the same
-    configuration: a shard depends on the configuration alone) are kept, not played again.
-    Return the manifest, also written to ``out/manifest.json``."""
+    dataset yet) with ``workers`` processes (1 to ``MAX_WORKERS``, never more than shards to
+    make); ``progress`` is told the hands of each finished shard. Each shard is written as soon
+    as it is made (its records, then its table, each replaced in one step), so an interrupted
+    build leaves every finished shard. With ``resume`` the shards already in ``out`` are kept,
+    not played again: each must have been made with the same settings (its table says which;
+    a shard depends on them alone) and its records must be the ones its table names, else
+    :class:`DatasetError` names it and nothing is written. Return the manifest, also written
+    (last) to ``out/manifest.json``."""
     config.validate()
+    if not 1 <= workers <= MAX_WORKERS:
+        raise DatasetError(f"the number of workers must be from 1 to {MAX_WORKERS}, not {workers}")
     if (out / "manifest.json").exists():
-        raise FileExistsError(f"{out} already holds a dataset; choose an empty folder")
+        raise DatasetError(f"{out} already holds a dataset; choose an empty folder")
+    done: dict[int, dict[str, Any]] = {}
+    kept = _kept_shards(config, out) if resume else {}
     (out / "tables").mkdir(parents=True, exist_ok=True)
     (out / "records").mkdir(parents=True, exist_ok=True)
-    shards = config.shards()
-    kept = []
-    todo = []
-    for shard, (start, stop) in enumerate(shards):
-        name = f"shard-{shard:05d}"
-        table_path, records_path = out / "tables" / f"{name}.parquet", out / "records" / f"{name}.jsonl"
-        if resume and table_path.exists() and records_path.exists():
-            table = table_path.read_bytes()
-            rows = pq.read_metadata(pa.BufferReader(table)).num_rows
-            kept.append((shard, (table, records_path.read_bytes(), stop - start, rows)))
-        else:
-            todo.append(shard)
-    done: dict[int, dict[str, Any]] = {}
-    for shard, (table, records, hands, rows) in [*kept, *_run(config, todo, workers)]:
-        name = f"shard-{shard:05d}"
-        (out / "tables" / f"{name}.parquet").write_bytes(table)
-        (out / "records" / f"{name}.jsonl").write_bytes(records)
-        done[shard] = {
-            "hands": hands,
-            "rows": rows,
-            "table": f"tables/{name}.parquet",
-            "table_sha256": hashlib.sha256(table).hexdigest(),
-            "records": f"records/{name}.jsonl",
-            "records_sha256": hashlib.sha256(records).hexdigest(),
-        }
+    for shard, (table, records, hands, rows) in kept.items():
+        done[shard] = _shard_entry(shard, table, records, hands, rows)
+        if progress is not None:
+            progress(hands)
+    todo = [k for k in range(config.shard_count()) if k not in kept]
+    for shard, (table, records, hands, rows) in _run(config, todo, workers):
+        name = _shard_name(shard)
+        write_atomically(out / "records" / f"{name}.jsonl", records)
+        write_atomically(out / "tables" / f"{name}.parquet", table)
+        done[shard] = _shard_entry(shard, table, records, hands, rows)
         if progress is not None:
             progress(hands)
     encoding = Encoding(config.variant, config.players)
@@ -318,8 +338,64 @@ def build(
         "shards": [done[k] for k in sorted(done)],
         "versions": versions(),
     }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    write_atomically(out / "manifest.json", json.dumps(manifest, indent=2) + "\n")
     return manifest
+
+
+def _shard_name(shard: int) -> str:
+    return f"shard-{shard:05d}"
+
+
+def _shard_entry(shard: int, table: bytes, records: bytes, hands: int, rows: int) -> dict[str, Any]:
+    name = _shard_name(shard)
+    return {
+        "hands": hands,
+        "rows": rows,
+        "table": f"tables/{name}.parquet",
+        "table_sha256": hashlib.sha256(table).hexdigest(),
+        "records": f"records/{name}.jsonl",
+        "records_sha256": hashlib.sha256(records).hexdigest(),
+    }
+
+
+def _kept_shards(config: DatasetConfig, out: Path) -> dict[int, tuple[bytes, bytes, int, int]]:
+    """The finished shards of an interrupted build of ``config`` in ``out`` (a shard whose
+    table is there; one without its table is made again). Raise :class:`DatasetError` for a
+    shard made with other settings, or one that cannot be read."""
+    kept: dict[int, tuple[bytes, bytes, int, int]] = {}
+    for shard in range(config.shard_count()):
+        name = _shard_name(shard)
+        table_path, records_path = out / "tables" / f"{name}.parquet", out / "records" / f"{name}.jsonl"
+        if not table_path.exists():
+            continue
+        try:
+            table = table_path.read_bytes()
+            metadata = pq.read_metadata(pa.BufferReader(table))
+            records = records_path.read_bytes()
+        except (OSError, pa.ArrowException) as exc:
+            raise DatasetError(f"cannot resume: the shard {table_path} cannot be read ({exc}); remove it") from None
+        made = _loads_settings((metadata.metadata or {}).get(SETTINGS_KEY))
+        wanted = config.shard_settings(shard)
+        if made is None:
+            raise DatasetError(f"cannot resume: {table_path} does not say how it was made; remove it")
+        differ = [f"{key}={made.get(key)!r}, not {value!r}" for key, value in wanted.items() if made.get(key) != value]
+        if differ:
+            raise DatasetError(f"cannot resume: {table_path} was made with other settings ({'; '.join(differ)})")
+        if made.get("records_sha256") != hashlib.sha256(records).hexdigest():
+            raise DatasetError(f"cannot resume: {records_path} is not the records of {table_path}; remove both")
+        start, stop = config.shard_range(shard)
+        kept[shard] = (table, records, stop - start, metadata.num_rows)
+    return kept
+
+
+def _loads_settings(raw: bytes | None) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _run(config: DatasetConfig, shards: list[int], workers: int) -> Iterator[tuple[int, tuple[bytes, bytes, int, int]]]:
@@ -327,7 +403,7 @@ def _run(config: DatasetConfig, shards: list[int], workers: int) -> Iterator[tup
     if workers <= 1 or len(tasks) <= 1:
         yield from map(_shard_task, tasks)
         return
-    with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
+    with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:  # no more than the work
         yield from pool.imap_unordered(_shard_task, tasks)
 
 

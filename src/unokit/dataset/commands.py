@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
-from ..clickopts import VARIANT_HELP, parse_option_pairs
+from ..clickopts import VARIANT_HELP, output_folder, parse_option_pairs
 from ..core.errors import UnokitError
 from ..sim.commands import _progress
-from .builder import DEFAULT_ITERATIONS, DEFAULT_SHARD_HANDS, DatasetConfig, build
+from ..sim.runner import MAX_WORKERS
+from .builder import DEFAULT_ITERATIONS, DEFAULT_SHARD_HANDS, DatasetConfig, DatasetError, build
 
 
 @click.command()
@@ -26,7 +27,13 @@ from .builder import DEFAULT_ITERATIONS, DEFAULT_SHARD_HANDS, DatasetConfig, bui
     help="the expert's search iterations per decision (ismcts_fast)",
 )
 @click.option("--shard-hands", default=DEFAULT_SHARD_HANDS, show_default=True, type=int, help="hands per shard")
-@click.option("--workers", default=1, show_default=True, type=int, help="processes that build shards at once")
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, MAX_WORKERS),
+    help="processes that build shards at once (never more than shards to build)",
+)
 @click.option(
     "--play",
     default=None,
@@ -59,6 +66,7 @@ def dataset(
         config.validate()
     except (ValueError, UnokitError) as exc:
         raise click.UsageError(str(exc)) from None
+    output_folder(out, "OUT")
     done = 0
     with _progress(progress, hands, "hands") as update:
 
@@ -69,6 +77,8 @@ def dataset(
 
         try:
             manifest = build(config, out, workers, report, resume)
-        except FileExistsError as exc:
+        except DatasetError as exc:
             raise click.UsageError(str(exc)) from None
+        except OSError as exc:  # the disk filled up, the folder went away
+            raise click.ClickException(f"cannot write the dataset in {out}: {exc.strerror or exc}") from None
     click.echo(f"{manifest['hands']} hands, {manifest['rows']} decisions, {len(manifest['shards'])} shards in {out}")

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from ..clickopts import OutputPath
+from ..files import write_atomically
 from ..sim.commands import _progress
 from .protocol import BASELINES, DEFAULT_BUDGET_MS, EvalConfig, EvalError, load_suite, markdown_table, run_eval
 
@@ -31,8 +33,8 @@ from .protocol import BASELINES, DEFAULT_BUDGET_MS, EvalConfig, EvalError, load_
 @click.option("--round-robin", is_flag=True, help="every pair of the agent and the opponents, rated with OpenSkill")
 @click.option("--workers", default=1, show_default=True, type=int, help="processes (or Ray CPUs) to play in")
 @click.option("--ray", "use_ray", is_flag=True, help="play the matches as Ray tasks")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), help="write the result here")
-@click.option("--markdown", type=click.Path(dir_okay=False, path_type=Path), help="write the tables for docs here")
+@click.option("--json", "json_out", type=OutputPath(), help="write the result here")
+@click.option("--markdown", type=OutputPath(), help="write the tables for docs here")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="show a progress bar")
 def eval_command(
     agent: str,
@@ -53,7 +55,8 @@ def eval_command(
     opponents = tuple(part.strip() for part in against.split(",") if part.strip())
     try:
         suite = load_suite(suite_name).first(deals)
-        config = EvalConfig(suite, agent, opponents, budget_ms, round_robin, max(1, workers), use_ray)
+        config = EvalConfig(suite, agent, opponents, budget_ms, round_robin, workers, use_ray)
+        config.validate()
         total = len(config.pairs()) * suite.hands
         with _progress(progress, total, "hands") as update:
             result = run_eval(config, update)
@@ -61,8 +64,8 @@ def eval_command(
         raise click.UsageError(str(exc)) from None
     text = json.dumps(result, indent=2) + "\n"
     if json_out is not None:
-        json_out.write_text(text, encoding="utf-8")
+        write_atomically(json_out, text)
     table = markdown_table(result)
     if markdown is not None:
-        markdown.write_text(table, encoding="utf-8")
+        write_atomically(markdown, table)
     click.echo(table, nl=False)

@@ -37,6 +37,7 @@ import json
 import math
 import os
 import platform
+import shlex
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -48,15 +49,16 @@ from typing import Any
 from .. import __version__
 from ..bots import EXTERNAL_PREFIX, POLICY_PREFIX, check_bot_spec
 from ..bots.base import Bot
-from ..bots.external import ExternalBotError
+from ..bots.external import ExternalBotError, ExternalBotLate
 from ..bots.runner import react_all
 from ..core.errors import UnokitError
 from ..core.game import Game
 from ..core.observation import View
 from ..core.rng import Rng
 from ..core.variants import get_rules
+from ..files import JsonError, parse_json
 from ..llm.bot import LLM_PREFIX, LLMBot, LLMTimeout
-from ..sim.runner import derive_seed, make_bot_spec, wilson_interval
+from ..sim.runner import MAX_WORKERS, derive_seed, make_bot_spec, wilson_interval
 
 PROTOCOL = "unokit-eval/1"
 SUITE_FORMAT = "unokit-suite/1"
@@ -130,15 +132,21 @@ def suite_names() -> list[str]:
 def load_suite(name_or_path: str) -> Suite:
     """A shipped suite by name (``classic-2``) or a suite file; raise :class:`EvalError`."""
     path = Path(name_or_path)
-    if path.suffix == ".json" and path.is_file():
-        text = path.read_text(encoding="utf-8")
-    elif name_or_path in suite_names():
-        text = resources.files(__package__).joinpath("suites", f"{name_or_path}.json").read_text(encoding="utf-8")
-    else:
-        raise EvalError(f"no suite {name_or_path!r}; the suites are {', '.join(suite_names())}, or a suite file")
     try:
-        obj = json.loads(text)
-        if obj.get("format") != SUITE_FORMAT:
+        if path.suffix == ".json" and path.is_file():
+            text = path.read_text(encoding="utf-8")
+        elif name_or_path in suite_names():
+            text = resources.files(__package__).joinpath("suites", f"{name_or_path}.json").read_text(encoding="utf-8")
+        else:
+            raise EvalError(f"no suite {name_or_path!r}; the suites are {', '.join(suite_names())}, or a suite file")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EvalError(f"cannot read the suite {name_or_path}: {exc}") from None
+    try:
+        obj = parse_json(text)
+    except JsonError as exc:
+        raise EvalError(f"{name_or_path} is {exc}") from None
+    try:
+        if not isinstance(obj, dict) or obj.get("format") != SUITE_FORMAT:
             raise EvalError(f"{name_or_path} is not a {SUITE_FORMAT} file")
         deals = tuple(int(d) for d in obj["deals"])
         suite = Suite(str(obj["name"]), str(obj["variant"]), int(obj["players"]), dict(obj["options"]), deals)
@@ -147,6 +155,11 @@ def load_suite(name_or_path: str) -> Suite:
         raise EvalError(f"{name_or_path} is not a usable suite: {exc}") from None
     if not deals or not rules.min_players <= suite.players <= rules.max_players:
         raise EvalError(f"{name_or_path} has no deals or a table size {rules.title} does not take")
+    try:  # its rule options are the engine's, and every deal seed is one the engine takes
+        for seed in {deals[0], min(deals), max(deals)}:
+            Game.new(suite.variant, suite.players, seed, **{**suite.options, "rounds": 1})
+    except (UnokitError, ValueError, TypeError, OverflowError) as exc:
+        raise EvalError(f"{name_or_path} is not a usable suite: {exc}") from None
     return suite
 
 
@@ -186,8 +199,13 @@ def check_entry(spec: str, suite: Suite) -> None:
             OpenSpielBot.from_spec(spec, 0)
         elif spec.startswith(LLM_PREFIX):
             LLMBot.from_spec(spec)
-        elif not spec.startswith(EXTERNAL_PREFIX):
+        else:
             check_bot_spec(spec, suite.variant, suite.players)
+            if spec.startswith(EXTERNAL_PREFIX):
+                try:
+                    shlex.split(spec[len(EXTERNAL_PREFIX) :])
+                except ValueError as exc:
+                    raise ValueError(f"{spec!r} is not a command line: {exc}") from None
     except (ValueError, ImportError) as exc:
         raise EvalError(str(exc)) from None
 
@@ -207,6 +225,9 @@ class Hand:
     times: list[float] = field(default_factory=list)
     #: Decisions an ``llm:`` agent made at random after its retries (:mod:`unokit.llm.bot`).
     decision_forfeits: int = 0
+    #: Whether the hand ended at a decision that was never answered: an external program
+    #: stopped at the budget (its time is not among ``times``, which are answers' times).
+    late: bool = False
 
 
 def _hand_values(game: Game) -> list[int]:
@@ -237,6 +258,7 @@ def play_hand(suite: Suite, deal: int, seat: int, a: str, b: str, budget_s: floa
         except ExternalBotError as exc:
             if actor != seat:
                 raise
+            hand.late = isinstance(exc, ExternalBotLate)  # stopped at the budget: a decision over it
             hand.forfeit = f"external bot: {exc}"
             break
         except LLMTimeout as exc:
@@ -331,7 +353,7 @@ def match_summary(a: str, b: str, hands: list[Hand], budget_s: float) -> dict[st
             "mean_ms": round(1000 * sum(times) / len(times), 4) if times else 0.0,
             "p95_ms": round(1000 * _percentile(times, 0.95), 4),
             "max_ms": round(1000 * max(times), 4) if times else 0.0,
-            "over_budget": sum(1 for t in times if t > budget_s),
+            "over_budget": sum(1 for t in times if t > budget_s) + sum(1 for h in hands if h.late),
         },
     }
 
@@ -377,6 +399,24 @@ class EvalConfig:
     ray: bool = False
     chunk: int = 25
 
+    def validate(self) -> None:
+        """Raise :class:`EvalError` naming the first setting that cannot be played: a budget
+        that is not a positive number of milliseconds, a number of workers out of 1 to
+        :data:`~unokit.sim.runner.MAX_WORKERS` (as ``unokit sim``), a bot spec that names no bot."""
+        if not (math.isfinite(self.budget_ms) and self.budget_ms > 0):
+            raise EvalError(f"the time budget must be a positive number of milliseconds, not {self.budget_ms:g}")
+        if not 1 <= self.workers <= MAX_WORKERS:
+            raise EvalError(f"the number of workers must be from 1 to {MAX_WORKERS}, not {self.workers}")
+        if not self.opponents:
+            raise EvalError("name at least one opponent (--against)")
+        for spec in dict.fromkeys([self.agent, *self.opponents]):
+            check_entry(spec, self.suite)
+
+    def processes(self, tasks: int) -> int:
+        """How many processes (or CPUs of a local Ray instance) play ``tasks`` units of work:
+        ``workers``, never more than there is work (2 matches of one chunk, 2 processes)."""
+        return max(1, min(self.workers, tasks))
+
     def pairs(self) -> list[tuple[str, str]]:
         """The matches, in the order they are reported."""
         if not self.round_robin:
@@ -394,10 +434,7 @@ class EvalConfig:
 def run_eval(config: EvalConfig, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Play ``config`` and return its result (:func:`result_json`'s dict)."""
     suite = config.suite
-    if config.budget_ms <= 0:
-        raise EvalError(f"the time budget must be positive, not {config.budget_ms:g} ms")
-    for spec in {config.agent, *config.opponents}:
-        check_entry(spec, suite)
+    config.validate()
     budget_s = config.budget_ms / 1000.0
     started = time.perf_counter()
     hands = [(d, s) for d in range(len(suite.deals)) for s in range(suite.players)]
@@ -462,7 +499,7 @@ def _run_tasks(
 
         started_here = not ray.is_initialized()
         if started_here:
-            ray.init(num_cpus=max(1, config.workers), include_dashboard=False, log_to_driver=False)
+            ray.init(num_cpus=config.processes(len(tasks)), include_dashboard=False, log_to_driver=False)
         try:
             remote = ray.remote(play_chunk)
             refs = [remote.remote(task) for task in tasks]
@@ -474,7 +511,7 @@ def _run_tasks(
         finally:
             if started_here:
                 ray.shutdown()
-    if config.workers <= 1 or len(tasks) == 1:
+    if config.processes(len(tasks)) <= 1:
         out = []
         for task in tasks:
             out.append(play_chunk(task))
@@ -482,7 +519,7 @@ def _run_tasks(
         return out
     import multiprocessing
 
-    with multiprocessing.get_context("spawn").Pool(config.workers) as pool:
+    with multiprocessing.get_context("spawn").Pool(config.processes(len(tasks))) as pool:
         out = []
         for chunk in pool.imap(play_chunk, tasks):
             out.append(chunk)

@@ -63,6 +63,8 @@ GAME_NAMES: dict[str, str] = {variant: f"uno_{variant}" for variant in VARIANT_N
 NOT_PARAMETERS = frozenset({"deck", "pairing", "launcher_script", "rounds"})
 #: Decisions after which a hand ends with no winner, unless the game says otherwise.
 DEFAULT_MAX_DECISIONS = 2000
+#: The most ``max_decisions`` takes: OpenSpiel keeps a game's length in a 32-bit number.
+MAX_DECISIONS = 2**31 - 1
 #: The ``stacking`` parameter that stands for no stacking (OpenSpiel reads ``false`` as a boolean).
 NO_STACKING = "off"
 #: The chance outcome that stands for no pending step (the deal is pending at the start).
@@ -140,8 +142,11 @@ class UnoGame(pyspiel.Game):  # type: ignore[misc]
         merged = {**defaults, **given}
         players = int(merged["players"])
         max_decisions = int(merged["max_decisions"])
-        if max_decisions < 1:
-            raise ValueError(f"max_decisions must be 1 or more, not {max_decisions}")
+        if not 1 <= max_decisions <= MAX_DECISIONS:
+            raise ValueError(
+                f"max_decisions must be from 1 to {MAX_DECISIONS:,} (OpenSpiel keeps a game's length "
+                f"in a 32-bit number), not {max_decisions}"
+            )
         chance = str(merged["chance"])
         if chance not in CHANCE_MODES:
             raise ValueError(f"chance must be one of {', '.join(CHANCE_MODES)}, not {chance!r}")

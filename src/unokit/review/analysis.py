@@ -24,10 +24,11 @@ from .. import __version__
 from ..bots.advice import Advice, Advisor, advise, effort_named
 from ..bots.temper import temperature, tempered
 from ..core.determinise import Determiniser
+from ..core.errors import UnokitError
 from ..core.game import Event, Game
 from ..core.teams import partner
 from ..narration import action_line
-from ..record import GameRecord, Replay
+from ..record import GameRecord, RecordError, Replay
 from ..record.hints import read_hints
 from ..record.replay import start_game
 from .gamechance import GameModel, game_chance, hand_points, scored
@@ -149,6 +150,7 @@ def review_record(
     if workers < 1:
         raise ReviewError(f"workers must be at least 1, not {workers}")
     replay = Replay(record, check_version=check_version)
+    hinted_steps(record, replay, seat)  # marks that cannot be are refused before any search
     steps = [k for k in range(len(replay) + 1) if not _over_at(replay, k)]
     estimates = _estimate_all(record, seat, effort, seed, steps, workers, progress)
     return assemble_review(record, seat, effort, seed, estimates, check_version=check_version)
@@ -180,8 +182,31 @@ def assemble_review(
     missing = [k for k in range(len(replay) + 1) if not _over_at(replay, k) and k not in estimates]
     if missing:
         raise ReviewError(f"no estimate of state {missing[0]} of the record")
-    hints = {m.step for m in read_hints(record) if m.seat == seat}
-    return _assemble(record, replay, seat, effort, seed, estimates, hints)
+    return _assemble(record, replay, seat, effort, seed, estimates, hinted_steps(record, replay, seat))
+
+
+def hinted_steps(record: GameRecord, replay: Replay, seat: int) -> set[int]:
+    """The steps at which ``seat`` decided after a hint (the record's hint marks). Raises
+    :class:`~unokit.record.RecordError` naming the mark for one that cannot have been shown: an
+    effort the hint does not have, or an action that is not one its seat could take at its step."""
+    steps = set()
+    for number, mark in enumerate(read_hints(record), 1):
+        try:
+            effort_named(mark.effort)
+        except ValueError as exc:
+            raise RecordError(f"hint {number}: {exc}") from None
+        game = replay.game_at(mark.step)
+        try:
+            legal = not game.is_over and game.parse_action(mark.action, mark.seat) in game.legal_actions(mark.seat)
+        except UnokitError:
+            legal = False
+        if not legal:
+            raise RecordError(
+                f"hint {number}: {mark.action!r} is not an action seat {mark.seat} could take at step {mark.step}"
+            )
+        if mark.seat == seat:
+            steps.add(mark.step)
+    return steps
 
 
 def _over_at(replay: Replay, step: int) -> bool:

@@ -18,14 +18,17 @@ from typing import Any
 
 import click
 
-from ..clickopts import require_extra
+from ..clickopts import OutputPath, require_extra, server_url
 from .commands import SERVER_MODULES, read_admin_token
+
+#: The largest ban number (a database's 64-bit row id).
+MAX_ROW_ID = 2**63 - 1
 
 
 class Target:
     """Where the admin commands act: a database, or a running server with its token."""
 
-    def __init__(self, database: str | None, server: str | None, token: str | None) -> None:
+    def __init__(self, database: str | None, server: str | None, token: str | None, *, create: bool = False) -> None:
         if database is None and server is None:
             raise click.UsageError("say where: --database URL (or $UNOKIT_DATABASE), or --server URL --token-file FILE")
         if server is not None:
@@ -35,16 +38,42 @@ class Target:
         self.database = database
         self.server = None if server is None else server.rstrip("/")
         self.token = token
+        self.create = create
 
     def store(self) -> Any:
-        """The database (its schema migrated to the newest, as the server does at start)."""
-        from .storage import Store, migrate
+        """The database (its schema migrated to the newest, as the server does at start). It
+        must be a unokit database with every table, unless ``create`` (``--create``) asks for
+        a new one: a mistyped path never becomes a new, empty database."""
+        from sqlalchemy import inspect
+        from sqlalchemy.engine import make_url
 
+        from .storage import Store, metadata, migrate, schema_revision, sqlalchemy_url
+
+        named = str(self.database)
         try:
+            parsed = make_url(sqlalchemy_url(named))
+            named = parsed.render_as_string(hide_password=True)
+            path = parsed.database if parsed.get_backend_name() == "sqlite" else None
+            if path not in (None, "", ":memory:") and not Path(path).expanduser().is_file() and not self.create:
+                raise click.UsageError(f"there is no database file {path}; check the path (--create makes a new one)")
             store = Store(str(self.database))
+            with store.engine.connect() as connection:
+                revision = schema_revision(connection)
+            if revision is None and not self.create:
+                store.close()
+                raise click.UsageError(f"{named} is not a unokit database (--create makes one there)")
             migrate(store.engine)
-        except Exception as exc:  # a bad URL, a database away: said in one line
-            raise click.UsageError(f"cannot open the database: {str(exc).splitlines()[0]}") from None
+            missing = sorted(set(metadata.tables) - set(inspect(store.engine).get_table_names()))
+        except click.UsageError:
+            raise
+        except Exception as exc:  # a bad URL, a database away or not unokit's: said in one line
+            lines = str(exc).splitlines() or [type(exc).__name__]
+            raise click.UsageError(f"cannot open the database {named}: {lines[0]}") from None
+        if missing:
+            store.close()
+            raise click.UsageError(
+                f"the database {named} lacks the tables {', '.join(missing)}: it is not a whole unokit database"
+            )
         return store
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> bytes:
@@ -65,9 +94,32 @@ class Target:
             raise click.ClickException(f"cannot reach {self.server}: {exc}") from None
 
 
-@click.group()
+class AdminGroup(click.Group):
+    """The ``admin`` group: a database that refuses what a command asks (a damaged or foreign
+    database, a value out of its range) is said in one line, never as a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from .storage import StorageError
+
+        try:
+            return super().invoke(ctx)
+        except (SQLAlchemyError, StorageError) as exc:
+            lines = str(getattr(exc, "orig", None) or exc).splitlines() or [type(exc).__name__]
+            raise click.ClickException(f"the database refused: {lines[0]}") from None
+
+
+@click.group(cls=AdminGroup)
 @click.option("--database", default=None, envvar="UNOKIT_DATABASE", help="the server's database URL")
-@click.option("--server", default=None, help="a running server's address (https://uno.example.org)")
+@click.option(
+    "--create",
+    is_flag=True,
+    help="with --database: make the database when it does not exist (else a missing one is refused)",
+)
+@click.option(
+    "--server", default=None, callback=server_url, help="a running server's address (https://uno.example.org)"
+)
 @click.option(
     "--token-file",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -76,11 +128,11 @@ class Target:
     help="the file holding the server's admin token (with --server)",
 )
 @click.pass_context
-def admin(ctx: click.Context, database: str | None, server: str | None, token_file: Path | None) -> None:
+def admin(ctx: click.Context, database: str | None, create: bool, server: str | None, token_file: Path | None) -> None:
     """Look after a server's rooms and data: list, close, export, prune, backup; its public
     rooms: reports, ban, bans, unban; and its notifications' key: push-key."""
     require_extra("admin", "server", SERVER_MODULES)
-    ctx.obj = Target(database, server, read_admin_token(token_file))
+    ctx.obj = Target(database, server, read_admin_token(token_file), create=create)
 
 
 def _when(stamp: float | None) -> str:
@@ -138,7 +190,7 @@ def close(target: Target, code: str) -> None:
 
 
 @admin.command()
-@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("folder", type=OutputPath(folder=True))
 @click.option("--since", default=None, help="only games played since this date (YYYY-MM-DD)")
 @click.option("--room", default=None, help="only this room's games")
 @click.option(
@@ -185,9 +237,7 @@ def export(target: Target, folder: Path, since: str | None, room: str | None, ta
 @click.option("--rooms-days", type=click.FloatRange(0, None), default=None, help="prune rooms closed this long ago")
 @click.option("--records-days", type=click.FloatRange(0, None), default=None, help="prune games played this long ago")
 @click.option("--players-days", type=click.FloatRange(0, None), default=None, help="forget identities unused this long")
-@click.option(
-    "--export-dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="export records first"
-)
+@click.option("--export-dir", type=OutputPath(folder=True), default=None, help="export records first")
 @click.pass_obj
 def prune(
     target: Target,
@@ -314,7 +364,7 @@ def bans(target: Target, as_json: bool) -> None:
 
 
 @admin.command()
-@click.argument("number", type=click.IntRange(1, None))
+@click.argument("number", type=click.IntRange(1, MAX_ROW_ID))
 @click.pass_obj
 def unban(target: Target, number: int) -> None:
     """Lift ban NUMBER (as `unokit admin bans` lists it)."""
@@ -360,7 +410,7 @@ def push_key(target: Target, rotate: bool) -> None:
 
 
 @admin.command()
-@click.argument("target_file", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("target_file", metavar="FILE", type=OutputPath())
 @click.pass_obj
 def backup(target: Target, target_file: Path) -> None:
     """Back the database up into FILE while the server runs: SQLite's online backup (FILE is an

@@ -59,6 +59,10 @@ class ServerError(Exception):
         self.state = state
 
 
+class NotUnokitError(ValueError):
+    """An answer that is not a unokit server's (not JSON, or not the expected shape)."""
+
+
 def _http(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
@@ -67,9 +71,17 @@ def _http(method: str, url: str, body: dict[str, Any] | None = None, timeout: fl
             payload = response.read()
             kind = response.headers.get("Content-Type", "")
     except urllib.error.HTTPError as exc:
-        detail = json.loads(exc.read() or b"{}")
-        raise ServerError(detail.get("error", str(exc.code)), detail.get("message", str(exc))) from None
-    return json.loads(payload) if "json" in kind else payload.decode()
+        try:
+            detail = json.loads(exc.read() or b"{}")
+        except (ValueError, RecursionError):  # not a unokit server's answer
+            detail = None
+        if not isinstance(detail, dict):
+            detail = {}
+        raise ServerError(str(detail.get("error", exc.code)), str(detail.get("message", exc))) from None
+    try:
+        return json.loads(payload) if "json" in kind else payload.decode()
+    except (ValueError, RecursionError):
+        raise NotUnokitError(f"{url} did not answer with JSON: is it a unokit server?") from None
 
 
 def create_room(
@@ -213,18 +225,33 @@ def leaderboard(base_url: str, variant: str, players: int) -> list[dict[str, Any
 
 #: Seconds :func:`ladder_play` waits when the server has no new table for the address yet.
 LADDER_WAIT = 5.0
+#: How long a ladder bot's table connection tries to come back, and pings a silent server,
+#: before the bot stops (a server that is gone): it never runs on for long without one.
+LADDER_RECONNECT_SECONDS = 15.0
 
 
 def ladder_join(base_url: str, name: str, token: str, variant: str = "classic", players: int = 2) -> dict[str, Any]:
     """``POST /api/ladder/join``: the ladder table the bot ``name`` (with its ``token``) sits at
     next (``room``, ``link``, ``websocket``); sit with ``hello`` (:func:`ladder_play` does it all)."""
     body = {"name": name, "token": token, "variant": variant, "players": players}
-    return dict(_http("POST", f"{base_url}/api/ladder/join", body))
+    answer = _http("POST", f"{base_url}/api/ladder/join", body)
+    if not isinstance(answer, dict) or not isinstance(answer.get("room"), str):
+        raise NotUnokitError(f"{base_url} did not answer with a ladder table: is it a unokit server?")
+    return answer
 
 
 def ladder_standings(base_url: str, variant: str, players: int) -> list[dict[str, Any]]:
-    """``GET /api/ladder``: the bot ladder's standings of ``variant`` at tables of ``players``."""
-    return list(get_json(base_url, f"/api/ladder?variant={variant}&players={players}")["places"])
+    """``GET /api/ladder``: the bot ladder's standings of ``variant`` at tables of ``players``;
+    :class:`NotUnokitError` when the answer is not a list of places."""
+    answer = get_json(base_url, f"/api/ladder?variant={variant}&players={players}")
+    places = answer.get("places") if isinstance(answer, dict) else None
+    fields = {"place": int, "name": str, "rating": float, "games": int}
+    if not isinstance(places, list) or not all(
+        isinstance(p, dict) and all(isinstance(p.get(k), (int, float) if t is float else t) for k, t in fields.items())
+        for p in places
+    ):
+        raise NotUnokitError(f"{base_url} did not answer with the ladder's standings: is it a unokit server?")
+    return places
 
 
 async def ladder_play(
@@ -254,7 +281,14 @@ async def ladder_play(
             await asyncio.sleep(LADDER_WAIT)  # this address opened its rooms of the minute
             continue
         try:
-            client = await RoomClient.join(base_url, table["room"], name=name, player=token)
+            client = await RoomClient.join(
+                base_url,
+                table["room"],
+                name=name,
+                player=token,
+                reconnect_seconds=LADDER_RECONNECT_SECONDS,
+                ping_seconds=LADDER_RECONNECT_SECONDS,
+            )
         except ServerError as exc:
             if exc.code in ("room_full", "phase", "room_closed", "name_taken"):
                 continue  # the table filled or started before this bot sat: ask for another
@@ -336,8 +370,16 @@ class RoomClient:
         player: str | None = None,
         host_token: str | None = None,
         visible: bool = True,
+        reconnect_seconds: float = RECONNECT_SECONDS,
+        ping_seconds: float | None = None,
     ) -> None:
+        """``reconnect_seconds``: how long a dropped connection keeps trying to come back
+        before :attr:`error` is set (``disconnected``); ``ping_seconds``: with a number, the
+        connection pings the server that often and counts it dropped when a ping goes
+        unanswered that long (a server gone without closing its connections)."""
         self.servers = list(servers)
+        self.reconnect_seconds = reconnect_seconds
+        self.ping_seconds = ping_seconds
         self.room = room
         self.name = name
         self.token = token
@@ -395,7 +437,7 @@ class RoomClient:
         client says hello where it was sent from, and that process serves it by forwarding."""
         last: Exception | None = None
         loop = asyncio.get_running_loop()
-        give_up = loop.time() + RECONNECT_SECONDS
+        give_up = loop.time() + self.reconnect_seconds
         redirects = 0
         unreachable: str | None = None
         for attempt in itertools.count():
@@ -410,7 +452,8 @@ class RoomClient:
             else:
                 url = target
             try:
-                ws = await connect(url, max_size=2**24, open_timeout=5, ping_interval=None)
+                ping = self.ping_seconds
+                ws = await connect(url, max_size=2**24, open_timeout=5, ping_interval=ping, ping_timeout=ping)
             except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as exc:
                 last = exc
                 if target is not None:
@@ -716,6 +759,8 @@ async def play(
             if exc.code not in ("stale", "duplicate", "out_of_turn", "unavailable"):
                 raise
         except ConnectionError:
+            if client.error is not None:  # it gave up reconnecting: the last state is all it has
+                raise client.error from None
             await asyncio.sleep(0.05)  # reconnecting by itself: give it a moment
 
 

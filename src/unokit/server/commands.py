@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 from click.core import ParameterSource
 
-from ..clickopts import lang_option, require_extra
+from ..clickopts import lang_option, read_token_file, require_extra
 from ..i18n import catalog
 from . import (
     DAILY_BOT_SECONDS,
@@ -57,10 +57,7 @@ def read_admin_token(path: Path | None) -> str | None:
     guard anything."""
     if path is None:
         return None
-    try:
-        token = path.read_text(encoding="utf-8").strip().splitlines()[0].strip()
-    except (OSError, UnicodeDecodeError, IndexError) as exc:
-        raise click.UsageError(f"cannot read the admin token from {path}: {exc or 'the file is empty'}") from None
+    token = read_token_file(path, "the admin token", "--token-file").splitlines()[0].strip()
     if len(token) < ADMIN_TOKEN_LENGTH:
         raise click.UsageError(f"the admin token in {path} is shorter than {ADMIN_TOKEN_LENGTH} characters")
     return token

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from ..clickopts import require_extra
+from ..clickopts import read_token_file, require_extra, server_url
 from ..core.rng import Rng
 
 #: The bots ``--bot`` names besides ``external:COMMAND``: each decides from the server's
@@ -48,7 +48,7 @@ def ladder() -> None:
 
 
 @ladder.command()
-@click.argument("url")
+@click.argument("url", callback=server_url)
 @click.option("--name", required=True, help="the bot's name on the ladder (the host made its token for it)")
 @click.option(
     "--token-file",
@@ -66,9 +66,9 @@ def join(
 ) -> None:
     """Play ladder tables at the server URL as the bot NAME, one after another."""
     require_extra("ladder join", "server", ["websockets"])
-    from .client import ServerError, ladder_play
+    from .client import NotUnokitError, ServerError, ladder_play
 
-    token = token_file.read_text(encoding="utf-8").strip()
+    token = read_token_file(token_file, "the ladder token", "--token-file")
     choose, on_sit, closing = _chooser(spec, seed)
 
     def told(final: dict[str, Any]) -> None:
@@ -79,7 +79,7 @@ def join(
     try:
         played = asyncio.run(
             ladder_play(
-                url.rstrip("/"),
+                url,
                 name,
                 token,
                 choose,
@@ -90,10 +90,8 @@ def join(
                 on_table=told,
             )
         )
-    except ServerError as exc:
-        raise click.ClickException(f"the server refused: {exc}") from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot reach {url}: {exc}") from None
+    except (ServerError, NotUnokitError, OSError) as exc:
+        raise _server_trouble(url, exc) from None
     except KeyboardInterrupt:
         played = 0
     finally:
@@ -102,20 +100,31 @@ def join(
     click.echo(f"{played} tables played")
 
 
+def _server_trouble(url: str, exc: Exception) -> click.ClickException:
+    """The one line that says why talking to the server at ``url`` failed."""
+    from .client import ServerError
+
+    if isinstance(exc, ServerError) and exc.code == "disconnected":
+        return click.ClickException(f"lost the connection to {url} and could not get it back: {exc}")
+    if isinstance(exc, ServerError):
+        return click.ClickException(f"the server refused: {exc}")
+    if isinstance(exc, OSError):
+        return click.ClickException(f"cannot reach {url}: {exc}")
+    return click.ClickException(str(exc))
+
+
 @ladder.command()
-@click.argument("url")
+@click.argument("url", callback=server_url)
 @click.option("--variant", default="classic", show_default=True)
 @click.option("--players", type=click.IntRange(2, 10), default=2, show_default=True)
 def standings(url: str, variant: str, players: int) -> None:
     """Print the ladder's standings of VARIANT at tables of PLAYERS at the server URL."""
-    from .client import ServerError, ladder_standings
+    from .client import NotUnokitError, ServerError, ladder_standings
 
     try:
-        places = ladder_standings(url.rstrip("/"), variant, players)
-    except ServerError as exc:
-        raise click.ClickException(f"the server refused: {exc}") from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot reach {url}: {exc}") from None
+        places = ladder_standings(url, variant, players)
+    except (ServerError, NotUnokitError, OSError) as exc:
+        raise _server_trouble(url, exc) from None
     for place in places:
         click.echo(f"{place['place']:>3}  {place['name']:<24} {place['rating']:>7.2f}  {place['games']} games")
 
