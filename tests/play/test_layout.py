@@ -286,7 +286,8 @@ def test_the_round_summary_never_breaks_a_card_at_80_columns(lang: str) -> None:
             left = screen.summary.lines[0].cards
             assert len(left) == 8
             for face, points in left:
-                assert any(f"{faces.label(face)} ({points})" in line for line in lines), "\n".join(lines)
+                said = i18n.catalog(lang).t("summary.card_points_terminal", card=faces.label(face), points=points)
+                assert any(said in line for line in lines), "\n".join(lines)
 
     asyncio.run(scenario())
 
