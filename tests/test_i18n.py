@@ -345,3 +345,31 @@ def test_no_refusal_of_the_engine_ends_in_its_english() -> None:
     assert words("ru").error(unknown) == "Действия 'xyzzy' в этой игре нет."
     used_up = next(exc for exc in refusals if exc.code == ErrorCode.SCRIPT_USED_UP)
     assert words("de").error(used_up).startswith("Der programmierte Kartenwerfer hat alle Drücker")
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_cells_measure_every_catalogue_text_as_rich_does(code: str) -> None:
+    """The terminal's columns are padded by :func:`unokit.i18n.cells.cells` (the standard
+    library): it counts a text's cells as Rich and Textual draw it (``rich.cells.cell_len``)."""
+    from rich.cells import cell_len
+
+    from unokit.i18n.cells import cells, pad
+
+    texts = [s for m in catalogs.read(code) if m.id for s in _strings(m) if s]
+    assert [t for t in texts if cells(t) != cell_len(t)] == []
+    assert cells("万能 +4") == 7 and cell_len(pad("小明", 6)) == 6 and pad("小明", 6, ">") == "  小明"
+    assert cells("e\u0301") == 1 and cells("\u200b") == 0  # a combining accent, a zero-width space
+
+
+def test_the_chinese_font_has_every_character_of_the_chinese_catalogue() -> None:
+    """The page's Chinese font (scripts/cjk_font.py, committed) holds every Han character and
+    mark of the Chinese catalogue, and the language menu's font every one of the languages'
+    names: a catalogue changed without ``make catalogs`` fails here."""
+    import cjk_font  # scripts/cjk_font.py, beside the catalogue tool
+
+    assert len(cjk_font.ui_characters()) > 500
+    fonts = {cjk_font.UI_FONT: cjk_font.ui_characters(), cjk_font.NAMES_FONT: cjk_font.name_characters()}
+    for path, wanted in fonts.items():
+        assert wanted - cjk_font.covered(path) == set(), path.name
+    # and no more than a few hundred kilobytes for the page
+    assert cjk_font.UI_FONT.stat().st_size < 400_000

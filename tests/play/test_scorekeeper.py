@@ -437,7 +437,8 @@ def test_a_score_table_of_chinese_names_lines_up_in_cells() -> None:
 def test_the_score_command_lines_up_chinese_titles_in_cells() -> None:
     from rich.cells import cell_len
 
-    result = CliRunner().invoke(score, ["--lang", "zh-Hans", "--variant", "classic", "red 5, blue skip, wild_draw_four"])
+    args = ["--lang", "zh-Hans", "--variant", "classic", "red 5, blue skip, wild_draw_four"]
+    result = CliRunner().invoke(score, args)
     assert result.exit_code == 0, result.output
     rows = result.output.splitlines()[1:]
     assert [row.split()[-1] for row in rows] == ["5", "20", "50", "75"]
