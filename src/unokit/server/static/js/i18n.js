@@ -107,7 +107,7 @@ export function rememberLanguage(wanted) {
 
 function template(key, count) {
   let text = messages[key];
-  if (text === undefined && english) text = english[key];
+  if ((text === undefined || text === "") && english) text = english[key]; // a message not yet translated is said in English
   if (text === undefined) return key;
   if (typeof text === "object") {
     const category = rules.select(typeof count === "number" ? count : 1);
