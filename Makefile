@@ -108,6 +108,14 @@ $(CHROMIUM):
 	@echo "installing Debian's chromium package for the browser tests"
 	@$(call APT_INSTALL,chromium)
 
+# The browser's Chinese font is cut from Debian's Noto Sans CJK (scripts/cjk_font.py, make
+# catalogs), and the browser tests draw Chinese pages with it: Debian's fonts-noto-cjk, installed
+# when missing.
+CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+$(CJK_FONT):
+	@echo "installing Debian's fonts-noto-cjk package for the Chinese font and the browser tests"
+	@$(call APT_INSTALL,fonts-noto-cjk)
+
 # The deployment test runs Caddy (TLS in front of two servers, deploy/Caddyfile): Debian's
 # caddy package, installed when missing.
 CADDY := /usr/bin/caddy
@@ -122,14 +130,14 @@ $(CADDY):
 TEST_WORKERS ?= 3
 PYTEST := $(UV) run --frozen pytest -n $(TEST_WORKERS) --dist loadfile
 
-test: lint typecheck dist-check postgres $(CHROMIUM) $(CADDY)
+test: lint typecheck dist-check postgres $(CHROMIUM) $(CJK_FONT) $(CADDY)
 	$(PYTEST)
 
 # The exhaustive matrices on top of make test: UNOKIT_TEST_ALL=1 turns on a whole browser game
 # in Russian for every variant and the full sizes of the tests that run a share in make test
 # (tests/helpers.py: sized); -m "" the tests marked "matrix" (every variant played in
 # the browser on every screen size).
-test-all: lint typecheck dist-check postgres $(CHROMIUM) $(CADDY)
+test-all: lint typecheck dist-check postgres $(CHROMIUM) $(CJK_FONT) $(CADDY)
 	UNOKIT_TEST_ALL=1 $(PYTEST) -m ""
 
 # The wheel and the source distribution, built from the sources into dist/.
@@ -172,8 +180,9 @@ bench-bots: setup
 # The message catalogues (docs/i18n.md): Babel extracts every key, updates each language's
 # catalogue (src/unokit/locale/<lang>/LC_MESSAGES/unokit.po) and compiles it to the .mo file
 # and the browser's JSON (both committed).
-catalogs: setup
+catalogs: setup $(CJK_FONT)
 	$(UV) run --frozen python scripts/catalogs.py
+	$(UV) run --frozen python scripts/cjk_font.py
 
 golden: setup
 	$(UV) run --frozen python scripts/make_golden.py

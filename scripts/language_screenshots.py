@@ -1,7 +1,8 @@
-"""Screenshots of the browser client in Russian for docs/i18n.md: the lobby on a phone held
-upright (390x844) and at a desk (1280x800), and an UNO Attack table of three people (Ann at
-the desk hosting, Боря on a phone, Света on a phone held sideways) and a bot, each on that
-player's own turn, all in browsers set to ru-RU.
+"""Screenshots of the browser client in Russian (``--lang zh-Hans``, ``--lang tr``: Chinese,
+Turkish) for docs/i18n.md: the lobby on a phone held upright (390x844) and at a desk
+(1280x800), and an UNO Attack table of three people (Ann at the desk hosting, Боря on a phone,
+Света on a phone held sideways) and a bot, each on that player's own turn, all in browsers set
+to ru-RU (zh-CN, tr-TR).
 
     .venv/bin/python scripts/language_screenshots.py [--out docs/screenshots]
 
@@ -27,38 +28,44 @@ from tests.web.player import new_page, wait_until  # noqa: E402
 
 import web_screenshots as shots  # noqa: E402
 
-LOCALE = "ru-RU"
-#: The files' language tag: ``lobby_ru-390.png``.
-TAG = "ru"
+#: Each language shot: the browser's locale, the files' tag (``lobby_ru-390.png``) and the names
+#: of the two players who join from phones.
+LANGUAGES = {
+    "ru": ("ru-RU", "ru", ("Боря", "Света")),
+    "zh-Hans": ("zh-CN", "zh", ("小红", "阿强")),
+    "tr": ("tr-TR", "tr", ("Burak", "Gül")),
+}
 SCREENS = {"phone": 390, "laptop": 1280}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default="ru", help="the language (default: ru)")
     args = parser.parse_args()
+    locale, tag, (first, second) = LANGUAGES[args.lang]
     args.out.mkdir(parents=True, exist_ok=True)
     with shots.server() as url, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for screen, width in SCREENS.items():
-            page = new_page(browser, screen, locale=LOCALE)
+            page = new_page(browser, screen, locale=locale)
             page.goto(f"{url}/")
             page.wait_for_selector("#create-room")
             shots.settle(page)
-            page.screenshot(path=str(args.out / f"lobby_{TAG}-{width}.png"))
+            page.screenshot(path=str(args.out / f"lobby_{tag}-{width}.png"))
             page.context.close()
-        desk, phone, side = (new_page(browser, s, locale=LOCALE) for s in ("laptop", "phone", "phone-landscape"))
+        desk, phone, side = (new_page(browser, s, locale=locale) for s in ("laptop", "phone", "phone-landscape"))
         code = shots.create(desk, url, "attack")
-        shots.join(phone, url, code, "Боря")
-        shots.join(side, url, code, "Света")
+        shots.join(phone, url, code, first)
+        shots.join(side, url, code, second)
         wait_until(desk, "document.querySelectorAll('.waiting > ol.seat-list > li[data-kind=human]').length === 3")
         desk.click("#start-game")
         for page in (desk, phone, side):
             page.wait_for_selector(".hand-card")
-        tables = {f"attack_{TAG}-390.png": phone, f"attack_{TAG}-844.png": side, f"attack_{TAG}-1280.png": desk}
+        tables = {f"attack_{tag}-390.png": phone, f"attack_{tag}-844.png": side, f"attack_{tag}-1280.png": desk}
         shots.shoot_on_turns({str(args.out / name): page for name, page in tables.items()}, 3)
         browser.close()
-    names = [f"lobby_{TAG}-390.png", f"lobby_{TAG}-1280.png", *tables]
+    names = [f"lobby_{tag}-390.png", f"lobby_{tag}-1280.png", *tables]
     print(f"screenshots in {args.out}: {', '.join(names)}")
 
 

@@ -78,7 +78,7 @@ def test_every_catalogue_has_every_key_and_no_stale_one(code: str, template: Cat
 def test_placeholders_agree_with_english_and_every_plural_form_is_there(
     code: str, english: dict[str, list[str]]
 ) -> None:
-    locale = Locale.parse(code)
+    locale = Locale.parse(code.replace("-", "_"))
     forms = catalogs.get_plural(locale).num_plurals
     for message in catalogs.read(code):
         if not message.id:
@@ -121,7 +121,7 @@ def test_the_compiled_files_are_what_the_catalogues_give() -> None:
 def test_the_browser_catalogue_keys_plurals_by_cldr_category(code: str) -> None:
     data = json.loads((catalogs.JSON_DIR / f"{code}.json").read_text(encoding="utf-8"))
     assert data["language"] == code
-    categories = set(Locale.parse("en" if code == PSEUDO else code).plural_form.tags) | {"other"}
+    categories = set(Locale.parse("en" if code == PSEUDO else code.replace("-", "_")).plural_form.tags) | {"other"}
     plurals = {k: v for k, v in data["messages"].items() if is_plural(k)}
     assert plurals
     for key, forms in plurals.items():
@@ -135,6 +135,9 @@ PLURALS = {
     "ru": ["1 карта", "2 карты", "5 карт", "21 карта", "22 карты", "25 карт", "11 карт", "0 карт"],
     "de": ["1 Karte", "2 Karten", "5 Karten", "21 Karten", "22 Karten", "25 Karten", "11 Karten", "0 Karten"],
     "es": ["1 carta", "2 cartas", "5 cartas", "21 cartas", "22 cartas", "25 cartas", "11 cartas", "0 cartas"],
+    # Turkish and Chinese count without a plural: one form (gettext) whatever CLDR's category.
+    "tr": ["1 kart", "2 kart", "5 kart", "21 kart", "22 kart", "25 kart", "11 kart", "0 kart"],
+    "zh-Hans": ["1 张牌", "2 张牌", "5 张牌", "21 张牌", "22 张牌", "25 张牌", "11 张牌", "0 张牌"],
 }
 
 
@@ -149,7 +152,7 @@ def test_python_and_the_browser_pick_the_same_plural_form(code: str) -> None:
     """gettext's ``Plural-Forms`` (the terminal) and CLDR's categories (the browser's
     ``Intl.PluralRules``) choose the same words for every count, in every language."""
     forms = json.loads((catalogs.JSON_DIR / f"{code}.json").read_text(encoding="utf-8"))["messages"]["n.cards"]
-    locale = Locale.parse(code)
+    locale = Locale.parse(code.replace("-", "_"))
     said = catalog(code)
     for n in range(0, 1001):
         assert said.t("n.cards", count=n) == forms[locale.plural_form(n)].format(count=n), n
@@ -185,8 +188,34 @@ def test_the_terminal_language_follows_the_environment(environment: dict[str, st
 
 def test_language_tags_match_by_language() -> None:
     assert match(["ru-RU", "en"]) == "ru"
-    assert match(["pt-BR", "ru"]) == "ru"
+    assert match(["pt-BR", "ru"]) == "pt-BR"
+    assert match(["xx-YY", "ru"]) == "ru"
     assert match(["en-XA"]) == PSEUDO
+
+
+@pytest.mark.parametrize(
+    ("tags", "wanted"),
+    [
+        (["zh-CN"], "zh-Hans"),
+        (["zh-Hans"], "zh-Hans"),
+        (["zh_CN.UTF-8"], "zh-Hans"),
+        (["zh"], "zh-Hans"),
+        (["zh-Hans-CN"], "zh-Hans"),
+        (["zh-SG"], "zh-Hans"),
+        (["zh-TW", "de"], "de"),  # Traditional Chinese is not Simplified: the next language
+        (["zh-Hant-HK"], "en"),
+        (["pt-BR"], "pt-BR"),
+        (["pt_BR.UTF-8"], "pt-BR"),
+        (["pt"], "pt-BR"),
+        (["pt-PT"], "pt-BR"),
+        (["tr-TR"], "tr"),
+        (["tr_TR.UTF-8"], "tr"),
+        (["it-IT"], "it"),
+        (["it-CH"], "it"),
+    ],
+)
+def test_the_new_languages_match_their_tags(tags: list[str], wanted: str) -> None:
+    assert match(tags) == wanted
     assert match([]) == "en"
 
 
@@ -316,3 +345,31 @@ def test_no_refusal_of_the_engine_ends_in_its_english() -> None:
     assert words("ru").error(unknown) == "Действия 'xyzzy' в этой игре нет."
     used_up = next(exc for exc in refusals if exc.code == ErrorCode.SCRIPT_USED_UP)
     assert words("de").error(used_up).startswith("Der programmierte Kartenwerfer hat alle Drücker")
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_cells_measure_every_catalogue_text_as_rich_does(code: str) -> None:
+    """The terminal's columns are padded by :func:`unokit.i18n.cells.cells` (the standard
+    library): it counts a text's cells as Rich and Textual draw it (``rich.cells.cell_len``)."""
+    from rich.cells import cell_len
+
+    from unokit.i18n.cells import cells, pad
+
+    texts = [s for m in catalogs.read(code) if m.id for s in _strings(m) if s]
+    assert [t for t in texts if cells(t) != cell_len(t)] == []
+    assert cells("万能 +4") == 7 and cell_len(pad("小明", 6)) == 6 and pad("小明", 6, ">") == "  小明"
+    assert cells("e\u0301") == 1 and cells("\u200b") == 0  # a combining accent, a zero-width space
+
+
+def test_the_chinese_font_has_every_character_of_the_chinese_catalogue() -> None:
+    """The page's Chinese font (scripts/cjk_font.py, committed) holds every Han character and
+    mark of the Chinese catalogue, and the language menu's font every one of the languages'
+    names: a catalogue changed without ``make catalogs`` fails here."""
+    import cjk_font  # scripts/cjk_font.py, beside the catalogue tool
+
+    assert len(cjk_font.ui_characters()) > 500
+    fonts = {cjk_font.UI_FONT: cjk_font.ui_characters(), cjk_font.NAMES_FONT: cjk_font.name_characters()}
+    for path, wanted in fonts.items():
+        assert wanted - cjk_font.covered(path) == set(), path.name
+    # and no more than a few hundred kilobytes for the page
+    assert cjk_font.UI_FONT.stat().st_size < 400_000

@@ -71,3 +71,34 @@ def test_the_commands_follow_lang_and_the_environment() -> None:
     assert "Classic UNO" in unknown.output  # anything unknown is English
     score = runner.invoke(main, ["score", "--lang", "ru", "--variant", "classic", "red 5 wild_draw_four skip"])
     assert "Закажи цвет и возьми четыре" in score.output and "Итого" in score.output
+
+
+#: Words of the new languages that only they write: Han characters, Turkish letters.
+SCRIPTS = {"zh-Hans": re.compile("[\u4e00-\u9fff]{3}"), "tr": re.compile("[çğışöü]")}
+
+
+@pytest.mark.parametrize(("lang", "variant"), [("zh-Hans", "classic"), ("zh-Hans", "flip_attack"), ("tr", "attack")])
+def test_a_game_at_the_terminal_speaks_chinese_and_turkish(lang: str, variant: str) -> None:
+    """The table, prompts, log and help at 80x24 in Chinese and Turkish: their own words, no
+    English word, no engine identifier."""
+    i18n.use(lang)
+    screens: list[str] = []
+
+    async def scenario() -> None:
+        app = app_for(lambda: _session(variant))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(6):
+                await settle(pilot, lambda: waiting(app) or app.table.finished)
+                screens.append(screen_text(app))
+                if app.table.finished:
+                    break
+                await pilot.press("d" if app.table.prompt and app.table.prompt.pick_from_hand else "enter")
+            await pilot.press("question_mark")
+            await pilot.pause(0.2)
+            screens.append(screen_text(app))
+
+    asyncio.run(scenario())
+    text = "\n".join(screens)
+    assert i18n.catalog(lang).t("play.you") in text and SCRIPTS[lang].search(text)
+    assert ENGINE_ID.findall(text) == [], ENGINE_ID.findall(text)
+    assert not re.search(r"\b(play|draw|press|round|cards?|turn|side)\b", text), text

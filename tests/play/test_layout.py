@@ -6,6 +6,7 @@ game on L, and "1 card"."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from unokit.i18n import LANGUAGES
 from unokit.play import faces
 from unokit.play.app import LogScreen, PlayApp, SummaryScreen, TableScreen
 from unokit.play.commands import make_setup
-from unokit.play.session import Choice
+from unokit.play.session import Choice, Session
 
 from .support import CAREFUL, ScriptBot, app_for, screen_text, session_from, settle, waiting
 
@@ -286,7 +287,8 @@ def test_the_round_summary_never_breaks_a_card_at_80_columns(lang: str) -> None:
             left = screen.summary.lines[0].cards
             assert len(left) == 8
             for face, points in left:
-                assert any(f"{faces.label(face)} ({points})" in line for line in lines), "\n".join(lines)
+                said = i18n.catalog(lang).t("summary.card_points_terminal", card=faces.label(face), points=points)
+                assert any(said in line for line in lines), "\n".join(lines)
 
     asyncio.run(scenario())
 
@@ -354,3 +356,39 @@ def test_the_log_keeps_the_last_moves_in_view_and_l_shows_the_whole_game(size: t
             assert isinstance(app.screen, TableScreen)
 
     asyncio.run(scenario())
+
+
+def test_chinese_names_line_up_in_the_summary_and_the_opponents_rows() -> None:
+    """A Han character takes two cells: the score columns of the round summary and the card
+    counts of the opponents' rows line up by cells with Chinese names beside Latin ones."""
+    from rich.cells import cell_len
+
+    i18n.use("zh-Hans")
+    hands = [["blue 3", "green 4"], ["yellow 7", "blue 9", "green 1"], ["red 5"], ["blue 1", "blue 2"]]
+    position = {"variant": "classic", "players": 4, "color": "red", "options": {"rounds": 1}}
+    position |= {"hands": hands, "discard": ["red 9"], "seed": 1}
+
+    def seated(turn: int) -> Session:
+        seats: list[str | ScriptBot] = ["Ann", ScriptBot(), ScriptBot(["play red 5"]), ScriptBot()]
+        session = session_from(position | {"turn": turn}, seats)
+        session.players[1].name, session.players[3].name = "欧阳小明", "小红"  # bots with Chinese names
+        return session
+
+    async def scenario(turn: int) -> list[str]:
+        app = app_for(lambda: seated(turn))
+        async with app.run_test(size=(80, 24)) as pilot:
+            if turn == 0:
+                await settle(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+                assert isinstance(screen, TableScreen)
+                return screen.opponents_text(4).plain.splitlines()
+            await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
+            return [line.rstrip() for line in lines_of(app)]
+
+    rows = [row for row in asyncio.run(scenario(0)) if "张牌" in row]
+    assert len(rows) == 3, rows  # the others: the reader is not among them
+    assert len({cell_len(row[: row.index("张牌")]) for row in rows}) == 1, "\n".join(rows)
+    lines = asyncio.run(scenario(2))
+    scored = [line for line in lines if re.fullmatch(r"\s+\S+\s+(\+\d+|·)\s+\d+", line)]  # name, gained, total
+    assert len(scored) == 4, "\n".join(lines)
+    assert len({cell_len(line) for line in scored}) == 1, "\n".join(lines)

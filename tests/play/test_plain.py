@@ -42,7 +42,9 @@ def play_through_pipe(
     return result, record
 
 
-@pytest.mark.parametrize(("lang", "variant"), [("en", "classic"), ("ru", "flip")])
+@pytest.mark.parametrize(
+    ("lang", "variant"), [("en", "classic"), ("ru", "flip"), ("zh-Hans", "attack"), ("tr", "flip")]
+)
 def test_a_whole_game_through_a_pipe(tmp_path: Path, lang: str, variant: str) -> None:
     # reading commands first, a bad line, then always the first answer, until the game ends
     script = "hand\ntable\nmoves\nhelp\nnonsense\n" + "1\n" * 2000
@@ -54,10 +56,16 @@ def test_a_whole_game_through_a_pipe(tmp_path: Path, lang: str, variant: str) ->
     cat = catalog(lang)
     assert cat.t("plain.commands") in out
     assert cat.t("text.unknown", text="nonsense", moves="").split("nonsense")[0] in out
-    game_over = cat.t("play.game_over", winners="").split("{")[0][:8]
+    game_over = cat.text("play.game_over").split("{")[0][:8]
     assert game_over in out
     if lang == "ru":
         assert "Your turn" not in out and "Ваш ход" in out
+    if lang != "en":  # the whole game in the language (Chinese through a pipe: UTF-8 as it is)
+        assert "Your turn" not in out and (cat.t("decision.turn") in out or cat.t("decision.turn.launcher") in out)
+        said = out.replace(cat.t("plain.commands"), "")  # the commands' notation is English in every language
+        assert not re.search(r"\b(?:played|drew|draw|press|round|cards?|turn|side|won)\b", said), said[-2000:]
+    if lang == "zh-Hans":
+        assert re.search("[\u4e00-\u9fff]{4}", out)
     assert verify(load_record(record)).ok
     check = subprocess.run([UNOKIT, "verify", str(record)], check=False, capture_output=True, text=True, timeout=120)
     assert check.returncode == 0 and "reproduces" in check.stdout, check.stdout + check.stderr

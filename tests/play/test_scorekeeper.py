@@ -415,3 +415,31 @@ def test_concurrent_rounds_are_all_counted(tmp_path: Path) -> None:
     sheet = ScoreTable.from_json(json.loads(night.read_text()))  # checks every round again
     assert [row["round"] for row in sheet.rows] == list(range(1, 31))
     assert sheet.totals == [sum(k % 7 for k in range(30)), 0]
+
+
+def test_a_score_table_of_chinese_names_lines_up_in_cells() -> None:
+    """A Han character takes two cells of a terminal: the columns of ``unokit table`` line up by
+    cells, not characters, with Chinese names beside Latin ones (and in Chinese)."""
+    from rich.cells import cell_len
+
+    from unokit.i18n.lines import words
+    from unokit.play.scorekeeper import new_table
+
+    sheet = new_table("classic", ["小明", "Bo", "欧阳娜娜"])
+    sheet.add_round("小明", None, {}, {"Bo": 12, "欧阳娜娜": 30})
+    sheet.add_round("Bo", None, {}, {"小明": 7, "欧阳娜娜": 5})
+    for lang in ("en", "zh-Hans"):
+        rows = sheet.render(words(lang))[1:-1]  # the caption and the last line are sentences
+        assert len(rows) == 4, rows
+        assert len({cell_len(row) for row in rows}) == 1, "\n".join(rows)
+
+
+def test_the_score_command_lines_up_chinese_titles_in_cells() -> None:
+    from rich.cells import cell_len
+
+    args = ["--lang", "zh-Hans", "--variant", "classic", "red 5, blue skip, wild_draw_four"]
+    result = CliRunner().invoke(score, args)
+    assert result.exit_code == 0, result.output
+    rows = result.output.splitlines()[1:]
+    assert [row.split()[-1] for row in rows] == ["5", "20", "50", "75"]
+    assert len({cell_len(row) for row in rows}) == 1, result.output

@@ -119,9 +119,10 @@ def test_the_help_never_breaks_a_card_at_80_columns(lang: str) -> None:
     assert len(whole) > 10
     for name in whole:
         assert any(name in line for line in lines), f"{name!r} is broken:\n{shown}"
-    flat = " ".join(line.strip() for line in lines)
+    # Every line is there whole once its wrapping is undone (Chinese wraps with no space to undo).
+    flat = re.sub(r"\s+", "", shown)
     for line in rules_summary(game):
-        assert line.strip() in flat, line
+        assert re.sub(r"\s+", "", line) in flat, line
 
 
 # ----------------------------------------------------------------------- a big hand

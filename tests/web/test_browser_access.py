@@ -74,6 +74,13 @@ AXE_CASES = [
     pytest.param("laptop", "en", marks=pytest.mark.matrix),
     pytest.param("phone-landscape", "en", marks=pytest.mark.matrix),
     pytest.param("tablet", "ru", marks=pytest.mark.matrix),
+    # The languages of issue 54: Chinese on a phone, Turkish at a desk; the rest on top.
+    pytest.param("phone", "zh-Hans"),
+    pytest.param("laptop", "tr"),
+    pytest.param("laptop", "zh-Hans", marks=pytest.mark.matrix),
+    pytest.param("phone", "tr", marks=pytest.mark.matrix),
+    pytest.param("phone", "pt-BR", marks=pytest.mark.matrix),
+    pytest.param("laptop", "it", marks=pytest.mark.matrix),
 ]
 
 

@@ -20,11 +20,22 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from unokit.core.variants import VARIANT_NAMES
+from unokit.i18n.lines import words
 from unokit.server.room import DEFAULT_NAMES_LANG, bot_names_for
 
 from ..helpers import TEST_ALL
 from ..server.support import ServerProcess
-from .player import Clicker, create_room, is_over, join_room, play_to_the_end, start_game, watched
+from .player import (
+    Clicker,
+    create_room,
+    is_over,
+    join_room,
+    layout_problems,
+    new_page,
+    play_to_the_end,
+    start_game,
+    watched,
+)
 
 ENGINE_ID = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
 CYRILLIC = re.compile("[\\u0430-\\u044f\\u0451]{3,}", re.IGNORECASE)
@@ -181,3 +192,73 @@ def test_two_readers_of_one_room_read_two_languages(browser: Browser, web_server
     finally:
         ann.context.close()
         ana.context.close()
+
+
+#: Chinese on a phone and Turkish at a desk (make test); the other way round, and the card faces
+#: with words of UNO Attack and UNO Flip Attack in both, on top (make test-all).
+NEW_LANGUAGE_GAMES = [
+    pytest.param("zh-CN", "zh-Hans", "attack", "phone"),
+    pytest.param("tr-TR", "tr", "flip_attack", "laptop"),
+    pytest.param("zh-CN", "zh-Hans", "flip_attack", "laptop", marks=pytest.mark.matrix),
+    pytest.param("tr-TR", "tr", "attack", "phone", marks=pytest.mark.matrix),
+]
+#: A word each language writes and English does not: Han characters, Turkish letters.
+OWN_SCRIPT = {"zh-Hans": re.compile("[\\u4e00-\\u9fff]{3}"), "tr": re.compile("[çğışöüİ]")}
+#: The printed words of every card face on the page that stick out of the card (its 60 units).
+FACE_WORDS_OUT = """() => [...document.querySelectorAll('svg .face-label')].flatMap((label) => {
+  const box = label.getBBox();
+  return box.x < 1 || box.x + box.width > 59 ? [label.textContent + ' ' + box.width.toFixed(1)] : [];
+})"""
+#: The Chinese font files the page asked for.
+CJK_FONTS = "() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('/fonts/'))"
+
+
+@pytest.mark.parametrize(("locale", "lang", "variant", "screen"), NEW_LANGUAGE_GAMES)
+def test_a_whole_game_in_chinese_and_turkish(
+    browser: Browser, web_server: ServerProcess, locale: str, lang: str, variant: str, screen: str
+) -> None:
+    """A browser set to zh-CN (tr-TR) shows Chinese (Turkish) from the lobby to the game's end:
+    its own words and no English one, no engine identifier, the table laid out by its promises
+    at every step, the card faces' printed words inside the cards; a Chinese page draws with the
+    page's Chinese font, a Turkish one never downloads it."""
+    page = new_page(browser, screen, locale=locale)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        name = "小明" if lang == "zh-Hans" else "Ayşe"
+        code = create_room(page, web_server.url, name=name, variant=variant, players=3, bots=2, bot="heuristic")
+        assert page.evaluate("document.documentElement.lang") == lang
+        seats = json.loads(urllib.request.urlopen(f"{web_server.url}/api/rooms/{code}", timeout=10).read())["seats"]
+        bots = {seat["name"] for seat in seats if seat["kind"] == "bot"}
+        assert len(bots) == 2 and bots <= set(bot_names_for(lang)), bots
+        start_game(page)
+        page.wait_for_selector(".hand-card")
+        texts: list[str] = []
+        problems: list[str] = []
+        faces: list[str] = []
+
+        def look() -> None:
+            texts.append(_read(page))
+            if len(texts) <= 12:  # the layout and the faces at the first dozen decisions
+                problems.extend(layout_problems(page))
+                faces.extend(page.evaluate(FACE_WORDS_OUT))
+
+        play_to_the_end([Clicker(page)], on_idle=look, timeout=240)
+        assert is_over(page)
+        texts.append(_read(page))
+        whole = "\n".join(texts)
+        said = words(lang)
+        assert OWN_SCRIPT[lang].search(whole) and said.t("table.game_over", winners="").split("{")[0][:4] in whole
+        assert ENGINE_ID.findall(whole) == []
+        assert not re.search(r"\b(Your turn|Draw a card|played|drew|Round \d|Game over|Press|launcher)\b", whole)
+        assert problems == [], problems
+        assert faces == [], faces
+        fonts = page.evaluate(CJK_FONTS)
+        if lang == "zh-Hans":
+            assert any(f.endswith("/static/fonts/unokit-sc.woff") for f in fonts), fonts
+            assert page.evaluate("document.fonts.check('16px \"unokit SC\"', '轮到你了')")
+        else:
+            assert not any(f.endswith("unokit-sc.woff") for f in fonts), fonts
+        assert errors == []
+    finally:
+        page.context.close()

@@ -17,7 +17,31 @@ from typing import Any
 
 #: The languages players can choose, by code, each with its name in itself. Adding a language
 #: is its catalogue (``locale/<code>/LC_MESSAGES/unokit.po``) and one entry here (docs/i18n.md).
-LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "es": "Español", "ru": "Русский"}
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "es": "Español",
+    "ru": "Русский",
+    "pt-BR": "Português (Brasil)",
+    "it": "Italiano",
+    "tr": "Türkçe",
+    "zh-Hans": "简体中文",
+}
+#: Language tags that name a language of :data:`LANGUAGES` by another tag (lower case): Chinese
+#: as written in mainland China and Singapore is Simplified, and Portuguese without a region is
+#: offered the Brazilian catalogue. Traditional Chinese (``zh-TW``, ``zh-Hant``, ``zh-HK``) is
+#: not Simplified: it matches nothing, so the reader's next language (or English) is chosen.
+ALIASES: dict[str, str] = {
+    "zh": "zh-Hans",
+    "zh-cn": "zh-Hans",
+    "zh-sg": "zh-Hans",
+    "zh-my": "zh-Hans",
+    "zh-hans-cn": "zh-Hans",
+    "zh-hans-sg": "zh-Hans",
+    "pt": "pt-BR",
+}
+#: Chinese tags that are not Simplified Chinese: they never fall back to ``zh`` by their base.
+TRADITIONAL = ("zh-hant", "zh-tw", "zh-hk", "zh-mo")
 #: The language of every key, and the one that anything unknown falls back to.
 DEFAULT = "en"
 #: A pseudo-language for tests: every English message accented and 40% longer, so that text
@@ -121,15 +145,18 @@ def _tag(text: str) -> str:
 
 
 def match(tags: Iterable[str]) -> str:
-    """The first language of ``tags`` (``ru-RU``, ``ru_RU.UTF-8``, ``de``, ``en-XA``) that unokit
-    speaks, by its whole tag or its language alone; :data:`DEFAULT` when none is."""
-    known = {code.lower(): code for code in (*LANGUAGES, PSEUDO)}
+    """The first language of ``tags`` (``ru-RU``, ``ru_RU.UTF-8``, ``de``, ``en-XA``, ``zh-CN``)
+    that unokit speaks, by its whole tag, an alias (:data:`ALIASES`) or its language alone
+    (never Traditional Chinese as Simplified); :data:`DEFAULT` when none is."""
+    known = {code.lower(): code for code in (*LANGUAGES, PSEUDO)} | ALIASES
     for raw in tags:
         tag = _tag(raw)
         if not tag:
             continue
         if tag in known:
             return known[tag]
+        if tag.startswith(TRADITIONAL):
+            continue
         base = tag.split("-")[0]
         if base in known:
             return known[base]
@@ -155,6 +182,7 @@ def resolve(explicit: str | None = None, environ: Mapping[str, str] | None = Non
 
 
 __all__ = [
+    "ALIASES",
     "DEFAULT",
     "ENV_VARIABLES",
     "LANGUAGES",

@@ -36,6 +36,7 @@ from ..core.game import Game
 from ..core.observation import redact
 from ..core.teams import partner
 from ..i18n import N_, catalog
+from ..i18n.cells import cells, pad
 from ..i18n.lines import words_for
 from ..keys import terminal_keys
 from ..narration import action_line
@@ -238,22 +239,28 @@ class SummaryScreen(Screen[str]):
         text.append(f"   {w.t('play.scores_columns')}\n", style="italic")
         for line in s.lines:
             gained = f"+{line.gained}" if line.gained else "  ·"
-            text.append(f"  {line.name:<14} {gained:>5}   {line.total:>5}\n")
+            text.append(f"  {pad(line.name, 14)} {gained:>5}   {line.total:>5}\n")
         for members, total in zip(s.teams, s.team_scores, strict=True):
             team = w.t("play.team", names=" & ".join(self.names[seat] for seat in members))
-            text.append(f"  {team:<29} {total:>5}\n", style="bold")
+            text.append(f"  {pad(team, 29)} {total:>5}\n", style="bold")
         if s.over:
             text.append(f"\n{w.t('play.game_over', winners=list(s.winners))}\n", style="bold reverse")
         text.append(f"\n{w.t('play.hands_with_points')}", style="bold underline")
         hands = []  # each laid out at the screen's width, never breaking a card
         for line in s.lines:
-            cards = [
-                Text(w.t("summary.card_points_terminal", card=faces.label(face), points=points) + ",")
+            # The language's list separator ends each card but the last ("," or Chinese "、",
+            # after which the next card follows with no space).
+            separator = w.t("list.separator")
+            apart = Text if separator.endswith(" ") else look.Glued
+            said = [
+                w.t("summary.card_points_terminal", card=faces.label(face), points=points)
                 for face, points in line.cards
             ]
-            if cards:
-                cards[-1] = Text(cards[-1].plain[:-1])
-            elif line.hand_points == 0:
+            cards = [
+                (Text if k == 0 else apart)(card + (separator.rstrip() if k < len(said) - 1 else ""))
+                for k, card in enumerate(said)
+            ]
+            if not cards and line.hand_points == 0:
                 cards = [Text(w.t("play.no_cards"))]
             cards.append(Text(f" = {line.hand_points}"))
             hands.append(look.Flow(cards, lead=Text(f"{line.name}:", style="bold")))
@@ -423,13 +430,13 @@ class TableScreen(Screen[None]):
         seats = self.seat_order()
         w = session.words
         labels = {s: self.seat_label(s) for s in seats}
-        pad = max((len(label) for label in labels.values()), default=0)
+        widest = max((cells(label) for label in labels.values()), default=0)
         mate = partner(self.viewer, game.n) if game.options.teams and self.viewer is not None else None
         for seat in seats:
             acting = game.to_act == seat
             size = sizes[seat]
             line = Text("▶ " if acting else "  ", style="bold")
-            line.append(f"{labels[seat]:<{pad}}", style="bold" if acting else "")
+            line.append(pad(labels[seat], widest), style="bold" if acting else "")
             if seat == mate:
                 line.append(f" {w.t('play.partner')}", style="italic")
             line.append(

@@ -14,6 +14,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from ..i18n import catalog
+from ..i18n.cells import cells
 from . import faces
 
 #: Background colour of each card colour (and wilds), with a readable text colour on it.
@@ -82,39 +83,69 @@ def side_badge(side: str) -> Text:
     return Text(f" {glyph} {label} ", style=style)
 
 
+class Glued(Text):
+    """A chip that follows the one before it with no gap when both are on one line: a piece of
+    Chinese text, which has no spaces between its words but may break between its characters."""
+
+
 def chip_rows(chips: list[Text], width: int, gap: str = " ") -> list[list[int]]:
     """Lay chips out in rows of at most ``width`` cells, never breaking a chip: the indices of
-    the chips of each row."""
+    the chips of each row. A :class:`Glued` chip takes no gap before it."""
     rows: list[list[int]] = []
     used = 0
     for i, chip in enumerate(chips):
         size = chip.cell_len
-        if not rows or used + len(gap) + size > width:
+        space = 0 if isinstance(chip, Glued) else cells(gap)
+        if not rows or used + space + size > width:
             rows.append([i])
             used = size
         else:
             rows[-1].append(i)
-            used += len(gap) + size
+            used += space + size
     return rows
 
 
 def wrap_chips(chips: list[Text], width: int, gap: str = " ") -> Text:
     """Lay chips out in lines of at most ``width`` cells, never breaking a chip."""
-    return Text("\n").join(Text(gap).join(chips[i] for i in row) for row in chip_rows(chips, width, gap))
+    lines = []
+    for row in chip_rows(chips, width, gap):
+        line = Text()
+        for k, i in enumerate(row):
+            if k and not isinstance(chips[i], Glued):
+                line.append(gap)
+            line.append_text(chips[i])
+        lines.append(line)
+    return Text("\n").join(lines)
+
+
+#: Chinese text (docs/i18n.md, "Chinese") may break after any Han character, except before a
+#: closing mark (an ideographic comma or full stop, a closing bracket) or after an opening one; a run
+#: of Latin letters or digits stays whole.
+HAN = "\u2e80-\u2fff\u3040-\u9fff\uf900-\ufaff"
+OPENING = "\uff08\u300c\u300e\u3010\u201c\u2018\u300a\u3008\uff3b\uff5b"
+CLOSING = "\u3001\u3002\uff0c\uff1a\uff1b\uff01\uff1f\uff09\u300d\u300f\u3011\u201d\u2019\u300b\u3009\uff3d\uff5d\u2026"
+CJK = f"{HAN}{OPENING}{CLOSING}\u3000-\u303f\uff00-\uffef"
 
 
 def flow_pieces(whole: Iterable[str]) -> re.Pattern[str]:
     """The pattern :func:`words_to_flow` cuts by: each of ``whole`` (a card's title) one piece,
-    with any punctuation that follows it, else a run of text between spaces. Built once for
-    many lines."""
+    with any punctuation that follows it, else a run of text between spaces, or in Chinese one
+    character with the marks around it. Built once for many lines."""
     names = "|".join(re.escape(name) for name in sorted(whole, key=len, reverse=True))
-    return re.compile(rf"(?:{names})\S*|\S+" if names else r"\S+")
+    named = rf"(?:{names})(?:[{CLOSING}]|[^\s{CJK}])*|" if names else ""
+    return re.compile(rf"{named}[{OPENING}]*[{HAN}][{CLOSING}]*|[{OPENING}]*[^\s{CJK}]+[{CLOSING}]*|[{CJK}]+")
 
 
 def words_to_flow(text: str, pieces: re.Pattern[str]) -> list[Text]:
     """``text`` cut at its spaces into pieces for a :class:`Flow`, except inside what
-    ``pieces`` (:func:`flow_pieces`) keeps whole."""
-    return [Text(piece) for piece in pieces.findall(text)]
+    ``pieces`` (:func:`flow_pieces`) keeps whole; a piece written right after the one before
+    it (Chinese) is :class:`Glued` to it."""
+    out: list[Text] = []
+    end = None
+    for match in pieces.finditer(text):
+        out.append(Glued(match.group()) if match.start() == end else Text(match.group()))
+        end = match.end()
+    return out
 
 
 class Flow:

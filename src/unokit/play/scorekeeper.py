@@ -27,6 +27,7 @@ from ..core.game import game_winners
 from ..core.variants import VariantRules, get_rules, make_options
 from ..files import JsonError, locked, parse_json, write_atomically
 from ..i18n import N_
+from ..i18n.cells import cells, pad
 from ..i18n.lines import Words, error_line, words
 from .names import name_problem
 
@@ -222,10 +223,10 @@ def score(cards: tuple[str, ...], variant: str, side: str | None) -> None:
         click.echo(w.t("cli.score_header", variant=rules.name, cards=counted))
     titles = [card_title(c.text, w) for c in valued]
     total = w.t("summary.total")
-    width = max([len(t) for t in titles] + [len(total)])
+    width = max([cells(t) for t in titles] + [cells(total)])
     for title, card in zip(titles, valued, strict=True):
-        click.echo(f"  {title:<{width}}  {card.points:>4}")
-    click.echo(f"  {total:<{width}}  {sum(c.points for c in valued):>4}")
+        click.echo(f"  {pad(title, width)}  {card.points:>4}")
+    click.echo(f"  {pad(total, width)}  {sum(c.points for c in valued):>4}")
 
 
 # ----------------------------------------------------------------------- unokit table
@@ -446,17 +447,17 @@ class ScoreTable:
         else:
             caption = w.cat.t("sheet.caption", **facts)
         first = [w.t("table.round"), w.t("summary.total")]
-        left = max(len(label) for label in first)
-        winner_width = max([len(w.t("sheet.went_out"))] + [len(row["winner"]) for row in self.rows])
-        width = max(6, *(len(p) for p in self.players))
+        left = max(cells(label) for label in first)
+        winner_width = max([cells(w.t("sheet.went_out"))] + [cells(row["winner"]) for row in self.rows])
+        width = max(6, *(cells(p) for p in self.players))
         lines = [caption]
-        head = f"{first[0]:<{left}}  {w.t('sheet.went_out'):<{winner_width}}"
-        lines.append(head + "".join(f"  {p:>{width}}" for p in self.players))
+        head = f"{pad(first[0], left)}  {pad(w.t('sheet.went_out'), winner_width)}"
+        lines.append(head + "".join(f"  {pad(p, width, '>')}" for p in self.players))
         for row in self.rows:
-            cells = "".join(f"  {'+' + str(v) if v else '·':>{width}}" for v in row["points"])
-            lines.append(f"{row['round']:>{left}}  {row['winner']:<{winner_width}}{cells}")
+            points = "".join(f"  {'+' + str(v) if v else '·':>{width}}" for v in row["points"])
+            lines.append(f"{pad(str(row['round']), left, '>')}  {pad(row['winner'], winner_width)}{points}")
         totals = "".join(f"  {t:>{width}}" for t in self.totals)
-        lines.append(f"{first[1]:<{left}}  {'':<{winner_width}}{totals}")
+        lines.append(f"{pad(first[1], left)}  {'':<{winner_width}}{totals}")
         if self.winners:
             lines.append(w.t("table.game_over", winners=", ".join(self.winners)))
         else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..i18n.cells import cells, char_cells, pad
 from .model import Review
 
 if TYPE_CHECKING:
@@ -28,11 +29,11 @@ def columns(count: int, width: int) -> list[int]:
 def text_graph(review: Review, words: ReviewWords, width: int = 80) -> list[str]:
     """The graph as lines of text at most ``width`` characters wide (see the module docstring)."""
     labels = [words.percent(1.0), words.percent(0.5), words.percent(0.0)]
-    pad = max(len(label) for label in labels)
+    widest = max(cells(label) for label in labels)
     points = review.points
     if not points:
         return []
-    shown = columns(len(points), max(8, width - pad - 2))
+    shown = columns(len(points), max(8, width - widest - 2))
     grid = [[" "] * len(shown) for _ in range(ROWS)]
     for x, i in enumerate(shown):
         point = points[i]
@@ -45,7 +46,7 @@ def text_graph(review: Review, words: ReviewWords, width: int = 80) -> list[str]
     out = [title]
     for r in range(ROWS - 1, -1, -1):
         label = labels[0] if r == ROWS - 1 else labels[1] if r == ROWS // 2 else labels[2] if r == 0 else ""
-        out.append(f"{label:>{pad}} ┤{''.join(grid[r])}".rstrip())
+        out.append(f"{pad(label, widest, '>')} ┤{''.join(grid[r])}".rstrip())
     axis = ["─"] * len(shown)
     names: list[tuple[int, str]] = []
     last_round = None
@@ -54,12 +55,14 @@ def text_graph(review: Review, words: ReviewWords, width: int = 80) -> list[str]
             last_round = points[i].round
             axis[x] = "┬" if x else "─"
             names.append((x, words.t("review.graph.round", round=last_round)))
-    out.append(f"{'':>{pad}} └{''.join(axis)}")
+    out.append(f"{'':>{widest}} └{''.join(axis)}")
+    # One entry per cell: a wide character (a Chinese round label) fills two, the second "".
     under = [" "] * (len(shown) + 1)
     for x, name in names:
-        if all(c == " " for c in under[max(0, x - 1) : x + len(name) + 1]):
-            under[x : x + len(name)] = list(name)
-    out.append(f"{'':>{pad}}  {''.join(under)}".rstrip())
+        glyphs = [part for ch in name for part in ((ch, "") if char_cells(ch) == 2 else (ch,))]
+        if all(c == " " for c in under[max(0, x - 1) : x + len(glyphs) + 1]):
+            under[x : x + len(glyphs)] = glyphs
+    out.append(f"{'':>{widest}}  {''.join(under)}".rstrip())
     return out
 
 

@@ -42,6 +42,7 @@ from ..core.game import Event, Game
 from ..core.observation import redact
 from ..core.variants import OPTION_SPECS, VARIANTS, OptionKind, VariantRules, make_options
 from ..i18n import LANGUAGES
+from ..i18n.catalog import ALIASES, TRADITIONAL
 from ..i18n.prompts import prompt_table
 from ..keys import catalog_keys
 from ..narration import Narrator, action_line
@@ -127,6 +128,7 @@ def _catalog() -> dict[str, Any]:
         }
     return {
         "languages": dict(LANGUAGES),
+        "language_tags": {"aliases": dict(ALIASES), "never": list(TRADITIONAL)},
         "colors": [{"name": name, "symbol": COLOR_SYMBOLS[i]} for i, name in enumerate(COLOR_NAMES)],
         "kinds": [{"name": KIND_NAMES[k], "wild": is_wild(k)} for k in range(len(KIND_NAMES))],
         "variants": variants,

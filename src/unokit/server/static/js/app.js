@@ -49,7 +49,7 @@ function offline(err) {
 /** The page's language, language menu and sound control, set up once (a change of language
  * reloads the page). */
 async function setUpPage(catalog) {
-  await loadLanguage(pickLanguage(catalog.languages, [PSEUDO]));
+  await loadLanguage(pickLanguage(catalog.languages, [PSEUDO], catalog.language_tags));
   languageReady = true;
   translateStatic();
   clear(/** @type {HTMLElement} */ (document.getElementById("language-box"))).append(languageSwitcher(catalog.languages));

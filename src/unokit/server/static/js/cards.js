@@ -335,8 +335,16 @@ function drawMark(kind, x, y, size, ink, outline = false) {
   return g;
 }
 
-/** The longest short name printed on one line. */
-const ONE_LINE = 8;
+/** The longest short name printed on one line, in ems. */
+const ONE_LINE = 5.6;
+
+/** How wide a line is in ems of the card's font: a Chinese character (or a full-width sign) is
+ * one em, a Latin or Cyrillic letter about 0.7. */
+export function ems(line) {
+  let width = 0;
+  for (const ch of line) width += /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 1 : 0.7;
+  return width;
+}
 
 /**
  * A short name in at most two lines: on one when it is short, else split where the longer line
@@ -345,13 +353,17 @@ const ONE_LINE = 8;
  * @returns {string[]}
  */
 export function labelLines(text) {
-  const words = text.trim().split(/\s+/);
-  let best = [words.join(" ")];
-  let longest = [...best[0]].length;
+  const trimmed = text.trim();
+  // Words apart by spaces; Chinese, which has none, may break between any two characters.
+  const spaced = /\s/.test(trimmed) || !/[\u2e80-\u9fff]/.test(trimmed);
+  const words = spaced ? trimmed.split(/\s+/) : [...trimmed];
+  const glue = spaced ? " " : "";
+  let best = [words.join(glue)];
+  let longest = ems(best[0]);
   if (longest <= ONE_LINE) return best;
   for (let i = 1; i < words.length; i++) {
-    const lines = [words.slice(0, i).join(" "), words.slice(i).join(" ")];
-    const length = Math.max(...lines.map((line) => [...line].length));
+    const lines = [words.slice(0, i).join(glue), words.slice(i).join(glue)];
+    const length = Math.max(...lines.map(ems));
     if (length < longest) {
       best = lines;
       longest = length;
@@ -370,8 +382,7 @@ export function labelLines(text) {
  */
 function faceLabel(key, y, ink) {
   const lines = labelLines(t(key));
-  const longest = Math.max(...lines.map((line) => [...line].length));
-  const size = Math.min(8.4, 48 / (longest * 0.7));
+  const size = Math.min(8.4, 48 / Math.max(...lines.map(ems)));
   const g = el("g", { class: `face-label ink-${ink}` });
   lines.forEach((line, i) => {
     const at = y + (i - (lines.length - 1) / 2) * size * 1.1 + size * 0.36;

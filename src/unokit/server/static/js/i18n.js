@@ -25,9 +25,13 @@ export function lang() {
 }
 
 /** The best language for this reader among `languages` ({code: name}); `extra` codes (the
- * test pseudo-language) are accepted from ?lang= and localStorage but never offered. */
-export function pickLanguage(languages, extra = []) {
+ * test pseudo-language) are accepted from ?lang= and localStorage but never offered. `tags`
+ * ({aliases, never}, the catalogue's language_tags) maps other tags to a language (zh-CN → zh-Hans,
+ * pt → pt-BR) and names the tags never matched by their base alone (Traditional Chinese). */
+export function pickLanguage(languages, extra = [], tags = { aliases: {}, never: [] }) {
   const known = new Map([...Object.keys(languages), ...extra].map((c) => [c.toLowerCase(), c]));
+  for (const [alias, target] of Object.entries(tags.aliases || {})) if (known.has(target.toLowerCase())) known.set(alias, target);
+  const never = tags.never || [];
   const wanted = [];
   const fromUrl = new URLSearchParams(location.search).get("lang");
   if (fromUrl && known.has(fromUrl.toLowerCase())) rememberLanguage(known.get(fromUrl.toLowerCase())); // a link's choice sticks
@@ -39,12 +43,23 @@ export function pickLanguage(languages, extra = []) {
   }
   wanted.push(...(navigator.languages || [navigator.language || DEFAULT]));
   for (const tag of wanted) {
-    const lower = String(tag).toLowerCase();
+    const lower = String(tag).toLowerCase().replace(/_/g, "-");
     if (known.has(lower)) return known.get(lower);
+    if (never.some((prefix) => lower.startsWith(prefix))) continue;
     const base = lower.split("-")[0];
     if (known.has(base)) return known.get(base);
   }
   return DEFAULT;
+}
+
+/** A number in the page's language (1.234,5 in Turkish; `digits` after the point). */
+export function number(value, digits = 0) {
+  return new Intl.NumberFormat(code, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
+/** A share (0..1) as a whole percentage in the page's language (%42 in Turkish, 42% in Chinese). */
+export function percent(share) {
+  return t("number.percent", { value: number(Math.round(100 * share)) });
 }
 
 async function fetchCatalogue(wanted) {
@@ -92,7 +107,7 @@ export function rememberLanguage(wanted) {
 
 function template(key, count) {
   let text = messages[key];
-  if (text === undefined && english) text = english[key];
+  if ((text === undefined || text === "") && english) text = english[key]; // a message not yet translated is said in English
   if (text === undefined) return key;
   if (typeof text === "object") {
     const category = rules.select(typeof count === "number" ? count : 1);

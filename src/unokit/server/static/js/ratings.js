@@ -4,7 +4,7 @@
 
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { lang, number, t } from "./i18n.js";
 
 const leaderboardLink = (variant = "classic", /** @type {number | string} */ players = 2) => `/#/leaderboard/${variant}/${players}`;
 
@@ -41,10 +41,10 @@ export function ratingsPanel() {
         panel.append(h("ul.rating-list", {}, mine.ratings.map((r) => h("li", {},
           h("a", { href: leaderboardLink(r.variant, r.players) },
             t("n.leaderboard.of", { variant: t(`variant.${r.variant}`), count: r.players })),
-          `: ${r.rating.toFixed(1)} · `, t("n.ratings.games", { count: r.games })))));
+          `: ${number(r.rating, 1)} · `, t("n.ratings.games", { count: r.games })))));
         panel.append(h("h3", {}, t("ratings.history")), h("ol.rating-history", {}, mine.history.map((game) => h("li", {},
           `${new Date(game.at * 1000).toLocaleString(lang())} · ${t(`variant.${game.variant}`)} · `,
-          game.won ? t("ratings.won") : t("daily.lost"), ` · ${game.rating.toFixed(1)}`))));
+          game.won ? t("ratings.won") : t("daily.lost"), ` · ${number(game.rating, 1)}`))));
       }
       const leave = h("button.danger#rating-leave", { type: "button" }, t("ratings.leave"));
       leave.addEventListener("click", async () => {
@@ -96,7 +96,7 @@ export function leaderboardPage(app, catalog, variant, players, ladder = false) 
     const heads = [t("daily.rank"), t("daily.player"), t("ratings.rating"), t("standings.games")];
     table.append(h("thead", {}, h("tr", {}, heads.map((title) => h("th", { scope: "col" }, title)))),
       h("tbody", {}, found.places.map((p) => h("tr", {}, h("td.num", {}, String(p.place)), h("td", {}, p.name),
-        h("td.num", {}, p.rating.toFixed(1)), h("td.num", {}, String(p.games))))));
+        h("td.num", {}, number(p.rating, 1)), h("td.num", {}, String(p.games))))));
     page.append(table);
   })();
   return () => {};

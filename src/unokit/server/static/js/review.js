@@ -5,7 +5,7 @@
 
 import { api, errorText, memory } from "./net.js";
 import { h } from "./dom.js";
-import { N_, say, t } from "./i18n.js";
+import { N_, percent, say, t } from "./i18n.js";
 
 /** Milliseconds between two questions while the server computes the review. */
 const POLL_MS = 1500;
@@ -37,8 +37,8 @@ const MOMENT_WORDS = {
  * @param {number | null} [game]
  */
 function chance(hand, game = null) {
-  const shown = `${Math.round(100 * hand)}%`;
-  return game === null || game === undefined ? shown : t("review.with_game", { hand: shown, game: `${Math.round(100 * game)}%` });
+  const shown = percent(hand);
+  return game === null || game === undefined ? shown : t("review.with_game", { hand: shown, game: percent(game) });
 }
 
 /** An SVG element. */
@@ -169,8 +169,8 @@ export class ReviewPanel {
             round: moment.round,
             player: review.names[moment.seat],
             action: say(moment.line, review.names),
-            before: `${Math.round(100 * moment.before)}%`,
-            after: `${Math.round(100 * moment.after)}%`,
+            before: percent(moment.before),
+            after: percent(moment.after),
             what: t(MOMENT_WORDS[moment.kind]),
           }),
         ),
