@@ -362,4 +362,54 @@ class LocalRoom:
                 task.cancel()
 
 
-__all__ = ["OFFLINE_MESSAGES", "OFFLINE_SETTINGS", "LocalRoom"]
+#: The rooms a worker runs, by code (the page plays one at a time).
+ROOMS: dict[str, LocalRoom] = {}
+
+
+def open_room(text: str, kind: str, send: Callable[[str], None], saved: Callable[[str], None]) -> str:
+    """The worker's door: ``kind`` ``create`` makes a room of the request ``text`` (a JSON
+    object: ``variant``, ``players``, and optionally ``bot``, ``options``, ``settings``, ``lang``,
+    ``code``), ``open`` rebuilds the room the page kept (``text``, :meth:`LocalRoom.kept`).
+    Answer ``{"code": ...}`` (the room is in :data:`ROOMS`) or ``{"error": CODE, "message": ...}``;
+    a refused request changes nothing."""
+    try:
+        if kind == "open":
+            room = LocalRoom.restore(text, send, saved)
+        else:
+            try:
+                request = json.loads(text)
+                variant, players = request["variant"], request["players"]
+            except (ValueError, KeyError, TypeError):
+                raise RoomError("bad_room", "the request names no variant and number of players") from None
+            keys = ("bot", "options", "settings", "lang")
+            room = LocalRoom.create(variant, players, send, saved, **{k: request[k] for k in keys if k in request})
+    except RoomError as exc:
+        return json.dumps({"error": exc.code, "message": exc.message})
+    for old in ROOMS.values():
+        old.stop()
+    ROOMS.clear()
+    ROOMS[room.code] = room
+    return json.dumps({"code": room.code})
+
+
+def bench(seconds: float) -> str:
+    """The engine's decisions a second here (``scripts/bench_offline.py`` runs it in Pyodide and
+    in CPython): random games of Classic for four, legal actions listed and one applied, for about
+    ``seconds``. Answer ``{"decisions": N, "seconds": S}``."""
+    from .. import Game
+    from ..core.rng import Rng
+
+    rng = Rng(1)
+    decisions, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game, _ = Game.new("classic", 4, decisions)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            legal = game.legal_actions(seat)
+            game.apply(rng.choice(legal), seat)
+            decisions += 1
+    return json.dumps({"decisions": decisions, "seconds": time.perf_counter() - start})
+
+
+__all__ = ["OFFLINE_MESSAGES", "OFFLINE_SETTINGS", "ROOMS", "LocalRoom", "bench", "open_room"]

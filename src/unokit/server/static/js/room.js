@@ -57,7 +57,13 @@ async function showShares(code, list) {
   }
 }
 
-export function roomPage(app, code, catalog) {
+/**
+ * @param {HTMLElement} app
+ * @param {string} code
+ * @param {any} catalog
+ * @param {((target: string | null) => WebSocket) | null} [openSocket] the room's transport (net.js, RoomConnection)
+ */
+export function roomPage(app, code, catalog, openSocket = null) {
   const page = h("div.room");
   app.append(page);
   let chat = null;
@@ -71,7 +77,7 @@ export function roomPage(app, code, catalog) {
   const autoName = sessionStorage.getItem(`unokit.join.${code}`);
   const start = (role, name) => {
     const token = saved && role === "player" ? saved.token : null;
-    conn = new RoomConnection(code, { role, name, token, hostToken: memory.host(code) }, handlers);
+    conn = new RoomConnection(code, { role, name, token, hostToken: memory.host(code) }, handlers, openSocket);
     if (chat) chat.destroy();
     chat = new ChatPanel(conn);
   };

@@ -1,0 +1,62 @@
+// The offline room's worker: Pyodide (CPython in WebAssembly, from the npm package the server
+// serves at /offline/pyodide/) with the unokit engine (/offline/unokit.zip) runs the room of
+// server/local.py, so the page never freezes while a bot thinks. The page posts
+// {type: "create", request} or {type: "open", code}, then the client messages of the protocol
+// as text ({type: "send", text}); the worker posts {type: "opened", code} or
+// {type: "refused", code}, then the room's messages as text ({type: "message", text}).
+
+import { keepGame, keptGame } from "./offline-store.js";
+
+const PYODIDE = "/offline/pyodide/";
+
+async function start() {
+  const { loadPyodide } = await import(`${PYODIDE}pyodide.mjs`);
+  const pyodide = await loadPyodide({ indexURL: PYODIDE });
+  const engine = await fetch("/offline/unokit.zip");
+  if (!engine.ok) throw new Error(`the engine answered ${engine.status}`);
+  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
+  pyodide.unpackArchive(await engine.arrayBuffer(), "zip", { extractDir: sitePackages });
+  return pyodide.pyimport("unokit.server.local");
+}
+
+const ready = start();
+let room = null;
+let queue = Promise.resolve();
+
+/** @param {string} text */
+function send(text) {
+  postMessage({ type: "message", text });
+}
+
+async function handle(data) {
+  const local = await ready;
+  if (data.type === "create" || data.type === "open") {
+    if (room) room.stop();
+    let text = null;
+    if (data.type === "open") {
+      text = await keptGame(data.code);
+      if (text === undefined) {
+        postMessage({ type: "refused", code: "no_room" });
+        return;
+      }
+    }
+    const saved = (kept) => { keepGame(JSON.parse(kept).code, kept); };
+    const answer = JSON.parse(local.open_room(data.type === "create" ? JSON.stringify(data.request) : text, data.type, send, saved));
+    if (answer.error) {
+      postMessage({ type: "refused", code: answer.error });
+      return;
+    }
+    room = local.ROOMS.get(answer.code);
+    postMessage({ type: "opened", code: answer.code });
+  } else if (data.type === "send" && room) {
+    await room.receive(data.text);
+  } else if (data.type === "bench") {
+    postMessage({ type: "bench", result: JSON.parse(local.bench(data.seconds)) });
+  }
+}
+
+self.onmessage = (event) => {
+  // One message at a time, in order, as the server's room queue takes them.
+  queue = queue.then(() => handle(event.data)).catch((err) => postMessage({ type: "failed", message: String(err) }));
+};
+ready.then(() => postMessage({ type: "ready" }), (err) => postMessage({ type: "failed", message: String(err) }));
