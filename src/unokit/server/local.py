@@ -392,24 +392,4 @@ def open_room(text: str, kind: str, send: Callable[[str], None], saved: Callable
     return json.dumps({"code": room.code})
 
 
-def bench(seconds: float) -> str:
-    """The engine's decisions a second here (``scripts/bench_offline.py`` runs it in Pyodide and
-    in CPython): random games of Classic for four, legal actions listed and one applied, for about
-    ``seconds``. Answer ``{"decisions": N, "seconds": S}``."""
-    from .. import Game
-    from ..core.rng import Rng
-
-    rng = Rng(1)
-    decisions, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game, _ = Game.new("classic", 4, decisions)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            legal = game.legal_actions(seat)
-            game.apply(rng.choice(legal), seat)
-            decisions += 1
-    return json.dumps({"decisions": decisions, "seconds": time.perf_counter() - start})
-
-
-__all__ = ["OFFLINE_MESSAGES", "OFFLINE_SETTINGS", "ROOMS", "LocalRoom", "bench", "open_room"]
+__all__ = ["OFFLINE_MESSAGES", "OFFLINE_SETTINGS", "ROOMS", "LocalRoom", "open_room"]

@@ -59,12 +59,13 @@ const SHELL = [
   "/static/js/tools.js",
   "/static/js/offline.js",
   "/static/js/offline-store.js",
+  "/static/js/offline-worker.js",
 ];
-// What offline play needs beyond the page (the game runs in the worker, the lobby and the table
-// need the catalogue): kept at install when the server serves them, and again whenever fetched.
+// What offline play needs beyond the page and its scripts (the worker's Pyodide and engine; the
+// lobby and the table need the catalogue): kept at install when the server serves them, and
+// again whenever fetched.
 const OFFLINE = [
   "/api/catalog",
-  "/static/js/offline-worker.js",
   "/offline/unokit.zip",
   "/offline/pyodide/pyodide.mjs",
   "/offline/pyodide/pyodide.asm.mjs",
