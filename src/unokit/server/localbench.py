@@ -54,7 +54,7 @@ def bots(decisions: int) -> str:
                     times.append(time.perf_counter() - start)
                 game.apply(action, seat)
             seed += 1
-        inner = getattr(bot, "bot", bot)
+        inner = bot.inner
         out[level] = {"bot": type(inner).__name__, "mean": sum(times) / len(times), "max": max(times)}
     return json.dumps(out)
 

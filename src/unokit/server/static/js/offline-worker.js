@@ -3,7 +3,9 @@
 // server/local.py, so the page never freezes while a bot thinks. The page posts
 // {type: "create", request} or {type: "open", code}, then the client messages of the protocol
 // as text ({type: "send", text}); the worker posts {type: "opened", code} or
-// {type: "refused", code}, then the room's messages as text ({type: "message", text}).
+// {type: "refused", code}, then the room's messages as text ({type: "message", text}). A
+// {type: "bench", seconds, decisions} message is answered with the measures of
+// server/localbench.py (scripts/bench_offline.py).
 
 import { keepGame, keptGame } from "./offline-store.js";
 
@@ -16,7 +18,7 @@ async function start() {
   if (!engine.ok) throw new Error(`the engine answered ${engine.status}`);
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(await engine.arrayBuffer(), "zip", { extractDir: sitePackages });
-  return pyodide.pyimport("unokit.server.local");
+  return { pyodide, local: pyodide.pyimport("unokit.server.local") };
 }
 
 const ready = start();
@@ -29,7 +31,7 @@ function send(text) {
 }
 
 async function handle(data) {
-  const local = await ready;
+  const { pyodide, local } = await ready;
   if (data.type === "create" || data.type === "open") {
     if (room) room.stop();
     let text = null;
@@ -51,7 +53,11 @@ async function handle(data) {
   } else if (data.type === "send" && room) {
     await room.receive(data.text);
   } else if (data.type === "bench") {
-    postMessage({ type: "bench", result: JSON.parse(local.bench(data.seconds)) });
+    // scripts/bench_offline.py: the engine's decisions a second and each level's decision time, here.
+    const bench = pyodide.pyimport("unokit.server.localbench");
+    const engine = JSON.parse(bench.engine(data.seconds));
+    const bots = JSON.parse(bench.bots(data.decisions));
+    postMessage({ type: "bench", engine, bots, heap: pyodide._module.HEAP8.length });
   }
 }
 
