@@ -113,29 +113,36 @@ def main() -> None:
             shown = until(page, HAND, 300)
             print(f"2. cached, offline: opening /#/offline/classic/2 to the first dealt hand: {shown / 1000:.2f} s")
             metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+            before = json.loads(localbench.engine(args.seconds / 2))
             answer = page.evaluate(
                 """([seconds, decisions]) => new Promise((resolve, reject) => {
+                    let took = null;
                     const worker = new Worker('/static/js/offline-worker.js', { type: 'module' });
                     worker.onmessage = (event) => {
-                      if (event.data.type === 'ready') worker.postMessage({ type: 'bench', seconds, decisions });
-                      else if (event.data.type === 'bench') { resolve(event.data); worker.terminate(); }
+                      if (event.data.type === 'ready') {
+                        took = event.data.took;
+                        worker.postMessage({ type: 'bench', seconds, decisions });
+                      } else if (event.data.type === 'bench') { resolve({ ...event.data, took }); worker.terminate(); }
                       else if (event.data.type === 'failed') reject(new Error(event.data.message));
                     };
                   })""",
                 [args.seconds, args.decisions],
             )
+            steps = ", ".join(f"{name} {ms / 1000:.2f} s" for name, ms in answer["took"].items())
+            print(f"   a worker's start, step by step: {steps}")
             for level, figures in answer["bots"].items():
                 print(
                     f"3. bot level {level} ({figures['bot']} in Pyodide):"
                     f" {figures['mean'] * 1000:.0f} ms a decision on average,"
                     f" {figures['max'] * 1000:.0f} ms at most"
                 )
-            here = json.loads(localbench.engine(args.seconds))
+            after = json.loads(localbench.engine(args.seconds / 2))  # CPython just before and just after
+            here = {k: before[k] + after[k] for k in ("decisions", "seconds")}
             there = answer["engine"]
             rate_there, rate_here = there["decisions"] / there["seconds"], here["decisions"] / here["seconds"]
             print(
                 f"4. engine: {rate_there:,.0f} decisions/s in Pyodide (the throttled page's worker),"
-                f" {rate_here:,.0f} in CPython"
+                f" {rate_here:,.0f} in CPython (this process, just before and after)"
                 f" {sys.version.split()[0]}: {rate_here / rate_there:.1f}x"
             )
             heap = metrics.get("JSHeapUsedSize", 0.0)

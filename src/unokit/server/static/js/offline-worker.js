@@ -11,14 +11,27 @@ import { keepGame, keptGame } from "./offline-store.js";
 
 const PYODIDE = "/offline/pyodide/";
 
+/** How long each step of the start took, in ms (scripts/bench_offline.py prints them). */
+const took = {};
+
 async function start() {
+  let at = performance.now();
+  const step = (name) => {
+    const now = performance.now();
+    took[name] = Math.round(now - at);
+    at = now;
+  };
   const { loadPyodide } = await import(`${PYODIDE}pyodide.mjs`);
   const pyodide = await loadPyodide({ indexURL: PYODIDE });
+  step("pyodide");
   const engine = await fetch("/offline/unokit.zip");
   if (!engine.ok) throw new Error(`the engine answered ${engine.status}`);
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(await engine.arrayBuffer(), "zip", { extractDir: sitePackages });
-  return { pyodide, local: pyodide.pyimport("unokit.server.local") };
+  step("engine");
+  const local = pyodide.pyimport("unokit.server.local");
+  step("imports");
+  return { pyodide, local };
 }
 
 const ready = start();
@@ -65,4 +78,4 @@ self.onmessage = (event) => {
   // One message at a time, in order, as the server's room queue takes them.
   queue = queue.then(() => handle(event.data)).catch((err) => postMessage({ type: "failed", message: String(err) }));
 };
-ready.then(() => postMessage({ type: "ready" }), (err) => postMessage({ type: "failed", message: String(err) }));
+ready.then(() => postMessage({ type: "ready", took }), (err) => postMessage({ type: "failed", message: String(err) }));
