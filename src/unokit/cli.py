@@ -26,6 +26,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "sim": "unokit.sim.commands:sim",
     "tournament": "unokit.sim.commands:tournament",
     "serve": "unokit.server.commands:serve",
+    "web-export": "unokit.server.commands:web_export",
     "admin": "unokit.server.admin:admin",
     "ladder": "unokit.server.ladder_cli:ladder",
     "dataset": "unokit.dataset.commands:dataset",

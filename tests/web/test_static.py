@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from unokit.core.cards import KIND_NAMES
+from unokit.server.offline import PYODIDE_FILES
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "unokit" / "server" / "static"
 SCRIPTS = {path.name: path.read_text(encoding="utf-8") for path in sorted((STATIC / "js").glob("*.js"))}
@@ -28,12 +29,23 @@ def test_the_service_worker_keeps_what_the_page_needs_to_open() -> None:
     """Every script and style, the English catalogue and the icon are fetched when the service
     worker installs; every path it names is a file of the page."""
     source = (STATIC / "sw.js").read_text(encoding="utf-8")
-    listed = set(re.findall(r'^  "(/[^"]*)",$', source, re.M))
+    shell = source[source.index("const SHELL = [") : source.index("];", source.index("const SHELL = ["))]
+    listed = set(re.findall(r'^  "(/[^"]*)",$', shell, re.M))
     files = {f"/static/{p.relative_to(STATIC).as_posix()}" for p in STATIC.rglob("*") if p.is_file()}
     scripts = {f for f in files if f.endswith((".js", ".css")) and f != "/static/sw.js"}
     needed = scripts | {"/static/i18n/en.json", "/static/icons/icon.svg"}
     assert needed <= listed
     assert listed - {"/", "/manifest.webmanifest"} <= files
+
+
+def test_the_service_worker_keeps_what_offline_play_needs() -> None:
+    """Its OFFLINE list names every file of Pyodide the server serves (server/offline.py), the
+    engine and the catalogue, and nothing else (the worker is a script of the page)."""
+    source = (STATIC / "sw.js").read_text(encoding="utf-8")
+    start = source.index("const OFFLINE = [")
+    listed = set(re.findall(r'^  "(/[^"]*)",$', source[start : source.index("];", start)], re.M))
+    served = {f"/offline/pyodide/{name}" for name in PYODIDE_FILES}
+    assert listed == served | {"/offline/unokit.zip", "/api/catalog"}
 
 
 def test_nothing_needs_an_inline_script_or_style() -> None:

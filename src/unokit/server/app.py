@@ -55,6 +55,7 @@ from .items import Arrived, Gone, Said
 from .messages import MessageError, read_message
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .metrics import Metrics
+from .offline import PYODIDE_FILES, engine_zip, pyodide_dir
 from .peers import identity_hash
 from .protocol import HARD_MAX_BYTES, NO_HELLO, RateLimit, encode, error
 from .push import DEFAULT_KINDS, KINDS, check_subscription, remove_subscription, rotate_key, save_subscription
@@ -615,6 +616,17 @@ def create_app(config: ServerConfig) -> Starlette:
         # At the root, so that it may serve the pages of every room (its scope is "/").
         return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
+    async def pyodide_file(request: Request) -> Response:
+        # Offline play's Pyodide (server/offline.py): its listed files only, long cached.
+        name, folder = request.path_params["name"], pyodide_dir()
+        if name not in PYODIDE_FILES or folder is None:
+            return JSONResponse({"error": "no_file", "message": "offline play is not served here"}, status_code=404)
+        return FileResponse(folder / name, media_type=PYODIDE_FILES[name], headers={"Cache-Control": "no-cache"})
+
+    async def engine_file(_request: Request) -> Response:
+        data = await asyncio.to_thread(engine_zip)  # zipped once, never on the event loop
+        return Response(data, media_type="application/zip", headers={"Cache-Control": "no-cache"})
+
     async def manifest(_request: Request) -> Response:
         return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
 
@@ -689,6 +701,8 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/r/{code}", index),
         Route("/sw.js", service_worker),
         Route("/manifest.webmanifest", manifest),
+        Route("/offline/pyodide/{name}", pyodide_file),
+        Route("/offline/unokit.zip", engine_file),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     by_client: Counter[str] = Counter()  # open websockets per client address

@@ -36,7 +36,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from .. import Event, InvalidActionError, UnokitError
+from .. import Event
 from ..core.actions import CATCH, UNO
 from ..i18n.lines import Line
 from . import messages
@@ -218,24 +218,10 @@ class Room:
         """Apply a seat's action, or hold it (return False) while a window's hold lasts: it is
         then applied or refused, and answered, when the hold ends."""
         seat = self.seating.own_seat(peer, msg.token, msg.seat)
-        state = self.state
         version, text = msg.version, msg.action
-        if version != state.seq:
-            if self.last_accepted.get(seat) == (version, text):
-                raise RoomError("duplicate", f"this action was already taken at version {version}")
-            raise RoomError("stale", f"the action was decided at version {version}; the room is at {state.seq}")
-        game = Move.check(state)
-        if msg.decision is not None and seat == game.to_act and msg.decision != game.decision:
-            raise RoomError("stale", f"the open decision is {game.decision}, not {msg.decision}")
-        try:
-            action = game.parse_action(text, seat)
-        except InvalidActionError as exc:
-            raise RoomError("invalid_action", str(exc), cause=exc) from None
-        except UnokitError as exc:
-            raise RoomError("illegal", str(exc), cause=exc) from None
-        legal = game.legal_actions(seat)
-        if action not in legal and seat != game.to_act:
-            raise RoomError("out_of_turn", f"{text!r}: it is seat {game.to_act}'s decision ({game.decision})")
+        action = Move.read(self.state, seat, msg, self.last_accepted.get(seat))
+        game = self.state.game
+        assert game is not None  # read() refused an action in a room with no game
         in_turn = seat == game.to_act and action.kind not in (CATCH, UNO)
         if in_turn and not deferred and self.pacing.holds(peer, msg):
             return False

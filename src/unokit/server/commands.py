@@ -584,3 +584,20 @@ def daily_deal_list(texts: tuple[str, ...]) -> tuple[Deal, ...]:
     if len({deal.key for deal in deals}) != len(deals):
         raise click.BadParameter("two deals are the same", param_hint="--daily")
     return tuple(deals)
+
+
+@click.command("web-export")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+def web_export(folder: Path) -> None:
+    """Write a static site of offline play into FOLDER (new or empty): the page, Pyodide's files
+    and the engine, for any static file host (no unokit server; docs/offline.md)."""
+    require_extra("web-export", "server", SERVER_MODULES)
+    from .offline import OfflineError, export
+    from .web import catalog
+
+    try:
+        written = export(folder, catalog())
+    except OfflineError as exc:
+        raise click.ClickException(str(exc)) from None
+    size = sum(path.stat().st_size for path in written)
+    click.echo(f"wrote {len(written)} files ({size / 1e6:.1f} MB) into {folder}: serve it as it is, at its root")

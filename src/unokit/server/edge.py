@@ -54,10 +54,12 @@ BODY_LIMIT = 64 * 1024
 #: worker, sounds and requests (the websocket included) from its own origin only. No inline
 #: script or style attribute runs (setting a style property from a script is allowed), nothing
 #: may frame the page, forms post only here, and ``<base>`` cannot move relative addresses.
+#: ``'wasm-unsafe-eval'`` lets the offline worker compile Pyodide's WebAssembly (from this origin
+#: too); it allows no ``eval`` of script text.
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'none'",
-        "script-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval'",
         "style-src 'self'",
         "img-src 'self' data:",
         "font-src 'self'",

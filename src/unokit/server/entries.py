@@ -40,6 +40,7 @@ from .room import (
 from .shapes import Shape, ShapeError, declare, field_words, read, slot, summary, table
 
 if TYPE_CHECKING:
+    from .messages import Action as ActionRequest
     from .room import RoomState
 
 #: Every kind of room-log entry, by its ``type``.
@@ -285,6 +286,31 @@ class Action(Entry):
         elif occupant.kind == "human" and not _reaction(action.text):
             occupant.standin_moves = 0
         return state.after_action(events)
+
+    @staticmethod
+    def read(state: RoomState, seat: int, msg: ActionRequest, last: tuple[int, str] | None = None) -> EngineAction:
+        """The action a request of ``seat`` (already known to hold it) asks for, read once by the
+        engine: decided on the current state ``version`` and, at the seat's turn, on the open
+        ``decision``; ``last`` is the seat's last accepted ``(version, action)``, so that a double
+        tap is told ``duplicate``. Raise :class:`RoomError` ``duplicate``, ``stale``, ``phase``,
+        ``paused``, ``invalid_action``, ``illegal`` or ``out_of_turn``."""
+        version, text = msg.version, msg.action
+        if version != state.seq:
+            if last == (version, text):
+                raise RoomError("duplicate", f"this action was already taken at version {version}")
+            raise RoomError("stale", f"the action was decided at version {version}; the room is at {state.seq}")
+        game = Action.check(state)
+        if msg.decision is not None and seat == game.to_act and msg.decision != game.decision:
+            raise RoomError("stale", f"the open decision is {game.decision}, not {msg.decision}")
+        try:
+            action = game.parse_action(text, seat)
+        except InvalidActionError as exc:
+            raise RoomError("invalid_action", str(exc), cause=exc) from None
+        except UnokitError as exc:
+            raise RoomError("illegal", str(exc), cause=exc) from None
+        if action not in game.legal_actions(seat) and seat != game.to_act:
+            raise RoomError("out_of_turn", f"{text!r}: it is seat {game.to_act}'s decision ({game.decision})")
+        return action
 
     @staticmethod
     def check(state: RoomState) -> Game:

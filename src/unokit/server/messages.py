@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .protocol import MAX_DEPTH, MAX_MESSAGE_BYTES, decode
+from .limits import MAX_DEPTH, MAX_MESSAGE_BYTES
 from .room import RoomError
 from .shapes import TEXT_LIMIT, Shape, ShapeError, declare, field_words, read, slot, summary, table
 
@@ -355,6 +355,8 @@ def read_message(raw: str | bytes) -> tuple[dict[str, Any], ClientMessage]:
     size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
         raise MessageError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes, this one is {size}")
+    from .protocol import decode  # the wire's JSON library, only where text is read (see .limits)
+
     try:
         obj = decode(raw)
     except ValueError as exc:

@@ -34,7 +34,7 @@ from . import messages
 from .entries import Action as Move
 from .entries import Continue, MoreTime, Pause
 from .items import Fired
-from .protocol import error
+from .limits import error
 from .room import (
     HAND_OVER,
     LOBBY,

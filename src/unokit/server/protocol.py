@@ -18,6 +18,9 @@ from typing import Any
 
 import orjson
 
+# The limits and the error message, declared apart for the offline room; read here as before.
+from .limits import HARD_MAX_BYTES, MAX_DEPTH, MAX_MESSAGE_BYTES, error
+
 #: Dict keys that are not text (a seat number) are written as text, as JSON requires.
 _ENCODE_OPTIONS = orjson.OPT_NON_STR_KEYS
 
@@ -38,13 +41,6 @@ def decode(text: str | bytes) -> Any:
     return orjson.loads(text)
 
 
-#: The largest client message read, in bytes (a larger one is refused; the websocket itself
-#: closes the connection above :data:`HARD_MAX_BYTES`).
-MAX_MESSAGE_BYTES = 4096
-HARD_MAX_BYTES = 65536
-#: The deepest nesting of objects and lists allowed in a client message.
-MAX_DEPTH = 4
-
 #: The close code of a connection whose client did not read what it was sent (1008, policy
 #: violation); the reason says so: ``too slow: over N bytes unread``.
 TOO_SLOW = 1008
@@ -59,20 +55,6 @@ def websocket_url(base_url: str) -> str:
     """The websocket address of the server at ``base_url`` (``http://host:port/prefix``)."""
     base = base_url.rstrip("/")
     return base.replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/ws"
-
-
-def error(
-    code: str, message: str, reply_to: object = None, state: dict[str, Any] | None = None, **detail: Any
-) -> dict[str, Any]:
-    """An ``error`` message; ``state`` is the connection's current ``state`` message, if any;
-    ``detail`` adds ``params`` and the engine's ``reason`` and ``reason_params``
-    (:meth:`RoomError.detail`)."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message, **detail}
-    if reply_to is not None:
-        out["reply_to"] = reply_to
-    if state is not None:
-        out["state"] = state
-    return out
 
 
 @dataclass
@@ -96,3 +78,19 @@ class RateLimit:
             self.tokens -= 1.0
             return True
         return False
+
+
+__all__ = [
+    "HARD_MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_MESSAGE_BYTES",
+    "NO_HELLO",
+    "SEAT_LOST",
+    "TOO_SLOW",
+    "RateLimit",
+    "decode",
+    "encode",
+    "error",
+    "fragment",
+    "websocket_url",
+]

@@ -7,86 +7,22 @@ presence or timers changed. A spectator is told the public view.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .. import Event, redact
+from .. import Event
 from ..i18n.lines import Line
-from ..narration import Narrator, side_before
 from .protocol import encode, fragment
-from .web import round_summary
+from .stating import StateTeller
 
 if TYPE_CHECKING:
     from .authority import Room
 
 
-class Teller:
-    """The ``state`` and ``room`` messages of one room, made for each reader."""
+class Teller(StateTeller):
+    """The ``state`` and ``room`` messages of one room, made for each reader (the ``state``
+    message itself: :class:`~.stating.StateTeller`) and sent to its connections."""
 
-    def __init__(self, room: Room) -> None:
-        self.room = room
-
-    def state_message(
-        self,
-        seat: int | None,
-        events: list[Event],
-        reply_to: object = None,
-        info: Any = None,
-        log: bool = False,
-        said: Sequence[Line] = (),
-    ) -> dict[str, Any]:
-        """The ``state`` message for ``seat`` (``None``: a spectator) after ``events``; ``info``
-        is the room's :meth:`~.authority.Room.room_info`, possibly already encoded (:func:`fragment`); ``log``
-        adds the whole game's log as that seat saw it (:meth:`game_log`), for a client that
-        has just said hello; ``said`` are the change's lines about the room itself (more time,
-        a pause: :attr:`~.room.RoomState.said`), told after the game's."""
-        state = self.room.state
-        game = state.game
-        seen = redact(events, seat)
-        names = state.names()
-        message: dict[str, Any] = {
-            "type": "state",
-            "version": state.seq,
-            "seat": seat,
-            "room": info if info is not None else self.room.room_info(),
-            "game_step": len(state.moves),
-            "observation": state.observe(seat),
-            "events": seen,
-            "lines": self.lines(seen) + [line.to_json() for line in said],
-        }
-        if state.last_standin is not None:
-            message["standin"] = state.last_standin
-        if log and game is not None:
-            message["log"] = self.game_log(seat)
-        summary = round_summary(state.spec.variant, names, seen)
-        if summary is not None:
-            message["summary"] = summary
-        if reply_to is not None:
-            message["reply_to"] = reply_to
-        return message
-
-    def lines(self, seen: list[Event]) -> list[dict[str, Any]]:
-        """The events as one reader saw them, in sentences: codes with parameters, which each
-        browser says in its reader's language (:class:`~unokit.narration.Narrator`)."""
-        game = self.room.state.game
-        if game is None or not seen:
-            return []
-        side = side_before(seen, game.side, game.rules.side_names)
-        return [line.to_json() for line in Narrator(side, game.rules.double_sided).lines(seen)]
-
-    def game_log(self, seat: int | None) -> list[dict[str, Any]]:
-        """The current game's log as ``seat`` saw it, move by move: the deal, then each move's
-        events in sentences (:meth:`lines`), with ``standin`` naming the seat a stand-in bot
-        played the move for. The same lines, in the same groups, as the ``state`` messages
-        that a client connected since the deal received."""
-        game = self.room.state.game
-        assert game is not None
-        narrator = Narrator(0, game.rules.double_sided)
-        out: list[dict[str, Any]] = []
-        for events, standin in self.room.state.steps:
-            lines = [line.to_json() for line in narrator.lines(redact(events, seat))]
-            if lines:
-                out.append({"lines": lines} if standin is None else {"lines": lines, "standin": standin})
-        return out
+    room: Room
 
     def broadcast(self, events: list[Event], said: Sequence[Line] = ()) -> None:
         if not self.room.peers:

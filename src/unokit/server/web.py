@@ -38,7 +38,7 @@ from ..bots import level_names
 from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, SIDE_COLORS, is_wild
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
-from ..core.game import Event, Game
+from ..core.game import Game
 from ..core.observation import redact
 from ..core.variants import OPTION_SPECS, VARIANTS, OptionKind, VariantRules, make_options
 from ..i18n import LANGUAGES
@@ -47,10 +47,10 @@ from ..i18n.prompts import prompt_table
 from ..keys import catalog_keys
 from ..narration import Narrator, action_line
 from ..play.help import rules_summary
-from ..play.session import summarize
 from ..record import GameRecord, RecordError, Replay
 from .chat import REACTIONS
 from .room import RoomError, RoomSpec, Settings, seat_bots
+from .stating import round_summary
 from .work import off_loop
 
 #: Replays of finished games kept in memory (each holds a few copies of its game).
@@ -139,34 +139,6 @@ def _catalog() -> dict[str, Any]:
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
         "keys": catalog_keys(),
         "prompts": prompt_table(),
-    }
-
-
-def round_summary(variant: str, names: list[str], events: list[Event]) -> dict[str, Any] | None:
-    """The summary of the round that ``events`` end: every hand with each card (its face on the
-    side the round ended on) and its points, the points gained and the totals (``None`` when no
-    round ends here). The reader's page names the cards in its language."""
-    summary = summarize(variant, names, events)
-    if summary is None:
-        return None
-    return {
-        "round": summary.round,
-        "winner": summary.winner,
-        "side": summary.side,
-        "blocked": summary.blocked,
-        "over": summary.over,
-        "winners": summary.winners,
-        "lines": [
-            {
-                "seat": line.seat,
-                "name": line.name,
-                "cards": [{"card": face, "points": points} for face, points in line.cards],
-                "hand_points": line.hand_points,
-                "gained": line.gained,
-                "total": line.total,
-            }
-            for line in summary.lines
-        ],
     }
 
 

@@ -4,11 +4,15 @@
 // network first, so a new version of the page is used as soon as the server has it; the copy is
 // only for when the network fails. The game itself (the API and the websocket) is never cached.
 //
+// Once the page has been opened it also keeps what offline play needs (OFFLINE: Pyodide, the
+// engine, the worker and the catalogue; docs/offline.md), and answers the page's question
+// whether all of it is kept ("unokit-offline-ready").
+//
 // It also shows the notifications the server sends when the page is closed (Web Push: the
 // browser decrypts each message and hands it to the "push" event), and a tap on one opens the
 // room it names at the player's seat, in the window already showing it if there is one.
 
-const CACHE = "unokit-page-4";
+const CACHE = "unokit-page-5";
 // What the page needs to open and say that the server cannot be reached, fetched when the
 // service worker is installed (a test checks that every script and style is here). Anything
 // else of the page (the reader's language, icons) is kept the first time the page loads it.
@@ -53,10 +57,27 @@ const SHELL = [
   "/static/js/table.js",
   "/static/js/together.js",
   "/static/js/tools.js",
+  "/static/js/offline.js",
+  "/static/js/offline-store.js",
+  "/static/js/offline-worker.js",
+];
+// What offline play needs beyond the page and its scripts (the worker's Pyodide and engine; the
+// lobby and the table need the catalogue): kept at install when the server serves them, and
+// again whenever fetched.
+const OFFLINE = [
+  "/api/catalog",
+  "/offline/unokit.zip",
+  "/offline/pyodide/pyodide.mjs",
+  "/offline/pyodide/pyodide.asm.mjs",
+  "/offline/pyodide/pyodide.asm.wasm",
+  "/offline/pyodide/python_stdlib.zip",
+  "/offline/pyodide/pyodide-lock.json",
 ];
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE)
+    .then((cache) => cache.addAll(SHELL).then(() => cache.addAll(OFFLINE).catch(() => undefined)))
+    .then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -70,11 +91,13 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/") || url.pathname === "/ws") return;
+  const kept = OFFLINE.includes(url.pathname);
+  if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname === "/ws") return;
+  if (url.pathname.startsWith("/api/") && !kept) return;
   event.respondWith(
     fetch(request)
       .then((response) => {
-        if (response.ok && (request.mode === "navigate" || url.pathname.startsWith("/static/") || SHELL.includes(url.pathname))) {
+        if (response.ok && (request.mode === "navigate" || url.pathname.startsWith("/static/") || SHELL.includes(url.pathname) || kept)) {
           const copy = response.clone();
           caches.open(CACHE).then((cache) => cache.put(request.mode === "navigate" ? "/" : request, copy));
         }
@@ -82,6 +105,15 @@ self.addEventListener("fetch", (event) => {
       })
       .catch(() => caches.match(request.mode === "navigate" ? "/" : request).then((cached) => cached || Response.error())),
   );
+});
+
+/** Whether every file of OFFLINE is kept: the page asks, through the port it sends. */
+self.addEventListener("message", (event) => {
+  if (!event.data || event.data.type !== "unokit-offline-ready" || !event.ports[0]) return;
+  const port = event.ports[0];
+  caches.open(CACHE)
+    .then((cache) => Promise.all(OFFLINE.map((path) => cache.match(path))))
+    .then((found) => port.postMessage({ ready: found.every(Boolean) }), () => port.postMessage({ ready: false }));
 });
 
 /** The page a notification may open: a room of this site ("/r/CODE") or a deal of the day's

@@ -3,7 +3,8 @@
 // "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
 // "/#/replay/CODE/N[/SEAT]", "/#/review/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal
 // of the day's board), "/#/standings/CODE" (a room's standings), "/#/leaderboard/VARIANT/SIZE"
-// (ratings), "/#/ladder/VARIANT/SIZE" (the bot ladder's standings). When the server cannot be reached the page says so and
+// (ratings), "/#/ladder/VARIANT/SIZE" (the bot ladder's standings), "/#/offline/VARIANT/PLAYERS" and
+// "/#/offline/g/CODE" (a game against bots on this device: offline.js). When the server cannot be reached the page says so and
 // tries again; the service worker (/sw.js) keeps the page itself available for that moment.
 
 import { catalog as currentCatalog, useCatalog } from "./cards.js";
@@ -22,6 +23,7 @@ import { standingsPage } from "./standings.js";
 import { leaderboardPage, ratingsPanel } from "./ratings.js";
 import { replayPage } from "./replay.js";
 import { launcherPage, sheetPage } from "./tools.js";
+import { checkOfflineReady, offlineGamesPanel, offlineOffer, offlinePage } from "./offline.js";
 
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
 let current = null; // the page's clean-up function
@@ -86,11 +88,13 @@ async function route() {
   useCatalog(catalog);
   const hash = location.hash.replace(/^#\/?/, "");
   const roomMatch = location.pathname.match(/^\/r\/([A-Za-z0-9]+)/);
-  if (hash.startsWith("sheet")) current = sheetPage(app, catalog);
+  if (hash.startsWith("offline/")) current = offlinePage(app, catalog, hash);
+  else if (hash.startsWith("sheet")) current = sheetPage(app, catalog);
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
   else if (hash.startsWith("games")) {
     current = myGamesPage(app, catalog);
     app.append(ratingsPanel());
+    offlineGamesPanel().then((panel) => { if (mine === routing) app.append(panel); });
   } else if (hash.startsWith("leaderboard") || hash.startsWith("ladder")) {
     const [kind, variant, players] = hash.split("/");
     current = leaderboardPage(app, catalog, variant, players, kind === "ladder");
@@ -107,7 +111,11 @@ async function route() {
     const [, code, number, seat] = hash.split("/");
     current = replayPage(app, catalog, code.toUpperCase(), Number(number), seat === undefined ? 0 : Number(seat), true);
   } else if (roomMatch) current = roomPage(app, roomMatch[1].toUpperCase(), catalog);
-  else current = lobbyPage(app, catalog);
+  else {
+    // Without a network (or on a static site, which has no server), the lobby offers a game on this device.
+    if (catalog.static_site || !navigator.onLine) app.append(offlineOffer(catalog));
+    if (!catalog.static_site) current = lobbyPage(app, catalog);
+  }
   document.querySelectorAll("nav a").forEach((a) => a.removeAttribute("aria-current"));
   const here = document.querySelector(`nav a[href="/${location.hash || ""}"]`);
   if (here) here.setAttribute("aria-current", "page");
@@ -123,5 +131,8 @@ document.addEventListener("keydown", (event) => {
   else if (found.command === "help") document.querySelector(/** @type {"button"} */ (".tool[data-command='help']"))?.click();
 });
 window.addEventListener("hashchange", route);
-if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").then(() => syncPush()).catch(() => {});
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js").then(() => syncPush()).catch(() => {});
+  checkOfflineReady(); // says on the page when offline play is ready (data-offline-ready)
+}
 route();

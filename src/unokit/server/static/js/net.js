@@ -124,15 +124,21 @@ export const memory = {
  * onStatus(status, params) (connecting, reconnecting, lost, connected),
    onClosed(reason). act() and host() send at most one request at a time: a
  * second one while the first is unanswered is dropped, so a double click never acts twice.
+ * `openSocket` is the room's transport: by default the server's websocket; an offline room
+ * passes one that opens the worker's local room (offline.js, WorkerSocket), which speaks the
+ * same messages, so the table has one path for both rooms.
  */
 export class RoomConnection {
   /**
    * @param {string} code the room's code
    * @param {{role?: string, name?: string, token?: string | null, hostToken?: string | null}} who
    * @param {Record<string, Function>} handlers
+   * @param {((target: string | null) => WebSocket) | null} [openSocket]
    */
-  constructor(code, { role = "player", name = "", token = null, hostToken = null }, handlers) {
+  constructor(code, { role = "player", name = "", token = null, hostToken = null }, handlers, openSocket = null) {
     this.code = code;
+    /** @type {((target: string | null) => WebSocket) | null} */
+    this.openSocket = openSocket;
     this.role = role;
     this.name = name;
     this.token = token;
@@ -192,7 +198,7 @@ export class RoomConnection {
    */
   open(target = null) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(target || `${scheme}://${location.host}/ws`);
+    const ws = this.openSocket ? this.openSocket(target) : new WebSocket(target || `${scheme}://${location.host}/ws`);
     let opened = false;
     this.ws = ws;
     this.handlers.onStatus(this.retry ? "reconnecting" : "connecting");

@@ -57,7 +57,16 @@ async function showShares(code, list) {
   }
 }
 
-export function roomPage(app, code, catalog) {
+/**
+ * @param {HTMLElement} app
+ * @param {string} code
+ * @param {any} catalog
+ * @param {((target: string | null) => WebSocket) | null} [openSocket] the room's transport (net.js, RoomConnection)
+ */
+export function roomPage(app, code, catalog, openSocket = null) {
+  // A room of this device alone (another transport than the server's websocket) has no link to
+  // share and no standings on the server.
+  const own = openSocket !== null;
   const page = h("div.room");
   app.append(page);
   let chat = null;
@@ -71,7 +80,7 @@ export function roomPage(app, code, catalog) {
   const autoName = sessionStorage.getItem(`unokit.join.${code}`);
   const start = (role, name) => {
     const token = saved && role === "player" ? saved.token : null;
-    conn = new RoomConnection(code, { role, name, token, hostToken: memory.host(code) }, handlers);
+    conn = new RoomConnection(code, { role, name, token, hostToken: memory.host(code) }, handlers, openSocket);
     if (chat) chat.destroy();
     chat = new ChatPanel(conn);
   };
@@ -153,15 +162,15 @@ export function roomPage(app, code, catalog) {
   function tools() {
     const link = `${location.origin}/r/${code}`;
     /** @type {HTMLElement[]} */
-    const buttons = [
+    const buttons = own ? [] : [
       h("button.tool.invite", { type: "button", title: t("room.invite"), "aria-label": t("room.invite"), onclick: () => invite(link) },
-        h("span.code", {}, code)),
+        h("span.code", {}, code))];
+    buttons.push(
       h("button.tool",
         { type: "button", title: t("help.open"), "aria-label": t("help.open"), dataset: { command: "help" },
           onclick: () => openHelp(catalog, room) },
-        "?"),
-    ];
-    if (room && room.game_no > 0) buttons.push(h("a.tool#standings-tool",
+        "?"));
+    if (room && room.game_no > 0 && !own) buttons.push(h("a.tool#standings-tool",
       { href: `/#/standings/${code}`, target: "_blank", rel: "noopener", title: t("standings.title"), "aria-label": t("standings.title") },
       "🏆"));
     if (table) buttons.push(h("button.tool.drawer-toggle",
@@ -204,7 +213,7 @@ export function roomPage(app, code, catalog) {
       table.chat = chat ? chat.element : null;
       table.hostControls = hostControls;
       table.playAgain = () => [...playAgainButtons(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } }),
-        standingsLink(code)];
+        ...(own ? [] : [standingsLink(code)])];
       tools();
     }
     table.update(state);

@@ -3,6 +3,7 @@
 // the page is in the background, and the switch for notifications when the page is closed
 // (Web Push: push.js), with the kinds of message the player wants.
 
+import { offlineLine } from "./offline.js";
 import { askNotifications, notificationsAllowed } from "./alerts.js";
 import { clear, h } from "./dom.js";
 import { ServerError, errorText } from "./net.js";
@@ -128,6 +129,7 @@ export function soundControl() {
       h("div.field", {}, notify, notifyState ? h("span.hint", {}, notifyState) : null, h("span.hint", {}, t("sound.notify_help"))),
     );
     if (pushKinds.length) panel.append(pushFields(pushKinds, pushDefaults));
+    panel.append(offlineLine());
   };
   // The server says whether it sends notifications when the page is closed, and of what.
   let pushKinds = [];
