@@ -336,8 +336,12 @@ class RoomClient:
         player: str | None = None,
         host_token: str | None = None,
         visible: bool = True,
+        source: str | None = None,
     ) -> None:
         self.servers = list(servers)
+        #: The local address to connect from (``None``: the system's choice); on loopback,
+        #: another of ``127.0.0.0/8`` is another client's address to the server.
+        self.source = source
         self.room = room
         self.name = name
         self.token = token
@@ -410,7 +414,8 @@ class RoomClient:
             else:
                 url = target
             try:
-                ws = await connect(url, max_size=2**24, open_timeout=5, ping_interval=None)
+                local: dict[str, Any] = {} if self.source is None else {"local_addr": (self.source, 0)}
+                ws = await connect(url, max_size=2**24, open_timeout=5, ping_interval=None, **local)
             except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as exc:
                 last = exc
                 if target is not None:
