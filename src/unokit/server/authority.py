@@ -70,7 +70,7 @@ from .messages import CLIENT
 from .pacing import Pacing
 from .peers import Host, Peer, RemoteMarker, identity_hash, new_token, token_hash
 from .protocol import encode, error
-from .ratings import LEFT_AFTER
+from .ratings import left_game
 from .room import CLOSED, FINISHED, RoomError, RoomState
 from .seating import Seating
 from .storage import Append, StorageError
@@ -230,7 +230,7 @@ class Room:
         self.last_accepted[seat] = (version, text)
         return True
 
-    async def _host_command(self, _peer: Peer, msg: messages.Host) -> None:
+    async def _host_command(self, peer: Peer, msg: messages.Host) -> None:
         if not secrets.compare_digest(token_hash(msg.host_token), self.host_hash):
             raise RoomError("not_host", "only the room's host may do that (the host token is wrong)")
         command, seat = msg.command, msg.seat
@@ -250,7 +250,18 @@ class Room:
         if entry is None:  # start: the room makes it, seating the stand-ins first
             await self.commit(self.start_entries())
         else:
-            await self.commit([entry])
+            await self.commit([entry], closer=self.closer(peer) if isinstance(entry, Close) else None)
+
+    def closer(self, peer: Peer) -> int | None:
+        """The seat of the person who closes the room from ``peer`` (``docs/ratings.md``: they
+        lose a live rated game): the connection's seat, else the seat its identity holds, else
+        the host's seat; ``None`` when none is known."""
+        if peer.seat is not None:
+            return peer.seat
+        for index, seat in enumerate(self.state.seats):
+            if peer.player is not None and seat.token_hash and self.identity_of.get(seat.token_hash) == peer.player:
+                return index
+        return self.state.host_seat
 
     async def _seat_bots(self, bots: list[str], done: asyncio.Future[None]) -> None:
         """Seat the bots a new room was created with, at its last seats (the people who join take
@@ -307,9 +318,10 @@ class Room:
         return bool(self.peers) or any(self.remote_watchers.values())
 
     # ------------------------------------------------------------------ committing
-    async def commit(self, entries: list[Entry]) -> None:
+    async def commit(self, entries: list[Entry], closer: int | None = None) -> None:
         """Fold ``entries`` (the engine judges actions here and refuses without a change), write
-        them, and only then tell everyone. Raise :class:`RoomError` for a refusal."""
+        them, and only then tell everyone. Raise :class:`RoomError` for a refusal. ``closer``:
+        the seat of the person whose ``close`` this is (a live rated game is their loss)."""
         state = self.state
         before = state.seq
         phase_before, game_before = state.phase, state.game_no
@@ -328,7 +340,11 @@ class Room:
             record = state.record()
             job.record = (state.game_no, record.dumps())
             job.game_seats = [(i, s.token_hash) for i, s in enumerate(state.seats) if s.token_hash is not None]
-            job.left = [i for i, s in enumerate(state.seats) if s.kind == "human" and s.standin_moves >= LEFT_AFTER]
+            job.left = [
+                i
+                for i, s in enumerate(state.seats)
+                if s.kind == "human" and left_game(s.game_moves, s.game_standins, s.standin_moves)
+            ]
             job.game_summary = encode(
                 {
                     "variant": record.variant,
@@ -339,6 +355,19 @@ class Room:
                     "left": job.left,
                 }
             )
+            job.shared_address = self.shared_address()
+        elif (
+            state.phase == CLOSED
+            and phase_before in LIVE_PHASES
+            and state.public_room
+            and closer is not None
+            and state.seats[closer].kind == "human"
+        ):
+            # A host who closes a live game loses it (docs/ratings.md): rated without a record.
+            job.forfeit = (state.game_no, encode(state.forfeit(closer)))
+            job.game_seats = [(i, s.token_hash) for i, s in enumerate(state.seats) if s.token_hash is not None]
+            job.left = [closer]
+            job.shared_address = self.shared_address()
         listing = state.listing()
         listed = (
             state.public_room and state.phase != CLOSED,
@@ -374,6 +403,14 @@ class Room:
                 log.info("room %s: closed (%s)", self.code, reason, extra={"room": self.code})
         if any(event["type"] == "game_end" for event in events):
             metrics.games_finished.inc()
+
+    def shared_address(self) -> bool:
+        """Whether two of the people seated said hello from one address (as per-client limits
+        count it, :func:`~.edge.client_key`: IPv4, IPv6 /64); a person whose address this
+        process never saw (seated before a restart and not back since) shares none."""
+        tokens = [s.token_hash for s in self.state.seats if s.kind == "human" and s.token_hash is not None]
+        seen = [self.addresses[token] for token in tokens if token in self.addresses]
+        return len(set(seen)) < len(seen)
 
     async def write(self, job: Append) -> None:
         """Commit ``job`` as this process, the room's owner; when the database refuses it

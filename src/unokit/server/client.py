@@ -372,6 +372,7 @@ class RoomClient:
         visible: bool = True,
         reconnect_seconds: float = RECONNECT_SECONDS,
         ping_seconds: float | None = None,
+        source: str | None = None,
     ) -> None:
         """``reconnect_seconds``: how long a dropped connection keeps trying to come back
         before :attr:`error` is set (``disconnected``); ``ping_seconds``: with a number, the
@@ -380,6 +381,9 @@ class RoomClient:
         self.servers = list(servers)
         self.reconnect_seconds = reconnect_seconds
         self.ping_seconds = ping_seconds
+        #: The local address to connect from (``None``: the system's choice); on loopback,
+        #: another of ``127.0.0.0/8`` is another client's address to the server.
+        self.source = source
         self.room = room
         self.name = name
         self.token = token
@@ -453,7 +457,10 @@ class RoomClient:
                 url = target
             try:
                 ping = self.ping_seconds
-                ws = await connect(url, max_size=2**24, open_timeout=5, ping_interval=ping, ping_timeout=ping)
+                local: dict[str, Any] = {} if self.source is None else {"local_addr": (self.source, 0)}
+                ws = await connect(
+                    url, max_size=2**24, open_timeout=5, ping_interval=ping, ping_timeout=ping, **local
+                )
             except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as exc:
                 last = exc
                 if target is not None:

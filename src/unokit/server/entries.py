@@ -224,6 +224,7 @@ class Start(Entry):
         state.phase = PLAYING
         for seat in state.seats:
             seat.ready = False
+            seat.game_moves = seat.game_standins = 0
         return events
 
 
@@ -280,7 +281,9 @@ class Action(Entry):
         state.turn_more = 0
         state.steps.append((events, self.seat if self.standin else None))
         occupant = state.seats[self.seat]
+        occupant.game_moves += 1
         if self.standin:
+            occupant.game_standins += 1
             occupant.standin_moves += 1
             state.last_standin = self.seat
         elif occupant.kind == "human" and not _reaction(action.text):

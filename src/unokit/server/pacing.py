@@ -206,7 +206,7 @@ class Pacing:
 
     def _seat_bot(self, seat: int) -> Automatic:
         spec = self.room.state.seats[seat]
-        name = spec.bot if spec.kind == "bot" and spec.bot else self.room.state.spec.settings.standin_bot
+        name = spec.bot if spec.kind == "bot" and spec.bot else self.room.state.standin_level()
         current = self.automatic.get(seat)
         if current is None or current.name != name or current.game_no != self.room.state.game_no:
             seed = spec.bot_seed if spec.kind == "bot" else secrets.randbits(62)

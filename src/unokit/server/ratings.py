@@ -17,7 +17,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, delete, insert, select, update
+from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ..bots.levels import LEVELS
@@ -64,6 +64,17 @@ rating_history = Table(
     Column("won", Boolean, nullable=False),
 )
 
+#: The opponents each identity met in rated games of a variant and table size: another rated
+#: identity, or ``bot:LEVEL`` for a bot level (each level is one opponent).
+rating_opponents = Table(
+    "rating_opponents",
+    metadata,
+    Column("player", String(64), primary_key=True),
+    Column("variant", String(40), primary_key=True),
+    Column("players", Integer, primary_key=True),
+    Column("opponent", String(64), primary_key=True),
+)
+
 #: OpenSkill's defaults: a new player's rating.
 NEW_MU, NEW_SIGMA = 25.0, 25.0 / 3.0
 #: The fixed reference ratings of the bot levels (``mu``, ``sigma``), measured (``docs/ratings.md``):
@@ -81,9 +92,26 @@ BOT_RATINGS: dict[str, tuple[float, float]] = {
 #: A person for whom a stand-in bot made at least this many moves in a row to the end of a game
 #: had left it: a rated game counts as their loss, whatever the stand-in reached.
 LEFT_AFTER = 2
+#: A person for whom a stand-in made more than this share of their moves in a game had left it
+#: too (a turn timer of one second lets the stand-in play a seat whose person comes back for the
+#: last move): one slow turn in a long game is not leaving, a stand-in playing a game is.
+STANDIN_SHARE = 0.25
+#: A rating is provisional (shown as such, on no leaderboard) while its sigma is above
+#: :data:`PROVISIONAL_SIGMA` (a new player's 8.33 comes down to it after about ten games) or it
+#: was played against fewer than :data:`MIN_OPPONENTS` different opponents.
+PROVISIONAL_SIGMA = 5.0
+MIN_OPPONENTS = 3
+#: A leaderboard lists only ratings changed by a game in the last :data:`ACTIVE_DAYS` days.
+ACTIVE_DAYS = 30
 #: How many players one leaderboard lists, and how many changes a player's history shows.
 BOARD_LIMIT = 100
 HISTORY_LIMIT = 200
+
+
+def left_game(moves: int, standins: int, run: int) -> bool:
+    """Whether a person whose seat made ``moves`` in a game, ``standins`` of them by a stand-in
+    and the last ``run`` in a row by one, had left the game (``docs/ratings.md``)."""
+    return run >= LEFT_AFTER or standins > STANDIN_SHARE * moves
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -109,14 +137,16 @@ def rate(seats: list[tuple[float, float]], places: list[int]) -> list[tuple[floa
 
 
 def record_written(c: Connection, job: Append, now: float) -> None:
-    """A game ended (its record is being written in this transaction): update the ratings of its
-    rated players when the room is public and every seat was a rated person or a bot level."""
-    if job.record is None:
+    """A game ended (its record is being written in this transaction, or the host closed it:
+    ``job.forfeit``): update the ratings of its rated players when the room is public, every
+    seat was a rated person or a bot level and no two people shared an address."""
+    game = job.record or job.forfeit
+    if game is None or job.shared_address:
         return
     room = c.execute(select(rooms.c.public).where(rooms.c.code == job.room)).first()
     if room is None or not room.public:
         return
-    record = json.loads(job.record[1])
+    record = json.loads(game[1])
     result = record.get("result") or {}
     seats, scores, winners = record.get("seats", []), result.get("scores", []), result.get("winners", [])
     if not result.get("over") or len(scores) != len(seats):
@@ -141,12 +171,14 @@ def record_written(c: Connection, job: Append, now: float) -> None:
         return
     variant, size = record.get("variant"), len(seats)
     before: list[tuple[float, float]] = []
+    levels: dict[int, str] = {}
     for index, seat in enumerate(seats):
         if index in people:
             before.append(current(c, people[index], str(variant), size))
         else:
             before.append(BOT_RATINGS[seat["bot"]])
-    settle(c, job, people, before, ranks(scores, winners), winners, str(variant), size, now)
+            levels[index] = f"bot:{seat['bot']}"
+    settle(c, job, people, before, ranks(scores, winners), winners, str(variant), size, now, levels)
 
 
 def current(c: Connection, player: str, variant: str, size: int) -> tuple[float, float]:
@@ -169,11 +201,14 @@ def settle(
     variant: str,
     size: int,
     now: float,
+    others: dict[int, str] | None = None,
 ) -> None:
     """Rate a finished game whose seats had ratings ``before`` and took ``places``: a seat of
     ``people`` that left (``job.left``) is placed below everyone who stayed; each of ``people``
-    (seat to rated player) gets its new rating and a line of history."""
-    assert job.record is not None
+    (seat to rated player) gets its new rating, a line of history and its opponents noted (the
+    other seats' people, and ``others``: seat to ``bot:LEVEL``)."""
+    game = job.record or job.forfeit
+    assert game is not None
     places = list(places)
     for index in job.left:
         if index in people:
@@ -195,7 +230,7 @@ def settle(
             insert(rating_history).values(
                 player=player,
                 room=job.room,
-                game_no=job.record[0],
+                game_no=game[0],
                 variant=variant,
                 players=size,
                 at=now,
@@ -204,6 +239,19 @@ def settle(
                 won=index in winners and index not in job.left,
             )
         )
+        for seat, opponent in {**people, **(others or {})}.items():
+            if seat == index:
+                continue
+            met = (
+                (rating_opponents.c.player == player)
+                & (rating_opponents.c.variant == variant)
+                & (rating_opponents.c.players == size)
+                & (rating_opponents.c.opponent == opponent)
+            )
+            if c.execute(select(rating_opponents.c.player).where(met)).first() is None:
+                c.execute(
+                    insert(rating_opponents).values(player=player, variant=variant, players=size, opponent=opponent)
+                )
 
 
 # ---------------------------------------------------------------------- reading and choosing
@@ -218,13 +266,14 @@ def opt_in(store: Store, player: str, name: str) -> None:
 def forget_player(c: Connection, player: str) -> int:
     """Stop rating ``player`` and forget its ratings and their history; returns whether it was rated."""
     c.execute(delete(rating_history).where(rating_history.c.player == player))
+    c.execute(delete(rating_opponents).where(rating_opponents.c.player == player))
     c.execute(delete(ratings).where(ratings.c.player == player))
     return int(c.execute(delete(rated_players).where(rated_players.c.player == player)).rowcount)
 
 
 def forget_stale(c: Connection, stale: Any) -> None:
     """Forget the ratings of the identities ``stale`` (a subquery of ``--retain-players``)."""
-    for table in (rating_history, ratings, rated_players):
+    for table in (rating_history, rating_opponents, ratings, rated_players):
         c.execute(delete(table).where(table.c.player.in_(stale)))
 
 
@@ -234,14 +283,40 @@ def opt_out(store: Store, player: str) -> bool:
         return forget_player(c, player) > 0
 
 
-def leaderboard(store: Store, variant: str, players: int, limit: int = BOARD_LIMIT) -> list[dict[str, Any]]:
-    """The rated players of ``variant`` at tables of ``players``, best first (by ordinal)."""
+def provisional(sigma: float, opponents: int) -> bool:
+    """Whether a rating of this ``sigma``, met against ``opponents`` different opponents, is
+    still provisional (:data:`PROVISIONAL_SIGMA`, :data:`MIN_OPPONENTS`)."""
+    return sigma > PROVISIONAL_SIGMA or opponents < MIN_OPPONENTS
+
+
+def _met() -> Any:
+    """How many different opponents each rating met (a correlated subquery of ``ratings``)."""
+    return (
+        select(func.count())
+        .select_from(rating_opponents)
+        .where(
+            rating_opponents.c.player == ratings.c.player,
+            rating_opponents.c.variant == ratings.c.variant,
+            rating_opponents.c.players == ratings.c.players,
+        )
+        .scalar_subquery()
+    )
+
+
+def leaderboard(
+    store: Store, variant: str, players: int, limit: int = BOARD_LIMIT, now: float | None = None
+) -> list[dict[str, Any]]:
+    """The rated players of ``variant`` at tables of ``players``, best first (by ordinal):
+    those whose rating is no longer provisional and was moved by a game in the
+    :data:`ACTIVE_DAYS` days before ``now``."""
     score = ratings.c.mu - 3.0 * ratings.c.sigma
+    since = (time.time() if now is None else now) - ACTIVE_DAYS * 86400.0
     with store.begin() as c:
         rows = c.execute(
             select(rated_players.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.games)
             .join(rated_players, rated_players.c.player == ratings.c.player)
             .where(ratings.c.variant == variant, ratings.c.players == players)
+            .where(ratings.c.sigma <= PROVISIONAL_SIGMA, ratings.c.updated_at >= since, _met() >= MIN_OPPONENTS)
             .order_by(score.desc(), ratings.c.games.desc(), rated_players.c.name)
             .limit(limit)
         ).all()
@@ -262,7 +337,9 @@ def mine(store: Store, player: str) -> dict[str, Any]:
     """The identity's choice (``rated``, ``name``), its ratings and their history, newest first."""
     with store.begin() as c:
         chosen = c.execute(select(rated_players.c.name).where(rated_players.c.player == player)).first()
-        current = c.execute(select(ratings).where(ratings.c.player == player).order_by(ratings.c.variant)).all()
+        current = c.execute(
+            select(ratings, _met().label("opponents")).where(ratings.c.player == player).order_by(ratings.c.variant)
+        ).all()
         history = c.execute(
             select(rating_history)
             .where(rating_history.c.player == player)
@@ -280,6 +357,8 @@ def mine(store: Store, player: str) -> dict[str, Any]:
                 "mu": round(row.mu, 3),
                 "sigma": round(row.sigma, 3),
                 "games": row.games,
+                "opponents": row.opponents,
+                "provisional": provisional(row.sigma, row.opponents),
             }
             for row in current
         ],

@@ -256,6 +256,12 @@ class RoomError(Exception):
         return out
 
 
+#: The level a stand-in plays at a public table (the rated ones, ``docs/ratings.md``), whatever
+#: ``standin_bot`` says: the weakest, so that a stand-in never plays a rated game better than
+#: its person would.
+RATED_STANDIN = "beginner"
+
+
 @dataclass(frozen=True)
 class Settings:
     """A room's timing settings, in seconds (``docs/server.md``, "Room settings").
@@ -334,6 +340,10 @@ class SeatState:
     token_hash: str | None = None
     ready: bool = False
     standin_moves: int = 0  # moves a stand-in bot made for this person since they last acted
+    #: This game's moves of the seat's person, and how many of them a stand-in made
+    #: (``docs/ratings.md``: a stand-in that plays more than a small share is leaving).
+    game_moves: int = 0
+    game_standins: int = 0
 
     def public(self, seat: int, code: str) -> dict[str, Any]:
         """The seat as everyone sees it in room ``code``; a player's ``from`` is the name their
@@ -593,6 +603,11 @@ class RoomState:
         assert isinstance(bot, str)
         return bot
 
+    def standin_level(self) -> str:
+        """The bot a stand-in plays as here: :data:`RATED_STANDIN` at a public table, else the
+        host's ``standin_bot``."""
+        return RATED_STANDIN if self.public_room else self.spec.settings.standin_bot
+
     # ------------------------------------------------------------------ views
     def names(self) -> list[str]:
         return [seat.name or f"seat {i}" for i, seat in enumerate(self.seats)]
@@ -615,6 +630,7 @@ class RoomState:
             "hosted": self.spec.hosted,
             "paused": self.paused,
             "paused_by": self.paused_by,
+            "standin": self.standin_level(),
             "more_time": {
                 "seconds": MORE_TIME_SECONDS,
                 "most": MORE_TIMES,
@@ -664,6 +680,20 @@ class RoomState:
             created=self.started_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             meta=self._meta(),
         )
+
+    def forfeit(self, closer: int) -> dict[str, Any]:
+        """What rates a live game that the person at ``closer`` closed, in the shape of a
+        record: its variant and seats, and a result in which everyone else won (their places
+        shared) and ``closer`` is last (``docs/ratings.md``)."""
+        return {
+            "variant": self.spec.variant,
+            "seats": [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in self.seats],
+            "result": {
+                "over": True,
+                "scores": [0] * len(self.seats),
+                "winners": [seat for seat in range(len(self.seats)) if seat != closer],
+            },
+        }
 
     def _meta(self) -> dict[str, Any]:
         """The record's ``meta``: the room and game, and the hints given (``meta.hints``)."""

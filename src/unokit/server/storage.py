@@ -358,7 +358,7 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
 #: The revision of the newest migration in ``migrations/versions`` (a test checks that it is
 #: Alembic's head). A database already at it is not migrated, so a start that finds its schema
 #: current never imports Alembic (a third of the server's start-up time).
-SCHEMA_HEAD = "0008"
+SCHEMA_HEAD = "0009"
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -439,6 +439,12 @@ class Append:
     #: With a record, the seats whose player had left it: a stand-in bot played their last
     #: moves (``docs/ratings.md``: a rated player who leaves loses).
     left: list[int] = field(default_factory=list)
+    #: A live game the host closed: its number and what rates it (the seats, a result that
+    #: puts the closer, ``left``, below everyone else; ``docs/ratings.md``). No record is written.
+    forfeit: tuple[int, str] | None = None
+    #: With a record or a forfeit, whether two of its people played from one address (IPv4,
+    #: IPv6 /64): such a game is not rated (``docs/ratings.md``).
+    shared_address: bool = False
     #: The process writing as the room's owner: the write is refused unless that process holds
     #: the room's lease (a process whose lease ran out and was taken cannot write any more,
     #: however late it learns it). ``None`` for writes of rooms nobody serves.
@@ -1015,6 +1021,8 @@ class WriteRows(Database):
                     for i, entry in enumerate(job.chat)
                 ],
             )
+        if job.forfeit is not None:  # while the room is still listed as public
+            ratings.record_written(c, job, now)
         if job.listing is not None:
             public, listing, people = job.listing
             c.execute(

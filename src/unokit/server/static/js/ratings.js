@@ -41,7 +41,8 @@ export function ratingsPanel() {
         panel.append(h("ul.rating-list", {}, mine.ratings.map((r) => h("li", {},
           h("a", { href: leaderboardLink(r.variant, r.players) },
             t("n.leaderboard.of", { variant: t(`variant.${r.variant}`), count: r.players })),
-          `: ${number(r.rating, 1)} · `, t("n.ratings.games", { count: r.games })))));
+          `: ${number(r.rating, 1)} · `, t("n.ratings.games", { count: r.games }),
+          r.provisional ? ` · ${t("ratings.provisional")}` : "")))));
         panel.append(h("h3", {}, t("ratings.history")), h("ol.rating-history", {}, mine.history.map((game) => h("li", {},
           `${new Date(game.at * 1000).toLocaleString(lang())} · ${t(`variant.${game.variant}`)} · `,
           game.won ? t("ratings.won") : t("daily.lost"), ` · ${number(game.rating, 1)}`))));

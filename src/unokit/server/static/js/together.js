@@ -110,6 +110,7 @@ export function publicRoomsPanel(catalog) {
   const playing = h("ul.room-list#playing-rooms");
   panel.append(
     h("h2#public-title", {}, t("together.find_game")),
+    h("p.hint#rated-rule", {}, t("lobby.rated_rule")),
     h("h3", {}, t("together.waiting_rooms")), waiting,
     h("h3", {}, t("together.games_to_watch")), playing,
   );
