@@ -22,9 +22,12 @@ from typing import Any
 
 from .. import __version__
 from ..bots.advice import Advice, Advisor, advise, effort_named
+from ..bots.ismcts import searched_actions
 from ..bots.temper import temperature, tempered
+from ..core.actions import CATCH, UNO
 from ..core.determinise import Determiniser
 from ..core.game import Event, Game
+from ..core.observation import View
 from ..core.teams import partner
 from ..narration import action_line
 from ..record import GameRecord, Replay
@@ -182,6 +185,51 @@ def assemble_review(
         raise ReviewError(f"no estimate of state {missing[0]} of the record")
     hints = {m.step for m in read_hints(record) if m.seat == seat}
     return _assemble(record, replay, seat, effort, seed, estimates, hints)
+
+
+def review_order(record: GameRecord, seat: int) -> list[int]:
+    """:func:`review_steps` in the order a caller should estimate them to show the first marks
+    early: the states where ``seat`` decides with a choice first, in the game's order, then the
+    others (they only draw the graph and find the other players' key moments). The review does
+    not depend on the order (each state's search is seeded by its step). Raises
+    :class:`~unokit.record.RecordError` for a record that does not replay."""
+    steps = review_steps(record)
+    wanted = set(steps)
+    game, _ = start_game(record)
+    own: list[int] = []
+    for step, (actor, text) in enumerate(record.actions):
+        if step in wanted and actor == seat and game.to_act == seat:
+            action = game.parse_action(text, actor)
+            if action.kind not in (CATCH, UNO) and len(searched_actions(View(game, seat).legal_actions())) > 1:
+                own.append(step)
+        game.apply(text, seat=actor)
+    chosen = set(own)
+    return own + [k for k in steps if k not in chosen]
+
+
+def partial_decisions(record: GameRecord, seat: int, estimates: dict[int, Estimate]) -> list[Decision]:
+    """The seat's decisions among the states ``estimates`` holds (any of :func:`review_steps`,
+    made by :func:`estimate_steps`), marked as the finished review will mark them (under the
+    same temperature), in the game's order: what a page shows while the rest is estimated."""
+    power = temperature(record.variant, record.players)
+    hints = {m.step for m in read_hints(record) if m.seat == seat}
+    game, _ = start_game(record)
+    out: list[Decision] = []
+    last = max(estimates, default=-1)
+    for step, (actor, text) in enumerate(record.actions):
+        if step > last:
+            break
+        estimate = estimates.get(step)
+        if estimate is not None and estimate.decision:
+            tempered_estimate = _tempered(estimate, seat, record.players, power)
+            by_winner = list(tempered_estimate.by_winner) or None
+            decision = _decision(
+                game, step, game.round_number, tempered_estimate, (actor, text), seat, by_winner, step in hints
+            )
+            if decision is not None:
+                out.append(decision)
+        game.apply(text, seat=actor)
+    return out
 
 
 def _over_at(replay: Replay, step: int) -> bool:
@@ -432,7 +480,9 @@ __all__ = [
     "assemble_review",
     "estimate_steps",
     "hint",
+    "partial_decisions",
     "record_digest",
+    "review_order",
     "review_record",
     "review_steps",
 ]
