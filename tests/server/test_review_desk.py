@@ -12,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy import insert, update
@@ -238,7 +239,7 @@ def test_the_seats_decisions_come_first_and_are_sent_marked_while_the_rest_is_es
 ) -> None:
     """Every progress written carries the decisions marked so far; the first ones are written
     before any other state is estimated, and each is the finished review's decision."""
-    written: list[tuple[int, int, dict[str, object] | None]] = []
+    written: list[tuple[int, int, dict[str, Any] | None]] = []
     real = reviewstore.progress
 
     def progress(store_: Store, key: ReviewKey, node: str, done: int, total: int, partial=None) -> bool:  # type: ignore[no-untyped-def]
@@ -261,10 +262,10 @@ def test_the_seats_decisions_come_first_and_are_sent_marked_while_the_rest_is_es
         first_done, first = partials[0]
         assert first_done <= own and first["decisions"] and first["names"] == list(RECORD.names)
         for _, partial in partials:
-            for decision in partial["decisions"]:  # type: ignore[union-attr]
+            for decision in partial["decisions"]:
                 assert decision == final[decision["step"]]
         # every decision is known before the first state where another player acts is estimated
-        whole = [done for done, p in partials if len(p["decisions"]) == own]  # type: ignore[arg-type]
+        whole = [done for done, p in partials if len(p["decisions"]) == own]
         assert whole and whole[0] < own + SLICE < len(steps)
 
     asyncio.run(scenario())

@@ -320,7 +320,7 @@ def _assemble(
             break
         before, chosen = chance, _chosen_chance(estimate, action, seat)
         actor, text = action
-        last = (step, actor, text, action_line(game, text, actor).to_json())
+        last = (step, actor, text, action_line(game, text, actor, named=True).to_json())
         events = game.apply(text, seat=actor)
         end = next((e for e in events if e["type"] == "round_end"), None)
         if end is None:
@@ -447,7 +447,7 @@ def _decision(
     choices = tuple(
         Choice(
             text,
-            action_line(game, text, seat).to_json(),
+            action_line(game, text, seat, named=True).to_json(),
             chance,
             _round(game_chance(chance, estimate.chances, seat, by_winner)) if by_winner is not None else None,
             visits,

@@ -68,7 +68,8 @@ def _current(review: dict[str, Any]) -> bool:
 
 def _working(row: ReviewRow | None) -> tuple[int, dict[str, Any]]:
     """The 202 answer: the progress, and the seat's decisions marked so far with the seats'
-    names (``decisions`` as in ``unokit-review/1``; the first ones come first)."""
+    names and the steps of the seat's own actions, to number its moves (``decisions`` as in
+    ``unokit-review/1``; the first ones come first)."""
     done, total = (row.done, row.total) if row is not None else (0, 0)
     partial = row.body() if row is not None else {}
     decisions = partial.get("decisions", [])
@@ -158,7 +159,8 @@ class ReviewDesk:
 
         def known(estimates: dict[int, Estimate]) -> dict[str, Any]:
             decisions = partial_decisions(record, seat, estimates)
-            return {"names": list(record.names), "decisions": [d.to_json() for d in decisions]}
+            own = [step for step, (actor, _) in enumerate(record.actions) if actor == seat]
+            return {"names": list(record.names), "own": own, "decisions": [d.to_json() for d in decisions]}
 
         try:
             # The seat's own decisions first: the page shows their marks while the rest is estimated.

@@ -101,6 +101,18 @@ function template(key, count) {
   return text;
 }
 
+/** A share (0 to 1) as a whole percentage, written by the reader's language's rules (CLDR:
+ * "61%" in English, "61 %" in German, Russian and Spanish). */
+export function percent(share) {
+  return new Intl.NumberFormat(code, { style: "percent", maximumFractionDigits: 0 }).format(share);
+}
+
+/** A number with at most `digits` decimals, written by the reader's language's rules (a
+ * decimal comma in German, Russian and Spanish). */
+export function decimal(value, digits = 1) {
+  return new Intl.NumberFormat(code, { maximumFractionDigits: digits }).format(value);
+}
+
 /** Marks a key for extraction where it is chosen before it is said (N_("replay.facts")). */
 export function N_(key) {
   return key;
