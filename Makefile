@@ -29,7 +29,7 @@ setup: $(UV)
 # an install or an upgrade and again when the kernels change, so that no bot move, hint, review
 # or test compiles them on first use (docs/fast.md#compiling-ahead).
 COMPILED := .venv/.unokit-compiled
-$(COMPILED): uv.lock $(wildcard src/unokit/fast/*.py)
+$(COMPILED): uv.lock $(wildcard src/unokit/fast/*.py) src/unokit/review/warm.py
 	@echo "compiling the fast engine's searches into numba's cache (once; minutes on a small machine)"
 	@.venv/bin/unokit compile
 	@touch $@

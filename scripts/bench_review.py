@@ -14,7 +14,7 @@ average, for three states of numba's on-disk cache:
 * with ``--uncompiled``, *cold, nothing compiled ahead*: an empty cache and the server process
   at once, the first ask compiling the kernels (as before ``unokit compile``).
 
-The process loads the kernels before the ask (:func:`unokit.fast.warm.compile_kernels`, as a
+The process loads the kernels before the ask (:func:`unokit.review.warm.compile_kernels`, as a
 server start does it; not in the last case); that time is printed apart (``start``).
 
     python scripts/bench_review.py                      # the table above
@@ -76,7 +76,7 @@ def desk_child(path: str, load: bool) -> None:
     as JSON."""
     started = time.perf_counter()
     if load:
-        from unokit.fast.warm import compile_kernels
+        from unokit.review.warm import compile_kernels
 
         compile_kernels()
     start = time.perf_counter() - started

@@ -1,6 +1,6 @@
 """``unokit compile``: compile the kernels into numba's on-disk cache once, after an install or
 an upgrade, so that no bot move, hint or review compiles them on a player's ask
-(:mod:`unokit.fast.warm`, ``docs/fast.md``, "Compiling ahead")."""
+(:mod:`unokit.review.warm`, ``docs/fast.md``, "Compiling ahead")."""
 
 from __future__ import annotations
 
