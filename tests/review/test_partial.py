@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from unokit.bots import make_bot
 from unokit.bots.runner import play_game
-from unokit.core.actions import ActionKind
+from unokit.core.types import ActionKind
 from unokit.narration import action_line
 from unokit.record import RecordingGame
 from unokit.record.replay import start_game
