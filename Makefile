@@ -23,6 +23,16 @@ $(UV):
 setup: $(UV)
 	@$(UV) sync --quiet --frozen --all-extras --python $(PYTHON)
 	@touch $(PLAY_READY) $(SERVE_READY)
+	@$(MAKE) --no-print-directory $(COMPILED)
+
+# The fast engine's searches compiled into numba's on-disk cache (`unokit compile`), once after
+# an install or an upgrade and again when the kernels change, so that no bot move, hint, review
+# or test compiles them on first use (docs/fast.md#compiling-ahead).
+COMPILED := .venv/.unokit-compiled
+$(COMPILED): uv.lock $(wildcard src/unokit/fast/*.py) src/unokit/review/warm.py
+	@echo "compiling the fast engine's searches into numba's cache (once; minutes on a small machine)"
+	@.venv/bin/unokit compile
+	@touch $@
 
 # What `make run` and `make demo` need: unokit with the `play` extra (Textual and Rich), added to
 # .venv without removing anything `make setup` installed (--inexact); again when uv.lock changes.

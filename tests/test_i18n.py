@@ -102,7 +102,8 @@ SAID_BY_THE_CALLER = frozenset(
     | {"names", "open", "options", "page", "path", "phase", "pile", "reaction", "rounds", "rules", "scoring"}
     | {"seats", "second", "seconds", "seed", "supply", "symbol", "teams", "todo", "url", "value"}
     | {"day", "replay", "viewer", "who", "moves", "lines", "key", "command", "list"}
-    | {"after", "before", "best", "chance", "effort", "game", "hand", "mark", "marks", "what"}  # a review's words
+    # a review's words:
+    | {"after", "before", "best", "better", "chance", "effort", "game", "hand", "mark", "marks", "what"}
 )
 
 

@@ -31,6 +31,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "ladder": "unokit.server.ladder_cli:ladder",
     "dataset": "unokit.dataset.commands:dataset",
     "eval": "unokit.eval.commands:eval_command",
+    "compile": "unokit.review.compiling:compile_command",
 }
 
 

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .core.colors import COLOR_NAMES
+from .core.decisions import PlayOrKeep
 from .core.game import Game
 from .core.types import ActionKind
 from .core.types import EventType as E
@@ -203,11 +204,20 @@ class Narrator:
         raise AssertionError(f"no words for the event {kind!r}")  # the tests cover every event type
 
 
-def action_line(game: Game, text: str, seat: int) -> Line:
+def action_line(game: Game, text: str, seat: int, named: bool = False) -> Line:
     """An action of ``seat`` in ``game`` (before it was taken) as a line: ``Play Red 5``,
-    ``Trade hands with Bo``; with the UNO call, said after it."""
+    ``Trade hands with Bo``; with the UNO call, said after it. ``named``: the card just drawn,
+    played, is named (``Play Red 4``, not the prompt's ``Play it``), for a line read away from
+    the prompt that offered it (a review)."""
     action = game.parse_action(text, seat)
     params: dict[str, Any] = {}
+    decision = game.open_decision
+    if named and action.kind == ActionKind.PLAY_DRAWN and isinstance(decision, PlayOrKeep):
+        params["card"] = game.face_text(decision.card)
+        if action.color >= 0:
+            params["color"] = COLOR_NAMES[action.color]
+        line = Line(N_("action.play.color") if action.color >= 0 else "action.play", params)
+        return Line("action.with_uno", {"line": line.to_json()}) if action.uno else line
     if action.card >= 0:
         params["card"] = game.face_text(action.card)
     if action.color >= 0:

@@ -12,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy import insert, update
@@ -21,10 +22,11 @@ from unokit.bots.runner import play_game
 from unokit.bots.temper import temperature
 from unokit.record import RecordingGame
 from unokit.review import review_record
+from unokit.review.analysis import review_steps
 from unokit.server import reviewstore
 from unokit.server.botpool import BotPool
 from unokit.server.client import new_identity
-from unokit.server.reviews import ReviewDesk
+from unokit.server.reviews import SLICE, ReviewDesk
 from unokit.server.reviewstore import ReviewKey, reviews
 from unokit.server.room import RoomError
 from unokit.server.storage import Store, migrate, records
@@ -228,5 +230,42 @@ def test_a_review_kept_from_before_the_temperature_is_made_again(store: Store) -
         status, body = await desk.ask("ROOM", 1, 0, "bob")
         assert status == 200 and body["review"] == review_record(RECORD, 0, "low").to_json()
         assert body["review"]["power"] == temperature("classic", 2) != 1.0
+
+    asyncio.run(scenario())
+
+
+def test_the_seats_decisions_come_first_and_are_sent_marked_while_the_rest_is_estimated(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every progress written carries the decisions marked so far; the first ones are written
+    before any other state is estimated, and each is the finished review's decision."""
+    written: list[tuple[int, int, dict[str, Any] | None]] = []
+    real = reviewstore.progress
+
+    def progress(store_: Store, key: ReviewKey, node: str, done: int, total: int, partial=None) -> bool:  # type: ignore[no-untyped-def]
+        written.append((done, total, partial))
+        return real(store_, key, node, done, total, partial)
+
+    monkeypatch.setattr(reviewstore, "progress", progress)
+
+    async def scenario() -> None:
+        desk = _desk(store)
+        await desk.ask("ROOM", 1, 0, "ann")
+        await _finished(desk)
+        status, body = await desk.ask("ROOM", 1, 0, "ann")
+        assert status == 200
+        final = {d["step"]: d for d in body["review"]["decisions"]}
+        steps = review_steps(RECORD)
+        own = len(final)
+        partials = [(done, p) for done, _, p in written if p is not None]
+        assert partials, "no progress carried the decisions marked so far"
+        first_done, first = partials[0]
+        assert first_done <= own and first["decisions"] and first["names"] == list(RECORD.names)
+        for _, partial in partials:
+            for decision in partial["decisions"]:
+                assert decision == final[decision["step"]]
+        # every decision is known before the first state where another player acts is estimated
+        whole = [done for done, p in partials if len(p["decisions"]) == own]
+        assert whole and whole[0] < own + SLICE < len(steps)
 
     asyncio.run(scenario())

@@ -1,6 +1,8 @@
 """The review of a finished game in the browser (``docs/review.md``, "In the browser"): from the
 game-over screen and from "My games", the replay with the winning chance under it, from one key
-moment to the next, on a phone and at a desk, in English and in Russian."""
+moment to the next, on every screen the table is made for (its layout promises, axe-core's
+rules), in English and in Russian; its graph's axes named, its key moments numbered, and the
+graph's table as a screen reader reads it. One finished game serves every check."""
 
 from __future__ import annotations
 
@@ -13,7 +15,11 @@ from playwright.sync_api import Browser, Page
 from unokit.server.client import create_room
 
 from ..server.support import FAST, ServerProcess
-from .player import join_as_host, layout_problems, new_page, wait_until
+from .player import VIEWPORTS, join_as_host, layout_problems, new_page, wait_until
+from .test_browser_access import violations
+
+#: The screens the review must fit (the issue's five).
+SCREENS = ("phone", "phone-landscape", "small-landscape", "tablet", "laptop")
 
 #: A room whose person is played by the stand-in bot after 0.1 s: the game plays itself out.
 SELF_PLAYING = {**FAST, "turn_seconds": 0.1}
@@ -25,18 +31,30 @@ def _stops(page: Page) -> int:
     return int(page.evaluate("document.querySelectorAll('.review-graph .mark').length"))
 
 
-def _check_review(page: Page, shot: Path, title: str, marks: str) -> None:
+def _check_review(
+    page: Page,
+    shot: Path,
+    title: str,
+    marks: str,
+    axis: str = "Your chance to win the hand",
+    ticks: tuple[str, ...] = ("100%", "50%", "0%"),
+) -> None:
     """The review is drawn under the replay: its title, the marks, a graph with a line of the
-    chance; from the first key moment on, what happened there is said; nothing overflows."""
+    chance and its axes named; from the first key moment on, what happened there is said as a
+    player would say it; nothing overflows."""
     page.wait_for_selector("#review .review-graph polyline", timeout=300_000)
     assert title in page.locator("h1").inner_text()
     assert page.locator(".review-marks").inner_text().startswith(marks)
     points = page.get_attribute(".review-graph polyline", "points") or ""
     assert len(points.split()) >= 3
+    # the axes are named and scaled
+    assert page.locator(".review-axis-y").inner_text() == axis
+    assert tuple(t.strip() for t in page.locator(".review-ticks").inner_text().split("\n")) == ticks
     if not page.locator("#review-next").is_disabled():
         page.click("#review-next")
         wait_until(page, "document.querySelector('.review-said')?.textContent.length > 0")
-        assert "%" in page.locator(".review-said").inner_text()
+        said = page.locator(".review-said").inner_text()
+        assert "%" in said and "Action" not in said and "Play it" not in said, said
         step = page.locator("#replay-step").inner_text()
         assert step.split()[1] != "0"  # the replay went there
     # The seats are placed by script after a resize or a step: give the layout a moment to
@@ -45,8 +63,15 @@ def _check_review(page: Page, shot: Path, title: str, marks: str) -> None:
         if not layout_problems(page):
             break
         page.wait_for_timeout(100)
-    assert layout_problems(page) == []
     page.screenshot(path=str(shot))
+    assert layout_problems(page) == [], shot.name
+
+
+def _read_table(page: Page) -> str:
+    """The graph's table opened, as the accessibility tree gives it to a screen reader."""
+    page.click("#review-table summary")
+    page.wait_for_selector("#review-table table", state="visible")
+    return page.locator("#review-table table").aria_snapshot()
 
 
 def test_a_finished_game_is_reviewed_from_the_game_over_screen_and_my_games(
@@ -61,9 +86,25 @@ def test_a_finished_game_is_reviewed_from_the_game_over_screen_and_my_games(
         page.wait_for_selector(".overlay #review-game", timeout=120_000)
         page.click(".overlay #review-game")
         code = room["room"]
-        _check_review(page, shots / "review-390.png", f"Review of game 1 in room {code}", "Decisions: ")
-        page.set_viewport_size({"width": 1280, "height": 800})
-        _check_review(page, shots / "review-1280.png", f"Review of game 1 in room {code}", "Decisions: ")
+        for screen in SCREENS:
+            size = VIEWPORTS[screen]
+            page.set_viewport_size(size)
+            page.goto(f"{web_server.url}/#/review/{code}/1/0")
+            _check_review(
+                page,
+                shots / f"review-{size['width']}x{size['height']}.png",
+                f"Review of game 1 in room {code}",
+                "Decisions: ",
+            )
+            if screen in ("phone", "small-landscape"):
+                assert violations(page, f"the review at {screen}") == []
+        # the graph's text alternative: a table with its caption, named columns and a row a moment
+        read = _read_table(page)
+        assert "table" in read and "Your chance to win the hand at the key moments" in read, read
+        assert 'columnheader "When"' in read and 'columnheader "What happened"' in read, read
+        assert 'rowheader "Move ' in read and "%" in read, read
+        assert violations(page, "the review's table, open") == []
+        page.screenshot(path=str(shots / "review-table-1280.png"))
         # "My games" offers it too; asked again, the review is the one kept (no new one started)
         identity = page.evaluate("localStorage.getItem('unokit.player')") or ""
         page.goto(f"{web_server.url}/#/games")
@@ -76,9 +117,13 @@ def test_a_finished_game_is_reviewed_from_the_game_over_screen_and_my_games(
                 russian.goto(f"{web_server.url}/")
                 russian.evaluate(f"localStorage.setItem('unokit.player', {json.dumps(identity)})")
             russian.goto(f"{web_server.url}/#/review/{code}/1/0")
-            _check_review(russian, shots / "review-ru-390.png", f"Разбор игры 1 в комнате {code}", "Решения: ")
-            russian.set_viewport_size({"width": 1280, "height": 800})
-            _check_review(russian, shots / "review-ru-1280.png", f"Разбор игры 1 в комнате {code}", "Решения: ")
+            ticks = ("100\u00a0%", "50\u00a0%", "0\u00a0%")  # number.percent: a no-break space before the sign
+            ru = ("Разбор игры 1 в комнате " + code, "Решения: ", "Ваш шанс выиграть раздачу", ticks)
+            _check_review(russian, shots / "review-ru-390.png", *ru)
+            russian.set_viewport_size({"width": 844, "height": 390})
+            _check_review(russian, shots / "review-ru-844x390.png", *ru)
+            read = _read_table(russian)
+            assert 'columnheader "Что произошло"' in read and "%" in read, read
         finally:
             russian.context.close()
     finally:

@@ -70,6 +70,8 @@ def test_more_time_and_the_host_pause_over_two_browsers(
         for page in (ann, bo):
             assert page.locator("#more-time").count() == 0
             assert page.locator(".hand-card.playable").count() == 0
+            # nothing out of turn either (the room has no Jump-In; the turn's plays are held)
+            assert page.locator("button.jump, button.catch").count() == 0
         assert bo.locator("#pause-table").count() == 0  # only the host may let it go on
         bo.screenshot(path=str(tmp_path / "paused-ru-390.png"))
         assert layout_problems(bo) == [] and layout_problems(ann) == []

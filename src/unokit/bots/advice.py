@@ -35,7 +35,9 @@ from .temper import temperature, tempered
 class Effort:
     """How hard the engine looks: search iterations given to each choice of a decision and to a
     position where another seat acts, on the compiled kernel and on the Python engine (about
-    twenty times slower per iteration)."""
+    twenty times slower per iteration). A position where another seat acts gets fewer than a
+    choice: its chance only draws a review's graph and finds the other players' key moments,
+    where a choice's sets a mark."""
 
     name: str
     per_choice: int
@@ -48,9 +50,9 @@ class Effort:
 EFFORTS: dict[str, Effort] = {
     effort.name: effort
     for effort in (
-        Effort("low", 500, 500, 60, 60),
-        Effort("normal", 2500, 2500, 250, 250),
-        Effort("high", 10000, 10000, 1000, 1000),
+        Effort("low", 500, 250, 60, 30),
+        Effort("normal", 2500, 1000, 250, 100),
+        Effort("high", 10000, 4000, 1000, 400),
     )
 }
 #: The effort when nobody says otherwise.

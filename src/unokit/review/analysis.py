@@ -22,10 +22,13 @@ from typing import Any
 
 from .. import __version__
 from ..bots.advice import Advice, Advisor, advise, effort_named
+from ..bots.ismcts import searched_actions
 from ..bots.temper import temperature, tempered
+from ..core.actions import CATCH, UNO
 from ..core.determinise import Determiniser
 from ..core.errors import UnokitError
 from ..core.game import Event, Game
+from ..core.observation import View
 from ..core.teams import partner
 from ..narration import action_line
 from ..record import GameRecord, RecordError, Replay
@@ -209,6 +212,51 @@ def hinted_steps(record: GameRecord, replay: Replay, seat: int) -> set[int]:
     return steps
 
 
+def review_order(record: GameRecord, seat: int) -> list[int]:
+    """:func:`review_steps` in the order a caller should estimate them to show the first marks
+    early: the states where ``seat`` decides with a choice first, in the game's order, then the
+    others (they only draw the graph and find the other players' key moments). The review does
+    not depend on the order (each state's search is seeded by its step). Raises
+    :class:`~unokit.record.RecordError` for a record that does not replay."""
+    steps = review_steps(record)
+    wanted = set(steps)
+    game, _ = start_game(record)
+    own: list[int] = []
+    for step, (actor, text) in enumerate(record.actions):
+        if step in wanted and actor == seat and game.to_act == seat:
+            action = game.parse_action(text, actor)
+            if action.kind not in (CATCH, UNO) and len(searched_actions(View(game, seat).legal_actions())) > 1:
+                own.append(step)
+        game.apply(text, seat=actor)
+    chosen = set(own)
+    return own + [k for k in steps if k not in chosen]
+
+
+def partial_decisions(record: GameRecord, seat: int, estimates: dict[int, Estimate]) -> list[Decision]:
+    """The seat's decisions among the states ``estimates`` holds (any of :func:`review_steps`,
+    made by :func:`estimate_steps`), marked as the finished review will mark them (under the
+    same temperature), in the game's order: what a page shows while the rest is estimated."""
+    power = temperature(record.variant, record.players)
+    hints = {m.step for m in read_hints(record) if m.seat == seat}
+    game, _ = start_game(record)
+    out: list[Decision] = []
+    last = max(estimates, default=-1)
+    for step, (actor, text) in enumerate(record.actions):
+        if step > last:
+            break
+        estimate = estimates.get(step)
+        if estimate is not None and estimate.decision:
+            tempered_estimate = _tempered(estimate, seat, record.players, power)
+            by_winner = list(tempered_estimate.by_winner) or None
+            decision = _decision(
+                game, step, game.round_number, tempered_estimate, (actor, text), seat, by_winner, step in hints
+            )
+            if decision is not None:
+                out.append(decision)
+        game.apply(text, seat=actor)
+    return out
+
+
 def _over_at(replay: Replay, step: int) -> bool:
     """Whether the game is over at ``step`` (only the last step can be)."""
     return step == len(replay) and replay.final.is_over
@@ -297,7 +345,7 @@ def _assemble(
             break
         before, chosen = chance, _chosen_chance(estimate, action, seat)
         actor, text = action
-        last = (step, actor, text, action_line(game, text, actor).to_json())
+        last = (step, actor, text, action_line(game, text, actor, named=True).to_json())
         events = game.apply(text, seat=actor)
         end = next((e for e in events if e["type"] == "round_end"), None)
         if end is None:
@@ -424,7 +472,7 @@ def _decision(
     choices = tuple(
         Choice(
             text,
-            action_line(game, text, seat).to_json(),
+            action_line(game, text, seat, named=True).to_json(),
             chance,
             _round(game_chance(chance, estimate.chances, seat, by_winner)) if by_winner is not None else None,
             visits,
@@ -457,7 +505,9 @@ __all__ = [
     "assemble_review",
     "estimate_steps",
     "hint",
+    "partial_decisions",
     "record_digest",
+    "review_order",
     "review_record",
     "review_steps",
 ]

@@ -36,7 +36,7 @@ from starlette.routing import Route
 
 from ..bots.temper import temperature
 from ..record import GameRecord, RecordError
-from ..review.analysis import Estimate, assemble_review, estimate_steps, review_steps
+from ..review.analysis import Estimate, assemble_review, estimate_steps, partial_decisions, review_order
 from . import reviewstore
 from .authority import identity_hash
 from .botpool import BotPool
@@ -67,8 +67,19 @@ def _current(review: dict[str, Any]) -> bool:
 
 
 def _working(row: ReviewRow | None) -> tuple[int, dict[str, Any]]:
+    """The 202 answer: the progress, and the seat's decisions marked so far with the seats'
+    names and the steps of the seat's own actions, to number its moves (``decisions`` as in
+    ``unokit-review/1``; the first ones come first)."""
     done, total = (row.done, row.total) if row is not None else (0, 0)
-    return 202, {"status": "working", "done": done, "total": total}
+    partial = row.body() if row is not None else {}
+    decisions = partial.get("decisions", [])
+    return 202, {
+        "status": "working",
+        "done": done,
+        "total": total,
+        "names": partial.get("names"),
+        "decisions": decisions,
+    }
 
 
 class ReviewDesk:
@@ -146,18 +157,28 @@ class ReviewDesk:
         def assemble(estimates: dict[int, Estimate]) -> dict[str, Any]:
             return assemble_review(record, seat, effort, SEED, estimates).to_json()
 
+        def known(estimates: dict[int, Estimate]) -> dict[str, Any]:
+            decisions = partial_decisions(record, seat, estimates)
+            own = [step for step, (actor, _) in enumerate(record.actions) if actor == seat]
+            return {"names": list(record.names), "own": own, "decisions": [d.to_json() for d in decisions]}
+
         try:
-            steps = await self.pool.think(charged, review_steps, record)
+            # The seat's own decisions first: the page shows their marks while the rest is estimated.
+            steps = await self.pool.think(charged, lambda r: review_order(r, seat), record)
             estimates: dict[int, Estimate] = {}
+            partial: dict[str, Any] | None = None
             for first in range(0, len(steps), SLICE):
                 ours = await asyncio.to_thread(
-                    reviewstore.progress, self.store, key, self.node, len(estimates), len(steps)
+                    reviewstore.progress, self.store, key, self.node, len(estimates), len(steps), partial
                 )
                 if not ours:  # taken over, or deleted with its record or identity: stop
                     return
                 await asyncio.sleep(self.pool.delay(charged))  # the identity's share of a core
-                for found in await self.pool.think(charged, estimate, steps[first : first + SLICE]):
-                    estimates[found.step] = found
+                found = await self.pool.think(charged, estimate, steps[first : first + SLICE])
+                for one in found:
+                    estimates[one.step] = one
+                if any(one.decision for one in found):
+                    partial = await self.pool.think(charged, known, estimates)
             review = await self.pool.think(charged, assemble, estimates)
             await asyncio.to_thread(reviewstore.finish, self.store, key, self.node, review)
         except (RecordError, ValueError) as exc:

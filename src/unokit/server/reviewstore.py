@@ -14,6 +14,8 @@ A row is first a claim, then a result:
   by the next process asked: one conditional update, so only one of several does. A process
   that lost its claim (taken over, or the row deleted: the record or the identity forgotten
   meanwhile) finds out at its next write and stops; what it computed is dropped.
+  Its ``review`` holds the part of the review known so far (the seat's decisions marked), which
+  every process sends with the progress.
 * ``ready``: ``review`` holds the ``unokit-review/1`` JSON. One made under another temperature
   than the one in force now (its ``power``, :mod:`unokit.bots.temper`) is outdated: deleted
   when asked for, and made again.
@@ -108,7 +110,8 @@ class ReviewRow:
         return self.updated_at >= now - STALE
 
     def body(self) -> dict[str, Any]:
-        """A ``ready`` row's review (the ``unokit-review/1`` JSON)."""
+        """A ``ready`` row's review (the ``unokit-review/1`` JSON); a ``working`` row's part
+        known so far (``{"names": ..., "decisions": [...]}``, empty before the first)."""
         return dict(json.loads(self.review or "{}"))
 
 
@@ -162,18 +165,23 @@ def claim(store: Store, key: ReviewKey, player: str, node: str, seen: ReviewRow 
         taken = c.execute(
             update(reviews)
             .where(key.where(), reviews.c.status == WORKING, reviews.c.updated_at == seen.updated_at)
-            .values(node=node, updated_at=now, done=0, total=0)
+            .values(node=node, updated_at=now, done=0, total=0, review=None)
         ).rowcount
     return bool(taken)
 
 
-def progress(store: Store, key: ReviewKey, node: str, done: int, total: int) -> bool:
-    """Write ``node``'s progress on ``key``; False when the claim is no longer ``node``'s."""
+def progress(
+    store: Store, key: ReviewKey, node: str, done: int, total: int, partial: dict[str, Any] | None = None
+) -> bool:
+    """Write ``node``'s progress on ``key`` (with ``partial``, what is known of the review so
+    far: kept in ``review`` until the review replaces it); False when the claim is no longer
+    ``node``'s."""
+    values: dict[str, Any] = {"done": done, "total": total, "updated_at": time.time()}
+    if partial is not None:
+        values["review"] = json.dumps(partial, separators=(",", ":"), ensure_ascii=False)
     with store.begin() as c:
         moved = c.execute(
-            update(reviews)
-            .where(key.where(), reviews.c.status == WORKING, reviews.c.node == node)
-            .values(done=done, total=total, updated_at=time.time())
+            update(reviews).where(key.where(), reviews.c.status == WORKING, reviews.c.node == node).values(**values)
         ).rowcount
     return bool(moved)
 

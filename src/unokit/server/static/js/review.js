@@ -48,8 +48,48 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
+/** How many of its own moves seat `seat` had made up to the action after state `step` (that one
+ * counted), from the review's points (each names the seat that acted after it). */
+function ownMove(review, step) {
+  let count = 0;
+  for (const point of review.points) if (point.actor === review.seat && point.step <= step) count += 1;
+  return Math.max(1, count);
+}
+
+/** A decision said as a player would: "Your move 12: you chose “Draw a card” — mistake." and,
+ * where another choice was better, "“Play Red 4” would have kept 61% instead of 48%." */
+export function decisionWords(review, decision) {
+  const played = decision.choices[decision.played];
+  const best = decision.choices[decision.best];
+  const words = [t("review.said.decision", {
+    number: ownMove(review, decision.step),
+    action: say(played.line, review.names),
+    mark: t(MARK_WORDS[decision.mark]),
+    chance: chance(played.chance, played.game),
+  })];
+  if (decision.best !== decision.played)
+    words.push(t("review.said.better", {
+      best: say(best.line, review.names), better: chance(best.chance, best.game), chance: chance(played.chance, played.game),
+    }));
+  if (decision.hinted) words.push(t("review.said.hinted"));
+  if (decision.uno_missed) words.push(t("review.said.uno_missed"));
+  return words.join(" ");
+}
+
+/** A key moment said as a player would (a decision as above; another player's move or the
+ * luck of the draw with how your chance moved). */
+function momentWords(review, moment) {
+  const moved = { before: percent(moment.before), after: percent(moment.after) };
+  if (moment.kind === "decision") {
+    const decision = review.decisions.find((d) => d.step === moment.step);
+    if (decision) return decisionWords(review, decision);
+  }
+  if (moment.kind === "luck") return t("review.said.luck", { number: ownMove(review, moment.step), ...moved });
+  return t("review.said.move", { player: review.names[moment.seat], action: say(moment.line, review.names), ...moved });
+}
+
 /** The review of seat `seat` in game `number` of room `code`, asked of the server at once;
- * `redraw()` is called when it arrives (or fails). */
+ * `redraw()` is called when it arrives (or fails), and as its first decisions come. */
 export class ReviewPanel {
   constructor(code, number, seat, redraw) {
     this.code = code;
@@ -57,6 +97,11 @@ export class ReviewPanel {
     this.seat = seat;
     this.redraw = redraw;
     this.review = null;
+    /** The seat's decisions marked so far, while the rest is computed (the 202 answers). */
+    this.early = [];
+    this.names = [];
+    /** The steps of the seat's own actions (to number its moves while the points are unknown). */
+    this.own = [];
     this.error = null;
     this.progress = 0;
     this.timer = null;
@@ -75,6 +120,11 @@ export class ReviewPanel {
       if (answer.status === "ready") this.review = answer.review;
       else {
         this.progress = answer.total ? answer.done / answer.total : 0;
+        if (answer.decisions && answer.decisions.length) {
+          this.early = answer.decisions;
+          this.names = answer.names || [];
+          this.own = answer.own || [];
+        }
         this.timer = setTimeout(() => this.ask(), POLL_MS);
       }
     } catch (err) {
@@ -96,16 +146,22 @@ export class ReviewPanel {
     return [...steps].sort((a, b) => a - b);
   }
 
+  /** While the review is computed: the progress and the decisions marked so far, said. */
+  working() {
+    const partial = { seat: this.seat, names: this.names, points: this.own.map((s) => ({ actor: this.seat, step: s })) };
+    const said = this.early.map((decision) => h("li", { dataset: { mark: decision.mark } }, decisionWords(partial, decision)));
+    return h(
+      "section.review-panel",
+      { "aria-busy": "true" },
+      h("p.review-working#review-working", { role: "status" }, t("review.working", { percent: Math.round(100 * this.progress) })),
+      said.length ? h("ol.review-early#review-early", { "aria-label": t("review.early") }, said) : null,
+    );
+  }
+
   /** The panel for the replay at step `step` (`steps` in all); `go(step)` moves the replay. */
   node(step, steps, go) {
     if (this.error) return h("section.review-panel", {}, h("p.error", { role: "alert" }, this.error));
-    if (!this.review) {
-      return h(
-        "section.review-panel",
-        { "aria-busy": "true" },
-        h("p.review-working#review-working", { role: "status" }, t("review.working", { percent: Math.round(100 * this.progress) })),
-      );
-    }
+    if (!this.review) return this.working();
     const review = this.review;
     const counts = Object.entries(MARK_COUNTS).map(([mark, key]) => t(key, { count: review.marks[mark] }));
     const stops = this.stops();
@@ -119,7 +175,7 @@ export class ReviewPanel {
       "section.review-panel#review",
       { "aria-label": t("review.moments") },
       h("p.review-marks", {}, t("review.marks", { marks: counts.join(t("list.separator")) })),
-      this.graph(step, steps, go),
+      this.said(step),
       h(
         "div.review-nav",
         {},
@@ -128,7 +184,8 @@ export class ReviewPanel {
           at >= 0 ? t("review.stop_of", { number: at + 1, count: stops.length }) : t("n.review.stops", { count: stops.length })),
         button("review-next", t("review.next_moment"), "▶", after[0]),
       ),
-      this.said(step),
+      this.chart(step, steps, go),
+      this.table(steps),
     );
   }
 
@@ -137,46 +194,71 @@ export class ReviewPanel {
     const review = this.review;
     const lines = [];
     const decision = review.decisions.find((d) => d.step + 1 === step);
-    if (decision) {
-      const played = decision.choices[decision.played];
-      const best = decision.choices[decision.best];
-      const markClass = `review-mark mark-${decision.mark}`;
-      lines.push(
-        h(
-          "p.review-decision",
-          { dataset: { mark: decision.mark } },
-          h("strong", {}, say(played.line, review.names)),
-          ` · ${chance(played.chance, played.game)} · `,
-          h("span", { class: markClass }, t(MARK_WORDS[decision.mark])),
-          decision.hinted ? ` · ${t("review.hinted")}` : "",
-          decision.uno_missed ? ` · ${t("review.uno_missed")}` : "",
-        ),
-      );
-      if (decision.best !== decision.played)
-        lines.push(h("p.review-better", {},
-          t("review.better", { best: say(best.line, review.names), chance: chance(best.chance, best.game) })));
-    }
+    if (decision) lines.push(h("p.review-decision", { dataset: { mark: decision.mark } }, decisionWords(review, decision)));
     const index = review.moments.findIndex((m) => m.step + 1 === step);
     if (index >= 0) {
       const moment = review.moments[index];
-      lines.push(
-        h(
-          "p.review-moment",
-          {},
-          t("review.moment", {
-            number: index + 1,
-            step,
-            round: moment.round,
-            player: review.names[moment.seat],
-            action: say(moment.line, review.names),
-            before: percent(moment.before),
-            after: percent(moment.after),
-            what: t(MOMENT_WORDS[moment.kind]),
-          }),
-        ),
-      );
+      lines.push(h("p.review-moment", {},
+        h("strong", {}, t("review.marker", { number: index + 1 })), " ",
+        moment.kind === "decision" && decision ? t(MOMENT_WORDS.decision) : momentWords(review, moment)));
     }
     return h("div.review-said", { "aria-live": "polite" }, lines);
+  }
+
+  /** The graph with its axes named: the chance from 0% to 100% up the side, the moves of the game
+   * along the bottom, the key moments numbered on it (as in the table under it). */
+  chart(step, steps, go) {
+    const review = this.review;
+    const ticks = h("div.review-ticks", { "aria-hidden": "true" }, h("span", {}, percent(1)), h("span", {}, percent(0.5)),
+      h("span", {}, percent(0)));
+    const plot = h("div.review-plot", {}, this.graph(step, steps, go));
+    review.moments.forEach((moment, i) => {
+      const marker = h("span.review-marker", { "aria-hidden": "true" }, String(i + 1));
+      marker.style.left = `${((100 * (moment.step + 1)) / Math.max(1, steps)).toFixed(1)}%`;
+      marker.style.top = `${(100 * (1 - moment.after)).toFixed(1)}%`;
+      plot.append(marker);
+    });
+    return h(
+      "figure.review-chart",
+      {},
+      h("figcaption.review-axis-y", {}, t("review.graph.yours")),
+      h("div.review-area", {}, ticks, plot),
+      h("p.review-axis-x", { "aria-hidden": "true" }, t("review.graph.moves", { count: steps })),
+    );
+  }
+
+  /** The graph as a table (its text alternative): each key moment and costly decision, the
+   * move it came at, what happened, and your chance before and after. */
+  table(steps) {
+    const review = this.review;
+    /** @type {{ step: number, key?: number, moment?: any, decision?: any }[]} */
+    const rows = [];
+    review.moments.forEach((moment, i) => rows.push({ step: moment.step, key: i + 1, moment }));
+    for (const decision of review.decisions)
+      if (decision.mark !== "good" && !review.moments.some((m) => m.step === decision.step)) rows.push({ step: decision.step, decision });
+    rows.sort((a, b) => a.step - b.step);
+    const body = rows.map((row) => {
+      const decision = row.decision || review.decisions.find((d) => d.step === row.step);
+      const words = row.moment ? momentWords(review, row.moment) : decisionWords(review, decision);
+      const from = row.moment ? row.moment.before : decision.choices[decision.best].chance;
+      const to = row.moment ? row.moment.after : decision.choices[decision.played].chance;
+      return h("tr", {},
+        h("th", { scope: "row" }, t("review.table.move", { number: row.step + 1, count: steps })),
+        h("td", {}, row.key ? `${t("review.marker", { number: row.key })} ${words}` : words),
+        h("td", {}, t("review.table.from_to", { before: percent(from), after: percent(to) })));
+    });
+    return h(
+      "details.review-table#review-table",
+      {},
+      h("summary", {}, t("review.table.show")),
+      h("table", {},
+        h("caption", {}, t("review.table.caption")),
+        h("thead", {}, h("tr", {},
+          h("th", { scope: "col" }, t("review.table.when")),
+          h("th", { scope: "col" }, t("review.table.what")),
+          h("th", { scope: "col" }, t("review.table.chance")))),
+        h("tbody", {}, body.length ? body : h("tr", {}, h("td", { colspan: "3" }, t("review.no_moments"))))),
+    );
   }
 
   /** The winning chance over the game: a line over every state, the rounds' borders, the costly
@@ -185,10 +267,11 @@ export class ReviewPanel {
   graph(step, steps, go) {
     const review = this.review;
     const x = (s) => (WIDTH * s) / Math.max(1, steps);
-    const y = (p) => HEIGHT - 4 - (HEIGHT - 8) * p;
+    const y = (p) => HEIGHT - (HEIGHT * p);
     const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: "none", class: "review-graph", role: "img" });
-    chart.setAttribute("aria-label", t("review.graph.hand"));
-    chart.append(svg("line", { x1: 0, x2: WIDTH, y1: y(0.5), y2: y(0.5), class: "half" }));
+    chart.setAttribute("aria-label", t("review.graph.described"));
+    for (const p of [0.25, 0.5, 0.75])
+      chart.append(svg("line", { x1: 0, x2: WIDTH, y1: y(p), y2: y(p), class: p === 0.5 ? "half" : "grid" }));
     for (const round of review.rounds.slice(1)) chart.append(svg("line",
       { x1: x(round.first), x2: x(round.first), y1: 0, y2: HEIGHT, class: "round" }));
     const points = review.points.map((p) => `${x(p.step).toFixed(1)},${y(p.chance).toFixed(1)}`).join(" ");

@@ -876,13 +876,14 @@ export class TableView {
           actionLabel(action, obs, names, side)));
       }
     }
-    if (mine && !obs.over && phase === "playing") {
+    // Nothing is offered out of turn while the host holds the game (the server refuses it).
+    if (mine && !obs.over && phase === "playing" && !this.room.paused) {
       for (const action of other.filter((a) => a.verb === "catch")) {
         choices.append(h("button.catch",
           { type: "button", dataset: { action: action.text, verb: "catch", key: action.text }, onclick: () => this.act(action.text) },
           actionLabel(action, obs, names, side)));
       }
-      if (!myTurn) {
+      if (!myTurn && obs.to_act !== this.me) {
         // Jump-In (a house rule): a play offered out of turn is a jump with an identical card.
         for (const actions of groupActions(obs).byCard.values()) {
           for (const action of actions.filter((a) => a.verb === "play")) {
