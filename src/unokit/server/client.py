@@ -458,9 +458,7 @@ class RoomClient:
             try:
                 ping = self.ping_seconds
                 local: dict[str, Any] = {} if self.source is None else {"local_addr": (self.source, 0)}
-                ws = await connect(
-                    url, max_size=2**24, open_timeout=5, ping_interval=ping, ping_timeout=ping, **local
-                )
+                ws = await connect(url, max_size=2**24, open_timeout=5, ping_interval=ping, ping_timeout=ping, **local)
             except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as exc:
                 last = exc
                 if target is not None:

@@ -42,7 +42,7 @@ export function ratingsPanel() {
           h("a", { href: leaderboardLink(r.variant, r.players) },
             t("n.leaderboard.of", { variant: t(`variant.${r.variant}`), count: r.players })),
           `: ${number(r.rating, 1)} · `, t("n.ratings.games", { count: r.games }),
-          r.provisional ? ` · ${t("ratings.provisional")}` : "")))));
+          r.provisional ? ` · ${t("ratings.provisional")}` : ""))));
         panel.append(h("h3", {}, t("ratings.history")), h("ol.rating-history", {}, mine.history.map((game) => h("li", {},
           `${new Date(game.at * 1000).toLocaleString(lang())} · ${t(`variant.${game.variant}`)} · `,
           game.won ? t("ratings.won") : t("daily.lost"), ` · ${number(game.rating, 1)}`))));
