@@ -1,0 +1,67 @@
+"""Safe among strangers, round 3: what one stranger could do to other rooms through the work it
+asks of the server (hints, and the pool's order: ``test_bot_pool``; reviews: ``test_review_desk``;
+the word filter: ``test_word_filter``), and the lesser defects of the same round, each attacked
+from outside on loopback, bounded in count and time."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from unokit.server.client import RoomClient, create_room
+
+from .support import FAST, ServerProcess, free_port, run
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("strangers-again")
+    process = ServerProcess(
+        f"sqlite:///{folder / 'server.db'}",
+        free_port(),
+        ["--rate", "5000", "--burst", "5000", "--room-rate", "100000", "--client-connections", "5000"],
+    )
+    process.start()
+    yield process
+    process.stop()
+
+
+async def _at_a_decision(server: ServerProcess) -> RoomClient:
+    """A person against a bot, at a decision of theirs with several choices (a hint is asked for
+    at none before)."""
+    made = create_room(server.url, "classic", 2, options={"target": 100000}, settings=FAST, bots=["normal"])
+    ann = await RoomClient.join(server.url, made["room"], name="Ann")
+    await ann.host("start", made["host_token"])
+    for _ in range(200):
+        await ann.wait_for(lambda _s: ann.my_turn, 60)
+        if len(ann.legal_actions) >= 3:  # draw and at least two cards to play
+            return ann
+        await ann.act(ann.legal_actions[0])
+    raise AssertionError("no decision with several choices in 200 turns")
+
+
+def test_a_hint_flood_at_one_decision_makes_one_search_and_one_entry(server: ServerProcess) -> None:
+    """Forty hint requests at one decision, sent at once: every one is answered with the same
+    hint, and the room's log gains one entry (the state version moves once); asked again after,
+    the hint comes from the log, moving nothing. The server used to search and log each one."""
+
+    async def body() -> tuple[int, int, list[Any]]:
+        ann = await _at_a_decision(server)
+        before = ann.version
+        answers = await asyncio.gather(
+            *(ann.request({"type": "hint", "token": ann.token}, timeout=120) for _ in range(40)),
+            return_exceptions=True,
+        )
+        again = await ann.request({"type": "hint", "token": ann.token}, timeout=60)
+        await ann.request({"type": "sync"})
+        after = ann.version
+        await ann.close()
+        return before, after, [*answers, again]
+
+    before, after, answers = run(body)
+    assert all(isinstance(a, dict) and a["type"] == "hint" for a in answers), answers
+    assert len({(a["step"], a["action"], a["chance"]) for a in answers}) == 1, answers
+    assert after == before + 1, (before, after)
