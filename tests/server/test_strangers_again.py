@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -65,3 +66,17 @@ def test_a_hint_flood_at_one_decision_makes_one_search_and_one_entry(server: Ser
     assert all(isinstance(a, dict) and a["type"] == "hint" for a in answers), answers
     assert len({(a["step"], a["action"], a["chance"]) for a in answers}) == 1, answers
     assert after == before + 1, (before, after)
+
+
+def test_the_compiled_engine_is_warmed_before_the_server_says_it_is_ready(tmp_path: Path) -> None:
+    """``--warm-engine`` (the default; the suite's servers start with ``--no-warm-engine``):
+    the engine is imported and compiled in a thread during the start, and said ready before the
+    server says it is, so the first room with a search bot does not stall the event loop."""
+    process = ServerProcess(f"sqlite:///{tmp_path / 'warm.db'}", free_port(), ["--warm-engine", "--log-level", "info"])
+    process.start(timeout=300)
+    try:
+        log = process.log()
+    finally:
+        process.stop()
+    warmed, ready = log.find("the compiled engine is ready"), log.find("unokit serve: ready at")
+    assert 0 <= warmed < ready, log

@@ -49,6 +49,7 @@ from .. import VARIANTS, __version__
 from ..bots import level_names
 from . import PROTOCOL, daily_api, finishing, ratings_api, standings, upkeep
 from .authority import Room
+from .botpool import warm_engine
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .items import Arrived, Gone, Said
@@ -166,6 +167,13 @@ def create_app(config: ServerConfig) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        # The compiled engine is imported and compiled in a thread, before the server says it is
+        # ready (``--warm-engine``), so that the first room with a search bot does not stall the
+        # loop for seconds; with ``--no-warm-engine``, beside the start (docs/server.md, "Start-up").
+        engine = asyncio.create_task(asyncio.to_thread(warm_engine), name="unokit-warm-engine")
+        engine.add_done_callback(_engine_warmed)
+        if config.warm_engine:
+            await engine
         await hub.start()
         # The catalogue the lobby draws itself from takes seconds to make (it imports every
         # bot): made now, while nobody waits, so that the first page opens at once.
@@ -759,6 +767,16 @@ def ban_fields(body: dict[str, Any]) -> tuple[str, str, float | None, str | None
     if reason is not None and (not isinstance(reason, str) or len(reason) > 200):
         raise RoomError("bad_request", "'reason' is a short text")
     return kind, stored, None if hours is None else time.time() + float(hours) * 3600, reason
+
+
+def _engine_warmed(task: asyncio.Task[float]) -> None:
+    if task.cancelled():
+        return
+    if (failure := task.exception()) is not None:
+        log.error("the compiled engine could not be warmed: %s", failure)
+        return
+    if task.result():
+        log.info("the compiled engine is ready (%.1f s)", task.result())
 
 
 def _client(request: Request) -> str:

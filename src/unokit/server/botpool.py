@@ -42,6 +42,33 @@ RESERVE_SECONDS = 10.0
 SERVED_KEPT = 1024
 
 
+def warm_engine() -> float:
+    """Import the search bots' compiled engine and compile it (numba's cache on disk makes that
+    a load after the first time), by playing a ``hard`` bot's first move of a fresh game and a
+    hint's search: seconds of CPU that must not fall on the event loop at the first room with
+    a search bot. Returns the seconds it took (0 where numba is not installed: the searches
+    then play on the Python engine, nothing to compile). Run it in a thread."""
+    from .room import installed_bots
+
+    start = time.monotonic()
+    if "ismcts_fast" not in installed_bots():
+        return 0.0
+    from .. import Game
+    from ..bots import make_bot
+    from ..core.observation import View
+    from ..record import RecordingGame
+    from ..review import hint
+
+    game, _ = Game.new("classic", 2, 1)
+    seat = game.to_act
+    assert seat is not None
+    make_bot("hard", 0).act(View(game, seat))
+    recording, _ = RecordingGame.new("classic", 2, seed=1, rounds=1)
+    with contextlib.suppress(ValueError):  # the first seat has one choice only: nothing more to compile
+        hint(recording.to_record(), seat, "low")
+    return time.monotonic() - start
+
+
 def default_threads() -> int:
     """One thread fewer than the machine has cores (at least one): a core stays free for the
     event loop and the database."""
@@ -203,4 +230,4 @@ class BotPool:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["RESERVE_SECONDS", "BotPool", "default_threads"]
+__all__ = ["RESERVE_SECONDS", "BotPool", "default_threads", "warm_engine"]

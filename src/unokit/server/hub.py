@@ -126,6 +126,8 @@ class ServerConfig:
     sqlite_synchronous: str = "NORMAL"
     bot_threads: int = field(default_factory=default_threads)
     bot_cpu: float = 0.5
+    #: Warm the compiled engine before saying ready (``--warm-engine``), else in the background.
+    warm_engine: bool = True
     hello_timeout: float = 10.0
     request_timeout: float = 10.0
     client_connections: int = 64
