@@ -80,3 +80,19 @@ def test_the_compiled_engine_is_warmed_before_the_server_says_it_is_ready(tmp_pa
         process.stop()
     warmed, ready = log.find("the compiled engine is ready"), log.find("unokit serve: ready at")
     assert 0 <= warmed < ready, log
+
+
+def test_a_ban_written_as_an_ipv4_mapped_address_applies_to_that_ipv4_client() -> None:
+    """``::ffff:A.B.C.D`` is stored as ``A.B.C.D`` (and read so from a ban stored before), the
+    form a client's address is counted in; it used to be kept as an IPv6 network that no IPv4
+    client ever overlapped."""
+    from unokit.server.app import ban_fields
+    from unokit.server.edge import client_key, ip_network_of
+
+    assert ban_fields({"kind": "address", "value": "::ffff:203.0.113.9"})[1] == "203.0.113.9/32"
+    assert ban_fields({"kind": "address", "value": "::ffff:203.0.113.0/120"})[1] == "203.0.113.0/24"
+    assert ban_fields({"kind": "address", "value": "2001:db8::/32"})[1] == "2001:db8::/32"  # IPv6 stays
+    client = ip_network_of(client_key("::ffff:203.0.113.9"))  # the client, as the check reads it
+    for stored in ("::ffff:cb00:7109/128", "203.0.113.9/32"):
+        ban = ip_network_of(stored)
+        assert ban.version == client.version and ban.overlaps(client), stored

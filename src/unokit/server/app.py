@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
-import ipaddress
 import json
 import logging
 import math
@@ -50,7 +49,7 @@ from ..bots import level_names
 from . import PROTOCOL, daily_api, finishing, ratings_api, standings, upkeep
 from .authority import Room
 from .botpool import warm_engine
-from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
+from .edge import Buckets, Edge, EdgeMiddleware, client_key, ip_network_of, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .items import Arrived, Gone, Said
 from .messages import MessageError, read_message
@@ -757,7 +756,7 @@ def ban_fields(body: dict[str, Any]) -> tuple[str, str, float | None, str | None
         stored = value if hashed else identity_hash(value)
     elif kind == "address":
         try:
-            stored = str(ipaddress.ip_network(value, strict=False))
+            stored = str(ip_network_of(value))
         except ValueError:
             raise RoomError("bad_request", f"{value[:60]!r} is not an IP address or network") from None
     else:

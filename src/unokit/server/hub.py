@@ -50,7 +50,7 @@ from .chat import SPECTATORS_SHARE
 from .cluster import Link, node_channel, room_channel
 from .daily import TELL_WITHIN, Deal, DealSeeds, claim_telling, day_of, day_start, featured
 from .daily import secret as daily_secret
-from .edge import Buckets, EdgeConfig, origin_of
+from .edge import Buckets, EdgeConfig, ip_network_of, origin_of
 from .items import (
     AdminClose,
     Arrived,
@@ -567,7 +567,7 @@ class HubModeration(HubOwnership):
         if not self.banned_networks:
             return False
         try:
-            address = ipaddress.ip_network(client, strict=False)
+            address = ip_network_of(client)
         except ValueError:
             return False
         return any(
@@ -586,7 +586,7 @@ class HubModeration(HubOwnership):
                 identities[ban["value"]] = ban["until"]
             else:
                 with contextlib.suppress(ValueError):
-                    networks.append((ipaddress.ip_network(ban["value"], strict=False), ban["until"]))
+                    networks.append((ip_network_of(ban["value"]), ban["until"]))
         self.banned_identities, self.banned_networks = identities, networks
         for peer in list(self.local_peers.values()):
             room = getattr(peer, "room", None)
