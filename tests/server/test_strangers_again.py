@@ -6,6 +6,7 @@ from outside on loopback, bounded in count and time."""
 from __future__ import annotations
 
 import asyncio
+import http.client
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -96,3 +97,60 @@ def test_a_ban_written_as_an_ipv4_mapped_address_applies_to_that_ipv4_client() -
     for stored in ("::ffff:cb00:7109/128", "203.0.113.9/32"):
         ban = ip_network_of(stored)
         assert ban.version == client.version and ban.overlaps(client), stored
+
+
+def test_odd_push_endpoints_are_refused_at_subscribe_time() -> None:
+    """Names that are not well-formed DNS names, an address dressed as a push service's name,
+    and paths with dot segments or escaped dots and slashes are refused when the browser
+    subscribes (they used to be kept, left to the send-time address check alone; that check is
+    tested in ``test_push``: a service's name that resolves inside the host's network)."""
+    from unokit.server.push import PushServices
+    from unokit.server.room import RoomError
+
+    services = PushServices()
+    odd = [
+        "https://..notify.windows.com/x",
+        "https://.db5.notify.windows.com/x",
+        "https://db5..notify.windows.com/x",
+        "https://-db5.notify.windows.com/x",
+        "https://127.0.0.1.notify.windows.com/x",
+        "https://db5.notify.windows.com/w/%2e%2e/admin",
+        "https://db5.notify.windows.com/w/%2E%2e%2Fadmin",
+        "https://db5.notify.windows.com/w/../admin",
+        "https://fcm.googleapis.com/fcm/send/./x",
+        "https://fcm.googleapis.com/fcm/send%5cx",
+    ]
+    for endpoint in odd:
+        with pytest.raises(RoomError) as refused:
+            services.check(endpoint)
+        assert refused.value.code == "bad_subscription", endpoint
+    fine = [
+        "https://db5.notify.windows.com/w/?token=AbC%3D",
+        "https://wns2-by3p.notify.windows.com/w/?token=x",
+        "https://fcm.googleapis.com/fcm/send/dGVzdA:APA91b",
+        "https://updates.push.services.mozilla.com/wpush/v2/gAAAAA",
+        "https://web.push.apple.com/QGx1c3Q",
+    ]
+    assert [services.check(endpoint) for endpoint in fine] == fine
+
+
+def _status(server: ServerProcess, path: str, source: str) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20, source_address=(source, 0))
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def test_finishing_share_look_ups_of_a_real_public_room_are_limited_per_address(server: ServerProcess) -> None:
+    """Each look-up reads the room's finished games; a real room's code used to be looked up
+    without limit (300 in 1.8 s). From one address, 40 at once: the allowance (``--lookup-rate``,
+    bursts of 30) answers, then ``429``; another address is not held back."""
+    made = create_room(server.url, "classic", 2, public=True, bots=["normal"])
+    path = f"/api/rooms/{made['room']}/finishing"
+    seen = [_status(server, path, "127.0.0.41") for _ in range(40)]
+    assert seen[0] == 200 and 429 in seen and set(seen) == {200, 429}, seen
+    assert _status(server, path, "127.0.0.42") == 200

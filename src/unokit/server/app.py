@@ -161,6 +161,8 @@ def create_app(config: ServerConfig) -> Starlette:
     misses = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
     # "My games" and "Forget me": as many a minute as room codes may be looked up.
     identity_lookups = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
+    # Finishing shares of real public rooms (each reads the database): as many again, of their own.
+    share_lookups = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
     # Push subscriptions posted and withdrawn: as many again, on an allowance of their own.
     push_requests = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
 
@@ -536,6 +538,9 @@ def create_app(config: ServerConfig) -> Starlette:
         room = await _open_room(request, public=True)
         if isinstance(room, Response):
             return room
+        client = _client(request)
+        if not share_lookups.allow(client):  # each reads the room's finished games: limited too
+            return _limited(share_lookups, client, "look-ups of finishing shares")
         seats = await asyncio.to_thread(finishing.shares, hub.store, room.code, room.state, time.time())
         return _json({"room": room.code, "days": finishing.WINDOW_DAYS, "seats": seats})
 
