@@ -33,8 +33,9 @@ from unokit.server.client import RoomClient, create_room, new_identity  # noqa: 
 
 
 def _replied(ann: RoomClient, version: int) -> Callable[[dict[str, Any]], bool]:
-    """Whether the bot answered the move made at ``version``: ``ann``'s turn again, later."""
-    return lambda _state: ann.my_turn and ann.version > version + 1
+    """Whether ``ann`` has a decision again after the move made at ``version`` (her own next
+    one, after a draw, or the bot's reply)."""
+    return lambda _state: ann.my_turn and ann.version > version
 
 
 async def _bot_replies(ann: RoomClient, moves: int) -> list[float]:
@@ -46,7 +47,8 @@ async def _bot_replies(ann: RoomClient, moves: int) -> list[float]:
         version = ann.version
         await ann.act(ann.legal_actions[0])
         await ann.wait_for(_replied(ann, version), 300)
-        replies.append(time.monotonic() - start)
+        if ann.version > version + 1:  # the bot moved between her two decisions: its reply
+            replies.append(time.monotonic() - start)
     return replies
 
 
