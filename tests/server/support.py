@@ -96,6 +96,7 @@ class ServerProcess:
                 self.database,
                 "--log-level",
                 "warning",
+                "--no-warm-engine",  # the suite's many starts; a test that wants it says --warm-engine
                 *self.args,
             ],
             stdout=log,

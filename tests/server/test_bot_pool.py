@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import statistics
+import threading
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+from unokit.server.botpool import BotPool
 from unokit.server.client import RoomClient, create_room
 
 from .support import FAST, ServerProcess, run
@@ -52,3 +54,44 @@ def test_thinking_bots_do_not_hold_up_requests(make_server: Callable[..., Server
 
     moves_during = run(body)
     assert statistics.median(moves_during) <= 1, moves_during
+
+
+def test_rooms_work_goes_before_spare_work_and_spare_owners_take_turns() -> None:
+    """One thread, held by a first piece of spare work while more is queued: ten pieces of
+    one owner's (ten reviews from one address), then one of another owner's, then a room's
+    bot move. When the thread is free the room's move goes first, then the second owner's
+    piece, then the first owner's others. A first-come pool ran the room's move last."""
+    pool = BotPool(1, 1.0)
+    order: list[str] = []
+    hold = threading.Event()
+
+    def work(name: str) -> str:
+        if name == "first":
+            hold.wait(60)
+        order.append(name)
+        return name
+
+    async def body() -> None:
+        first = asyncio.create_task(pool.spare("review:198.51.100.1", work, "first"))
+        while pool.waiting() != (0, 0):  # the first piece has the thread
+            await asyncio.sleep(0.01)
+        queued = [asyncio.create_task(pool.spare("review:198.51.100.1", work, f"many {i}")) for i in range(10)]
+        other = asyncio.create_task(pool.spare("review:203.0.113.5", work, "other"))
+        while pool.waiting() != (0, 11):
+            await asyncio.sleep(0.01)
+        move = asyncio.create_task(pool.think("ROOM", work, "move"))
+        while pool.waiting() != (1, 11):
+            await asyncio.sleep(0.01)
+        queued[3].cancel()  # its asker left: dropped without running
+        hold.set()
+        assert await move == "move"
+        await asyncio.gather(first, other, *queued, return_exceptions=True)
+
+    try:
+        asyncio.run(body())
+    finally:
+        hold.set()
+        pool.shutdown()
+    assert order[:3] == ["first", "move", "other"], order
+    assert order[3:] == [f"many {i}" for i in range(10) if i != 3], order
+    assert pool.delay("ROOM") == 0.0  # a room's account is its own

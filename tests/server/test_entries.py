@@ -52,3 +52,39 @@ def test_a_room_folds_the_same_from_entries_and_from_what_the_log_stores() -> No
         rebuilt.apply(entry.to_json())
     assert (rebuilt.seq, rebuilt.moves, rebuilt.host_seat) == (live.seq, live.moves, 0)
     assert rebuilt.game is not None and rebuilt.game.to_act == game.to_act
+
+
+def test_the_hosts_pauses_are_limited_in_all_per_hand_and_per_game_not_per_pause() -> None:
+    """Paused 800 s, resumed, paused again: the new pause has the hand's last 100 s, not 15
+    minutes again; once spent, ``pause`` is refused ``pause_spent``; a new hand has its own
+    allowance within the game's 30 minutes; the allowance is told to everyone and is rebuilt
+    from the log's ``at`` times. Each new pause used to start a fresh 15 minutes."""
+    from unokit.server.entries import Continue, Pause
+    from unokit.server.room import HAND_OVER, PAUSE_GAME_SECONDS, PAUSE_LIMIT_SECONDS
+
+    spec = RoomSpec.build("classic", 2, {}, None, False, "en")
+    state = RoomState("ABCD", spec)
+    state.apply(Join(seat=0, name="Ann", token_hash="h", host=True))
+    bot = check_host(state, "add_bot", 1, "random", 11)
+    assert bot is not None
+    for made in [bot, Start(seed=5)]:
+        state.apply(made)
+    log = [Pause(paused=True, by=0, at=1000.0), Pause(paused=False, by=0, at=1800.0)]
+    for made in log:
+        state.apply(made)
+    assert state.pause_left(1800.0) == PAUSE_LIMIT_SECONDS - 800
+    state.apply(Pause(paused=True, by=0, at=1900.0))
+    assert state.pause_left(1950.0) == PAUSE_LIMIT_SECONDS - 850
+    assert state.public()["pause_left"] >= 0  # told to every reader with the room
+    state.apply(Pause(paused=False, reason="limit", at=2000.0))
+    assert state.pause_left(2000.0) == 0
+    with pytest.raises(RoomError) as spent:
+        check_host(state, "pause", None, None, 0)
+    assert spent.value.code == "pause_spent"
+    state.phase = HAND_OVER  # the hand ends; the next one has its own 15 minutes, within the game's 30
+    state.apply(Continue())
+    assert state.pause_left(2000.0) == min(PAUSE_LIMIT_SECONDS, PAUSE_GAME_SECONDS - PAUSE_LIMIT_SECONDS)
+    rebuilt = RoomState("ABCD", spec)
+    for made in [Join(seat=0, name="Ann", token_hash="h", host=True), bot, Start(seed=5), *log]:
+        rebuilt.apply(made.to_json())
+    assert rebuilt.pause_left(1800.0) == PAUSE_LIMIT_SECONDS - 800

@@ -26,6 +26,7 @@ from unokit.review.analysis import review_steps
 from unokit.server import reviewstore
 from unokit.server.botpool import BotPool
 from unokit.server.client import new_identity
+from unokit.server.edge import client_key
 from unokit.server.reviews import SLICE, ReviewDesk
 from unokit.server.reviewstore import ReviewKey, reviews
 from unokit.server.room import RoomError
@@ -58,9 +59,9 @@ class CountingPool(BotPool):
         super().__init__(1, 1.0)
         self.calls = 0
 
-    async def think(self, room, act, argument):  # type: ignore[no-untyped-def]
+    async def spare(self, owner, act, argument):  # type: ignore[no-untyped-def]
         self.calls += 1
-        return await super().think(room, act, argument)
+        return await super().spare(owner, act, argument)
 
 
 def _desk(store: Store, per_hour: int = 5, node: str = "one") -> ReviewDesk:
@@ -74,16 +75,16 @@ async def _finished(desk: ReviewDesk) -> None:
 def test_a_review_is_made_in_the_pool_kept_and_one_at_a_time_per_player(store: Store) -> None:
     async def scenario() -> None:
         desk = _desk(store)
-        status, body = await desk.ask("ROOM", 1, 0, "ann")
+        status, body = await desk.ask("ROOM", 1, 0, "ann", "127.0.0.1")
         assert status == 202 and body["status"] == "working"
         with pytest.raises(RoomError) as busy:  # Ann's first is still being made
-            await desk.ask("ROOM", 1, 1, "ann")
+            await desk.ask("ROOM", 1, 1, "ann", "127.0.0.1")
         assert busy.value.code == "too_many_reviews"
-        assert (await desk.ask("ROOM", 1, 0, "ann"))[0] in (200, 202)  # asking about it again is free
+        assert (await desk.ask("ROOM", 1, 0, "ann", "127.0.0.1"))[0] in (200, 202)  # asking about it again is free
         await _finished(desk)
-        status, body = await desk.ask("ROOM", 1, 0, "bob")  # kept: anyone gets it at once
+        status, body = await desk.ask("ROOM", 1, 0, "bob", "127.0.0.1")  # kept: anyone gets it at once
         assert status == 200 and body["review"] == review_record(RECORD, 0, "low").to_json()
-        status, _ = await desk.ask("ROOM", 1, 1, "ann")  # Ann's first is done: she may ask again
+        status, _ = await desk.ask("ROOM", 1, 1, "ann", "127.0.0.1")  # Ann's first is done: she may ask again
         assert status == 202
         await _finished(desk)
 
@@ -95,12 +96,12 @@ def test_a_kept_review_survives_a_restart_and_is_served_by_another_process_witho
 ) -> None:
     async def scenario() -> None:
         first = _desk(store, node="first")
-        await first.ask("ROOM", 1, 0, "ann")
+        await first.ask("ROOM", 1, 0, "ann", "127.0.0.1")
         # while the first process computes it, another one says so and starts nothing
         other_store = Store(database)
         try:
             other = _desk(other_store, node="other")
-            status, body = await other.ask("ROOM", 1, 0, "bob")
+            status, body = await other.ask("ROOM", 1, 0, "bob", "127.0.0.1")
             assert status == 202 and body["status"] == "working" and not other.tasks
             await _finished(first)
             made = first.pool.calls  # type: ignore[attr-defined]
@@ -109,7 +110,7 @@ def test_a_kept_review_survives_a_restart_and_is_served_by_another_process_witho
             # the first process is gone (its engine closed): a fresh process on the same
             # database serves the review at once, computing nothing
             store.close()
-            status, body = await other.ask("ROOM", 1, 0, "bob")
+            status, body = await other.ask("ROOM", 1, 0, "bob", "127.0.0.1")
             assert status == 200 and body["review"] == review_record(RECORD, 0, "low").to_json()
             assert other.pool.calls == 0 and not other.tasks  # type: ignore[attr-defined]
         finally:
@@ -124,11 +125,11 @@ def test_the_claim_of_a_process_that_died_is_taken_over_and_the_loser_stops(stor
         assert await asyncio.to_thread(reviewstore.claim, store, key, "ann", "dead")
         assert not await asyncio.to_thread(reviewstore.claim, store, key, "bob", "late")  # one claim
         desk = _desk(store, node="alive")
-        status, _ = await desk.ask("ROOM", 1, 0, "bob")  # fresh: someone is on it
+        status, _ = await desk.ask("ROOM", 1, 0, "bob", "127.0.0.1")  # fresh: someone is on it
         assert status == 202 and not desk.tasks
         with store.begin() as c:  # the dead process wrote nothing for longer than STALE
             c.execute(update(reviews).values(updated_at=time.time() - reviewstore.STALE - 1))
-        status, _ = await desk.ask("ROOM", 1, 0, "bob")
+        status, _ = await desk.ask("ROOM", 1, 0, "bob", "127.0.0.1")
         assert status == 202 and key in desk.tasks  # taken over
         assert not await asyncio.to_thread(reviewstore.progress, store, key, "dead", 1, 2)  # the loser is told
         await _finished(desk)
@@ -138,19 +139,53 @@ def test_the_claim_of_a_process_that_died_is_taken_over_and_the_loser_stops(stor
     asyncio.run(scenario())
 
 
+def test_one_address_has_only_so_many_reviews_in_progress_whatever_identities_ask(store: Store) -> None:
+    """Identities cost nothing: ten fresh ones from one address asking for ten reviews start
+    two, not ten; an IPv6 address counts by its /64 network; another process counts the same
+    (the database); another address is not held back."""
+    with store.begin() as c:  # five finished games: ten seats to review
+        for number in range(2, 6):
+            c.execute(insert(records).values(room="ROOM", game_no=number, created_at=time.time(), record=TEXT))
+    wanted = [(number, seat) for number in range(1, 6) for seat in (0, 1)]
+
+    async def scenario() -> None:
+        desk = _desk(store)
+        household = [client_key(f"2001:db8:1:2::{i:x}") for i in range(1, 11)]  # one /64
+        answers: list[int | str] = []
+        for (number, seat), address in zip(wanted, household, strict=True):
+            try:
+                answers.append((await desk.ask("ROOM", number, seat, new_identity(), address))[0])
+            except RoomError as exc:
+                answers.append(exc.code)
+        assert answers[:2] == [202, 202] and set(answers[2:]) == {"too_many_reviews"}, answers
+        assert len(desk.tasks) == 2
+        elsewhere = _desk(store, node="two")
+        with pytest.raises(RoomError) as limited:  # a second process of the cluster counts them too
+            await elsewhere.ask("ROOM", 5, 1, new_identity(), client_key("2001:db8:1:2:ffff::1"))
+        assert limited.value.code == "too_many_reviews" and not elsewhere.tasks
+        assert (await elsewhere.ask("ROOM", 5, 1, new_identity(), "203.0.113.7"))[0] == 202  # another address
+        await _finished(desk)
+        await _finished(elsewhere)
+        # its two done, the household may start again
+        assert (await desk.ask("ROOM", 2, 0, new_identity(), household[0]))[0] == 202
+        await _finished(desk)
+
+    asyncio.run(scenario())
+
+
 def test_an_identity_starts_only_so_many_reviews_an_hour(store: Store) -> None:
     async def scenario() -> None:
         desk = _desk(store, per_hour=1)
-        await desk.ask("ROOM", 1, 0, "ann")
+        await desk.ask("ROOM", 1, 0, "ann", "127.0.0.1")
         await _finished(desk)
         with pytest.raises(RoomError) as limited:
-            await desk.ask("ROOM", 1, 1, "ann")
+            await desk.ask("ROOM", 1, 1, "ann", "127.0.0.1")
         assert limited.value.code == "too_many_reviews" and not desk.tasks
         # counted in the database: another process counts the same
         elsewhere = _desk(store, per_hour=1, node="two")
         with pytest.raises(RoomError):
-            await elsewhere.ask("ROOM", 1, 1, "ann")
-        assert (await desk.ask("ROOM", 1, 0, "ann"))[0] == 200  # the one made is still hers to read
+            await elsewhere.ask("ROOM", 1, 1, "ann", "127.0.0.1")
+        assert (await desk.ask("ROOM", 1, 0, "ann", "127.0.0.1"))[0] == 200  # the one made is still hers to read
 
     asyncio.run(scenario())
 
@@ -162,9 +197,9 @@ def test_no_game_or_no_seat_is_refused_and_starts_nothing(
     async def scenario() -> None:
         desk = _desk(store, per_hour=1)
         with pytest.raises(RoomError) as refused:
-            await desk.ask(code, number, seat, "ann")
+            await desk.ask(code, number, seat, "ann", "127.0.0.1")
         assert refused.value.code == error and not desk.tasks
-        assert (await desk.ask("ROOM", 1, 0, "ann"))[0] == 202  # the hour's one review is still Ann's
+        assert (await desk.ask("ROOM", 1, 0, "ann", "127.0.0.1"))[0] == 202  # the hour's one review is still Ann's
         await _finished(desk)
 
     asyncio.run(scenario())
@@ -173,11 +208,11 @@ def test_no_game_or_no_seat_is_refused_and_starts_nothing(
 def test_a_process_that_stops_gives_up_its_claims(store: Store) -> None:
     async def scenario() -> None:
         desk = _desk(store)
-        await desk.ask("ROOM", 1, 0, "ann")
+        await desk.ask("ROOM", 1, 0, "ann", "127.0.0.1")
         await desk.close()
         assert await asyncio.to_thread(reviewstore.read, store, ReviewKey("ROOM", 1, 0, "low")) is None
         again = _desk(store, node="next")
-        assert (await again.ask("ROOM", 1, 0, "ann"))[0] == 202 and again.tasks  # started again at once
+        assert (await again.ask("ROOM", 1, 0, "ann", "127.0.0.1"))[0] == 202 and again.tasks  # started again at once
         await _finished(again)
 
     asyncio.run(scenario())
@@ -224,10 +259,10 @@ def test_a_review_kept_from_before_the_temperature_is_made_again(store: Store) -
         assert await asyncio.to_thread(reviewstore.claim, store, key, "ann", "old")
         assert await asyncio.to_thread(reviewstore.finish, store, key, "old", old)
         desk = _desk(store)
-        status, _ = await desk.ask("ROOM", 1, 0, "bob")
+        status, _ = await desk.ask("ROOM", 1, 0, "bob", "127.0.0.1")
         assert status == 202 and key in desk.tasks
         await _finished(desk)
-        status, body = await desk.ask("ROOM", 1, 0, "bob")
+        status, body = await desk.ask("ROOM", 1, 0, "bob", "127.0.0.1")
         assert status == 200 and body["review"] == review_record(RECORD, 0, "low").to_json()
         assert body["review"]["power"] == temperature("classic", 2) != 1.0
 

@@ -201,3 +201,19 @@ def test_lease_renewals_run_between_the_writers_batches_and_never_deadlock(postg
         assert [len(store.log(code)) for code in codes] == written
     finally:
         store.close()
+
+
+def test_a_lifted_bans_number_is_never_given_again(database: str) -> None:
+    """Ban, lift the newest, ban again: the new ban has a new number, on SQLite as on
+    PostgreSQL, so an ``unban N`` read from an old list cannot lift another ban. SQLite gave the
+    lifted number (the highest) to the next ban."""
+    store = Store(database)
+    try:
+        migrate(store.engine)
+        first = store.add_ban("address", "203.0.113.1/32", None, None)
+        second = store.add_ban("address", "203.0.113.2/32", None, None)
+        assert store.lift_ban(second)
+        third = store.add_ban("address", "203.0.113.3/32", None, None)
+        assert third not in (first, second) and third > second
+    finally:
+        store.close()

@@ -214,10 +214,19 @@ def hinted_steps(record: GameRecord, replay: Replay, seat: int) -> set[int]:
 
 def review_order(record: GameRecord, seat: int) -> list[int]:
     """:func:`review_steps` in the order a caller should estimate them to show the first marks
-    early: the states where ``seat`` decides with a choice first, in the game's order, then the
+    early: the states where ``seat`` decides with a choice first (:func:`own_choices`), then the
     others (they only draw the graph and find the other players' key moments). The review does
     not depend on the order (each state's search is seeded by its step). Raises
     :class:`~unokit.record.RecordError` for a record that does not replay."""
+    own = own_choices(record, seat)
+    chosen = set(own)
+    return own + [k for k in review_steps(record) if k not in chosen]
+
+
+def own_choices(record: GameRecord, seat: int) -> list[int]:
+    """The steps of :func:`review_steps` where ``seat`` decides with a choice (the review's
+    decisions), in the game's order. Raises :class:`~unokit.record.RecordError` for a record
+    that does not replay."""
     steps = review_steps(record)
     wanted = set(steps)
     game, _ = start_game(record)
@@ -228,8 +237,7 @@ def review_order(record: GameRecord, seat: int) -> list[int]:
             if action.kind not in (CATCH, UNO) and len(searched_actions(View(game, seat).legal_actions())) > 1:
                 own.append(step)
         game.apply(text, seat=actor)
-    chosen = set(own)
-    return own + [k for k in steps if k not in chosen]
+    return own
 
 
 def partial_decisions(record: GameRecord, seat: int, estimates: dict[int, Estimate]) -> list[Decision]:

@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
-import ipaddress
 import json
 import logging
 import math
@@ -49,7 +48,8 @@ from .. import VARIANTS, __version__
 from ..bots import level_names
 from . import PROTOCOL, daily_api, finishing, ratings_api, standings, upkeep
 from .authority import Room
-from .edge import Buckets, Edge, EdgeMiddleware, client_key, is_loopback
+from .botpool import warm_engine
+from .edge import Buckets, Edge, EdgeMiddleware, client_key, ip_network_of, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .items import Arrived, Gone, Said
 from .messages import MessageError, read_message
@@ -162,11 +162,20 @@ def create_app(config: ServerConfig) -> Starlette:
     misses = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
     # "My games" and "Forget me": as many a minute as room codes may be looked up.
     identity_lookups = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
+    # Finishing shares of real public rooms (each reads the database): as many again, of their own.
+    share_lookups = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
     # Push subscriptions posted and withdrawn: as many again, on an allowance of their own.
     push_requests = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        # The compiled engine is imported and compiled in a thread, before the server says it is
+        # ready (``--warm-engine``), so that the first room with a search bot does not stall the
+        # loop for seconds; with ``--no-warm-engine``, beside the start (docs/server.md, "Start-up").
+        engine = asyncio.create_task(asyncio.to_thread(warm_engine), name="unokit-warm-engine")
+        engine.add_done_callback(_engine_warmed)
+        if config.warm_engine:
+            await engine
         await hub.start()
         # The catalogue the lobby draws itself from takes seconds to make (it imports every
         # bot): made now, while nobody waits, so that the first page opens at once.
@@ -530,6 +539,9 @@ def create_app(config: ServerConfig) -> Starlette:
         room = await _open_room(request, public=True)
         if isinstance(room, Response):
             return room
+        client = _client(request)
+        if not share_lookups.allow(client):  # each reads the room's finished games: limited too
+            return _limited(share_lookups, client, "look-ups of finishing shares")
         seats = await asyncio.to_thread(finishing.shares, hub.store, room.code, room.state, time.time())
         return _json({"room": room.code, "days": finishing.WINDOW_DAYS, "seats": seats})
 
@@ -763,7 +775,7 @@ def ban_fields(body: dict[str, Any]) -> tuple[str, str, float | None, str | None
         stored = value if hashed else identity_hash(value)
     elif kind == "address":
         try:
-            stored = str(ipaddress.ip_network(value, strict=False))
+            stored = str(ip_network_of(value))
         except ValueError:
             raise RoomError("bad_request", f"{value[:60]!r} is not an IP address or network") from None
     else:
@@ -773,6 +785,16 @@ def ban_fields(body: dict[str, Any]) -> tuple[str, str, float | None, str | None
     if reason is not None and (not isinstance(reason, str) or len(reason) > 200):
         raise RoomError("bad_request", "'reason' is a short text")
     return kind, stored, None if hours is None else time.time() + float(hours) * 3600, reason
+
+
+def _engine_warmed(task: asyncio.Task[float]) -> None:
+    if task.cancelled():
+        return
+    if (failure := task.exception()) is not None:
+        log.error("the compiled engine could not be warmed: %s", failure)
+        return
+    if task.result():
+        log.info("the compiled engine is ready (%.1f s)", task.result())
 
 
 def _client(request: Request) -> str:

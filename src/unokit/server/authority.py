@@ -48,7 +48,7 @@ from .chat import (
 from .entries import Action as Move
 from .entries import Close, Entry, Leave, Public, Start, check_host, fill_entries
 from .entries import Ready as ReadyEntry
-from .hints import give_hint
+from .hints import Pending, give_hint, hint_found
 from .items import (
     AdminClose,
     Arrived,
@@ -56,6 +56,7 @@ from .items import (
     CloseIdle,
     Fired,
     Gone,
+    HintFound,
     Item,
     RemoteChat,
     RemotePresence,
@@ -100,6 +101,8 @@ class Room:
         self.pacing: Pacing = Pacing(self)
         self.teller: Teller = Teller(self)
         self.peers: dict[str, Peer] = {}
+        #: The hints being searched, by decision (game, seat, step) (:mod:`.hints`).
+        self.hinting: dict[tuple[int, int, int], Pending] = {}
         #: Connections let in (their hello is queued or was answered with a seat or a place as a
         #: spectator): what the per-room connection cap counts, at once, as hellos arrive.
         self.admitted: set[str] = set()
@@ -623,6 +626,10 @@ async def _close_idle(room: Room, _item: CloseIdle) -> None:
             await room.commit([Close(reason="idle")])
 
 
+async def _hint_found(room: Room, item: HintFound) -> None:
+    await hint_found(room, item)
+
+
 async def _admin_close(room: Room, _item: AdminClose) -> None:
     if room.owner and room.state.phase != CLOSED:
         with contextlib.suppress(RoomError):  # the room's clients are told, as for the host's close
@@ -644,6 +651,7 @@ ITEMS: dict[type[Item], Callable[[Room, Any], Awaitable[None]]] = {
     SeatBots: _seat_bots,
     CloseIdle: _close_idle,
     AdminClose: _admin_close,
+    HintFound: _hint_found,
 }
 
 __all__ = [

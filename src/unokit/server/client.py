@@ -571,7 +571,7 @@ class RoomClient:
             self._closed = True
         reply_to = message.get("reply_to")
         waiter = self._waiting.pop(reply_to, None) if reply_to is not None else None
-        if waiter is not None and not waiter.done() and kind in ("ack", "error", "pong", "state"):
+        if waiter is not None and not waiter.done() and kind in ("ack", "error", "pong", "state", "hint"):
             waiter.set_result(message)
         self._changed.set()
 

@@ -257,6 +257,12 @@ def _web_address(value: str | None, option: str) -> str | None:
     help="SQLite durability: NORMAL survives a killed server, FULL also a power cut",
 )
 @click.option(
+    "--warm-engine/--no-warm-engine",
+    default=True,
+    show_default=True,
+    help="import and compile the search bots' compiled engine at start, before saying ready (else in the background)",
+)
+@click.option(
     "--chat-rate",
     default=1.0,
     show_default=True,
@@ -431,6 +437,7 @@ def serve(
     bot_cpu: float,
     send_buffer: int,
     sqlite_synchronous: str,
+    warm_engine: bool,
     chat_rate: float,
     chat_burst: float,
     play_now_wait: float,
@@ -504,6 +511,7 @@ def serve(
         bot_cpu=bot_cpu,
         send_buffer=send_buffer,
         sqlite_synchronous=sqlite_synchronous,
+        warm_engine=warm_engine,
         admin_token=read_admin_token(admin_token_file),
         retain_rooms_days=retain_rooms_days,
         retain_records_days=retain_records_days,

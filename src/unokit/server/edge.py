@@ -157,6 +157,19 @@ def client_key(address: str) -> str:
     return str(ip.ipv4_mapped or ip) if isinstance(ip, ipaddress.IPv6Address) else str(ip)
 
 
+def ip_network_of(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """The address or network ``text`` as bans and their checks compare it: an IPv4 address
+    written in IPv6's mapped form (``::ffff:A.B.C.D``, ``::ffff:0:0/104``) is the IPv4 one it
+    maps, as clients' addresses are (:func:`client_key`), so a ban written either way applies.
+    Raise ``ValueError`` for text that is neither."""
+    network = ipaddress.ip_network(text, strict=False)
+    if isinstance(network, ipaddress.IPv6Network) and network.prefixlen >= 96:
+        mapped = network.network_address.ipv4_mapped
+        if mapped is not None:
+            return ipaddress.IPv4Network(f"{mapped}/{network.prefixlen - 96}", strict=False)
+    return network
+
+
 class Buckets:
     """Token buckets per client: ``rate`` a second on average, bursts of ``burst``. At most
     ``keys`` clients are remembered (the longest unseen are forgotten: a full bucket)."""
@@ -499,6 +512,7 @@ __all__ = [
     "EdgeConfig",
     "EdgeMiddleware",
     "client_key",
+    "ip_network_of",
     "is_loopback",
     "origin_of",
 ]

@@ -14,6 +14,7 @@ Only an ``action`` can be refused when it is folded: the engine judges it there,
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -218,6 +219,7 @@ class Start(Entry):
         state.more_times = {}
         state.turn_more = 0
         state.paused, state.paused_by = False, None
+        state.paused_at, state.paused_hand, state.paused_game = None, 0.0, 0.0
         state.started_at = self.at
         state.game, events = Game.new(state.spec.variant, state.spec.players, self.seed, **state.spec.options)
         state.steps = [(events, None)]
@@ -368,13 +370,24 @@ class MoreTime(Entry):
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Pause(Entry):
     """The host paused the table, or let it go on (`reason` `host`); a pause also ends by itself
-    after `PAUSE_LIMIT_SECONDS` (`limit`) or once the host's seat is marked away (`host_away`)."""
+    once the hand's or the game's allowance of paused time is spent (`PAUSE_LIMIT_SECONDS` a hand,
+    `PAUSE_GAME_SECONDS` a game, in all: `limit`) or once the host's seat is marked away
+    (`host_away`)."""
 
     paused: bool = slot("paused or going on")
     by: int | None = slot("the host's seat; `null` for a host without one", default=None)
     reason: str = slot("`host`, `limit` or `host_away`", default="host")
+    at: float | None = slot("when (seconds since the epoch): the pauses' time is counted from it", default=None)
 
     def fold(self, state: RoomState) -> list[Event]:
+        if self.paused:
+            state.paused_at = self.at
+        elif state.paused_at is not None and self.at is not None:
+            spent = max(0.0, self.at - state.paused_at)
+            state.paused_hand += spent
+            state.paused_game += spent
+        if not self.paused:
+            state.paused_at = None
         state.paused, state.paused_by = bool(self.paused), self.by if self.paused else None
         named = self.by is not None and self.reason == "host"
         if self.paused:
@@ -401,6 +414,7 @@ class Continue(Entry):
 
     def fold(self, state: RoomState) -> list[Event]:
         state.phase = PLAYING
+        state.paused_hand = 0.0  # a new hand, a new allowance of paused time (within the game's)
         events, state.next_deal = state.next_deal, []
         return events
 
@@ -461,7 +475,10 @@ def _pause(state: RoomState, paused: bool) -> Entry:
         if paused:
             raise RoomError("paused", "the game is already paused")
         raise RoomError("not_paused", "the game is not paused")
-    return Pause(paused=paused, by=state.host_seat)
+    now = time.time()
+    if paused and state.pause_left(now) <= 0:
+        raise RoomError("pause_spent", "this hand's or this game's time for pauses is used up")
+    return Pause(paused=paused, by=state.host_seat, at=now)
 
 
 def _chat_command(state: RoomState, seat: object) -> None:

@@ -10,11 +10,25 @@ Each hint given is a ``hint`` entry of the room's log, so that the game's record
 
 The client sends ``{"type": "hint", "token": T, "id": ID}``; the answer, to that connection
 only, is ``{"type": "hint", "reply_to": ID, "step": K, "action": TEXT, "line": {key, params},
-"chance": P}``, or an ``error``.
+"chance": P}`` (then its ``ack``), or an ``error``.
+
+A hint costs a search, so a seat gets one per decision: asked again at the same decision, the
+answer is read from the log at once, without searching and without a new entry. While it is
+being searched, more requests for it (from any connection of the seat) wait for the same search
+(:class:`Pending`), so however many are sent, one search is made. The search is the room's work,
+like its bots': it first waits for the room's CPU budget (:meth:`Host.think_delay`), then takes
+its turn in the bot pool before any spare work. The room's queue does not wait for it: the
+search runs beside the queue and hands its result back through it (:class:`~.items.HintFound`).
+A search nobody waits for any more, all its askers' connections closed, or whose decision has
+passed (the seat acted, the game moved on) is dropped before it starts, and its result, if it
+was under way, is thrown away: no entry, no answer.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from ..bots.advice import Advice
@@ -23,12 +37,17 @@ from ..narration import action_line
 from ..record.hints import HintMark
 from ..review import hint
 from .entries import Hint
+from .items import HintFound
+from .peers import RemoteMarker
+from .protocol import error
 from .room import PLAYING, RoomError
 
 if TYPE_CHECKING:
     from . import messages
     from .authority import Peer, Room
     from .room import RoomState
+
+log = logging.getLogger("unokit.server")
 
 #: The effort of a hint (``docs/review.md``, "Effort").
 HINT_EFFORT = "normal"
@@ -47,9 +66,59 @@ def hint_entry(mark: HintMark) -> Hint:
     return Hint(step=mark.step, seat=mark.seat, action=mark.action, chance=mark.chance, effort=mark.effort)
 
 
-async def give_hint(room: Room, peer: Peer, msg: messages.Hint) -> None:
+@dataclass
+class Pending:
+    """A hint being searched for a decision: who waits for it (connection id -> the connection
+    and its requests' ids, each answered; as many as the connection's message rate lets it
+    send meanwhile) and the search."""
+
+    waiting: dict[str, tuple[Peer, list[Any]]] = field(default_factory=dict)
+    task: asyncio.Task[None] | None = None
+
+
+#: A decision: (game number, seat, step).
+Decision = tuple[int, int, int]
+
+
+def _decision_open(state: RoomState, decision: Decision) -> bool:
+    """Whether ``decision`` is still the one the game waits for."""
+    game_no, seat, step = decision
+    game = state.game
+    return (
+        state.phase == PLAYING
+        and game is not None
+        and state.game_no == game_no
+        and game.to_act == seat
+        and len(state.moves) == step
+    )
+
+
+def _listening(room: Room, peer: Peer) -> bool:
+    """Whether ``peer`` is still connected to ``room`` (one forwarded by another process is
+    that process's to drop)."""
+    return isinstance(peer, RemoteMarker) or peer.conn_id in room.peers
+
+
+def _answer(room: Room, peer: Peer, reply_to: Any, mark: HintMark) -> None:
+    game = room.state.game
+    assert game is not None
+    peer.deliver(
+        {
+            "type": "hint",
+            "reply_to": reply_to,
+            "step": mark.step,
+            "action": mark.action,
+            "line": action_line(game, mark.action, mark.seat).to_json(),
+            "chance": mark.chance,
+        }
+    )
+
+
+async def give_hint(room: Room, peer: Peer, msg: messages.Hint) -> bool | None:
     """Answer ``peer``'s request for a hint at its seat's open decision in ``room`` (raise
-    :class:`RoomError` to refuse it: no hints here, not its decision, the game moved on)."""
+    :class:`RoomError` to refuse it: no hints here, not its decision). A hint given at this
+    decision already is answered from the log; otherwise the answer comes later (``False``),
+    from the one search of this decision."""
     seat = room.seating.own_seat(peer, msg.token)
     state = room.state
     if not hints_allowed(state, seat):
@@ -59,26 +128,65 @@ async def give_hint(room: Room, peer: Peer, msg: messages.Hint) -> None:
         raise RoomError("out_of_turn", "a hint is for your own decision")
     if len(searched_actions(game.legal_actions(seat))) < 2:
         raise RoomError("out_of_turn", "this decision has one choice only")
-    record = state.record()
-    version = state.seq
-    # The room's bot thinking (Host.think): the pool's thread, the room's CPU budget.
-    work = cast(Any, lambda r: hint(r, seat, HINT_EFFORT))
-    advice = cast(Advice, await room.host.think(room.code, work, cast(Any, record)))
-    if state.seq != version or state.game is not game or game.to_act != seat:
-        raise RoomError("stale", "the game moved on while the hint was computed")
-    mark = HintMark(advice.step, seat, advice.best.text, round(float(advice.chance), 4), HINT_EFFORT)
-    line = action_line(game, advice.best.text, seat)
-    await room.commit([hint_entry(mark)])
-    peer.deliver(
-        {
-            "type": "hint",
-            "reply_to": msg.id,
-            "step": mark.step,
-            "action": mark.action,
-            "line": line.to_json(),
-            "chance": mark.chance,
-        }
-    )
+    step = len(state.moves)
+    given = next((mark for mark in state.hints if mark.seat == seat and mark.step == step), None)
+    if given is not None:  # one hint per decision: the same again, without searching
+        _answer(room, peer, msg.id, given)
+        return None
+    decision = (state.game_no, seat, step)
+    pending = room.hinting.get(decision)
+    if pending is None:
+        pending = room.hinting[decision] = Pending()
+        pending.task = asyncio.create_task(_search(room, decision, state.record()), name=f"hint-{room.code}")
+    pending.waiting.setdefault(peer.conn_id, (peer, []))[1].append(msg.id)
+    return False
 
 
-__all__ = ["HINT_EFFORT", "give_hint", "hint_entry", "hints_allowed"]
+async def _search(room: Room, decision: Decision, record: Any) -> None:
+    """Search ``decision``'s hint in the bot pool once the room's CPU budget allows, unless
+    nobody waits for it or it passed meanwhile; hand the result back to the room's queue."""
+    _game_no, seat, _step = decision
+    mark: HintMark | None = None
+    try:
+        await asyncio.sleep(room.host.think_delay(room.code))  # the room's CPU budget, as for its bots
+        pending = room.hinting.get(decision)
+        if (
+            pending is not None
+            and _decision_open(room.state, decision)
+            and any(_listening(room, peer) for peer, _ids in pending.waiting.values())
+        ):
+            # The room's bot thinking (Host.think): the pool's thread, before spare work.
+            work = cast(Any, lambda r: hint(r, seat, HINT_EFFORT))
+            advice = cast(Advice, await room.host.think(room.code, work, cast(Any, record)))
+            mark = HintMark(advice.step, seat, advice.best.text, round(float(advice.chance), 4), HINT_EFFORT)
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # told to whoever waits as a decision that moved on, never lost silently
+        log.exception("room %s: a hint failed", room.code, extra={"room": room.code})
+    room.submit(HintFound(decision, mark))
+
+
+async def hint_found(room: Room, item: HintFound) -> None:
+    """In the room's queue: commit and tell the hint ``item`` found, if its decision is still
+    open and someone still waits for it; else tell those waiting that the game moved on."""
+    pending = room.hinting.pop(item.decision, None)
+    if pending is None:
+        return
+    waiting = [(peer, ids) for peer, ids in pending.waiting.values() if _listening(room, peer)]
+    if item.mark is None or not _decision_open(room.state, item.decision):
+        for peer, ids in waiting:
+            state = room.teller.state_message(peer.seat, [])
+            for reply_to in ids:
+                peer.deliver(error("stale", "the game moved on while the hint was computed", reply_to, state))
+        return
+    if not waiting:  # everyone who asked has gone: nothing kept, nobody told
+        return
+    await room.commit([hint_entry(item.mark)])
+    for peer, ids in waiting:
+        for reply_to in ids:
+            _answer(room, peer, reply_to, item.mark)
+            if reply_to is not None:
+                peer.deliver({"type": "ack", "reply_to": reply_to, "version": room.state.seq})
+
+
+__all__ = ["HINT_EFFORT", "Decision", "Pending", "give_hint", "hint_entry", "hint_found", "hints_allowed"]

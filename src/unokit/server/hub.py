@@ -50,7 +50,7 @@ from .chat import SPECTATORS_SHARE
 from .cluster import Link, node_channel, room_channel
 from .daily import TELL_WITHIN, Deal, DealSeeds, claim_telling, day_of, day_start, featured
 from .daily import secret as daily_secret
-from .edge import Buckets, EdgeConfig, origin_of
+from .edge import Buckets, EdgeConfig, ip_network_of, origin_of
 from .items import (
     AdminClose,
     Arrived,
@@ -126,6 +126,8 @@ class ServerConfig:
     sqlite_synchronous: str = "NORMAL"
     bot_threads: int = field(default_factory=default_threads)
     bot_cpu: float = 0.5
+    #: Warm the compiled engine before saying ready (``--warm-engine``), else in the background.
+    warm_engine: bool = True
     hello_timeout: float = 10.0
     request_timeout: float = 10.0
     client_connections: int = 64
@@ -565,7 +567,7 @@ class HubModeration(HubOwnership):
         if not self.banned_networks:
             return False
         try:
-            address = ipaddress.ip_network(client, strict=False)
+            address = ip_network_of(client)
         except ValueError:
             return False
         return any(
@@ -584,7 +586,7 @@ class HubModeration(HubOwnership):
                 identities[ban["value"]] = ban["until"]
             else:
                 with contextlib.suppress(ValueError):
-                    networks.append((ipaddress.ip_network(ban["value"], strict=False), ban["until"]))
+                    networks.append((ip_network_of(ban["value"]), ban["until"]))
         self.banned_identities, self.banned_networks = identities, networks
         for peer in list(self.local_peers.values()):
             room = getattr(peer, "room", None)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from ..record.hints import HintMark
     from .authority import Peer
     from .messages import ClientMessage
 
@@ -138,6 +139,15 @@ class Stop(Item):
     """The room's worker ends (the room is dropped from this process)."""
 
 
+@dataclass(frozen=True, slots=True)
+class HintFound(Item):
+    """The search of a hint (:mod:`.hints`) ended: ``decision`` is (game, seat, step), ``mark``
+    the hint, or ``None`` when it was dropped or failed."""
+
+    decision: tuple[int, int, int]
+    mark: HintMark | None
+
+
 __all__ = [
     "AdminClose",
     "Arrived",
@@ -145,6 +155,7 @@ __all__ = [
     "CloseIdle",
     "Fired",
     "Gone",
+    "HintFound",
     "Item",
     "RemoteChat",
     "RemotePresence",

@@ -39,7 +39,6 @@ from .room import (
     HAND_OVER,
     LOBBY,
     MORE_TIME_SECONDS,
-    PAUSE_LIMIT_SECONDS,
     PLAYING,
     RoomError,
     Settings,
@@ -316,13 +315,13 @@ class Pacing:
 
     def schedule_paused(self, loop_now: float) -> None:
         """The host's pause: no bot moves, no turn timer, no next hand. The turn keeps the time
-        it had left (``turn_left`` tells the table); the pause ends by itself after
-        :data:`~.room.PAUSE_LIMIT_SECONDS`."""
+        it had left (``turn_left`` tells the table); the pause ends by itself when the hand's
+        or the game's allowance of paused time is spent (:meth:`~.room.RoomState.pause_left`)."""
         clock = self.turn_clock
         if clock is not None and clock.left is None:
             clock.left = max(0.0, clock.due - loop_now)
         if self.paused_until is None:
-            self.paused_until = loop_now + PAUSE_LIMIT_SECONDS
+            self.paused_until = loop_now + self.room.state.pause_left(time.time())
         self.timer_at("pause_limit", self.paused_until - loop_now)
 
     async def more_time(self, peer: Peer, msg: messages.MoreTime) -> None:
@@ -354,7 +353,7 @@ class Pacing:
                 self.away.add(seat)
                 if state.paused and state.host_seat == seat:  # the host who paused is gone
                     with contextlib.suppress(RoomError):
-                        await self.room.commit([Pause(paused=False, reason="host_away")])
+                        await self.room.commit([Pause(paused=False, reason="host_away", at=time.time())])
                         return
                 self.schedule()
                 self.room.teller.broadcast_room()
@@ -386,7 +385,7 @@ class Pacing:
         if kind == "pause_limit":
             if state.paused:
                 with contextlib.suppress(RoomError):
-                    await self.room.commit([Pause(paused=False, reason="limit")])
+                    await self.room.commit([Pause(paused=False, reason="limit", at=time.time())])
             return
         if kind == "continue":
             with contextlib.suppress(RoomError):

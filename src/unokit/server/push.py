@@ -149,6 +149,21 @@ class ServiceOrigin:
         return f"{self.scheme}://{self.host}" + ("" if self.port == default else f":{self.port}")
 
 
+#: A DNS label: letters, digits and inner hyphens, 1 to 63 of them.
+LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+#: What no push service's path holds: dot segments, and dots, slashes or backslashes written
+#: in percent escapes (which a server may decode into a path elsewhere than the one checked).
+ODD_PATH = re.compile(r"(?:^|/)\.{1,2}(?:/|$)|%2e|%2f|%5c|%00", re.IGNORECASE)
+
+
+def well_formed_name(host: str) -> bool:
+    """Whether ``host`` is a well-formed DNS name of letters: labels of :data:`LABEL`'s shape,
+    none empty (``..x``, ``x.``) and none all digits (``127.0.0.1.notify.windows.com`` is an
+    address dressed as a name; no push service's name has a numeric label)."""
+    labels = host.split(".")
+    return len(host) <= 253 and all(LABEL.fullmatch(label) and not label.isdigit() for label in labels)
+
+
 def _is_ip(host: str) -> bool:
     try:
         ipaddress.ip_address(host.strip("[]"))
@@ -188,6 +203,10 @@ class PushServices:
             return None
         host = (parts.hostname or "").lower()
         if not HOST_SHAPE.fullmatch(host) or parts.fragment or not parts.path.startswith("/"):
+            return None
+        if not _is_ip(host) and not well_formed_name(host):
+            return None
+        if ODD_PATH.search(parts.path):
             return None
         port = port or (443 if parts.scheme == "https" else 80)
         for origin in self.origins:

@@ -10,17 +10,20 @@ for the review of seat ``S``'s game (:func:`unokit.review.review_record`, at
 * ``202 {"status": "working", "done": D, "total": T}``: it is being computed, by this process or
   another (the page asks again); the first request starts it;
 * ``429`` (``too_many_reviews``): the identity has a review in progress already, or has started
-  :data:`REVIEWS_PER_HOUR` in the last hour (counted in the database: the same for every
-  process); ``400``/``404`` for a bad request or no such game.
+  :data:`REVIEWS_PER_HOUR` in the last hour, or the asker's address (an IPv6 one by its /64
+  network, :func:`~.edge.client_key`) has :data:`REVIEWS_PER_ADDRESS` in progress (all counted
+  in the database: the same for every process); ``400``/``404`` for a bad request or no such game.
 
+Identities cost nothing, so what holds a stranger back is the address, and the pool's order.
 The review is computed by the server's bot pool (:class:`~unokit.server.botpool.BotPool`) of the
-process that claimed it, in its threads, never on the event loop, :data:`SLICE` states at a
-time, so that the rooms' bots get the thread between two slices; its CPU time is charged to the
-asking identity as a room's bots' time is charged to the room, so one player's reviews wait
-their turn for their share of a core. After every slice the process writes its progress to the
-claim; a claim left unwritten for :data:`~.reviewstore.STALE` seconds (its process died) is
-taken over by the next process asked. Reading a kept or working review costs nothing; only
-starting one counts against the identity's limits.
+process that claimed it, as *spare* work (:meth:`~.botpool.BotPool.spare`): in its threads,
+never on the event loop, one state (:data:`SLICE`) at a time, each slice started only when no
+room's bot or hint waits for a thread, and the slices of several addresses taking turns. Its CPU
+time is charged to the asking address as a room's bots' time is charged to the room, so one
+address's reviews together get at most a room's share of a core. The process writes its progress
+to the claim at most every :data:`PROGRESS_EVERY` seconds; a claim left unwritten for
+:data:`~.reviewstore.STALE` seconds (its process died) is taken over by the next process asked.
+Reading a kept or working review costs nothing; only starting one counts against the limits.
 """
 
 from __future__ import annotations
@@ -36,10 +39,18 @@ from starlette.routing import Route
 
 from ..bots.temper import temperature
 from ..record import GameRecord, RecordError
-from ..review.analysis import Estimate, assemble_review, estimate_steps, partial_decisions, review_order
+from ..review.analysis import (
+    Estimate,
+    assemble_review,
+    estimate_steps,
+    own_choices,
+    partial_decisions,
+    review_order,
+)
 from . import reviewstore
 from .authority import identity_hash
 from .botpool import BotPool
+from .edge import client_key
 from .reviewstore import ReviewKey, ReviewRow
 from .room import RoomError
 from .storage import Store
@@ -49,9 +60,13 @@ from .web import game_number
 REVIEW_EFFORT = "normal"
 #: Reviews an identity may start in an hour (reading them again is free).
 REVIEWS_PER_HOUR = 12
-#: States estimated in one turn of the pool's thread (a fraction of a second at ``normal``
-#: effort): between two turns the rooms' bots get the thread, so a review never holds it long.
-SLICE = 4
+#: Reviews in progress from one client address (an IPv6 /64) at once, whatever identities ask.
+REVIEWS_PER_ADDRESS = 2
+#: States estimated in one turn of the pool's thread (tens of milliseconds at ``normal``
+#: effort, a few tenths at most): a room's bot asked meanwhile waits at most that long.
+SLICE = 1
+#: Seconds between two writes of a review's progress to its claim (well under ``STALE``).
+PROGRESS_EVERY = 1.0
 #: The searches' seed (``unokit review --seed``'s default: the browser's review is the terminal's).
 SEED = 0
 #: The largest request body, in bytes.
@@ -85,7 +100,7 @@ def _working(row: ReviewRow | None) -> tuple[int, dict[str, Any]]:
 class ReviewDesk:
     """Reviews of finished games: computed in ``pool`` at ``effort`` by the process ``node``,
     kept in ``store`` with the records, at most one in progress and ``per_hour`` started an
-    hour per identity."""
+    hour per identity, at most ``per_address`` in progress per client address."""
 
     def __init__(
         self,
@@ -94,18 +109,21 @@ class ReviewDesk:
         node: str,
         effort: str = REVIEW_EFFORT,
         per_hour: int = REVIEWS_PER_HOUR,
+        per_address: int = REVIEWS_PER_ADDRESS,
     ) -> None:
         self.pool = pool
         self.store = store
         self.node = node
         self.effort = effort
         self.per_hour = per_hour
+        self.per_address = per_address
         #: The reviews this process is computing (its claims), by key.
         self.tasks: dict[ReviewKey, asyncio.Task[None]] = {}
         self._starting = asyncio.Lock()  # one identity's limits checked and its claim made at once
 
-    async def ask(self, code: str, number: int, seat: int, player: str) -> tuple[int, dict[str, Any]]:
-        """The answer (status, body) to ``player`` asking for the review of ``seat`` in game
+    async def ask(self, code: str, number: int, seat: int, player: str, address: str) -> tuple[int, dict[str, Any]]:
+        """The answer (status, body) to ``player``, from client ``address`` (as per-client limits
+        count it, :func:`~.edge.client_key`), asking for the review of ``seat`` in game
         ``number`` of room ``code``. Raises :class:`RoomError` for no such game or seat, a
         review that failed, or a player over the limits."""
         key = ReviewKey(code, number, seat, self.effort)
@@ -132,23 +150,22 @@ class ReviewDesk:
             raise RoomError("bad_seat", f"'seat' must be from 0 to {record.players - 1}")
         async with self._starting:
             if row is None:  # a new review: the asker's limits; a stale claim is taken over freely
-                busy, started = await asyncio.to_thread(reviewstore.asked, self.store, player, time.time() - 3600)
-                if busy or started >= self.per_hour:
+                asked = await asyncio.to_thread(reviewstore.asked, self.store, player, address, time.time() - 3600)
+                if asked.busy or asked.started >= self.per_hour or asked.from_address >= self.per_address:
                     raise RoomError(
                         "too_many_reviews", "a review is in progress for you, or you have asked for many lately"
                     )
-            claimed = await asyncio.to_thread(reviewstore.claim, self.store, key, player, self.node, row)
+            claimed = await asyncio.to_thread(reviewstore.claim, self.store, key, player, self.node, row, address)
         if not claimed:  # another process claimed it first: its progress
             again = await asyncio.to_thread(reviewstore.read, self.store, key)
             if again is not None and again.status == reviewstore.READY and _current(again.body()):
                 return 200, {"status": "ready", "review": again.body()}
             return _working(again)
-        charged = row.player if row is not None and row.player else player
-        self.tasks[key] = asyncio.create_task(self._compute(key, record, charged))
+        self.tasks[key] = asyncio.create_task(self._compute(key, record, address))
         return _working(None)
 
-    async def _compute(self, key: ReviewKey, record: GameRecord, player: str) -> None:
-        charged = f"review:{player}"
+    async def _compute(self, key: ReviewKey, record: GameRecord, address: str) -> None:
+        charged = f"review:{address}"  # the address's spare work and its share of a core
         seat, effort = key.seat, key.effort
 
         def estimate(steps: list[int]) -> list[Estimate]:
@@ -164,22 +181,29 @@ class ReviewDesk:
 
         try:
             # The seat's own decisions first: the page shows their marks while the rest is estimated.
-            steps = await self.pool.think(charged, lambda r: review_order(r, seat), record)
+            steps = await self.pool.spare(charged, lambda r: review_order(r, seat), record)
+            decisions = await self.pool.spare(charged, lambda r: len(own_choices(r, seat)), record)
             estimates: dict[int, Estimate] = {}
             partial: dict[str, Any] | None = None
+            fresh = False  # whether decisions were estimated since ``partial`` was made
+            written = -PROGRESS_EVERY
             for first in range(0, len(steps), SLICE):
-                ours = await asyncio.to_thread(
-                    reviewstore.progress, self.store, key, self.node, len(estimates), len(steps), partial
-                )
-                if not ours:  # taken over, or deleted with its record or identity: stop
-                    return
-                await asyncio.sleep(self.pool.delay(charged))  # the identity's share of a core
-                found = await self.pool.think(charged, estimate, steps[first : first + SLICE])
+                # at most once a second, and at once when the seat's last decision is estimated
+                if time.monotonic() - written >= PROGRESS_EVERY or (fresh and len(estimates) >= decisions):
+                    if fresh:
+                        partial, fresh = await self.pool.spare(charged, known, estimates), False
+                    ours = await asyncio.to_thread(
+                        reviewstore.progress, self.store, key, self.node, len(estimates), len(steps), partial
+                    )
+                    if not ours:  # taken over, or deleted with its record or identity: stop
+                        return
+                    written = time.monotonic()
+                await asyncio.sleep(self.pool.delay(charged))  # the address's share of a core
+                found = await self.pool.spare(charged, estimate, steps[first : first + SLICE])
                 for one in found:
                     estimates[one.step] = one
-                if any(one.decision for one in found):
-                    partial = await self.pool.think(charged, known, estimates)
-            review = await self.pool.think(charged, assemble, estimates)
+                fresh = fresh or any(one.decision for one in found)
+            review = await self.pool.spare(charged, assemble, estimates)
             await asyncio.to_thread(reviewstore.finish, self.store, key, self.node, review)
         except (RecordError, ValueError) as exc:
             await asyncio.to_thread(
@@ -234,7 +258,8 @@ def review_routes(desk: ReviewDesk) -> list[Route]:
             return _problem("bad_seat", "'seat' must be a seat number (0 for the first)", 400)
         try:
             player = identity_hash(body.get("player"))
-            status, answer = await desk.ask(code, number, seat, player)
+            address = client_key(request.client.host if request.client else "unknown")
+            status, answer = await desk.ask(code, number, seat, player, address)
         except RoomError as exc:
             return _problem(exc.code, exc.message, _STATUS.get(exc.code, 400))
         return JSONResponse(answer, status)
@@ -242,4 +267,4 @@ def review_routes(desk: ReviewDesk) -> list[Route]:
     return [Route("/api/rooms/{code}/records/{number}/review", review_route, methods=["POST"])]
 
 
-__all__ = ["REVIEWS_PER_HOUR", "REVIEW_EFFORT", "ReviewDesk", "review_routes"]
+__all__ = ["REVIEWS_PER_ADDRESS", "REVIEWS_PER_HOUR", "REVIEW_EFFORT", "ReviewDesk", "review_routes"]

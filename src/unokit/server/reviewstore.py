@@ -24,6 +24,9 @@ A row is first a claim, then a result:
 
 ``player`` is the identity (its hash) that asked first: its reviews in progress and started in
 the last hour are its limits, counted here so that every process of a cluster counts the same.
+``address`` is the asker's client address as per-client limits count it (an IPv6 one by its /64
+network) while the review is in progress: its claims in progress are the address's limit, the
+same for every process; it is cleared when the review is kept or fails, so no address stays.
 Rows follow their record and their identities: deleted when the record is pruned, and when an
 identity is forgotten ("Forget me", ``--retain-players``): the reviews it asked for and the
 reviews of the seats it played.
@@ -70,7 +73,9 @@ reviews = Table(
     Column("total", Integer, nullable=False, default=0),
     Column("review", Text, nullable=True),
     Column("error", Text, nullable=True),
+    Column("address", String(64), nullable=True),
     Index("reviews_player", "player", "started_at"),
+    Index("reviews_address", "address", "status"),
 )
 
 
@@ -135,10 +140,13 @@ def read(store: Store, key: ReviewKey) -> ReviewRow | None:
     return ReviewRow(row.status, row.player, row.node, row.updated_at, row.done, row.total, row.review, row.error)
 
 
-def claim(store: Store, key: ReviewKey, player: str, node: str, seen: ReviewRow | None = None) -> bool:
-    """Make ``node`` the process computing ``key``'s review, asked for by ``player``: a new row
-    when ``seen`` is ``None``, else the takeover of the stale claim ``seen`` (only while the row
-    is still as it was seen). False when another process got there first."""
+def claim(
+    store: Store, key: ReviewKey, player: str, node: str, seen: ReviewRow | None = None, address: str | None = None
+) -> bool:
+    """Make ``node`` the process computing ``key``'s review, asked for by ``player`` from
+    ``address``: a new row when ``seen`` is ``None``, else the takeover of the stale claim
+    ``seen`` (only while the row is still as it was seen; the taker's address counts it now).
+    False when another process got there first."""
     now = time.time()
     with store.begin() as c:
         if seen is None:
@@ -152,6 +160,7 @@ def claim(store: Store, key: ReviewKey, player: str, node: str, seen: ReviewRow 
                             effort=key.effort,
                             status=WORKING,
                             player=player,
+                            address=address,
                             node=node,
                             started_at=now,
                             updated_at=now,
@@ -165,7 +174,7 @@ def claim(store: Store, key: ReviewKey, player: str, node: str, seen: ReviewRow 
         taken = c.execute(
             update(reviews)
             .where(key.where(), reviews.c.status == WORKING, reviews.c.updated_at == seen.updated_at)
-            .values(node=node, updated_at=now, done=0, total=0, review=None)
+            .values(node=node, address=address, updated_at=now, done=0, total=0, review=None)
         ).rowcount
     return bool(taken)
 
@@ -194,7 +203,7 @@ def finish(store: Store, key: ReviewKey, node: str, review: dict[str, Any]) -> b
         kept = c.execute(
             update(reviews)
             .where(key.where(), reviews.c.status == WORKING, reviews.c.node == node)
-            .values(status=READY, review=text, node=None, updated_at=time.time())
+            .values(status=READY, review=text, node=None, address=None, updated_at=time.time())
         ).rowcount
     return bool(kept)
 
@@ -205,7 +214,7 @@ def fail(store: Store, key: ReviewKey, node: str, error: str) -> None:
         c.execute(
             update(reviews)
             .where(key.where(), reviews.c.status == WORKING, reviews.c.node == node)
-            .values(status=FAILED, error=error, node=None, updated_at=time.time())
+            .values(status=FAILED, error=error, node=None, address=None, updated_at=time.time())
         )
 
 
@@ -231,18 +240,26 @@ def abandon(store: Store, node: str) -> int:
         return int(c.execute(delete(reviews).where(reviews.c.status == WORKING, reviews.c.node == node)).rowcount)
 
 
-def asked(store: Store, player: str, since: float) -> tuple[bool, int]:
-    """Whether ``player`` has a review in progress (a fresh claim) and how many reviews it has
-    started since ``since``."""
+@dataclass(frozen=True)
+class Asked:
+    """What an asker has asked for: whether its identity has a review in progress, how many it
+    started lately, and how many reviews are in progress from its address."""
+
+    busy: bool
+    started: int
+    from_address: int
+
+
+def asked(store: Store, player: str, address: str, since: float) -> Asked:
+    """Whether ``player`` has a review in progress (a fresh claim), how many reviews it has
+    started since ``since``, and how many fresh claims ``address`` has."""
     now = time.time()
+    fresh = and_(reviews.c.status == WORKING, reviews.c.updated_at >= now - STALE)
     with store.begin() as c:
-        working = c.scalar(
-            select(func.count()).where(
-                reviews.c.player == player, reviews.c.status == WORKING, reviews.c.updated_at >= now - STALE
-            )
-        )
+        working = c.scalar(select(func.count()).where(reviews.c.player == player, fresh))
         started = c.scalar(select(func.count()).where(reviews.c.player == player, reviews.c.started_at >= since))
-    return bool(working), int(started or 0)
+        from_address = c.scalar(select(func.count()).where(reviews.c.address == address, fresh))
+    return Asked(bool(working), int(started or 0), int(from_address or 0))
 
 
 def _played(whose: Any) -> Any:
@@ -283,6 +300,7 @@ __all__ = [
     "READY",
     "STALE",
     "WORKING",
+    "Asked",
     "ReviewKey",
     "ReviewRow",
     "abandon",

@@ -19,6 +19,7 @@ import hashlib
 import importlib.util
 import math
 import re
+import time
 import unicodedata
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
@@ -223,9 +224,12 @@ HOST_PHASES: dict[str, tuple[str, ...]] = {
 #: many seconds each, at their own turn while the turn timer runs (``docs/accessibility.md``).
 MORE_TIMES = 10
 MORE_TIME_SECONDS = 30.0
-#: A host's pause ends by itself after this many seconds (a table nobody can resume would
-#: otherwise wait for ever), or once the host's seat is marked away (``docs/server.md``).
+#: A host's pauses last this many seconds in all per hand, and :data:`PAUSE_GAME_SECONDS` in
+#: all per game (a table nobody can resume would otherwise wait for ever, and a new pause must
+#: not start the clock again); a pause also ends once the host's seat is marked away
+#: (``docs/server.md``). Once a hand's or the game's allowance is spent, ``pause`` is refused.
 PAUSE_LIMIT_SECONDS = 900.0
+PAUSE_GAME_SECONDS = 1800.0
 #: The phases in which a player may give up their seat: before a game and after one.
 LEAVE_PHASES = (LOBBY, FINISHED)
 
@@ -481,6 +485,11 @@ class RoomState:
         #: host's seat, ``None`` for a host who has none.
         self.paused = False
         self.paused_by: int | None = None
+        #: The pauses' time (``pause`` entries' ``at``): when the pause in force began, and the
+        #: seconds paused in this hand and in this game so far.
+        self.paused_at: float | None = None
+        self.paused_hand = 0.0
+        self.paused_game = 0.0
         #: The lines the last folded entry said about the room itself (more time, a pause), told
         #: with its change beside the game's lines.
         self.said: list[Line] = []
@@ -631,6 +640,7 @@ class RoomState:
             "paused": self.paused,
             "paused_by": self.paused_by,
             "standin": self.standin_level(),
+            "pause_left": round(self.pause_left(time.time()), 1),
             "more_time": {
                 "seconds": MORE_TIME_SECONDS,
                 "most": MORE_TIMES,
@@ -701,6 +711,13 @@ class RoomState:
         for mark in self.hints:
             mark_hint(meta, mark)
         return meta
+
+    def pause_left(self, now: float) -> float:
+        """Seconds the host may still keep the table paused (the pause in force counting from
+        its start): what is left of the hand's and of the game's allowance, whichever is less."""
+        spent = 0.0 if self.paused_at is None else max(0.0, now - self.paused_at)
+        left = min(PAUSE_LIMIT_SECONDS - self.paused_hand, PAUSE_GAME_SECONDS - self.paused_game) - spent
+        return max(0.0, left)
 
     @property
     def settings_allow_hints(self) -> bool:

@@ -98,6 +98,7 @@ ERRORS = MappingProxyType(
             _spec("no_hints"),
             _spec("paused"),
             _spec("not_paused"),
+            _spec("pause_spent"),
             _spec("no_timer"),
             _spec("no_more_time", most=P.NUMBER),
             _spec("no_deal", deal=P.TEXT),
