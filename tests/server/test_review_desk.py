@@ -285,9 +285,9 @@ def test_the_seats_decisions_come_first_and_are_sent_marked_while_the_rest_is_es
 
     async def scenario() -> None:
         desk = _desk(store)
-        await desk.ask("ROOM", 1, 0, "ann")
+        await desk.ask("ROOM", 1, 0, "ann", "127.0.0.1")
         await _finished(desk)
-        status, body = await desk.ask("ROOM", 1, 0, "ann")
+        status, body = await desk.ask("ROOM", 1, 0, "ann", "127.0.0.1")
         assert status == 200
         final = {d["step"]: d for d in body["review"]["decisions"]}
         steps = review_steps(RECORD)
