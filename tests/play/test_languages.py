@@ -32,15 +32,16 @@ def _session(variant: str) -> Session:
     return Session(game, players, setup)
 
 
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_game_at_the_terminal_speaks_russian(variant: str) -> None:
-    i18n.use("ru")
+def _screens_of_a_game(lang: str, variant: str) -> str:
+    """The 80x24 screens of a few decisions of a game in ``lang`` (the table, the prompt, the
+    log, the keys) and of its help, one after another."""
+    i18n.use(lang)
     screens: list[str] = []
 
     async def scenario() -> None:
         app = app_for(lambda: _session(variant))
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(6):  # a few decisions: the table, the prompt, the log, the keys
+            for _ in range(6):
                 await settle(pilot, lambda: waiting(app) or app.table.finished)
                 screens.append(screen_text(app))
                 if app.table.finished:
@@ -51,7 +52,12 @@ def test_a_game_at_the_terminal_speaks_russian(variant: str) -> None:
             screens.append(screen_text(app))  # the help
 
     asyncio.run(scenario())
-    text = "\n".join(screens)
+    return "\n".join(screens)
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_a_game_at_the_terminal_speaks_russian(variant: str) -> None:
+    text = _screens_of_a_game("ru", variant)
     assert "Вы" in text and CYRILLIC.search(text)
     assert ENGINE_ID.findall(text) == [], ENGINE_ID.findall(text)
     assert not re.search(r"\b(play|draw|press|round|cards?|turn|side)\b", text)  # no English word left
@@ -81,24 +87,7 @@ SCRIPTS = {"zh-Hans": re.compile("[\u4e00-\u9fff]{3}"), "tr": re.compile("[çğ�
 def test_a_game_at_the_terminal_speaks_chinese_and_turkish(lang: str, variant: str) -> None:
     """The table, prompts, log and help at 80x24 in Chinese and Turkish: their own words, no
     English word, no engine identifier."""
-    i18n.use(lang)
-    screens: list[str] = []
-
-    async def scenario() -> None:
-        app = app_for(lambda: _session(variant))
-        async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(6):
-                await settle(pilot, lambda: waiting(app) or app.table.finished)
-                screens.append(screen_text(app))
-                if app.table.finished:
-                    break
-                await pilot.press("d" if app.table.prompt and app.table.prompt.pick_from_hand else "enter")
-            await pilot.press("question_mark")
-            await pilot.pause(0.2)
-            screens.append(screen_text(app))
-
-    asyncio.run(scenario())
-    text = "\n".join(screens)
+    text = _screens_of_a_game(lang, variant)
     assert i18n.catalog(lang).t("play.you") in text and SCRIPTS[lang].search(text)
     assert ENGINE_ID.findall(text) == [], ENGINE_ID.findall(text)
     assert not re.search(r"\b(play|draw|press|round|cards?|turn|side)\b", text), text
