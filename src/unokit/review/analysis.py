@@ -218,9 +218,14 @@ def review_order(record: GameRecord, seat: int) -> list[int]:
     others (they only draw the graph and find the other players' key moments). The review does
     not depend on the order (each state's search is seeded by its step). Raises
     :class:`~unokit.record.RecordError` for a record that does not replay."""
-    own = own_choices(record, seat)
-    chosen = set(own)
-    return own + [k for k in review_steps(record) if k not in chosen]
+    return ordered_steps(record, own_choices(record, seat))
+
+
+def ordered_steps(record: GameRecord, first: list[int]) -> list[int]:
+    """:func:`review_steps` with the steps ``first`` (some of them) first, then the others in
+    the game's order."""
+    chosen = set(first)
+    return first + [k for k in review_steps(record) if k not in chosen]
 
 
 def own_choices(record: GameRecord, seat: int) -> list[int]:

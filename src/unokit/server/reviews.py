@@ -43,9 +43,9 @@ from ..review.analysis import (
     Estimate,
     assemble_review,
     estimate_steps,
+    ordered_steps,
     own_choices,
     partial_decisions,
-    review_order,
 )
 from . import reviewstore
 from .authority import identity_hash
@@ -181,8 +181,11 @@ class ReviewDesk:
 
         try:
             # The seat's own decisions first: the page shows their marks while the rest is estimated.
-            steps = await self.pool.spare(charged, lambda r: review_order(r, seat), record)
-            decisions = await self.pool.spare(charged, lambda r: len(own_choices(r, seat)), record)
+            def plan(r: GameRecord) -> tuple[int, list[int]]:
+                own = own_choices(r, seat)  # as review_order puts them, with how many they are
+                return len(own), ordered_steps(r, own)
+
+            decisions, steps = await self.pool.spare(charged, plan, record)
             estimates: dict[int, Estimate] = {}
             partial: dict[str, Any] | None = None
             fresh = False  # whether decisions were estimated since ``partial`` was made
