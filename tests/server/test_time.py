@@ -131,9 +131,11 @@ def test_more_time_is_limited_per_game_told_to_everyone_and_refused_out_of_turn(
         refusal = await _refused(ann.more_time(), "no_more_time")
         assert refusal.state is not None and refusal.state["version"] == seen["version"]
         assert refusal.state["room"]["more_time"]["used"][0] == MORE_TIMES
-        # the count is the game's: still refused at Ann's next turn, while Bo has his own ten
+        # the count is the game's: still refused at Ann's next turn, while Bo has his own ten.
+        # Ann plays her turns until Bo's comes (a Skip or a Reverse of hers can bring her turn
+        # back first): a turn of hers left to time out would put a stand-in in her seat.
         await _end_turn(ann)
-        bo_turn = await _turn_of(bo)
+        bo_turn = await _turn_of(bo, ann)
         assert bo_turn["room"]["deadline"] is not None, bo_turn["room"]
         await _refused(ann.more_time(), "out_of_turn")
         await bo.more_time()

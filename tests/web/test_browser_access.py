@@ -27,6 +27,7 @@ from .player import (
     play_to_the_end,
     start_game,
     until_your_turn,
+    wait_for,
     wait_until,
 )
 
@@ -94,20 +95,20 @@ def test_axe_finds_nothing_on_any_page(browser: Browser, web_server: ServerProce
     found: list[str] = []
     try:
         page.goto(f"{web_server.url}/?lang={lang}")
-        page.wait_for_selector("#create-room")
+        wait_for(page, "#create-room")
         found += violations(page, "lobby")
         # two hands, and a long pause between them: the round's summary stays until it is checked
         timers = {**FAST_TIMERS, "hand_pause_seconds": "600"}
         code = create_room(page, web_server.url, name="Ann", variant="flip", players=2, bots=1, rounds=2, timers=timers)
         found += violations(page, "waiting room")
         guest.goto(f"{web_server.url}/r/{code}?lang={lang}")
-        guest.wait_for_selector("#join-form")
+        wait_for(guest, "#join-form")
         found += violations(guest, "invite")
         start_game(page)
         until_your_turn(page)
         found += violations(page, "table at a turn")
         page.click("[data-command=help]")
-        page.wait_for_selector("dialog#help[open] .rules-text p")
+        wait_for(page, "dialog#help[open] .rules-text p")
         found += violations(page, "help")
         page.keyboard.press("Escape")
         wait_until(page, "!document.querySelector('dialog#help[open]')")
@@ -124,17 +125,17 @@ def test_axe_finds_nothing_on_any_page(browser: Browser, web_server: ServerProce
                 summaries.append("seen")
                 found.extend(violations(page, "round summary"))
                 page.click(".summary-panel [data-verb=host-continue]")
-                page.wait_for_selector(".summary-panel", state="detached")
+                wait_for(page, ".summary-panel", state="detached")
 
         play_to_the_end([Clicker(page)], timeout=240, on_idle=between_hands)
         assert summaries == ["seen"]
         found += violations(page, "game over")
         for route in ("#/games", "#/sheet", "#/launcher"):
             page.goto(f"{web_server.url}/{route}")
-            page.wait_for_selector("main h1, main h2")
+            wait_for(page, "main h1, main h2")
             found += violations(page, route)
         page.goto(f"{web_server.url}/#/replay/{code}/1")
-        page.wait_for_selector(".table-root .table")
+        wait_for(page, ".table-root .table")
         found += violations(page, "replay")
     finally:
         page.context.close()
@@ -286,7 +287,7 @@ def test_letter_keys_act_only_inside_the_table_and_only_while_on(browser: Browse
         assert page.locator("dialog#help[open]").count() == 0
         page.locator("[data-region=prompt]").focus()
         page.click("[data-command=help]")
-        page.wait_for_selector("dialog#help[open] #letter-keys")
+        wait_for(page, "dialog#help[open] #letter-keys")
         page.uncheck("#letter-keys")
         page.keyboard.press("Escape")
         page.locator("[data-region=prompt]").focus()
@@ -314,7 +315,7 @@ def test_text_mode_takes_a_typed_move_and_reads_the_hand(browser: Browser, web_s
         before = len(hand(page))
         page.locator("[data-region=prompt]").focus()
         page.keyboard.press("?")
-        page.wait_for_selector("dialog#help[open] #text-mode")
+        wait_for(page, "dialog#help[open] #text-mode")
         page.check("#text-mode")
         page.keyboard.press("Escape")
         field = page.get_by_role("combobox", name="Type a move")  # a field with completion

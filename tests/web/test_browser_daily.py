@@ -23,7 +23,7 @@ from unokit.server.client import (
 )
 
 from ..server.support import FAST, ServerProcess, choose, free_port, run
-from .player import layout_problems, new_page, wait_until
+from .player import layout_problems, new_page, wait_for, wait_until
 
 DEAL = "classic-2-random"
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
@@ -79,20 +79,20 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
         code = _finish(server, gus, "Gus")
         # at a desk, in English: the panel, then the room of the day's deal, seated
         desk.goto(f"{server.url}/?lang=en")
-        desk.wait_for_selector('[data-region="daily"] li[data-deal] button')
+        wait_for(desk, '[data-region="daily"] li[data-deal] button')
         panel = desk.locator('[data-region="daily"]')
         assert "Classic UNO" in panel.inner_text() and "Random" in panel.inner_text()
         desk.fill("#your-name", "Ann")
         panel.locator("button").first.click()
         desk.wait_for_url(f"{server.url}/r/*")
-        desk.wait_for_selector(".table-root")
+        wait_for(desk, ".table-root")
         ann = desk.evaluate("localStorage.getItem('unokit.player')")
         wait_until(desk, "document.querySelector('.table-root .seat[data-seat=\"1\"]')?.dataset.kind === 'bot'")
         mine = daily_board(server.url, DEAL, player=ann)["you"]
         assert mine["played"] and not mine["finished"]
         # the board: Gus's result, his game hidden until Ann's is over
         desk.goto(f"{server.url}/#/daily/{DEAL}")
-        desk.wait_for_selector('[data-region="daily-board"] tbody tr')
+        wait_for(desk, '[data-region="daily-board"] tbody tr')
         rows = desk.locator('[data-region="daily-board"] tbody tr')
         assert rows.count() == 1 and "Gus" in rows.first.inner_text()
         assert rows.first.locator("a").count() == 0
@@ -102,14 +102,14 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
         # the leaderboard: Gus's one rated game leaves his rating provisional (docs/ratings.md), so
         # the board lists nobody yet, and says so; Ann (unrated) is nowhere either
         desk.goto(f"{server.url}/?lang=en#/leaderboard/classic/2")
-        desk.wait_for_selector("#leaderboard-title ~ p.none")
+        wait_for(desk, "#leaderboard-title ~ p.none")
         assert desk.locator('[data-region="leaderboard"]').count() == 0
         assert "Gus" not in desk.locator("main, #app").first.inner_text()
         assert layout_problems(desk) == []
         _shot(desk, "leaderboard_en-1280.png")
         # the standings of Gus's table, and their CSV
         desk.goto(f"{server.url}/?lang=en#/standings/{code}")
-        desk.wait_for_selector('[data-region="standings"] tbody tr')
+        wait_for(desk, '[data-region="standings"] tbody tr')
         assert desk.locator('[data-region="standings"] tbody tr').count() == 2
         assert "Gus" in desk.locator('[data-region="standings"]').inner_text()
         assert desk.locator("a.download").get_attribute("href") == f"/api/rooms/{code}/standings?format=csv"
@@ -117,7 +117,7 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
         # on a phone, in Russian, as a player who finished: the games open, the streak shown
         _as(phone, server, gus, "ru")
         phone.goto(f"{server.url}/?lang=ru#/daily/{DEAL}")
-        phone.wait_for_selector('[data-region="daily-board"] tbody tr a')
+        wait_for(phone, '[data-region="daily-board"] tbody tr a')
         assert phone.evaluate("document.documentElement.lang") == "ru"
         text = phone.locator("main").inner_text()
         assert "Расклад дня" in text and "Ваша серия: 1 день подряд" in text
@@ -125,21 +125,21 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
         assert layout_problems(phone) == []
         _shot(phone, "daily_board_ru-390.png")
         phone.goto(f"{server.url}/?lang=ru#/standings/{code}")
-        phone.wait_for_selector('[data-region="standings"] tbody tr')
+        wait_for(phone, '[data-region="standings"] tbody tr')
         assert "Турнирная таблица" in phone.locator("h1").inner_text()
         assert layout_problems(phone) == []
         _shot(phone, "standings_ru-390.png")
         phone.goto(f"{server.url}/?lang=ru#/leaderboard/classic/2")
-        phone.wait_for_selector("#leaderboard-title ~ p.none")  # Gus's rating is still provisional
+        wait_for(phone, "#leaderboard-title ~ p.none")  # Gus's rating is still provisional
         assert phone.locator('[data-region="leaderboard"]').count() == 0
         assert layout_problems(phone) == []
         _shot(phone, "leaderboard_ru-390.png")
         phone.goto(f"{server.url}/?lang=ru#/games")
-        phone.wait_for_selector(".ratings-panel .rating-history li")
+        wait_for(phone, ".ratings-panel .rating-history li")
         assert "Gus the Rated" in phone.locator(".ratings-panel").inner_text()
         assert layout_problems(phone) == []
         phone.goto(f"{server.url}/?lang=ru")
-        phone.wait_for_selector('[data-region="daily"] li[data-deal] .done')
+        wait_for(phone, '[data-region="daily"] li[data-deal] .done')
         assert layout_problems(phone) == []
         _shot(phone, "daily_lobby_ru-390.png")
     finally:

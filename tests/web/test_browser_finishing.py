@@ -14,7 +14,7 @@ from playwright.sync_api import Browser
 from unokit.server.client import RoomClient, create_room, new_identity, play
 
 from ..server.support import FAST, ServerProcess, choose, free_port, run
-from .player import layout_problems, new_page
+from .player import layout_problems, new_page, wait_for
 
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
@@ -57,19 +57,19 @@ def test_a_public_room_shows_who_finishes_their_games(browser: Browser, tmp_path
         assert rooms, running.result()
         first, second = rooms
         desk.goto(f"{server.url}/r/{second}?lang=en")
-        desk.wait_for_selector("#join-seats .finish-share")
+        wait_for(desk, "#join-seats .finish-share")
         assert "stayed to the end of 100% of 1 game in 30 days" in desk.locator("#join-seats").inner_text()
         assert layout_problems(desk) == []
         SHOTS.mkdir(parents=True, exist_ok=True)
         desk.screenshot(path=str(SHOTS / "finishing_en-1280.png"), full_page=True)
         phone.goto(f"{server.url}/r/{second}?lang=ru")
-        phone.wait_for_selector("#join-seats .finish-share")
+        wait_for(phone, "#join-seats .finish-share")
         assert "до конца 100% из 1 игры за 30 дн." in phone.locator("#join-seats").inner_text()
         assert layout_problems(phone) == []
         phone.screenshot(path=str(SHOTS / "finishing_ru-390.png"), full_page=True)
         # watching the first room (a game finished): its standings among the room's tools
         desk.goto(f"{server.url}/r/{first}?lang=en#watch")
-        desk.wait_for_selector("#standings-tool")
+        wait_for(desk, "#standings-tool")
         assert desk.locator("#standings-tool").get_attribute("href") == f"/#/standings/{first}"
     finally:
         if loop_holder:

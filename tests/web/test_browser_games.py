@@ -32,6 +32,7 @@ from .player import (
     play_to_the_end,
     start_game,
     until_your_turn,
+    wait_for,
     wait_until,
     watch_room,
 )
@@ -110,8 +111,8 @@ def test_two_people_and_two_bots_finish_a_game(
         watch_room(watcher, web_server.url, code)
         wait_until(ann, SEATED.replace("NAME", "Bo"))
         start_game(ann)
-        bo.wait_for_selector(".hand-card")
-        watcher.wait_for_selector(".table-root .table")
+        wait_for(bo, ".hand-card")
+        wait_for(watcher, ".table-root .table")
 
         snapshots: list[tuple[int, str]] = []
         reloaded: list[tuple[list[str], list[str]]] = []
@@ -136,14 +137,14 @@ def test_two_people_and_two_bots_finish_a_game(
             if not reloaded and _waits_for(bo):
                 step, before = bo.get_attribute(".table-root", "data-step"), sorted(hand(bo))
                 bo.reload()
-                bo.wait_for_selector(".hand-card")
+                wait_for(bo, ".hand-card")
                 if bo.get_attribute(".table-root", "data-step") == step:  # nobody moved meanwhile
                     reloaded.append((before, sorted(hand(bo))))
                     clickers[1].paused = False
 
         play_to_the_end(clickers, on_idle=look)
         assert is_over(ann) and is_over(bo)
-        watcher.wait_for_selector(".overlay .game-over")
+        wait_for(watcher, ".overlay .game-over")
         look(force=True)
         assert sorted(problems) == [], "\n".join(sorted(problems))
         # The winner's page says "You won!"; the others name the winner.
@@ -196,7 +197,7 @@ def test_a_reload_in_the_middle_of_a_game_restores_the_seat(browser: Browser, we
         step, before = ann.get_attribute(".table-root", "data-step"), sorted(hand(ann))
         seat = ann.evaluate("localStorage.getItem('unokit.seat.' + location.pathname.split('/')[2])")
         ann.reload()
-        ann.wait_for_selector(".hand-card")
+        wait_for(ann, ".hand-card")
         assert ann.get_attribute(".table-root", "data-step") == step  # the game waited for Ann
         assert sorted(hand(ann)) == before
         assert ann.evaluate("localStorage.getItem('unokit.seat.' + location.pathname.split('/')[2])") == seat

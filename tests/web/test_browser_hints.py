@@ -16,7 +16,17 @@ from unokit.record.hints import read_hints
 from unokit.server.client import RoomClient, ServerError, create_room, download_record
 
 from ..server.support import FAST, ServerProcess
-from .player import YOUR_TURN, Clicker, join_as_host, join_room, new_page, play_to_the_end, until_your_turn, wait_until
+from .player import (
+    YOUR_TURN,
+    Clicker,
+    join_as_host,
+    join_room,
+    new_page,
+    play_to_the_end,
+    until_your_turn,
+    wait_for,
+    wait_until,
+)
 
 #: Where the screenshot goes (``UNOKIT_SHOTS`` to keep it).
 SHOTS = os.environ.get("UNOKIT_SHOTS")
@@ -70,7 +80,7 @@ def test_no_hint_button_in_a_room_of_people_that_does_not_allow_them(
         ann.click("#start-game")
         wait_until(ann, f"({YOUR_TURN}) || document.querySelector('.table-root[data-game]')", timeout=30)
         for page in (ann, ben):
-            page.wait_for_selector("[data-region=prompt]")
+            wait_for(page, "[data-region=prompt]")
         # Whose turn it is shows on one page or the other once both have the first state.
         turn = _whose_turn(ann, ben)
         assert turn.locator("#hint-button").count() == 0

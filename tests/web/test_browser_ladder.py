@@ -14,7 +14,7 @@ from playwright.sync_api import Browser
 from unokit.server.client import first_legal, ladder_play
 
 from ..server.support import UNOKIT, ServerProcess, free_port, run
-from .player import layout_problems, new_page
+from .player import layout_problems, new_page, wait_for
 
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
@@ -46,7 +46,7 @@ def test_the_ladder_page_lists_the_bots_that_played(browser: Browser, tmp_path: 
         with ThreadPoolExecutor(1) as pool:  # its own event loop: Playwright's holds this thread's
             assert pool.submit(run, one_table_each).result() == [1, 1]
         desk.goto(f"{server.url}/?lang=en#/ladder/classic/2")
-        desk.wait_for_selector('[data-region="ladder"] tbody tr')
+        wait_for(desk, '[data-region="ladder"] tbody tr')
         assert desk.locator("h1").inner_text() == "Bot ladder"
         board = desk.locator('[data-region="ladder"]').inner_text()
         assert all(name in board for name in names)
@@ -54,14 +54,14 @@ def test_the_ladder_page_lists_the_bots_that_played(browser: Browser, tmp_path: 
         SHOTS.mkdir(parents=True, exist_ok=True)
         desk.screenshot(path=str(SHOTS / "ladder_en-1280.png"), full_page=True)
         phone.goto(f"{server.url}/?lang=ru#/ladder/classic/2")
-        phone.wait_for_selector('[data-region="ladder"] tbody tr')
+        wait_for(phone, '[data-region="ladder"] tbody tr')
         assert phone.locator("h1").inner_text() == "Рейтинг ботов"
         assert phone.locator('[data-region="ladder"] tbody tr').count() == 2
         assert layout_problems(phone) == []
         phone.screenshot(path=str(SHOTS / "ladder_ru-390.png"), full_page=True)
         # another setting: nobody yet
         desk.goto(f"{server.url}/?lang=en#/ladder/flip/4")
-        desk.wait_for_selector("p.none")
+        wait_for(desk, "p.none")
     finally:
         desk.context.close()
         phone.context.close()

@@ -34,6 +34,7 @@ from .player import (
     new_page,
     play_to_the_end,
     start_game,
+    wait_for,
     watched,
 )
 
@@ -141,11 +142,11 @@ def test_every_screen_in_the_pseudo_language(browser: Browser, web_server: Serve
     try:
         for p in (page, phone):
             p.goto(f"{url}/?lang=en-XA")
-            p.wait_for_selector("#create-room")
+            wait_for(p, "#create-room")
             assert p.evaluate("document.documentElement.lang") == "en-XA"
             _check_pseudo(p, "lobby", names)
         phone.click("#sound-button")  # the sound and notification settings, on a phone
-        phone.wait_for_selector("#push-switch")
+        wait_for(phone, "#push-switch")
         _check_pseudo(phone, "sound panel", names)
         phone.click("#sound-button")
         # The language is remembered: the next pages need no ?lang=.
@@ -153,21 +154,21 @@ def test_every_screen_in_the_pseudo_language(browser: Browser, web_server: Serve
         join_room(phone, url, code, "Bo")
         _check_pseudo(page, "waiting room", names)
         start_game(page)
-        page.wait_for_selector(".hand-card")
+        wait_for(page, ".hand-card")
         _check_pseudo(page, "table", names)
         _check_pseudo(phone, "table on a phone", names)
         play_to_the_end([Clicker(page), Clicker(phone)], timeout=200)
         _check_pseudo(page, "game over", names)
         page.goto(f"{url}/#/replay/{code}/1")
-        page.wait_for_selector("#replay-step")
+        wait_for(page, "#replay-step")
         page.click("#replay-next")
         _check_pseudo(page, "replay", names)
         page.goto(f"{url}/#/sheet")
-        page.wait_for_selector("#sheet-new")
+        wait_for(page, "#sheet-new")
         _check_pseudo(page, "score sheet", names)
         page.goto(f"{url}/#/launcher")
         page.click("#launcher-press")
-        page.wait_for_selector("#launcher-result[data-cards]:not([data-cards=''])")
+        wait_for(page, "#launcher-result[data-cards]:not([data-cards=''])")
         _check_pseudo(page, "launcher", names)
     finally:
         page.context.close()
@@ -181,8 +182,8 @@ def test_two_readers_of_one_room_read_two_languages(browser: Browser, web_server
         code = create_room(ann, web_server.url, name="Ann", variant="classic", players=3, bots=1)
         join_room(ana, web_server.url, code, "Ана")
         start_game(ann)
-        ana.wait_for_selector(".log li")
-        ann.wait_for_selector(".log li")
+        wait_for(ana, ".log li")
+        wait_for(ann, ".log li")
         assert "Первая карта" in ana.locator(".log").inner_text()
         assert "First card" in ann.locator(".log").inner_text()
         assert (
@@ -232,7 +233,7 @@ def test_a_whole_game_in_chinese_and_turkish(
         bots = {seat["name"] for seat in seats if seat["kind"] == "bot"}
         assert len(bots) == 2 and bots <= set(bot_names_for(lang)), bots
         start_game(page)
-        page.wait_for_selector(".hand-card")
+        wait_for(page, ".hand-card")
         texts: list[str] = []
         problems: list[str] = []
         faces: list[str] = []

@@ -17,6 +17,7 @@ from .player import (
     is_over,
     start_game,
     until_your_turn,
+    wait_for,
     wait_until,
     watched,
 )
@@ -90,13 +91,13 @@ def test_the_score_sheet_page(browser: Browser, web_server: ServerProcess) -> No
         page.select_option("#sheet-scoring", "loser")
         assert page.locator("#sheet-target-hint").inner_text() == "Default: 200."
         page.click("#sheet-new button[type=submit]")
-        page.wait_for_selector("#sheet-round")
+        wait_for(page, "#sheet-round")
         page.select_option("#round-winner", "Ana")
         page.select_option("#round-side", "dark")
         page.fill("#hand-1", "pink 5 skip_everyone")
         page.fill("#points-2", "7")
         page.click("#sheet-round button[type=submit]")
-        page.wait_for_selector("#sheet-table tbody tr:not(.totals)")
+        wait_for(page, "#sheet-table tbody tr:not(.totals)")
         totals = page.locator("#sheet-table tr.totals td").all_inner_texts()
         assert totals == ["0", "35", "7"]  # loser scoring: each keeps their own hand's points
         # A card that does not exist is named in the error, and nothing is scored.
@@ -105,12 +106,12 @@ def test_the_score_sheet_page(browser: Browser, web_server: ServerProcess) -> No
         page.fill("#hand-0", "pink wild_draw_four")
         page.fill("#hand-2", "3")
         page.click("#sheet-round button[type=submit]")
-        page.wait_for_selector(".error")
+        wait_for(page, ".error")
         assert "draw four" in page.locator(".error").inner_text()  # the word that is not a card, quoted back
         assert page.locator("#sheet-table tr.totals td").all_inner_texts() == ["0", "35", "7"]
         # The sheet survives a reload (it lives in the browser), and a round can be taken back.
         page.reload()
-        page.wait_for_selector("#sheet-table")
+        wait_for(page, "#sheet-table")
         assert page.locator("#sheet-table tr.totals td").all_inner_texts() == ["0", "35", "7"]
         page.click("button:has-text('Take back the last round')")
         wait_until(page, "document.querySelector('#sheet-table tr.totals').textContent.includes('Total000')")
@@ -123,7 +124,7 @@ def test_the_virtual_launcher_page(browser: Browser, web_server: ServerProcess) 
     page = _page(browser, viewport=PHONE, is_mobile=True, reduced_motion="reduce")
     try:
         page.goto(f"{web_server.url}/#/launcher")
-        page.wait_for_selector("table.stats tbody tr")
+        wait_for(page, "table.stats tbody tr")
         assert page.locator("table.stats tbody tr").count() == 3
         page.select_option("#launcher-model", "pattern")
         results = []
@@ -161,16 +162,16 @@ def test_every_text_passes_wcag_aa_contrast(browser: Browser, web_server: Server
     guest = _page(browser, viewport=PHONE)
     try:
         page.goto(web_server.url)
-        page.wait_for_selector("#create-room")
+        wait_for(page, "#create-room")
         _contrast(page, "lobby")
         code = create_room(page, web_server.url, name="Ann", variant="flip", players=2, bots=1, rounds=None)
         _contrast(page, "waiting room")
         guest.goto(f"{web_server.url}/r/{code}")
-        guest.wait_for_selector("#join-form")
+        wait_for(guest, "#join-form")
         _contrast(guest, "invite page")
         start_game(page)
         # Ann's decision: nothing changes on the table until she acts.
-        page.wait_for_selector(".choices [data-action], .hand-card.playable")
+        wait_for(page, ".choices [data-action], .hand-card.playable")
         _contrast(page, "light side")
         page.click("#tab-scores")
         _contrast(page, "scores")
@@ -178,12 +179,12 @@ def test_every_text_passes_wcag_aa_contrast(browser: Browser, web_server: Server
         assert page.locator(".table.side-1").count() == 1
         _contrast(page, "dark table")
         page.click("[data-command=help]")
-        page.wait_for_selector("dialog#help[open] .rules-text p")
+        wait_for(page, "dialog#help[open] .rules-text p")
         _contrast(page, "help")
         page.keyboard.press("Escape")
         for route in ("#/sheet", "#/launcher"):
             page.goto(f"{web_server.url}/{route}")
-            page.wait_for_selector("main h1, main h2")
+            wait_for(page, "main h1, main h2")
             _contrast(page, route)
     finally:
         page.context.close()

@@ -20,7 +20,7 @@ from unokit.i18n.lines import Words
 from unokit.i18n.prompts import PROMPTS, prompt_line, wording
 
 from ..server.support import ServerProcess
-from .player import watched
+from .player import wait_for, watched
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 
@@ -62,7 +62,7 @@ def test_the_browser_asks_every_question_as_the_terminal_does(browser: Browser, 
     page = watched(browser.new_context()).new_page()
     try:
         page.goto(web_server.url)
-        page.wait_for_selector("#create-room")
+        wait_for(page, "#create-room")
         sides = [get_rules(obs["variant"]).side_names.index(obs["side"]) for obs in observations]
         for lang in ("en", "ru"):
             words = Words(catalog(lang), NAMES)

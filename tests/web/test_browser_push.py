@@ -17,7 +17,7 @@ from unokit.server.client import get_json
 from unokit.server.push import message
 
 from ..server.support import ServerProcess
-from .player import create_room, new_page, start_game, wait_until
+from .player import create_room, new_page, start_game, wait_for, wait_until
 from .test_browser_pages import CONTRAST
 
 NOTIFICATIONS = "navigator.serviceWorker.ready.then(r => r.getNotifications())"
@@ -94,7 +94,7 @@ def test_nothing_is_asked_until_the_switch_is_turned_on(browser: Browser, web_se
         assert page.evaluate("Notification.permission") == "default"  # no prompt when a page opens
         assert page.evaluate("navigator.serviceWorker.ready.then(r => r.pushManager.getSubscription())") is None
         page.click("#sound-button")
-        page.wait_for_selector("#push-switch")
+        wait_for(page, "#push-switch")
         assert page.get_attribute("#push-switch", "aria-checked") == "false"
         assert page.text_content("#push-state") == "Off: nothing is sent when the page is closed."
         assert page.locator(".push-kinds").count() == 0  # the kinds show once it is on

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page
 from unokit.server.client import create_room
 
 from ..server.support import FAST, ServerProcess
-from .player import VIEWPORTS, join_as_host, layout_problems, new_page, wait_until
+from .player import VIEWPORTS, join_as_host, layout_problems, new_page, wait_for, wait_until
 from .test_browser_access import violations
 
 #: The screens the review must fit (the issue's five).
@@ -42,7 +42,7 @@ def _check_review(
     """The review is drawn under the replay: its title, the marks, a graph with a line of the
     chance and its axes named; from the first key moment on, what happened there is said as a
     player would say it; nothing overflows."""
-    page.wait_for_selector("#review .review-graph polyline", timeout=300_000)
+    wait_for(page, "#review .review-graph polyline", timeout=300_000)
     assert title in page.locator("h1").inner_text()
     assert page.locator(".review-marks").inner_text().startswith(marks)
     points = page.get_attribute(".review-graph polyline", "points") or ""
@@ -70,7 +70,7 @@ def _check_review(
 def _read_table(page: Page) -> str:
     """The graph's table opened, as the accessibility tree gives it to a screen reader."""
     page.click("#review-table summary")
-    page.wait_for_selector("#review-table table", state="visible")
+    wait_for(page, "#review-table table", state="visible")
     return page.locator("#review-table table").aria_snapshot()
 
 
@@ -83,7 +83,7 @@ def test_a_finished_game_is_reviewed_from_the_game_over_screen_and_my_games(
         room = create_room(web_server.url, "classic", 2, {"rounds": 1}, SELF_PLAYING, bots=["random"])
         join_as_host(page, web_server.url, room)
         page.click("#start-game")
-        page.wait_for_selector(".overlay #review-game", timeout=120_000)
+        wait_for(page, ".overlay #review-game", timeout=120_000)
         page.click(".overlay #review-game")
         code = room["room"]
         for screen in SCREENS:
@@ -108,7 +108,7 @@ def test_a_finished_game_is_reviewed_from_the_game_over_screen_and_my_games(
         # "My games" offers it too; asked again, the review is the one kept (no new one started)
         identity = page.evaluate("localStorage.getItem('unokit.player')") or ""
         page.goto(f"{web_server.url}/#/games")
-        page.wait_for_selector("table.games a.review")
+        wait_for(page, "table.games a.review")
         assert page.get_attribute("table.games a.review", "href") == f"/#/review/{code}/1/0"
         # In Russian, on a phone and at a desk, from the kept review.
         russian = new_page(browser, "phone", locale="ru-RU")

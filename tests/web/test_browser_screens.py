@@ -32,6 +32,7 @@ from .player import (
     new_page,
     play_to_the_end,
     until_your_turn,
+    wait_for,
     wait_until,
 )
 
@@ -78,11 +79,11 @@ def test_the_end_screens_fit_every_screen_with_2_4_and_6_players(browser: Browse
             )
             join_as_host(page, web_server.url, room)
             page.click("#start-game")
-            page.wait_for_selector(".summary-panel", timeout=60000)
+            wait_for(page, ".summary-panel", timeout=60000)
             _all_screens_fit(page, ".summary-panel table.summary tbody tr", players)
             page.set_viewport_size(VIEWPORTS["phone"])
             page.click("[data-verb='host-continue']")
-            page.wait_for_selector(".overlay .game-over", timeout=60000)
+            wait_for(page, ".overlay .game-over", timeout=60000)
             wait_until(page, "document.querySelector('#play-again') !== null")
             _all_screens_fit(page, ".overlay .final-scores li", players)
             first = page.locator(".overlay .overlay-buttons > *").first
@@ -185,7 +186,7 @@ def test_the_last_move_in_words_and_a_log_that_stays_whole(browser: Browser, web
     try:
         join_as_host(page, web_server.url, room)
         page.click("#start-game")
-        page.wait_for_selector(".table-root .table")
+        wait_for(page, ".table-root .table")
         seen = _check_captions(page, frames, "en", 4)
         until_your_turn(page)
         bots = [seat["name"] for seat in _states(frames)[-1]["room"]["seats"][1:]]
@@ -195,7 +196,7 @@ def test_the_last_move_in_words_and_a_log_that_stays_whole(browser: Browser, web
         page.click("[data-toggles=drawer]")
         page.click("#tab-room")
         page.select_option("#table-language", "ru")
-        page.wait_for_selector("html[lang=ru] .table-root .table")
+        wait_for(page, "html[lang=ru] .table-root .table")
         until_your_turn(page)
         russian = _said(frames, ["Вы", *bots], "ru")
         wait_until(page, f"document.querySelectorAll('.log li').length === {len(russian)}")
@@ -211,7 +212,7 @@ def test_the_last_move_in_words_and_a_log_that_stays_whole(browser: Browser, web
         assert _shown_log(page) == _said(frames, ["Вы", *bots], "ru")
         # And a reload.
         page.reload()
-        page.wait_for_selector(".table-root .table")
+        wait_for(page, ".table-root .table")
         until_your_turn(page)
         assert _shown_log(page) == _said(frames, ["Вы", *bots], "ru")
         assert seen >= 2, "no move of the others was seen in the caption"
@@ -253,7 +254,7 @@ def test_play_now_is_first_on_a_phone_and_its_room_counts_the_bots_down(browser:
     page = new_page(browser, "phone")
     try:
         page.goto(f"{server.url}/")
-        page.wait_for_selector("#create-room")
+        wait_for(page, "#create-room")
         play_now = page.locator("#play-now").bounding_box()
         form = page.locator("#create-room").bounding_box()
         assert play_now and form and play_now["y"] + play_now["height"] < form["y"]
@@ -261,13 +262,13 @@ def test_play_now_is_first_on_a_phone_and_its_room_counts_the_bots_down(browser:
         page.fill("#your-name", "Dan")
         page.select_option("#play-now-variant", "flip_marvel")
         page.click("#play-now")
-        page.wait_for_selector(".fill-countdown")
+        wait_for(page, ".fill-countdown")
         said = page.locator(".fill-countdown").inner_text()
         first = re.search(r"Bots take the open seats in (\d) seconds?, unless people take them first", said)
         assert first, said
         wait_until(page, f"!/ in {first.group(1)} second/.test(document.querySelector('.fill-countdown')?.textContent)")
         assert "host" not in page.locator(".waiting").inner_text().replace("the link for spectators", "").lower()
-        page.wait_for_selector(".table-root .table", timeout=30000)
+        wait_for(page, ".table-root .table", timeout=30000)
         levels = page.eval_on_selector_all(".seat .seat-status", "items => items.map(i => i.textContent)")
         assert len(levels) == 3 and set(levels) <= LEVELS, levels
         assert layout_problems(page) == []
@@ -287,7 +288,7 @@ def test_a_finished_game_replays_on_the_table(browser: Browser, web_server: Serv
         page.click("#start-game")
         play_to_the_end([Clicker(page)])
         page.click(".overlay a[href*='/replay/']")
-        page.wait_for_selector(".replay-root .table")
+        wait_for(page, ".replay-root .table")
         assert room["room"] in page.locator("h1").inner_text()
         assert page.locator(".replay-root .seat").count() == 2
         assert page.locator("[data-region=self] .me-name").inner_text() == "Ann"
@@ -348,7 +349,7 @@ def test_your_turn_on_a_phone_held_sideways(browser: Browser, web_server: Server
             wild = page.locator(".hand-card.playable[data-card^='wild']")
             if page.evaluate(YOUR_TURN) and not page.locator(".table-root.busy").count() and wild.count():
                 wild.first.click()
-                page.wait_for_selector(".choices .color-choice")
+                wait_for(page, ".choices .color-choice")
                 assert page.locator(".choices .color-choice").count() == 4
                 assert layout_problems(page) == []
                 break

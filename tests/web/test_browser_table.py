@@ -32,6 +32,7 @@ from .player import (
     play_to_the_end,
     start_game,
     until_your_turn,
+    wait_for,
     wait_until,
     watched,
 )
@@ -55,7 +56,7 @@ def test_the_round_summary_gives_way_to_the_next_deal(browser: Browser, web_serv
             assert time.monotonic() < end and not is_over(page), "the first hand never ended"
             if not clicker.step():
                 page.wait_for_timeout(30)
-        page.wait_for_selector(".summary-panel")
+        wait_for(page, ".summary-panel")
         assert page.locator(".summary-panel table.summary tbody tr").count() == 2
         assert layout_problems(page) == []
         # The summary covers the table (and the prompt: nothing is to be decided), never the hand.
@@ -103,8 +104,8 @@ def test_a_stand_ins_moves_are_marked_and_told(browser: Browser, web_server: Ser
         timers = {"bot_seconds": "0.3", "catch_seconds": "0", "hand_pause_seconds": "0", "turn_seconds": "2"}
         create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1, rounds=None, timers=timers)
         start_game(page)
-        page.wait_for_selector(".note.standin[data-moves]:not([data-moves='0'])", timeout=30000)
-        page.wait_for_selector(".log li.standin")
+        wait_for(page, ".note.standin[data-moves]:not([data-moves='0'])", timeout=30000)
+        wait_for(page, ".log li.standin")
         assert "stand-in" in page.locator(".note.standin").inner_text()
         # "I'm back": the seat is the player's again (until the timer runs out once more).
         page.evaluate("document.querySelector('.note.standin button').click()")
@@ -223,7 +224,7 @@ def test_the_room_is_made_with_its_bots_and_the_invite_says_who_hosts(
         ]
         ann.select_option("#bot-kind", "normal")
         ann.click("#create-button")
-        ann.wait_for_selector(".waiting")
+        wait_for(ann, ".waiting")
         # The bots are there at once, with people's names and their strength, at the last seats.
         kinds = ann.eval_on_selector_all(".waiting > ol.seat-list > li", "items => items.map(li => li.dataset.kind)")
         assert kinds == ["human", "open", "bot", "bot"]
@@ -231,14 +232,14 @@ def test_the_room_is_made_with_its_bots_and_the_invite_says_who_hosts(
         code = ann.url.rsplit("/", 1)[-1]
         # Bo's invite: who hosts, which rules, who sits; no "null", no engine words.
         bo.goto(f"{web_server.url}/r/{code}")
-        bo.wait_for_selector("#join-form")
+        wait_for(bo, "#join-form")
         text = bo.locator("#join-form").inner_text()
         assert "Ann invites you to play" in text and "null" not in text
         assert "Jump-In" in text and "Seven-O" in text and "progressive" in text
         assert layout_problems(bo) == []
         bo.fill("#join-name", "Bo")
         bo.click("#join-player")
-        bo.wait_for_selector(".waiting")
+        wait_for(bo, ".waiting")
         host_line = bo.locator(".waiting > ol.seat-list > li").first.inner_text()
         assert "Ann" in host_line and "host" in host_line
     finally:
@@ -350,7 +351,7 @@ def test_a_reaction_refused_at_the_table_is_said_there(browser: Browser, web_ser
     try:
         create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1)
         start_game(page)
-        page.wait_for_selector(".react-toggle")
+        wait_for(page, ".react-toggle")
         page.evaluate(
             """() => { for (let i = 0; i < 15; i++) {
                          document.querySelector('.react-toggle').click();
@@ -368,7 +369,7 @@ def test_the_help_explains_the_rules_the_cards_and_the_keys(browser: Browser, we
         create_room(page, web_server.url, name="Ann", variant="flip", players=2, bots=1, options={"seven_o": True})
         start_game(page)
         page.keyboard.press("?")
-        page.wait_for_selector("dialog#help[open] .rules-text p")
+        wait_for(page, "dialog#help[open] .rules-text p")
         text = page.locator("dialog#help").inner_text()
         assert "UNO Flip" in text and "Seven-O" in text
         catalog = json.loads(urllib.request.urlopen(f"{web_server.url}/api/catalog", timeout=10).read())
@@ -438,13 +439,13 @@ def test_the_page_installs_and_says_when_the_server_is_gone(
                 assert answer.headers["Content-Type"].startswith(icon["type"]), icon
         # Without the network the page still opens, from the service worker, and offers offline play
         # once the page has said that everything it needs is kept.
-        page.wait_for_selector("html[data-offline-ready=yes]", state="attached", timeout=120_000)
+        wait_for(page, "html[data-offline-ready=yes]", state="attached", timeout=120_000)
         page.context.set_offline(True)
         page.reload()
-        page.wait_for_selector("#play-offline")
+        wait_for(page, "#play-offline")
         assert "Play offline" in page.locator("#play-offline").inner_text()
         page.context.set_offline(False)
         page.reload()
-        page.wait_for_selector("#create-room")
+        wait_for(page, "#create-room")
     finally:
         page.context.close()

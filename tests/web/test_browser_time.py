@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page
 from unokit.server.room import MORE_TIMES
 
 from ..server.support import ServerProcess
-from .player import create_room, join_room, layout_problems, new_page, start_game, wait_until
+from .player import create_room, join_room, layout_problems, new_page, start_game, wait_for, wait_until
 from .test_browser_access import violations
 
 TIMED = {"bot_seconds": "0.5", "catch_seconds": "0", "hand_pause_seconds": "0", "turn_seconds": "60"}
@@ -42,7 +42,7 @@ def test_more_time_and_the_host_pause_over_two_browsers(
         code = create_room(ann, web_server.url, name="Ann", variant="classic", players=3, bots=1, timers=TIMED)
         join_room(bo, web_server.url, code, "Бо")
         start_game(ann)
-        bo.wait_for_selector(".table-root .table")
+        wait_for(bo, ".table-root .table")
         # whoever's timed turn comes first (the bot plays its own): the More time button shows there
         for _ in range(600):
             if ann.evaluate(f"!!{MORE_TIME}") or bo.evaluate(f"!!{MORE_TIME}"):

@@ -16,7 +16,17 @@ from playwright.sync_api import Browser, Page
 from unokit.server.client import create_room as create_room_over_http
 
 from ..server.support import UNOKIT, ServerProcess, free_port
-from .player import FAST_TIMERS, create_room, join_room, layout_problems, start_game, wait_until, watch_room, watched
+from .player import (
+    FAST_TIMERS,
+    create_room,
+    join_room,
+    layout_problems,
+    start_game,
+    wait_for,
+    wait_until,
+    watch_room,
+    watched,
+)
 
 #: The texts of the chat as the page shows them, oldest first.
 CHAT_LINES = "() => [...document.querySelectorAll('[data-region=chat] .chat-line')].map(li => li.textContent)"
@@ -75,11 +85,11 @@ def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerPr
             assert page.evaluate(MADE_BY_MARKUP) == 0 and page.evaluate("window.pwned") is None
         # during the game the spectator's chat stays with the spectators
         start_game(ann)
-        wes.wait_for_selector(".table-root .table")
+        wait_for(wes, ".table-root .table")
         _say(ann, "here we go")  # the phone's drawer is closed: its button counts the new line
-        wes.wait_for_selector("[data-toggles='drawer'] .chat-unread[data-count='1']")
+        wait_for(wes, "[data-toggles='drawer'] .chat-unread[data-count='1']")
         wes.click("[data-toggles='drawer']")
-        wes.wait_for_selector("[data-toggles='drawer'] .chat-unread", state="detached")
+        wait_for(wes, "[data-toggles='drawer'] .chat-unread", state="detached")
         _say(wes, "psst: Ann holds the reds")
         _shows(wes, "psst: Ann holds the reds")
         _say(ann, "good luck")
@@ -87,9 +97,9 @@ def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerPr
             _shows(page, "Ann: good luck")  # written after the spectator's line
             assert not any("psst" in line for line in _lines(page))
         # a reaction floats over its sender's seat
-        ben.wait_for_selector('.table-root .seat[data-seat="0"]')
+        wait_for(ben, '.table-root .seat[data-seat="0"]')
         ann.click('[data-reaction="uno"]')
-        ben.wait_for_selector('.reaction-float[data-seat="0"]')
+        wait_for(ben, '.reaction-float[data-seat="0"]')
         seat_box = ben.locator('.table-root .seat[data-seat="0"]').bounding_box()
         bubble_box = ben.locator('.reaction-float[data-seat="0"]').first.bounding_box()
         assert seat_box is not None and bubble_box is not None
@@ -100,17 +110,17 @@ def test_two_players_and_a_spectator_chat(browser: Browser, web_server: ServerPr
         # the reactions are a tap away at the table too: they open over the hand, one tap sends one
         ben.click(".react-toggle")
         ben.click('.react-pop [data-reaction="nice"]')
-        ann.wait_for_selector('.reaction-float[data-seat="1"]')
+        wait_for(ann, '.reaction-float[data-seat="1"]')
         _shows(ann, "Ben: ★ Nice one!")
         assert ben.locator(".react-pop").count() == 0
         ben.click(".react-toggle")  # opened again, a tap elsewhere closes them and still does its work
-        ben.wait_for_selector(".react-pop")
+        wait_for(ben, ".react-pop")
         sorted_by = ben.get_attribute("button.sort", "aria-label")
         ben.click("button.sort")
         wait_until(ben, "!document.querySelector('.react-pop')")
         assert ben.get_attribute("button.sort", "aria-label") != sorted_by
         ben.click(".react-toggle")  # and Esc closes them, the focus back on their button
-        ben.wait_for_selector(".react-pop")
+        wait_for(ben, ".react-pop")
         ben.keyboard.press("Escape")
         wait_until(ben, "!document.querySelector('.react-pop') && document.activeElement.matches('.react-toggle')")
         # the host mutes Ben: his field and his reactions are off, and a message he forces through is refused
@@ -169,7 +179,7 @@ def test_a_public_room_is_found_in_the_lobby_a_private_one_never_and_play_now_fi
         dan.fill("#your-name", "Dan")
         dan.select_option("#play-now-variant", "flip_attack")
         dan.click("#play-now")
-        dan.wait_for_selector(".table-root .table", timeout=30000)
+        wait_for(dan, ".table-root .table", timeout=30000)
         kinds = dan.eval_on_selector_all(".table-root .seat", "seats => seats.map(s => s.dataset.kind)")
         assert kinds == ["bot", "bot", "bot"] and dan.locator(".hand-head .me-name").inner_text() == "Dan"
     finally:
@@ -184,10 +194,10 @@ def test_play_again_after_kill_9_a_leavers_seat_and_my_games(browser: Browser, t
         join_room(ben, server.url, code, "Ben")
         start_game(ann)  # nobody clicks: after 0.3 s the stand-in bots play the game out
         for page in (ann, ben):
-            page.wait_for_selector("#play-again", timeout=60000)
+            wait_for(page, "#play-again", timeout=60000)
         # Ben, not the host, asks to play again; Ann's page shows it
         ben.click("#play-again")
-        ann.wait_for_selector('.ready-list li[data-seat="1"][data-ready="true"]')
+        wait_for(ann, '.ready-list li[data-seat="1"][data-ready="true"]')
         assert ann.locator('.ready-list li[data-seat="0"]').get_attribute("data-ready") == "false"
         _say(ben, "one more?")
         _shows(ann, "Ben: one more?")
@@ -197,21 +207,21 @@ def test_play_again_after_kill_9_a_leavers_seat_and_my_games(browser: Browser, t
         for page in (ann, ben):
             wait_until(page, "document.querySelector('#status').dataset.state === 'connected'", timeout=30)
             _shows(page, "Ben: one more?")
-        ann.wait_for_selector('.ready-list li[data-seat="1"][data-ready="true"]')
+        wait_for(ann, '.ready-list li[data-seat="1"][data-ready="true"]')
         ann.click("#play-again")  # the last one present: the next game starts
         for page in (ann, ben):
-            page.wait_for_selector('.table-root[data-game="2"]')
-            page.wait_for_selector("#play-again", timeout=60000)
+            wait_for(page, '.table-root[data-game="2"]')
+            wait_for(page, "#play-again", timeout=60000)
         # Ben leaves instead: Ann plays on, a bot in Ben's seat
         ben.click("#leave-table")
         ben.wait_for_url(f"{server.url}/")
-        ann.wait_for_selector('.ready-list li[data-seat="1"][data-ready="open"]')
+        wait_for(ann, '.ready-list li[data-seat="1"][data-ready="open"]')
         ann.click("#play-again")
-        ann.wait_for_selector('.table-root[data-game="3"]')
+        wait_for(ann, '.table-root[data-game="3"]')
         assert ann.get_attribute('.table-root .seat[data-seat="1"]', "data-kind") == "bot"
         # Ben's games: the two he played, each to replay or download
         ben.goto(f"{server.url}/#/games")
-        ben.wait_for_selector("table.games tbody tr")
+        wait_for(ben, "table.games tbody tr")
         rows = ben.locator("table.games tbody tr")
         assert rows.count() == 2
         assert [rows.nth(i).get_attribute("data-game") for i in range(2)] == ["2", "1"]
@@ -222,14 +232,14 @@ def test_play_again_after_kill_9_a_leavers_seat_and_my_games(browser: Browser, t
         verified = subprocess.run([UNOKIT, "verify", str(path)], capture_output=True, text=True, check=False)
         assert verified.returncode == 0, verified.stdout + verified.stderr
         rows.nth(0).locator("a:has-text('Replay')").click()
-        ben.wait_for_selector("#replay-step")
+        wait_for(ben, "#replay-step")
         assert code in ben.locator("h1").inner_text()
         # forgotten, the list is empty
         ben.goto(f"{server.url}/#/games")
-        ben.wait_for_selector("table.games")
+        wait_for(ben, "table.games")
         ben.once("dialog", lambda dialog: dialog.accept())
         ben.click("#forget-me")
-        ben.wait_for_selector("p.none")
+        wait_for(ben, "p.none")
         assert ben.locator("table.games").count() == 0
     finally:
         _close([ann, ben])

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, ConsoleMessage
 from unokit.server.edge import CONTENT_SECURITY_POLICY
 
 from ..server.support import ServerProcess
-from .player import Clicker, create_room, play_to_the_end, start_game
+from .player import Clicker, create_room, play_to_the_end, start_game, wait_for
 
 #: Runs before the page's own scripts (Playwright injects it, outside the policy): keeps every
 #: violation the browser reports.
@@ -50,7 +50,7 @@ def test_a_whole_game_and_the_tools_break_no_rule_of_the_policy(browser: Browser
         play_to_the_end([Clicker(page)])
         for tool in ("#/sheet", "#/launcher"):
             page.goto(f"{web_server.url}/{tool}")
-            page.wait_for_selector("main#app > *")
+            wait_for(page, "main#app > *")
         violations = page.evaluate("window.__violations")
     finally:
         context.close()
