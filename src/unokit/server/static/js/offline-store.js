@@ -30,12 +30,20 @@ async function within(mode, work) {
   }).finally(() => db.close());
 }
 
-/** Keep the room `code`'s text (LocalRoom.kept). */
+/**
+ * Keep the room `code`'s text (LocalRoom.kept).
+ * @param {string} code
+ * @param {string} text
+ */
 export function keepGame(code, text) {
   return within("readwrite", (store) => store.put({ code, text, updated: Date.now() }));
 }
 
-/** The kept text of room `code`, or undefined. */
+/**
+ * The kept text of room `code`, or undefined.
+ * @param {string} code
+ * @returns {Promise<string | undefined>}
+ */
 export async function keptGame(code) {
   const row = await within("readonly", (store) => store.get(code));
   return row ? row.text : undefined;
@@ -43,6 +51,7 @@ export async function keptGame(code) {
 
 /** Every kept game, newest first: {code, updated, kept (the parsed text)}. */
 export async function keptGames() {
+  /** @type {{code: string, updated: number, text: string}[]} */
   const rows = await within("readonly", (store) => store.getAll());
   return rows.map((row) => ({ code: row.code, updated: row.updated, kept: JSON.parse(row.text) }))
     .sort((a, b) => b.updated - a.updated);

@@ -6,6 +6,25 @@ import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { lang, number, t } from "./i18n.js";
 
+/**
+ * @typedef {Object} Rating a player's rating at tables of one variant and size (/api/ratings/mine)
+ * @property {string} variant
+ * @property {number} players
+ * @property {number} rating
+ * @property {number} games
+ * @property {boolean} provisional
+ */
+
+/**
+ * @typedef {Object} RatedGame one game of a player's rating history
+ * @property {number} at when it ended (seconds since 1970)
+ * @property {string} variant
+ * @property {boolean} won
+ * @property {number} rating the rating after it
+ */
+
+/** @typedef {{place: number, name: string, rating: number, games: number}} LeaderboardPlace a line of a leaderboard */
+
 const leaderboardLink = (variant = "classic", /** @type {number | string} */ players = 2) => `/#/leaderboard/${variant}/${players}`;
 
 /** The ratings panel of "My games". */
@@ -38,12 +57,13 @@ export function ratingsPanel() {
       panel.append(h("p", {}, t("ratings.rated_as", { name: mine.name })));
       if (!mine.ratings.length) panel.append(h("p.none", {}, t("ratings.none")));
       else {
-        panel.append(h("ul.rating-list", {}, mine.ratings.map((r) => h("li", {},
+        panel.append(h("ul.rating-list", {}, mine.ratings.map((/** @type {Rating} */ r) => h("li", {},
           h("a", { href: leaderboardLink(r.variant, r.players) },
             t("n.leaderboard.of", { variant: t(`variant.${r.variant}`), count: r.players })),
           `: ${number(r.rating, 1)} · `, t("n.ratings.games", { count: r.games }),
           r.provisional ? ` · ${t("ratings.provisional")}` : ""))));
-        panel.append(h("h3", {}, t("ratings.history")), h("ol.rating-history", {}, mine.history.map((game) => h("li", {},
+        panel.append(h("h3", {}, t("ratings.history")), h("ol.rating-history", {}, mine.history.map(
+          (/** @type {RatedGame} */ game) => h("li", {},
           `${new Date(game.at * 1000).toLocaleString(lang())} · ${t(`variant.${game.variant}`)} · `,
           game.won ? t("ratings.won") : t("daily.lost"), ` · ${number(game.rating, 1)}`))));
       }
@@ -64,9 +84,15 @@ export function ratingsPanel() {
 /**
  * The leaderboard of `variant` at tables of `players`, with a choice of another; with `ladder`,
  * the bot ladder's standings ("/#/ladder/VARIANT/SIZE", its table `data-region="ladder"`).
+ * @param {HTMLElement} app
+ * @param {import("./types").Catalog} catalog
+ * @param {string} variant
+ * @param {string | number} players
+ * @param {boolean} [ladder]
  */
 export function leaderboardPage(app, catalog, variant, players, ladder = false) {
   const page = h("section.panel.leaderboard-page", { "aria-labelledby": "leaderboard-title" });
+  /** @type {(v: string, n: string | number) => string} */
   const link = (v, n) => (ladder ? `/#/ladder/${v}/${n}` : leaderboardLink(v, n));
   app.append(page);
   const names = Object.keys(catalog.variants);
@@ -81,6 +107,7 @@ export function leaderboardPage(app, catalog, variant, players, ladder = false) 
   const title = ladder ? t("ladder.title") : t("leaderboard.title");
   page.append(h("h1#leaderboard-title", {}, title), h("div.row", {}, pick, seats, go));
   (async () => {
+    /** @type {{variant: string, players: number, places: LeaderboardPlace[]}} */
     let found;
     try {
       found = await api(`/api/${ladder ? "ladder" : "leaderboard"}?variant=${encodeURIComponent(which)}&players=${size}`);

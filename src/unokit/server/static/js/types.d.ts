@@ -51,6 +51,14 @@ export interface Room {
   fill_at: number | null;
   muted: number[];
   spectators_muted: boolean;
+  /** The host's pause: whether the table waits, and who paused it. */
+  paused?: boolean;
+  paused_by?: number | null;
+  /** The bot a stand-in plays as here. */
+  standin?: string;
+  pause_left?: number;
+  /** More time at a turn: how many seconds each asks for, how many a seat may ask, how many each asked. */
+  more_time?: { seconds: number; most: number; used: number[] };
 }
 
 /** A seat's view of the game: the engine's `observe(seat)` (docs/api.md). */
@@ -289,6 +297,70 @@ export interface Ping extends Request {
 
 /** Every message the client sends over the websocket. */
 export type ClientMessage = Hello | Action | Host | MoreTime | Back | Leave | Ready | Chat | Report | Quiet | Hint | Visibility | Sync | Ping;
+
+// ---------------------------------------------------------------------- the catalogue
+// (GET /api/catalog, server/web.py `catalog()`)
+
+/** An option of a variant's rules, from its declaration (web.py `option_catalog`). */
+export interface OptionInfo {
+  name: string;
+  kind: "bool" | "int" | "int_or_none" | "choice" | "numbers" | "lines";
+  default: unknown;
+  house_rule: boolean;
+  label: string;
+  help: string;
+  choices?: string[];
+  minimum?: number;
+  /** How another choice changes this default: `defaults_by[chooser][choice]` is the value. */
+  defaults_by?: Record<string, Record<string, unknown>>;
+}
+
+/** A variant as the catalogue describes it. */
+export interface VariantInfo {
+  double_sided: boolean;
+  uses_launcher: boolean;
+  min_players: number;
+  max_players: number;
+  side_names: string[];
+  side_colors: string[][];
+  marks: Record<string, string> | null;
+  kinds: string[][];
+  options: OptionInfo[];
+}
+
+/** One of the table's keys (keys.py `catalog_keys`). */
+export interface KeyBinding {
+  command: string;
+  shown: string;
+  keys: string[];
+  words: string;
+  where: string;
+}
+
+/** One wording of a decision's question (i18n/prompts.py `Wording.to_json`). */
+export interface Wording {
+  key: string;
+  when: string[];
+  params: string[];
+}
+
+/** The catalogue the page draws cards, forms and words from. */
+export interface Catalog {
+  /** Each language the page speaks, by its tag, in its own name ("de": "Deutsch"). */
+  languages: Record<string, string>;
+  language_tags: { aliases: Record<string, string>; never: string[] };
+  colors: { name: string; symbol: string }[];
+  kinds: { name: string; wild: boolean }[];
+  variants: Record<string, VariantInfo>;
+  bots: string[];
+  /** The bots' levels, weakest first. */
+  levels: string[];
+  reactions: string[];
+  settings: Record<string, number>;
+  setting_limits: Record<string, number[]>;
+  keys: KeyBinding[];
+  prompts: Record<string, Wording[]>;
+}
 
 // ---------------------------------------------------------------------- the DOM helper
 
