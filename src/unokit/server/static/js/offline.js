@@ -29,6 +29,7 @@ export class WorkerSocket {
     this.onmessage = null;
     /** @type {((event: {code: number}) => void) | null} */
     this.onclose = null;
+    /** @param {MessageEvent} event */
     this.listener = (event) => {
       if (event.data.type === "message" && this.readyState === WebSocket.OPEN && this.onmessage) this.onmessage({ data: event.data.text });
     };
@@ -90,7 +91,7 @@ export function offlineLine() {
 
 /**
  * The lobby's offer of a game on this device: a variant, the players and the bots' level.
- * @param {any} catalog
+ * @param {import("./types").Catalog} catalog
  */
 export function offlineOffer(catalog) {
   const variant = h("select#offline-variant", {},
@@ -148,10 +149,16 @@ function openRoom(worker, message) {
   });
 }
 
-/** A link's request: the variant, the players, the bots' level, options and settings. */
+/**
+ * A link's request: the variant, the players, the bots' level, options and settings.
+ * @param {string} path
+ * @param {string} lang
+ */
 function requestOf(path, lang) {
   const [where, query = ""] = path.split("?");
   const [, variant, players] = where.split("/");
+  /** @type {{variant: string, players: number, lang: string, bot?: string,
+   *   options: Record<string, unknown>, settings: Record<string, unknown>}} */
   const request = { variant, players: Number(players), lang, options: {}, settings: {} };
   for (const [key, value] of new URLSearchParams(query)) {
     const number = Number(value);
@@ -166,14 +173,16 @@ function requestOf(path, lang) {
 /**
  * The offline game's page: a new game of the link, or the kept game "g/CODE".
  * @param {HTMLElement} app
- * @param {any} catalog
+ * @param {import("./types").Catalog} catalog
  * @param {string} path the address after "#/offline/"... e.g. "offline/classic/2"
  */
 export function offlinePage(app, catalog, path) {
   const box = h("div.offline-game");
   app.append(box);
   box.append(h("p.loading", { role: "status" }, t("play_offline.loading")));
+  /** @type {(() => void) | null} */
   let stop = null;
+  /** @type {Worker | null} */
   let worker = null;
   let gone = false;
   (async () => {
@@ -212,6 +221,7 @@ export function offlinePage(app, catalog, path) {
 
 /** My games' list of the games played on this device, each with its record to download. */
 export async function offlineGamesPanel() {
+  /** @type {Awaited<ReturnType<typeof keptGames>>} */
   let games = [];
   try {
     games = await keptGames();

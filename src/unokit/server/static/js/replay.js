@@ -73,12 +73,12 @@ function replayRoom(data, number) {
  * The replay page of game `number` of room `code`, first as `seat` saw it (a seat number; 0
  * when none is given); with `reviewed`, the review of that seat's game under it (review.js).
  * @param {HTMLElement} app the page's main element
- * @param {Object} catalog the server's catalogue
+ * @param {import("./types").Catalog} catalog the server's catalogue
  * @param {string} code the room
  * @param {number} number the game
  * @param {number} seat whose view to show first
  * @param {boolean} reviewed whether to show the review of `seat`'s game
- * @returns {Function} what to do when the page is left
+ * @returns {() => void} what to do when the page is left
  */
 export function replayPage(app, catalog, code, number, seat = 0, reviewed = false) {
   const page = h("div.room.replay-page");

@@ -60,7 +60,7 @@ async function showShares(code, list) {
 /**
  * @param {HTMLElement} app
  * @param {string} code
- * @param {any} catalog
+ * @param {import("./types").Catalog} catalog
  * @param {((target: string | null) => WebSocket) | null} [openSocket] the room's transport (net.js, RoomConnection)
  */
 export function roomPage(app, code, catalog, openSocket = null) {

@@ -67,11 +67,13 @@ export interface Observation {
   players: number;
   seat: number | null;
   side: string;
-  hand?: string[];
+  /** The seat's hand ([] for a spectator). */
+  hand: string[];
   hand_sizes: number[];
-  backs?: string[][];
+  /** On a double-sided deck: the backs of each hand (null for the reader's own). */
+  backs?: (string[] | null)[];
   discard: string[];
-  top: string;
+  top: string | null;
   color: string | null;
   direction: string;
   draw_size: number;
@@ -82,13 +84,20 @@ export interface Observation {
   to_act: number | null;
   decision: string | null;
   pending: Record<string, unknown> | null;
-  stack?: Record<string, unknown> | null;
-  uno_exposed: number[];
+  /** The cards a stacked draw adds up to (0: none). */
+  stack: number;
+  /** The seat with one card that did not say UNO, while it may be caught. */
+  uno_exposed: number | null;
   legal_actions: string[];
   round: number;
   dealer: number;
   over: boolean;
-  winners?: number[];
+  winners: number[];
+  turn: number;
+  /** The cards of others' hands the seat was shown, by holder. */
+  known?: Record<string, string[]>;
+  /** Who played the top card while a jump may come (Jump-In). */
+  jump_in?: number | null;
   launcher?: Record<string, unknown> | null;
   options: Record<string, unknown>;
   [more: string]: unknown;
@@ -298,6 +307,9 @@ export interface Ping extends Request {
 /** Every message the client sends over the websocket. */
 export type ClientMessage = Hello | Action | Host | MoreTime | Back | Leave | Ready | Chat | Report | Quiet | Hint | Visibility | Sync | Ping;
 
+/** A client message before the connection gives it its `id` (and, for `without`, the fields it adds). */
+export type Unsent<M, Without extends string = never> = M extends unknown ? Omit<M, "id" | Without> : never;
+
 // ---------------------------------------------------------------------- the catalogue
 // (GET /api/catalog, server/web.py `catalog()`)
 
@@ -356,10 +368,13 @@ export interface Catalog {
   /** The bots' levels, weakest first. */
   levels: string[];
   reactions: string[];
-  settings: Record<string, number>;
+  /** The room settings with their defaults (seconds, the hints switch, the stand-in bot). */
+  settings: Record<string, number | boolean | string>;
   setting_limits: Record<string, number[]>;
   keys: KeyBinding[];
   prompts: Record<string, Wording[]>;
+  /** Set in the catalogue of a static site (server/offline.py): no server behind the page. */
+  static_site?: boolean;
 }
 
 // ---------------------------------------------------------------------- the DOM helper
