@@ -107,6 +107,20 @@ export interface Observation {
 export interface GameEvent {
   type: string;
   seat?: number;
+  /** The seat a move is aimed at (a catch, a trade, a stacked draw's taker). */
+  target?: number;
+  card?: string;
+  /** The cards moved (kept only for the seats that may see them). */
+  cards?: string[];
+  count?: number;
+  /** A press of the launcher: whether it fired. */
+  fired?: boolean;
+  /** A challenge: whether it succeeded. */
+  success?: boolean;
+  /** A challenge's: the challenged hand; a revealing trade's: each hand by its seat. */
+  revealed?: string[] | Record<string, string[]>;
+  winners?: number[];
+  scores?: number[];
   [more: string]: unknown;
 }
 
