@@ -83,7 +83,7 @@ export interface Observation {
   teams?: number[][];
   to_act: number | null;
   decision: string | null;
-  pending: Record<string, unknown> | null;
+  pending: Pending | null;
   /** The cards a stacked draw adds up to (0: none). */
   stack: number;
   /** The seat with one card that did not say UNO, while it may be caught. */
@@ -100,6 +100,18 @@ export interface Observation {
   jump_in?: number | null;
   launcher?: Record<string, unknown> | null;
   options: Record<string, unknown>;
+  [more: string]: unknown;
+}
+
+/** The open decision's facts (the engine's `open_decision.public()`): what it is about. */
+export interface Pending {
+  /** The card it is about (the drawn card to play or keep, the kind to stack on). */
+  card?: string;
+  /** The seat that asked it of the reader. */
+  by?: number;
+  color?: string;
+  count?: number;
+  discarded?: string[];
   [more: string]: unknown;
 }
 
@@ -128,6 +140,24 @@ export interface GameEvent {
 export interface LogEntry {
   lines: Line[];
   standin?: number;
+}
+
+/** A round's summary (server/stating.py `round_summary`): each hand left and what it scored. */
+export interface RoundSummary {
+  round: number;
+  winner: number;
+  side: string;
+  blocked: boolean;
+  over: boolean;
+  winners: number[];
+  lines: {
+    seat: number;
+    name: string;
+    cards: { card: string; points: number }[];
+    hand_points: number;
+    gained: number;
+    total: number;
+  }[];
 }
 
 /** A chat line. */
@@ -165,7 +195,7 @@ export interface State {
   lines: Line[];
   standin?: number | null;
   log?: LogEntry[] | null;
-  summary?: Record<string, unknown> | null;
+  summary?: RoundSummary | null;
   reply_to?: string | number | null;
 }
 
@@ -215,8 +245,19 @@ export interface ChatMessages {
   messages: ChatLine[];
 }
 
+/** The answer to a `hint` request, to that connection only (server/hints.py; not yet among
+ * messages.py's declarations): the action the hint suggests, in words, and its chance. */
+export interface HintReply {
+  type: "hint";
+  reply_to: string | number | null;
+  step: number;
+  action: string;
+  line: Line;
+  chance: number;
+}
+
 /** Every message the server sends over the websocket. */
-export type ServerMessage = Welcome | State | RoomUpdate | Ack | ErrorMessage | Closed | Redirect | Pong | ChatMessages;
+export type ServerMessage = Welcome | State | RoomUpdate | Ack | ErrorMessage | Closed | Redirect | Pong | ChatMessages | HintReply;
 
 // ---------------------------------------------------------------------- client messages
 // (messages.py, CLIENT); each may carry an `id`, answered as `reply_to`.
