@@ -164,6 +164,10 @@ export interface RoundSummary {
 export interface ChatLine {
   n: number;
   from: string;
+  /** The sender's seat (null: a spectator). */
+  seat: number | null;
+  name: string | null;
+  channel: "players" | "spectators";
   text?: string;
   reaction?: string;
   [more: string]: unknown;
