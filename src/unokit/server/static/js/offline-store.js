@@ -17,17 +17,19 @@ function open() {
 }
 
 /**
+ * Run one request on the store; its result.
+ * @template T
  * @param {"readonly" | "readwrite"} mode
- * @param {(store: IDBObjectStore) => IDBRequest} work
- * @returns {Promise<any>}
+ * @param {(store: IDBObjectStore) => IDBRequest<T>} work
+ * @returns {Promise<T>}
  */
 async function within(mode, work) {
   const db = await open();
-  return new Promise((resolve, reject) => {
+  return /** @type {Promise<T>} */ (new Promise((resolve, reject) => {
     const request = work(db.transaction(STORE, mode).objectStore(STORE));
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
-  }).finally(() => db.close());
+  }).finally(() => db.close()));
 }
 
 /**

@@ -23,7 +23,7 @@ export class WorkerSocket {
     this.worker = worker;
     /** @type {number} */
     this.readyState = WebSocket.CONNECTING;
-    /** @type {((event?: any) => void) | null} */
+    /** @type {((event?: Event) => void) | null} */
     this.onopen = null;
     /** @type {((event: {data: string}) => void) | null} */
     this.onmessage = null;
@@ -133,7 +133,7 @@ function startWorker() {
 /**
  * Ask the worker to create or open a room; its code, or the refusal's code.
  * @param {Worker} worker
- * @param {any} message
+ * @param {{type: "create", request: unknown} | {type: "open", code: string}} message (offline-worker.js)
  * @returns {Promise<{code?: string, refused?: string}>}
  */
 function openRoom(worker, message) {
@@ -195,6 +195,7 @@ export function offlinePage(app, catalog, path) {
     if (gone) return;
     const kept = path.startsWith("offline/g/");
     const lang = document.documentElement.lang.split("-")[0] || "en";
+    /** @type {Parameters<typeof openRoom>[1]} */
     const message = kept ? { type: "open", code: path.split("/")[2] } : { type: "create", request: requestOf(path, lang) };
     const answer = await openRoom(worker, message);
     if (gone) return;
@@ -210,7 +211,8 @@ export function offlinePage(app, catalog, path) {
     }
     clear(box);
     const socketWorker = worker;
-    stop = roomPage(box, code, catalog, () => /** @type {any} */ (new WorkerSocket(socketWorker)));
+    // The worker's socket speaks as a WebSocket to the room's connection (the part of one it uses).
+    stop = roomPage(box, code, catalog, () => /** @type {WebSocket} */ (/** @type {unknown} */ (new WorkerSocket(socketWorker))));
   })();
   return () => {
     gone = true;
