@@ -10,7 +10,7 @@ const SCENE = new Set(["event.dealer", "event.round_start"]);
 
 /**
  * How many cards a line's `cards` parameter stands for: a list of faces, or a count.
- * @param {*} cards the parameter as the server sent it
+ * @param {*} cards the parameter as the server sent it: any, a list of faces or a line that counts them
  * @returns {number}
  */
 function cardCount(cards) {

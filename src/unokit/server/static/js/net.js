@@ -37,7 +37,8 @@ export class ServerError extends Error {
 /**
  * An error (a ServerError or an "error" message) in the reader's language; `names` name
  * the seats it may mention.
- * @param {any} err
+ * @param {any} err any: a ServerError, an `error` message, or whatever a request threw (read for its
+ *   code, reason and parameters)
  * @param {string[] | null} [names]
  * @returns {string}
  */
@@ -50,7 +51,7 @@ export function errorText(err, names = null) {
  * GET or POST JSON; a refusal becomes a ServerError with the server's own message.
  * @param {string} path
  * @param {unknown} [body] POSTed as JSON when given
- * @returns {Promise<any>}
+ * @returns {Promise<any>} the route's JSON: any, as each route answers its own shape (the caller names it)
  */
 export async function api(path, body = undefined) {
   let response;
