@@ -2,6 +2,7 @@
 // to practise) and a deal's board ("/#/daily/DEAL[/DAY]"): the day's results, best first, the
 // games of the others to replay once yours is finished, your streak, and yesterday's board.
 
+import { catalog } from "./cards.js";
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
@@ -45,7 +46,7 @@ function dealWords(deal) {
 async function playDeal(deal, name) {
   /** @type {{player: string, deal: string, lang?: string}} */
   const request = { player: memory.identity(), deal };
-  if (["en", "ru", "es", "de"].includes(lang())) request.lang = lang();
+  if (lang() in catalog().languages) request.lang = lang(); // the bots take names of the player's language
   const found = await api("/api/daily/start", request);
   memory.setName(name);
   sessionStorage.setItem(`unokit.join.${found.room}`, name);
