@@ -10,12 +10,11 @@ import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText, memory } from "./net.js";
 import { keptGames } from "./offline-store.js";
+import { playerRange } from "./options.js";
 import { roomPage } from "./room.js";
 
 const WORKER = "/static/js/offline-worker.js";
 /** The room settings a link may set (server/room.py, Settings), the rest being rule options. */
-const SETTINGS = ["turn_seconds", "catch_seconds", "jump_seconds", "bot_seconds", "hand_pause_seconds"];
-
 /** A WebSocket's face on the worker's room: what RoomConnection reads and calls. */
 export class WorkerSocket {
   /** @param {Worker} worker */
@@ -96,7 +95,9 @@ export function offlineLine() {
 export function offlineOffer(catalog) {
   const variant = h("select#offline-variant", {},
     Object.keys(catalog.variants).map((name) => h("option", { value: name }, t(`variant.${name}`))));
-  const players = h("input#offline-players", { type: "number", min: "2", max: "10", value: "2" });
+  const { fewest, most } = playerRange(catalog);
+  const players = h("input#offline-players",
+    { type: "number", min: String(fewest), max: String(most), value: String(fewest) });
   const level = h("select#offline-level", {}, (catalog.levels || ["normal"])
     .map((name) => h("option", { value: name, selected: name === "normal" || undefined }, t(`bot.${name}`))));
   const form = h("form.panel.play-offline#play-offline", { "aria-labelledby": "play-offline-title" },
@@ -150,11 +151,13 @@ function openRoom(worker, message) {
 }
 
 /**
- * A link's request: the variant, the players, the bots' level, options and settings.
+ * A link's request: the variant, the players, the bots' level, options and settings (a room
+ * setting by its name in the catalogue's `settings`, any other parameter an option).
  * @param {string} path
  * @param {string} lang
+ * @param {Record<string, unknown>} settings the catalogue's room settings, by name
  */
-function requestOf(path, lang) {
+function requestOf(path, lang, settings) {
   const [where, query = ""] = path.split("?");
   const [, variant, players] = where.split("/");
   /** @type {{variant: string, players: number, lang: string, bot?: string,
@@ -164,7 +167,7 @@ function requestOf(path, lang) {
     const number = Number(value);
     const read = value === "true" ? true : value === "false" ? false : value !== "" && !Number.isNaN(number) ? number : value;
     if (key === "bot") request.bot = value;
-    else if (SETTINGS.includes(key)) request.settings[key] = read;
+    else if (key in settings) request.settings[key] = read;
     else request.options[key] = read;
   }
   return request;
@@ -196,7 +199,8 @@ export function offlinePage(app, catalog, path) {
     const kept = path.startsWith("offline/g/");
     const lang = document.documentElement.lang.split("-")[0] || "en";
     /** @type {Parameters<typeof openRoom>[1]} */
-    const message = kept ? { type: "open", code: path.split("/")[2] } : { type: "create", request: requestOf(path, lang) };
+    const message = kept ? { type: "open", code: path.split("/")[2] }
+      : { type: "create", request: requestOf(path, lang, catalog.settings) };
     const answer = await openRoom(worker, message);
     if (gone) return;
     if (!answer.code) {

@@ -45,6 +45,17 @@ export function rulesOn(catalog, room) {
 }
 
 /**
+ * The fewest and the most players any of the catalogue's variants seats (a form that names no
+ * variant yet offers that range).
+ * @param {import("./types").Catalog} catalog
+ * @returns {{fewest: number, most: number}}
+ */
+export function playerRange(catalog) {
+  const variants = Object.values(catalog.variants);
+  return { fewest: Math.min(...variants.map((v) => v.min_players)), most: Math.max(...variants.map((v) => v.max_players)) };
+}
+
+/**
  * A bot's strength in words ("Normal"); a trained policy by its file's name.
  * @param {string} bot
  * @returns {string}

@@ -5,6 +5,7 @@
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { lang, number, t } from "./i18n.js";
+import { playerRange } from "./options.js";
 
 /**
  * @typedef {Object} Rating a player's rating at tables of one variant and size (/api/ratings/mine)
@@ -97,11 +98,13 @@ export function leaderboardPage(app, catalog, variant, players, ladder = false) 
   app.append(page);
   const names = Object.keys(catalog.variants);
   const which = names.includes(variant) ? variant : "classic";
-  const size = Number(players) >= 2 && Number(players) <= 10 ? Number(players) : 2;
+  const { fewest, most } = playerRange(catalog);
+  const size = Number(players) >= fewest && Number(players) <= most ? Number(players) : fewest;
   const pick = h("select#leaderboard-variant", { "aria-label": t("lobby.variant") },
     names.map((n) => h("option", { value: n, selected: n === which }, t(`variant.${n}`))));
   const seats = h("input#leaderboard-players",
-    { type: "number", min: "2", max: "10", value: String(size), inputmode: "numeric", "aria-label": t("lobby.players") });
+    { type: "number", min: String(fewest), max: String(most), value: String(size), inputmode: "numeric",
+      "aria-label": t("lobby.players") });
   const go = h("button", { type: "button" }, t("leaderboard.show"));
   go.addEventListener("click", () => { location.hash = link(pick.value, seats.value).slice(1); });
   const title = ladder ? t("ladder.title") : t("leaderboard.title");

@@ -247,7 +247,10 @@ export function sheetPage(app, catalog) {
 export function launcherPage(app, catalog) {
   const page = h("div.tool.launcher-page");
   app.append(page);
-  const models = ["random", "pattern", "one_card"];
+  // The launcher's models: the choices of the catalogue's launcher option (the variants with a
+  // launcher share it), less the scripted one, which only tests use.
+  const launcher = Object.values(catalog.variants).flatMap((v) => v.options).find((o) => o.name === "launcher");
+  const models = /** @type {string[]} a choice's */ (launcher && launcher.choices).filter((c) => c !== "scripted");
   let state = JSON.parse(localStorage.getItem("unokit.launcher") || "null") || { model: "random" };
   /** @type {Record<string, LauncherStats> | null} */
   let stats = null;
