@@ -135,10 +135,10 @@ export function sheetPage(app, catalog) {
     const hands = h("div.hands");
     const rows = current.players.map((player, i) => {
       const cards = h("input",
-        { type: "text", id: `hand-${i}`, placeholder: t("current.cards_example"), "aria-describedby": `hand-${i}-hint` });
-      const points = h("input", { type: "number", min: "0", id: `points-${i}`, "aria-label": t("current.points_counted", { player }) });
-      const row = h("div.hand-row", { dataset: { player } }, h("label", { for: `hand-${i}` }, t("current.cards_of", { player })), cards,
-        h("span.or", {}, t("current.or")), points, h("span.hint", { id: `hand-${i}-hint` }, t("current.points")));
+        { type: "text", id: `hand-${i}`, placeholder: t("sheet.cards_example"), "aria-describedby": `hand-${i}-hint` });
+      const points = h("input", { type: "number", min: "0", id: `points-${i}`, "aria-label": t("sheet.points_counted", { player }) });
+      const row = h("div.hand-row", { dataset: { player } }, h("label", { for: `hand-${i}` }, t("sheet.cards_of", { player })), cards,
+        h("span.or", {}, t("sheet.or")), points, h("span.hint", { id: `hand-${i}-hint` }, t("sheet.points")));
       hands.append(row);
       return { player, cards, points, row };
     });
@@ -146,12 +146,12 @@ export function sheetPage(app, catalog) {
     winner.addEventListener("change", showRows);
     showRows();
     form.append(
-      h("h2#sheet-round-title", {}, t("current.round", { round: current.rounds_played.length + 1 })),
-      h("div.row", {}, h("div.field", {}, h("label", { for: "round-winner" }, t("current.went_out")), winner),
-        variant.double_sided ? h("div.field", {}, h("label", { for: "round-side" }, t("current.side_at_end")), side) : null),
-      h("p.hint", {}, t("current.hands_hint")),
+      h("h2#sheet-round-title", {}, t("sheet.round", { round: current.rounds_played.length + 1 })),
+      h("div.row", {}, h("div.field", {}, h("label", { for: "round-winner" }, t("sheet.went_out")), winner),
+        variant.double_sided ? h("div.field", {}, h("label", { for: "round-side" }, t("sheet.side_at_end")), side) : null),
+      h("p.hint", {}, t("sheet.hands_hint")),
       hands,
-      h("button.primary", { type: "submit" }, t("current.score_round")),
+      h("button.primary", { type: "submit" }, t("sheet.score_round")),
     );
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -175,11 +175,11 @@ export function sheetPage(app, catalog) {
   function sheetTable() {
     const current = /** @type {Sheet} drawn once there is a sheet */ (sheet);
     const facts = { variant: t(`variant.${current.variant}`), scoring: t(`option.scoring.${current.scoring}`), target: current.target };
-    const caption = current.rounds ? t("current.caption_rounds",
-      { ...facts, rounds: t("n.rounds", { count: current.rounds }) }) : t("current.caption", facts);
+    const caption = current.rounds ? t("sheet.caption_rounds",
+      { ...facts, rounds: t("n.rounds", { count: current.rounds }) }) : t("sheet.caption", facts);
     const table = h("table.sheet-table#sheet-table", {}, h("caption", {}, caption));
     table.append(h("thead", {},
-      h("tr", {}, h("th", { scope: "col" }, t("table.round")), h("th", { scope: "col" }, t("current.went_out")),
+      h("tr", {}, h("th", { scope: "col" }, t("table.round")), h("th", { scope: "col" }, t("sheet.went_out")),
       ...current.players.map((p) => h("th", { scope: "col" }, p)))));
     const body = h("tbody");
     for (const row of current.rounds_played) {
