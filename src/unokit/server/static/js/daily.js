@@ -26,6 +26,26 @@ import { optionWords } from "./together.js";
  */
 
 /**
+ * @typedef {Object} DailyResult a line of a deal's board
+ * @property {number} rank
+ * @property {string} name
+ * @property {boolean} you whether it is the reader's
+ * @property {boolean} won
+ * @property {number} points
+ * @property {number} seconds how long the game took
+ * @property {string} [record] the address of its record, once the reader may replay it
+ */
+
+/**
+ * @typedef {Object} DailyBoard a deal's board on a day (POST /api/daily/board)
+ * @property {string} day "YYYY-MM-DD"
+ * @property {Deal} deal
+ * @property {DailyYou} [you] the reader's attempt (when the request names the reader)
+ * @property {boolean} replays whether the others' games may be replayed (the reader's is over)
+ * @property {DailyResult[]} results best first
+ */
+
+/**
  * A deal in words: the game, its seats and its bots, and the rules it changes.
  * @param {Deal} deal
  * @returns {string}
@@ -56,7 +76,7 @@ async function playDeal(deal, name) {
 /** The button that plays `deal` (the scored game, back to it, or practice), under the name in
  * `nameInput` (or the remembered one).
  * @param {string} deal
- * @param {DailyYou | null} you
+ * @param {DailyYou | null | undefined} you
  * @param {HTMLInputElement | null} nameInput
  * @param {HTMLElement} message where a refusal is said
  */
@@ -140,6 +160,7 @@ export function dailyPage(app, deal, day) {
   const page = h("section.panel.daily-board-page", { "aria-labelledby": "daily-board-title" });
   app.append(page);
   (async () => {
+    /** @type {DailyBoard} */
     let found;
     try {
       /** @type {{deal: string, player: string, day?: string}} */

@@ -33,6 +33,7 @@ export function ratingsPanel() {
   const panel = h("section.panel.ratings-panel", { "aria-labelledby": "ratings-title" });
   const draw = async () => {
     clear(panel).append(h("h2#ratings-title", {}, t("ratings.title")), h("p.hint", {}, t("ratings.hint")));
+    /** @type {{rated: boolean, name: string | null, ratings: Rating[], history: RatedGame[]}} */
     let mine;
     try {
       mine = await api("/api/ratings/mine", { player: memory.identity() });

@@ -49,7 +49,8 @@ function seatLine(room, seat, me) {
  * @param {HTMLElement} list
  */
 async function showShares(code, list) {
-  let found = null;
+  /** @type {{days: number, seats: {seat: number, games: number, share: number | null}[]}} */
+  let found;
   try {
     found = await api(`/api/rooms/${code}/finishing`);
   } catch (err) {

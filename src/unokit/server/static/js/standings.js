@@ -34,6 +34,7 @@ export function standingsPage(app, code) {
   app.append(page);
   page.append(h("h1#standings-title", {}, t("standings.of_room", { code })));
   (async () => {
+    /** @type {{games: unknown[], places: StandingsPlace[]}} */
     let found;
     try {
       found = await api(`/api/rooms/${code}/standings`);
@@ -49,7 +50,7 @@ export function standingsPage(app, code) {
     // Each number carries its column's name (data-label), which a phone shows beside it.
     /** @type {(column: number, value: number) => HTMLTableCellElement} */
     const cell = (column, value) => h("td.num", { dataset: { label: heads[column] } }, String(value));
-    table.append(h("tbody", {}, found.places.map((/** @type {StandingsPlace} */ place) => h("tr", { dataset: { kind: place.kind } },
+    table.append(h("tbody", {}, found.places.map((place) => h("tr", { dataset: { kind: place.kind } },
       h("td.num", {}, String(place.place)), h("td.who", {}, place.name),
       cell(2, place.games), cell(3, place.wins), cell(4, place.points), cell(5, place.rounds_won)))));
     page.append(table, h("p.links", {},
