@@ -77,10 +77,10 @@ lint: setup lint-js
 	$(UV) run --frozen ruff format --check src tests scripts examples
 
 # The browser client (src/unokit/server/static/js, sw.js) is checked by ESLint (eslint.config.mjs:
-# the recommended rules and lines of at most 140 characters) and by TypeScript's checker reading
-# its JSDoc types (tsconfig.json: strict, less noImplicitAny). Both are npm packages pinned in
-# package.json and package-lock.json, installed into node_modules/ by `npm ci` (again when the
-# lock file changes); Node.js and npm come from Debian's packages when the machine has none.
+# the recommended rules and lines of at most 140 characters) and static/js by TypeScript's checker
+# reading its JSDoc types (tsconfig.json: strict, noImplicitAny included). Both are npm packages
+# pinned in package.json and package-lock.json, installed into node_modules/ by `npm ci` (again
+# when the lock file changes); Node.js and npm come from Debian's packages when the machine has none.
 # (Debian's own eslint, 6.4, does not start under a Node.js other than Debian's, and its
 # TypeScript is 4.8: docs/web.md#checking-the-clients-code.)
 JS_READY := node_modules/.unokit-ready

@@ -1,7 +1,8 @@
 """The browser client's checks (make lint-js): the messages' types of static/js/types.d.ts are
 those declared in :mod:`unokit.server.messages` (every message, every field by its JSON key,
 optional exactly where the declaration has a default); TypeScript's checker, with the
-project's tsconfig.json, refuses a type error in the client's JavaScript; ESLint, with the
+project's tsconfig.json, refuses a type error in the client's JavaScript and a parameter without
+a type; ESLint, with the
 project's eslint.config.mjs, refuses a line over 140 characters. The checkers are the ones
 `make lint` installs into node_modules/ (package-lock.json)."""
 
@@ -74,17 +75,35 @@ export function legal(state) {
 GOOD = BAD.replace("state.observation.legal_actions", "state.observation ? state.observation.legal_actions : []")
 
 
+def _type_check(tmp_path: Path, source: str) -> subprocess.CompletedProcess[str]:
+    """TypeScript's checker over `source` as a module of the client, with the project's settings."""
+    (tmp_path / "client.js").write_text(source, encoding="utf-8")
+    config = {"extends": (ROOT / "tsconfig.json").as_posix(), "include": ["client.js"]}
+    (tmp_path / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
+    command = [str(_checker("tsc")), "--project", str(tmp_path / "tsconfig.json")]
+    return subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
+
+
 @pytest.mark.parametrize(("source", "refused"), [(BAD, True), (GOOD, False)])
 def test_the_type_check_refuses_a_type_error(tmp_path: Path, source: str, refused: bool) -> None:
     """With the project's settings (strict null checks), reading the observation of a `state`
     message without looking for `null` is refused; looking first passes."""
-    (tmp_path / "client.js").write_text(source % (JS / "types").as_posix(), encoding="utf-8")
-    config = {"extends": (ROOT / "tsconfig.json").as_posix(), "include": ["client.js"]}
-    (tmp_path / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
-    command = [str(_checker("tsc")), "--project", str(tmp_path / "tsconfig.json")]
-    done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
+    done = _type_check(tmp_path, source % (JS / "types").as_posix())
     assert (done.returncode != 0) is refused, done.stdout
     assert ("error TS18047: 'state.observation' is possibly 'null'" in done.stdout) is refused
+
+
+UNTYPED = "export function twice(count) {\n  return count * 2;\n}\n"
+TYPED = "/** @param {number} count */\n" + UNTYPED
+
+
+@pytest.mark.parametrize(("source", "refused"), [(UNTYPED, True), (TYPED, False)])
+def test_the_type_check_refuses_a_parameter_without_a_type(tmp_path: Path, source: str, refused: bool) -> None:
+    """With the project's settings (noImplicitAny), a parameter without a JSDoc type is refused
+    rather than read as `any`; the same function with its `@param` passes."""
+    done = _type_check(tmp_path, source)
+    assert (done.returncode != 0) is refused, done.stdout
+    assert ("error TS7006: Parameter 'count' implicitly has an 'any' type." in done.stdout) is refused
 
 
 @pytest.mark.parametrize(("width", "refused"), [(141, True), (140, False)])

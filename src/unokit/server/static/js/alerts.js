@@ -4,6 +4,7 @@
 
 import { t } from "./i18n.js";
 
+/** @type {ReturnType<typeof setInterval> | null} the title's blinking, while it blinks */
 let blink = null;
 let original = document.title;
 
@@ -35,6 +36,7 @@ export async function askNotifications() {
   return Notification.permission;
 }
 
+/** @param {string} text */
 async function notify(text) {
   const title = t("alert.your_turn");
   const options = { body: text, tag: "unokit-turn", renotify: true, icon: "/static/icons/icon-192.png" };
@@ -55,7 +57,10 @@ async function notify(text) {
   }
 }
 
-/** It is the player's decision: alert them if the page is not in view. */
+/**
+ * It is the player's decision: alert them if the page is not in view.
+ * @param {string} text the decision's question
+ */
 export function turnAlert(text) {
   if (document.visibilityState !== "hidden") return;
   performance.mark("unokit:alert");

@@ -26,15 +26,22 @@ import { launcherPage, sheetPage } from "./tools.js";
 import { checkOfflineReady, offlineGamesPanel, offlineOffer, offlinePage } from "./offline.js";
 
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
-let current = null; // the page's clean-up function
-let retry = null;
+/** @type {(() => void) | null} the page's clean-up function */
+let current = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let retry;
 let languageReady = false;
+/** @type {Promise<void> | null} the page's one set-up */
 let settingUp = null; // the page's one set-up (setUpPage), once the catalogue came
 let routing = 0; // how many times route() was called: only the newest draws a page
 
 /** The test pseudo-language: chosen with ?lang=en-XA, never offered. */
 const PSEUDO = "en-XA";
 
+/**
+ * The page while the server cannot be reached (it tries again by itself).
+ * @param {any} err what the catalogue's fetch threw: any, as errorText reads any error
+ */
 function offline(err) {
   clearTimeout(retry);
   const box = h("section.panel.offline", { role: "alert", "data-region": "offline" },
@@ -49,7 +56,9 @@ function offline(err) {
 }
 
 /** The page's language, language menu and sound control, set up once (a change of language
- * reloads the page). */
+ * reloads the page).
+ * @param {import("./types").Catalog} catalog
+ */
 async function setUpPage(catalog) {
   await loadLanguage(pickLanguage(catalog.languages, [PSEUDO], catalog.language_tags));
   languageReady = true;
@@ -66,6 +75,7 @@ async function route() {
   if (settingUp) clear(app); // the first time, the page's "Opening the card table…" stays until it is drawn
   setStatus("");
   pageTools([]);
+  /** @type {import("./types").Catalog} */
   let catalog;
   try {
     catalog = await api("/api/catalog");

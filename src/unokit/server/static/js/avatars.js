@@ -8,7 +8,11 @@ const BACKGROUNDS = ["#5c6bc0", "#26a69a", "#ef6c00", "#8e24aa", "#3949ab", "#00
 const SKINS = ["#f5d0b0", "#e8b48f", "#c98e62", "#a0683f", "#6f4429", "#ffdcc2"];
 const HAIRS = ["#2b1d14", "#4a2f1b", "#8d5524", "#d6a54a", "#b33b1e", "#e0e0e0", "#1c1c1c"];
 
-/** FNV-1a over the name's UTF-16 units: a stable 32-bit number. */
+/**
+ * FNV-1a over the name's UTF-16 units: a stable 32-bit number.
+ * @param {string} name
+ * @returns {number}
+ */
 export function nameHash(name) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) {
@@ -18,12 +22,19 @@ export function nameHash(name) {
   return hash >>> 0;
 }
 
+/**
+ * An SVG element.
+ * @param {string} name
+ * @param {Record<string, string | number>} attrs
+ * @returns {SVGElement}
+ */
 function el(name, attrs) {
   const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
   return node;
 }
 
+/** @type {((color: string) => SVGElement)[]} */
 const HAIR_STYLES = [
   (c) => el("path", { d: "M9 19 Q10 7 20 7 Q30 7 31 19 Q27 12 20 12 Q13 12 9 19 Z", fill: c }),
   (c) => el("path", { d: "M8 22 Q7 6 20 6 Q33 6 32 22 L30 22 Q29 12 20 11 Q11 12 10 22 Z", fill: c }),
@@ -52,9 +63,14 @@ const MOUTHS = [
   () => el("ellipse", { cx: 20, cy: 27, rx: 2, ry: 1.6, fill: "#7a2e22" }),
 ];
 
-/** An avatar for `name` as an SVG element (decorative: the name is always written beside it). */
+/**
+ * An avatar for `name` as an SVG element (decorative: the name is always written beside it).
+ * @param {string} name
+ * @param {string} [cls]
+ */
 export function avatarSvg(name, cls = "avatar") {
   let hash = nameHash(name || "?");
+  /** @type {<T>(list: T[]) => T} */
   const pick = (list) => {
     const item = list[hash % list.length];
     hash = Math.floor(hash / list.length) ^ 0x9e37;

@@ -14,15 +14,21 @@ import { N_, cardTitle, colorName, lang, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/** @type {import("./types").Catalog | null} */
 let CATALOG = null;
+/** @type {Map<string, {name: string, wild: boolean, index: number}>} each card kind, with its place in the catalogue */
 const KINDS = new Map();
+/** @type {Map<string, {name: string, symbol: string, index: number}>} each colour, with its place in the catalogue */
 const COLORS = new Map();
 /** The colour-blind marks of unokit's own mark (the logo, the card backs): UNO Flip Attack's. */
 const OWN_MARKS = { red: "circle", yellow: "diamond", green: "triangle", blue: "square", wild: "star" };
 /** @type {Object<string, string>} the marks of the deck being drawn, by colour and "wild" (useVariant) */
 let MARKS = OWN_MARKS;
 
-/** Remember the catalogue; every drawing function reads kinds and colours from it. */
+/**
+ * Remember the catalogue; every drawing function reads kinds and colours from it.
+ * @param {import("./types").Catalog} catalog
+ */
 export function useCatalog(catalog) {
   CATALOG = catalog;
   KINDS.clear();
@@ -31,8 +37,12 @@ export function useCatalog(catalog) {
   catalog.colors.forEach((color, index) => COLORS.set(color.name, { ...color, index }));
 }
 
+/**
+ * The catalogue (useCatalog gives it before any page is drawn).
+ * @returns {import("./types").Catalog}
+ */
 export function catalog() {
-  return CATALOG;
+  return /** @type {import("./types").Catalog} */ (CATALOG);
 }
 
 /**
@@ -46,67 +56,111 @@ export function useVariant(name) {
   MARKS = variant && variant.marks ? variant.marks : OWN_MARKS;
 }
 
+/** @param {string} word */
 export function isColor(word) {
   return COLORS.has(word);
 }
 
-/** The face of a card text on a side (0 light/mild, 1 dark/wild). */
+/**
+ * The face of a card text on a side (0 light/mild, 1 dark/wild).
+ * @param {string} text
+ * @param {number} side
+ * @returns {string}
+ */
 export function faceOf(text, side) {
   const faces = text.split("/");
   return faces.length === 2 ? faces[side] : faces[0];
 }
 
-/** {color, kind} of a face text; color is null for a wild. */
+/**
+ * {color, kind} of a face text; color is null for a wild.
+ * @param {string} face
+ * @returns {{color: string | null, kind: string}}
+ */
 export function parseFace(face) {
   const words = face.trim().split(/\s+/);
   if (words.length === 2 && COLORS.has(words[0])) return { color: words[0], kind: words[1] };
   return { color: null, kind: words[words.length - 1] };
 }
 
+/** @param {string} kind */
 export function kindInfo(kind) {
   return KINDS.get(kind) || { name: kind, wild: false, index: 999 };
 }
 
+/**
+ * The colour-blind symbol of a colour (a wild's: null) in the deck being drawn.
+ * @param {string | null} color
+ * @returns {string}
+ */
 export function symbolOf(color) {
-  return MARKS[color || "wild"] || (COLORS.get(color) || {}).symbol || "circle";
+  return MARKS[color || "wild"] || (COLORS.get(color ?? "") || {}).symbol || "circle";
 }
 
 /** A colour's name standing alone, on a chip or a button ("Red", «Красный»), in the reader's
  * language: the colour word with a capital (a card's title agrees with the card instead:
- * «Красная 5»). */
+ * «Красная 5»).
+ * @param {string | null} color
+ * @returns {string}
+ */
 export function colorTitle(color) {
   const name = colorName(color);
   return color ? name.charAt(0).toLocaleUpperCase(lang()) + name.slice(1) : name;
 }
 
-/** A card kind's printed name ("Wild Draw Four"). */
+/**
+ * A card kind's printed name ("Wild Draw Four").
+ * @param {string} kind
+ */
 export function kindTitle(kind) {
   return t(`card.${kind}`);
 }
 
-/** "Red 5", "Wild Draw Color": the name printed on the card, in the reader's language. */
+/**
+ * "Red 5", "Wild Draw Color": the name printed on the card, in the reader's language.
+ * @param {string} face
+ * @returns {string}
+ */
 export function faceTitle(face) {
   return cardTitle(face);
 }
 
-/** A colour said with its colour-blind symbol: "red (circle)". */
+/**
+ * A colour said with its colour-blind symbol: "red (circle)".
+ * @param {string | null} color
+ * @returns {string}
+ */
 export function colorWords(color) {
   return color ? t("color.with_symbol", { color: colorName(color), symbol: t(`symbol.${symbolOf(color)}`) }) : colorName(null);
 }
 
-/** The symbol as a text glyph, for buttons and chips. */
+/**
+ * The symbol as a text glyph, for buttons and chips.
+ * @param {string | null} color
+ * @returns {string}
+ */
 export function symbolGlyph(color) {
-  return { circle: "●", diamond: "◆", triangle: "▲", square: "■", star: "★", four: "❖" }[symbolOf(color)] || "";
+  /** @type {Record<string, string>} */
+  const glyphs = { circle: "●", diamond: "◆", triangle: "▲", square: "■", star: "★", four: "❖" };
+  return glyphs[symbolOf(color)] || "";
 }
 
-/** Sort key of a face on a side: colours in the side's order, wilds last, then the kind. */
+/**
+ * Sort key of a face on a side: colours in the side's order, wilds last, then the kind.
+ * @param {string} face
+ * @param {string[]} sideColors
+ */
 export function faceOrder(face, sideColors) {
   const { color, kind } = parseFace(face);
   const c = color === null ? 99 : sideColors.indexOf(color) >= 0 ? sideColors.indexOf(color) : 50;
   return c * 1000 + kindInfo(kind).index;
 }
 
-/** Sort key by value first (numbers, then actions, then wilds), colour second. */
+/**
+ * Sort key by value first (numbers, then actions, then wilds), colour second.
+ * @param {string} face
+ * @param {string[]} sideColors
+ */
 export function faceValueOrder(face, sideColors) {
   const { color, kind } = parseFace(face);
   const c = color === null ? 99 : Math.max(0, sideColors.indexOf(color));
@@ -127,7 +181,15 @@ function el(name, attrs = {}, text = null) {
   return node;
 }
 
-/** The colour-blind symbol as an SVG shape centred at (x, y) with radius r. */
+/**
+ * The colour-blind symbol as an SVG shape centred at (x, y) with radius r.
+ * @param {string} symbol
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {string} cls
+ * @returns {SVGElement}
+ */
 export function symbolShape(symbol, x, y, r, cls) {
   if (symbol === "circle") return el("circle", { cx: x, cy: y, r, class: cls });
   if (symbol === "square") return el("rect",
@@ -157,6 +219,14 @@ function fourMarks(x, y, r, cls) {
   return g;
 }
 
+/**
+ * The points of a star centred at (x, y) with radius r (inner: the inner radius's share).
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {number} [spikes]
+ * @param {number} [inner]
+ */
 function star(x, y, r, spikes = 5, inner = 0.45) {
   const points = [];
   for (let i = 0; i < spikes * 2; i++) {
@@ -191,10 +261,15 @@ function fourSymbols(x, y, size, colors, marks = null) {
 
 const STROKE = { fill: "none", "stroke-linecap": "round", "stroke-linejoin": "round" };
 
+/**
+ * @param {string} d
+ * @param {Record<string, string | number>} [extra]
+ */
 function path(d, extra = {}) {
   return el("path", { d, ...STROKE, "stroke-width": 0.17, ...extra });
 }
 
+/** @type {Record<string, () => SVGElement[]>} */
 const ICONS = {
   skip: () => [el("circle", { cx: 0, cy: 0, r: 0.72, ...STROKE, "stroke-width": 0.2 }),
     path("M -0.5 0.5 L 0.5 -0.5", { "stroke-width": 0.2 })],
@@ -263,7 +338,9 @@ const ICONS = {
 
 /** What goes in the middle of a face: {text} (a number, "+2"), {icon} or both (icon above
  * text), as people read it at a glance; `label` is the catalogue key of the short name printed
- * under it where the icon alone does not say what the card does. */
+ * under it where the icon alone does not say what the card does.
+ * @type {Record<string, FaceMark>}
+ */
 const FACE_MARKS = {
   draw_two: { text: "+2" },
   draw_one: { text: "+1" },
@@ -294,7 +371,13 @@ const FACE_MARKS = {
   wild_megatron: { icon: "spikes", label: N_("card.wild_megatron.face") },
 };
 
-/** The mark of a kind: numbers are their digit. */
+/** @typedef {{text?: string, icon?: string, label?: string}} FaceMark what goes in the middle of a face */
+
+/**
+ * The mark of a kind: numbers are their digit.
+ * @param {string} kind
+ * @returns {FaceMark}
+ */
 export function faceMark(kind) {
   if (/^\d+$/.test(kind)) return { text: kind };
   return FACE_MARKS[kind] || { text: t(`card.${kind}.short`) };
@@ -303,12 +386,27 @@ export function faceMark(kind) {
 /** The kinds that have a mark of their own (a test checks every kind of the catalogue has one). */
 export const MARKED_KINDS = Object.keys(FACE_MARKS);
 
+/**
+ * @param {string} name
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string} ink
+ */
 function icon(name, x, y, size, ink) {
   const g = el("g", { transform: `translate(${x} ${y}) scale(${size / 2})`, class: `icon ink-${ink}` });
   for (const part of ICONS[name]()) g.append(part);
   return g;
 }
 
+/**
+ * @param {string} text
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string} ink
+ * @param {boolean} outline
+ */
 function markText(text, x, y, size, ink, outline) {
   const fontSize = text.length >= 2 ? size * 0.78 : size;
   return el("text", {
@@ -320,7 +418,15 @@ function markText(text, x, y, size, ink, outline) {
   }, text);
 }
 
-/** The mark of a kind drawn centred at (x, y) in a box of `size`. */
+/**
+ * The mark of a kind drawn centred at (x, y) in a box of `size`.
+ * @param {string} kind
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string} ink
+ * @param {boolean} [outline]
+ */
 function drawMark(kind, x, y, size, ink, outline = false) {
   const mark = faceMark(kind);
   const g = el("g");
@@ -339,7 +445,10 @@ function drawMark(kind, x, y, size, ink, outline = false) {
 const ONE_LINE = 5.6;
 
 /** How wide a line is in ems of the card's font: a Chinese character (or a full-width sign) is
- * one em, a Latin or Cyrillic letter about 0.7. */
+ * one em, a Latin or Cyrillic letter about 0.7.
+ * @param {string} line
+ * @returns {number}
+ */
 export function ems(line) {
   let width = 0;
   for (const ch of line) width += /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 1 : 0.7;
@@ -391,7 +500,10 @@ function faceLabel(key, y, ink) {
   return g;
 }
 
-/** The ink of a colour's body: dark on the light colours, white elsewhere (WCAG AA). */
+/**
+ * The ink of a colour's body: dark on the light colours, white elsewhere (WCAG AA).
+ * @param {string} color
+ */
 function inkOf(color) {
   return color === "yellow" || color === "orange" ? "dark" : "light";
 }
@@ -400,6 +512,10 @@ function inkOf(color) {
  * An SVG card. face: a face text, or null for the back of a single-sided deck.
  * side: 0 light/mild, 1 dark/wild (frames differ). sideColors: the colours of that side
  * (a wild shows their symbols).
+ * @param {string | null} face
+ * @param {number} [side]
+ * @param {string[]} [sideColors]
+ * @returns {SVGElement}
  */
 export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", "blue"]) {
   const svg = el("svg", { viewBox: "0 0 60 90", class: "card-svg", "aria-hidden": "true", focusable: "false" });
@@ -437,6 +553,7 @@ export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", 
     svg.append(drawMark(kind, 30, 60, 26, "light", true));
   }
   // The corners: the mark small, and the colour's symbol under it (a wild: a star).
+  /** @type {(x: number, y: number, rotate: boolean) => SVGElement} */
   const corner = (x, y, rotate) => {
     const g = el("g", rotate ? { transform: `rotate(180 30 45)` } : {});
     const small = mark.icon && !mark.text ? drawMark(kind, x, y, 12, ink) : drawMark(kind, x, y, mark.icon ? 14 : 13, ink);
@@ -450,7 +567,10 @@ export function cardSvg(face, side = 0, sideColors = ["red", "yellow", "green", 
   return svg;
 }
 
-/** unokit's mark: the four symbols in their colours on a dark tile (the icons use it too). */
+/**
+ * unokit's mark: the four symbols in their colours on a dark tile (the icons use it too).
+ * @param {string} [cls]
+ */
 export function logoSvg(cls = "logo") {
   const svg = el("svg", { viewBox: "0 0 40 40", class: cls, "aria-hidden": "true", focusable: "false" });
   svg.append(el("rect", { x: 1, y: 1, width: 38, height: 38, rx: 9, class: "logo-tile" }));
@@ -461,6 +581,10 @@ export function logoSvg(cls = "logo") {
 /**
  * A card as an element with its accessible name (a <div role="img">, or the given tag). The
  * printed name shows on hover (title) and on a long press (see table.js).
+ * @param {string | null} face a face text, or null for a back
+ * @param {number} side
+ * @param {string[]} [sideColors]
+ * @param {{tag?: string, extraLabel?: string, small?: boolean}} [more]
  * @returns {HTMLElement}
  */
 export function cardNode(face, side, sideColors, { tag = "div", extraLabel = "", small = false } = {}) {

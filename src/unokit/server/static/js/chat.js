@@ -12,7 +12,9 @@ import { errorText, memory } from "./net.js";
 import { t } from "./i18n.js";
 
 /** How the quick reactions look (the server's catalogue lists them, in its order; their words
- * are the catalogue's reaction.<name>): a glyph, and whether the words show on the button. */
+ * are the catalogue's reaction.<name>): a glyph, and whether the words show on the button.
+ * @type {Record<string, {glyph: string, line?: boolean}>}
+ */
 export const REACTIONS = {
   uno: { glyph: "⚡", line: true },
   nice: { glyph: "★", line: true },
@@ -26,14 +28,22 @@ export const REACTIONS = {
   heart: { glyph: "❤" },
 };
 
-/** A reaction's words in the reader's language. */
+/**
+ * A reaction's words in the reader's language.
+ * @param {string} key
+ */
 function reactionWords(key) {
   return t(`reaction.${key}`);
 }
 
 /** The button of one quick reaction (the catalogue's order): its glyph, and its words where
  * they show; `send` is called on a click. `glyphOnly` leaves the words to the label (a compact
- * row, as over the table's hand). */
+ * row, as over the table's hand).
+ * @param {string} key
+ * @param {() => void} send
+ * @param {boolean} [glyphOnly]
+ * @returns {HTMLButtonElement}
+ */
 export function reactionButton(key, send, glyphOnly = false) {
   const reaction = REACTIONS[key] || { glyph: "" };
   const words = reaction.line && !glyphOnly;
@@ -46,7 +56,12 @@ export function reactionButton(key, send, glyphOnly = false) {
   }, h("span", { "aria-hidden": "true" }, reaction.glyph), words ? ` ${reactionWords(key)}` : null);
 }
 
-/** Whether the reader at `seat` (null: a spectator) may not write in `room`'s chat now. */
+/**
+ * Whether the reader at `seat` (null: a spectator) may not write in `room`'s chat now.
+ * @param {import("./types").Room} room
+ * @param {number | null} seat
+ * @returns {boolean}
+ */
 export function mutedIn(room, seat) {
   return Boolean(seat === null || seat === undefined ? room.spectators_muted : (room.muted || []).includes(seat));
 }
@@ -54,17 +69,26 @@ export function mutedIn(room, seat) {
 const MAX_LINES = 200;
 const FLOAT_MS = 2600;
 
+/** @param {string} channel */
 function shown(channel) {
   return localStorage.getItem(`unokit.chat.hide.${channel}`) !== "1";
 }
 
 export class ChatPanel {
-  /** conn: the room's RoomConnection. The panel is this.element; put it anywhere on the page. */
+  /**
+   * conn: the room's RoomConnection. The panel is this.element; put it anywhere on the page.
+   * @param {import("./net.js").RoomConnection} conn
+   */
   constructor(conn) {
     this.conn = conn;
+    /** @type {import("./types").ChatLine[]} */
     this.messages = [];
+    /** @type {import("./types").Room | null} */
     this.room = null;
-    this.openMenu = null; // the chat line whose menu is open
+    /** @type {number | null} the chat line whose menu is open */
+    this.openMenu = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.noteTimer = undefined;
     this.log = h("ol.chat-log", { "aria-live": "polite", "aria-label": t("chat.messages") });
     this.note = h("p.chat-note", { role: "alert" });
     this.note.hidden = true;
@@ -147,9 +171,14 @@ export class ChatPanel {
     }
   }
 
-  /** A `chat` message from the server: the whole history (after every hello) or new lines. */
+  /**
+   * A `chat` message from the server: the whole history (after every hello) or new lines.
+   * @param {import("./types").ChatMessages} msg
+   */
   receive(msg) {
+    /** @type {Map<number, import("./types").ChatLine>} */
     const known = new Map(msg.history ? [] : this.messages.map((m) => [m.n, m]));
+    /** @type {import("./types").ChatLine[]} */
     const fresh = [];
     for (const message of msg.messages) {
       if (!known.has(message.n)) fresh.push(message);
@@ -168,12 +197,19 @@ export class ChatPanel {
     }
   }
 
-  /** The server refused a message of ours (muted, too fast, too long): say why. */
+  /**
+   * The server refused a message of ours (muted, too fast, too long): say why.
+   * @param {import("./types").ErrorMessage} msg
+   */
   error(msg) {
     this.say(errorText(msg));
   }
 
-  /** A short note under the chat's lines, for a few seconds (`done`: good news, not a refusal). */
+  /**
+   * A short note under the chat's lines, for a few seconds (`done`: good news, not a refusal).
+   * @param {string} text
+   * @param {boolean} [done]
+   */
   say(text, done = false) {
     this.note.textContent = text;
     this.note.classList.toggle("done", done);
@@ -182,7 +218,10 @@ export class ChatPanel {
     this.noteTimer = setTimeout(() => { this.note.hidden = true; }, 6000);
   }
 
-  /** The room changed: who is muted, and so whether this reader may write; who sits where. */
+  /**
+   * The room changed: who is muted, and so whether this reader may write; who sits where.
+   * @param {import("./types").Room} room
+   */
   setRoom(room) {
     this.room = room;
     const muted = mutedIn(room, this.conn.seat);
@@ -193,12 +232,20 @@ export class ChatPanel {
   }
 
   // ------------------------------------------------------------------ muting and reporting
-  /** Whether this reader muted the sender `from` for themselves. */
+  /**
+   * Whether this reader muted the sender `from` for themselves.
+   * @param {string | null | undefined} from
+   */
   isMuted(from) {
-    return Boolean(from) && Object.prototype.hasOwnProperty.call(memory.muted(this.conn.code), from);
+    return Boolean(from) && Object.prototype.hasOwnProperty.call(memory.muted(this.conn.code), /** @type {string} */ (from));
   }
 
-  /** Mute (or unmute) the sender `from`, last seen as `name`, for this reader only. */
+  /**
+   * Mute (or unmute) the sender `from`, last seen as `name`, for this reader only.
+   * @param {string} from
+   * @param {string | null} name
+   * @param {boolean} muted
+   */
   setMuted(from, name, muted) {
     const list = memory.muted(this.conn.code);
     if (muted) list[from] = name || "";
@@ -208,7 +255,10 @@ export class ChatPanel {
     this.renderPeople();
   }
 
-  /** Report something (`fields` as RoomConnection.report takes them); the note says how it went. */
+  /**
+   * Report something (`fields` as RoomConnection.report takes them); the note says how it went.
+   * @param {Parameters<import("./net.js").RoomConnection["report"]>[0]} fields
+   */
   report(fields) {
     const sent = this.conn.report(fields,
       (msg) => this.say(msg.type === "error" ? errorText(msg) : t("chat.reported"), msg.type !== "error"));
@@ -216,7 +266,12 @@ export class ChatPanel {
   }
 
   /** The buttons that mute, unmute and report one person (`from`, named `name`); `about` the
-   * fields that name them in a report of their name or conduct. */
+   * fields that name them in a report of their name or conduct.
+   * @param {string} from
+   * @param {string | null} name
+   * @param {{seat?: number, from?: string}} about
+   * @returns {HTMLButtonElement[]}
+   */
   personActions(from, name, about) {
     const muted = this.isMuted(from);
     return [
@@ -296,7 +351,10 @@ export class ChatPanel {
     this.log.scrollTop = this.log.scrollHeight;
   }
 
-  /** Open line `n`'s menu (closing any other), or close it. */
+  /**
+   * Open line `n`'s menu (closing any other), or close it.
+   * @param {number} n
+   */
   toggleMenu(n) {
     this.openMenu = this.openMenu === n ? null : n;
     this.render();
@@ -305,7 +363,10 @@ export class ChatPanel {
   }
 
   /** A line's menu, under it: report the line, mute its sender for me, report their name or
-   * conduct. It exists only while open, so a line's text is its sender and its words alone. */
+   * conduct. It exists only while open, so a line's text is its sender and its words alone.
+   * @param {import("./types").ChatLine} message
+   * @param {string} who the sender's name as the line shows it
+   */
   lineMenu(message, who) {
     const about = message.seat === null ? { from: message.from } : { seat: message.seat };
     const done = () => { this.openMenu = null; };
@@ -320,9 +381,12 @@ export class ChatPanel {
       ...actions);
   }
 
-  /** Show a reaction for a moment over its sender's seat (or over the chat for a spectator). */
+  /**
+   * Show a reaction for a moment over its sender's seat (or over the chat for a spectator).
+   * @param {import("./types").ChatLine} message a reaction
+   */
   float(message) {
-    const reaction = REACTIONS[message.reaction];
+    const reaction = REACTIONS[/** @type {string} */ (message.reaction)];
     if (!reaction || this.isMuted(message.from)) return;
     const seatNode = message.seat === null ? null
       : document.querySelector(`.table-root .seat[data-seat="${message.seat}"]`)
@@ -332,7 +396,8 @@ export class ChatPanel {
     const bubble = h("div.reaction-float", { role: "status", dataset: { seat: message.seat === null ? "" : String(message.seat) } },
       h("span.reaction-glyph", { "aria-hidden": "true" }, reaction.glyph),
       h("span.reaction-words", {},
-        t("chat.reaction_by", { name: message.name || t("chat.a_spectator"), reaction: reactionWords(message.reaction) })));
+        t("chat.reaction_by",
+          { name: message.name || t("chat.a_spectator"), reaction: reactionWords(/** @type {string} */ (message.reaction)) })));
     bubble.style.left = `${Math.round(box.left + box.width / 2 + window.scrollX)}px`;
     bubble.style.top = `${Math.round(box.top + window.scrollY)}px`;
     if (!reducedMotion()) bubble.classList.add("rising");

@@ -2,13 +2,54 @@
 // to practise) and a deal's board ("/#/daily/DEAL[/DAY]"): the day's results, best first, the
 // games of the others to replay once yours is finished, your streak, and yesterday's board.
 
+import { catalog } from "./cards.js";
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { botStrength } from "./options.js";
 import { optionWords } from "./together.js";
 
-/** A deal in words: the game, its seats and its bots, and the rules it changes. */
+/**
+ * @typedef {Object} Deal one of the day's deals (GET /api/daily)
+ * @property {string} deal its name
+ * @property {string} variant
+ * @property {number} players
+ * @property {string} bots the bots' level
+ * @property {Record<string, unknown>} options the rules it changes
+ */
+
+/**
+ * @typedef {Object} DailyYou the reader's attempt at a deal (the board's `you`)
+ * @property {boolean} played
+ * @property {boolean} finished
+ * @property {number} streak
+ */
+
+/**
+ * @typedef {Object} DailyResult a line of a deal's board
+ * @property {number} rank
+ * @property {string} name
+ * @property {boolean} you whether it is the reader's
+ * @property {boolean} won
+ * @property {number} points
+ * @property {number} seconds how long the game took
+ * @property {string} [record] the address of its record, once the reader may replay it
+ */
+
+/**
+ * @typedef {Object} DailyBoard a deal's board on a day (POST /api/daily/board)
+ * @property {string} day "YYYY-MM-DD"
+ * @property {Deal} deal
+ * @property {DailyYou} [you] the reader's attempt (when the request names the reader)
+ * @property {boolean} replays whether the others' games may be replayed (the reader's is over)
+ * @property {DailyResult[]} results best first
+ */
+
+/**
+ * A deal in words: the game, its seats and its bots, and the rules it changes.
+ * @param {Deal} deal
+ * @returns {string}
+ */
 function dealWords(deal) {
   const options = Object.fromEntries(Object.entries(deal.options).filter(([name]) => name !== "rounds"));
   return [
@@ -17,10 +58,15 @@ function dealWords(deal) {
   ].filter(Boolean).join(" · ");
 }
 
-/** Open a room of `deal` for this browser's identity under `name`, and go and sit in it. */
+/**
+ * Open a room of `deal` for this browser's identity under `name`, and go and sit in it.
+ * @param {string} deal
+ * @param {string} name
+ */
 async function playDeal(deal, name) {
+  /** @type {{player: string, deal: string, lang?: string}} */
   const request = { player: memory.identity(), deal };
-  if (["en", "ru", "es", "de"].includes(lang())) request.lang = lang();
+  if (lang() in catalog().languages) request.lang = lang(); // the bots take names of the player's language
   const found = await api("/api/daily/start", request);
   memory.setName(name);
   sessionStorage.setItem(`unokit.join.${found.room}`, name);
@@ -28,7 +74,12 @@ async function playDeal(deal, name) {
 }
 
 /** The button that plays `deal` (the scored game, back to it, or practice), under the name in
- * `nameInput` (or the remembered one). */
+ * `nameInput` (or the remembered one).
+ * @param {string} deal
+ * @param {DailyYou | null | undefined} you
+ * @param {HTMLInputElement | null} nameInput
+ * @param {HTMLElement} message where a refusal is said
+ */
 function playButton(deal, you, nameInput, message) {
   let words = t("daily.play");
   if (you && you.finished) words = t("daily.practice");
@@ -53,7 +104,10 @@ function playButton(deal, you, nameInput, message) {
   return button;
 }
 
-/** The lobby's panel of today's deals. */
+/**
+ * The lobby's panel of today's deals.
+ * @param {HTMLInputElement} nameInput the lobby's name field
+ */
 export function dailyPanel(nameInput) {
   const list = h("ul.daily-deals");
   const message = h("div.form-message", { "aria-live": "polite" });
@@ -61,6 +115,7 @@ export function dailyPanel(nameInput) {
   const panel = h("section.panel.daily-panel", { "aria-labelledby": "daily-title", "data-region": "daily" },
     h("h2#daily-title", {}, t("daily.title")), h("p.hint", {}, t("daily.hint")), list, streak, message);
   (async () => {
+    /** @type {{deals: Deal[]}} */
     let today;
     try {
       today = await api("/api/daily");
@@ -86,18 +141,29 @@ export function dailyPanel(nameInput) {
   return panel;
 }
 
+/**
+ * A time as minutes and seconds ("2:05").
+ * @param {number} seconds
+ */
 function clock(seconds) {
   const whole = Math.round(seconds);
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
-/** The board of `deal` on `day` (today when none). */
+/**
+ * The board of `deal` on `day` (today when none).
+ * @param {HTMLElement} app
+ * @param {string} deal
+ * @param {string | undefined} day "YYYY-MM-DD"
+ */
 export function dailyPage(app, deal, day) {
   const page = h("section.panel.daily-board-page", { "aria-labelledby": "daily-board-title" });
   app.append(page);
   (async () => {
+    /** @type {DailyBoard} */
     let found;
     try {
+      /** @type {{deal: string, player: string, day?: string}} */
       const request = { deal, player: memory.identity() };
       if (day) request.day = day;
       found = await api("/api/daily/board", request);

@@ -24,8 +24,8 @@ function unbroken(text) {
 
 /**
  * The cards a summary line has left, as words ("Red Skip 20, Wild 50"), or what the player did.
- * @param {Object} line a summary line
- * @param {Object} summary the summary
+ * @param {import("./types").RoundSummary["lines"][number]} line a summary line
+ * @param {import("./types").RoundSummary} summary the summary
  * @returns {HTMLElement}
  */
 function cardsLeft(line, summary) {
@@ -43,8 +43,8 @@ function cardsLeft(line, summary) {
  * Every hand of a round with what each player gained and the totals. `full`: each card left
  * with its points (the drawer's scores, or on request); else the cards are counted with their
  * points, one line per player.
- * @param {Object} view the table
- * @param {Object} summary the round's summary
+ * @param {import("./table.js").TableView} view the table
+ * @param {import("./types").RoundSummary} summary the round's summary
  * @param {boolean} full list the cards
  * @returns {HTMLTableElement}
  */
@@ -106,11 +106,12 @@ export function summaryTable(view, summary, full = true) {
  * The summary of the round just ended, over the table while the next hand waits: a line per
  * player, the cards left counted (listed with "The cards left"), the host's button for the
  * next hand and the time until it comes by itself.
- * @param {Object} view the table
+ * @param {import("./table.js").TableView} view the table
  * @returns {HTMLElement}
  */
 export function roundSummaryPanel(view) {
-  const summary = view.summary;
+  // Drawn only while the table holds a summary (TableView.endScreens).
+  const summary = /** @type {import("./types").RoundSummary} */ (view.summary);
   const names = view.names();
   const title = t(summary.blocked ? "table.round_blocked" : "table.round_out", {
     round: summary.round,
@@ -173,8 +174,8 @@ export function roundSummaryPanel(view) {
  * The standings at the end of a game, winners first: place, name, points and what the last
  * round added, and once the room waits for the next game, whether each one will play again
  * (the list then carries the seats' ready marks, data-ready).
- * @param {Object} view the table
- * @param {Object} obs the observation
+ * @param {import("./table.js").TableView} view the table
+ * @param {import("./types").Observation} obs the observation
  * @returns {HTMLElement}
  */
 function standings(view, obs) {
@@ -205,8 +206,8 @@ function standings(view, obs) {
 /**
  * The end of the game: the winner's moment, the standings (with who plays again), then the
  * buttons, Play again first, and the record to replay or download.
- * @param {Object} view the table
- * @param {Object} obs the observation
+ * @param {import("./table.js").TableView} view the table
+ * @param {import("./types").Observation} obs the observation
  * @returns {HTMLElement}
  */
 export function gameOverDialog(view, obs) {

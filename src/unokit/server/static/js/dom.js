@@ -29,6 +29,12 @@ export function h(spec, attrs = {}, ...children) {
   return /** @type {import("./types").ElementOf<S>} */ (node);
 }
 
+/**
+ * Empty a node of its children.
+ * @template {Node} N
+ * @param {N} node
+ * @returns {N} the node
+ */
 export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
   return node;
@@ -36,17 +42,25 @@ export function clear(node) {
 
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-/** Play a short CSS animation class on a node unless the reader asked for reduced motion. */
+/**
+ * Play a short CSS animation class on a node unless the reader asked for reduced motion.
+ * @param {Element | null | undefined} node
+ * @param {string} cls
+ */
 export function animate(node, cls) {
   if (!node || reducedMotion()) return;
   node.classList.remove(cls);
-  void node.offsetWidth;
+  void (/** @type {HTMLElement} */ (node)).offsetWidth; // a reflow, so that the class plays again
   node.classList.add(cls);
   node.addEventListener("animationend", () => node.classList.remove(cls), { once: true });
 }
 
 /** A name as short as a seat's label allows: long names end with "…" (the whole name stays in
- * the element's accessible name and tooltip). */
+ * the element's accessible name and tooltip).
+ * @param {string | null | undefined} name
+ * @param {number} [max] how many characters at most
+ * @returns {string}
+ */
 export function shortName(name, max = 14) {
   const chars = [...String(name)];
   return chars.length <= max ? chars.join("") : `${chars.slice(0, max - 1).join("")}…`;

@@ -10,9 +10,11 @@ import { SEAT_MARKS, seatMark } from "./table.js";
 import { N_, t } from "./i18n.js";
 import { effectiveBindings, keySettingsBox } from "./shortcuts.js";
 
+/** @type {HTMLDialogElement | null} made the first time the help opens */
 let dialog = null;
 
 /** What each card kind does, in a line (the legend). */
+/** @type {Record<string, string>} */
 const LEGEND = {
   skip: N_("legend.skip"),
   reverse: N_("legend.reverse"),
@@ -43,11 +45,21 @@ const LEGEND = {
   wild_megatron: N_("legend.wild_megatron"),
 };
 
+/**
+ * A section of the help, with its heading.
+ * @param {string} id
+ * @param {string} title
+ * @param {...(Node | string | null)} content
+ */
 function section(id, title, ...content) {
   return h("section.help-section", { id, "aria-labelledby": `${id}-title` }, h("h3", { id: `${id}-title` }, title), ...content);
 }
 
-/** The legend: every card kind of the variant's sides, drawn, with its name and what it does. */
+/**
+ * The legend: every card kind of the variant's sides, drawn, with its name and what it does.
+ * @param {import("./types").Catalog} catalog
+ * @param {string} variantName
+ */
 export function legend(catalog, variantName) {
   const variant = catalog.variants[variantName];
   useVariant(variantName);
@@ -62,7 +74,7 @@ export function legend(catalog, variantName) {
           h("span.hint", {}, t("legend.number")))));
     }
     for (const kind of kinds.filter((k) => !/^\d+$/.test(k))) {
-      const wild = catalog.kinds.find((k) => k.name === kind).wild;
+      const wild = /** @type {{wild: boolean}} every kind is in the catalogue */ (catalog.kinds.find((k) => k.name === kind)).wild;
       const face = wild ? kind : `${colors[side === 0 ? 1 : 2]} ${kind}`;
       list.append(h("li", { dataset: { kind } }, cardNode(face, side, colors, { small: true }),
         h("span", {}, h("strong", {}, kindTitle(kind)), h("span.hint", {}, LEGEND[kind] ? t(LEGEND[kind]) : ""))));
@@ -84,6 +96,7 @@ export function legend(catalog, variantName) {
 }
 
 /** What each of the table's SEAT_MARKS says. */
+/** @type {Record<string, string>} */
 const MARK_WORDS = {
   host: N_("legend.mark_host"),
   dealer: N_("legend.mark_dealer"),
@@ -93,18 +106,26 @@ const MARK_WORDS = {
 
 /** The marks on the seats around the table, drawn as the table draws them. */
 function tableLegend() {
-  const marks = [[h("span.count", {}, "7"), t("legend.mark_count")], ...SEAT_MARKS.map((kind) => [seatMark(kind), t(MARK_WORDS[kind])])];
+  /** @type {[HTMLElement, string][]} */
+  const marks = [[h("span.count", {}, "7"), t("legend.mark_count")],
+    ...SEAT_MARKS.map((kind) => /** @type {[HTMLElement, string]} */ ([seatMark(kind), t(MARK_WORDS[kind])]))];
   return h("ul.mark-list", {},
     marks.map(([mark, words]) => h("li", {}, h("span.mark", { "aria-hidden": "true" }, mark), h("span", {}, words))));
 }
 
-/** Open the help for a room (its variant, rules and options). */
+/**
+ * Open the help for a room (its variant, rules and options).
+ * @param {import("./types").Catalog} catalog
+ * @param {{variant: string, players: number, options: Record<string, unknown>}} room
+ */
 export async function openHelp(catalog, room) {
   if (!dialog) {
-    dialog = h("dialog.help#help", { "aria-labelledby": "help-title" });
-    document.body.append(dialog);
-    dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
+    const made = h("dialog.help#help", { "aria-labelledby": "help-title" });
+    document.body.append(made);
+    made.addEventListener("click", (event) => { if (event.target === made) made.close(); });
+    dialog = made;
   }
+  const shown = dialog;
   const variant = catalog.variants[room.variant];
   const rulesText = h("div.rules-text", {}, h("p.hint", {}, t("help.loading")));
   const on = rulesOn(catalog, room);
@@ -119,9 +140,9 @@ export async function openHelp(catalog, room) {
   const nav = h("nav.help-nav", { "aria-label": t("help.sections") },
     h("a", { href: "#help-rules" }, t("help.rules")), h("a", { href: "#help-cards" }, t("help.cards")),
       h("a", { href: "#help-keys" }, t("help.keys")));
-  clear(dialog).append(
+  clear(shown).append(
     h("div.help-head", {}, h("h2#help-title", {}, t("help.title", { variant: t(`variant.${room.variant}`) })),
-      h("button.close-help", { type: "button", "aria-label": t("table.close"), onclick: () => dialog.close() }, "✕")),
+      h("button.close-help", { type: "button", "aria-label": t("table.close"), onclick: () => shown.close() }, "✕")),
     nav,
     h("div.help-body", {},
       section("help-rules", t("help.rules"), rulesText,
@@ -131,11 +152,13 @@ export async function openHelp(catalog, room) {
       section("help-cards", t("help.cards"), legend(catalog, room.variant)),
       section("help-keys", t("help.keys"), h("p.hint", {}, t("help.keys_text")), keys, keySettingsBox(catalog.keys))),
   );
-  if (!dialog.open) dialog.showModal();
+  if (!shown.open) shown.showModal();
   try {
     const reply = await api("/api/rules", { variant: room.variant, players: room.players, options: room.options });
     clear(rulesText);
-    const lines = reply.lines.filter((line) => !line.startsWith("The whole rules"));
+    /** @type {string[]} */
+    const lines = reply.lines.filter((/** @type {string} */ line) => !line.startsWith("The whole rules"));
+    /** @type {HTMLUListElement | null} */
     let list = null;
     for (const line of lines) {
       if (!line.trim()) continue;

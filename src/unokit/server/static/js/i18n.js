@@ -13,9 +13,14 @@
 const STORAGE_KEY = "unokit.lang";
 const DEFAULT = "en";
 
+/** @typedef {Record<string, string | Record<string, string>>} Messages a catalogue's messages by key (a plural: by CLDR category) */
+
 let code = DEFAULT;
+/** @type {Messages} */
 let messages = {};
+/** @type {Record<string, string>} the type of each parameter of a line, by its name ("player": "seat") */
 let paramTypes = {};
+/** @type {Messages | null} */
 let english = null; // the fallback for a key a catalogue lacks (the tests make sure none does)
 let rules = new Intl.PluralRules(DEFAULT);
 
@@ -27,14 +32,21 @@ export function lang() {
 /** The best language for this reader among `languages` ({code: name}); `extra` codes (the
  * test pseudo-language) are accepted from ?lang= and localStorage but never offered. `tags`
  * ({aliases, never}, the catalogue's language_tags) maps other tags to a language (zh-CN → zh-Hans,
- * pt → pt-BR) and names the tags never matched by their base alone (Traditional Chinese). */
+ * pt → pt-BR) and names the tags never matched by their base alone (Traditional Chinese).
+ * @param {Record<string, string>} languages
+ * @param {string[]} [extra]
+ * @param {{aliases?: Record<string, string>, never?: string[]}} [tags]
+ * @returns {string}
+ */
 export function pickLanguage(languages, extra = [], tags = { aliases: {}, never: [] }) {
   const known = new Map([...Object.keys(languages), ...extra].map((c) => [c.toLowerCase(), c]));
   for (const [alias, target] of Object.entries(tags.aliases || {})) if (known.has(target.toLowerCase())) known.set(alias, target);
   const never = tags.never || [];
+  /** @type {string[]} */
   const wanted = [];
   const fromUrl = new URLSearchParams(location.search).get("lang");
-  if (fromUrl && known.has(fromUrl.toLowerCase())) rememberLanguage(known.get(fromUrl.toLowerCase())); // a link's choice sticks
+  const fromUrlCode = fromUrl ? known.get(fromUrl.toLowerCase()) : undefined;
+  if (fromUrlCode) rememberLanguage(fromUrlCode); // a link's choice sticks
   try {
     const saved = localStorage.getItem(STORAGE_KEY);
     if (saved) wanted.push(saved);
@@ -44,31 +56,49 @@ export function pickLanguage(languages, extra = [], tags = { aliases: {}, never:
   wanted.push(...(navigator.languages || [navigator.language || DEFAULT]));
   for (const tag of wanted) {
     const lower = String(tag).toLowerCase().replace(/_/g, "-");
-    if (known.has(lower)) return known.get(lower);
+    if (known.has(lower)) return /** @type {string} */ (known.get(lower));
     if (never.some((prefix) => lower.startsWith(prefix))) continue;
     const base = lower.split("-")[0];
-    if (known.has(base)) return known.get(base);
+    if (known.has(base)) return /** @type {string} */ (known.get(base));
   }
   return DEFAULT;
 }
 
-/** A number in the page's language (1.234,5 in Turkish; `digits` after the point). */
+/**
+ * A number in the page's language (1.234,5 in Turkish; `digits` after the point).
+ * @param {number} value
+ * @param {number} [digits]
+ * @returns {string}
+ */
 export function number(value, digits = 0) {
   return new Intl.NumberFormat(code, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
 }
 
-/** A share (0..1) as a whole percentage in the page's language (%42 in Turkish, 42% in Chinese). */
+/**
+ * A share (0..1) as a whole percentage in the page's language (%42 in Turkish, 42% in Chinese).
+ * @param {number} share
+ * @returns {string}
+ */
 export function percent(share) {
   return t("number.percent", { value: number(Math.round(100 * share)) });
 }
 
+/**
+ * The catalogue of a language, as /static/i18n/<lang>.json has it.
+ * @param {string} wanted
+ * @returns {Promise<{language: string, messages: Messages, params?: Record<string, string>}>}
+ */
 async function fetchCatalogue(wanted) {
   const response = await fetch(`/static/i18n/${encodeURIComponent(wanted)}.json`, { headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`no catalogue for ${wanted}`);
   return response.json();
 }
 
-/** Load the catalogue of `wanted` (English when it cannot be had) and make it the page's. */
+/**
+ * Load the catalogue of `wanted` (English when it cannot be had) and make it the page's.
+ * @param {string} wanted
+ * @returns {Promise<string>} the language loaded
+ */
 export async function loadLanguage(wanted) {
   let data;
   try {
@@ -96,7 +126,10 @@ export async function loadLanguage(wanted) {
   return code;
 }
 
-/** Remember the reader's choice of language (the page then reloads in it). */
+/**
+ * Remember the reader's choice of language (the page then reloads in it).
+ * @param {string} wanted
+ */
 export function rememberLanguage(wanted) {
   try {
     localStorage.setItem(STORAGE_KEY, wanted);
@@ -105,6 +138,12 @@ export function rememberLanguage(wanted) {
   }
 }
 
+/**
+ * The text of message `key`, in the form for `count` when it is a plural.
+ * @param {string} key
+ * @param {unknown} count
+ * @returns {string}
+ */
 function template(key, count) {
   let text = messages[key];
   if ((text === undefined || text === "") && english) text = english[key]; // a message not yet translated is said in English
@@ -116,13 +155,21 @@ function template(key, count) {
   return text;
 }
 
-/** Marks a key for extraction where it is chosen before it is said (N_("replay.facts")). */
+/**
+ * Marks a key for extraction where it is chosen before it is said (N_("replay.facts")).
+ * @param {string} key
+ * @returns {string}
+ */
 export function N_(key) {
   return key;
 }
 
 /** The message `key` with its {placeholders} filled from `params` (shown as given); a plural
- * message takes its form from params.count. */
+ * message takes its form from params.count.
+ * @param {string} key
+ * @param {Record<string, unknown>} [params]
+ * @returns {string}
+ */
 export function t(key, params = {}) {
   const text = template(key, params.count);
   return text.replace(/\{(\w+)\}/g, (whole, name) => (params[name] === undefined || params[name] === null ? whole : String(params[name])));
@@ -130,7 +177,11 @@ export function t(key, params = {}) {
 
 // ---------------------------------------------------------------------- typed parameters
 
-/** A card face ("red 5", "wild_draw_four"; the first face of "red 5/pink 2") by its title. */
+/**
+ * A card face ("red 5", "wild_draw_four"; the first face of "red 5/pink 2") by its title.
+ * @param {string} face
+ * @returns {string}
+ */
 export function cardTitle(face) {
   const words = String(face).split("/")[0].trim().split(/\s+/);
   const kind = words[words.length - 1];
@@ -140,16 +191,28 @@ export function cardTitle(face) {
   return t(/^\d+$/.test(kind) ? "face.number" : "face.action", { color, card: title });
 }
 
-/** A colour by its name; "none yet" while one is being chosen. */
+/**
+ * A colour by its name; "none yet" while one is being chosen.
+ * @param {string | null | undefined} color
+ * @returns {string}
+ */
 export function colorName(color) {
   return color ? t(`color.${color}`) : t("color.none");
 }
 
+/** @param {string[]} items */
 function join(items) {
   return items.join(t("list.separator"));
 }
 
-/** A parameter of a line shown by its type; `names` are the seats' names. */
+/**
+ * A parameter of a line shown by its type; `names` are the seats' names.
+ * @param {string} kind the parameter's type (the catalogue's "params" table)
+ * @param {any} value the parameter as the server sent it: any, as its `kind` says what it is
+ *   (a seat number, a card's text, a list of either, a line)
+ * @param {string[] | null} names
+ * @returns {string}
+ */
 export function showValue(kind, value, names) {
   if (value === null || value === undefined) return "";
   if (typeof value === "object" && !Array.isArray(value) && value.key) return say(value, names);
@@ -158,7 +221,7 @@ export function showValue(kind, value, names) {
     case "seat":
       return names && names[value] !== undefined ? names[value] : t("seat.numbered", { number: Number(value) + 1 });
     case "seats":
-      return join(value.map((s) => showValue("seat", s, names)));
+      return join(value.map((/** @type {number} */ s) => showValue("seat", s, names)));
     case "card":
       return cardTitle(value);
     case "cards":
@@ -180,7 +243,8 @@ export function showValue(kind, value, names) {
     case "variant":
       return t(`variant.${value}`);
     case "numbers":
-      return join(value.map((points, seat) => t("score.entry", { player: showValue("seat", seat, names), points })));
+      return join(value.map((/** @type {number} */ points, /** @type {number} */ seat) =>
+        t("score.entry", { player: showValue("seat", seat, names), points })));
     default:
       return String(value);
   }
@@ -193,6 +257,7 @@ export function showValue(kind, value, names) {
  * @returns {string}
  */
 export function say(line, names = null) {
+  /** @type {Record<string, unknown>} */
   const shown = {};
   for (const [name, value] of Object.entries(line.params || {})) shown[name] = showValue(paramTypes[name] || "text", value, names);
   const params = line.params || {};
@@ -201,7 +266,11 @@ export function say(line, names = null) {
 }
 
 /** A <select> that switches the page's language (`languages`: {code: name}); `id` names it
- * (the bar's is "language", the table's menu has its own). */
+ * (the bar's is "language", the table's menu has its own).
+ * @param {Record<string, string>} languages
+ * @param {string} [id]
+ * @returns {HTMLSelectElement}
+ */
 export function languageSwitcher(languages, id = "language") {
   const select = document.createElement("select");
   select.id = id;
@@ -222,13 +291,15 @@ export function languageSwitcher(languages, id = "language") {
 }
 
 /** Put the words into the page's static elements: data-i18n="key" sets the text,
- * data-i18n-label="key" the aria-label. */
+ * data-i18n-label="key" the aria-label.
+ * @param {ParentNode} [root]
+ */
 export function translateStatic(root = document) {
   root.querySelectorAll(/** @type {"span"} */ ("[data-i18n]")).forEach((node) => {
-    node.textContent = t(node.dataset.i18n);
+    node.textContent = t(/** @type {string} */ (node.dataset.i18n)); // the selector has it
   });
   root.querySelectorAll(/** @type {"span"} */ ("[data-i18n-label]")).forEach((node) => {
-    node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+    node.setAttribute("aria-label", t(/** @type {string} */ (node.dataset.i18nLabel)));
   });
   document.title = t("ui.title");
 }

@@ -10,7 +10,7 @@ const SCENE = new Set(["event.dealer", "event.round_start"]);
 
 /**
  * How many cards a line's `cards` parameter stands for: a list of faces, or a count.
- * @param {*} cards the parameter as the server sent it
+ * @param {*} cards the parameter as the server sent it: any, a list of faces or a line that counts them
  * @returns {number}
  */
 function cardCount(cards) {
@@ -22,7 +22,7 @@ function cardCount(cards) {
 /**
  * What a line says to the reader when it is about the reader, in the reader's own words ("you
  * draw 2"); null when the line is not about the reader (or says it well enough already).
- * @param {{key: string, params: Object}} line
+ * @param {import("./types").Line} line
  * @param {number|null} me the reader's seat
  * @param {string[]} names the seats' names
  * @returns {string|null}
@@ -37,14 +37,16 @@ export function effectOnYou(line, me, names) {
     return t("n.last.you_take", { count: cardCount(params.cards) });
   }
   if (line.key === "event.skip" && params.player === me) return t("last.you_skipped");
-  if (line.key === "event.trade" && params.target === me) return t("last.your_hand_traded", { player: names[params.player] });
+  if (line.key === "event.trade" && params.target === me) {
+    return t("last.your_hand_traded", { player: names[/** @type {number} */ (params.player)] });
+  }
   return null;
 }
 
 /**
  * The caption of a move: its first line, then each further line (about the reader in the
  * reader's words), in the page's language.
- * @param {{key: string, params: Object}[]} lines the move's lines, as the server sent them
+ * @param {import("./types").Line[]} lines the move's lines, as the server sent them
  * @param {number|null} me the reader's seat (null: a spectator)
  * @param {string[]} names the seats' names as the table shows them ("You" for the reader)
  * @returns {string}

@@ -14,32 +14,46 @@ import { playNowPanel, publicRoomsPanel } from "./together.js";
 import { dailyPanel } from "./daily.js";
 
 /** The presets of rules: the variant's official rules, a house party, or your own choice. */
+/** @type {Record<string, [string, string]>} */
 const PRESET_WORDS = {
   official: [N_("lobby.preset.official"), N_("lobby.preset.official.help")],
   house: [N_("lobby.preset.house"), N_("lobby.preset.house.help")],
   custom: [N_("lobby.preset.custom"), N_("lobby.preset.custom.help")],
 };
 
+/** @type {Record<string, Record<string, unknown>>} the options each preset sets */
 export const PRESETS = {
   official: {},
   house: { jump_in: true, seven_o: true, stacking: "progressive" },
 };
 
+/** @param {string} message */
 function errorBox(message) {
   return h("p.error", { role: "alert" }, message);
 }
 
-/** An option's label: the catalogue key the server's option list gives it. */
+/**
+ * An option's label: the catalogue key the server's option list gives it.
+ * @param {import("./types").OptionInfo} option
+ */
 function optionLabel(option) {
   return t(option.label);
 }
 
-/** An option's one-line explanation (its catalogue key from the server's option list). */
+/**
+ * An option's one-line explanation (its catalogue key from the server's option list).
+ * @param {import("./types").OptionInfo} option
+ */
 function optionHelp(option) {
   return t(option.help);
 }
 
-/** One form control for an engine option, its default shown and preselected. */
+/**
+ * One form control for an engine option, its default shown and preselected.
+ * @param {import("./types").OptionInfo} option
+ * @param {string} variantName
+ * @param {() => void} onChange
+ */
 function optionField(option, variantName, onChange) {
   const id = `opt-${option.name}`;
   const help = optionHelp(option);
@@ -54,8 +68,9 @@ function optionField(option, variantName, onChange) {
       h("label", { for: id }, optionLabel(option)), hint);
   }
   if (option.kind === "choice") {
+    const choices = /** @type {string[]} a choice's words */ (option.choices);
     input = h("select", { id, name: option.name, "aria-describedby": hintId },
-      option.choices.filter((c) => c !== "scripted").map((c) => h("option", { value: c, selected: c === String(option.default) },
+      choices.filter((c) => c !== "scripted").map((c) => h("option", { value: c, selected: c === String(option.default) },
       valueWords(option, c))));
   } else if (option.kind === "int" || option.kind === "int_or_none") {
     input = h("input",
@@ -72,9 +87,15 @@ function optionField(option, variantName, onChange) {
     hint);
 }
 
-/** The value an option's control holds now (null: left at its default). */
+/**
+ * The value an option's control holds now (null: left at its default).
+ * @param {HTMLFormElement} form
+ * @param {import("./types").OptionInfo} option
+ * @returns {Promise<unknown>}
+ */
 async function readOption(form, option) {
-  const input = form.elements.namedItem(option.name);
+  // An input, or a select (whose value reads the same).
+  const input = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(option.name));
   if (!input) return null;
   if (option.kind === "bool") return input.checked !== Boolean(option.default) ? input.checked : null;
   if (option.kind === "choice") return input.value !== String(option.default) ? (input.value === "false" ? false : input.value) : null;
@@ -85,15 +106,27 @@ async function readOption(form, option) {
   return input.value;
 }
 
-/** Set an option's control to a value (a preset). */
+/**
+ * Set an option's control to a value (a preset).
+ * @param {HTMLFormElement} form
+ * @param {import("./types").OptionInfo} option
+ * @param {unknown} value
+ */
 function writeOption(form, option, value) {
-  const input = form.elements.namedItem(option.name);
+  // An input, or a select (whose value is set the same).
+  const input = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(option.name));
   if (!input || option.kind === "lines") return;
   if (option.kind === "bool") input.checked = Boolean(value);
   else if (option.kind === "choice") input.value = String(value);
   else input.value = value === null || value === undefined || value === option.default ? "" : String(value);
 }
 
+/**
+ * The lobby page.
+ * @param {HTMLElement} app
+ * @param {import("./types").Catalog} catalog
+ * @returns {() => void} what to do when the page is left
+ */
 export function lobbyPage(app, catalog) {
   const names = Object.keys(catalog.variants);
   const create = h("form.panel#create-room", { "aria-labelledby": "create-title", novalidate: true });
@@ -126,6 +159,7 @@ export function lobbyPage(app, catalog) {
   const message = h("div.form-message", { "aria-live": "polite" });
   let matching = false;
 
+  /** @param {string} name official, house or custom */
   const presetRadio = (name) => h("label.preset", { for: `preset-${name}` },
     h("input", { type: "radio", name: "preset", id: `preset-${name}`, value: name, checked: name === "official" || undefined }),
     h("span.preset-title", {}, t(PRESET_WORDS[name][0])),
@@ -135,6 +169,7 @@ export function lobbyPage(app, catalog) {
   /** Which preset the controls hold now ("custom" when none). */
   async function currentPreset() {
     const variant = catalog.variants[variantSelect.value];
+    /** @type {Record<string, unknown>} */
     const changed = {};
     for (const option of variant.options) {
       const value = await readOption(create, option);
@@ -154,6 +189,7 @@ export function lobbyPage(app, catalog) {
     /** @type {HTMLInputElement} */ (create.querySelector(`#preset-${name}`)).checked = true;
   };
 
+  /** @param {string} name */
   const applyPreset = (name) => {
     if (name === "custom") return;
     const variant = catalog.variants[variantSelect.value];
@@ -228,11 +264,13 @@ export function lobbyPage(app, catalog) {
       message.append(errorBox(t("lobby.bots_range", { high: seats - 1 })));
       return;
     }
+    /** @type {Record<string, unknown>} */
     const options = {};
     for (const option of variant.options) {
       const value = await readOption(create, option);
       if (value !== null) options[option.name] = value;
     }
+    /** @type {Record<string, number | boolean>} */
     const settings = {};
     for (const name of Object.keys(catalog.settings)) {
       const input = /** @type {HTMLInputElement | null} */ (create.elements.namedItem(name));
@@ -244,6 +282,7 @@ export function lobbyPage(app, catalog) {
     if (/** @type {HTMLInputElement} */ (create.querySelector("#untimed")).checked) settings.turn_seconds = 0;
     button.disabled = true;
     try {
+      /** @type {{variant: string, players: number, options: object, settings: object, bots: string[], public?: boolean, lang?: string}} */
       const request = { variant: variantSelect.value, players: seats, options, settings, bots: Array(botCount).fill(strength.value) };
       if (/** @type {HTMLInputElement} */ (create.querySelector("#public-room")).checked) request.public = true;
       if (lang() in catalog.languages) request.lang = lang(); // the bots take names of the host's language

@@ -14,20 +14,34 @@ import { reducedMotion } from "./dom.js";
 export const MAX_MS = 380;
 const EASE = "cubic-bezier(.2,.7,.3,1)";
 
-/** The boxes of everything that moves, before a redraw. */
+/**
+ * @typedef {Object} Boxes where things were before a redraw
+ * @property {Map<string, DOMRect[]>} cards the reader's cards, by face (a face may be held twice)
+ * @property {Map<string, DOMRect>} anchors the seats and the piles, by their data-anchor
+ */
+
+/**
+ * The boxes of everything that moves, before a redraw.
+ * @param {HTMLElement} root
+ * @returns {Boxes}
+ */
 export function snapshot(root) {
+  /** @type {Boxes} */
   const boxes = { cards: new Map(), anchors: new Map() };
-  root.querySelectorAll("[data-anchor]").forEach((node) => boxes.anchors.set(node.dataset.anchor, node.getBoundingClientRect()));
-  root.querySelectorAll(".hand-card").forEach((node) => {
-    const list = boxes.cards.get(node.dataset.card) || [];
+  root.querySelectorAll(/** @type {"div"} */ ("[data-anchor]"))
+    .forEach((node) => boxes.anchors.set(/** @type {string} */ (node.dataset.anchor), node.getBoundingClientRect()));
+  root.querySelectorAll(/** @type {"button"} */ (".hand-card")).forEach((node) => {
+    const card = /** @type {string} */ (node.dataset.card);
+    const list = boxes.cards.get(card) || [];
     list.push(node.getBoundingClientRect());
-    boxes.cards.set(node.dataset.card, list);
+    boxes.cards.set(card, list);
   });
   return boxes;
 }
 
+/** @returns {HTMLElement} the layer the flying cards are drawn in */
 function layer() {
-  let node = document.querySelector(".fly-layer");
+  let node = /** @type {HTMLElement | null} */ (document.querySelector(".fly-layer"));
   if (!node) {
     node = document.createElement("div");
     node.className = "fly-layer";
@@ -38,11 +52,18 @@ function layer() {
 }
 
 class Motion {
+  /** @param {number} version the state's, for the first animation's mark */
   constructor(version) {
     this.version = version;
     this.started = false;
   }
 
+  /**
+   * @param {Element | null} node
+   * @param {Keyframe[]} keyframes
+   * @param {KeyframeAnimationOptions & {duration?: number, delay?: number}} options
+   * @returns {Animation | null}
+   */
   run(node, keyframes, options) {
     if (!node || !node.animate) return null;
     if (!this.started) {
@@ -54,7 +75,13 @@ class Motion {
     return animation;
   }
 
-  /** Move `node` from the box `from` to where it is now. */
+  /**
+   * Move `node` from the box `from` to where it is now.
+   * @param {Element | null} node
+   * @param {DOMRect | null | undefined} from
+   * @param {number} [duration]
+   * @param {number} [delay]
+   */
   from(node, from, duration = 320, delay = 0) {
     if (!node || !from) return;
     const to = node.getBoundingClientRect();
@@ -66,12 +93,18 @@ class Motion {
       { duration, delay });
   }
 
-  /** A card back flying from one box to another (for hands that are not drawn card by card). */
+  /**
+   * A card back flying from one box to another (for hands that are not drawn card by card).
+   * @param {DOMRect | null | undefined} from
+   * @param {DOMRect | null | undefined} to
+   * @param {number} count
+   * @param {Element} template the card back to copy
+   */
   fly(from, to, count, template) {
     if (!from || !to) return;
     const box = layer();
     for (let i = 0; i < Math.min(count, 4); i++) {
-      const ghost = template.cloneNode(true);
+      const ghost = /** @type {HTMLElement} */ (template.cloneNode(true));
       ghost.classList.add("ghost");
       ghost.style.left = `${from.left}px`;
       ghost.style.top = `${from.top}px`;
@@ -91,20 +124,28 @@ class Motion {
 /**
  * Animate what `events` did, from the boxes taken before the redraw. `me` is the reader's
  * seat (null for a spectator).
+ * @param {HTMLElement} root
+ * @param {Boxes | null} before
+ * @param {import("./types").GameEvent[]} events
+ * @param {number | null} me
+ * @param {number} version
  */
 export function animateEvents(root, before, events, me, version) {
   if (!before || reducedMotion() || !events.length) return;
   const motion = new Motion(version);
+  /** @param {string} name */
   const anchor = (name) => root.querySelector(`[data-anchor="${name}"]`);
+  /** @param {number | undefined} seat */
   const seatBox = (seat) => (seat === me ? before.anchors.get("hand") : before.anchors.get(`seat-${seat}`));
+  /** @param {number | undefined} seat */
   const nowBox = (seat) => {
     const node = seat === me ? anchor("hand") : anchor(`seat-${seat}`);
     return node ? node.getBoundingClientRect() : null;
   };
   const back = root.querySelector('[data-anchor="draw"] .card') || root.querySelector(".card");
   const oldCards = new Map([...before.cards].map(([key, list]) => [key, [...list]]));
-  const newCards = [...root.querySelectorAll(".hand-card")].filter((node) => {
-    const list = oldCards.get(node.dataset.card);
+  const newCards = [...root.querySelectorAll(/** @type {"button"} */ (".hand-card"))].filter((node) => {
+    const list = oldCards.get(/** @type {string} */ (node.dataset.card));
     if (list && list.length) {
       list.shift();
       return false;
@@ -120,8 +161,8 @@ export function animateEvents(root, before, events, me, version) {
       motion.from(root.querySelector(".discard .card.top"), fromMine || seatBox(event.seat), 300);
     } else if ((type === "draw" || type === "deal" || type === "press" || type === "take_back")
       && (event.count || (event.cards || []).length)) {
-      const count = event.count || event.cards.length;
-      const from = before.anchors.get("draw") || (anchor("draw") && anchor("draw").getBoundingClientRect());
+      const count = event.count || /** @type {string[]} */ (event.cards).length;
+      const from = before.anchors.get("draw") || (anchor("draw") && /** @type {Element} */ (anchor("draw")).getBoundingClientRect());
       if (event.seat === me) {
         newCards.slice(arrived, arrived + count).forEach((node, i) => motion.from(node, from, 260, Math.min(110, i * 18)));
         arrived += count;

@@ -9,12 +9,22 @@ import { say } from "./i18n.js";
 export const PROTOCOL = "unokit-server/2";
 /** The close code of a connection whose player lost the seat. */
 export const SEAT_LOST = 4001;
+/**
+ * @typedef {import("./types").Chat | import("./types").Report | import("./types").Hint | import("./types").Quiet} Aside
+ *   a message sent beside the table's requests
+ */
+
 /** Redirects followed in a row before the client asks to be served where it is. */
 const MOST_REDIRECTS = 3;
 
 /** An error from the server: its code and parameters, and the engine's reason behind it
  * (an illegal action, a bad rule option) with its own; `message` is the server's English. */
 export class ServerError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {{params?: Record<string, unknown>, reason?: string | null, reason_params?: Record<string, unknown>}} [detail]
+   */
   constructor(code, message, detail = {}) {
     super(message);
     this.code = code;
@@ -27,7 +37,8 @@ export class ServerError extends Error {
 /**
  * An error (a ServerError or an "error" message) in the reader's language; `names` name
  * the seats it may mention.
- * @param {any} err
+ * @param {any} err any: a ServerError, an `error` message, or whatever a request threw (read for its
+ *   code, reason and parameters)
  * @param {string[] | null} [names]
  * @returns {string}
  */
@@ -40,7 +51,7 @@ export function errorText(err, names = null) {
  * GET or POST JSON; a refusal becomes a ServerError with the server's own message.
  * @param {string} path
  * @param {unknown} [body] POSTed as JSON when given
- * @returns {Promise<any>}
+ * @returns {Promise<any>} the route's JSON: any, as each route answers its own shape (the caller names it)
  */
 export async function api(path, body = undefined) {
   let response;
@@ -66,6 +77,10 @@ export async function api(path, body = undefined) {
 
 /** What this browser remembers of a room: its seat token, name and host token. */
 export const memory = {
+  /**
+   * @param {string} code
+   * @returns {{token: string, seat: number | null} | null}
+   */
   seat(code) {
     try {
       return JSON.parse(localStorage.getItem(`unokit.seat.${code}`) || "null");
@@ -73,19 +88,29 @@ export const memory = {
       return null;
     }
   },
+  /**
+   * @param {string} code
+   * @param {{token: string, seat: number | null} | null} value
+   */
   setSeat(code, value) {
     if (value === null) localStorage.removeItem(`unokit.seat.${code}`);
     else localStorage.setItem(`unokit.seat.${code}`, JSON.stringify(value));
   },
+  /** @param {string} code */
   host(code) {
     return localStorage.getItem(`unokit.host.${code}`);
   },
+  /**
+   * @param {string} code
+   * @param {string} token
+   */
   setHost(code, token) {
     localStorage.setItem(`unokit.host.${code}`, token);
   },
   name() {
     return localStorage.getItem("unokit.name") || "";
   },
+  /** @param {string} name */
   setName(name) {
     localStorage.setItem("unokit.name", name);
   },
@@ -104,7 +129,10 @@ export const memory = {
     localStorage.removeItem("unokit.player");
   },
   /** The people this reader muted for themselves in room `code`: the names their messages go
-   * by there (`from`), each with the name they were last seen under. */
+   * by there (`from`), each with the name they were last seen under.
+   * @param {string} code
+   * @returns {Record<string, string>}
+   */
   muted(code) {
     try {
       const saved = JSON.parse(localStorage.getItem(`unokit.muted.${code}`) || "{}");
@@ -113,11 +141,28 @@ export const memory = {
       return {};
     }
   },
+  /**
+   * @param {string} code
+   * @param {Record<string, string>} muted
+   */
   setMuted(code, muted) {
     if (Object.keys(muted).length) localStorage.setItem(`unokit.muted.${code}`, JSON.stringify(muted));
     else localStorage.removeItem(`unokit.muted.${code}`);
   },
 };
+
+/**
+ * @typedef {Object} Handlers what a room's page does with the connection's news
+ * @property {(status: string, params?: Record<string, unknown>) => void} onStatus connecting, reconnecting, lost, connected
+ * @property {(msg: import("./types").Welcome) => void} onWelcome
+ * @property {(msg: import("./types").State) => void} onState
+ * @property {(msg: import("./types").RoomUpdate) => void} onRoom
+ * @property {(msg: import("./types").ErrorMessage) => void} onError
+ * @property {(reason: string | null) => void} onClosed
+ * @property {(busy: boolean) => void} onBusy whether a request is unanswered (the table's controls wait)
+ * @property {(msg: import("./types").ChatMessages) => void} [onChat]
+ * @property {(msg: import("./types").ErrorMessage) => void} [onChatError] a chat line or reaction refused
+ */
 
 /**
  * One room's websocket. Callbacks: onWelcome(msg), onState(msg), onRoom(msg), onError(msg),
@@ -132,7 +177,7 @@ export class RoomConnection {
   /**
    * @param {string} code the room's code
    * @param {{role?: string, name?: string, token?: string | null, hostToken?: string | null}} who
-   * @param {Record<string, Function>} handlers
+   * @param {Handlers} handlers
    * @param {((target: string | null) => WebSocket) | null} [openSocket]
    */
   constructor(code, { role = "player", name = "", token = null, hostToken = null }, handlers, openSocket = null) {
@@ -144,29 +189,40 @@ export class RoomConnection {
     this.token = token;
     this.hostToken = hostToken;
     this.handlers = handlers;
+    /** @type {number | null} the state version the page has */
     this.version = null;
+    /** @type {string | null} the decision open at that version */
     this.decision = null;
+    /** @type {number | null} */
     this.seat = null;
     this.isHost = false;
     this.nextId = 1;
+    /** @type {number | null} the id of the request waiting for its answer */
     this.inFlight = null;
     this.retry = 0;
     this.closedForGood = false;
     /** @type {Map<string | number | null | undefined, (msg: import("./types").ServerMessage) => void>} */
     this.asides = new Map(); // id -> what to do with its answer (chat, reports, quieting)
-    this.from = null; // the name this reader's chat messages go by in the room
+    /** @type {string | null} the name this reader's chat messages go by in the room */
+    this.from = null;
+    /** @type {WebSocket | null} */
     this.ws = null;
     // A cluster sends the client to the process that owns the room (a "redirect"); when that
     // address cannot be reached, the client says hello here again, naming it, and is served here.
     this.redirects = 0;
+    /** @type {string | null} */
     this.unreachable = null;
     // Whether the page shows the table: said in the hello and whenever it changes, so that the
     // server tells this player by Web Push only when no page of theirs is in view, and gives the
     // seat back from the stand-in when the page is shown again.
+    /** @type {boolean | null} */
     this.saidVisible = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} the next try to connect */
+    this.timer = undefined;
     this.onVisibility = () => this.sayVisibility();
     document.addEventListener("visibilitychange", this.onVisibility);
     // The service worker says so when the player tapped a notification about this room.
+    /** @param {MessageEvent} event */
     this.onWorker = (event) => {
       const data = event.data || {};
       if (data.type === "unokit-back" && data.room === this.code) this.comeBack();
@@ -204,7 +260,9 @@ export class RoomConnection {
     this.handlers.onStatus(this.retry ? "reconnecting" : "connecting");
     ws.onopen = () => {
       opened = true;
-      const hello = { type: "hello", protocol: PROTOCOL, room: this.code, role: this.role, id: this.nextId++ };
+      /** @type {import("./types").Hello} */
+      const hello = { type: "hello", protocol: PROTOCOL, room: this.code, role: /** @type {"player" | "spectator"} */ (this.role),
+        id: this.nextId++ };
       if (this.token) hello.token = this.token;
       else if (this.role === "player" || this.name) hello.name = this.name;
       hello.player = memory.identity(); // a spectator too: the room tells people apart by it
@@ -333,6 +391,11 @@ export class RoomConnection {
     return this.inFlight !== null;
   }
 
+  /**
+   * Send a request of the table's, unless one is unanswered.
+   * @param {import("./types").Unsent<import("./types").ClientMessage>} message
+   * @returns {boolean} whether it was sent
+   */
   send(message) {
     if (this.inFlight !== null || !this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     const id = this.nextId++;
@@ -342,50 +405,73 @@ export class RoomConnection {
     return true;
   }
 
-  /** Take an action (its text from legal_actions) at the current state version. */
+  /**
+   * Take an action (its text from legal_actions) at the current state version.
+   * @param {string} action
+   */
   act(action) {
-    const message = { type: "action", action, version: this.version, token: this.token };
+    /** @type {import("./types").Action} */
+    const message = { type: "action", action, version: /** @type {number} */ (this.version), token: /** @type {string} */ (this.token) };
     if (this.decision) message.decision = this.decision;
     return this.send(message);
   }
 
-  /** A host command: add_bot, kick, replace, start, continue, close, pause, resume. */
+  /**
+   * A host command: add_bot, kick, replace, start, continue, close, pause, resume.
+   * @param {string} command
+   * @param {{seat?: number, bot?: string}} [extra]
+   */
   host(command, extra = {}) {
-    return this.send({ type: "host", command, host_token: this.hostToken, version: this.version, ...extra });
+    // (A page without the host's token or a state shows no host controls; the server refuses such a request.)
+    const hostToken = /** @type {string} */ (this.hostToken);
+    return this.send({ type: "host", command, host_token: hostToken, version: /** @type {number} */ (this.version), ...extra });
   }
 
+  // The requests of a seated player: a page without the seat's token shows none of them (and the
+  // server refuses one without it).
+
   leave() {
-    return this.send({ type: "leave", token: this.token });
+    return this.send({ type: "leave", token: /** @type {string} */ (this.token) });
   }
 
   /** At this seat's turn, while its timer runs: 30 seconds more (docs/server.md, "More time"). */
   moreTime() {
-    return this.send({ type: "more_time", token: this.token });
+    return this.send({ type: "more_time", token: /** @type {string} */ (this.token) });
   }
 
   /** The player is here again: the stand-in bot gives the seat back. */
   back() {
-    return this.send({ type: "back", token: this.token });
+    return this.send({ type: "back", token: /** @type {string} */ (this.token) });
   }
 
-  /** After a game: say whether this seat's player wants to play again. */
+  /**
+   * After a game: say whether this seat's player wants to play again.
+   * @param {boolean} [flag]
+   */
   ready(flag = true) {
-    return this.send({ type: "ready", token: this.token, ready: flag });
+    return this.send({ type: "ready", token: /** @type {string} */ (this.token), ready: flag });
   }
 
   /** A message sent at once, beside any request of the table's (a chat line, a report, quieting
-   * the spectators), with the seat's token when there is one; `answered(msg)` gets its answer. */
+   * the spectators), with the seat's token when there is one; `answered(msg)` gets its answer.
+   * @param {import("./types").Unsent<Aside, "token">} message
+   * @param {(msg: import("./types").ServerMessage) => void} answered
+   */
   aside(message, answered) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     const id = `c${this.nextId++}`;
     this.asides.set(id, answered);
+    /** @type {Record<string, unknown>} */
     const full = { ...message, id };
     if (this.seat !== null && this.token) full.token = this.token;
     this.ws.send(JSON.stringify(full));
     return true;
   }
 
-  /** A chat line ({text}) or a quick reaction ({reaction}) (its refusal comes to onChatError). */
+  /**
+   * A chat line ({text}) or a quick reaction ({reaction}) (its refusal comes to onChatError).
+   * @param {{text?: string, reaction?: string}} fields
+   */
   chat(fields) {
     return this.aside({ type: "chat", ...fields }, (msg) => {
       if (msg.type === "error" && this.handlers.onChatError) this.handlers.onChatError(msg);
@@ -393,18 +479,27 @@ export class RoomConnection {
   }
 
   /** Report a chat line ({about: "chat", message: n}), or a name or a player's conduct
-   * ({about: "name" | "conduct", seat} or {about, from}); `answered(msg)`: an ack or an error. */
+   * ({about: "name" | "conduct", seat} or {about, from}); `answered(msg)`: an ack or an error.
+   * @param {{about: "chat" | "name" | "conduct", message?: number, seat?: number, from?: string}} fields
+   * @param {(msg: import("./types").ServerMessage) => void} answered
+   */
   report(fields, answered) {
     return this.aside({ type: "report", ...fields }, answered);
   }
 
   /** Ask for a hint at this seat's decision (rooms that give them: docs/review.md, "Hints");
-   * `answered(msg)` gets the hint ({step, action, line, chance}) or an error. */
+   * `answered(msg)` gets the hint ({step, action, line, chance}) or an error.
+   * @param {(msg: import("./types").ServerMessage) => void} answered
+   */
   hint(answered) {
     return this.aside({ type: "hint" }, answered);
   }
 
-  /** In a room with no host, a player quiets the spectators' chat (or lets them talk again). */
+  /**
+   * In a room with no host, a player quiets the spectators' chat (or lets them talk again).
+   * @param {boolean} flag
+   * @param {(msg: import("./types").ServerMessage) => void} answered
+   */
   quiet(flag, answered) {
     return this.aside({ type: "quiet", quiet: flag }, answered);
   }

@@ -17,25 +17,35 @@ function open() {
 }
 
 /**
+ * Run one request on the store; its result.
+ * @template T
  * @param {"readonly" | "readwrite"} mode
- * @param {(store: IDBObjectStore) => IDBRequest} work
- * @returns {Promise<any>}
+ * @param {(store: IDBObjectStore) => IDBRequest<T>} work
+ * @returns {Promise<T>}
  */
 async function within(mode, work) {
   const db = await open();
-  return new Promise((resolve, reject) => {
+  return /** @type {Promise<T>} */ (new Promise((resolve, reject) => {
     const request = work(db.transaction(STORE, mode).objectStore(STORE));
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
-  }).finally(() => db.close());
+  }).finally(() => db.close()));
 }
 
-/** Keep the room `code`'s text (LocalRoom.kept). */
+/**
+ * Keep the room `code`'s text (LocalRoom.kept).
+ * @param {string} code
+ * @param {string} text
+ */
 export function keepGame(code, text) {
   return within("readwrite", (store) => store.put({ code, text, updated: Date.now() }));
 }
 
-/** The kept text of room `code`, or undefined. */
+/**
+ * The kept text of room `code`, or undefined.
+ * @param {string} code
+ * @returns {Promise<string | undefined>}
+ */
 export async function keptGame(code) {
   const row = await within("readonly", (store) => store.get(code));
   return row ? row.text : undefined;
@@ -43,6 +53,7 @@ export async function keptGame(code) {
 
 /** Every kept game, newest first: {code, updated, kept (the parsed text)}. */
 export async function keptGames() {
+  /** @type {{code: string, updated: number, text: string}[]} */
   const rows = await within("readonly", (store) => store.getAll());
   return rows.map((row) => ({ code: row.code, updated: row.updated, kept: JSON.parse(row.text) }))
     .sort((a, b) => b.updated - a.updated);

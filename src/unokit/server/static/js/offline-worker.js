@@ -12,10 +12,12 @@ import { keepGame, keptGame } from "./offline-store.js";
 const PYODIDE = "/offline/pyodide/";
 
 /** How long each step of the start took, in ms (scripts/bench_offline.py prints them). */
+/** @type {Record<string, number>} */
 const took = {};
 
 async function start() {
   let at = performance.now();
+  /** @param {string} name */
   const step = (name) => {
     const now = performance.now();
     took[name] = Math.round(now - at);
@@ -35,6 +37,9 @@ async function start() {
 }
 
 const ready = start();
+// The room is a Python object of server/local.py (LocalRoom) seen through Pyodide's proxy: any,
+// since TypeScript cannot see its Python type.
+/** @type {any} */
 let room = null;
 let queue = Promise.resolve();
 
@@ -43,6 +48,11 @@ function send(text) {
   postMessage({ type: "message", text });
 }
 
+/**
+ * One of the page's messages (see the top of this file).
+ * @param {{type: "create", request: unknown} | {type: "open", code: string} | {type: "send", text: string}
+ *   | {type: "bench", seconds: number, decisions: number}} data
+ */
 async function handle(data) {
   const { pyodide, local } = await ready;
   if (data.type === "create" || data.type === "open") {
@@ -55,6 +65,7 @@ async function handle(data) {
         return;
       }
     }
+    /** @param {string} kept */
     const saved = (kept) => { keepGame(JSON.parse(kept).code, kept); };
     const answer = JSON.parse(local.open_room(data.type === "create" ? JSON.stringify(data.request) : text, data.type, send, saved));
     if (answer.error) {

@@ -10,12 +10,11 @@ import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText, memory } from "./net.js";
 import { keptGames } from "./offline-store.js";
+import { playerRange } from "./options.js";
 import { roomPage } from "./room.js";
 
 const WORKER = "/static/js/offline-worker.js";
 /** The room settings a link may set (server/room.py, Settings), the rest being rule options. */
-const SETTINGS = ["turn_seconds", "catch_seconds", "jump_seconds", "bot_seconds", "hand_pause_seconds"];
-
 /** A WebSocket's face on the worker's room: what RoomConnection reads and calls. */
 export class WorkerSocket {
   /** @param {Worker} worker */
@@ -23,12 +22,13 @@ export class WorkerSocket {
     this.worker = worker;
     /** @type {number} */
     this.readyState = WebSocket.CONNECTING;
-    /** @type {((event?: any) => void) | null} */
+    /** @type {((event?: Event) => void) | null} */
     this.onopen = null;
     /** @type {((event: {data: string}) => void) | null} */
     this.onmessage = null;
     /** @type {((event: {code: number}) => void) | null} */
     this.onclose = null;
+    /** @param {MessageEvent} event */
     this.listener = (event) => {
       if (event.data.type === "message" && this.readyState === WebSocket.OPEN && this.onmessage) this.onmessage({ data: event.data.text });
     };
@@ -90,12 +90,14 @@ export function offlineLine() {
 
 /**
  * The lobby's offer of a game on this device: a variant, the players and the bots' level.
- * @param {any} catalog
+ * @param {import("./types").Catalog} catalog
  */
 export function offlineOffer(catalog) {
   const variant = h("select#offline-variant", {},
     Object.keys(catalog.variants).map((name) => h("option", { value: name }, t(`variant.${name}`))));
-  const players = h("input#offline-players", { type: "number", min: "2", max: "10", value: "2" });
+  const { fewest, most } = playerRange(catalog);
+  const players = h("input#offline-players",
+    { type: "number", min: String(fewest), max: String(most), value: String(fewest) });
   const level = h("select#offline-level", {}, (catalog.levels || ["normal"])
     .map((name) => h("option", { value: name, selected: name === "normal" || undefined }, t(`bot.${name}`))));
   const form = h("form.panel.play-offline#play-offline", { "aria-labelledby": "play-offline-title" },
@@ -132,7 +134,7 @@ function startWorker() {
 /**
  * Ask the worker to create or open a room; its code, or the refusal's code.
  * @param {Worker} worker
- * @param {any} message
+ * @param {{type: "create", request: unknown} | {type: "open", code: string}} message (offline-worker.js)
  * @returns {Promise<{code?: string, refused?: string}>}
  */
 function openRoom(worker, message) {
@@ -148,16 +150,24 @@ function openRoom(worker, message) {
   });
 }
 
-/** A link's request: the variant, the players, the bots' level, options and settings. */
-function requestOf(path, lang) {
+/**
+ * A link's request: the variant, the players, the bots' level, options and settings (a room
+ * setting by its name in the catalogue's `settings`, any other parameter an option).
+ * @param {string} path
+ * @param {string} lang
+ * @param {Record<string, unknown>} settings the catalogue's room settings, by name
+ */
+function requestOf(path, lang, settings) {
   const [where, query = ""] = path.split("?");
   const [, variant, players] = where.split("/");
+  /** @type {{variant: string, players: number, lang: string, bot?: string,
+   *   options: Record<string, unknown>, settings: Record<string, unknown>}} */
   const request = { variant, players: Number(players), lang, options: {}, settings: {} };
   for (const [key, value] of new URLSearchParams(query)) {
     const number = Number(value);
     const read = value === "true" ? true : value === "false" ? false : value !== "" && !Number.isNaN(number) ? number : value;
     if (key === "bot") request.bot = value;
-    else if (SETTINGS.includes(key)) request.settings[key] = read;
+    else if (key in settings) request.settings[key] = read;
     else request.options[key] = read;
   }
   return request;
@@ -166,14 +176,16 @@ function requestOf(path, lang) {
 /**
  * The offline game's page: a new game of the link, or the kept game "g/CODE".
  * @param {HTMLElement} app
- * @param {any} catalog
+ * @param {import("./types").Catalog} catalog
  * @param {string} path the address after "#/offline/"... e.g. "offline/classic/2"
  */
 export function offlinePage(app, catalog, path) {
   const box = h("div.offline-game");
   app.append(box);
   box.append(h("p.loading", { role: "status" }, t("play_offline.loading")));
+  /** @type {(() => void) | null} */
   let stop = null;
+  /** @type {Worker | null} */
   let worker = null;
   let gone = false;
   (async () => {
@@ -186,7 +198,9 @@ export function offlinePage(app, catalog, path) {
     if (gone) return;
     const kept = path.startsWith("offline/g/");
     const lang = document.documentElement.lang.split("-")[0] || "en";
-    const message = kept ? { type: "open", code: path.split("/")[2] } : { type: "create", request: requestOf(path, lang) };
+    /** @type {Parameters<typeof openRoom>[1]} */
+    const message = kept ? { type: "open", code: path.split("/")[2] }
+      : { type: "create", request: requestOf(path, lang, catalog.settings) };
     const answer = await openRoom(worker, message);
     if (gone) return;
     if (!answer.code) {
@@ -201,7 +215,8 @@ export function offlinePage(app, catalog, path) {
     }
     clear(box);
     const socketWorker = worker;
-    stop = roomPage(box, code, catalog, () => /** @type {any} */ (new WorkerSocket(socketWorker)));
+    // The worker's socket speaks as a WebSocket to the room's connection (the part of one it uses).
+    stop = roomPage(box, code, catalog, () => /** @type {WebSocket} */ (/** @type {unknown} */ (new WorkerSocket(socketWorker))));
   })();
   return () => {
     gone = true;
@@ -212,6 +227,7 @@ export function offlinePage(app, catalog, path) {
 
 /** My games' list of the games played on this device, each with its record to download. */
 export async function offlineGamesPanel() {
+  /** @type {Awaited<ReturnType<typeof keptGames>>} */
   let games = [];
   try {
     games = await keptGames();

@@ -3,7 +3,10 @@
 import { clear } from "./dom.js";
 
 /** Say how the connection is; `state` (connecting, lost, connected, note) is kept on the
- * element as data-state for styles and tests. */
+ * element as data-state for styles and tests.
+ * @param {string} text
+ * @param {string} [state]
+ */
 export function setStatus(text, state = "") {
   const node = document.getElementById("status");
   if (!node) return;
@@ -14,7 +17,10 @@ export function setStatus(text, state = "") {
   node.dataset.state = state;
 }
 
-/** The current page's own buttons in the bar (the room's code, help, the drawer). */
+/**
+ * The current page's own buttons in the bar (the room's code, help, the drawer).
+ * @param {HTMLElement[]} buttons
+ */
 export function pageTools(buttons) {
   const box = document.getElementById("page-tools");
   if (!box) return;

@@ -5,12 +5,22 @@
 import { catalog, colorTitle, colorWords, faceOf, faceTitle, isColor, parseFace, symbolGlyph } from "./cards.js";
 import { say, t } from "./i18n.js";
 
-/** Read one action text of legal_actions against the hand: {verb, card, color, uno, seat, text}. */
+/**
+ * @typedef {{verb: string, text: string, card: string | null, color: string | null, uno: boolean, seat: number | null}} ParsedAction
+ *   an action text of legal_actions, read
+ */
+
+/**
+ * Read one action text of legal_actions against the hand: {verb, card, color, uno, seat, text}.
+ * @param {string} text
+ * @param {string[]} hand
+ * @returns {ParsedAction}
+ */
 export function parseAction(text, hand) {
   const parts = text.trim().split(/\s+/);
   const verb = parts[0];
   let rest = parts.slice(1);
-  /** @type {{verb: string, text: string, card: string | null, color: string | null, uno: boolean, seat: number | null}} */
+  /** @type {ParsedAction} */
   const out = { verb, text, card: null, color: null, uno: false, seat: null };
   if (rest.length && rest[rest.length - 1] === "uno") {
     out.uno = true;
@@ -31,32 +41,49 @@ export function parseAction(text, hand) {
   return out;
 }
 
-/** Group legal actions: per hand card (plays or discards), and the other controls. */
+/**
+ * Group legal actions: per hand card (plays or discards), and the other controls.
+ * @param {import("./types").Observation} obs
+ * @returns {{byCard: Map<string, ParsedAction[]>, other: ParsedAction[]}}
+ */
 export function groupActions(obs) {
+  /** @type {Map<string, ParsedAction[]>} */
   const byCard = new Map();
+  /** @type {ParsedAction[]} */
   const other = [];
   for (const text of obs.legal_actions) {
     const action = parseAction(text, obs.hand);
     if (action.card !== null && obs.hand.includes(action.card)) {
       if (!byCard.has(action.card)) byCard.set(action.card, []);
-      byCard.get(action.card).push(action);
+      /** @type {ParsedAction[]} */ (byCard.get(action.card)).push(action);
     } else other.push(action);
   }
   return { byCard, other };
 }
 
 /** Whether the open choose_player decision comes from a Seven (Seven-O) rather than a Trade
- * Hands card: the card that asked for it is the top of the discard pile. */
+ * Hands card: the card that asked for it is the top of the discard pile.
+ * @param {import("./types").Observation} obs
+ */
 function sevenO(obs) {
   return obs.top ? parseFace(obs.top).kind === "7" : false;
 }
 
-/** What the seat to act is doing, for everyone else: "Waiting for Bo (to name a colour)…". */
+/**
+ * What the seat to act is doing, for everyone else: "Waiting for Bo (to name a colour)…".
+ * @param {import("./types").Observation} obs
+ * @param {string} name the seat's name
+ * @returns {string}
+ */
 export function waitingWords(obs, name) {
   return t("table.waiting_for", { player: name, todo: todoWords(obs) });
 }
 
-/** What the seat to act is doing, in a few words ("to name a colour"). */
+/**
+ * What the seat to act is doing, in a few words ("to name a colour").
+ * @param {import("./types").Observation} obs
+ * @returns {string}
+ */
 export function todoWords(obs) {
   if (obs.decision === "choose_player" && sevenO(obs)) return t("decision.choose_player.seven.todo");
   return t(`decision.${obs.decision}.todo`);
@@ -64,7 +91,9 @@ export function todoWords(obs) {
 
 /** How each fact a question's wording may depend on is read from the observation: the same
  * readings as the server's (unokit.i18n.prompts.FACTS; the registry test holds the two to the
- * same facts). */
+ * same facts).
+ * @type {Record<string, (obs: import("./types").Observation) => boolean>}
+ */
 const PROMPT_FACTS = {
   launcher: (obs) => Boolean(obs.launcher),
   force_play: (obs) => Boolean(obs.options.force_play),
@@ -72,30 +101,53 @@ const PROMPT_FACTS = {
   discarded: (obs) => ((obs.pending || {}).discarded || []).length > 0,
 };
 
-/** How each value a question shows is read from the observation (unokit.i18n.prompts.VALUES). */
+/**
+ * The open decision's facts (a question is only asked while a decision is open).
+ * @param {import("./types").Observation} obs
+ */
+const pendingOf = (obs) => /** @type {import("./types").Pending} */ (obs.pending);
+
+/**
+ * How each value a question shows is read from the observation (unokit.i18n.prompts.VALUES).
+ * @type {Record<string, (obs: import("./types").Observation, side: number) => unknown>}
+ */
 const PROMPT_VALUES = {
   total: (obs) => obs.stack,
-  card: (obs, side) => faceOf(obs.pending.card, side),
-  by: (obs) => obs.pending.by,
-  kind: (obs) => obs.pending.card,
-  color: (obs) => obs.pending.color,
-  count: (obs) => obs.pending.count || 1,
-  cards: (obs, side) => (obs.pending.discarded || []).map((c) => faceOf(c, side)),
+  card: (obs, side) => faceOf(/** @type {string} */ (pendingOf(obs).card), side),
+  by: (obs) => pendingOf(obs).by,
+  kind: (obs) => pendingOf(obs).card,
+  color: (obs) => pendingOf(obs).color,
+  count: (obs) => pendingOf(obs).count || 1,
+  cards: (obs, side) => (pendingOf(obs).discarded || []).map((c) => faceOf(c, side)),
 };
 
 /** The question of the reader's own decision: the first of the decision's wordings (the
- * server's catalogue "prompts", the terminal's too) whose facts hold, said with its values. */
+ * server's catalogue "prompts", the terminal's too) whose facts hold, said with its values.
+ * @param {import("./types").Observation} obs
+ * @param {string[]} names
+ * @param {number} side
+ * @returns {string}
+ */
 export function promptMessage(obs, names, side) {
-  const wordings = catalog().prompts[obs.decision];
+  const wordings = catalog().prompts[/** @type {string} a decision is open */ (obs.decision)];
   const wording = wordings.find((w) => w.when.every((fact) => PROMPT_FACTS[fact](obs))) || wordings[wordings.length - 1];
   const params = Object.fromEntries(wording.params.map((name) => [name, PROMPT_VALUES[name](obs, side)]));
   return say({ key: wording.key, params }, names);
 }
 
-/** The words on the button of a (non-card) action. */
+/**
+ * The words on the button of a (non-card) action.
+ * @param {Pick<ParsedAction, "verb" | "color"> & Partial<ParsedAction>} action (a colour's button: its verb and colour alone)
+ * @param {import("./types").Observation} obs
+ * @param {string[]} names
+ * @param {number} side
+ * @returns {string}
+ */
 export function actionLabel(action, obs, names, side) {
+  /** @type {import("./types").Pending} */
   const pending = obs.pending || {};
   const stacked = obs.decision === "stack";
+  const seat = /** @type {number} a trade's, a target's or a catch's */ (action.seat);
   switch (action.verb) {
     case "draw":
     case "press":
@@ -107,12 +159,12 @@ export function actionLabel(action, obs, names, side) {
     case "trade": {
       const seven = sevenO(obs);
       return t(seven ? "action.swap.cards" : "action.trade.cards",
-        { target: names[action.seat], cards: t("n.cards", { count: obs.hand_sizes[action.seat] }) });
+        { target: names[seat], cards: t("n.cards", { count: obs.hand_sizes[seat] }) });
     }
     case "target":
-      return t("action.target", { target: names[action.seat] });
+      return t("action.target", { target: names[seat] });
     case "catch":
-      return t("action.catch", { target: names[action.seat] });
+      return t("action.catch", { target: names[seat] });
     case "color":
       return `${symbolGlyph(action.color)} ${colorTitle(action.color)}`;
     default:
@@ -120,7 +172,11 @@ export function actionLabel(action, obs, names, side) {
   }
 }
 
-/** The spoken name of a colour button: "Name red (circle)". */
+/**
+ * The spoken name of a colour button: "Name red (circle)".
+ * @param {string | null} color
+ * @returns {string}
+ */
 export function colorLabel(color) {
   return t("table.name_color", { color: colorWords(color) });
 }

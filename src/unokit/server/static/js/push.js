@@ -9,6 +9,22 @@ import { lang } from "./i18n.js";
 import { api, memory } from "./net.js";
 
 const STORAGE_KEY = "unokit.push";
+
+/**
+ * @typedef {Object} PushSettings what the player chose in this browser
+ * @property {boolean} on the switch
+ * @property {string[] | null} kinds the kinds of message wanted (null: the server's default)
+ */
+
+/**
+ * @typedef {Object} PushInfo the server's answer to GET /api/push
+ * @property {boolean} enabled whether the server sends notifications
+ * @property {string | null} key its public key (base64url; null when it sends none)
+ * @property {string[]} kinds the kinds of message it sends
+ * @property {string[]} [defaults] the kinds a subscription gets unless it chooses
+ */
+
+/** @type {PushInfo | null} */
 let serverInfo = null;
 
 /** Whether this browser can be told when the page is closed. */
@@ -16,7 +32,10 @@ export function pushSupported() {
   return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 }
 
-/** What the player chose in this browser: the switch, and the kinds of message. */
+/**
+ * What the player chose in this browser: the switch, and the kinds of message.
+ * @returns {PushSettings}
+ */
 export function pushSettings() {
   try {
     const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) || "null");
@@ -27,29 +46,45 @@ export function pushSettings() {
   return { on: false, kinds: null };
 }
 
+/** @param {PushSettings} settings */
 function saveSettings(settings) {
   localStorage.setItem(STORAGE_KEY, JSON.stringify(settings));
 }
 
-/** The server's answer to GET /api/push: {enabled, key, kinds} (asked once a page). */
+/**
+ * The server's answer to GET /api/push: {enabled, key, kinds} (asked once a page).
+ * @returns {Promise<PushInfo>}
+ */
 export async function pushInfo() {
-  if (!serverInfo) serverInfo = await api("/api/push");
+  if (!serverInfo) serverInfo = /** @type {PushInfo} */ (await api("/api/push"));
   return serverInfo;
 }
 
+/**
+ * A key's bytes as base64url text.
+ * @param {ArrayBuffer | null | undefined} buffer
+ */
 function keyText(buffer) {
   if (!buffer) return "";
   const bytes = new Uint8Array(buffer);
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/**
+ * The bytes of a base64url key.
+ * @param {string} text
+ */
 function keyBytes(text) {
   const base = text.replace(/-/g, "+").replace(/_/g, "/");
   const raw = atob(base + "=".repeat((4 - (base.length % 4)) % 4));
   return Uint8Array.from(raw, (c) => c.charCodeAt(0));
 }
 
-/** This browser's subscription for the server's current key (made anew for an older key). */
+/**
+ * This browser's subscription for the server's current key (made anew for an older key).
+ * @param {string} key
+ * @returns {Promise<PushSubscription>}
+ */
 async function subscription(key) {
   const registration = await navigator.serviceWorker.ready;
   let found = await registration.pushManager.getSubscription();
@@ -60,6 +95,12 @@ async function subscription(key) {
   return found || registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
 }
 
+/**
+ * Give the server the subscription, for `kinds` (undefined: the server's default).
+ * @param {PushSubscription} sub
+ * @param {string[] | undefined} kinds
+ * @returns {Promise<{kinds: string[]}>}
+ */
 async function give(sub, kinds) {
   return api("/api/push/subscribe", { player: memory.identity(), subscription: sub.toJSON(), lang: lang(), kinds });
 }
@@ -68,6 +109,7 @@ async function give(sub, kinds) {
  * Turn notifications on for `kinds` (from the player's click: the browser may ask for its
  * permission now). Resolves to the server's answer; throws an Error whose `code` says why not:
  * unsupported, denied, off (the server sends none), or the server's refusal.
+ * @param {string[]} [kinds]
  */
 export async function subscribePush(kinds) {
   if (!pushSupported()) throw Object.assign(new Error("unsupported"), { code: "unsupported" });
@@ -75,7 +117,8 @@ export async function subscribePush(kinds) {
   if (!info.enabled) throw Object.assign(new Error("off"), { code: "push_off" });
   const permission = Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
   if (permission !== "granted") throw Object.assign(new Error("denied"), { code: "denied" });
-  let sub = await subscription(info.key);
+  const key = /** @type {string} */ (info.key); // an enabled server has one
+  let sub = await subscription(key);
   let answer;
   try {
     answer = await give(sub, kinds);
@@ -84,7 +127,7 @@ export async function subscribePush(kinds) {
     // The push service gave this browser an endpoint another identity holds on the server
     // (this browser's identity was forgotten, say): a fresh subscription has a new one.
     await sub.unsubscribe();
-    sub = await subscription(info.key);
+    sub = await subscription(key);
     answer = await give(sub, kinds);
   }
   saveSettings({ on: true, kinds: answer.kinds });

@@ -5,6 +5,26 @@
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { lang, number, t } from "./i18n.js";
+import { playerRange } from "./options.js";
+
+/**
+ * @typedef {Object} Rating a player's rating at tables of one variant and size (/api/ratings/mine)
+ * @property {string} variant
+ * @property {number} players
+ * @property {number} rating
+ * @property {number} games
+ * @property {boolean} provisional
+ */
+
+/**
+ * @typedef {Object} RatedGame one game of a player's rating history
+ * @property {number} at when it ended (seconds since 1970)
+ * @property {string} variant
+ * @property {boolean} won
+ * @property {number} rating the rating after it
+ */
+
+/** @typedef {{place: number, name: string, rating: number, games: number}} LeaderboardPlace a line of a leaderboard */
 
 const leaderboardLink = (variant = "classic", /** @type {number | string} */ players = 2) => `/#/leaderboard/${variant}/${players}`;
 
@@ -13,6 +33,7 @@ export function ratingsPanel() {
   const panel = h("section.panel.ratings-panel", { "aria-labelledby": "ratings-title" });
   const draw = async () => {
     clear(panel).append(h("h2#ratings-title", {}, t("ratings.title")), h("p.hint", {}, t("ratings.hint")));
+    /** @type {{rated: boolean, name: string | null, ratings: Rating[], history: RatedGame[]}} */
     let mine;
     try {
       mine = await api("/api/ratings/mine", { player: memory.identity() });
@@ -38,12 +59,13 @@ export function ratingsPanel() {
       panel.append(h("p", {}, t("ratings.rated_as", { name: mine.name })));
       if (!mine.ratings.length) panel.append(h("p.none", {}, t("ratings.none")));
       else {
-        panel.append(h("ul.rating-list", {}, mine.ratings.map((r) => h("li", {},
+        panel.append(h("ul.rating-list", {}, mine.ratings.map((/** @type {Rating} */ r) => h("li", {},
           h("a", { href: leaderboardLink(r.variant, r.players) },
             t("n.leaderboard.of", { variant: t(`variant.${r.variant}`), count: r.players })),
           `: ${number(r.rating, 1)} · `, t("n.ratings.games", { count: r.games }),
           r.provisional ? ` · ${t("ratings.provisional")}` : ""))));
-        panel.append(h("h3", {}, t("ratings.history")), h("ol.rating-history", {}, mine.history.map((game) => h("li", {},
+        panel.append(h("h3", {}, t("ratings.history")), h("ol.rating-history", {}, mine.history.map(
+          (/** @type {RatedGame} */ game) => h("li", {},
           `${new Date(game.at * 1000).toLocaleString(lang())} · ${t(`variant.${game.variant}`)} · `,
           game.won ? t("ratings.won") : t("daily.lost"), ` · ${number(game.rating, 1)}`))));
       }
@@ -64,23 +86,32 @@ export function ratingsPanel() {
 /**
  * The leaderboard of `variant` at tables of `players`, with a choice of another; with `ladder`,
  * the bot ladder's standings ("/#/ladder/VARIANT/SIZE", its table `data-region="ladder"`).
+ * @param {HTMLElement} app
+ * @param {import("./types").Catalog} catalog
+ * @param {string} variant
+ * @param {string | number} players
+ * @param {boolean} [ladder]
  */
 export function leaderboardPage(app, catalog, variant, players, ladder = false) {
   const page = h("section.panel.leaderboard-page", { "aria-labelledby": "leaderboard-title" });
+  /** @type {(v: string, n: string | number) => string} */
   const link = (v, n) => (ladder ? `/#/ladder/${v}/${n}` : leaderboardLink(v, n));
   app.append(page);
   const names = Object.keys(catalog.variants);
   const which = names.includes(variant) ? variant : "classic";
-  const size = Number(players) >= 2 && Number(players) <= 10 ? Number(players) : 2;
+  const { fewest, most } = playerRange(catalog);
+  const size = Number(players) >= fewest && Number(players) <= most ? Number(players) : fewest;
   const pick = h("select#leaderboard-variant", { "aria-label": t("lobby.variant") },
     names.map((n) => h("option", { value: n, selected: n === which }, t(`variant.${n}`))));
   const seats = h("input#leaderboard-players",
-    { type: "number", min: "2", max: "10", value: String(size), inputmode: "numeric", "aria-label": t("lobby.players") });
+    { type: "number", min: String(fewest), max: String(most), value: String(size), inputmode: "numeric",
+      "aria-label": t("lobby.players") });
   const go = h("button", { type: "button" }, t("leaderboard.show"));
   go.addEventListener("click", () => { location.hash = link(pick.value, seats.value).slice(1); });
   const title = ladder ? t("ladder.title") : t("leaderboard.title");
   page.append(h("h1#leaderboard-title", {}, title), h("div.row", {}, pick, seats, go));
   (async () => {
+    /** @type {{variant: string, players: number, places: LeaderboardPlace[]}} */
     let found;
     try {
       found = await api(`/api/${ladder ? "ladder" : "leaderboard"}?variant=${encodeURIComponent(which)}&players=${size}`);

@@ -12,8 +12,8 @@ const LAST_LINES = 6;
 
 /**
  * @typedef {Object} Seen what the readout needs of the table
- * @property {Object} obs the seat's observation
- * @property {Object} room the room
+ * @property {import("./types").Observation} obs the seat's observation
+ * @property {import("./types").Room} room the room
  * @property {number|null} me the reader's seat
  * @property {string[]} names the seats' names as the table shows them ("You" for the reader)
  * @property {boolean} myTurn whether the open decision is the reader's
@@ -81,7 +81,7 @@ export function tableWords(seen, statusOf) {
 
 /**
  * The last lines of the log, oldest first.
- * @param {{line: Object}[]} log the game's log so far
+ * @param {{line: import("./types").Line}[]} log the game's log so far
  * @param {string[]} names the seats' names
  * @returns {string}
  */

@@ -16,6 +16,7 @@ const PLAY_MS = 900;
 
 /** The controls' symbols, drawn (a 24-unit square each): to the start, a step back, play,
  * pause, a step on, to the end. */
+/** @type {Record<string, string>} */
 const ICONS = {
   first: "M4 5h2v14H4z M13 5v14l-7-7z M21 5v14l-7-7z",
   prev: "M6 5h2v14H6z M18 5v14l-9-7z",
@@ -42,10 +43,24 @@ function icon(name) {
 }
 
 /**
+ * @typedef {Object} ReplayStep a step of a finished game (GET /api/rooms/CODE/records/N/replay, web.py `replay_step`)
+ * @property {number} step
+ * @property {number} steps how many steps the game has
+ * @property {string[]} names the seats' names
+ * @property {{name: string, kind: string, bot?: string | null}[]} seats the record's seats
+ * @property {number | null} seat whose view it is (null: everything shown)
+ * @property {import("./types").Observation} observation
+ * @property {import("./types").Line[]} lines what the step's action did
+ * @property {import("./types").RoundSummary | null} summary
+ * @property {number[]} round_starts
+ * @property {{step: number, lines: import("./types").Line[]}[]} [log] every step's lines (asked with log=1)
+ */
+
+/**
  * The room a replay's table is drawn for: the record's seats, nobody to act for.
- * @param {Object} data the replay step as the server sent it
+ * @param {ReplayStep} data the replay step as the server sent it
  * @param {number} number the game's number in its room
- * @returns {Object}
+ * @returns {import("./types").Room} the part of a room a read-only table reads
  */
 function replayRoom(data, number) {
   const seats = data.seats.map((seat, index) => ({
@@ -56,7 +71,7 @@ function replayRoom(data, number) {
   }));
   const over = data.step >= data.steps && data.observation.over;
   const obs = data.observation;
-  return {
+  return /** @type {import("./types").Room} */ (/** @type {unknown} */ ({
     seats,
     phase: over ? "finished" : "playing",
     game_no: number,
@@ -66,19 +81,19 @@ function replayRoom(data, number) {
     spectators: 0,
     variant: obs.variant,
     options: obs.options,
-  };
+  }));
 }
 
 /**
  * The replay page of game `number` of room `code`, first as `seat` saw it (a seat number; 0
  * when none is given); with `reviewed`, the review of that seat's game under it (review.js).
  * @param {HTMLElement} app the page's main element
- * @param {Object} catalog the server's catalogue
+ * @param {import("./types").Catalog} catalog the server's catalogue
  * @param {string} code the room
  * @param {number} number the game
  * @param {number} seat whose view to show first
  * @param {boolean} reviewed whether to show the review of `seat`'s game
- * @returns {Function} what to do when the page is left
+ * @returns {() => void} what to do when the page is left
  */
 export function replayPage(app, catalog, code, number, seat = 0, reviewed = false) {
   const page = h("div.room.replay-page");
@@ -88,14 +103,20 @@ export function replayPage(app, catalog, code, number, seat = 0, reviewed = fals
   let step = 0; // the step drawn
   let wanted = 0; // the step asked for: the controls count from it, so quick clicks all count
   let view = Number.isInteger(seat) && seat >= 0 ? seat : 0;
+  /** @type {ReplayStep | null} */
   let data = null;
-  let log = null; // the game's log for the view shown: [{step, lines}]
+  /** @type {ReplayStep["log"] | null} the game's log for the view shown: [{step, lines}] */
+  let log = null;
+  /** @type {string | null} */
   let error = null;
   let loading = false;
+  /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
   /** @type {{busy: boolean, isHost: boolean, seat: number | null}} */
   const conn = { busy: false, isHost: false, seat: null };
-  const table = new TableView(root, conn, code, { readOnly: true, controls: () => controls() });
+  // A stand-in for the connection: a read-only table sends nothing.
+  const stand = /** @type {import("./net.js").RoomConnection} */ (/** @type {unknown} */ (conn));
+  const table = new TableView(root, stand, code, { readOnly: true, controls: () => controls() });
   const review = reviewed ? new ReviewPanel(code, number, view, () => draw()) : null;
 
   /** Load the step asked for (as the seat in view saw it) and draw it; asked again meanwhile,
@@ -108,9 +129,11 @@ export function replayPage(app, catalog, code, number, seat = 0, reviewed = fals
       const seen = view;
       try {
         const query = `step=${asked}&seat=${seen}${log ? "" : "&log=1"}`;
-        data = await api(`/api/rooms/${code}/records/${number}/replay?${query}`);
-        if (data.log) log = seen === view ? data.log : null; // a log of another view: asked again
-        step = data.step;
+        /** @type {ReplayStep} */
+        const found = await api(`/api/rooms/${code}/records/${number}/replay?${query}`);
+        data = found;
+        if (found.log) log = seen === view ? found.log : null; // a log of another view: asked again
+        step = found.step;
         error = null;
       } catch (err) {
         error = errorText(err);
@@ -134,7 +157,8 @@ export function replayPage(app, catalog, code, number, seat = 0, reviewed = fals
     if (!root.isConnected) clear(page).append(root);
     conn.seat = view;
     const groups = (log || []).filter((entry) => entry.step <= step);
-    table.update({
+    // The state a read-only table reads (no message of the server: the replay's own).
+    table.update(/** @type {import("./types").State} */ (/** @type {unknown} */ ({
       version: step,
       seat: view,
       room: replayRoom(data, number),
@@ -144,7 +168,7 @@ export function replayPage(app, catalog, code, number, seat = 0, reviewed = fals
       lines: [],
       log: groups,
       summary: data.summary || undefined,
-    });
+    })));
     pageTools([
       h(
         "button.tool.drawer-toggle",
@@ -182,7 +206,10 @@ export function replayPage(app, catalog, code, number, seat = 0, reviewed = fals
     draw();
   }
 
-  /** Go to a step (pausing first when it is the reader's own choice). */
+  /**
+   * Go to a step (pausing first when it is the reader's own choice).
+   * @param {number} to
+   */
   function go(to) {
     if (timer) playPause();
     wanted = Math.max(0, Math.min(data ? data.steps : 0, to));
@@ -196,7 +223,10 @@ export function replayPage(app, catalog, code, number, seat = 0, reviewed = fals
 
   /** The replay's controls, in the place of the decision (the review under them). */
   function controls() {
-    const steps = data.steps;
+    // Asked by the table, which is drawn once a step came.
+    const shown = /** @type {ReplayStep} */ (data);
+    const steps = shown.steps;
+    /** @type {(id: string, label: string, name: string, action: () => void, off?: boolean) => HTMLButtonElement} */
     const button = (id, label, name, action, off = false) =>
       h(
         `button.replay-button#${id}`,
@@ -214,7 +244,7 @@ export function replayPage(app, catalog, code, number, seat = 0, reviewed = fals
     const whose = h(
       "select#replay-seat",
       { "aria-label": t("replay.view") },
-      data.names.map((name, index) =>
+      shown.names.map((name, index) =>
         h("option", { value: String(index), selected: index === view || undefined }, t("replay.view_of", { player: name })),
       ),
     );
@@ -249,8 +279,10 @@ export function replayPage(app, catalog, code, number, seat = 0, reviewed = fals
     );
   }
 
+  /** @param {KeyboardEvent} event */
   const key = (event) => {
-    if (!data || (event.target && ["INPUT", "SELECT"].includes(event.target.tagName))) return;
+    const target = /** @type {HTMLElement | null} */ (event.target);
+    if (!data || (target && ["INPUT", "SELECT"].includes(target.tagName))) return;
     if (event.key === "ArrowRight" && wanted < data.steps) go(wanted + 1);
     else if (event.key === "ArrowLeft" && wanted > 0) go(wanted - 1);
     else if (event.key === " ") {

@@ -13,12 +13,55 @@ const POLL_MS = 1500;
 const WIDTH = 1000;
 const HEIGHT = 100;
 /** Each mark's word, in the catalogue (said by the review's words too). */
+/**
+ * @typedef {Object} ReviewChoice one choice of a decision, with the chance it kept
+ * @property {import("./types").Line} line the choice in words
+ * @property {number} chance the hand's winning chance after it (0 to 1)
+ * @property {number | null} [game] the game's, where rounds are scored
+ */
+
+/**
+ * @typedef {Object} ReviewDecision one of the seat's decisions, marked
+ * @property {number} step the state it was taken at
+ * @property {ReviewChoice[]} choices
+ * @property {number} played the choice made
+ * @property {number} best the best choice
+ * @property {string} mark good, inaccuracy, mistake or blunder
+ * @property {boolean} [hinted] whether a hint was used
+ * @property {boolean} [uno_missed]
+ */
+
+/**
+ * @typedef {Object} ReviewMoment a key moment: a decision, the luck of the draw or another's move
+ * @property {number} step
+ * @property {"decision" | "luck" | "move"} kind
+ * @property {number} before the seat's chance before it
+ * @property {number} after and after it
+ * @property {number} [seat] who moved (a move's)
+ * @property {import("./types").Line} [line] the move in words (a move's)
+ */
+
+/**
+ * @typedef {Object} Review the review of a seat's game (unokit-review/1), or what is known of it
+ * @property {number} seat
+ * @property {string[]} names
+ * @property {{step: number, actor: number, chance?: number}[]} points the chance at each state, and who acted after it
+ * @property {ReviewDecision[]} [decisions]
+ * @property {ReviewMoment[]} [moments]
+ * @property {Record<string, number>} [marks] how many decisions got each mark
+ * @property {{first: number}[]} [rounds] the first step of each round
+ */
+
+/** @typedef {Required<Review>} FullReview a review once computed */
+
+/** @type {Record<string, string>} */
 const MARK_WORDS = {
   good: N_("review.mark.good"),
   inaccuracy: N_("review.mark.inaccuracy"),
   mistake: N_("review.mark.mistake"),
   blunder: N_("review.mark.blunder"),
 };
+/** @type {Record<string, string>} */
 const MARK_COUNTS = {
   good: N_("n.review.marks.good"),
   inaccuracy: N_("n.review.marks.inaccuracy"),
@@ -41,7 +84,11 @@ function chance(hand, game = null) {
   return game === null || game === undefined ? shown : t("review.with_game", { hand: shown, game: percent(game) });
 }
 
-/** An SVG element. */
+/**
+ * An SVG element.
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ */
 function svg(tag, attrs = {}) {
   const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
@@ -49,7 +96,10 @@ function svg(tag, attrs = {}) {
 }
 
 /** How many of its own moves seat `seat` had made up to the action after state `step` (that one
- * counted), from the review's points (each names the seat that acted after it). */
+ * counted), from the review's points (each names the seat that acted after it).
+ * @param {Review} review
+ * @param {number} step
+ */
 function ownMove(review, step) {
   let count = 0;
   for (const point of review.points) if (point.actor === review.seat && point.step <= step) count += 1;
@@ -57,7 +107,11 @@ function ownMove(review, step) {
 }
 
 /** A decision said as a player would: "Your move 12: you chose “Draw a card” — mistake." and,
- * where another choice was better, "“Play Red 4” would have kept 61% instead of 48%." */
+ * where another choice was better, "“Play Red 4” would have kept 61% instead of 48%."
+ * @param {Review} review
+ * @param {ReviewDecision} decision
+ * @returns {string}
+ */
 export function decisionWords(review, decision) {
   const played = decision.choices[decision.played];
   const best = decision.choices[decision.best];
@@ -77,7 +131,11 @@ export function decisionWords(review, decision) {
 }
 
 /** A key moment said as a player would (a decision as above; another player's move or the
- * luck of the draw with how your chance moved). */
+ * luck of the draw with how your chance moved).
+ * @param {FullReview} review
+ * @param {ReviewMoment} moment
+ * @returns {string}
+ */
 function momentWords(review, moment) {
   const moved = { before: percent(moment.before), after: percent(moment.after) };
   if (moment.kind === "decision") {
@@ -85,25 +143,37 @@ function momentWords(review, moment) {
     if (decision) return decisionWords(review, decision);
   }
   if (moment.kind === "luck") return t("review.said.luck", { number: ownMove(review, moment.step), ...moved });
-  return t("review.said.move", { player: review.names[moment.seat], action: say(moment.line, review.names), ...moved });
+  const mover = /** @type {number} a move's */ (moment.seat);
+  const action = say(/** @type {import("./types").Line} */ (moment.line), review.names);
+  return t("review.said.move", { player: review.names[mover], action, ...moved });
 }
 
 /** The review of seat `seat` in game `number` of room `code`, asked of the server at once;
  * `redraw()` is called when it arrives (or fails), and as its first decisions come. */
 export class ReviewPanel {
+  /**
+   * @param {string} code
+   * @param {number} number
+   * @param {number} seat
+   * @param {() => void} redraw
+   */
   constructor(code, number, seat, redraw) {
     this.code = code;
     this.number = number;
     this.seat = seat;
     this.redraw = redraw;
+    /** @type {FullReview | null} */
     this.review = null;
-    /** The seat's decisions marked so far, while the rest is computed (the 202 answers). */
+    /** @type {ReviewDecision[]} The seat's decisions marked so far, while the rest is computed (the 202 answers). */
     this.early = [];
+    /** @type {string[]} */
     this.names = [];
-    /** The steps of the seat's own actions (to number its moves while the points are unknown). */
+    /** @type {number[]} The steps of the seat's own actions (to number its moves while the points are unknown). */
     this.own = [];
+    /** @type {string | null} */
     this.error = null;
     this.progress = 0;
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
     this.stopped = false;
     this.ask();
@@ -140,14 +210,17 @@ export class ReviewPanel {
 
   /** The steps worth stopping at, in order: after each key moment and each costly decision. */
   stops() {
+    const review = /** @type {FullReview} asked once it came */ (this.review);
+    /** @type {Set<number>} */
     const steps = new Set();
-    for (const moment of this.review.moments) steps.add(moment.step + 1);
-    for (const decision of this.review.decisions) if (decision.mark !== "good") steps.add(decision.step + 1);
+    for (const moment of review.moments) steps.add(moment.step + 1);
+    for (const decision of review.decisions) if (decision.mark !== "good") steps.add(decision.step + 1);
     return [...steps].sort((a, b) => a - b);
   }
 
   /** While the review is computed: the progress and the decisions marked so far, said. */
   working() {
+    /** @type {Review} */
     const partial = { seat: this.seat, names: this.names, points: this.own.map((s) => ({ actor: this.seat, step: s })) };
     const said = this.early.map((decision) => h("li", { dataset: { mark: decision.mark } }, decisionWords(partial, decision)));
     return h(
@@ -158,7 +231,12 @@ export class ReviewPanel {
     );
   }
 
-  /** The panel for the replay at step `step` (`steps` in all); `go(step)` moves the replay. */
+  /**
+   * The panel for the replay at step `step` (`steps` in all); `go(step)` moves the replay.
+   * @param {number} step
+   * @param {number} steps
+   * @param {(step: number) => void} go
+   */
   node(step, steps, go) {
     if (this.error) return h("section.review-panel", {}, h("p.error", { role: "alert" }, this.error));
     if (!this.review) return this.working();
@@ -168,9 +246,11 @@ export class ReviewPanel {
     const before = stops.filter((s) => s < step);
     const after = stops.filter((s) => s > step);
     const at = stops.indexOf(step);
+    /** @type {(id: string, label: string, text: string, to: number | undefined) => HTMLButtonElement} */
     const button = (id, label, text, to) =>
       h(`button.review-step#${id}`,
-        { type: "button", title: label, "aria-label": label, disabled: to === undefined || undefined, onclick: () => go(to) }, text);
+        { type: "button", title: label, "aria-label": label, disabled: to === undefined || undefined,
+          onclick: () => go(/** @type {number} a button that is on */ (to)) }, text);
     return h(
       "section.review-panel#review",
       { "aria-label": t("review.moments") },
@@ -189,9 +269,13 @@ export class ReviewPanel {
     );
   }
 
-  /** What the review says of the action that led to step `step` (the last move on the table). */
+  /**
+   * What the review says of the action that led to step `step` (the last move on the table).
+   * @param {number} step
+   */
   said(step) {
-    const review = this.review;
+    const review = /** @type {FullReview} */ (this.review);
+    /** @type {HTMLElement[]} */
     const lines = [];
     const decision = review.decisions.find((d) => d.step + 1 === step);
     if (decision) lines.push(h("p.review-decision", { dataset: { mark: decision.mark } }, decisionWords(review, decision)));
@@ -206,9 +290,13 @@ export class ReviewPanel {
   }
 
   /** The graph with its axes named: the chance from 0% to 100% up the side, the moves of the game
-   * along the bottom, the key moments numbered on it (as in the table under it). */
+   * along the bottom, the key moments numbered on it (as in the table under it).
+   * @param {number} step
+   * @param {number} steps
+   * @param {(step: number) => void} go
+   */
   chart(step, steps, go) {
-    const review = this.review;
+    const review = /** @type {FullReview} */ (this.review);
     const ticks = h("div.review-ticks", { "aria-hidden": "true" }, h("span", {}, percent(1)), h("span", {}, percent(0.5)),
       h("span", {}, percent(0)));
     const plot = h("div.review-plot", {}, this.graph(step, steps, go));
@@ -228,17 +316,20 @@ export class ReviewPanel {
   }
 
   /** The graph as a table (its text alternative): each key moment and costly decision, the
-   * move it came at, what happened, and your chance before and after. */
+   * move it came at, what happened, and your chance before and after.
+   * @param {number} steps
+   */
   table(steps) {
-    const review = this.review;
-    /** @type {{ step: number, key?: number, moment?: any, decision?: any }[]} */
+    const review = /** @type {FullReview} */ (this.review);
+    /** @type {{ step: number, key?: number, moment?: ReviewMoment, decision?: ReviewDecision }[]} */
     const rows = [];
     review.moments.forEach((moment, i) => rows.push({ step: moment.step, key: i + 1, moment }));
     for (const decision of review.decisions)
       if (decision.mark !== "good" && !review.moments.some((m) => m.step === decision.step)) rows.push({ step: decision.step, decision });
     rows.sort((a, b) => a.step - b.step);
     const body = rows.map((row) => {
-      const decision = row.decision || review.decisions.find((d) => d.step === row.step);
+      // A row without a moment is a decision's.
+      const decision = /** @type {ReviewDecision} */ (row.decision || review.decisions.find((d) => d.step === row.step));
       const words = row.moment ? momentWords(review, row.moment) : decisionWords(review, decision);
       const from = row.moment ? row.moment.before : decision.choices[decision.best].chance;
       const to = row.moment ? row.moment.after : decision.choices[decision.played].chance;
@@ -263,10 +354,16 @@ export class ReviewPanel {
 
   /** The winning chance over the game: a line over every state, the rounds' borders, the costly
    * decisions as bars from the best choice's chance to the chosen one's, coloured by mark,
-     the step shown as a cursor; a click goes to the nearest step. */
+     the step shown as a cursor; a click goes to the nearest step.
+   * @param {number} step
+   * @param {number} steps
+   * @param {(step: number) => void} go
+   */
   graph(step, steps, go) {
-    const review = this.review;
+    const review = /** @type {FullReview} */ (this.review);
+    /** @param {number} s */
     const x = (s) => (WIDTH * s) / Math.max(1, steps);
+    /** @param {number} p */
     const y = (p) => HEIGHT - (HEIGHT * p);
     const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: "none", class: "review-graph", role: "img" });
     chart.setAttribute("aria-label", t("review.graph.described"));
@@ -274,7 +371,8 @@ export class ReviewPanel {
       chart.append(svg("line", { x1: 0, x2: WIDTH, y1: y(p), y2: y(p), class: p === 0.5 ? "half" : "grid" }));
     for (const round of review.rounds.slice(1)) chart.append(svg("line",
       { x1: x(round.first), x2: x(round.first), y1: 0, y2: HEIGHT, class: "round" }));
-    const points = review.points.map((p) => `${x(p.step).toFixed(1)},${y(p.chance).toFixed(1)}`).join(" ");
+    const points = review.points
+      .map((p) => `${x(p.step).toFixed(1)},${y(/** @type {number} a computed review's */ (p.chance)).toFixed(1)}`).join(" ");
     chart.append(svg("polyline", { points, class: "chance" }));
     chart.append(svg("line", { x1: x(step), x2: x(step), y1: 0, y2: HEIGHT, class: "cursor" }));
     for (const decision of review.decisions) {

@@ -16,16 +16,22 @@ import { TableView } from "./table.js";
 import { playAgainButtons, playNow } from "./together.js";
 import { standingsLink } from "./standings.js";
 
+/** @param {string} message */
 function errorBox(message) {
   return h("p.error", { role: "alert" }, message);
 }
 
-/** A seat in the lists of the waiting room and the invite page: avatar, name, what it is. */
+/**
+ * A seat in the lists of the waiting room and the invite page: avatar, name, what it is.
+ * @param {{host_seat: number | null}} room the room, or the room's facts (GET /api/rooms/CODE)
+ * @param {import("./types").Seat} seat
+ * @param {number | null} me the reader's seat
+ */
 function seatLine(room, seat, me) {
   const open = seat.kind === "open";
   const name = open ? t("seat.numbered", { number: seat.seat + 1 }) : seat.name;
   const bits = [];
-  if (seat.kind === "bot") bits.push(botStrength(seat.bot));
+  if (seat.kind === "bot") bits.push(botStrength(/** @type {string} a bot's seat names it */ (seat.bot)));
   if (room.host_seat === seat.seat) bits.push(t("room.host"));
   if (seat.seat === me) bits.push(t("seat.you_mark"));
   return h(`li.seat-line${open ? ".open" : ""}${seat.seat === me ? ".me" : ""}`,
@@ -43,7 +49,8 @@ function seatLine(room, seat, me) {
  * @param {HTMLElement} list
  */
 async function showShares(code, list) {
-  let found = null;
+  /** @type {{days: number, seats: {seat: number, games: number, share: number | null}[]}} */
+  let found;
   try {
     found = await api(`/api/rooms/${code}/finishing`);
   } catch (err) {
@@ -60,7 +67,7 @@ async function showShares(code, list) {
 /**
  * @param {HTMLElement} app
  * @param {string} code
- * @param {any} catalog
+ * @param {import("./types").Catalog} catalog
  * @param {((target: string | null) => WebSocket) | null} [openSocket] the room's transport (net.js, RoomConnection)
  */
 export function roomPage(app, code, catalog, openSocket = null) {
@@ -69,15 +76,31 @@ export function roomPage(app, code, catalog, openSocket = null) {
   const own = openSocket !== null;
   const page = h("div.room");
   app.append(page);
+  /** @type {ChatPanel | null} */
   let chat = null;
+  /** @type {RoomConnection | null} made by start(); the page's parts that act are drawn once it is */
   let conn = null;
+  /** @type {TableView | null} */
   let table = null;
+  /** @type {import("./types").Room | null} */
   let room = null;
+  /** @type {import("./types").State | null} */
   let state = null;
+  /** @type {string | null} */
   let note = null;
+  // The connection and the room for the parts of the page drawn once they are there: start()
+  // connects before anything that acts is drawn, and nothing but the invite page is drawn
+  // before the first state.
+  const live = () => /** @type {RoomConnection} */ (conn);
+  const shown = () => /** @type {import("./types").Room} */ (room);
 
   const saved = memory.seat(code);
   const autoName = sessionStorage.getItem(`unokit.join.${code}`);
+  /**
+   * Connect as a player or a spectator, under `name`.
+   * @param {"player" | "spectator"} role
+   * @param {string} name
+   */
   const start = (role, name) => {
     const token = saved && role === "player" ? saved.token : null;
     conn = new RoomConnection(code, { role, name, token, hostToken: memory.host(code) }, handlers, openSocket);
@@ -85,6 +108,7 @@ export function roomPage(app, code, catalog, openSocket = null) {
     chat = new ChatPanel(conn);
   };
 
+  /** @type {import("./net.js").Handlers} */
   const handlers = {
     onStatus: (status, params = {}) => setStatus(t(`net.${status}`, params), status),
     onWelcome: (msg) => {
@@ -114,7 +138,7 @@ export function roomPage(app, code, catalog, openSocket = null) {
       if (msg.code === "bad_token" || msg.code === "seat_lost") {
         memory.setSeat(code, null);
         note = t("room.seat_gone");
-        conn.close();
+        live().close();
         conn = null;
         joinForm();
         return;
@@ -122,13 +146,13 @@ export function roomPage(app, code, catalog, openSocket = null) {
       const playNowVariant = sessionStorage.getItem(`unokit.playnow.${code}`);
       if (playNowVariant && (msg.code === "room_full" || msg.code === "phase")) {
         // another player took the last seat first: find another table
-        conn.close();
+        live().close();
         sessionStorage.removeItem(`unokit.playnow.${code}`);
         playNow(playNowVariant, memory.name()).catch((err) => clear(page).append(errorBox(errorText(err))));
         return;
       }
       if (msg.code === "no_room" || msg.code === "room_closed") {
-        conn.close();
+        live().close();
         leaveTable();
         clear(page).append(errorBox(errorText(msg)), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
         return;
@@ -145,7 +169,7 @@ export function roomPage(app, code, catalog, openSocket = null) {
     },
     onClosed: (reason) => {
       leaveTable();
-      const why = ["host", "idle"].includes(reason) ? t(`room.closed.${reason}`) : t("room.closed.other");
+      const why = ["host", "idle"].includes(/** @type {string} */ (reason)) ? t(`room.closed.${reason}`) : t("room.closed.other");
       clear(page).append(errorBox(why), h("p", {}, h("a", { href: "/" }, t("room.back_to_lobby"))));
     },
   };
@@ -168,19 +192,20 @@ export function roomPage(app, code, catalog, openSocket = null) {
     buttons.push(
       h("button.tool",
         { type: "button", title: t("help.open"), "aria-label": t("help.open"), dataset: { command: "help" },
-          onclick: () => openHelp(catalog, room) },
+          onclick: () => openHelp(catalog, shown()) },
         "?"));
     if (room && room.game_no > 0 && !own) buttons.push(h("a.tool#standings-tool",
       { href: `/#/standings/${code}`, target: "_blank", rel: "noopener", title: t("standings.title"), "aria-label": t("standings.title") },
       "🏆"));
     if (table) buttons.push(h("button.tool.drawer-toggle",
       { type: "button", title: t("table.sidebar"), "aria-label": t("table.sidebar"), "aria-expanded": "false",
-        dataset: { toggles: "drawer" }, onclick: () => table.toggleDrawer() },
+        dataset: { toggles: "drawer" }, onclick: () => /** @type {TableView} */ (table).toggleDrawer() },
       "☰"));
     pageTools(buttons);
     if (chat) chat.showUnread();
   }
 
+  /** @param {string} link */
   async function invite(link) {
     if (navigator.share && matchMedia("(pointer: coarse)").matches) {
       try {
@@ -209,10 +234,11 @@ export function roomPage(app, code, catalog, openSocket = null) {
       const body = h("div.table-root");
       page.append(body);
       document.body.classList.add("at-table");
-      table = new TableView(body, conn, code, { onTurn: (text) => turnAlert(text) });
+      table = new TableView(body, live(), code, { onTurn: (text) => turnAlert(text) });
       table.chat = chat ? chat.element : null;
       table.hostControls = hostControls;
-      table.playAgain = () => [...playAgainButtons(room, conn, { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } }),
+      table.playAgain = () => [
+        ...playAgainButtons(shown(), live(), { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } }),
         ...(own ? [] : [standingsLink(code)])];
       tools();
     }
@@ -220,33 +246,33 @@ export function roomPage(app, code, catalog, openSocket = null) {
   }
 
   function hostControls() {
-    if (!conn || !conn.isHost) return null;
+    if (!conn || !live().isHost) return null;
     const box = h("section.host-controls", { "aria-labelledby": "host-title" }, h("h3#host-title", {}, t("host.controls")));
-    const allowedSeats = room.phase === "lobby" || room.phase === "hand_over" || room.phase === "finished";
-    const muted = room.muted || [];
+    const allowedSeats = shown().phase === "lobby" || shown().phase === "hand_over" || shown().phase === "finished";
+    const muted = shown().muted || [];
     const list = h("ul.seat-list");
-    room.seats.forEach((seat) => {
+    shown().seats.forEach((seat) => {
       const pick = h("select", { "aria-label": t("host.bot_for_seat", { number: seat.seat + 1 }) }, botOptions(catalog, "normal", true));
-      const row = seatLine(room, seat, conn.seat);
+      const row = seatLine(shown(), seat, live().seat);
       const actions = h("span.seat-actions");
-      if (allowedSeats && seat.seat !== conn.seat) {
+      if (allowedSeats && seat.seat !== live().seat) {
         if (seat.kind === "open") actions.append(pick,
           h("button",
-          { type: "button", dataset: { verb: "add-bot" }, onclick: () => conn.host("add_bot", { seat: seat.seat, bot: pick.value }) },
+          { type: "button", dataset: { verb: "add-bot" }, onclick: () => live().host("add_bot", { seat: seat.seat, bot: pick.value }) },
           t("host.add_bot")));
         else {
           // A person's seat is given to a bot; a bot's seat to another bot.
           actions.append(pick,
-            h("button", { type: "button", onclick: () => conn.host("replace", { seat: seat.seat, bot: pick.value }) },
+            h("button", { type: "button", onclick: () => live().host("replace", { seat: seat.seat, bot: pick.value }) },
             seat.kind === "human" ? t("host.replace") : t("host.change_bot")));
-          actions.append(h("button", { type: "button", onclick: () => conn.host("kick", { seat: seat.seat }) }, t("host.kick")));
+          actions.append(h("button", { type: "button", onclick: () => live().host("kick", { seat: seat.seat }) }, t("host.kick")));
         }
       }
-      if (seat.kind === "human" && seat.seat !== conn.seat) {
+      if (seat.kind === "human" && seat.seat !== live().seat) {
         const isMuted = muted.includes(seat.seat);
         actions.append(h("button",
           { type: "button", dataset: { verb: isMuted ? "unmute" : "mute", seat: String(seat.seat) },
-            onclick: () => conn.host(isMuted ? "unmute" : "mute", { seat: seat.seat }) },
+            onclick: () => live().host(isMuted ? "unmute" : "mute", { seat: seat.seat }) },
           isMuted ? t("host.unmute") : t("host.mute")));
       }
       if (actions.childNodes.length) row.append(actions);
@@ -255,24 +281,24 @@ export function roomPage(app, code, catalog, openSocket = null) {
     box.append(list);
     const more = h("div.row");
     more.append(h("button",
-      { type: "button", dataset: { verb: room.spectators_muted ? "unmute" : "mute" },
-        onclick: () => conn.host(room.spectators_muted ? "unmute" : "mute") },
-      room.spectators_muted ? t("host.unmute_spectators") : t("host.mute_spectators")));
+      { type: "button", dataset: { verb: shown().spectators_muted ? "unmute" : "mute" },
+        onclick: () => live().host(shown().spectators_muted ? "unmute" : "mute") },
+      shown().spectators_muted ? t("host.unmute_spectators") : t("host.mute_spectators")));
     more.append(h("button",
-      { type: "button", dataset: { verb: room.public ? "make-private" : "make-public" },
-        onclick: () => conn.host(room.public ? "make_private" : "make_public") },
-      room.public ? t("host.make_private") : t("host.make_public")));
+      { type: "button", dataset: { verb: shown().public ? "make-private" : "make-public" },
+        onclick: () => live().host(shown().public ? "make_private" : "make_public") },
+      shown().public ? t("host.make_private") : t("host.make_public")));
     box.append(more);
     const buttons = h("div.row");
-    if (room.phase === "lobby" || room.phase === "finished") buttons.append(h("button.primary.big#start-game",
-      { type: "button", dataset: { verb: "host-start" }, onclick: () => conn.host("start") },
-      room.phase === "lobby" ? t("host.start") : t("host.start_new")));
-    if (room.phase === "hand_over") buttons.append(h("button.primary", { type: "button", onclick: () => conn.host("continue") },
+    if (shown().phase === "lobby" || shown().phase === "finished") buttons.append(h("button.primary.big#start-game",
+      { type: "button", dataset: { verb: "host-start" }, onclick: () => live().host("start") },
+      shown().phase === "lobby" ? t("host.start") : t("host.start_new")));
+    if (shown().phase === "hand_over") buttons.append(h("button.primary", { type: "button", onclick: () => live().host("continue") },
       t("host.next_hand")));
-    buttons.append(h("button.danger", { type: "button", onclick: () => { if (confirm(t("host.close_confirm"))) conn.host("close"); } },
+    buttons.append(h("button.danger", { type: "button", onclick: () => { if (confirm(t("host.close_confirm"))) live().host("close"); } },
       t("host.close")));
     box.append(buttons);
-    if (room.phase === "playing") box.append(h("p.hint", {}, t("host.between_hands")));
+    if (shown().phase === "playing") box.append(h("p.hint", {}, t("host.between_hands")));
     return box;
   }
 
@@ -282,25 +308,33 @@ export function roomPage(app, code, catalog, openSocket = null) {
    * @returns {HTMLElement}
    */
   function startNote() {
-    const open = room.seats.filter((seat) => seat.kind === "open").length;
-    if (room.fill_at) {
-      const note = h("p.wait-note.fill-countdown", { role: "timer", dataset: { fillAt: String(room.fill_at) } });
+    const open = shown().seats.filter((seat) => seat.kind === "open").length;
+    if (shown().fill_at) {
+      const note = h("p.wait-note.fill-countdown", { role: "timer", dataset: { fillAt: String(shown().fill_at) } });
       fillCountdown(note);
       return note;
     }
-    if ((room.settings || {}).fill_seconds > 0 || room.host_seat === null || room.host_seat === undefined) {
+    const fillSeconds = /** @type {number} the settings' number (undefined: none) */ ((shown().settings || {}).fill_seconds);
+    if (fillSeconds > 0 || shown().host_seat === null || shown().host_seat === undefined) {
       return h("p.wait-note", {}, t("n.room.starting_when", { count: open }));
     }
-    return h("p.wait-note", {}, conn.seat === null ? t("room.watching_wait") : t("room.waiting_host"));
+    return h("p.wait-note", {}, live().seat === null ? t("room.watching_wait") : t("room.waiting_host"));
   }
 
-  /** The words of a bots' countdown, from the wall-clock time it ends (its data-fill-at). */
+  /**
+   * The words of a bots' countdown, from the wall-clock time it ends (its data-fill-at).
+   * @param {HTMLElement} node
+   */
   function fillCountdown(node) {
     const left = Math.max(0, Math.ceil(Number(node.dataset.fillAt) - Date.now() / 1000));
     node.textContent = left > 0 ? t("n.room.bots_in", { count: left }) : t("room.bots_now");
   }
-  const ticker = setInterval(() => page.querySelectorAll(".fill-countdown").forEach(fillCountdown), 250);
+  const ticker = setInterval(() => page.querySelectorAll(/** @type {"p"} */ (".fill-countdown")).forEach(fillCountdown), 250);
 
+  /**
+   * The rules a room plays, as chips.
+   * @param {{variant: string, options: Record<string, unknown>}} info the room, or the room's facts
+   */
   function rulesBox(info) {
     const rules = rulesOn(catalog, info);
     return h("div.rules-on", {}, h("h3", {}, t("lobby.rules")),
@@ -311,7 +345,7 @@ export function roomPage(app, code, catalog, openSocket = null) {
     const link = `${location.origin}/r/${code}`;
     const box = h("section.panel.waiting", { "data-region": "lobby", "aria-labelledby": "waiting-title" });
     box.append(
-      h("h2#waiting-title", {}, t("room.title", { variant: t(`variant.${room.variant}`), code })),
+      h("h2#waiting-title", {}, t("room.title", { variant: t(`variant.${shown().variant}`), code })),
       h("div.invite-box", {},
         h("p", {}, t("room.send_link")),
         h("p.link-row", {}, h("a#room-link", { href: link }, link),
@@ -321,14 +355,14 @@ export function roomPage(app, code, catalog, openSocket = null) {
     );
     if (note) box.append(errorBox(note));
     const seats = h("ol.seat-list");
-    room.seats.forEach((seat) => seats.append(seatLine(room, seat, conn.seat)));
-    box.append(h("h3", {}, t("room.seats")), seats, rulesBox(room));
-    if (room.public) showShares(code, seats);
-    if (room.game_no > 0) box.append(h("p", {}, standingsLink(code)));
-    if (conn.isHost) box.append(/** @type {HTMLElement} */ (hostControls()));
+    shown().seats.forEach((seat) => seats.append(seatLine(shown(), seat, live().seat)));
+    box.append(h("h3", {}, t("room.seats")), seats, rulesBox(shown()));
+    if (shown().public) showShares(code, seats);
+    if (shown().game_no > 0) box.append(h("p", {}, standingsLink(code)));
+    if (live().isHost) box.append(/** @type {HTMLElement} */ (hostControls()));
     else box.append(startNote());
-    if (conn.seat !== null && !conn.isHost) box.append(h("button",
-      { type: "button", onclick: () => { conn.leave(); memory.setSeat(code, null); location.assign("/"); } }, t("room.leave_seat")));
+    if (live().seat !== null && !live().isHost) box.append(h("button",
+      { type: "button", onclick: () => { live().leave(); memory.setSeat(code, null); location.assign("/"); } }, t("room.leave_seat")));
     return box;
   }
 
@@ -336,7 +370,8 @@ export function roomPage(app, code, catalog, openSocket = null) {
   async function joinForm() {
     clear(page);
     leaveTable();
-    let info = null;
+    /** @type {import("./types").Room} the room as its invite shows it */
+    let info;
     try {
       info = await api(`/api/rooms/${code}`);
     } catch (err) {

@@ -24,12 +24,14 @@ export const SEAT_SIZES = ["full", "compact", "mini"];
  * @returns {{color: (string|null), count: number, faces: string[]}[]}
  */
 export function backGroups(backs, colors) {
+  /** @type {Map<string | null, string[]>} */
   const groups = new Map();
   for (const face of backs) {
     const { color } = parseFace(face);
     if (!groups.has(color)) groups.set(color, []);
-    groups.get(color).push(face);
+    /** @type {string[]} */ (groups.get(color)).push(face);
   }
+  /** @param {string | null} color */
   const rank = (color) => (color === null ? 99 : Math.max(0, colors.indexOf(color)));
   return [...groups.entries()]
     .sort((a, b) => rank(a[0]) - rank(b[0]))
@@ -62,12 +64,22 @@ export function backsBox(backs, colors, player) {
   return box;
 }
 
-/** Two boxes [x, y, w, h] overlap (closer than `margin`). */
+/** @typedef {number[]} Box a box [x, y, w, h] */
+
+/**
+ * Two boxes [x, y, w, h] overlap (closer than `margin`).
+ * @param {Box} a
+ * @param {Box} b
+ * @param {number} [margin]
+ */
 function overlap(a, b, margin = 0) {
   return a[0] < b[0] + b[2] + margin && b[0] < a[0] + a[2] + margin && a[1] < b[1] + b[3] + margin && b[1] < a[1] + a[3] + margin;
 }
 
-/** Whether any two of `boxes` overlap. */
+/**
+ * Whether any two of `boxes` overlap.
+ * @param {Box[]} boxes
+ */
 function anyOverlap(boxes) {
   return boxes.some((a, i) => boxes.some((b, j) => j > i && overlap(a, b, 2)));
 }
@@ -75,6 +87,10 @@ function anyOverlap(boxes) {
 /**
  * The seats on the upper half of an ellipse (its ends lowered by `lower` degrees for many seats),
  * in the order of play from the reader's left.
+ * @param {number[][]} sizes each seat's [w, h]
+ * @param {number} width
+ * @param {number} height
+ * @param {number} lower
  * @returns {number[][]} the boxes [x, y, w, h]
  */
 function arcBoxes(sizes, width, height, lower) {
@@ -94,6 +110,10 @@ function arcBoxes(sizes, width, height, lower) {
 /**
  * The seats along the left edge (from the bottom up), the top and the right edge (from the top
  * down), `side` of them on each side and the rest on top; null when they do not fit.
+ * @param {number[][]} sizes each seat's [w, h]
+ * @param {number} width
+ * @param {number} height
+ * @param {number} side
  * @returns {number[][]|null}
  */
 function edgeBoxes(sizes, width, height, side) {
@@ -105,7 +125,9 @@ function edgeBoxes(sizes, width, height, side) {
   if (side * (hgt + GAP) - GAP > height - 2 * PAD) return null;
   const inner = side > 0 ? width - 2 * (PAD + w + GAP) : width - 2 * PAD;
   if (top * (w + GAP) - GAP > inner) return null;
+  /** @type {Box[]} */
   const boxes = [];
+  /** @param {number} k */
   const sideY = (k) => PAD + k * (hgt + GAP);
   for (let k = side - 1; k >= 0; k--) boxes.push([PAD, sideY(k), w, hgt]);
   const slot = top ? inner / top : 0;
@@ -119,6 +141,12 @@ function edgeBoxes(sizes, width, height, side) {
  * Where the centre (`cw` x `ch`) goes among the seats: centred across, as near the middle of
  * the space below the seats at the top as it can be without touching a seat or `keepOut`;
  * null when there is no such place.
+ * @param {Box[]} boxes
+ * @param {number} width
+ * @param {number} height
+ * @param {number} cw
+ * @param {number} ch
+ * @param {number} keepOut the height kept clear at the bottom
  * @returns {number[]|null} [x, y]
  */
 function centreSpot(boxes, width, height, cw, ch, keepOut) {
@@ -128,6 +156,7 @@ function centreSpot(boxes, width, height, cw, ch, keepOut) {
   const band = Math.max(0, ...column.filter((b) => b[1] < height / 3).map((b) => b[1] + b[3]));
   const bottom = height - keepOut;
   const ideal = Math.max(band + GAP, (band + bottom - ch) / 2);
+  /** @param {number} y */
   const fits = (y) => y >= 0 && y + ch <= bottom && !boxes.some((b) => overlap(b, [x, y, cw, ch], GAP));
   for (let d = 0; d <= height; d += 4) {
     if (fits(ideal + d)) return [x, ideal + d];
@@ -139,9 +168,13 @@ function centreSpot(boxes, width, height, cw, ch, keepOut) {
 /**
  * Every way of placing `sizes` seats in a `width` x `height` table, the nicest first: on an arc
  * (a few seats), in one row along the top, along the edges with ever more seats at the sides.
+ * @param {number[][]} sizes each seat's [w, h]
+ * @param {number} width
+ * @param {number} height
  * @returns {number[][][]}
  */
 function arrangements(sizes, width, height) {
+  /** @type {Box[][]} */
   const out = [];
   if (sizes.length <= 6) for (const lower of [0, 15, 30, 45]) out.push(arcBoxes(sizes, width, height, lower));
   for (let side = 0; side <= Math.ceil(sizes.length / 2); side++) {
@@ -176,6 +209,7 @@ export function layoutTable(region) {
   const keepOut = notes && notes.offsetHeight ? notes.offsetHeight + PAD : 0;
   const seats = [...region.querySelectorAll(/** @type {"div"} */ (".seat"))];
   const captions = CAPTION_WIDTHS.filter((w) => w <= width - 2 * PAD);
+  /** @type {{boxes: number[][], spot: number[]} | null} */
   let chosen = null;
   for (const form of CENTRE_FORMS) {
     region.dataset.centre = form;
@@ -194,17 +228,23 @@ export function layoutTable(region) {
     const boxes = edgeBoxes(sizes, width, height, Math.ceil(sizes.length / 3)) || arcBoxes(sizes, width, height, 45);
     chosen = { boxes, spot: [(width - centre.offsetWidth) / 2, Math.max(0, (height - centre.offsetHeight) / 2)] };
   }
+  const placed = chosen;
   seats.forEach((seat, i) => {
-    seat.style.left = `${Math.round(chosen.boxes[i][0])}px`;
-    seat.style.top = `${Math.round(chosen.boxes[i][1])}px`;
+    seat.style.left = `${Math.round(placed.boxes[i][0])}px`;
+    seat.style.top = `${Math.round(placed.boxes[i][1])}px`;
   });
-  centre.style.left = `${Math.round(chosen.spot[0])}px`;
-  centre.style.top = `${Math.round(chosen.spot[1])}px`;
+  centre.style.left = `${Math.round(placed.spot[0])}px`;
+  centre.style.top = `${Math.round(placed.spot[1])}px`;
 }
 
 /**
  * The first of `layouts` (seat boxes) with a place for the centre, trying its caption at each
  * of `captions` widths, the widest first; null when none has one.
+ * @param {HTMLElement} region
+ * @param {HTMLElement} centre
+ * @param {number[][][]} layouts
+ * @param {number[]} captions
+ * @param {number} keepOut
  * @returns {{boxes: number[][], spot: number[]}|null}
  */
 function placeCentre(region, centre, layouts, captions, keepOut) {

@@ -13,11 +13,15 @@ import { t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-/** A speaker, crossed out when muted (drawn: no emoji font is needed). */
+/**
+ * A speaker, crossed out when muted (drawn: no emoji font is needed).
+ * @param {boolean} muted
+ */
 function icon(muted) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.setAttribute("aria-hidden", "true");
+  /** @type {(d: string, extra?: Record<string, string>) => void} */
   const path = (d, extra = {}) => {
     const node = document.createElementNS(SVG, "path");
     node.setAttribute("d", d);
@@ -31,7 +35,10 @@ function icon(muted) {
   return svg;
 }
 
-/** Why notifications when the page is closed could not be turned on, in words. */
+/**
+ * Why notifications when the page is closed could not be turned on, in words.
+ * @param {any} err what was thrown: any, as it may be the browser's error or push.js's (with a `code`)
+ */
 function pushProblem(err) {
   if (err.code === "unsupported") return t("push.unsupported");
   if (err.code === "denied") return t("push.denied");
@@ -43,6 +50,8 @@ function pushProblem(err) {
  * The switch for notifications when the page is closed, and one check box per kind of message
  * (shown while it is on; at first those of `defaults`). Nothing is asked of the browser until
  * the player turns it on.
+ * @param {string[]} kinds
+ * @param {string[]} defaults
  */
 function pushFields(kinds, defaults) {
   const box = h("fieldset.push-settings", {}, h("legend", {}, t("push.section")));
@@ -87,7 +96,7 @@ function pushFields(kinds, defaults) {
       return h("div.field.check", {}, input, h("label", { for: `push-${kind}` }, t(`push.kind.${kind}`)));
     })) : null;
     clear(box).append(...[h("legend", {}, t("push.section")), toggle, h("p.hint#push-state", { role: "status" }, state), kindBoxes,
-      h("p.hint", {}, t("push.help"))].filter(Boolean));
+      h("p.hint", {}, t("push.help"))].filter((part) => part !== null));
   };
   render();
   return box;
@@ -132,7 +141,9 @@ export function soundControl() {
     panel.append(offlineLine());
   };
   // The server says whether it sends notifications when the page is closed, and of what.
+  /** @type {string[]} */
   let pushKinds = [];
+  /** @type {string[]} */
   let pushDefaults = [];
   pushInfo().then((info) => {
     pushKinds = info.enabled ? info.kinds : [];

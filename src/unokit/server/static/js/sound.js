@@ -5,10 +5,17 @@
 const KEY = "unokit.sound";
 const DEFAULTS = { muted: false, volume: 0.6 };
 
+/** @type {AudioContext | null} made at the first click or key (unlockAudio) */
 let context = null;
+/** @type {GainNode | null} the volume of every sound */
 let master = null;
 
-/** The remembered settings: {muted, volume (0..1)}. */
+/** @typedef {{muted: boolean, volume: number}} SoundSettings the mute switch and the volume (0..1) */
+
+/**
+ * The remembered settings: {muted, volume (0..1)}.
+ * @returns {SoundSettings}
+ */
 export function soundSettings() {
   try {
     const saved = JSON.parse(localStorage.getItem(KEY) || "null");
@@ -21,6 +28,10 @@ export function soundSettings() {
   return { ...DEFAULTS };
 }
 
+/**
+ * Remember the settings, and apply them now.
+ * @param {SoundSettings} settings
+ */
 export function saveSoundSettings(settings) {
   localStorage.setItem(KEY, JSON.stringify({ muted: Boolean(settings.muted), volume: Number(settings.volume) }));
   if (master) master.gain.value = settings.muted ? 0 : settings.volume;
@@ -45,6 +56,14 @@ export function unlockAudio() {
   }
 }
 
+/**
+ * The audio context and the volume node, once unlockAudio made them (a sound is only played then).
+ * @returns {{audio: AudioContext, out: GainNode}}
+ */
+function made() {
+  return { audio: /** @type {AudioContext} */ (context), out: /** @type {GainNode} */ (master) };
+}
+
 for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, unlockAudio, { capture: true });
 
 /**
@@ -55,43 +74,54 @@ for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, unl
  * @param {{type?: OscillatorType, level?: number, slide?: number | null}} [shape]
  */
 function note(frequency, start, duration, { type = "sine", level = 0.3, slide = null } = {}) {
-  const osc = context.createOscillator();
-  const gain = context.createGain();
+  const { audio, out } = made();
+  const osc = audio.createOscillator();
+  const gain = audio.createGain();
   osc.type = type;
   osc.frequency.setValueAtTime(frequency, start);
   if (slide) osc.frequency.exponentialRampToValueAtTime(slide, start + duration);
   gain.gain.setValueAtTime(0.0001, start);
   gain.gain.exponentialRampToValueAtTime(level, start + 0.012);
   gain.gain.exponentialRampToValueAtTime(0.0001, start + duration);
-  osc.connect(gain).connect(master);
+  osc.connect(gain).connect(out);
   osc.start(start);
   osc.stop(start + duration + 0.03);
 }
 
+/**
+ * A filtered noise.
+ * @param {number} start
+ * @param {number} duration
+ * @param {{from?: number, to?: number, level?: number, q?: number}} [shape]
+ */
 function noise(start, duration, { from = 2400, to = 900, level = 0.25, q = 1.2 } = {}) {
-  const length = Math.ceil(context.sampleRate * duration);
-  const buffer = context.createBuffer(1, length, context.sampleRate);
+  const { audio, out } = made();
+  const length = Math.ceil(audio.sampleRate * duration);
+  const buffer = audio.createBuffer(1, length, audio.sampleRate);
   const data = buffer.getChannelData(0);
   let seed = 12345;
   for (let i = 0; i < length; i++) {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     data[i] = (seed / 0x3fffffff - 1) * (1 - i / length);
   }
-  const source = context.createBufferSource();
+  const source = audio.createBufferSource();
   source.buffer = buffer;
-  const filter = context.createBiquadFilter();
+  const filter = audio.createBiquadFilter();
   filter.type = "bandpass";
   filter.Q.value = q;
   filter.frequency.setValueAtTime(from, start);
   filter.frequency.exponentialRampToValueAtTime(to, start + duration);
-  const gain = context.createGain();
+  const gain = audio.createGain();
   gain.gain.setValueAtTime(level, start);
   gain.gain.exponentialRampToValueAtTime(0.0001, start + duration);
-  source.connect(filter).connect(gain).connect(master);
+  source.connect(filter).connect(gain).connect(out);
   source.start(start);
 }
 
-/** Every sound of the table, each a few notes or a filtered noise. */
+/**
+ * Every sound of the table, each a few notes or a filtered noise, played at a time of the audio context.
+ * @type {Record<string, (t: number) => void>}
+ */
 const SOUNDS = {
   play: (t) => { noise(t, 0.09, { from: 3200, to: 1200, level: 0.35 }); note(180, t, 0.08, { type: "triangle", level: 0.2 }); },
   draw: (t) => noise(t, 0.16, { from: 900, to: 2600, level: 0.22, q: 0.8 }),
@@ -107,7 +137,10 @@ const SOUNDS = {
 
 export const SOUND_NAMES = Object.keys(SOUNDS);
 
-/** Play a sound by name, unless muted (or before the page may make sound). */
+/**
+ * Play a sound by name, unless muted (or before the page may make sound).
+ * @param {string} name
+ */
 export function playSound(name) {
   const { muted } = soundSettings();
   if (muted || !SOUNDS[name]) return;

@@ -5,17 +5,36 @@ import { api, errorText } from "./net.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** The link to room `code`'s standings (opened beside the table, which stays as it is). */
+/**
+ * @typedef {Object} StandingsPlace a line of a room's standings (/api/rooms/CODE/standings)
+ * @property {string} kind the seat's kind (human, bot)
+ * @property {number} place
+ * @property {string} name
+ * @property {number} games
+ * @property {number} wins
+ * @property {number} points
+ * @property {number} rounds_won
+ */
+
+/**
+ * The link to room `code`'s standings (opened beside the table, which stays as it is).
+ * @param {string} code
+ */
 export function standingsLink(code) {
   return h("a.button#standings-link", { href: `/#/standings/${code}`, target: "_blank", rel: "noopener" }, t("standings.title"));
 }
 
-/** The standings page of room `code`. */
+/**
+ * The standings page of room `code`.
+ * @param {HTMLElement} app
+ * @param {string} code
+ */
 export function standingsPage(app, code) {
   const page = h("section.panel.standings-page", { "aria-labelledby": "standings-title" });
   app.append(page);
   page.append(h("h1#standings-title", {}, t("standings.of_room", { code })));
   (async () => {
+    /** @type {{games: unknown[], places: StandingsPlace[]}} */
     let found;
     try {
       found = await api(`/api/rooms/${code}/standings`);
@@ -29,6 +48,7 @@ export function standingsPage(app, code) {
       t("standings.rounds")];
     table.append(h("thead", {}, h("tr", {}, heads.map((title) => h("th", { scope: "col" }, title)))));
     // Each number carries its column's name (data-label), which a phone shows beside it.
+    /** @type {(column: number, value: number) => HTMLTableCellElement} */
     const cell = (column, value) => h("td.num", { dataset: { label: heads[column] } }, String(value));
     table.append(h("tbody", {}, found.places.map((place) => h("tr", { dataset: { kind: place.kind } },
       h("td.num", {}, String(place.place)), h("td.who", {}, place.name),

@@ -32,6 +32,12 @@ const SORT_KEY = "unokit.sort";
 /** What can take the focus inside a region of the table. */
 const FOCUSABLE = "button:not([disabled]), input:not([disabled]), select:not([disabled]), a[href], [tabindex='0']";
 
+/**
+ * The side in play (0 light, 1 dark).
+ * @param {import("./types").Observation} obs
+ * @param {import("./types").VariantInfo} variant
+ * @returns {number}
+ */
 function sideIndex(obs, variant) {
   const index = variant.side_names.indexOf(obs.side);
   return index < 0 ? 0 : index;
@@ -42,7 +48,10 @@ export const SEAT_MARKS = ["host", "dealer", "uno", "no_uno"];
 
 /** A seat's mark (one of SEAT_MARKS), drawn the same at the table and in the help: the host's
  * and the dealer's over the avatar's corner, a card left with UNO said or not in place of the
- * card count. */
+ * card count.
+ * @param {string} kind
+ * @returns {HTMLElement}
+ */
 export function seatMark(kind) {
   if (kind === "host") return h("span.badge.host", { title: t("room.host") }, "♛");
   if (kind === "dealer") return h("span.badge.dealer", { title: t("seat.dealer") }, t("seat.dealer_badge"));
@@ -51,54 +60,102 @@ export function seatMark(kind) {
 }
 
 /** The decision's choices as a hint weighs them: a play with or without UNO is one choice;
- * catching and late UNO calls are none. */
+ * catching and late UNO calls are none.
+ * @param {import("./types").Observation} obs
+ */
 function choiceCount(obs) {
   const plain = (obs.legal_actions || []).filter((a) => !a.startsWith("catch") && a !== "uno");
   return new Set(plain.map((a) => a.replace(/ uno$/, ""))).size;
 }
 
+/**
+ * @typedef {Object} TableHooks what the page around the table gives it
+ * @property {(text: string) => void} [onTurn] the reader's decision came (its question)
+ * @property {() => void} [onWin]
+ * @property {boolean} [readOnly] a replay: nothing to act on
+ * @property {() => HTMLElement} [controls] a replay's controls, in the decision's place
+ */
+
+/**
+ * @typedef {Object} TableNote a short notice over the table
+ * @property {string} kind one notice of each kind at a time
+ * @property {string} text
+ * @property {string[] | null} cards the cards it shows
+ * @property {string | null} action what its button does ("scores")
+ * @property {number | null} until when it goes (ms since 1970; null: it stays)
+ */
+
+/**
+ * @typedef {Object} Hint a hint at the reader's decision (askHint), while asked and once answered
+ * @property {number} step the game step it is for
+ * @property {boolean} [waiting]
+ * @property {import("./types").Line} [line] the suggested action in words
+ * @property {number} [chance]
+ * @property {string} [error]
+ */
+
 export class TableView {
   /** root: the element to draw into; conn: the RoomConnection; code: the room code; hooks:
-   * {onTurn(), onWin(), onDrawerToggle()} for the page around the table. */
+   * {onTurn(), onWin(), onDrawerToggle()} for the page around the table.
+   * @param {HTMLElement} root
+   * @param {import("./net.js").RoomConnection} conn
+   * @param {string} code
+   * @param {TableHooks} [hooks]
+   */
   constructor(root, conn, code, hooks = {}) {
     this.root = root;
     this.conn = conn;
     this.code = code;
     this.hooks = hooks;
     this.readOnly = Boolean(hooks.readOnly); // a replay: the table as it was, nothing to act on
+    /** @type {import("./types").State | null} */
     this.state = null;
-    this.room = null;
-    this.log = []; // the game's lines so far, each {line, standin}
-    this.logGame = null; // the game the log belongs to
-    this.lastMove = []; // the lines of the last move, for the caption beside the piles
+    // The room: update() (or updateRoom()) gives it before the table draws anything.
+    /** @type {import("./types").Room} */
+    this.room = /** @type {import("./types").Room} */ (/** @type {unknown} */ (null));
+    /** @type {{line: import("./types").Line, standin: boolean}[]} the game's lines so far */
+    this.log = [];
+    /** @type {number | null} the game the log belongs to */
+    this.logGame = null;
+    /** @type {import("./types").Line[]} the lines of the last move, for the caption beside the piles */
+    this.lastMove = [];
     this.unoArmed = false;
-    this.choosing = null; // {prompt, actions}: a card waiting for its colour
+    /** @type {{prompt: string, actions: import("./prompt.js").ParsedAction[]} | null} a card waiting for its colour */
+    this.choosing = null;
+    /** @type {import("./types").RoundSummary | null} */
     this.summary = JSON.parse(sessionStorage.getItem(`unokit.summary.${code}`) || "null");
     this.summaryShown = false; // the round summary panel, while the next hand waits
     this.summaryFull = false; // the summary lists every card left (on request)
-    this.notes = []; // short notices over the table: {id, kind, text, cards, until}
+    /** @type {TableNote[]} short notices over the table */
+    this.notes = [];
+    /** @type {string | null} */
     this.error = null;
     this.sort = localStorage.getItem(SORT_KEY) === "value" ? "value" : "color";
     this.drawerTab = "log";
     this.wasMyDecision = false;
+    /** @type {number | null} */
     this.celebrated = null;
-    this.overClosed = null; // the game whose end screen the reader closed
+    /** @type {number | null} the game whose end screen the reader closed */
+    this.overClosed = null;
     this.standinSeen = 0; // how many of the stand-in's moves for this reader were waved away
     this.backAsked = false; // "I'm back" is on its way: the moves made meanwhile are waved away too
     this.reacting = false; // the quick reactions are open over the hand
     // The second click of a double-click lands on whatever the first one put under the pointer
     // (draw, then "keep" in its place): a move is one click, so the extra clicks are dropped.
     root.addEventListener("click", (event) => {
-      if (event.detail > 1 && event.target.closest("[data-action], [data-verb], .hand-card, .uno-button")) {
+      const target = /** @type {Element} a click's */ (event.target);
+      if (event.detail > 1 && target.closest("[data-action], [data-verb], .hand-card, .uno-button")) {
         event.stopPropagation();
         event.preventDefault();
       }
     }, true);
     this.timer = setInterval(() => this.tick(), 250);
+    /** @param {KeyboardEvent} event */
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
     // A tap anywhere but on the quick reactions closes them, and still does what it tapped: the
     // table is not drawn again under the pointer (that would lose the click).
+    /** @param {PointerEvent} event */
     this.outsideHandler = (event) => {
       if (!this.reacting || (event.target instanceof Element && event.target.closest(".react-box"))) return;
       this.reacting = false;
@@ -115,11 +172,18 @@ export class TableView {
     this.resize.observe(root);
     /** @type {number | undefined} */
     this.pressTimer = undefined;
-    this.chat = null; // the room's chat panel, shown in the drawer (set by the room page)
-    this.playAgain = null; // () => the play-again area of a finished game (set by the room page)
-    this.hostControls = null; // () => the host's seat controls (set by the room page)
-    this.announced = null; // how many lines of this game's log were said (null: none heard yet)
+    /** @type {HTMLElement | null} the room's chat panel, shown in the drawer (set by the room page) */
+    this.chat = null;
+    /** @type {(() => HTMLElement[]) | null} the play-again area of a finished game (set by the room page) */
+    this.playAgain = null;
+    /** @type {(() => HTMLElement | null) | null} the host's seat controls (set by the room page) */
+    this.hostControls = null;
+    /** @type {{game: number, count: number} | null} how many lines of this game's log were said (null: none heard yet) */
+    this.announced = null;
+    /** @type {Hint | null} */
+    this.hint = null;
     this.urgentSaid = ""; // the last decision or chance said at once, so that it is said once
+    /** @type {ReturnType<TableView["focusMark"]>} */
     this.lastFocus = null; // where the focus was in the table (focusMark), to put it back after a redraw
     this.focusHandler = () => { this.lastFocus = this.focusMark(); };
     root.addEventListener("focusin", this.focusHandler);
@@ -155,6 +219,10 @@ export class TableView {
     return this.room.seats.map((s, i) => s.name || t("seat.numbered", { number: i + 1 }));
   }
 
+  /**
+   * Draw a new state of the room.
+   * @param {import("./types").State} state
+   */
   update(state) {
     const previous = this.state;
     this.state = state;
@@ -183,16 +251,17 @@ export class TableView {
     for (const event of state.events || []) {
       if (event.type === "challenge" && event.revealed && (event.seat === me || event.target === me)) {
         const names = this.names();
+        const revealed = /** @type {string[]} a challenge's: the challenged hand */ (event.revealed);
         // Your own hand is "your hand", never "You's hand".
         const yours = event.target === me;
         const key = event.success
           ? (yours ? N_("table.revealed_succeeded_yours") : N_("table.revealed_succeeded"))
           : (yours ? N_("table.revealed_failed_yours") : N_("table.revealed_failed"));
-        const text = t(key, { player: names[event.target] });
-        this.note("challenge", text, { cards: event.revealed, seconds: 10 });
+        const text = t(key, { player: names[/** @type {number} */ (event.target)] });
+        this.note("challenge", text, { cards: revealed, seconds: 10 });
         // Said with the cards the note shows, by their names.
         const side = obs ? sideIndex(obs, this.variant) : 0;
-        announce(`${text} ${event.revealed.map((card) => faceTitle(faceOf(card, side))).join(t("list.separator"))}`);
+        announce(`${text} ${revealed.map((card) => faceTitle(faceOf(card, side))).join(t("list.separator"))}`);
       }
     }
     if (!previous || previous.version !== state.version) {
@@ -211,12 +280,12 @@ export class TableView {
    * Say at once what cannot wait: a decision that comes to the reader (its question), a player
    * the reader may catch, a card the reader may jump in with, a UNO the reader forgot. Each is
    * said once, when it comes.
-   * @param {Object|null} obs the observation
+   * @param {import("./types").Observation | null} obs the observation
    */
   sayUrgent(obs) {
     if (!obs || this.readOnly || this.me === null) return;
     const said = [];
-    if (this.myDecision()) said.push(`${this.state.version}:${this.promptText()}`);
+    if (this.myDecision()) said.push(`${/** @type {import("./types").State} */ (this.state).version}:${this.promptText()}`);
     const { other } = groupActions(obs);
     const names = this.names();
     const chances = other.filter((a) => a.verb === "catch").map((a) => t("read.may_catch",
@@ -239,10 +308,11 @@ export class TableView {
    * replaces what was kept (a reload, a reconnect, a change of language); the lines of a move
    * are added to it. The server says what happened as lines (codes with parameters); each is
    * said in the reader's language when drawn. A stand-in bot's move for this reader is marked.
-   * @param {Object} state a state message
+   * @param {import("./types").State} state a state message
    * @param {number|null} me the reader's seat
    */
   takeLines(state, me) {
+    /** @param {number | null | undefined} seat */
     const mine = (seat) => seat !== undefined && seat !== null && seat === me;
     if (this.logGame !== state.room.game_no) {
       this.log = [];
@@ -265,7 +335,7 @@ export class TableView {
   /**
    * Say every line of the log once, politely, in the log's words: none of the history a page
    * gets when it comes to the table, and after a reconnect only the lines it had not said.
-   * @param {Object} state a state message
+   * @param {import("./types").State} state a state message
    */
   sayNewLines(state) {
     if (this.readOnly) return;
@@ -283,6 +353,10 @@ export class TableView {
     this.announced.count = this.log.length;
   }
 
+  /**
+   * Draw the room's news (its seats, its phase) over the last state.
+   * @param {import("./types").Room} room
+   */
   updateRoom(room) {
     this.room = room;
     this.noteStandin();
@@ -290,6 +364,7 @@ export class TableView {
     this.render();
   }
 
+  /** @param {string} message */
   showError(message) {
     this.error = message;
     this.render();
@@ -307,13 +382,18 @@ export class TableView {
     this.notes.push({ kind, text, cards, action, until: seconds ? Date.now() + seconds * 1000 : null });
   }
 
+  /**
+   * Hold the table's controls while a request is unanswered.
+   * @param {boolean} busy
+   */
   setBusy(busy) {
     this.root.classList.toggle("busy", busy);
-    this.root.querySelectorAll("[data-action], .hand-card.playable, .uno-button").forEach((b) => {
+    this.root.querySelectorAll(/** @type {"button"} */ ("[data-action], .hand-card.playable, .uno-button")).forEach((b) => {
       b.disabled = busy || b.dataset.off === "true";
     });
   }
 
+  /** @param {string} text an action of legal_actions */
   act(text) {
     if (!this.conn.act(text)) return;
     this.choosing = null;
@@ -370,6 +450,10 @@ export class TableView {
   }
 
   // ------------------------------------------------------------------ sound
+  /**
+   * @param {import("./types").GameEvent[]} events
+   * @param {import("./types").Observation | null} obs
+   */
   sounds(events, obs) {
     const me = this.me;
     for (const event of events) {
@@ -380,7 +464,7 @@ export class TableView {
       else if (event.type === "uno") playSound("uno");
       else if (event.type === "catch") playSound("catch");
       else if (event.type === "flip") playSound("flip");
-      else if (event.type === "game_end" && me !== null) playSound(event.winners.includes(me) ? "win" : "lose");
+      else if (event.type === "game_end" && me !== null) playSound(/** @type {number[]} */ (event.winners).includes(me) ? "win" : "lose");
     }
     const mine = this.myDecision();
     if (mine && !this.wasMyDecision) {
@@ -404,7 +488,8 @@ export class TableView {
    * @returns {import("./readout.js").Seen}
    */
   seen() {
-    const obs = this.state.observation;
+    // Only asked while a state with an observation is drawn.
+    const obs = /** @type {import("./types").Observation} */ (/** @type {import("./types").State} */ (this.state).observation);
     return { obs, room: this.room, me: this.me, names: this.names(), myTurn: this.myDecision(), side: sideIndex(obs, this.variant) };
   }
 
@@ -426,12 +511,14 @@ export class TableView {
     if (field instanceof HTMLElement) field.focus();
   }
 
+  /** @param {KeyboardEvent} event */
   onKey(event) {
     if (!this.state) return;
     const found = tableCommand(event, catalog().keys);
     if (!found) return;
     const { command, key } = found;
     if (this.readOnly && command !== "log") return; // a replay's own keys step through it
+    /** @type {Record<string, string>} */
     const reads = { read_hand: "hand", read_table: "table", read_moves: "moves" };
     if (reads[command]) {
       this.readOut(reads[command]);
@@ -443,8 +530,9 @@ export class TableView {
       event.preventDefault();
       return;
     }
+    /** @param {string} selector */
     const click = (selector) => {
-      const node = this.root.querySelector(selector);
+      const node = this.root.querySelector(/** @type {"button"} */ (selector));
       if (node && !node.disabled) {
         node.click();
         event.preventDefault();
@@ -452,7 +540,8 @@ export class TableView {
       }
       return false;
     };
-    const cards = [...this.root.querySelectorAll(".hand-card")];
+    const cards = [...this.root.querySelectorAll(/** @type {"button"} */ (".hand-card"))];
+    /** @param {HTMLElement | undefined} node */
     const focus = (node) => {
       if (node) {
         node.focus();
@@ -476,17 +565,17 @@ export class TableView {
     }
     else if (command === "log") this.toggleDrawer();
     else if (command === "move") {
-      const at = cards.indexOf(document.activeElement);
+      const at = cards.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
       const next = at < 0 ? 0 : (at + (key === "arrowright" ? 1 : -1) + cards.length) % cards.length;
       focus(cards[next]);
     } else if (command === "first_last") focus(key === "home" ? cards[0] : cards[cards.length - 1]);
     else if (command === "rows") {
-      const buttons = [...this.root.querySelectorAll(".choices button")];
-      const at = buttons.indexOf(document.activeElement);
+      const buttons = [...this.root.querySelectorAll(/** @type {"button"} */ (".choices button"))];
+      const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
       if (buttons.length) focus(buttons[(at + (key === "arrowdown" ? 1 : -1) + buttons.length) % buttons.length]);
     } else if (command === "pick") {
       const index = (Number(key) || 10) - 1;
-      const buttons = [...this.root.querySelectorAll(".choices [data-action]")];
+      const buttons = [...this.root.querySelectorAll(/** @type {"button"} */ (".choices [data-action]"))];
       if (buttons.length) {
         const node = buttons[index];
         if (node && !node.disabled) {
@@ -504,13 +593,17 @@ export class TableView {
     this.toggleDrawer(true);
   }
 
+  /**
+   * Open or close the drawer (the log and the scores); `open` undefined: the other way.
+   * @param {boolean} [open]
+   */
   toggleDrawer(open) {
     const drawer = this.root.querySelector('[data-region="log"]');
     if (!drawer) return;
     const show = open === undefined ? !drawer.classList.contains("open") : open;
     drawer.classList.toggle("open", show);
     document.querySelectorAll("[data-toggles='drawer']").forEach((b) => b.setAttribute("aria-expanded", String(show)));
-    if (show) requestAnimationFrame(() => drawer.querySelector(".drawer-tab[aria-selected='true']")?.focus());
+    if (show) requestAnimationFrame(() => drawer.querySelector(/** @type {"button"} */ (".drawer-tab[aria-selected='true']"))?.focus());
   }
 
   // ------------------------------------------------------------------ drawing
@@ -546,6 +639,7 @@ export class TableView {
     const active = document.activeElement;
     if (!mark || (active && active !== document.body && !this.root.contains(active))) return;
     if (this.root.contains(active) && active !== this.root) return;
+    /** @param {HTMLElement} node */
     const put = (node) => {
       node.focus({ preventScroll: true });
       if (mark.selection && node instanceof HTMLInputElement) node.setSelectionRange(mark.selection[0], mark.selection[1]);
@@ -566,7 +660,8 @@ export class TableView {
     const mark = this.focusMark() || (document.activeElement === document.body ? this.lastFocus : null);
     const firstDrawing = !this.root.querySelector('[data-region="prompt"]');
     const drawerOpen = this.root.querySelector('[data-region="log"].open') !== null;
-    const handScroll = this.root.querySelector(".hand") ? this.root.querySelector(".hand").scrollLeft : 0;
+    const handBefore = this.root.querySelector(".hand");
+    const handScroll = handBefore ? handBefore.scrollLeft : 0;
     const obs = state.observation;
     clear(this.root);
     this.root.dataset.step = String(state.game_step);
@@ -593,7 +688,7 @@ export class TableView {
     }
     this.root.append(this.renderDrawer(obs));
     this.root.append(...this.endScreens(obs));
-    if (drawerOpen) this.root.querySelector('[data-region="log"]').classList.add("open");
+    if (drawerOpen) this.root.querySelector('[data-region="log"]')?.classList.add("open");
     const handList = this.root.querySelector(".hand");
     if (handList) handList.scrollLeft = handScroll;
     this.layoutSeats();
@@ -602,7 +697,7 @@ export class TableView {
     if (mark) this.restoreFocus(mark);
     else if (firstDrawing && (!document.activeElement || document.activeElement === document.body)) {
       // The table has just come: the reader is put at the decision, inside the table.
-      this.root.querySelector('[data-region="prompt"]')?.focus({ preventScroll: true });
+      this.root.querySelector(/** @type {"section"} */ ('[data-region="prompt"]'))?.focus({ preventScroll: true });
     }
     this.lastFocus = this.focusMark() || this.lastFocus;
     this.moveBox.refresh();
@@ -612,7 +707,7 @@ export class TableView {
   /**
    * What stands over the table between hands and after the game: the round's summary while
    * the next hand waits, the game's end until the reader closes it (none in a replay).
-   * @param {Object} obs the observation
+   * @param {import("./types").Observation} obs the observation
    * @returns {HTMLElement[]}
    */
   endScreens(obs) {
@@ -624,16 +719,26 @@ export class TableView {
     return out;
   }
 
+  /**
+   * A seat's presence or bot level, in words ("" when there is nothing to say).
+   * @param {number} seat
+   * @returns {string}
+   */
   seatStatus(seat) {
     const room = this.room;
     const info = room.seats[seat];
     if ((room.away || []).includes(seat)) return t("seat.away");
     if (info.kind === "human" && room.connected && !room.connected[seat]) return t("seat.disconnected");
-    if (info.kind === "bot") return botStrength(info.bot);
+    if (info.kind === "bot") return botStrength(/** @type {string} a bot's seat names its bot */ (info.bot));
     return "";
   }
 
-  /** The turn ring around an avatar; its arc shows the time left (tick() sets it). */
+  /**
+   * The turn ring around an avatar; its arc shows the time left (tick() sets it).
+   * @param {string} name
+   * @param {number} seat
+   * @param {boolean} active
+   */
   avatar(name, seat, active) {
     const ring = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     ring.setAttribute("viewBox", "0 0 44 44");
@@ -647,6 +752,11 @@ export class TableView {
     return h(`div.avatar-box${active ? ".active" : ""}`, { dataset: { seat: String(seat) } }, avatarSvg(name), ring);
   }
 
+  /**
+   * @param {import("./types").Observation} obs
+   * @param {number} side
+   * @param {import("./types").VariantInfo} variant
+   */
   renderSeats(obs, side, variant) {
     const names = this.names();
     const me = this.me;
@@ -666,7 +776,7 @@ export class TableView {
    * One seat's box: avatar with its turn ring, marks over the avatar (host, dealer, UNO), the
    * card count, the name, the level or presence with the points, and on a double-sided deck the
    * backs it shows, grouped by colour. Its height does not change from move to move.
-   * @param {Object} obs the observation
+   * @param {import("./types").Observation} obs the observation
    * @param {number} seat the seat
    * @param {string[]} names the seats' names as the table shows them
    * @param {string[]} backColors the colours of the side not in play
@@ -706,10 +816,16 @@ export class TableView {
   /** Place the other seats around the table, in the order of play starting at your left, and
    * the centre where no seat covers it (seats.js). */
   layoutSeats() {
-    const region = this.root.querySelector('[data-region="table"]');
+    const region = this.root.querySelector(/** @type {"section"} */ ('[data-region="table"]'));
     if (region) layoutTable(region);
   }
 
+  /**
+   * @param {import("./types").Observation} obs
+   * @param {number} side
+   * @param {string[]} sideColors
+   * @param {import("./types").VariantInfo} variant
+   */
   renderCentre(obs, side, sideColors, variant) {
     const centre = h("div.centre");
     const backSide = 1 - side;
@@ -772,7 +888,8 @@ export class TableView {
   standin() {
     const me = this.me;
     const seat = me !== null && me !== undefined && this.room ? this.room.seats[me] : null;
-    return { moves: seat ? seat.standin_moves || 0 : 0, away: Boolean(seat) && (this.room.away || []).includes(me) };
+    const away = Boolean(seat) && (this.room.away || []).includes(/** @type {number} a seat is found */ (me));
+    return { moves: seat ? seat.standin_moves || 0 : 0, away };
   }
 
   /** Keep what the reader waved away up to date: a count the server reset (the reader moved)
@@ -786,6 +903,11 @@ export class TableView {
     }
   }
 
+  /**
+   * @param {import("./types").Observation} obs
+   * @param {number} side
+   * @param {string[]} sideColors
+   */
   renderNotes(obs, side, sideColors) {
     const now = Date.now();
     this.notes = this.notes.filter((n) => !n.until || n.until > now);
@@ -819,6 +941,12 @@ export class TableView {
     return box;
   }
 
+  /**
+   * @param {import("./types").Observation} obs
+   * @param {number} side
+   * @param {string[]} sideColors
+   * @param {boolean} mine whether the reader has a seat
+   */
   renderPrompt(obs, side, sideColors, mine) {
     const names = this.names();
     const box = h("section.prompt", { "data-region": "prompt", "aria-label": t("table.your_decision"), tabindex: "-1",
@@ -829,7 +957,7 @@ export class TableView {
     const myTurn = this.myDecision();
     const phase = this.room.phase;
     box.classList.toggle("mine", myTurn);
-    if (myTurn) box.dataset.decision = obs.decision;
+    if (myTurn) box.dataset.decision = /** @type {string} a decision is open */ (obs.decision);
     if (obs.over || phase === "finished") message = t("decision.over");
     else if (this.room.paused) message = this.pausedWords();
     else if (phase === "hand_over") message = t("table.hand_over");
@@ -887,7 +1015,7 @@ export class TableView {
         // Jump-In (a house rule): a play offered out of turn is a jump with an identical card.
         for (const actions of groupActions(obs).byCard.values()) {
           for (const action of actions.filter((a) => a.verb === "play")) {
-            const face = faceTitle(faceOf(action.card, side));
+            const face = faceTitle(faceOf(/** @type {string} a card's play */ (action.card), side));
             choices.append(h("button.jump",
               { type: "button", dataset: { action: action.text, verb: "jump", key: action.text }, onclick: () => this.act(action.text) },
               t(action.uno ? "table.jump_in_uno" : "table.jump_in", { card: face })));
@@ -896,9 +1024,9 @@ export class TableView {
       }
     }
     if (myTurn && !this.choosing && phase === "playing" && this.hintsAllowed() && choiceCount(obs) > 1) {
-      const shown = this.hint && this.hint.step === this.state.game_step ? this.hint : null;
+      const shown = this.hint && this.hint.step === /** @type {import("./types").State} */ (this.state).game_step ? this.hint : null;
       if (shown && shown.line) message = t("table.hint_shows",
-        { action: say(shown.line, names), chance: `${Math.round(100 * shown.chance)}%` });
+        { action: say(shown.line, names), chance: `${Math.round(100 * /** @type {number} an answer's */ (shown.chance))}%` });
       else if (shown && shown.error) message = shown.error;
       if (!shown || shown.error) {
         choices.append(h("button.hint#hint-button",
@@ -933,7 +1061,7 @@ export class TableView {
 
   /** Ask the server for a hint at this decision; it is shown in the decision's place. */
   askHint() {
-    const step = this.state.game_step;
+    const step = /** @type {import("./types").State} a decision is drawn */ (this.state).game_step;
     this.hint = { step, waiting: true };
     const sent = this.conn.hint((msg) => {
       if (msg.type === "hint") this.hint = { step: msg.step, line: msg.line, chance: msg.chance };
@@ -944,7 +1072,11 @@ export class TableView {
     this.render();
   }
 
-  /** A card (or the drawn card) was picked: play it, or ask for the colour first. */
+  /**
+   * A card (or the drawn card) was picked: play it, or ask for the colour first.
+   * @param {import("./prompt.js").ParsedAction[]} actions its plays
+   * @param {string} colorPrompt the question when a colour is to be named
+   */
   choose(actions, colorPrompt) {
     const wanted = actions.filter((a) => a.uno === this.unoArmed);
     const pool = wanted.length ? wanted : actions.filter((a) => !a.uno);
@@ -953,7 +1085,7 @@ export class TableView {
     if (colored.length > 1) {
       this.choosing = { prompt: colorPrompt, actions: colored };
       this.render();
-      const first = this.root.querySelector(".color-choice");
+      const first = this.root.querySelector(/** @type {"button"} */ (".color-choice"));
       if (first) first.focus();
       return;
     }
@@ -967,7 +1099,10 @@ export class TableView {
     this.render();
   }
 
-  /** The big UNO button: arms the call that goes with your next play, or calls it late. */
+  /**
+   * The big UNO button: arms the call that goes with your next play, or calls it late.
+   * @param {import("./types").Observation} obs
+   */
   unoButton(obs) {
     const late = obs.legal_actions.find((a) => a === "uno" || a.startsWith("uno "));
     const forms = this.myDecision() && obs.legal_actions.some((a) => a.endsWith(" uno") && !a.startsWith("uno"));
@@ -1020,7 +1155,7 @@ export class TableView {
   closeReactions() {
     this.reacting = false;
     this.render();
-    const toggle = this.root.querySelector(".react-toggle");
+    const toggle = this.root.querySelector(/** @type {"button"} */ (".react-toggle"));
     if (toggle) toggle.focus({ preventScroll: true });
   }
 
@@ -1028,11 +1163,11 @@ export class TableView {
    * The reader's own place at the table (data-region="self"): avatar with the turn ring, name and
    * time left on one line, cards and points on the next, then the quick reactions, the sort
    * and the UNO! button.
-   * @param {Object} obs the observation
+   * @param {import("./types").Observation} obs the observation
    * @returns {HTMLElement}
    */
   renderSelf(obs) {
-    const me = this.me;
+    const me = /** @type {number} drawn for a seated reader */ (this.me);
     const names = this.seatNames();
     const active = obs.to_act === me && this.room.phase === "playing" && !obs.over;
     const sorted = this.sort === "value";
@@ -1061,6 +1196,11 @@ export class TableView {
     return box;
   }
 
+  /**
+   * @param {import("./types").Observation} obs
+   * @param {number} side
+   * @param {string[]} sideColors
+   */
   renderHand(obs, side, sideColors) {
     const { byCard } = groupActions(obs);
     const myTurn = this.myDecision();
@@ -1130,7 +1270,12 @@ export class TableView {
     area.classList.toggle("more-right", more > 1 && list.scrollLeft < more - 2);
   }
 
-  /** A long press on a card shows its printed name (a tooltip for touch screens). */
+  /**
+   * A long press on a card shows its printed name (a tooltip for touch screens).
+   * @param {HTMLElement} node
+   * @param {string} text the card
+   * @param {number} side
+   */
   longPress(node, text, side) {
     const show = () => {
       const tip = h("span.card-tip", { role: "tooltip" }, node.title);
@@ -1146,9 +1291,9 @@ export class TableView {
   /** Fit the hand to its width: the cards overlap as much as they must (each keeping at least
    * 44 px to touch), and a hand too long for that scrolls sideways. */
   layoutHand() {
-    const list = this.root.querySelector(".hand");
+    const list = this.root.querySelector(/** @type {"ul"} */ (".hand"));
     if (!list) return;
-    const items = [...list.children];
+    const items = /** @type {HTMLElement[]} */ ([...list.children]);
     if (!items.length) return;
     const width = list.clientWidth - 20; // less its padding
     const card = items[0].offsetWidth;
@@ -1169,7 +1314,7 @@ export class TableView {
     if (this.myDecision()) {
       const first = list.querySelector(".hand-card.playable");
       if (first && list.classList.contains("scrolls")) {
-        const box = first.parentElement;
+        const box = /** @type {HTMLElement} */ (first.parentElement);
         if (box.offsetLeft < list.scrollLeft || box.offsetLeft + step > list.scrollLeft + width) list.scrollLeft = Math.max(0,
           box.offsetLeft - 16);
       }
@@ -1177,6 +1322,7 @@ export class TableView {
     this.markScroll();
   }
 
+  /** @param {import("./types").Observation} obs */
   renderDrawer(obs) {
     const tabs = [["log", t("table.events")], ["scores", t("table.scores_tab")], ["room", t("table.room_tab")]];
     const drawer = h("aside.drawer", { "data-region": "log", "aria-label": t("table.sidebar") });
@@ -1188,7 +1334,11 @@ export class TableView {
       tabList.append(h("button.drawer-tab",
         { type: "button", role: "tab", id: `tab-${name}`, "aria-selected": String(this.drawerTab === name),
           "aria-controls": `panel-${name}`,
-          onclick: () => { this.drawerTab = name; this.render(); this.root.querySelector(`#tab-${name}`)?.focus(); } },
+          onclick: () => {
+            this.drawerTab = name;
+            this.render();
+            this.root.querySelector(/** @type {"button"} */ (`#tab-${name}`))?.focus();
+          } },
         label));
     }
     bar.append(h("button.close-drawer", { type: "button", "aria-label": t("table.close"), onclick: () => this.toggleDrawer(false) }, "✕"));
@@ -1219,10 +1369,12 @@ export class TableView {
    */
   logElement() {
     if (!this.logList) {
+      /** @type {HTMLOListElement | undefined} made at the first drawing */
       this.logList = h("ol.log", { "aria-label": t("table.log_label") });
     }
     const list = this.logList;
     if (this.logDrawn !== this.log) clear(list); // replaced: drawn again from its first line
+    /** @type {{line: import("./types").Line, standin: boolean}[] | undefined} the log the list shows */
     this.logDrawn = this.log;
     const names = this.names();
     for (const entry of this.log.slice(list.children.length)) {
@@ -1237,6 +1389,7 @@ export class TableView {
     const room = this.room;
     const box = h("div.room-facts");
     const facts = h("dl.facts");
+    /** @type {(label: string, value: string | Node) => void} */
     const fact = (label, value) => facts.append(h("dt", {}, label), h("dd", {}, value));
     fact(t("lobby.variant"), `${t(`variant.${room.variant}`)} · ${t("room.game_no", { number: room.game_no })}`);
     fact(t("table.facts_room"), h("span.code", {}, this.code));
@@ -1257,6 +1410,7 @@ export class TableView {
     return box;
   }
 
+  /** @param {import("./types").Observation} obs */
   renderScores(obs) {
     const names = this.seatNames();
     const options = obs.options;
@@ -1279,15 +1433,15 @@ export class TableView {
     const settings = room.settings || {};
     const obs = this.state && this.state.observation;
     const left = room.deadline && room.phase === "playing" ? Math.max(0, room.deadline - now) : null;
-    const total = settings.turn_seconds || left || 1;
+    const total = /** @type {number} */ (settings.turn_seconds) || left || 1;
     this.root.querySelectorAll(".avatar-box").forEach((box) => {
-      const arc = box.querySelector(".ring-arc");
+      const arc = /** @type {SVGElement | null} */ (box.querySelector(".ring-arc"));
       const active = box.classList.contains("active");
       if (!arc) return;
       arc.style.strokeDashoffset = String(active && left !== null ? 100 - (100 * Math.min(1, left / total)) : 0);
       box.classList.toggle("low", active && left !== null && left < 10);
     });
-    const timer = this.root.querySelector(".timer");
+    const timer = this.root.querySelector(/** @type {"span"} */ (".timer"));
     if (timer) {
       const mine = obs && obs.to_act === this.me && left !== null;
       timer.textContent = mine ? t("table.seconds_left", { count: Math.ceil(left) }) : "";
@@ -1300,7 +1454,13 @@ export class TableView {
   }
 }
 
-/** "Round 2: Bo went out; you gained 40." */
+/**
+ * "Round 2: Bo went out; you gained 40."
+ * @param {import("./types").RoundSummary} summary
+ * @param {string[]} names
+ * @param {number | null} me
+ * @returns {string}
+ */
 function summaryWords(summary, names, me) {
   const line = summary.lines.find((l) => l.seat === me);
   const base = t("table.round_out", { round: summary.round, player: me === summary.winner ? t("table.you") : names[summary.winner] });

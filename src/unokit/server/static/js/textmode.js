@@ -81,6 +81,7 @@ export function bestMoves(text, moves) {
   if (!typed.length) return [];
   /** @type {number[] | null} */
   let best = null;
+  /** @type {Move[]} */
   let found = [];
   /** @type {[Move, number[]][]} every move the text names, with its score */
   const scored = [];

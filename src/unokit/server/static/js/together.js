@@ -12,7 +12,7 @@ import { forgetPush } from "./push.js";
 /**
  * Whether a seat's player will play again, for the end of a game's standings: its state as
  * data-ready says it ("true", "false", "bot", "open") and in words.
- * @param {Object} seat the room's seat
+ * @param {import("./types").Seat} seat the room's seat
  * @returns {{state: string, ready: boolean, words: string}}
  */
 export function readyMark(seat) {
@@ -25,9 +25,9 @@ export function readyMark(seat) {
 /**
  * The buttons of a finished game for the reader's seat: Play again (or take it back) and Leave
  * the table; none for a spectator.
- * @param {Object} room the room
- * @param {Object} conn the room's connection
- * @param {{onLeave: Function}} hooks what to do once the seat is left
+ * @param {import("./types").Room} room the room
+ * @param {import("./net.js").RoomConnection} conn the room's connection
+ * @param {{onLeave: () => void}} hooks what to do once the seat is left
  * @returns {HTMLElement[]}
  */
 export function playAgainButtons(room, conn, { onLeave }) {
@@ -54,7 +54,11 @@ export function playAgainButtons(room, conn, { onLeave }) {
 
 // ---------------------------------------------------------------------- the lobby's list
 
-/** The options a room changed, as people read them: "Target score: 300, Stacking: same card". */
+/**
+ * The options a room changed, as people read them: "Target score: 300, Stacking: same card".
+ * @param {Record<string, unknown> | null | undefined} options
+ * @returns {string}
+ */
 export function optionWords(options) {
   const parts = Object.entries(options || {}).map(([name, value]) => {
     let shown;
@@ -70,7 +74,7 @@ export function optionWords(options) {
 /**
  * "Play now": a seat at a public table of the chosen game at once (or a new one that bots fill
  * when nobody comes), under the name in `nameInput`.
- * @param {Object} catalog the server's catalogue
+ * @param {import("./types").Catalog} catalog the server's catalogue
  * @param {HTMLInputElement} nameInput the lobby's name field
  * @returns {HTMLElement}
  */
@@ -103,7 +107,10 @@ export function playNowPanel(catalog, nameInput) {
 }
 
 /** The public rooms, waiting for players or being played, refreshed every few seconds;
- * returns [element, stop]. */
+ * returns [element, stop].
+ * @param {import("./types").Catalog} catalog
+ * @returns {[HTMLElement, () => void]}
+ */
 export function publicRoomsPanel(catalog) {
   const panel = h("section.panel#public-rooms", { "aria-labelledby": "public-title" });
   const waiting = h("ul.room-list#waiting-rooms");
@@ -115,6 +122,7 @@ export function publicRoomsPanel(catalog) {
     h("h3", {}, t("together.games_to_watch")), playing,
   );
   const refresh = async () => {
+    /** @type {{waiting: PublicRoom[], playing: PublicRoom[]}} */
     let found;
     try {
       found = await api("/api/lobby");
@@ -131,6 +139,26 @@ export function publicRoomsPanel(catalog) {
   return [panel, () => clearInterval(timer)];
 }
 
+/**
+ * @typedef {Object} PublicRoom a public room as the lobby lists it (GET /api/lobby)
+ * @property {string} room its code
+ * @property {string} variant
+ * @property {number} players
+ * @property {Record<string, unknown>} options the options changed from the variant's defaults
+ * @property {string} phase
+ * @property {number} open_seats
+ * @property {number} people
+ * @property {string | null} host the host's name
+ * @property {string[]} names the seated players' and bots' names
+ * @property {number} game_no
+ */
+
+/**
+ * A public room in the lobby's list: what it plays, its seats, its host, and the link to it.
+ * @param {import("./types").Catalog} catalog
+ * @param {PublicRoom} room
+ * @param {boolean} watch whether it is being played (a link to watch) or waits (to join)
+ */
 function roomItem(catalog, room, watch) {
   const host = room.host ? t("together.host", { name: room.host }) : t("together.open_table");
   const seats = watch ? t("n.together.players_of", { count: room.names.length, total: room.players }) : t("n.together.open_of",
@@ -140,7 +168,11 @@ function roomItem(catalog, room, watch) {
     h("a.button", { href: watch ? `/r/${room.room}#watch` : `/r/${room.room}` }, watch ? t("together.watch") : t("together.join")));
 }
 
-/** Find a public room of `variant` with an open seat (or open one) and go and sit in it. */
+/**
+ * Find a public room of `variant` with an open seat (or open one) and go and sit in it.
+ * @param {string} variant
+ * @param {string} name
+ */
 export async function playNow(variant, name) {
   const found = await api("/api/play-now", { variant });
   memory.setName(name);
@@ -164,9 +196,22 @@ export function ranking(scores, winners) {
 }
 
 /**
+ * @typedef {Object} MyGame a finished game of this browser's player (/api/my-games)
+ * @property {string} room
+ * @property {number} game its number in the room
+ * @property {number} seat the player's seat
+ * @property {string} variant
+ * @property {number} at when it ended (seconds since 1970)
+ * @property {string[]} names
+ * @property {number[]} scores
+ * @property {number[]} winners
+ * @property {string} record the address of its record
+ */
+
+/**
  * A finished game's standings, winners first: each place with its player's name (yours marked)
  * and points.
- * @param {Object} game a game of /api/my-games
+ * @param {MyGame} game a game of /api/my-games
  * @returns {HTMLElement}
  */
 export function standingsList(game) {
@@ -177,12 +222,18 @@ export function standingsList(game) {
   }));
 }
 
-/** The "My games" page: this browser's finished games, each to replay or download. */
+/**
+ * The "My games" page: this browser's finished games, each to replay or download.
+ * @param {HTMLElement} app
+ * @param {import("./types").Catalog} catalog
+ * @returns {() => void} what to do when the page is left
+ */
 export function myGamesPage(app, catalog) {
   const page = h("section.panel.my-games", { "aria-labelledby": "my-games-title" });
   app.append(page);
   const draw = async () => {
     clear(page).append(h("h1#my-games-title", {}, t("ui.nav.games")));
+    /** @type {{retention_days: number, records_days: number, games: MyGame[]}} */
     let found;
     try {
       found = await api("/api/my-games", { player: memory.identity() });

@@ -9,23 +9,58 @@ import { t } from "./i18n.js";
 
 const SHEET_KEY = "unokit.sheet";
 
+/** @param {string} message */
 function errorBox(message) {
   return h("p.error", { role: "alert" }, message);
 }
 
 // ---------------------------------------------------------------------- score sheet
 
+/**
+ * @typedef {Object} SheetRound a round scored on the sheet
+ * @property {number} round
+ * @property {string} winner who went out
+ * @property {number[]} points what each player gained
+ * @property {Record<string, string[]>} hands the cards each player was left with, where entered
+ * @property {number[]} totals
+ * @property {string[]} [winners] the game's winners, once it is over
+ */
+
+/**
+ * @typedef {Object} Sheet a score sheet as the server keeps it (POST /api/sheet/...)
+ * @property {string} variant
+ * @property {string[]} players
+ * @property {string} scoring
+ * @property {number} target
+ * @property {number | null} rounds how many rounds are played (null: to the target)
+ * @property {SheetRound[]} rounds_played
+ */
+
+/**
+ * The score sheet for a game of real cards.
+ * @param {HTMLElement} app
+ * @param {import("./types").Catalog} catalog
+ * @returns {() => void} what to do when the page is left
+ */
 export function sheetPage(app, catalog) {
   const page = h("div.tool.sheet");
   app.append(page);
+  /** @type {Sheet | null} */
   let sheet = JSON.parse(localStorage.getItem(SHEET_KEY) || "null");
+  /** @type {string | null} */
   let message = null;
 
+  /** @param {{sheet: Sheet}} reply */
   const save = (reply) => {
     sheet = reply.sheet;
     localStorage.setItem(SHEET_KEY, JSON.stringify(sheet));
   };
 
+  /**
+   * @param {string} path
+   * @param {unknown} body
+   * @returns {Promise<{sheet: Sheet} | null>} the answer, or null when refused (said on the page)
+   */
   const call = async (path, body) => {
     try {
       const reply = await api(path, body);
@@ -48,10 +83,12 @@ export function sheetPage(app, catalog) {
     const hint = h("span.hint#sheet-target-hint");
     const refresh = () => {
       const options = catalog.variants[variant.value].options;
-      const scoringOption = options.find((o) => o.name === "scoring");
-      const targetOption = options.find((o) => o.name === "target");
+      // Every variant has both.
+      const scoringOption = /** @type {import("./types").OptionInfo} */ (options.find((o) => o.name === "scoring"));
+      const targetOption = /** @type {import("./types").OptionInfo} */ (options.find((o) => o.name === "target"));
       const chosen = scoring.value || scoringOption.default;
-      clear(scoring).append(...scoringOption.choices.map((c) => h("option", { value: c, selected: c === chosen },
+      const choices = /** @type {string[]} a choice's */ (scoringOption.choices);
+      clear(scoring).append(...choices.map((c) => h("option", { value: c, selected: c === chosen },
         t(`option.scoring.${c}`))));
       const byScoring = (targetOption.defaults_by || {}).scoring || {};
       const wanted = byScoring[scoring.value] ?? targetOption.default;
@@ -89,13 +126,14 @@ export function sheetPage(app, catalog) {
   }
 
   function roundForm() {
-    const variant = catalog.variants[sheet.variant];
+    const current = /** @type {Sheet} drawn once there is a sheet */ (sheet);
+    const variant = catalog.variants[current.variant];
     const form = h("form.panel#sheet-round", { "aria-labelledby": "sheet-round-title" });
-    const winner = h("select#round-winner", {}, sheet.players.map((p) => h("option", { value: p }, p)));
+    const winner = h("select#round-winner", {}, current.players.map((p) => h("option", { value: p }, p)));
     const side = h("select#round-side", {},
       variant.side_names.map((s) => h("option", { value: s }, t("table.side_value", { side: t(`side.${s}`) }))));
     const hands = h("div.hands");
-    const rows = sheet.players.map((player, i) => {
+    const rows = current.players.map((player, i) => {
       const cards = h("input",
         { type: "text", id: `hand-${i}`, placeholder: t("sheet.cards_example"), "aria-describedby": `hand-${i}-hint` });
       const points = h("input", { type: "number", min: "0", id: `points-${i}`, "aria-label": t("sheet.points_counted", { player }) });
@@ -108,7 +146,7 @@ export function sheetPage(app, catalog) {
     winner.addEventListener("change", showRows);
     showRows();
     form.append(
-      h("h2#sheet-round-title", {}, t("sheet.round", { round: sheet.rounds_played.length + 1 })),
+      h("h2#sheet-round-title", {}, t("sheet.round", { round: current.rounds_played.length + 1 })),
       h("div.row", {}, h("div.field", {}, h("label", { for: "round-winner" }, t("sheet.went_out")), winner),
         variant.double_sided ? h("div.field", {}, h("label", { for: "round-side" }, t("sheet.side_at_end")), side) : null),
       h("p.hint", {}, t("sheet.hands_hint")),
@@ -117,6 +155,8 @@ export function sheetPage(app, catalog) {
     );
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
+      /** @type {{sheet: Sheet | null, winner: string, side: string | null,
+       *   hands: Record<string, string>, points: Record<string, number>}} */
       const body = { sheet, winner: winner.value, side: variant.double_sided ? side.value : null, hands: {}, points: {} };
       for (const r of rows) {
         if (r.player === winner.value) continue;
@@ -133,21 +173,23 @@ export function sheetPage(app, catalog) {
   }
 
   function sheetTable() {
-    const facts = { variant: t(`variant.${sheet.variant}`), scoring: t(`option.scoring.${sheet.scoring}`), target: sheet.target };
-    const caption = sheet.rounds ? t("sheet.caption_rounds",
-      { ...facts, rounds: t("n.rounds", { count: sheet.rounds }) }) : t("sheet.caption", facts);
+    const current = /** @type {Sheet} drawn once there is a sheet */ (sheet);
+    const facts = { variant: t(`variant.${current.variant}`), scoring: t(`option.scoring.${current.scoring}`), target: current.target };
+    const caption = current.rounds ? t("sheet.caption_rounds",
+      { ...facts, rounds: t("n.rounds", { count: current.rounds }) }) : t("sheet.caption", facts);
     const table = h("table.sheet-table#sheet-table", {}, h("caption", {}, caption));
     table.append(h("thead", {},
       h("tr", {}, h("th", { scope: "col" }, t("table.round")), h("th", { scope: "col" }, t("sheet.went_out")),
-      ...sheet.players.map((p) => h("th", { scope: "col" }, p)))));
+      ...current.players.map((p) => h("th", { scope: "col" }, p)))));
     const body = h("tbody");
-    for (const row of sheet.rounds_played) {
+    for (const row of current.rounds_played) {
       body.append(h("tr", {}, h("td", {}, String(row.round)), h("td", {}, row.winner), ...row.points.map((v, i) => {
-        const cards = row.hands[sheet.players[i]];
+        const cards = row.hands[current.players[i]];
         return h("td", { title: cards ? cards.join(t("list.separator")) : "" }, v ? `+${v}` : "·");
       })));
     }
-    const totals = sheet.rounds_played.length ? sheet.rounds_played[sheet.rounds_played.length - 1].totals : sheet.players.map(() => 0);
+    const played = current.rounds_played;
+    const totals = played.length ? played[played.length - 1].totals : current.players.map(() => 0);
     body.append(h("tr.totals", {}, h("th", { scope: "row", colspan: "2" }, t("summary.total")),
       ...totals.map((total) => h("td", {}, String(total)))));
     table.append(body);
@@ -186,14 +228,36 @@ export function sheetPage(app, catalog) {
 
 // ---------------------------------------------------------------------- virtual launcher
 
+/**
+ * @typedef {Object} LauncherStats how a launcher model behaves (GET /api/launcher/stats)
+ * @property {number} fire_rate
+ * @property {number} presses_to_first_fire
+ * @property {number} cards_per_fire_mean
+ * @property {number} cards_per_fire_sd
+ * @property {number} cards_per_press_mean
+ * @property {number} cards_per_press_sd
+ */
+
+/**
+ * The virtual launcher for a game of real cards.
+ * @param {HTMLElement} app
+ * @param {import("./types").Catalog} catalog
+ * @returns {() => void} what to do when the page is left
+ */
 export function launcherPage(app, catalog) {
   const page = h("div.tool.launcher-page");
   app.append(page);
-  const models = ["random", "pattern", "one_card"];
+  // The launcher's models: the choices of the catalogue's launcher option (the variants with a
+  // launcher share it), less the scripted one, which only tests use.
+  const launcher = Object.values(catalog.variants).flatMap((v) => v.options).find((o) => o.name === "launcher");
+  const models = /** @type {string[]} a choice's */ (launcher && launcher.choices).filter((c) => c !== "scripted");
   let state = JSON.parse(localStorage.getItem("unokit.launcher") || "null") || { model: "random" };
+  /** @type {Record<string, LauncherStats> | null} */
   let stats = null;
+  /** @type {number | null} the cards the last press fired */
   let last = null;
   let busy = false;
+  /** @type {string | null} */
   let error = null;
 
   async function press() {
@@ -213,7 +277,7 @@ export function launcherPage(app, catalog) {
     busy = false;
     draw();
     const machine = page.querySelector(".machine");
-    if (last > 0) {
+    if (last !== null && last > 0) {
       animate(machine, "anim-fire");
       playSound("fire");
     } else if (last === 0) {
@@ -268,6 +332,7 @@ export function launcherPage(app, catalog) {
   }
 
   api("/api/launcher/stats").then((s) => { stats = s; draw(); }, () => {});
+  /** @param {KeyboardEvent} event */
   const key = (event) => {
     if ((event.key === " " || event.key === "Enter") && event.target === document.body) {
       event.preventDefault();

@@ -35,7 +35,7 @@ function move(label, more, run, group = "") {
 
 /**
  * The readouts, by their words in the page's language and in English.
- * @param {Object} table the TableView
+ * @param {import("./table.js").TableView} table
  * @returns {Move[]}
  */
 function readMoves(table) {
@@ -47,8 +47,8 @@ function readMoves(table) {
 
 /**
  * The plays (or discards) of the reader's cards: each card, and each colour it may name.
- * @param {Object} table the TableView
- * @param {Object} obs the observation
+ * @param {import("./table.js").TableView} table
+ * @param {import("./types").Observation} obs the observation
  * @param {number} side the side in play
  * @returns {Move[]}
  */
@@ -74,8 +74,8 @@ function cardMoves(table, obs, side) {
 
 /**
  * The buttons of the decision and of the moments out of turn (catch, jump in, UNO).
- * @param {Object} table the TableView
- * @param {Object} obs the observation
+ * @param {import("./table.js").TableView} table
+ * @param {import("./types").Observation} obs the observation
  * @param {number} side the side in play
  * @returns {Move[]}
  */
@@ -110,8 +110,8 @@ function buttonMoves(table, obs, side) {
 
 /**
  * UNO: called late when the reader forgot it, else said with the next play.
- * @param {Object} table the TableView
- * @param {Object} obs the observation
+ * @param {import("./table.js").TableView} table
+ * @param {import("./types").Observation} obs the observation
  * @returns {Move[]}
  */
 function unoMoves(table, obs) {
@@ -127,7 +127,7 @@ function unoMoves(table, obs) {
 
 /**
  * Every move the reader may type at the table now.
- * @param {Object} table the TableView
+ * @param {import("./table.js").TableView} table
  * @returns {Move[]}
  */
 export function typedMoves(table) {

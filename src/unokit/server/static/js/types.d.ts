@@ -51,6 +51,14 @@ export interface Room {
   fill_at: number | null;
   muted: number[];
   spectators_muted: boolean;
+  /** The host's pause: whether the table waits, and who paused it. */
+  paused?: boolean;
+  paused_by?: number | null;
+  /** The bot a stand-in plays as here. */
+  standin?: string;
+  pause_left?: number;
+  /** More time at a turn: how many seconds each asks for, how many a seat may ask, how many each asked. */
+  more_time?: { seconds: number; most: number; used: number[] };
 }
 
 /** A seat's view of the game: the engine's `observe(seat)` (docs/api.md). */
@@ -59,11 +67,13 @@ export interface Observation {
   players: number;
   seat: number | null;
   side: string;
-  hand?: string[];
+  /** The seat's hand ([] for a spectator). */
+  hand: string[];
   hand_sizes: number[];
-  backs?: string[][];
+  /** On a double-sided deck: the backs of each hand (null for the reader's own). */
+  backs?: (string[] | null)[];
   discard: string[];
-  top: string;
+  top: string | null;
   color: string | null;
   direction: string;
   draw_size: number;
@@ -73,16 +83,35 @@ export interface Observation {
   teams?: number[][];
   to_act: number | null;
   decision: string | null;
-  pending: Record<string, unknown> | null;
-  stack?: Record<string, unknown> | null;
-  uno_exposed: number[];
+  pending: Pending | null;
+  /** The cards a stacked draw adds up to (0: none). */
+  stack: number;
+  /** The seat with one card that did not say UNO, while it may be caught. */
+  uno_exposed: number | null;
   legal_actions: string[];
   round: number;
   dealer: number;
   over: boolean;
-  winners?: number[];
+  winners: number[];
+  turn: number;
+  /** The cards of others' hands the seat was shown, by holder. */
+  known?: Record<string, string[]>;
+  /** Who played the top card while a jump may come (Jump-In). */
+  jump_in?: number | null;
   launcher?: Record<string, unknown> | null;
   options: Record<string, unknown>;
+  [more: string]: unknown;
+}
+
+/** The open decision's facts (the engine's `open_decision.public()`): what it is about. */
+export interface Pending {
+  /** The card it is about (the drawn card to play or keep, the kind to stack on). */
+  card?: string;
+  /** The seat that asked it of the reader. */
+  by?: number;
+  color?: string;
+  count?: number;
+  discarded?: string[];
   [more: string]: unknown;
 }
 
@@ -90,6 +119,20 @@ export interface Observation {
 export interface GameEvent {
   type: string;
   seat?: number;
+  /** The seat a move is aimed at (a catch, a trade, a stacked draw's taker). */
+  target?: number;
+  card?: string;
+  /** The cards moved (kept only for the seats that may see them). */
+  cards?: string[];
+  count?: number;
+  /** A press of the launcher: whether it fired. */
+  fired?: boolean;
+  /** A challenge: whether it succeeded. */
+  success?: boolean;
+  /** A challenge's: the challenged hand; a revealing trade's: each hand by its seat. */
+  revealed?: string[] | Record<string, string[]>;
+  winners?: number[];
+  scores?: number[];
   [more: string]: unknown;
 }
 
@@ -99,10 +142,32 @@ export interface LogEntry {
   standin?: number;
 }
 
+/** A round's summary (server/stating.py `round_summary`): each hand left and what it scored. */
+export interface RoundSummary {
+  round: number;
+  winner: number;
+  side: string;
+  blocked: boolean;
+  over: boolean;
+  winners: number[];
+  lines: {
+    seat: number;
+    name: string;
+    cards: { card: string; points: number }[];
+    hand_points: number;
+    gained: number;
+    total: number;
+  }[];
+}
+
 /** A chat line. */
 export interface ChatLine {
   n: number;
   from: string;
+  /** The sender's seat (null: a spectator). */
+  seat: number | null;
+  name: string | null;
+  channel: "players" | "spectators";
   text?: string;
   reaction?: string;
   [more: string]: unknown;
@@ -134,7 +199,7 @@ export interface State {
   lines: Line[];
   standin?: number | null;
   log?: LogEntry[] | null;
-  summary?: Record<string, unknown> | null;
+  summary?: RoundSummary | null;
   reply_to?: string | number | null;
 }
 
@@ -184,8 +249,19 @@ export interface ChatMessages {
   messages: ChatLine[];
 }
 
+/** The answer to a `hint` request, to that connection only (server/hints.py; not yet among
+ * messages.py's declarations): the action the hint suggests, in words, and its chance. */
+export interface HintReply {
+  type: "hint";
+  reply_to: string | number | null;
+  step: number;
+  action: string;
+  line: Line;
+  chance: number;
+}
+
 /** Every message the server sends over the websocket. */
-export type ServerMessage = Welcome | State | RoomUpdate | Ack | ErrorMessage | Closed | Redirect | Pong | ChatMessages;
+export type ServerMessage = Welcome | State | RoomUpdate | Ack | ErrorMessage | Closed | Redirect | Pong | ChatMessages | HintReply;
 
 // ---------------------------------------------------------------------- client messages
 // (messages.py, CLIENT); each may carry an `id`, answered as `reply_to`.
@@ -289,6 +365,76 @@ export interface Ping extends Request {
 
 /** Every message the client sends over the websocket. */
 export type ClientMessage = Hello | Action | Host | MoreTime | Back | Leave | Ready | Chat | Report | Quiet | Hint | Visibility | Sync | Ping;
+
+/** A client message before the connection gives it its `id` (and, for `without`, the fields it adds). */
+export type Unsent<M, Without extends string = never> = M extends unknown ? Omit<M, "id" | Without> : never;
+
+// ---------------------------------------------------------------------- the catalogue
+// (GET /api/catalog, server/web.py `catalog()`)
+
+/** An option of a variant's rules, from its declaration (web.py `option_catalog`). */
+export interface OptionInfo {
+  name: string;
+  kind: "bool" | "int" | "int_or_none" | "choice" | "numbers" | "lines";
+  default: unknown;
+  house_rule: boolean;
+  label: string;
+  help: string;
+  choices?: string[];
+  minimum?: number;
+  /** How another choice changes this default: `defaults_by[chooser][choice]` is the value. */
+  defaults_by?: Record<string, Record<string, unknown>>;
+}
+
+/** A variant as the catalogue describes it. */
+export interface VariantInfo {
+  double_sided: boolean;
+  uses_launcher: boolean;
+  min_players: number;
+  max_players: number;
+  side_names: string[];
+  side_colors: string[][];
+  marks: Record<string, string> | null;
+  kinds: string[][];
+  options: OptionInfo[];
+}
+
+/** One of the table's keys (keys.py `catalog_keys`). */
+export interface KeyBinding {
+  command: string;
+  shown: string;
+  keys: string[];
+  words: string;
+  where: string;
+}
+
+/** One wording of a decision's question (i18n/prompts.py `Wording.to_json`). */
+export interface Wording {
+  key: string;
+  when: string[];
+  params: string[];
+}
+
+/** The catalogue the page draws cards, forms and words from. */
+export interface Catalog {
+  /** Each language the page speaks, by its tag, in its own name ("de": "Deutsch"). */
+  languages: Record<string, string>;
+  language_tags: { aliases: Record<string, string>; never: string[] };
+  colors: { name: string; symbol: string }[];
+  kinds: { name: string; wild: boolean }[];
+  variants: Record<string, VariantInfo>;
+  bots: string[];
+  /** The bots' levels, weakest first. */
+  levels: string[];
+  reactions: string[];
+  /** The room settings with their defaults (seconds, the hints switch, the stand-in bot). */
+  settings: Record<string, number | boolean | string>;
+  setting_limits: Record<string, number[]>;
+  keys: KeyBinding[];
+  prompts: Record<string, Wording[]>;
+  /** Set in the catalogue of a static site (server/offline.py): no server behind the page. */
+  static_site?: boolean;
+}
 
 // ---------------------------------------------------------------------- the DOM helper
 
