@@ -145,7 +145,7 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
         # a newcomer reading Italian (a language of the catalogue's, as each is): the day's room is
         # asked for in it, so that its bots take Italian names
         _as(phone, server, new_identity(), "it")
-        phone.wait_for_selector('[data-region="daily"] li[data-deal] button')
+        wait_for(phone, '[data-region="daily"] li[data-deal] button')
         phone.fill("#your-name", "Lia")
         with phone.expect_request(lambda request: request.url.endswith("/api/daily/start")) as asked:
             phone.locator('[data-region="daily"] button').first.click()
