@@ -16,11 +16,13 @@ from .chat import (
     REPORTS,
     SPECTATORS,
     SPECTATORS_SHARE,
+    ChatEntryKind,
     check_reaction,
     check_text,
     history,
     visible,
 )
+from .messages import ChatMessages
 from .protocol import RateLimit
 from .room import RoomError, sender
 from .storage import Append
@@ -69,7 +71,7 @@ class Talk:
         if not all(limit.allow() for limit in limits) or not self.room.host.chat_allowed(peer.client):
             raise RoomError("rate_limited", "too many chat messages: wait a moment")
         entry: dict[str, Any] = {
-            "type": "say" if msg.text is not None else "react",
+            "type": (ChatEntryKind.SAY if msg.text is not None else ChatEntryKind.REACT).value,
             "seat": seat,
             "name": state.seats[seat].name if seat is not None else peer.name,
             "channel": PLAYERS if seat is not None else SPECTATORS,
@@ -95,7 +97,7 @@ class Talk:
     async def mute(self, seat: object, muted: bool, by: int | None = None) -> None:
         """Mute or unmute the player at ``seat`` (their seat token and their marks), or every
         spectator (``seat`` ``None``; ``by``: the player of a room with no host who did it)."""
-        entry: dict[str, Any] = {"type": "mute", "seat": seat, "who": None, "muted": muted}
+        entry: dict[str, Any] = {"type": ChatEntryKind.MUTE.value, "seat": seat, "who": None, "muted": muted}
         if isinstance(seat, int):
             who = self.room.state.seats[seat].token_hash
             if self.room.state.seats[seat].kind != "human" or who is None:
@@ -178,11 +180,11 @@ class Talk:
                 continue
             shown = [m for m in messages if visible(m, peer.seat, state.game_no, state.phase)]
             if shown:
-                peer.deliver({"type": "chat", "messages": shown})
+                peer.deliver(ChatMessages(messages=shown).to_json())
 
     def send_history(self, peer: Peer) -> None:
         shown = history(self.room.chat, peer.seat, self.room.state.game_no, self.room.state.phase)
-        peer.deliver({"type": "chat", "history": True, "messages": shown})
+        peer.deliver(ChatMessages(history=True, messages=shown).to_json())
 
 
 __all__ = ["Talk"]
