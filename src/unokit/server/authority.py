@@ -67,10 +67,10 @@ from .items import (
     Stop,
     SyncLog,
 )
-from .messages import CLIENT
+from .messages import CLIENT, Ack, Closed, error
 from .pacing import Pacing
 from .peers import Host, Peer, RemoteMarker, identity_hash, new_token, token_hash
-from .protocol import encode, error
+from .protocol import encode
 from .ratings import left_game
 from .room import CLOSED, FINISHED, RoomError, RoomState
 from .seating import Seating
@@ -187,7 +187,7 @@ class Room:
         if answered is False:
             return  # held: answered when the hold ends
         if reply_to is not None:
-            peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
+            peer.deliver(Ack(reply_to=reply_to, version=self.state.seq).to_json())
         if kind_class in SEATS_CHANGE:
             await self.maybe_play_again()
 
@@ -432,7 +432,7 @@ class Room:
     def _close_peers(self) -> None:
         """Tell every connection that the room is closed, close it, and drop the room."""
         for peer in list(self.peers.values()):
-            peer.deliver({"type": "closed", "reason": self.state.closed_reason})
+            peer.deliver(Closed(reason=self.state.closed_reason).to_json())
             peer.close("room closed")
         self.host.dropped(self)
 
@@ -472,7 +472,7 @@ class Room:
         self._game_ended(phase_before, game_before)
         if self.state.phase == CLOSED:
             for peer in list(self.peers.values()):
-                peer.deliver({"type": "closed", "reason": self.state.closed_reason})
+                peer.deliver(Closed(reason=self.state.closed_reason).to_json())
                 peer.close("room closed")
             self.host.dropped(self)
 

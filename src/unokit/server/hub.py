@@ -64,10 +64,11 @@ from .items import (
     SeatRemote,
     SyncLog,
 )
+from .messages import Redirect, error
 from .metrics import Metrics, count_rooms
 from .notices import AWAY_SECONDS, Notices
 from .peers import Peer, RemoteMarker, new_token, token_hash
-from .protocol import RateLimit, decode, encode, error, websocket_url
+from .protocol import RateLimit, decode, encode, websocket_url
 from .push import PushServices, VapidKey, current_key, ensure_key, subscribers
 from .pushsend import Notice, Sender
 from .room import CLOSED, DEFAULT_NAMES_LANG, LOBBY, RoomError, RoomSpec, RoomState
@@ -205,7 +206,7 @@ class HubOwnership:
         self.connections = 0
         self.local_peers: dict[str, Peer] = {}  # conn_id -> peer, for replies to forwarded messages
         self._pending: dict[str, asyncio.TimerHandle] = {}
-        self._waiting: dict[str, tuple[str, Peer, object]] = {}  # key -> (room, peer, id) of a forward
+        self._waiting: dict[str, tuple[str, Peer, str | int | None]] = {}  # key -> (room, peer, id) of a forward
         self._tasks: list[asyncio.Task[None]] = []
         self._lock_file: IO[str] | None = None
         self.link: Link | None = None  # with PostgreSQL: the other processes
@@ -1133,13 +1134,10 @@ class RemotePeer(RemoteMarker):
         return None
 
 
-def send_to_owner(peer: Peer, code: str, websocket: str, reply_to: object = None) -> None:
+def send_to_owner(peer: Peer, code: str, websocket: str, reply_to: str | int | None = None) -> None:
     """Tell ``peer``'s client that room ``code`` is served at ``websocket``, and close its
     connection here: it says hello there."""
-    message: dict[str, Any] = {"type": "redirect", "room": code, "websocket": websocket}
-    if reply_to is not None:
-        message["reply_to"] = reply_to
-    peer.deliver(message)
+    peer.deliver(Redirect(room=code, websocket=websocket, reply_to=reply_to).to_json())
     peer.close("redirected")
 
 

@@ -34,7 +34,7 @@ from . import messages
 from .entries import Action as Move
 from .entries import Continue, MoreTime, Pause
 from .items import Fired
-from .limits import error
+from .messages import Ack, error
 from .room import (
     HAND_OVER,
     LOBBY,
@@ -378,7 +378,7 @@ class Pacing:
                     )
                 else:
                     if msg.id is not None:
-                        peer.deliver({"type": "ack", "reply_to": msg.id, "version": self.room.state.seq})
+                        peer.deliver(Ack(reply_to=msg.id, version=self.room.state.seq).to_json())
             if self.room.state.seq == generation:
                 self.schedule()
             return

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import PROTOCOL
 from .entries import Join
+from .messages import Ack, Welcome, error
 from .peers import RemoteMarker, identity_hash, new_token, token_hash
-from .protocol import SEAT_LOST, error
+from .protocol import SEAT_LOST
 from .room import CLOSED, HAND_OVER, PLAYING, RoomError, sender
 from .storage import StorageError
 
@@ -128,19 +129,16 @@ class Seating:
                 log.warning(
                     "room %s: the player's identity could not be stored", self.room.code, extra={"room": self.room.code}
                 )
-        welcome: dict[str, Any] = {
-            "type": "welcome",
-            "protocol": PROTOCOL,
-            "room": self.room.code,
-            "role": peer.role,
-            "seat": seat,
-            "host": is_host,
-        }
-        if new_token_text is not None:
-            welcome["token"] = new_token_text
-        welcome["from"] = self.sender(seat, peer)  # what this reader's chat messages go by
-        if reply_to is not None:
-            welcome["reply_to"] = reply_to
+        welcome = Welcome(
+            protocol=PROTOCOL,
+            room=self.room.code,
+            role=peer.role,
+            seat=seat,
+            host=is_host,
+            token=new_token_text,
+            sender=self.sender(seat, peer),  # what this reader's chat messages go by
+            reply_to=reply_to,
+        ).to_json()
         if isinstance(peer, RemoteMarker):  # a join forwarded by another process: it seats its client
             peer.deliver(welcome)
             return
@@ -254,7 +252,7 @@ class Seating:
         if looking:
             self.room.pacing.back(seat)
 
-    def visibility(self, peer: Peer, visible: bool, reply_to: object) -> None:
+    def visibility(self, peer: Peer, visible: bool, reply_to: str | int | None) -> None:
         """The connection's page is shown or hidden: who looks at the table (a process that
         follows the room tells its owner). A player whose page is shown again is back."""
         peer.visible = visible
@@ -262,7 +260,7 @@ class Seating:
             self.returned(peer.seat)
         self.presence_changed()
         if reply_to is not None:
-            peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.room.state.seq})
+            peer.deliver(Ack(reply_to=reply_to, version=self.room.state.seq).to_json())
 
     def connected(self, seat: int) -> bool:
         return any(p.seat == seat for p in self.room.peers.values()) or any(
