@@ -68,3 +68,23 @@ def test_every_kind_of_chat_log_entry_has_its_fold() -> None:
     assert chat.spectators_muted and chat.count == 2 and len(chat.messages) == 1
     with pytest.raises(ValueError):
         chat.apply({"type": "shout"})
+
+
+def test_every_kind_of_timer_has_its_answer() -> None:
+    from unokit.server.items import Timer
+    from unokit.server.pacing import TIMERS
+
+    assert set(TIMERS) == set(Timer)
+    assert {kind for kind, answer in TIMERS.items() if answer.any_version} == {Timer.GRACE}
+    assert {kind for kind, answer in TIMERS.items() if answer.in_play} == {
+        Timer.REACT,
+        Timer.TURN_TIMEOUT,
+        Timer.BOT_MOVE,
+    }
+
+
+def test_every_kind_of_message_between_processes_has_its_answer() -> None:
+    from unokit.server.cluster import ClusterKind
+    from unokit.server.hub import NOTIFIED
+
+    assert set(NOTIFIED) == set(ClusterKind)
