@@ -310,7 +310,7 @@ class HubOwnership:
         self.presence(room)
 
     def published(self, room: Room, *, everyone: bool = False) -> None:
-        if self.link is not None and (room.remote_seats or everyone):
+        if self.link is not None and (room.seating.remote_seats or everyone):
             rt = room.runtime_info()
             payload = {"k": ClusterKind.LOG, "room": room.code, "seq": room.state.seq, "rt": rt, "owner": self.node}
             self.link.send(room_channel(room.code), payload)
@@ -519,7 +519,7 @@ class HubOwnership:
             room = self.rooms.get(code)
             if room is None or not room.owner or heard < quiet:
                 del self._heard[(code, node)]
-                if room is not None and room.owner and node in room.remote_seats:
+                if room is not None and room.owner and node in room.seating.remote_seats:
                     room.submit(RemotePresence(node, None, 0))  # that process died or stopped following
         in_use = {id(getattr(peer, "room", None)) for peer in self.local_peers.values()}
         for code, room in list(self.rooms.items()):
@@ -898,7 +898,7 @@ class HubRooms(HubModeration):
         return await asyncio.to_thread(self.store.chat, code)
 
     def chat_published(self, room: Room, message: dict[str, Any]) -> None:
-        if self.link is not None and room.remote_seats:
+        if self.link is not None and room.seating.remote_seats:
             self.link.send(room_channel(room.code), {"k": ClusterKind.CHAT, "room": room.code, "m": message})
 
     def push_key(self) -> VapidKey | None:

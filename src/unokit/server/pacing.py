@@ -152,6 +152,12 @@ class Pacing:
         for handle in [*self.timers.values(), *self.grace.values()]:
             handle.cancel()
 
+    def wake(self) -> None:
+        """Someone is connected again: a room paused for nobody there sets its timers again."""
+        if self.paused:
+            self.paused = False
+            self.schedule()
+
     def end_grace(self, seat: int) -> None:
         """``seat``'s player is connected again: its grace period, if any, ends."""
         handle = self.grace.pop(seat, None)

@@ -58,7 +58,7 @@ class Talk:
         if seat is None and peer.name is not None:
             state.check_name(peer.name)  # a player may have sat down with that name since
         occupant = state.seats[seat].token_hash if seat is not None else None
-        marks = self.room.seating.marks(peer) | self.room.seat_marks.get(occupant or "", set())
+        marks = self.room.seating.marks(peer) | self.room.seating.seat_marks.get(occupant or "", set())
         if self.room.chat.is_muted(seat, occupant, marks):
             whom = "your seat" if seat is not None else "spectators"
             raise RoomError("muted", f"{whom} may not write in this room's chat now")
@@ -102,8 +102,8 @@ class Talk:
             who = self.room.state.seats[seat].token_hash
             if self.room.state.seats[seat].kind != "human" or who is None:
                 raise RoomError("bad_seat", f"seat {seat} holds no player to mute")
-            marks = self.room.seat_marks.get(who, set())
-            spared = {held for held, known in self.room.seat_marks.items() if held != who and known & marks}
+            marks = self.room.seating.seat_marks.get(who, set())
+            spared = {held for held, known in self.room.seating.seat_marks.items() if held != who and known & marks}
             entry.update(who=who, marks=sorted(marks), spared=sorted(spared))
         if by is not None:
             entry["by"] = by
@@ -144,7 +144,7 @@ class Talk:
             if held.kind != "human" or held.token_hash is None:
                 raise RoomError("bad_report", f"seat {msg.seat} holds no player")
             who, name, lines = sender(self.room.code, held.token_hash), held.name, kept[-10:]
-        elif msg.sender is not None and msg.sender in self.room.senders:
+        elif msg.sender is not None and msg.sender in self.room.seating.senders:
             who = msg.sender
             said = [m for m in kept if m.get("from") == who]
             name, lines = (said[-1].get("name") if said else None), kept[-10:]
@@ -158,7 +158,7 @@ class Talk:
                 "room": self.room.code,
                 "kind": about,
                 "reporter": peer.player,
-                "reported": self.room.senders.get(who) if who else None,
+                "reported": self.room.seating.senders.get(who) if who else None,
                 "name": name,
                 "lines": [{key: m[key] for key in fields if key in m} for m in lines],
             }
