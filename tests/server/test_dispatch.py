@@ -1,11 +1,15 @@
-"""The room's dispatch tables are complete (:mod:`unokit.server.authority`): every client message
-the protocol declares has the room's handler or is answered before the room's queue, and every
-kind of queue item (:mod:`unokit.server.items`) has its handler, and every kind of out-of-turn
-window (:mod:`unokit.core.windows`) has its hold in the room's pacing."""
+"""The server's dispatch tables are complete: every client message the protocol declares has the
+room's handler or is answered before the room's queue (:mod:`unokit.server.authority`), every
+kind of queue item (:mod:`unokit.server.items`) has its handler, every kind of out-of-turn window
+(:mod:`unokit.core.windows`) has its hold and every kind of timer its answer in the room's pacing,
+every kind of chat-log entry its fold (:mod:`unokit.server.chat`), and every kind of message
+between the processes of a cluster its answer in the hub (:mod:`unokit.server.cluster`)."""
 
 from __future__ import annotations
 
 import inspect
+
+import pytest
 
 from unokit.server import items
 from unokit.server.authority import ITEMS, NOT_ROOM_MESSAGES, ROOM_MESSAGES, SEATS_CHANGE
@@ -51,3 +55,36 @@ def test_every_room_handler_takes_its_own_declared_message() -> None:
     for kind, handler in ROOM_MESSAGES.items():
         parameters = list(inspect.signature(handler).parameters.values())
         assert parameters[-1].annotation == f"messages.{kind.__name__}", (kind, handler)
+
+
+def test_every_kind_of_chat_log_entry_has_its_fold() -> None:
+    from unokit.server.chat import FOLDS, ChatEntryKind, ChatState
+
+    assert set(FOLDS) == set(ChatEntryKind)
+    chat = ChatState()
+    said = {"type": "say", "seat": 0, "name": "Ann", "channel": "players", "text": "hi", "from": "a"}
+    assert chat.apply(said) == {**{k: v for k, v in said.items() if k != "type"}, "n": 1}
+    assert chat.apply({"type": "mute", "seat": None, "who": None, "muted": True}) is None
+    assert chat.spectators_muted and chat.count == 2 and len(chat.messages) == 1
+    with pytest.raises(ValueError):
+        chat.apply({"type": "shout"})
+
+
+def test_every_kind_of_timer_has_its_answer() -> None:
+    from unokit.server.items import Timer
+    from unokit.server.pacing import TIMERS
+
+    assert set(TIMERS) == set(Timer)
+    assert {kind for kind, answer in TIMERS.items() if answer.any_version} == {Timer.GRACE}
+    assert {kind for kind, answer in TIMERS.items() if answer.in_play} == {
+        Timer.REACT,
+        Timer.TURN_TIMEOUT,
+        Timer.BOT_MOVE,
+    }
+
+
+def test_every_kind_of_message_between_processes_has_its_answer() -> None:
+    from unokit.server.cluster import ClusterKind
+    from unokit.server.hub import NOTIFIED
+
+    assert set(NOTIFIED) == set(ClusterKind)

@@ -52,12 +52,12 @@ from .botpool import warm_engine
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, ip_network_of, is_loopback
 from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
 from .items import Arrived, Gone, Said
-from .messages import MessageError, read_message
+from .messages import MessageError, Pong, error, read_message
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .metrics import Metrics
 from .offline import PYODIDE_FILES, engine_zip, pyodide_dir
 from .peers import identity_hash
-from .protocol import HARD_MAX_BYTES, NO_HELLO, RateLimit, encode, error
+from .protocol import HARD_MAX_BYTES, NO_HELLO, RateLimit, encode
 from .push import DEFAULT_KINDS, KINDS, check_subscription, remove_subscription, rotate_key, save_subscription
 from .realtable import realtable_routes
 from .reviews import ReviewDesk, review_routes
@@ -854,7 +854,7 @@ async def _serve(hub: Hub, peer: WsPeer, misses: Buckets) -> None:
             continue
         kind = message["type"]
         if kind == "ping":
-            peer.deliver({"type": "pong", "reply_to": message.get("id")})
+            peer.deliver(Pong(reply_to=message.get("id")).to_json())
         elif kind == "hello":
             await _hello(hub, peer, message, misses)
         elif peer.room is None:
@@ -901,7 +901,7 @@ async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any], misses: Bucket
     room.submit(Arrived(peer, message))
 
 
-def _strike(peer: WsPeer, code: str, message: str, reply_to: object = None) -> None:
+def _strike(peer: WsPeer, code: str, message: str, reply_to: str | int | None = None) -> None:
     peer.strikes += 1
     if peer.strikes > STRIKES_LIMIT:
         peer.deliver(error("too_many_errors", "too many refused messages: closing the connection"))

@@ -67,10 +67,10 @@ from .items import (
     Stop,
     SyncLog,
 )
-from .messages import CLIENT
+from .messages import CLIENT, Ack, Closed, error
 from .pacing import Pacing
 from .peers import Host, Peer, RemoteMarker, identity_hash, new_token, token_hash
-from .protocol import encode, error
+from .protocol import encode
 from .ratings import left_game
 from .room import CLOSED, FINISHED, RoomError, RoomState
 from .seating import Seating
@@ -106,11 +106,6 @@ class Room:
         #: Connections let in (their hello is queued or was answered with a seat or a place as a
         #: spectator): what the per-room connection cap counts, at once, as hellos arrive.
         self.admitted: set[str] = set()
-        self.remote_watchers: dict[str, int] = {}  # node -> connections there (owner only)
-        self.presence_due = False
-        self.occupants = self.seating.occupants()
-        self.remote_seats: dict[str, set[int]] = {}  # node -> seats connected there (owner only)
-        self.remote_looking: dict[str, set[int]] = {}  # node -> seats whose page shows the table there
         self.queue: asyncio.Queue[tuple[float, Item]] = asyncio.Queue()
         self.taken_at = 0.0  # when the item being handled entered the queue (monotonic)
         self.last_accepted: dict[int, tuple[int, str]] = {}
@@ -121,13 +116,6 @@ class Room:
         #: What the lobby knows of the room as last stored: whether it is public, its listing
         #: and the people seated (``...``: not known, store the next one).
         self.listed: object = ...
-        #: What is known of the person behind each seat token (hash), from their hellos: their
-        #: address, their identity (hash) and their marks (:meth:`marks`).
-        self.addresses: dict[str, str] = {}
-        self.identity_of: dict[str, str] = {}
-        self.seat_marks: dict[str, set[str]] = {}
-        #: The identity (hash) behind each name messages went by (``from``), for reports.
-        self.senders: dict[str, str | None] = {}
         self.creator: str | None = None  # the address that created the room (public rooms' cap)
         #: A daily room's seeds (``docs/daily.md``): its games, bots and bots' decisions are the
         #: deal's; ``None``: fresh random seeds.
@@ -187,7 +175,7 @@ class Room:
         if answered is False:
             return  # held: answered when the hold ends
         if reply_to is not None:
-            peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
+            peer.deliver(Ack(reply_to=reply_to, version=self.state.seq).to_json())
         if kind_class in SEATS_CHANGE:
             await self.maybe_play_again()
 
@@ -261,8 +249,9 @@ class Room:
         the host's seat; ``None`` when none is known."""
         if peer.seat is not None:
             return peer.seat
+        identity_of = self.seating.identity_of
         for index, seat in enumerate(self.state.seats):
-            if peer.player is not None and seat.token_hash and self.identity_of.get(seat.token_hash) == peer.player:
+            if peer.player is not None and seat.token_hash and identity_of.get(seat.token_hash) == peer.player:
                 return index
         return self.state.host_seat
 
@@ -316,9 +305,23 @@ class Room:
             if kept:
                 self.talk.deliver(kept, only_players=True)
 
+    def connect(self, peer: Peer) -> None:
+        """``peer`` is one of the room's connections from now on (it was admitted)."""
+        self.peers[peer.conn_id] = peer
+
+    def disconnect(self, peer: Peer) -> bool:
+        """``peer`` is no longer one of the room's connections, nor admitted to it; whether it
+        was connected."""
+        self.admitted.discard(peer.conn_id)
+        return self.peers.pop(peer.conn_id, None) is not None
+
+    def forget_accepted(self, seat: int) -> None:
+        """``seat`` has a new occupant: the last action accepted from it was the former one's."""
+        self.last_accepted.pop(seat, None)
+
     def watched(self) -> bool:
         """Whether anyone is connected to the room, here or (for its owner) on another process."""
-        return bool(self.peers) or any(self.remote_watchers.values())
+        return bool(self.peers) or any(self.seating.remote_watchers.values())
 
     # ------------------------------------------------------------------ committing
     async def commit(self, entries: list[Entry], closer: int | None = None) -> None:
@@ -412,7 +415,8 @@ class Room:
         count it, :func:`~.edge.client_key`: IPv4, IPv6 /64); a person whose address this
         process never saw (seated before a restart and not back since) shares none."""
         tokens = [s.token_hash for s in self.state.seats if s.kind == "human" and s.token_hash is not None]
-        seen = [self.addresses[token] for token in tokens if token in self.addresses]
+        addresses = self.seating.addresses
+        seen = [addresses[token] for token in tokens if token in addresses]
         return len(set(seen)) < len(seen)
 
     async def write(self, job: Append) -> None:
@@ -432,7 +436,7 @@ class Room:
     def _close_peers(self) -> None:
         """Tell every connection that the room is closed, close it, and drop the room."""
         for peer in list(self.peers.values()):
-            peer.deliver({"type": "closed", "reason": self.state.closed_reason})
+            peer.deliver(Closed(reason=self.state.closed_reason).to_json())
             peer.close("room closed")
         self.host.dropped(self)
 
@@ -472,7 +476,7 @@ class Room:
         self._game_ended(phase_before, game_before)
         if self.state.phase == CLOSED:
             for peer in list(self.peers.values()):
-                peer.deliver({"type": "closed", "reason": self.state.closed_reason})
+                peer.deliver(Closed(reason=self.state.closed_reason).to_json())
                 peer.close("room closed")
             self.host.dropped(self)
 
@@ -480,11 +484,9 @@ class Room:
         """This process took the room over: fold what the old owner committed, then run it."""
         await self.sync_log(-1)
         await self._reload_chat()
-        self.identity_of.update(await self.host.identities(self.code))
+        self.seating.became_owner(await self.host.identities(self.code))
         self.owner = True
         self.runtime = {}
-        self.remote_seats.clear()
-        self.remote_watchers.clear()
         for seat in range(len(self.state.seats)):
             if self.state.seats[seat].kind == "human" and not self.seating.connected(seat):
                 self.pacing.start_grace(seat)
@@ -512,14 +514,14 @@ class Room:
         """Whether a page of ``seat``'s player shows the table now, here or (for the owner) on
         another process (:mod:`.notices`)."""
         return any(p.seat == seat and p.visible for p in self.peers.values()) or any(
-            seat in seats for seats in self.remote_looking.values()
+            seat in seats for seats in self.seating.remote_looking.values()
         )
 
     def runtime_info(self) -> dict[str, Any]:
         """What only the owner knows (timers, away seats, presence): sent to replicas too."""
         return {
             **self.pacing.told(),
-            "muted": self.chat.muted_seats([seat.token_hash for seat in self.state.seats], self.seat_marks),
+            "muted": self.chat.muted_seats([seat.token_hash for seat in self.state.seats], self.seating.seat_marks),
             "spectators_muted": self.chat.spectators_muted,
             "remote_connected": [s for s in range(len(self.state.seats)) if self.seating.connected(s)],
             "remote_looking": [s for s in range(len(self.state.seats)) if self.looking(s)],

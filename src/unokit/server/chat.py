@@ -2,7 +2,8 @@
 
 The chat log is kept apart from the room log (``docs/protocol.md``, "Chat"): a message never
 changes the room's state version, so talking can never make a player's action stale, and it
-never enters a game's record. Its entries are
+never enters a game's record. Its entries, of the kinds :class:`ChatEntryKind` declares and each
+folded by its function of :data:`FOLDS`, are
 
 * ``say`` (``seat``, ``name``, ``channel``, ``game``, ``live``, ``text``, ``from``): a line of
   free text; ``from`` is the name its sender goes by in the room (:func:`~.room.sender`), the
@@ -25,7 +26,9 @@ that game are shown to spectators only; once it is over they join the players' c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from . import wordfilter
@@ -77,6 +80,14 @@ def check_reaction(reaction: str) -> str:
     return reaction
 
 
+class ChatEntryKind(StrEnum):
+    """The ``type`` of a chat-log entry (the module's docstring says what each holds)."""
+
+    SAY = "say"
+    REACT = "react"
+    MUTE = "mute"
+
+
 @dataclass
 class ChatState:
     """The messages of a room and who is muted, advanced one chat-log entry at a time."""
@@ -89,25 +100,32 @@ class ChatState:
     count: int = 0  # entries folded so far (the chat log's last number)
 
     def apply(self, entry: dict[str, Any]) -> dict[str, Any] | None:
-        """Fold one entry; return the message it adds (numbered ``n``), if any."""
+        """Fold one entry (by its kind's function in :data:`FOLDS`; ``ValueError`` for a
+        ``type`` that is not a :class:`ChatEntryKind`); return the message it adds (numbered
+        ``n``), if any."""
         self.count += 1
-        if entry["type"] == "mute":
-            marks = set(entry.get("marks", ()))
-            if entry.get("seat") is None:
-                self.spectators_muted = bool(entry["muted"])
-            elif entry["muted"]:
-                self.muted_occupants.add(entry["who"])
-                for mark in marks:
-                    self.muted_marks.setdefault(mark, set()).update(entry.get("spared", ()))
-            else:
-                self.muted_occupants.discard(entry["who"])
-                for mark in marks:
-                    self.muted_marks.pop(mark, None)
-            return None
+        return FOLDS[ChatEntryKind(entry["type"])](self, entry)
+
+    def _fold_message(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """A ``say`` or a ``react``: the message, numbered."""
         message = {key: value for key, value in entry.items() if key != "type"}
         message["n"] = self.count
         self.add(message)
         return message
+
+    def _fold_mute(self, entry: dict[str, Any]) -> None:
+        """A ``mute``: the seat's occupant and their marks (or every spectator) muted or unmuted."""
+        marks = set(entry.get("marks", ()))
+        if entry.get("seat") is None:
+            self.spectators_muted = bool(entry["muted"])
+        elif entry["muted"]:
+            self.muted_occupants.add(entry["who"])
+            for mark in marks:
+                self.muted_marks.setdefault(mark, set()).update(entry.get("spared", ()))
+        else:
+            self.muted_occupants.discard(entry["who"])
+            for mark in marks:
+                self.muted_marks.pop(mark, None)
 
     def add(self, message: dict[str, Any]) -> None:
         """Keep a numbered message (folded here, or committed by the process that owns the room)."""
@@ -135,6 +153,14 @@ class ChatState:
         return any(occupant not in self.muted_marks.get(mark, {occupant}) for mark in marks)
 
 
+#: How each kind of chat-log entry is folded into a :class:`ChatState` (what it adds, if a message).
+FOLDS: dict[ChatEntryKind, Callable[[ChatState, dict[str, Any]], dict[str, Any] | None]] = {
+    ChatEntryKind.SAY: ChatState._fold_message,
+    ChatEntryKind.REACT: ChatState._fold_message,
+    ChatEntryKind.MUTE: ChatState._fold_mute,
+}
+
+
 def visible(message: dict[str, Any], seat: int | None, game_no: int, phase: str) -> bool:
     """Whether the reader at ``seat`` (``None``: a spectator) may see ``message`` while the room
     is in ``phase`` of game ``game_no``: spectators' messages of a live game stay with the
@@ -151,6 +177,7 @@ def history(chat: ChatState, seat: int | None, game_no: int, phase: str) -> list
 
 
 __all__ = [
+    "FOLDS",
     "HISTORY",
     "MAX_TEXT",
     "PLAYERS",
@@ -158,6 +185,7 @@ __all__ = [
     "REPORTS",
     "SPECTATORS",
     "SPECTATORS_SHARE",
+    "ChatEntryKind",
     "ChatState",
     "check_reaction",
     "check_text",

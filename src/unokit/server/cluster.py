@@ -6,6 +6,9 @@ channels of two kinds, so that a process hears only what concerns it.
 * ``unokit.r.CODE``: a room's announcements (the owner committed a step). Only the processes
   that follow the room listen to it, and the owner sends them only while it has followers.
 
+Each message is a JSON object whose ``k`` is a :class:`ClusterKind`; the hub answers each kind
+by its entry of :data:`~.hub.NOTIFIED` (a test checks that each has one).
+
 In the steady state every client is connected to its room's owner (``docs/server.md``,
 "Several processes"), no process follows any room, and nothing is sent at all.
 
@@ -20,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any
 
 from .protocol import decode, encode
@@ -31,6 +35,18 @@ log = logging.getLogger("unokit.server")
 NOTIFY_BYTES = 7800
 #: All the notifications of one round, sent in one statement, in order.
 _NOTIFY_ALL = "SELECT pg_notify(c, p) FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS t(c, p, i) ORDER BY i"
+
+
+class ClusterKind(StrEnum):
+    """What a message between the processes is (its ``k``), and the fields it carries."""
+
+    LOG = "log"  # room, seq, rt, owner: the owner committed up to ``seq`` (to the room's followers)
+    CHAT = "chat"  # room, m: a chat message the owner committed (to the room's followers)
+    FORWARD = "fwd"  # from, room, conn, seat, name, client, player, msg: a client's message, to the owner
+    REPLY = "reply"  # conn, msg: the owner's answer to a forwarded message, to the follower
+    CLOSE = "close"  # room: an admin closes the room, to its owner
+    FOLLOW = "follow"  # room, from, seats, watchers, looking: a follower's presence, to the owner
+    UNFOLLOW = "unfollow"  # room, from: a follower no longer follows the room, to the owner
 
 
 def node_channel(node: str) -> str:
@@ -197,4 +213,4 @@ class Link:
                 log.exception("bad notification %r", encode(payload)[:200])
 
 
-__all__ = ["NOTIFY_BYTES", "Link", "node_channel", "notification_texts", "room_channel"]
+__all__ = ["NOTIFY_BYTES", "ClusterKind", "Link", "node_channel", "notification_texts", "room_channel"]

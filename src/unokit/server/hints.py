@@ -8,9 +8,9 @@ view only, computed in the bot pool with its CPU time charged to the room like i
 Each hint given is a ``hint`` entry of the room's log, so that the game's record marks it
 (``meta.hints``) and the review says ``hint used`` beside that decision.
 
-The client sends ``{"type": "hint", "token": T, "id": ID}``; the answer, to that connection
-only, is ``{"type": "hint", "reply_to": ID, "step": K, "action": TEXT, "line": {key, params},
-"chance": P}`` (then its ``ack``), or an ``error``.
+The client sends a ``hint`` (:class:`~.messages.Hint`); the answer, to that connection only, is
+the server's ``hint`` (:class:`~.messages.HintAnswer`: the step, the action, its line and the
+chance; then its ``ack``), or an ``error``.
 
 A hint costs a search, so a seat gets one per decision: asked again at the same decision, the
 answer is read from the log at once, without searching and without a new entry. While it is
@@ -38,8 +38,8 @@ from ..record.hints import HintMark
 from ..review import hint
 from .entries import Hint
 from .items import HintFound
+from .messages import Ack, HintAnswer, error
 from .peers import RemoteMarker
-from .protocol import error
 from .room import PLAYING, RoomError
 
 if TYPE_CHECKING:
@@ -102,15 +102,9 @@ def _listening(room: Room, peer: Peer) -> bool:
 def _answer(room: Room, peer: Peer, reply_to: Any, mark: HintMark) -> None:
     game = room.state.game
     assert game is not None
+    line = action_line(game, mark.action, mark.seat).to_json()
     peer.deliver(
-        {
-            "type": "hint",
-            "reply_to": reply_to,
-            "step": mark.step,
-            "action": mark.action,
-            "line": action_line(game, mark.action, mark.seat).to_json(),
-            "chance": mark.chance,
-        }
+        HintAnswer(reply_to=reply_to, step=mark.step, action=mark.action, line=line, chance=mark.chance).to_json()
     )
 
 
@@ -186,7 +180,7 @@ async def hint_found(room: Room, item: HintFound) -> None:
         for reply_to in ids:
             _answer(room, peer, reply_to, item.mark)
             if reply_to is not None:
-                peer.deliver({"type": "ack", "reply_to": reply_to, "version": room.state.seq})
+                peer.deliver(Ack(reply_to=reply_to, version=room.state.seq).to_json())
 
 
 __all__ = ["HINT_EFFORT", "Decision", "Pending", "give_hint", "hint_entry", "hint_found", "hints_allowed"]

@@ -47,7 +47,7 @@ from . import (
 from .authority import Room
 from .botpool import BotPool, default_threads
 from .chat import SPECTATORS_SHARE
-from .cluster import Link, node_channel, room_channel
+from .cluster import ClusterKind, Link, node_channel, room_channel
 from .daily import TELL_WITHIN, Deal, DealSeeds, claim_telling, day_of, day_start, featured
 from .daily import secret as daily_secret
 from .edge import Buckets, EdgeConfig, ip_network_of, origin_of
@@ -64,10 +64,11 @@ from .items import (
     SeatRemote,
     SyncLog,
 )
+from .messages import Redirect, error
 from .metrics import Metrics, count_rooms
 from .notices import AWAY_SECONDS, Notices
 from .peers import Peer, RemoteMarker, new_token, token_hash
-from .protocol import RateLimit, decode, encode, error, websocket_url
+from .protocol import RateLimit, decode, encode, websocket_url
 from .push import PushServices, VapidKey, current_key, ensure_key, subscribers
 from .pushsend import Notice, Sender
 from .room import CLOSED, DEFAULT_NAMES_LANG, LOBBY, RoomError, RoomSpec, RoomState
@@ -205,7 +206,7 @@ class HubOwnership:
         self.connections = 0
         self.local_peers: dict[str, Peer] = {}  # conn_id -> peer, for replies to forwarded messages
         self._pending: dict[str, asyncio.TimerHandle] = {}
-        self._waiting: dict[str, tuple[str, Peer, object]] = {}  # key -> (room, peer, id) of a forward
+        self._waiting: dict[str, tuple[str, Peer, str | int | None]] = {}  # key -> (room, peer, id) of a forward
         self._tasks: list[asyncio.Task[None]] = []
         self._lock_file: IO[str] | None = None
         self.link: Link | None = None  # with PostgreSQL: the other processes
@@ -309,9 +310,9 @@ class HubOwnership:
         self.presence(room)
 
     def published(self, room: Room, *, everyone: bool = False) -> None:
-        if self.link is not None and (room.remote_seats or everyone):
+        if self.link is not None and (room.seating.remote_seats or everyone):
             rt = room.runtime_info()
-            payload = {"k": "log", "room": room.code, "seq": room.state.seq, "rt": rt, "owner": self.node}
+            payload = {"k": ClusterKind.LOG, "room": room.code, "seq": room.state.seq, "rt": rt, "owner": self.node}
             self.link.send(room_channel(room.code), payload)
 
     def presence(self, room: Room) -> None:
@@ -320,7 +321,7 @@ class HubOwnership:
             seats = sorted({p.seat for p in room.peers.values() if p.seat is not None})
             looking = sorted({p.seat for p in room.peers.values() if p.seat is not None and p.visible})
             payload = {
-                "k": "follow",
+                "k": ClusterKind.FOLLOW,
                 "room": room.code,
                 "from": self.node,
                 "seats": seats,
@@ -340,7 +341,7 @@ class HubOwnership:
         self.link.send(
             node_channel(room.owner_node),
             {
-                "k": "fwd",
+                "k": ClusterKind.FORWARD,
                 "from": self.node,
                 "room": room.code,
                 "conn": peer.conn_id,
@@ -382,7 +383,7 @@ class HubOwnership:
     def reply(self, node: str, conn_id: str, message: dict[str, Any]) -> None:
         """Answer a message that process ``node`` forwarded for its connection ``conn_id``."""
         if self.link is not None:
-            self.link.send(node_channel(node), {"k": "reply", "conn": conn_id, "msg": message})
+            self.link.send(node_channel(node), {"k": ClusterKind.REPLY, "conn": conn_id, "msg": message})
 
     async def _follow(self, code: str) -> None:
         """Listen to room ``code``'s announcements (before reading its log, so none is missed)."""
@@ -395,41 +396,61 @@ class HubOwnership:
             del self.rooms[room.code]
         if self.link is not None:
             if room.owner_node is not None:
-                self.link.send(node_channel(room.owner_node), {"k": "unfollow", "room": room.code, "from": self.node})
+                self.link.send(
+                    node_channel(room.owner_node), {"k": ClusterKind.UNFOLLOW, "room": room.code, "from": self.node}
+                )
             await self.link.unlisten(room_channel(room.code))
         await room.stop()
 
     def _on_notify(self, channel: str, payload: dict[str, Any]) -> None:
-        """A message from another process (:mod:`.cluster`); it never waits."""
-        kind = payload.get("k")
-        code = payload.get("room", "")
-        room = self.rooms.get(code)
-        if kind == "log":
-            if room is not None and not room.owner:
-                owner = payload.get("owner")
-                if owner is not None and owner != room.owner_node:
-                    room.owner_node = owner  # a takeover: tell the new owner about this follower
-                    self.presence(room)
-                room.runtime = payload.get("rt", {})
-                room.submit(SyncLog(payload["seq"]))
-        elif kind == "chat":
-            if room is not None and not room.owner:
-                room.submit(RemoteChat(payload["m"]))
-        elif kind == "fwd":
-            remote = RemotePeer(self, payload["from"], payload["conn"], payload.get("seat"), payload.get("name"))
-            remote.client, remote.player = str(payload.get("client", "")), payload.get("player")
-            message = payload["msg"]
-            if room is not None and room.owner:
-                room.submit(Arrived(remote, message) if message["type"] == "hello" else Said(remote, message))
-            else:
-                remote.deliver(error("unavailable", "this room moved to another process; try again", message.get("id")))
-        elif kind == "reply":
-            self._on_reply(payload)
-        elif kind == "close" and room is not None and room.owner:
+        """A message from another process (:mod:`.cluster`), answered by its kind's entry of
+        :data:`NOTIFIED`; one of a kind this process does not know is ignored. It never waits."""
+        try:
+            kind = ClusterKind(str(payload.get("k")))
+        except ValueError:
+            return  # a kind this process does not know
+        NOTIFIED[kind](self, payload)
+
+    def _notified_room(self, payload: dict[str, Any]) -> Room | None:
+        """The room of this process that ``payload`` is about, if any."""
+        return self.rooms.get(payload.get("room", ""))
+
+    def _on_log(self, payload: dict[str, Any]) -> None:
+        room = self._notified_room(payload)
+        if room is not None and not room.owner:
+            owner = payload.get("owner")
+            if owner is not None and owner != room.owner_node:
+                room.owner_node = owner  # a takeover: tell the new owner about this follower
+                self.presence(room)
+            room.runtime = payload.get("rt", {})
+            room.submit(SyncLog(payload["seq"]))
+
+    def _on_chat(self, payload: dict[str, Any]) -> None:
+        room = self._notified_room(payload)
+        if room is not None and not room.owner:
+            room.submit(RemoteChat(payload["m"]))
+
+    def _on_forward(self, payload: dict[str, Any]) -> None:
+        room = self._notified_room(payload)
+        remote = RemotePeer(self, payload["from"], payload["conn"], payload.get("seat"), payload.get("name"))
+        remote.client, remote.player = str(payload.get("client", "")), payload.get("player")
+        message = payload["msg"]
+        if room is not None and room.owner:
+            room.submit(Arrived(remote, message) if message["type"] == "hello" else Said(remote, message))
+        else:
+            remote.deliver(error("unavailable", "this room moved to another process; try again", message.get("id")))
+
+    def _on_close(self, payload: dict[str, Any]) -> None:
+        room = self._notified_room(payload)
+        if room is not None and room.owner:
             room.submit(AdminClose())
-        elif kind in ("follow", "unfollow") and room is not None and room.owner:
-            self._heard[(code, payload["from"])] = time.monotonic()
-            seats = payload.get("seats") if kind == "follow" else None
+
+    def _on_follow(self, payload: dict[str, Any]) -> None:
+        """A follower's presence (``follow``), or its leaving (``unfollow``: no seats)."""
+        room = self._notified_room(payload)
+        if room is not None and room.owner:
+            self._heard[(room.code, payload["from"])] = time.monotonic()
+            seats = payload.get("seats") if payload["k"] == ClusterKind.FOLLOW else None
             room.submit(RemotePresence(payload["from"], seats, payload.get("watchers", 0), payload.get("looking")))
 
     def _on_reply(self, payload: dict[str, Any]) -> None:
@@ -498,7 +519,7 @@ class HubOwnership:
             room = self.rooms.get(code)
             if room is None or not room.owner or heard < quiet:
                 del self._heard[(code, node)]
-                if room is not None and room.owner and node in room.remote_seats:
+                if room is not None and room.owner and node in room.seating.remote_seats:
                     room.submit(RemotePresence(node, None, 0))  # that process died or stopped following
         in_use = {id(getattr(peer, "room", None)) for peer in self.local_peers.values()}
         for code, room in list(self.rooms.items()):
@@ -529,6 +550,19 @@ class HubOwnership:
             return
         with contextlib.suppress(Exception):
             await self.writer_append(Append(code, row.seq, [{"type": "close", "reason": "idle"}], close=True))
+
+
+#: How the hub answers each kind of message from another process (a test checks that each kind
+#: has its answer).
+NOTIFIED: dict[ClusterKind, Callable[[HubOwnership, dict[str, Any]], None]] = {
+    ClusterKind.LOG: HubOwnership._on_log,
+    ClusterKind.CHAT: HubOwnership._on_chat,
+    ClusterKind.FORWARD: HubOwnership._on_forward,
+    ClusterKind.REPLY: HubOwnership._on_reply,
+    ClusterKind.CLOSE: HubOwnership._on_close,
+    ClusterKind.FOLLOW: HubOwnership._on_follow,
+    ClusterKind.UNFOLLOW: HubOwnership._on_follow,
+}
 
 
 class HubModeration(HubOwnership):
@@ -864,8 +898,8 @@ class HubRooms(HubModeration):
         return await asyncio.to_thread(self.store.chat, code)
 
     def chat_published(self, room: Room, message: dict[str, Any]) -> None:
-        if self.link is not None and room.remote_seats:
-            self.link.send(room_channel(room.code), {"k": "chat", "room": room.code, "m": message})
+        if self.link is not None and room.seating.remote_seats:
+            self.link.send(room_channel(room.code), {"k": ClusterKind.CHAT, "room": room.code, "m": message})
 
     def push_key(self) -> VapidKey | None:
         """The key pair in use, as stored (``None`` before one was made)."""
@@ -1075,7 +1109,7 @@ class Hub(HubRooms):
             room.submit(AdminClose())
         else:
             assert self.link is not None and room.owner_node is not None
-            self.link.send(node_channel(room.owner_node), {"k": "close", "room": code})
+            self.link.send(node_channel(room.owner_node), {"k": ClusterKind.CLOSE, "room": code})
         return True
 
     async def prune(
@@ -1133,14 +1167,11 @@ class RemotePeer(RemoteMarker):
         return None
 
 
-def send_to_owner(peer: Peer, code: str, websocket: str, reply_to: object = None) -> None:
+def send_to_owner(peer: Peer, code: str, websocket: str, reply_to: str | int | None = None) -> None:
     """Tell ``peer``'s client that room ``code`` is served at ``websocket``, and close its
     connection here: it says hello there."""
-    message: dict[str, Any] = {"type": "redirect", "room": code, "websocket": websocket}
-    if reply_to is not None:
-        message["reply_to"] = reply_to
-    peer.deliver(message)
+    peer.deliver(Redirect(room=code, websocket=websocket, reply_to=reply_to).to_json())
     peer.close("redirected")
 
 
-__all__ = ["Hub", "RoomError", "ServerConfig", "send_to_owner"]
+__all__ = ["NOTIFIED", "Hub", "RoomError", "ServerConfig", "send_to_owner"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -70,12 +71,26 @@ class RemotePresence(Item):
     looking: list[int] | None = None
 
 
+class Timer(StrEnum):
+    """The room's timers, each answered by its entry of :data:`~.pacing.TIMERS` (a test checks
+    that each has one)."""
+
+    GRACE = "grace"  # a dropped player's grace ran out: a stand-in plays their seat
+    HOLD_END = "hold_end"  # an out-of-turn window's hold ended: held in-turn actions go on
+    PAUSE_LIMIT = "pause_limit"  # the host's pause used up its allowance
+    CONTINUE = "continue"  # the pause between hands ran out: the next hand
+    FILL = "fill"  # the lobby's wait ran out (or every seat is taken): the game starts
+    REACT = "react"  # a bot's out-of-turn reaction (a catch, a jump-in), one timer per seat
+    TURN_TIMEOUT = "turn_timeout"  # a person's turn ran out: a stand-in plays it
+    BOT_MOVE = "bot_move"  # a bot's move is due
+
+
 @dataclass(frozen=True, slots=True)
 class Fired(Item):
     """One of the room's timers ran out: ``kind`` names it, ``generation`` is the state version
     it was set for, ``data`` what it is about (a seat, a reaction)."""
 
-    kind: str
+    kind: Timer
     generation: int
     data: Any = None
 
@@ -165,4 +180,5 @@ __all__ = [
     "SeatRemote",
     "Stop",
     "SyncLog",
+    "Timer",
 ]

@@ -33,7 +33,8 @@ from .entries import Action as Move
 from .entries import Entry, Join, Leave, Start, fill_entries
 from .entries import Ready as ReadyEntry
 from .items import Fired, Item
-from .limits import MAX_MESSAGE_BYTES, error
+from .limits import MAX_MESSAGE_BYTES
+from .messages import Ack, RoomUpdate, Welcome, error
 from .pacing import Pacing
 from .room import CLOSED, FINISHED, RoomError, RoomSpec, RoomState
 from .stating import StateTeller
@@ -89,7 +90,7 @@ class LocalTeller(StateTeller):
 
     def broadcast_room(self) -> None:
         if self.room.peer.seat is not None:
-            self.room.peer.deliver({"type": "room", "version": self.room.state.seq, "room": self.room.room_info()})
+            self.room.peer.deliver(RoomUpdate(version=self.room.state.seq, room=self.room.room_info()).to_json())
 
 
 class LocalSeating:
@@ -266,7 +267,7 @@ class LocalRoom:
     async def receive(self, text: str) -> None:
         """One client message from the page, answered as the server answers it (an ``error``
         naming what is wrong with a message the room refuses)."""
-        reply_to: object = None
+        reply_to: str | int | None = None
         try:
             if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
                 raise RoomError("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
@@ -286,7 +287,7 @@ class LocalRoom:
             self.peer.deliver(error(exc.code, exc.message, reply_to, state, **exc.detail()))
             return
         if answered and reply_to is not None:
-            self.peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.state.seq})
+            self.peer.deliver(Ack(reply_to=reply_to, version=self.state.seq).to_json())
 
     async def _answer(self, obj: dict[str, Any], typed: messages.ClientMessage) -> bool:
         """Answer one message; whether to acknowledge it now."""
@@ -336,20 +337,17 @@ class LocalRoom:
             await self.commit([joined])
             await self.commit(self.start_entries())  # the bots take the other seats once the person sits
         self.peer.seat = seat
-        welcome: dict[str, Any] = {
-            "type": "welcome",
-            "protocol": PROTOCOL,
-            "room": self.code,
-            "role": "player",
-            "seat": seat,
-            "host": False,
-            "from": None,
-        }
-        if new_token is not None:
-            welcome["token"] = new_token
-        if msg.id is not None:
-            welcome["reply_to"] = msg.id
-        self.peer.deliver(welcome)
+        welcome = Welcome(
+            protocol=PROTOCOL,
+            room=self.code,
+            role="player",
+            seat=seat,
+            host=False,
+            token=new_token,
+            sender=None,  # an offline room has no chat
+            reply_to=msg.id,
+        )
+        self.peer.deliver(welcome.to_json())
         self.pacing.back(seat)
         self.pacing.schedule()
         self.peer.deliver(self.teller.state_message(seat, [], log=True))

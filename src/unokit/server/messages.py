@@ -8,7 +8,10 @@ and :data:`SERVER` what the server sends, by type. From these declarations come
   JSON, nested too deeply, not an object, of an unknown type, a field undeclared, of the wrong
   type or too long, a required one missing: each refused with a :class:`MessageError` naming the
   problem, and nothing of it reaches a room;
-* the writing of every message (:meth:`~.shapes.Shape.to_json`, then :func:`.protocol.encode`);
+* the writing of every message (:meth:`~.shapes.Shape.to_json`, then :func:`.protocol.encode`):
+  each message the server sends is built as its class where it is sent (an ``error`` by
+  :func:`error`), never written out as a dict (a test scans the server's modules for that, and
+  checks what rooms send against these declarations);
 * the tables of ``docs/protocol.md`` (:func:`markdown_tables`; a test checks that the page
   holds them as they are made here), and the server's words registry (:mod:`.words`).
 
@@ -35,7 +38,7 @@ class MessageError(RoomError):
     """A client message refused as it was read; ``reply_to`` is its ``id`` when it had a
     usable one, so that the refusal still answers it."""
 
-    def __init__(self, code: str, message: str, reply_to: object = None) -> None:
+    def __init__(self, code: str, message: str, reply_to: str | int | None = None) -> None:
         super().__init__(code, message)
         self.reply_to = reply_to
 
@@ -173,8 +176,8 @@ class Quiet(ClientMessage):
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Hint(ClientMessage):
     """At the seat's own decision, in a game against bots or a room with the setting `hints`:
-    the engine's choice and the seat's chance with it, answered to this connection only as
-    `{"type": "hint", "reply_to", "step", "action", "line", "chance"}`; `no_hints` elsewhere,
+    the engine's choice and the seat's chance with it, answered to this connection only by a
+    `hint` (then its `ack`); `no_hints` elsewhere,
     `out_of_turn` at another's decision or one with a single choice, `stale` if the game moved
     on meanwhile ([review.md](review.md#hints))."""
 
@@ -205,9 +208,13 @@ class Ping(ClientMessage):
 
 
 # ---------------------------------------------------------------------- server messages
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class ServerMessage(Shape):
-    """A message from the server."""
+    """A message from the server, built where it is sent and written at once (``to_json``).
+
+    Unlike a client message (read once, then handed around: frozen), a server message is not
+    frozen: a ``state`` goes to every reader after every change, and a frozen dataclass's
+    construction costs several times a plain one's."""
 
 
 def server(kind: str) -> Callable[[type[M]], type[M]]:
@@ -218,7 +225,7 @@ M = TypeVar("M", bound=ServerMessage)
 
 
 @server("welcome")
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class Welcome(ServerMessage):
     """The answer to a `hello` that seats the connection, or lets it watch."""
 
@@ -228,12 +235,15 @@ class Welcome(ServerMessage):
     seat: int | None = slot("`null` for a spectator")
     host: bool = slot("whether the connection is the host's")
     token: str | None = slot("only when a new seat was given: keep it to come back", default=None)
-    sender: str = slot("the name this connection's chat messages go by in the room", wire="from")
+    sender: str | None = slot(
+        "the name this connection's chat messages go by in the room (`null` in an offline room, which has no chat)",
+        wire="from",
+    )
     reply_to: str | int | None = slot("the `hello`'s `id`", default=None)
 
 
 @server("state")
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class State(ServerMessage):
     """The seat's whole view after a change ([below](#the-state-message)). Sent to every
     connection of the room after every committed change."""
@@ -252,7 +262,7 @@ class State(ServerMessage):
 
 
 @server("room")
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class RoomUpdate(ServerMessage):
     """The room object alone, when only presence or timers changed (someone connected, a seat
     went away)."""
@@ -262,7 +272,7 @@ class RoomUpdate(ServerMessage):
 
 
 @server("ack")
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class Ack(ServerMessage):
     """The request was carried out and committed. An action held by a window's hold
     ([server.md](server.md#out-of-turn-actions-and-the-uno-catch)) is answered when the hold
@@ -273,7 +283,7 @@ class Ack(ServerMessage):
 
 
 @server("error")
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class Error(ServerMessage):
     """A refusal ([errors](#errors)); for refused room requests the current `state` comes with
     it, so the client can show it at once."""
@@ -288,7 +298,7 @@ class Error(ServerMessage):
 
 
 @server("closed")
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class Closed(ServerMessage):
     """The room was closed; the connection ends."""
 
@@ -296,7 +306,7 @@ class Closed(ServerMessage):
 
 
 @server("redirect")
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class Redirect(ServerMessage):
     """Another process owns the room: say the same `hello` there. The connection ends. Only to a
     client whose `hello` said `redirects`."""
@@ -307,7 +317,7 @@ class Redirect(ServerMessage):
 
 
 @server("pong")
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class Pong(ServerMessage):
     """The answer to a `ping`."""
 
@@ -315,7 +325,7 @@ class Pong(ServerMessage):
 
 
 @server("chat")
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class ChatMessages(ServerMessage):
     """Chat messages ([below](#chat)), oldest first."""
 
@@ -324,6 +334,33 @@ class ChatMessages(ServerMessage):
         default=False,
     )
     messages: list[Any] = slot("the messages")
+
+
+@server("hint")
+@dataclass(kw_only=True, slots=True)
+class HintAnswer(ServerMessage):
+    """The answer to a `hint`, to the connection that asked (then its `ack`, when it had an
+    `id`): the engine's choice at the seat's decision and the seat's chance to win the hand with
+    it ([review.md](review.md#hints))."""
+
+    reply_to: str | int | None = slot("the `hint`'s `id`; `null` without one")
+    step: int = slot("the decision's number in the game")
+    action: str = slot("the engine's choice, in the notation")
+    line: Any = slot("the choice as a line to say (`key` and `params`)")
+    chance: float = slot("the seat's chance to win the hand with it, from 0 to 1")
+
+
+def error(
+    code: str,
+    message: str,
+    reply_to: str | int | None = None,
+    state: dict[str, Any] | None = None,
+    **detail: Any,
+) -> dict[str, Any]:
+    """An :class:`Error` message as it is sent; ``state`` is the connection's current ``state``
+    message, if any; ``detail`` adds ``params`` and the engine's ``reason`` and ``reason_params``
+    (:meth:`RoomError.detail`)."""
+    return Error(code=code, message=message, reply_to=reply_to, state=state, **detail).to_json()
 
 
 # ---------------------------------------------------------------------- reading
@@ -425,6 +462,8 @@ __all__ = [
     "Closed",
     "Error",
     "Hello",
+    "Hint",
+    "HintAnswer",
     "Host",
     "Leave",
     "MessageError",
@@ -442,6 +481,7 @@ __all__ = [
     "Visibility",
     "Welcome",
     "client_message",
+    "error",
     "markdown_tables",
     "parse_message",
 ]

@@ -38,17 +38,27 @@ class Standins(Protocol):
     away: set[int]  # seats a stand-in bot plays
 
 
+class Known(Protocol):
+    """What :class:`Notices` reads of a room's seating (:class:`~.seating.Seating`)."""
+
+    identity_of: dict[str, str]  # seat token (hash) -> the identity (hash) its player gave
+
+
 class Table(Protocol):
     """What :class:`Notices` reads of a room (:class:`~.authority.Room`)."""
 
     code: str
     owner: bool
     state: RoomState
-    identity_of: dict[str, str]  # seat token (hash) -> the identity (hash) its player gave
 
     @property
     def pacing(self) -> Standins:
         """The room's timers and stand-ins."""
+        ...
+
+    @property
+    def seating(self) -> Known:
+        """Who is known behind the room's seats."""
         ...
 
     def looking(self, seat: int) -> bool:
@@ -150,7 +160,7 @@ class Notices:
         holder = state.seats[seat].token_hash
         if state.seats[seat].kind != "human" or holder is None or holder in attention.told:
             return
-        if room.identity_of.get(holder) is None or room.looking(seat):
+        if room.seating.identity_of.get(holder) is None or room.looking(seat):
             return
         since = attention.seen.get(holder)
         wait = 0.0 if since is None else since + self.away_seconds - time.monotonic()
@@ -171,7 +181,7 @@ class Notices:
         """Queue ``kind`` for ``seat``'s player when they gave an identity and do not look at
         the table now; whether it was queued."""
         held = room.state.seats[seat]
-        player = room.identity_of.get(held.token_hash or "") if held.kind == "human" else None
+        player = room.seating.identity_of.get(held.token_hash or "") if held.kind == "human" else None
         if player is None or self.submit is None or room.looking(seat):
             return False
         notice = Notice(player, kind, room.code, room.state.spec.variant, name=name, standin=standin)

@@ -5,7 +5,9 @@ window (a missed UNO that may be caught, a card that may be jumped on) before in
 go on.
 
 Every timer is a :class:`~.items.Fired` item of the room's queue carrying the state version it
-was set for: one that fires after the room has moved on does nothing. The timers' state (the
+was set for: one that fires after the room has moved on does nothing. Its kind is a
+:class:`~.items.Timer`, answered by its entry of :data:`TIMERS` (a test checks that each kind
+has one). The timers' state (the
 handles, the holds, the deadlines told to the table, the bots and the seats their stand-ins
 play) is :class:`Pacing`'s: the room keeps none of it.
 """
@@ -17,7 +19,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +35,8 @@ from ..core.types import WindowKind
 from . import messages
 from .entries import Action as Move
 from .entries import Continue, MoreTime, Pause
-from .items import Fired
-from .limits import error
+from .items import Fired, Timer
+from .messages import Ack, error
 from .room import (
     HAND_OVER,
     LOBBY,
@@ -112,7 +114,8 @@ class Pacing:
 
     def __init__(self, room: Room) -> None:
         self.room = room
-        self.timers: dict[str, asyncio.TimerHandle] = {}  # kind -> the handle of the room's timer
+        #: (kind, seat for a bot's reaction) -> the handle of the room's timer of that kind
+        self.timers: dict[tuple[Timer, int | None], asyncio.TimerHandle] = {}
         self.grace: dict[int, asyncio.TimerHandle] = {}  # seat -> its grace period's handle
         self.away: set[int] = set()  # the seats a stand-in bot plays (their player is away)
         self.automatic: dict[int, Automatic] = {}  # seat -> the bot playing it now
@@ -149,6 +152,12 @@ class Pacing:
         for handle in [*self.timers.values(), *self.grace.values()]:
             handle.cancel()
 
+    def wake(self) -> None:
+        """Someone is connected again: a room paused for nobody there sets its timers again."""
+        if self.paused:
+            self.paused = False
+            self.schedule()
+
     def end_grace(self, seat: int) -> None:
         """``seat``'s player is connected again: its grace period, if any, ends."""
         handle = self.grace.pop(seat, None)
@@ -183,10 +192,12 @@ class Pacing:
     def start_grace(self, seat: int) -> None:
         self.end_grace(seat)
         delay = self.room.state.spec.settings.grace_seconds
-        self.grace[seat] = asyncio.get_running_loop().call_later(delay, self.room.submit, Fired("grace", -1, seat))
+        self.grace[seat] = asyncio.get_running_loop().call_later(delay, self.room.submit, Fired(Timer.GRACE, -1, seat))
 
-    def timer_at(self, kind: str, delay: float, data: Any = None) -> None:
-        self.timers[kind] = asyncio.get_running_loop().call_later(
+    def timer_at(self, kind: Timer, delay: float, data: Any = None, seat: int | None = None) -> None:
+        """Set the room's timer ``kind`` (``seat``'s, for a bot's reaction) to fire in ``delay``
+        seconds at the current state version, replacing the one set before."""
+        self.timers[kind, seat] = asyncio.get_running_loop().call_later(
             max(0.0, delay), self.room.submit, Fired(kind, self.room.state.seq, data)
         )
 
@@ -240,7 +251,7 @@ class Pacing:
             return
         self.paused_until = None
         if state.phase == HAND_OVER:
-            self.timer_at("continue", settings.hand_pause_seconds)
+            self.timer_at(Timer.CONTINUE, settings.hand_pause_seconds)
             self.continue_at = time.time() + settings.hand_pause_seconds
             return
         game = state.game
@@ -269,9 +280,9 @@ class Pacing:
             until = time.time() + (self.hold_until - loop_now)
             self.catch_until = until if WindowKind.UNO_CATCH in open_kinds else None
             self.jump_until = until if WindowKind.JUMP_IN in open_kinds else None
-            self.timer_at("hold_end", self.hold_until - loop_now)
+            self.timer_at(Timer.HOLD_END, self.hold_until - loop_now)
         if self.deferred and self.hold_until is None:
-            self.timer_at("hold_end", 0.0)
+            self.timer_at(Timer.HOLD_END, 0.0)
         for seat, actions in offered.items():
             if actions and self.is_automatic(seat):
                 bot = self.bot(seat, "react").bot
@@ -279,22 +290,22 @@ class Pacing:
                 if isinstance(bot, ForgetfulBot):  # its own chance to react, after its reaction time
                     timed = bot.reaction(view) or bot.jump(view)
                     if timed is not None:
-                        self.timer_at(f"react{seat}", timed.after, (seat, timed.action.text))
+                        self.timer_at(Timer.REACT, timed.after, (seat, timed.action.text), seat=seat)
                     continue
                 reaction = bot.react(view)
                 if reaction is not None:
-                    self.timer_at(f"react{seat}", settings.bot_seconds / 2, (seat, reaction.text))
+                    self.timer_at(Timer.REACT, settings.bot_seconds / 2, (seat, reaction.text), seat=seat)
         hold = 0.0 if self.hold_until is None else self.hold_until - loop_now
         if self.is_automatic(to_act):
             self.turn_clock = None
             # A room whose bots spent their CPU budget waits until it is repaid (bots.py).
             self.timer_at(
-                "bot_move", max(settings.bot_seconds, hold, self.room.host.think_delay(self.room.code)), to_act
+                Timer.BOT_MOVE, max(settings.bot_seconds, hold, self.room.host.think_delay(self.room.code)), to_act
             )
         elif settings.turn_seconds > 0:
             due = self.turn_due(loop_now, hold)
             self.deadline = time.time() + (due - loop_now)
-            self.timer_at("turn_timeout", due - loop_now, to_act)
+            self.timer_at(Timer.TURN_TIMEOUT, due - loop_now, to_act)
 
     def turn_due(self, loop_now: float, hold: float) -> float:
         """When the turn being played runs out (loop time). A turn's clock starts once, when
@@ -322,7 +333,7 @@ class Pacing:
             clock.left = max(0.0, clock.due - loop_now)
         if self.paused_until is None:
             self.paused_until = loop_now + self.room.state.pause_left(time.time())
-        self.timer_at("pause_limit", self.paused_until - loop_now)
+        self.timer_at(Timer.PAUSE_LIMIT, self.paused_until - loop_now)
 
     async def more_time(self, peer: Peer, msg: messages.MoreTime) -> None:
         """A ``more_time`` message: the seat's turn timer gets :data:`~.room.MORE_TIME_SECONDS`
@@ -342,73 +353,82 @@ class Pacing:
         if self.fill_at is None:
             self.fill_at = loop_now + wait
             self.fill_until = time.time() + wait
-        self.timer_at("fill", 0.0 if state.open_seats() == 0 else self.fill_at - loop_now)
+        self.timer_at(Timer.FILL, 0.0 if state.open_seats() == 0 else self.fill_at - loop_now)
 
-    async def fired(self, kind: str, generation: int, data: Any) -> None:
+    async def fired(self, kind: Timer, generation: int, data: Any) -> None:
+        """The room's timer ``kind``, set at state version ``generation``, ran out: answer it by
+        its entry of :data:`TIMERS`, unless it is stale (the room moved on since, or is no
+        longer run here) or needs a game being played and none is."""
+        answer = TIMERS[kind]
         state = self.room.state
-        if kind == "grace":
-            seat = data
-            self.grace.pop(seat, None)
-            if self.room.owner and not self.room.seating.connected(seat) and state.seats[seat].kind == "human":
-                self.away.add(seat)
-                if state.paused and state.host_seat == seat:  # the host who paused is gone
-                    with contextlib.suppress(RoomError):
-                        await self.room.commit([Pause(paused=False, reason="host_away", at=time.time())])
-                        return
-                self.schedule()
-                self.room.teller.broadcast_room()
-            return
-        if generation != state.seq or not self.room.owner:
+        if not answer.any_version and (generation != state.seq or not self.room.owner):
             return  # a stale timer: the room has moved on
-        if kind == "hold_end":
-            self.hold_until = None
-            waiting, self.deferred = self.deferred, []
-            for peer, msg in waiting:
-                try:
-                    await self.room.take_action(peer, msg, deferred=True)
-                except RoomError as exc:
-                    peer.deliver(
-                        error(
-                            exc.code,
-                            exc.message,
-                            msg.id,
-                            self.room.teller.state_message(peer.seat, []),
-                            **exc.detail(),
-                        )
-                    )
-                else:
-                    if msg.id is not None:
-                        peer.deliver({"type": "ack", "reply_to": msg.id, "version": self.room.state.seq})
-            if self.room.state.seq == generation:
-                self.schedule()
+        if answer.in_play and (state.phase != PLAYING or state.game is None):
             return
-        if kind == "pause_limit":
-            if state.paused:
+        await answer.run(self, generation, data)
+
+    async def _grace_over(self, _generation: int, seat: int) -> None:
+        state = self.room.state
+        self.grace.pop(seat, None)
+        if self.room.owner and not self.room.seating.connected(seat) and state.seats[seat].kind == "human":
+            self.away.add(seat)
+            if state.paused and state.host_seat == seat:  # the host who paused is gone
                 with contextlib.suppress(RoomError):
-                    await self.room.commit([Pause(paused=False, reason="limit", at=time.time())])
-            return
-        if kind == "continue":
-            with contextlib.suppress(RoomError):
-                await self.room.commit([Continue()])
-            return
-        if kind == "fill":
-            if state.phase == LOBBY:
-                with contextlib.suppress(RoomError):
-                    await self.room.commit(self.room.start_entries())
-            return
-        game = state.game
-        if state.phase != PLAYING or game is None:
-            return
-        if kind.startswith("react"):
-            seat, text = data
-            with contextlib.suppress(RoomError):
-                await self.room.commit([Move(seat=seat, action=text)])
-            return
-        if kind == "turn_timeout":
-            self.away.add(data)
+                    await self.room.commit([Pause(paused=False, reason="host_away", at=time.time())])
+                    return
+            self.schedule()
             self.room.teller.broadcast_room()
-        if kind in ("bot_move", "turn_timeout") and game.to_act == data:
-            await self.bot_move(data)
+
+    async def _hold_over(self, generation: int, _data: None) -> None:
+        self.hold_until = None
+        waiting, self.deferred = self.deferred, []
+        for peer, msg in waiting:
+            try:
+                await self.room.take_action(peer, msg, deferred=True)
+            except RoomError as exc:
+                peer.deliver(
+                    error(
+                        exc.code,
+                        exc.message,
+                        msg.id,
+                        self.room.teller.state_message(peer.seat, []),
+                        **exc.detail(),
+                    )
+                )
+            else:
+                if msg.id is not None:
+                    peer.deliver(Ack(reply_to=msg.id, version=self.room.state.seq).to_json())
+        if self.room.state.seq == generation:
+            self.schedule()
+
+    async def _pause_spent(self, _generation: int, _data: None) -> None:
+        if self.room.state.paused:
+            with contextlib.suppress(RoomError):
+                await self.room.commit([Pause(paused=False, reason="limit", at=time.time())])
+
+    async def _next_hand(self, _generation: int, _data: None) -> None:
+        with contextlib.suppress(RoomError):
+            await self.room.commit([Continue()])
+
+    async def _fill(self, _generation: int, _data: None) -> None:
+        if self.room.state.phase == LOBBY:
+            with contextlib.suppress(RoomError):
+                await self.room.commit(self.room.start_entries())
+
+    async def _react(self, _generation: int, reaction: tuple[int, str]) -> None:
+        seat, text = reaction
+        with contextlib.suppress(RoomError):
+            await self.room.commit([Move(seat=seat, action=text)])
+
+    async def _turn_over(self, generation: int, seat: int) -> None:
+        self.away.add(seat)
+        self.room.teller.broadcast_room()
+        await self._bot_due(generation, seat)
+
+    async def _bot_due(self, _generation: int, seat: int) -> None:
+        game = self.room.state.game
+        if game is not None and game.to_act == seat:
+            await self.bot_move(seat)
 
     async def bot_move(self, seat: int) -> None:
         game = self.room.state.game
@@ -444,4 +464,28 @@ class Pacing:
             )
 
 
-__all__ = ["Pacing"]
+@dataclass(frozen=True, slots=True)
+class TimerAnswer:
+    """How the room answers one kind of timer: ``run`` (given the state version it was set for
+    and what it is about), whether it runs whatever the state version (``any_version``: a
+    seat's grace, which no change ends) and whether only while a game is played (``in_play``)."""
+
+    run: Callable[[Pacing, int, Any], Awaitable[None]]
+    any_version: bool = False
+    in_play: bool = False
+
+
+#: The answer to every kind of timer (a test checks that each kind has one).
+TIMERS: dict[Timer, TimerAnswer] = {
+    Timer.GRACE: TimerAnswer(Pacing._grace_over, any_version=True),
+    Timer.HOLD_END: TimerAnswer(Pacing._hold_over),
+    Timer.PAUSE_LIMIT: TimerAnswer(Pacing._pause_spent),
+    Timer.CONTINUE: TimerAnswer(Pacing._next_hand),
+    Timer.FILL: TimerAnswer(Pacing._fill),
+    Timer.REACT: TimerAnswer(Pacing._react, in_play=True),
+    Timer.TURN_TIMEOUT: TimerAnswer(Pacing._turn_over, in_play=True),
+    Timer.BOT_MOVE: TimerAnswer(Pacing._bot_due, in_play=True),
+}
+
+
+__all__ = ["TIMERS", "Pacing", "TimerAnswer"]

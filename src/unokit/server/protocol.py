@@ -18,8 +18,8 @@ from typing import Any
 
 import orjson
 
-# The limits and the error message, declared apart for the offline room; read here as before.
-from .limits import HARD_MAX_BYTES, MAX_DEPTH, MAX_MESSAGE_BYTES, error
+# The limits, declared apart for the offline room; read here as before.
+from .limits import HARD_MAX_BYTES, MAX_DEPTH, MAX_MESSAGE_BYTES
 
 #: Dict keys that are not text (a seat number) are written as text, as JSON requires.
 _ENCODE_OPTIONS = orjson.OPT_NON_STR_KEYS
@@ -90,7 +90,6 @@ __all__ = [
     "RateLimit",
     "decode",
     "encode",
-    "error",
     "fragment",
     "websocket_url",
 ]

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import PROTOCOL
 from .entries import Join
+from .messages import Ack, Welcome, error
 from .peers import RemoteMarker, identity_hash, new_token, token_hash
-from .protocol import SEAT_LOST, error
+from .protocol import SEAT_LOST
 from .room import CLOSED, HAND_OVER, PLAYING, RoomError, sender
 from .storage import StorageError
 
@@ -28,10 +29,36 @@ log = logging.getLogger("unokit.server")
 
 class Seating:
     """The seats and the connections of one room: the handler of ``hello``, the check of a
-    seat's token, presence and the grace of a dropped player."""
+    seat's token, presence and the grace of a dropped player, and their state: who is known
+    behind each seat token, who held each seat when the room last settled, and which seats
+    are connected on the processes that follow the room. The room's connections themselves
+    are the room's (:meth:`~.authority.Room.connect`, :meth:`~.authority.Room.disconnect`)."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
+        #: What is known of the person behind each seat token (hash), from their hellos: their
+        #: address, their identity (hash) and their marks (:meth:`marks`).
+        self.addresses: dict[str, str] = {}
+        self.identity_of: dict[str, str] = {}
+        self.seat_marks: dict[str, set[str]] = {}
+        #: The identity (hash) behind each name messages went by (``from``), for reports.
+        self.senders: dict[str, str | None] = {}
+        #: Who held each seat when the room last settled (:meth:`settle`).
+        self.settled: list[str | None] = self.occupants()
+        #: Whether a ``room`` message is due once this burst of presence changes is over.
+        self.presence_due = False
+        #: The owner's view of the processes that follow the room, by node: its connections
+        #: there, the seats connected there and the seats whose page shows the table there.
+        self.remote_watchers: dict[str, int] = {}
+        self.remote_seats: dict[str, set[int]] = {}
+        self.remote_looking: dict[str, set[int]] = {}
+
+    def became_owner(self, identities: dict[str, str]) -> None:
+        """This process took the room over: the identities behind its seat tokens are the
+        stored ones (``identities``) too, and no other process is heard to follow it yet."""
+        self.identity_of.update(identities)
+        self.remote_seats.clear()
+        self.remote_watchers.clear()
 
     def remote_presence(
         self, node: str, seats: list[int] | None, watchers: int, looking: list[int] | None = None
@@ -39,25 +66,25 @@ class Seating:
         """The owner hears from a process that follows the room: the seats connected there, how
         many connections it has in the room (``None``: it stopped following) and the seats whose
         page shows the table there (a page brought back takes its seat back from the stand-in)."""
-        before = self.room.remote_seats.get(node)
-        looked_before = self.room.remote_looking.get(node, set())
+        before = self.remote_seats.get(node)
+        looked_before = self.remote_looking.get(node, set())
         if seats is None:
-            self.room.remote_seats.pop(node, None)
-            self.room.remote_watchers.pop(node, None)
-            self.room.remote_looking.pop(node, None)
+            self.remote_seats.pop(node, None)
+            self.remote_watchers.pop(node, None)
+            self.remote_looking.pop(node, None)
         else:
-            self.room.remote_watchers[node] = watchers
-            self.room.remote_seats[node] = set(seats)
-            self.room.remote_looking[node] = set(seats if looking is None else looking) & set(seats)
+            self.remote_watchers[node] = watchers
+            self.remote_seats[node] = set(seats)
+            self.remote_looking[node] = set(seats if looking is None else looking) & set(seats)
             for seat in seats:  # connected there: no grace period runs out for it
                 self.room.pacing.end_grace(seat)
             if before is None:
                 self.room.host.published(self.room)  # a new follower: it catches up from here
-        looked = self.room.remote_looking.get(node, set())
+        looked = self.remote_looking.get(node, set())
         for seat in looked - looked_before:
             if 0 <= seat < len(self.room.state.seats):
                 self.returned(seat)
-        if self.room.remote_seats.get(node) != before or looked != looked_before:
+        if self.remote_seats.get(node) != before or looked != looked_before:
             self.presence_changed()
             for seat in (before or set()) - set(seats or ()):  # gone there: as a local drop
                 if not self.connected(seat) and self.room.state.phase in (PLAYING, HAND_OVER):
@@ -70,7 +97,7 @@ class Seating:
         peer.seat = welcome.get("seat")
         peer.role = "player" if peer.seat is not None else "spectator"
         peer.holder = self.occupant(peer.seat)
-        self.room.peers[peer.conn_id] = peer
+        self.room.connect(peer)
         peer.deliver(welcome)
         self.presence_changed()
         peer.deliver(self.room.teller.state_message(peer.seat, [], log=True))
@@ -80,7 +107,7 @@ class Seating:
         try:
             await self.welcome(peer, msg)
         except RoomError as exc:
-            self.room.admitted.discard(peer.conn_id)  # a refused hello holds no place in the room
+            self.room.disconnect(peer)  # a refused hello holds no place in the room
             peer.deliver(error(exc.code, exc.message, msg.get("id"), **exc.detail()))
 
     async def welcome(self, peer: Peer, msg: dict[str, Any]) -> None:
@@ -128,26 +155,23 @@ class Seating:
                 log.warning(
                     "room %s: the player's identity could not be stored", self.room.code, extra={"room": self.room.code}
                 )
-        welcome: dict[str, Any] = {
-            "type": "welcome",
-            "protocol": PROTOCOL,
-            "room": self.room.code,
-            "role": peer.role,
-            "seat": seat,
-            "host": is_host,
-        }
-        if new_token_text is not None:
-            welcome["token"] = new_token_text
-        welcome["from"] = self.sender(seat, peer)  # what this reader's chat messages go by
-        if reply_to is not None:
-            welcome["reply_to"] = reply_to
+        welcome = Welcome(
+            protocol=PROTOCOL,
+            room=self.room.code,
+            role=peer.role,
+            seat=seat,
+            host=is_host,
+            token=new_token_text,
+            sender=self.sender(seat, peer),  # what this reader's chat messages go by
+            reply_to=reply_to,
+        ).to_json()
         if isinstance(peer, RemoteMarker):  # a join forwarded by another process: it seats its client
             peer.deliver(welcome)
             return
         peer.seat = seat
         peer.role = "player" if seat is not None else "spectator"
         peer.holder = self.occupant(seat)
-        self.room.peers[peer.conn_id] = peer
+        self.room.connect(peer)
         peer.deliver(welcome)
         if seat is not None:
             self.returned(seat, looking=peer.visible)
@@ -160,10 +184,10 @@ class Seating:
         identity holds one already (``already_seated``), or, at a public table, their address
         holds :attr:`Host.public_seats` (``too_many_seats``)."""
         seated = {seat.token_hash for seat in self.room.state.seats if seat.kind == "human" and seat.token_hash}
-        if player is not None and any(self.room.identity_of.get(held) == player for held in seated):
+        if player is not None and any(self.identity_of.get(held) == player for held in seated):
             raise RoomError("already_seated", "you already hold a seat at this table: use it (or leave it first)")
         if self.room.state.public_room:
-            mine = sum(1 for held in seated if self.room.addresses.get(held) == peer.client)
+            mine = sum(1 for held in seated if self.addresses.get(held) == peer.client)
             if mine >= self.room.host.public_seats:
                 raise RoomError(
                     "too_many_seats",
@@ -181,21 +205,21 @@ class Seating:
 
     def know(self, token: str, peer: Peer) -> None:
         """Remember who said hello for the seat token ``token``."""
-        self.room.addresses[token] = peer.client
+        self.addresses[token] = peer.client
         if peer.player is not None:
-            self.room.identity_of[token] = peer.player
-        self.room.seat_marks.setdefault(token, set()).update(self.marks(peer))
+            self.identity_of[token] = peer.player
+        self.seat_marks.setdefault(token, set()).update(self.marks(peer))
 
     def sender(self, seat: int | None, peer: Peer) -> str:
         """The name the sender of a chat message goes by (``from``): the seat's occupant, or a
         spectator's identity (else address); remembered for reports."""
         if seat is not None:
             occupant = self.room.state.seats[seat].token_hash or ""
-            name, identity = sender(self.room.code, occupant), self.room.identity_of.get(occupant)
+            name, identity = sender(self.room.code, occupant), self.identity_of.get(occupant)
         else:
             name = sender(self.room.code, peer.player or f"address:{peer.client}")
             identity = peer.player
-        self.room.senders[name] = identity
+        self.senders[name] = identity
         return name
 
     def occupant(self, seat: int | None) -> str | None:
@@ -213,18 +237,17 @@ class Seating:
         connection is told ``seat_lost`` and closed with :data:`SEAT_LOST` before the room sends
         anyone anything more, so it never sees what the seat's next occupant may see."""
         occupants = self.occupants()
-        for seat, (before, now) in enumerate(zip(self.room.occupants, occupants, strict=True)):
+        for seat, (before, now) in enumerate(zip(self.settled, occupants, strict=True)):
             if before != now:
                 self.room.pacing.forget(seat)
-                self.room.last_accepted.pop(seat, None)
-                for known in (self.room.addresses, self.room.identity_of, self.room.seat_marks):
+                self.room.forget_accepted(seat)
+                for known in (self.addresses, self.identity_of, self.seat_marks):
                     known.pop(before or "", None)
-        self.room.occupants = occupants
+        self.settled = occupants
         for peer in list(self.room.peers.values()):
             if peer.seat is None or self.occupant(peer.seat) == peer.holder:
                 continue
-            del self.room.peers[peer.conn_id]
-            self.room.admitted.discard(peer.conn_id)
+            self.room.disconnect(peer)
             peer.deliver(error("seat_lost", "this seat is no longer yours: it was freed or given to someone else"))
             peer.close("seat lost", SEAT_LOST)
             peer.seat = None
@@ -254,7 +277,7 @@ class Seating:
         if looking:
             self.room.pacing.back(seat)
 
-    def visibility(self, peer: Peer, visible: bool, reply_to: object) -> None:
+    def visibility(self, peer: Peer, visible: bool, reply_to: str | int | None) -> None:
         """The connection's page is shown or hidden: who looks at the table (a process that
         follows the room tells its owner). A player whose page is shown again is back."""
         peer.visible = visible
@@ -262,25 +285,24 @@ class Seating:
             self.returned(peer.seat)
         self.presence_changed()
         if reply_to is not None:
-            peer.deliver({"type": "ack", "reply_to": reply_to, "version": self.room.state.seq})
+            peer.deliver(Ack(reply_to=reply_to, version=self.room.state.seq).to_json())
 
     def connected(self, seat: int) -> bool:
         return any(p.seat == seat for p in self.room.peers.values()) or any(
-            seat in s for s in self.room.remote_seats.values()
+            seat in s for s in self.remote_seats.values()
         )
 
     def presence_changed(self) -> None:
         """Someone came or went: tell the room once this burst of changes is over (a thousand
         hellos at once make one ``room`` message, not a thousand), and wake a paused room."""
-        if not self.room.presence_due:
-            self.room.presence_due = True
+        if not self.presence_due:
+            self.presence_due = True
             asyncio.get_running_loop().call_soon(self.tell_presence)
-        if self.room.owner and self.room.pacing.paused and self.room.watched():
-            self.room.pacing.paused = False
-            self.room.pacing.schedule()
+        if self.room.owner and self.room.watched():
+            self.room.pacing.wake()
 
     def tell_presence(self) -> None:
-        self.room.presence_due = False
+        self.presence_due = False
         if not self.room.owner:
             self.room.host.presence(self.room)
         self.room.teller.broadcast_room()
@@ -288,8 +310,7 @@ class Seating:
             self.room.host.looked(self.room)
 
     async def gone(self, peer: Peer) -> None:
-        self.room.admitted.discard(peer.conn_id)
-        if self.room.peers.pop(peer.conn_id, None) is None:
+        if not self.room.disconnect(peer):
             return
         self.presence_changed()
         seat = peer.seat

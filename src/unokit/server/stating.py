@@ -14,6 +14,7 @@ from .. import Event, redact
 from ..i18n.lines import Line
 from ..narration import Narrator, side_before
 from ..play.session import summarize
+from .messages import State
 
 if TYPE_CHECKING:
     from .room import RoomState
@@ -67,7 +68,7 @@ class StateTeller:
         self,
         seat: int | None,
         events: list[Event],
-        reply_to: object = None,
+        reply_to: str | int | None = None,
         info: Any = None,
         log: bool = False,
         said: Sequence[Line] = (),
@@ -80,27 +81,19 @@ class StateTeller:
         state = self.room.state
         game = state.game
         seen = redact(events, seat)
-        names = state.names()
-        message: dict[str, Any] = {
-            "type": "state",
-            "version": state.seq,
-            "seat": seat,
-            "room": info if info is not None else self.room.room_info(),
-            "game_step": len(state.moves),
-            "observation": state.observe(seat),
-            "events": seen,
-            "lines": self.lines(seen) + [line.to_json() for line in said],
-        }
-        if state.last_standin is not None:
-            message["standin"] = state.last_standin
-        if log and game is not None:
-            message["log"] = self.game_log(seat)
-        summary = round_summary(state.spec.variant, names, seen)
-        if summary is not None:
-            message["summary"] = summary
-        if reply_to is not None:
-            message["reply_to"] = reply_to
-        return message
+        return State(
+            version=state.seq,
+            seat=seat,
+            room=info if info is not None else self.room.room_info(),
+            game_step=len(state.moves),
+            observation=state.observe(seat),
+            events=seen,
+            lines=self.lines(seen) + [line.to_json() for line in said],
+            standin=state.last_standin,
+            log=self.game_log(seat) if log and game is not None else None,
+            summary=round_summary(state.spec.variant, state.names(), seen),
+            reply_to=reply_to,
+        ).to_json()
 
     def lines(self, seen: list[Event]) -> list[dict[str, Any]]:
         """The events as one reader saw them, in sentences: codes with parameters, which each

@@ -16,11 +16,13 @@ from .chat import (
     REPORTS,
     SPECTATORS,
     SPECTATORS_SHARE,
+    ChatEntryKind,
     check_reaction,
     check_text,
     history,
     visible,
 )
+from .messages import ChatMessages
 from .protocol import RateLimit
 from .room import RoomError, sender
 from .storage import Append
@@ -56,7 +58,7 @@ class Talk:
         if seat is None and peer.name is not None:
             state.check_name(peer.name)  # a player may have sat down with that name since
         occupant = state.seats[seat].token_hash if seat is not None else None
-        marks = self.room.seating.marks(peer) | self.room.seat_marks.get(occupant or "", set())
+        marks = self.room.seating.marks(peer) | self.room.seating.seat_marks.get(occupant or "", set())
         if self.room.chat.is_muted(seat, occupant, marks):
             whom = "your seat" if seat is not None else "spectators"
             raise RoomError("muted", f"{whom} may not write in this room's chat now")
@@ -69,7 +71,7 @@ class Talk:
         if not all(limit.allow() for limit in limits) or not self.room.host.chat_allowed(peer.client):
             raise RoomError("rate_limited", "too many chat messages: wait a moment")
         entry: dict[str, Any] = {
-            "type": "say" if msg.text is not None else "react",
+            "type": (ChatEntryKind.SAY if msg.text is not None else ChatEntryKind.REACT).value,
             "seat": seat,
             "name": state.seats[seat].name if seat is not None else peer.name,
             "channel": PLAYERS if seat is not None else SPECTATORS,
@@ -95,13 +97,13 @@ class Talk:
     async def mute(self, seat: object, muted: bool, by: int | None = None) -> None:
         """Mute or unmute the player at ``seat`` (their seat token and their marks), or every
         spectator (``seat`` ``None``; ``by``: the player of a room with no host who did it)."""
-        entry: dict[str, Any] = {"type": "mute", "seat": seat, "who": None, "muted": muted}
+        entry: dict[str, Any] = {"type": ChatEntryKind.MUTE.value, "seat": seat, "who": None, "muted": muted}
         if isinstance(seat, int):
             who = self.room.state.seats[seat].token_hash
             if self.room.state.seats[seat].kind != "human" or who is None:
                 raise RoomError("bad_seat", f"seat {seat} holds no player to mute")
-            marks = self.room.seat_marks.get(who, set())
-            spared = {held for held, known in self.room.seat_marks.items() if held != who and known & marks}
+            marks = self.room.seating.seat_marks.get(who, set())
+            spared = {held for held, known in self.room.seating.seat_marks.items() if held != who and known & marks}
             entry.update(who=who, marks=sorted(marks), spared=sorted(spared))
         if by is not None:
             entry["by"] = by
@@ -142,7 +144,7 @@ class Talk:
             if held.kind != "human" or held.token_hash is None:
                 raise RoomError("bad_report", f"seat {msg.seat} holds no player")
             who, name, lines = sender(self.room.code, held.token_hash), held.name, kept[-10:]
-        elif msg.sender is not None and msg.sender in self.room.senders:
+        elif msg.sender is not None and msg.sender in self.room.seating.senders:
             who = msg.sender
             said = [m for m in kept if m.get("from") == who]
             name, lines = (said[-1].get("name") if said else None), kept[-10:]
@@ -156,7 +158,7 @@ class Talk:
                 "room": self.room.code,
                 "kind": about,
                 "reporter": peer.player,
-                "reported": self.room.senders.get(who) if who else None,
+                "reported": self.room.seating.senders.get(who) if who else None,
                 "name": name,
                 "lines": [{key: m[key] for key in fields if key in m} for m in lines],
             }
@@ -178,11 +180,11 @@ class Talk:
                 continue
             shown = [m for m in messages if visible(m, peer.seat, state.game_no, state.phase)]
             if shown:
-                peer.deliver({"type": "chat", "messages": shown})
+                peer.deliver(ChatMessages(messages=shown).to_json())
 
     def send_history(self, peer: Peer) -> None:
         shown = history(self.room.chat, peer.seat, self.room.state.game_no, self.room.state.phase)
-        peer.deliver({"type": "chat", "history": True, "messages": shown})
+        peer.deliver(ChatMessages(history=True, messages=shown).to_json())
 
 
 __all__ = ["Talk"]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from .. import Event
 from ..i18n.lines import Line
+from .messages import RoomUpdate
 from .protocol import encode, fragment
 from .stating import StateTeller
 
@@ -38,7 +39,7 @@ class Teller(StateTeller):
     def broadcast_room(self) -> None:
         if not self.room.peers:
             return
-        text = encode({"type": "room", "version": self.room.state.seq, "room": self.room.room_info()})
+        text = encode(RoomUpdate(version=self.room.state.seq, room=self.room.room_info()).to_json())
         for peer in list(self.room.peers.values()):
             peer.deliver(text)
 
