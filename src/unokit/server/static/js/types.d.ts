@@ -249,8 +249,8 @@ export interface ChatMessages {
   messages: ChatLine[];
 }
 
-/** The answer to a `hint` request, to that connection only (server/hints.py; not yet among
- * messages.py's declarations): the action the hint suggests, in words, and its chance. */
+/** The answer to a `hint` request, to that connection only (messages.py: `HintAnswer`): the
+ * action the hint suggests, in words, and its chance. */
 export interface HintReply {
   type: "hint";
   reply_to: string | number | null;
