@@ -9,6 +9,7 @@ with its hand."""
 from __future__ import annotations
 
 import json
+import signal
 import urllib.request
 from collections.abc import Iterator
 
@@ -28,6 +29,7 @@ from .player import (
     play_to_the_end,
     start_game,
     until_your_turn,
+    wait_for,
     wait_until,
     watched,
 )
@@ -83,3 +85,38 @@ def test_the_page_is_served_where_it_is_and_plays_on_after_a_takeover(browser: B
         assert _get(other, f"/api/rooms/{code}")["served_by"] == _get(other, "/api/health")["node"]
     finally:
         page.context.close()
+
+
+def test_a_join_the_busy_owner_does_not_answer_in_time_is_said_again(
+    browser: Browser,
+    postgres: PostgresCluster,  # noqa: F811
+) -> None:
+    """The owner is stopped (SIGSTOP: alive, its lease held, silent) while a page joins at the
+    other process: that process forwards the hello, no answer comes in its time and it says
+    ``unavailable``. The page says hello again after a pause, as after a drop, and once the
+    owner runs again the player is seated (the page used to stay at the join form for good)."""
+    database = postgres.new_database()
+    # A long lease: the stopped owner keeps its room, so the answer must come from it.
+    servers = [ServerProcess(database, free_port(), args=["--lease", "60"]).launch() for _ in range(2)]
+    owner, other = servers[0].wait(), servers[1].wait()
+    page = watched(browser.new_context(viewport={"width": 1280, "height": 800})).new_page()
+    try:
+        room = create_room(owner.url, "classic", 2, settings=FAST)
+        assert _get(owner, f"/api/rooms/{room['room']}")["served_by"] == _get(owner, "/api/health")["node"]
+        page.goto(f"{other.url}/r/{room['room']}")
+        page.fill("#join-name", "Ann")
+        assert owner.proc is not None
+        owner.proc.send_signal(signal.SIGSTOP)
+        try:
+            page.click("#join-player")
+            # the hello went unanswered: the page waits to say it again (the join form is gone)
+            wait_until(page, "document.querySelector('#status').dataset.state === 'lost'", timeout=60)
+        finally:
+            owner.proc.send_signal(signal.SIGCONT)
+        wait_for(page, ".waiting")
+        seats = "[...document.querySelectorAll('.waiting > ol.seat-list > li')].map(li => li.textContent)"
+        wait_until(page, f"{seats}.some(text => text.includes('Ann'))")
+    finally:
+        page.context.close()
+        for server in servers:
+            server.stop()
