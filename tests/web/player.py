@@ -44,15 +44,23 @@ LAYOUT = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
 POLICY_VIOLATIONS: list[str] = []
 
 
+#: How long a page's waits and clicks wait for the state they need before the test fails, in
+#: ms (Playwright's own is 30 s). The suite runs three processes on two cores, each with its
+#: browser and servers: on such a machine in CI a table once took 30 s to be drawn after its
+#: start, with nothing wrong but the load; a page that never gets there still fails.
+WAIT_MS = 60_000
+
+
 def watched(context: BrowserContext) -> BrowserContext:
     """``context``, with every refusal of the Content-Security-Policy that its pages report kept
-    in :data:`POLICY_VIOLATIONS`."""
+    in :data:`POLICY_VIOLATIONS`, and :data:`WAIT_MS` as its pages' time to wait."""
 
     def console(message: ConsoleMessage) -> None:
         if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
             POLICY_VIOLATIONS.append(message.text)
 
     context.on("console", console)
+    context.set_default_timeout(WAIT_MS)
     return context
 
 
@@ -126,7 +134,7 @@ def wait_for(page: Page, selector: str, *, state: WaitState = "visible", timeout
     page.locator(selector).first.wait_for(state=state, timeout=timeout)
 
 
-def wait_until(page: Page, expression: str, timeout: float = 30.0) -> None:
+def wait_until(page: Page, expression: str, timeout: float = WAIT_MS / 1000) -> None:
     """Wait until ``expression`` is true in the page. Unlike Playwright's ``wait_for_function``
     this never compiles code in the page, so it works under the server's Content-Security-Policy."""
     end = time.monotonic() + timeout
