@@ -13,7 +13,6 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Page, Playwright
 
 from unokit.server.client import create_room as api_room
@@ -403,11 +402,6 @@ def test_the_help_explains_the_rules_the_cards_and_the_keys(browser: Browser, we
         page.context.close()
 
 
-@pytest.mark.xfail(
-    reason="known defect: opened without a network, the lobby draws neither the offline notice nor the "
-    "offer to play offline (the page stops before its language is set up); open in the tracker",
-    strict=False,
-)
 def test_the_page_installs_and_says_when_the_server_is_gone(
     playwright: Playwright, web_server: ServerProcess, tmp_path: Path
 ) -> None:
@@ -447,5 +441,7 @@ def test_the_page_installs_and_says_when_the_server_is_gone(
         page.context.set_offline(False)
         page.reload()
         wait_for(page, "#create-room")
+        wait_for(page, "html[data-server=answers]", state="attached")  # the server answered: no offer
+        assert page.locator("#play-offline").count() == 0
     finally:
         page.context.close()

@@ -55,6 +55,21 @@ function offline(err) {
   retry = setTimeout(route, 5000);
 }
 
+/**
+ * Whether the server does not answer (the service worker never answers /api/live for it):
+ * `navigator.onLine` says only that the device has a network, which it may well have while the
+ * server is down or out of reach.
+ * @returns {Promise<boolean>}
+ */
+async function serverGone() {
+  try {
+    await fetch("/api/live", { cache: "no-store" });
+    return false;
+  } catch (err) {
+    return true;
+  }
+}
+
 /** The page's language, language menu and sound control, set up once (a change of language
  * reloads the page).
  * @param {import("./types").Catalog} catalog
@@ -122,8 +137,16 @@ async function route() {
     current = replayPage(app, catalog, code.toUpperCase(), Number(number), seat === undefined ? 0 : Number(seat), true);
   } else if (roomMatch) current = roomPage(app, roomMatch[1].toUpperCase(), catalog);
   else {
-    // Without a network (or on a static site, which has no server), the lobby offers a game on this device.
+    // On a static site (no server), or when the server cannot be reached (the catalogue then
+    // came from the service worker), the lobby offers a game on this device.
     if (catalog.static_site || !navigator.onLine) app.append(offlineOffer(catalog));
+    else {
+      serverGone().then((gone) => {
+        if (mine !== routing) return;
+        document.documentElement.dataset.server = gone ? "gone" : "answers"; // what the lobby found
+        if (gone) app.prepend(offlineOffer(catalog));
+      });
+    }
     if (!catalog.static_site) current = lobbyPage(app, catalog);
   }
   document.querySelectorAll("nav a").forEach((a) => a.removeAttribute("aria-current"));
