@@ -42,8 +42,15 @@ AXE_OPTIONS: dict[str, Any] = {
 AXE = Axe()
 
 
+#: True once no animation or transition runs on the page (cards dealt or played are in place).
+AT_REST = "document.getAnimations().every(animation => animation.playState !== 'running')"
+
+
 def violations(page: Page, where: str) -> list[str]:
-    """What axe-core finds on the page as it is now, one line per rule broken."""
+    """What axe-core finds on the page once it is at rest, one line per rule broken. (Checked
+    while the dealt cards were still flying in, the hand's buttons overlapped and axe said
+    their targets were too small; at rest they are not.)"""
+    wait_until(page, AT_REST)
     found = AXE.run(page, options=AXE_OPTIONS).response["violations"]
     return [f"{where}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes']][:4]}" for v in found]
 
