@@ -66,6 +66,11 @@ def test_the_round_summary_gives_way_to_the_next_deal(browser: Browser, web_serv
         # The UNO! button, which stands up into the row above the hand, does not peek out from
         # under the panel (there is nothing to say UNO for between hands).
         assert page.locator(".uno-button").is_hidden()
+        # A reload between hands brings the summary back, with the host's button to deal on.
+        rows = page.locator(".summary-panel table.summary tbody").inner_text()
+        page.reload()
+        wait_for(page, ".summary-panel [data-verb='host-continue']")
+        assert page.locator(".summary-panel table.summary tbody").inner_text() == rows
         page.click("[data-verb='host-continue']")
         wait_until(page, "document.querySelector('.table-root').dataset.phase === 'playing'")
         assert page.locator(".summary-panel").count() == 0

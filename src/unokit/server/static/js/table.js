@@ -245,9 +245,16 @@ export class TableView {
     if (state.summary) {
       this.summary = state.summary;
       sessionStorage.setItem(`unokit.summary.${this.code}`, JSON.stringify(state.summary));
+      sessionStorage.setItem(`unokit.summary-at.${this.code}`, `${this.room.game_no}:${state.game_step}`);
       if (phase === "playing") this.note("round", summaryWords(state.summary, this.seatNames(), me), { action: "scores" });
     }
-    this.summaryShown = phase === "hand_over" && (Boolean(state.summary) || (this.summaryShown && prevPhase === "hand_over"));
+    // A page opened between hands (a reload) shows the summary this tab kept of the hand that
+    // has just ended (told at this game and step: nothing moves between hands), as the page
+    // that saw it end does.
+    const keptNow = !previous && Boolean(this.summary)
+      && sessionStorage.getItem(`unokit.summary-at.${this.code}`) === `${this.room.game_no}:${state.game_step}`;
+    this.summaryShown = phase === "hand_over"
+      && (Boolean(state.summary) || keptNow || (this.summaryShown && prevPhase === "hand_over"));
     for (const event of state.events || []) {
       if (event.type === "challenge" && event.revealed && (event.seat === me || event.target === me)) {
         const names = this.names();
