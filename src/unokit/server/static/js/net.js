@@ -207,7 +207,6 @@ export class RoomConnection {
     this.from = null;
     /** @type {WebSocket | null} */
     this.ws = null;
-    this.welcomed = false; // the connection's hello was answered with a welcome
     // A cluster sends the client to the process that owns the room (a "redirect"); when that
     // address cannot be reached, the client says hello here again, naming it, and is served here.
     this.redirects = 0;
@@ -258,7 +257,6 @@ export class RoomConnection {
     const ws = this.openSocket ? this.openSocket(target) : new WebSocket(target || `${scheme}://${location.host}/ws`);
     let opened = false;
     this.ws = ws;
-    this.welcomed = false; // until this connection's hello is answered with a welcome
     this.handlers.onStatus(this.retry ? "reconnecting" : "connecting");
     ws.onopen = () => {
       opened = true;
@@ -343,7 +341,6 @@ export class RoomConnection {
       return;
     }
     if (msg.type === "welcome") {
-      this.welcomed = true;
       this.retry = 0;
       this.redirects = 0;
       this.unreachable = null;
@@ -367,13 +364,6 @@ export class RoomConnection {
     } else if (msg.type === "ack") {
       if (msg.reply_to === this.inFlight) this.settle();
     } else if (msg.type === "error") {
-      if (msg.code === "unavailable" && !this.welcomed && this.ws) {
-        // The hello was forwarded to the process that runs the room and it did not answer in
-        // time (busy, or dying: a takeover follows). Say hello again after the usual pause
-        // of a dropped connection, rather than leave the player at a form that never answers.
-        this.ws.close();
-        return;
-      }
       if (msg.reply_to === undefined || msg.reply_to === this.inFlight) this.settle();
       if (msg.state) {
         this.version = msg.state.version;
