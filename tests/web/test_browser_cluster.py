@@ -8,6 +8,7 @@ with its hand."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import time
@@ -47,8 +48,15 @@ def _get(server: ServerProcess, path: str) -> dict[str, str]:
 
 @pytest.fixture
 def two_processes(postgres: PostgresCluster) -> Iterator[Pair]:  # noqa: F811
+    with _pair(postgres) as pair:
+        yield pair
+
+
+@contextlib.contextmanager
+def _pair(postgres: PostgresCluster, *args: str) -> Iterator[Pair]:  # noqa: F811
+    """Two processes with ``args`` on a new database, started together; stopped at the end."""
     database = postgres.new_database()
-    servers = [ServerProcess(database, free_port()).launch() for _ in range(2)]  # starting together
+    servers = [ServerProcess(database, free_port(), list(args)).launch() for _ in range(2)]
     try:
         yield servers[0].wait(), servers[1].wait()
     finally:
@@ -97,10 +105,12 @@ def test_a_join_the_busy_owner_answers_late_still_seats_the_page(
     ``unavailable``. The page stays connected; once the owner runs again it seats the player,
     and its late welcome reaches the page, which is seated as that player. (A page that closed
     and said hello again would find its name taken by the seat its first hello got.)"""
-    database = postgres.new_database()
     # A long lease: the stopped owner keeps its room, so the answer must come from it.
-    servers = [ServerProcess(database, free_port(), args=["--lease", "60"]).launch() for _ in range(2)]
-    owner, other = servers[0].wait(), servers[1].wait()
+    with _pair(postgres, "--lease", "60") as (owner, other):
+        _join_while_the_owner_is_stopped(browser, owner, other)
+
+
+def _join_while_the_owner_is_stopped(browser: Browser, owner: ServerProcess, other: ServerProcess) -> None:
     page = watched(browser.new_context(viewport={"width": 1280, "height": 800})).new_page()
     received: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: received.append(str(frame))))
@@ -123,5 +133,3 @@ def test_a_join_the_busy_owner_answers_late_still_seats_the_page(
         assert "Ann" in page.locator(".waiting > ol.seat-list > li.seat-line.me").inner_text()
     finally:
         page.context.close()
-        for server in servers:
-            server.stop()
