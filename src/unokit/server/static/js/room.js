@@ -64,6 +64,18 @@ async function showShares(code, list) {
   }
 }
 
+/** A trophy, drawn (an emoji needs a font the device may not have: it showed as an empty box). */
+function trophyIcon() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const cup = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  cup.setAttribute("d", "M7 3h10v2h3v3a4 4 0 0 1-4 4h-.3A5 5 0 0 1 13 14.9V17h3v2H8v-2h3v-2.1A5 5 0 0 1 8.3 12H8"
+    + "a4 4 0 0 1-4-4V5h3zm-1 4v1a2 2 0 0 0 1.1 1.8L7 7zm12 0-.1 2.8A2 2 0 0 0 18 8V7zM7 20h10v1H7z");
+  svg.append(cup);
+  return svg;
+}
+
 /**
  * @param {HTMLElement} app
  * @param {string} code
@@ -196,7 +208,7 @@ export function roomPage(app, code, catalog, openSocket = null) {
         "?"));
     if (room && room.game_no > 0 && !own) buttons.push(h("a.tool#standings-tool",
       { href: `/#/standings/${code}`, target: "_blank", rel: "noopener", title: t("standings.title"), "aria-label": t("standings.title") },
-      "🏆"));
+      trophyIcon()));
     if (table) buttons.push(h("button.tool.drawer-toggle",
       { type: "button", title: t("table.sidebar"), "aria-label": t("table.sidebar"), "aria-expanded": "false",
         dataset: { toggles: "drawer" }, onclick: () => /** @type {TableView} */ (table).toggleDrawer() },
