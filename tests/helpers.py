@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
@@ -193,4 +194,14 @@ def marked_processes(mark: str) -> list[int]:
             continue
         if needle in environ.split(b"\0") and state != "Z":
             found.append(int(entry.name))
+    return found
+
+
+def processes_outliving(mark: str, within: float = 30.0) -> list[int]:
+    """The marked processes (see :func:`marked_processes`) still running ``within`` seconds
+    from now, or ``[]`` as soon as none is: a process sent SIGKILL is gone only once the
+    kernel has torn it down, which on a loaded machine is not at once."""
+    deadline = time.monotonic() + within
+    while (found := marked_processes(mark)) and time.monotonic() < deadline:
+        time.sleep(0.05)
     return found

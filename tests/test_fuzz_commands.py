@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import random
 import socket
+import uuid
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from tests.helpers import PROCESS_MARK, marked_processes
+from tests.helpers import PROCESS_MARK, processes_outliving
 from unokit.cli import main
 
 CASES = 40
@@ -77,7 +78,7 @@ def _generated(rng: random.Random, tmp: Path, database: str, dead: str) -> list[
 
 
 def test_generated_arguments_end_in_a_result_or_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    mark = f"fuzz-{tmp_path.name}"
+    mark = f"fuzz-{uuid.uuid4().hex}"
     monkeypatch.setenv(PROCESS_MARK, mark)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "file.txt").write_text("x")
@@ -95,4 +96,4 @@ def test_generated_arguments_end_in_a_result_or_one_line(tmp_path: Path, monkeyp
         assert result.exception is None or isinstance(result.exception, SystemExit), (args, repr(result.exception))
         assert "Traceback" not in result.output, (args, result.output)
         assert result.exit_code in (0, 1, 2), (args, result.exit_code, result.output)
-        assert marked_processes(mark) == [], (args, "left a process running")
+        assert processes_outliving(mark) == [], (args, "left a process running")

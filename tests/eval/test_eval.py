@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -176,16 +177,16 @@ for line in sys.stdin:
 
 
 def test_an_external_agents_own_children_are_stopped_with_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.helpers import PROCESS_MARK, marked_processes
+    from tests.helpers import PROCESS_MARK, processes_outliving
 
-    mark = f"eval-fork-{tmp_path.name}"
+    mark = f"eval-fork-{uuid.uuid4().hex}"
     monkeypatch.setenv(PROCESS_MARK, mark)
     script = tmp_path / "forking_bot.py"
     script.write_text(FORKING_BOT, encoding="utf-8")
     agent = "external:" + shlex.join([sys.executable, str(script)])
     result = run_eval(EvalConfig(load_suite("classic-2").first(1), agent, ("random",)))
     assert result["matches"][0]["forfeits"] == 0
-    assert marked_processes(mark) == [], "the bot's child outlived the evaluation"
+    assert processes_outliving(mark) == [], "the bot's child outlived the evaluation"
 
 
 def test_no_more_processes_than_work_and_workers_bounded_as_sim() -> None:
