@@ -146,7 +146,7 @@ def test_the_schema_head_is_alembics_and_a_current_database_is_not_migrated_agai
     again = (
         "import sys\n"
         "from unokit.server.app import create_app\n"
-        "from unokit.server.hub import ServerConfig\n"
+        "from unokit.server.config import ServerConfig\n"
         "from unokit.server.storage import migrate\n"
         f"app = create_app(ServerConfig(database={database!r}, host='127.0.0.1', port=1))\n"
         "app.state.hub.check_database()\n"

@@ -37,7 +37,11 @@ RETAIN_PLAYERS_DAYS = 365.0
 #: How long the bots of a deal of the day pause before each move (``--daily-bot-seconds``).
 DAILY_BOT_SECONDS = 0.5
 
+#: How long a player is away from the table before "your turn" is pushed (``--push-away``).
+AWAY_SECONDS = 15.0
+
 __all__ = [
+    "AWAY_SECONDS",
     "DAILY_BOT_SECONDS",
     "DEFAULT_SEND_BUFFER",
     "PROTOCOL",

@@ -50,7 +50,8 @@ from . import PROTOCOL, daily_api, finishing, ratings_api, standings, upkeep
 from .authority import Room
 from .botpool import warm_engine
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, ip_network_of, is_loopback
-from .hub import CODE_ALPHABET, Hub, ServerConfig, send_to_owner
+from .config import ServerConfig
+from .hub import CODE_ALPHABET, Hub, send_to_owner
 from .items import Arrived, Gone, Said
 from .messages import MessageError, Pong, error, read_message
 from .metrics import CONTENT_TYPE as METRICS_TYPE

@@ -470,7 +470,7 @@ def serve(
     from .botpool import default_threads
     from .connections import ConnectionGuard, connection_budget, http_protocol
     from .edge import is_loopback
-    from .hub import ServerConfig
+    from .config import ServerConfig
     from .protocol import HARD_MAX_BYTES
     from .sendbuffer import websocket_protocol
     from .storage import default_database_url

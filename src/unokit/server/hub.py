@@ -26,7 +26,6 @@ import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -36,21 +35,17 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..core.actions import Action
 from ..core.observation import View
 from . import (
-    DAILY_BOT_SECONDS,
-    DEFAULT_SEND_BUFFER,
-    RETAIN_PLAYERS_DAYS,
-    RETAIN_RECORDS_DAYS,
-    RETAIN_ROOMS_DAYS,
     ladder,
     upkeep,
 )
 from .authority import Room
-from .botpool import BotPool, default_threads
+from .botpool import BotPool
 from .chat import SPECTATORS_SHARE
 from .cluster import ClusterKind, Link, node_channel, room_channel
-from .daily import TELL_WITHIN, Deal, DealSeeds, claim_telling, day_of, day_start, featured
+from .config import ServerConfig
+from .daily import TELL_WITHIN, DealSeeds, claim_telling, day_of, day_start, featured
 from .daily import secret as daily_secret
-from .edge import Buckets, EdgeConfig, ip_network_of, origin_of
+from .edge import Buckets, ip_network_of, origin_of
 from .items import (
     AdminClose,
     Arrived,
@@ -66,7 +61,7 @@ from .items import (
 )
 from .messages import Redirect, error
 from .metrics import Metrics, count_rooms
-from .notices import AWAY_SECONDS, Notices
+from .notices import Notices
 from .peers import Peer, RemoteMarker, new_token, token_hash
 from .protocol import RateLimit, decode, encode, websocket_url
 from .push import PushServices, VapidKey, current_key, ensure_key, subscribers
@@ -105,90 +100,6 @@ PLAY_NOW_OPTIONS = {"rounds": 1}
 BANS_EVERY = 5.0
 #: Reports one client address may make a minute, and at once.
 REPORT_RATE, REPORT_BURST = 5.0, 10.0
-
-
-@dataclass
-class ServerConfig:
-    """Everything ``unokit serve`` can be told (``docs/server.md``, "Options")."""
-
-    database: str
-    host: str = "127.0.0.1"
-    port: int = 8000
-    public_url: str | None = None
-    node_url: str | None = None
-    lease_seconds: float = 10.0
-    idle_close_seconds: float = 1800.0
-    sweep_seconds: float = 30.0
-    rate: float = 20.0
-    burst: float = 60.0
-    room_connections: int = 64
-    max_connections: int = 20000
-    send_buffer: int = DEFAULT_SEND_BUFFER
-    sqlite_synchronous: str = "NORMAL"
-    bot_threads: int = field(default_factory=default_threads)
-    bot_cpu: float = 0.5
-    #: Warm the compiled engine before saying ready (``--warm-engine``), else in the background.
-    warm_engine: bool = True
-    hello_timeout: float = 10.0
-    request_timeout: float = 10.0
-    client_connections: int = 64
-    room_rate: float = 10.0  # rooms a client address may create a minute
-    lookup_rate: float = 20.0  # room codes a client address may look up in vain a minute
-    trusted_proxies: tuple[str, ...] = ()
-    allow_hosts: tuple[str, ...] = ()
-    allow_origins: tuple[str, ...] = ()
-    admin_token: str | None = None
-    retain_rooms_days: float = RETAIN_ROOMS_DAYS
-    retain_records_days: float = RETAIN_RECORDS_DAYS
-    retain_players_days: float = RETAIN_PLAYERS_DAYS
-    export_dir: Path | None = None
-    chat_rate: float = 1.0
-    chat_burst: float = 5.0
-    play_now_wait: float = 20.0
-    public_rooms: int = 3  # open public rooms one client address may have created
-    public_seats: int = 2  # seats one client address may hold at a public table
-    word_filter: Path | None = None
-    #: Trained policies offered to hosts as seat bots (``policy:FILE.onnx``; ``docs/server.md``).
-    bots: tuple[str, ...] = ()
-    #: Web Push (``--no-push`` turns it off): the origins the host adds to the browsers' push
-    #: services (``--push-service``), how long a player is away before "your turn" is sent
-    #: (``--push-away``), and the contact its messages name (``--push-contact``).
-    push: bool = True
-    push_services: tuple[str, ...] = ()
-    push_away: float = AWAY_SECONDS
-    push_contact: str | None = None
-    node: str = field(default_factory=lambda: secrets.token_hex(8))
-    #: The deal of the day (``docs/daily.md``): the hour (UTC) a new day begins, and the host's
-    #: own deals (``--daily``) instead of the featured ones, and its bots' pause before each move
-    #: (``--daily-bot-seconds``).
-    daily_rollover_hours: float = 0.0
-    daily_bot_seconds: float = DAILY_BOT_SECONDS
-    daily_deals: tuple[Deal, ...] = ()
-
-    @property
-    def base_url(self) -> str:
-        """The address of the service, given out when no request says which (``--public-url``,
-        else the listening address): links are built from the request's own address (:mod:`.edge`)."""
-        return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
-
-    @property
-    def own_url(self) -> str:
-        """The address at which clients reach this very process (``--node-url``): where the
-        other processes send the clients of the rooms it owns."""
-        return (self.node_url or self.base_url).rstrip("/")
-
-    def edge(self) -> EdgeConfig:
-        return EdgeConfig(self.public_url, self.trusted_proxies, self.allow_hosts, self.allow_origins)
-
-    @property
-    def contact(self) -> str:
-        """Who the push services may write to about this server's messages (RFC 8292 ``sub``):
-        ``--push-contact``, else an ``https://`` public URL, else a placeholder address."""
-        if self.push_contact:
-            return self.push_contact
-        if self.public_url and self.public_url.startswith("https://"):
-            return self.public_url.rstrip("/")
-        return "mailto:unokit@localhost"
 
 
 class HubOwnership:
@@ -1174,4 +1085,4 @@ def send_to_owner(peer: Peer, code: str, websocket: str, reply_to: str | int | N
     peer.close("redirected")
 
 
-__all__ = ["NOTIFIED", "Hub", "RoomError", "ServerConfig", "send_to_owner"]
+__all__ = ["NOTIFIED", "Hub", "RoomError", "send_to_owner"]

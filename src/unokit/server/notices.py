@@ -25,11 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from . import AWAY_SECONDS
 from .pushsend import Notice
 from .room import FINISHED, PLAYING, RoomState
-
-#: Seconds away from a room's table before its player is told that it is their turn.
-AWAY_SECONDS = 15.0
 
 
 class Standins(Protocol):

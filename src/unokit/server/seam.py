@@ -1,0 +1,162 @@
+"""The seam between the server's core and its features (``docs/architecture.md``, "Adding a
+server feature").
+
+The core is a room and what serves it: the log, the hub, the websocket, the core routes. A
+*feature* is one module under :mod:`.features` that declares a :class:`Feature`: its rows' part
+in the core's writes (:class:`StoreHooks`, run by :class:`~.storage.Store` inside the write's
+own transaction), and what it brings to a running server (:class:`FeatureServer`: routes, work
+at start, stop and each sweep, what it hears of the rooms). A feature is handed a
+:class:`FeatureContext`, never the hub: the store, the writer, the metrics, the configuration
+and the narrow :class:`Rooms` look-up. :mod:`.features` lists every feature once; a deployment
+turns one off with ``unokit serve --without NAME``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from sqlalchemy import Table
+    from sqlalchemy.engine import Connection
+    from starlette.routing import BaseRoute
+
+    from .authority import Room
+    from .botpool import BotPool
+    from .config import ServerConfig
+    from .edge import Buckets
+    from .metrics import Metrics
+    from .room import RoomSpec
+    from .storage import Append, Store, Writer
+
+#: ``hook(connection, job, now)`` inside the transaction that writes ``job``.
+WriteHook = Callable[["Connection", "Append", float], None]
+
+
+@dataclass(frozen=True)
+class StoreHooks:
+    """A feature's rows in the core's writes, each run inside the core's own transaction:
+
+    * ``game_written``: a game ended (``job.record``, written after the room's listing) or the
+      host closed one (``job.forfeit``, before the listing changes);
+    * ``forget_player(connection, player)``: "Forget me" of the identity (hash) ``player``;
+    * ``forget_stale(connection, stale)``: the identities of the subquery ``stale`` are forgotten
+      by the retention;
+    * ``prune(connection, records_before)``: records written before that time were pruned;
+    * ``exported``: the tables ``unokit admin export`` writes beside the records.
+    """
+
+    game_written: WriteHook | None = None
+    forget_player: Callable[[Connection, str], object] | None = None
+    forget_stale: Callable[[Connection, Any], object] | None = None
+    prune: Callable[[Connection, float], object] | None = None
+    exported: tuple[Table, ...] = ()
+
+
+class Rooms(Protocol):
+    """What a feature may ask of the rooms (the hub implements it)."""
+
+    async def room(self, code: str) -> Room | None:
+        """The open room ``code`` (loaded when it is not in memory), or ``None``."""
+        ...
+
+    async def open_room(
+        self, spec: RoomSpec, base_url: str, *, bots: Sequence[str] = (), client: str = "", marks: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A new room of ``spec`` whose stored spec carries ``marks`` (what the feature reads
+        back when the room is loaded: a daily deal, a ladder table), with ``bots`` seated."""
+        ...
+
+    def banned(self, client: str, player: str | None) -> bool:
+        """Whether the address ``client`` or the identity ``player`` is banned."""
+        ...
+
+    #: Held while a public table is chosen or made (one at a time in a process).
+    seating_lock: asyncio.Lock
+
+
+@dataclass
+class Limits:
+    """The per-address allowances the core's routes and the features' share: new rooms, room
+    codes looked up in vain, and identity look-ups (a player's games, boards, ratings)."""
+
+    rooms_made: Buckets
+    misses: Buckets
+    identity_lookups: Buckets
+    #: Further allowances made on demand, each of its own (:meth:`own`).
+    others: dict[str, Buckets] = field(default_factory=dict)
+    #: Makes a further allowance of the lookup rate.
+    make: Callable[[], Buckets] | None = None
+
+    def own(self, name: str) -> Buckets:
+        """The feature's allowance ``name``, as many a minute as room codes may be looked up."""
+        if name not in self.others:
+            assert self.make is not None
+            self.others[name] = self.make()
+        return self.others[name]
+
+
+@dataclass
+class FeatureContext:
+    """What a feature is handed: never the hub."""
+
+    config: ServerConfig
+    store: Store
+    metrics: Metrics
+    node: str
+    bots: BotPool
+    rooms: Rooms
+    limits: Limits
+    #: The writer (set once the server started; ``None`` before).
+    writer: Callable[[], Writer | None]
+
+
+class FeatureServer:
+    """A feature's part in one running server; every method's default does nothing. The
+    feature's state lives in its instance."""
+
+    def __init__(self, context: FeatureContext) -> None:
+        self.context = context
+
+    def routes(self) -> list[BaseRoute]:
+        """The routes it serves (under ``/api``, as the core's)."""
+        return []
+
+    async def start(self) -> None:
+        """Once the database is migrated, before the server says it is ready."""
+
+    async def stop(self) -> None:
+        """As the server stops, after its rooms."""
+
+    async def sweep(self, now: float) -> None:
+        """At each sweep of the hub (``--sweep-seconds``); a failure is logged, never fatal."""
+
+    def told(self, room: Room, entries: list[dict[str, Any]]) -> None:
+        """The owner of ``room`` committed ``entries`` and told its clients."""
+
+    def looked(self, room: Room) -> None:
+        """Who looks at ``room``'s table may have changed."""
+
+    async def loaded(self, room: Room, spec: dict[str, Any]) -> None:
+        """``room`` was loaded from its stored ``spec`` (what :meth:`Rooms.open_room` marked)."""
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One server feature, as :mod:`.features` lists it."""
+
+    #: The name ``--without`` takes, lower case.
+    name: str
+    #: What it is, in a few words (``unokit serve --help``).
+    summary: str
+    store: StoreHooks = StoreHooks()
+    #: Its part in a running server; ``None``: rows only.
+    server: Callable[[FeatureContext], FeatureServer] | None = None
+    #: The features it reads the rows or the running part of (turned off with them).
+    needs: tuple[str, ...] = ()
+
+
+__all__ = ["Feature", "FeatureContext", "FeatureServer", "Limits", "Rooms", "StoreHooks", "WriteHook"]

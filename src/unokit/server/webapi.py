@@ -1,0 +1,123 @@
+"""What every HTTP route of the server shares (the core's in :mod:`.app` and the features' in
+:mod:`.features`): JSON answers and refusals, the small JSON body a request may post, the client
+key per-client limits count by, the address links are built on, and the admin token's check."""
+
+from __future__ import annotations
+
+import json
+import math
+import secrets
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from .edge import Buckets, client_key
+from .room import RoomError
+
+#: The largest request body the API reads, in bytes.
+MAX_BODY = 8192
+#: Room codes: six characters without look-alikes (no 0/O, 1/I/L).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+
+def answer(body: Any, status: int = 200) -> JSONResponse:
+    """``body`` as a JSON answer."""
+    return JSONResponse(body, status_code=status)
+
+
+def problem(code: str, message: str, status: int) -> JSONResponse:
+    """A refusal: ``{"error": code, "message": message}`` with ``status``."""
+    return answer({"error": code, "message": message}, status)
+
+
+def refusal(exc: RoomError, status: int | None = None) -> JSONResponse:
+    """A refused request: its code, English message, and the parameters and engine reason
+    that let the reader's page say it in its language (:meth:`RoomError.detail`); its status
+    is :func:`status_of` its code unless given."""
+    return answer({"error": exc.code, "message": exc.message, **exc.detail()}, status or status_of(exc.code))
+
+
+def status_of(code: str) -> int:
+    """The HTTP status of a refused request of error ``code``."""
+    return {
+        "too_large": 413,
+        "banned": 403,
+        "bad_token": 403,
+        "too_many_rooms": 429,
+        "no_deal": 404,
+        "push_taken": 409,
+        "push_off": 403,
+    }.get(code, 400)
+
+
+def limited(buckets: Buckets, key: str, what: str) -> Response:
+    """429 for the client ``key`` that spent its allowance of ``buckets`` on ``what``."""
+    wait = max(1, math.ceil(buckets.retry_after(key)))
+    response = problem("rate_limited", f"too many {what} from your address: try again in {wait} s", 429)
+    response.headers["Retry-After"] = str(wait)
+    return response
+
+
+def client_of(request: Request) -> str:
+    """The key per-client limits count ``request``'s client by (:func:`~.edge.client_key`)."""
+    return client_key(request.client.host if request.client else "unknown")
+
+
+def base_url(request: Request) -> str:
+    """Where the client reaches this server (``--public-url``, else the request's own address)."""
+    return str(request.scope["unokit.base_url"])
+
+
+def room_code(request: Request) -> str | None:
+    """The room code of the request's path (upper case), or ``None`` when it cannot be one."""
+    code = str(request.path_params["code"]).upper()
+    return code if len(code) <= 16 and all(ch in CODE_ALPHABET for ch in code) else None
+
+
+def unknown_fields(body: dict[str, Any], allowed: set[str]) -> None:
+    """Raise :class:`RoomError` ``bad_request`` naming the fields of ``body`` not ``allowed``."""
+    unknown = set(body) - allowed
+    if unknown:
+        raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
+
+
+async def body_of(request: Request) -> dict[str, Any]:
+    """A small JSON object posted to the API; raise :class:`RoomError` naming what is wrong."""
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise RoomError("too_large", f"a request may be at most {MAX_BODY} bytes")
+    try:
+        payload = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise RoomError("bad_json", "the request body is not valid JSON") from None
+    if not isinstance(payload, dict):
+        raise RoomError("bad_room", "the request body must be a JSON object")
+    return payload
+
+
+def admin_refusal(request: Request, token: str | None) -> Response | None:
+    """``None`` for a request that carries the admin token ``token``, else its refusal."""
+    if token is None:
+        return problem("forbidden", "this server has no admin token (unokit serve --admin-token-file)", 403)
+    given = request.headers.get("authorization", "")
+    if not (given.startswith("Bearer ") and secrets.compare_digest(given[7:].strip(), token)):
+        return problem("forbidden", "the admin token is missing or wrong", 403)
+    return None
+
+
+__all__ = [
+    "CODE_ALPHABET",
+    "MAX_BODY",
+    "admin_refusal",
+    "answer",
+    "base_url",
+    "body_of",
+    "client_of",
+    "limited",
+    "problem",
+    "refusal",
+    "room_code",
+    "status_of",
+    "unknown_fields",
+]
