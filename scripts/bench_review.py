@@ -2,7 +2,7 @@
 
 **As the server makes it** (the default): a finished game whose reviewed seat took 30 turns of its
 own, 2-player Classic and 4-player UNO Flip (one hand each, between ``normal`` bots, from fixed
-seeds), asked of the server's :class:`~unokit.server.reviews.ReviewDesk` (its bot pool at the
+seeds), asked of the server's :class:`~unokit.server.features.reviews.desk.ReviewDesk` (its bot pool at the
 server's defaults, a SQLite database) in a fresh process, which polls it as the page does. It
 prints the seconds from the ask to the first marks (the first 202 answer that carries marked
 decisions) and to the whole review, with the process's CPU time and the machine's load
@@ -83,7 +83,7 @@ def desk_child(path: str, load: bool) -> None:
     from sqlalchemy import insert
 
     from unokit.server.botpool import BotPool, default_threads
-    from unokit.server.reviews import ReviewDesk
+    from unokit.server.features.reviews.desk import ReviewDesk
     from unokit.server.storage import Store, migrate, records
 
     text = Path(path).read_text()

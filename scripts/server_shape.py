@@ -58,7 +58,9 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
                 anchor = package.split(".")
                 anchor = anchor[: len(anchor) - (node.level - 1)]
                 base = ".".join([*anchor, base]) if base else ".".join(anchor)
-            names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+            children = [f"{base}.{alias.name}" for alias in node.names]
+            # ``from package import module`` imports the module, and the package only as its parent.
+            names = children if any(child in modules for child in children) else [base]
         for name in names:
             while name and name not in modules:
                 name = name.rpartition(".")[0]

@@ -56,7 +56,7 @@ PARTIAL: dict[str, str] = {
     "unokit.core.variants._NOT_APPLICABLE": "the options a variant refuses for a reason worth saying",
     "unokit.fast.tables._KIND_CODES": "the verbs of the compiled engine's actions (no catch, UNO call or target)",
     "unokit.narration._SEAT_ONLY": "the events that name only who did them",
-    "unokit.server.reviews._STATUS": "the review's refusals answered with another HTTP status than 400",
+    "unokit.server.features.reviews.desk._STATUS": "the review's refusals answered with another HTTP status than 400",
     "unokit.play.session._TERMINAL_SHOWN": "the values of a question the terminal shows with their glyphs",
 }
 

@@ -28,7 +28,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "serve": "unokit.server.commands:serve",
     "web-export": "unokit.server.commands:web_export",
     "admin": "unokit.server.admin:admin",
-    "ladder": "unokit.server.ladder_cli:ladder",
+    "ladder": "unokit.server.features.ladder.cli:ladder",
     "dataset": "unokit.dataset.commands:dataset",
     "eval": "unokit.eval.commands:eval_command",
     "compile": "unokit.review.compiling:compile_command",

@@ -27,7 +27,7 @@ from unokit.server.client import (
     new_identity,
     play,
 )
-from unokit.server.daily import DealSeeds, day_of, deal_seed, featured, next_rollover, parse_deal, streak
+from unokit.server.features.daily.deals import DealSeeds, day_of, deal_seed, featured, next_rollover, parse_deal, streak
 
 from .conftest import FAST_ARGS
 from .support import PostgresCluster, ServerProcess, choose, free_port, run

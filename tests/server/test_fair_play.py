@@ -26,8 +26,7 @@ from unokit.server.client import (
     ratings_join,
     ratings_mine,
 )
-from unokit.server.peers import identity_hash
-from unokit.server.ratings import (
+from unokit.server.features.ratings.skill import (
     ACTIVE_DAYS,
     BOT_RATINGS,
     MIN_OPPONENTS,
@@ -37,6 +36,7 @@ from unokit.server.ratings import (
     rating_opponents,
     ratings,
 )
+from unokit.server.peers import identity_hash
 from unokit.server.room import RATED_STANDIN
 from unokit.server.storage import Store
 

@@ -17,7 +17,7 @@ from openskill.models import PlackettLuce
 
 from unokit.record import GameRecord
 from unokit.server.client import ServerError, download_record, ladder_join, ladder_standings, leaderboard
-from unokit.server.ratings import NEW_MU, NEW_SIGMA, ranks
+from unokit.server.features.ratings.skill import NEW_MU, NEW_SIGMA, ranks
 
 from .support import UNOKIT, ServerProcess
 

@@ -32,8 +32,15 @@ from unokit.server.client import (
     push_subscribe,
     push_unsubscribe,
 )
-from unokit.server.daily import day_of, featured
-from unokit.server.push import DEFAULT_KINDS, KINDS, PushServices, check_subscription, message, save_subscription
+from unokit.server.features.daily.deals import day_of, featured
+from unokit.server.features.push.keys import (
+    DEFAULT_KINDS,
+    KINDS,
+    PushServices,
+    check_subscription,
+    message,
+    save_subscription,
+)
 from unokit.server.storage import Store, migrate, push_subscriptions
 
 from .conftest import FAST_ARGS
@@ -408,8 +415,8 @@ def test_the_deal_of_the_day_is_told_once_at_the_rollover_to_those_who_ticked_it
 
 
 def test_every_kind_of_message_has_its_words_its_time_to_live_and_its_urgency() -> None:
-    from unokit.server.push import WORDS
-    from unokit.server.pushsend import TTL, URGENCY
+    from unokit.server.features.push.keys import WORDS
+    from unokit.server.features.push.send import TTL, URGENCY
 
     assert set(WORDS) == set(TTL) == set(URGENCY) == set(KINDS)
 
@@ -449,8 +456,8 @@ def test_a_browser_service_s_name_that_leads_inside_the_host_s_network_is_never_
 ) -> None:
     """The browsers' push services are posted to only at public addresses: a name of theirs
     that resolved to loopback (here ``localhost`` stands for one) is refused when connecting."""
-    from unokit.server.push import ServiceOrigin, ensure_key, public_address
-    from unokit.server.pushsend import Notice, Sender, guarded_session
+    from unokit.server.features.push.keys import ServiceOrigin, ensure_key, public_address
+    from unokit.server.features.push.send import Notice, Sender, guarded_session
 
     assert not any(public_address(a) for a in ("127.0.0.1", "10.1.2.3", "169.254.169.254", "::1", "::ffff:10.0.0.1"))
     assert all(public_address(a) for a in ("8.8.8.8", "2001:4860:4860::8888"))

@@ -25,7 +25,7 @@ from unokit.server.client import (
     ratings_leave,
     ratings_mine,
 )
-from unokit.server.ratings import BOT_RATINGS, NEW_MU, NEW_SIGMA, ranks
+from unokit.server.features.ratings.skill import BOT_RATINGS, NEW_MU, NEW_SIGMA, ranks
 
 from .support import FAST, ServerProcess, choose, run
 

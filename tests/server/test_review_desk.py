@@ -1,4 +1,4 @@
-"""The server's reviews (:mod:`unokit.server.reviews`, :mod:`unokit.server.reviewstore`), on a
+"""The server's reviews (:mod:`unokit.server.features.reviews.desk`, :mod:`unokit.server.features.reviews.rows`), on a
 real SQLite and a real PostgreSQL: computed in the bot pool, kept in the database with the
 record, one at a time and a few an hour per player identity; served by another process without
 being computed again; a claim of a process that died is taken over; no game or no seat is
@@ -23,12 +23,13 @@ from unokit.bots.temper import temperature
 from unokit.record import RecordingGame
 from unokit.review import review_record
 from unokit.review.analysis import review_steps
-from unokit.server import reviewstore
 from unokit.server.botpool import BotPool
 from unokit.server.client import new_identity
 from unokit.server.edge import client_key
-from unokit.server.reviews import SLICE, ReviewDesk
-from unokit.server.reviewstore import ReviewKey, reviews
+from unokit.server.features import store_hooks
+from unokit.server.features.reviews import rows as reviewstore
+from unokit.server.features.reviews.desk import SLICE, ReviewDesk
+from unokit.server.features.reviews.rows import ReviewKey, reviews
 from unokit.server.room import RoomError
 from unokit.server.storage import Store, migrate, records
 
@@ -43,7 +44,7 @@ TEXT = RECORD.dumps()
 @pytest.fixture
 def store(database: str) -> Iterator[Store]:
     """The database with one finished game, room ``ROOM`` game 1."""
-    kept = Store(database)
+    kept = Store(database, hooks=store_hooks())  # with every feature's rows, as a server has
     migrate(kept.engine)
     with kept.begin() as c:
         c.execute(insert(records).values(room="ROOM", game_no=1, created_at=time.time(), record=TEXT))

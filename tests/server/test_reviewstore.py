@@ -13,14 +13,15 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import insert, inspect, select
 
-from unokit.server import reviewstore
-from unokit.server.reviewstore import ReviewKey, reviews
+from unokit.server.features import store_hooks
+from unokit.server.features.reviews import rows as reviewstore
+from unokit.server.features.reviews.rows import ReviewKey, reviews
 from unokit.server.storage import MIGRATIONS, Store, migrate, player_games, players, records, schema_revision
 
 
 @pytest.fixture
 def store(database: str) -> Iterator[Store]:
-    kept = Store(database)
+    kept = Store(database, hooks=store_hooks())  # with every feature's rows, as a server has
     migrate(kept.engine)
     yield kept
     kept.close()

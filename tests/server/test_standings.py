@@ -16,7 +16,7 @@ import pytest
 
 from unokit.record import GameRecord
 from unokit.server.client import RoomClient, ServerError, create_room, download_record, get_json, play, play_again
-from unokit.server.standings import standings_csv
+from unokit.server.features.standings import standings_csv
 
 from .support import FAST, ServerProcess, choose, run
 

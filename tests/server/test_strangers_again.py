@@ -104,7 +104,7 @@ def test_odd_push_endpoints_are_refused_at_subscribe_time() -> None:
     and paths with dot segments or escaped dots and slashes are refused when the browser
     subscribes (they used to be kept, left to the send-time address check alone; that check is
     tested in ``test_push``: a service's name that resolves inside the host's network)."""
-    from unokit.server.push import PushServices
+    from unokit.server.features.push.keys import PushServices
     from unokit.server.room import RoomError
 
     services = PushServices()

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from unokit.server.client import get_json
-from unokit.server.push import message
+from unokit.server.features.push.keys import message
 
 from ..server.support import ServerProcess
 from .player import create_room, new_page, start_game, wait_for, wait_until
@@ -136,7 +136,7 @@ def test_a_tap_on_the_notification_brings_the_player_back_to_the_seat(
 def test_a_tap_on_the_deal_of_the_day_s_notification_opens_the_deal_s_page(
     browser: Browser, web_server: ServerProcess
 ) -> None:
-    from unokit.server.daily import day_of, featured
+    from unokit.server.features.daily.deals import day_of, featured
 
     page = new_page(browser, "phone", permissions=["notifications"])
     try:

@@ -47,6 +47,7 @@ class Target:
         from sqlalchemy import inspect
         from sqlalchemy.engine import make_url
 
+        from .features import store_hooks
         from .storage import Store, metadata, migrate, schema_revision, sqlalchemy_url
 
         named = str(self.database)
@@ -56,7 +57,7 @@ class Target:
             path = parsed.database if parsed.get_backend_name() == "sqlite" else None
             if path not in (None, "", ":memory:") and not Path(path).expanduser().is_file() and not self.create:
                 raise click.UsageError(f"there is no database file {path}; check the path (--create makes a new one)")
-            store = Store(str(self.database))
+            store = Store(str(self.database), hooks=store_hooks())
             with store.engine.connect() as connection:
                 revision = schema_revision(connection)
             if revision is None and not self.create:
@@ -391,7 +392,7 @@ def push_key(target: Target, rotate: bool) -> None:
     if target.server is not None:
         done = json.loads(target.call("POST" if rotate else "GET", "/api/admin/push-key", {} if rotate else None))
     else:
-        from . import push
+        from .features.push import keys as push
 
         store = target.store()
         if rotate:
@@ -434,7 +435,8 @@ def ladder_token(target: Target, name: str) -> None:
     to the bot's author, who connects with `unokit ladder join URL --name NAME --token-file FILE`.
     The token is made from the server's secret and the name, so the same name always gets the
     same token; it is printed, never stored."""
-    from . import daily, ladder
+    from .features.daily.deals import secret
+    from .features.ladder import bots as ladder
     from .room import RoomError
 
     if target.database is None:
@@ -443,7 +445,7 @@ def ladder_token(target: Target, name: str) -> None:
         checked = ladder.check_bot_name(name)
     except RoomError as exc:
         raise click.BadParameter(str(exc), param_hint="NAME") from None
-    click.echo(ladder.bot_token(daily.secret(target.store(), ladder.SECRET_NAME), checked))
+    click.echo(ladder.bot_token(secret(target.store(), ladder.SECRET_NAME), checked))
 
 
 __all__ = ["admin"]

@@ -24,9 +24,7 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
-import json
 import logging
-import math
 import secrets
 import time
 from collections import Counter
@@ -46,12 +44,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import VARIANTS, __version__
 from ..bots import level_names
-from . import PROTOCOL, daily_api, finishing, ratings_api, standings, upkeep
+from . import PROTOCOL, features, upkeep
 from .authority import Room
 from .botpool import warm_engine
-from .edge import Buckets, Edge, EdgeMiddleware, client_key, ip_network_of, is_loopback
 from .config import ServerConfig
-from .hub import CODE_ALPHABET, Hub, send_to_owner
+from .edge import Buckets, Edge, EdgeMiddleware, client_key, ip_network_of, is_loopback
+from .hub import Hub, send_to_owner
 from .items import Arrived, Gone, Said
 from .messages import MessageError, Pong, error, read_message
 from .metrics import CONTENT_TYPE as METRICS_TYPE
@@ -59,13 +57,24 @@ from .metrics import Metrics
 from .offline import PYODIDE_FILES, engine_zip, pyodide_dir
 from .peers import identity_hash
 from .protocol import HARD_MAX_BYTES, NO_HELLO, RateLimit, encode
-from .push import DEFAULT_KINDS, KINDS, check_subscription, remove_subscription, rotate_key, save_subscription
 from .realtable import realtable_routes
-from .reviews import ReviewDesk, review_routes
 from .room import RoomError, offer_policies, seat_bots
+from .seam import FeatureContext, Limits
 from .web import catalog, game_number, web_routes
+from .webapi import (
+    CODE_ALPHABET,
+    admin_refusal,
+    answer,
+    base_url,
+    body_of,
+    client_of,
+    limited,
+    open_room,
+    problem,
+    refusal,
+    room_code,
+)
 from .wordfilter import WordFilter, load_word_filter, use_word_filter
-from .work import off_loop
 
 log = logging.getLogger("unokit.server")
 
@@ -135,38 +144,26 @@ class WsPeer:
             self.closing = True
 
 
-def _json(body: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse(body, status_code=status)
-
-
-def _problem(code: str, message: str, status: int) -> JSONResponse:
-    return _json({"error": code, "message": message}, status)
-
-
-def _refusal(exc: RoomError, status: int) -> JSONResponse:
-    """A refused request: its code, English message, and the parameters and engine reason
-    that let the reader's page say it in its language (:meth:`RoomError.detail`)."""
-    return _json({"error": exc.code, "message": exc.message, **exc.detail()}, status)
-
-
 def create_app(config: ServerConfig) -> Starlette:
     """The ASGI application serving ``config``; the hub starts and stops with it. Every request
     passes :class:`~unokit.server.edge.EdgeMiddleware` first. Raises ``ValueError`` for a policy
-    file of ``config.bots`` that cannot be used."""
+    file of ``config.bots`` that cannot be used, or a feature of ``config.without`` that there is not."""
     offer_policies(list(config.bots))
     use_word_filter(load_word_filter(config.word_filter) if config.word_filter is not None else WordFilter())
-    hub = Hub(config)
-    reviews = ReviewDesk(hub.bots, hub.store, hub.node)
+    running = features.enabled(config.without)
+    hub = Hub(config, features.store_hooks(config.without))
     edge = Edge(config.edge(), hub.node_origins, hub.refresh_nodes if hub.clustered else None)
-    # Per client address: rooms created, and room codes looked up in vain (code guessing).
-    rooms_made = Buckets(config.room_rate / 60, max(1.0, config.room_rate * 2))
-    misses = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
-    # "My games" and "Forget me": as many a minute as room codes may be looked up.
-    identity_lookups = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
-    # Finishing shares of real public rooms (each reads the database): as many again, of their own.
-    share_lookups = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
-    # Push subscriptions posted and withdrawn: as many again, on an allowance of their own.
-    push_requests = Buckets(config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
+    # Per client address: rooms created; room codes looked up in vain (code guessing); and
+    # identity look-ups ("My games", "Forget me", boards, ratings), as many a minute as codes.
+    # Each feature's further allowances are as many again, each of its own.
+    lookups = functools.partial(Buckets, config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
+    limits = Limits(Buckets(config.room_rate / 60, max(1.0, config.room_rate * 2)), lookups(), lookups(), make=lookups)
+    rooms_made, misses, identity_lookups = limits.rooms_made, limits.misses, limits.identity_lookups
+    context = FeatureContext(config, hub.store, hub.metrics, hub.node, hub.bots, hub, limits)
+    for feature in running:
+        if feature.server is not None:
+            context.running[feature.name] = feature.server(context)
+    hub.features = list(context.running.values())
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -185,68 +182,58 @@ def create_app(config: ServerConfig) -> Starlette:
             yield
         finally:
             await warming
-            await reviews.close()
             await hub.stop()
 
     async def live(_request: Request) -> Response:
         """Liveness: the process answers (its event loop turns). Nothing else is checked, so a
         supervisor restarts it only when it is stuck, never because the database is away."""
-        return _json({"status": "alive", "node": hub.node})
+        return answer({"status": "alive", "node": hub.node})
 
     async def ready(_request: Request) -> Response:
         """Readiness: the process serves rooms (started, not stopping) and its database answers
         within :data:`READY_SECONDS`; a proxy sends it new clients only then."""
         if not hub.ready:
-            return _json({"status": "starting" if not hub.stopping else "stopping"}, 503)
+            return answer({"status": "starting" if not hub.stopping else "stopping"}, 503)
         try:
             await asyncio.wait_for(asyncio.to_thread(hub.store.ping), READY_SECONDS)
         except Exception:
-            return _json({"status": "no_database"}, 503)
-        return _json({"status": "ready", "node": hub.node})
+            return answer({"status": "no_database"}, 503)
+        return answer({"status": "ready", "node": hub.node})
 
     async def metrics(request: Request) -> Response:
         if not _trusted_caller(request, config.admin_token):
-            return _problem("forbidden", "the metrics are for this machine, or for the admin token", 403)
+            return problem("forbidden", "the metrics are for this machine, or for the admin token", 403)
         return Response(hub.metrics.page(), media_type=METRICS_TYPE)
 
-    def _admin(request: Request) -> Response | None:
-        """``None`` for a request that carries the admin token, else its refusal."""
-        if config.admin_token is None:
-            return _problem("forbidden", "this server has no admin token (unokit serve --admin-token-file)", 403)
-        given = request.headers.get("authorization", "")
-        if not (given.startswith("Bearer ") and secrets.compare_digest(given[7:].strip(), config.admin_token)):
-            return _problem("forbidden", "the admin token is missing or wrong", 403)
-        return None
-
     async def admin_rooms(request: Request) -> Response:
-        refused = _admin(request)
+        refused = admin_refusal(request, config.admin_token)
         if refused is not None:
             return refused
         which = request.query_params.get("which", "open")
         if which not in ("open", "closed", "all"):
-            return _problem("bad_request", "'which' is open, closed or all", 400)
+            return problem("bad_request", "'which' is open, closed or all", 400)
         listed = await asyncio.to_thread(hub.store.rooms_list, which)
-        return _json({"rooms": listed, "totals": await asyncio.to_thread(hub.store.totals)})
+        return answer({"rooms": listed, "totals": await asyncio.to_thread(hub.store.totals)})
 
     async def admin_close(request: Request) -> Response:
-        refused = _admin(request)
+        refused = admin_refusal(request, config.admin_token)
         if refused is not None:
             return refused
-        code = _code(request)
+        code = room_code(request)
         if code is None or not await hub.close_room(code):
-            return _problem("no_room", f"there is no open room {request.path_params['code']!r}", 404)
-        return _json({"room": code, "closing": True})
+            return problem("no_room", f"there is no open room {request.path_params['code']!r}", 404)
+        return answer({"room": code, "closing": True})
 
     async def admin_records(request: Request) -> Response:
         """Finished games since ``since`` (seconds since the epoch), of ``room`` if given, as JSON
         lines: ``{"room", "game", "at", "record"}``."""
-        refused = _admin(request)
+        refused = admin_refusal(request, config.admin_token)
         if refused is not None:
             return refused
         try:
             since = float(request.query_params.get("since", "0"))
         except ValueError:
-            return _problem("bad_request", "'since' is a number of seconds since 1970", 400)
+            return problem("bad_request", "'since' is a number of seconds since 1970", 400)
         room = request.query_params.get("room")
         rows = await asyncio.to_thread(lambda: list(hub.store.records_since(since, room)))
         lines = (encode({"room": r, "game": g, "at": at, "record": text}) + "\n" for r, g, at, text in rows)
@@ -255,21 +242,21 @@ def create_app(config: ServerConfig) -> Starlette:
     async def admin_tables(request: Request) -> Response:
         """Every row of one of the tables ``unokit admin export`` writes (``upkeep.exported_tables``),
         as JSON lines."""
-        refused = _admin(request)
+        refused = admin_refusal(request, config.admin_token)
         if refused is not None:
             return refused
         name = request.path_params["name"]
         if name not in upkeep.exported_tables():
-            return _problem("no_table", f"tables are {', '.join(upkeep.exported_tables())}", 404)
+            return problem("no_table", f"tables are {', '.join(upkeep.exported_tables())}", 404)
         rows = await asyncio.to_thread(lambda: list(upkeep.table_rows(hub.store, name)))
         return Response("".join(encode(row) + "\n" for row in rows), media_type="application/x-ndjson")
 
     async def admin_prune(request: Request) -> Response:
-        refused = _admin(request)
+        refused = admin_refusal(request, config.admin_token)
         if refused is not None:
             return refused
         try:
-            body = await _body(request)
+            body = await body_of(request)
             rooms_days = body.get("rooms_days")
             records_days = body.get("records_days")
             players_days = body.get("players_days")
@@ -277,55 +264,55 @@ def create_app(config: ServerConfig) -> Starlette:
                 if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value < 0):
                     raise RoomError("bad_request", "'rooms_days', 'records_days', 'players_days' are numbers of days")
         except RoomError as exc:
-            return _refusal(exc, 400)
+            return refusal(exc, 400)
         pruned = await hub.prune(rooms_days, records_days, players_days)
-        return _json(dataclasses.asdict(pruned))
+        return answer(dataclasses.asdict(pruned))
 
     async def admin_reports(request: Request) -> Response:
         """Players' reports, newest first (``room``: of that room only)."""
-        refused = _admin(request)
+        refused = admin_refusal(request, config.admin_token)
         if refused is not None:
             return refused
         code = request.query_params.get("room")
         room = code.upper() if code and len(code) <= 16 and code.isalnum() else None
         if code is not None and room is None:
-            return _problem("bad_request", "'room' is a room's code", 400)
-        return _json({"reports": await asyncio.to_thread(hub.store.reports_list, 500, room)})
+            return problem("bad_request", "'room' is a room's code", 400)
+        return answer({"reports": await asyncio.to_thread(hub.store.reports_list, 500, room)})
 
     async def admin_bans(request: Request) -> Response:
         """``GET``: the bans in force; ``POST {kind, value, hours?, reason?}``: a new ban."""
-        refused = _admin(request)
+        refused = admin_refusal(request, config.admin_token)
         if refused is not None:
             return refused
         if request.method == "GET":
-            return _json({"bans": await asyncio.to_thread(hub.store.bans_list, time.time())})
+            return answer({"bans": await asyncio.to_thread(hub.store.bans_list, time.time())})
         try:
-            body = await _body(request)
+            body = await body_of(request)
             kind, value, until, reason = ban_fields(body)
         except RoomError as exc:
-            return _refusal(exc, 400)
+            return refusal(exc, 400)
         number = await asyncio.to_thread(hub.store.add_ban, kind, value, until, reason)
         await hub.refresh_bans()
         log.info("ban %d: %s %s until %s", number, kind, value[:12], until)
-        return _json({"ban": number, "kind": kind, "value": value, "until": until}, 201)
+        return answer({"ban": number, "kind": kind, "value": value, "until": until}, 201)
 
     async def admin_lift(request: Request) -> Response:
-        refused = _admin(request)
+        refused = admin_refusal(request, config.admin_token)
         if refused is not None:
             return refused
         text = str(request.path_params["number"])
         if not (text.isascii() and text.isdigit() and len(text) <= 12) or not await asyncio.to_thread(
             hub.store.lift_ban, int(text)
         ):
-            return _problem("no_ban", f"there is no ban {text[:20]!r}", 404)
+            return problem("no_ban", f"there is no ban {text[:20]!r}", 404)
         await hub.refresh_bans()
-        return _json({"lifted": int(text)})
+        return answer({"lifted": int(text)})
 
     async def health(_request: Request) -> Response:
         if not hub.ready:
-            return _json({"status": "starting"}, 503)
+            return answer({"status": "starting"}, 503)
         owned = sum(1 for room in hub.rooms.values() if room.owner)
-        return _json(
+        return answer(
             {
                 "status": "ok",
                 "version": __version__,
@@ -338,7 +325,7 @@ def create_app(config: ServerConfig) -> Starlette:
         )
 
     async def variants(_request: Request) -> Response:
-        return _json(
+        return answer(
             {
                 "variants": {
                     name: {
@@ -354,273 +341,92 @@ def create_app(config: ServerConfig) -> Starlette:
             }
         )
 
-    def _limited(buckets: Buckets, key: str, what: str) -> Response:
-        wait = max(1, math.ceil(buckets.retry_after(key)))
-        response = _problem("rate_limited", f"too many {what} from your address: try again in {wait} s", 429)
-        response.headers["Retry-After"] = str(wait)
-        return response
-
     async def create_room(request: Request) -> Response:
-        client = _client(request)
+        client = client_of(request)
         if not rooms_made.allow(client):
-            return _limited(rooms_made, client, "new rooms")
+            return limited(rooms_made, client, "new rooms")
         try:
-            created = await hub.create_room(await _body(request), _base_url(request), client)
+            created = await hub.create_room(await body_of(request), base_url(request), client)
         except RoomError as exc:
-            return _refusal(exc, _status(exc.code))
-        return _json(created, 201)
+            return refusal(exc)
+        return answer(created, 201)
 
     async def lobby(request: Request) -> Response:
-        return _json(await hub.lobby(_base_url(request)))
+        return answer(await hub.lobby(base_url(request)))
 
     async def play_now(request: Request) -> Response:
-        client = _client(request)
+        client = client_of(request)
         if not rooms_made.allow(client):  # it may create a room
-            return _limited(rooms_made, client, "new rooms")
+            return limited(rooms_made, client, "new rooms")
         try:
-            return _json(await hub.play_now(await _body(request), _base_url(request), client))
+            return answer(await hub.play_now(await body_of(request), base_url(request), client))
         except RoomError as exc:
-            return _refusal(exc, _status(exc.code))
+            return refusal(exc)
 
     async def _player(request: Request) -> str:
         """The hash of the identity a request names in its body's ``player``."""
-        body = await _body(request)
+        body = await body_of(request)
         unknown = set(body) - {"player"}
         if unknown:
             raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
         return identity_hash(body.get("player"))
 
     async def my_games(request: Request) -> Response:
-        client = _client(request)
+        client = client_of(request)
         if not identity_lookups.allow(client):
-            return _limited(identity_lookups, client, "requests for a player's games")
+            return limited(identity_lookups, client, "requests for a player's games")
         try:
             player = await _player(request)
         except RoomError as exc:
-            return _refusal(exc, 400)
+            return refusal(exc, 400)
         games = await asyncio.to_thread(hub.store.player_games, player, MY_GAMES_LIMIT)
         for game in games:
             game["record"] = f"/api/rooms/{game['room']}/records/{game['game']}"
-        return _json(
+        return answer(
             {"games": games, "retention_days": config.retain_players_days, "records_days": config.retain_records_days}
         )
 
     async def forget(request: Request) -> Response:
-        client = _client(request)
+        client = client_of(request)
         if not identity_lookups.allow(client):
-            return _limited(identity_lookups, client, "requests for a player's games")
+            return limited(identity_lookups, client, "requests for a player's games")
         try:
             player = await _player(request)
         except RoomError as exc:
-            return _refusal(exc, 400)
-        return _json({"forgotten": await asyncio.to_thread(hub.store.forget_player, player)})
-
-    async def daily_deals(_request: Request) -> Response:
-        return _json(daily_api.deals_of_today(hub))
-
-    async def daily_start(request: Request) -> Response:
-        client = _client(request)
-        if not rooms_made.allow(client):  # it creates a room
-            return _limited(rooms_made, client, "new rooms")
-        try:
-            return _json(await daily_api.start(hub, await _body(request), _base_url(request), client))
-        except RoomError as exc:
-            return _refusal(exc, _status(exc.code))
-
-    async def daily_board(request: Request) -> Response:
-        client = _client(request)
-        if not identity_lookups.allow(client):
-            return _limited(identity_lookups, client, "requests for a board")
-        try:
-            return _json(await daily_api.board_of(hub, await _body(request)))
-        except RoomError as exc:
-            return _refusal(exc, _status(exc.code))
-
-    async def push_info(_request: Request) -> Response:
-        """Whether this server sends notifications, the key pages subscribe with, and the kinds."""
-        if hub.sender is None:
-            return _json({"enabled": False, "key": None, "kinds": [], "defaults": []})
-        key = await asyncio.to_thread(hub.sender.keys.get)
-        return _json(
-            {
-                "enabled": key is not None,
-                "key": key.public_key if key else None,
-                "kinds": list(KINDS),
-                "defaults": list(DEFAULT_KINDS),
-            }
-        )
-
-    async def _push_request(request: Request, fields: set[str]) -> tuple[str, dict[str, Any]] | Response:
-        """A push request's identity (hash) and body, or its refusal."""
-        client = _client(request)
-        if not push_requests.allow(client):
-            return _limited(push_requests, client, "notification requests")
-        if hub.sender is None:
-            return _problem("push_off", "this server sends no notifications (unokit serve --no-push)", 403)
-        try:
-            body = await _body(request)
-            unknown = set(body) - fields
-            if unknown:
-                raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
-            return identity_hash(body.get("player")), body
-        except RoomError as exc:
-            return _refusal(exc, 400)
-
-    async def push_subscribe(request: Request) -> Response:
-        """Keep the browser's subscription for the identity (again: its language and kinds)."""
-        found = await _push_request(request, {"player", "subscription", "lang", "kinds"})
-        if isinstance(found, Response):
-            return found
-        player, body = found
-        assert hub.sender is not None
-        try:
-            subscription = check_subscription(body, hub.push_services)
-            key = await asyncio.to_thread(hub.sender.keys.get)
-            if key is None:
-                raise RoomError("push_off", "this server has no key to sign notifications with yet")
-            await asyncio.to_thread(save_subscription, hub.store, player, subscription, key.id)
-        except RoomError as exc:
-            return _refusal(exc, {"push_taken": 409, "push_off": 403}.get(exc.code, 400))
-        kinds = [kind for kind in KINDS if kind in subscription.kinds]
-        return _json({"subscribed": True, "key": key.public_key, "lang": subscription.lang, "kinds": kinds})
-
-    async def push_unsubscribe(request: Request) -> Response:
-        """Delete the identity's subscription at ``endpoint`` (only its own)."""
-        found = await _push_request(request, {"player", "endpoint"})
-        if isinstance(found, Response):
-            return found
-        player, body = found
-        endpoint = body.get("endpoint")
-        if not isinstance(endpoint, str) or len(endpoint) > 4096:
-            return _problem("bad_subscription", "'endpoint' is the subscription's address", 400)
-        return _json({"removed": await asyncio.to_thread(remove_subscription, hub.store, player, endpoint)})
-
-    async def admin_push_key(request: Request) -> Response:
-        """``GET``: the public key in use and when it was made; ``POST``: a new key pair."""
-        refused = _admin(request)
-        if refused is not None:
-            return refused
-        if request.method == "POST":
-            key, dropped = await asyncio.to_thread(rotate_key, hub.store)
-            if hub.sender is not None:
-                hub.sender.keys.forget()
-            log.info("push: a new key pair; %d subscriptions of the old one deleted", dropped)
-            return _json({"key": key.public_key, "created_at": key.created_at, "dropped": dropped})
-        kept = await asyncio.to_thread(hub.push_key)
-        if kept is None:
-            return _problem("push_off", "this server has made no key pair (it was started with --no-push)", 404)
-        return _json({"key": kept.public_key, "created_at": kept.created_at})
-
-    def _code(request: Request) -> str | None:
-        code = str(request.path_params["code"]).upper()
-        return code if len(code) <= 16 and all(ch in CODE_ALPHABET for ch in code) else None
-
-    async def _open_room(request: Request, *, public: bool = False) -> Room | Response:
-        """The open room the path names (only a public one with ``public``), or the answer that
-        there is none; a client asking for too many codes that do not exist is slowed down."""
-        client = _client(request)
-        if misses.spent(client):
-            return _limited(misses, client, "room codes that do not exist")
-        code = _code(request)
-        room = await hub.room(code) if code else None
-        if room is None or (public and not room.state.public_room):
-            misses.allow(client)
-            which = "open public room" if public else "open room"
-            return _problem("no_room", f"there is no {which} {request.path_params['code']!r}", 404)
-        return room
+            return refusal(exc, 400)
+        return answer({"forgotten": await asyncio.to_thread(hub.store.forget_player, player)})
 
     async def room_info(request: Request) -> Response:
-        room = await _open_room(request)
+        room = await open_room(request, hub, misses)
         if isinstance(room, Response):
             return room
-        return _json({**room.room_info(), "served_by": room.owner_node})
-
-    async def room_finishing(request: Request) -> Response:
-        """A public room's people and their share of finished games (:mod:`.finishing`)."""
-        room = await _open_room(request, public=True)
-        if isinstance(room, Response):
-            return room
-        client = _client(request)
-        if not share_lookups.allow(client):  # each reads the room's finished games: limited too
-            return _limited(share_lookups, client, "look-ups of finishing shares")
-        seats = await asyncio.to_thread(finishing.shares, hub.store, room.code, room.state, time.time())
-        return _json({"room": room.code, "days": finishing.WINDOW_DAYS, "seats": seats})
+        return answer({**room.room_info(), "served_by": room.owner_node})
 
     async def record_list(request: Request) -> Response:
-        client = _client(request)
+        client = client_of(request)
         if misses.spent(client):
-            return _limited(misses, client, "room codes that do not exist")
-        code = _code(request)
+            return limited(misses, client, "room codes that do not exist")
+        code = room_code(request)
         numbers = await asyncio.to_thread(hub.store.record_numbers, code) if code else []
         if not numbers:
             misses.allow(client)
-        return _json({"room": code, "records": numbers})
+        return answer({"room": code, "records": numbers})
 
     async def record_file(request: Request) -> Response:
-        client = _client(request)
+        client = client_of(request)
         if misses.spent(client):
-            return _limited(misses, client, "room codes that do not exist")
-        code = _code(request)
+            return limited(misses, client, "room codes that do not exist")
+        code = room_code(request)
         number = game_number(request.path_params["number"])
         text = await asyncio.to_thread(hub.store.record, code, number) if code and number else None
         if text is None:
             misses.allow(client)
-            return _problem("no_record", "there is no such finished game", 404)
+            return problem("no_record", "there is no such finished game", 404)
         return Response(
             text,
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="unokit-{code}-{number}.json"'},
         )
-
-    async def ratings_call(request: Request) -> Response:
-        client = _client(request)
-        if not identity_lookups.allow(client):
-            return _limited(identity_lookups, client, "requests for a player's ratings")
-        call = {"join": ratings_api.join, "leave": ratings_api.leave, "mine": ratings_api.own}
-        try:
-            return _json(await call[request.url.path.rsplit("/", 1)[1]](hub, await _body(request)))
-        except RoomError as exc:
-            return _refusal(exc, _status(exc.code))
-
-    async def ladder_join(request: Request) -> Response:
-        client = _client(request)
-        try:
-            body = await _body(request)
-            return _json(await hub.ladder_table(body, _base_url(request), client, lambda: rooms_made.allow(client)))
-        except RoomError as exc:
-            if exc.code == "rate_limited":  # a new table would be one new room too many
-                return _limited(rooms_made, client, "new rooms")
-            return _refusal(exc, _status(exc.code))
-
-    async def ladder_standings(request: Request) -> Response:
-        try:
-            return _json(await ratings_api.board(hub, dict(request.query_params), ladder=True))
-        except RoomError as exc:
-            return _refusal(exc, _status(exc.code))
-
-    async def leaderboard(request: Request) -> Response:
-        try:
-            return _json(await ratings_api.board(hub, dict(request.query_params)))
-        except RoomError as exc:
-            return _refusal(exc, _status(exc.code))
-
-    async def room_standings(request: Request) -> Response:
-        client = _client(request)
-        if misses.spent(client):
-            return _limited(misses, client, "room codes that do not exist")
-        code = _code(request)
-        texts = await asyncio.to_thread(standings.room_records, hub.store, code) if code else []
-        if not texts:
-            misses.allow(client)
-            return _problem("no_record", "this room has no finished game", 404)
-        table = await off_loop(standings.standings, texts)
-        if request.query_params.get("format") == "csv":
-            return Response(
-                standings.standings_csv(table),
-                media_type="text/csv; charset=utf-8",
-                headers={"Content-Disposition": f'attachment; filename="unokit-{code}-standings.csv"'},
-            )
-        return _json({"room": code, **table})
 
     async def index(_request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -682,33 +488,19 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/admin/reports", admin_reports),
         Route("/api/admin/bans", admin_bans, methods=["GET", "POST"]),
         Route("/api/admin/bans/{number}/lift", admin_lift, methods=["POST"]),
-        Route("/api/admin/push-key", admin_push_key, methods=["GET", "POST"]),
         Route("/api/variants", variants),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/lobby", lobby),
         Route("/api/play-now", play_now, methods=["POST"]),
         Route("/api/my-games", my_games, methods=["POST"]),
         Route("/api/my-games/forget", forget, methods=["POST"]),
-        Route("/api/daily", daily_deals),
-        Route("/api/daily/start", daily_start, methods=["POST"]),
-        Route("/api/daily/board", daily_board, methods=["POST"]),
-        Route("/api/ratings/join", ratings_call, methods=["POST"]),
-        Route("/api/ratings/leave", ratings_call, methods=["POST"]),
-        Route("/api/ratings/mine", ratings_call, methods=["POST"]),
-        Route("/api/leaderboard", leaderboard),
-        Route("/api/ladder", ladder_standings),
-        Route("/api/ladder/join", ladder_join, methods=["POST"]),
-        Route("/api/push", push_info),
-        Route("/api/push/subscribe", push_subscribe, methods=["POST"]),
-        Route("/api/push/unsubscribe", push_unsubscribe, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),
-        Route("/api/rooms/{code}/standings", room_standings),
-        Route("/api/rooms/{code}/finishing", room_finishing),
         *web_routes(hub.store.record),
-        *review_routes(reviews),
         *realtable_routes(),
+        *(route for feature in hub.features for route in feature.routes()),
+        *(route for feature in features.FEATURES if feature not in running and feature.off for route in feature.off()),
         WebSocketRoute("/ws", websocket_endpoint),
         Route("/", index),
         Route("/r/{code}", index),
@@ -740,11 +532,6 @@ def _trusted_caller(request: Request, token: str | None) -> bool:
     if token is not None and given.startswith("Bearer ") and secrets.compare_digest(given[7:].strip(), token):
         return True
     return request.client is not None and is_loopback(request.client.host)
-
-
-def _status(code: str) -> int:
-    """The HTTP status of a refused room request of error ``code``."""
-    return {"too_large": 413, "banned": 403, "bad_token": 403, "too_many_rooms": 429, "no_deal": 404}.get(code, 400)
 
 
 def _api_route(routes: list[BaseRoute], scope: Any) -> str | tuple[str, ...] | None:
@@ -798,35 +585,11 @@ def _engine_warmed(task: asyncio.Task[float]) -> None:
         log.info("the compiled engine is ready (%.1f s)", task.result())
 
 
-def _client(request: Request) -> str:
-    """The key per-client limits count ``request``'s client by (:func:`~.edge.client_key`)."""
-    return client_key(request.client.host if request.client else "unknown")
-
-
-def _base_url(request: Request) -> str:
-    """Where the client reaches this server (``--public-url``, else the request's own address)."""
-    return str(request.scope["unokit.base_url"])
-
-
 def _no_hello(peer: WsPeer, seconds: float) -> None:
     """``--hello-timeout`` ran out: a connection that is in no room is closed (4008)."""
     if peer.room is None or peer.conn_id not in peer.room.admitted:
         peer.deliver(error("no_hello", f"no 'hello' within {seconds:g} s: closing the connection"))
         peer.close("no hello", NO_HELLO)
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    """A small JSON object posted to the API; raise :class:`RoomError` naming what is wrong."""
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise RoomError("too_large", f"a request may be at most {MAX_BODY} bytes")
-    try:
-        payload = json.loads(body or b"{}")
-    except (ValueError, RecursionError):
-        raise RoomError("bad_json", "the request body is not valid JSON") from None
-    if not isinstance(payload, dict):
-        raise RoomError("bad_room", "the request body must be a JSON object")
-    return payload
 
 
 async def _serve(hub: Hub, peer: WsPeer, misses: Buckets) -> None:

@@ -48,6 +48,7 @@ from .chat import (
 from .entries import Action as Move
 from .entries import Close, Entry, Leave, Public, Start, check_host, fill_entries
 from .entries import Ready as ReadyEntry
+from .features.ratings.skill import left_game
 from .hints import Pending, give_hint, hint_found
 from .items import (
     AdminClose,
@@ -71,7 +72,6 @@ from .messages import CLIENT, Ack, Closed, error
 from .pacing import Pacing
 from .peers import Host, Peer, RemoteMarker, identity_hash, new_token, token_hash
 from .protocol import encode
-from .ratings import left_game
 from .room import CLOSED, FINISHED, RoomError, RoomState
 from .seating import Seating
 from .storage import Append, StorageError
@@ -79,7 +79,7 @@ from .talk import Talk
 from .telling import Teller
 
 if TYPE_CHECKING:
-    from .daily import DealSeeds
+    from .features.daily.deals import DealSeeds
 
 log = logging.getLogger("unokit.server")
 

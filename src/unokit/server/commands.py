@@ -23,7 +23,7 @@ from . import (
 )
 
 if TYPE_CHECKING:
-    from .daily import Deal
+    from .features.daily.deals import Deal
 
 #: Below this many connections a file limit that lowers the default --max-connections is worth a warning.
 FEW_CONNECTIONS = 1000
@@ -69,7 +69,7 @@ def _push_services(values: tuple[str, ...]) -> tuple[str, ...]:
     if not values:
         return values
     require_extra("serve", "server", SERVER_MODULES)
-    from .push import ServiceOrigin
+    from .features.push.keys import ServiceOrigin
 
     for value in values:
         try:
@@ -333,9 +333,16 @@ def _web_address(value: str | None, option: str) -> str | None:
     help="offer a trained policy to hosts as the seat bot 'policy:<file name>' (repeat for several)",
 )
 @click.option(
+    "--without",
+    multiple=True,
+    metavar="FEATURE",
+    help="run without the server feature FEATURE (repeatable): push, daily, ratings, ladder, reviews, "
+    'standings or finishing (docs/server.md, "Features")',
+)
+@click.option(
     "--no-push",
     is_flag=True,
-    help="send no notifications to players whose page is closed (Web Push; on by default)",
+    help="send no notifications to players whose page is closed (Web Push; on by default): --without push",
 )
 @click.option(
     "--push-service",
@@ -449,6 +456,7 @@ def serve(
     daily_deals: tuple[str, ...],
     policies: tuple[str, ...],
     no_push: bool,
+    without: tuple[str, ...],
     push_services: tuple[str, ...],
     push_away: float,
     push_contact: str | None,
@@ -468,9 +476,9 @@ def serve(
     from .announce import AnnouncingServer
     from .app import create_app
     from .botpool import default_threads
+    from .config import ServerConfig
     from .connections import ConnectionGuard, connection_budget, http_protocol
     from .edge import is_loopback
-    from .config import ServerConfig
     from .protocol import HARD_MAX_BYTES
     from .sendbuffer import websocket_protocol
     from .storage import default_database_url
@@ -527,7 +535,7 @@ def serve(
         daily_bot_seconds=daily_bot_seconds,
         daily_deals=daily_deal_list(daily_deals),
         bots=tuple(spec.strip() for specs in policies for spec in specs.split(",") if spec.strip()),
-        push=not no_push,
+        without=frozenset(without) | ({"push"} if no_push else set()),
         push_services=push_services,
         push_away=push_away,
         push_contact=push_contact,
@@ -576,7 +584,7 @@ def serve(
 
 def daily_deal_list(texts: tuple[str, ...]) -> tuple[Deal, ...]:
     """The deals of ``--daily`` (each checked by the engine too); a bad one stops ``unokit serve``."""
-    from .daily import parse_deal
+    from .features.daily.deals import parse_deal
     from .room import RoomError, RoomSpec
 
     deals = []

@@ -20,7 +20,7 @@ from .botpool import default_threads
 from .edge import EdgeConfig
 
 if TYPE_CHECKING:
-    from .daily import Deal
+    from .features.daily.deals import Deal
 
 
 @dataclass
@@ -66,10 +66,11 @@ class ServerConfig:
     word_filter: Path | None = None
     #: Trained policies offered to hosts as seat bots (``policy:FILE.onnx``; ``docs/server.md``).
     bots: tuple[str, ...] = ()
-    #: Web Push (``--no-push`` turns it off): the origins the host adds to the browsers' push
-    #: services (``--push-service``), how long a player is away before "your turn" is sent
-    #: (``--push-away``), and the contact its messages name (``--push-contact``).
-    push: bool = True
+    #: The features turned off (``--without NAME``; :mod:`.features`).
+    without: frozenset[str] = frozenset()
+    #: Web Push (:mod:`.features.push`; ``--no-push`` is ``--without push``): the origins the
+    #: host adds to the browsers' push services (``--push-service``), how long a player is away
+    #: before "your turn" is sent (``--push-away``), and the contact its messages name (``--push-contact``).
     push_services: tuple[str, ...] = ()
     push_away: float = AWAY_SECONDS
     push_contact: str | None = None

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
 import fcntl
 import functools
 import gc
@@ -25,7 +24,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -35,7 +34,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..core.actions import Action
 from ..core.observation import View
 from . import (
-    ladder,
     upkeep,
 )
 from .authority import Room
@@ -43,8 +41,6 @@ from .botpool import BotPool
 from .chat import SPECTATORS_SHARE
 from .cluster import ClusterKind, Link, node_channel, room_channel
 from .config import ServerConfig
-from .daily import TELL_WITHIN, DealSeeds, claim_telling, day_of, day_start, featured
-from .daily import secret as daily_secret
 from .edge import Buckets, ip_network_of, origin_of
 from .items import (
     AdminClose,
@@ -61,25 +57,19 @@ from .items import (
 )
 from .messages import Redirect, error
 from .metrics import Metrics, count_rooms
-from .notices import Notices
 from .peers import Peer, RemoteMarker, new_token, token_hash
 from .protocol import RateLimit, decode, encode, websocket_url
-from .push import PushServices, VapidKey, current_key, ensure_key, subscribers
-from .pushsend import Notice, Sender
-from .room import CLOSED, DEFAULT_NAMES_LANG, LOBBY, RoomError, RoomSpec, RoomState
+from .room import CLOSED, DEFAULT_NAMES_LANG, RoomError, RoomSpec, RoomState
+from .seam import FeatureServer, StoreHooks
 from .storage import Append, Pruned, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
+from .webapi import CODE_ALPHABET
 from .work import off_loop
 
 log = logging.getLogger("unokit.server")
 
-#: Room codes: six characters without look-alikes (no 0/O, 1/I/L).
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: Seconds between two collections of reference cycles (see :meth:`Hub._sweep`).
 COLLECT_EVERY = 60.0
-#: Seconds the deal of the day's messages wait for room in the push queue, each (a big server
-#: feeds them to the senders as they send, rather than dropping them).
-DAILY_QUEUE_WAIT = 30.0
 #: Seconds a process waits for the owner of a room to answer a forwarded message.
 FORWARD_TIMEOUT = 5.0
 #: Seconds of silence from the owner after which a follower tries to take the room over: the
@@ -107,10 +97,12 @@ class HubOwnership:
     taking a room over or stepping down, following a room another process owns (forwarding its
     clients' messages, folding what its owner announces) and the cluster's sweep."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, hooks: Sequence[StoreHooks] = ()) -> None:
         self.config = config
         self.node = config.node
-        self.store = Store(config.database, synchronous=config.sqlite_synchronous)
+        self.store = Store(config.database, synchronous=config.sqlite_synchronous, hooks=hooks)
+        #: The running part of each feature this server runs (:mod:`.seam`), set by the app.
+        self.features: list[FeatureServer] = []
         self.writer: Writer | None = None
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -124,15 +116,11 @@ class HubOwnership:
         self._heard: dict[tuple[str, str], float] = {}  # (room, node) -> when that follower last said so
         self.forwarded = 0  # client messages sent on to another process (health report)
         self.redirected = 0  # clients sent to another process
-        self._play_now_lock = asyncio.Lock()
-        self.daily_secret: bytes | None = None  # read from the database at the first daily room
-        self._ladder_secret: bytes | None = None  # read at the first ladder request
-        #: The ladder table of this process filling for each (variant, players), and its bots' names.
-        self.ladder_filling: dict[tuple[str, int], tuple[str, set[str]]] = {}
+        #: Held while a public table is chosen or made (:class:`~.seam.Rooms`).
+        self.seating_lock = asyncio.Lock()
         self.ready = False
         self.stopping = False
         self._pruned_at = 0.0
-        self._told_day: dt.date | None = None  # the last day whose deals this process told or passed
         self._collected_at = time.monotonic()
         self.metrics = Metrics()
         self.metrics.watch(self._gauges)
@@ -147,12 +135,6 @@ class HubOwnership:
         #: The bans in force, as read at the last :meth:`refresh_bans`: identity hashes, networks.
         self.banned_identities: dict[str, float | None] = {}
         self.banned_networks: list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, float | None]] = []
-        #: Web Push: where messages may go, the threads that send them, who is told what.
-        self.push_services = PushServices(config.push_services)
-        self.sender = (
-            Sender(self.store, self.push_services, config.contact, self.metrics.pushed) if config.push else None
-        )
-        self.notices = Notices(self.sender.submit if self.sender is not None else None, config.push_away)
 
     @property
     def clustered(self) -> bool:
@@ -392,7 +374,7 @@ class HubOwnership:
             "websockets": self.connections,
             "connections": self.open_connections(),
             "ready": int(self.ready),
-            "push_queue": self.sender.waiting() if self.sender is not None else 0,
+            **{name: value for feature in self.features for name, value in feature.gauges().items()},
         }
 
     async def refresh_nodes(self) -> None:
@@ -586,16 +568,11 @@ class HubRooms(HubModeration):
                 most=self.config.public_rooms,
             )
 
-    async def new_room(
-        self,
-        spec: RoomSpec,
-        base_url: str,
-        bots: list[str],
-        client: str,
-        daily: dict[str, Any],
+    async def open_room(
+        self, spec: RoomSpec, base_url: str, *, bots: Sequence[str] = (), client: str = "", marks: dict[str, Any]
     ) -> dict[str, Any]:
-        """A daily room (:mod:`.daily_api`): ``spec`` with ``bots``, playing the deal ``daily``."""
-        return await self._new_room(spec, base_url, bots, client, daily)
+        """A feature's room (:class:`~.seam.Rooms`): its stored spec carries ``marks``."""
+        return await self._new_room(spec, base_url, list(bots), client, marks)
 
     async def _new_room(
         self,
@@ -603,18 +580,15 @@ class HubRooms(HubModeration):
         base_url: str,
         bots: list[str] | None = None,
         client: str = "",
-        daily: dict[str, Any] | None = None,
-        ladder: dict[str, Any] | None = None,
+        marks: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """A new room of ``spec`` made by the address ``client``, with links under ``base_url``,
-        ``bots`` seated at its last seats; ``daily`` names the deal a daily room plays,
-        ``ladder`` marks a table of the bot ladder."""
+        ``bots`` seated at its last seats; ``marks`` are a feature's, kept in its stored spec
+        (:meth:`~.seam.FeatureServer.loaded` reads them back)."""
         host = new_token()
         listing = RoomState("", spec).listing()
         listed = None if listing is None else encode(listing)
-        public_json = spec.to_json() if daily is None else {**spec.to_json(), "daily": daily}
-        if ladder is not None:
-            public_json["ladder"] = ladder
+        public_json = {**spec.to_json(), **(marks or {})}
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             made = functools.partial(
@@ -670,7 +644,7 @@ class HubRooms(HubModeration):
         spec = await off_loop(RoomSpec.build, variant, players, PLAY_NOW_OPTIONS, settings, True, hosted=False)
         if self.banned(client, None):
             raise RoomError("banned", "you are banned from this server's public rooms")
-        async with self._play_now_lock:
+        async with self.seating_lock:
             lobby = await self.lobby(base_url)
             fits = [
                 room
@@ -723,10 +697,8 @@ class HubRooms(HubModeration):
                 await self.link.unlisten(room_channel(code))
             return None
         room = Room(self, state, row.host_hash, owner=False)
-        if "daily" in row.spec:
-            room.seeds = await self.deal_seeds(row.spec["daily"])
-        elif "ladder" in row.spec:
-            room.seeds = DealSeeds(await self.ladder_secret(), "ladder", code)
+        for feature in self.features:
+            await feature.loaded(room, row.spec)
         for entry in await asyncio.to_thread(self.store.chat, code):
             room.chat.apply(entry)
         room.owner_node = self.node if owner else row.owner
@@ -737,61 +709,6 @@ class HubRooms(HubModeration):
         else:
             self.presence(room)
         return room
-
-    async def ladder_secret(self) -> bytes:
-        """The server's ladder secret (:mod:`.ladder`: bot tokens, table seeds)."""
-        if self._ladder_secret is None:
-            self._ladder_secret = await asyncio.to_thread(daily_secret, self.store, ladder.SECRET_NAME)
-        return self._ladder_secret
-
-    async def ladder_table(
-        self, body: dict[str, Any], base_url: str, client: str, may_create: Callable[[], bool]
-    ) -> dict[str, Any]:
-        """``POST /api/ladder/join``: the ladder table of ``variant`` at ``players`` seats that
-        the bot ``name`` (proved by its ``token``) should sit at: the one of this process still
-        filling for that setting, or a new one when ``may_create()`` allows the address another
-        room (else :class:`RoomError` ``rate_limited``). The bot then sits with ``hello`` (its
-        token as ``player``, its name as ``name``)."""
-        unknown = set(body) - {"name", "token", "variant", "players"}
-        if unknown:
-            raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
-        name = ladder.check_bot(await self.ladder_secret(), body.get("name"), body.get("token"))
-        if self.banned(client, None):
-            raise RoomError("banned", "you are banned from this server's public rooms")
-        spec = await off_loop(
-            RoomSpec.build,
-            body.get("variant", "classic"),
-            body.get("players", 2),
-            ladder.LADDER_OPTIONS,
-            ladder.LADDER_SETTINGS,
-            False,
-            hosted=False,
-        )
-        key = (spec.variant, spec.players)
-        async with self._play_now_lock:
-            filling = self.ladder_filling.get(key)
-            if filling is not None:
-                code, names = filling
-                room = await self.room(code)  # loaded at its first bot's hello, or now
-                if room is None or room.state.phase != LOBBY or name in names:
-                    filling = None
-            if filling is None:
-                if not may_create():
-                    raise RoomError("rate_limited", "too many new rooms from your address")
-                made = await self._new_room(spec, base_url, client=client, ladder={"setting": list(key)})
-                code, names = made["room"], set()
-            names.add(name)
-            if len(names) < spec.players:
-                self.ladder_filling[key] = (code, names)
-            else:
-                self.ladder_filling.pop(key, None)
-        return {"room": code, "link": f"{base_url}/r/{code}", "websocket": websocket_url(base_url), "name": name}
-
-    async def deal_seeds(self, daily: dict[str, Any]) -> DealSeeds:
-        """The seeds of the deal a daily room plays (its spec's ``daily``: day and deal)."""
-        if self.daily_secret is None:
-            self.daily_secret = await asyncio.to_thread(daily_secret, self.store)
-        return DealSeeds(self.daily_secret, daily["day"], daily["deal"])
 
     async def load_log(self, code: str, after: int) -> list[tuple[int, dict[str, Any]]]:
         return await asyncio.to_thread(self.store.log, code, after)
@@ -812,15 +729,13 @@ class HubRooms(HubModeration):
         if self.link is not None and room.seating.remote_seats:
             self.link.send(room_channel(room.code), {"k": ClusterKind.CHAT, "room": room.code, "m": message})
 
-    def push_key(self) -> VapidKey | None:
-        """The key pair in use, as stored (``None`` before one was made)."""
-        return current_key(self.store)
-
     def told(self, room: Room, entries: list[dict[str, Any]]) -> None:
-        self.notices.committed(room, entries)
+        for feature in self.features:
+            feature.told(room, entries)
 
     def looked(self, room: Room) -> None:
-        self.notices.looked(room)
+        for feature in self.features:
+            feature.looked(room)
 
     def dropped(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
@@ -860,8 +775,8 @@ class Hub(HubRooms):
     It is the :class:`~unokit.server.authority.Host` of its rooms. Its jobs are layered, each
     class on the one before: :class:`HubOwnership` (the state, leases and following),
     :class:`HubModeration` (rates and bans), :class:`HubRooms` (loading, creating, listing
-    rooms; the rooms' host); here, the life cycle and the sweeper (pruning, the daily deals'
-    notices)."""
+    rooms; the rooms' host); here, the life cycle and the sweeper (pruning, and the features'
+    own sweeps)."""
 
     def check_database(self) -> None:
         """Before serving: take the SQLite lock and make sure the database answers; raise
@@ -894,9 +809,8 @@ class Hub(HubRooms):
                 )
             await self.refresh_nodes()
         await self.refresh_bans()
-        if self.sender is not None:
-            await asyncio.to_thread(ensure_key, self.store)  # the first start makes the key pair
-            self.sender.start()
+        for feature in self.features:
+            await feature.start()
         period = self.config.lease_seconds / 3 if self.clustered else self.config.sweep_seconds
         sweeper = self._every(min(period, self.config.sweep_seconds), self._sweep, "the sweep")
         self._tasks.append(asyncio.create_task(sweeper, name="unokit-sweep"))
@@ -914,9 +828,10 @@ class Hub(HubRooms):
                 await task
         for room in list(self.rooms.values()):
             await room.stop()
+        for feature in reversed(self.features):
+            with contextlib.suppress(Exception):
+                await feature.stop()
         self.bots.shutdown()
-        if self.sender is not None:
-            await asyncio.to_thread(self.sender.stop)
         if self.writer is not None:
             await asyncio.to_thread(self.writer.stop)
         with contextlib.suppress(Exception):
@@ -970,7 +885,11 @@ class Hub(HubRooms):
         for code in await asyncio.to_thread(self.store.idle_rooms, now - idle):
             if code not in self.rooms:
                 await self._close_stored(code)
-        await self._tell_daily(now)
+        for feature in self.features:
+            try:
+                await feature.sweep(now)
+            except Exception:
+                log.exception("the sweep of the feature %s failed", type(feature).__name__)
         if time.monotonic() - self._pruned_at >= self.config.sweep_seconds:
             self._pruned_at = time.monotonic()
             await self.prune()
@@ -982,32 +901,6 @@ class Hub(HubRooms):
             started = time.perf_counter()
             found = gc.collect()
             log.debug("collected %d objects in cycles in %.3f s", found, time.perf_counter() - started)
-
-    async def _tell_daily(self, now: float) -> None:
-        """A new day of the deal of the day began (``--daily-rollover``) less than
-        :data:`.daily.TELL_WITHIN` ago: if this process is the cluster's one to tell it
-        (:func:`.daily.claim_telling`), queue "your deals are ready" for every identity
-        subscribed to that kind, once each."""
-        if self.sender is None:
-            return
-        day = day_of(now, self.config.daily_rollover_hours)
-        if day == self._told_day:
-            return
-        if now - day_start(day, self.config.daily_rollover_hours) > TELL_WITHIN:
-            self._told_day = day
-            return
-        deals = tuple(featured(day, self.config.daily_deals))
-        sender, store = self.sender, self.store
-
-        def tell() -> None:
-            if not claim_telling(store, day, now):
-                return
-            key = current_key(store)
-            for player in subscribers(store, "daily", key.id) if key is not None else []:
-                sender.submit(Notice(player, "daily", day.isoformat(), "", deals=deals), wait=DAILY_QUEUE_WAIT)
-
-        await asyncio.to_thread(tell)
-        self._told_day = day  # (a failure above is tried again at the next sweep)
 
     async def close_room(self, code: str) -> bool:
         """Close room ``code`` for the host of the server (``unokit admin close``): its owner

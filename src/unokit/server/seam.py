@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .edge import Buckets
     from .metrics import Metrics
     from .room import RoomSpec
-    from .storage import Append, Store, Writer
+    from .storage import Append, Store
 
 #: ``hook(connection, job, now)`` inside the transaction that writes ``job``.
 WriteHook = Callable[["Connection", "Append", float], None]
@@ -110,8 +110,8 @@ class FeatureContext:
     bots: BotPool
     rooms: Rooms
     limits: Limits
-    #: The writer (set once the server started; ``None`` before).
-    writer: Callable[[], Writer | None]
+    #: The running part of every feature this server runs, by name (filled as they are made).
+    running: dict[str, FeatureServer] = field(default_factory=dict)
 
 
 class FeatureServer:
@@ -133,6 +133,10 @@ class FeatureServer:
 
     async def sweep(self, now: float) -> None:
         """At each sweep of the hub (``--sweep-seconds``); a failure is logged, never fatal."""
+
+    def gauges(self) -> dict[str, float]:
+        """Its gauges' readings at a scrape of the metrics, by the names :mod:`.metrics` gives."""
+        return {}
 
     def told(self, room: Room, entries: list[dict[str, Any]]) -> None:
         """The owner of ``room`` committed ``entries`` and told its clients."""
@@ -157,6 +161,8 @@ class Feature:
     server: Callable[[FeatureContext], FeatureServer] | None = None
     #: The features it reads the rows or the running part of (turned off with them).
     needs: tuple[str, ...] = ()
+    #: What a server without it still answers, so that its clients can tell it is off.
+    off: Callable[[], list[BaseRoute]] | None = None
 
 
 __all__ = ["Feature", "FeatureContext", "FeatureServer", "Limits", "Rooms", "StoreHooks", "WriteHook"]

@@ -34,11 +34,11 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -71,6 +71,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
 from .protocol import decode, encode
+
+if TYPE_CHECKING:
+    from .seam import StoreHooks
 
 #: The Alembic migrations (``env.py`` and ``versions/``).
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -204,40 +207,6 @@ player_games = Table(
     Column("seat", Integer, nullable=False),
     Column("at", Float, nullable=False),
     Column("summary", Text, nullable=False),
-)
-
-
-#: The server's VAPID key pair (RFC 8292), made at its first start: the private key (PKCS#8 PEM)
-#: never leaves the database; the public key (the browsers' ``applicationServerKey``, URL-safe
-#: base64 of the uncompressed point) is what pages subscribe with. The newest row is the key in
-#: use; ``unokit admin push-key --rotate`` adds one and deletes the others (:mod:`.push`).
-push_keys = Table(
-    "push_keys",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("created_at", Float, nullable=False),
-    Column("private_key", Text, nullable=False),
-    Column("public_key", String(100), nullable=False),
-)
-
-#: Web Push subscriptions (RFC 8030), each a browser's endpoint at its push service and the keys
-#: messages to it are encrypted with (RFC 8291), belonging to a player identity (its hash): the
-#: language its messages are written in, the kinds of message it wants, and the key it was made
-#: for. Deleted with the identity ("Forget me", retention) and when the push service says the
-#: endpoint is gone.
-push_subscriptions = Table(
-    "push_subscriptions",
-    metadata,
-    Column("endpoint", String(1024), primary_key=True),
-    Column("player", String(64), nullable=False),
-    Column("p256dh", String(100), nullable=False),
-    Column("auth", String(32), nullable=False),
-    Column("key_id", Integer, nullable=False),
-    Column("lang", String(16), nullable=False),
-    Column("kinds", String(100), nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("seen_at", Float, nullable=False),
-    Index("push_subscriptions_player", "player"),
 )
 
 
@@ -471,10 +440,13 @@ class Database:
     engine and transactions on it. Each part of :class:`Store` below works on one job's tables
     through it."""
 
-    def __init__(self, url: str, *, synchronous: str = "NORMAL") -> None:
+    def __init__(self, url: str, *, synchronous: str = "NORMAL", hooks: Sequence[StoreHooks] = ()) -> None:
         self.url = url
         self.postgres = is_postgres(url)
         self.engine = open_engine(url, synchronous=synchronous)
+        #: The features' rows in the writes below (:class:`~.seam.StoreHooks`), each run in the
+        #: write's own transaction; a store opened without them writes the core's rows only.
+        self.hooks = tuple(hooks)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -636,13 +608,12 @@ class PlayerRows(Database):
         the reviews of its seats and those it asked for, and its push subscriptions (the games'
         records stay, they name no identity). Returns the games forgotten."""
         with self.begin() as c:
-            reviewstore.forget_player(c, player)  # before its games: the reviews of its seats go too
+            for hook in self.hooks:  # before its games: what a feature keeps of them goes too
+                if hook.forget_player is not None:
+                    hook.forget_player(c, player)
             games = c.execute(delete(player_games).where(player_games.c.player == player)).rowcount
             c.execute(delete(room_players).where(room_players.c.player == player))
-            c.execute(delete(push_subscriptions).where(push_subscriptions.c.player == player))
             c.execute(delete(players).where(players.c.player == player))
-            daily.forget_player(c, player)
-            ratings.forget_player(c, player)
         return int(games)
 
     def prune_players(self, before: float) -> int:
@@ -650,12 +621,11 @@ class PlayerRows(Database):
         its links, games, reviews and push subscriptions."""
         with self.begin() as c:
             stale = select(players.c.player).where(players.c.last_seen < before).scalar_subquery()
-            reviewstore.forget_stale(c, stale)
+            for hook in self.hooks:
+                if hook.forget_stale is not None:
+                    hook.forget_stale(c, stale)
             c.execute(delete(player_games).where(player_games.c.player.in_(stale)))
             c.execute(delete(room_players).where(room_players.c.player.in_(stale)))
-            daily.forget_stale(c, stale)
-            ratings.forget_stale(c, stale)
-            c.execute(delete(push_subscriptions).where(push_subscriptions.c.player.in_(stale)))
             return int(c.execute(delete(players).where(players.c.last_seen < before)).rowcount)
 
     def record_numbers(self, code: str) -> list[int]:
@@ -708,8 +678,9 @@ class ModerationRows(Database):
                 )
                 c.execute(delete(records).where(records.c.room == row.room, records.c.game_no == row.game_no))
             pruned.records = len(old)
-            reviewstore.prune(c)
-            daily.prune(c, records_before)
+            for hook in self.hooks:
+                if hook.prune is not None:
+                    hook.prune(c, records_before)
         with self.begin() as c:
             pruned.reports = int(c.execute(delete(reports).where(reports.c.at < rooms_before)).rowcount)
             pruned.reports += int(c.execute(delete(bans).where(bans.c.until < rooms_before)).rowcount)
@@ -1025,18 +996,14 @@ class WriteRows(Database):
                 ],
             )
         if job.forfeit is not None:  # while the room is still listed as public
-            ratings.record_written(c, job, now)
+            self._game_written(c, job, now)
         if job.listing is not None:
             public, listing, people = job.listing
             c.execute(
                 update(rooms).where(rooms.c.code == job.room).values(public=public, listing=listing, people=people)
             )
         if job.record is not None:
-            daily.record_written(c, job, now)
-            ratings.record_written(c, job, now)
-            from . import ladder  # reads ratings, which import this module
-
-            ladder.record_written(c, job, now)
+            self._game_written(c, job, now)
             for seat, token in job.game_seats:
                 linked = select(
                     room_players.c.player,
@@ -1054,6 +1021,11 @@ class WriteRows(Database):
                     .where(players.c.player.in_(linked.with_only_columns(room_players.c.player).scalar_subquery()))
                     .values(last_seen=now)
                 )
+
+    def _game_written(self, c: Connection, job: Append, now: float) -> None:
+        for hook in self.hooks:
+            if hook.game_written is not None:
+                hook.game_written(c, job, now)
 
     def room_identities(self, room: str) -> dict[str, str]:
         """The identity (hash) linked to each seat token (hash) of ``room``."""
@@ -1277,7 +1249,3 @@ class Writer:
                 future.set_result(None)
             else:
                 future.set_exception(StorageError(f"the database refused the write: {error}"))
-
-
-# The tables of the daily deals, ratings and reviews join ``metadata``; their rows follow the writes above.
-from . import daily, ratings, reviewstore  # noqa: E402

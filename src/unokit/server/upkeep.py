@@ -30,6 +30,7 @@ from sqlalchemy import Table, select
 from sqlalchemy.engine import make_url
 
 from . import RETAIN_PLAYERS_DAYS, RETAIN_RECORDS_DAYS, RETAIN_ROOMS_DAYS
+from .features import store_hooks
 from .storage import Pruned, Store, libpq_url, sqlalchemy_url
 
 DAY = 86400.0
@@ -92,13 +93,10 @@ def export(store: Store, folder: Path, *, since: float = 0.0, room: str | None =
 
 
 def exported_tables() -> dict[str, Table]:
-    """The tables ``unokit admin export`` writes beside the records, by name: the deal of the
-    day's attempts and the ratings (opted-in players, ratings, their history; the bot ladder's
-    too)."""
-    from .daily import daily_attempts
-    from .ratings import rated_players, rating_history, ratings
-
-    return {table.name: table for table in (daily_attempts, rated_players, ratings, rating_history)}
+    """The tables ``unokit admin export`` writes beside the records, by name: those each
+    feature names (:attr:`~.seam.StoreHooks.exported`: the deal of the day's attempts, the
+    ratings, their history; the bot ladder's too)."""
+    return {table.name: table for hooks in store_hooks() for table in hooks.exported}
 
 
 def table_rows(store: Store, name: str) -> Iterator[dict[str, Any]]:

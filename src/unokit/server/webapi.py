@@ -7,13 +7,17 @@ from __future__ import annotations
 import json
 import math
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from .edge import Buckets, client_key
 from .room import RoomError
+
+if TYPE_CHECKING:
+    from .authority import Room
+    from .seam import Rooms
 
 #: The largest request body the API reads, in bytes.
 MAX_BODY = 8192
@@ -75,6 +79,21 @@ def room_code(request: Request) -> str | None:
     return code if len(code) <= 16 and all(ch in CODE_ALPHABET for ch in code) else None
 
 
+async def open_room(request: Request, rooms: Rooms, misses: Buckets, *, public: bool = False) -> Room | Response:
+    """The open room the path names (only a public one with ``public``), or the answer that
+    there is none; a client asking for too many codes that do not exist is slowed down."""
+    client = client_of(request)
+    if misses.spent(client):
+        return limited(misses, client, "room codes that do not exist")
+    code = room_code(request)
+    room = await rooms.room(code) if code else None
+    if room is None or (public and not room.state.public_room):
+        misses.allow(client)
+        which = "open public room" if public else "open room"
+        return problem("no_room", f"there is no {which} {request.path_params['code']!r}", 404)
+    return room
+
+
 def unknown_fields(body: dict[str, Any], allowed: set[str]) -> None:
     """Raise :class:`RoomError` ``bad_request`` naming the fields of ``body`` not ``allowed``."""
     unknown = set(body) - allowed
@@ -115,6 +134,7 @@ __all__ = [
     "body_of",
     "client_of",
     "limited",
+    "open_room",
     "problem",
     "refusal",
     "room_code",

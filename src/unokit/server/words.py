@@ -15,8 +15,8 @@ from types import MappingProxyType
 
 from ..core.codes import Param, Spec
 from .chat import REACTIONS
+from .features.push.keys import registry_keys as push_keys
 from .messages import CLIENT, SERVER
-from .push import registry_keys as push_keys
 from .room import PHASES, Settings
 
 P = Param

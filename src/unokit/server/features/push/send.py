@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from .daily import Deal
-from .edge import Buckets
-from .protocol import encode
-from .push import Keys, PushServices, VapidKey, drop_subscription, message, public_address, subscriptions_for
-from .storage import Store
+from ...edge import Buckets
+from ...protocol import encode
+from ...storage import Store
+from ..daily.deals import Deal
+from .keys import Keys, PushServices, VapidKey, drop_subscription, message, public_address, subscriptions_for
 
 log = logging.getLogger("unokit.server")
 

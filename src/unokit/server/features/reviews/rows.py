@@ -45,10 +45,10 @@ from sqlalchemy import Column, Float, Index, Integer, String, Table, Text, and_,
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from .storage import metadata, player_games, records
+from ...storage import metadata, player_games, records
 
 if TYPE_CHECKING:
-    from .storage import Store
+    from ...storage import Store
 
 #: A claim not written to for this many seconds is abandoned: another process may take it over.
 STALE = 120.0

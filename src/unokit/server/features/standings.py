@@ -9,19 +9,26 @@ points scored (each game's final score) and the hands (rounds) won.
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
 
-from ..record import GameRecord
-from ..record.replay import Replay
-from .storage import records
+from ...record import GameRecord
+from ...record.replay import Replay
+from ..seam import Feature, FeatureServer
+from ..storage import records
+from ..webapi import answer, client_of, limited, problem, room_code
+from ..work import off_loop
 
 if TYPE_CHECKING:
-    from .storage import Store
+    from ..storage import Store
 
 #: The most games of one room that the standings read (an evening is far fewer).
 MOST_GAMES = 200
@@ -110,3 +117,37 @@ def _cell(value: object) -> object:
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return f"'{value}"
     return value
+
+
+class StandingsServer(FeatureServer):
+    """``GET /api/rooms/{code}/standings`` (``?format=csv``: as a file)."""
+
+    def routes(self) -> list[BaseRoute]:
+        store, misses = self.context.store, self.context.limits.misses
+
+        async def room_standings(request: Request) -> Response:
+            client = client_of(request)
+            if misses.spent(client):
+                return limited(misses, client, "room codes that do not exist")
+            code = room_code(request)
+            texts = await asyncio.to_thread(room_records, store, code) if code else []
+            if not texts:
+                misses.allow(client)
+                return problem("no_record", "this room has no finished game", 404)
+            table = await off_loop(standings, texts)
+            if request.query_params.get("format") == "csv":
+                return Response(
+                    standings_csv(table),
+                    media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="unokit-{code}-standings.csv"'},
+                )
+            return answer({"room": code, **table})
+
+        return [Route("/api/rooms/{code}/standings", room_standings)]
+
+
+FEATURE = Feature(
+    name="standings",
+    summary="the standings of a room that plays again, from its finished games",
+    server=StandingsServer,
+)

@@ -25,9 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from . import AWAY_SECONDS
-from .pushsend import Notice
-from .room import FINISHED, PLAYING, RoomState
+from ... import AWAY_SECONDS
+from ...room import FINISHED, PLAYING, RoomState
+from .send import Notice
 
 
 class Standins(Protocol):

@@ -9,8 +9,11 @@ import datetime as dt
 import time
 from typing import TYPE_CHECKING, Any
 
-from .authority import identity_hash
-from .daily import (
+from ...peers import identity_hash
+from ...protocol import websocket_url
+from ...room import RoomError, RoomSpec
+from ...work import off_loop
+from .deals import (
     DAILY_SETTINGS,
     STREAK_DAYS,
     Deal,
@@ -25,17 +28,14 @@ from .daily import (
     parse_day,
     streak,
 )
-from .protocol import websocket_url
-from .room import RoomError, RoomSpec
-from .work import off_loop
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ...seam import FeatureContext
 
 
-def _deal(hub: Hub, day: dt.date, key: object) -> Deal:
+def _deal(context: FeatureContext, day: dt.date, key: object) -> Deal:
     """The deal ``key`` of ``day``; raise :class:`RoomError` ``no_deal``."""
-    for deal in featured(day, hub.config.daily_deals):
+    for deal in featured(day, context.config.daily_deals):
         if deal.key == key:
             return deal
     raise RoomError("no_deal", f"there is no deal {str(key)[:40]!r} on {day.isoformat()}", deal=str(key)[:40])
@@ -47,22 +47,22 @@ def _fields(body: dict[str, Any], allowed: set[str]) -> None:
         raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
 
 
-def _today(hub: Hub) -> dt.date:
-    return day_of(time.time(), hub.config.daily_rollover_hours)
+def _today(context: FeatureContext) -> dt.date:
+    return day_of(time.time(), context.config.daily_rollover_hours)
 
 
-def deals_of_today(hub: Hub) -> dict[str, Any]:
+def deals_of_today(context: FeatureContext) -> dict[str, Any]:
     """``GET /api/daily``: the day, when the next one begins, and its deals."""
     now = time.time()
-    day = day_of(now, hub.config.daily_rollover_hours)
+    day = day_of(now, context.config.daily_rollover_hours)
     return {
         "day": day.isoformat(),
-        "next_day_at": next_rollover(now, hub.config.daily_rollover_hours),
-        "deals": [deal.to_json() for deal in featured(day, hub.config.daily_deals)],
+        "next_day_at": next_rollover(now, context.config.daily_rollover_hours),
+        "deals": [deal.to_json() for deal in featured(day, context.config.daily_deals)],
     }
 
 
-async def start(hub: Hub, body: dict[str, Any], base_url: str, client: str) -> dict[str, Any]:
+async def start(context: FeatureContext, body: dict[str, Any], base_url: str, client: str) -> dict[str, Any]:
     """``POST /api/daily/start``: a room of today's deal ``deal`` for the identity ``player``.
     The identity's first asks it its scored attempt (asked again before it ends: the same
     room); once that is over, each ask opens a practice room of the same deal, not counted.
@@ -70,10 +70,10 @@ async def start(hub: Hub, body: dict[str, Any], base_url: str, client: str) -> d
     _fields(body, {"player", "deal", "lang"})
     player = identity_hash(body.get("player"))
     lang = check_lang(body.get("lang"))
-    day = _today(hub)
-    deal = _deal(hub, day, body.get("deal"))
-    mine = await asyncio.to_thread(attempt, hub.store, day.isoformat(), deal.key, player)
-    if mine is not None and mine["finished_at"] is None and await hub.room(mine["room"]) is not None:
+    day = _today(context)
+    deal = _deal(context, day, body.get("deal"))
+    mine = await asyncio.to_thread(attempt, context.store, day.isoformat(), deal.key, player)
+    if mine is not None and mine["finished_at"] is None and await context.rooms.room(mine["room"]) is not None:
         room = mine["room"]
         return {**_where(base_url, room), "day": day.isoformat(), "deal": deal.key, "scored": True, "resumed": True}
     spec = await off_loop(
@@ -81,16 +81,16 @@ async def start(hub: Hub, body: dict[str, Any], base_url: str, client: str) -> d
         deal.variant,
         deal.players,
         deal.options,
-        {**DAILY_SETTINGS, "bot_seconds": hub.config.daily_bot_seconds},
+        {**DAILY_SETTINGS, "bot_seconds": context.config.daily_bot_seconds},
         False,
         lang,
         hosted=False,
     )
     daily = {"day": day.isoformat(), "deal": deal.key}
     bots = [deal.level] * (deal.players - 1)
-    created = await hub.new_room(spec, base_url, bots, client, daily=daily)
+    created = await context.rooms.open_room(spec, base_url, bots=bots, client=client, marks={"daily": daily})
     scored = mine is None and await asyncio.to_thread(
-        claim_attempt, hub.store, day.isoformat(), deal.key, player, created["room"]
+        claim_attempt, context.store, day.isoformat(), deal.key, player, created["room"]
     )
     return {**_where(base_url, created["room"]), "day": day.isoformat(), "deal": deal.key, "scored": scored}
 
@@ -99,18 +99,20 @@ def _where(base_url: str, room: str) -> dict[str, Any]:
     return {"room": room, "link": f"{base_url}/r/{room}", "websocket": websocket_url(base_url)}
 
 
-async def board_of(hub: Hub, body: dict[str, Any]) -> dict[str, Any]:
+async def board_of(context: FeatureContext, body: dict[str, Any]) -> dict[str, Any]:
     """``POST /api/daily/board``: the results of ``deal`` on ``day`` (today by default), best
     first; with ``player``, that identity's own attempt and streak. The games themselves
     (``record``) are shown only to an identity that finished its own attempt, or once the day
     is over."""
     _fields(body, {"player", "deal", "day"})
     player = identity_hash(body["player"]) if body.get("player") is not None else None
-    today = _today(hub)
+    today = _today(context)
     day = parse_day(body.get("day"), today)
-    deal = _deal(hub, day, body.get("deal"))
-    rows = await asyncio.to_thread(board, hub.store, day.isoformat(), deal.key)
-    mine = None if player is None else await asyncio.to_thread(attempt, hub.store, day.isoformat(), deal.key, player)
+    deal = _deal(context, day, body.get("deal"))
+    rows = await asyncio.to_thread(board, context.store, day.isoformat(), deal.key)
+    mine = (
+        None if player is None else await asyncio.to_thread(attempt, context.store, day.isoformat(), deal.key, player)
+    )
     finished = mine is not None and mine["finished_at"] is not None
     replays = finished or day < today
     results = []
@@ -135,7 +137,7 @@ async def board_of(hub: Hub, body: dict[str, Any]) -> dict[str, Any]:
     }
     if player is not None:
         since = (today - dt.timedelta(days=STREAK_DAYS)).isoformat()
-        days = await asyncio.to_thread(finished_days, hub.store, player, since)
+        days = await asyncio.to_thread(finished_days, context.store, player, since)
         answer["you"] = {
             "played": mine is not None,
             "finished": finished,

@@ -37,9 +37,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..bots.temper import temperature
-from ..record import GameRecord, RecordError
-from ..review.analysis import (
+from ....bots.temper import temperature
+from ....record import GameRecord, RecordError
+from ....review.analysis import (
     Estimate,
     assemble_review,
     estimate_steps,
@@ -47,14 +47,14 @@ from ..review.analysis import (
     own_choices,
     partial_decisions,
 )
-from . import reviewstore
-from .authority import identity_hash
-from .botpool import BotPool
-from .edge import client_key
-from .reviewstore import ReviewKey, ReviewRow
-from .room import RoomError
-from .storage import Store
-from .web import game_number
+from ...botpool import BotPool
+from ...edge import client_key
+from ...peers import identity_hash
+from ...room import RoomError
+from ...storage import Store
+from ...web import game_number
+from . import rows as reviewstore
+from .rows import ReviewKey, ReviewRow
 
 #: The effort of the server's reviews (``docs/review.md``, "Effort").
 REVIEW_EFFORT = "normal"

@@ -31,13 +31,13 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from .daily import daily_secrets
-from .ratings import BOARD_LIMIT, current, ordinal, ranks, ratings, settle
-from .room import RoomError, check_name
-from .storage import room_players, rooms
+from ...room import RoomError, check_name
+from ...storage import room_players, rooms
+from ..daily.deals import daily_secrets
+from ..ratings.skill import BOARD_LIMIT, current, ordinal, ranks, ratings, settle
 
 if TYPE_CHECKING:
-    from .storage import Append, Store
+    from ...storage import Append, Store
 
 #: The name of the server's secret that makes bot tokens and table seeds (:func:`.daily.secret`).
 SECRET_NAME = "ladder"
@@ -96,7 +96,7 @@ def _secret(c: Connection) -> bytes | None:
 def record_written(c: Connection, job: Append, now: float) -> None:
     """A game ended (its record is being written in this transaction): when its room is a
     ladder table and every seat was sat by the holder of its name's token, rate the bots."""
-    from .peers import token_hash  # the stored form of an identity (peers imports storage)
+    from ...peers import token_hash  # the stored form of an identity (peers imports storage)
 
     if job.record is None:
         return

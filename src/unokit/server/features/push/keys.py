@@ -35,13 +35,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import Column, Float, Index, Integer, String, Table, Text, delete, func, insert, select, update
 
-from ..i18n import LANGUAGES, N_, catalog
-from ..i18n.catalog import PSEUDO
-from .daily import Deal
-from .room import RoomError
-from .storage import Store, players, push_keys, push_subscriptions
+from ....i18n import LANGUAGES, N_, catalog
+from ....i18n.catalog import PSEUDO
+from ...room import RoomError
+from ...storage import Store, metadata, players
+from ..daily.deals import Deal
 
 #: What a player may be told, each switchable: it is their turn (once they have been away from
 #: the page for :data:`AWAY_SECONDS`), the game they wait for has started, someone at their
@@ -84,6 +84,39 @@ WORDS: Mapping[str, tuple[str, str]] = {
 }
 #: The text of "your turn" when a stand-in bot already plays the seat.
 STANDIN_BODY = N_("push.body.turn_standin")
+
+#: The server's VAPID key pair (RFC 8292), made at its first start: the private key (PKCS#8 PEM)
+#: never leaves the database; the public key (the browsers' ``applicationServerKey``, URL-safe
+#: base64 of the uncompressed point) is what pages subscribe with. The newest row is the key in
+#: use; ``unokit admin push-key --rotate`` adds one and deletes the others (:mod:`.keys`).
+push_keys = Table(
+    "push_keys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created_at", Float, nullable=False),
+    Column("private_key", Text, nullable=False),
+    Column("public_key", String(100), nullable=False),
+)
+
+#: Web Push subscriptions (RFC 8030), each a browser's endpoint at its push service and the keys
+#: messages to it are encrypted with (RFC 8291), belonging to a player identity (its hash): the
+#: language its messages are written in, the kinds of message it wants, and the key it was made
+#: for. Deleted with the identity ("Forget me", retention) and when the push service says the
+#: endpoint is gone.
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("endpoint", String(1024), primary_key=True),
+    Column("player", String(64), nullable=False),
+    Column("p256dh", String(100), nullable=False),
+    Column("auth", String(32), nullable=False),
+    Column("key_id", Integer, nullable=False),
+    Column("lang", String(16), nullable=False),
+    Column("kinds", String(100), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Index("push_subscriptions_player", "player"),
+)
 
 
 def _unpadded(data: bytes) -> str:

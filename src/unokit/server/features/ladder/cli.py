@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from ..clickopts import read_token_file, require_extra, server_url
-from ..core.rng import Rng
+from ....clickopts import read_token_file, require_extra, server_url
+from ....core.rng import Rng
 
 #: The bots ``--bot`` names besides ``external:COMMAND``: each decides from the server's
 #: observation alone.
@@ -22,14 +22,14 @@ def _chooser(spec: str, seed: int) -> tuple[Callable[[dict[str, Any]], str], Cal
     """The decision function of ``--bot SPEC``, the hook told of each new table, and what to
     close at the end; raise :class:`click.BadParameter` for an unknown spec."""
     if spec == "first":
-        from .client import first_legal
+        from ...client import first_legal
 
         return first_legal, None, None
     if spec == "random":
         rng = Rng(seed)
         return (lambda observation: str(rng.choice(observation["legal_actions"]))), None, None
     if spec.startswith("external:"):
-        from ..bots.external import ExternalBot
+        from ....bots.external import ExternalBot
 
         try:
             bot = ExternalBot(seed, spec[len("external:") :], time_limit=10.0)
@@ -66,7 +66,7 @@ def join(
 ) -> None:
     """Play ladder tables at the server URL as the bot NAME, one after another."""
     require_extra("ladder join", "server", ["websockets"])
-    from .client import NotUnokitError, ServerError, ladder_play
+    from ...client import NotUnokitError, ServerError, ladder_play
 
     token = read_token_file(token_file, "the ladder token", "--token-file")
     choose, on_sit, closing = _chooser(spec, seed)
@@ -102,7 +102,7 @@ def join(
 
 def _server_trouble(url: str, exc: Exception) -> click.ClickException:
     """The one line that says why talking to the server at ``url`` failed."""
-    from .client import ServerError
+    from ...client import ServerError
 
     if isinstance(exc, ServerError) and exc.code == "disconnected":
         return click.ClickException(f"lost the connection to {url} and could not get it back: {exc}")
@@ -119,7 +119,7 @@ def _server_trouble(url: str, exc: Exception) -> click.ClickException:
 @click.option("--players", type=click.IntRange(2, 10), default=2, show_default=True)
 def standings(url: str, variant: str, players: int) -> None:
     """Print the ladder's standings of VARIANT at tables of PLAYERS at the server URL."""
-    from .client import NotUnokitError, ServerError, ladder_standings
+    from ...client import NotUnokitError, ServerError, ladder_standings
 
     try:
         places = ladder_standings(url, variant, players)

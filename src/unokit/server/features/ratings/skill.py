@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from ..bots.levels import LEVELS
-from .storage import metadata, room_players, rooms
+from ....bots.levels import LEVELS
+from ...storage import metadata, room_players, rooms
 
 if TYPE_CHECKING:
-    from .storage import Append, Store
+    from ...storage import Append, Store
 
 #: Identities that chose to be rated, with the name their ratings go by on leaderboards.
 rated_players = Table(

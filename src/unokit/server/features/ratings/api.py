@@ -5,16 +5,17 @@ themselves are :mod:`.ratings`'."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .. import Game, UnokitError
-from .authority import identity_hash
-from .ladder import standings
-from .ratings import leaderboard, mine, opt_in, opt_out
-from .room import RoomError, check_name
+from .... import Game, UnokitError
+from ...peers import identity_hash
+from ...room import RoomError, check_name
+from .skill import leaderboard, mine, opt_in, opt_out
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ...seam import FeatureContext
+    from ...storage import Store
 
 
 def _fields(body: dict[str, Any], allowed: set[str]) -> None:
@@ -23,33 +24,37 @@ def _fields(body: dict[str, Any], allowed: set[str]) -> None:
         raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
 
 
-async def join(hub: Hub, body: dict[str, Any]) -> dict[str, Any]:
+async def join(context: FeatureContext, body: dict[str, Any]) -> dict[str, Any]:
     """``POST /api/ratings/join``: rate the identity ``player`` under ``name`` from its next
     public game on (the name follows the rules of a seat's name, and the host's word filter)."""
     _fields(body, {"player", "name"})
     player = identity_hash(body.get("player"))
     name = check_name(body.get("name"))
-    await asyncio.to_thread(opt_in, hub.store, player, name)
-    return await asyncio.to_thread(mine, hub.store, player)
+    await asyncio.to_thread(opt_in, context.store, player, name)
+    return await asyncio.to_thread(mine, context.store, player)
 
 
-async def leave(hub: Hub, body: dict[str, Any]) -> dict[str, Any]:
+async def leave(context: FeatureContext, body: dict[str, Any]) -> dict[str, Any]:
     """``POST /api/ratings/leave``: stop rating ``player`` and forget its ratings."""
     _fields(body, {"player"})
     player = identity_hash(body.get("player"))
-    return {"forgotten": await asyncio.to_thread(opt_out, hub.store, player)}
+    return {"forgotten": await asyncio.to_thread(opt_out, context.store, player)}
 
 
-async def own(hub: Hub, body: dict[str, Any]) -> dict[str, Any]:
+async def own(context: FeatureContext, body: dict[str, Any]) -> dict[str, Any]:
     """``POST /api/ratings/mine``: the identity's choice, ratings and their history."""
     _fields(body, {"player"})
     player = identity_hash(body.get("player"))
-    return await asyncio.to_thread(mine, hub.store, player)
+    return await asyncio.to_thread(mine, context.store, player)
 
 
-async def board(hub: Hub, query: dict[str, str], *, ladder: bool = False) -> dict[str, Any]:
+async def board(
+    context: FeatureContext,
+    query: dict[str, str],
+    places: Callable[[Store, str, int], list[dict[str, Any]]] = leaderboard,
+) -> dict[str, Any]:
     """``GET /api/leaderboard?variant=V&players=N``: the rated players of ``V`` at tables of
-    ``N``; ``GET /api/ladder?...`` (``ladder``): the bot ladder's standings (:mod:`.ladder`)."""
+    ``N``, best first; with ``places``, another board of the ratings (the bot ladder's)."""
     _fields(query, {"variant", "players"})
     variant, players = query.get("variant", "classic"), query.get("players", "")
     if not players.isdigit() or len(players) > 2:
@@ -58,5 +63,5 @@ async def board(hub: Hub, query: dict[str, str], *, ladder: bool = False) -> dic
         game = Game.new(variant, int(players), 0)[0]
     except UnokitError as exc:
         raise RoomError("bad_request", str(exc)) from None
-    places = await asyncio.to_thread(standings if ladder else leaderboard, hub.store, game.variant, game.n)
-    return {"variant": game.variant, "players": game.n, "places": places}
+    found = await asyncio.to_thread(places, context.store, game.variant, game.n)
+    return {"variant": game.variant, "players": game.n, "places": found}

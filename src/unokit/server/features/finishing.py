@@ -8,16 +8,23 @@ summary names the seats that had left), so they follow its retention and "Forget
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
 
-from .storage import player_games, room_players
+from ..seam import Feature, FeatureServer
+from ..storage import player_games, room_players
+from ..webapi import answer, client_of, limited, open_room
 
 if TYPE_CHECKING:
-    from .room import RoomState
-    from .storage import Store
+    from ..room import RoomState
+    from ..storage import Store
 
 #: How far back a player's games count ("remembered for a while").
 WINDOW_DAYS = 30
@@ -57,3 +64,30 @@ def shares(store: Store, room: str, state: RoomState, now: float) -> list[dict[s
                 }
             )
     return out
+
+
+class FinishingServer(FeatureServer):
+    """``GET /api/rooms/{code}/finishing``: a public room's people and their shares."""
+
+    def routes(self) -> list[BaseRoute]:
+        context = self.context
+        lookups = context.limits.own("finishing")  # each reads the room's finished games
+
+        async def finishing(request: Request) -> Response:
+            room = await open_room(request, context.rooms, context.limits.misses, public=True)
+            if isinstance(room, Response):
+                return room
+            client = client_of(request)
+            if not lookups.allow(client):
+                return limited(lookups, client, "look-ups of finishing shares")
+            seats = await asyncio.to_thread(shares, context.store, room.code, room.state, time.time())
+            return answer({"room": room.code, "days": WINDOW_DAYS, "seats": seats})
+
+        return [Route("/api/rooms/{code}/finishing", finishing)]
+
+
+FEATURE = Feature(
+    name="finishing",
+    summary="each player's share of finished games, shown at public tables",
+    server=FinishingServer,
+)

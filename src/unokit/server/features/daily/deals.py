@@ -45,12 +45,12 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from ..i18n import LANGUAGES
-from .room import RoomError, seat_bots
-from .storage import metadata, room_players
+from ....i18n import LANGUAGES
+from ...room import RoomError, seat_bots
+from ...storage import metadata, room_players
 
 if TYPE_CHECKING:
-    from .storage import Append, Store
+    from ...storage import Append, Store
 
 #: The deals' secret (one row, ``name`` ``daily``): made at the first use, never sent anywhere.
 daily_secrets = Table(

@@ -1,0 +1,117 @@
+"""The public bot ladder (``docs/research.md``, "The bot ladder"): bots sit at seeded, rated
+one-hand tables of a variant and size and climb standings of their own. Accounts, tables and
+their ratings are :mod:`.bots`'; the ``unokit ladder`` command is :mod:`.cli`'s. A table is
+marked ``ladder`` in its stored spec, and its seeds are the server's secret's and the room's."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from ...protocol import websocket_url
+from ...room import LOBBY, RoomError, RoomSpec
+from ...seam import Feature, FeatureContext, FeatureServer, StoreHooks
+from ...webapi import answer, base_url, body_of, client_of, limited, refusal, unknown_fields
+from ...work import off_loop
+from ..daily.deals import DealSeeds, secret
+from ..ratings import api as ratings_api
+from .bots import LADDER_OPTIONS, LADDER_SETTINGS, SECRET_NAME, check_bot, record_written, standings
+
+if TYPE_CHECKING:
+    from ...authority import Room
+
+
+class LadderServer(FeatureServer):
+    """Tables for the bots that ask for one, the ladder's standings, the tables' seeds."""
+
+    def __init__(self, context: FeatureContext) -> None:
+        super().__init__(context)
+        self._secret: bytes | None = None  # read at the first ladder request
+        #: The table of this process filling for each (variant, players), and its bots' names.
+        self.filling: dict[tuple[str, int], tuple[str, set[str]]] = {}
+
+    async def secret(self) -> bytes:
+        """The server's ladder secret (bot tokens, table seeds)."""
+        if self._secret is None:
+            self._secret = await asyncio.to_thread(secret, self.context.store, SECRET_NAME)
+        return self._secret
+
+    async def loaded(self, room: Room, spec: dict[str, Any]) -> None:
+        if "ladder" in spec:
+            room.seeds = DealSeeds(await self.secret(), "ladder", room.code)
+
+    async def table(self, body: dict[str, Any], where: str, client: str) -> dict[str, Any]:
+        """``POST /api/ladder/join``: the table of ``variant`` at ``players`` seats that the bot
+        ``name`` (proved by its ``token``) should sit at: the one of this process still filling
+        for that setting, or a new one when the address may make another room (else
+        :class:`RoomError` ``rate_limited``). The bot then sits with ``hello`` (its token as
+        ``player``, its name as ``name``)."""
+        unknown_fields(body, {"name", "token", "variant", "players"})
+        name = check_bot(await self.secret(), body.get("name"), body.get("token"))
+        rooms = self.context.rooms
+        if rooms.banned(client, None):
+            raise RoomError("banned", "you are banned from this server's public rooms")
+        spec = await off_loop(
+            RoomSpec.build,
+            body.get("variant", "classic"),
+            body.get("players", 2),
+            LADDER_OPTIONS,
+            LADDER_SETTINGS,
+            False,
+            hosted=False,
+        )
+        key = (spec.variant, spec.players)
+        filling = self.filling
+        async with rooms.seating_lock:
+            found = filling.get(key)
+            if found is not None:
+                code, names = found
+                room = await rooms.room(code)  # loaded at its first bot's hello, or now
+                if room is None or room.state.phase != LOBBY or name in names:
+                    found = None
+            if found is None:
+                if not self.context.limits.rooms_made.allow(client):
+                    raise RoomError("rate_limited", "too many new rooms from your address")
+                made = await rooms.open_room(spec, where, client=client, marks={"ladder": {"setting": list(key)}})
+                code, names = made["room"], set()
+            names.add(name)
+            if len(names) < spec.players:
+                filling[key] = (code, names)
+            else:
+                filling.pop(key, None)
+        return {"room": code, "link": f"{where}/r/{code}", "websocket": websocket_url(where), "name": name}
+
+    def routes(self) -> list[BaseRoute]:
+        context, rooms_made = self.context, self.context.limits.rooms_made
+
+        async def join(request: Request) -> Response:
+            client = client_of(request)
+            try:
+                return answer(await self.table(await body_of(request), base_url(request), client))
+            except RoomError as exc:
+                if exc.code == "rate_limited":  # a new table would be one new room too many
+                    return limited(rooms_made, client, "new rooms")
+                return refusal(exc)
+
+        async def board(request: Request) -> Response:
+            try:
+                return answer(await ratings_api.board(context, dict(request.query_params), standings))
+            except RoomError as exc:
+                return refusal(exc)
+
+        return [Route("/api/ladder", board), Route("/api/ladder/join", join, methods=["POST"])]
+
+
+FEATURE = Feature(
+    name="ladder",
+    summary="the public bot ladder: rated tables for bots and their standings",
+    store=StoreHooks(game_written=record_written),
+    server=LadderServer,
+    needs=("ratings",),
+)
+
+__all__ = ["FEATURE", "LadderServer"]
