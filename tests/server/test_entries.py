@@ -49,7 +49,7 @@ def test_a_room_folds_the_same_from_entries_and_from_what_the_log_stores() -> No
     made.append(Action(seat=seat, action=first.text, parsed=first))
     live.apply(made[-1])
     for entry in made:
-        rebuilt.apply(entry.to_json())
+        rebuilt.apply(entry_of(entry.to_json()))
     assert (rebuilt.seq, rebuilt.moves, rebuilt.host_seat) == (live.seq, live.moves, 0)
     assert rebuilt.game is not None and rebuilt.game.to_act == game.to_act
 

@@ -20,6 +20,7 @@ from websockets.asyncio.client import connect
 
 from unokit.record import GameRecord, Replay, verify
 from unokit.server.client import RoomClient, ServerError, create_room, download_record, get_json, play, ws_url
+from unokit.server.entries import entry_of
 from unokit.server.protocol import SEAT_LOST
 from unokit.server.room import HAND_OVER, PLAYING, RoomSpec, RoomState
 
@@ -168,13 +169,13 @@ def test_the_next_deal_waits_in_the_rooms_fold_and_a_rebuilt_room_holds_the_same
         {"type": "join", "seat": 1, "name": "Bob", "token_hash": "b" * 64},
         {"type": "start", "seed": 7},
     ]
-    told: list[list[dict[str, Any]]] = [live.apply(entry) for entry in log]
+    told: list[list[dict[str, Any]]] = [live.apply(entry_of(entry)) for entry in log]
     while live.phase == PLAYING:
         game = live.game
         assert game is not None and game.to_act is not None
         entry = {"type": "action", "seat": game.to_act, "action": choose(game.observe(game.to_act))}
         log.append(entry)
-        told.append(live.apply(entry))
+        told.append(live.apply(entry_of(entry)))
     assert live.phase == HAND_OVER
     assert told[-1][-1]["type"] == "round_end" and live.next_deal[0]["type"] == "round_start"
     between, public = live.observe(1), live.observe(None)
@@ -182,10 +183,10 @@ def test_the_next_deal_waits_in_the_rooms_fold_and_a_rebuilt_room_holds_the_same
     assert between == {**public, "seat": 1} and between["hand"] == []
     rebuilt = RoomState("ROOM1", spec)
     for entry in log:
-        rebuilt.apply(entry)
+        rebuilt.apply(entry_of(entry))
     assert rebuilt.next_deal == live.next_deal
-    deal = live.apply({"type": "continue"})
-    assert deal == rebuilt.apply({"type": "continue"}) and deal[0]["type"] == "round_start"
+    deal = live.apply(entry_of({"type": "continue"}))
+    assert deal == rebuilt.apply(entry_of({"type": "continue"})) and deal[0]["type"] == "round_start"
     dealt = live.observe(1)
     assert live.next_deal == [] and dealt == rebuilt.observe(1) and dealt is not None and dealt["hand"] != []
 

@@ -10,6 +10,7 @@ import pytest
 
 from unokit.i18n import LANGUAGES
 from unokit.server.client import RoomClient, ServerError, create_room, get_json
+from unokit.server.entries import entry_of
 from unokit.server.room import DEFAULT_NAMES_LANG, RoomSpec, RoomState, bot_names_for, check_name, name_key
 
 from .support import FAST, ServerProcess, choose, moved_on, run
@@ -48,7 +49,7 @@ def test_a_bot_never_takes_a_name_a_person_has_in_another_case() -> None:
     spec = RoomSpec.build("classic", 2, {}, None, False, "ru")
     first = RoomState("ABCDEF", spec).bot_person_name(1)  # the name a bot would take at seat 1
     room = RoomState("ABCDEF", spec)
-    room.apply({"type": "join", "seat": 0, "name": first.lower(), "token_hash": "h"})
+    room.apply(entry_of({"type": "join", "seat": 0, "name": first.lower(), "token_hash": "h"}))
     assert room.bot_person_name(1) not in (first, first.lower())
 
 

@@ -46,7 +46,7 @@ from .chat import (
     ChatState,
 )
 from .entries import Action as Move
-from .entries import Close, Entry, Leave, Public, Start, check_host, fill_entries
+from .entries import Close, Entry, Leave, Public, Start, check_host, entry_of, fill_entries
 from .entries import Ready as ReadyEntry
 from .features.ratings.skill import left_game
 from .hints import Pending, give_hint, hint_found
@@ -444,7 +444,7 @@ class Room:
         """Rebuild the state from the committed log (after a refused write, or on a takeover)."""
         fresh = RoomState(self.code, self.state.spec)
         for _seq, entry in await self.host.load_log(self.code, 0):
-            fresh.apply(entry)
+            fresh.apply(entry_of(entry))
         self.state = fresh
         self.pacing.automatic.clear()
         self.listed = ...
@@ -469,7 +469,7 @@ class Room:
         phase_before, game_before = self.state.phase, self.state.game_no
         said: list[Line] = []
         for _seq, entry in await self.host.load_log(self.code, self.state.seq):
-            events += self.state.apply(entry)
+            events += self.state.apply(entry_of(entry))
             said += self.state.said
         self.seating.settle()
         self.teller.broadcast(events, said)

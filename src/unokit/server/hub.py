@@ -42,6 +42,7 @@ from .chat import SPECTATORS_SHARE
 from .cluster import ClusterKind, Link, node_channel, room_channel
 from .config import ServerConfig
 from .edge import Buckets, ip_network_of, origin_of
+from .entries import entry_of
 from .items import (
     AdminClose,
     Arrived,
@@ -691,7 +692,7 @@ class HubRooms(HubModeration):
             row = await asyncio.to_thread(self.store.room, code) or row  # who holds it, now that it is followed
         state = RoomState(code, RoomSpec.from_json(row.spec))
         for _seq, entry in await self.load_log(code, 0):
-            state.apply(entry)
+            state.apply(entry_of(entry))
         if state.phase == CLOSED:
             if not owner and self.link is not None:
                 await self.link.unlisten(room_channel(code))

@@ -30,7 +30,7 @@ from .. import Event
 from ..i18n.lines import Line
 from . import PROTOCOL, messages
 from .entries import Action as Move
-from .entries import Entry, Join, Leave, Start, fill_entries
+from .entries import Entry, Join, Leave, Start, entry_of, fill_entries
 from .entries import Ready as ReadyEntry
 from .items import Fired, Item
 from .limits import MAX_MESSAGE_BYTES
@@ -176,7 +176,7 @@ class LocalRoom:
             kept = json.loads(text)
             room = LocalRoom(kept["code"], RoomSpec.from_json(kept["spec"]), send, saved, kept["bot"])
             for obj in kept["log"]:
-                room.state.apply(obj)
+                room.state.apply(entry_of(obj))
                 room.log.append(obj)
         except (ValueError, KeyError, TypeError) as exc:
             raise RoomError("corrupt", f"the kept offline game cannot be read: {exc}") from None

@@ -495,7 +495,7 @@ class RoomState:
         self.said: list[Line] = []
 
     # ------------------------------------------------------------------ folding
-    def apply(self, entry: Entry | dict[str, Any]) -> list[Event]:
+    def apply(self, entry: Entry) -> list[Event]:
         """Fold one log entry (:mod:`.entries`, or a JSON object as the log stores it); return
         the game events it caused (full, unredacted).
 
@@ -503,10 +503,6 @@ class RoomState:
         ``invalid_action`` and changes nothing (the engine's guarantee); any other entry that
         does not apply means a log that does not fit this engine: ``corrupt``.
         """
-        if isinstance(entry, dict):
-            from .entries import entry_of
-
-            entry = entry_of(entry)
         try:
             self.last_standin = None
             self.said = []

@@ -1,0 +1,113 @@
+"""The seam of the server's features (``docs/architecture.md``, "Adding a server feature"):
+one registry, ``--without`` turning a feature off (with those that need it), and the rows of a
+feature that is off still forgotten and pruned."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from unokit.server.features import FEATURES, NAMES, enabled, store_hooks
+from unokit.server.seam import FeatureServer
+
+from .conftest import FAST_ARGS
+from .support import UNOKIT, ServerProcess, free_port
+
+SERVER = Path(__file__).resolve().parents[2] / "src" / "unokit" / "server"
+SHAPE = Path(__file__).resolve().parents[2] / "scripts" / "server_shape.py"
+
+
+def _status(url: str) -> tuple[int, dict[str, object]]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read() or b"{}")
+
+
+def test_each_feature_is_listed_once_under_its_own_name() -> None:
+    assert len(NAMES) == len(set(NAMES)) and all(name.isascii() and name.islower() for name in NAMES)
+    for feature in FEATURES:
+        assert set(feature.needs) <= set(NAMES) - {feature.name}, feature.name
+        assert feature.server is None or issubclass(feature.server, FeatureServer)  # type: ignore[arg-type]
+
+
+def test_serve_help_names_every_feature() -> None:
+    shown = subprocess.run([UNOKIT, "serve", "--help"], capture_output=True, text=True, check=True).stdout
+    words = " ".join(shown.split())
+    for name in NAMES:
+        assert name in words.split("--without FEATURE", 1)[1].split("--no-push", 1)[0], name
+
+
+def test_a_feature_is_turned_off_with_those_that_need_it() -> None:
+    assert [f.name for f in enabled()] == list(NAMES)
+    left = [f.name for f in enabled(["ratings"])]
+    assert "ratings" not in left and "ladder" not in left and "daily" in left
+    with pytest.raises(ValueError, match="there is no feature nope; the features are push, daily"):
+        enabled(["nope"])
+
+
+def test_a_feature_that_is_off_still_forgets_and_prunes_its_rows_but_rates_nothing() -> None:
+    hooks = dict(zip(NAMES, store_hooks(["ratings", "daily"]), strict=True))
+    assert hooks["ratings"].forget_player is not None and hooks["ratings"].game_written is None
+    assert hooks["ladder"].game_written is None  # it needs ratings
+    assert hooks["daily"].prune is not None and hooks["daily"].game_written is None
+    assert hooks["reviews"] == next(f.store for f in FEATURES if f.name == "reviews")
+
+
+def test_a_server_without_a_feature_has_none_of_its_routes_and_says_push_is_off(tmp_path: Path) -> None:
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'without.db'}", free_port(), [*FAST_ARGS, "--without", "daily", "--without", "ratings"]
+    )
+    server.start()
+    try:
+        assert _status(f"{server.url}/api/daily")[0] == 404
+        assert _status(f"{server.url}/api/leaderboard?variant=classic&players=2")[0] == 404
+        assert _status(f"{server.url}/api/ladder?variant=classic&players=2")[0] == 404  # it needs ratings
+        assert _status(f"{server.url}/api/health") == (200, _status(f"{server.url}/api/health")[1])
+        status, push = _status(f"{server.url}/api/push")
+        assert status == 200 and push["enabled"] is True  # the others run
+    finally:
+        server.stop()
+    server = ServerProcess(f"sqlite:///{tmp_path / 'nopush.db'}", free_port(), [*FAST_ARGS, "--without", "push"])
+    server.start()
+    try:
+        assert _status(f"{server.url}/api/push") == (200, {"enabled": False, "key": None, "kinds": [], "defaults": []})
+        assert _status(f"{server.url}/api/daily")[0] == 200
+    finally:
+        server.stop()
+
+
+def test_an_unknown_feature_is_refused_in_one_line(tmp_path: Path) -> None:
+    ran = subprocess.run(
+        [UNOKIT, "serve", "--database", f"sqlite:///{tmp_path / 'x.db'}", "--port", str(free_port()), "--without", "x"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert ran.returncode == 2 and "there is no feature x; the features are push" in ran.stderr, ran.stderr
+    assert "Traceback" not in ran.stderr
+
+
+def test_the_core_names_no_feature() -> None:
+    """app.py, hub.py and storage.py reach the features only through the registry."""
+    for name in ("app.py", "hub.py", "storage.py"):
+        tree = ast.parse((SERVER / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("features."):
+                raise AssertionError(f"{name} imports {node.module}")
+
+
+def test_the_server_modules_import_in_no_circle() -> None:
+    """Every import among the server's modules, at a module's top or inside a function, points
+    down: none closes a circle (scripts/server_shape.py draws the graph)."""
+    shown = subprocess.run([sys.executable, str(SHAPE), "--json"], capture_output=True, text=True, check=True)
+    assert json.loads(shown.stdout)["circles"] == []
