@@ -130,23 +130,24 @@ def floors(edges: dict[str, set[str]]) -> dict[str, int]:
     return memo
 
 
+def _class_lines(node: ast.ClassDef, classes: dict[str, ast.ClassDef], seen: frozenset[str]) -> int:
+    """``node``'s lines with those of the classes of its file it inherits from."""
+    own = (node.end_lineno or node.lineno) - node.lineno + 1
+    for base in node.bases:
+        name = ast.unparse(base)
+        if name in classes and name not in seen:
+            own += _class_lines(classes[name], classes, seen | {name})
+    return own
+
+
 def class_sizes() -> list[tuple[int, str]]:
     """Each class's lines with the classes it inherits from its own file."""
     sizes = []
     for path in ROOT.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-
-        def lines(node: ast.ClassDef, seen: frozenset[str]) -> int:
-            own = (node.end_lineno or node.lineno) - node.lineno + 1
-            for base in node.bases:
-                name = ast.unparse(base)
-                if name in classes and name not in seen:
-                    own += lines(classes[name], seen | {name})
-            return own
-
         for name, node in classes.items():
-            sizes.append((lines(node, frozenset({name})), f"{module_name(path)}.{name}"))
+            sizes.append((_class_lines(node, classes, frozenset({name})), f"{module_name(path)}.{name}"))
     return sorted(sizes, reverse=True)
 
 
@@ -172,7 +173,9 @@ def shape() -> dict[str, object]:
     edges = graph()
     found = circles(edges)
     floor = floors(edges)
-    back = sorted(f"{a} -> {b}" for a in edges for b in edges[a] if a in edges[b] or any(a in c and b in c for c in found))
+    back = sorted(
+        f"{a} -> {b}" for a in edges for b in edges[a] if a in edges[b] or any(a in c and b in c for c in found)
+    )
     functions = function_sizes()
     create_app = next(size for size, name in functions if name == f"{PACKAGE}.app.create_app")
     return {

@@ -86,5 +86,5 @@ def test_the_hosts_pauses_are_limited_in_all_per_hand_and_per_game_not_per_pause
     assert state.pause_left(2000.0) == min(PAUSE_LIMIT_SECONDS, PAUSE_GAME_SECONDS - PAUSE_LIMIT_SECONDS)
     rebuilt = RoomState("ABCD", spec)
     for made in [Join(seat=0, name="Ann", token_hash="h", host=True), bot, Start(seed=5), *log]:
-        rebuilt.apply(made.to_json())
+        rebuilt.apply(entry_of(made.to_json()))
     assert rebuilt.pause_left(1800.0) == PAUSE_LIMIT_SECONDS - 800

@@ -32,6 +32,7 @@ from unokit.server.client import (
     push_subscribe,
     push_unsubscribe,
 )
+from unokit.server.features import store_hooks
 from unokit.server.features.daily.deals import day_of, featured
 from unokit.server.features.push.keys import (
     DEFAULT_KINDS,
@@ -39,9 +40,10 @@ from unokit.server.features.push.keys import (
     PushServices,
     check_subscription,
     message,
+    push_subscriptions,
     save_subscription,
 )
-from unokit.server.storage import Store, migrate, push_subscriptions
+from unokit.server.storage import Store, migrate
 
 from .conftest import FAST_ARGS
 from .pushservice import Browser, PushService, b64, unb64
@@ -271,7 +273,7 @@ def test_subscriptions_the_server_may_not_post_to_or_cannot_read_are_refused_and
 
 def test_retention_deletes_the_subscriptions_of_identities_it_forgets(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'kept.db'}"
-    store = Store(url)
+    store = Store(url, hooks=store_hooks())  # with every feature's rows, as a server has
     migrate(store.engine)
     service = PushServices(["http://127.0.0.1:9"])
     old, fresh = new_identity(), new_identity()
