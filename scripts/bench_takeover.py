@@ -17,7 +17,7 @@ second setup, alternating with this one kill by kill, so both are measured under
 
 **Renewal.** ``--renewal N`` times the lease renewal of N rooms (PostgreSQL): one statement for
 all of them, as the sweeper did, against the longest of the chunks it renews now
-(:data:`unokit.server.hub.RENEW_CHUNK`), the median of 20 renewals of each, in one run.
+(:data:`unokit.server.owners.RENEW_CHUNK`), the median of 20 renewals of each, in one run.
 
 Prints one line per kill, then for each setup the median and the worst over its kills.
 """
@@ -117,7 +117,7 @@ async def one_kill(setup: Setup, owner_index: int, scenario: str) -> float:
 def renewal(cluster: PostgresCluster, rooms: int) -> tuple[float, float]:
     """The median over 20 renewals of ``rooms`` leases in one statement, and of the longest of
     the chunks the sweeper renews them in now, in milliseconds."""
-    from unokit.server.hub import RENEW_CHUNK
+    from unokit.server.owners import RENEW_CHUNK
     from unokit.server.storage import Store, migrate
 
     store = Store(cluster.new_database())
@@ -125,16 +125,16 @@ def renewal(cluster: PostgresCluster, rooms: int) -> tuple[float, float]:
     codes = [f"R{i:05d}" for i in range(rooms)]
     for code in codes:
         store.create_room(code, {"variant": "classic"}, "h" * 64)
-        store.claim(code, "node", "http://node", 10.0)
+        store.leases.claim(code, "node", "http://node", 10.0)
     whole, chunked = [], []
     for _ in range(20):
         started = time.perf_counter()
-        store.renew("node", codes, 10.0)
+        store.leases.renew("node", codes, 10.0)
         whole.append(time.perf_counter() - started)
         longest = 0.0
         for start in range(0, rooms, RENEW_CHUNK):
             started = time.perf_counter()
-            store.renew("node", codes[start : start + RENEW_CHUNK], 10.0)
+            store.leases.renew("node", codes[start : start + RENEW_CHUNK], 10.0)
             longest = max(longest, time.perf_counter() - started)
         chunked.append(longest)
     store.close()

@@ -69,7 +69,7 @@ def database_bytes(database: str, cluster: PostgresCluster | None) -> int:
 
 
 def sample(server: ServerProcess, store: Store, database: str, cluster: PostgresCluster | None) -> dict[str, Any]:
-    totals = store.totals()
+    totals = store.upkeep.totals()
     return {"rss": server.memory()["VmRSS"], "db": database_bytes(database, cluster), **totals}
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from unokit.record import GameRecord, Replay
 from unokit.server.client import RoomClient, ServerError, create_room, download_record, play, ws_url
-from unokit.server.hub import FORWARD_TIMEOUT, RENEW_CHUNK
+from unokit.server.owners import FORWARD_TIMEOUT, RENEW_CHUNK
 from unokit.server.storage import Store
 
 from .support import FAST, PostgresCluster, ServerProcess, choose, run
@@ -313,7 +313,7 @@ def test_leases_of_more_rooms_than_one_chunk_are_all_renewed(
     time.sleep(6)  # two lease lengths: every lease must have been renewed since
     store = Store(database)
     try:
-        listed = {room["room"]: room["served_by"] for room in store.rooms_list("open")}  # served: a live lease
+        listed = {room["room"]: room["served_by"] for room in store.upkeep.rooms_list("open")}  # served: a live lease
     finally:
         store.close()
     assert {listed.get(code) for code in codes} == {_node(server)}

@@ -85,6 +85,6 @@ def test_every_kind_of_timer_has_its_answer() -> None:
 
 def test_every_kind_of_message_between_processes_has_its_answer() -> None:
     from unokit.server.cluster import ClusterKind
-    from unokit.server.hub import NOTIFIED
+    from unokit.server.owners import NOTIFIED
 
     assert set(NOTIFIED) == set(ClusterKind)

@@ -86,7 +86,7 @@ def test_the_records_retention_deletes_their_reviews(store: Store) -> None:
     for room in ("OLD", "NEW"):
         _reviewed(store, ReviewKey(room, 1, 0, "normal"), "ann")
         _reviewed(store, ReviewKey(room, 1, 0, "high"), "bob")
-    pruned = store.prune(now - 30 * 86400, now - 30 * 86400)
+    pruned = store.upkeep.prune(now - 30 * 86400, now - 30 * 86400)
     assert pruned.records == 1
     assert _kept(store) == {("NEW", 1, 0)}
     assert reviewstore.read(store, ReviewKey("NEW", 1, 0, "high")) is not None

@@ -170,7 +170,7 @@ def test_lease_renewals_run_between_the_writers_batches_and_never_deadlock(postg
     store = _store(database, rooms)
     codes = [f"ROOM{i}" for i in range(rooms)]
     for code in codes:
-        assert store.claim(code, "node", "http://node", 60)
+        assert store.leases.claim(code, "node", "http://node", 60)
     errors: list[str] = []
     event.listen(store.engine, "handle_error", lambda context: errors.append(str(context.original_exception)))
 
@@ -187,7 +187,7 @@ def test_lease_renewals_run_between_the_writers_batches_and_never_deadlock(postg
                 return seq
 
             players = [asyncio.create_task(play(i)) for i in range(rooms)]
-            held = [await writer.call(functools.partial(store.renew, "node", codes, 60)) for _ in range(40)]
+            held = [await writer.call(functools.partial(store.leases.renew, "node", codes, 60)) for _ in range(40)]
             renewing = False
             return held, await asyncio.gather(*players)
         finally:
@@ -210,10 +210,10 @@ def test_a_lifted_bans_number_is_never_given_again(database: str) -> None:
     store = Store(database)
     try:
         migrate(store.engine)
-        first = store.add_ban("address", "203.0.113.1/32", None, None)
-        second = store.add_ban("address", "203.0.113.2/32", None, None)
-        assert store.lift_ban(second)
-        third = store.add_ban("address", "203.0.113.3/32", None, None)
+        first = store.moderation.add_ban("address", "203.0.113.1/32", None, None)
+        second = store.moderation.add_ban("address", "203.0.113.2/32", None, None)
+        assert store.moderation.lift_ban(second)
+        third = store.moderation.add_ban("address", "203.0.113.3/32", None, None)
         assert third not in (first, second) and third > second
     finally:
         store.close()

@@ -152,7 +152,7 @@ def list_rooms(target: Target, which: str | None, as_json: bool) -> None:
         listed = json.loads(target.call("GET", f"/api/admin/rooms?which={which}"))
     else:
         store = target.store()
-        listed = {"rooms": store.rooms_list(which), "totals": store.totals()}
+        listed = {"rooms": store.upkeep.rooms_list(which), "totals": store.upkeep.totals()}
     if as_json:
         click.echo(json.dumps(listed, indent=2))
         return
@@ -296,7 +296,7 @@ def reports(target: Target, room: str | None, as_json: bool) -> None:
     if target.server is not None:
         found = json.loads(target.call("GET", "/api/admin/reports" + (f"?room={code}" if code else "")))["reports"]
     else:
-        found = target.store().reports_list(500, code)
+        found = target.store().moderation.reports_list(500, code)
     if as_json:
         click.echo(json.dumps({"reports": found}, indent=2, ensure_ascii=False))
         return
@@ -341,7 +341,12 @@ def ban(target: Target, identity: str | None, address: str | None, hours: float 
             kind, value, until, why = ban_fields({k: v for k, v in body.items() if v is not None})
         except RoomError as exc:
             raise click.BadParameter(exc.message) from None
-        done = {"ban": target.store().add_ban(kind, value, until, why), "kind": kind, "value": value, "until": until}
+        done = {
+            "ban": target.store().moderation.add_ban(kind, value, until, why),
+            "kind": kind,
+            "value": value,
+            "until": until,
+        }
     until_text = "for good" if done["until"] is None else f"until {_when(done['until'])}"
     click.echo(f"ban #{done['ban']}: {done['kind']} {done['value']} {until_text}")
 
@@ -354,7 +359,7 @@ def bans(target: Target, as_json: bool) -> None:
     if target.server is not None:
         found = json.loads(target.call("GET", "/api/admin/bans"))["bans"]
     else:
-        found = target.store().bans_list(time.time())
+        found = target.store().moderation.bans_list(time.time())
     if as_json:
         click.echo(json.dumps({"bans": found}, indent=2))
         return
@@ -371,7 +376,7 @@ def unban(target: Target, number: int) -> None:
     """Lift ban NUMBER (as `unokit admin bans` lists it)."""
     if target.server is not None:
         target.call("POST", f"/api/admin/bans/{number}/lift", {})
-    elif not target.store().lift_ban(number):
+    elif not target.store().moderation.lift_ban(number):
         raise click.ClickException(f"there is no ban #{number}")
     click.echo(f"ban #{number} lifted")
 

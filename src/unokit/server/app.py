@@ -49,12 +49,13 @@ from .authority import Room
 from .botpool import warm_engine
 from .config import ServerConfig
 from .edge import Buckets, Edge, EdgeMiddleware, client_key, ip_network_of, is_loopback
-from .hub import Hub, send_to_owner
+from .hub import Hub
 from .items import Arrived, Gone, Said
 from .messages import MessageError, Pong, error, read_message
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .metrics import Metrics
 from .offline import PYODIDE_FILES, engine_zip, pyodide_dir
+from .owners import send_to_owner
 from .peers import identity_hash
 from .protocol import HARD_MAX_BYTES, NO_HELLO, RateLimit, encode
 from .realtable import realtable_routes
@@ -152,7 +153,7 @@ def create_app(config: ServerConfig) -> Starlette:
     use_word_filter(load_word_filter(config.word_filter) if config.word_filter is not None else WordFilter())
     running = features.enabled(config.without)
     hub = Hub(config, features.store_hooks(config.without))
-    edge = Edge(config.edge(), hub.node_origins, hub.refresh_nodes if hub.clustered else None)
+    edge = Edge(config.edge(), hub.cluster.node_origins, hub.cluster.refresh_nodes if hub.clustered else None)
     # Per client address: rooms created; room codes looked up in vain (code guessing); and
     # identity look-ups ("My games", "Forget me", boards, ratings), as many a minute as codes.
     # Each feature's further allowances are as many again, each of its own.
@@ -212,8 +213,8 @@ def create_app(config: ServerConfig) -> Starlette:
         which = request.query_params.get("which", "open")
         if which not in ("open", "closed", "all"):
             return problem("bad_request", "'which' is open, closed or all", 400)
-        listed = await asyncio.to_thread(hub.store.rooms_list, which)
-        return answer({"rooms": listed, "totals": await asyncio.to_thread(hub.store.totals)})
+        listed = await asyncio.to_thread(hub.store.upkeep.rooms_list, which)
+        return answer({"rooms": listed, "totals": await asyncio.to_thread(hub.store.upkeep.totals)})
 
     async def admin_close(request: Request) -> Response:
         refused = admin_refusal(request, config.admin_token)
@@ -235,7 +236,7 @@ def create_app(config: ServerConfig) -> Starlette:
         except ValueError:
             return problem("bad_request", "'since' is a number of seconds since 1970", 400)
         room = request.query_params.get("room")
-        rows = await asyncio.to_thread(lambda: list(hub.store.records_since(since, room)))
+        rows = await asyncio.to_thread(lambda: list(hub.store.upkeep.records_since(since, room)))
         lines = (encode({"room": r, "game": g, "at": at, "record": text}) + "\n" for r, g, at, text in rows)
         return Response("".join(lines), media_type="application/x-ndjson")
 
@@ -277,7 +278,7 @@ def create_app(config: ServerConfig) -> Starlette:
         room = code.upper() if code and len(code) <= 16 and code.isalnum() else None
         if code is not None and room is None:
             return problem("bad_request", "'room' is a room's code", 400)
-        return answer({"reports": await asyncio.to_thread(hub.store.reports_list, 500, room)})
+        return answer({"reports": await asyncio.to_thread(hub.store.moderation.reports_list, 500, room)})
 
     async def admin_bans(request: Request) -> Response:
         """``GET``: the bans in force; ``POST {kind, value, hours?, reason?}``: a new ban."""
@@ -285,14 +286,14 @@ def create_app(config: ServerConfig) -> Starlette:
         if refused is not None:
             return refused
         if request.method == "GET":
-            return answer({"bans": await asyncio.to_thread(hub.store.bans_list, time.time())})
+            return answer({"bans": await asyncio.to_thread(hub.store.moderation.bans_list, time.time())})
         try:
             body = await body_of(request)
             kind, value, until, reason = ban_fields(body)
         except RoomError as exc:
             return refusal(exc, 400)
-        number = await asyncio.to_thread(hub.store.add_ban, kind, value, until, reason)
-        await hub.refresh_bans()
+        number = await asyncio.to_thread(hub.store.moderation.add_ban, kind, value, until, reason)
+        await hub.moderation.refresh_bans()
         log.info("ban %d: %s %s until %s", number, kind, value[:12], until)
         return answer({"ban": number, "kind": kind, "value": value, "until": until}, 201)
 
@@ -302,10 +303,10 @@ def create_app(config: ServerConfig) -> Starlette:
             return refused
         text = str(request.path_params["number"])
         if not (text.isascii() and text.isdigit() and len(text) <= 12) or not await asyncio.to_thread(
-            hub.store.lift_ban, int(text)
+            hub.store.moderation.lift_ban, int(text)
         ):
             return problem("no_ban", f"there is no ban {text[:20]!r}", 404)
-        await hub.refresh_bans()
+        await hub.moderation.refresh_bans()
         return answer({"lifted": int(text)})
 
     async def health(_request: Request) -> Response:
@@ -319,8 +320,8 @@ def create_app(config: ServerConfig) -> Starlette:
                 "protocol": PROTOCOL,
                 "node": hub.node,
                 "rooms": {"owned": owned, "followed": len(hub.rooms) - owned},
-                "redirected": hub.redirected,
-                "forwarded": hub.forwarded,
+                "redirected": hub.cluster.redirected,
+                "forwarded": hub.cluster.forwarded,
             }
         )
 

@@ -7,7 +7,7 @@ channels of two kinds, so that a process hears only what concerns it.
   that follow the room listen to it, and the owner sends them only while it has followers.
 
 Each message is a JSON object whose ``k`` is a :class:`ClusterKind`; the hub answers each kind
-by its entry of :data:`~.hub.NOTIFIED` (a test checks that each has one).
+by its entry of :data:`~.owners.NOTIFIED` (a test checks that each has one).
 
 In the steady state every client is connected to its room's owner (``docs/server.md``,
 "Several processes"), no process follows any room, and nothing is sent at all.

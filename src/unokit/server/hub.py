@@ -19,7 +19,6 @@ import contextlib
 import fcntl
 import functools
 import gc
-import ipaddress
 import logging
 import os
 import secrets
@@ -38,31 +37,22 @@ from . import (
 )
 from .authority import Room
 from .botpool import BotPool
-from .chat import SPECTATORS_SHARE
-from .cluster import ClusterKind, Link, node_channel, room_channel
 from .config import ServerConfig
-from .edge import Buckets, ip_network_of, origin_of
 from .entries import entry_of
 from .items import (
     AdminClose,
-    Arrived,
     BecomeOwner,
     CloseIdle,
-    RemoteChat,
-    RemotePresence,
-    RemoteReply,
-    Said,
     SeatBots,
-    SeatRemote,
-    SyncLog,
 )
-from .messages import Redirect, error
 from .metrics import Metrics, count_rooms
-from .peers import Peer, RemoteMarker, new_token, token_hash
-from .protocol import RateLimit, decode, encode, websocket_url
+from .moderation import BANS_EVERY, Moderation
+from .owners import Ownership
+from .peers import Peer, new_token, token_hash
+from .protocol import RateLimit, encode, websocket_url
 from .room import CLOSED, DEFAULT_NAMES_LANG, RoomError, RoomSpec, RoomState
 from .seam import FeatureServer, StoreHooks
-from .storage import Append, Pruned, RoomRow, StorageError, Store, Writer, libpq_url, migrate, sqlalchemy_url
+from .storage import Append, Pruned, StorageError, Store, Writer, migrate, sqlalchemy_url
 from .webapi import CODE_ALPHABET
 from .work import off_loop
 
@@ -71,32 +61,21 @@ log = logging.getLogger("unokit.server")
 CODE_LENGTH = 6
 #: Seconds between two collections of reference cycles (see :meth:`Hub._sweep`).
 COLLECT_EVERY = 60.0
-#: Seconds a process waits for the owner of a room to answer a forwarded message.
-FORWARD_TIMEOUT = 5.0
-#: Seconds of silence from the owner after which a follower tries to take the room over: the
-#: claim succeeds only when the owner is gone (no session in the database) or its lease ran out,
-#: so trying early costs one query and never takes a live owner's room.
-FORWARD_QUIET = 0.5
-#: Leases renewed in one call of the writer thread: at 1,000 rooms one statement held the writer
-#: 15 to 30 ms (every room's write waited); a chunk holds it about a tenth of that, and writes
-#: are committed between chunks.
-RENEW_CHUNK = 100
 #: The most public rooms a lobby list reads.
 LOBBY_LIMIT = 200
 #: The rules of a room that "play now" opens: the variant's own, for one hand (a quick game
 #: among strangers; a host who wants a game to 500 creates a public room).
 PLAY_NOW_OPTIONS = {"rounds": 1}
-#: Seconds between two readings of the bans (``unokit admin ban`` on the database, or on
-#: another process of a cluster, takes effect within this long).
-BANS_EVERY = 5.0
-#: Reports one client address may make a minute, and at once.
-REPORT_RATE, REPORT_BURST = 5.0, 10.0
 
 
-class HubOwnership:
-    """The hub's state, and the rooms' ownership across processes: claiming a room's lease,
-    taking a room over or stepping down, following a room another process owns (forwarding its
-    clients' messages, folding what its owner announces) and the cluster's sweep."""
+class Hub:
+    """The rooms of this process and everything they share: storage, writer, the bot pool, the
+    features' running parts. It is the :class:`~unokit.server.authority.Host` of its rooms: it
+    loads a room (or follows it, or sends its client to its owner), creates one, lists the
+    lobby's public rooms and "play now", and is what a room reads or writes through (its log, its
+    chat, its seats' identities). The rooms' ownership across processes is its
+    :class:`~.owners.Ownership` (``cluster``); what a client may do, its
+    :class:`~.moderation.Moderation` (``moderation``). Here too: the life cycle and the sweeper."""
 
     def __init__(self, config: ServerConfig, hooks: Sequence[StoreHooks] = ()) -> None:
         self.config = config
@@ -109,14 +88,8 @@ class HubOwnership:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.connections = 0
         self.local_peers: dict[str, Peer] = {}  # conn_id -> peer, for replies to forwarded messages
-        self._pending: dict[str, asyncio.TimerHandle] = {}
-        self._waiting: dict[str, tuple[str, Peer, str | int | None]] = {}  # key -> (room, peer, id) of a forward
         self._tasks: list[asyncio.Task[None]] = []
         self._lock_file: IO[str] | None = None
-        self.link: Link | None = None  # with PostgreSQL: the other processes
-        self._heard: dict[tuple[str, str], float] = {}  # (room, node) -> when that follower last said so
-        self.forwarded = 0  # client messages sent on to another process (health report)
-        self.redirected = 0  # clients sent to another process
         #: Held while a public table is chosen or made (:class:`~.seam.Rooms`).
         self.seating_lock = asyncio.Lock()
         self.ready = False
@@ -127,244 +100,17 @@ class HubOwnership:
         self.metrics.watch(self._gauges)
         self.bots = BotPool(config.bot_threads, config.bot_cpu, self.metrics.bot_thinking.observe)
         self.open_connections: Callable[[], int] = lambda: self.connections  # the TCP guard's count, when there is one
-        #: The origins of the cluster's processes (``--node-url``), kept by :meth:`refresh_nodes`.
-        self.node_origins: set[str] = set()
         self.public_seats = config.public_seats
-        #: Chat per client address across every room, and reports per address.
-        self._chat_by_address = Buckets(config.chat_rate * SPECTATORS_SHARE, config.chat_burst * 2)
-        self._reports = Buckets(REPORT_RATE / 60, REPORT_BURST)
-        #: The bans in force, as read at the last :meth:`refresh_bans`: identity hashes, networks.
-        self.banned_identities: dict[str, float | None] = {}
-        self.banned_networks: list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, float | None]] = []
+        self.cluster = Ownership(self)
+        self.moderation = Moderation(config, self.store, self.metrics, self.local_peers.values)
 
     @property
     def clustered(self) -> bool:
         return self.store.postgres
 
-    async def _claim(self, code: str) -> bool:
-        """Take room ``code``'s lease when it is free, run out, or held by a dead process."""
-        config = self.config
-        return await asyncio.to_thread(
-            self.store.claim, code, self.node, config.own_url, config.lease_seconds, force=not self.clustered
-        )
-
     async def writer_append(self, job: Append) -> None:
         assert self.writer is not None
         await self.writer.append(job)
-
-    def redirect_target(self, row: RoomRow) -> str | None:
-        """The websocket address of the live process that owns the room of ``row``, when
-        clients can be sent there (another process, with an address of its own); else None."""
-        if not self.clustered or row.owner is None or row.owner == self.node or row.lease_until <= time.time():
-            return None
-        if not row.owner_url or row.owner_url == self.config.own_url:
-            return None  # the processes share one address: serve here, forwarding
-        return websocket_url(row.owner_url)
-
-    async def _take_over(self, room: Room, previous: str | None) -> None:
-        """This process holds the lease of ``room``, which it followed: run it from now on."""
-        if room.owner or room.owner_node == self.node:
-            return  # already done, or on its way
-        log.info("room %s: taking over from %s", room.code, previous)
-        room.owner_node = self.node
-        assert self.link is not None
-        await self.link.unlisten(room_channel(room.code))
-        room.submit(BecomeOwner())
-        # Messages forwarded to the old owner will never be answered: say so now, so that their
-        # clients send them again at once, to this process.
-        for key, (code, peer, reply_to) in list(self._waiting.items()):
-            handle = self._pending.pop(key, None) if code == room.code else None
-            if handle is not None:
-                handle.cancel()
-                del self._waiting[key]
-                peer.deliver(error("unavailable", "this room changed hands: send it again", reply_to))
-
-    async def refused(self, room: Room) -> None:
-        """A write of ``room`` was refused: if another process holds its lease now (this
-        process's ran out while it was too slow to renew it, and was taken), follow it."""
-        if not self.clustered or not room.owner:
-            return
-        try:
-            row = await asyncio.to_thread(self.store.room, room.code)
-        except SQLAlchemyError:
-            return  # the database is out of reach: the room's reload says so
-        if row is not None and row.owner is not None and row.owner != self.node:
-            await self._step_down(room)
-
-    async def _step_down(self, room: Room) -> None:
-        """Another process holds ``room``'s lease: this one follows the room from now on (its
-        writes would be refused) and tells that process which of the room's clients are here."""
-        if not room.owner:
-            return
-        log.warning("room %s: another process holds its lease now; following it", room.code, extra={"room": room.code})
-        room.owner = False
-        row = await asyncio.to_thread(self.store.room, room.code)
-        room.owner_node = row.owner if row is not None else None
-        await self._follow(room.code)
-        self.presence(room)
-
-    def published(self, room: Room, *, everyone: bool = False) -> None:
-        if self.link is not None and (room.seating.remote_seats or everyone):
-            rt = room.runtime_info()
-            payload = {"k": ClusterKind.LOG, "room": room.code, "seq": room.state.seq, "rt": rt, "owner": self.node}
-            self.link.send(room_channel(room.code), payload)
-
-    def presence(self, room: Room) -> None:
-        """A follower tells the owner which seats are connected here (a heartbeat, too)."""
-        if self.link is not None and not room.owner and room.owner_node is not None:
-            seats = sorted({p.seat for p in room.peers.values() if p.seat is not None})
-            looking = sorted({p.seat for p in room.peers.values() if p.seat is not None and p.visible})
-            payload = {
-                "k": ClusterKind.FOLLOW,
-                "room": room.code,
-                "from": self.node,
-                "seats": seats,
-                "watchers": len(room.peers),
-                "looking": looking,
-            }
-            self.link.send(node_channel(room.owner_node), payload)
-
-    def forward(self, room: Room, peer: Peer, message: dict[str, Any]) -> None:
-        """Send a client's message to the process that owns ``room``; answer ``unavailable``
-        if it does not reply in time (it may have died: a takeover follows)."""
-        if self.link is None or room.owner_node is None:
-            peer.deliver(error("unavailable", "this room is changing hands; try again", message.get("id")))
-            return
-        self.forwarded += 1
-        self.local_peers[peer.conn_id] = peer
-        self.link.send(
-            node_channel(room.owner_node),
-            {
-                "k": ClusterKind.FORWARD,
-                "from": self.node,
-                "room": room.code,
-                "conn": peer.conn_id,
-                "seat": peer.seat,
-                "name": peer.name,
-                "client": peer.client,
-                "player": peer.player,
-                "msg": message,
-            },
-        )
-        key = f"{peer.conn_id}:{message.get('id')}:{time.monotonic()}"
-
-        def expire() -> None:
-            if self._pending.pop(key, None) is not None:
-                self._waiting.pop(key, None)
-                peer.deliver(
-                    error("unavailable", "the process that runs this room did not answer; try again", message.get("id"))
-                )
-
-        loop = asyncio.get_running_loop()
-        self._pending[key] = loop.call_later(FORWARD_TIMEOUT, expire)
-        self._waiting[key] = (room.code, peer, message.get("id"))
-        loop.call_later(FORWARD_QUIET, self._owner_quiet, room.code, key)
-        setattr(peer, "pending_forward", key)  # noqa: B010 - local peers have the attribute
-
-    def _owner_quiet(self, code: str, key: str) -> None:
-        """A forwarded message of room ``code`` is still unanswered after :data:`FORWARD_QUIET`:
-        try to take the room over now (it succeeds only if its owner is gone), rather than at
-        the next sweep."""
-        room = self.rooms.get(code)
-        if key in self._pending and room is not None and not room.owner and not self.stopping:
-            asyncio.get_running_loop().create_task(self._claim_quiet(room))
-
-    async def _claim_quiet(self, room: Room) -> None:
-        with contextlib.suppress(SQLAlchemyError):
-            if not room.owner and await self._claim(room.code):
-                await self._take_over(room, room.owner_node)
-
-    def reply(self, node: str, conn_id: str, message: dict[str, Any]) -> None:
-        """Answer a message that process ``node`` forwarded for its connection ``conn_id``."""
-        if self.link is not None:
-            self.link.send(node_channel(node), {"k": ClusterKind.REPLY, "conn": conn_id, "msg": message})
-
-    async def _follow(self, code: str) -> None:
-        """Listen to room ``code``'s announcements (before reading its log, so none is missed)."""
-        assert self.link is not None
-        await self.link.listen(room_channel(code))
-
-    async def _unfollow(self, room: Room) -> None:
-        """Stop following ``room``: tell its owner, stop listening, drop it from memory."""
-        if self.rooms.get(room.code) is room:
-            del self.rooms[room.code]
-        if self.link is not None:
-            if room.owner_node is not None:
-                self.link.send(
-                    node_channel(room.owner_node), {"k": ClusterKind.UNFOLLOW, "room": room.code, "from": self.node}
-                )
-            await self.link.unlisten(room_channel(room.code))
-        await room.stop()
-
-    def _on_notify(self, channel: str, payload: dict[str, Any]) -> None:
-        """A message from another process (:mod:`.cluster`), answered by its kind's entry of
-        :data:`NOTIFIED`; one of a kind this process does not know is ignored. It never waits."""
-        try:
-            kind = ClusterKind(str(payload.get("k")))
-        except ValueError:
-            return  # a kind this process does not know
-        NOTIFIED[kind](self, payload)
-
-    def _notified_room(self, payload: dict[str, Any]) -> Room | None:
-        """The room of this process that ``payload`` is about, if any."""
-        return self.rooms.get(payload.get("room", ""))
-
-    def _on_log(self, payload: dict[str, Any]) -> None:
-        room = self._notified_room(payload)
-        if room is not None and not room.owner:
-            owner = payload.get("owner")
-            if owner is not None and owner != room.owner_node:
-                room.owner_node = owner  # a takeover: tell the new owner about this follower
-                self.presence(room)
-            room.runtime = payload.get("rt", {})
-            room.submit(SyncLog(payload["seq"]))
-
-    def _on_chat(self, payload: dict[str, Any]) -> None:
-        room = self._notified_room(payload)
-        if room is not None and not room.owner:
-            room.submit(RemoteChat(payload["m"]))
-
-    def _on_forward(self, payload: dict[str, Any]) -> None:
-        room = self._notified_room(payload)
-        remote = RemotePeer(self, payload["from"], payload["conn"], payload.get("seat"), payload.get("name"))
-        remote.client, remote.player = str(payload.get("client", "")), payload.get("player")
-        message = payload["msg"]
-        if room is not None and room.owner:
-            room.submit(Arrived(remote, message) if message["type"] == "hello" else Said(remote, message))
-        else:
-            remote.deliver(error("unavailable", "this room moved to another process; try again", message.get("id")))
-
-    def _on_close(self, payload: dict[str, Any]) -> None:
-        room = self._notified_room(payload)
-        if room is not None and room.owner:
-            room.submit(AdminClose())
-
-    def _on_follow(self, payload: dict[str, Any]) -> None:
-        """A follower's presence (``follow``), or its leaving (``unfollow``: no seats)."""
-        room = self._notified_room(payload)
-        if room is not None and room.owner:
-            self._heard[(room.code, payload["from"])] = time.monotonic()
-            seats = payload.get("seats") if payload["k"] == ClusterKind.FOLLOW else None
-            room.submit(RemotePresence(payload["from"], seats, payload.get("watchers", 0), payload.get("looking")))
-
-    def _on_reply(self, payload: dict[str, Any]) -> None:
-        peer = self.local_peers.get(payload["conn"])
-        if peer is None:
-            return
-        key = getattr(peer, "pending_forward", None)  # set by forward() on local peers
-        handle = self._pending.pop(key, None) if key else None
-        if handle is not None:
-            handle.cancel()
-            self._waiting.pop(key or "", None)
-        message = payload["msg"]
-        room = getattr(peer, "room", None)
-        if room is None:
-            return
-        if message.get("type") == "welcome":
-            # the owner seated this client: follow the room to the join, then seat it here
-            room.submit(SeatRemote(peer, message))
-        else:  # an ack or an error: follow the room first, so the client's state is current
-            room.submit(RemoteReply(peer, message))
 
     def _gauges(self) -> dict[str, Any]:
         """What the metrics' gauges read at each scrape (:mod:`.metrics`)."""
@@ -377,157 +123,6 @@ class HubOwnership:
             "ready": int(self.ready),
             **{name: value for feature in self.features for name, value in feature.gauges().items()},
         }
-
-    async def refresh_nodes(self) -> None:
-        """Record this process's address in the cluster's list, and read the others' into
-        :attr:`node_origins` (what the Origin check accepts: a page of one process may use
-        another's websocket, where a redirect sends it). A process unseen for a day is dropped."""
-        now = time.time()
-        await asyncio.to_thread(self.store.announce, self.node, self.config.own_url)
-        await asyncio.to_thread(self.store.forget_node, self.node, before=now - 86400)
-        urls = await asyncio.to_thread(self.store.node_urls, now - 86400)
-        self.node_origins.clear()
-        self.node_origins.update(origin for origin in map(origin_of, urls) if origin is not None)
-
-    async def _sweep_cluster(self, now: float) -> None:
-        """Renew this process's leases and its place in the list of processes; forget followers
-        that went quiet; for each room this process follows: drop it when no client here uses
-        it, take it over when its owner's lease ran out or its owner died, else tell the owner
-        it still follows and send the clients that can go there to it (once nothing of theirs
-        is on its way)."""
-        await self.refresh_nodes()
-        owned = [code for code, room in self.rooms.items() if room.owner]
-        assert self.writer is not None  # in turn with the writes: see :class:`.storage.Writer`
-        held: set[str] = set()
-        for start in range(0, len(owned), RENEW_CHUNK):  # the batches waiting go in between
-            chunk = owned[start : start + RENEW_CHUNK]
-            held |= await self.writer.call(
-                functools.partial(self.store.renew, self.node, chunk, self.config.lease_seconds)
-            )
-        for code in owned:
-            room = self.rooms.get(code)
-            if code not in held and room is not None:
-                await self._step_down(room)
-        quiet = time.monotonic() - self.config.lease_seconds
-        for (code, node), heard in list(self._heard.items()):
-            room = self.rooms.get(code)
-            if room is None or not room.owner or heard < quiet:
-                del self._heard[(code, node)]
-                if room is not None and room.owner and node in room.seating.remote_seats:
-                    room.submit(RemotePresence(node, None, 0))  # that process died or stopped following
-        in_use = {id(getattr(peer, "room", None)) for peer in self.local_peers.values()}
-        for code, room in list(self.rooms.items()):
-            if room.owner:
-                continue
-            if id(room) not in in_use and not room.peers and room.queue.empty():
-                await self._unfollow(room)
-                continue
-            row = await asyncio.to_thread(self.store.room, code)
-            if row is None or row.closed:
-                continue
-            if await self._claim(code):
-                await self._take_over(room, row.owner)
-                continue
-            room.owner_node = row.owner
-            self.presence(room)
-            target = self.redirect_target(row)
-            if target is None or not room.queue.empty():
-                continue
-            for peer in list(room.peers.values()):
-                waiting = getattr(peer, "pending_forward", None) in self._pending  # answered first
-                if getattr(peer, "redirects", False) and getattr(peer, "unreachable", None) != target and not waiting:
-                    send_to_owner(peer, code, target)
-
-    async def _close_stored(self, code: str) -> None:
-        row = await asyncio.to_thread(self.store.room, code)
-        if row is None or row.closed:
-            return
-        with contextlib.suppress(Exception):
-            await self.writer_append(Append(code, row.seq, [{"type": "close", "reason": "idle"}], close=True))
-
-
-#: How the hub answers each kind of message from another process (a test checks that each kind
-#: has its answer).
-NOTIFIED: dict[ClusterKind, Callable[[HubOwnership, dict[str, Any]], None]] = {
-    ClusterKind.LOG: HubOwnership._on_log,
-    ClusterKind.CHAT: HubOwnership._on_chat,
-    ClusterKind.FORWARD: HubOwnership._on_forward,
-    ClusterKind.REPLY: HubOwnership._on_reply,
-    ClusterKind.CLOSE: HubOwnership._on_close,
-    ClusterKind.FOLLOW: HubOwnership._on_follow,
-    ClusterKind.UNFOLLOW: HubOwnership._on_follow,
-}
-
-
-class HubModeration(HubOwnership):
-    """What the server allows a client address or identity: chat and report rates, the bans in
-    force (read from the database every ``BANS_EVERY`` seconds), keeping a report."""
-
-    def chat_limit(self, share: float = 1.0) -> RateLimit:
-        return RateLimit(self.config.chat_rate * share, self.config.chat_burst * share)
-
-    def chat_allowed(self, client: str) -> bool:
-        return self._chat_by_address.allow(client)
-
-    def report_allowed(self, client: str) -> bool:
-        return self._reports.allow(client)
-
-    async def keep_report(self, report: dict[str, Any]) -> None:
-        try:
-            await asyncio.to_thread(functools.partial(self.store.add_report, **report))
-        except SQLAlchemyError as exc:
-            raise RoomError("unavailable", "the report could not be kept; try again") from exc
-        self.metrics.reports.inc()
-        log.info("room %s: a player reported a %s", report["room"], report["kind"], extra={"room": report["room"]})
-
-    async def may_list(self, room: Room) -> bool:
-        if room.creator is None:
-            return True
-        return await asyncio.to_thread(self.store.public_rooms_of, room.creator) < self.config.public_rooms
-
-    def banned(self, client: str, player: str | None) -> bool:
-        """Whether the address ``client`` or the identity (hash) ``player`` is banned now."""
-        now = time.time()
-        if player is not None:
-            until = self.banned_identities.get(player, 0.0)
-            if until is None or until > now:
-                return True
-        if not self.banned_networks:
-            return False
-        try:
-            address = ip_network_of(client)
-        except ValueError:
-            return False
-        return any(
-            (until is None or until > now) and address.version == network.version and address.overlaps(network)
-            for network, until in self.banned_networks
-        )
-
-    async def refresh_bans(self) -> None:
-        """Read the bans in force, and end the connections of banned people in public rooms
-        (their seats stay; a stand-in plays them, as for anyone who left)."""
-        found = await asyncio.to_thread(self.store.bans_list, time.time())
-        identities: dict[str, float | None] = {}
-        networks = []
-        for ban in found:
-            if ban["kind"] == "identity":
-                identities[ban["value"]] = ban["until"]
-            else:
-                with contextlib.suppress(ValueError):
-                    networks.append((ip_network_of(ban["value"]), ban["until"]))
-        self.banned_identities, self.banned_networks = identities, networks
-        for peer in list(self.local_peers.values()):
-            room = getattr(peer, "room", None)
-            if room is not None and room.state.public_room and self.banned(peer.client, peer.player):
-                peer.deliver(error("banned", "you are banned from this server's public rooms"))
-                peer.close("banned")
-
-
-class HubRooms(HubModeration):
-    """The rooms of this process: loading one (or following it, or redirecting its client to
-    its owner), creating one, the lobby's public rooms and "play now", and what a room reads or
-    writes through the hub (its log, its chat, its seats' identities): the rooms'
-    :class:`~unokit.server.authority.Host`."""
 
     async def create_room(self, request: dict[str, Any], base_url: str, client: str = "") -> dict[str, Any]:
         """Create a room from an HTTP request body of the address ``client``, with links under
@@ -686,16 +281,16 @@ class HubRooms(HubModeration):
         row = await asyncio.to_thread(self.store.room, code)
         if row is None or row.closed:
             return None
-        owner = await self._claim(code)
+        owner = await self.cluster.claim(code)
         if not owner:
-            await self._follow(code)
+            await self.cluster.follow(code)
             row = await asyncio.to_thread(self.store.room, code) or row  # who holds it, now that it is followed
         state = RoomState(code, RoomSpec.from_json(row.spec))
         for _seq, entry in await self.load_log(code, 0):
             state.apply(entry_of(entry))
         if state.phase == CLOSED:
-            if not owner and self.link is not None:
-                await self.link.unlisten(room_channel(code))
+            if not owner:
+                await self.cluster.unlisten(code)
             return None
         room = Room(self, state, row.host_hash, owner=False)
         for feature in self.features:
@@ -708,7 +303,7 @@ class HubRooms(HubModeration):
         if owner:
             room.submit(BecomeOwner())
         else:
-            self.presence(room)
+            self.cluster.presence(room)
         return room
 
     async def load_log(self, code: str, after: int) -> list[tuple[int, dict[str, Any]]]:
@@ -726,9 +321,40 @@ class HubRooms(HubModeration):
     async def load_chat(self, code: str) -> list[dict[str, Any]]:
         return await asyncio.to_thread(self.store.chat, code)
 
+    # ------------------------------------------------------------------ the rooms' host: the cluster's part
     def chat_published(self, room: Room, message: dict[str, Any]) -> None:
-        if self.link is not None and room.seating.remote_seats:
-            self.link.send(room_channel(room.code), {"k": ClusterKind.CHAT, "room": room.code, "m": message})
+        self.cluster.chat_published(room, message)
+
+    def published(self, room: Room, *, everyone: bool = False) -> None:
+        self.cluster.published(room, everyone=everyone)
+
+    def presence(self, room: Room) -> None:
+        self.cluster.presence(room)
+
+    def forward(self, room: Room, peer: Peer, message: dict[str, Any]) -> None:
+        self.cluster.forward(room, peer, message)
+
+    async def refused(self, room: Room) -> None:
+        await self.cluster.refused(room)
+
+    # ------------------------------------------------------------------ the rooms' host: moderation's part
+    def chat_limit(self, share: float = 1.0) -> RateLimit:
+        return self.moderation.chat_limit(share)
+
+    def chat_allowed(self, client: str) -> bool:
+        return self.moderation.chat_allowed(client)
+
+    def report_allowed(self, client: str) -> bool:
+        return self.moderation.report_allowed(client)
+
+    async def keep_report(self, report: dict[str, Any]) -> None:
+        await self.moderation.keep_report(report)
+
+    async def may_list(self, room: Room) -> bool:
+        return await self.moderation.may_list(room)
+
+    def banned(self, client: str, player: str | None) -> bool:
+        return self.moderation.banned(client, player)
 
     def told(self, room: Room, entries: list[dict[str, Any]]) -> None:
         for feature in self.features:
@@ -762,22 +388,13 @@ class HubRooms(HubModeration):
             row = await asyncio.to_thread(self.store.room, code)
             if row is None or row.closed:
                 return None
-            target = self.redirect_target(row)
+            target = self.cluster.redirect_target(row)
             if target is not None and target != unreachable:
-                self.redirected += 1
+                self.cluster.redirected += 1
                 return target
-            if room is not None and await self._claim(code):
-                await self._take_over(room, row.owner)
+            if room is not None and await self.cluster.claim(code):
+                await self.cluster.take_over(room, row.owner)
         return room if room is not None else await self.room(code)
-
-
-class Hub(HubRooms):
-    """The rooms of this process and everything they share: storage, writer, cluster link.
-    It is the :class:`~unokit.server.authority.Host` of its rooms. Its jobs are layered, each
-    class on the one before: :class:`HubOwnership` (the state, leases and following),
-    :class:`HubModeration` (rates and bans), :class:`HubRooms` (loading, creating, listing
-    rooms; the rooms' host); here, the life cycle and the sweeper (pruning, and the features'
-    own sweeps)."""
 
     def check_database(self) -> None:
         """Before serving: take the SQLite lock and make sure the database answers; raise
@@ -801,21 +418,14 @@ class Hub(HubRooms):
         await asyncio.to_thread(migrate, self.store.engine)
         self.writer = Writer(self.store, self.metrics.commit_latency.observe)
         if self.clustered:
-            self.link = Link(libpq_url(sqlalchemy_url(self.config.database)), self.node, self._on_notify)
-            await self.link.start()
-            if self.config.public_url and not self.config.node_url:
-                log.warning(
-                    "no --node-url: the other processes cannot send this process's clients to it "
-                    "(they serve them by forwarding); with several processes, give each its own --node-url"
-                )
-            await self.refresh_nodes()
-        await self.refresh_bans()
+            await self.cluster.start()
+        await self.moderation.refresh_bans()
         for feature in self.features:
             await feature.start()
         period = self.config.lease_seconds / 3 if self.clustered else self.config.sweep_seconds
         sweeper = self._every(min(period, self.config.sweep_seconds), self._sweep, "the sweep")
         self._tasks.append(asyncio.create_task(sweeper, name="unokit-sweep"))
-        bans = self._every(BANS_EVERY, self.refresh_bans, "reading the bans")
+        bans = self._every(BANS_EVERY, self.moderation.refresh_bans, "reading the bans")
         self._tasks.append(asyncio.create_task(bans, name="unokit-bans"))
         self.ready = True
 
@@ -836,12 +446,9 @@ class Hub(HubRooms):
         if self.writer is not None:
             await asyncio.to_thread(self.writer.stop)
         with contextlib.suppress(Exception):
-            await asyncio.to_thread(self.store.release, self.node)
+            await asyncio.to_thread(self.store.leases.release, self.node)
         if self.clustered:
-            with contextlib.suppress(Exception):
-                await asyncio.to_thread(self.store.forget_node, self.node)
-        if self.link is not None:
-            await self.link.stop()
+            await self.cluster.stop()
         self.store.close()
         if self._lock_file is not None:
             self._lock_file.close()
@@ -878,14 +485,14 @@ class Hub(HubRooms):
     async def _sweep(self) -> None:
         now = time.time()
         if self.clustered:
-            await self._sweep_cluster(now)
+            await self.cluster.sweep(now)
         idle = self.config.idle_close_seconds
         for room in list(self.rooms.values()):
             if room.owner and not room.watched() and time.monotonic() - room.last_active > idle:
                 room.submit(CloseIdle())
-        for code in await asyncio.to_thread(self.store.idle_rooms, now - idle):
+        for code in await asyncio.to_thread(self.store.leases.idle_rooms, now - idle):
             if code not in self.rooms:
-                await self._close_stored(code)
+                await self.cluster.close_stored(code)
         for feature in self.features:
             try:
                 await feature.sweep(now)
@@ -913,8 +520,7 @@ class Hub(HubRooms):
         if room.owner or not self.clustered:
             room.submit(AdminClose())
         else:
-            assert self.link is not None and room.owner_node is not None
-            self.link.send(node_channel(room.owner_node), {"k": ClusterKind.CLOSE, "room": code})
+            self.cluster.close_elsewhere(room)
         return True
 
     async def prune(
@@ -944,39 +550,4 @@ class Hub(HubRooms):
         return pruned
 
 
-class RemotePeer(RemoteMarker):
-    """A client of another process, as the owner of its room sees it: replies go back over
-    the notification channel, to be delivered by that process."""
-
-    def __init__(self, hub: HubOwnership, node: str, conn_id: str, seat: int | None, name: str | None = None) -> None:
-        self.hub = hub
-        self.node = node
-        self.conn_id = conn_id
-        self.seat = seat
-        self.name = name
-        self.role = "player" if seat is not None else "spectator"
-        self.client = ""  # its address and identity, as the process it connected to knows them
-        self.player: str | None = None
-        self.holder: str | None = None  # its seat's occupant is checked by the process it connected to
-        self.visible = True  # its process tells the owner who looks (``follow``'s ``looking``)
-
-    def deliver(self, message: dict[str, Any] | str) -> None:
-        body = decode(message) if isinstance(message, str) else message
-        if body.get("type") == "error":
-            body = {k: v for k, v in body.items() if k != "state"}  # the client's process adds its own
-        elif body.get("type") not in ("welcome", "ack"):
-            return  # state updates reach the other process through the room's log
-        self.hub.reply(self.node, self.conn_id, body)
-
-    def close(self, reason: str, code: int = 1000) -> None:
-        return None
-
-
-def send_to_owner(peer: Peer, code: str, websocket: str, reply_to: str | int | None = None) -> None:
-    """Tell ``peer``'s client that room ``code`` is served at ``websocket``, and close its
-    connection here: it says hello there."""
-    peer.deliver(Redirect(room=code, websocket=websocket, reply_to=reply_to).to_json())
-    peer.close("redirected")
-
-
-__all__ = ["NOTIFIED", "Hub", "RoomError", "send_to_owner"]
+__all__ = ["Hub", "RoomError"]

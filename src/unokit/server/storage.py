@@ -462,8 +462,18 @@ class Database:
             yield connection
 
 
-class RoomRows(Database):
-    """Rooms (their rows, logs, finished games' records and chat) and the lobby's listing."""
+class Store(Database):
+    """Synchronous access to the database (run from worker threads, never the event loop): rooms
+    (their rows, logs, finished games' records and chat, the lobby's listing), players'
+    identities and their games, and the writes of the rooms' logs; and, each a part of its own
+    on the same engine, :attr:`leases` (the cluster's), :attr:`moderation` (reports and bans)
+    and :attr:`upkeep` (pruning and the admin's lists)."""
+
+    def __init__(self, url: str, *, synchronous: str = "NORMAL", hooks: Sequence[StoreHooks] = ()) -> None:
+        super().__init__(url, synchronous=synchronous, hooks=hooks)
+        self.leases = Leases(self)
+        self.moderation = ModerationRows(self)
+        self.upkeep = UpkeepRows(self)
 
     def create_room(
         self,
@@ -570,11 +580,6 @@ class RoomRows(Database):
             )
         return int(count or 0)
 
-
-class PlayerRows(Database):
-    """Players' identities: the games each played, forgetting them, and the room's records'
-    numbers."""
-
     def player_games(self, player: str, limit: int) -> list[dict[str, Any]]:
         """The finished games of the identity whose hash is ``player`` (newest first) whose
         records are still kept; seen now (its retention starts again)."""
@@ -632,266 +637,6 @@ class PlayerRows(Database):
         with self.begin() as c:
             rows = c.execute(select(records.c.game_no).where(records.c.room == code).order_by(records.c.game_no)).all()
         return [row.game_no for row in rows]
-
-
-class ModerationRows(Database):
-    """Upkeep (pruning old rows), moderation (reports and bans) and the admin's lists."""
-
-    def prune(
-        self,
-        rooms_before: float,
-        records_before: float,
-        *,
-        limit: int = 500,
-        export: Callable[[str, int, str], None] | None = None,
-    ) -> Pruned:
-        """Delete up to ``limit`` rooms closed before ``rooms_before`` (with their log, chat
-        and players' links) and up to ``limit`` finished games' records written before
-        ``records_before`` (with their places in players' lists and their reviews);
-        ``export(room, game, text)`` is given each record first. Run again until it prunes nothing."""
-        pruned = Pruned()
-        with self.begin() as c:
-            closed_at = func.coalesce(rooms.c.closed_at, rooms.c.last_activity)
-            codes = [
-                row.code
-                for row in c.execute(
-                    select(rooms.c.code).where(rooms.c.closed.is_(True), closed_at < rooms_before).limit(limit)
-                )
-            ]
-            if codes:
-                pruned.entries = int(c.execute(delete(room_log).where(room_log.c.room.in_(codes))).rowcount)
-                pruned.chat = int(c.execute(delete(room_chat).where(room_chat.c.room.in_(codes))).rowcount)
-                c.execute(delete(room_players).where(room_players.c.room.in_(codes)))
-                pruned.rooms = int(c.execute(delete(rooms).where(rooms.c.code.in_(codes))).rowcount)
-        with self.begin() as c:
-            old = c.execute(
-                select(records.c.room, records.c.game_no, records.c.record)
-                .where(records.c.created_at < records_before)
-                .order_by(records.c.created_at)
-                .limit(limit)
-            ).all()
-            for row in old:
-                if export is not None:
-                    export(row.room, row.game_no, row.record)  # before anything is deleted
-                c.execute(
-                    delete(player_games).where(player_games.c.room == row.room, player_games.c.game_no == row.game_no)
-                )
-                c.execute(delete(records).where(records.c.room == row.room, records.c.game_no == row.game_no))
-            pruned.records = len(old)
-            for hook in self.hooks:
-                if hook.prune is not None:
-                    hook.prune(c, records_before)
-        with self.begin() as c:
-            pruned.reports = int(c.execute(delete(reports).where(reports.c.at < rooms_before)).rowcount)
-            pruned.reports += int(c.execute(delete(bans).where(bans.c.until < rooms_before)).rowcount)
-        return pruned
-
-    # ------------------------------------------------------------------ moderation
-    def add_report(
-        self,
-        room: str,
-        kind: str,
-        reporter: str | None,
-        reported: str | None,
-        name: str | None,
-        lines: list[dict[str, Any]],
-    ) -> int:
-        """Keep a player's report (see :data:`reports`); returns its number."""
-        with self.begin() as c:
-            result = c.execute(
-                insert(reports).values(
-                    at=time.time(),
-                    room=room,
-                    kind=kind,
-                    reporter=reporter,
-                    reported=reported,
-                    name=name,
-                    lines=encode(lines),
-                )
-            )
-            return int(result.inserted_primary_key[0])  # type: ignore[index]
-
-    def reports_list(self, limit: int = 200, room: str | None = None) -> list[dict[str, Any]]:
-        """The newest reports (of ``room`` only, if given), newest first."""
-        query = select(reports).order_by(reports.c.id.desc()).limit(limit)
-        if room is not None:
-            query = query.where(reports.c.room == room)
-        with self.begin() as c:
-            rows = c.execute(query).all()
-        return [
-            {
-                "id": row.id,
-                "at": row.at,
-                "room": row.room,
-                "kind": row.kind,
-                "reporter": row.reporter,
-                "reported": row.reported,
-                "name": row.name,
-                "lines": decode(row.lines),
-            }
-            for row in rows
-        ]
-
-    def add_ban(self, kind: str, value: str, until: float | None, reason: str | None) -> int:
-        """Ban an identity (``kind`` ``identity``, its hash) or an address (``address``, a
-        network) until ``until`` (``None``: for good); returns the ban's number."""
-        with self.begin() as c:
-            result = c.execute(insert(bans).values(kind=kind, value=value, at=time.time(), until=until, reason=reason))
-            return int(result.inserted_primary_key[0])  # type: ignore[index]
-
-    def bans_list(self, now: float | None = None) -> list[dict[str, Any]]:
-        """The bans in force at ``now`` (every ban kept, with ``now`` ``None``), oldest first."""
-        query = select(bans).order_by(bans.c.id)
-        if now is not None:
-            query = query.where(or_(bans.c.until.is_(None), bans.c.until > now))
-        with self.begin() as c:
-            rows = c.execute(query).all()
-        return [
-            {"id": row.id, "kind": row.kind, "value": row.value, "at": row.at, "until": row.until, "reason": row.reason}
-            for row in rows
-        ]
-
-    def lift_ban(self, number: int) -> bool:
-        """End ban ``number`` now; False when there is no such ban."""
-        with self.begin() as c:
-            return bool(c.execute(delete(bans).where(bans.c.id == number)).rowcount)
-
-    def rooms_list(self, which: str = "open", limit: int = 1000) -> list[dict[str, Any]]:
-        """Rooms (``open``, ``closed`` or ``all``), the latest first: code, variant, seats,
-        created, last activity, closed, state version, games recorded, owning process."""
-        games = select(func.count()).where(records.c.room == rooms.c.code).scalar_subquery()
-        query = select(rooms, games.label("games")).order_by(rooms.c.last_activity.desc()).limit(limit)
-        if which == "open":
-            query = query.where(rooms.c.closed.is_(False))
-        elif which == "closed":
-            query = query.where(rooms.c.closed.is_(True))
-        with self.begin() as c:
-            rows = c.execute(query).all()
-        out = []
-        for row in rows:
-            spec = json.loads(row.spec)
-            out.append(
-                {
-                    "room": row.code,
-                    "variant": spec["variant"],
-                    "players": spec["players"],
-                    "public": bool(row.public),
-                    "created": row.created_at,
-                    "last_activity": row.last_activity,
-                    "closed": row.closed_at if row.closed else None,
-                    "version": row.seq,
-                    "games": int(row.games),
-                    "served_by": row.owner if row.lease_until > time.time() else None,
-                }
-            )
-        return out
-
-    def records_since(self, since: float, room: str | None = None) -> Iterator[tuple[str, int, float, str]]:
-        """Finished games written since ``since`` (of ``room`` only, if given), oldest first:
-        (room, game number, when, record text)."""
-        query = select(records).where(records.c.created_at >= since).order_by(records.c.created_at)
-        if room is not None:
-            query = query.where(records.c.room == room)
-        with self.engine.connect() as c:
-            for row in c.execution_options(yield_per=200).execute(query):
-                yield row.room, row.game_no, row.created_at, row.record
-
-    def totals(self) -> dict[str, int]:
-        """How much the database holds: rooms open and closed, log entries, chat lines, records."""
-        with self.begin() as c:
-            return {
-                "rooms_open": int(c.scalar(select(func.count()).where(rooms.c.closed.is_(False))) or 0),
-                "rooms_closed": int(c.scalar(select(func.count()).where(rooms.c.closed.is_(True))) or 0),
-                "log_entries": int(c.scalar(select(func.count()).select_from(room_log)) or 0),
-                "chat_lines": int(c.scalar(select(func.count()).select_from(room_chat)) or 0),
-                "records": int(c.scalar(select(func.count()).select_from(records)) or 0),
-            }
-
-
-class ClusterRows(Database):
-    """The cluster's processes (who is alive, where) and the rooms' leases."""
-
-    def announce(self, node: str, url: str) -> None:
-        """Record that process ``node`` is alive and reached at ``url``."""
-        with self.begin() as c:
-            c.execute(delete(nodes).where(nodes.c.node == node))
-            c.execute(insert(nodes).values(node=node, url=url, seen=time.time()))
-
-    def node_urls(self, since: float) -> set[str]:
-        """The addresses of the processes seen since ``since``."""
-        with self.begin() as c:
-            rows = c.execute(select(nodes.c.url).where(nodes.c.seen >= since)).all()
-        return {str(row.url) for row in rows}
-
-    def forget_node(self, node: str, *, before: float | None = None) -> None:
-        """Forget process ``node`` (it stops), or every process not seen since ``before``."""
-        with self.begin() as c:
-            if before is None:
-                c.execute(delete(nodes).where(nodes.c.node == node))
-            else:
-                c.execute(delete(nodes).where(nodes.c.seen < before))
-
-    def claim(self, code: str, owner: str, owner_url: str, ttl: float, *, force: bool = False) -> bool:
-        """Take or renew the lease of room ``code`` for ``owner``: succeeds when the lease is
-        free, expired or already ``owner``'s, or (PostgreSQL) when the process that holds it
-        has no session in the database any more: it died (or always with ``force``, for a
-        single process)."""
-        now = time.time()
-        condition = rooms.c.code == code
-        if not force:
-            free = (rooms.c.owner == owner) | (rooms.c.owner.is_(None)) | (rooms.c.lease_until < now)
-            if self.postgres:
-                free = free | rooms.c.owner.not_in(LIVE_NODES)
-            condition = condition & free
-        with self.begin() as c:
-            result = c.execute(
-                update(rooms)
-                .where(condition, rooms.c.closed.is_(False))
-                .values(owner=owner, owner_url=owner_url, lease_until=now + ttl)
-            )
-        return result.rowcount == 1
-
-    def renew(self, owner: str, codes: list[str], ttl: float) -> set[str]:
-        """Renew ``owner``'s leases on ``codes``; return the codes it still holds."""
-        if not codes:
-            return set()
-        now = time.time()
-        with self.begin() as c:
-            c.execute(
-                update(rooms).where(rooms.c.owner == owner, rooms.c.code.in_(codes)).values(lease_until=now + ttl)
-            )
-            rows = c.execute(select(rooms.c.code).where(rooms.c.owner == owner, rooms.c.code.in_(codes))).all()
-        return {row.code for row in rows}
-
-    def release(self, owner: str) -> None:
-        """Give up every lease of ``owner`` (a clean shutdown)."""
-        with self.begin() as c:
-            c.execute(update(rooms).where(rooms.c.owner == owner).values(owner=None, lease_until=0.0))
-
-    def orphaned_rooms(self, now: float) -> list[str]:
-        """Open rooms whose lease has run out (their owner died): candidates for a takeover."""
-        with self.begin() as c:
-            rows = c.execute(
-                select(rooms.c.code).where(
-                    rooms.c.closed.is_(False), rooms.c.owner.is_not(None), rooms.c.lease_until < now
-                )
-            ).all()
-        return [row.code for row in rows]
-
-    def idle_rooms(self, before: float) -> list[str]:
-        """Open rooms with no activity since ``before`` and no live lease."""
-        with self.begin() as c:
-            rows = c.execute(
-                select(rooms.c.code).where(
-                    rooms.c.closed.is_(False), rooms.c.last_activity < before, rooms.c.lease_until < time.time()
-                )
-            ).all()
-        return [row.code for row in rows]
-
-
-class WriteRows(Database):
-    """Appending to rooms' logs (one room, or many in one statement), and linking a seat's
-    token to a player's identity."""
 
     def write(self, c: Connection, job: Append) -> None:
         """Append ``job`` inside transaction ``c``; raise :class:`StorageError` when the room
@@ -1048,11 +793,6 @@ class WriteRows(Database):
         if c.execute(update(players).where(players.c.player == player).values(last_seen=now)).rowcount == 0:
             c.execute(insert(players).values(player=player, created_at=now, last_seen=now))
 
-
-class Store(RoomRows, PlayerRows, ModerationRows, ClusterRows, WriteRows):
-    """Synchronous access to the database (run from worker threads, never the event loop): every
-    part's rows on one engine."""
-
     def close_unserved(self, code: str, reason: str) -> bool:
         """Close room ``code`` from outside the server (``unokit admin`` on the database): only
         when no process serves it (its lease ran out), by appending its ``close`` entry; False
@@ -1068,6 +808,263 @@ class Store(RoomRows, PlayerRows, ModerationRows, ClusterRows, WriteRows):
 
 
 T = TypeVar("T")
+
+
+class Leases:
+    """The cluster's processes and the rooms' leases, on the store's database (``store.leases``)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def announce(self, node: str, url: str) -> None:
+        """Record that process ``node`` is alive and reached at ``url``."""
+        with self.db.begin() as c:
+            c.execute(delete(nodes).where(nodes.c.node == node))
+            c.execute(insert(nodes).values(node=node, url=url, seen=time.time()))
+
+    def node_urls(self, since: float) -> set[str]:
+        """The addresses of the processes seen since ``since``."""
+        with self.db.begin() as c:
+            rows = c.execute(select(nodes.c.url).where(nodes.c.seen >= since)).all()
+        return {str(row.url) for row in rows}
+
+    def forget_node(self, node: str, *, before: float | None = None) -> None:
+        """Forget process ``node`` (it stops), or every process not seen since ``before``."""
+        with self.db.begin() as c:
+            if before is None:
+                c.execute(delete(nodes).where(nodes.c.node == node))
+            else:
+                c.execute(delete(nodes).where(nodes.c.seen < before))
+
+    def claim(self, code: str, owner: str, owner_url: str, ttl: float, *, force: bool = False) -> bool:
+        """Take or renew the lease of room ``code`` for ``owner``: succeeds when the lease is
+        free, expired or already ``owner``'s, or (PostgreSQL) when the process that holds it
+        has no session in the database any more: it died (or always with ``force``, for a
+        single process)."""
+        now = time.time()
+        condition = rooms.c.code == code
+        if not force:
+            free = (rooms.c.owner == owner) | (rooms.c.owner.is_(None)) | (rooms.c.lease_until < now)
+            if self.db.postgres:
+                free = free | rooms.c.owner.not_in(LIVE_NODES)
+            condition = condition & free
+        with self.db.begin() as c:
+            result = c.execute(
+                update(rooms)
+                .where(condition, rooms.c.closed.is_(False))
+                .values(owner=owner, owner_url=owner_url, lease_until=now + ttl)
+            )
+        return result.rowcount == 1
+
+    def renew(self, owner: str, codes: list[str], ttl: float) -> set[str]:
+        """Renew ``owner``'s leases on ``codes``; return the codes it still holds."""
+        if not codes:
+            return set()
+        now = time.time()
+        with self.db.begin() as c:
+            c.execute(
+                update(rooms).where(rooms.c.owner == owner, rooms.c.code.in_(codes)).values(lease_until=now + ttl)
+            )
+            rows = c.execute(select(rooms.c.code).where(rooms.c.owner == owner, rooms.c.code.in_(codes))).all()
+        return {row.code for row in rows}
+
+    def release(self, owner: str) -> None:
+        """Give up every lease of ``owner`` (a clean shutdown)."""
+        with self.db.begin() as c:
+            c.execute(update(rooms).where(rooms.c.owner == owner).values(owner=None, lease_until=0.0))
+
+    def idle_rooms(self, before: float) -> list[str]:
+        """Open rooms with no activity since ``before`` and no live lease."""
+        with self.db.begin() as c:
+            rows = c.execute(
+                select(rooms.c.code).where(
+                    rooms.c.closed.is_(False), rooms.c.last_activity < before, rooms.c.lease_until < time.time()
+                )
+            ).all()
+        return [row.code for row in rows]
+
+
+class ModerationRows:
+    """Players' reports and the bans, on the store's database (``store.moderation``)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def add_report(
+        self,
+        room: str,
+        kind: str,
+        reporter: str | None,
+        reported: str | None,
+        name: str | None,
+        lines: list[dict[str, Any]],
+    ) -> int:
+        """Keep a player's report (see :data:`reports`); returns its number."""
+        with self.db.begin() as c:
+            result = c.execute(
+                insert(reports).values(
+                    at=time.time(),
+                    room=room,
+                    kind=kind,
+                    reporter=reporter,
+                    reported=reported,
+                    name=name,
+                    lines=encode(lines),
+                )
+            )
+            return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+    def reports_list(self, limit: int = 200, room: str | None = None) -> list[dict[str, Any]]:
+        """The newest reports (of ``room`` only, if given), newest first."""
+        query = select(reports).order_by(reports.c.id.desc()).limit(limit)
+        if room is not None:
+            query = query.where(reports.c.room == room)
+        with self.db.begin() as c:
+            rows = c.execute(query).all()
+        return [
+            {
+                "id": row.id,
+                "at": row.at,
+                "room": row.room,
+                "kind": row.kind,
+                "reporter": row.reporter,
+                "reported": row.reported,
+                "name": row.name,
+                "lines": decode(row.lines),
+            }
+            for row in rows
+        ]
+
+    def add_ban(self, kind: str, value: str, until: float | None, reason: str | None) -> int:
+        """Ban an identity (``kind`` ``identity``, its hash) or an address (``address``, a
+        network) until ``until`` (``None``: for good); returns the ban's number."""
+        with self.db.begin() as c:
+            result = c.execute(insert(bans).values(kind=kind, value=value, at=time.time(), until=until, reason=reason))
+            return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+    def bans_list(self, now: float | None = None) -> list[dict[str, Any]]:
+        """The bans in force at ``now`` (every ban kept, with ``now`` ``None``), oldest first."""
+        query = select(bans).order_by(bans.c.id)
+        if now is not None:
+            query = query.where(or_(bans.c.until.is_(None), bans.c.until > now))
+        with self.db.begin() as c:
+            rows = c.execute(query).all()
+        return [
+            {"id": row.id, "kind": row.kind, "value": row.value, "at": row.at, "until": row.until, "reason": row.reason}
+            for row in rows
+        ]
+
+    def lift_ban(self, number: int) -> bool:
+        """End ban ``number`` now; False when there is no such ban."""
+        with self.db.begin() as c:
+            return bool(c.execute(delete(bans).where(bans.c.id == number)).rowcount)
+
+
+class UpkeepRows:
+    """Upkeep (pruning old rows) and the admin's lists, on the store's database (``store.upkeep``)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def prune(
+        self,
+        rooms_before: float,
+        records_before: float,
+        *,
+        limit: int = 500,
+        export: Callable[[str, int, str], None] | None = None,
+    ) -> Pruned:
+        """Delete up to ``limit`` rooms closed before ``rooms_before`` (with their log, chat
+        and players' links) and up to ``limit`` finished games' records written before
+        ``records_before`` (with their places in players' lists and their reviews);
+        ``export(room, game, text)`` is given each record first. Run again until it prunes nothing."""
+        pruned = Pruned()
+        with self.db.begin() as c:
+            closed_at = func.coalesce(rooms.c.closed_at, rooms.c.last_activity)
+            codes = [
+                row.code
+                for row in c.execute(
+                    select(rooms.c.code).where(rooms.c.closed.is_(True), closed_at < rooms_before).limit(limit)
+                )
+            ]
+            if codes:
+                pruned.entries = int(c.execute(delete(room_log).where(room_log.c.room.in_(codes))).rowcount)
+                pruned.chat = int(c.execute(delete(room_chat).where(room_chat.c.room.in_(codes))).rowcount)
+                c.execute(delete(room_players).where(room_players.c.room.in_(codes)))
+                pruned.rooms = int(c.execute(delete(rooms).where(rooms.c.code.in_(codes))).rowcount)
+        with self.db.begin() as c:
+            old = c.execute(
+                select(records.c.room, records.c.game_no, records.c.record)
+                .where(records.c.created_at < records_before)
+                .order_by(records.c.created_at)
+                .limit(limit)
+            ).all()
+            for row in old:
+                if export is not None:
+                    export(row.room, row.game_no, row.record)  # before anything is deleted
+                c.execute(
+                    delete(player_games).where(player_games.c.room == row.room, player_games.c.game_no == row.game_no)
+                )
+                c.execute(delete(records).where(records.c.room == row.room, records.c.game_no == row.game_no))
+            pruned.records = len(old)
+            for hook in self.db.hooks:
+                if hook.prune is not None:
+                    hook.prune(c, records_before)
+        with self.db.begin() as c:
+            pruned.reports = int(c.execute(delete(reports).where(reports.c.at < rooms_before)).rowcount)
+            pruned.reports += int(c.execute(delete(bans).where(bans.c.until < rooms_before)).rowcount)
+        return pruned
+
+    def rooms_list(self, which: str = "open", limit: int = 1000) -> list[dict[str, Any]]:
+        """Rooms (``open``, ``closed`` or ``all``), the latest first: code, variant, seats,
+        created, last activity, closed, state version, games recorded, owning process."""
+        games = select(func.count()).where(records.c.room == rooms.c.code).scalar_subquery()
+        query = select(rooms, games.label("games")).order_by(rooms.c.last_activity.desc()).limit(limit)
+        if which == "open":
+            query = query.where(rooms.c.closed.is_(False))
+        elif which == "closed":
+            query = query.where(rooms.c.closed.is_(True))
+        with self.db.begin() as c:
+            rows = c.execute(query).all()
+        out = []
+        for row in rows:
+            spec = json.loads(row.spec)
+            out.append(
+                {
+                    "room": row.code,
+                    "variant": spec["variant"],
+                    "players": spec["players"],
+                    "public": bool(row.public),
+                    "created": row.created_at,
+                    "last_activity": row.last_activity,
+                    "closed": row.closed_at if row.closed else None,
+                    "version": row.seq,
+                    "games": int(row.games),
+                    "served_by": row.owner if row.lease_until > time.time() else None,
+                }
+            )
+        return out
+
+    def records_since(self, since: float, room: str | None = None) -> Iterator[tuple[str, int, float, str]]:
+        """Finished games written since ``since`` (of ``room`` only, if given), oldest first:
+        (room, game number, when, record text)."""
+        query = select(records).where(records.c.created_at >= since).order_by(records.c.created_at)
+        if room is not None:
+            query = query.where(records.c.room == room)
+        with self.db.engine.connect() as c:
+            for row in c.execution_options(yield_per=200).execute(query):
+                yield row.room, row.game_no, row.created_at, row.record
+
+    def totals(self) -> dict[str, int]:
+        """How much the database holds: rooms open and closed, log entries, chat lines, records."""
+        with self.db.begin() as c:
+            return {
+                "rooms_open": int(c.scalar(select(func.count()).where(rooms.c.closed.is_(False))) or 0),
+                "rooms_closed": int(c.scalar(select(func.count()).where(rooms.c.closed.is_(True))) or 0),
+                "log_entries": int(c.scalar(select(func.count()).select_from(room_log)) or 0),
+                "chat_lines": int(c.scalar(select(func.count()).select_from(room_chat)) or 0),
+                "records": int(c.scalar(select(func.count()).select_from(records)) or 0),
+            }
 
 
 @dataclass

@@ -71,7 +71,7 @@ def prune(
 
     export = None if export_dir is None else keep
     while True:
-        done = store.prune(now - rooms_days * DAY, now - records_days * DAY, limit=batch, export=export)
+        done = store.upkeep.prune(now - rooms_days * DAY, now - records_days * DAY, limit=batch, export=export)
         total.rooms += done.rooms
         total.entries += done.entries
         total.chat += done.chat
@@ -86,7 +86,7 @@ def prune(
 def export(store: Store, folder: Path, *, since: float = 0.0, room: str | None = None) -> int:
     """Write every record since ``since`` (of ``room`` only, if given) into ``folder``; return how many."""
     count = 0
-    for code, game, _when, text in store.records_since(since, room):
+    for code, game, _when, text in store.upkeep.records_since(since, room):
         write_record(folder, code, game, text)
         count += 1
     return count
