@@ -22,8 +22,8 @@ from websockets.uri import parse_uri
 
 from unokit.record import GameRecord, verify
 from unokit.server import PROTOCOL
-from unokit.server.app import STRIKES_LIMIT
 from unokit.server.client import RoomClient, create_room, download_record, play, ws_url
+from unokit.server.websocket import STRIKES_LIMIT
 
 from .support import FAST, ServerProcess, choose, run, serve_once
 

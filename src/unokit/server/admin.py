@@ -334,7 +334,7 @@ def ban(target: Target, identity: str | None, address: str | None, hours: float 
     if target.server is not None:
         done = json.loads(target.call("POST", "/api/admin/bans", body))
     else:
-        from .app import ban_fields
+        from .operations import ban_fields
         from .room import RoomError
 
         try:

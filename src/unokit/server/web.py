@@ -28,11 +28,13 @@ import asyncio
 import functools
 import json
 import threading
+from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from ..bots import level_names
 from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, SIDE_COLORS, is_wild
@@ -49,6 +51,7 @@ from ..narration import Narrator, action_line
 from ..play.help import rules_summary
 from ..record import GameRecord, RecordError, Replay
 from .chat import REACTIONS
+from .offline import PYODIDE_FILES, engine_zip, pyodide_dir
 from .room import RoomError, RoomSpec, Settings, seat_bots
 from .stating import round_summary
 from .work import off_loop
@@ -275,6 +278,47 @@ def web_routes(record_text: Any) -> list[Route]:
         Route("/api/catalog", catalog_route),
         Route("/api/rules", rules_route, methods=["POST"]),
         Route("/api/rooms/{code}/records/{number}/replay", replay_route),
+    ]
+
+
+#: The browser client's files.
+STATIC = Path(__file__).parent / "static"
+
+
+def page_routes() -> list[BaseRoute]:
+    """The browser client's pages: ``/`` and each room's link, the service worker (at the root,
+    so that it may serve the pages of every room), the manifest, offline play's files and
+    ``/static``."""
+
+    async def index(_request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def service_worker(_request: Request) -> Response:
+        # At the root, so that it may serve the pages of every room (its scope is "/").
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    async def pyodide_file(request: Request) -> Response:
+        # Offline play's Pyodide (server/offline.py): its listed files only, long cached.
+        name, folder = request.path_params["name"], pyodide_dir()
+        if name not in PYODIDE_FILES or folder is None:
+            return JSONResponse({"error": "no_file", "message": "offline play is not served here"}, status_code=404)
+        return FileResponse(folder / name, media_type=PYODIDE_FILES[name], headers={"Cache-Control": "no-cache"})
+
+    async def engine_file(_request: Request) -> Response:
+        data = await asyncio.to_thread(engine_zip)  # zipped once, never on the event loop
+        return Response(data, media_type="application/zip", headers={"Cache-Control": "no-cache"})
+
+    async def manifest(_request: Request) -> Response:
+        return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
+
+    return [
+        Route("/", index),
+        Route("/r/{code}", index),
+        Route("/sw.js", service_worker),
+        Route("/manifest.webmanifest", manifest),
+        Route("/offline/pyodide/{name}", pyodide_file),
+        Route("/offline/unokit.zip", engine_file),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
 
