@@ -54,6 +54,7 @@ from .chat import REACTIONS
 from .offline import PYODIDE_FILES, engine_zip, pyodide_dir
 from .room import RoomError, RoomSpec, Settings, seat_bots
 from .stating import round_summary
+from .webapi import problem
 from .work import off_loop
 
 #: Replays of finished games kept in memory (each holds a few copies of its game).
@@ -158,10 +159,6 @@ def game_number(text: str) -> int | None:
     return number if 1 <= number <= MOST_GAMES else None
 
 
-def _problem(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
-
-
 def replay_step(replay: Replay, step: int, seat: int | None = None, with_log: bool = False) -> dict[str, Any]:
     """Step ``step`` of ``replay`` for the browser: the table after that many actions as
     everyone saw it, with every hand (``seat`` ``None``), or as ``seat`` saw it (its
@@ -238,40 +235,40 @@ def web_routes(record_text: Any) -> list[Route]:
         step_text = request.query_params.get("step", "0")
         seat_text = request.query_params.get("seat")
         if number is None or not code.isalnum() or len(code) > 16:
-            return _problem("no_record", "there is no such finished game", 404)
+            return problem("no_record", "there is no such finished game", 404)
         if not step_text.isascii() or not step_text.isdigit() or len(step_text) > 9:
-            return _problem("bad_step", "'step' must be a whole number", 400)
+            return problem("bad_step", "'step' must be a whole number", 400)
         if seat_text is not None and (not seat_text.isascii() or not seat_text.isdigit() or len(seat_text) > 2):
-            return _problem("bad_seat", "'seat' must be a seat number (0 for the first)", 400)
+            return problem("bad_seat", "'seat' must be a seat number (0 for the first)", 400)
         step = int(step_text)
         seat = int(seat_text) if seat_text is not None else None
         try:
             replay = await asyncio.to_thread(load_replay, code, number)
         except RecordError as exc:
-            return _problem("bad_record", f"the record cannot be replayed: {exc}", 500)
+            return problem("bad_record", f"the record cannot be replayed: {exc}", 500)
         if replay is None:
-            return _problem("no_record", "there is no such finished game", 404)
+            return problem("no_record", "there is no such finished game", 404)
         if not 0 <= step <= len(replay):
-            return _problem("bad_step", f"'step' must be from 0 to {len(replay)}", 400)
+            return problem("bad_step", f"'step' must be from 0 to {len(replay)}", 400)
         if seat is not None and not 0 <= seat < replay.record.players:
-            return _problem("bad_seat", f"'seat' must be from 0 to {replay.record.players - 1}", 400)
+            return problem("bad_seat", f"'seat' must be from 0 to {replay.record.players - 1}", 400)
         with_log = request.query_params.get("log") == "1"
         return JSONResponse(await off_loop(replay_step, replay, step, seat, with_log))
 
     async def rules_route(request: Request) -> Response:
         raw = await request.body()
         if len(raw) > 8192:
-            return _problem("too_large", "a rules request may be at most 8192 bytes", 413)
+            return problem("too_large", "a rules request may be at most 8192 bytes", 413)
         try:
             body = json.loads(raw or b"{}")
         except (ValueError, RecursionError):
-            return _problem("bad_json", "the request body is not valid JSON", 400)
+            return problem("bad_json", "the request body is not valid JSON", 400)
         if not isinstance(body, dict):
-            return _problem("bad_room", "the request body must be a JSON object", 400)
+            return problem("bad_room", "the request body must be a JSON object", 400)
         try:
             lines = await off_loop(_rules_lines, body)
         except RoomError as exc:
-            return _problem(exc.code, exc.message, 400)
+            return problem(exc.code, exc.message, 400)
         return JSONResponse({"lines": lines})
 
     return [

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ...peers import identity_hash
 from ...protocol import websocket_url
 from ...room import RoomError, RoomSpec
+from ...webapi import unknown_fields
 from ...work import off_loop
 from .deals import (
     DAILY_SETTINGS,
@@ -41,12 +42,6 @@ def _deal(context: FeatureContext, day: dt.date, key: object) -> Deal:
     raise RoomError("no_deal", f"there is no deal {str(key)[:40]!r} on {day.isoformat()}", deal=str(key)[:40])
 
 
-def _fields(body: dict[str, Any], allowed: set[str]) -> None:
-    unknown = set(body) - allowed
-    if unknown:
-        raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
-
-
 def _today(context: FeatureContext) -> dt.date:
     return day_of(time.time(), context.config.daily_rollover_hours)
 
@@ -67,7 +62,7 @@ async def start(context: FeatureContext, body: dict[str, Any], base_url: str, cl
     The identity's first asks it its scored attempt (asked again before it ends: the same
     room); once that is over, each ask opens a practice room of the same deal, not counted.
     The client then sits in it with ``hello`` (and its identity), which starts the game."""
-    _fields(body, {"player", "deal", "lang"})
+    unknown_fields(body, {"player", "deal", "lang"})
     player = identity_hash(body.get("player"))
     lang = check_lang(body.get("lang"))
     day = _today(context)
@@ -104,7 +99,7 @@ async def board_of(context: FeatureContext, body: dict[str, Any]) -> dict[str, A
     first; with ``player``, that identity's own attempt and streak. The games themselves
     (``record``) are shown only to an identity that finished its own attempt, or once the day
     is over."""
-    _fields(body, {"player", "deal", "day"})
+    unknown_fields(body, {"player", "deal", "day"})
     player = identity_hash(body["player"]) if body.get("player") is not None else None
     today = _today(context)
     day = parse_day(body.get("day"), today)

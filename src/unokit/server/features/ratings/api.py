@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .... import Game, UnokitError
 from ...peers import identity_hash
 from ...room import RoomError, check_name
+from ...webapi import unknown_fields
 from .skill import leaderboard, mine, opt_in, opt_out
 
 if TYPE_CHECKING:
@@ -18,16 +19,10 @@ if TYPE_CHECKING:
     from ...storage import Store
 
 
-def _fields(body: dict[str, Any], allowed: set[str]) -> None:
-    unknown = set(body) - allowed
-    if unknown:
-        raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
-
-
 async def join(context: FeatureContext, body: dict[str, Any]) -> dict[str, Any]:
     """``POST /api/ratings/join``: rate the identity ``player`` under ``name`` from its next
     public game on (the name follows the rules of a seat's name, and the host's word filter)."""
-    _fields(body, {"player", "name"})
+    unknown_fields(body, {"player", "name"})
     player = identity_hash(body.get("player"))
     name = check_name(body.get("name"))
     await asyncio.to_thread(opt_in, context.store, player, name)
@@ -36,14 +31,14 @@ async def join(context: FeatureContext, body: dict[str, Any]) -> dict[str, Any]:
 
 async def leave(context: FeatureContext, body: dict[str, Any]) -> dict[str, Any]:
     """``POST /api/ratings/leave``: stop rating ``player`` and forget its ratings."""
-    _fields(body, {"player"})
+    unknown_fields(body, {"player"})
     player = identity_hash(body.get("player"))
     return {"forgotten": await asyncio.to_thread(opt_out, context.store, player)}
 
 
 async def own(context: FeatureContext, body: dict[str, Any]) -> dict[str, Any]:
     """``POST /api/ratings/mine``: the identity's choice, ratings and their history."""
-    _fields(body, {"player"})
+    unknown_fields(body, {"player"})
     player = identity_hash(body.get("player"))
     return await asyncio.to_thread(mine, context.store, player)
 
@@ -55,7 +50,7 @@ async def board(
 ) -> dict[str, Any]:
     """``GET /api/leaderboard?variant=V&players=N``: the rated players of ``V`` at tables of
     ``N``, best first; with ``places``, another board of the ratings (the bot ladder's)."""
-    _fields(query, {"variant", "players"})
+    unknown_fields(query, {"variant", "players"})
     variant, players = query.get("variant", "classic"), query.get("players", "")
     if not players.isdigit() or len(players) > 2:
         raise RoomError("bad_request", "'players' must be a table size from 2 to 10")

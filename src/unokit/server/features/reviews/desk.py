@@ -53,6 +53,7 @@ from ...peers import identity_hash
 from ...room import RoomError
 from ...storage import Store
 from ...web import game_number
+from ...webapi import problem
 from . import rows as reviewstore
 from .rows import ReviewKey, ReviewRow
 
@@ -232,10 +233,6 @@ class ReviewDesk:
             await asyncio.to_thread(reviewstore.abandon, self.store, self.node)
 
 
-def _problem(code: str, message: str, status: int) -> Response:
-    return JSONResponse({"error": code, "message": message}, status)
-
-
 _STATUS = {"no_record": 404, "too_many_reviews": 429, "bad_record": 500}
 
 
@@ -246,25 +243,25 @@ def review_routes(desk: ReviewDesk) -> list[Route]:
         code = str(request.path_params["code"]).upper()
         number = game_number(request.path_params["number"])
         if number is None or not code.isalnum() or len(code) > 16:
-            return _problem("no_record", "there is no such finished game", 404)
+            return problem("no_record", "there is no such finished game", 404)
         raw = await request.body()
         if len(raw) > BODY_LIMIT:
-            return _problem("too_large", f"a review request may be at most {BODY_LIMIT} bytes", 413)
+            return problem("too_large", f"a review request may be at most {BODY_LIMIT} bytes", 413)
         try:
             body = json.loads(raw or b"{}")
         except (ValueError, RecursionError):
-            return _problem("bad_json", "the request body is not valid JSON", 400)
+            return problem("bad_json", "the request body is not valid JSON", 400)
         if not isinstance(body, dict) or set(body) - {"player", "seat"}:
-            return _problem("bad_request", 'the body is {"player": ..., "seat": ...}', 400)
+            return problem("bad_request", 'the body is {"player": ..., "seat": ...}', 400)
         seat = body.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 100:
-            return _problem("bad_seat", "'seat' must be a seat number (0 for the first)", 400)
+            return problem("bad_seat", "'seat' must be a seat number (0 for the first)", 400)
         try:
             player = identity_hash(body.get("player"))
             address = client_key(request.client.host if request.client else "unknown")
             status, answer = await desk.ask(code, number, seat, player, address)
         except RoomError as exc:
-            return _problem(exc.code, exc.message, _STATUS.get(exc.code, 400))
+            return problem(exc.code, exc.message, _STATUS.get(exc.code, 400))
         return JSONResponse(answer, status)
 
     return [Route("/api/rooms/{code}/records/{number}/review", review_route, methods=["POST"])]
