@@ -123,6 +123,10 @@ def create_app(config: ServerConfig) -> Starlette:
             }
         )
 
+    async def running_features(_request: Request) -> Response:
+        """The features this server runs (``--without`` turns one off): what the page offers."""
+        return answer({"features": list(context.running), "all": list(features.NAMES)})
+
     async def create_room(request: Request) -> Response:
         client = client_of(request)
         if not rooms_made.allow(client):
@@ -213,6 +217,7 @@ def create_app(config: ServerConfig) -> Starlette:
     routes = [
         *operation_routes(hub),
         Route("/api/variants", variants),
+        Route("/api/features", running_features),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/lobby", lobby),
         Route("/api/play-now", play_now, methods=["POST"]),

@@ -32,6 +32,7 @@ const SHELL = [
   "/static/js/daily.js",
   "/static/js/dialogs.js",
   "/static/js/dom.js",
+  "/static/js/features.js",
   "/static/js/help.js",
   "/static/js/readout.js",
   "/static/js/shortcuts.js",

@@ -20,6 +20,7 @@ import { tableCommand } from "./shortcuts.js";
 import { myGamesPage } from "./together.js";
 import { dailyPage } from "./daily.js";
 import { standingsPage } from "./standings.js";
+import { runs, loadFeatures } from "./features.js";
 import { leaderboardPage, ratingsPanel } from "./ratings.js";
 import { replayPage } from "./replay.js";
 import { launcherPage, sheetPage } from "./tools.js";
@@ -75,7 +76,7 @@ async function serverGone() {
  * @param {import("./types").Catalog} catalog
  */
 async function setUpPage(catalog) {
-  await loadLanguage(pickLanguage(catalog.languages, [PSEUDO], catalog.language_tags));
+  await Promise.all([loadLanguage(pickLanguage(catalog.languages, [PSEUDO], catalog.language_tags)), loadFeatures()]);
   languageReady = true;
   translateStatic();
   clear(/** @type {HTMLElement} */ (document.getElementById("language-box"))).append(languageSwitcher(catalog.languages));
@@ -118,7 +119,7 @@ async function route() {
   else if (hash.startsWith("launcher")) current = launcherPage(app, catalog);
   else if (hash.startsWith("games")) {
     current = myGamesPage(app, catalog);
-    app.append(ratingsPanel());
+    if (runs("ratings")) app.append(ratingsPanel());
     offlineGamesPanel().then((panel) => { if (mine === routing) app.append(panel); });
   } else if (hash.startsWith("leaderboard") || hash.startsWith("ladder")) {
     const [kind, variant, players] = hash.split("/");

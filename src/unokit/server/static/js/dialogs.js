@@ -6,6 +6,7 @@
 // on a phone held sideways they take the whole table, hand included.
 
 import { h } from "./dom.js";
+import { runs } from "./features.js";
 import { t } from "./i18n.js";
 import { faceTitle } from "./cards.js";
 import { ranking, readyMark } from "./together.js";
@@ -247,7 +248,9 @@ export function gameOverDialog(view, obs) {
       t("table.download_record"),
     ),
   );
-  if (me !== null) buttons.append(h("a.button#review-game", { href: `/#/review/${view.code}/${number}/${me}` }, t("review.open")));
+  if (me !== null && runs("reviews")) {
+    buttons.append(h("a.button#review-game", { href: `/#/review/${view.code}/${number}/${me}` }, t("review.open")));
+  }
   if (view.summary)
     buttons.append(h("button.last-round", { type: "button", onclick: () => view.showScores() }, t("summary.last_round")));
   buttons.append(

@@ -12,6 +12,7 @@ import { N_, lang, t } from "./i18n.js";
 import { botChoice, botOptions, valueWords } from "./options.js";
 import { playNowPanel, publicRoomsPanel } from "./together.js";
 import { dailyPanel } from "./daily.js";
+import { runs } from "./features.js";
 
 /** The presets of rules: the variant's official rules, a house party, or your own choice. */
 /** @type {Record<string, [string, string]>} */
@@ -318,6 +319,6 @@ export function lobbyPage(app, catalog) {
   const playNow = playNowPanel(catalog, yourName);
   app.append(h("div.lobby", { "data-region": "lobby" },
     h("div.lobby-main", {}, welcome, create),
-    h("div.side-panels", {}, playNow, dailyPanel(yourName), publicRooms, join, real)));
+    h("div.side-panels", {}, playNow, runs("daily") ? dailyPanel(yourName) : null, publicRooms, join, real)));
   return stopPublic;
 }

@@ -14,6 +14,7 @@ import { botOptions, botStrength, rulesOn } from "./options.js";
 import { pageTools, setStatus } from "./page.js";
 import { TableView } from "./table.js";
 import { playAgainButtons, playNow } from "./together.js";
+import { runs } from "./features.js";
 import { standingsLink } from "./standings.js";
 
 /** @param {string} message */
@@ -206,7 +207,7 @@ export function roomPage(app, code, catalog, openSocket = null) {
         { type: "button", title: t("help.open"), "aria-label": t("help.open"), dataset: { command: "help" },
           onclick: () => openHelp(catalog, shown()) },
         "?"));
-    if (room && room.game_no > 0 && !own) buttons.push(h("a.tool#standings-tool",
+    if (room && room.game_no > 0 && !own && runs("standings")) buttons.push(h("a.tool#standings-tool",
       { href: `/#/standings/${code}`, target: "_blank", rel: "noopener", title: t("standings.title"), "aria-label": t("standings.title") },
       trophyIcon()));
     if (table) buttons.push(h("button.tool.drawer-toggle",
@@ -251,7 +252,7 @@ export function roomPage(app, code, catalog, openSocket = null) {
       table.hostControls = hostControls;
       table.playAgain = () => [
         ...playAgainButtons(shown(), live(), { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } }),
-        ...(own ? [] : [standingsLink(code)])];
+        ...(own || !runs("standings") ? [] : [standingsLink(code)])];
       tools();
     }
     table.update(state);
@@ -369,8 +370,8 @@ export function roomPage(app, code, catalog, openSocket = null) {
     const seats = h("ol.seat-list");
     shown().seats.forEach((seat) => seats.append(seatLine(shown(), seat, live().seat)));
     box.append(h("h3", {}, t("room.seats")), seats, rulesBox(shown()));
-    if (shown().public) showShares(code, seats);
-    if (shown().game_no > 0) box.append(h("p", {}, standingsLink(code)));
+    if (shown().public && runs("finishing")) showShares(code, seats);
+    if (shown().game_no > 0 && runs("standings")) box.append(h("p", {}, standingsLink(code)));
     if (live().isHost) box.append(/** @type {HTMLElement} */ (hostControls()));
     else box.append(startNote());
     if (live().seat !== null && !live().isHost) box.append(h("button",

@@ -4,6 +4,7 @@
 
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
+import { runs } from "./features.js";
 import { lang, t } from "./i18n.js";
 import { forgetPush } from "./push.js";
 
@@ -259,7 +260,7 @@ export function myGamesPage(app, catalog) {
           h("td.links", {},
             h("a.button", { href: `/#/replay/${game.room}/${game.game}/${game.seat}` }, t("together.replay")),
             " ",
-            h("a.button.review", { href: `/#/review/${game.room}/${game.game}/${game.seat}` }, t("review.open")),
+            runs("reviews") ? h("a.button.review", { href: `/#/review/${game.room}/${game.game}/${game.seat}` }, t("review.open")) : null,
             " ",
             h("a.button.download", { href: game.record, download: `unokit-${game.room}-${game.game}.json` }, t("together.download")))));
       }
