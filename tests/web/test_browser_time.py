@@ -66,6 +66,9 @@ def test_more_time_and_the_host_pause_over_two_browsers(
         wait_until(bo, "document.querySelector('[data-region=prompt]')?.classList.contains('paused')")
         assert "You paused the game." in ann.locator("#prompt-message").inner_text()
         assert "Ann: игра на паузе." in bo.locator("#prompt-message").inner_text()
+        # and when the pause ends by itself (R7), as each device's clock reads it
+        assert re.search(r"It goes on by itself at \d{1,2}:\d{2}", ann.locator("#prompt-message").inner_text())
+        assert re.search(r"Игра продолжится сама в \d{1,2}:\d{2}", bo.locator("#prompt-message").inner_text())
         wait_until(bo, f"{POLITE}.includes('Ann: игра на паузе.')")
         for page in (ann, bo):
             assert page.locator("#more-time").count() == 0

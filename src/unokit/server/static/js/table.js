@@ -19,7 +19,7 @@ import { backsBox, layoutTable } from "./seats.js";
 import { actionLabel, colorLabel, groupActions, promptMessage, waitingWords } from "./prompt.js";
 import { playSound } from "./sound.js";
 import { errorText } from "./net.js";
-import { N_, languageSwitcher, say, t } from "./i18n.js";
+import { N_, lang, languageSwitcher, say, t } from "./i18n.js";
 import { botStrength, rulesOn } from "./options.js";
 import { announce, announceUrgent } from "./announce.js";
 import { keySettings, tableCommand } from "./shortcuts.js";
@@ -113,6 +113,8 @@ export class TableView {
     // The room: update() (or updateRoom()) gives it before the table draws anything.
     /** @type {import("./types").Room} */
     this.room = /** @type {import("./types").Room} */ (/** @type {unknown} */ (null));
+    /** @type {number | null} when the host's pause ends by itself (ms since 1970), while paused */
+    this.pauseEndsAt = null;
     /** @type {{line: import("./types").Line, standin: boolean}[]} the game's lines so far */
     this.log = [];
     /** @type {number | null} the game the log belongs to */
@@ -227,6 +229,7 @@ export class TableView {
     const previous = this.state;
     this.state = state;
     this.room = state.room;
+    this.notePauseEnd(previous);
     this.noteStandin();
     const obs = state.observation;
     const prevObs = previous && previous.observation;
@@ -448,12 +451,33 @@ export class TableView {
     }, paused ? t("table.resume") : t("table.pause"));
   }
 
-  /** Who paused the table, in words ("Ann paused the game."), or "" when it is not paused. */
+  /**
+   * When the host's pause ends by itself (R7: the paused time of a game and of a hand is
+   * limited), as this device's clock reads it: the room tells how many seconds are left
+   * (`pause_left`) in each state, taken when a state of a new step arrives.
+   * @param {import("./types").State | null} previous
+   */
+  notePauseEnd(previous) {
+    const room = this.room;
+    if (!room.paused || typeof room.pause_left !== "number") {
+      this.pauseEndsAt = null;
+    } else if (this.pauseEndsAt === null || !previous || previous.room.version !== room.version) {
+      this.pauseEndsAt = Date.now() + room.pause_left * 1000;
+    }
+  }
+
+  /**
+   * Who paused the table and when it goes on by itself, in words ("Ann paused the game. It goes
+   * on by itself at 20:45."), or "" when it is not paused.
+   */
   pausedWords() {
     const room = this.room;
     if (!room.paused) return "";
     const by = room.paused_by;
-    return by === null || by === undefined ? t("room.paused") : t("room.paused_by", { player: this.names()[by] });
+    const who = by === null || by === undefined ? t("room.paused") : t("room.paused_by", { player: this.names()[by] });
+    if (this.pauseEndsAt === null) return who;
+    const time = new Date(this.pauseEndsAt).toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit" });
+    return `${who} ${t("room.pause_ends_at", { time })}`;
   }
 
   // ------------------------------------------------------------------ sound
