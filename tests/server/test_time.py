@@ -6,6 +6,7 @@ room without a turn timer never times anyone out. Against a real server on loopb
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -38,11 +39,6 @@ def _lines(client: RoomClient, key: str) -> list[dict[str, Any]]:
     ]
 
 
-def _at_least(version: int) -> Callable[[dict[str, Any]], bool]:
-    """A ``RoomClient.wait_for`` predicate: the room's state is at ``version`` or later."""
-    return lambda state: bool(state["version"] >= version)
-
-
 async def _turn_of(me: RoomClient, *others: RoomClient) -> dict[str, Any]:
     """Wait for ``me``'s turn, ``others`` (people at the same table) playing theirs meanwhile."""
     people = {client.seat: client for client in (me, *others)}
@@ -56,10 +52,17 @@ async def _turn_of(me: RoomClient, *others: RoomClient) -> dict[str, Any]:
         to_act = state["observation"]["to_act"]
         if to_act == me.seat:
             return state
-        other = people[to_act]
-        seen = await other.wait_for(_at_least(state["version"]))
-        await other.act(choose(seen["observation"]))
-        await me.wait_for(moved_on(state["version"]))
+        other, version = people[to_act], state["version"]
+
+        def can_act_or_moved(seen: dict[str, Any], other: RoomClient = other, version: int = version) -> bool:
+            obs = seen["observation"]
+            return bool(seen["version"] > version or (obs["to_act"] == other.seat and obs["legal_actions"]))
+
+        seen = await other.wait_for(can_act_or_moved)
+        if seen["version"] == version:  # still its turn: play it (unless a stand-in is quicker)
+            with contextlib.suppress(ServerError):
+                await other.act(choose(seen["observation"]))
+        await me.wait_for(moved_on(version))
 
 
 async def _end_turn(me: RoomClient) -> None:
