@@ -86,15 +86,14 @@ class Limits:
     rooms_made: Buckets
     misses: Buckets
     identity_lookups: Buckets
+    #: Makes a further allowance of the lookup rate.
+    make: Callable[[], Buckets]
     #: Further allowances made on demand, each of its own (:meth:`own`).
     others: dict[str, Buckets] = field(default_factory=dict)
-    #: Makes a further allowance of the lookup rate.
-    make: Callable[[], Buckets] | None = None
 
     def own(self, name: str) -> Buckets:
         """The feature's allowance ``name``, as many a minute as room codes may be looked up."""
         if name not in self.others:
-            assert self.make is not None
             self.others[name] = self.make()
         return self.others[name]
 
