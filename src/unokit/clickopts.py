@@ -100,6 +100,11 @@ def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
         raise click.BadParameter(words().error(exc), param_hint="--option") from None
 
 
+def extras_present(modules: Iterable[str]) -> bool:
+    """Whether every module of ``modules`` (an optional extra's) is installed."""
+    return all(find_spec(name) is not None for name in modules)
+
+
 def require_extra(command: str, extra: str, modules: Iterable[str]) -> None:
     """Stop ``unokit COMMAND`` before it does any work when a module of the optional ``extra``
     it needs is not installed; the message names the extra and how to add it."""

@@ -11,10 +11,16 @@ import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import cast
 
+import click
 import pytest
 
+from unokit.server.commands import feature_settings, serve
+from unokit.server.config import ServerConfig
 from unokit.server.features import FEATURES, NAMES, enabled, store_hooks
+from unokit.server.features.daily.cli import DailySettings
+from unokit.server.features.push.cli import PushSettings
 from unokit.server.seam import FeatureServer
 
 from .conftest import FAST_ARGS
@@ -43,7 +49,35 @@ def test_serve_help_names_every_feature() -> None:
     shown = subprocess.run([UNOKIT, "serve", "--help"], capture_output=True, text=True, check=True).stdout
     words = " ".join(shown.split())
     for name in NAMES:
-        assert name in words.split("--without FEATURE", 1)[1].split("--no-push", 1)[0], name
+        assert name in words.split("--without FEATURE", 1)[1].split(" --", 1)[0], name
+    for feature in FEATURES:  # and each feature's own options, which the core does not declare
+        for option in feature.commands.serve_options:
+            assert f"{option.opts[0]} " in words, option.opts
+
+
+def test_a_features_options_make_its_settings_or_a_clear_refusal() -> None:
+    def values(*args: str) -> dict[str, object]:  # as `unokit serve ARGS` reads them
+        return serve.make_context("serve", list(args)).params
+
+    settings, off = feature_settings(values())
+    assert settings["push"] == PushSettings() and settings["daily"] == DailySettings() and off == frozenset()
+    config = ServerConfig(database="sqlite://", settings=settings)
+    assert config.settings_of("push", PushSettings).contact_for(None) == "mailto:unokit@localhost"
+    assert ServerConfig(database="sqlite://").settings_of("daily", DailySettings) == DailySettings()
+    settings, off = feature_settings(values("--no-push", "--push-away", "2.5", "--daily", "flip:3:heuristic"))
+    assert off == {"push"} and cast(PushSettings, settings["push"]).away == 2.5
+    assert [deal.variant for deal in cast(DailySettings, settings["daily"]).deals] == ["flip"]
+    with pytest.raises(click.BadParameter, match="'nope' is not a mailto: or https:// address"):
+        feature_settings(values("--push-contact", "nope"))
+    with pytest.raises(click.BadParameter, match="two deals are the same"):
+        feature_settings(values("--daily", "flip:3:heuristic", "--daily", "flip:3:heuristic"))
+
+
+def test_admin_offers_each_features_own_commands() -> None:
+    shown = subprocess.run([UNOKIT, "admin", "--help"], capture_output=True, text=True, check=True).stdout
+    for feature in FEATURES:
+        for command in feature.commands.admin:
+            assert f"  {command.name} " in shown, command.name
 
 
 def test_a_feature_is_turned_off_with_those_that_need_it() -> None:
@@ -98,12 +132,19 @@ def test_an_unknown_feature_is_refused_in_one_line(tmp_path: Path) -> None:
 
 
 def test_the_core_names_no_feature() -> None:
-    """app.py, hub.py and storage.py reach the features only through the registry."""
-    for name in ("app.py", "hub.py", "storage.py"):
+    """The core's modules reach the features only through the registry: they import none, and
+    no name of theirs (a variable, a field, an option) is a feature's."""
+    for name in ("app.py", "hub.py", "storage.py", "config.py", "commands.py", "admin.py"):
         tree = ast.parse((SERVER / name).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("features."):
                 raise AssertionError(f"{name} imports {node.module}")
+            named = node.id if isinstance(node, ast.Name) else node.arg if isinstance(node, ast.arg) else None
+            named = node.attr if isinstance(node, ast.Attribute) else named
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("--"):
+                named = node.value[2:].replace("-", "_")
+            for feature in NAMES:
+                assert not (named or "").startswith(f"{feature}_"), f"{name} names {named}"
 
 
 def test_the_server_modules_import_in_no_circle() -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from ..clickopts import OutputPath, require_extra, server_url
+from ..clickopts import OutputPath, extras_present, require_extra, server_url
 from .commands import SERVER_MODULES, read_admin_token
 
 #: The largest ban number (a database's 64-bit row id).
@@ -131,12 +131,12 @@ class AdminGroup(click.Group):
 @click.pass_context
 def admin(ctx: click.Context, database: str | None, create: bool, server: str | None, token_file: Path | None) -> None:
     """Look after a server's rooms and data: list, close, export, prune, backup; its public
-    rooms: reports, ban, bans, unban; and its notifications' key: push-key."""
+    rooms: reports, ban, bans, unban; and the features' own (push-key, ladder-token)."""
     require_extra("admin", "server", SERVER_MODULES)
     ctx.obj = Target(database, server, read_admin_token(token_file), create=create)
 
 
-def _when(stamp: float | None) -> str:
+def when(stamp: float | None) -> str:
     return "-" if stamp is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
 
 
@@ -160,7 +160,7 @@ def list_rooms(target: Target, which: str | None, as_json: bool) -> None:
     for room in listed["rooms"]:
         click.echo(
             f"{room['room']:8} {room['variant']:12} {room['players']:>5} {room['games']:>5} "
-            f"{_when(room['last_activity']):16} {_when(room['closed']):16} {room['served_by'] or '-'}"
+            f"{when(room['last_activity']):16} {when(room['closed']):16} {room['served_by'] or '-'}"
         )
     totals = listed["totals"]
     click.echo(
@@ -302,7 +302,7 @@ def reports(target: Target, room: str | None, as_json: bool) -> None:
         return
     for report in found:
         click.echo(
-            f"#{report['id']} {_when(report['at'])} room {report['room']} {report['kind']}: "
+            f"#{report['id']} {when(report['at'])} room {report['room']} {report['kind']}: "
             f"{report['name'] or '-'} (identity {_short(report['reported'])}), "
             f"reported by {_short(report['reporter'])}"
         )
@@ -347,7 +347,7 @@ def ban(target: Target, identity: str | None, address: str | None, hours: float 
             "value": value,
             "until": until,
         }
-    until_text = "for good" if done["until"] is None else f"until {_when(done['until'])}"
+    until_text = "for good" if done["until"] is None else f"until {when(done['until'])}"
     click.echo(f"ban #{done['ban']}: {done['kind']} {done['value']} {until_text}")
 
 
@@ -364,7 +364,7 @@ def bans(target: Target, as_json: bool) -> None:
         click.echo(json.dumps({"bans": found}, indent=2))
         return
     for item in found:
-        until = "for good" if item["until"] is None else f"until {_when(item['until'])}"
+        until = "for good" if item["until"] is None else f"until {when(item['until'])}"
         click.echo(f"#{item['id']} {item['kind']} {item['value']} {until} {item['reason'] or ''}".rstrip())
     click.echo(f"{len(found)} bans")
 
@@ -379,40 +379,6 @@ def unban(target: Target, number: int) -> None:
     elif not target.store().moderation.lift_ban(number):
         raise click.ClickException(f"there is no ban #{number}")
     click.echo(f"ban #{number} lifted")
-
-
-@admin.command("push-key")
-@click.option(
-    "--rotate",
-    is_flag=True,
-    help="make a new key pair and delete the old one with every subscription made for it",
-)
-@click.pass_obj
-def push_key(target: Target, rotate: bool) -> None:
-    """The public key the server signs its notifications with (Web Push's VAPID key pair, kept
-    in the database; the private key is never shown) and when it was made. With --rotate, a new
-    pair: the subscriptions made for the old one are deleted, and each player's page subscribes
-    again by itself when it is next opened (every process of a cluster uses the new key within
-    30 seconds)."""
-    if target.server is not None:
-        done = json.loads(target.call("POST" if rotate else "GET", "/api/admin/push-key", {} if rotate else None))
-    else:
-        from .features.push import keys as push
-
-        store = target.store()
-        if rotate:
-            key, dropped = push.rotate_key(store)
-            done = {"key": key.public_key, "created_at": key.created_at, "dropped": dropped}
-        else:
-            found = push.current_key(store)
-            if found is None:
-                raise click.ClickException(
-                    "no key pair yet: the server makes one at its first start (without --no-push)"
-                )
-            done = {"key": found.public_key, "created_at": found.created_at}
-    click.echo(f"public key {done['key']} (made {_when(done['created_at'])})")
-    if rotate:
-        click.echo(f"{done['dropped']} subscriptions of the old key deleted; pages subscribe again when next opened")
 
 
 @admin.command()
@@ -432,25 +398,18 @@ def backup(target: Target, target_file: Path) -> None:
     click.echo(f"backed up to {target_file} ({target_file.stat().st_size} bytes)")
 
 
-@admin.command("ladder-token")
-@click.argument("name")
-@click.pass_obj
-def ladder_token(target: Target, name: str) -> None:
-    """Print the bot ladder's token of the bot NAME (docs/research.md, "The bot ladder"): give it
-    to the bot's author, who connects with `unokit ladder join URL --name NAME --token-file FILE`.
-    The token is made from the server's secret and the name, so the same name always gets the
-    same token; it is printed, never stored."""
-    from .features.daily.deals import secret
-    from .features.ladder import bots as ladder
-    from .room import RoomError
+def _add_feature_commands() -> None:
+    """The features' own commands (:attr:`~.seam.FeatureCommands.admin`), when the server extra
+    is there to run them (without it, ``admin`` itself says what is missing)."""
+    if not extras_present(SERVER_MODULES):
+        return
+    from .features import FEATURES
 
-    if target.database is None:
-        raise click.UsageError("ladder-token reads the server's secret from its database: --database URL")
-    try:
-        checked = ladder.check_bot_name(name)
-    except RoomError as exc:
-        raise click.BadParameter(str(exc), param_hint="NAME") from None
-    click.echo(ladder.bot_token(secret(target.store(), ladder.SECRET_NAME), checked))
+    for feature in FEATURES:
+        for command in feature.commands.admin:
+            admin.add_command(command)
 
+
+_add_feature_commands()
 
 __all__ = ["admin"]

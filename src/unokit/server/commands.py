@@ -6,24 +6,20 @@ import contextlib
 import functools
 import gc
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import click
 from click.core import ParameterSource
 
-from ..clickopts import lang_option, read_token_file, require_extra
+from ..clickopts import extras_present, lang_option, read_token_file, require_extra
 from ..i18n import catalog
 from . import (
-    DAILY_BOT_SECONDS,
     DEFAULT_SEND_BUFFER,
     RETAIN_PLAYERS_DAYS,
     RETAIN_RECORDS_DAYS,
     RETAIN_ROOMS_DAYS,
     SEND_BUFFER_RANGE,
 )
-
-if TYPE_CHECKING:
-    from .features.daily.deals import Deal
 
 #: Below this many connections a file limit that lowers the default --max-connections is worth a warning.
 FEW_CONNECTIONS = 1000
@@ -61,33 +57,6 @@ def read_admin_token(path: Path | None) -> str | None:
     if len(token) < ADMIN_TOKEN_LENGTH:
         raise click.UsageError(f"the admin token in {path} is shorter than {ADMIN_TOKEN_LENGTH} characters")
     return token
-
-
-def _push_services(values: tuple[str, ...]) -> tuple[str, ...]:
-    """``--push-service`` origins, each checked (:class:`~.push.ServiceOrigin`); the server
-    extra is asked for first, as ``serve`` itself does, since the check lives beside it."""
-    if not values:
-        return values
-    require_extra("serve", "server", SERVER_MODULES)
-    from .features.push.keys import ServiceOrigin
-
-    for value in values:
-        try:
-            ServiceOrigin.parse(value, named=True)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--push-service") from None
-    return values
-
-
-def _push_contact(value: str | None) -> str | None:
-    """``--push-contact``: a ``mailto:`` address or an ``https://`` address (RFC 8292 ``sub``)."""
-    if value is None:
-        return None
-    mail = value.startswith("mailto:") and "@" in value and " " not in value
-    site = value.startswith("https://") and len(value) > len("https://") and " " not in value
-    if not (mail or site):
-        raise click.BadParameter(f"{value!r} is not a mailto: or https:// address", param_hint="--push-contact")
-    return value.rstrip("/")
 
 
 def _web_address(value: str | None, option: str) -> str | None:
@@ -304,28 +273,6 @@ def _web_address(value: str | None, option: str) -> str | None:
     help="a file of words (one a line) that names and chat may not hold  [default: none]",
 )
 @click.option(
-    "--daily-rollover",
-    "daily_rollover_hours",
-    default=0.0,
-    show_default=True,
-    type=click.FloatRange(0, 24, max_open=True),
-    help="the hour (UTC) at which the deal of the day changes",
-)
-@click.option(
-    "--daily-bot-seconds",
-    default=DAILY_BOT_SECONDS,
-    show_default=True,
-    type=click.FloatRange(0, 10),
-    help="how long the bots of a deal of the day pause before each move",
-)
-@click.option(
-    "--daily",
-    "daily_deals",
-    multiple=True,
-    metavar="VARIANT:PLAYERS:BOTS[:OPTION=VALUE,...]",
-    help="a deal of the day instead of the featured ones (repeat for several)",
-)
-@click.option(
     "--bots",
     "policies",
     multiple=True,
@@ -336,37 +283,7 @@ def _web_address(value: str | None, option: str) -> str | None:
     "--without",
     multiple=True,
     metavar="FEATURE",
-    help="run without the server feature FEATURE (repeatable): push, daily, ratings, ladder, reviews, "
-    'standings or finishing (docs/server.md, "Features")',
-)
-@click.option(
-    "--no-push",
-    is_flag=True,
-    help="send no notifications to players whose page is closed (Web Push; on by default): --without push",
-)
-@click.option(
-    "--push-service",
-    "push_services",
-    multiple=True,
-    metavar="ORIGIN",
-    callback=lambda _ctx, _param, value: _push_services(value),
-    help="another push service the server may post notifications to, besides the browsers' own "
-    "(https://push.example.org, https://*.example.org, or http://127.0.0.1:PORT for tests); repeatable",
-)
-@click.option(
-    "--push-away",
-    default=15.0,
-    show_default=True,
-    type=click.FloatRange(0.1, 3600),
-    metavar="SECONDS",
-    help="how long a player has been away from the table before they are told it is their turn",
-)
-@click.option(
-    "--push-contact",
-    default=None,
-    callback=lambda _ctx, _param, value: _push_contact(value),
-    help="who push services may write to about this server (mailto:you@example.org or https://...)  "
-    "[default: --public-url when https, else mailto:unokit@localhost]",
+    help='run without the server feature FEATURE (repeatable; docs/server.md, "Features")',
 )
 @click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
@@ -451,15 +368,8 @@ def serve(
     public_rooms: int,
     public_seats: int,
     word_filter: Path | None,
-    daily_rollover_hours: float,
-    daily_bot_seconds: float,
-    daily_deals: tuple[str, ...],
     policies: tuple[str, ...],
-    no_push: bool,
     without: tuple[str, ...],
-    push_services: tuple[str, ...],
-    push_away: float,
-    push_contact: str | None,
     log_level: str,
     retain_rooms_days: float,
     retain_records_days: float,
@@ -467,6 +377,7 @@ def serve(
     export_dir: Path | None,
     log_format: str,
     admin_token_file: Path | None,
+    **feature_values: Any,
 ) -> None:
     """Serve online games: rooms, bots, spectators, at http://HOST:PORT (API under /api, websocket /ws)."""
     require_extra("serve", "server", SERVER_MODULES)
@@ -494,6 +405,7 @@ def serve(
             ),
             err=True,
         )
+    settings, off = feature_settings(feature_values)
     config = ServerConfig(
         database=database or default_database_url(),
         host=host,
@@ -531,14 +443,9 @@ def serve(
         public_rooms=public_rooms,
         public_seats=public_seats,
         word_filter=word_filter,
-        daily_rollover_hours=daily_rollover_hours,
-        daily_bot_seconds=daily_bot_seconds,
-        daily_deals=daily_deal_list(daily_deals),
         bots=tuple(spec.strip() for specs in policies for spec in specs.split(",") if spec.strip()),
-        without=frozenset(without) | ({"push"} if no_push else set()),
-        push_services=push_services,
-        push_away=push_away,
-        push_contact=push_contact,
+        without=frozenset(without) | off,
+        settings=settings,
     )
     # Many long-lived games and connections make the collector's full passes long pauses for
     # every room at once; collecting less often keeps latency flat (cycles are rare here).
@@ -582,24 +489,39 @@ def serve(
         raise SystemExit(3)  # uvicorn has logged why (the port is taken, ...)
 
 
-def daily_deal_list(texts: tuple[str, ...]) -> tuple[Deal, ...]:
-    """The deals of ``--daily`` (each checked by the engine too); a bad one stops ``unokit serve``."""
-    from .features.daily.deals import parse_deal
-    from .room import RoomError, RoomSpec
+def _feature_options() -> None:
+    """Give ``serve`` every feature's own options (:attr:`~.seam.FeatureCommands.serve_options`),
+    when the server extra is there to run them (without it, ``serve`` says what is missing), and
+    name the features in ``--without``'s help."""
+    if not extras_present(SERVER_MODULES):
+        return
+    from .features import FEATURES
 
-    deals = []
-    for text in texts:
-        try:
-            deal = parse_deal(text)
-            RoomSpec.build(deal.variant, deal.players, deal.options, None)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--daily") from None
-        except RoomError as exc:
-            raise click.BadParameter(f"{text!r}: {exc.message}", param_hint="--daily") from None
-        deals.append(deal)
-    if len({deal.key for deal in deals}) != len(deals):
-        raise click.BadParameter("two deals are the same", param_hint="--daily")
-    return tuple(deals)
+    for feature in FEATURES:
+        serve.params.extend(feature.commands.serve_options)
+    for param in serve.params:
+        if param.name == "without" and isinstance(param, click.Option):
+            param.help = f"{param.help}: {', '.join(feature.name for feature in FEATURES)}"
+
+
+def feature_settings(values: dict[str, Any]) -> tuple[dict[str, object], frozenset[str]]:
+    """Each feature's settings made from its options' ``values`` (by parameter name), and the
+    features those values turn off; a bad value raises :class:`click.BadParameter`."""
+    from .features import FEATURES
+
+    settings: dict[str, object] = {}
+    off = set()
+    for feature in FEATURES:
+        commands = feature.commands
+        own = {option.name: values[option.name] for option in commands.serve_options if option.name}
+        if commands.settings is not None:
+            settings[feature.name] = commands.settings(own)
+        if commands.turned_off is not None and commands.turned_off(own):
+            off.add(feature.name)
+    return settings, frozenset(off)
+
+
+_feature_options()
 
 
 @click.command("web-export")

@@ -6,11 +6,9 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 from . import (
-    AWAY_SECONDS,
-    DAILY_BOT_SECONDS,
     DEFAULT_SEND_BUFFER,
     RETAIN_PLAYERS_DAYS,
     RETAIN_RECORDS_DAYS,
@@ -19,8 +17,7 @@ from . import (
 from .botpool import default_threads
 from .edge import EdgeConfig
 
-if TYPE_CHECKING:
-    from .features.daily.deals import Deal
+Settings = TypeVar("Settings")
 
 
 @dataclass
@@ -68,19 +65,10 @@ class ServerConfig:
     bots: tuple[str, ...] = ()
     #: The features turned off (``--without NAME``; :mod:`.features`).
     without: frozenset[str] = frozenset()
-    #: Web Push (:mod:`.features.push`; ``--no-push`` is ``--without push``): the origins the
-    #: host adds to the browsers' push services (``--push-service``), how long a player is away
-    #: before "your turn" is sent (``--push-away``), and the contact its messages name (``--push-contact``).
-    push_services: tuple[str, ...] = ()
-    push_away: float = AWAY_SECONDS
-    push_contact: str | None = None
     node: str = field(default_factory=lambda: secrets.token_hex(8))
-    #: The deal of the day (``docs/daily.md``): the hour (UTC) a new day begins, and the host's
-    #: own deals (``--daily``) instead of the featured ones, and its bots' pause before each move
-    #: (``--daily-bot-seconds``).
-    daily_rollover_hours: float = 0.0
-    daily_bot_seconds: float = DAILY_BOT_SECONDS
-    daily_deals: tuple[Deal, ...] = ()
+    #: Each feature's settings from its own options (:class:`~.seam.FeatureCommands`), by its
+    #: name; a feature missing here runs on its defaults (:meth:`settings_of`).
+    settings: dict[str, object] = field(default_factory=dict)
 
     @property
     def base_url(self) -> str:
@@ -97,12 +85,8 @@ class ServerConfig:
     def edge(self) -> EdgeConfig:
         return EdgeConfig(self.public_url, self.trusted_proxies, self.allow_hosts, self.allow_origins)
 
-    @property
-    def contact(self) -> str:
-        """Who the push services may write to about this server's messages (RFC 8292 ``sub``):
-        ``--push-contact``, else an ``https://`` public URL, else a placeholder address."""
-        if self.push_contact:
-            return self.push_contact
-        if self.public_url and self.public_url.startswith("https://"):
-            return self.public_url.rstrip("/")
-        return "mailto:unokit@localhost"
+    def settings_of(self, name: str, kind: type[Settings]) -> Settings:
+        """The feature ``name``'s settings, of its type ``kind`` (made with its defaults when
+        ``unokit serve`` was not the one to fill them, as in a test's own configuration)."""
+        found = self.settings.get(name)
+        return found if isinstance(found, kind) else kind()

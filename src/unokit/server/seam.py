@@ -13,9 +13,11 @@ turns one off with ``unokit serve --without NAME``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+import click
 
 if TYPE_CHECKING:
     import asyncio
@@ -148,6 +150,24 @@ class FeatureServer:
 
 
 @dataclass(frozen=True)
+class FeatureCommands:
+    """A feature's part of the command line, declared in its ``cli`` module (which imports
+    no server extra, so that ``unokit serve --help`` lists it): the options it adds to
+    ``unokit serve``, how their values become its settings, and its ``unokit admin`` commands.
+    The core's commands name no feature: they add what :func:`.features.commands` finds."""
+
+    #: Its options of ``unokit serve``, each a :class:`click.Option` whose name is unique.
+    serve_options: tuple[click.Option, ...] = ()
+    #: Its settings (kept in :attr:`.config.ServerConfig.settings` under its name) from the values
+    #: of its options, by parameter name; raise :class:`click.BadParameter` naming a bad one.
+    settings: Callable[[Mapping[str, Any]], object] | None = None
+    #: Whether those values turn the feature off (an option such as ``--no-push``).
+    turned_off: Callable[[Mapping[str, Any]], bool] | None = None
+    #: Its commands under ``unokit admin`` (each receives the admin's target as its object).
+    admin: tuple[click.Command, ...] = ()
+
+
+@dataclass(frozen=True)
 class Feature:
     """One server feature, as :mod:`.features` lists it."""
 
@@ -162,6 +182,17 @@ class Feature:
     needs: tuple[str, ...] = ()
     #: What a server without it still answers, so that its clients can tell it is off.
     off: Callable[[], list[BaseRoute]] | None = None
+    #: Its options of ``unokit serve`` and its ``unokit admin`` commands.
+    commands: FeatureCommands = FeatureCommands()
 
 
-__all__ = ["Feature", "FeatureContext", "FeatureServer", "Limits", "Rooms", "StoreHooks", "WriteHook"]
+__all__ = [
+    "Feature",
+    "FeatureCommands",
+    "FeatureContext",
+    "FeatureServer",
+    "Limits",
+    "Rooms",
+    "StoreHooks",
+    "WriteHook",
+]

@@ -15,7 +15,7 @@ from starlette.routing import BaseRoute, Route
 from ...room import RoomError
 from ...seam import Feature, FeatureContext, FeatureServer, StoreHooks
 from ...webapi import answer, base_url, body_of, client_of, limited, refusal
-from . import api
+from . import api, cli
 from .deals import DealSeeds, daily_attempts, forget_player, forget_stale, prune, record_written, secret
 
 if TYPE_CHECKING:
@@ -81,6 +81,7 @@ FEATURE = Feature(
         exported=(daily_attempts,),
     ),
     server=DailyServer,
+    commands=cli.COMMANDS,
 )
 
 __all__ = ["FEATURE", "DailyServer"]

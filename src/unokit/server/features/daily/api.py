@@ -14,6 +14,7 @@ from ...protocol import websocket_url
 from ...room import RoomError, RoomSpec
 from ...webapi import unknown_fields
 from ...work import off_loop
+from .cli import DailySettings
 from .deals import (
     DAILY_SETTINGS,
     STREAK_DAYS,
@@ -34,26 +35,30 @@ if TYPE_CHECKING:
     from ...seam import FeatureContext
 
 
+def _settings(context: FeatureContext) -> DailySettings:
+    return context.config.settings_of("daily", DailySettings)
+
+
 def _deal(context: FeatureContext, day: dt.date, key: object) -> Deal:
     """The deal ``key`` of ``day``; raise :class:`RoomError` ``no_deal``."""
-    for deal in featured(day, context.config.daily_deals):
+    for deal in featured(day, _settings(context).deals):
         if deal.key == key:
             return deal
     raise RoomError("no_deal", f"there is no deal {str(key)[:40]!r} on {day.isoformat()}", deal=str(key)[:40])
 
 
 def _today(context: FeatureContext) -> dt.date:
-    return day_of(time.time(), context.config.daily_rollover_hours)
+    return day_of(time.time(), _settings(context).rollover_hours)
 
 
 def deals_of_today(context: FeatureContext) -> dict[str, Any]:
     """``GET /api/daily``: the day, when the next one begins, and its deals."""
     now = time.time()
-    day = day_of(now, context.config.daily_rollover_hours)
+    day = day_of(now, _settings(context).rollover_hours)
     return {
         "day": day.isoformat(),
-        "next_day_at": next_rollover(now, context.config.daily_rollover_hours),
-        "deals": [deal.to_json() for deal in featured(day, context.config.daily_deals)],
+        "next_day_at": next_rollover(now, _settings(context).rollover_hours),
+        "deals": [deal.to_json() for deal in featured(day, _settings(context).deals)],
     }
 
 
@@ -76,7 +81,7 @@ async def start(context: FeatureContext, body: dict[str, Any], base_url: str, cl
         deal.variant,
         deal.players,
         deal.options,
-        {**DAILY_SETTINGS, "bot_seconds": context.config.daily_bot_seconds},
+        {**DAILY_SETTINGS, "bot_seconds": _settings(context).bot_seconds},
         False,
         lang,
         hosted=False,

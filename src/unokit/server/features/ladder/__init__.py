@@ -19,6 +19,7 @@ from ...webapi import answer, base_url, body_of, client_of, limited, refusal, un
 from ...work import off_loop
 from ..daily.deals import DealSeeds, secret
 from ..ratings import api as ratings_api
+from . import cli
 from .bots import LADDER_OPTIONS, LADDER_SETTINGS, SECRET_NAME, check_bot, record_written, standings
 
 if TYPE_CHECKING:
@@ -112,6 +113,7 @@ FEATURE = Feature(
     store=StoreHooks(game_written=record_written),
     server=LadderServer,
     needs=("ratings",),
+    commands=cli.COMMANDS,
 )
 
 __all__ = ["FEATURE", "LadderServer"]

@@ -6,12 +6,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ....clickopts import read_token_file, require_extra, server_url
 from ....core.rng import Rng
+from ...seam import FeatureCommands
+
+if TYPE_CHECKING:
+    from ...admin import Target
 
 #: The bots ``--bot`` names besides ``external:COMMAND``: each decides from the server's
 #: observation alone.
@@ -129,4 +133,28 @@ def standings(url: str, variant: str, players: int) -> None:
         click.echo(f"{place['place']:>3}  {place['name']:<24} {place['rating']:>7.2f}  {place['games']} games")
 
 
-__all__ = ["ladder"]
+@click.command("ladder-token")
+@click.argument("name")
+@click.pass_obj
+def ladder_token(target: Target, name: str) -> None:
+    """Print the bot ladder's token of the bot NAME (docs/research.md, "The bot ladder"): give it
+    to the bot's author, who connects with `unokit ladder join URL --name NAME --token-file FILE`.
+    The token is made from the server's secret and the name, so the same name always gets the
+    same token; it is printed, never stored."""
+    from ...room import RoomError
+    from ..daily.deals import secret
+    from . import bots
+
+    if target.database is None:
+        raise click.UsageError("ladder-token reads the server's secret from its database: --database URL")
+    try:
+        checked = bots.check_bot_name(name)
+    except RoomError as exc:
+        raise click.BadParameter(str(exc), param_hint="NAME") from None
+    click.echo(bots.bot_token(secret(target.store(), bots.SECRET_NAME), checked))
+
+
+#: The ladder's ``unokit admin`` command (``unokit ladder`` itself is a command of its own).
+COMMANDS = FeatureCommands(admin=(ladder_token,))
+
+__all__ = ["COMMANDS", "ladder"]

@@ -19,7 +19,9 @@ from ...peers import identity_hash
 from ...room import RoomError
 from ...seam import Feature, FeatureContext, FeatureServer, StoreHooks
 from ...webapi import admin_refusal, answer, body_of, client_of, limited, problem, refusal, unknown_fields
+from ..daily.cli import DailySettings
 from ..daily.deals import TELL_WITHIN, claim_telling, day_of, day_start, featured
+from . import cli
 from .keys import (
     DEFAULT_KINDS,
     KINDS,
@@ -61,10 +63,12 @@ class PushServer(FeatureServer):
 
     def __init__(self, context: FeatureContext) -> None:
         super().__init__(context)
-        config = context.config
-        self.services = PushServices(config.push_services)
-        self.sender = Sender(context.store, self.services, config.contact, context.metrics.pushed)
-        self.notices = Notices(self.sender.submit, config.push_away)
+        settings = context.config.settings_of("push", cli.PushSettings)
+        self.services = PushServices(settings.services)
+        self.sender = Sender(
+            context.store, self.services, settings.contact_for(context.config.public_url), context.metrics.pushed
+        )
+        self.notices = Notices(self.sender.submit, settings.away)
         self._told_day: dt.date | None = None  # the last day whose deals this process told or passed
 
     async def start(self) -> None:
@@ -84,14 +88,14 @@ class PushServer(FeatureServer):
         subscribed to that kind, once each (with the deal of the day turned off, never)."""
         if "daily" not in self.context.running:
             return
-        config = self.context.config
-        day = day_of(now, config.daily_rollover_hours)
+        daily = self.context.config.settings_of("daily", DailySettings)
+        day = day_of(now, daily.rollover_hours)
         if day == self._told_day:
             return
-        if now - day_start(day, config.daily_rollover_hours) > TELL_WITHIN:
+        if now - day_start(day, daily.rollover_hours) > TELL_WITHIN:
             self._told_day = day
             return
-        deals = tuple(featured(day, config.daily_deals))
+        deals = tuple(featured(day, daily.deals))
         sender, store = self.sender, self.context.store
 
         def tell() -> None:
@@ -211,6 +215,7 @@ FEATURE = Feature(
     store=StoreHooks(forget_player=_forget_player, forget_stale=_forget_stale),
     server=PushServer,
     off=_off_routes,
+    commands=cli.COMMANDS,
 )
 
 __all__ = ["FEATURE", "PushServer"]
