@@ -6,6 +6,7 @@ import os
 import shlex
 import shutil
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping
 from importlib.util import find_spec
 from pathlib import Path
@@ -98,6 +99,11 @@ def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
         return variants.parse_option_pairs(pairs)
     except UnokitError as exc:
         raise click.BadParameter(words().error(exc), param_hint="--option") from None
+
+
+def local_time(stamp: float | None) -> str:
+    """A moment as a command prints it, in the machine's time zone to the minute (``-`` for none)."""
+    return "-" if stamp is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
 
 
 def extras_present(modules: Iterable[str]) -> bool:

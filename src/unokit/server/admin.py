@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from ..clickopts import OutputPath, extras_present, require_extra, server_url
+from ..clickopts import OutputPath, extras_present, local_time, require_extra, server_url
 from .commands import SERVER_MODULES, read_admin_token
 
 #: The largest ban number (a database's 64-bit row id).
@@ -136,10 +136,6 @@ def admin(ctx: click.Context, database: str | None, create: bool, server: str | 
     ctx.obj = Target(database, server, read_admin_token(token_file), create=create)
 
 
-def when(stamp: float | None) -> str:
-    return "-" if stamp is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
-
-
 @admin.command("list")
 @click.option("--closed", "which", flag_value="closed", help="closed rooms (kept until retention prunes them)")
 @click.option("--all", "which", flag_value="all", help="open and closed rooms")
@@ -160,7 +156,7 @@ def list_rooms(target: Target, which: str | None, as_json: bool) -> None:
     for room in listed["rooms"]:
         click.echo(
             f"{room['room']:8} {room['variant']:12} {room['players']:>5} {room['games']:>5} "
-            f"{when(room['last_activity']):16} {when(room['closed']):16} {room['served_by'] or '-'}"
+            f"{local_time(room['last_activity']):16} {local_time(room['closed']):16} {room['served_by'] or '-'}"
         )
     totals = listed["totals"]
     click.echo(
@@ -302,7 +298,7 @@ def reports(target: Target, room: str | None, as_json: bool) -> None:
         return
     for report in found:
         click.echo(
-            f"#{report['id']} {when(report['at'])} room {report['room']} {report['kind']}: "
+            f"#{report['id']} {local_time(report['at'])} room {report['room']} {report['kind']}: "
             f"{report['name'] or '-'} (identity {_short(report['reported'])}), "
             f"reported by {_short(report['reporter'])}"
         )
@@ -347,7 +343,7 @@ def ban(target: Target, identity: str | None, address: str | None, hours: float 
             "value": value,
             "until": until,
         }
-    until_text = "for good" if done["until"] is None else f"until {when(done['until'])}"
+    until_text = "for good" if done["until"] is None else f"until {local_time(done['until'])}"
     click.echo(f"ban #{done['ban']}: {done['kind']} {done['value']} {until_text}")
 
 
@@ -364,7 +360,7 @@ def bans(target: Target, as_json: bool) -> None:
         click.echo(json.dumps({"bans": found}, indent=2))
         return
     for item in found:
-        until = "for good" if item["until"] is None else f"until {when(item['until'])}"
+        until = "for good" if item["until"] is None else f"until {local_time(item['until'])}"
         click.echo(f"#{item['id']} {item['kind']} {item['value']} {until} {item['reason'] or ''}".rstrip())
     click.echo(f"{len(found)} bans")
 

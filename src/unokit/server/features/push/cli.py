@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ....clickopts import local_time
 from ... import AWAY_SECONDS
 from ...seam import FeatureCommands
 
@@ -77,8 +78,6 @@ def push_key(target: Target, rotate: bool) -> None:
     pair: the subscriptions made for the old one are deleted, and each player's page subscribes
     again by itself when it is next opened (every process of a cluster uses the new key within
     30 seconds)."""
-    from ...admin import when
-
     if target.server is not None:
         done = json.loads(target.call("POST" if rotate else "GET", "/api/admin/push-key", {} if rotate else None))
     else:
@@ -95,7 +94,7 @@ def push_key(target: Target, rotate: bool) -> None:
                     "no key pair yet: the server makes one at its first start (without --no-push)"
                 )
             done = {"key": found.public_key, "created_at": found.created_at}
-    click.echo(f"public key {done['key']} (made {when(done['created_at'])})")
+    click.echo(f"public key {done['key']} (made {local_time(done['created_at'])})")
     if rotate:
         click.echo(f"{done['dropped']} subscriptions of the old key deleted; pages subscribe again when next opened")
 
