@@ -13,7 +13,7 @@ turns one off with ``unokit serve --without NAME``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -182,6 +182,9 @@ class Feature:
     needs: tuple[str, ...] = ()
     #: What a server without it still answers, so that its clients can tell it is off.
     off: Callable[[], list[BaseRoute]] | None = None
+    #: The catalogue keys of its own closed sets (``docs/i18n.md``): what the catalogue tools
+    #: and the tests read beside the core's (:func:`.words.registry_keys`).
+    catalogue_keys: Callable[[], Iterable[str]] | None = None
     #: Its options of ``unokit serve`` and its ``unokit admin`` commands.
     commands: FeatureCommands = FeatureCommands()
 

@@ -3,8 +3,9 @@ protocol, its error codes with their parameters, the room phases and the room se
 
 Each error is sent as its ``code`` with its ``params`` (and an English ``message`` for logs and
 scripts); the browser says it in its reader's language from the catalogue key
-``server.error.<code>``. :func:`registry_keys` lists every key these sets feed, for the
-catalogue tools and the tests (``docs/i18n.md``).
+``server.error.<code>``. :func:`registry_keys` lists every key these sets feed, and those of
+the features' own (:attr:`~.seam.Feature.catalogue_keys`), for the catalogue tools and the
+tests (``docs/i18n.md``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from types import MappingProxyType
 
 from ..core.codes import Param, Spec
 from .chat import REACTIONS
-from .features.push.keys import registry_keys as push_keys
 from .messages import CLIENT, SERVER
 from .room import PHASES, Settings
 
@@ -138,7 +138,11 @@ def registry_keys() -> Iterator[str]:
     for name in SETTINGS:
         yield f"setting.{name}"
         yield f"setting.{name}.help"
-    yield from push_keys()
+    from .features import FEATURES  # (they read this module's closed sets)
+
+    for feature in FEATURES:
+        if feature.catalogue_keys is not None:
+            yield from feature.catalogue_keys()
 
 
 __all__ = [

@@ -30,6 +30,7 @@ from .keys import (
     current_key,
     ensure_key,
     push_subscriptions,
+    registry_keys,
     remove_subscription,
     rotate_key,
     save_subscription,
@@ -215,6 +216,7 @@ FEATURE = Feature(
     store=StoreHooks(forget_player=_forget_player, forget_stale=_forget_stale),
     server=PushServer,
     off=_off_routes,
+    catalogue_keys=registry_keys,
     commands=cli.COMMANDS,
 )
 
