@@ -16,10 +16,18 @@ import pytest
 from openskill.models import PlackettLuce
 
 from unokit.record import GameRecord
-from unokit.server.client import ServerError, download_record, ladder_join, ladder_standings, leaderboard
+from unokit.server.client import (
+    RoomClient,
+    ServerError,
+    download_record,
+    ladder_join,
+    ladder_standings,
+    leaderboard,
+    new_identity,
+)
 from unokit.server.features.ratings.skill import NEW_MU, NEW_SIGMA, ranks
 
-from .support import UNOKIT, ServerProcess
+from .support import UNOKIT, ServerProcess, run
 
 TABLES = 2
 #: An external bot (unokit-bot/1) that plays the last legal action and notes each new game.
@@ -153,3 +161,28 @@ def _ladder_records(server: ServerProcess) -> list[GameRecord]:
     finally:
         store.engine.dispose()
     return [GameRecord.loads(download_record(server.url, row.room, row.game_no)) for row in rows]
+
+
+def test_only_a_ladder_bot_with_its_token_sits_at_a_ladder_table(shared_server: ServerProcess, tmp_path: Path) -> None:
+    """Whoever knows a ladder table's code cannot take its open seat: a hello without the bot's
+    token, or with another identity under the bot's name, is refused ``bad_token``; the bot
+    with its own token sits (``docs/research.md``, "The bot ladder")."""
+    server = shared_server
+    token = _token(server, "seated.bot", tmp_path).read_text(encoding="utf-8")
+    table = ladder_join(server.url, "seated.bot", token, "classic", 3)["room"]
+
+    async def body() -> None:
+        for name, player in (("Mallory", None), ("seated.bot", new_identity()), ("Mallory", token)):
+            with pytest.raises(ServerError) as refused:
+                await RoomClient.join(
+                    server.url, table, name=name, reconnect=False, **({"player": player} if player else {})
+                )
+            assert refused.value.code == "bad_token", (name, refused.value)
+        bot = await RoomClient.join(server.url, table, name="seated.bot", player=token, reconnect=False)
+        try:
+            seated = await bot.wait_for(lambda s: any(seat["name"] == "seated.bot" for seat in s["room"]["seats"]), 30)
+            assert sum(1 for seat in seated["room"]["seats"] if seat["kind"] == "human") == 1
+        finally:
+            await bot.close()
+
+    run(body)

@@ -364,6 +364,10 @@ class Hub:
         for feature in self.features:
             feature.looked(room)
 
+    def admit(self, room: Room, name: str, player: str | None) -> None:
+        for feature in self.features:
+            feature.admit(room, name, player)
+
     def dropped(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]

@@ -131,6 +131,10 @@ class Host(Protocol):
     def looked(self, room: Room) -> None:
         """Who looks at the owner's table may have changed (:mod:`.notices`)."""
 
+    def admit(self, room: Room, name: str, player: str | None) -> None:
+        """Raise :class:`RoomError` when a feature refuses a seat of ``room`` to the newcomer
+        ``name`` with the identity (hash) ``player``: a ladder table seats its bots only."""
+
     @property
     def metrics(self) -> Metrics:
         """The process's metrics (:mod:`.metrics`)."""

@@ -145,6 +145,11 @@ class FeatureServer:
     def looked(self, room: Room) -> None:
         """Who looks at ``room``'s table may have changed."""
 
+    def admit(self, room: Room, name: str, player: str | None) -> None:
+        """Raise :class:`~.room.RoomError` to refuse ``room``'s owner seating the newcomer
+        ``name`` (identity hash ``player``, ``None`` without one); a seat's holder coming back is
+        not asked."""
+
     async def loaded(self, room: Room, spec: dict[str, Any]) -> None:
         """``room`` was loaded from its stored ``spec`` (what :meth:`Rooms.open_room` marked)."""
 

@@ -143,6 +143,7 @@ class Seating:
         else:
             seat, clean = Join.check(self.room.state, name)
             self.check_newcomer(peer, player)
+            self.room.host.admit(self.room, clean, player)
             new_token_text = new_token()
             await self.room.commit([Join(seat=seat, name=clean, token_hash=token_hash(new_token_text), host=is_host)])
         if seat is not None:

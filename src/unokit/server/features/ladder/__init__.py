@@ -6,12 +6,14 @@ marked ``ladder`` in its stored spec, and its seeds are the server's secret's an
 from __future__ import annotations
 
 import asyncio
+import hmac
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from ...peers import identity_hash
 from ...protocol import websocket_url
 from ...room import LOBBY, RoomError, RoomSpec
 from ...seam import Feature, FeatureContext, FeatureServer, StoreHooks
@@ -20,10 +22,15 @@ from ...work import off_loop
 from ..daily.deals import DealSeeds, secret
 from ..ratings import api as ratings_api
 from . import cli
-from .bots import LADDER_OPTIONS, LADDER_SETTINGS, SECRET_NAME, check_bot, record_written, standings
+from .bots import LADDER_OPTIONS, LADDER_SETTINGS, SECRET_NAME, bot_token, check_bot, record_written, standings
 
 if TYPE_CHECKING:
     from ...authority import Room
+
+
+#: The "day" of a ladder table's seeds (:class:`~..daily.deals.DealSeeds`), which no day of
+#: the deal of the day is (those are dates).
+LADDER_DAY = "ladder"
 
 
 class LadderServer(FeatureServer):
@@ -43,7 +50,16 @@ class LadderServer(FeatureServer):
 
     async def loaded(self, room: Room, spec: dict[str, Any]) -> None:
         if "ladder" in spec:
-            room.seeds = DealSeeds(await self.secret(), "ladder", room.code)
+            room.seeds = DealSeeds(await self.secret(), LADDER_DAY, room.code)
+
+    def admit(self, room: Room, name: str, player: str | None) -> None:
+        """Only a ladder bot sits at a ladder table: its hello's identity is the token of the
+        name it sits under (``bad_token`` else), whoever knows the table's code."""
+        seeds = room.seeds  # a ladder table's (set as it loads, from the secret read then)
+        if not (isinstance(seeds, DealSeeds) and seeds.day == LADDER_DAY) or self._secret is None:
+            return
+        if player is None or not hmac.compare_digest(player, identity_hash(bot_token(self._secret, name))):
+            raise RoomError("bad_token", "a ladder table seats ladder bots only, each with its own token")
 
     async def table(self, body: dict[str, Any], where: str, client: str) -> dict[str, Any]:
         """``POST /api/ladder/join``: the table of ``variant`` at ``players`` seats that the bot
