@@ -186,3 +186,14 @@ def test_only_a_ladder_bot_with_its_token_sits_at_a_ladder_table(shared_server: 
             await bot.close()
 
     run(body)
+
+
+def test_a_bot_that_asks_twice_holds_one_seat(shared_server: ServerProcess, tmp_path: Path) -> None:
+    """A bot that asks for a table again before it sits is sent to the same table, and the next
+    bot fills it: asking twice opens no second table that would leave someone waiting alone."""
+    server = shared_server
+    tokens = {name: _token(server, name, tmp_path).read_text(encoding="utf-8") for name in ("twice.bot", "next.bot")}
+    first = ladder_join(server.url, "twice.bot", tokens["twice.bot"], "attack", 2)["room"]
+    assert ladder_join(server.url, "twice.bot", tokens["twice.bot"], "attack", 2)["room"] == first
+    assert ladder_join(server.url, "next.bot", tokens["next.bot"], "attack", 2)["room"] == first
+    assert ladder_join(server.url, "next.bot", tokens["next.bot"], "attack", 2)["room"] != first  # that one is full

@@ -88,8 +88,10 @@ class LadderServer(FeatureServer):
             if found is not None:
                 code, names = found
                 room = await rooms.room(code)  # loaded at its first bot's hello, or now
-                if room is None or room.state.phase != LOBBY or name in names:
+                if room is None or room.state.phase != LOBBY:
                     found = None
+                elif name in names:  # asked again before it sat: the same seat, not a second table
+                    return self._sit_at(code, where, name)
             if found is None:
                 if not self.context.limits.rooms_made.allow(client):
                     raise RoomError("rate_limited", "too many new rooms from your address")
@@ -100,6 +102,10 @@ class LadderServer(FeatureServer):
                 filling[key] = (code, names)
             else:
                 filling.pop(key, None)
+        return self._sit_at(code, where, name)
+
+    @staticmethod
+    def _sit_at(code: str, where: str, name: str) -> dict[str, Any]:
         return {"room": code, "link": f"{where}/r/{code}", "websocket": websocket_url(where), "name": name}
 
     def routes(self) -> list[BaseRoute]:
