@@ -59,11 +59,15 @@ def test_a_hint_against_bots_is_shown_and_marked_in_the_record(browser: Browser,
         page.context.close()
 
 
+#: A decision is the page's reader's: a turn, or another (the first card a Wild: its colour).
+YOUR_DECISION = "Boolean(document.querySelector('[data-region=prompt]')?.dataset.decision)"
+
+
 def _whose_turn(*pages: Page, seconds: float = 30.0) -> Page:
-    """The page whose player has the turn, waiting up to ``seconds`` for one to show it."""
+    """The page whose player has the decision, waiting up to ``seconds`` for one to show it."""
     for _ in range(int(seconds * 10)):
         for page in pages:
-            if page.evaluate(YOUR_TURN):
+            if page.evaluate(YOUR_DECISION):
                 return page
         pages[0].wait_for_timeout(100)
     raise AssertionError("no page showed its player's turn")
