@@ -8,20 +8,50 @@ between the processes of a cluster its answer in the hub (:mod:`unokit.server.cl
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
+from typing import cast
 
 import pytest
 
 from unokit.server import items
 from unokit.server.authority import ITEMS, NOT_ROOM_MESSAGES, ROOM_MESSAGES, SEATS_CHANGE
-from unokit.server.messages import CLIENT
+from unokit.server.messages import CLIENT, ClientMessage
 
 
 def test_every_client_message_has_one_place_that_answers_it() -> None:
+    """The room, the connection, or one feature; a feature's is refused by its own code when
+    the feature is off."""
+    from unokit.server.features import FEATURES
+
     handled = set(ROOM_MESSAGES)
     elsewhere = set(NOT_ROOM_MESSAGES)
-    assert handled.isdisjoint(elsewhere)
-    assert handled | elsewhere == set(CLIENT.values())
+    by_features: list[type[ClientMessage]] = [kind for feature in FEATURES for kind in feature.refusals]
+    assert handled.isdisjoint(elsewhere) and handled.isdisjoint(by_features) and elsewhere.isdisjoint(by_features)
+    assert len(by_features) == len(set(by_features))  # one feature each
+    assert handled | elsewhere | set(by_features) == set(CLIENT.values())
     assert handled >= SEATS_CHANGE
+
+
+def test_a_features_room_messages_are_those_it_refuses_when_off(tmp_path: Path) -> None:
+    """A server with every feature answers each feature's messages; one without them refuses
+    each by the feature's code."""
+    from unokit.server.app import create_app
+    from unokit.server.config import ServerConfig
+    from unokit.server.features import FEATURES, NAMES
+    from unokit.server.hub import Hub
+    from unokit.server.room import RoomError
+
+    every = cast(Hub, create_app(ServerConfig(database=f"sqlite:///{tmp_path / 'a.db'}")).state.hub)
+    none = cast(
+        Hub, create_app(ServerConfig(database=f"sqlite:///{tmp_path / 'b.db'}", without=frozenset(NAMES))).state.hub
+    )
+    for feature in FEATURES:
+        for kind, (code, _text) in feature.refusals.items():
+            assert callable(every.room_message(kind)), (feature.name, kind)
+            with pytest.raises(RoomError) as refused:
+                none.room_message(kind)
+            assert refused.value.code == code, (feature.name, kind)
+    assert set(every.feature_answers) == {kind for feature in FEATURES for kind in feature.refusals}
 
 
 def test_every_kind_of_queue_item_has_its_handler() -> None:

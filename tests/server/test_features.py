@@ -16,6 +16,7 @@ from typing import cast
 import click
 import pytest
 
+from unokit.server.client import RoomClient, ServerError, create_room
 from unokit.server.commands import feature_settings, serve
 from unokit.server.config import ServerConfig
 from unokit.server.features import FEATURES, NAMES, enabled, store_hooks
@@ -24,7 +25,7 @@ from unokit.server.features.push.cli import PushSettings
 from unokit.server.seam import FeatureServer
 
 from .conftest import FAST_ARGS
-from .support import UNOKIT, ServerProcess, free_port
+from .support import FAST, UNOKIT, ServerProcess, free_port, run
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "unokit" / "server"
 SHAPE = Path(__file__).resolve().parents[2] / "scripts" / "server_shape.py"
@@ -98,10 +99,32 @@ def test_a_feature_that_is_off_still_forgets_and_prunes_its_rows_but_rates_nothi
 
 def test_a_server_without_a_feature_has_none_of_its_routes_and_says_push_is_off(tmp_path: Path) -> None:
     server = ServerProcess(
-        f"sqlite:///{tmp_path / 'without.db'}", free_port(), [*FAST_ARGS, "--without", "daily", "--without", "ratings"]
+        f"sqlite:///{tmp_path / 'without.db'}",
+        free_port(),
+        [*FAST_ARGS, "--without", "daily", "--without", "ratings", "--without", "hints"],
     )
     server.start()
     try:
+        # A room against bots, where a server with hints gives them, refuses a hint by its code.
+        made = create_room(server.url, "classic", 2, settings=FAST, bots=["normal"])
+
+        async def ask_for_a_hint() -> str:
+            ann = await RoomClient.join(server.url, made["room"], name="Ann")
+            try:
+                await ann.request({"type": "hint", "token": ann.token})
+            except ServerError as refused:
+                return refused.code
+            finally:
+                await ann.close()
+            return "answered"
+
+        assert run(ask_for_a_hint) == "no_hints"
+        assert set(cast(list[str], _status(f"{server.url}/api/features")[1]["features"])) == set(NAMES) - {
+            "daily",
+            "ratings",
+            "ladder",
+            "hints",
+        }
         assert _status(f"{server.url}/api/daily")[0] == 404
         assert _status(f"{server.url}/api/leaderboard?variant=classic&players=2")[0] == 404
         assert _status(f"{server.url}/api/ladder?variant=classic&players=2")[0] == 404  # it needs ratings

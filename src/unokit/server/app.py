@@ -85,7 +85,7 @@ def create_app(config: ServerConfig) -> Starlette:
     for feature in running:
         if feature.server is not None:
             context.running[feature.name] = feature.server(context)
-    hub.features = list(context.running.values())
+    hub.serve_features(list(context.running.values()), [f for f in features.FEATURES if f not in running])
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:

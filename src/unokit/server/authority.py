@@ -49,7 +49,6 @@ from .entries import Action as Move
 from .entries import Close, Entry, Leave, Public, Start, check_host, entry_of, fill_entries
 from .entries import Ready as ReadyEntry
 from .features.ratings.skill import left_game
-from .hints import Pending, give_hint, hint_found
 from .items import (
     AdminClose,
     Arrived,
@@ -57,8 +56,8 @@ from .items import (
     CloseIdle,
     Fired,
     Gone,
-    HintFound,
     Item,
+    Queued,
     RemoteChat,
     RemotePresence,
     RemoteReply,
@@ -101,8 +100,6 @@ class Room:
         self.pacing: Pacing = Pacing(self)
         self.teller: Teller = Teller(self)
         self.peers: dict[str, Peer] = {}
-        #: The hints being searched, by decision (game, seat, step) (:mod:`.hints`).
-        self.hinting: dict[tuple[int, int, int], Pending] = {}
         #: Connections let in (their hello is queued or was answered with a seat or a place as a
         #: spectator): what the per-room connection cap counts, at once, as hellos arrive.
         self.admitted: set[str] = set()
@@ -166,7 +163,8 @@ class Room:
             return
         kind_class = CLIENT[kind]
         try:
-            answered = await ROOM_MESSAGES[kind_class](self, peer, typed or messages.client_message(msg))
+            answer = ROOM_MESSAGES.get(kind_class) or self.host.room_message(kind_class)
+            answered = await answer(self, peer, typed or messages.client_message(msg))
         except RoomError as exc:
             peer.deliver(
                 error(exc.code, exc.message, reply_to, self.teller.state_message(peer.seat, []), **exc.detail())
@@ -553,7 +551,8 @@ async def _more_time(room: Room, peer: Peer, msg: messages.MoreTime) -> None:
 
 
 #: The room's handler of each client message it answers. ``hello`` is an :class:`Arrived`
-#: item, ``ping`` is answered by the connection and ``sync`` by whichever process holds it.
+#: item, ``ping`` is answered by the connection and ``sync`` by whichever process holds it; the
+#: features answer theirs (:meth:`Host.room_message`).
 ROOM_MESSAGES: dict[type[messages.ClientMessage], MessageHandler] = {
     messages.Action: Room._timed_action,
     messages.Host: Room._host_command,
@@ -563,7 +562,6 @@ ROOM_MESSAGES: dict[type[messages.ClientMessage], MessageHandler] = {
     messages.Chat: _chat,
     messages.Quiet: _quiet,
     messages.Report: _report,
-    messages.Hint: give_hint,
     messages.MoreTime: _more_time,
 }
 #: The client messages answered before a room's queue, or without a handler of the room's.
@@ -628,8 +626,8 @@ async def _close_idle(room: Room, _item: CloseIdle) -> None:
             await room.commit([Close(reason="idle")])
 
 
-async def _hint_found(room: Room, item: HintFound) -> None:
-    await hint_found(room, item)
+async def _queued(_room: Room, item: Queued) -> None:
+    await item.run()
 
 
 async def _admin_close(room: Room, _item: AdminClose) -> None:
@@ -653,7 +651,7 @@ ITEMS: dict[type[Item], Callable[[Room, Any], Awaitable[None]]] = {
     SeatBots: _seat_bots,
     CloseIdle: _close_idle,
     AdminClose: _admin_close,
-    HintFound: _hint_found,
+    Queued: _queued,
 }
 
 __all__ = [

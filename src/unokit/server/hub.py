@@ -45,13 +45,14 @@ from .items import (
     CloseIdle,
     SeatBots,
 )
+from .messages import ClientMessage
 from .metrics import Metrics, count_rooms
 from .moderation import BANS_EVERY, Moderation
 from .owners import Ownership
 from .peers import Peer, new_token, token_hash
 from .protocol import RateLimit, encode, websocket_url
 from .room import CLOSED, DEFAULT_NAMES_LANG, RoomError, RoomSpec, RoomState
-from .seam import FeatureServer, StoreHooks
+from .seam import Feature, FeatureServer, RoomMessage, StoreHooks
 from .storage import Append, Pruned, StorageError, Store, Writer, migrate, sqlalchemy_url
 from .webapi import CODE_ALPHABET
 from .work import off_loop
@@ -81,8 +82,11 @@ class Hub:
         self.config = config
         self.node = config.node
         self.store = Store(config.database, synchronous=config.sqlite_synchronous, hooks=hooks)
-        #: The running part of each feature this server runs (:mod:`.seam`), set by the app.
+        #: The running part of each feature this server runs (:mod:`.seam`), set by the app
+        #: (:meth:`serve_features`), with the room messages they answer and those refused.
         self.features: list[FeatureServer] = []
+        self.feature_answers: dict[type[ClientMessage], RoomMessage] = {}
+        self.refusals: dict[type[ClientMessage], tuple[str, str]] = {}
         self.writer: Writer | None = None
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -355,6 +359,24 @@ class Hub:
 
     def banned(self, client: str, player: str | None) -> bool:
         return self.moderation.banned(client, player)
+
+    def serve_features(self, running: Sequence[FeatureServer], off: Sequence[Feature]) -> None:
+        """Run the features ``running``, and refuse the room messages of those ``off``. Raise
+        ``ValueError`` when two features answer one message."""
+        self.features = list(running)
+        for feature in running:
+            for kind, answer in feature.room_messages().items():
+                if kind in self.feature_answers:
+                    raise ValueError(f"two features answer the message {kind.__name__}")
+                self.feature_answers[kind] = answer
+        self.refusals = {kind: refusal for feature in off for kind, refusal in feature.refusals.items()}
+
+    def room_message(self, kind: type[ClientMessage]) -> RoomMessage:
+        answer = self.feature_answers.get(kind)
+        if answer is None:
+            code, text = self.refusals.get(kind, ("bad_request", "this server does not answer that message"))
+            raise RoomError(code, text)
+        return answer
 
     def told(self, room: Room, entries: list[dict[str, Any]]) -> None:
         for feature in self.features:

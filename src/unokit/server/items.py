@@ -10,12 +10,12 @@ room has moved on does nothing.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from ..record.hints import HintMark
     from .authority import Peer
     from .messages import ClientMessage
 
@@ -155,12 +155,11 @@ class Stop(Item):
 
 
 @dataclass(frozen=True, slots=True)
-class HintFound(Item):
-    """The search of a hint (:mod:`.hints`) ended: ``decision`` is (game, seat, step), ``mark``
-    the hint, or ``None`` when it was dropped or failed."""
+class Queued(Item):
+    """Work a feature hands back to the room's queue (a search it ran beside the queue ended):
+    ``run()`` is awaited there, in turn with the room's other items."""
 
-    decision: tuple[int, int, int]
-    mark: HintMark | None
+    run: Callable[[], Awaitable[None]]
 
 
 __all__ = [
@@ -170,8 +169,8 @@ __all__ = [
     "CloseIdle",
     "Fired",
     "Gone",
-    "HintFound",
     "Item",
+    "Queued",
     "RemoteChat",
     "RemotePresence",
     "RemoteReply",

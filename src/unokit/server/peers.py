@@ -24,6 +24,8 @@ from .storage import Append
 
 if TYPE_CHECKING:
     from .authority import Room
+    from .messages import ClientMessage
+    from .seam import RoomMessage
 
 
 def token_hash(token: str) -> str:
@@ -134,6 +136,11 @@ class Host(Protocol):
     def admit(self, room: Room, name: str, player: str | None) -> None:
         """Raise :class:`RoomError` when a feature refuses a seat of ``room`` to the newcomer
         ``name`` with the identity (hash) ``player``: a ladder table seats its bots only."""
+
+    def room_message(self, kind: type[ClientMessage]) -> RoomMessage:
+        """The feature's answer to the client message ``kind`` (:meth:`.seam.FeatureServer.room_messages`);
+        raise :class:`RoomError` when no feature this server runs answers it."""
+        ...
 
     @property
     def metrics(self) -> Metrics:

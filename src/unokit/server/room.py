@@ -475,7 +475,7 @@ class RoomState:
         #: The events of the next hand's deal while the room pauses between hands: told when
         #: the next hand starts (``continue``), to whoever holds each seat then.
         self.next_deal: list[Event] = []
-        #: The hints given in the current game (``hint`` entries, :mod:`.hints`).
+        #: The hints given in the current game (``hint`` entries, :mod:`.features.hints`).
         self.hints: list[HintMark] = []
         #: More time asked in the current game, by seat (``more_time`` entries), and how many
         #: times on the turn being played (the turn timer adds that many extensions).

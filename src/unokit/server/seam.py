@@ -13,7 +13,7 @@ turns one off with ``unokit serve --without NAME``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -30,12 +30,19 @@ if TYPE_CHECKING:
     from .botpool import BotPool
     from .config import ServerConfig
     from .edge import Buckets
+    from .messages import ClientMessage
     from .metrics import Metrics
+    from .peers import Peer
     from .room import RoomSpec
     from .storage import Append, Store
 
 #: ``hook(connection, job, now)`` inside the transaction that writes ``job``.
 WriteHook = Callable[["Connection", "Append", float], None]
+#: ``answer(room, peer, message)``: a client's room message a feature answers, in the room's
+#: queue at its owner. Raise :class:`~.room.RoomError` to refuse it (the client gets that error
+#: and the state); return ``False`` when the answer comes later (the feature sends the ``ack``),
+#: anything else to have the room ``ack`` it now.
+RoomMessage = Callable[["Room", "Peer", Any], Awaitable["bool | None"]]
 
 
 @dataclass(frozen=True)
@@ -153,6 +160,11 @@ class FeatureServer:
     async def loaded(self, room: Room, spec: dict[str, Any]) -> None:
         """``room`` was loaded from its stored ``spec`` (what :meth:`Rooms.open_room` marked)."""
 
+    def room_messages(self) -> Mapping[type[ClientMessage], RoomMessage]:
+        """The client messages it answers in a room (declared in :mod:`.messages` like every
+        other, so that the wire is one), each with its answer; no two features answer one."""
+        return {}
+
 
 @dataclass(frozen=True)
 class FeatureCommands:
@@ -192,6 +204,9 @@ class Feature:
     catalogue_keys: Callable[[], Iterable[str]] | None = None
     #: Its options of ``unokit serve`` and its ``unokit admin`` commands.
     commands: FeatureCommands = FeatureCommands()
+    #: How a room refuses the client messages it answers (:meth:`FeatureServer.room_messages`)
+    #: when it is off: by message, the error's code and text.
+    refusals: Mapping[type[ClientMessage], tuple[str, str]] = field(default_factory=dict, hash=False)
 
 
 __all__ = [
@@ -200,6 +215,7 @@ __all__ = [
     "FeatureContext",
     "FeatureServer",
     "Limits",
+    "RoomMessage",
     "Rooms",
     "StoreHooks",
     "WriteHook",

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..seam import Feature, StoreHooks
-from . import daily, finishing, ladder, push, ratings, reviews, standings
+from . import daily, finishing, hints, ladder, push, ratings, reviews, standings
 
 #: Every feature, once.
 FEATURES: tuple[Feature, ...] = (
@@ -18,6 +18,7 @@ FEATURES: tuple[Feature, ...] = (
     ratings.FEATURE,
     ladder.FEATURE,
     reviews.FEATURE,
+    hints.FEATURE,
     standings.FEATURE,
     finishing.FEATURE,
 )

@@ -26,6 +26,7 @@ import { keySettings, tableCommand } from "./shortcuts.js";
 import { handWords, movesWords, seatWords, tableWords } from "./readout.js";
 import { MoveBox } from "./textmode.js";
 import { typedMoves } from "./typed.js";
+import { runs } from "./features.js";
 
 const SORT_KEY = "unokit.sort";
 
@@ -1082,10 +1083,10 @@ export class TableView {
     return box;
   }
 
-  /** Whether this room gives this seat hints: its host allowed them, or every other seat is a
-   * bot (the server checks it too). */
+  /** Whether this room gives this seat hints: the server runs them, and its host allowed them
+   * or every other seat is a bot (the server checks it too). */
   hintsAllowed() {
-    if (this.readOnly || this.conn.seat === null || this.conn.seat === undefined) return false;
+    if (this.readOnly || this.conn.seat === null || this.conn.seat === undefined || !runs("hints")) return false;
     if (this.room.settings && this.room.settings.hints) return true;
     return this.room.seats.every((seat) => seat.seat === this.conn.seat || seat.kind === "bot");
   }
