@@ -238,9 +238,9 @@ export function lobbyPage(app, catalog) {
       h("label", { for: "public-room" }, t("lobby.public")), h("span.hint#public-help", {}, t("lobby.rated_rule"))),
     h("div.field.check", {}, h("input#untimed", { type: "checkbox", name: "untimed", "aria-describedby": "untimed-help" }),
       h("label", { for: "untimed" }, t("lobby.untimed")), h("span.hint#untimed-help", {}, t("lobby.untimed_help"))),
-    runs("hints") ? h("div.field.check", {},
+    ...(runs("hints") ? [h("div.field.check", {},
       h("input#allow-hints", { type: "checkbox", name: "hints", "aria-describedby": "allow-hints-help" }),
-      h("label", { for: "allow-hints" }, t("setting.hints")), h("span.hint#allow-hints-help", {}, t("setting.hints.help"))) : null,
+      h("label", { for: "allow-hints" }, t("setting.hints")), h("span.hint#allow-hints-help", {}, t("setting.hints.help")))] : []),
     h("button.primary.big#create-button", { type: "submit" }, t("lobby.create_button")),
     message,
   );
