@@ -340,7 +340,9 @@ def test_text_mode_takes_a_typed_move_and_reads_the_hand(browser: Browser, web_s
         wait_until(page, "document.querySelector('#move-note').innerText.includes('Draw')")
         field.fill("draw")
         field.press("Enter")
-        wait_until(page, f"document.querySelectorAll('.hand-card').length === {before + 1}")
+        # At least one card more: the bot (which thinks for no time) may answer the draw with a
+        # Draw Two at once, and only Ann's draw can let it play. Her hand never shrinks here.
+        wait_until(page, f"document.querySelectorAll('.hand-card').length >= {before + 1}")
     finally:
         page.context.close()
 
