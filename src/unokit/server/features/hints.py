@@ -125,12 +125,6 @@ class Hints(FeatureServer):
     def room_messages(self) -> Mapping[type[messages.ClientMessage], RoomMessage]:
         return {messages.Hint: self.give}
 
-    async def sweep(self, now: float) -> None:
-        """Forget the searches of rooms that stopped before their result was handed back."""
-        for key, pending in list(self.pending.items()):
-            if pending.task is not None and pending.task.done():
-                self.pending.pop(key, None)
-
     async def give(self, room: Room, peer: Peer, msg: messages.Hint) -> bool | None:
         """Answer ``peer``'s request for a hint at its seat's open decision in ``room`` (raise
         :class:`RoomError` to refuse it: no hints here, not its decision). A hint given at this
