@@ -55,7 +55,10 @@ async def _turn_of(me: RoomClient, *others: RoomClient) -> dict[str, Any]:
         other, version = people[to_act], state["version"]
 
         def can_act_or_moved(seen: dict[str, Any], other: RoomClient = other, version: int = version) -> bool:
+            # ``other`` may not have been told of ``version`` yet (still the lobby, or a turn before)
             obs = seen["observation"]
+            if obs is None or seen["version"] < version:
+                return False
             return bool(seen["version"] > version or (obs["to_act"] == other.seat and obs["legal_actions"]))
 
         seen = await other.wait_for(can_act_or_moved)

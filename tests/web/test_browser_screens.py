@@ -138,7 +138,9 @@ def _check_captions(page: Page, frames: list[dict[str, Any]], lang: str, turns: 
             names = [words_for(lang, []).t("table.you"), *[s["name"] for s in moved[-1]["room"]["seats"][1:]]]
             first, yours = _caption_words(moved[-1]["lines"], names, lang)
             caption = page.locator("[data-region=last-move]").inner_text()
-            assert caption.startswith(first), (caption, first)
+            shown_version = page.evaluate("performance.getEntriesByName('unokit:state').at(-1)?.detail")
+            recent = [(s["version"], s["game_step"], [line["key"] for line in s["lines"]]) for s in _states(frames)[-5:]]
+            assert caption.startswith(first), (caption, first, step, shown_version, recent)
             for words in yours:
                 assert words in caption, (caption, words)
             seen += moved[-1]["lines"][0].get("params", {}).get("player", 0) != 0
