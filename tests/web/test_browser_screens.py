@@ -139,7 +139,7 @@ def _check_captions(page: Page, frames: list[dict[str, Any]], lang: str, turns: 
             first, yours = _caption_words(moved[-1]["lines"], names, lang)
             caption = page.locator("[data-region=last-move]").inner_text()
             shown_version = page.evaluate("performance.getEntriesByName('unokit:state').at(-1)?.detail")
-            recent = [(s["version"], s["game_step"], [line["key"] for line in s["lines"]]) for s in _states(frames)[-5:]]
+            recent = [(s["version"], s["game_step"], [ln["key"] for ln in s["lines"]]) for s in _states(frames)[-5:]]
             assert caption.startswith(first), (caption, first, step, shown_version, recent)
             for words in yours:
                 assert words in caption, (caption, words)
