@@ -126,16 +126,18 @@ def test_a_stand_in_that_plays_a_share_of_the_moves_makes_it_a_loss_at_its_fixed
 ) -> None:
     """The host sets an expert stand-in and a one-second turn timer, and lets every other turn
     of hers run out (the stand-in plays it), acting herself at the others: never two stand-in
-    moves in a row, so only the share of the moves makes it leaving."""
+    moves in a row, so only the share of the moves makes it leaving. The deck is forty red 5s
+    and 6s: every card plays on every other, so each seat plays its seven cards in seven moves
+    (a few more after a forgotten UNO) and the game's length is no lottery (a whole game of the
+    usual deck took from one to five minutes)."""
     server = shared_server
     ann = new_identity()
     ratings_join(server.url, ann, "Ann Stands In")
     settings = {**FAST, "turn_seconds": 1.0, "bot_seconds": 1.5, "standin_bot": "expert"}
+    options = {"rounds": 1, "deck": ["20 x red 5", "20 x red 6"]}
 
-    async def body() -> tuple[str, dict[str, Any]]:
-        room = create_room(
-            server.url, "classic", 2, options={"rounds": 1}, settings=settings, public=True, bots=["beginner"]
-        )
+    async def body() -> tuple[str, dict[str, Any], int]:
+        room = create_room(server.url, "classic", 2, options=options, settings=settings, public=True, bots=["beginner"])
         me = await RoomClient.join(server.url, room["room"], name="Ann", player=ann)
         await me.host("start", room["host_token"])
         state = await me.wait_for(lambda s: s["room"]["phase"] == "playing", 30)
@@ -144,7 +146,7 @@ def test_a_stand_in_that_plays_a_share_of_the_moves_makes_it_a_loss_at_its_fixed
         while True:
             state = await me.wait_for(lambda s: s["room"]["phase"] == "finished" or me.my_turn, 300)
             if state["room"]["phase"] == "finished":
-                return level, state
+                return level, state, turns
             turns += 1
             if turns % 2 == 0:  # let this one run out: the stand-in plays it
                 await me.wait_for(_moved_on(state["version"]), 60)
@@ -152,10 +154,11 @@ def test_a_stand_in_that_plays_a_share_of_the_moves_makes_it_a_loss_at_its_fixed
             with contextlib.suppress(ServerError):  # the stand-in was quicker: the state moved on
                 await me.act(choose(state["observation"]), state["version"])
 
-    level, final = run(body, timeout=600)
+    level, final, turns = run(body, timeout=600)
     assert level == RATED_STANDIN  # not the host's expert
     seat = final["room"]["seats"][0]
     assert seat["standin_moves"] < 2  # the old rule (the last two moves) would not see her leave
+    assert turns >= 4  # at least two of her turns ran out
     games = my_games(server.url, ann)
     assert games[0]["left"] == [0]
     assert ratings_mine(server.url, ann)["history"][0]["won"] is False
