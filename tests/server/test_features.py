@@ -85,7 +85,7 @@ def test_a_feature_is_turned_off_with_those_that_need_it() -> None:
     assert [f.name for f in enabled()] == list(NAMES)
     left = [f.name for f in enabled(["ratings"])]
     assert "ratings" not in left and "ladder" not in left and "daily" in left
-    with pytest.raises(ValueError, match="there is no feature nope; the features are push, daily"):
+    with pytest.raises(ValueError, match="there is no feature nope; the features are push, moderation, daily"):
         enabled(["nope"])
 
 
@@ -98,32 +98,39 @@ def test_a_feature_that_is_off_still_forgets_and_prunes_its_rows_but_rates_nothi
 
 
 def test_a_server_without_a_feature_has_none_of_its_routes_and_says_push_is_off(tmp_path: Path) -> None:
-    server = ServerProcess(
-        f"sqlite:///{tmp_path / 'without.db'}",
-        free_port(),
-        [*FAST_ARGS, "--without", "daily", "--without", "ratings", "--without", "hints"],
-    )
+    database = f"sqlite:///{tmp_path / 'without.db'}"
+    # Loopback banned on the database before the server starts: a server with moderation reads
+    # the bans as it starts, and would keep this address out of public rooms.
+    banned = [UNOKIT, "admin", "--database", database, "--create", "ban", "--address", "127.0.0.1"]
+    subprocess.run(banned, capture_output=True, text=True, timeout=60, check=True)
+    off = ("daily", "ratings", "hints", "moderation")
+    server = ServerProcess(database, free_port(), [*FAST_ARGS, *(arg for name in off for arg in ("--without", name))])
     server.start()
     try:
-        # A room against bots, where a server with hints gives them, refuses a hint by its code.
+        # A room against bots, where a server with hints gives them, refuses a hint by its code;
+        # a public room refuses a report by its code, and nobody is banned.
         made = create_room(server.url, "classic", 2, settings=FAST, bots=["normal"])
+        public = create_room(server.url, "classic", 2, settings=FAST, public=True)
 
-        async def ask_for_a_hint() -> str:
-            ann = await RoomClient.join(server.url, made["room"], name="Ann")
+        async def ask(code: str, message: dict[str, object]) -> str:
+            ann = await RoomClient.join(server.url, code, name="Ann")
             try:
-                await ann.request({"type": "hint", "token": ann.token})
+                await ann.request({**message, "token": ann.token})
             except ServerError as refused:
                 return refused.code
             finally:
                 await ann.close()
             return "answered"
 
-        assert run(ask_for_a_hint) == "no_hints"
+        assert run(lambda: ask(made["room"], {"type": "hint"})) == "no_hints"
+        assert run(lambda: ask(public["room"], {"type": "report", "about": "conduct", "seat": 0})) == "no_reports"
+        assert _status(f"{server.url}/api/admin/bans")[0] == 404  # with moderation: 403, no admin token
         assert set(cast(list[str], _status(f"{server.url}/api/features")[1]["features"])) == set(NAMES) - {
             "daily",
             "ratings",
             "ladder",
             "hints",
+            "moderation",
         }
         assert _status(f"{server.url}/api/daily")[0] == 404
         assert _status(f"{server.url}/api/leaderboard?variant=classic&players=2")[0] == 404

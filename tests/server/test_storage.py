@@ -15,6 +15,7 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import event
 
+from unokit.server.features.moderation import rows as moderation
 from unokit.server.storage import (
     MIGRATIONS,
     SCHEMA_HEAD,
@@ -210,10 +211,10 @@ def test_a_lifted_bans_number_is_never_given_again(database: str) -> None:
     store = Store(database)
     try:
         migrate(store.engine)
-        first = store.moderation.add_ban("address", "203.0.113.1/32", None, None)
-        second = store.moderation.add_ban("address", "203.0.113.2/32", None, None)
-        assert store.moderation.lift_ban(second)
-        third = store.moderation.add_ban("address", "203.0.113.3/32", None, None)
+        first = moderation.add_ban(store, "address", "203.0.113.1/32", None, None)
+        second = moderation.add_ban(store, "address", "203.0.113.2/32", None, None)
+        assert moderation.lift_ban(store, second)
+        third = moderation.add_ban(store, "address", "203.0.113.3/32", None, None)
         assert third not in (first, second) and third > second
     finally:
         store.close()

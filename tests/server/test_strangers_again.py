@@ -88,7 +88,7 @@ def test_a_ban_written_as_an_ipv4_mapped_address_applies_to_that_ipv4_client() -
     form a client's address is counted in; it used to be kept as an IPv6 network that no IPv4
     client ever overlapped."""
     from unokit.server.edge import client_key, ip_network_of
-    from unokit.server.operations import ban_fields
+    from unokit.server.features.moderation.rules import ban_fields
 
     assert ban_fields({"kind": "address", "value": "::ffff:203.0.113.9"})[1] == "203.0.113.9/32"
     assert ban_fields({"kind": "address", "value": "::ffff:203.0.113.0/120"})[1] == "203.0.113.0/24"

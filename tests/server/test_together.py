@@ -497,6 +497,7 @@ def test_the_migrations_build_the_schema_the_code_declares(database: str) -> Non
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
+    import unokit.server.features  # noqa: F401  (the features' tables, declared on the same metadata)
     from unokit.server.storage import Store, metadata, migrate
 
     store = Store(database)

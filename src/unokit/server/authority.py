@@ -542,10 +542,6 @@ async def _quiet(room: Room, peer: Peer, msg: messages.Quiet) -> None:
     await room.talk.quiet(peer, msg)
 
 
-async def _report(room: Room, peer: Peer, msg: messages.Report) -> None:
-    await room.talk.report(peer, msg)
-
-
 async def _more_time(room: Room, peer: Peer, msg: messages.MoreTime) -> None:
     await room.pacing.more_time(peer, msg)
 
@@ -561,7 +557,6 @@ ROOM_MESSAGES: dict[type[messages.ClientMessage], MessageHandler] = {
     messages.Ready: Room._ready,
     messages.Chat: _chat,
     messages.Quiet: _quiet,
-    messages.Report: _report,
     messages.MoreTime: _more_time,
 }
 #: The client messages answered before a room's queue, or without a handler of the room's.

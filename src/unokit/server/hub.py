@@ -23,7 +23,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -35,6 +35,7 @@ from ..core.observation import View
 from . import (
     upkeep,
 )
+from .allowances import Allowances
 from .authority import Room
 from .botpool import BotPool
 from .config import ServerConfig
@@ -47,7 +48,6 @@ from .items import (
 )
 from .messages import ClientMessage
 from .metrics import Metrics, count_rooms
-from .moderation import BANS_EVERY, Moderation
 from .owners import Ownership
 from .peers import Peer, new_token, token_hash
 from .protocol import RateLimit, encode, websocket_url
@@ -75,8 +75,9 @@ class Hub:
     loads a room (or follows it, or sends its client to its owner), creates one, lists the
     lobby's public rooms and "play now", and is what a room reads or writes through (its log, its
     chat, its seats' identities). The rooms' ownership across processes is its
-    :class:`~.owners.Ownership` (``cluster``); what a client may do, its
-    :class:`~.moderation.Moderation` (``moderation``). Here too: the life cycle and the sweeper."""
+    :class:`~.owners.Ownership` (``cluster``); what a client address may do across its rooms,
+    its :class:`~.allowances.Allowances` (``allowances``). Here too: the life cycle and the
+    sweeper."""
 
     def __init__(self, config: ServerConfig, hooks: Sequence[StoreHooks] = ()) -> None:
         self.config = config
@@ -106,7 +107,7 @@ class Hub:
         self.open_connections: Callable[[], int] = lambda: self.connections  # the TCP guard's count, when there is one
         self.public_seats = config.public_seats
         self.cluster = Ownership(self)
-        self.moderation = Moderation(config, self.store, self.metrics, self.local_peers.values)
+        self.allowances = Allowances(config, self.store)
 
     @property
     def clustered(self) -> bool:
@@ -341,24 +342,21 @@ class Hub:
     async def refused(self, room: Room) -> None:
         await self.cluster.refused(room)
 
-    # ------------------------------------------------------------------ the rooms' host: moderation's part
+    # ------------------------------------------------------------------ the rooms' host: allowances and bans
     def chat_limit(self, share: float = 1.0) -> RateLimit:
-        return self.moderation.chat_limit(share)
+        return self.allowances.chat_limit(share)
 
     def chat_allowed(self, client: str) -> bool:
-        return self.moderation.chat_allowed(client)
-
-    def report_allowed(self, client: str) -> bool:
-        return self.moderation.report_allowed(client)
-
-    async def keep_report(self, report: dict[str, Any]) -> None:
-        await self.moderation.keep_report(report)
+        return self.allowances.chat_allowed(client)
 
     async def may_list(self, room: Room) -> bool:
-        return await self.moderation.may_list(room)
+        return await self.allowances.may_list(room)
 
     def banned(self, client: str, player: str | None) -> bool:
-        return self.moderation.banned(client, player)
+        return any(feature.bars(client, player) for feature in self.features)
+
+    def clients(self) -> Iterable[Peer]:
+        return self.local_peers.values()
 
     def serve_features(self, running: Sequence[FeatureServer], off: Sequence[Feature]) -> None:
         """Run the features ``running``, and refuse the room messages of those ``off``. Raise
@@ -445,14 +443,15 @@ class Hub:
         self.writer = Writer(self.store, self.metrics.commit_latency.observe)
         if self.clustered:
             await self.cluster.start()
-        await self.moderation.refresh_bans()
         for feature in self.features:
             await feature.start()
         period = self.config.lease_seconds / 3 if self.clustered else self.config.sweep_seconds
         sweeper = self._every(min(period, self.config.sweep_seconds), self._sweep, "the sweep")
         self._tasks.append(asyncio.create_task(sweeper, name="unokit-sweep"))
-        bans = self._every(BANS_EVERY, self.moderation.refresh_bans, "reading the bans")
-        self._tasks.append(asyncio.create_task(bans, name="unokit-bans"))
+        for feature in self.features:
+            for periodic in feature.periodic():
+                work = self._every(periodic.seconds, periodic.work, periodic.what)
+                self._tasks.append(asyncio.create_task(work, name=f"unokit-{periodic.what}"))
         self.ready = True
 
     async def stop(self) -> None:

@@ -153,7 +153,7 @@ class Chat(ClientMessage):
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Report(ClientMessage):
     """Reports a chat line, a name or a player's conduct to the server's host
-    ([below](#reports-bans-and-the-word-filter))."""
+    ([below](#reports-bans-and-the-word-filter)); `no_reports` on a server without moderation."""
 
     about: str = slot("`chat`, `name` or `conduct`")
     token: str | None = slot("for a seat's player", default=None)

@@ -8,8 +8,7 @@ import asyncio
 import dataclasses
 import logging
 import secrets
-import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -17,9 +16,8 @@ from starlette.routing import BaseRoute, Route
 
 from .. import __version__
 from . import PROTOCOL, upkeep
-from .edge import ip_network_of, is_loopback
+from .edge import is_loopback
 from .metrics import CONTENT_TYPE as METRICS_TYPE
-from .peers import identity_hash
 from .protocol import encode
 from .room import RoomError
 from .webapi import admin_refusal, answer, body_of, problem, refusal, room_code
@@ -41,34 +39,6 @@ def _trusted_caller(request: Request, token: str | None) -> bool:
     if token is not None and given.startswith("Bearer ") and secrets.compare_digest(given[7:].strip(), token):
         return True
     return request.client is not None and is_loopback(request.client.host)
-
-
-def ban_fields(body: dict[str, Any]) -> tuple[str, str, float | None, str | None]:
-    """A ban asked for in ``body`` (``kind``: ``identity`` or ``address``; ``value``: an
-    identity, its hash, or an address or network; ``hours``: how long, none for good;
-    ``reason``) as stored: (kind, value, until, reason). Raise :class:`RoomError` ``bad_request``."""
-    unknown = set(body) - {"kind", "value", "hours", "reason"}
-    if unknown:
-        raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
-    kind, value, hours, reason = body.get("kind"), body.get("value"), body.get("hours"), body.get("reason")
-    if not isinstance(value, str) or not value.strip():
-        raise RoomError("bad_request", "'value' is the identity or the address to ban")
-    value = value.strip()
-    if kind == "identity":
-        hashed = len(value) == 64 and all(ch in "0123456789abcdef" for ch in value)  # as a report shows it
-        stored = value if hashed else identity_hash(value)
-    elif kind == "address":
-        try:
-            stored = str(ip_network_of(value))
-        except ValueError:
-            raise RoomError("bad_request", f"{value[:60]!r} is not an IP address or network") from None
-    else:
-        raise RoomError("bad_request", "'kind' is identity or address")
-    if hours is not None and (isinstance(hours, bool) or not isinstance(hours, int | float) or not 0 < hours <= 1e6):
-        raise RoomError("bad_request", "'hours' is how many hours the ban lasts (leave it out: for good)")
-    if reason is not None and (not isinstance(reason, str) or len(reason) > 200):
-        raise RoomError("bad_request", "'reason' is a short text")
-    return kind, stored, None if hours is None else time.time() + float(hours) * 3600, reason
 
 
 def operation_routes(hub: Hub) -> list[BaseRoute]:
@@ -159,46 +129,6 @@ def operation_routes(hub: Hub) -> list[BaseRoute]:
         pruned = await hub.prune(rooms_days, records_days, players_days)
         return answer(dataclasses.asdict(pruned))
 
-    async def admin_reports(request: Request) -> Response:
-        """Players' reports, newest first (``room``: of that room only)."""
-        refused = admin_refusal(request, config.admin_token)
-        if refused is not None:
-            return refused
-        code = request.query_params.get("room")
-        room = code.upper() if code and len(code) <= 16 and code.isalnum() else None
-        if code is not None and room is None:
-            return problem("bad_request", "'room' is a room's code", 400)
-        return answer({"reports": await asyncio.to_thread(hub.store.moderation.reports_list, 500, room)})
-
-    async def admin_bans(request: Request) -> Response:
-        """``GET``: the bans in force; ``POST {kind, value, hours?, reason?}``: a new ban."""
-        refused = admin_refusal(request, config.admin_token)
-        if refused is not None:
-            return refused
-        if request.method == "GET":
-            return answer({"bans": await asyncio.to_thread(hub.store.moderation.bans_list, time.time())})
-        try:
-            body = await body_of(request)
-            kind, value, until, reason = ban_fields(body)
-        except RoomError as exc:
-            return refusal(exc, 400)
-        number = await asyncio.to_thread(hub.store.moderation.add_ban, kind, value, until, reason)
-        await hub.moderation.refresh_bans()
-        log.info("ban %d: %s %s until %s", number, kind, value[:12], until)
-        return answer({"ban": number, "kind": kind, "value": value, "until": until}, 201)
-
-    async def admin_lift(request: Request) -> Response:
-        refused = admin_refusal(request, config.admin_token)
-        if refused is not None:
-            return refused
-        text = str(request.path_params["number"])
-        if not (text.isascii() and text.isdigit() and len(text) <= 12) or not await asyncio.to_thread(
-            hub.store.moderation.lift_ban, int(text)
-        ):
-            return problem("no_ban", f"there is no ban {text[:20]!r}", 404)
-        await hub.moderation.refresh_bans()
-        return answer({"lifted": int(text)})
-
     async def health(_request: Request) -> Response:
         if not hub.ready:
             return answer({"status": "starting"}, 503)
@@ -225,10 +155,7 @@ def operation_routes(hub: Hub) -> list[BaseRoute]:
         Route("/api/admin/records", admin_records),
         Route("/api/admin/tables/{name}", admin_tables),
         Route("/api/admin/prune", admin_prune, methods=["POST"]),
-        Route("/api/admin/reports", admin_reports),
-        Route("/api/admin/bans", admin_bans, methods=["GET", "POST"]),
-        Route("/api/admin/bans/{number}/lift", admin_lift, methods=["POST"]),
     ]
 
 
-__all__ = ["ban_fields", "operation_routes"]
+__all__ = ["operation_routes"]

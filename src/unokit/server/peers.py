@@ -159,19 +159,13 @@ class Host(Protocol):
     public_seats: int
 
     def banned(self, client: str, player: str | None) -> bool:
-        """Whether the address ``client`` or the identity ``player`` is banned (``unokit admin ban``)."""
+        """Whether the address ``client`` or the identity ``player`` is banned (a feature
+        :meth:`~.seam.FeatureServer.bars` them: ``unokit admin ban``)."""
         ...
 
     def chat_allowed(self, client: str) -> bool:
         """Take one chat message from the address ``client``'s allowance across every room."""
         ...
-
-    def report_allowed(self, client: str) -> bool:
-        """Take one report from the address ``client``'s allowance."""
-        ...
-
-    async def keep_report(self, report: dict[str, Any]) -> None:
-        """Store a player's report (:meth:`.storage.Store.add_report`'s fields)."""
 
     async def identities(self, code: str) -> dict[str, str]:
         """The identity (hash) linked to each seat token (hash) of room ``code``."""

@@ -55,6 +55,8 @@ class StoreHooks:
     * ``forget_stale(connection, stale)``: the identities of the subquery ``stale`` are forgotten
       by the retention;
     * ``prune(connection, records_before)``: records written before that time were pruned;
+    * ``prune_with_rooms(connection, rooms_before)``: rooms closed before that time were pruned:
+      delete the rows kept as long as the rooms, and say how many;
     * ``exported``: the tables ``unokit admin export`` writes beside the records.
     """
 
@@ -62,6 +64,7 @@ class StoreHooks:
     forget_player: Callable[[Connection, str], object] | None = None
     forget_stale: Callable[[Connection, Any], object] | None = None
     prune: Callable[[Connection, float], object] | None = None
+    prune_with_rooms: Callable[[Connection, float], int] | None = None
     exported: tuple[Table, ...] = ()
 
 
@@ -80,7 +83,12 @@ class Rooms(Protocol):
         ...
 
     def banned(self, client: str, player: str | None) -> bool:
-        """Whether the address ``client`` or the identity ``player`` is banned."""
+        """Whether the address ``client`` or the identity ``player`` is banned (a feature
+        :meth:`~FeatureServer.bars` them)."""
+        ...
+
+    def clients(self) -> Iterable[Peer]:
+        """The clients connected to this process."""
         ...
 
     #: Held while a public table is chosen or made (one at a time in a process).
@@ -122,6 +130,16 @@ class FeatureContext:
     running: dict[str, FeatureServer] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Periodic:
+    """Work a feature has the hub run every ``seconds`` (a failure is logged, never fatal)."""
+
+    seconds: float
+    work: Callable[[], Awaitable[None]]
+    #: What it is, for the log of a failure ("reading the bans").
+    what: str
+
+
 class FeatureServer:
     """A feature's part in one running server; every method's default does nothing. The
     feature's state lives in its instance."""
@@ -141,6 +159,15 @@ class FeatureServer:
 
     async def sweep(self, now: float) -> None:
         """At each sweep of the hub (``--sweep-seconds``); a failure is logged, never fatal."""
+
+    def periodic(self) -> Sequence[Periodic]:
+        """Work of its own that the hub runs every so often once the server has started."""
+        return ()
+
+    def bars(self, client: str, player: str | None) -> bool:
+        """Whether the address ``client`` or the identity (hash) ``player`` is kept out of
+        public rooms and of every chat now (a ban); the core asks every feature."""
+        return False
 
     def gauges(self) -> dict[str, float]:
         """Its gauges' readings at a scrape of the metrics, by the names :mod:`.metrics` gives."""
@@ -215,6 +242,7 @@ __all__ = [
     "FeatureContext",
     "FeatureServer",
     "Limits",
+    "Periodic",
     "RoomMessage",
     "Rooms",
     "StoreHooks",

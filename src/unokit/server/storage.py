@@ -165,39 +165,6 @@ room_players = Table(
     Index("room_players_player", "player"),
 )
 
-#: What players reported (a chat line, a name, a player's conduct): the room, the identities
-#: (hashes) of who reported and who was reported, the reported name and the chat lines around
-#: it (JSON), nothing else. Kept ``--retain-rooms`` days.
-reports = Table(
-    "reports",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("at", Float, nullable=False),
-    Column("room", String(16), nullable=False),
-    Column("kind", String(16), nullable=False),
-    Column("reporter", String(64), nullable=True),
-    Column("reported", String(64), nullable=True),
-    Column("name", Text, nullable=True),
-    Column("lines", Text, nullable=False),
-    Index("reports_at", "at"),
-)
-
-#: Identities (their hashes) and addresses (networks) banned from public rooms and chat, until
-#: ``until`` (``NULL``: for good); every process of a cluster reads them.
-bans = Table(
-    "bans",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("kind", String(16), nullable=False),
-    Column("value", String(64), nullable=False),
-    Column("at", Float, nullable=False),
-    Column("until", Float, nullable=True),
-    Column("reason", Text, nullable=True),
-    # A ban's number is never given again after a lift (SQLite's AUTOINCREMENT; PostgreSQL's
-    # sequence never goes back): an ``unban N`` read from an old list cannot lift another ban.
-    sqlite_autoincrement=True,
-)
-
 player_games = Table(
     "player_games",
     metadata,
@@ -383,7 +350,9 @@ class Pruned:
     chat: int = 0
     records: int = 0
     players: int = 0  # identities forgotten (:meth:`Store.prune_players`)
-    reports: int = 0  # reports older than the rooms' retention, and bans that ran out then
+    #: Features' rows kept as long as the rooms (:attr:`~.seam.StoreHooks.prune_with_rooms`):
+    #: players' reports, and bans that ran out.
+    reports: int = 0
 
 
 @dataclass
@@ -466,13 +435,12 @@ class Store(Database):
     """Synchronous access to the database (run from worker threads, never the event loop): rooms
     (their rows, logs, finished games' records and chat, the lobby's listing), players'
     identities and their games, and the writes of the rooms' logs; and, each a part of its own
-    on the same engine, :attr:`leases` (the cluster's), :attr:`moderation` (reports and bans)
-    and :attr:`upkeep` (pruning and the admin's lists)."""
+    on the same engine, :attr:`leases` (the cluster's) and :attr:`upkeep` (pruning and the
+    admin's lists)."""
 
     def __init__(self, url: str, *, synchronous: str = "NORMAL", hooks: Sequence[StoreHooks] = ()) -> None:
         super().__init__(url, synchronous=synchronous, hooks=hooks)
         self.leases = Leases(self)
-        self.moderation = ModerationRows(self)
         self.upkeep = UpkeepRows(self)
 
     def create_room(
@@ -884,82 +852,6 @@ class Leases:
         return [row.code for row in rows]
 
 
-class ModerationRows:
-    """Players' reports and the bans, on the store's database (``store.moderation``)."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-
-    def add_report(
-        self,
-        room: str,
-        kind: str,
-        reporter: str | None,
-        reported: str | None,
-        name: str | None,
-        lines: list[dict[str, Any]],
-    ) -> int:
-        """Keep a player's report (see :data:`reports`); returns its number."""
-        with self.db.begin() as c:
-            result = c.execute(
-                insert(reports).values(
-                    at=time.time(),
-                    room=room,
-                    kind=kind,
-                    reporter=reporter,
-                    reported=reported,
-                    name=name,
-                    lines=encode(lines),
-                )
-            )
-            return int(result.inserted_primary_key[0])  # type: ignore[index]
-
-    def reports_list(self, limit: int = 200, room: str | None = None) -> list[dict[str, Any]]:
-        """The newest reports (of ``room`` only, if given), newest first."""
-        query = select(reports).order_by(reports.c.id.desc()).limit(limit)
-        if room is not None:
-            query = query.where(reports.c.room == room)
-        with self.db.begin() as c:
-            rows = c.execute(query).all()
-        return [
-            {
-                "id": row.id,
-                "at": row.at,
-                "room": row.room,
-                "kind": row.kind,
-                "reporter": row.reporter,
-                "reported": row.reported,
-                "name": row.name,
-                "lines": decode(row.lines),
-            }
-            for row in rows
-        ]
-
-    def add_ban(self, kind: str, value: str, until: float | None, reason: str | None) -> int:
-        """Ban an identity (``kind`` ``identity``, its hash) or an address (``address``, a
-        network) until ``until`` (``None``: for good); returns the ban's number."""
-        with self.db.begin() as c:
-            result = c.execute(insert(bans).values(kind=kind, value=value, at=time.time(), until=until, reason=reason))
-            return int(result.inserted_primary_key[0])  # type: ignore[index]
-
-    def bans_list(self, now: float | None = None) -> list[dict[str, Any]]:
-        """The bans in force at ``now`` (every ban kept, with ``now`` ``None``), oldest first."""
-        query = select(bans).order_by(bans.c.id)
-        if now is not None:
-            query = query.where(or_(bans.c.until.is_(None), bans.c.until > now))
-        with self.db.begin() as c:
-            rows = c.execute(query).all()
-        return [
-            {"id": row.id, "kind": row.kind, "value": row.value, "at": row.at, "until": row.until, "reason": row.reason}
-            for row in rows
-        ]
-
-    def lift_ban(self, number: int) -> bool:
-        """End ban ``number`` now; False when there is no such ban."""
-        with self.db.begin() as c:
-            return bool(c.execute(delete(bans).where(bans.c.id == number)).rowcount)
-
-
 class UpkeepRows:
     """Upkeep (pruning old rows) and the admin's lists, on the store's database (``store.upkeep``)."""
 
@@ -1011,8 +903,9 @@ class UpkeepRows:
                 if hook.prune is not None:
                     hook.prune(c, records_before)
         with self.db.begin() as c:
-            pruned.reports = int(c.execute(delete(reports).where(reports.c.at < rooms_before)).rowcount)
-            pruned.reports += int(c.execute(delete(bans).where(bans.c.until < rooms_before)).rowcount)
+            for hook in self.db.hooks:
+                if hook.prune_with_rooms is not None:
+                    pruned.reports += hook.prune_with_rooms(c, rooms_before)
         return pruned
 
     def rooms_list(self, which: str = "open", limit: int = 1000) -> list[dict[str, Any]]:

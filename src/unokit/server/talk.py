@@ -1,8 +1,8 @@
 """The room's chat as the room's actor says it (:mod:`.authority`): a seat's or a spectator's
-line or reaction, the host's muting, the spectators quieted in a room nobody hosts, players'
-reports, and who is shown which messages. The chat's rules and its log are :mod:`.chat`'s; its
-entries are committed to a log of their own, so a message never changes the room's state
-version.
+line or reaction, the host's muting, the spectators quieted in a room nobody hosts, and who is
+shown which messages (players' reports are the feature ``moderation``'s). The chat's rules and
+its log are :mod:`.chat`'s; its entries are committed to a log of their own, so a message never
+changes the room's state version.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from .chat import (
     LIVE_PHASES,
     PLAYERS,
-    REPORTS,
     SPECTATORS,
     SPECTATORS_SHARE,
     ChatEntryKind,
@@ -24,7 +23,7 @@ from .chat import (
 )
 from .messages import ChatMessages
 from .protocol import RateLimit
-from .room import RoomError, sender
+from .room import RoomError
 from .storage import Append
 
 if TYPE_CHECKING:
@@ -33,8 +32,8 @@ if TYPE_CHECKING:
 
 
 class Talk:
-    """The chat of one room: the room's handlers of ``chat``, ``quiet``, ``report`` and the
-    host's ``mute``, and the delivery of messages to whoever may see them."""
+    """The chat of one room: the room's handlers of ``chat``, ``quiet`` and the host's
+    ``mute``, and the delivery of messages to whoever may see them."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
@@ -122,47 +121,6 @@ class Talk:
         if not self.allowance(seat).allow() or not self.room.host.chat_allowed(peer.client):
             raise RoomError("rate_limited", "too many changes: wait a moment")
         await self.mute(None, msg.quiet, by=seat)
-
-    async def report(self, peer: Peer, msg: messages.Report) -> None:
-        """Keep a report of a chat line (``message``: its number), or of a name or a player's
-        conduct (``seat``, or ``from``: a spectator's name in the chat): the room, who reported
-        and who is reported (their identities), the name, and the chat lines around it."""
-        about = msg.about
-        if about not in REPORTS:
-            raise RoomError("bad_report", f"'about' is one of {', '.join(REPORTS)}")
-        if msg.token is not None:
-            self.room.seating.own_seat(peer, msg.token)
-        kept = self.room.chat.messages
-        if about == "chat":
-            at = next((i for i, m in enumerate(kept) if m["n"] == msg.message), None)
-            if at is None:
-                raise RoomError("bad_report", "'message' must be the number of a chat line of this room")
-            line = kept[at]
-            who, name, lines = line.get("from"), line.get("name"), kept[max(0, at - 5) : at + 6]
-        elif msg.seat is not None and 0 <= msg.seat < len(self.room.state.seats):
-            held = self.room.state.seats[msg.seat]
-            if held.kind != "human" or held.token_hash is None:
-                raise RoomError("bad_report", f"seat {msg.seat} holds no player")
-            who, name, lines = sender(self.room.code, held.token_hash), held.name, kept[-10:]
-        elif msg.sender is not None and msg.sender in self.room.seating.senders:
-            who = msg.sender
-            said = [m for m in kept if m.get("from") == who]
-            name, lines = (said[-1].get("name") if said else None), kept[-10:]
-        else:
-            raise RoomError("bad_report", "say whom: 'seat' (a player's) or 'from' (a name in the chat)")
-        if not self.room.host.report_allowed(peer.client):
-            raise RoomError("rate_limited", "too many reports: wait a while")
-        fields = ("n", "seat", "name", "channel", "text", "reaction", "at", "from")
-        await self.room.host.keep_report(
-            {
-                "room": self.room.code,
-                "kind": about,
-                "reporter": peer.player,
-                "reported": self.room.seating.senders.get(who) if who else None,
-                "name": name,
-                "lines": [{key: m[key] for key in fields if key in m} for m in lines],
-            }
-        )
 
     async def commit(self, entries: list[dict[str, Any]]) -> None:
         """Write chat-log entries, then show their messages to whoever may see them."""

@@ -91,6 +91,7 @@ ERRORS = MappingProxyType(
             _spec("too_many_seats", most=P.NUMBER),
             _spec("already_seated"),
             _spec("bad_report"),
+            _spec("no_reports"),
             _spec("no_ban"),
             _spec("no_route"),
             _spec("bad_method"),

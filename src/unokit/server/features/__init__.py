@@ -9,11 +9,12 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..seam import Feature, StoreHooks
-from . import daily, finishing, hints, ladder, push, ratings, reviews, standings
+from . import daily, finishing, hints, ladder, moderation, push, ratings, reviews, standings
 
 #: Every feature, once.
 FEATURES: tuple[Feature, ...] = (
     push.FEATURE,
+    moderation.FEATURE,
     daily.FEATURE,
     ratings.FEATURE,
     ladder.FEATURE,

@@ -9,6 +9,7 @@
 import { clear, h, reducedMotion } from "./dom.js";
 import { catalog } from "./cards.js";
 import { errorText, memory } from "./net.js";
+import { runs } from "./features.js";
 import { t } from "./i18n.js";
 
 /** How the quick reactions look (the server's catalogue lists them, in its order; their words
@@ -266,7 +267,8 @@ export class ChatPanel {
   }
 
   /** The buttons that mute, unmute and report one person (`from`, named `name`); `about` the
-   * fields that name them in a report of their name or conduct.
+   * fields that name them in a report of their name or conduct. A server that keeps no reports
+   * (one without moderation) is offered none.
    * @param {string} from
    * @param {string | null} name
    * @param {{seat?: number, from?: string}} about
@@ -274,11 +276,13 @@ export class ChatPanel {
    */
   personActions(from, name, about) {
     const muted = this.isMuted(from);
+    const mute = h("button.chat-mute",
+      { type: "button", dataset: { verb: muted ? "unmute-for-me" : "mute-for-me", from },
+      onclick: () => this.setMuted(from, name, !muted) },
+      muted ? t("chat.unmute_for_me", { name }) : t("chat.mute_for_me", { name }));
+    if (!runs("moderation")) return [mute];
     return [
-      h("button.chat-mute",
-        { type: "button", dataset: { verb: muted ? "unmute-for-me" : "mute-for-me", from },
-        onclick: () => this.setMuted(from, name, !muted) },
-        muted ? t("chat.unmute_for_me", { name }) : t("chat.mute_for_me", { name })),
+      mute,
       h("button.chat-report", { type: "button", dataset: { verb: "report-name" }, onclick: () => this.report({ about: "name", ...about }) },
         t("chat.report_name", { name })),
       h("button.chat-report",
@@ -371,10 +375,10 @@ export class ChatPanel {
     const about = message.seat === null ? { from: message.from } : { seat: message.seat };
     const done = () => { this.openMenu = null; };
     const actions = [
-      h("button.chat-report",
+      ...(runs("moderation") ? [h("button.chat-report",
         { type: "button", dataset: { verb: "report-line" },
           onclick: () => { done(); this.report({ about: "chat", message: message.n }); this.render(); } },
-        t("chat.report_line")),
+        t("chat.report_line"))] : []),
       ...this.personActions(message.from, who, about),
     ];
     return h("li.chat-menu", { role: "group", "aria-label": t("chat.more", { name: who }), dataset: { for: String(message.n) } },
