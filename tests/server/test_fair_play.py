@@ -37,7 +37,7 @@ from unokit.server.features.ratings.skill import (
     ratings,
 )
 from unokit.server.peers import identity_hash
-from unokit.server.room import RATED_STANDIN
+from unokit.server.room import RATED_STANDIN, SeatState
 from unokit.server.storage import Store
 
 from .support import FAST, ServerProcess, choose, run
@@ -198,3 +198,15 @@ def test_the_leaderboard_lists_established_active_ratings_only(shared_server: Se
     assert names == ["Est Board"]
     provisional = {name: ratings_mine(shared_server.url, people[name])["ratings"][0]["provisional"] for name in rows}
     assert provisional == {"Est": False, "Few": True, "Wide": True, "Idle": False}
+
+
+def test_a_person_left_a_game_when_a_stand_in_made_the_last_two_moves_or_over_a_quarter() -> None:
+    """``docs/ratings.md``, "Leaving counts as a loss": the last two moves in a row by a stand-in, or more than a
+    quarter of the seat's moves; a bot's seat never left."""
+
+    def left(moves: int, standins: int, run: int, kind: str = "human") -> bool:
+        return SeatState(kind=kind, game_moves=moves, game_standins=standins, standin_moves=run).left_game()
+
+    assert left(40, 2, 2) and not left(40, 1, 1)  # the last two in a row, only a few in all
+    assert left(12, 4, 0) and not left(12, 3, 0)  # 4 of 12 is over a quarter, 3 of 12 is not
+    assert not left(40, 40, 40, kind="bot")

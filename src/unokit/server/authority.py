@@ -48,7 +48,6 @@ from .chat import (
 from .entries import Action as Move
 from .entries import Close, Entry, Leave, Public, Start, check_host, entry_of, fill_entries
 from .entries import Ready as ReadyEntry
-from .features.ratings.skill import left_game
 from .items import (
     AdminClose,
     Arrived,
@@ -344,11 +343,7 @@ class Room:
             record = state.record()
             job.record = (state.game_no, record.dumps())
             job.game_seats = [(i, s.token_hash) for i, s in enumerate(state.seats) if s.token_hash is not None]
-            job.left = [
-                i
-                for i, s in enumerate(state.seats)
-                if s.kind == "human" and left_game(s.game_moves, s.game_standins, s.standin_moves)
-            ]
+            job.left = [i for i, s in enumerate(state.seats) if s.left_game()]
             job.game_summary = encode(
                 {
                     "variant": record.variant,

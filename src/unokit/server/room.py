@@ -332,6 +332,16 @@ class Settings:
         return asdict(self)
 
 
+#: A person for whom a stand-in bot made at least this many moves in a row to the end of a game
+#: had left it (``docs/ratings.md``): their "My games" says so, and a rated game counts as their
+#: loss, whatever the stand-in reached.
+LEFT_AFTER = 2
+#: A person for whom a stand-in made more than this share of their moves in a game had left it
+#: too (a turn timer of one second lets the stand-in play a seat whose person comes back for the
+#: last move): one slow turn in a long game is not leaving, a stand-in playing a game is.
+STANDIN_SHARE = 0.25
+
+
 @dataclass
 class SeatState:
     """One seat: ``open``, a ``human`` (with the hash of their secret token) or a ``bot``;
@@ -361,6 +371,13 @@ class SeatState:
             "standin_moves": self.standin_moves,
             "from": sender(code, self.token_hash) if self.token_hash is not None else None,
         }
+
+    def left_game(self) -> bool:
+        """Whether the seat's person had left the game that has just ended: a stand-in made its
+        last :data:`LEFT_AFTER` moves or more, or more than :data:`STANDIN_SHARE` of them."""
+        return self.kind == "human" and (
+            self.standin_moves >= LEFT_AFTER or self.game_standins > STANDIN_SHARE * self.game_moves
+        )
 
     def occupant(self) -> str | None:
         """Who holds the seat: the player's token hash, the bot's name and seed, ``None`` if open."""

@@ -89,13 +89,6 @@ BOT_RATINGS: dict[str, tuple[float, float]] = {
     "hard": (25.6, 1.6),
     "expert": (26.0, 1.6),
 }
-#: A person for whom a stand-in bot made at least this many moves in a row to the end of a game
-#: had left it: a rated game counts as their loss, whatever the stand-in reached.
-LEFT_AFTER = 2
-#: A person for whom a stand-in made more than this share of their moves in a game had left it
-#: too (a turn timer of one second lets the stand-in play a seat whose person comes back for the
-#: last move): one slow turn in a long game is not leaving, a stand-in playing a game is.
-STANDIN_SHARE = 0.25
 #: A rating is provisional (shown as such, on no leaderboard) while its sigma is above
 #: :data:`PROVISIONAL_SIGMA` (a new player's 8.33 comes down to it after about ten games) or it
 #: was played against fewer than :data:`MIN_OPPONENTS` different opponents.
@@ -106,12 +99,6 @@ ACTIVE_DAYS = 30
 #: How many players one leaderboard lists, and how many changes a player's history shows.
 BOARD_LIMIT = 100
 HISTORY_LIMIT = 200
-
-
-def left_game(moves: int, standins: int, run: int) -> bool:
-    """Whether a person whose seat made ``moves`` in a game, ``standins`` of them by a stand-in
-    and the last ``run`` in a row by one, had left the game (``docs/ratings.md``)."""
-    return run >= LEFT_AFTER or standins > STANDIN_SHARE * moves
 
 
 def ordinal(mu: float, sigma: float) -> float:
