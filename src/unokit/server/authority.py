@@ -77,7 +77,7 @@ from .talk import Talk
 from .telling import Teller
 
 if TYPE_CHECKING:
-    from .features.daily.deals import DealSeeds
+    from .seam import Seeds
 
 log = logging.getLogger("unokit.server")
 
@@ -113,9 +113,9 @@ class Room:
         #: and the people seated (``...``: not known, store the next one).
         self.listed: object = ...
         self.creator: str | None = None  # the address that created the room (public rooms' cap)
-        #: A daily room's seeds (``docs/daily.md``): its games, bots and bots' decisions are the
-        #: deal's; ``None``: fresh random seeds.
-        self.seeds: DealSeeds | None = None
+        #: The seeds a feature gave the room (a daily deal's, ``docs/daily.md``; a ladder
+        #: table's): its games, bots and bots' decisions are theirs; ``None``: fresh random seeds.
+        self.seeds: Seeds | None = None
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"room-{self.code}")
 
     # ------------------------------------------------------------------ the queue

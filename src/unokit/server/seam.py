@@ -68,6 +68,25 @@ class StoreHooks:
     exported: tuple[Table, ...] = ()
 
 
+class Seeds(Protocol):
+    """The seeds a feature gives a room in place of random ones (:attr:`~.authority.Room.seeds`:
+    the deal of the day's, a ladder table's), so that its games are dealt and played the same
+    wherever and whenever they are played."""
+
+    def start(self) -> int:
+        """The seed of each game the room starts."""
+        ...
+
+    def bot(self, seat: int) -> int:
+        """The seed of the bot seated at ``seat``."""
+        ...
+
+    def decision(self, seat: int, moves: int, purpose: str) -> int:
+        """The RNG state of the bot at ``seat`` for its decision ``purpose`` after ``moves``
+        moves of the game."""
+        ...
+
+
 class Rooms(Protocol):
     """What a feature may ask of the rooms (the hub implements it)."""
 
@@ -245,6 +264,7 @@ __all__ = [
     "Periodic",
     "RoomMessage",
     "Rooms",
+    "Seeds",
     "StoreHooks",
     "WriteHook",
 ]
