@@ -16,16 +16,17 @@ from typing import cast
 import click
 import pytest
 
-from unokit.server.client import RoomClient, ServerError, create_room
 from unokit.server.commands import feature_settings, serve
 from unokit.server.config import ServerConfig
 from unokit.server.features import FEATURES, NAMES, enabled, store_hooks
 from unokit.server.features.daily.cli import DailySettings
+from unokit.server.features.moderation import rows as moderation
 from unokit.server.features.push.cli import PushSettings
 from unokit.server.seam import FeatureServer
+from unokit.server.storage import Store, migrate
 
-from .conftest import FAST_ARGS
-from .support import FAST, UNOKIT, ServerProcess, free_port, run
+from .inprocess import ADDRESS, Refused, in_process
+from .support import FAST, UNOKIT, free_port
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "unokit" / "server"
 SHAPE = Path(__file__).resolve().parents[2] / "scripts" / "server_shape.py"
@@ -98,55 +99,42 @@ def test_a_feature_that_is_off_still_forgets_and_prunes_its_rows_but_rates_nothi
 
 
 def test_a_server_without_a_feature_has_none_of_its_routes_and_says_push_is_off(tmp_path: Path) -> None:
-    database = f"sqlite:///{tmp_path / 'without.db'}"
+    """In process: a server run without the deal of the day, ratings (and so the ladder), hints
+    and moderation answers none of their routes and refuses their room messages by their codes;
+    the others run. One without push still says that push is off."""
     # Loopback banned on the database before the server starts: a server with moderation reads
     # the bans as it starts, and would keep this address out of public rooms.
-    banned = [UNOKIT, "admin", "--database", database, "--create", "ban", "--address", "127.0.0.1"]
-    subprocess.run(banned, capture_output=True, text=True, timeout=60, check=True)
-    off = ("daily", "ratings", "hints", "moderation")
-    server = ServerProcess(database, free_port(), [*FAST_ARGS, *(arg for name in off for arg in ("--without", name))])
-    server.start()
+    store = Store(f"sqlite:///{tmp_path / 'server.db'}")
     try:
+        migrate(store.engine)
+        moderation.add_ban(store, "address", f"{ADDRESS}/32", None, "in the way")
+    finally:
+        store.close()
+    off = frozenset(("daily", "ratings", "hints", "moderation"))
+    with in_process(tmp_path, without=off) as server:
         # A room against bots, where a server with hints gives them, refuses a hint by its code;
         # a public room refuses a report by its code, and nobody is banned.
-        made = create_room(server.url, "classic", 2, settings=FAST, bots=["normal"])
-        public = create_room(server.url, "classic", 2, settings=FAST, public=True)
-
-        async def ask(code: str, message: dict[str, object]) -> str:
-            ann = await RoomClient.join(server.url, code, name="Ann")
-            try:
-                await ann.request({**message, "token": ann.token})
-            except ServerError as refused:
-                return refused.code
-            finally:
-                await ann.close()
-            return "answered"
-
-        assert run(lambda: ask(made["room"], {"type": "hint"})) == "no_hints"
-        assert run(lambda: ask(public["room"], {"type": "report", "about": "conduct", "seat": 0})) == "no_reports"
-        assert _status(f"{server.url}/api/admin/bans")[0] == 404  # with moderation: 403, no admin token
-        assert set(cast(list[str], _status(f"{server.url}/api/features")[1]["features"])) == set(NAMES) - {
-            "daily",
-            "ratings",
-            "ladder",
-            "hints",
-            "moderation",
-        }
-        assert _status(f"{server.url}/api/daily")[0] == 404
-        assert _status(f"{server.url}/api/leaderboard?variant=classic&players=2")[0] == 404
-        assert _status(f"{server.url}/api/ladder?variant=classic&players=2")[0] == 404  # it needs ratings
-        assert _status(f"{server.url}/api/health") == (200, _status(f"{server.url}/api/health")[1])
-        status, push = _status(f"{server.url}/api/push")
-        assert status == 200 and push["enabled"] is True  # the others run
-    finally:
-        server.stop()
-    server = ServerProcess(f"sqlite:///{tmp_path / 'nopush.db'}", free_port(), [*FAST_ARGS, "--without", "push"])
-    server.start()
-    try:
-        assert _status(f"{server.url}/api/push") == (200, {"enabled": False, "key": None, "kinds": [], "defaults": []})
-        assert _status(f"{server.url}/api/daily")[0] == 200
-    finally:
-        server.stop()
+        made = server.room(variant="classic", players=2, settings=FAST, bots=["normal"])
+        public = server.room(variant="classic", players=2, settings=FAST, public=True)
+        with server.seat(made["room"], "Ann") as ann, pytest.raises(Refused) as hint:
+            ann.request({"type": "hint", "token": ann.token})
+        with server.seat(public["room"], "Ann") as ann, pytest.raises(Refused) as report:
+            ann.request({"type": "report", "about": "conduct", "seat": 0, "token": ann.token})
+        assert (hint.value.code, report.value.code) == ("no_hints", "no_reports")
+        api = server.client
+        assert api.get("/api/admin/bans").status_code == 404  # with moderation: 403, no admin token
+        assert set(api.get("/api/features").json()["features"]) == set(NAMES) - {*off, "ladder"}
+        assert api.get("/api/daily").status_code == 404
+        assert api.get("/api/leaderboard?variant=classic&players=2").status_code == 404
+        assert api.get("/api/ladder?variant=classic&players=2").status_code == 404  # it needs ratings
+        assert api.get("/api/health").status_code == 200
+        push = api.get("/api/push")
+        assert push.status_code == 200 and push.json()["enabled"] is True  # the others run
+    (tmp_path / "nopush").mkdir()
+    with in_process(tmp_path / "nopush", without=frozenset({"push"})) as server:
+        push = server.client.get("/api/push")
+        assert (push.status_code, push.json()) == (200, {"enabled": False, "key": None, "kinds": [], "defaults": []})
+        assert server.client.get("/api/daily").status_code == 200
 
 
 def test_an_unknown_feature_is_refused_in_one_line(tmp_path: Path) -> None:
