@@ -166,7 +166,7 @@ class FakeHost:
     def banned(self, client: str, player: str | None) -> bool:
         return client in self.banned_clients
 
-    def chat_allowed(self, client: str) -> bool:
+    async def chat_allowed(self, client: str) -> bool:
         return True
 
     async def identities(self, code: str) -> dict[str, str]:

@@ -37,7 +37,7 @@ from ..bots import level_names
 from . import features
 from .botpool import warm_engine
 from .config import ServerConfig
-from .edge import Buckets, Edge, EdgeMiddleware
+from .edge import Edge, EdgeMiddleware
 from .hub import Hub
 from .operations import operation_routes
 from .peers import identity_hash
@@ -78,8 +78,9 @@ def create_app(config: ServerConfig) -> Starlette:
     # Per client address: rooms created; room codes looked up in vain (code guessing); and
     # identity look-ups ("My games", "Forget me", boards, ratings), as many a minute as codes.
     # Each feature's further allowances are as many again, each of its own.
-    lookups = functools.partial(Buckets, config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
-    limits = Limits(Buckets(config.room_rate / 60, max(1.0, config.room_rate * 2)), lookups(), lookups(), make=lookups)
+    make, lookup = hub.allowances.make, (config.lookup_rate / 60, max(1.0, config.lookup_rate * 1.5))
+    rooms_rate = make("rooms", config.room_rate / 60, max(1.0, config.room_rate * 2))
+    limits = Limits(rooms_rate, make("misses", *lookup), make("lookups", *lookup), make=make, lookup=lookup)
     rooms_made, misses, identity_lookups = limits.rooms_made, limits.misses, limits.identity_lookups
     context = FeatureContext(config, hub.store, hub.metrics, hub.node, hub.bots, hub, limits)
     for feature in running:
@@ -129,8 +130,8 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def create_room(request: Request) -> Response:
         client = client_of(request)
-        if not rooms_made.allow(client):
-            return limited(rooms_made, client, "new rooms")
+        if not await rooms_made.allow(client):
+            return await limited(rooms_made, client, "new rooms")
         try:
             created = await hub.create_room(await body_of(request), base_url(request), client)
         except RoomError as exc:
@@ -142,8 +143,8 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def play_now(request: Request) -> Response:
         client = client_of(request)
-        if not rooms_made.allow(client):  # it may create a room
-            return limited(rooms_made, client, "new rooms")
+        if not await rooms_made.allow(client):  # it may create a room
+            return await limited(rooms_made, client, "new rooms")
         try:
             return answer(await hub.play_now(await body_of(request), base_url(request), client))
         except RoomError as exc:
@@ -159,8 +160,8 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def my_games(request: Request) -> Response:
         client = client_of(request)
-        if not identity_lookups.allow(client):
-            return limited(identity_lookups, client, "requests for a player's games")
+        if not await identity_lookups.allow(client):
+            return await limited(identity_lookups, client, "requests for a player's games")
         try:
             player = await _player(request)
         except RoomError as exc:
@@ -174,8 +175,8 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def forget(request: Request) -> Response:
         client = client_of(request)
-        if not identity_lookups.allow(client):
-            return limited(identity_lookups, client, "requests for a player's games")
+        if not await identity_lookups.allow(client):
+            return await limited(identity_lookups, client, "requests for a player's games")
         try:
             player = await _player(request)
         except RoomError as exc:
@@ -190,23 +191,23 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def record_list(request: Request) -> Response:
         client = client_of(request)
-        if misses.spent(client):
-            return limited(misses, client, "room codes that do not exist")
+        if await misses.spent(client):
+            return await limited(misses, client, "room codes that do not exist")
         code = room_code(request)
         numbers = await asyncio.to_thread(hub.store.record_numbers, code) if code else []
         if not numbers:
-            misses.allow(client)
+            await misses.allow(client)
         return answer({"room": code, "records": numbers})
 
     async def record_file(request: Request) -> Response:
         client = client_of(request)
-        if misses.spent(client):
-            return limited(misses, client, "room codes that do not exist")
+        if await misses.spent(client):
+            return await limited(misses, client, "room codes that do not exist")
         code = room_code(request)
         number = game_number(request.path_params["number"])
         text = await asyncio.to_thread(hub.store.record, code, number) if code and number else None
         if text is None:
-            misses.allow(client)
+            await misses.allow(client)
             return problem("no_record", "there is no such finished game", 404)
         return Response(
             text,

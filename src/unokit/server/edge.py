@@ -191,16 +191,24 @@ class Buckets:
             self._buckets.popitem(last=False)
         return allowed
 
+    def give_back(self, key: str, cost: float = 1.0) -> None:
+        """Put back ``cost`` taken from ``key``'s bucket (a take that did not count after all)."""
+        if key in self._buckets:
+            tokens, stamp = self._buckets[key]
+            self._buckets[key] = (min(self.burst, tokens + cost), stamp)
+
+    def level(self, key: str) -> float:
+        """What ``key``'s bucket holds now."""
+        tokens, stamp = self._buckets.get(key, (self.burst, time.monotonic()))
+        return min(self.burst, tokens + (time.monotonic() - stamp) * self.rate)
+
     def spent(self, key: str) -> bool:
         """Whether ``key``'s bucket holds less than one (without taking anything)."""
-        tokens, stamp = self._buckets.get(key, (self.burst, time.monotonic()))
-        return min(self.burst, tokens + (time.monotonic() - stamp) * self.rate) < 1.0
+        return self.level(key) < 1.0
 
     def retry_after(self, key: str) -> float:
         """Seconds until ``key`` may take one again."""
-        tokens, stamp = self._buckets.get(key, (self.burst, time.monotonic()))
-        tokens = min(self.burst, tokens + (time.monotonic() - stamp) * self.rate)
-        return max(0.0, (1.0 - tokens) / self.rate)
+        return max(0.0, (1.0 - self.level(key)) / self.rate)
 
 
 @dataclass(frozen=True)

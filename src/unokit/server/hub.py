@@ -346,8 +346,8 @@ class Hub:
     def chat_limit(self, share: float = 1.0) -> RateLimit:
         return self.allowances.chat_limit(share)
 
-    def chat_allowed(self, client: str) -> bool:
-        return self.allowances.chat_allowed(client)
+    async def chat_allowed(self, client: str) -> bool:
+        return await self.allowances.chat_allowed(client)
 
     async def may_list(self, room: Room) -> bool:
         return await self.allowances.may_list(room)

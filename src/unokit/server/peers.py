@@ -163,8 +163,9 @@ class Host(Protocol):
         :meth:`~.seam.FeatureServer.bars` them: ``unokit admin ban``)."""
         ...
 
-    def chat_allowed(self, client: str) -> bool:
-        """Take one chat message from the address ``client``'s allowance across every room."""
+    async def chat_allowed(self, client: str) -> bool:
+        """Take one chat message from the address ``client``'s allowance across every room (and
+        every process of a cluster)."""
         ...
 
     async def identities(self, code: str) -> dict[str, str]:

@@ -26,10 +26,10 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
     from starlette.routing import BaseRoute
 
+    from .allowances import Allowance
     from .authority import Room
     from .botpool import BotPool
     from .config import ServerConfig
-    from .edge import Buckets
     from .messages import ClientMessage
     from .metrics import Metrics
     from .peers import Peer
@@ -117,20 +117,24 @@ class Rooms(Protocol):
 @dataclass
 class Limits:
     """The per-address allowances the core's routes and the features' share: new rooms, room
-    codes looked up in vain, and identity look-ups (a player's games, boards, ratings)."""
+    codes looked up in vain, and identity look-ups (a player's games, boards, ratings); each
+    counted by the whole cluster on PostgreSQL (:class:`~.allowances.Allowance`)."""
 
-    rooms_made: Buckets
-    misses: Buckets
-    identity_lookups: Buckets
-    #: Makes a further allowance of the lookup rate.
-    make: Callable[[], Buckets]
+    rooms_made: Allowance
+    misses: Allowance
+    identity_lookups: Allowance
+    #: Makes an allowance ``name`` of ``rate`` a second and bursts of ``burst``.
+    make: Callable[[str, float, float], Allowance]
+    #: The rate and burst of identity look-ups, further allowances' by default.
+    lookup: tuple[float, float]
     #: Further allowances made on demand, each of its own (:meth:`own`).
-    others: dict[str, Buckets] = field(default_factory=dict)
+    others: dict[str, Allowance] = field(default_factory=dict)
 
-    def own(self, name: str) -> Buckets:
-        """The feature's allowance ``name``, as many a minute as room codes may be looked up."""
+    def own(self, name: str, rate: tuple[float, float] | None = None) -> Allowance:
+        """The feature's allowance ``name``: ``rate`` (a second, and the burst), else as many a
+        minute as room codes may be looked up."""
         if name not in self.others:
-            self.others[name] = self.make()
+            self.others[name] = self.make(name, *(rate or self.lookup))
         return self.others[name]
 
 

@@ -67,6 +67,8 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as postgres_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
@@ -136,6 +138,19 @@ nodes = Table(
     Column("node", String(64), primary_key=True),
     Column("url", String(200), nullable=False),
     Column("seen", Float, nullable=False),
+)
+
+#: The allowances of client addresses a cluster's processes share (:class:`SharedAllowances`):
+#: one token bucket per allowance ``name`` and address ``key``, its ``tokens`` at ``stamp``, full
+#: again at ``full_at`` (then it is the same as no row, and pruned).
+allowances = Table(
+    "allowances",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("key", String(64), primary_key=True),
+    Column("tokens", Float, nullable=False),
+    Column("stamp", Float, nullable=False),
+    Column("full_at", Float, nullable=False, index=True),
 )
 
 room_chat = Table(
@@ -297,7 +312,7 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
 #: The revision of the newest migration in ``migrations/versions`` (a test checks that it is
 #: Alembic's head). A database already at it is not migrated, so a start that finds its schema
 #: current never imports Alembic (a third of the server's start-up time).
-SCHEMA_HEAD = "0011"
+SCHEMA_HEAD = "0012"
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -353,6 +368,8 @@ class Pruned:
     #: Features' rows kept as long as the rooms (:attr:`~.seam.StoreHooks.prune_with_rooms`):
     #: players' reports, and bans that ran out.
     reports: int = 0
+    #: Client addresses' shared allowances that were full again (:class:`SharedAllowances`).
+    allowances: int = 0
 
 
 @dataclass
@@ -435,13 +452,14 @@ class Store(Database):
     """Synchronous access to the database (run from worker threads, never the event loop): rooms
     (their rows, logs, finished games' records and chat, the lobby's listing), players'
     identities and their games, and the writes of the rooms' logs; and, each a part of its own
-    on the same engine, :attr:`leases` (the cluster's) and :attr:`upkeep` (pruning and the
-    admin's lists)."""
+    on the same engine, :attr:`leases` (the cluster's), :attr:`allowances` (the client
+    addresses' allowances a cluster shares) and :attr:`upkeep` (pruning and the admin's lists)."""
 
     def __init__(self, url: str, *, synchronous: str = "NORMAL", hooks: Sequence[StoreHooks] = ()) -> None:
         super().__init__(url, synchronous=synchronous, hooks=hooks)
         self.leases = Leases(self)
         self.upkeep = UpkeepRows(self)
+        self.allowances = SharedAllowances(self)
 
     def create_room(
         self,
@@ -850,6 +868,65 @@ class Leases:
                 )
             ).all()
         return [row.code for row in rows]
+
+
+class SharedAllowances:
+    """Token buckets of client addresses in the database, so that every process of a cluster
+    counts the same figure (``store.allowances``; :class:`~.allowances.Allowance` uses them on
+    PostgreSQL). A bucket holds ``burst`` tokens when it has no row; it fills at ``rate`` a
+    second. Each take is one transaction that locks its row: takes from several processes at once
+    follow each other.
+    Clocks are the processes' own: a stamp ahead of a process's clock adds nothing."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def take(self, name: str, key: str, rate: float, burst: float, cost: float = 1.0) -> bool:
+        """Take ``cost`` from the bucket ``name``/``key`` if it holds that much; whether it did."""
+        now = time.time()
+        insert_of = postgres_insert if self.db.postgres else sqlite_insert
+        # A missing row is made full; an existing one is locked until the commit (an update that
+        # changes nothing) and read, so that two processes' takes follow each other.
+        hold = (
+            insert_of(allowances)
+            .values(name=name, key=key, tokens=burst, stamp=now, full_at=now)
+            .on_conflict_do_update(
+                index_elements=[allowances.c.name, allowances.c.key], set_={"tokens": allowances.c.tokens}
+            )
+            .returning(allowances.c.tokens, allowances.c.stamp)
+        )
+        with self.db.begin() as c:
+            row = c.execute(hold).one()
+            level = _level(row.tokens, row.stamp, now, rate, burst)
+            taken = level >= cost
+            tokens = level - cost if taken else level
+            c.execute(
+                update(allowances)
+                .where(allowances.c.name == name, allowances.c.key == key)
+                .values(tokens=tokens, stamp=now, full_at=now + (burst - tokens) / rate)
+            )
+        return taken
+
+    def level(self, name: str, key: str, rate: float, burst: float) -> float:
+        """The tokens the bucket ``name``/``key`` holds now."""
+        now = time.time()
+        with self.db.begin() as c:
+            row = c.execute(
+                select(allowances.c.tokens, allowances.c.stamp).where(
+                    allowances.c.name == name, allowances.c.key == key
+                )
+            ).first()
+        return burst if row is None else _level(row.tokens, row.stamp, now, rate, burst)
+
+    def prune(self) -> int:
+        """Forget the buckets that are full again; how many."""
+        with self.db.begin() as c:
+            return int(c.execute(delete(allowances).where(allowances.c.full_at < time.time())).rowcount)
+
+
+def _level(tokens: float, stamp: float, now: float, rate: float, burst: float) -> float:
+    """A bucket's tokens at ``now``, from ``tokens`` at ``stamp`` (the statement's own sum)."""
+    return min(burst, tokens + max(0.0, now - stamp) * rate)
 
 
 class UpkeepRows:

@@ -67,7 +67,7 @@ class Talk:
         limits = [self.allowance(seat if seat is not None else f"address:{peer.client}")]
         if seat is None:
             limits.append(self.allowance(SPECTATORS, SPECTATORS_SHARE))
-        if not all(limit.allow() for limit in limits) or not self.room.host.chat_allowed(peer.client):
+        if not all(limit.allow() for limit in limits) or not await self.room.host.chat_allowed(peer.client):
             raise RoomError("rate_limited", "too many chat messages: wait a moment")
         entry: dict[str, Any] = {
             "type": (ChatEntryKind.SAY if msg.text is not None else ChatEntryKind.REACT).value,
@@ -118,7 +118,7 @@ class Talk:
         if self.room.chat.spectators_muted == msg.quiet:
             return  # already so: nothing to write
         # Each change is written to the chat log: it counts as one of the seat's chat messages.
-        if not self.allowance(seat).allow() or not self.room.host.chat_allowed(peer.client):
+        if not self.allowance(seat).allow() or not await self.room.host.chat_allowed(peer.client):
             raise RoomError("rate_limited", "too many changes: wait a moment")
         await self.mute(None, msg.quiet, by=seat)
 

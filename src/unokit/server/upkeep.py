@@ -80,6 +80,7 @@ def prune(
         if done.rooms < batch and done.records < batch:
             break
     total.players = store.prune_players(now - players_days * DAY)
+    total.allowances = store.allowances.prune()
     return total
 
 

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .edge import Buckets, client_key
+from .edge import client_key
 from .room import RoomError
 
 if TYPE_CHECKING:
+    from .allowances import Allowance
     from .authority import Room
     from .seam import Rooms
 
@@ -55,9 +56,9 @@ def status_of(code: str) -> int:
     }.get(code, 400)
 
 
-def limited(buckets: Buckets, key: str, what: str) -> Response:
-    """429 for the client ``key`` that spent its allowance of ``buckets`` on ``what``."""
-    wait = max(1, math.ceil(buckets.retry_after(key)))
+async def limited(allowance: Allowance, key: str, what: str) -> Response:
+    """429 for the client ``key`` that spent its ``allowance`` on ``what``."""
+    wait = max(1, math.ceil(await allowance.retry_after(key)))
     response = problem("rate_limited", f"too many {what} from your address: try again in {wait} s", 429)
     response.headers["Retry-After"] = str(wait)
     return response
@@ -79,16 +80,16 @@ def room_code(request: Request) -> str | None:
     return code if len(code) <= 16 and all(ch in CODE_ALPHABET for ch in code) else None
 
 
-async def open_room(request: Request, rooms: Rooms, misses: Buckets, *, public: bool = False) -> Room | Response:
+async def open_room(request: Request, rooms: Rooms, misses: Allowance, *, public: bool = False) -> Room | Response:
     """The open room the path names (only a public one with ``public``), or the answer that
     there is none; a client asking for too many codes that do not exist is slowed down."""
     client = client_of(request)
-    if misses.spent(client):
-        return limited(misses, client, "room codes that do not exist")
+    if await misses.spent(client):
+        return await limited(misses, client, "room codes that do not exist")
     code = room_code(request)
     room = await rooms.room(code) if code else None
     if room is None or (public and not room.state.public_room):
-        misses.allow(client)
+        await misses.allow(client)
         which = "open public room" if public else "open room"
         return problem("no_room", f"there is no {which} {request.path_params['code']!r}", 404)
     return room

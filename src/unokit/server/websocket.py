@@ -14,7 +14,7 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from . import PROTOCOL
-from .edge import Buckets, client_key
+from .edge import client_key
 from .items import Arrived, Gone, Said
 from .messages import MessageError, Pong, error, read_message
 from .owners import send_to_owner
@@ -24,6 +24,7 @@ from .room import RoomError
 from .webapi import CODE_ALPHABET
 
 if TYPE_CHECKING:
+    from .allowances import Allowance
     from .authority import Room
     from .config import ServerConfig
     from .hub import Hub
@@ -88,7 +89,7 @@ class WsPeer:
             self.closing = True
 
 
-def websocket_route(hub: Hub, misses: Buckets) -> WebSocketRoute:
+def websocket_route(hub: Hub, misses: Allowance) -> WebSocketRoute:
     """``WS /ws`` over ``hub``; a client that names too many rooms that do not exist spends ``misses``."""
     config = hub.config
     by_client: Counter[str] = Counter()  # open websockets per client address
@@ -129,7 +130,7 @@ def _no_hello(peer: WsPeer, seconds: float) -> None:
         peer.close("no hello", NO_HELLO)
 
 
-async def _serve(hub: Hub, peer: WsPeer, misses: Buckets) -> None:
+async def _serve(hub: Hub, peer: WsPeer, misses: Allowance) -> None:
     """Read one client's messages until it leaves: every message is checked here (size, JSON,
     rate, type) before the room sees it."""
     websocket = peer.websocket
@@ -164,7 +165,7 @@ async def _serve(hub: Hub, peer: WsPeer, misses: Buckets) -> None:
             peer.room.submit(Said(peer, message, typed))
 
 
-async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any], misses: Buckets) -> None:
+async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any], misses: Allowance) -> None:
     if peer.room is not None and peer.conn_id in peer.room.admitted:
         peer.deliver(error("bad_message", "this connection is already in a room", message.get("id")))
         return
@@ -172,7 +173,7 @@ async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any], misses: Bucket
     if protocol != PROTOCOL:
         peer.deliver(error("bad_protocol", f"this server speaks {PROTOCOL}, not {protocol[:40]!r}", message.get("id")))
         return
-    if misses.spent(peer.client):
+    if await misses.spent(peer.client):
         peer.deliver(error("rate_limited", "too many room codes that do not exist: wait a while", message.get("id")))
         return
     code = message["room"].upper()
@@ -187,7 +188,7 @@ async def _hello(hub: Hub, peer: WsPeer, message: dict[str, Any], misses: Bucket
         send_to_owner(peer, code, room, message.get("id"))
         return
     if room is None:
-        misses.allow(peer.client)
+        await misses.allow(peer.client)
         peer.deliver(error("no_room", f"there is no open room {message['room'][:40]!r}", message.get("id")))
         return
     # Counted here, as hellos arrive, not once the room has answered them: a burst of hellos

@@ -78,8 +78,8 @@ class FinishingServer(FeatureServer):
             if isinstance(room, Response):
                 return room
             client = client_of(request)
-            if not lookups.allow(client):
-                return limited(lookups, client, "look-ups of finishing shares")
+            if not await lookups.allow(client):
+                return await limited(lookups, client, "look-ups of finishing shares")
             seats = await asyncio.to_thread(shares, context.store, room.code, room.state, time.time())
             return answer({"room": room.code, "days": WINDOW_DAYS, "seats": seats})
 

@@ -127,12 +127,12 @@ class StandingsServer(FeatureServer):
 
         async def room_standings(request: Request) -> Response:
             client = client_of(request)
-            if misses.spent(client):
-                return limited(misses, client, "room codes that do not exist")
+            if await misses.spent(client):
+                return await limited(misses, client, "room codes that do not exist")
             code = room_code(request)
             texts = await asyncio.to_thread(room_records, store, code) if code else []
             if not texts:
-                misses.allow(client)
+                await misses.allow(client)
                 return problem("no_record", "this room has no finished game", 404)
             table = await off_loop(standings, texts)
             if request.query_params.get("format") == "csv":

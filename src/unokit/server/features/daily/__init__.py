@@ -47,8 +47,8 @@ class DailyServer(FeatureServer):
 
         async def start(request: Request) -> Response:
             client = client_of(request)
-            if not limits.rooms_made.allow(client):  # it creates a room
-                return limited(limits.rooms_made, client, "new rooms")
+            if not await limits.rooms_made.allow(client):  # it creates a room
+                return await limited(limits.rooms_made, client, "new rooms")
             try:
                 return answer(await api.start(context, await body_of(request), base_url(request), client))
             except RoomError as exc:
@@ -56,8 +56,8 @@ class DailyServer(FeatureServer):
 
         async def board(request: Request) -> Response:
             client = client_of(request)
-            if not limits.identity_lookups.allow(client):
-                return limited(limits.identity_lookups, client, "requests for a board")
+            if not await limits.identity_lookups.allow(client):
+                return await limited(limits.identity_lookups, client, "requests for a board")
             try:
                 return answer(await api.board_of(context, await body_of(request)))
             except RoomError as exc:

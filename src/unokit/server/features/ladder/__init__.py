@@ -93,7 +93,7 @@ class LadderServer(FeatureServer):
                 elif name in names:  # asked again before it sat: the same seat, not a second table
                     return self._sit_at(code, where, name)
             if found is None:
-                if not self.context.limits.rooms_made.allow(client):
+                if not await self.context.limits.rooms_made.allow(client):
                     raise RoomError("rate_limited", "too many new rooms from your address")
                 made = await rooms.open_room(spec, where, client=client, marks={"ladder": {"setting": list(key)}})
                 code, names = made["room"], set()
@@ -117,7 +117,7 @@ class LadderServer(FeatureServer):
                 return answer(await self.table(await body_of(request), base_url(request), client))
             except RoomError as exc:
                 if exc.code == "rate_limited":  # a new table would be one new room too many
-                    return limited(rooms_made, client, "new rooms")
+                    return await limited(rooms_made, client, "new rooms")
                 return refusal(exc)
 
         async def board(request: Request) -> Response:

@@ -33,7 +33,6 @@ from starlette.routing import BaseRoute, Route
 
 from ... import messages
 from ...chat import REPORTS
-from ...edge import Buckets
 from ...messages import error
 from ...room import RoomError, sender
 from ...seam import Feature, FeatureContext, FeatureServer, Periodic, RoomMessage, StoreHooks
@@ -61,7 +60,7 @@ class ModerationServer(FeatureServer):
     def __init__(self, context: FeatureContext) -> None:
         super().__init__(context)
         self.bans = BansInForce()
-        self._reports = Buckets(REPORT_RATE / 60, REPORT_BURST)
+        self._reports = context.limits.own("reports", (REPORT_RATE / 60, REPORT_BURST))
 
     async def start(self) -> None:
         await self.read_bans()
@@ -110,7 +109,7 @@ class ModerationServer(FeatureServer):
             name, lines = (said[-1].get("name") if said else None), kept[-10:]
         else:
             raise RoomError("bad_report", "say whom: 'seat' (a player's) or 'from' (a name in the chat)")
-        if not self._reports.allow(peer.client):
+        if not await self._reports.allow(peer.client):
             raise RoomError("rate_limited", "too many reports: wait a while")
         keep = functools.partial(
             rows.add_report,

@@ -134,8 +134,8 @@ class PushServer(FeatureServer):
         async def identified(request: Request, fields: set[str]) -> tuple[str, dict[str, Any]] | Response:
             """A push request's identity (hash) and body, or its refusal."""
             client = client_of(request)
-            if not requests.allow(client):
-                return limited(requests, client, "notification requests")
+            if not await requests.allow(client):
+                return await limited(requests, client, "notification requests")
             try:
                 body = await body_of(request)
                 unknown_fields(body, fields)

@@ -24,8 +24,8 @@ class RatingsServer(FeatureServer):
 
         async def call(request: Request) -> Response:
             client = client_of(request)
-            if not lookups.allow(client):
-                return limited(lookups, client, "requests for a player's ratings")
+            if not await lookups.allow(client):
+                return await limited(lookups, client, "requests for a player's ratings")
             try:
                 return answer(await calls[request.url.path.rsplit("/", 1)[1]](context, await body_of(request)))
             except RoomError as exc:
