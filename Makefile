@@ -11,7 +11,7 @@ PLAYERS ?= 4
 SEED ?= 1
 ARGS ?=
 
-.PHONY: setup setup-play setup-serve run serve demo test test-all lint lint-js typecheck dist dist-check bench bench-bots golden postgres catalogs
+.PHONY: setup venv checks setup-play setup-serve run serve demo test test-all lint lint-js typecheck dist dist-check bench bench-bots golden postgres catalogs
 
 # Installs uv (pinned) when missing.
 $(UV):
@@ -20,10 +20,13 @@ $(UV):
 	@$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 # The whole locked environment in .venv: every extra, for the tests and every command.
-setup: $(UV)
+setup: venv
+	@$(MAKE) --no-print-directory $(COMPILED)
+
+# The locked environment alone, without compiling the kernels (the checks need no more).
+venv: $(UV)
 	@$(UV) sync --quiet --frozen --all-extras --python $(PYTHON)
 	@touch $(PLAY_READY) $(SERVE_READY)
-	@$(MAKE) --no-print-directory $(COMPILED)
 
 # The fast engine's searches compiled into numba's on-disk cache (`unokit compile`), once after
 # an install or an upgrade and again when the kernels change, so that no bot move, hint, review
@@ -72,7 +75,7 @@ serve: $(SERVE_READY)
 demo: $(PLAY_READY)
 	@.venv/bin/unokit demo --variant $(VARIANT) --players $(PLAYERS) --seed $(SEED)
 
-lint: setup lint-js
+lint: venv lint-js
 	$(UV) run --frozen ruff check src tests scripts examples
 	$(UV) run --frozen ruff format --check src tests scripts examples
 
@@ -95,7 +98,7 @@ lint-js: $(JS_READY)
 	node_modules/.bin/eslint --max-warnings 0 src/unokit/server/static/js src/unokit/server/static/sw.js
 	node_modules/.bin/tsc --project tsconfig.json
 
-typecheck: setup
+typecheck: venv
 	$(UV) run --frozen mypy
 
 # $(call APT_INSTALL,PACKAGE): install Debian's PACKAGE with apt-get (through sudo unless root),
@@ -140,14 +143,20 @@ $(CADDY):
 TEST_WORKERS ?= 3
 PYTEST := $(UV) run --frozen pytest -n $(TEST_WORKERS) --dist loadfile
 
-test: lint typecheck dist-check postgres $(CHROMIUM) $(CJK_FONT) $(CADDY)
+test: checks postgres $(CHROMIUM) $(CJK_FONT) $(CADDY)
 	$(PYTEST)
+
+# The checks before the tests, two at a time (each uses one core; the type check and compiling
+# the kernels take the longest, about half a minute each on a 2-core machine), each one's output
+# shown whole when it ends.
+checks: venv
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint typecheck dist-check $(COMPILED)
 
 # The exhaustive matrices on top of make test: UNOKIT_TEST_ALL=1 turns on a whole browser game
 # in Russian for every variant and the full sizes of the tests that run a share in make test
 # (tests/helpers.py: sized); -m "" the tests marked "matrix" (every variant played in
 # the browser on every screen size).
-test-all: lint typecheck dist-check postgres $(CHROMIUM) $(CJK_FONT) $(CADDY)
+test-all: checks postgres $(CHROMIUM) $(CJK_FONT) $(CADDY)
 	UNOKIT_TEST_ALL=1 $(PYTEST) -m ""
 
 # The wheel and the source distribution, built from the sources into dist/.

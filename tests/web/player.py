@@ -143,6 +143,19 @@ def wait_until(page: Page, expression: str, timeout: float = WAIT_MS / 1000) -> 
         page.wait_for_timeout(50)
 
 
+#: Resolves after two frames of the page: the second comes after a frame drawn since the call,
+#: whose resize observers (the table lays its seats and hand out in one) have run.
+TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+
+def resized(page: Page, size: ViewportSize) -> None:
+    """Give ``page`` the viewport ``size`` and wait until it is drawn at that size, its table laid
+    out again (not for a time: on a loaded machine a relayout can take longer than any fixed wait)."""
+    page.set_viewport_size(size)
+    wait_until(page, f"window.innerWidth === {size['width']} && window.innerHeight === {size['height']}")
+    page.evaluate(TWO_FRAMES)
+
+
 def join_room(page: Page, base_url: str, code: str, name: str) -> None:
     """Open the room's link and take a seat with the join form."""
     page.goto(f"{base_url}/r/{code}")

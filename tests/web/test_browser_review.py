@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page
 from unokit.server.client import create_room
 
 from ..server.support import FAST, ServerProcess
-from .player import VIEWPORTS, join_as_host, layout_problems, new_page, wait_for, wait_until
+from .player import VIEWPORTS, join_as_host, layout_problems, new_page, resized, wait_for, wait_until
 from .test_browser_access import violations
 
 #: The screens the review must fit (the issue's five).
@@ -120,7 +120,7 @@ def test_a_finished_game_is_reviewed_from_the_game_over_screen_and_my_games(
             ticks = ("100\u00a0%", "50\u00a0%", "0\u00a0%")  # number.percent: a no-break space before the sign
             ru = ("Разбор игры 1 в комнате " + code, "Решения: ", "Ваш шанс выиграть раздачу", ticks)
             _check_review(russian, shots / "review-ru-390.png", *ru)
-            russian.set_viewport_size({"width": 844, "height": 390})
+            resized(russian, {"width": 844, "height": 390})
             _check_review(russian, shots / "review-ru-844x390.png", *ru)
             read = _read_table(russian)
             assert 'columnheader "Что произошло"' in read and "%" in read, read

@@ -31,6 +31,7 @@ from .player import (
     layout_problems,
     new_page,
     play_to_the_end,
+    resized,
     until_your_turn,
     wait_for,
     wait_until,
@@ -59,8 +60,7 @@ def _all_screens_fit(page: Page, rows: str, count: int) -> None:
     """At each screen the table is made for, the page has no layout problem and shows `count`
     of `rows`."""
     for screen, size in VIEWPORTS.items():
-        page.set_viewport_size(size)
-        page.wait_for_timeout(250)
+        resized(page, size)
         problems = layout_problems(page)
         assert problems == [], (screen, problems)
         assert page.locator(rows).count() == count, screen
@@ -241,8 +241,7 @@ def test_seats_stay_apart_and_whole_with_up_to_ten_players(browser: Browser, web
                 backs = page.eval_on_selector_all(".seat .back-group", "gs => gs.map(g => g.textContent)")
                 assert all(re.fullmatch(r".\d+", text) for text in backs), backs
                 for screen in ("phone", "phone-landscape", "small-landscape"):
-                    page.set_viewport_size(VIEWPORTS[screen])
-                    page.wait_for_timeout(250)
+                    resized(page, VIEWPORTS[screen])
                     assert layout_problems(page) == [], (variant, players, screen)
     finally:
         page.context.close()
