@@ -97,6 +97,7 @@ class FakeHost:
 
     node: str = "fake-node"
     public_seats: int = 2
+    message_rate: tuple[float, float] = (20.0, 60.0)
     jobs: list[Append] = field(default_factory=list)
     log: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     chat: list[dict[str, Any]] = field(default_factory=list)

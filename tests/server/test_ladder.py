@@ -6,10 +6,12 @@ people's leaderboard; a wrong token is refused."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shlex
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,9 @@ from unokit.server.client import (
     RoomClient,
     ServerError,
     download_record,
+    first_legal,
     ladder_join,
+    ladder_play,
     ladder_standings,
     leaderboard,
     new_identity,
@@ -190,10 +194,73 @@ def test_only_a_ladder_bot_with_its_token_sits_at_a_ladder_table(shared_server: 
 
 def test_a_bot_that_asks_twice_holds_one_seat(shared_server: ServerProcess, tmp_path: Path) -> None:
     """A bot that asks for a table again before it sits is sent to the same table, and the next
-    bot fills it: asking twice opens no second table that would leave someone waiting alone."""
+    bot fills it: asking twice opens no second table that would leave someone waiting alone.
+    Once both sat, the table is full and the next ask opens another."""
     server = shared_server
     tokens = {name: _token(server, name, tmp_path).read_text(encoding="utf-8") for name in ("twice.bot", "next.bot")}
     first = ladder_join(server.url, "twice.bot", tokens["twice.bot"], "attack", 2)["room"]
     assert ladder_join(server.url, "twice.bot", tokens["twice.bot"], "attack", 2)["room"] == first
     assert ladder_join(server.url, "next.bot", tokens["next.bot"], "attack", 2)["room"] == first
-    assert ladder_join(server.url, "next.bot", tokens["next.bot"], "attack", 2)["room"] != first  # that one is full
+
+    async def body() -> str:
+        bots = [await _sit(server, first, name, tokens[name]) for name in ("twice.bot", "next.bot")]
+        try:
+            await bots[0].wait_for(lambda state: state["room"]["phase"] != "lobby", 30)
+            return str(ladder_join(server.url, "next.bot", tokens["next.bot"], "attack", 2)["room"])
+        finally:
+            for bot in bots:
+                await bot.close()
+
+    assert run(body) != first  # that one is full
+
+
+def test_a_seat_is_a_bots_when_it_sits_not_when_it_asks(shared_server: ServerProcess, tmp_path: Path) -> None:
+    """A bot that asks for a table and never sits holds no seat: the next two bots are sent to
+    that same table, sit, and it starts with them (it was booked at the ask, and the second bot
+    waited alone for a third that was sent elsewhere)."""
+    server = shared_server
+    names = ("asks.bot", "sits.bot", "third.bot")
+    tokens = {name: _token(server, name, tmp_path).read_text(encoding="utf-8") for name in names}
+    table = ladder_join(server.url, "asks.bot", tokens["asks.bot"], "flip", 2)["room"]  # and never sits
+    assert ladder_join(server.url, "sits.bot", tokens["sits.bot"], "flip", 2)["room"] == table
+
+    async def body() -> list[str]:
+        sits = await _sit(server, table, "sits.bot", tokens["sits.bot"])
+        third_table = ladder_join(server.url, "third.bot", tokens["third.bot"], "flip", 2)["room"]
+        assert third_table == table
+        third = await _sit(server, table, "third.bot", tokens["third.bot"])
+        try:
+            started = await sits.wait_for(lambda state: state["room"]["phase"] != "lobby", 30)
+            return sorted(seat["name"] for seat in started["room"]["seats"])
+        finally:
+            await sits.close()
+            await third.close()
+
+    assert run(body) == ["sits.bot", "third.bot"]
+
+
+async def _sit(server: ServerProcess, table: str, name: str, token: str) -> RoomClient:
+    """The ladder bot ``name`` sits at ``table`` with its token."""
+    return await RoomClient.join(server.url, table, name=name, player=token, reconnect=False)
+
+
+def test_two_bots_that_answer_at_once_play_within_the_declared_rate(
+    make_server: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    """A server that allows 5 messages a second, 4 at once (``--rate 5 --burst 4``), and two
+    bots that answer at once: they finish two tables each and none is refused
+    ``rate_limited``: the client paces itself to the rate its welcome declares."""
+    server = make_server(f"sqlite:///{tmp_path / 'ladder.db'}", "--rate", "5", "--burst", "4")
+    names = ("quick.bot", "quicker.bot")
+    tokens = {name: _token(server, name, tmp_path).read_text(encoding="utf-8") for name in names}
+
+    async def body() -> list[int]:
+        plays = [
+            ladder_play(server.url, name, tokens[name], first_legal, variant="classic", players=2, tables=2)
+            for name in names
+        ]
+        return list(await asyncio.gather(*plays))
+
+    assert run(body) == [2, 2]
+    places = ladder_standings(server.url, "classic", 2)
+    assert {place["name"]: place["games"] for place in places} == dict.fromkeys(names, 2)

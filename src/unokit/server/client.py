@@ -26,6 +26,7 @@ import contextlib
 import itertools
 import json
 import secrets
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
@@ -225,6 +226,10 @@ def leaderboard(base_url: str, variant: str, players: int) -> list[dict[str, Any
 
 #: Seconds :func:`ladder_play` waits when the server has no new table for the address yet.
 LADDER_WAIT = 5.0
+#: The share of the server's declared message rate a pacing client sends at: the rest is a
+#: margin for messages that arrive closer together than they were sent.
+PACE_SHARE = 0.9
+
 #: How long a ladder bot's table connection tries to come back, and pings a silent server,
 #: before the bot stops (a server that is gone): it never runs on for long without one.
 LADDER_RECONNECT_SECONDS = 15.0
@@ -373,11 +378,14 @@ class RoomClient:
         reconnect_seconds: float = RECONNECT_SECONDS,
         ping_seconds: float | None = None,
         source: str | None = None,
+        pace: bool = True,
     ) -> None:
         """``reconnect_seconds``: how long a dropped connection keeps trying to come back
         before :attr:`error` is set (``disconnected``); ``ping_seconds``: with a number, the
         connection pings the server that often and counts it dropped when a ping goes
-        unanswered that long (a server gone without closing its connections)."""
+        unanswered that long (a server gone without closing its connections); ``pace``: send
+        no faster than the welcome's ``rate`` allows (:data:`PACE_SHARE` of it), waiting when
+        need be, so that a bot that answers at once is never refused ``rate_limited``."""
         self.servers = list(servers)
         self.reconnect_seconds = reconnect_seconds
         self.ping_seconds = ping_seconds
@@ -418,6 +426,11 @@ class RoomClient:
         self.server: str | None = None  # the websocket address of the current connection
         self.redirected = 0  # redirects followed, in all
         self.error: ServerError | None = None
+        self.pace = pace
+        #: The welcome's rate (a second, at once) this connection paces itself to, when it does.
+        self._pacing: tuple[float, float] | None = None
+        self._tokens = 0.0
+        self._stamp = 0.0
 
     @classmethod
     async def join(cls, servers: str | Sequence[str], room: str, **kwargs: Any) -> RoomClient:
@@ -502,6 +515,7 @@ class RoomClient:
                 await ws.close()
                 raise ServerError(welcome["code"], welcome["message"])
             self.seat = welcome.get("seat")
+            self._pace_to(welcome.get("rate"))
             if "token" in welcome:
                 self.token = welcome["token"]
             await asyncio.wait_for(self._first_state, 15)
@@ -618,13 +632,38 @@ class RoomClient:
             raise ServerError(answer["code"], answer["message"], answer.get("state"))
         return answer
 
+    def _pace_to(self, rate: object) -> None:
+        """Pace this connection to the welcome's ``rate`` (a new connection: a full allowance,
+        less the ``hello`` and one to spare), or not at all without one."""
+        self._pacing = None
+        if self.pace and isinstance(rate, dict):
+            per_second, burst = float(rate["per_second"]), float(rate["burst"])
+            self._pacing = (per_second * PACE_SHARE, max(1.0, burst - 2.0))
+            self._tokens, self._stamp = self._pacing[1], time.monotonic()
+
+    def _wait_to_send(self) -> float:
+        """Take one message from the paced allowance: the seconds to wait before sending it."""
+        if self._pacing is None:
+            return 0.0
+        per_second, burst = self._pacing
+        now = time.monotonic()
+        self._tokens = min(burst, self._tokens + (now - self._stamp) * per_second) - 1.0
+        self._stamp = now
+        return max(0.0, -self._tokens / per_second)
+
     async def send(self, message: dict[str, Any] | str) -> None:
-        """Send a raw message (a dict, or any text: tests send malformed ones); raise
-        ``ConnectionError`` when the connection is down or still saying hello (it reconnects by
-        itself): a message sent before the welcome could go down a connection that a redirect
-        then ends, where nothing would ever answer it."""
+        """Send a raw message (a dict, or any text: tests send malformed ones), paced to the
+        server's rate when the client paces itself; raise ``ConnectionError`` when the
+        connection is down or still saying hello (it reconnects by itself): a message sent
+        before the welcome could go down a connection that a redirect then ends, where nothing
+        would ever answer it."""
         if self._ws is None or not self.connected:
             raise ConnectionError("not connected")
+        wait = self._wait_to_send()
+        if wait > 0:
+            await asyncio.sleep(wait)
+            if self._ws is None or not self.connected:
+                raise ConnectionError("not connected")
         try:
             await self._ws.send(message if isinstance(message, str) else json.dumps(message))
         except websockets.exceptions.ConnectionClosed as exc:

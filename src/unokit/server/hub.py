@@ -106,6 +106,7 @@ class Hub:
         self.bots = BotPool(config.bot_threads, config.bot_cpu, self.metrics.bot_thinking.observe)
         self.open_connections: Callable[[], int] = lambda: self.connections  # the TCP guard's count, when there is one
         self.public_seats = config.public_seats
+        self.message_rate = (config.rate, config.burst)
         self.cluster = Ownership(self)
         self.allowances = Allowances(config, self.store)
 

@@ -240,6 +240,12 @@ class Welcome(ServerMessage):
         wire="from",
     )
     reply_to: str | int | None = slot("the `hello`'s `id`", default=None)
+    rate: dict[str, float] | None = slot(
+        "the messages this connection may send: `per_second` on average and `burst` at once "
+        "(`unokit serve --rate`, `--burst`); a client that paces itself to it is never refused `rate_limited` "
+        "(`null` in an offline room, which has no limit)",
+        default=None,
+    )
 
 
 @server("state")

@@ -157,6 +157,9 @@ class Host(Protocol):
 
     #: The seats one client address may hold at a public table (``--public-seats``).
     public_seats: int
+    #: The messages a connection may send, a second and at once (``--rate``, ``--burst``): told
+    #: in the welcome, so that a client can pace itself to them.
+    message_rate: tuple[float, float]
 
     def banned(self, client: str, player: str | None) -> bool:
         """Whether the address ``client`` or the identity ``player`` is banned (a feature

@@ -165,6 +165,7 @@ class Seating:
             token=new_token_text,
             sender=self.sender(seat, peer),  # what this reader's chat messages go by
             reply_to=reply_to,
+            rate=dict(zip(("per_second", "burst"), self.room.host.message_rate, strict=True)),
         ).to_json()
         if isinstance(peer, RemoteMarker):  # a join forwarded by another process: it seats its client
             peer.deliver(welcome)

@@ -39,8 +39,8 @@ class LadderServer(FeatureServer):
     def __init__(self, context: FeatureContext) -> None:
         super().__init__(context)
         self._secret: bytes | None = None  # read at the first ladder request
-        #: The table of this process filling for each (variant, players), and its bots' names.
-        self.filling: dict[tuple[str, int], tuple[str, set[str]]] = {}
+        #: The table of this process filling for each (variant, players): its code.
+        self.filling: dict[tuple[str, int], str] = {}
 
     async def secret(self) -> bytes:
         """The server's ladder secret (bot tokens, table seeds)."""
@@ -64,9 +64,12 @@ class LadderServer(FeatureServer):
     async def table(self, body: dict[str, Any], where: str, client: str) -> dict[str, Any]:
         """``POST /api/ladder/join``: the table of ``variant`` at ``players`` seats that the bot
         ``name`` (proved by its ``token``) should sit at: the one of this process still filling
-        for that setting, or a new one when the address may make another room (else
-        :class:`RoomError` ``rate_limited``). The bot then sits with ``hello`` (its token as
-        ``player``, its name as ``name``)."""
+        for that setting (in its lobby, with a seat nobody sits in), or a new one when the
+        address may make another room (else :class:`RoomError` ``rate_limited``). The bot then
+        sits with ``hello`` (its token as ``player``, its name as ``name``). A seat is the bot's
+        once it sits, not when it asks: a bot that asks and never sits holds none, and one that
+        asks twice is sent to the same table; a bot sent to a table that others filled first is
+        refused ``room_full`` at its hello and asks again (``ladder_play`` does)."""
         unknown_fields(body, {"name", "token", "variant", "players"})
         name = check_bot(await self.secret(), body.get("name"), body.get("token"))
         rooms = self.context.rooms
@@ -82,26 +85,14 @@ class LadderServer(FeatureServer):
             hosted=False,
         )
         key = (spec.variant, spec.players)
-        filling = self.filling
         async with rooms.seating_lock:
-            found = filling.get(key)
-            if found is not None:
-                code, names = found
-                room = await rooms.room(code)  # loaded at its first bot's hello, or now
-                if room is None or room.state.phase != LOBBY:
-                    found = None
-                elif name in names:  # asked again before it sat: the same seat, not a second table
-                    return self._sit_at(code, where, name)
-            if found is None:
+            code = self.filling.get(key)
+            room = await rooms.room(code) if code is not None else None  # loaded at its first hello, or now
+            if code is None or room is None or room.state.phase != LOBBY or room.state.open_seats() == 0:
                 if not await self.context.limits.rooms_made.allow(client):
                     raise RoomError("rate_limited", "too many new rooms from your address")
                 made = await rooms.open_room(spec, where, client=client, marks={"ladder": {"setting": list(key)}})
-                code, names = made["room"], set()
-            names.add(name)
-            if len(names) < spec.players:
-                filling[key] = (code, names)
-            else:
-                filling.pop(key, None)
+                code = self.filling[key] = made["room"]
         return self._sit_at(code, where, name)
 
     @staticmethod

@@ -11,8 +11,9 @@ table per variant and size.
 * **A table** is a room that is not listed in the lobby, of :data:`LADDER_OPTIONS` and
   :data:`LADDER_SETTINGS`; its games and stand-in bots are seeded from the server's secret and
   the room's code (like the deal of the day), so nobody can know a deal before it is dealt. A
-  bot that asks for a table (:func:`unokit.server.hub.Hub.ladder_table`) is sent to the one
-  filling for its setting, or to a new one; a new table starts when one ends, as the bots ask.
+  bot that asks for a table (:meth:`~unokit.server.features.ladder.LadderServer.table`) is sent
+  to the one filling for its setting while a seat of it is free, or to a new one; its seat is
+  its once it sits. A new table starts when one ends, as the bots ask.
 * **Ratings** are kept in :mod:`.ratings`' tables under the player ``ladder:NAME`` (never an
   identity's hash, so bots are never on the people's leaderboards), moved in the transaction
   that writes the game's record: once per game, whichever process ends it. A bot that leaves a

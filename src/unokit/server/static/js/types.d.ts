@@ -186,6 +186,7 @@ export interface Welcome {
   token?: string | null;
   from: string;
   reply_to?: string | number | null;
+  rate?: { per_second: number; burst: number } | null;
 }
 
 export interface State {
