@@ -222,6 +222,14 @@ def test_the_last_move_in_words_and_a_log_that_stays_whole(browser: Browser, web
         page.context.close()
 
 
+#: A last move as long as the longest the table says (a draw whose backs are listed, after a
+#: Wild Draw Two), for the layout of ten seats on a small screen.
+LONG_MOVE = (
+    "Tomás drew 2 cards (backs: Orange 9, Teal 3, Purple 2, Pink 4) after the Wild Draw Two "
+    "that Quentin played naming Teal"
+)
+
+
 def test_seats_stay_apart_and_whole_with_up_to_ten_players(browser: Browser, web_server: ServerProcess) -> None:
     """UNO Flip with 4, 6 and 10 players and UNO Flip Attack with 4 and 6 (its most), at Ann's turn: on a phone held
     upright every seat, its count and the backs it shows (counted by colour) stay inside its
@@ -243,6 +251,18 @@ def test_seats_stay_apart_and_whole_with_up_to_ten_players(browser: Browser, web
                 for screen in ("phone", "phone-landscape", "small-landscape"):
                     resized(page, VIEWPORTS[screen])
                     assert layout_problems(page) == [], (variant, players, screen)
+                if players == 10:
+                    # A last move too long to fit beside the piles among ten seats on the smallest
+                    # screen (a draw whose backs are listed, say): the caption gives way (read by
+                    # screen readers only) and the seats and piles stay apart. It covered the
+                    # piles before, at random, as the deal and the names fell.
+                    page.evaluate(f"document.querySelector('.last-move').textContent = {json.dumps(LONG_MOVE)}")
+                    resized(page, VIEWPORTS["phone-landscape"])
+                    resized(page, VIEWPORTS["small-landscape"])
+                    assert layout_problems(page) == [], (variant, players, "a long last move")
+                    assert "sr-only" in (page.get_attribute(".last-move", "class") or "")
+                    resized(page, VIEWPORTS["phone"])  # room for it again: shown again
+                    assert "sr-only" not in (page.get_attribute(".last-move", "class") or "")
     finally:
         page.context.close()
 

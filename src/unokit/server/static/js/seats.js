@@ -209,17 +209,28 @@ export function layoutTable(region) {
   const keepOut = notes && notes.offsetHeight ? notes.offsetHeight + PAD : 0;
   const seats = [...region.querySelectorAll(/** @type {"div"} */ (".seat"))];
   const captions = CAPTION_WIDTHS.filter((w) => w <= width - 2 * PAD);
-  /** @type {{boxes: number[][], spot: number[]} | null} */
-  let chosen = null;
-  for (const form of CENTRE_FORMS) {
-    region.dataset.centre = form;
-    for (const size of SEAT_SIZES) {
-      region.dataset.seats = size;
-      const sizes = seats.map((s) => [s.offsetWidth, s.offsetHeight]);
-      chosen = placeCentre(region, centre, sizes.length ? arrangements(sizes, width, height) : [[]], captions, keepOut);
-      if (chosen) break;
+  const caption = /** @type {HTMLElement | null} */ (centre.querySelector(".last-move"));
+  if (caption) caption.classList.remove("sr-only");
+  /** @returns {{boxes: number[][], spot: number[]} | null} */
+  const search = () => {
+    for (const form of CENTRE_FORMS) {
+      region.dataset.centre = form;
+      for (const size of SEAT_SIZES) {
+        region.dataset.seats = size;
+        const sizes = seats.map((s) => [s.offsetWidth, s.offsetHeight]);
+        const found = placeCentre(region, centre, sizes.length ? arrangements(sizes, width, height) : [[]], captions, keepOut);
+        if (found) return found;
+      }
     }
-    if (chosen) break;
+    return null;
+  };
+  let chosen = search();
+  if (!chosen && caption && caption.textContent) {
+    // No room for the last move's caption beside the piles (a long move, many seats, a small
+    // screen): it is kept for screen readers only, and the table laid out without it; the
+    // move is in the log, and the announcer says it.
+    caption.classList.add("sr-only");
+    chosen = search();
   }
   if (!chosen) {
     // Nothing fits (a very small window): the edges with the seats as small as they get, the
