@@ -32,12 +32,14 @@ from unokit.server.features.daily.deals import DealSeeds, day_of, deal_seed, fea
 from .conftest import FAST_ARGS
 from .support import PostgresCluster, ServerProcess, choose, free_port, run
 
-#: The deals of this module's server: a duel against a bot of human habits, and three seats.
+#: The deals of this module's server: a duel against a bot of human habits, three seats, a
+#: duel against a random bot, and one against an easy bot (the board of one network's attempts).
 DEALS = [
     *("--daily", "classic:2:normal", "--daily", "classic:3:easy", "--daily", "classic:2:random"),
+    *("--daily", "classic:2:easy"),
     *("--daily-bot-seconds", "0.05"),  # the host's bot pause, short for the tests
 ]
-DUEL, TRIO, RANDOM = "classic-2-normal", "classic-3-easy", "classic-2-random"
+DUEL, TRIO, RANDOM, EASY = "classic-2-normal", "classic-3-easy", "classic-2-random", "classic-2-easy"
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +61,15 @@ def last_legal(observation: dict[str, Any]) -> str:
 
 
 async def _attempt(
-    server: ServerProcess, player: str, deal: str, name: str, chooser: Callable[[dict[str, Any]], str] = choose
+    server: ServerProcess,
+    player: str,
+    deal: str,
+    name: str,
+    chooser: Callable[[dict[str, Any]], str] = choose,
+    source: str = "127.0.0.1",
 ) -> tuple[dict[str, Any], GameRecord]:
-    started = daily_start(server.url, player, deal)
+    """``player`` plays its attempt at ``deal`` to the end, asked from the address ``source``."""
+    started = daily_start(server.url, player, deal, source=source)
     client = await RoomClient.join(server.url, started["room"], name=name, player=player)
     final = await play(client, chooser, timeout=300)
     await client.close()
@@ -81,9 +89,9 @@ def test_same_actions_meet_same_answers_one_scored_attempt_and_the_board(server:
     async def body() -> tuple[Any, ...]:
         return tuple(
             await asyncio.gather(
-                _attempt(server, ann, DUEL, "Ann"),
-                _attempt(server, ben, DUEL, "Ben"),
-                _attempt(server, cid, DUEL, "Cid", last_legal),
+                _attempt(server, ann, DUEL, "Ann", source="127.0.0.81"),
+                _attempt(server, ben, DUEL, "Ben", source="127.0.0.82"),
+                _attempt(server, cid, DUEL, "Cid", last_legal, source="127.0.0.83"),
             )
         )
 
@@ -117,9 +125,38 @@ def test_same_actions_meet_same_answers_one_scored_attempt_and_the_board(server:
     stranger = daily_board(server.url, DUEL, player=new_identity())
     assert len(stranger["results"]) == 3 and not stranger["replays"]
     assert all("record" not in r for r in stranger["results"])
-    assert stranger["you"] == {"played": False, "finished": False, "room": None, "streak": 0}
+    assert stranger["you"] == {"played": False, "finished": False, "room": None, "ranked": False, "streak": 0}
     # the other deal's board is apart
     assert daily_board(server.url, TRIO)["results"] == []
+
+
+def test_only_an_addresss_first_attempt_ranks_and_the_others_are_shown_to_their_player(
+    server: ServerProcess,
+) -> None:
+    """A scout plays the deal with a throwaway identity, then plays it again with another from
+    the same address: the second attempt is scored for its player but does not rank; the board
+    lists the scout alone, and shows the second player its own game, without a place, and says
+    why. Another address's attempt ranks."""
+    scout, again, elsewhere = new_identity(), new_identity(), new_identity()
+
+    async def body() -> None:
+        await _attempt(server, scout, EASY, "Scout", source="127.0.0.91")
+        await _attempt(server, again, EASY, "Again", source="127.0.0.91")
+        await _attempt(server, elsewhere, EASY, "Else", source="127.0.0.92")
+
+    run(body)
+    public = daily_board(server.url, EASY)
+    assert sorted(row["name"] for row in public["results"]) == ["Else", "Scout"]
+    assert sorted(row["rank"] for row in public["results"]) == [1, 2]
+    assert all(row["ranked"] for row in public["results"])
+    seen = daily_board(server.url, EASY, player=again)
+    assert seen["you"]["finished"] and not seen["you"]["ranked"]
+    assert [row["name"] for row in seen["results"]][-1] == "Again"
+    mine = seen["results"][-1]
+    assert mine["you"] and mine["rank"] is None and not mine["ranked"] and mine["record"].startswith("/api/rooms/")
+    assert sorted(row["rank"] for row in seen["results"][:-1]) == [1, 2]
+    assert daily_board(server.url, EASY, player=scout)["you"]["ranked"]
+    assert daily_board(server.url, EASY, player=elsewhere)["you"]["ranked"]
 
 
 def test_an_attempt_asked_for_again_before_its_end_is_the_same_room(server: ServerProcess) -> None:
@@ -129,7 +166,7 @@ def test_an_attempt_asked_for_again_before_its_end_is_the_same_room(server: Serv
     assert first["scored"] and again["scored"] and again.get("resumed")
     assert again["room"] == first["room"]
     mine = daily_board(server.url, TRIO, player=dee)["you"]
-    assert mine == {"played": True, "finished": False, "room": first["room"], "streak": 0}
+    assert mine == {"played": True, "finished": False, "room": first["room"], "ranked": False, "streak": 0}
 
 
 def test_bad_requests_are_refused_by_name(server: ServerProcess) -> None:
@@ -151,7 +188,7 @@ def test_bad_requests_are_refused_by_name(server: ServerProcess) -> None:
 
 def test_today_lists_the_hosts_deals_and_the_next_day(server: ServerProcess) -> None:
     today = daily_deals(server.url)
-    assert [d["deal"] for d in today["deals"]] == [DUEL, TRIO, RANDOM]
+    assert [d["deal"] for d in today["deals"]] == [DUEL, TRIO, RANDOM, EASY]
     assert today["deals"][1] == {
         "deal": TRIO,
         "variant": "classic",
@@ -239,7 +276,7 @@ def test_kill_9_in_the_middle_of_an_attempt_it_goes_on_the_same_and_counts_once(
 
     async def body() -> tuple[GameRecord, str, RoomClient]:
         _started, first = await _attempt(server, straight, RANDOM, "Gus")
-        started = daily_start(server.url, killed, RANDOM)
+        started = daily_start(server.url, killed, RANDOM, source="127.0.0.84")
         me = await RoomClient.join(server.url, started["room"], name="Fay", player=killed, keep=True)
         game = asyncio.create_task(play(me, choose, timeout=300))
         await me.wait_for(lambda s: s["room"]["phase"] == "playing" and s["game_step"] >= 4, 120)
@@ -280,7 +317,7 @@ def test_a_postgresql_takeover_in_the_middle_of_an_attempt_it_goes_on_the_same_a
     async def body() -> tuple[GameRecord, str, RoomClient]:
         # Gus plays the deal straight through on the process that stays, meanwhile.
         reference_game = asyncio.create_task(_attempt(second, straight, RANDOM, "Gus"))
-        started = daily_start(first.url, moved, RANDOM)
+        started = daily_start(first.url, moved, RANDOM, source="127.0.0.85")
         me = await RoomClient.join([first.url, second.url], started["room"], name="Hal", player=moved, keep=True)
         game = asyncio.create_task(play(me, choose, timeout=300))
         await me.wait_for(lambda s: s["room"]["phase"] == "playing" and s["game_step"] >= 4, 120)

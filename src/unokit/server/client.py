@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import http.client
 import itertools
 import json
 import secrets
@@ -64,11 +66,26 @@ class NotUnokitError(ValueError):
     """An answer that is not a unokit server's (not JSON, or not the expected shape)."""
 
 
-def _http(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10.0) -> Any:
+class _From(urllib.request.HTTPHandler):
+    """Plain HTTP from the local address ``source`` (on loopback, another of ``127.0.0.0/8`` is
+    another client's address to the server)."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(functools.partial(http.client.HTTPConnection, source_address=(self.source, 0)), req)
+
+
+def _http(
+    method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10.0, source: str | None = None
+) -> Any:
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    opener = urllib.request.build_opener(_From(source)) if source is not None else urllib.request.build_opener()
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with opener.open(request, timeout=timeout) as response:
             payload = response.read()
             kind = response.headers.get("Content-Type", "")
     except urllib.error.HTTPError as exc:
@@ -176,14 +193,17 @@ def daily_deals(base_url: str) -> dict[str, Any]:
     return result
 
 
-def daily_start(base_url: str, player: str, deal: str, lang: str | None = None) -> dict[str, Any]:
+def daily_start(
+    base_url: str, player: str, deal: str, lang: str | None = None, source: str | None = None
+) -> dict[str, Any]:
     """A room of today's ``deal`` for the identity ``player`` (``POST /api/daily/start``): its
     ``room`` code and ``link``, and whether the game is ``scored`` (the identity's one attempt
-    of the day) or practice. Sit in it with :meth:`RoomClient.join` and the same identity."""
+    of the day) or practice. Sit in it with :meth:`RoomClient.join` and the same identity.
+    ``source``: the local address to ask from (only an address's first attempt ranks)."""
     body: dict[str, Any] = {"player": player, "deal": deal}
     if lang is not None:
         body["lang"] = lang
-    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/daily/start", body)
+    result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/daily/start", body, source=source)
     return result
 
 

@@ -19,6 +19,7 @@ from .deals import (
     DAILY_SETTINGS,
     STREAK_DAYS,
     Deal,
+    address_mark,
     attempt,
     board,
     check_lang,
@@ -28,6 +29,8 @@ from .deals import (
     finished_days,
     next_rollover,
     parse_day,
+    ranks,
+    secret,
     streak,
 )
 
@@ -65,7 +68,8 @@ def deals_of_today(context: FeatureContext) -> dict[str, Any]:
 async def start(context: FeatureContext, body: dict[str, Any], base_url: str, client: str) -> dict[str, Any]:
     """``POST /api/daily/start``: a room of today's deal ``deal`` for the identity ``player``.
     The identity's first asks it its scored attempt (asked again before it ends: the same
-    room); once that is over, each ask opens a practice room of the same deal, not counted.
+    room); once that is over, each ask opens a practice room of the same deal, not counted. The
+    attempt keeps a mark of the address ``client`` (only an address's first attempt ranks).
     The client then sits in it with ``hello`` (and its identity), which starts the game."""
     unknown_fields(body, {"player", "deal", "lang"})
     player = identity_hash(body.get("player"))
@@ -89,8 +93,9 @@ async def start(context: FeatureContext, body: dict[str, Any], base_url: str, cl
     daily = {"day": day.isoformat(), "deal": deal.key}
     bots = [deal.level] * (deal.players - 1)
     created = await context.rooms.open_room(spec, base_url, bots=bots, client=client, marks={"daily": daily})
+    address = address_mark(await asyncio.to_thread(secret, context.store), client)
     scored = mine is None and await asyncio.to_thread(
-        claim_attempt, context.store, day.isoformat(), deal.key, player, created["room"]
+        claim_attempt, context.store, day.isoformat(), deal.key, player, created["room"], address
     )
     return {**_where(base_url, created["room"]), "day": day.isoformat(), "deal": deal.key, "scored": scored}
 
@@ -103,7 +108,9 @@ async def board_of(context: FeatureContext, body: dict[str, Any]) -> dict[str, A
     """``POST /api/daily/board``: the results of ``deal`` on ``day`` (today by default), best
     first; with ``player``, that identity's own attempt and streak. The games themselves
     (``record``) are shown only to an identity that finished its own attempt, or once the day
-    is over."""
+    is over. Only the attempts that rank are listed (an address's first); the reader's own
+    finished attempt that does not rank is listed after them, without a rank (``ranked``
+    false), and said in ``you``."""
     unknown_fields(body, {"player", "deal", "day"})
     player = identity_hash(body["player"]) if body.get("player") is not None else None
     today = _today(context)
@@ -119,6 +126,7 @@ async def board_of(context: FeatureContext, body: dict[str, Any]) -> dict[str, A
     for rank, row in enumerate(rows, start=1):
         result = {
             "rank": rank,
+            "ranked": True,
             "name": row["name"],
             "won": bool(row["won"]),
             "points": row["points"],
@@ -129,6 +137,22 @@ async def board_of(context: FeatureContext, body: dict[str, Any]) -> dict[str, A
         if replays:
             result["record"] = f"/api/rooms/{row['room']}/records/1"
         results.append(result)
+    ranked = finished and await asyncio.to_thread(ranks, context.store, day.isoformat(), deal.key, player or "")
+    if finished and not ranked and mine is not None:
+        seconds = float(mine["finished_at"]) - float(mine["started_at"])
+        results.append(
+            {
+                "rank": None,
+                "ranked": False,
+                "name": mine["name"],
+                "won": bool(mine["won"]),
+                "points": mine["points"],
+                "seconds": round(seconds, 1),
+                "actions": mine["actions"],
+                "you": True,
+                **({"record": f"/api/rooms/{mine['room']}/records/1"} if replays else {}),
+            }
+        )
     answer: dict[str, Any] = {
         "day": day.isoformat(),
         "deal": deal.to_json(),
@@ -142,6 +166,7 @@ async def board_of(context: FeatureContext, body: dict[str, Any]) -> dict[str, A
             "played": mine is not None,
             "finished": finished,
             "room": None if mine is None or finished else mine["room"],
+            "ranked": ranked,
             "streak": streak(days, today),
         }
     return answer

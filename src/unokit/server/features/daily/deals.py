@@ -14,6 +14,12 @@ ordinary room, whose spec names the deal (``daily``). When the room's first game
 result is written into the attempt in the same transaction as the game's record
 (:func:`record_written`), so a restart, ``kill -9`` or a takeover by another process counts it
 once. Practice games (after the scored one) are the same deal in another room, not counted.
+
+Only the first scored attempt at a deal asked from a client address (an IPv6 /64, as every
+per-address limit counts it) ranks on the day's board: a second identity on the same network
+cannot play the deal once to learn it and then rank with what it learned. Its attempt is kept and
+shown to its own player, unranked. The attempt keeps its address only as :func:`address_mark`
+(an HMAC of it under the server's secret), so neither the board nor an export holds an address.
 """
 
 from __future__ import annotations
@@ -75,6 +81,9 @@ daily_attempts = Table(
     Column("won", Boolean, nullable=True),
     Column("points", Integer, nullable=True),
     Column("actions", Integer, nullable=True),
+    #: The client address the attempt was asked from, as :func:`address_mark` keeps it (not the
+    #: address itself): only an address's first attempt at a deal ranks (``None``: from before).
+    Column("address", String(32), nullable=True),
     Index("daily_attempts_room", "room"),
     Index("daily_attempts_player", "player", "day"),
 )
@@ -280,13 +289,22 @@ def attempt(store: Store, day: str, deal: str, player: str) -> dict[str, Any] | 
     return None if row is None else dict(row._mapping)
 
 
-def claim_attempt(store: Store, day: str, deal: str, player: str, room: str) -> bool:
-    """Make ``room`` the scored attempt of ``player`` at ``deal`` on ``day``; False when the
-    identity already has one (the table's key decides, whichever process asks)."""
+def address_mark(secret: bytes, client: str) -> str:
+    """What an attempt keeps of the client address ``client`` (:func:`~...edge.client_key`): the
+    same for the same address, and no way back to it without the server's secret."""
+    return hmac.new(secret, f"address|{client}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def claim_attempt(store: Store, day: str, deal: str, player: str, room: str, address: str | None = None) -> bool:
+    """Make ``room`` the scored attempt of ``player`` at ``deal`` on ``day``, asked from
+    ``address`` (:func:`address_mark`); False when the identity already has one (the table's key
+    decides, whichever process asks)."""
     try:
         with store.begin() as c:
             c.execute(
-                insert(daily_attempts).values(day=day, deal=deal, player=player, room=room, started_at=time.time())
+                insert(daily_attempts).values(
+                    day=day, deal=deal, player=player, room=room, started_at=time.time(), address=address
+                )
             )
     except IntegrityError:
         return False
@@ -329,14 +347,26 @@ def record_written(c: Connection, job: Append, now: float) -> None:
 
 
 def board(store: Store, day: str, deal: str, limit: int = BOARD_LIMIT) -> list[dict[str, Any]]:
-    """The finished scored attempts of ``deal`` on ``day``, best first: the winners before the
-    others, then more points, then less time, then fewer moves."""
+    """The finished scored attempts of ``deal`` on ``day`` that rank, best first: the winners
+    before the others, then more points, then less time, then fewer moves. An attempt ranks when
+    it was the first asked from its address (one with none kept, from before, ranks)."""
     seconds = daily_attempts.c.finished_at - daily_attempts.c.started_at
+    of_the_deal = (daily_attempts.c.day == day, daily_attempts.c.deal == deal)
+    earlier = daily_attempts.alias("earlier")
+    first_of_address = ~(
+        select(earlier.c.player)
+        .where(earlier.c.day == day, earlier.c.deal == deal, earlier.c.address == daily_attempts.c.address)
+        .where(
+            (earlier.c.started_at < daily_attempts.c.started_at)
+            | ((earlier.c.started_at == daily_attempts.c.started_at) & (earlier.c.player < daily_attempts.c.player))
+        )
+        .exists()
+    )
     with store.begin() as c:
         rows = c.execute(
             select(daily_attempts, seconds.label("seconds"))
-            .where(daily_attempts.c.day == day, daily_attempts.c.deal == deal)
-            .where(daily_attempts.c.finished_at.is_not(None))
+            .where(*of_the_deal, daily_attempts.c.finished_at.is_not(None))
+            .where(daily_attempts.c.address.is_(None) | first_of_address)
             .order_by(
                 daily_attempts.c.won.desc(),
                 daily_attempts.c.points.desc(),
@@ -347,6 +377,27 @@ def board(store: Store, day: str, deal: str, limit: int = BOARD_LIMIT) -> list[d
             .limit(limit)
         ).all()
     return [dict(row._mapping) for row in rows]
+
+
+def ranks(store: Store, day: str, deal: str, player: str) -> bool:
+    """Whether ``player``'s scored attempt at ``deal`` on ``day`` is the first asked from its
+    address (and so ranks); False when it has none."""
+    mine = attempt(store, day, deal, player)
+    if mine is None:
+        return False
+    if mine["address"] is None:
+        return True
+    with store.begin() as c:
+        before = c.execute(
+            select(daily_attempts.c.player).where(
+                daily_attempts.c.day == day,
+                daily_attempts.c.deal == deal,
+                daily_attempts.c.address == mine["address"],
+                (daily_attempts.c.started_at < mine["started_at"])
+                | ((daily_attempts.c.started_at == mine["started_at"]) & (daily_attempts.c.player < player)),
+            )
+        ).first()
+    return before is None
 
 
 def finished_days(store: Store, player: str, since: str) -> list[str]:

@@ -22,12 +22,14 @@ import { optionWords } from "./together.js";
  * @typedef {Object} DailyYou the reader's attempt at a deal (the board's `you`)
  * @property {boolean} played
  * @property {boolean} finished
+ * @property {boolean} ranked whether the finished attempt ranks (an address's first does)
  * @property {number} streak
  */
 
 /**
  * @typedef {Object} DailyResult a line of a deal's board
- * @property {number} rank
+ * @property {number | null} rank its place; null for the reader's own attempt that does not rank
+ * @property {boolean} ranked
  * @property {string} name
  * @property {boolean} you whether it is the reader's
  * @property {boolean} won
@@ -189,7 +191,7 @@ export function dailyPage(app, deal, day) {
         const result = row.won ? t("daily.won", { points: t("n.points", { count: row.points }) }) : t("daily.lost");
         const room = row.record ? row.record.split("/")[3] : null;
         body.append(h(`tr${row.you ? ".me" : ""}`, {},
-          h("td.num", {}, String(row.rank)),
+          h("td.num", {}, row.rank === null ? "–" : String(row.rank)),
           h("td", {}, name),
           h("td", {}, result),
           h("td.num", {}, clock(row.seconds)),
@@ -197,6 +199,7 @@ export function dailyPage(app, deal, day) {
       }
       table.append(body);
       page.append(table);
+      if (you && you.finished && !you.ranked) page.append(h("p.hint.unranked", {}, t("daily.unranked")));
     }
     const yesterday = new Date(`${found.day}T12:00:00Z`);
     yesterday.setUTCDate(yesterday.getUTCDate() - 1);
