@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import (
     Boolean,
     Column,
+    ColumnElement,
     Float,
     Index,
     Integer,
@@ -346,27 +347,27 @@ def record_written(c: Connection, job: Append, now: float) -> None:
     )
 
 
-def board(store: Store, day: str, deal: str, limit: int = BOARD_LIMIT) -> list[dict[str, Any]]:
-    """The finished scored attempts of ``deal`` on ``day`` that rank, best first: the winners
-    before the others, then more points, then less time, then fewer moves. An attempt ranks when
-    it was the first asked from its address (one with none kept, from before, ranks)."""
-    seconds = daily_attempts.c.finished_at - daily_attempts.c.started_at
-    of_the_deal = (daily_attempts.c.day == day, daily_attempts.c.deal == deal)
+def _ranks(day: str, deal: str) -> ColumnElement[bool]:
+    """The condition on a row of ``daily_attempts`` at ``deal`` on ``day`` that it ranks: no
+    attempt was asked from its address before it (one with no address kept, from before, ranks)."""
     earlier = daily_attempts.alias("earlier")
-    first_of_address = ~(
-        select(earlier.c.player)
-        .where(earlier.c.day == day, earlier.c.deal == deal, earlier.c.address == daily_attempts.c.address)
-        .where(
-            (earlier.c.started_at < daily_attempts.c.started_at)
-            | ((earlier.c.started_at == daily_attempts.c.started_at) & (earlier.c.player < daily_attempts.c.player))
-        )
-        .exists()
+    before = (earlier.c.started_at < daily_attempts.c.started_at) | (
+        (earlier.c.started_at == daily_attempts.c.started_at) & (earlier.c.player < daily_attempts.c.player)
     )
+    same_address = and_(earlier.c.day == day, earlier.c.deal == deal, earlier.c.address == daily_attempts.c.address)
+    return daily_attempts.c.address.is_(None) | ~select(earlier.c.player).where(same_address, before).exists()
+
+
+def board(store: Store, day: str, deal: str, limit: int = BOARD_LIMIT) -> list[dict[str, Any]]:
+    """The finished scored attempts of ``deal`` on ``day`` that rank (:func:`_ranks`: an
+    address's first), best first: the winners before the others, then more points, then less
+    time, then fewer moves."""
+    seconds = daily_attempts.c.finished_at - daily_attempts.c.started_at
     with store.begin() as c:
         rows = c.execute(
             select(daily_attempts, seconds.label("seconds"))
-            .where(*of_the_deal, daily_attempts.c.finished_at.is_not(None))
-            .where(daily_attempts.c.address.is_(None) | first_of_address)
+            .where(daily_attempts.c.day == day, daily_attempts.c.deal == deal)
+            .where(daily_attempts.c.finished_at.is_not(None), _ranks(day, deal))
             .order_by(
                 daily_attempts.c.won.desc(),
                 daily_attempts.c.points.desc(),
@@ -380,24 +381,11 @@ def board(store: Store, day: str, deal: str, limit: int = BOARD_LIMIT) -> list[d
 
 
 def ranks(store: Store, day: str, deal: str, player: str) -> bool:
-    """Whether ``player``'s scored attempt at ``deal`` on ``day`` is the first asked from its
-    address (and so ranks); False when it has none."""
-    mine = attempt(store, day, deal, player)
-    if mine is None:
-        return False
-    if mine["address"] is None:
-        return True
+    """Whether ``player``'s scored attempt at ``deal`` on ``day`` ranks (:func:`_ranks`); False
+    when it has none."""
+    mine = (daily_attempts.c.day == day, daily_attempts.c.deal == deal, daily_attempts.c.player == player)
     with store.begin() as c:
-        before = c.execute(
-            select(daily_attempts.c.player).where(
-                daily_attempts.c.day == day,
-                daily_attempts.c.deal == deal,
-                daily_attempts.c.address == mine["address"],
-                (daily_attempts.c.started_at < mine["started_at"])
-                | ((daily_attempts.c.started_at == mine["started_at"]) & (daily_attempts.c.player < player)),
-            )
-        ).first()
-    return before is None
+        return c.execute(select(daily_attempts.c.player).where(*mine, _ranks(day, deal))).first() is not None
 
 
 def finished_days(store: Store, player: str, since: str) -> list[str]:
