@@ -124,16 +124,17 @@ def _moved_on(version: int) -> Callable[[dict[str, Any]], bool]:
 def test_a_stand_in_that_plays_a_share_of_the_moves_makes_it_a_loss_at_its_fixed_level(
     shared_server: ServerProcess,
 ) -> None:
-    """The host sets an expert stand-in and a one-second turn timer, and lets every other turn
+    """The host sets an expert stand-in and a three-second turn timer, and lets every other turn
     of hers run out (the stand-in plays it), acting herself at the others: never two stand-in
-    moves in a row, so only the share of the moves makes it leaving. The deck is forty red 5s
+    moves in a row, so only the share of the moves makes it leaving. (With one second, a loaded
+    machine once answered a turn of hers too late, and the stand-in played two in a row.) The deck is forty red 5s
     and 6s: every card plays on every other, so each seat plays its seven cards in seven moves
     (a few more after a forgotten UNO) and the game's length is no lottery (a whole game of the
     usual deck took from one to five minutes)."""
     server = shared_server
     ann = new_identity()
     ratings_join(server.url, ann, "Ann Stands In")
-    settings = {**FAST, "turn_seconds": 1.0, "bot_seconds": 1.5, "standin_bot": "expert"}
+    settings = {**FAST, "turn_seconds": 3.0, "bot_seconds": 1.5, "standin_bot": "expert"}
     options = {"rounds": 1, "deck": ["20 x red 5", "20 x red 6"]}
 
     async def body() -> tuple[str, dict[str, Any], int]:

@@ -266,5 +266,8 @@ def answer_the_decision_before_a_turn(page: Page) -> None:
     """Name a colour (a Wild turned up first, R-2.4) or accept a bot's Wild Draw Four, when the
     page asks; nothing else (these buttons never show on a turn)."""
     answer = page.locator(".choices .color-choice, .choices [data-verb='accept']").first
-    if answer.count() and answer.is_enabled():
-        answer.click()
+    try:
+        if answer.count() and answer.is_enabled(timeout=1500):
+            answer.click(timeout=1500)
+    except PlaywrightError:
+        pass  # the decision went away between the look and the click (another state): look again
