@@ -32,8 +32,9 @@ class Allowance:
     ``burst``. A process keeps its own buckets; in a cluster (``shared``, PostgreSQL) every
     take is also counted in the database, so that an address gets no more from N processes than
     from one. A bucket this process alone has emptied refuses without asking the database; a
-    take the database refuses is given back here. When the database cannot be reached, this
-    process's own count decides (logged)."""
+    take the database refuses empties this process's bucket too, so that the checks that only
+    look (:meth:`spent`, before every room look-up) read memory, never the database. When the
+    database cannot be reached, this process's own count decides (logged)."""
 
     def __init__(self, name: str, rate: float, burst: float, shared: SharedAllowances | None = None) -> None:
         self.name = name
@@ -54,28 +55,16 @@ class Allowance:
             log.warning("the shared allowance %s could not be read: this process's count decides", self.name)
             return True
         if not taken:
-            self.local.give_back(key, cost)
+            self.local.drain(key)  # the cluster's bucket is empty: so is this process's now
         return taken
 
     async def spent(self, key: str) -> bool:
         """Whether ``key``'s allowance holds less than one (without taking anything)."""
-        return await self.level(key) < 1.0
+        return self.local.spent(key)
 
     async def retry_after(self, key: str) -> float:
         """Seconds until ``key`` may take one again."""
-        return max(0.0, (1.0 - await self.level(key)) / self.rate)
-
-    async def level(self, key: str) -> float:
-        """What ``key``'s allowance holds now: the cluster's figure, or this process's."""
-        level = self.local.level(key)
-        if self.shared is None or level < 1.0:
-            return level
-        try:
-            shared = await asyncio.to_thread(self.shared.level, self.name, key, self.rate, self.burst)
-        except SQLAlchemyError:
-            log.warning("the shared allowance %s could not be read: this process's count decides", self.name)
-            return level
-        return min(level, shared)
+        return self.local.retry_after(key)
 
 
 class Allowances:

@@ -191,11 +191,10 @@ class Buckets:
             self._buckets.popitem(last=False)
         return allowed
 
-    def give_back(self, key: str, cost: float = 1.0) -> None:
-        """Put back ``cost`` taken from ``key``'s bucket (a take that did not count after all)."""
-        if key in self._buckets:
-            tokens, stamp = self._buckets[key]
-            self._buckets[key] = (min(self.burst, tokens + cost), stamp)
+    def drain(self, key: str) -> None:
+        """Empty ``key``'s bucket (another count found it spent); it fills again from now."""
+        self._buckets.pop(key, None)
+        self._buckets[key] = (0.0, time.monotonic())
 
     def level(self, key: str) -> float:
         """What ``key``'s bucket holds now."""
