@@ -69,9 +69,11 @@ def test_two_processes_allow_one_address_my_games_and_chat_together_as_one_would
     database = postgres.new_database()
     servers = _cluster(make_server, database, "--lookup-rate", "4")
     asker, player = "127.0.0.71", new_identity()
+    asked = time.monotonic()
     statuses = [request(servers[i % 2], "POST", "/api/my-games", {"player": player}, asker)[0] for i in range(12)]
-    assert statuses.count(200) in (6, 7), statuses  # 7 only if a token came back meanwhile (15 s)
-    assert statuses[-2:] == [429, 429], statuses  # both processes refuse now
+    refilled = int((time.monotonic() - asked) * 4 / 60)  # a token comes back every 15 s
+    assert 6 <= statuses.count(200) <= 6 + refilled, statuses  # one process alone allowed 12
+    assert refilled or statuses[-2:] == [429, 429], statuses  # both processes refuse now
     assert request(servers[0], "POST", "/api/my-games", {"player": player}, "127.0.0.72")[0] == 200
 
     async def body() -> list[str]:
