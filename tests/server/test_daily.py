@@ -1,14 +1,17 @@
 """The deal of the day over the real server and database (``docs/daily.md``): the same deal and
-the same bot answers for everyone, one scored attempt per identity, the board, replays only
-after one's own game, a seed nobody computes without the server's secret, and an attempt that
-survives ``kill -9`` and is counted once."""
+the same bot answers for everyone, one scored attempt per identity, the board, the day's games
+sealed while it runs (no record, replay or other seat's review), a seed nobody computes without
+the server's secret, and an attempt that survives ``kill -9`` and is counted once."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import sqlite3
 import tempfile
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,10 +27,21 @@ from unokit.server.client import (
     daily_start,
     download_record,
     forget_me,
+    my_games,
     new_identity,
     play,
 )
-from unokit.server.features.daily.deals import DealSeeds, day_of, deal_seed, featured, next_rollover, parse_deal, streak
+from unokit.server.features.daily.deals import (
+    DealSeeds,
+    day_of,
+    day_start,
+    deal_seed,
+    featured,
+    next_rollover,
+    parse_deal,
+    streak,
+)
+from unokit.server.storage import Store
 
 from .conftest import FAST_ARGS
 from .support import PostgresCluster, ServerProcess, choose, free_port, run
@@ -75,7 +89,36 @@ async def _attempt(
     await client.close()
     assert final["room"]["phase"] == "finished"
     assert final["room"]["settings"]["bot_seconds"] == 0.05  # the host's --daily-bot-seconds
-    return started, GameRecord.loads(download_record(server.url, started["room"], 1))
+    assert final["room"]["sealed_until"] == _day_end(started["day"]), "sealed until the day ends"
+    return started, _stored(server, started["room"])
+
+
+def _day_end(day: str) -> float:
+    """When the deals' day ``day`` ends (the server's rollover is midnight UTC)."""
+    return day_start(dt.date.fromisoformat(day) + dt.timedelta(days=1))
+
+
+def _asked(url: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
+    """The status and JSON answer of a GET (or, with ``body``, a POST) of ``url``."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read())
+
+
+def _stored(server: ServerProcess, room: str) -> GameRecord:
+    """The record of ``room``'s first game as the database keeps it (the operator's copy: the
+    server seals a daily game's while its day runs)."""
+    store = Store(server.database)
+    try:
+        text = store.record(room, 1)
+    finally:
+        store.close()
+    assert text is not None
+    return GameRecord.loads(text)
 
 
 def _human_moves(record: GameRecord) -> list[int]:
@@ -117,9 +160,10 @@ def test_same_actions_meet_same_answers_one_scored_attempt_and_the_board(server:
     ranked = [(not r["won"], -r["points"], r["seconds"]) for r in board["results"]]
     assert ranked == sorted(ranked)
     assert [r["rank"] for r in board["results"]] == [1, 2, 3]
-    assert board["you"]["finished"] and board["you"]["streak"] == 1 and board["replays"]
+    assert board["you"]["finished"] and board["you"]["streak"] == 1
     assert sum(r["you"] for r in board["results"]) == 1
-    assert all(r["record"].startswith("/api/rooms/") for r in board["results"])
+    # the day's games stay sealed, to those who finished too: no game named until the day ends
+    assert not board["replays"] and all("record" not in r for r in board["results"])
     # before one's own game: the board without the games, and no room named
     assert board_before["results"] == [] and not board_before["replays"]
     stranger = daily_board(server.url, DUEL, player=new_identity())
@@ -153,10 +197,40 @@ def test_only_an_addresss_first_attempt_ranks_and_the_others_are_shown_to_their_
     assert seen["you"]["finished"] and not seen["you"]["ranked"]
     assert [row["name"] for row in seen["results"]][-1] == "Again"
     mine = seen["results"][-1]
-    assert mine["you"] and mine["rank"] is None and not mine["ranked"] and mine["record"].startswith("/api/rooms/")
+    assert mine["you"] and mine["rank"] is None and not mine["ranked"] and "record" not in mine
     assert sorted(row["rank"] for row in seen["results"][:-1]) == [1, 2]
     assert daily_board(server.url, EASY, player=scout)["you"]["ranked"]
     assert daily_board(server.url, EASY, player=elsewhere)["you"]["ranked"]
+
+
+def test_the_days_games_are_sealed_while_it_runs_but_its_player_has_the_review(server: ServerProcess) -> None:
+    """A scout finishes the deal and asks for what would tell the next player the deck: its
+    record (the seed), the replay (every hand at every step), another seat's review; each is
+    refused ``sealed``, saying when the day ends. Only the review of its own seat (made from what
+    it saw) is given; My games says until when the game is sealed. (The seal's end, and rooms
+    that are not sealed: ``test_daily_seal.py``.)"""
+    scout, other = new_identity(), new_identity()
+    started, _record = run(lambda: _attempt(server, scout, TRIO, "Scout", source="127.0.0.93"))
+    room, when = started["room"], dt.datetime.fromtimestamp(_day_end(started["day"]), dt.UTC)
+    base = f"{server.url}/api/rooms/{room}/records/1"
+    with pytest.raises(ServerError) as record:
+        download_record(server.url, room, 1)
+    assert record.value.code == "sealed"
+    asked = {
+        "record": _asked(base),
+        "replay": _asked(f"{base}/replay?step=0"),
+        "replay of the scout's seat": _asked(f"{base}/replay?step=3&seat=0"),
+        "review of a bot's seat": _asked(f"{base}/review", {"player": scout, "seat": 1}),
+        "review by a stranger": _asked(f"{base}/review", {"player": other, "seat": 0}),
+    }
+    for what, (status, answer) in asked.items():
+        assert (status, answer["error"]) == (403, "sealed"), what
+        assert answer["params"] == {"until": when.strftime("%Y-%m-%d %H:%M UTC")}, what
+        assert "seed" not in json.dumps(answer), what
+    status, review = _asked(f"{base}/review", {"player": scout, "seat": 0})
+    assert status in (200, 202) and review["status"] in ("ready", "working")
+    games = [game for game in my_games(server.url, scout) if game["room"] == room]
+    assert [game["sealed_until"] for game in games] == [_day_end(started["day"])]
 
 
 def test_an_attempt_asked_for_again_before_its_end_is_the_same_room(server: ServerProcess) -> None:
@@ -219,8 +293,8 @@ def test_the_seed_is_the_servers_secret_and_the_date(folder: Path, server: Serve
             await here.close()
             await there.close()
             return (
-                GameRecord.loads(download_record(server.url, started["room"], 1)),
-                GameRecord.loads(download_record(other.url, elsewhere["room"], 1)),
+                _stored(server, started["room"]),
+                _stored(other, elsewhere["room"]),
             )
 
         mine, theirs = run(body)
@@ -290,7 +364,7 @@ def test_kill_9_in_the_middle_of_an_attempt_it_goes_on_the_same_and_counts_once(
 
     first, room, me = run(body)
     assert me.reconnects >= 1
-    record = GameRecord.loads(download_record(server.url, room, 1))
+    record = _stored(server, room)
     assert verify(record).ok
     assert record.actions == first.actions and record.seed == first.seed
     board = daily_board(server.url, RANDOM, player=killed)
@@ -330,7 +404,7 @@ def test_a_postgresql_takeover_in_the_middle_of_an_attempt_it_goes_on_the_same_a
 
     reference, room, me = run(body)
     assert me.reconnects >= 1
-    record = GameRecord.loads(download_record(second.url, room, 1))
+    record = _stored(second, room)
     assert record.actions == reference.actions and record.seed == reference.seed
     board = daily_board(second.url, RANDOM, player=moved)
     assert sorted(r["name"] for r in board["results"]) == ["Gus", "Hal"] and board["you"]["finished"]

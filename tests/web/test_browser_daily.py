@@ -114,13 +114,16 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
         assert "Gus" in desk.locator('[data-region="standings"]').inner_text()
         assert desk.locator("a.download").get_attribute("href") == f"/api/rooms/{code}/standings?format=csv"
         assert layout_problems(desk) == []
-        # on a phone, in Russian, as a player who finished: the games open, the streak shown
+        # on a phone, in Russian, as a player who finished: the streak shown, the games still
+        # sealed while the day runs (docs/daily.md), and said so
         _as(phone, server, gus, "ru")
         phone.goto(f"{server.url}/?lang=ru#/daily/{DEAL}")
-        wait_for(phone, '[data-region="daily-board"] tbody tr a')
+        wait_for(phone, '[data-region="daily-board"] tbody tr')
         assert phone.evaluate("document.documentElement.lang") == "ru"
+        assert phone.locator('[data-region="daily-board"] a').count() == 0
         text = phone.locator("main").inner_text()
         assert "Расклад дня" in text and "Ваша серия: 1 день подряд" in text
+        assert "Партии дня откроются, когда день закончится." in text
         assert "Тренироваться" in phone.locator("button[data-deal]").inner_text()
         assert layout_problems(phone) == []
         _shot(phone, "daily_board_ru-390.png")
@@ -137,7 +140,13 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
         phone.goto(f"{server.url}/?lang=ru#/games")
         wait_for(phone, ".ratings-panel .rating-history li")
         assert "Gus the Rated" in phone.locator(".ratings-panel").inner_text()
+        # his daily game in My games: no replay or record until the day ends, and when that is
+        daily_row = phone.locator(f'table.games tr[data-room="{code}"]')
+        assert daily_row.locator("a.download").count() == 0
+        assert "повтор и запись откроются" in daily_row.locator(".sealed").inner_text()
+        assert phone.locator(f'table.games tr:not([data-room="{code}"]) a.download').count() == 1  # the rated game
         assert layout_problems(phone) == []
+        _shot(phone, "my_games_sealed_ru-390.png")
         phone.goto(f"{server.url}/?lang=ru")
         wait_for(phone, '[data-region="daily"] li[data-deal] .done')
         assert layout_problems(phone) == []

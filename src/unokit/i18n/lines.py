@@ -61,7 +61,7 @@ PARAM_TYPES: dict[str, Param] = {
         P.NUMBER,
     ),
     **dict.fromkeys(("scores",), P.NUMBERS),
-    **dict.fromkeys(("given", "name", "text", "line"), P.TEXT),
+    **dict.fromkeys(("given", "name", "text", "line", "until"), P.TEXT),
 }
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -56,6 +57,7 @@ from .webapi import (
     problem,
     refusal,
     room_code,
+    sealed_error,
 )
 from .websocket import websocket_route
 from .wordfilter import WordFilter, load_word_filter, use_word_filter
@@ -167,8 +169,11 @@ def create_app(config: ServerConfig) -> Starlette:
         except RoomError as exc:
             return refusal(exc, 400)
         games = await asyncio.to_thread(hub.store.player_games, player, MY_GAMES_LIMIT)
+        specs = await asyncio.to_thread(hub.store.room_specs, (game["room"] for game in games))
+        now = time.time()
         for game in games:
             game["record"] = f"/api/rooms/{game['room']}/records/{game['game']}"
+            game["sealed_until"] = hub.seal_of(specs.get(game["room"], {}), now)
         return answer(
             {"games": games, "retention_days": config.retain_players_days, "records_days": config.retain_records_days}
         )
@@ -205,6 +210,9 @@ def create_app(config: ServerConfig) -> Starlette:
             return await limited(misses, client, "room codes that do not exist")
         code = room_code(request)
         number = game_number(request.path_params["number"])
+        until = await hub.sealed(code) if code else None
+        if until is not None:
+            return refusal(sealed_error(until))
         text = await asyncio.to_thread(hub.store.record, code, number) if code and number else None
         if text is None:
             await misses.allow(client)
@@ -227,7 +235,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),
-        *web_routes(hub.store.record),
+        *web_routes(hub.store.record, hub.sealed),
         *realtable_routes(),
         websocket_route(hub, misses),
         *(route for feature in hub.features for route in feature.routes()),

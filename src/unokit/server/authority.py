@@ -116,6 +116,9 @@ class Room:
         #: The seeds a feature gave the room (a daily deal's, ``docs/daily.md``; a ladder
         #: table's): its games, bots and bots' decisions are theirs; ``None``: fresh random seeds.
         self.seeds: Seeds | None = None
+        #: Until when its finished games are sealed (a daily deal's while its day runs: their
+        #: records and replays open then, ``docs/daily.md``); ``None``: they are not.
+        self.sealed_until: float | None = None
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"room-{self.code}")
 
     # ------------------------------------------------------------------ the queue
@@ -501,6 +504,7 @@ class Room:
         info.pop("remote_connected", None)
         info.pop("remote_looking", None)
         info["spectators"] = sum(1 for p in self.peers.values() if p.seat is None)
+        info["sealed_until"] = self.sealed_until
         return info
 
     def looking(self, seat: int) -> bool:

@@ -301,6 +301,7 @@ class Hub:
         room = Room(self, state, row.host_hash, owner=False)
         for feature in self.features:
             await feature.loaded(room, row.spec)
+        room.sealed_until = self.seal_of(row.spec, time.time())
         for entry in await asyncio.to_thread(self.store.chat, code):
             room.chat.apply(entry)
         room.owner_node = self.node if owner else row.owner
@@ -358,6 +359,16 @@ class Hub:
 
     def clients(self) -> Iterable[Peer]:
         return self.local_peers.values()
+
+    def seal_of(self, spec: dict[str, Any], now: float) -> float | None:
+        """Until when the games of a room of stored ``spec`` are sealed at the time ``now``: the
+        latest time a feature says (:meth:`~.seam.FeatureServer.sealed`), ``None`` once it is past."""
+        until = max((t for feature in self.features if (t := feature.sealed(spec)) is not None), default=None)
+        return until if until is not None and until > now else None
+
+    async def sealed(self, code: str) -> float | None:
+        row = await asyncio.to_thread(self.store.room, code)
+        return None if row is None else self.seal_of(row.spec, time.time())
 
     def serve_features(self, running: Sequence[FeatureServer], off: Sequence[Feature]) -> None:
         """Run the features ``running``, and refuse the room messages of those ``off``. Raise

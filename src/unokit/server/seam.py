@@ -110,6 +110,11 @@ class Rooms(Protocol):
         """The clients connected to this process."""
         ...
 
+    async def sealed(self, code: str) -> float | None:
+        """Until when (a Unix time) the finished games of room ``code`` are sealed
+        (:meth:`FeatureServer.sealed`); ``None``: they are not, or there is no such room."""
+        ...
+
     #: Held while a public table is chosen or made (one at a time in a process).
     seating_lock: asyncio.Lock
 
@@ -209,6 +214,13 @@ class FeatureServer:
 
     async def loaded(self, room: Room, spec: dict[str, Any]) -> None:
         """``room`` was loaded from its stored ``spec`` (what :meth:`Rooms.open_room` marked)."""
+
+    def sealed(self, spec: dict[str, Any]) -> float | None:
+        """Until when (a Unix time) the finished games of a room of stored ``spec`` are sealed:
+        their records and replays are refused, and their reviews are given only to the seat's
+        own player (a deal of the day's while its day runs, ``docs/daily.md``); ``None``: not
+        by this feature. The core asks every feature and keeps the latest time."""
+        return None
 
     def room_messages(self) -> Mapping[type[ClientMessage], RoomMessage]:
         """The client messages it answers in a room (declared in :mod:`.messages` like every

@@ -34,7 +34,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -565,6 +565,25 @@ class Store(Database):
                 )
             )
         return int(count or 0)
+
+    def room_specs(self, codes: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The stored specs of the rooms ``codes`` that are still kept, by code."""
+        wanted = sorted(set(codes))
+        if not wanted:
+            return {}
+        with self.begin() as c:
+            rows = c.execute(select(rooms.c.code, rooms.c.spec).where(rooms.c.code.in_(wanted))).all()
+        return {row.code: json.loads(row.spec) for row in rows}
+
+    def played(self, player: str, code: str, game_no: int, seat: int) -> bool:
+        """Whether the identity (hash) ``player`` played ``seat`` in game ``game_no`` of room ``code``."""
+        with self.begin() as c:
+            row = c.execute(
+                select(player_games.c.seat).where(
+                    player_games.c.player == player, player_games.c.room == code, player_games.c.game_no == game_no
+                )
+            ).first()
+        return row is not None and row.seat == seat
 
     def player_games(self, player: str, limit: int) -> list[dict[str, Any]]:
         """The finished games of the identity whose hash is ``player`` (newest first) whose

@@ -28,6 +28,7 @@ import asyncio
 import functools
 import json
 import threading
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ from .chat import REACTIONS
 from .offline import PYODIDE_FILES, engine_zip, pyodide_dir
 from .room import RoomError, RoomSpec, Settings, seat_bots
 from .stating import round_summary
-from .webapi import problem
+from .webapi import problem, refusal, sealed_error
 from .work import off_loop
 
 #: Replays of finished games kept in memory (each holds a few copies of its game).
@@ -212,9 +213,10 @@ def _rules_lines(body: dict[str, Any]) -> list[str]:
     return rules_summary(Game.new(spec.variant, spec.players, 0, **spec.options)[0])
 
 
-def web_routes(record_text: Any) -> list[Route]:
+def web_routes(record_text: Any, sealed: Callable[[str], Awaitable[float | None]]) -> list[Route]:
     """The routes of this module; ``record_text(code, number)`` reads a finished game's record
-    (a blocking call, run in a worker thread) or returns ``None``."""
+    (a blocking call, run in a worker thread) or returns ``None``; ``sealed(code)`` says until
+    when room ``code``'s games are sealed (their replays refused), ``None`` when they are not."""
 
     async def catalog_route(_request: Request) -> Response:
         return JSONResponse(await asyncio.to_thread(catalog))  # made once, never on the event loop
@@ -242,6 +244,9 @@ def web_routes(record_text: Any) -> list[Route]:
             return problem("bad_seat", "'seat' must be a seat number (0 for the first)", 400)
         step = int(step_text)
         seat = int(seat_text) if seat_text is not None else None
+        until = await sealed(code)
+        if until is not None:
+            return refusal(sealed_error(until))
         try:
             replay = await asyncio.to_thread(load_replay, code, number)
         except RecordError as exc:

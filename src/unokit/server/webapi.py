@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import secrets
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -53,7 +54,15 @@ def status_of(code: str) -> int:
         "no_deal": 404,
         "push_taken": 409,
         "push_off": 403,
+        "sealed": 403,
     }.get(code, 400)
+
+
+def sealed_error(until: float) -> RoomError:
+    """The refusal of a sealed game's record, replay or review (a deal of the day's while its
+    day runs, ``docs/daily.md``), saying when it opens (``until``, a Unix time)."""
+    when = datetime.fromtimestamp(until, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return RoomError("sealed", f"this game is a deal of the day's: it opens when its day ends, at {when}", until=when)
 
 
 async def limited(allowance: Allowance, key: str, what: str) -> Response:

@@ -106,6 +106,7 @@ ERRORS = MappingProxyType(
             _spec("push_off"),
             _spec("bad_subscription"),
             _spec("push_taken"),
+            _spec("sealed", until=P.TEXT),
         )
     }
 )

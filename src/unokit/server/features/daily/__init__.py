@@ -6,6 +6,7 @@ are the deal's when it is loaded."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -16,7 +17,8 @@ from ...room import RoomError
 from ...seam import Feature, FeatureContext, FeatureServer, StoreHooks
 from ...webapi import answer, base_url, body_of, client_of, limited, refusal
 from . import api, cli
-from .deals import DealSeeds, daily_attempts, forget_player, forget_stale, prune, record_written, secret
+from .cli import DailySettings
+from .deals import DealSeeds, daily_attempts, day_start, forget_player, forget_stale, prune, record_written, secret
 
 if TYPE_CHECKING:
     from ...authority import Room
@@ -32,6 +34,16 @@ class DailyServer(FeatureServer):
     async def loaded(self, room: Room, spec: dict[str, Any]) -> None:
         if "daily" in spec:
             room.seeds = await self.deal_seeds(spec["daily"])
+
+    def sealed(self, spec: dict[str, Any]) -> float | None:
+        """A daily room's games are sealed until the end of their deal's day: while the day runs,
+        no record or replay holds the deal's seed, or the hands from which the deck follows."""
+        if "daily" not in spec:
+            return None
+        day = dt.date.fromisoformat(spec["daily"]["day"])
+        return day_start(
+            day + dt.timedelta(days=1), self.context.config.settings_of("daily", DailySettings).rollover_hours
+        )
 
     async def deal_seeds(self, daily: dict[str, Any]) -> DealSeeds:
         """The seeds of the deal a daily room plays (its spec's ``daily``: day and deal)."""

@@ -107,8 +107,8 @@ def _where(base_url: str, room: str) -> dict[str, Any]:
 async def board_of(context: FeatureContext, body: dict[str, Any]) -> dict[str, Any]:
     """``POST /api/daily/board``: the results of ``deal`` on ``day`` (today by default), best
     first; with ``player``, that identity's own attempt and streak. The games themselves
-    (``record``) are shown only to an identity that finished its own attempt, or once the day
-    is over. Only the attempts that rank are listed (an address's first); the reader's own
+    (``record``) are shown once the day is over (until then they are sealed). Only the
+    attempts that rank are listed (an address's first); the reader's own
     finished attempt that does not rank is listed after them, without a rank (``ranked``
     false), and said in ``you``."""
     unknown_fields(body, {"player", "deal", "day"})
@@ -121,7 +121,7 @@ async def board_of(context: FeatureContext, body: dict[str, Any]) -> dict[str, A
         None if player is None else await asyncio.to_thread(attempt, context.store, day.isoformat(), deal.key, player)
     )
     finished = mine is not None and mine["finished_at"] is not None
-    replays = finished or day < today
+    replays = day < today  # a day's games are sealed while it runs (DailyServer.sealed)
     results = []
     for rank, row in enumerate(rows, start=1):
         result = {

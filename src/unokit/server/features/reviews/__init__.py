@@ -21,7 +21,7 @@ class ReviewServer(FeatureServer):
 
     def __init__(self, context: FeatureContext) -> None:
         super().__init__(context)
-        self.desk = ReviewDesk(context.bots, context.store, context.node)
+        self.desk = ReviewDesk(context.bots, context.store, context.node, sealed=context.rooms.sealed)
 
     def routes(self) -> list[BaseRoute]:
         return list(review_routes(self.desk))

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -53,7 +54,7 @@ from ...peers import identity_hash
 from ...room import RoomError
 from ...storage import Store
 from ...web import game_number
-from ...webapi import problem
+from ...webapi import problem, refusal, sealed_error
 from . import rows as reviewstore
 from .rows import ReviewKey, ReviewRow
 
@@ -98,10 +99,16 @@ def _working(row: ReviewRow | None) -> tuple[int, dict[str, Any]]:
     }
 
 
+async def never_sealed(_code: str) -> float | None:
+    """No game is sealed (a desk of no server: a benchmark's, a test's)."""
+    return None
+
+
 class ReviewDesk:
     """Reviews of finished games: computed in ``pool`` at ``effort`` by the process ``node``,
     kept in ``store`` with the records, at most one in progress and ``per_hour`` started an
-    hour per identity, at most ``per_address`` in progress per client address."""
+    hour per identity, at most ``per_address`` in progress per client address; a game that
+    ``sealed(code)`` says is sealed is reviewed for its seat's own player only."""
 
     def __init__(
         self,
@@ -111,10 +118,13 @@ class ReviewDesk:
         effort: str = REVIEW_EFFORT,
         per_hour: int = REVIEWS_PER_HOUR,
         per_address: int = REVIEWS_PER_ADDRESS,
+        *,
+        sealed: Callable[[str], Awaitable[float | None]] = never_sealed,
     ) -> None:
         self.pool = pool
         self.store = store
         self.node = node
+        self.sealed = sealed
         self.effort = effort
         self.per_hour = per_hour
         self.per_address = per_address
@@ -127,6 +137,9 @@ class ReviewDesk:
         count it, :func:`~.edge.client_key`), asking for the review of ``seat`` in game
         ``number`` of room ``code``. Raises :class:`RoomError` for no such game or seat, a
         review that failed, or a player over the limits."""
+        until = await self.sealed(code)
+        if until is not None and not await asyncio.to_thread(self.store.played, player, code, number, seat):
+            raise sealed_error(until)  # a sealed game's review is its own player's only
         key = ReviewKey(code, number, seat, self.effort)
         row = await asyncio.to_thread(reviewstore.read, self.store, key)
         if row is not None and row.status == reviewstore.READY:
@@ -233,7 +246,7 @@ class ReviewDesk:
             await asyncio.to_thread(reviewstore.abandon, self.store, self.node)
 
 
-_STATUS = {"no_record": 404, "too_many_reviews": 429, "bad_record": 500}
+_STATUS = {"no_record": 404, "too_many_reviews": 429, "bad_record": 500, "sealed": 403}
 
 
 def review_routes(desk: ReviewDesk) -> list[Route]:
@@ -261,7 +274,7 @@ def review_routes(desk: ReviewDesk) -> list[Route]:
             address = client_key(request.client.host if request.client else "unknown")
             status, answer = await desk.ask(code, number, seat, player, address)
         except RoomError as exc:
-            return problem(exc.code, exc.message, _STATUS.get(exc.code, 400))
+            return refusal(exc, _STATUS.get(exc.code, 400))
         return JSONResponse(answer, status)
 
     return [Route("/api/rooms/{code}/records/{number}/review", review_route, methods=["POST"])]

@@ -7,7 +7,7 @@
 
 import { h } from "./dom.js";
 import { runs } from "./features.js";
-import { t } from "./i18n.js";
+import { sealedWords, t } from "./i18n.js";
 import { faceTitle } from "./cards.js";
 import { ranking, readyMark } from "./together.js";
 
@@ -240,14 +240,16 @@ export function gameOverDialog(view, obs) {
         t("host.start_new"),
       ),
     );
-  buttons.append(
-    h("a.button", { href: `/#/replay/${view.code}/${number}${me !== null ? `/${me}` : ""}` }, t("table.replay")),
-    h(
-      "a.button",
-      { href: `/api/rooms/${view.code}/records/${number}`, download: `unokit-${view.code}-${number}.json` },
-      t("table.download_record"),
-    ),
-  );
+  const sealed = sealedWords(view.room.sealed_until);
+  if (!sealed)
+    buttons.append(
+      h("a.button", { href: `/#/replay/${view.code}/${number}${me !== null ? `/${me}` : ""}` }, t("table.replay")),
+      h(
+        "a.button",
+        { href: `/api/rooms/${view.code}/records/${number}`, download: `unokit-${view.code}-${number}.json` },
+        t("table.download_record"),
+      ),
+    );
   if (me !== null && runs("reviews")) {
     buttons.append(h("a.button#review-game", { href: `/#/review/${view.code}/${number}/${me}` }, t("review.open")));
   }
@@ -267,6 +269,7 @@ export function gameOverDialog(view, obs) {
     ),
   );
   panel.append(buttons);
+  if (sealed) panel.append(h("p.hint.sealed", {}, sealed));
   if (view.playAgain && view.room.phase === "finished") panel.append(h("p.hint.next-game", {}, t("together.next_when_ready")));
   dialog.append(panel);
   return dialog;

@@ -175,6 +175,19 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (params[name] === undefined || params[name] === null ? whole : String(params[name])));
 }
 
+/**
+ * The words saying when a sealed game opens (a deal of the day's while its day runs: its replay
+ * and record open when the day ends, docs/daily.md), in the reader's language and time; null
+ * for a game that is not sealed, or no longer.
+ * @param {number | null | undefined} until when it opens (seconds since 1970), null: never sealed
+ * @returns {string | null}
+ */
+export function sealedWords(until) {
+  if (until === null || until === undefined || until * 1000 <= Date.now()) return null;
+  const time = new Date(until * 1000).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
+  return t("game.sealed", { time });
+}
+
 // ---------------------------------------------------------------------- typed parameters
 
 /**

@@ -5,7 +5,7 @@
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { runs } from "./features.js";
-import { lang, t } from "./i18n.js";
+import { lang, sealedWords, t } from "./i18n.js";
 import { forgetPush } from "./push.js";
 
 // ---------------------------------------------------------------------- play again
@@ -207,6 +207,7 @@ export function ranking(scores, winners) {
  * @property {number[]} scores
  * @property {number[]} winners
  * @property {string} record the address of its record
+ * @property {number | null} sealed_until until when its replay and record are sealed (a deal of the day's), null: not
  */
 
 /**
@@ -253,16 +254,19 @@ export function myGamesPage(app, catalog) {
       for (const game of found.games) {
         const winners = game.winners.map((s) => game.names[s]).join(t("list.separator"));
         const result = game.winners.includes(game.seat) ? t("together.you_won") : t("together.won", { winners });
+        const sealed = sealedWords(game.sealed_until);
         body.append(h("tr", { dataset: { room: game.room, game: String(game.game) } },
           h("td", {}, new Date(game.at * 1000).toLocaleString(lang())),
           h("td", {}, t("together.game_in_room", { variant: t(`variant.${game.variant}`), code: game.room, number: game.game })),
           h("td.result", {}, h("strong", {}, result), standingsList(game)),
           h("td.links", {},
-            h("a.button", { href: `/#/replay/${game.room}/${game.game}/${game.seat}` }, t("together.replay")),
+            sealed ? null : h("a.button", { href: `/#/replay/${game.room}/${game.game}/${game.seat}` }, t("together.replay")),
             " ",
             runs("reviews") ? h("a.button.review", { href: `/#/review/${game.room}/${game.game}/${game.seat}` }, t("review.open")) : null,
             " ",
-            h("a.button.download", { href: game.record, download: `unokit-${game.room}-${game.game}.json` }, t("together.download")))));
+            sealed
+              ? h("span.hint.sealed", {}, sealed)
+              : h("a.button.download", { href: game.record, download: `unokit-${game.room}-${game.game}.json` }, t("together.download")))));
       }
       table.append(body);
       page.append(table);

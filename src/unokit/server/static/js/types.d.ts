@@ -59,6 +59,8 @@ export interface Room {
   pause_left?: number;
   /** More time at a turn: how many seconds each asks for, how many a seat may ask, how many each asked. */
   more_time?: { seconds: number; most: number; used: number[] };
+  /** Until when its finished games are sealed (seconds since 1970; a deal of the day's while its day runs), null: not. */
+  sealed_until: number | null;
 }
 
 /** A seat's view of the game: the engine's `observe(seat)` (docs/api.md). */
