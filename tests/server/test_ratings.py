@@ -1,7 +1,7 @@
 """Ratings over the real server and database (``docs/ratings.md``): a public game of rated
 people and a bot level moves their ratings exactly as ``openskill`` computes it, once; unrated
-people are never on a leaderboard and make a game unrated; private rooms and engine bots are
-not rated; leaving the ratings forgets them."""
+people are never on a leaderboard and make a game unrated; private rooms, engine bots and decks
+of a room's own are not rated; leaving the ratings forgets them."""
 
 from __future__ import annotations
 
@@ -30,13 +30,27 @@ from unokit.server.features.ratings.skill import BOT_RATINGS, NEW_MU, NEW_SIGMA,
 from .support import FAST, ServerProcess, choose, run
 
 
-def _game(server: ServerProcess, people: list[tuple[str, str]], bot: str, *, public: bool = True) -> GameRecord:
-    """``people`` (identity, name) and one ``bot`` play a one-hand classic game, each person
-    from an address of their own (``127.0.0.2``, ``127.0.0.3``, ...); its record."""
+def _game(
+    server: ServerProcess,
+    people: list[tuple[str, str]],
+    bot: str,
+    *,
+    public: bool = True,
+    options: dict[str, Any] | None = None,
+) -> GameRecord:
+    """``people`` (identity, name) and one ``bot`` play a one-hand classic game (of further
+    ``options``), each person from an address of their own (``127.0.0.2``, ``127.0.0.3``, ...);
+    its record."""
 
     async def body() -> str:
         room = create_room(
-            server.url, "classic", len(people) + 1, options={"rounds": 1}, settings=FAST, public=public, bots=[bot]
+            server.url,
+            "classic",
+            len(people) + 1,
+            options={"rounds": 1, **(options or {})},
+            settings=FAST,
+            public=public,
+            bots=[bot],
         )
         clients = [
             await RoomClient.join(server.url, room["room"], name=n, player=p, source=f"127.0.0.{i + 2}")
@@ -98,9 +112,10 @@ def test_a_rated_public_game_moves_ratings_as_openskill_does(shared_server: Serv
     assert _rating(server, ben)["games"] == games_before
     assert ratings_mine(server.url, cid) == {"rated": False, "name": None, "ratings": [], "history": []}
     assert all(place["name"] not in ("Cid",) for place in leaderboard(server.url, "classic", 3))
-    # private rooms and engine bots are not rated
+    # private rooms, engine bots and a deck of the room's own are not rated
     _game(server, [(ann, "Ann"), (ben, "Ben")], "normal", public=False)
     _game(server, [(ann, "Ann"), (ben, "Ben")], "heuristic")
+    assert _game(server, [(ann, "Ann"), (ben, "Ben")], "normal", options={"deck": ["15 x red 5", "15 x red 6"]}).result
     assert _rating(server, ben)["games"] == games_before
     # leaving the ratings forgets them
     assert ratings_leave(server.url, ben)

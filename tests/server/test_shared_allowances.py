@@ -5,6 +5,7 @@ and two ``unokit serve`` processes on one database allow an address together wha
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -67,7 +68,9 @@ def test_two_processes_allow_one_address_my_games_and_chat_together_as_one_would
     six times in all, not six times by each. Chat: one address writes in four rooms, two owned by
     each process; each room allows its seat 5 at once, the address 10 across the server."""
     database = postgres.new_database()
-    servers = _cluster(make_server, database, "--lookup-rate", "4")
+    # --chat-rate 0.01: the address's chat comes back at 0.03 lines a second, so however slowly a
+    # loaded machine sends the sixteen lines below, the burst of 10 is what they meet
+    servers = _cluster(make_server, database, "--lookup-rate", "4", "--chat-rate", "0.01")
     asker, player = "127.0.0.71", new_identity()
     asked = time.monotonic()
     statuses = [request(servers[i % 2], "POST", "/api/my-games", {"player": player}, asker)[0] for i in range(12)]
@@ -91,5 +94,6 @@ def test_two_processes_allow_one_address_my_games_and_chat_together_as_one_would
     started = time.monotonic()
     said = run(body)
     elapsed = time.monotonic() - started
-    # 16 lines, each room within its own allowance: 10 at once and 3 a second across the cluster.
-    assert said.count("ack") <= 10 + 3 * elapsed and "rate_limited" in said, (said, elapsed)
+    # 16 lines, each room within its own allowance (4 of a burst of 5): the address's 10 at once
+    # across the cluster, and what came back meanwhile (16 went through with a count per process)
+    assert 10 <= said.count("ack") <= 10 + math.ceil(0.03 * elapsed) and "rate_limited" in said, (said, elapsed)

@@ -710,6 +710,7 @@ class RoomState:
         shared) and ``closer`` is last (``docs/ratings.md``)."""
         return {
             "variant": self.spec.variant,
+            "options": dict(self.spec.options),
             "seats": [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in self.seats],
             "result": {
                 "over": True,

@@ -125,8 +125,9 @@ def rate(seats: list[tuple[float, float]], places: list[int]) -> list[tuple[floa
 
 def record_written(c: Connection, job: Append, now: float) -> None:
     """A game ended (its record is being written in this transaction, or the host closed it:
-    ``job.forfeit``): update the ratings of its rated players when the room is public, every
-    seat was a rated person or a bot level and no two people shared an address."""
+    ``job.forfeit``): update the ratings of its rated players when the room is public, the game
+    was dealt from its variant's own cards (:func:`own_cards`), every seat was a rated person or
+    a bot level and no two people shared an address."""
     game = job.record or job.forfeit
     if game is None or job.shared_address:
         return
@@ -134,6 +135,8 @@ def record_written(c: Connection, job: Append, now: float) -> None:
     if room is None or not room.public:
         return
     record = json.loads(game[1])
+    if not own_cards(record.get("options") or {}):
+        return
     result = record.get("result") or {}
     seats, scores, winners = record.get("seats", []), result.get("scores", []), result.get("winners", [])
     if not result.get("over") or len(scores) != len(seats):
@@ -166,6 +169,13 @@ def record_written(c: Connection, job: Append, now: float) -> None:
             before.append(BOT_RATINGS[seat["bot"]])
             levels[index] = f"bot:{seat['bot']}"
     settle(c, job, people, before, ranks(scores, winners), winners, str(variant), size, now, levels)
+
+
+def own_cards(options: dict[str, Any]) -> bool:
+    """Whether a game of ``options`` is dealt from its variant's own cards, as a rated game must
+    be: no deck of the room's own (``deck``) and no launcher's script (``launcher_script``),
+    whose order of cards a host would choose."""
+    return not options.get("deck") and not options.get("launcher_script")
 
 
 def current(c: Connection, player: str, variant: str, size: int) -> tuple[float, float]:
