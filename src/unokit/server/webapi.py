@@ -53,6 +53,10 @@ def status_of(code: str) -> int:
         "no_deal": 404,
         "push_taken": 409,
         "push_off": 403,
+        "no_game": 404,
+        "no_rating": 404,
+        "not_rated": 409,
+        "annulled": 409,
     }.get(code, 400)
 
 
