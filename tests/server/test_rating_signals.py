@@ -58,10 +58,11 @@ RECORD, WINNER = _record()
 class Games:
     """Rated duels written through the store's own write (its hooks, ``record_written``)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, prefix: str = "R") -> None:
         self.store = store
         self.writer = Writer(store)
         self.rooms = 0
+        self.prefix = prefix  # room codes PREFIX0001...: a 0 is never in a server's codes
 
     def player(self, name: str) -> str:
         """A new rated identity's hash."""
@@ -81,7 +82,7 @@ class Games:
         """A public duel ``winner`` wins against ``loser`` (from ``addresses``, ``""``: never
         seen; the seats' ``(moves, stand-in moves)`` ``standins``); its room's code."""
         self.rooms += 1
-        code = f"R{self.rooms:04d}"
+        code = f"{self.prefix}{self.rooms:04d}"
         assert self.store.create_room(code, {"variant": "classic"}, "hash", public=public)
         seats = {WINNER: winner, 1 - WINNER: loser}
         marks = {WINNER: addresses[0], 1 - WINNER: addresses[1]}
