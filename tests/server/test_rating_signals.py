@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -360,3 +360,28 @@ def test_a_real_servers_rated_game_keeps_marks_moves_and_the_rating_before(share
     assert (first.mu_before, first.sigma_before) == (NEW_MU, NEW_SIGMA)
     assert json.loads(first.opponents) == sorted([identity_hash(ben), "bot:normal"])
     assert first.moves > 0 and first.standins == 0 and first.annulled is None
+
+
+def test_the_admin_commands_through_a_running_server(make_server: Callable[..., ServerProcess], tmp_path: Path) -> None:
+    (tmp_path / "token").write_text("signals-admin-token")
+    database = f"sqlite:///{tmp_path / 'through.db'}"
+    server = make_server(database, "--admin-token-file", str(tmp_path / "token"))
+    where = ["admin", "--server", server.url, "--token-file", str(tmp_path / "token")]
+    store = Store(database, hooks=store_hooks())
+    games = Games(store)
+    try:
+        ann, ben = games.player("Ann"), games.player("Ben")
+        rooms = [games.duel(ann, ben) for _ in range(PAIR_GAMES)]
+        listed = CliRunner().invoke(main, [*where, "suspicious", "--json"])
+        assert listed.exit_code == 0, listed.output
+        assert [(p["winner"]["player"], p["games"]) for p in json.loads(listed.output)["pairs"]] == [(ann, PAIR_GAMES)]
+        done = CliRunner().invoke(main, [*where, "annul", rooms[0], "1"])
+        assert done.exit_code == 0 and "annulled for 2 rated players" in done.output, done.output
+        again = CliRunner().invoke(main, [*where, "annul", rooms[0], "1"])
+        assert again.exit_code == 1 and "the server refused" in again.output and "annulled already" in again.output
+        reset = CliRunner().invoke(main, [*where, "reset-rating", ben, "--players", "2"])
+        assert reset.exit_code == 0 and "Ben" in reset.output, reset.output
+        assert _rating(store, ben)["reset"] is not None and _rating(store, ann)["games"] == PAIR_GAMES - 1
+    finally:
+        games.writer.stop()
+        store.close()
