@@ -302,7 +302,7 @@ def test_the_seed_is_the_servers_secret_and_the_date(folder: Path, server: Serve
         other.stop()
     assert mine.seed != theirs.seed
     with sqlite3.connect(folder / "server.db") as db:
-        (secret,) = db.execute("SELECT secret FROM daily_secrets").fetchone()
+        (secret,) = db.execute("SELECT secret FROM daily_secrets WHERE name = 'daily'").fetchone()
     day = dt.date.fromisoformat(started["day"])
     assert deal_seed(bytes.fromhex(secret), day, DUEL) == mine.seed
     assert deal_seed(bytes.fromhex(secret), day + dt.timedelta(days=1), DUEL) != mine.seed

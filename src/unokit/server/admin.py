@@ -128,7 +128,8 @@ class AdminGroup(click.Group):
 @click.pass_context
 def admin(ctx: click.Context, database: str | None, create: bool, server: str | None, token_file: Path | None) -> None:
     """Look after a server's rooms and data: list, close, export, prune, backup; its public
-    rooms: reports, ban, bans, unban; and the features' own (push-key, ladder-token)."""
+    rooms: reports, ban, bans, unban; and the features' own (push-key, ladder-token, the
+    ratings' suspicious, annul, reset-rating)."""
     require_extra("admin", "server", SERVER_MODULES)
     ctx.obj = Target(database, server, read_admin_token(token_file), create=create)
 

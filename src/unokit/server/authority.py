@@ -358,6 +358,7 @@ class Room:
                 }
             )
             job.shared_address = self.shared_address()
+            self._seen(job)
         elif (
             state.phase == CLOSED
             and phase_before in LIVE_PHASES
@@ -370,6 +371,7 @@ class Room:
             job.game_seats = [(i, s.token_hash) for i, s in enumerate(state.seats) if s.token_hash is not None]
             job.left = [closer]
             job.shared_address = self.shared_address()
+            self._seen(job)
         listing = state.listing()
         listed = (
             state.public_room and state.phase != CLOSED,
@@ -405,6 +407,18 @@ class Room:
                 log.info("room %s: closed (%s)", self.code, reason, extra={"room": self.code})
         if any(event["type"] == "game_end" for event in events):
             metrics.games_finished.inc()
+
+    def _seen(self, job: Append) -> None:
+        """Note in ``job`` (a game's end) what the ratings keep of each person's seat: the
+        address this process saw it from (:attr:`Append.addresses`, never written as such) and
+        its moves and stand-in moves (:attr:`Append.standins`)."""
+        addresses = self.seating.addresses
+        for index, seat in enumerate(self.state.seats):
+            if seat.kind != "human" or seat.token_hash is None:
+                continue
+            if seat.token_hash in addresses:
+                job.addresses[index] = addresses[seat.token_hash]
+            job.standins[index] = (seat.game_moves, seat.game_standins)
 
     def shared_address(self) -> bool:
         """Whether two of the people seated said hello from one address (as per-client limits

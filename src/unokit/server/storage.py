@@ -312,7 +312,7 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
 #: The revision of the newest migration in ``migrations/versions`` (a test checks that it is
 #: Alembic's head). A database already at it is not migrated, so a start that finds its schema
 #: current never imports Alembic (a third of the server's start-up time).
-SCHEMA_HEAD = "0013"
+SCHEMA_HEAD = "0014"
 
 
 def schema_revision(connection: Connection) -> str | None:
@@ -403,6 +403,12 @@ class Append:
     #: With a record or a forfeit, whether two of its people played from one address (IPv4,
     #: IPv6 /64): such a game is not rated (``docs/ratings.md``).
     shared_address: bool = False
+    #: With a record or a forfeit, the client address (:func:`~.edge.client_key`) each person's
+    #: seat said hello from, as this process saw it: a feature may keep a mark of it (an HMAC
+    #: under a secret, ``docs/ratings.md``), never the address itself. Not written by the core.
+    addresses: dict[int, str] = field(default_factory=dict)
+    #: With a record or a forfeit, each person's seat's ``(moves, stand-in moves)`` in the game.
+    standins: dict[int, tuple[int, int]] = field(default_factory=dict)
     #: The process writing as the room's owner: the write is refused unless that process holds
     #: the room's lease (a process whose lease ran out and was taken cannot write any more,
     #: however late it learns it). ``None`` for writes of rooms nobody serves.

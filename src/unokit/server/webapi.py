@@ -55,6 +55,10 @@ def status_of(code: str) -> int:
         "push_taken": 409,
         "push_off": 403,
         "sealed": 403,
+        "no_game": 404,
+        "no_rating": 404,
+        "not_rated": 409,
+        "annulled": 409,
     }.get(code, 400)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, delete, func, insert, select, update
@@ -46,6 +47,8 @@ ratings = Table(
     Column("sigma", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Column("updated_at", Float, nullable=False),
+    #: When the operator last put it back to a new player's (``unokit admin reset-rating``).
+    Column("reset_at", Float, nullable=True),
     Index("ratings_board", "variant", "players", "mu"),
 )
 
@@ -62,6 +65,23 @@ rating_history = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("won", Boolean, nullable=False),
+    #: The rating before the game (``NULL`` on lines written before revision 0014): what
+    #: annulling the game takes back (:mod:`.signals`).
+    Column("mu_before", Float, nullable=True),
+    Column("sigma_before", Float, nullable=True),
+    #: The game's opponents (a JSON list of identities and ``bot:LEVEL``; ``NULL`` before 0014).
+    Column("opponents", Text, nullable=True),
+    #: The mark of the address the player played from (:func:`~..daily.deals.address_mark`
+    #: under the secret :data:`ADDRESS_SECRET`; never the address), cleared after
+    #: :data:`~.signals.SIGNAL_DAYS` days; ``NULL`` when the process never saw the address.
+    Column("address", String(32), nullable=True),
+    #: The seat's moves in the game and how many of them a stand-in made (``NULL`` before 0014).
+    Column("moves", Integer, nullable=True),
+    Column("standins", Integer, nullable=True),
+    #: When the operator annulled the game (``unokit admin annul``): the line stays, marked.
+    Column("annulled", Float, nullable=True),
+    Index("rating_history_game", "room", "game_no"),
+    Index("rating_history_at", "at"),
 )
 
 #: The opponents each identity met in rated games of a variant and table size: another rated
@@ -74,6 +94,11 @@ rating_opponents = Table(
     Column("players", Integer, primary_key=True),
     Column("opponent", String(64), primary_key=True),
 )
+
+#: The name of the server's secret (:func:`~..daily.deals.secret`) the address marks of rated
+#: games are made under; the ratings' server makes it at start, and a game written before it
+#: exists keeps no mark.
+ADDRESS_SECRET = "ratings"
 
 #: OpenSkill's defaults: a new player's rating.
 NEW_MU, NEW_SIGMA = 25.0, 25.0 / 3.0
@@ -211,6 +236,7 @@ def settle(
         if index in people:
             places[index] = len(before) + 1  # a leaver: below everyone who stayed
     after = rate(before, places)
+    mark = _marker(c, job)
     for index, player in people.items():
         mu, sigma = after[index]
         key = (ratings.c.player == player) & (ratings.c.variant == variant) & (ratings.c.players == size)
@@ -234,6 +260,14 @@ def settle(
                 mu=mu,
                 sigma=sigma,
                 won=index in winners and index not in job.left,
+                mu_before=before[index][0],
+                sigma_before=before[index][1],
+                opponents=json.dumps(
+                    sorted(opponent for seat, opponent in {**people, **(others or {})}.items() if seat != index)
+                ),
+                address=mark(index),
+                moves=job.standins[index][0] if index in job.standins else None,
+                standins=job.standins[index][1] if index in job.standins else None,
             )
         )
         for seat, opponent in {**people, **(others or {})}.items():
@@ -249,6 +283,19 @@ def settle(
                 c.execute(
                     insert(rating_opponents).values(player=player, variant=variant, players=size, opponent=opponent)
                 )
+
+
+def _marker(c: Connection, job: Append) -> Callable[[int], str | None]:
+    """What a seat's line of history keeps of its address: the mark of ``job.addresses[seat]``
+    under the secret :data:`ADDRESS_SECRET`, or ``None`` (no secret yet, or an address this
+    process never saw). The raw address is never written."""
+    from ..daily.deals import address_mark, daily_secrets
+
+    row = c.execute(select(daily_secrets.c.secret).where(daily_secrets.c.name == ADDRESS_SECRET)).first()
+    if row is None or not job.addresses:
+        return lambda seat: None
+    key = bytes.fromhex(row.secret)
+    return lambda seat: address_mark(key, job.addresses[seat]) if seat in job.addresses else None
 
 
 # ---------------------------------------------------------------------- reading and choosing
@@ -331,7 +378,10 @@ def leaderboard(
 
 
 def mine(store: Store, player: str) -> dict[str, Any]:
-    """The identity's choice (``rated``, ``name``), its ratings and their history, newest first."""
+    """The identity's choice (``rated``, ``name``), its ratings and their history, newest first.
+    A rating's ``reset`` is when the operator last put it back to a new player's (else
+    ``None``); a line of history's ``annulled``, when the operator annulled that game (its
+    change no longer counts in the rating; else ``None``)."""
     with store.begin() as c:
         chosen = c.execute(select(rated_players.c.name).where(rated_players.c.player == player)).first()
         current = c.execute(
@@ -356,6 +406,7 @@ def mine(store: Store, player: str) -> dict[str, Any]:
                 "games": row.games,
                 "opponents": row.opponents,
                 "provisional": provisional(row.sigma, row.opponents),
+                "reset": row.reset_at,
             }
             for row in current
         ],
@@ -368,6 +419,7 @@ def mine(store: Store, player: str) -> dict[str, Any]:
                 "at": row.at,
                 "rating": round(ordinal(row.mu, row.sigma), 2),
                 "won": bool(row.won),
+                "annulled": row.annulled,
             }
             for row in history
         ],

@@ -14,6 +14,7 @@ import { playerRange } from "./options.js";
  * @property {number} rating
  * @property {number} games
  * @property {boolean} provisional
+ * @property {number | null} reset when the operator last put it back to a new player's (seconds since 1970)
  */
 
 /**
@@ -22,6 +23,7 @@ import { playerRange } from "./options.js";
  * @property {string} variant
  * @property {boolean} won
  * @property {number} rating the rating after it
+ * @property {number | null} annulled when the operator annulled it: its change no longer counts
  */
 
 /** @typedef {{place: number, name: string, rating: number, games: number}} LeaderboardPlace a line of a leaderboard */
@@ -63,11 +65,13 @@ export function ratingsPanel() {
           h("a", { href: leaderboardLink(r.variant, r.players) },
             t("n.leaderboard.of", { variant: t(`variant.${r.variant}`), count: r.players })),
           `: ${number(r.rating, 1)} · `, t("n.ratings.games", { count: r.games }),
-          r.provisional ? ` · ${t("ratings.provisional")}` : ""))));
+          r.provisional ? ` · ${t("ratings.provisional")}` : "",
+          r.reset ? ` · ${t("ratings.reset", { day: new Date(r.reset * 1000).toLocaleDateString(lang()) })}` : ""))));
         panel.append(h("h3", {}, t("ratings.history")), h("ol.rating-history", {}, mine.history.map(
           (/** @type {RatedGame} */ game) => h("li", {},
           `${new Date(game.at * 1000).toLocaleString(lang())} · ${t(`variant.${game.variant}`)} · `,
-          game.won ? t("ratings.won") : t("daily.lost"), ` · ${number(game.rating, 1)}`))));
+          game.won ? t("ratings.won") : t("daily.lost"), ` · ${number(game.rating, 1)}`,
+          game.annulled ? h("span.annulled", {}, ` · ${t("ratings.annulled")}`) : ""))));
       }
       const leave = h("button.danger#rating-leave", { type: "button" }, t("ratings.leave"));
       leave.addEventListener("click", async () => {
