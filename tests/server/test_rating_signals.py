@@ -21,7 +21,6 @@ from unokit.cli import main
 from unokit.record import GameRecord, RecordingGame, Seat
 from unokit.server.client import new_identity, ratings_join
 from unokit.server.features import store_hooks
-from unokit.server.features.daily.deals import address_mark, daily_secrets, secret
 from unokit.server.features.ratings.signals import PAIR_GAMES, SIGNAL_DAYS, annul, reset_rating, suspicious
 from unokit.server.features.ratings.skill import (
     ADDRESS_SECRET,
@@ -36,6 +35,7 @@ from unokit.server.features.ratings.skill import (
 from unokit.server.peers import identity_hash
 from unokit.server.room import RoomError
 from unokit.server.storage import Append, Store, Writer, metadata, migrate
+from unokit.server.vault import address_mark, secret, server_secrets
 
 from .inprocess import in_process
 from .support import ServerProcess
@@ -161,7 +161,7 @@ def test_without_the_secret_a_game_keeps_no_mark(games: Games) -> None:
     ann, ben = games.player("Ann"), games.player("Ben")
     games.duel(ann, ben, addresses=("10.0.0.1", "10.0.0.2"))
     with games.store.begin() as c:
-        assert c.execute(select(daily_secrets)).all() == []
+        assert c.execute(select(server_secrets)).all() == []
         assert c.execute(select(rating_history.c.address)).scalars().all() == [None, None]
 
 
@@ -305,7 +305,7 @@ def test_the_admin_api_needs_the_token_and_tells_the_player(tmp_path: Path) -> N
         games = Games(store)
         try:
             with store.begin() as c:  # the server made the secret at start
-                assert c.execute(select(daily_secrets.c.name).where(daily_secrets.c.name == ADDRESS_SECRET)).first()
+                assert c.execute(select(server_secrets.c.name).where(server_secrets.c.name == ADDRESS_SECRET)).first()
             me = new_identity()
             app.client.post("/api/ratings/join", json={"player": me, "name": "Ann"}).raise_for_status()
             ann, ben = identity_hash(me), games.player("Ben")
@@ -344,7 +344,7 @@ def test_a_real_servers_rated_game_keeps_marks_moves_and_the_rating_before(share
     try:
         with store.begin() as c:
             key = bytes.fromhex(
-                c.execute(select(daily_secrets.c.secret).where(daily_secrets.c.name == ADDRESS_SECRET)).scalar_one()
+                c.execute(select(server_secrets.c.secret).where(server_secrets.c.name == ADDRESS_SECRET)).scalar_one()
             )
             lines = {
                 line.player: line

@@ -15,10 +15,11 @@ from starlette.routing import BaseRoute, Route
 
 from ...room import RoomError
 from ...seam import Feature, FeatureContext, FeatureServer, StoreHooks
+from ...vault import secret
 from ...webapi import answer, base_url, body_of, client_of, limited, refusal
 from . import api, cli
 from .cli import DailySettings
-from .deals import DealSeeds, daily_attempts, day_start, forget_player, forget_stale, prune, record_written, secret
+from .deals import DealSeeds, daily_attempts, day_start, forget_player, forget_stale, prune, record_written
 
 if TYPE_CHECKING:
     from ...authority import Room

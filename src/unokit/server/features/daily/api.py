@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ...peers import identity_hash
 from ...protocol import websocket_url
 from ...room import RoomError, RoomSpec
+from ...vault import address_mark, secret
 from ...webapi import unknown_fields
 from ...work import off_loop
 from .cli import DailySettings
@@ -19,7 +20,6 @@ from .deals import (
     DAILY_SETTINGS,
     STREAK_DAYS,
     Deal,
-    address_mark,
     attempt,
     board,
     check_lang,
@@ -30,7 +30,6 @@ from .deals import (
     next_rollover,
     parse_day,
     ranks,
-    secret,
     streak,
 )
 

@@ -18,7 +18,7 @@ once. Practice games (after the scored one) are the same deal in another room, n
 Only the first scored attempt at a deal asked from a client address (an IPv6 /64, as every
 per-address limit counts it) ranks on the day's board: a second identity on the same network
 cannot play the deal once to learn it and then rank with what it learned. Its attempt is kept and
-shown to its own player, unranked. The attempt keeps its address only as :func:`address_mark`
+shown to its own player, unranked. The attempt keeps its address only as :func:`~...vault.address_mark`
 (an HMAC of it under the server's secret), so neither the board nor an export holds an address.
 """
 
@@ -28,7 +28,6 @@ import datetime as dt
 import hashlib
 import hmac
 import json
-import secrets
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -58,15 +57,6 @@ from ...storage import metadata, room_players
 
 if TYPE_CHECKING:
     from ...storage import Append, Store
-
-#: The deals' secret (one row, ``name`` ``daily``): made at the first use, never sent anywhere.
-daily_secrets = Table(
-    "daily_secrets",
-    metadata,
-    Column("name", String(16), primary_key=True),
-    Column("secret", String(64), nullable=False),
-    Column("created_at", Float, nullable=False),
-)
 
 #: One scored attempt per identity, deal and day: its room, and once its game ended its result.
 daily_attempts = Table(
@@ -245,26 +235,6 @@ def deal_seed(secret: bytes, day: dt.date, deal: str) -> int:
 
 
 # ---------------------------------------------------------------------- the database
-def secret(store: Store, name: str = "daily") -> bytes:
-    """The server's secret ``name`` (``daily``; ``ladder`` for the bot ladder's tokens and
-    seeds), made (``secrets.token_bytes``) at its first use; every process of a cluster reads
-    the same one."""
-    with store.begin() as c:
-        row = c.execute(select(daily_secrets.c.secret).where(daily_secrets.c.name == name)).first()
-    if row is not None:
-        return bytes.fromhex(row.secret)
-    try:
-        with store.begin() as c:
-            c.execute(
-                insert(daily_secrets).values(name=name, secret=secrets.token_bytes(32).hex(), created_at=time.time())
-            )
-    except IntegrityError:  # another process made it first
-        pass
-    with store.begin() as c:
-        made = c.execute(select(daily_secrets.c.secret).where(daily_secrets.c.name == name)).scalar_one()
-    return bytes.fromhex(made)
-
-
 def claim_telling(store: Store, day: dt.date, now: float) -> bool:
     """Whether this process is the one to tell ``day``'s deals: it wrote the day's row of
     :data:`daily_told` (False: another did, whatever process asks). Rows older than
@@ -288,12 +258,6 @@ def attempt(store: Store, day: str, deal: str, player: str) -> dict[str, Any] | 
             )
         ).first()
     return None if row is None else dict(row._mapping)
-
-
-def address_mark(secret: bytes, client: str) -> str:
-    """What an attempt keeps of the client address ``client`` (:func:`~...edge.client_key`): the
-    same for the same address, and no way back to it without the server's secret."""
-    return hmac.new(secret, f"address|{client}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def claim_attempt(store: Store, day: str, deal: str, player: str, room: str, address: str | None = None) -> bool:

@@ -17,9 +17,10 @@ from ...peers import identity_hash
 from ...protocol import websocket_url
 from ...room import LOBBY, RoomError, RoomSpec
 from ...seam import Feature, FeatureContext, FeatureServer, StoreHooks
+from ...vault import secret
 from ...webapi import answer, base_url, body_of, client_of, limited, refusal, unknown_fields
 from ...work import off_loop
-from ..daily.deals import DealSeeds, secret
+from ..daily.deals import DealSeeds
 from ..ratings import api as ratings_api
 from . import cli
 from .bots import LADDER_OPTIONS, LADDER_SETTINGS, SECRET_NAME, bot_token, check_bot, record_written, standings

@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection
 
 from ...room import RoomError, check_name
 from ...storage import room_players, rooms
-from ..daily.deals import daily_secrets
+from ...vault import server_secrets
 from ..ratings.skill import BOARD_LIMIT, current, ordinal, ranks, ratings, settle
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def check_bot(secret: bytes, name: object, token: object) -> str:
 
 
 def _secret(c: Connection) -> bytes | None:
-    row = c.execute(select(daily_secrets.c.secret).where(daily_secrets.c.name == SECRET_NAME)).first()
+    row = c.execute(select(server_secrets.c.secret).where(server_secrets.c.name == SECRET_NAME)).first()
     return None if row is None else bytes.fromhex(row.secret)
 
 

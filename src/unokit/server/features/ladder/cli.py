@@ -142,7 +142,7 @@ def ladder_token(target: Target, name: str) -> None:
     The token is made from the server's secret and the name, so the same name always gets the
     same token; it is printed, never stored."""
     from ...room import RoomError
-    from ..daily.deals import secret
+    from ...vault import secret
     from . import bots
 
     if target.database is None:

@@ -14,6 +14,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...room import RoomError
 from ...seam import Feature, FeatureServer, StoreHooks
+from ...vault import secret
 from ...webapi import admin_refusal, answer, body_of, client_of, limited, refusal
 from . import api, cli, signals
 from .skill import (
@@ -32,9 +33,7 @@ class RatingsServer(FeatureServer):
 
     async def start(self) -> None:
         """Make the secret the address marks of rated games are made under (once, whichever
-        process is first: :func:`~..daily.deals.secret`)."""
-        from ..daily.deals import secret
-
+        process is first: :func:`~...vault.secret`)."""
         await asyncio.to_thread(secret, self.context.store, ADDRESS_SECRET)
 
     def routes(self) -> list[BaseRoute]:

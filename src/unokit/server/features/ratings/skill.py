@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection
 
 from ....bots.levels import LEVELS
 from ...storage import metadata, room_players, rooms
+from ...vault import address_mark, server_secrets
 
 if TYPE_CHECKING:
     from ...storage import Append, Store
@@ -71,7 +72,7 @@ rating_history = Table(
     Column("sigma_before", Float, nullable=True),
     #: The game's opponents (a JSON list of identities and ``bot:LEVEL``; ``NULL`` before 0014).
     Column("opponents", Text, nullable=True),
-    #: The mark of the address the player played from (:func:`~..daily.deals.address_mark`
+    #: The mark of the address the player played from (:func:`~...vault.address_mark`
     #: under the secret :data:`ADDRESS_SECRET`; never the address), cleared after
     #: :data:`~.signals.SIGNAL_DAYS` days; ``NULL`` when the process never saw the address.
     Column("address", String(32), nullable=True),
@@ -95,7 +96,7 @@ rating_opponents = Table(
     Column("opponent", String(64), primary_key=True),
 )
 
-#: The name of the server's secret (:func:`~..daily.deals.secret`) the address marks of rated
+#: The name of the server's secret (:func:`~...vault.secret`) the address marks of rated
 #: games are made under; the ratings' server makes it at start, and a game written before it
 #: exists keeps no mark.
 ADDRESS_SECRET = "ratings"
@@ -289,9 +290,7 @@ def _marker(c: Connection, job: Append) -> Callable[[int], str | None]:
     """What a seat's line of history keeps of its address: the mark of ``job.addresses[seat]``
     under the secret :data:`ADDRESS_SECRET`, or ``None`` (no secret yet, or an address this
     process never saw). The raw address is never written."""
-    from ..daily.deals import address_mark, daily_secrets
-
-    row = c.execute(select(daily_secrets.c.secret).where(daily_secrets.c.name == ADDRESS_SECRET)).first()
+    row = c.execute(select(server_secrets.c.secret).where(server_secrets.c.name == ADDRESS_SECRET)).first()
     if row is None or not job.addresses:
         return lambda seat: None
     key = bytes.fromhex(row.secret)
