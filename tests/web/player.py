@@ -200,14 +200,15 @@ class Clicker:
     clicked: list[str] = field(default_factory=list)
     paused: bool = False  # a paused player lets the game wait for them
 
-    def click(self, selector: str) -> bool:
+    def click(self, selector: str, label: str | None = None) -> bool:
         """Click the first element that ``selector`` finds, if it is there and enabled; return
-        whether it was clicked (and remember its action, card or label)."""
+        whether it was clicked (and remember ``label``, else its action, card or label)."""
         target = self.page.locator(selector).first
         try:
-            if target.count() == 0 or not target.is_enabled():
-                return False
-            label = target.get_attribute("data-action") or target.get_attribute("data-card") or target.inner_text()
+            if label is None:
+                if target.count() == 0 or not target.is_enabled():
+                    return False
+                label = target.get_attribute("data-action") or target.get_attribute("data-card") or target.inner_text()
             target.click(timeout=1500)
         except PlaywrightError:
             return False  # the page redrew under the click: try again next time
@@ -215,22 +216,59 @@ class Clicker:
         return True
 
     def step(self) -> bool:
-        """Take one decision if the page offers one; return whether something was clicked."""
-        if self.paused or is_over(self.page) or self.page.locator(".table-root.busy").count():
+        """Take one decision if the page offers one; return whether something was clicked. What
+        to click is read from the page in one look (:data:`OFFERED`), then clicked as a person
+        would (Playwright waits for it to be clickable; a page that redrew meanwhile is looked
+        at again next time)."""
+        if self.paused:
             return False
-        for selector in (
-            ".choices [data-verb='catch']",
-            ".uno-button[data-verb='uno']",
-            ".choices .color-choice",
-        ):
-            if self.click(selector):
-                return True
-        toggle = ".uno-button[data-verb='uno-toggle'][aria-pressed='false']:not([disabled])"
-        if self.page.locator(toggle).count():
-            self.click(toggle)
-        if self.click(".hand-card.playable"):
-            return True
-        return self.click(".choices [data-action]")
+        offered = self.page.evaluate(OFFERED, [*FIRST_CHOICES, TOGGLE, *LAST_CHOICES])
+        if offered is None:
+            return False  # over, busy, or nothing to decide
+        index, label, toggle = offered
+        if toggle and index >= len(FIRST_CHOICES):
+            self.click(TOGGLE)
+        return self.click((*FIRST_CHOICES, TOGGLE, *LAST_CHOICES)[index], label)
+
+
+#: What a :class:`Clicker` takes first when the page offers it (catch or call UNO, say UNO,
+#: name a colour), then (after pressing "UNO" beside the card, when offered) the first playable
+#: card, else the first offered button.
+FIRST_CHOICES = (".choices [data-verb='catch']", ".uno-button[data-verb='uno']", ".choices .color-choice")
+TOGGLE = ".uno-button[data-verb='uno-toggle'][aria-pressed='false']:not([disabled])"
+LAST_CHOICES = (".hand-card.playable", ".choices [data-action]")
+#: The page's offer, in one look: ``null`` when the game is over, a request is on its way or
+#: nothing is offered; else the index of the first selector whose first element is enabled (the
+#: toggle's own index is skipped), its label, and whether the toggle is offered.
+OFFERED = """(selectors) => {
+  if (document.querySelector('.overlay .game-over') || document.querySelector('.table-root.busy')) return null;
+  const toggle = selectors.length - 3;
+  const enabled = (el) => el && !el.disabled && el.getAttribute('aria-disabled') !== 'true';
+  for (const [i, selector] of selectors.entries()) {
+    if (i === toggle) continue;
+    const el = document.querySelector(selector);
+    if (enabled(el)) {
+      const label = el.dataset.action || el.dataset.card || el.innerText;
+      return [i, label, !!document.querySelector(selectors[toggle])];
+    }
+  }
+  return null;
+}"""
+
+
+def open_drawer(page: Page, tab: str) -> None:
+    """Open the drawer (a button on a phone; always open at a desk) at one of its tabs."""
+    toggle = page.locator("[data-toggles='drawer']:visible")
+    if toggle.count() and toggle.first.get_attribute("aria-expanded") != "true":
+        toggle.first.click()
+    page.click(f"#tab-{tab}")
+
+
+def close_drawer(page: Page) -> None:
+    """Close the drawer where it can be closed (a phone's; a desk's stays docked)."""
+    closer = page.locator(".close-drawer:visible")
+    if closer.count():
+        closer.first.click()
 
 
 def play_to_the_end(clickers: list[Clicker], timeout: float = 240.0, on_idle: Any = None, pause: float = 0.03) -> None:

@@ -1,7 +1,7 @@
-"""Everyone at the table (docs/accessibility.md): axe-core's WCAG 2.0/2.1/2.2 A and AA rules on
-every page, a whole game played through the accessibility tree only (role and name to act, the
-live regions to read), a whole game with the keyboard only (focus shown at every step),
-single-character keys that cannot misfire (WCAG 2.1.4), and text mode."""
+"""Everyone at the table (docs/accessibility.md): a whole game played through the accessibility
+tree only (role and name to act, the live regions to read), a whole game with the keyboard only
+(focus shown at every step), single-character keys that cannot misfire (WCAG 2.1.4), and text
+mode. axe-core's rules on every page: ``test_browser_axe.py``."""
 
 from __future__ import annotations
 
@@ -12,19 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from ..server.support import ServerProcess
 from .player import (
-    FAST_TIMERS,
-    Clicker,
+    close_drawer,
     create_room,
     hand,
     is_over,
     new_page,
-    play_to_the_end,
+    open_drawer,
     start_game,
     until_your_turn,
     wait_for,
@@ -33,121 +31,10 @@ from .player import (
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "unokit" / "server" / "static"
 
-#: axe-core's rules for WCAG 2.0, 2.1 and 2.2, levels A and AA.
-AXE_OPTIONS: dict[str, Any] = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]},
-    "resultTypes": ["violations"],
-}
-
-AXE = Axe()
-
-
-#: True once no animation or transition runs on the page (cards dealt or played are in place).
-AT_REST = "document.getAnimations().every(animation => animation.playState !== 'running')"
-
-
-def violations(page: Page, where: str) -> list[str]:
-    """What axe-core finds on the page once it is at rest, one line per rule broken. (Checked
-    while the dealt cards were still flying in, the hand's buttons overlapped and axe said
-    their targets were too small; at rest they are not.)"""
-    wait_until(page, AT_REST)
-    found = AXE.run(page, options=AXE_OPTIONS).response["violations"]
-    return [f"{where}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes']][:4]}" for v in found]
-
 
 def words(code: str) -> dict[str, Any]:
     """The browser catalogue of a language."""
     return dict(json.loads((STATIC / "i18n" / f"{code}.json").read_text(encoding="utf-8"))["messages"])
-
-
-def open_drawer(page: Page, tab: str) -> None:
-    """Open the drawer (a button on a phone; always open at a desk) at one of its tabs."""
-    toggle = page.locator("[data-toggles='drawer']:visible")
-    if toggle.count() and toggle.first.get_attribute("aria-expanded") != "true":
-        toggle.first.click()
-    page.click(f"#tab-{tab}")
-
-
-def close_drawer(page: Page) -> None:
-    closer = page.locator(".close-drawer:visible")
-    if closer.count():
-        closer.first.click()
-
-
-#: make test: English on a phone and Russian at a desk; make test-all: both on every size.
-AXE_CASES = [
-    pytest.param("phone", "en"),
-    pytest.param("laptop", "ru"),
-    pytest.param("phone", "ru", marks=pytest.mark.matrix),
-    pytest.param("laptop", "en", marks=pytest.mark.matrix),
-    pytest.param("phone-landscape", "en", marks=pytest.mark.matrix),
-    pytest.param("tablet", "ru", marks=pytest.mark.matrix),
-    # The languages of issue 54: Chinese on a phone, Turkish at a desk; the rest on top.
-    pytest.param("phone", "zh-Hans"),
-    pytest.param("laptop", "tr"),
-    pytest.param("laptop", "zh-Hans", marks=pytest.mark.matrix),
-    pytest.param("phone", "tr", marks=pytest.mark.matrix),
-    pytest.param("phone", "pt-BR", marks=pytest.mark.matrix),
-    pytest.param("laptop", "it", marks=pytest.mark.matrix),
-]
-
-
-@pytest.mark.parametrize(("screen", "lang"), AXE_CASES)
-def test_axe_finds_nothing_on_any_page(browser: Browser, web_server: ServerProcess, screen: str, lang: str) -> None:
-    """The lobby, the waiting room, the invite, the table at a decision, the help, the chat, the
-    round's summary between hands, the game-over screen, My games, the replay, the score sheet
-    and the launcher."""
-    page = new_page(browser, screen, locale=lang)
-    guest = new_page(browser, screen, locale=lang)
-    found: list[str] = []
-    try:
-        page.goto(f"{web_server.url}/?lang={lang}")
-        wait_for(page, "#create-room")
-        found += violations(page, "lobby")
-        # two hands, and a long pause between them: the round's summary stays until it is checked
-        timers = {**FAST_TIMERS, "hand_pause_seconds": "600"}
-        code = create_room(page, web_server.url, name="Ann", variant="flip", players=2, bots=1, rounds=2, timers=timers)
-        found += violations(page, "waiting room")
-        guest.goto(f"{web_server.url}/r/{code}?lang={lang}")
-        wait_for(guest, "#join-form")
-        found += violations(guest, "invite")
-        start_game(page)
-        until_your_turn(page)
-        found += violations(page, "table at a turn")
-        page.click("[data-command=help]")
-        wait_for(page, "dialog#help[open] .rules-text p")
-        found += violations(page, "help")
-        page.keyboard.press("Escape")
-        wait_until(page, "!document.querySelector('dialog#help[open]')")
-        open_drawer(page, "room")
-        found += violations(page, "drawer: room and chat")
-        open_drawer(page, "log")
-        found += violations(page, "drawer: log")
-        close_drawer(page)
-        summaries: list[str] = []
-
-        def between_hands() -> None:
-            """At the round's summary (the first hand's end): check it, then deal the next hand."""
-            if page.locator(".summary-panel [data-verb=host-continue]").count():
-                summaries.append("seen")
-                found.extend(violations(page, "round summary"))
-                page.click(".summary-panel [data-verb=host-continue]")
-                wait_for(page, ".summary-panel", state="detached")
-
-        play_to_the_end([Clicker(page)], timeout=240, on_idle=between_hands)
-        assert summaries == ["seen"]
-        found += violations(page, "game over")
-        for route in ("#/games", "#/sheet", "#/launcher"):
-            page.goto(f"{web_server.url}/{route}")
-            wait_for(page, "main h1, main h2")
-            found += violations(page, route)
-        page.goto(f"{web_server.url}/#/replay/{code}/1")
-        wait_for(page, ".table-root .table")
-        found += violations(page, "replay")
-    finally:
-        page.context.close()
-        guest.context.close()
-    assert found == [], "\n".join(found)
 
 
 # ----------------------------------------------------------------------- the accessibility tree

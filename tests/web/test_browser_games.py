@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -53,8 +54,8 @@ SNAPSHOT = """() => {
 }"""
 
 
-def _pages(browser: Browser, count: int, screen: str = "laptop") -> list[Page]:
-    return [new_page(browser, screen) for _ in range(count)]
+def _pages(browser: Browser, count: int, screen: str = "laptop", **context: Any) -> list[Page]:
+    return [new_page(browser, screen, **context) for _ in range(count)]
 
 
 #: The screen each variant is played on in ``make test``: every variant once, every screen at
@@ -99,7 +100,11 @@ def test_every_screen_gets_a_variant() -> None:
 def test_two_people_and_two_bots_finish_a_game(
     browser: Browser, web_server: ServerProcess, variant: str, screen: str, tmp_path: Path
 ) -> None:
-    ann, bo, watcher = _pages(browser, 3, screen)
+    # Reduced motion: the layout is checked at every state once its animations are over, so each
+    # check first waited out up to 400 ms of motion in three pages, and the motion drew frames on
+    # a loaded machine's cores; the settled table is the same. (Whole games with motion: the
+    # access, language, offline and CSP tests; the motion itself: test_browser_table.py.)
+    ann, bo, watcher = _pages(browser, 3, screen, reduced_motion="reduce")
     errors: list[str] = []
     for page in (ann, bo, watcher):
         page.on("pageerror", lambda exc: errors.append(str(exc)))

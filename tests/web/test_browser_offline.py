@@ -16,8 +16,8 @@ from playwright.sync_api import Browser, Page
 from unokit.record import GameRecord, verify
 
 from ..server.support import GENEROUS, ServerProcess, free_port
+from .axe import violations
 from .player import Clicker, new_page, play_to_the_end, wait_until
-from .test_browser_access import violations
 
 #: Offline games kept short: one hand, bots that answer at once.
 QUICK = "rounds=1&bot_seconds=0&catch_seconds=0&hand_pause_seconds=0"

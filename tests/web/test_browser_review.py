@@ -15,8 +15,8 @@ from playwright.sync_api import Browser, Page
 from unokit.server.client import create_room
 
 from ..server.support import FAST, ServerProcess
+from .axe import violations
 from .player import VIEWPORTS, join_as_host, layout_problems, new_page, resized, wait_for, wait_until
-from .test_browser_access import violations
 
 #: The screens the review must fit (the issue's five).
 SCREENS = ("phone", "phone-landscape", "small-landscape", "tablet", "laptop")

@@ -13,8 +13,8 @@ from playwright.sync_api import Browser, Page
 from unokit.server.room import MORE_TIMES
 
 from ..server.support import ServerProcess
+from .axe import violations
 from .player import create_room, join_room, layout_problems, new_page, start_game, wait_for, wait_until
-from .test_browser_access import violations
 
 TIMED = {"bot_seconds": "0.5", "catch_seconds": "0", "hand_pause_seconds": "0", "turn_seconds": "60"}
 MORE_TIME = "document.querySelector('#more-time')"
