@@ -60,6 +60,8 @@ from .work import off_loop
 log = logging.getLogger("unokit.server")
 
 CODE_LENGTH = 6
+#: How many rooms' seal ends a process remembers (:meth:`Hub.sealed`).
+SEALS_KEPT = 4096
 #: Seconds between two collections of reference cycles (see :meth:`Hub._sweep`).
 COLLECT_EVERY = 60.0
 #: The most public rooms a lobby list reads.
@@ -86,6 +88,8 @@ class Hub:
         #: The running part of each feature this server runs (:mod:`.seam`), set by the app
         #: (:meth:`serve_features`), with the room messages they answer and those refused.
         self.features: list[FeatureServer] = []
+        #: When each room asked about lately has its games' seal end (``None``: never sealed).
+        self._seal_ends: dict[str, float | None] = {}
         self.feature_answers: dict[type[ClientMessage], RoomMessage] = {}
         self.refusals: dict[type[ClientMessage], tuple[str, str]] = {}
         self.writer: Writer | None = None
@@ -367,8 +371,17 @@ class Hub:
         return until if until is not None and until > now else None
 
     async def sealed(self, code: str) -> float | None:
-        row = await asyncio.to_thread(self.store.room, code)
-        return None if row is None else self.seal_of(row.spec, time.time())
+        # A room's stored spec never changes, so neither does when its seal ends: read once per
+        # room (the replay viewer asks at every step, a review's page at every poll).
+        if code not in self._seal_ends:
+            row = await asyncio.to_thread(self.store.room, code)
+            if row is None:
+                return None
+            if len(self._seal_ends) >= SEALS_KEPT:
+                del self._seal_ends[next(iter(self._seal_ends))]  # the oldest asked
+            self._seal_ends[code] = self.seal_of(row.spec, float("-inf"))
+        until = self._seal_ends[code]
+        return until if until is not None and until > time.time() else None
 
     def serve_features(self, running: Sequence[FeatureServer], off: Sequence[Feature]) -> None:
         """Run the features ``running``, and refuse the room messages of those ``off``. Raise
