@@ -210,13 +210,13 @@ def create_app(config: ServerConfig) -> Starlette:
             return await limited(misses, client, "room codes that do not exist")
         code = room_code(request)
         number = game_number(request.path_params["number"])
-        until = await hub.sealed(code) if code else None
-        if until is not None:
-            return refusal(sealed_error(until))
         text = await asyncio.to_thread(hub.store.record, code, number) if code and number else None
         if text is None:
             await misses.allow(client)
             return problem("no_record", "there is no such finished game", 404)
+        until = await hub.sealed(str(code))  # only for a game that exists: a miss costs no more
+        if until is not None:
+            return refusal(sealed_error(until))
         return Response(
             text,
             media_type="application/json",

@@ -244,15 +244,15 @@ def web_routes(record_text: Any, sealed: Callable[[str], Awaitable[float | None]
             return problem("bad_seat", "'seat' must be a seat number (0 for the first)", 400)
         step = int(step_text)
         seat = int(seat_text) if seat_text is not None else None
-        until = await sealed(code)
-        if until is not None:
-            return refusal(sealed_error(until))
         try:
             replay = await asyncio.to_thread(load_replay, code, number)
         except RecordError as exc:
             return problem("bad_record", f"the record cannot be replayed: {exc}", 500)
         if replay is None:
             return problem("no_record", "there is no such finished game", 404)
+        until = await sealed(code)  # only for a game that exists: a miss costs no more
+        if until is not None:
+            return refusal(sealed_error(until))
         if not 0 <= step <= len(replay):
             return problem("bad_step", f"'step' must be from 0 to {len(replay)}", 400)
         if seat is not None and not 0 <= seat < replay.record.players:
