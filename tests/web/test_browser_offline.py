@@ -58,7 +58,7 @@ def kept_records(page: Page) -> list[str]:
 def test_a_whole_offline_game_on_a_phone_goes_on_after_a_reload_and_its_record_verifies(
     browser: Browser, server: ServerProcess
 ) -> None:
-    page = new_page(browser, "phone")
+    page = new_page(browser, "phone", reduced_motion="reduce")
     go_offline(page, server)
     page.goto(f"{server.url}/#/offline/classic/2?{QUICK}")
     wait_until(page, TABLE, timeout=120)
@@ -82,7 +82,7 @@ def test_a_whole_offline_game_on_a_phone_goes_on_after_a_reload_and_its_record_v
 
 
 def test_a_whole_offline_game_sideways_in_russian(browser: Browser, server: ServerProcess) -> None:
-    page = new_page(browser, "phone-landscape", locale="ru-RU")
+    page = new_page(browser, "phone-landscape", locale="ru-RU", reduced_motion="reduce")
     go_offline(page, server)
     page.goto(f"{server.url}/#/offline/flip/3?{QUICK}")
     wait_until(page, TABLE, timeout=120)

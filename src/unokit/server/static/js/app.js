@@ -24,7 +24,7 @@ import { runs, loadFeatures } from "./features.js";
 import { leaderboardPage, ratingsPanel } from "./ratings.js";
 import { replayPage } from "./replay.js";
 import { launcherPage, sheetPage } from "./tools.js";
-import { checkOfflineReady, offlineGamesPanel, offlineOffer, offlinePage } from "./offline.js";
+import { checkOfflineReady, offlineGamesPanel, offlineOffer, offlinePage, startEarly } from "./offline.js";
 
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
 /** @type {(() => void) | null} the page's clean-up function */
@@ -164,6 +164,7 @@ document.addEventListener("keydown", (event) => {
   if (found.command === "mute") toggleMute();
   else if (found.command === "help") document.querySelector(/** @type {"button"} */ (".tool[data-command='help']"))?.click();
 });
+startEarly(); // an offline game's worker starts while the page sets itself up
 window.addEventListener("hashchange", route);
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js").then(() => syncPush()).catch(() => {});

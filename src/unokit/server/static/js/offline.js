@@ -115,6 +115,32 @@ export function offlineOffer(catalog) {
 }
 
 /**
+ * A worker started as the page opened on an offline address (startEarly), for the offline page
+ * to take instead of starting its own: Pyodide's start, the longest part of opening an offline
+ * game, then runs while the page loads its catalogue and language.
+ * @type {Promise<Worker> | null}
+ */
+let early = null;
+
+/** Start the offline worker now when the page's address is an offline game's. */
+export function startEarly() {
+  if (!early && location.hash.replace(/^#\/?/, "").startsWith("offline/")) {
+    early = startWorker();
+    early.catch(() => {}); // its refusal is told when the page takes it
+  }
+}
+
+/**
+ * The early worker if there is one (each is taken once), else a new one.
+ * @returns {Promise<Worker>}
+ */
+function takeWorker() {
+  const worker = early || startWorker();
+  early = null;
+  return worker;
+}
+
+/**
  * The worker, started and ready, or the reason it could not start.
  * @returns {Promise<Worker>}
  */
@@ -190,7 +216,7 @@ export function offlinePage(app, catalog, path) {
   let gone = false;
   (async () => {
     try {
-      worker = await startWorker();
+      worker = await takeWorker();
     } catch (err) {
       if (!gone) clear(box).append(h("p.error", { role: "alert" }, t("play_offline.failed")));
       return;
