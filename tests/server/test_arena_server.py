@@ -148,8 +148,11 @@ def test_an_arena_seats_free_players_counts_their_hand_and_seats_them_again(tmp_
         room = seated[pair[0].name]["room"]
         assert seated[pair[1].name]["room"] == room and seated[pair[0].name]["link"].endswith(f"/r/{room}")
         # a table is for the players it was made for
-        with contextlib.suppress(Exception), waiting.sit(room):
-            raise AssertionError("a stranger sat at an arena table")
+        with server.client.websocket_connect(WEBSOCKET, headers=waiting.headers) as socket:
+            hello = {"type": "hello", "protocol": PROTOCOL, "room": room, "name": "Cy", "player": waiting.identity}
+            socket.send_text(json.dumps(hello))
+            refused = json.loads(socket.receive_text())
+        assert (refused["type"], refused["code"]) == ("error", "not_your_table"), refused
         _sweep(server, arena, now + 5)  # not yet 15 s: the waiting player stays free
         assert waiting.mine(ident)["room"] is None
         _play_together(pair, room)
