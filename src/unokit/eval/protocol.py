@@ -21,7 +21,9 @@ on every machine.
 
 **Figures.** Per match: hands, ``A``'s win rate with its 95% Wilson interval, its points per
 hand (the environments' ``reward="points"``: the winner the points left in the other hands, the
-others minus their own) with a 95% interval (normal approximation), forfeits and times. A round
+others minus their own) with a 95% interval (normal approximation), forfeits, times, and ``A``'s duplicate score
+(:func:`duplicate_figure`: its points in each seat of each deal compared with ``B``'s in the same
+seat of the same deal, as bridge's matchpoints, :mod:`unokit.sim.duplicate`; 50% is even). A round
 robin rates every entry with OpenSkill (Plackett-Luce, each hand a match between the two bots,
 in a fixed order), reported as ``mu``, ``sigma`` and the ordinal ``mu - 3 sigma``.
 
@@ -58,6 +60,7 @@ from ..core.rng import Rng
 from ..core.variants import get_rules
 from ..files import JsonError, parse_json
 from ..llm.bot import LLM_PREFIX, LLMBot, LLMTimeout
+from ..sim.duplicate import SeatResult, duplicate_scores
 from ..sim.runner import MAX_WORKERS, derive_seed, make_bot_spec, wilson_interval
 
 PROTOCOL = "unokit-eval/1"
@@ -228,6 +231,9 @@ class Hand:
     #: Whether the hand ended at a decision that was never answered: an external program
     #: stopped at the budget (its time is not among ``times``, which are answers' times).
     late: bool = False
+    #: Every seat's points in the hand (``points`` is ``seat_points[seat]``); empty when the
+    #: hand was forfeited (the other seats' hands never ended).
+    seat_points: list[float] = field(default_factory=list)
 
 
 def _hand_values(game: Game) -> list[int]:
@@ -292,7 +298,8 @@ def play_hand(suite: Suite, deal: int, seat: int, a: str, b: str, budget_s: floa
     values = list(ended.hand_points)
     winner = ended.winner
     hand.win = 1.0 if winner == seat else 0.0
-    hand.points = float(sum(values) - values[seat]) if winner == seat else -float(values[seat])
+    hand.seat_points = [float(sum(values) - v) if s == winner else -float(v) for s, v in enumerate(values)]
+    hand.points = hand.seat_points[seat]
     return hand
 
 
@@ -330,6 +337,21 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
+def duplicate_figure(hands: Iterable[Hand]) -> dict[str, object]:
+    """The measured bot's duplicate score over a match's ``hands`` (:mod:`unokit.sim.duplicate`):
+    each seat of each deal is held once by ``A`` and at the other rotations by ``B``, and ``A``'s
+    points there are compared with ``B``'s (matchpoints; a forfeit ranks last, and a forfeited
+    hand's other seats are not compared)."""
+    results: list[SeatResult] = []
+    for h in hands:
+        results.append(SeatResult(h.deal, h.seat, "A", h.points, forfeit=bool(h.forfeit)))
+        results += [SeatResult(h.deal, s, "B", p) for s, p in enumerate(h.seat_points) if s != h.seat]
+    score = next(s for s in duplicate_scores(results) if s.entry == "A")
+    figure = score.to_json()
+    del figure["entry"]
+    return figure
+
+
 def match_summary(a: str, b: str, hands: list[Hand], budget_s: float) -> dict[str, Any]:
     """The figures of one match (see the module docstring)."""
     wins = sum(h.win for h in hands)
@@ -348,6 +370,7 @@ def match_summary(a: str, b: str, hands: list[Hand], budget_s: float) -> dict[st
         "forfeits": sum(1 for h in hands if h.forfeit),
         "forfeit_reasons": sorted({h.forfeit.split(":")[0] for h in hands if h.forfeit}),
         "decision_forfeits": sum(h.decision_forfeits for h in hands),
+        "duplicate": duplicate_figure(hands) if hands else None,
         "time": {
             "decisions": len(times),
             "mean_ms": round(1000 * sum(times) / len(times), 4) if times else 0.0,
@@ -574,9 +597,9 @@ def markdown_table(result: dict[str, Any]) -> str:
         f"Suite `{suite['name']}` ({suite['deals']} deals, {suite['hands_per_match']} hands a match, "
         f"hash `{suite['hash'][:12]}`), budget {result['budget']['per_decision_ms']:g} ms per decision.",
         "",
-        "| Bot | Opponent | Hands | Win rate [95% CI] | Points per hand [95% CI] "
+        "| Bot | Opponent | Hands | Win rate [95% CI] | Points per hand [95% CI] | Duplicate "
         "| ms per decision (mean / p95 / max) | Forfeits |",
-        "| --- | --- | ---: | --- | --- | --- | ---: |",
+        "| --- | --- | ---: | --- | --- | ---: | --- | ---: |",
     ]
     for m in result["matches"]:
         lo, hi = m["win_rate_ci95"]
@@ -585,6 +608,7 @@ def markdown_table(result: dict[str, Any]) -> str:
         lines.append(
             f"| `{m['agent']}` | `{m['opponent']}` | {m['hands']} | {100 * m['win_rate']:.1f}% "
             f"[{100 * lo:.1f}, {100 * hi:.1f}] | {m['points_per_hand']:+.1f} [{plo:+.1f}, {phi:+.1f}] | "
+            f"{_percent(m.get('duplicate'))} | "
             f"{t['mean_ms']:.2f} / {t['p95_ms']:.2f} / {t['max_ms']:.2f} | {m['forfeits']} |"
         )
     if "ratings" in result:
@@ -593,6 +617,11 @@ def markdown_table(result: dict[str, Any]) -> str:
             f"| `{r['bot']}` | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |" for r in result["ratings"]
         ]
     return "\n".join(lines) + "\n"
+
+
+def _percent(figure: dict[str, Any] | None) -> str:
+    percent = None if figure is None else figure.get("percent")
+    return "n/a" if percent is None else f"{percent:.1f}%"
 
 
 def hands_as_dicts(hands: list[Hand]) -> list[dict[str, Any]]:

@@ -59,6 +59,9 @@ def status_of(code: str) -> int:
         "no_rating": 404,
         "not_rated": 409,
         "annulled": 409,
+        "no_arena": 404,
+        "arena_over": 409,
+        "not_your_table": 403,
     }.get(code, 400)
 
 

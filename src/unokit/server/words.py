@@ -107,6 +107,9 @@ ERRORS = MappingProxyType(
             _spec("bad_subscription"),
             _spec("push_taken"),
             _spec("sealed", until=P.TEXT),
+            _spec("no_arena"),
+            _spec("arena_over"),
+            _spec("not_your_table"),
         )
     }
 )

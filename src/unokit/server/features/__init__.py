@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..seam import Feature, StoreHooks
-from . import daily, finishing, hints, ladder, moderation, push, ratings, reviews, standings
+from . import arena, daily, finishing, hints, ladder, moderation, push, ratings, reviews, standings
 
 #: Every feature, once.
 FEATURES: tuple[Feature, ...] = (
@@ -18,6 +18,7 @@ FEATURES: tuple[Feature, ...] = (
     daily.FEATURE,
     ratings.FEATURE,
     ladder.FEATURE,
+    arena.FEATURE,
     reviews.FEATURE,
     hints.FEATURE,
     standings.FEATURE,
