@@ -261,3 +261,15 @@ def test_the_admin_commands_schedule_list_and_cancel_on_the_database(tmp_path: P
     assert bad.exit_code == 1 and "there is no arena zzzz" in bad.output and "Traceback" not in bad.output
     bad = runner.invoke(main, ["admin", "--database", database, "arena", "create", "X", "--bot-level", "god"])
     assert bad.exit_code == 1 and "bot_level" in bad.output
+
+
+def test_the_arenas_and_their_standings_are_read_within_an_addresss_allowance(tmp_path: Path) -> None:
+    """A stranger polling the arenas or one's standings is held to the look-ups of one address;
+    another address reads on."""
+    with in_process(tmp_path, admin_token=TOKEN, trusted_proxies=("127.0.0.1",), lookup_rate=0.001) as server:
+        arena = _create(server, variant="classic", players=2, minutes=30)["id"]
+        for number, path in enumerate(("/api/arenas", f"/api/arenas/{arena}")):
+            stranger = {"X-Forwarded-For": f"198.51.100.{number + 1}"}
+            statuses = [server.client.get(path, headers=stranger).status_code for _ in range(30)]
+            assert statuses[0] == 200 and statuses[-1] == 429, statuses
+        assert server.client.get("/api/arenas", headers={"X-Forwarded-For": "198.51.100.10"}).status_code == 200

@@ -126,12 +126,18 @@ class ArenaServer(FeatureServer):
         def arena_of(request: Request) -> str:
             return rows.check_id(request.path_params["arena"])
 
-        async def listing(_request: Request) -> Response:
+        async def listing(request: Request) -> Response:
+            client = client_of(request)
+            if not await lookups.allow(client):
+                return await limited(lookups, client, "requests for the arenas")
             now = self.clock()
             found = await asyncio.to_thread(rows.listed, store, now)
             return answer({"arenas": [arena.to_json(now) for arena in found]})
 
         async def one(request: Request) -> Response:
+            client = client_of(request)
+            if not await lookups.allow(client):
+                return await limited(lookups, client, "requests for an arena's standings")
             try:
                 return answer(await asyncio.to_thread(rows.standings_json, store, arena_of(request), self.clock()))
             except RoomError as exc:
