@@ -278,7 +278,10 @@ class Session:
             catch = game.actions.catch[seat]
             if catch in game.legal_actions(catcher):
                 game.apply(catch, seat=catcher)
-        self._offer_jumps()
+        if game.windows:
+            self._offer_jumps()
+        elif self.offers:  # what _offer_jumps does with no window open, without the call
+            self.offers = []
         if ended is None:
             return [0.0] * self.players
         self.result = ended
