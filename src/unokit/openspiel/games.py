@@ -254,11 +254,11 @@ class _Table:
         self.resampled = False
         #: The deal seed of a sampled-mode state (``None`` with exact chance).
         self.deal: int | None = None
-        #: The sampled mode's player to act (kept by :meth:`step`) and, for the seat to act at
-        #: the game's version, its legal ids and their engine actions (``(game, version, seat,
-        #: ids, {id: action})``; offers are not kept).
+        #: The sampled mode's player to act (kept by :meth:`step`) and, for that seat at the
+        #: game's version, the engine action of each of its legal ids (``(game, version, seat,
+        #: {id: action})``; offers are not kept).
         self.player = _TERMINAL
-        self.legal: tuple[Game | None, int, int, list[int], dict[int, Action]] = (None, -1, 0, [], {})
+        self.legal: tuple[Game | None, int, int, dict[int, Action]] = (None, -1, 0, {})
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         other = object.__new__(_Table)
@@ -310,7 +310,7 @@ class _Table:
         session = self.session
         assert session is not None
         game = session.game
-        kept, version, seat, _, by_id = self.legal
+        kept, version, seat, by_id = self.legal
         action = by_id.get(action_id) if kept is game and version == game.version and not session.offers else None
         if action is None:
             self.done(*_act(session, action_id))
@@ -334,17 +334,16 @@ class _Table:
         self.player = _TERMINAL if actor is None or self.truncated or session.game.is_over else actor
 
     def legal_ids(self) -> list[int]:
-        """The sampled mode's legal ids of the seat to act (kept for the game's version)."""
+        """The sampled mode's legal ids of the seat to act, :attr:`player`, with no offer open
+        (their engine actions kept for the game's version, for :meth:`step`)."""
         session = self.session
         assert session is not None
         game = session.game
-        kept, version, _, ids, _ = self.legal
+        kept, version, _, by_id = self.legal
         if kept is not game or version != game.version:
-            seat = game.to_act or 0
-            by_id = session.encoding.by_id(game.legal_actions(), seat)
-            ids = sorted(by_id)
-            self.legal = (game, game.version, seat, ids, by_id)
-        return ids.copy()
+            by_id = session.encoding.by_id(game.legal_actions(), self.player)
+            self.legal = (game, game.version, self.player, by_id)
+        return sorted(by_id)
 
     def done(self, actions: list[tuple[int, str]], rewards: list[float]) -> None:
         """Note a step's engine actions and rewards, and the truncation."""
