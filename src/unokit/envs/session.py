@@ -268,7 +268,8 @@ class Session:
             ended = game.round_ended
         self.decisions += 1
         if (
-            game.uno_exposed == seat
+            game.windows  # no window open: nobody to catch (uno_exposed is -1), without the call
+            and game.uno_exposed == seat
             and not action.uno
             and kind in (PLAY, PLAY_DRAWN, DISCARD)
             and self.uno_catch == "auto"

@@ -314,17 +314,24 @@ class _Table:
         action = by_id.get(action_id) if kept is game and version == game.version and not session.offers else None
         if action is None:
             self.done(*_act(session, action_id))
-        else:  # listed by legal_ids for the seat to act just now: decoded there, valid as it is
-            actions = self.actions
-            actions.append((seat, action.text))
-            rewards = session.apply(action, seat, checked=True)
-            if game.version - version == 2:  # the catch rule caught
-                actions.append((game.next_seat(seat), f"catch {seat}"))
-            if any(rewards):
-                self.returns = [a + b for a, b in zip(self.returns, rewards, strict=True)]
-            elif session.decisions >= self.game.max_decisions and not game.is_over:
-                self.truncated = True
-        self.to_act()
+            self.to_act()
+            return
+        # Listed by legal_ids for the seat to act just now: decoded there, valid as it is. What
+        # done and to_act note, written out for this path (a hand's rewards come at its end).
+        actions = self.actions
+        actions.append((seat, action.text))
+        rewards = session.apply(action, seat, checked=True)
+        if game.version - version == 2:  # the catch rule caught
+            actions.append((game.next_seat(seat), f"catch {seat}"))
+        if game.is_over:
+            self.returns = [a + b for a, b in zip(self.returns, rewards, strict=True)]
+            self.player = _TERMINAL
+        elif session.decisions >= self.game.max_decisions:
+            self.truncated = True
+            self.player = _TERMINAL
+        else:
+            actor = session.actor
+            self.player = _TERMINAL if actor is None else actor
 
     def to_act(self) -> None:
         """Note the sampled mode's player to act."""
