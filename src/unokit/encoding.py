@@ -323,17 +323,22 @@ class Encoding:
 
     def legal_ids(self, view: View) -> list[int]:
         """The ids of ``view``'s legal actions, in the engine's order (catch/uno left out)."""
+        return list(self.by_id(view.legal_actions(), view.seat))
+
+    def by_id(self, actions: Sequence[Action], seat: int) -> dict[int, Action]:
+        """``{id: action}`` of ``actions`` (legal actions of ``seat``, as the engine lists them),
+        in their order, ``catch`` and the late ``uno`` left out: the ids of the actions and the
+        decoding of each for the step that follows, in one pass."""
         ids = self._ids
-        seat = view.seat
-        out: list[int] = []
-        for action in view.legal_actions():
+        out: dict[int, Action] = {}
+        for action in actions:
             i = ids.get(action)
             if i is None:
                 start = self._seated_start(action)
                 if start < 0:
                     continue  # catch / late uno: the environment's catch rule handles them
                 i = start + (action.seat - seat) % self.players - 1
-            out.append(i)
+            out[i] = action
         return out
 
     def zero_mask(self) -> Mask:

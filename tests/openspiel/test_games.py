@@ -19,6 +19,7 @@ from unokit.envs.session import Session
 from unokit.openspiel.chance import RecordingRng, ScriptedRng, coin_probability, deal
 from unokit.openspiel.games import GAME_NAMES, UnoGame, UnoState, state_from_seed
 from unokit.record.format import FORMAT, GameRecord
+from unokit.record.replay import verify
 
 
 def _without_seed(game: Game) -> dict[str, object]:
@@ -267,3 +268,36 @@ def test_max_decisions_beyond_openspiels_range_is_refused_naming_it() -> None:
         with pytest.raises(ValueError, match=f"max_decisions must be from 1 to {MAX_DECISIONS:,}"):
             UnoGame("classic", {"max_decisions": bad})
     assert UnoGame("classic", {"max_decisions": MAX_DECISIONS}).max_decisions == MAX_DECISIONS
+
+
+@pytest.mark.parametrize("spec", ["uno_classic(players=2,max_decisions=150)", "uno_flip(players=3,max_decisions=250)"])
+def test_a_sampled_hands_record_reproduces_in_the_engine_with_its_catches_and_end(spec: str) -> None:
+    """The sampled mode's step (the action kept from the legal listing, the catch rule, the end
+    of the hand or its truncation) against the engine itself: the record of each hand replays
+    through ``Game.apply`` with its checks (``unokit verify``), catches included, and the
+    returns and the terminal state are those of how the hand ended."""
+    game = pyspiel.load_game(spec.replace(")", ",chance=sampled,seed=4)"))
+    limit = game.max_decisions
+    rng = np.random.RandomState(7)
+    catches = ended = truncated = 0
+    for _ in range(8):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert legal == sorted(legal) and not state.is_chance_node()
+            # Mostly the lowest id (a play before a draw, so that hands end), else at random.
+            state.apply_action(legal[0] if rng.random_sample() < 0.6 else int(rng.choice(legal)))
+        record = state.to_record()
+        verdict = verify(record)
+        assert verdict.ok, verdict.message
+        catches += sum(text.startswith("catch") for _, text in record.actions)
+        engine = state.game_state
+        assert engine is not None
+        if engine.is_over:
+            ended += 1
+            assert record.result is not None and record.result.winners == engine.winners
+            assert sorted(state.returns())[-1] == 1.0 and sum(state.returns()) == pytest.approx(0.0)
+        else:  # truncated at max_decisions: 0 to everyone
+            truncated += 1
+            assert len(state.history()) == limit and state.returns() == [0.0] * game.num_players()
+    assert catches and ended and truncated  # both ways of ending and the catch rule were played

@@ -268,7 +268,8 @@ class Session:
             ended = game.round_ended
         self.decisions += 1
         if (
-            game.uno_exposed == seat
+            game.windows  # no window open: nobody to catch (uno_exposed is -1), without the call
+            and game.uno_exposed == seat
             and not action.uno
             and kind in (PLAY, PLAY_DRAWN, DISCARD)
             and self.uno_catch == "auto"
@@ -278,7 +279,10 @@ class Session:
             catch = game.actions.catch[seat]
             if catch in game.legal_actions(catcher):
                 game.apply(catch, seat=catcher)
-        self._offer_jumps()
+        if game.windows:
+            self._offer_jumps()
+        elif self.offers:  # what _offer_jumps does with no window open, without the call
+            self.offers = []
         if ended is None:
             return [0.0] * self.players
         self.result = ended

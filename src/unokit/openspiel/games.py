@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..core.actions import Action
 from ..core.errors import UnokitError
 from ..core.game import Game
 from ..core.observation import View
@@ -253,10 +254,11 @@ class _Table:
         self.resampled = False
         #: The deal seed of a sampled-mode state (``None`` with exact chance).
         self.deal: int | None = None
-        #: The sampled mode's player to act (kept by :meth:`step`) and legal ids of the seat to
-        #: act at the game's version (``(version, ids)``; offers are not kept).
+        #: The sampled mode's player to act (kept by :meth:`step`) and, for that seat at the
+        #: game's version, the engine action of each of its legal ids (``(game, version, seat,
+        #: {id: action})``; offers are not kept).
         self.player = _TERMINAL
-        self.legal: tuple[Game | None, int, list[int]] = (None, -1, [])
+        self.legal: tuple[Game | None, int, int, dict[int, Action]] = (None, -1, 0, {})
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         other = object.__new__(_Table)
@@ -308,38 +310,47 @@ class _Table:
         session = self.session
         assert session is not None
         game = session.game
-        kept, version, legal = self.legal
-        seat = game.to_act
-        if kept is game and version == game.version and action_id in legal and not session.offers and seat is not None:
-            action = session.encoding.decode(action_id, game.side, seat)
-            assert action is not None
-            done = [(seat, action.text)]
-            rewards = session.apply(action, seat, checked=True)
-            if game.version - version == 2:  # the catch rule caught
-                done.append((game.next_seat(seat), f"catch {seat}"))
-            self.done(done, rewards)
-        else:
+        kept, version, seat, by_id = self.legal
+        action = by_id.get(action_id) if kept is game and version == game.version and not session.offers else None
+        if action is None:
             self.done(*_act(session, action_id))
-        self.to_act()
+            self.to_act()
+            return
+        # Listed by legal_ids for the seat to act just now: decoded there, valid as it is. What
+        # done and to_act note, written out for this path (a hand's rewards come at its end).
+        actions = self.actions
+        actions.append((seat, action.text))
+        rewards = session.apply(action, seat, checked=True)
+        if game.version - version == 2:  # the catch rule caught
+            actions.append((game.next_seat(seat), f"catch {seat}"))
+        if game.is_over:
+            self.returns = [a + b for a, b in zip(self.returns, rewards, strict=True)]
+            self.player = _TERMINAL
+        elif session.decisions >= self.game.max_decisions:
+            self.truncated = True
+            self.player = _TERMINAL
+        else:
+            actor = session.actor
+            self.player = _TERMINAL if actor is None else actor
 
     def to_act(self) -> None:
         """Note the sampled mode's player to act."""
         session = self.session
         assert session is not None
         actor = session.actor
-        over = self.truncated or session.game.is_over or actor is None
-        self.player = _TERMINAL if over or actor is None else actor
+        self.player = _TERMINAL if actor is None or self.truncated or session.game.is_over else actor
 
     def legal_ids(self) -> list[int]:
-        """The sampled mode's legal ids of the seat to act (kept for the game's version)."""
+        """The sampled mode's legal ids of the seat to act, :attr:`player`, with no offer open
+        (their engine actions kept for the game's version, for :meth:`step`)."""
         session = self.session
         assert session is not None
         game = session.game
-        kept, version, ids = self.legal
+        kept, version, _, by_id = self.legal
         if kept is not game or version != game.version:
-            ids = sorted(session.encoding.legal_ids(session.views[game.to_act or 0]))
-            self.legal = (game, game.version, ids)
-        return list(ids)
+            by_id = session.encoding.by_id(game.legal_actions(), self.player)
+            self.legal = (game, game.version, self.player, by_id)
+        return sorted(by_id)
 
     def done(self, actions: list[tuple[int, str]], rewards: list[float]) -> None:
         """Note a step's engine actions and rewards, and the truncation."""
@@ -446,6 +457,10 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         t = self._t
         action = int(action)
+        if t.deal is not None:  # the sampled mode: no chance node
+            t.history.append(action)
+            t.step(action)
+            return
         if t.need is not None:
             if not 0 <= action < t.need.n:
                 raise ValueError(f"chance outcome {action} is not one of 0 to {t.need.n - 1} ({t.need.label()})")
@@ -457,9 +472,6 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
                 return
         else:
             t.history.append(action)
-            if t.deal is not None:
-                t.step(action)
-                return
             t.pending = action
             t.draws = []
         t.resolve()
@@ -468,6 +480,12 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance outcome {action}"
         return str(self._t.game.encoding.action_labels[action])
+
+    def is_chance_node(self) -> bool:
+        """OpenSpiel's ``is_chance_node`` (``current_player()`` is the chance player), answered
+        here rather than through the C++ wrapper, as :meth:`legal_actions` is."""
+        t = self._t
+        return t.deal is None and t.need is not None
 
     def is_terminal(self) -> bool:
         t = self._t

@@ -235,7 +235,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/rooms/{code}", room_info),
         Route("/api/rooms/{code}/records", record_list),
         Route("/api/rooms/{code}/records/{number}", record_file),
-        *web_routes(hub.store.record, hub.sealed),
+        *web_routes(hub.store.record, hub.sealed, limits.own("replay_files")),
         *realtable_routes(),
         websocket_route(hub, misses),
         *(route for feature in hub.features for route in feature.routes()),

@@ -12,14 +12,19 @@ Routes (``docs/web.md``):
   choices and whether it is a house rule), the bots a room can seat, the chat's quick reactions,
   the room settings with their defaults, the table's keys (:mod:`unokit.keys`) and each
   decision's question (:mod:`unokit.i18n.prompts`: its wordings, the facts that choose one and
-  the values it shows, the terminal's too) (the words
+  the values it shows, the terminal's too) and the largest replay request
+  (:data:`REPLAY_FILE_BYTES`) (the words
   for all of them are in the catalogue of the reader's language, ``/static/i18n/<lang>.json``);
 * ``POST /api/rules`` ``{variant, players, options}`` -> the game those rules make, in short
   (the terminal's help, :func:`unokit.play.help.rules_summary`): the page's help shows it;
 * ``GET /api/rooms/{code}/records/{number}/replay?step=K[&seat=S][&log=1]`` -> step ``K`` of a
   finished game: the table as everyone saw it with every hand (the game is over), or as seat
   ``S`` saw it; what happened, as lines; with ``log=1`` the whole game's log as that view read
-  it, step by step (the replay's page shows it beside the table).
+  it, step by step (the replay's page shows it beside the table);
+* ``POST /api/replay`` ``{record, step, seat, log}`` -> the same step of a record the page was
+  given (a replay file, ``docs/formats.md``; ``record`` is the record or its JSON text):
+  stateless, the record travels with each request (up to :data:`REPLAY_FILE_BYTES`), and a
+  record not replayed lately is counted by the client's allowance of replay files.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import asyncio
 import functools
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -51,15 +57,54 @@ from ..keys import catalog_keys
 from ..narration import Narrator, action_line
 from ..play.help import rules_summary
 from ..record import GameRecord, RecordError, Replay
+from .allowances import Allowance
 from .chat import REACTIONS
+from .edge import BODY_LIMIT
 from .offline import PYODIDE_FILES, engine_zip, pyodide_dir
 from .room import RoomError, RoomSpec, Settings, seat_bots
 from .stating import round_summary
-from .webapi import problem, refusal, sealed_error
+from .webapi import client_of, limited, problem, refusal, sealed_error
 from .work import off_loop
 
 #: Replays of finished games kept in memory (each holds a few copies of its game).
 REPLAYS_KEPT = 8
+#: The largest request ``POST /api/replay`` reads, its record included: any request body's.
+REPLAY_FILE_BYTES = BODY_LIMIT
+#: The fields of a ``POST /api/replay`` body.
+REPLAY_FILE_FIELDS = frozenset({"record", "step", "seat", "log"})
+
+
+class Replays:
+    """The replays made last (:data:`REPLAYS_KEPT`), by the text of their record: a room's
+    finished game and a replay file's alike, so that stepping through either replays its
+    record once. Safe to use from several threads."""
+
+    def __init__(self, size: int = REPLAYS_KEPT) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, Replay] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def kept(self, text: str) -> Replay | None:
+        """The replay of the record ``text`` if it is kept, else ``None``."""
+        with self._lock:
+            replay = self._kept.get(text)
+            if replay is not None:
+                self._kept.move_to_end(text)
+            return replay
+
+    def replay(self, text: str) -> Replay:
+        """The replay of the record ``text``, made now unless kept; raise
+        :class:`~unokit.record.RecordError` when the record cannot be read or replayed."""
+        found = self.kept(text)
+        if found is not None:
+            return found
+        made = Replay(GameRecord.loads(text))
+        with self._lock:
+            self._kept[text] = made
+            self._kept.move_to_end(text)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return made
 
 
 def option_catalog(rules: VariantRules) -> list[dict[str, Any]]:
@@ -144,6 +189,7 @@ def _catalog() -> dict[str, Any]:
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
         "keys": catalog_keys(),
         "prompts": prompt_table(),
+        "replay_file_bytes": REPLAY_FILE_BYTES,
     }
 
 
@@ -213,23 +259,54 @@ def _rules_lines(body: dict[str, Any]) -> list[str]:
     return rules_summary(Game.new(spec.variant, spec.players, 0, **spec.options)[0])
 
 
-def web_routes(record_text: Any, sealed: Callable[[str], Awaitable[float | None]]) -> list[Route]:
+def _file_request(body: object) -> tuple[str, int, int | None, bool]:
+    """The record (as its text), step, seat and ``log`` of a ``POST /api/replay`` body; raise
+    :class:`RoomError` (``bad_request``, ``bad_step``, ``bad_seat``) or
+    :class:`~unokit.record.RecordError` naming what is wrong."""
+    if not isinstance(body, dict):
+        raise RoomError("bad_request", "the request body must be a JSON object")
+    unknown = set(body) - REPLAY_FILE_FIELDS
+    if unknown:
+        raise RoomError("bad_request", f"unknown field(s) {', '.join(sorted(unknown))}")
+    step, seat, log = body.get("step", 0), body.get("seat"), body.get("log", False)
+    if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+        raise RoomError("bad_step", "'step' must be a whole number")
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise RoomError("bad_seat", "'seat' must be a seat number (0 for the first) or null")
+    if not isinstance(log, bool):
+        raise RoomError("bad_request", "'log' must be true or false")
+    if "record" not in body:
+        raise RecordError("the request has no 'record'")
+    record = body["record"]
+    # The record's JSON text, as a browser sends it (JavaScript would round a 64-bit seed), or
+    # the record itself.
+    read = GameRecord.loads(record) if isinstance(record, str) else GameRecord.from_json(record)
+    return read.dumps(), step, seat, log
+
+
+def web_routes(record_text: Any, sealed: Callable[[str], Awaitable[float | None]], files: Allowance) -> list[Route]:
     """The routes of this module; ``record_text(code, number)`` reads a finished game's record
     (a blocking call, run in a worker thread) or returns ``None``; ``sealed(code)`` says until
-    when room ``code``'s games are sealed (their replays refused), ``None`` when they are not."""
+    when room ``code``'s games are sealed (their replays refused), ``None`` when they are not;
+    ``files`` is the allowance, per client address, of replay files replayed."""
+    replays = Replays()
 
     async def catalog_route(_request: Request) -> Response:
         return JSONResponse(await asyncio.to_thread(catalog))  # made once, never on the event loop
-
-    @functools.lru_cache(maxsize=REPLAYS_KEPT)
-    def replay_of(code: str, number: int, text: str) -> Replay:
-        return Replay(GameRecord.loads(text))
 
     def load_replay(code: str, number: int) -> Replay | None:
         # Only games that exist are kept: a game asked for before it ends is read again
         # next time (it may have ended since), never remembered as missing.
         text = record_text(code, number)
-        return None if text is None else replay_of(code, number, text)
+        return None if text is None else replays.replay(text)
+
+    async def step_of(replay: Replay, step: int, seat: int | None, with_log: bool) -> Response:
+        """Step ``step`` of ``replay`` as ``seat`` saw it: a room's game's and a file's alike."""
+        if not 0 <= step <= len(replay):
+            return problem("bad_step", f"'step' must be from 0 to {len(replay)}", 400)
+        if seat is not None and not 0 <= seat < replay.record.players:
+            return problem("bad_seat", f"'seat' must be from 0 to {replay.record.players - 1}", 400)
+        return JSONResponse(await off_loop(replay_step, replay, step, seat, with_log))
 
     async def replay_route(request: Request) -> Response:
         code = str(request.path_params["code"]).upper()
@@ -253,12 +330,32 @@ def web_routes(record_text: Any, sealed: Callable[[str], Awaitable[float | None]
         until = await sealed(code)  # only for a game that exists: a miss costs no more
         if until is not None:
             return refusal(sealed_error(until))
-        if not 0 <= step <= len(replay):
-            return problem("bad_step", f"'step' must be from 0 to {len(replay)}", 400)
-        if seat is not None and not 0 <= seat < replay.record.players:
-            return problem("bad_seat", f"'seat' must be from 0 to {replay.record.players - 1}", 400)
-        with_log = request.query_params.get("log") == "1"
-        return JSONResponse(await off_loop(replay_step, replay, step, seat, with_log))
+        return await step_of(replay, step, seat, request.query_params.get("log") == "1")
+
+    async def file_replay_route(request: Request) -> Response:
+        raw = await request.body()
+        if len(raw) > REPLAY_FILE_BYTES:
+            return problem("too_large", f"a replay request may be at most {REPLAY_FILE_BYTES} bytes", 413)
+        try:
+            body = json.loads(raw or b"{}")
+        except (ValueError, RecursionError):
+            return problem("bad_json", "the request body is not valid JSON", 400)
+        try:
+            text, step, seat, with_log = _file_request(body)
+        except RoomError as exc:
+            return problem(exc.code, exc.message, 400)
+        except RecordError as exc:
+            return problem("bad_record", f"the record cannot be replayed: {exc}", 400)
+        replay = replays.kept(text)
+        if replay is None:  # a record to replay: counted (stepping through a kept one is not)
+            client = client_of(request)
+            if not await files.allow(client):
+                return await limited(files, client, "replay files")
+            try:
+                replay = await off_loop(replays.replay, text)
+            except RecordError as exc:
+                return problem("bad_record", f"the record cannot be replayed: {exc}", 400)
+        return await step_of(replay, step, seat, with_log)
 
     async def rules_route(request: Request) -> Response:
         raw = await request.body()
@@ -280,6 +377,7 @@ def web_routes(record_text: Any, sealed: Callable[[str], Awaitable[float | None]
         Route("/api/catalog", catalog_route),
         Route("/api/rules", rules_route, methods=["POST"]),
         Route("/api/rooms/{code}/records/{number}/replay", replay_route),
+        Route("/api/replay", file_replay_route, methods=["POST"]),
     ]
 
 
@@ -324,4 +422,13 @@ def page_routes() -> list[BaseRoute]:
     ]
 
 
-__all__ = ["catalog", "option_catalog", "replay_log", "replay_step", "round_summary", "web_routes"]
+__all__ = [
+    "REPLAY_FILE_BYTES",
+    "Replays",
+    "catalog",
+    "option_catalog",
+    "replay_log",
+    "replay_step",
+    "round_summary",
+    "web_routes",
+]

@@ -1,7 +1,7 @@
 // The browser client of unokit serve: the lobby (start or join a game), a room (the invite page,
 // the waiting room, the table), the pages for real cards (score sheet, launcher), replays and
 // "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
-// "/#/replay/CODE/N[/SEAT]", "/#/review/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal
+// "/#/replay/CODE/N[/SEAT]", "/#/replay" (a replay file), "/#/review/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal
 // of the day's board), "/#/standings/CODE" (a room's standings), "/#/leaderboard/VARIANT/SIZE"
 // (ratings), "/#/ladder/VARIANT/SIZE" (the bot ladder's standings), "/#/offline/VARIANT/PLAYERS" and
 // "/#/offline/g/CODE" (a game against bots on this device: offline.js). When the server cannot be reached the page says so and
@@ -22,7 +22,7 @@ import { dailyPage } from "./daily.js";
 import { standingsPage } from "./standings.js";
 import { runs, loadFeatures } from "./features.js";
 import { leaderboardPage, ratingsPanel } from "./ratings.js";
-import { replayPage } from "./replay.js";
+import { fileReplayPage, replayPage } from "./replay.js";
 import { launcherPage, sheetPage } from "./tools.js";
 import { checkOfflineReady, offlineGamesPanel, offlineOffer, offlinePage, startEarly } from "./offline.js";
 
@@ -130,6 +130,7 @@ async function route() {
     const [, deal, day] = hash.split("/");
     current = dailyPage(app, decodeURIComponent(deal), day);
   }
+  else if (hash === "replay") current = fileReplayPage(app, catalog);
   else if (hash.startsWith("replay/")) {
     const [, code, number, seat] = hash.split("/");
     current = replayPage(app, catalog, code.toUpperCase(), Number(number), seat === undefined ? 0 : Number(seat));

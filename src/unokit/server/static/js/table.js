@@ -1424,7 +1424,7 @@ export class TableView {
     /** @type {(label: string, value: string | Node) => void} */
     const fact = (label, value) => facts.append(h("dt", {}, label), h("dd", {}, value));
     fact(t("lobby.variant"), `${t(`variant.${room.variant}`)} · ${t("room.game_no", { number: room.game_no })}`);
-    fact(t("table.facts_room"), h("span.code", {}, this.code));
+    if (this.code) fact(t("table.facts_room"), h("span.code", {}, this.code)); // a replay file's has none
     fact(t("table.you"), this.me === null ? t("room.watching") : t("seat.numbered", { number: this.me + 1 }));
     fact(t("chat.spectators"), String(room.spectators || 0));
     box.append(facts);

@@ -271,6 +271,7 @@ export function myGamesPage(app, catalog) {
       table.append(body);
       page.append(table);
     }
+    page.append(h("p.replay-file-link", {}, h("a", { href: "/#/replay" }, t("together.replay_file"))));
     page.append(h("div.row", {}, h("button.danger#forget-me", {
       type: "button",
       onclick: async () => {

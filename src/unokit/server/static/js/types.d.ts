@@ -435,6 +435,8 @@ export interface Catalog {
   setting_limits: Record<string, number[]>;
   keys: KeyBinding[];
   prompts: Record<string, Wording[]>;
+  /** The largest request POST /api/replay reads, in bytes: a replay file's record must fit. */
+  replay_file_bytes: number;
   /** Set in the catalogue of a static site (server/offline.py): no server behind the page. */
   static_site?: boolean;
 }
