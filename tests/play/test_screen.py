@@ -92,7 +92,7 @@ def test_the_help_reads_the_rules_from_the_engine() -> None:
     assert "The next player may challenge a Wild Draw Two or a Wild Draw Color." in flip
     assert "Stacking is on: a Draw One or a Draw Five may be answered with the same card." in flip
     classic = rules_summary(Game.new("classic", 2, 1, scoring="loser", rounds=3)[0])
-    assert classic[-2] == (
+    assert classic[-1] == (
         "Scoring (everyone under the target wins): everyone scores the points left in their own hand; "
         "once someone reaches 200 points, "
         "everyone still under 200 wins; the game ends after 3 rounds at the latest (the best total wins)."

@@ -41,7 +41,7 @@ from ..i18n.lines import words_for
 from ..keys import terminal_keys
 from ..narration import action_line
 from . import faces, look
-from .help import KEYS, rules_summary, whole_words
+from .help import KEYS, rules_page, rules_summary, whole_words
 from .look import chip_rows, wrap_chips
 from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, naming_a_color
 from .terminal import leave_on_hangup
@@ -125,7 +125,7 @@ def help_rules(game: Game) -> Group:
     lines: list[RenderableType] = [
         Text(f"\n{words_for(None, None).t('help.in_short', variant=game.variant)}", style="bold")
     ]
-    for line in rules_summary(game):
+    for line in [*rules_summary(game), rules_page(game)]:
         indent = Text(" ") if line.startswith("  ") else None  # with the gap: two spaces
         lines.append(look.Flow(look.words_to_flow(line, whole), lead=indent) if line.strip() else Text(""))
     lines.append(Text(f"\n{tr('help.close_keys')}", style="italic"))

@@ -14,8 +14,9 @@ Routes (``docs/web.md``):
   decision's question (:mod:`unokit.i18n.prompts`: its wordings, the facts that choose one and
   the values it shows, the terminal's too) (the words
   for all of them are in the catalogue of the reader's language, ``/static/i18n/<lang>.json``);
-* ``POST /api/rules`` ``{variant, players, options}`` -> the game those rules make, in short
-  (the terminal's help, :func:`unokit.play.help.rules_summary`): the page's help shows it;
+* ``POST /api/rules`` ``{variant, players, options, lang}`` -> the game those rules make, in
+  short, in the reader's language ``lang`` (a code of ``LANGUAGES``, English when there is none;
+  the terminal's help, :func:`unokit.play.help.rules_summary`): the page's help shows it;
 * ``GET /api/rooms/{code}/records/{number}/replay?step=K[&seat=S][&log=1]`` -> step ``K`` of a
   finished game: the table as everyone saw it with every hand (the game is over), or as seat
   ``S`` saw it; what happened, as lines; with ``log=1`` the whole game's log as that view read
@@ -55,7 +56,7 @@ from .chat import REACTIONS
 from .offline import PYODIDE_FILES, engine_zip, pyodide_dir
 from .room import RoomError, RoomSpec, Settings, seat_bots
 from .stating import round_summary
-from .webapi import problem, refusal, sealed_error
+from .webapi import check_lang, problem, refusal, sealed_error
 from .work import off_loop
 
 #: Replays of finished games kept in memory (each holds a few copies of its game).
@@ -208,9 +209,11 @@ def replay_log(replay: Replay, seat: int | None) -> list[dict[str, Any]]:
 
 
 def _rules_lines(body: dict[str, Any]) -> list[str]:
-    """The summary of the rules a ``POST /api/rules`` body asks for; raise :class:`RoomError`."""
+    """The summary of the rules a ``POST /api/rules`` body asks for, in its ``lang``; raise
+    :class:`RoomError`."""
+    lang = check_lang(body.get("lang"), pseudo=True)
     spec = RoomSpec.build(body.get("variant"), body.get("players"), body.get("options"), None)
-    return rules_summary(Game.new(spec.variant, spec.players, 0, **spec.options)[0])
+    return rules_summary(Game.new(spec.variant, spec.players, 0, **spec.options)[0], lang)
 
 
 def web_routes(record_text: Any, sealed: Callable[[str], Awaitable[float | None]]) -> list[Route]:
