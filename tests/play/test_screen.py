@@ -303,7 +303,7 @@ def test_the_log_follows_the_new_round_and_the_summary_shows_how_the_round_ended
             await pilot.press("enter")
             await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
             text = screen_text(app)
-            assert line_of(text, "Round 1:") == "Round 1: You went out"  # Classic: no side named
+            assert line_of(text, "Round 1:") == "Round 1: you went out"  # Classic: no side named
             ending = text.split("How it ended:", 1)[1].split("Scores", 1)[0]
             assert "You played Red 5" in ending and "Round 2" not in ending
             assert "Enter: next round" in text.splitlines()[-1]

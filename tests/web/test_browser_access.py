@@ -144,7 +144,7 @@ def test_a_whole_game_through_the_accessibility_tree(
     # only the notes (a hand shown by a challenge, with its cards).
     lines = set(log)
     assert [line for line in listener.heard if line in lines] == log
-    hows = ("succeeded", "failed", "succeeded_yours", "failed_yours")
+    hows = ("succeeded", "failed", "succeeded.you_player", "failed.you_player")
     notes = tuple(said[f"table.revealed_{how}"].split("{")[0] for how in hows)
     assert [line for line in listener.heard if line not in lines and not line.startswith(notes)] == []
     turn = said["decision.turn"].split("{")[0].split(":")[0]

@@ -2,7 +2,7 @@
 of real games (every variant, with the house rules that change a question), the browser's
 question (``prompt.js``, from the wordings the server's catalogue lists) is the very text
 Python's :func:`unokit.i18n.prompts.prompt_line` says, in English and in Russian, and every
-wording of every decision is met."""
+wording of every decision is met. The lines that name their reader are said alike too."""
 
 from __future__ import annotations
 
@@ -16,10 +16,13 @@ from unokit import Game
 from unokit.core.observation import observe
 from unokit.core.variants import VARIANT_NAMES, get_rules
 from unokit.i18n import catalog
-from unokit.i18n.lines import Words
+from unokit.i18n.lines import Line, Words
 from unokit.i18n.prompts import PROMPTS, prompt_line, wording
+from unokit.i18n.reader import READER_FORMS
 
 from ..server.support import ServerProcess
+from ..test_reader_words import NAMES as READER_NAMES
+from ..test_reader_words import params_for, places_of
 from .player import wait_for, watched
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -72,5 +75,35 @@ def test_the_browser_asks_every_question_as_the_terminal_does(browser: Browser, 
             )
             assert asked == expected
             assert len(set(asked)) == len(asked)  # each wording reads differently
+    finally:
+        page.context.close()
+
+
+#: The browser's words for each line, said to the reader at seat ``me``.
+SAY = """async ([lines, names, me, lang]) => {
+  const i18n = await import("/static/js/i18n.js");
+  await i18n.loadLanguage(lang);
+  return lines.map((line) => i18n.say(line, names, me));
+}"""
+
+
+def test_the_browser_says_the_readers_own_lines_as_the_terminal_does(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """Every reader form (docs/i18n.md, "The reader") is chosen by the browser as by Python's
+    :func:`unokit.i18n.lines.reader_form`, with the same words, in English and in Russian."""
+    lines = [
+        {"key": key, "params": params_for(key, *places_of(form))}
+        for key, forms in READER_FORMS.items()
+        for form in forms
+    ]
+    page = watched(browser.new_context()).new_page()
+    try:
+        page.goto(web_server.url)
+        wait_for(page, "#create-room")
+        for lang in ("en", "ru"):
+            words = Words(catalog(lang), READER_NAMES, me=0)
+            expected = [words.say(Line(line["key"], line["params"])) for line in lines]
+            assert page.evaluate(SAY, [lines, READER_NAMES, 0, lang]) == expected
     finally:
         page.context.close()

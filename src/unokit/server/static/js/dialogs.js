@@ -7,7 +7,7 @@
 
 import { h } from "./dom.js";
 import { runs } from "./features.js";
-import { sealedWords, t } from "./i18n.js";
+import { N_, say, sealedWords, t } from "./i18n.js";
 import { faceTitle } from "./cards.js";
 import { ranking, readyMark } from "./together.js";
 
@@ -114,10 +114,8 @@ export function roundSummaryPanel(view) {
   // Drawn only while the table holds a summary (TableView.endScreens).
   const summary = /** @type {import("./types").RoundSummary} */ (view.summary);
   const names = view.names();
-  const title = t(summary.blocked ? "table.round_blocked" : "table.round_out", {
-    round: summary.round,
-    player: names[summary.winner],
-  });
+  const key = summary.blocked ? N_("table.round_blocked") : N_("table.round_out");
+  const title = say({ key, params: { round: summary.round, player: summary.winner } }, names, view.me);
   const panel = h(
     `section.summary-panel.overlay-panel${summary.lines.length > ONE_COLUMN ? ".many" : ""}`,
     { role: "region", "aria-labelledby": "summary-title" },
@@ -215,10 +213,7 @@ export function gameOverDialog(view, obs) {
   const names = view.names();
   const me = view.me;
   const won = me !== null && obs.winners.includes(me);
-  const teamWon = won && obs.teams && obs.winners.length > 1;
-  let title;
-  if (won) title = t(teamWon ? "table.team_won" : "table.you_won");
-  else title = t("table.game_over", { winners: obs.winners.map((s) => names[s]).join(t("list.separator")) });
+  const title = say({ key: N_("table.game_over"), params: { winners: obs.winners } }, names, me);
   // Over the table and the decision, never over the drawer (its chat stays within reach while
   // the players decide whether to play again).
   const dialog = h(`section.overlay${won ? ".winner" : ""}`, { role: "region", "aria-labelledby": "overlay-title" });

@@ -219,16 +219,18 @@ function join(items) {
 }
 
 /**
- * A parameter of a line shown by its type; `names` are the seats' names.
+ * A parameter of a line shown by its type; `names` are the seats' names, `me` the reader's seat
+ * (a line inside is said to the reader too).
  * @param {string} kind the parameter's type (the catalogue's "params" table)
  * @param {any} value the parameter as the server sent it: any, as its `kind` says what it is
  *   (a seat number, a card's text, a list of either, a line)
  * @param {string[] | null} names
+ * @param {number | null} [me]
  * @returns {string}
  */
-export function showValue(kind, value, names) {
+export function showValue(kind, value, names, me = null) {
   if (value === null || value === undefined) return "";
-  if (typeof value === "object" && !Array.isArray(value) && value.key) return say(value, names);
+  if (typeof value === "object" && !Array.isArray(value) && value.key) return say(value, names, me);
   if (typeof value === "string" && (kind === "seats" || kind === "cards" || kind === "numbers")) return value; // already said
   switch (kind) {
     case "seat":
@@ -264,18 +266,54 @@ export function showValue(kind, value, names) {
 }
 
 /**
- * A line from the server ({key, params}) in words; `names` name the seats.
+ * The line to say for `line` to the reader at seat `me`: its reader form where one of its person
+ * places holds the reader and the catalogue has that form (docs/i18n.md, "The reader"), else the
+ * line itself. A seat place holding `me` is "you_<place>"; a list of seats that is `me` alone is
+ * too, and one holding `me` among others is "you_and_<place>", its parameter then the others;
+ * the places are sorted by name. The same choice as Python's unokit.i18n.lines.reader_form.
+ * @param {import("./types").Line} line
+ * @param {number | null} me
+ * @returns {import("./types").Line}
+ */
+export function reader(line, me) {
+  if (me === null || me === undefined) return line;
+  const params = { ...(line.params || {}) };
+  /** @type {string[]} */
+  const places = [];
+  for (const [name, value] of Object.entries(line.params || {})) {
+    const kind = paramTypes[name];
+    if (kind === "seat" && value === me) places.push(name);
+    else if (kind === "seats" && Array.isArray(value) && value.includes(me)) {
+      const others = value.filter((seat) => seat !== me);
+      places.push(others.length ? `and_${name}` : name);
+      if (others.length) params[name] = others;
+    }
+  }
+  if (!places.length) return line;
+  const bare = (/** @type {string} */ place) => place.replace(/^and_/, "");
+  places.sort((a, b) => (bare(a) < bare(b) ? -1 : bare(a) > bare(b) ? 1 : 0));
+  const key = `${line.key}.you_${places.join("_")}`;
+  return messages[key] !== undefined || (english && english[key] !== undefined) ? { key, params } : line;
+}
+
+/**
+ * A line from the server ({key, params}) in words; `names` name the seats, and a line naming the
+ * reader (at seat `me`) is said in its reader form (reader()).
  * @param {import("./types").Line} line
  * @param {string[] | null} [names]
+ * @param {number | null} [me]
  * @returns {string}
  */
-export function say(line, names = null) {
+export function say(line, names = null, me = null) {
+  const chosen = reader(line, me);
   /** @type {Record<string, unknown>} */
   const shown = {};
-  for (const [name, value] of Object.entries(line.params || {})) shown[name] = showValue(paramTypes[name] || "text", value, names);
-  const params = line.params || {};
+  for (const [name, value] of Object.entries(chosen.params || {})) {
+    shown[name] = showValue(paramTypes[name] || "text", value, names, me);
+  }
+  const params = chosen.params || {};
   if (typeof params.count === "number") shown.count = params.count;
-  return t(line.key, shown);
+  return t(chosen.key, shown);
 }
 
 /** A <select> that switches the page's language (`languages`: {code: name}); `id` names it

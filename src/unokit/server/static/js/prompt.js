@@ -3,7 +3,7 @@
 // action that plays it is listed, and every button sends one of the listed actions.
 
 import { catalog, colorTitle, colorWords, faceOf, faceTitle, isColor, parseFace, symbolGlyph } from "./cards.js";
-import { say, t } from "./i18n.js";
+import { N_, say, t } from "./i18n.js";
 
 /**
  * @typedef {{verb: string, text: string, card: string | null, color: string | null, uno: boolean, seat: number | null}} ParsedAction
@@ -70,13 +70,16 @@ function sevenO(obs) {
 }
 
 /**
- * What the seat to act is doing, for everyone else: "Waiting for Bo (to name a colour)…".
+ * What the seat to act is doing: "Waiting for Bo (to name a colour)…", "Waiting for you (…)…"
+ * when it is the reader's.
  * @param {import("./types").Observation} obs
- * @param {string} name the seat's name
+ * @param {number} seat the seat to act
+ * @param {string[]} names the seats' names
+ * @param {number | null} me the reader's seat
  * @returns {string}
  */
-export function waitingWords(obs, name) {
-  return t("table.waiting_for", { player: name, todo: todoWords(obs) });
+export function waitingWords(obs, seat, names, me) {
+  return say({ key: N_("table.waiting_for"), params: { player: seat, todo: todoWords(obs) } }, names, me);
 }
 
 /**

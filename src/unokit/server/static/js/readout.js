@@ -29,12 +29,12 @@ const LAST_LINES = 6;
  * @returns {string}
  */
 export function seatWords(seen, seat, status) {
-  const { obs, room, names } = seen;
+  const { obs, room, names, me } = seen;
   const count = obs.hand_sizes[seat];
   const active = obs.to_act === seat && room.phase === "playing" && !obs.over;
   const uno = count === 1 ? t(obs.uno_exposed === seat ? "seat.no_uno" : "table.uno") : "";
   const parts = [names[seat], t("n.cards", { count }), uno, t("n.points", { count: obs.scores[seat] }), status];
-  if (active) parts.push(waitingWords(obs, names[seat]));
+  if (active) parts.push(waitingWords(obs, seat, names, me));
   return parts.filter(Boolean).join(t("list.separator"));
 }
 
@@ -83,10 +83,11 @@ export function tableWords(seen, statusOf) {
  * The last lines of the log, oldest first.
  * @param {{line: import("./types").Line}[]} log the game's log so far
  * @param {string[]} names the seats' names
+ * @param {number | null} me the reader's seat
  * @returns {string}
  */
-export function movesWords(log, names) {
+export function movesWords(log, names, me) {
   if (!log.length) return t("read.no_moves");
-  const lines = log.slice(-LAST_LINES).map((entry) => say(entry.line, names));
+  const lines = log.slice(-LAST_LINES).map((entry) => say(entry.line, names, me));
   return t("read.moves", { lines: lines.join(" ") });
 }

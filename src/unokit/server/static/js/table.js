@@ -261,14 +261,10 @@ export class TableView {
       && (Boolean(state.summary) || keptNow || (this.summaryShown && prevPhase === "hand_over"));
     for (const event of state.events || []) {
       if (event.type === "challenge" && event.revealed && (event.seat === me || event.target === me)) {
-        const names = this.names();
         const revealed = /** @type {string[]} a challenge's: the challenged hand */ (event.revealed);
-        // Your own hand is "your hand", never "You's hand".
-        const yours = event.target === me;
-        const key = event.success
-          ? (yours ? N_("table.revealed_succeeded_yours") : N_("table.revealed_succeeded"))
-          : (yours ? N_("table.revealed_failed_yours") : N_("table.revealed_failed"));
-        const text = t(key, { player: names[/** @type {number} */ (event.target)] });
+        // Your own hand is "your hand", never "You's hand" (the line's reader form).
+        const key = event.success ? N_("table.revealed_succeeded") : N_("table.revealed_failed");
+        const text = say({ key, params: { player: event.target } }, this.names(), me);
         this.note("challenge", text, { cards: revealed, seconds: 10 });
         // Said with the cards the note shows, by their names.
         const side = obs ? sideIndex(obs, this.variant) : 0;
@@ -358,7 +354,7 @@ export class TableView {
     if (this.log.length < this.announced.count) this.announced.count = this.log.length;
     const names = this.names();
     for (const entry of this.log.slice(this.announced.count)) {
-      const words = say(entry.line, names);
+      const words = say(entry.line, names, this.me);
       announce(entry.standin ? `${words} (${t("table.log_standin")})` : words);
     }
     this.announced.count = this.log.length;
@@ -475,7 +471,8 @@ export class TableView {
     const room = this.room;
     if (!room.paused) return "";
     const by = room.paused_by;
-    const who = by === null || by === undefined ? t("room.paused") : t("room.paused_by", { player: this.names()[by] });
+    const who = by === null || by === undefined ? t("room.paused")
+      : say({ key: N_("room.paused_by"), params: { player: by } }, this.names(), this.me);
     if (this.pauseEndsAt === null) return who;
     const time = new Date(this.pauseEndsAt).toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit" });
     return `${who} ${t("room.pause_ends_at", { time })}`;
@@ -534,7 +531,7 @@ export class TableView {
     const seen = this.seen();
     if (what === "hand") announceUrgent(handWords(seen));
     else if (what === "table") announceUrgent(`${tableWords(seen, (seat) => this.seatStatus(seat))}. ${this.promptText()}`);
-    else announceUrgent(movesWords(this.log, this.names()));
+    else announceUrgent(movesWords(this.log, this.names(), this.me));
   }
 
   /** Put the focus in the field of text mode, when it is on. */
@@ -995,7 +992,7 @@ export class TableView {
     else if (phase === "hand_over") message = t("table.hand_over");
     else if (!myTurn) {
       const who = obs.to_act;
-      message = who === null || who === undefined ? "" : waitingWords(obs, names[who]);
+      message = who === null || who === undefined ? "" : waitingWords(obs, who, names, this.me);
     } else if (this.choosing) {
       const chosen = this.choosing;
       message = chosen.prompt;
@@ -1411,7 +1408,7 @@ export class TableView {
     const names = this.names();
     for (const entry of this.log.slice(list.children.length)) {
       const mark = entry.standin ? h("span.standin-mark", {}, ` (${t("table.log_standin")})`) : null;
-      list.append(h(`li${entry.standin ? ".standin" : ""}`, {}, say(entry.line, names), mark));
+      list.append(h(`li${entry.standin ? ".standin" : ""}`, {}, say(entry.line, names, this.me), mark));
     }
     return list;
   }
@@ -1495,7 +1492,7 @@ export class TableView {
  */
 function summaryWords(summary, names, me) {
   const line = summary.lines.find((l) => l.seat === me);
-  const base = t("table.round_out", { round: summary.round, player: me === summary.winner ? t("table.you") : names[summary.winner] });
+  const base = say({ key: N_("table.round_out"), params: { round: summary.round, player: summary.winner } }, names, me);
   return line && line.gained ? `${base} ${t("n.table.gained", { count: line.gained })}` : base;
 }
 

@@ -5,7 +5,7 @@
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { runs } from "./features.js";
-import { lang, sealedWords, t } from "./i18n.js";
+import { N_, lang, say, sealedWords, t } from "./i18n.js";
 import { forgetPush } from "./push.js";
 
 // ---------------------------------------------------------------------- play again
@@ -252,8 +252,7 @@ export function myGamesPage(app, catalog) {
       table.append(h("thead", {}, h("tr", {}, heads.map((title) => h("th", { scope: "col" }, title)))));
       const body = h("tbody");
       for (const game of found.games) {
-        const winners = game.winners.map((s) => game.names[s]).join(t("list.separator"));
-        const result = game.winners.includes(game.seat) ? t("together.you_won") : t("together.won", { winners });
+        const result = say({ key: N_("together.won"), params: { winners: game.winners } }, game.names, game.seat);
         const sealed = sealedWords(game.sealed_until);
         body.append(h("tr", { dataset: { room: game.room, game: String(game.game) } },
           h("td", {}, new Date(game.at * 1000).toLocaleString(lang())),
