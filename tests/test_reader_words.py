@@ -53,7 +53,8 @@ def _text(message: Any) -> str:
 def places_of(form: str) -> tuple[list[str], list[str]]:
     """The places a reader form stands for: those the reader is alone, and the lists it is among
     others (``you_and_winners``)."""
-    alone, among = [], []
+    alone: list[str] = []
+    among: list[str] = []
     for part in re.findall(r"and_\w+?(?=_|$)|[a-z]+", form.removeprefix("you_")):
         (among if part.startswith("and_") else alone).append(part.removeprefix("and_"))
     return alone, among

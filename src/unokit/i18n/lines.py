@@ -24,6 +24,7 @@ from ..core.codes import ERRORS, Param
 from ..core.colors import color_marks
 from ..core.errors import UnokitError
 from .catalog import N_, Catalog, catalog
+from .numbers import format_number
 
 P = Param
 #: How a parameter of a :class:`Line` is shown, by its name (the browser reads this table too).
@@ -180,6 +181,10 @@ class Words:
         return self.cat.t(f"variant.{name}")
 
     def number(self, value: object) -> str:
+        """A number as the language writes it (CLDR: ``1 000``, ``0,3`` in Russian); anything
+        else as it is."""
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return format_number(self.cat.code, value)
         return str(value)
 
     def value(self, kind: Param, value: Any) -> str:
@@ -220,6 +225,8 @@ class Words:
             return self.variant(str(value))
         if kind == P.NUMBERS:
             return self.cat.join(self.t("score.entry", player=seat, points=v) for seat, v in enumerate(value))
+        if kind == P.NUMBER:
+            return self.number(value)
         return str(value)
 
     # ------------------------------------------------------------------ messages
@@ -228,9 +235,8 @@ class Words:
         parameters shown by their types (:data:`PARAM_TYPES`)."""
         key, params = reader_form(key, params, self.me, self.cat.has)
         shown = {name: self.value(PARAM_TYPES.get(name, P.TEXT), value) for name, value in params.items()}
-        if isinstance(params.get("count"), int):
-            shown["count"] = params["count"]
-        return self.cat.t(key, **shown)
+        count = params.get("count")
+        return self.cat.fill(self.cat.text(key, count if isinstance(count, int) else None), shown)
 
     def say(self, line: Line) -> str:
         """A :class:`Line` in words."""

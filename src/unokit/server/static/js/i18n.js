@@ -65,13 +65,16 @@ export function pickLanguage(languages, extra = [], tags = { aliases: {}, never:
 }
 
 /**
- * A number in the page's language (1.234,5 in Turkish; `digits` after the point).
+ * A number in the page's language, by CLDR's rules (1.234,5 in Turkish, 0,3 and 1 000 in Russian):
+ * exactly `digits` digits after the point, or as few as it needs up to 3 (Python's
+ * unokit.i18n.numbers.format_number writes the same).
  * @param {number} value
  * @param {number} [digits]
  * @returns {string}
  */
-export function number(value, digits = 0) {
-  return new Intl.NumberFormat(code, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+export function number(value, digits) {
+  const fraction = digits === undefined ? { maximumFractionDigits: 3 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(code, fraction).format(value);
 }
 
 /**
@@ -164,15 +167,20 @@ export function N_(key) {
   return key;
 }
 
-/** The message `key` with its {placeholders} filled from `params` (shown as given); a plural
- * message takes its form from params.count.
+/** The message `key` with its {placeholders} filled from `params` (a number written in the
+ * page's language, number(); anything else as given); a plural message takes its form from
+ * params.count.
  * @param {string} key
  * @param {Record<string, unknown>} [params]
  * @returns {string}
  */
 export function t(key, params = {}) {
   const text = template(key, params.count);
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (params[name] === undefined || params[name] === null ? whole : String(params[name])));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    const value = params[name];
+    if (value === undefined || value === null) return whole;
+    return typeof value === "number" ? number(value) : String(value);
+  });
 }
 
 /**
@@ -260,6 +268,8 @@ export function showValue(kind, value, names, me = null) {
     case "numbers":
       return join(value.map((/** @type {number} */ points, /** @type {number} */ seat) =>
         t("score.entry", { player: showValue("seat", seat, names), points })));
+    case "number":
+      return typeof value === "number" ? number(value) : String(value);
     default:
       return String(value);
   }

@@ -19,7 +19,7 @@ import { backsBox, layoutTable } from "./seats.js";
 import { actionLabel, colorLabel, groupActions, promptMessage, waitingWords } from "./prompt.js";
 import { playSound } from "./sound.js";
 import { errorText } from "./net.js";
-import { N_, lang, languageSwitcher, say, t } from "./i18n.js";
+import { N_, lang, languageSwitcher, percent, say, t } from "./i18n.js";
 import { botStrength, rulesOn } from "./options.js";
 import { announce, announceUrgent } from "./announce.js";
 import { keySettings, tableCommand } from "./shortcuts.js";
@@ -1055,7 +1055,7 @@ export class TableView {
     if (myTurn && !this.choosing && phase === "playing" && this.hintsAllowed() && choiceCount(obs) > 1) {
       const shown = this.hint && this.hint.step === /** @type {import("./types").State} */ (this.state).game_step ? this.hint : null;
       if (shown && shown.line) message = t("table.hint_shows",
-        { action: say(shown.line, names), chance: `${Math.round(100 * /** @type {number} an answer's */ (shown.chance))}%` });
+        { action: say(shown.line, names, this.me), chance: percent(/** @type {number} an answer's */ (shown.chance)) });
       else if (shown && shown.error) message = shown.error;
       if (!shown || shown.error) {
         choices.append(h("button.hint#hint-button",
