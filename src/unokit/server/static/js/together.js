@@ -2,6 +2,7 @@
 // list of public rooms with "Play now", and "My games" (this browser's finished games, kept by
 // the server under the browser's player identity).
 
+import { catalog } from "./cards.js";
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { runs } from "./features.js";
@@ -175,7 +176,10 @@ function roomItem(catalog, room, watch) {
  * @param {string} name
  */
 export async function playNow(variant, name) {
-  const found = await api("/api/play-now", { variant });
+  /** @type {{variant: string, lang?: string}} */
+  const request = { variant };
+  if (lang() in catalog().languages) request.lang = lang(); // a room it opens names its bots in the player's language
+  const found = await api("/api/play-now", request);
   memory.setName(name);
   sessionStorage.setItem(`unokit.join.${found.room}`, name);
   sessionStorage.setItem(`unokit.playnow.${found.room}`, variant);
