@@ -7,7 +7,7 @@
 
 import { h } from "./dom.js";
 import { runs } from "./features.js";
-import { N_, say, sealedWords, t } from "./i18n.js";
+import { N_, number, say, sealedWords, t } from "./i18n.js";
 import { faceTitle } from "./cards.js";
 import { ranking, readyMark } from "./together.js";
 
@@ -94,8 +94,8 @@ export function summaryTable(view, summary, full = true) {
         { dataset: { seat: String(line.seat) } },
         h("th", { scope: "row" }, name),
         h("td.cards-left", {}, left),
-        h("td.num", {}, line.gained ? `+${line.gained}` : "0"),
-        h("td.num", {}, String(line.total)),
+        h("td.num", {}, line.gained ? `+${number(line.gained)}` : number(0)),
+        h("td.num", {}, number(line.total)),
       ),
     );
   }
@@ -187,14 +187,14 @@ function standings(view, obs) {
   order.forEach(({ score, seat }, place) => {
     const seatInfo = room.seats[seat];
     const ready = waiting ? readyMark(seatInfo) : null;
-    const plus = gained.get(seat) ? h("span.gained", {}, ` +${gained.get(seat)}`) : null;
+    const plus = gained.get(seat) ? h("span.gained", {}, ` +${number(/** @type {number} */ (gained.get(seat)))}`) : null;
     list.append(
       h(
         `li${obs.winners.includes(seat) ? ".winner" : ""}${ready && ready.ready ? ".ready" : ""}`,
         { dataset: { seat: String(seat), ready: ready ? ready.state : undefined } },
         h("span.place", {}, `${place + 1}.`),
         h("span.who", {}, names[seat]),
-        h("span.num", {}, t("n.points", { count: score }), plus),
+        h("span.num", {}, h("span.points", {}, t("n.points", { count: score })), plus),
         ready ? h("span.ready-mark", {}, ready.words) : null,
       ),
     );

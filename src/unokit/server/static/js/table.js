@@ -19,7 +19,7 @@ import { backsBox, layoutTable } from "./seats.js";
 import { actionLabel, colorLabel, groupActions, promptMessage, waitingWords } from "./prompt.js";
 import { playSound } from "./sound.js";
 import { errorText } from "./net.js";
-import { N_, lang, languageSwitcher, percent, say, t } from "./i18n.js";
+import { N_, lang, languageSwitcher, number, percent, say, t } from "./i18n.js";
 import { botStrength, rulesOn } from "./options.js";
 import { announce, announceUrgent } from "./announce.js";
 import { keySettings, tableCommand } from "./shortcuts.js";
@@ -1450,7 +1450,7 @@ export class TableView {
     const table = h("table.scores", {}, h("caption", {}, caption));
     const body = h("tbody");
     obs.scores.forEach((score, seat) => body.append(h(`tr${seat === this.me ? ".me" : ""}`, {}, h("th", { scope: "row" }, names[seat]),
-      h("td", {}, String(score)))));
+      h("td", {}, number(score)))));
     table.append(body);
     return table;
   }
