@@ -104,6 +104,8 @@ SAID_BY_THE_CALLER = frozenset(
     | {"day", "time", "replay", "viewer", "who", "moves", "lines", "key", "command", "list"}
     # a review's words:
     | {"after", "before", "best", "better", "chance", "effort", "game", "hand", "mark", "marks", "what"}
+    # what a rating means (ratings.js):
+    | {"level", "levels", "rating", "start"}
 )
 
 

@@ -310,6 +310,7 @@ class Hub:
         for feature in self.features:
             await feature.loaded(room, row.spec)
         room.sealed_until = self.seal_of(row.spec, time.time())
+        room.notes = tuple(note for feature in self.features for note in feature.notes(row.spec))
         for entry in await asyncio.to_thread(self.store.chat, code):
             room.chat.apply(entry)
         room.owner_node = self.node if owner else row.owner

@@ -265,6 +265,7 @@ export function gameOverDialog(view, obs) {
   );
   panel.append(buttons);
   if (sealed) panel.append(h("p.hint.sealed", {}, sealed));
+  for (const note of view.room.notes || []) panel.append(h("p.hint.room-note", {}, t(note)));
   if (view.playAgain && view.room.phase === "finished") panel.append(h("p.hint.next-game", {}, t("together.next_when_ready")));
   dialog.append(panel);
   return dialog;

@@ -61,6 +61,8 @@ export interface Room {
   more_time?: { seconds: number; most: number; used: number[] };
   /** Until when its finished games are sealed (seconds since 1970; a deal of the day's while its day runs), null: not. */
   sealed_until: number | null;
+  /** What the end of its games says about them: catalogue keys (a deal of the day's: not rated). */
+  notes?: string[];
 }
 
 /** A seat's view of the game: the engine's `observe(seat)` (docs/api.md). */
