@@ -103,7 +103,7 @@ export function ratingsPanel() {
       });
       panel.append(h("div.row", {}, leave));
     }
-    panel.append(boardLinks(false));
+    panel.append(boardLinks(null));
   };
   draw();
   return panel;
