@@ -416,3 +416,29 @@ def test_the_counts_of_a_list_stand_in_one_place(code: str) -> None:
     for count in (1, 2, 5, 55):
         items = [said.t(f"n.review.marks.{mark}", count=count) for mark in ("good", "inaccuracy", "mistake", "blunder")]
         assert len({item.startswith(str(count)) for item in items}) == 1, items
+
+
+def test_the_challenge_question_says_what_each_answer_costs() -> None:
+    """Before a Wild Draw card is challenged or accepted, the question says what each costs, from
+    the rules' data (the card's draw, FAIR_CHALLENGE_EXTRA more when the challenge fails, the
+    stacked total where there is one): a blind player chose without knowing 4 from 6."""
+    from unokit.core.kinds import FAIR_CHALLENGE_EXTRA, KIND_BY_NAME, KINDS
+    from unokit.i18n.prompts import prompt_line
+
+    def asked(card: str, stack: int = 0, variant: str = "classic", lang: str = "en") -> str:
+        pending = {"kind": "challenge", "by": 1, "card": card, "color": "green"}
+        obs = {"variant": variant, "decision": "challenge", "pending": pending, "stack": stack, "side": "light"}
+        return words_for(lang, ["You", "Bo"]).say(prompt_line(obs))
+
+    four = KINDS[KIND_BY_NAME["wild_draw_four"]].draws
+    assert (four, FAIR_CHALLENGE_EXTRA) == (4, 2)  # R-2.3: 4, and 4 + 2 = 6 after a failed challenge
+    said = asked("wild_draw_four")
+    assert f"Accept: you draw {four} cards." in said and f"if not, you draw {four + FAIR_CHALLENGE_EXTRA} cards" in said
+    assert "if it was a bluff, Bo draws them" in said
+    assert "you draw 2 cards" in asked("wild_draw_two", variant="flip") and "you draw 4 cards." in asked(
+        "wild_draw_two", variant="flip"
+    )
+    assert "you draw 8 cards" in asked("wild_draw_four", stack=6)  # a stacked total, then two more
+    until = asked("wild_draw_color", variant="flip")
+    assert "you draw cards until a green one." in until and "until a green one, then 2 more" in until
+    assert "6 карт" in asked("wild_draw_four", lang="ru") and "4 карты" in asked("wild_draw_four", lang="ru")

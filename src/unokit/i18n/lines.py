@@ -62,7 +62,7 @@ PARAM_TYPES: dict[str, Param] = {
         P.NUMBER,
     ),
     **dict.fromkeys(("scores",), P.NUMBERS),
-    **dict.fromkeys(("given", "name", "text", "line", "until"), P.TEXT),
+    **dict.fromkeys(("given", "name", "text", "line", "until", "draws", "penalty"), P.TEXT),
 }
 
 

@@ -39,10 +39,11 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..bots import level_names
-from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, SIDE_COLORS, is_wild
+from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, SIDE_COLORS
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
 from ..core.game import Game
+from ..core.kinds import FAIR_CHALLENGE_EXTRA, KINDS
 from ..core.observation import redact
 from ..core.variants import OPTION_SPECS, VARIANTS, OptionKind, VariantRules, make_options
 from ..i18n import LANGUAGES
@@ -136,7 +137,8 @@ def _catalog() -> dict[str, Any]:
         "languages": dict(LANGUAGES),
         "language_tags": {"aliases": dict(ALIASES), "never": list(TRADITIONAL)},
         "colors": [{"name": name, "symbol": COLOR_SYMBOLS[i]} for i, name in enumerate(COLOR_NAMES)],
-        "kinds": [{"name": KIND_NAMES[k], "wild": is_wild(k)} for k in range(len(KIND_NAMES))],
+        "kinds": [{"name": kind.name, "wild": kind.wild, "draws": kind.draws, "until": kind.until} for kind in KINDS],
+        "challenge_extra": FAIR_CHALLENGE_EXTRA,
         "variants": variants,
         "bots": seat_bots(),
         "levels": level_names(),

@@ -55,6 +55,20 @@ export function handWords(seen) {
 }
 
 /**
+ * What a turn is played on, in words: the top card and the colour in play (said with the
+ * reader's turn, so that nobody must ask for the table to know what to play on).
+ * @param {Seen} seen the table
+ * @returns {string[]}
+ */
+export function pileWords(seen) {
+  const { obs } = seen;
+  const parts = [];
+  if (obs.top) parts.push(t("read.top", { card: faceTitle(faceOf(obs.top, seen.side)) }));
+  parts.push(`${t("table.color_in_play")}: ${colorWords(obs.color)}`);
+  return parts;
+}
+
+/**
  * The table: the top card, the colour in play, the direction, the side, a stacked draw, the
  * draw pile, then every seat in the order of play from the reader's left.
  * @param {Seen} seen the table
@@ -63,9 +77,7 @@ export function handWords(seen) {
  */
 export function tableWords(seen, statusOf) {
   const { obs, me } = seen;
-  const parts = [];
-  if (obs.top) parts.push(t("read.top", { card: faceTitle(faceOf(obs.top, seen.side)) }));
-  parts.push(`${t("table.color_in_play")}: ${colorWords(obs.color)}`);
+  const parts = pileWords(seen);
   parts.push(t(obs.direction === "clockwise" ? "direction.clockwise" : "direction.counterclockwise"));
   if (obs.backs !== undefined) parts.push(t("table.side_value", { side: t(`side.${obs.side}`) }));
   if (obs.stack) parts.push(t("n.read.stack", { count: obs.stack }));

@@ -23,7 +23,7 @@ import { N_, lang, languageSwitcher, number, percent, say, t } from "./i18n.js";
 import { botStrength, rulesOn } from "./options.js";
 import { announce, announceUrgent } from "./announce.js";
 import { keySettings, tableCommand } from "./shortcuts.js";
-import { handWords, movesWords, seatWords, tableWords } from "./readout.js";
+import { handWords, movesWords, pileWords, seatWords, tableWords } from "./readout.js";
 import { MoveBox } from "./textmode.js";
 import { typedMoves } from "./typed.js";
 import { runs } from "./features.js";
@@ -306,8 +306,10 @@ export class TableView {
       return;
     }
     this.urgentSaid = key;
-    const words = [this.myDecision() ? this.promptText() : "", ...chances].filter(Boolean);
-    announceUrgent(words.join(" "));
+    // The reader's turn comes with what it is played on (the top card and the colour).
+    const turn = this.myDecision() ? [this.promptText(), ...(obs.decision === "turn" ? pileWords(this.seen()) : [])] : [];
+    const words = [...turn, ...chances].filter(Boolean);
+    announceUrgent(words.join(". ").replace(/([.!?:。！？：…])\. /g, "$1 "));
   }
 
   /**

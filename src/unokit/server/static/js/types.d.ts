@@ -426,7 +426,10 @@ export interface Catalog {
   languages: Record<string, string>;
   language_tags: { aliases: Record<string, string>; never: string[] };
   colors: { name: string; symbol: string }[];
-  kinds: { name: string; wild: boolean }[];
+  /** Every card kind: its name, whether it is wild, the cards its victim draws and what it draws until ("color"). */
+  kinds: { name: string; wild: boolean; draws: number; until: string }[];
+  /** What a failed challenge of a fair Wild Draw play costs beyond the card's own draw. */
+  challenge_extra: number;
   variants: Record<string, VariantInfo>;
   bots: string[];
   /** The bots' levels, weakest first. */
