@@ -6,7 +6,9 @@
    longer used go; each message carries the English text as a comment for translators.
 3. Each catalogue is compiled to ``unokit.mo`` (read with :mod:`gettext` at run time) and to
    ``src/unokit/server/static/i18n/<lang>.json`` for the browser, whose plural messages are
-   keyed by CLDR category (``one``, ``few``, ``many``, ``other``) for ``Intl.PluralRules``.
+   keyed by CLDR category (``one``, ``few``, ``many``, ``other``) for ``Intl.PluralRules``; each
+   language's CLDR number symbols go to ``src/unokit/locale/numbers.json``
+   (:mod:`unokit.i18n.numbers`).
 4. The pseudo-language ``en-XA`` (accented English, 40% longer) is compiled from English.
 
 ``--compile`` does steps 3 and 4 only; ``--check`` compiles into memory and exits 1 when a
@@ -30,10 +32,12 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
+from babel.numbers import get_decimal_symbol, get_group_symbol, get_minus_sign_symbol
 
 from unokit.i18n.catalog import DOMAIN, LANGUAGES, LOCALE_DIR, PSEUDO, folder
 from unokit.i18n.extract import KEYWORDS
 from unokit.i18n.lines import param_types
+from unokit.i18n.numbers import NUMBERS_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "unokit"
@@ -208,6 +212,27 @@ def pseudo(english: Catalog) -> Catalog:
     return catalog
 
 
+#: CLDR's ``minimumGroupingDigits`` where it is not 1 (Spanish and Italian write 1000, 10.000):
+#: Babel does not read it; the browser's ``Intl.NumberFormat`` does (a test compares them).
+MIN_GROUPING_DIGITS = {"es": 2, "it": 2}
+
+
+def numbers_json() -> str:
+    """Every language's number symbols from Babel's CLDR data (:mod:`unokit.i18n.numbers`)."""
+    table = {}
+    for code in LANGUAGES:
+        locale = Locale.parse(folder(code))
+        grouping = locale.decimal_formats[None].grouping[0]
+        table[code] = {
+            "decimal": get_decimal_symbol(locale),
+            "group": get_group_symbol(locale),
+            "minus": get_minus_sign_symbol(locale),
+            "group_size": grouping,
+            "min_grouping": MIN_GROUPING_DIGITS.get(code, 1),
+        }
+    return json.dumps(table, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
 def compiled() -> dict[Path, bytes]:
     """Every compiled file (``.mo`` and JSON of each language and of the pseudo-language) and
     its content, from the catalogues."""
@@ -219,6 +244,7 @@ def compiled() -> dict[Path, bytes]:
     fake = pseudo(read("en"))
     out[po_path(PSEUDO).with_suffix(".mo")] = to_mo(fake)
     out[JSON_DIR / f"{PSEUDO}.json"] = to_json(PSEUDO, fake).encode("utf-8")
+    out[NUMBERS_FILE] = numbers_json().encode("utf-8")
     return out
 
 

@@ -104,6 +104,8 @@ SAID_BY_THE_CALLER = frozenset(
     | {"day", "time", "replay", "viewer", "who", "moves", "lines", "key", "command", "list"}
     # a review's words:
     | {"after", "before", "best", "better", "chance", "effort", "game", "hand", "mark", "marks", "what"}
+    # what a rating means (ratings.js):
+    | {"level", "levels", "rating", "start"}
 )
 
 
@@ -374,3 +376,69 @@ def test_the_chinese_font_has_every_character_of_the_chinese_catalogue() -> None
         assert wanted - cjk_font.covered(path) == set(), path.name
     # and no more than a few hundred kilobytes for the page
     assert cjk_font.UI_FONT.stat().st_size < 400_000
+
+
+#: Numbers a player reads: a rating, a count, a score, a fraction rounded.
+NUMBERS = (0.3, 2.5, -1.25, 7, 999, 10000, 12345.6, 1234567, 0.0004, 33.3333)
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_numbers_are_written_by_cldr_in_every_language(code: str) -> None:
+    """A number is written with the language's CLDR symbols (Babel's), in Python as the browser's
+    ``Intl.NumberFormat`` writes it: a rating 0,3 in Russian, not 0.3."""
+    from babel.numbers import format_decimal
+
+    from unokit.i18n.numbers import format_number
+
+    locale = Locale.parse(code.replace("-", "_"))
+    for value in NUMBERS:
+        assert format_number(code, value) == format_decimal(value, locale=locale), value
+    assert format_number(code, 0.25, 1) == format_decimal(0.3, locale=locale)  # half away from zero
+    assert format_number(code, 3, 1) == format_decimal(3, format="0.0", locale=locale)
+    # CLDR's minimumGroupingDigits, which Babel does not read: Spanish and Italian write 1000.
+    assert format_number(code, 1000) == ("1000" if code in ("es", "it") else format_decimal(1000, locale=locale))
+
+
+def test_the_words_of_a_line_write_its_numbers_by_the_language() -> None:
+    assert words("ru").t("n.cards", count=1000) == "1\u00a0000 карт"
+    assert words("de").t("n.points", count=1500) == "1.500 Pkt."
+    assert words("en").t("n.points", count=1500) == "1,500 pts"
+    assert words_for("ru", ["Аня", "Бо"]).say(
+        Line("event.round_end.one_side", {"winner": 1, "round": 2, "scores": [1200, 30]})
+    ) == ("Раунд 2: победа — Бо; очки: Аня 1\u00a0200, Бо 30")
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_the_counts_of_a_list_stand_in_one_place(code: str) -> None:
+    """The review's marks are said as a list (``Decisions: 55 good, 7 inaccuracies``): every item
+    puts its count in the same place (Russian said «хороших: 55, 7 неточностей»)."""
+    said = catalog(code)
+    for count in (1, 2, 5, 55):
+        items = [said.t(f"n.review.marks.{mark}", count=count) for mark in ("good", "inaccuracy", "mistake", "blunder")]
+        assert len({item.startswith(str(count)) for item in items}) == 1, items
+
+
+def test_the_challenge_question_says_what_each_answer_costs() -> None:
+    """Before a Wild Draw card is challenged or accepted, the question says what each costs, from
+    the rules' data (the card's draw, FAIR_CHALLENGE_EXTRA more when the challenge fails, the
+    stacked total where there is one): a blind player chose without knowing 4 from 6."""
+    from unokit.core.kinds import FAIR_CHALLENGE_EXTRA, KIND_BY_NAME, KINDS
+    from unokit.i18n.prompts import prompt_line
+
+    def asked(card: str, stack: int = 0, variant: str = "classic", lang: str = "en") -> str:
+        pending = {"kind": "challenge", "by": 1, "card": card, "color": "green"}
+        obs = {"variant": variant, "decision": "challenge", "pending": pending, "stack": stack, "side": "light"}
+        return words_for(lang, ["You", "Bo"]).say(prompt_line(obs))
+
+    four = KINDS[KIND_BY_NAME["wild_draw_four"]].draws
+    assert (four, FAIR_CHALLENGE_EXTRA) == (4, 2)  # R-2.3: 4, and 4 + 2 = 6 after a failed challenge
+    said = asked("wild_draw_four")
+    assert f"Accept: you draw {four} cards." in said and f"if not, you draw {four + FAIR_CHALLENGE_EXTRA} cards" in said
+    assert "if it was a bluff, Bo draws them" in said
+    assert "you draw 2 cards" in asked("wild_draw_two", variant="flip") and "you draw 4 cards." in asked(
+        "wild_draw_two", variant="flip"
+    )
+    assert "you draw 8 cards" in asked("wild_draw_four", stack=6)  # a stacked total, then two more
+    until = asked("wild_draw_color", variant="flip")
+    assert "you draw cards until a green one." in until and "until a green one, then 2 more" in until
+    assert "6 карт" in asked("wild_draw_four", lang="ru") and "4 карты" in asked("wild_draw_four", lang="ru")

@@ -73,9 +73,9 @@ def test_a_whole_flip_hand_with_a_wild_a_challenge_and_a_flip(tmp_path: Path) ->
             await pilot.press("1", "enter")
             await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
             text = screen_text(app)
-            assert "Round 1: You went out  (cards counted on the dark side)" in text  # Flip: the side counts
+            assert "Round 1: you went out  (cards counted on the dark side)" in text  # Flip: the side counts
             assert "How it ended:" in text and "You played Purple 1 — UNO!" in text.split("How it ended:")[1]
-            assert "Game over: You won!" in text
+            assert "Game over: you won!" in text
             await pilot.press("q")
         assert app.return_value == record
 
@@ -135,7 +135,7 @@ def test_a_bot_catches_you_when_you_forget_uno() -> None:
             await pilot.press("1", "enter")  # down to one card, without pressing U first
             await settle(pilot, lambda: waiting(app))
             text = screen_text(app)
-            assert "Bot1 caught You without UNO" in text
+            assert "Bot1 caught you without UNO" in text
             assert re.search(r"You drew \w+ \w+, \w+ \w+ \(penalty for not calling UNO\)", text), text
             assert app.table.session.game.observe(0)["hand_sizes"][0] == 3
 
@@ -155,7 +155,7 @@ def test_calling_uno_late_inside_the_window() -> None:
             assert "You have one card and did not call UNO!" in screen_text(app)
             await pilot.press("u")
             await settle(pilot, lambda: waiting(app))
-            assert "You: UNO!" in screen_text(app)
+            assert "You said UNO!" in screen_text(app)
 
     asyncio.run(scenario())
 
@@ -244,7 +244,7 @@ def test_launcher_presses_and_trade_hands_in_attack() -> None:
             await pilot.press("d")  # press the launcher: nothing comes out
             await settle(pilot, lambda: waiting(app))
             text = screen_text(app)
-            assert "You: pressing the launcher…" in text
+            assert "You are pressing the launcher…" in text
             assert "pressed the launcher: nothing" in text
             assert "Launcher:" in text
             hand = app.table.prompt
@@ -342,7 +342,7 @@ def test_the_next_round_follows_the_summary(tmp_path: Path) -> None:
             await pilot.press("enter")  # red 5: out at once
             await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
             text = screen_text(app)
-            assert "Round 1: You went out" in text and "Enter: next round" in text
+            assert "Round 1: you went out" in text and "Enter: next round" in text
             assert "■ Blue 1 (1), ■ Blue 2 (2)  = 3" in text
             assert re.search(r"You +\+3 +3 *\n", text), text
             await pilot.press("enter")

@@ -48,7 +48,7 @@ def test_optimus_prime_a_challenge_and_two_discards_by_keyboard() -> None:
             )
             text = screen_text(app)
             flowing = " ".join(text.split())  # the log goes on to its next line between cards
-            assert "(Red 5 against Yellow 3): You won" in flowing  # the duel
+            assert "(Red 5 against Yellow 3): you won" in flowing  # the duel
             assert "discard 2 cards" in text
             await pilot.press("1", "enter")
             await settle(pilot, lambda: waiting(app))

@@ -156,7 +156,7 @@ def test_the_round_summary_shows_the_teams() -> None:
             await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
             text = screen_text(app)
             assert "Team You & Bot2" in text and "Team Bot1 & Bot3" in text
-            assert "Game over: You, Bot2 won!" in text
+            assert "Game over: you and Bot2 won!" in text
 
     asyncio.run(scenario())
     events = session_from(position, names).apply("play red 5", 0).events

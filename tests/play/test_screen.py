@@ -92,7 +92,7 @@ def test_the_help_reads_the_rules_from_the_engine() -> None:
     assert "The next player may challenge a Wild Draw Two or a Wild Draw Color." in flip
     assert "Stacking is on: a Draw One or a Draw Five may be answered with the same card." in flip
     classic = rules_summary(Game.new("classic", 2, 1, scoring="loser", rounds=3)[0])
-    assert classic[-2] == (
+    assert classic[-1] == (
         "Scoring (everyone under the target wins): everyone scores the points left in their own hand; "
         "once someone reaches 200 points, "
         "everyone still under 200 wins; the game ends after 3 rounds at the latest (the best total wins)."
@@ -303,7 +303,7 @@ def test_the_log_follows_the_new_round_and_the_summary_shows_how_the_round_ended
             await pilot.press("enter")
             await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))
             text = screen_text(app)
-            assert line_of(text, "Round 1:") == "Round 1: You went out"  # Classic: no side named
+            assert line_of(text, "Round 1:") == "Round 1: you went out"  # Classic: no side named
             ending = text.split("How it ended:", 1)[1].split("Scores", 1)[0]
             assert "You played Red 5" in ending and "Round 2" not in ending
             assert "Enter: next round" in text.splitlines()[-1]

@@ -90,6 +90,7 @@ async def _attempt(
     assert final["room"]["phase"] == "finished"
     assert final["room"]["settings"]["bot_seconds"] == 0.05  # the host's --daily-bot-seconds
     assert final["room"]["sealed_until"] == _day_end(started["day"]), "sealed until the day ends"
+    assert final["room"]["notes"] == ["daily.not_rated"], "its end says it is not rated"
     return started, _stored(server, started["room"])
 
 

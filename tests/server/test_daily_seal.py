@@ -71,6 +71,9 @@ def test_todays_deal_is_sealed_until_the_day_ends_yesterdays_and_ordinary_rooms_
         games = api.post("/api/my-games", json={"player": ann}).json()["games"]
         sealed = {game["room"]: game["sealed_until"] for game in games}
         assert sealed == {"TDAYAA": ends, "PASTAA": None, "PXANAA": None}
+        # a daily room's end says it is not rated, an ordinary room's says nothing
+        notes = {code: api.get(f"/api/rooms/{code}").json().get("notes") for code in ("TDAYAA", "PASTAA", "PXANAA")}
+        assert notes == {"TDAYAA": ["daily.not_rated"], "PASTAA": ["daily.not_rated"], "PXANAA": []}
         # the review of one's own seat is given while the day runs (made from what that seat saw)
         own = api.post("/api/rooms/TDAYAA/records/1/review", json={"player": ann, "seat": 0})
         assert own.status_code in (200, 202) and own.json()["status"] in ("ready", "working")

@@ -18,6 +18,7 @@ from unokit.server.client import (
     ServerError,
     create_room,
     download_record,
+    get_json,
     leaderboard,
     new_identity,
     play,
@@ -25,7 +26,14 @@ from unokit.server.client import (
     ratings_leave,
     ratings_mine,
 )
-from unokit.server.features.ratings.skill import BOT_RATINGS, NEW_MU, NEW_SIGMA, ranks
+from unokit.server.features.ratings.skill import (
+    ACTIVE_DAYS,
+    BOT_RATINGS,
+    MIN_OPPONENTS,
+    NEW_MU,
+    NEW_SIGMA,
+    ranks,
+)
 
 from .support import FAST, ServerProcess, choose, run
 
@@ -110,7 +118,13 @@ def test_a_rated_public_game_moves_ratings_as_openskill_does(shared_server: Serv
     games_before = _rating(server, ben)["games"]
     _game(server, [(ben, "Ben"), (cid, "Cid")], "normal")
     assert _rating(server, ben)["games"] == games_before
-    assert ratings_mine(server.url, cid) == {"rated": False, "name": None, "ratings": [], "history": []}
+    unrated = ratings_mine(server.url, cid)
+    assert {k: v for k, v in unrated.items() if k != "scale"} == {
+        "rated": False,
+        "name": None,
+        "ratings": [],
+        "history": [],
+    }
     assert all(place["name"] not in ("Cid",) for place in leaderboard(server.url, "classic", 3))
     # private rooms, engine bots and a deck of the room's own are not rated
     _game(server, [(ann, "Ann"), (ben, "Ben")], "normal", public=False)
@@ -121,6 +135,20 @@ def test_a_rated_public_game_moves_ratings_as_openskill_does(shared_server: Serv
     assert ratings_leave(server.url, ben)
     assert "Ben R" not in [place["name"] for place in leaderboard(server.url, "classic", 3)]
     assert ratings_mine(server.url, ben)["rated"] is False
+
+
+def test_a_rating_comes_with_what_its_number_means(shared_server: ServerProcess) -> None:
+    """A rating of 0.3 said alone means nothing: My games' and every leaderboard's answer say
+    where a new player starts, where each bot level sits (weakest first), and what leaves a
+    rating provisional and keeps one on a leaderboard, from the ratings' own constants."""
+    scale = ratings_mine(shared_server.url, new_identity())["scale"]
+    assert scale["start"] == pytest.approx(NEW_MU - 3 * NEW_SIGMA, abs=0.01) == 0
+    assert list(scale["levels"]) == list(BOT_RATINGS)
+    assert scale["levels"] == {level: round(mu - 3 * sigma, 2) for level, (mu, sigma) in BOT_RATINGS.items()}
+    assert list(scale["levels"].values()) == sorted(scale["levels"].values())  # weakest first
+    assert (scale["min_opponents"], scale["active_days"]) == (MIN_OPPONENTS, ACTIVE_DAYS)
+    board = get_json(shared_server.url, "/api/leaderboard?variant=flip&players=3")
+    assert board["scale"] == scale
 
 
 def test_bad_requests_are_refused_by_name(shared_server: ServerProcess) -> None:

@@ -32,6 +32,7 @@ from unokit.server.client import (
     play_now,
     ws_url,
 )
+from unokit.server.room import bot_names_for
 
 from .conftest import FAST_ARGS
 from .support import FAST, ServerProcess, choose, free_port, run
@@ -293,6 +294,24 @@ def test_public_rooms_are_listed_and_joined_private_ones_never_and_play_now_fill
         assert public["room"] not in everything and secret["room"] not in everything
         for client in (ann, ben, cat, zed, hidden):
             await client.close()
+
+    run(body)
+
+
+def test_play_now_names_its_bots_in_the_players_language(server: ServerProcess) -> None:
+    """A Russian page's Play now opens a room whose bots sit down with Russian names (they were
+    the English list's, Latin, on Russian pages), and lists it as a Russian room."""
+
+    async def body() -> None:
+        found = play_now(server.url, "classic", 3, lang="ru")
+        assert found["created"]
+        anya = await RoomClient.join(server.url, found["room"], name="Аня")
+        listed = await _listed(server, found["room"], lambda room: True)
+        assert listed["lang"] == "ru"
+        started = await anya.wait_for(lambda s: s["room"]["phase"] == "playing", 30)
+        bots = [seat["name"] for seat in started["room"]["seats"] if seat["kind"] == "bot"]
+        assert len(bots) == 2 and set(bots) <= set(bot_names_for("ru")), bots
+        await anya.close()
 
     run(body)
 

@@ -144,11 +144,14 @@ def test_a_whole_game_through_the_accessibility_tree(
     # only the notes (a hand shown by a challenge, with its cards).
     lines = set(log)
     assert [line for line in listener.heard if line in lines] == log
-    hows = ("succeeded", "failed", "succeeded_yours", "failed_yours")
+    hows = ("succeeded", "failed", "succeeded.you_player", "failed.you_player")
     notes = tuple(said[f"table.revealed_{how}"].split("{")[0] for how in hows)
     assert [line for line in listener.heard if line not in lines and not line.startswith(notes)] == []
     turn = said["decision.turn"].split("{")[0].split(":")[0]
     assert any(turn in words for words in listener.urgent), listener.urgent[:5]
+    # the turn comes with what it is played on: the top card and the colour (it needed the T key)
+    top, color = said["read.top"].split("{")[0], said["table.color_in_play"]
+    assert any(turn in words and top in words and color in words for words in listener.urgent), listener.urgent[:5]
     if lang == "ru":
         assert not any(re.search(r"[A-Za-z]{4,}", line) for line in listener.heard if "Ann" not in line), listener.heard
 

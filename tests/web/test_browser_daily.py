@@ -12,6 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page
 
+from unokit.i18n import catalog
 from unokit.server.client import (
     RoomClient,
     create_room,
@@ -82,6 +83,7 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
         wait_for(desk, '[data-region="daily"] li[data-deal] button')
         panel = desk.locator('[data-region="daily"]')
         assert "Classic UNO" in panel.inner_text() and "Random" in panel.inner_text()
+        assert "A deal of the day is never rated" in panel.inner_text()
         desk.fill("#your-name", "Ann")
         panel.locator("button").first.click()
         desk.wait_for_url(f"{server.url}/r/*")
@@ -139,7 +141,12 @@ def test_the_daily_panel_opens_the_days_room_and_the_board_at_a_desk_and_on_a_ph
         _shot(phone, "leaderboard_ru-390.png")
         phone.goto(f"{server.url}/?lang=ru#/games")
         wait_for(phone, ".ratings-panel .rating-history li")
-        assert "Gus the Rated" in phone.locator(".ratings-panel").inner_text()
+        ratings = phone.locator(".ratings-panel").inner_text()
+        assert "Gus the Rated" in ratings
+        # the number says what it is: its scale beside the bots', and why it is provisional
+        said = catalog("ru")
+        assert said.text("ratings.scale").split("{")[0] + "0,0" in ratings, ratings
+        assert said.t("n.ratings.provisional", count=1, most=3) in ratings, ratings
         # his daily game in My games: no replay or record until the day ends, and when that is
         daily_row = phone.locator(f'table.games tr[data-room="{code}"]')
         assert daily_row.locator("a.download").count() == 0

@@ -1,6 +1,7 @@
 """The bot ladder's standings page in a real browser (``/#/ladder/VARIANT/SIZE``, its table
 ``data-region="ladder"``): two bots play a table, and the page lists both, at a desk in English
-and on a phone in Russian."""
+and on a phone in Russian; an empty one says what the ladder is and how a bot joins, and it and
+the leaderboard link to each other."""
 
 from __future__ import annotations
 
@@ -59,9 +60,18 @@ def test_the_ladder_page_lists_the_bots_that_played(browser: Browser, tmp_path: 
         assert phone.locator('[data-region="ladder"] tbody tr').count() == 2
         assert layout_problems(phone) == []
         phone.screenshot(path=str(SHOTS / "ladder_ru-390.png"), full_page=True)
-        # another setting: nobody yet
+        # another setting: nobody yet, and the page says what it is and how a bot joins; it and
+        # the leaderboard link to each other (the ladder was linked from nowhere)
         desk.goto(f"{server.url}/?lang=en#/ladder/flip/4")
         wait_for(desk, "p.none")
+        about = desk.locator(".board-about").inner_text()
+        assert "Programs, not people" in about and "a token" in about, about
+        assert f"unokit ladder join {server.url} --name NAME" in desk.locator(".board-about code").inner_text()
+        assert desk.locator('p.links a[href="/#/leaderboard/flip/4"]').count() == 1
+        desk.click('p.links a[href="/#/leaderboard/flip/4"]')
+        wait_for(desk, "#leaderboard-title ~ p.none")
+        assert "in the last 30 days" in desk.locator(".board-about").inner_text()
+        assert desk.locator('p.links a[href="/#/ladder/flip/4"]').count() == 1
     finally:
         desk.context.close()
         phone.context.close()

@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from unokit.core.variants import VARIANT_NAMES
+from unokit.i18n import LANGUAGES
 from unokit.i18n.lines import words
 from unokit.server.room import DEFAULT_NAMES_LANG, bot_names_for
 
@@ -100,27 +101,59 @@ def _read(page: Page) -> str:
     return str(page.evaluate(READ))
 
 
+#: The elements whose whole text is one of the names given and that show it on more than one
+#: line (a name broken mid-word, as a short name cut after its first letter).
+NAMES_BROKEN = """(names) => [...document.querySelectorAll('body *')].flatMap((node) => {
+  const text = node.textContent.trim();
+  if (!names.includes(text) || node.offsetParent === null) return [];
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+  return lines.size > 1 ? [`${node.className || node.tagName}: ${text}`] : [];
+})"""
+
+
 @pytest.mark.parametrize("variant", RU_VARIANTS)
 def test_a_whole_game_in_russian(browser: Browser, web_server: ServerProcess, variant: str) -> None:
-    page = _page(browser, "ru-RU")
+    """A whole game on a phone in a ru-RU browser: Russian from the lobby to the end, the help's
+    rules too; the bots' names Russian; no name broken mid-word, no printed word off its card."""
+    page = new_page(browser, "phone", locale="ru-RU", reduced_motion="reduce")
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        code = create_room(page, web_server.url, name="Аня", variant=variant, players=3, bots=2, bot="heuristic")
+        code = create_room(page, web_server.url, name="Аня", variant=variant, players=5, bots=4, bot="heuristic")
         assert page.evaluate("document.documentElement.lang") == "ru"
         # the room was made in Russian: its bots sit down with Russian names
         seats = json.loads(urllib.request.urlopen(f"{web_server.url}/api/rooms/{code}", timeout=10).read())["seats"]
         bots = {seat["name"] for seat in seats if seat["kind"] == "bot"}
-        assert len(bots) == 2 and bots <= set(bot_names_for("ru")), bots
+        assert len(bots) == 4 and bots <= set(bot_names_for("ru")), bots
+        names = ["Аня", *bots, words("ru").t("table.you")]
         start_game(page)
+        wait_for(page, ".hand-card")
+        page.keyboard.press("?")
+        wait_for(page, "dialog#help[open] .rules-text p")
+        rules = page.locator("dialog#help .rules-text").inner_text()
+        assert CYRILLIC.search(rules) and not re.search(r"\b(players|the|side|cards?|whole rules)\b", rules), rules
+        page.keyboard.press("Escape")
         texts: list[str] = []
-        play_to_the_end([Clicker(page)], on_idle=lambda: texts.append(_read(page)), timeout=200)
+        broken: list[str] = []
+        faces: list[str] = []
+
+        def look() -> None:
+            texts.append(_read(page))
+            if len(texts) <= 12:  # the names and the faces at the first dozen decisions
+                broken.extend(page.evaluate(NAMES_BROKEN, names))
+                faces.extend(page.evaluate(FACE_WORDS_OUT))
+
+        play_to_the_end([Clicker(page)], on_idle=look, timeout=200)
         assert is_over(page)
         texts.append(_read(page))
+        broken.extend(page.evaluate(NAMES_BROKEN, names))  # the standings
         whole = "\n".join(texts)
         assert CYRILLIC.search(whole) and "Игра окончена" in whole
         assert ENGINE_ID.findall(whole) == []
         assert not re.search(r"\b(Your turn|Draw a card|played|drew|Round \d|Game over)\b", whole)
+        assert broken == [] and faces == [], (broken, faces)
         assert errors == []
     finally:
         page.context.close()
@@ -205,11 +238,54 @@ NEW_LANGUAGE_GAMES = [
 ]
 #: A word each language writes and English does not: Han characters, Turkish letters.
 OWN_SCRIPT = {"zh-Hans": re.compile("[\\u4e00-\\u9fff]{3}"), "tr": re.compile("[çğışöüİ]")}
-#: The printed words of every card face on the page that stick out of the card (its 60 units).
-FACE_WORDS_OUT = """() => [...document.querySelectorAll('svg .face-label')].flatMap((label) => {
+#: The printed words of every card face on the page that stick out of the card's coloured body
+#: (from 4 to 56 of its 60 units; the page's hidden ruler that measures them aside).
+FACE_WORDS_OUT = """() => [...document.querySelectorAll('svg:not(.label-ruler) .face-label')].flatMap((label) => {
   const box = label.getBBox();
-  return box.x < 1 || box.x + box.width > 59 ? [label.textContent + ' ' + box.width.toFixed(1)] : [];
+  if (!box.width) return [];  // not drawn now (the closed help's legend)
+  return box.x < 4 || box.x + box.width > 56 ? [label.textContent + ' ' + box.width.toFixed(1)] : [];
 })"""
+#: Every face of a variant with printed words, drawn on the page in one language.
+DRAW_FACES = """async ([lang, variant]) => {
+  const cards = await import("/static/js/cards.js");
+  const i18n = await import("/static/js/i18n.js");
+  const catalog = await (await fetch("/api/catalog")).json();
+  cards.useCatalog(catalog);
+  await i18n.loadLanguage(lang);
+  cards.useVariant(variant);
+  const box = document.createElement("div");
+  box.className = "drawn-faces";
+  const shown = catalog.variants[variant];
+  shown.kinds.forEach((kinds, side) => {
+    for (const kind of kinds) {
+      const wild = catalog.kinds.find((k) => k.name === kind).wild;
+      box.append(cards.cardNode(wild ? kind : `${shown.side_colors[side][1]} ${kind}`, side, shown.side_colors[side]));
+    }
+  });
+  document.querySelector(".drawn-faces")?.remove();
+  document.body.append(box);
+  await document.fonts.ready;
+}"""
+
+
+def test_every_printed_word_stays_on_its_card_in_every_language(browser: Browser, web_server: ServerProcess) -> None:
+    """The words UNO Attack and Flip Attack faces print fit the card's coloured body in every
+    language: a long word is printed smaller (Russian «ИСПЫТАЙ УДАЧУ», «ДО ВЫСТРЕЛА» ran over
+    the body's edge, sized by an estimate of their letters' width)."""
+    page = new_page(browser, "phone")
+    try:
+        page.goto(web_server.url)
+        wait_for(page, "#create-room")
+        out = []
+        for lang in LANGUAGES:
+            for variant in ("attack", "flip_attack"):
+                page.evaluate(DRAW_FACES, [lang, variant])
+                out += [f"{lang} {variant}: {word}" for word in page.evaluate(FACE_WORDS_OUT)]
+        assert out == []
+    finally:
+        page.context.close()
+
+
 #: The Chinese font files the page asked for.
 CJK_FONTS = "() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('/fonts/'))"
 

@@ -99,8 +99,9 @@ def _states(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _caption_words(lines: list[dict[str, Any]], names: list[str], lang: str) -> tuple[str, list[str]]:
     """What the caption of a move starts with (its first line, said) and the words it must hold
-    for the reader at seat 0 (the cards it makes them take, their turn lost)."""
-    words = words_for(lang, names)
+    for the reader at seat 0 (the cards it makes them take, their turn lost); a line naming the
+    reader is said in its reader form, as the page says it."""
+    words = words_for(lang, names, 0)
     told = [line for line in lines if line["key"] not in ("event.dealer", "event.round_start")] or lines
     first = words.say(Line(told[0]["key"], told[0].get("params", {})))
     yours = []
@@ -162,14 +163,14 @@ def _shown_log(page: Page) -> list[str]:
 
 def _said(frames: list[dict[str, Any]], names: list[str], lang: str) -> list[str]:
     """Every line the states of `frames` carried (a hello's whole log in place of what came
-    before it), said in `lang`."""
+    before it), said in `lang` to the reader at seat 0."""
     lines: list[dict[str, Any]] = []
     for state in _states(frames):
         if "log" in state:
             whole = [line for group in state["log"] for line in group["lines"]]
             assert whole == lines, "the log that answers a hello is not the game so far"
         lines += state["lines"]
-    words = words_for(lang, names)
+    words = words_for(lang, names, 0)
     return [words.say(Line(line["key"], line.get("params", {}))) for line in lines]
 
 

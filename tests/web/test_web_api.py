@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -81,6 +82,22 @@ def test_a_choice_outside_the_catalogue_is_refused_by_the_engine(web_server: Ser
                 assert option["name"] in str(exc)
             else:
                 raise AssertionError(f"{option['name']} accepted a value outside its choices")
+
+
+def test_the_rules_are_said_in_the_readers_language(web_server: ServerProcess) -> None:
+    """The help's rules (``POST /api/rules``) come in the ``lang`` the page asks for: every line
+    of a Russian reader's Flip summary is Russian (they were English on Russian pages), and
+    where the terminal's help names the whole rules' file the page has none of its own."""
+    asked = {"variant": "flip", "players": 3, "options": {"stacking": "true"}}
+    _status, english = call(web_server, "/api/rules", asked)
+    status, russian = call(web_server, "/api/rules", {**asked, "lang": "ru"})
+    assert status == 200 and len(russian["lines"]) == len(english["lines"]) > 5
+    for line in filter(str.strip, russian["lines"]):
+        assert re.search("[\\u0430-\\u044f\\u0451]{3}", line, re.I), line
+        assert not re.search(r"\b(the|and|or|side|cards?)\b", line), line
+    assert not any("docs/rules" in line for line in english["lines"])
+    status, refused = call(web_server, "/api/rules", {**asked, "lang": "xx"})
+    assert status == 400 and refused["error"] == "bad_request"
 
 
 def test_the_launcher_statistics_match_the_models_when_pressed() -> None:

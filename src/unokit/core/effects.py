@@ -28,7 +28,7 @@ from .decisions import (
     play_or_keep,
 )
 from .draws import Draws
-from .kinds import KINDS, CardKind, pass_turn
+from .kinds import FAIR_CHALLENGE_EXTRA, KINDS, CardKind, pass_turn
 from .legal import stack_answers
 from .state import Event
 from .types import CardId, Color, Seat
@@ -139,8 +139,9 @@ class Effects(Draws):
             self._advance(seat, 2)
 
     def _wild_draw_penalty(self, victim: Seat, kind: CardKind, named: Color, fair_challenged: bool) -> None:
-        """``victim`` draws for a Wild Draw card; two more after challenging a fair play."""
-        extra = 2 if fair_challenged else 0
+        """``victim`` draws for a Wild Draw card; :data:`FAIR_CHALLENGE_EXTRA` more after
+        challenging a fair play."""
+        extra = FAIR_CHALLENGE_EXTRA if fair_challenged else 0
         if kind.until == "color":
             self._draw_until(victim, kind.name, color=named, extra=extra)
         else:
@@ -199,7 +200,7 @@ class Effects(Draws):
             return
         self._reveal_for_challenge(seat, decision)
         if decision.fair:
-            self._draw(seat, total + 2, name)
+            self._draw(seat, total + FAIR_CHALLENGE_EXTRA, name)
             self._advance(seat)
         else:
             self._draw(decision.by, total, "challenge")

@@ -397,6 +397,11 @@ def first_hit_fire(game: Game, first: Seat, kind: CardKind) -> None:
 
 
 # ----------------------------------------------------------------------------- the table
+#: What challenging a fair Wild Draw play costs the challenger beyond the card's own draw: this
+#: many cards more (R-2.3: 4 + 2 = 6; R-3.5: 2 + 2; R-3.6: until the colour, then 2 more; a
+#: stacked total + 2, H-3). A challenged bluff costs its player the card's own draw.
+FAIR_CHALLENGE_EXTRA = 2
+
 _C = DecisionKind.CHALLENGE
 _CS = (DecisionKind.CHALLENGE, DecisionKind.STACK)  # a stack with progressive or mixed stacking (H-3)
 _COLOR = DecisionKind.CHOOSE_COLOR

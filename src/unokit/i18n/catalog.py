@@ -91,7 +91,11 @@ class Catalog:
         """The message ``key`` with its placeholders filled in; a plural message takes its form
         from ``count`` (which it may also show as ``{count}``)."""
         count = params.get("count")
-        template = self.text(key, count if isinstance(count, int) else None)
+        return self.fill(self.text(key, count if isinstance(count, int) else None), params)
+
+    @staticmethod
+    def fill(template: str, params: Mapping[str, Any]) -> str:
+        """A message's text with its placeholders filled in from ``params`` (shown as given)."""
         if not params:
             return template
         try:

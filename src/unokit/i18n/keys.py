@@ -21,6 +21,7 @@ from ..core.colors import COLOR_NAMES, MARK_NAMES
 from ..core.kinds import KINDS
 from ..core.variants import OPTION_SPECS, VARIANTS
 from .prompts import PROMPTS
+from .reader import reader_keys
 
 #: Functions of outer layers that yield their own registry keys (they are loaded lazily: this
 #: layer does not import them).
@@ -73,10 +74,11 @@ def core_keys() -> Iterator[str]:
 
 
 def registry_keys() -> list[str]:
-    """The keys of the core's closed sets and of :data:`OUTER_KEYS`, each once, in order."""
+    """The keys of the core's closed sets, the reader forms (:mod:`.reader`) and the keys of
+    :data:`OUTER_KEYS`, each once, in order."""
     from importlib import import_module
 
-    keys = list(core_keys())
+    keys = [*core_keys(), *reader_keys()]
     for target in OUTER_KEYS:
         module, _, function = target.partition(":")
         keys += list(getattr(import_module(module), function)())

@@ -15,7 +15,7 @@ its words fill the placeholder.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ from ..core.codes import ERRORS, Param
 from ..core.colors import color_marks
 from ..core.errors import UnokitError
 from .catalog import N_, Catalog, catalog
+from .numbers import format_number
 
 P = Param
 #: How a parameter of a :class:`Line` is shown, by its name (the browser reads this table too).
@@ -61,7 +62,7 @@ PARAM_TYPES: dict[str, Param] = {
         P.NUMBER,
     ),
     **dict.fromkeys(("scores",), P.NUMBERS),
-    **dict.fromkeys(("given", "name", "text", "line", "until"), P.TEXT),
+    **dict.fromkeys(("given", "name", "text", "line", "until", "draws", "penalty"), P.TEXT),
 }
 
 
@@ -76,13 +77,42 @@ class Line:
         return {"key": self.key, "params": self.params} if self.params else {"key": self.key}
 
 
+def reader_form(
+    key: str, params: Mapping[str, Any], me: int | None, has: Callable[[str], bool]
+) -> tuple[str, dict[str, Any]]:
+    """The message to say for ``key`` with ``params`` to the reader at seat ``me``, and its
+    parameters: the reader form (:mod:`.reader`) of the places holding ``me`` when the
+    catalogue ``has`` it, else ``key`` itself. A seat place holding ``me`` is ``you_<place>``;
+    a list of seats that is ``me`` alone is too, and one that holds ``me`` among others is
+    ``you_and_<place>``, its parameter then the others; the places are sorted by name. The
+    browser picks the same way (``reader()`` in ``i18n.js``)."""
+    out = dict(params)
+    if me is None:
+        return key, out
+    places = []
+    for name, value in params.items():
+        kind = PARAM_TYPES.get(name)
+        if kind == P.SEAT and type(value) is int and value == me:
+            places.append(name)
+        elif kind == P.SEATS and isinstance(value, list | tuple) and me in value:
+            others = [seat for seat in value if seat != me]
+            places.append(f"and_{name}" if others else name)
+            out[name] = others or value
+    if not places:
+        return key, out
+    form = f"{key}.you_{'_'.join(sorted(places, key=lambda place: place.removeprefix('and_')))}"
+    return (form, out) if has(form) else (key, dict(params))
+
+
 class Words:
     """Says keys, lines and the engine's closed sets in the language of ``cat``; seats are
-    named from ``names`` (``seat N`` in words when there are none)."""
+    named from ``names`` (``seat N`` in words when there are none). With ``me``, the reader's
+    seat, a message naming the reader is said in its reader form (:func:`reader_form`)."""
 
-    def __init__(self, cat: Catalog, names: Sequence[str] | None = None) -> None:
+    def __init__(self, cat: Catalog, names: Sequence[str] | None = None, me: int | None = None) -> None:
         self.cat = cat
         self.names = list(names) if names is not None else None
+        self.me = me
 
     # ------------------------------------------------------------------ one value
     def seat(self, seat: int) -> str:
@@ -151,6 +181,10 @@ class Words:
         return self.cat.t(f"variant.{name}")
 
     def number(self, value: object) -> str:
+        """A number as the language writes it (CLDR: ``1 000``, ``0,3`` in Russian); anything
+        else as it is."""
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return format_number(self.cat.code, value)
         return str(value)
 
     def value(self, kind: Param, value: Any) -> str:
@@ -191,15 +225,18 @@ class Words:
             return self.variant(str(value))
         if kind == P.NUMBERS:
             return self.cat.join(self.t("score.entry", player=seat, points=v) for seat, v in enumerate(value))
+        if kind == P.NUMBER:
+            return self.number(value)
         return str(value)
 
     # ------------------------------------------------------------------ messages
     def t(self, key: str, /, **params: Any) -> str:
-        """The message ``key`` with its parameters shown by their types (:data:`PARAM_TYPES`)."""
+        """The message ``key`` (its reader form, where it names the reader :attr:`me`) with its
+        parameters shown by their types (:data:`PARAM_TYPES`)."""
+        key, params = reader_form(key, params, self.me, self.cat.has)
         shown = {name: self.value(PARAM_TYPES.get(name, P.TEXT), value) for name, value in params.items()}
-        if isinstance(params.get("count"), int):
-            shown["count"] = params["count"]
-        return self.cat.t(key, **shown)
+        count = params.get("count")
+        return self.cat.fill(self.cat.text(key, count if isinstance(count, int) else None), shown)
 
     def say(self, line: Line) -> str:
         """A :class:`Line` in words."""
@@ -224,9 +261,10 @@ def words(code: str | None = None) -> Words:
     return Words(catalog(code))
 
 
-def words_for(code: str | None, names: Sequence[str] | None) -> Words:
-    """:class:`Words` of language ``code`` (``None``: the terminal's) naming seats from ``names``."""
-    return Words(catalog(code), names)
+def words_for(code: str | None, names: Sequence[str] | None, me: int | None = None) -> Words:
+    """:class:`Words` of language ``code`` (``None``: the terminal's) naming seats from ``names``,
+    to the reader at seat ``me`` (``None``: to nobody at the table)."""
+    return Words(catalog(code), names, me)
 
 
 def param_types() -> Mapping[str, str]:
@@ -234,4 +272,4 @@ def param_types() -> Mapping[str, str]:
     return {name: kind.value for name, kind in PARAM_TYPES.items()}
 
 
-__all__ = ["PARAM_TYPES", "Line", "Words", "error_line", "param_types", "words", "words_for"]
+__all__ = ["PARAM_TYPES", "Line", "Words", "error_line", "param_types", "reader_form", "words", "words_for"]

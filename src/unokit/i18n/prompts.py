@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from ..core.kinds import FAIR_CHALLENGE_EXTRA, KIND_BY_NAME, KINDS
 from ..core.types import DecisionKind, TextKind
 from ..core.variants import get_rules
 from .catalog import N_
@@ -47,6 +48,8 @@ class PromptValue(TextKind):
     COLOR = "color"  # the colour the challenged card named
     COUNT = "count"  # the cards to discard
     CARDS = "cards"  # the cards Wild Press Your Luck discarded, faces on the side in play
+    DRAWS = "draws"  # what the challenged card's draw is (accepted, or a bluff found): a line
+    PENALTY = "penalty"  # what a failed challenge costs the challenger: a line
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ PROMPTS: Mapping[DecisionKind, tuple[Wording, ...]] = MappingProxyType({
         Wording(N_("decision.play_or_keep.force"), (F.FORCE_PLAY,), (V.CARD,)),
         Wording(N_("decision.play_or_keep.card"), (), (V.CARD,)),
     ),
-    DecisionKind.CHALLENGE: (Wording(N_("decision.challenge"), (), (V.BY, V.KIND, V.COLOR)),),
+    DecisionKind.CHALLENGE: (Wording(N_("decision.challenge"), (), (V.BY, V.KIND, V.COLOR, V.DRAWS, V.PENALTY)),),
     DecisionKind.CHOOSE_COLOR: (Wording(N_("decision.choose_color")),),
     DecisionKind.CHOOSE_PLAYER: (
         Wording(N_("decision.choose_player.seven"), (F.SEVEN,)),
@@ -130,6 +133,21 @@ FACTS: Mapping[PromptFact, Callable[[Observation], bool]] = MappingProxyType(
     }
 )
 
+
+def _draws(obs: Observation, extra: int) -> Line:
+    """What the challenged Wild Draw card makes a seat draw, as a line, with ``extra`` cards more
+    (a failed challenge's :data:`~unokit.core.kinds.FAIR_CHALLENGE_EXTRA`): the stacked total
+    or the card's own count (``6 cards``), or for a card that draws until its colour, that
+    (``cards until a green one, then 2 more``)."""
+    pending = _pending(obs)
+    kind = KINDS[KIND_BY_NAME[str(pending["card"])]]
+    if not obs.get("stack") and kind.until == "color":
+        if extra:
+            return Line(N_("n.challenge.until_color_and"), {"color": pending.get("color"), "count": extra})
+        return Line(N_("challenge.until_color"), {"color": pending.get("color")})
+    return Line(N_("n.cards"), {"count": (obs.get("stack") or kind.draws) + extra})
+
+
 #: How each value is read from an observation (``static/js/prompt.js`` reads them the same way).
 VALUES: Mapping[PromptValue, Callable[[Observation], Any]] = MappingProxyType(
     {
@@ -140,6 +158,8 @@ VALUES: Mapping[PromptValue, Callable[[Observation], Any]] = MappingProxyType(
         V.COLOR: lambda obs: _pending(obs).get("color"),
         V.COUNT: lambda obs: _pending(obs).get("count", 1),
         V.CARDS: lambda obs: [_face(str(c), _side(obs)) for c in _pending(obs).get("discarded") or []],
+        V.DRAWS: lambda obs: _draws(obs, 0).to_json(),
+        V.PENALTY: lambda obs: _draws(obs, FAIR_CHALLENGE_EXTRA).to_json(),
     }
 )
 

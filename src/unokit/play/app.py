@@ -41,7 +41,7 @@ from ..i18n.lines import words_for
 from ..keys import terminal_keys
 from ..narration import action_line
 from . import faces, look
-from .help import KEYS, rules_summary, whole_words
+from .help import KEYS, rules_page, rules_summary, whole_words
 from .look import chip_rows, wrap_chips
 from .session import Choice, Outcome, Prompt, RoundSummary, Session, Teller, naming_a_color
 from .terminal import leave_on_hangup
@@ -125,7 +125,7 @@ def help_rules(game: Game) -> Group:
     lines: list[RenderableType] = [
         Text(f"\n{words_for(None, None).t('help.in_short', variant=game.variant)}", style="bold")
     ]
-    for line in rules_summary(game):
+    for line in [*rules_summary(game), rules_page(game)]:
         indent = Text(" ") if line.startswith("  ") else None  # with the gap: two spaces
         lines.append(look.Flow(look.words_to_flow(line, whole), lead=indent) if line.strip() else Text(""))
     lines.append(Text(f"\n{tr('help.close_keys')}", style="italic"))
@@ -214,17 +214,19 @@ class SummaryScreen(Screen[str]):
         can_restart: bool,
         last_plays: Sequence[str] = (),
         double_sided: bool = True,
+        reader: int | None = None,
     ) -> None:
         super().__init__()
         self.summary = summary
         self.names = names
+        self.reader = reader  # the seat of the person reading it, said as "you"
         self.can_restart = can_restart
         self.last_plays = list(last_plays)
         self.double_sided = double_sided
 
     def compose(self) -> ComposeResult:
         s = self.summary
-        w = words_for(None, self.names)
+        w = words_for(None, self.names, self.reader)
         text = Text()
         key = N_("play.round_blocked") if s.blocked else N_("play.round_out")
         text.append(w.t(key, round=s.round, winner=s.winner), style="bold")
@@ -796,7 +798,12 @@ class TableScreen(Screen[None]):
     async def show_summary(self, summary: RoundSummary) -> None:
         """The round summary (the record was saved when the round ended, in ``Session.apply``)."""
         screen = SummaryScreen(
-            summary, self.session.names, self.can_restart, list(self.recent), self.session.game.rules.double_sided
+            summary,
+            self.session.names,
+            self.can_restart,
+            list(self.recent),
+            self.session.game.rules.double_sided,
+            self.session.reader,
         )
         self.recent.clear()
         choice = await self.app.push_screen_wait(screen)

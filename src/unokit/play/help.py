@@ -31,10 +31,11 @@ def _names(w: Words, kinds: list[int]) -> str:
     return w.cat.text(N_("help.or")).join(w.kind(KIND_NAMES[k]) for k in kinds)
 
 
-def card_lines(game: Game) -> list[str]:
-    """The cards of each side of the game's deck with their points, numbers first."""
+def card_lines(game: Game, lang: str | None = None) -> list[str]:
+    """The cards of each side of the game's deck with their points, numbers first, in language
+    ``lang`` (``None``: the terminal's)."""
     rules, deck = game.rules, game.deck
-    w = words()
+    w = words(lang)
     lines = []
     for side in range(2 if rules.double_sided else 1):
         kinds = sorted(set(deck.kind[side]))
@@ -58,11 +59,12 @@ def whole_words(game: Game) -> list[str]:
     return points + [w.kind(KIND_NAMES[k]) for k in cards]
 
 
-def rules_summary(game: Game) -> list[str]:
+def rules_summary(game: Game, lang: str | None = None) -> list[str]:
     """The game being played, in short, from the engine's facts (see the module docstring), in
-    the terminal's language."""
+    language ``lang`` (``None``: the terminal's): every line a catalogue's message, a card line
+    indented by two spaces. Where the whole rules are is :func:`rules_page`'s line."""
     rules, options = game.rules, game.options
-    w = words()
+    w = words(lang)
     kinds = set(game.deck.kind[0]) | (set(game.deck.kind[1]) if rules.double_sided else set())
     lines = [
         w.t("help.players", variant=game.variant, count=game.n, low=rules.min_players, high=rules.max_players),
@@ -71,7 +73,7 @@ def rules_summary(game: Game) -> list[str]:
     if rules.double_sided:
         light, dark = rules.side_names
         lines.append(w.t("help.two_sides", light=light, dark=dark))
-    lines += ["", w.t("help.cards_title"), *(f"  {line}" for line in card_lines(game))]
+    lines += ["", w.t("help.cards_title"), *(f"  {line}" for line in card_lines(game, lang))]
     challengeable = sorted(k for k in kinds if KINDS[k].challengeable)
     if challengeable:
         key = N_("help.challenge") if options.bluffing else N_("help.no_bluffing")
@@ -85,5 +87,10 @@ def rules_summary(game: Game) -> list[str]:
     if options.rounds:
         scoring = w.t("n.help.rounds", scoring=scoring, count=options.rounds)
     lines.append(w.t("help.scoring", mode=w.t(f"option.scoring.{options.scoring}"), scoring=scoring))
-    lines.append(w.t("help.rules_page", page=f"docs/rules/{rules.name}.md"))
     return lines
+
+
+def rules_page(game: Game) -> str:
+    """Where the whole rules of the game are (its variant's page of ``docs/rules``), in the
+    terminal's language: the terminal's help closes its summary with it."""
+    return words().t("help.rules_page", page=f"docs/rules/{game.rules.name}.md")

@@ -26,7 +26,7 @@ from ..core.game import Event
 from ..core.observation import redact
 from ..i18n import catalog
 from . import faces
-from .help import rules_summary
+from .help import rules_page, rules_summary
 from .session import Choice, Prompt, RoundSummary, Session, naming_a_color
 
 #: The commands of the line mode, each with the words that ask for it: English words and the
@@ -428,7 +428,7 @@ class PlainGame:
             last = self.history[-LAST_LINES:]
             self.say(w.t("read.moves", lines="; ".join(last)) if last else w.t("read.no_moves"))
         elif command == "help":
-            self.say(*rules_summary(session.game), w.t("plain.commands"))
+            self.say(*rules_summary(session.game), rules_page(session.game), w.t("plain.commands"))
         elif command in ("catch", "uno"):
             kind = CATCH if command == "catch" else UNO
             late = [a for a in session.out_of_turn(seat) if a.kind == kind]

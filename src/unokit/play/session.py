@@ -283,13 +283,21 @@ class TerminalWords(Words):
 
 class Teller:
     """Tells events in words (:class:`~unokit.narration.Narrator` and :class:`TerminalWords`),
-    following the side in play: ``Ann played Wild Draw Color — teal ▲``."""
+    following the side in play: ``Ann played Wild Draw Color — teal ▲``; to the reader at seat
+    ``me`` in its reader forms (``You played Red 5``)."""
 
-    def __init__(self, names: Sequence[str], side: int = 0, double_sided: bool = True, lang: str | None = None) -> None:
+    def __init__(
+        self,
+        names: Sequence[str],
+        side: int = 0,
+        double_sided: bool = True,
+        lang: str | None = None,
+        me: int | None = None,
+    ) -> None:
         self.names = list(names)
         faces.use_deck(double_sided)  # the marks of the deck it tells of
         self.narrator = Narrator(side, double_sided)
-        self.words = TerminalWords(catalog(lang), self.names)
+        self.words = TerminalWords(catalog(lang), self.names, me)
 
     @property
     def side(self) -> int:
@@ -350,6 +358,13 @@ class Session:
     @property
     def humans(self) -> list[int]:
         return [s for s, p in enumerate(self.players) if p.human]
+
+    @property
+    def reader(self) -> int | None:
+        """The seat of the one person at the table, who reads it (``None`` in a hot-seat game,
+        whose log everyone reads)."""
+        humans = self.humans
+        return humans[0] if len(humans) == 1 else None
 
     def is_human(self, seat: int | None) -> bool:
         return seat is not None and self.players[seat].human
@@ -453,8 +468,8 @@ class Session:
 
     @property
     def words(self) -> TerminalWords:
-        """The table's words, in the terminal's language, seats by name."""
-        return TerminalWords(catalog(), self.names)
+        """The table's words, in the terminal's language, seats by name, to its :attr:`reader`."""
+        return TerminalWords(catalog(), self.names, self.reader)
 
     def prompt(self, seat: int) -> Prompt:
         """What ``seat`` (the seat to act) must decide, for a person, in the terminal's language."""
@@ -595,7 +610,7 @@ class Session:
     def teller(self, side: int | None = None) -> Teller:
         """A :class:`Teller` for this table, from the game's side (or ``side``)."""
         game = self.game
-        return Teller(self.names, game.side if side is None else side, game.rules.double_sided)
+        return Teller(self.names, game.side if side is None else side, game.rules.double_sided, me=self.reader)
 
     def record(self) -> GameRecord:
         return self.game.to_record([p.seat_record() for p in self.players], self.meta)

@@ -119,6 +119,9 @@ class Room:
         #: Until when its finished games are sealed (a daily deal's while its day runs: their
         #: records and replays open then, ``docs/daily.md``); ``None``: they are not.
         self.sealed_until: float | None = None
+        #: What the end of its games says about them (catalogue keys, the features' notes: a
+        #: daily deal's, that it is not rated).
+        self.notes: tuple[str, ...] = ()
         self.task = asyncio.get_running_loop().create_task(self._work(), name=f"room-{self.code}")
 
     # ------------------------------------------------------------------ the queue
@@ -519,6 +522,7 @@ class Room:
         info.pop("remote_looking", None)
         info["spectators"] = sum(1 for p in self.peers.values() if p.seat is None)
         info["sealed_until"] = self.sealed_until
+        info["notes"] = list(self.notes)
         return info
 
     def looking(self, seat: int) -> bool:

@@ -142,14 +142,19 @@ def lobby(base_url: str) -> dict[str, list[dict[str, Any]]]:
     return result
 
 
-def play_now(base_url: str, variant: str = "classic", players: int | None = None) -> dict[str, Any]:
+def play_now(
+    base_url: str, variant: str = "classic", players: int | None = None, lang: str | None = None
+) -> dict[str, Any]:
     """A public room of ``variant`` with an open seat, or a new one that bots fill if nobody
-    comes (``POST /api/play-now``): its ``room`` code, ``link`` and ``created``. Join it with
+    comes (``POST /api/play-now``; its bots named in ``lang``, and a waiting room of that
+    language picked first): its ``room`` code, ``link`` and ``created``. Join it with
     :meth:`RoomClient.join` (another player may have taken the last seat meanwhile: then the
     join is refused ``room_full`` and :func:`join_play_now` asks again)."""
     body: dict[str, Any] = {"variant": variant}
     if players is not None:
         body["players"] = players
+    if lang is not None:
+        body["lang"] = lang
     result: dict[str, Any] = _http("POST", f"{base_url.rstrip('/')}/api/play-now", body)
     return result
 

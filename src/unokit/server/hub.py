@@ -239,15 +239,19 @@ class Hub:
     async def play_now(self, request: dict[str, Any], base_url: str, client: str = "") -> dict[str, Any]:
         """A public room of the asked variant with an open seat, or a new one (one hand of the
         variant's rules, :data:`PLAY_NOW_OPTIONS`) that bots fill when nobody else comes within
-        ``play_now_wait`` seconds (it has no host), with links under ``base_url``. The answer
-        is the room's code and link, and ``created``; the client then joins it with ``hello``.
-        A banned address is refused, and one that has ``--public-rooms`` open may only join."""
-        unknown = set(request) - {"variant", "players"}
+        ``play_now_wait`` seconds (it has no host), with links under ``base_url``. A room it
+        opens names its bots in the asker's ``lang``, and of the waiting rooms it picks one of
+        that language first (people first, though: a room of another language is joined rather
+        than a new one opened). The answer is the room's code and link, and ``created``; the
+        client then joins it with ``hello``. A banned address is refused, and one that has
+        ``--public-rooms`` open may only join."""
+        unknown = set(request) - {"variant", "players", "lang"}
         if unknown:
             raise RoomError("bad_room", f"unknown field(s) {', '.join(sorted(unknown))}")
         settings = {"fill_seconds": self.config.play_now_wait}
         variant, players = request.get("variant", "classic"), request.get("players")
-        spec = await off_loop(RoomSpec.build, variant, players, PLAY_NOW_OPTIONS, settings, True, hosted=False)
+        lang = request.get("lang", DEFAULT_NAMES_LANG)
+        spec = await off_loop(RoomSpec.build, variant, players, PLAY_NOW_OPTIONS, settings, True, lang, hosted=False)
         if self.banned(client, None):
             raise RoomError("banned", "you are banned from this server's public rooms")
         async with self.seating_lock:
@@ -258,7 +262,7 @@ class Hub:
                 if room["variant"] == spec.variant and ("players" not in request or room["players"] == spec.players)
             ]
             if fits:
-                best = min(fits, key=lambda room: room["open_seats"])
+                best = min(fits, key=lambda room: (room.get("lang") != spec.lang, room["open_seats"]))
                 return {"room": best["room"], "link": best["link"], "created": False}
             await self.check_public_room(client)
             created = await self._new_room(spec, base_url, client=client)
@@ -306,6 +310,7 @@ class Hub:
         for feature in self.features:
             await feature.loaded(room, row.spec)
         room.sealed_until = self.seal_of(row.spec, time.time())
+        room.notes = tuple(note for feature in self.features for note in feature.notes(row.spec))
         for entry in await asyncio.to_thread(self.store.chat, code):
             room.chat.apply(entry)
         room.owner_node = self.node if owner else row.owner

@@ -669,7 +669,7 @@ class RoomState:
         """The room as a lobby list shows it, or ``None`` when it is not listed: a private room
         never is, nor a public one before someone sits in it (a room nobody joined is no game
         to find). What it plays, the options changed from the variant's defaults, its phase,
-        its open seats, the people seated and its host's name."""
+        its open seats, the people seated, its host's name and the language of its bots' names."""
         if not self.public_room or self.phase == CLOSED or not self.people():
             return None
         host = self.seats[self.host_seat].name if self.host_seat is not None else None
@@ -683,6 +683,7 @@ class RoomState:
             "host": host,
             "names": [seat.name for seat in self.seats if seat.kind != "open"],
             "game_no": self.game_no,
+            "lang": self.spec.lang,
         }
 
     def record(self) -> GameRecord:

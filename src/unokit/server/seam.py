@@ -222,6 +222,12 @@ class FeatureServer:
         by this feature. The core asks every feature and keeps the latest time."""
         return None
 
+    def notes(self, spec: dict[str, Any]) -> tuple[str, ...]:
+        """The catalogue keys of what the end of a game in a room of stored ``spec`` says about
+        it, beside the standings (a deal of the day's: that it is not rated); none by default.
+        The core joins every feature's, in the room's ``notes``."""
+        return ()
+
     def room_messages(self) -> Mapping[type[ClientMessage], RoomMessage]:
         """The client messages it answers in a room (declared in :mod:`.messages` like every
         other, so that the wire is one), each with its answer; no two features answer one."""

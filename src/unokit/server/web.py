@@ -15,8 +15,9 @@ Routes (``docs/web.md``):
   the values it shows, the terminal's too) and the largest replay request
   (:data:`REPLAY_FILE_BYTES`) (the words
   for all of them are in the catalogue of the reader's language, ``/static/i18n/<lang>.json``);
-* ``POST /api/rules`` ``{variant, players, options}`` -> the game those rules make, in short
-  (the terminal's help, :func:`unokit.play.help.rules_summary`): the page's help shows it;
+* ``POST /api/rules`` ``{variant, players, options, lang}`` -> the game those rules make, in
+  short, in the reader's language ``lang`` (a code of ``LANGUAGES``, English when there is none;
+  the terminal's help, :func:`unokit.play.help.rules_summary`): the page's help shows it;
 * ``GET /api/rooms/{code}/records/{number}/replay?step=K[&seat=S][&log=1]`` -> step ``K`` of a
   finished game: the table as everyone saw it with every hand (the game is over), or as seat
   ``S`` saw it; what happened, as lines; with ``log=1`` the whole game's log as that view read
@@ -44,10 +45,11 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..bots import level_names
-from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, SIDE_COLORS, is_wild
+from ..core.cards import COLOR_NAMES, COLOR_SYMBOLS, KIND_NAMES, SIDE_COLORS
 from ..core.decks import standard_deck
 from ..core.errors import OptionError
 from ..core.game import Game
+from ..core.kinds import FAIR_CHALLENGE_EXTRA, KINDS
 from ..core.observation import redact
 from ..core.variants import OPTION_SPECS, VARIANTS, OptionKind, VariantRules, make_options
 from ..i18n import LANGUAGES
@@ -63,7 +65,7 @@ from .edge import BODY_LIMIT
 from .offline import PYODIDE_FILES, engine_zip, pyodide_dir
 from .room import RoomError, RoomSpec, Settings, seat_bots
 from .stating import round_summary
-from .webapi import client_of, limited, problem, refusal, sealed_error
+from .webapi import check_lang, client_of, limited, problem, refusal, sealed_error
 from .work import off_loop
 
 #: Replays of finished games kept in memory (each holds a few copies of its game).
@@ -180,7 +182,8 @@ def _catalog() -> dict[str, Any]:
         "languages": dict(LANGUAGES),
         "language_tags": {"aliases": dict(ALIASES), "never": list(TRADITIONAL)},
         "colors": [{"name": name, "symbol": COLOR_SYMBOLS[i]} for i, name in enumerate(COLOR_NAMES)],
-        "kinds": [{"name": KIND_NAMES[k], "wild": is_wild(k)} for k in range(len(KIND_NAMES))],
+        "kinds": [{"name": kind.name, "wild": kind.wild, "draws": kind.draws, "until": kind.until} for kind in KINDS],
+        "challenge_extra": FAIR_CHALLENGE_EXTRA,
         "variants": variants,
         "bots": seat_bots(),
         "levels": level_names(),
@@ -254,9 +257,11 @@ def replay_log(replay: Replay, seat: int | None) -> list[dict[str, Any]]:
 
 
 def _rules_lines(body: dict[str, Any]) -> list[str]:
-    """The summary of the rules a ``POST /api/rules`` body asks for; raise :class:`RoomError`."""
+    """The summary of the rules a ``POST /api/rules`` body asks for, in its ``lang``; raise
+    :class:`RoomError`."""
+    lang = check_lang(body.get("lang"), pseudo=True)
     spec = RoomSpec.build(body.get("variant"), body.get("players"), body.get("options"), None)
-    return rules_summary(Game.new(spec.variant, spec.players, 0, **spec.options)[0])
+    return rules_summary(Game.new(spec.variant, spec.players, 0, **spec.options)[0], lang)
 
 
 def _file_request(body: object) -> tuple[str, int, int | None, bool]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from ..i18n.catalog import DEFAULT, LANGUAGES, PSEUDO
 from .edge import client_key
 from .room import RoomError
 
@@ -109,6 +110,17 @@ async def open_room(request: Request, rooms: Rooms, misses: Allowance, *, public
         which = "open public room" if public else "open room"
         return problem("no_room", f"there is no {which} {request.path_params['code']!r}", 404)
     return room
+
+
+def check_lang(value: object, *, pseudo: bool = False) -> str:
+    """The reader's language a request names (its ``lang``): a code of ``LANGUAGES`` (with
+    ``pseudo``, the tests' pseudo-language too), English when it names none. Raise
+    :class:`RoomError` ``bad_request``."""
+    if value is None:
+        return DEFAULT
+    if not isinstance(value, str) or (value not in LANGUAGES and not (pseudo and value == PSEUDO)):
+        raise RoomError("bad_request", f"'lang' must be one of {', '.join(LANGUAGES)}")
+    return value
 
 
 def unknown_fields(body: dict[str, Any], allowed: set[str]) -> None:

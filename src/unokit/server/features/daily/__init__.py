@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from ....i18n import N_
 from ...room import RoomError
 from ...seam import Feature, FeatureContext, FeatureServer, StoreHooks
 from ...vault import secret
@@ -45,6 +46,10 @@ class DailyServer(FeatureServer):
         return day_start(
             day + dt.timedelta(days=1), self.context.config.settings_of("daily", DailySettings).rollover_hours
         )
+
+    def notes(self, spec: dict[str, Any]) -> tuple[str, ...]:
+        """A daily room's games are never rated (its room is not public): its end says so."""
+        return (N_("daily.not_rated"),) if "daily" in spec else ()
 
     async def deal_seeds(self, daily: dict[str, Any]) -> DealSeeds:
         """The seeds of the deal a daily room plays (its spec's ``daily``: day and deal)."""

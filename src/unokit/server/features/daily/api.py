@@ -13,7 +13,7 @@ from ...peers import identity_hash
 from ...protocol import websocket_url
 from ...room import RoomError, RoomSpec
 from ...vault import address_mark, secret
-from ...webapi import unknown_fields
+from ...webapi import check_lang, unknown_fields
 from ...work import off_loop
 from .cli import DailySettings
 from .deals import (
@@ -22,7 +22,6 @@ from .deals import (
     Deal,
     attempt,
     board,
-    check_lang,
     claim_attempt,
     day_of,
     featured,

@@ -51,7 +51,6 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from ....i18n import LANGUAGES
 from ...room import RoomError, seat_bots
 from ...storage import metadata, room_players
 
@@ -395,12 +394,3 @@ def forget_player(c: Connection, player: str) -> int:
 def forget_stale(c: Connection, stale: Any) -> None:
     """Forget the attempts of the identities ``stale`` (a subquery of ``--retain-players``)."""
     c.execute(delete(daily_attempts).where(daily_attempts.c.player.in_(stale)))
-
-
-def check_lang(value: object) -> str:
-    """The language of a daily room's bot names; raise :class:`RoomError` ``bad_request``."""
-    if value is None:
-        return "en"
-    if not isinstance(value, str) or value not in LANGUAGES:
-        raise RoomError("bad_request", f"'lang' must be one of {', '.join(LANGUAGES)}")
-    return value

@@ -12,7 +12,7 @@ from .... import Game, UnokitError
 from ...peers import identity_hash
 from ...room import RoomError, check_name
 from ...webapi import unknown_fields
-from .skill import leaderboard, mine, opt_in, opt_out
+from .skill import leaderboard, mine, opt_in, opt_out, rating_scale
 
 if TYPE_CHECKING:
     from ...seam import FeatureContext
@@ -49,7 +49,8 @@ async def board(
     places: Callable[[Store, str, int], list[dict[str, Any]]] = leaderboard,
 ) -> dict[str, Any]:
     """``GET /api/leaderboard?variant=V&players=N``: the rated players of ``V`` at tables of
-    ``N``, best first; with ``places``, another board of the ratings (the bot ladder's)."""
+    ``N``, best first, with what their numbers mean (``scale``); with ``places``, another board of
+    the ratings (the bot ladder's)."""
     unknown_fields(query, {"variant", "players"})
     variant, players = query.get("variant", "classic"), query.get("players", "")
     if not players.isdigit() or len(players) > 2:
@@ -59,4 +60,4 @@ async def board(
     except UnokitError as exc:
         raise RoomError("bad_request", str(exc)) from None
     found = await asyncio.to_thread(places, context.store, game.variant, game.n)
-    return {"variant": game.variant, "players": game.n, "places": found}
+    return {"variant": game.variant, "players": game.n, "places": found, "scale": rating_scale()}

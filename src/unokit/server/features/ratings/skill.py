@@ -132,6 +132,20 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3.0 * sigma
 
 
+def rating_scale() -> dict[str, Any]:
+    """What a rating's number means, for a page to say beside it: a new player's rating
+    (``start``), each bot level's fixed one (``levels``, weakest first: what a player as strong
+    as that level comes to), how many different opponents a rating must have met to be no
+    longer provisional (``min_opponents``), and how recent a game keeps it on a leaderboard
+    (``active_days``)."""
+    return {
+        "start": round(ordinal(NEW_MU, NEW_SIGMA), 2),
+        "levels": {level: round(ordinal(mu, sigma), 2) for level, (mu, sigma) in BOT_RATINGS.items()},
+        "min_opponents": MIN_OPPONENTS,
+        "active_days": ACTIVE_DAYS,
+    }
+
+
 def ranks(scores: list[int], winners: list[int]) -> list[int]:
     """Each seat's place in a finished game (1 best): the winners first, then by points, the
     most first; equal points share a place."""
@@ -377,7 +391,8 @@ def leaderboard(
 
 
 def mine(store: Store, player: str) -> dict[str, Any]:
-    """The identity's choice (``rated``, ``name``), its ratings and their history, newest first.
+    """The identity's choice (``rated``, ``name``), its ratings and their history, newest first,
+    and what their numbers mean (``scale``, :func:`rating_scale`).
     A rating's ``reset`` is when the operator last put it back to a new player's (else
     ``None``); a line of history's ``annulled``, when the operator annulled that game (its
     change no longer counts in the rating; else ``None``)."""
@@ -395,6 +410,7 @@ def mine(store: Store, player: str) -> dict[str, Any]:
     return {
         "rated": chosen is not None,
         "name": None if chosen is None else chosen.name,
+        "scale": rating_scale(),
         "ratings": [
             {
                 "variant": row.variant,

@@ -441,8 +441,13 @@ function drawMark(kind, x, y, size, ink, outline = false) {
   return g;
 }
 
-/** The longest short name printed on one line, in ems. */
-const ONE_LINE = 5.6;
+/** The largest size of a face's printed words, in the card's units (its 60 by 90). */
+const LABEL_SIZE = 8.4;
+/** How wide a face's printed words may be, in the card's units: the coloured body (52) less a
+ * margin for the letters' outline. */
+const LABEL_ROOM = 46;
+/** The longest line printed at the largest size, in ems. */
+const ONE_LINE = LABEL_ROOM / LABEL_SIZE;
 
 /** How wide a line is in ems of the card's font: a Chinese character (or a full-width sign) is
  * one em, a Latin or Cyrillic letter about 0.7.
@@ -455,24 +460,56 @@ export function ems(line) {
   return width;
 }
 
+/** @type {SVGTextElement | null} a hidden line of a face's printed words, to measure with */
+let ruler = null;
+/** @type {Map<string, number>} lines measured, by language and text */
+const measured = new Map();
+
+/**
+ * How wide a line of a face's printed words is, in ems, as the page prints it (the card's font,
+ * bold, in upper case in the page's language, a little apart): measured once on a hidden line
+ * drawn with the same style, or estimated (ems()) where nothing can be measured yet.
+ * @param {string} line
+ * @returns {number}
+ */
+export function labelEms(line) {
+  const key = `${lang()}\u0000${line}`;
+  const known = measured.get(key);
+  if (known !== undefined) return known;
+  if (!ruler || !ruler.isConnected) {
+    const svg = el("svg", { class: "card-svg label-ruler", "aria-hidden": "true", width: "0", height: "0" });
+    const g = el("g", { class: "face-label" });
+    ruler = /** @type {SVGTextElement} an SVG text */ (el("text", { x: 0, y: 0, "font-size": "100" }));
+    g.append(ruler);
+    svg.append(g);
+    document.body.append(svg);
+  }
+  ruler.textContent = line;
+  const width = ruler.getComputedTextLength() / 100;
+  if (!(width > 0)) return ems(line); // not drawn (no layout yet): an estimate, not remembered
+  measured.set(key, width);
+  return width;
+}
+
 /**
  * A short name in at most two lines: on one when it is short, else split where the longer line
- * is shortest.
+ * is shortest (widths measured by labelEms()).
  * @param {string} text the words
+ * @param {(line: string) => number} [width] a line's width in ems
  * @returns {string[]}
  */
-export function labelLines(text) {
+export function labelLines(text, width = labelEms) {
   const trimmed = text.trim();
   // Words apart by spaces; Chinese, which has none, may break between any two characters.
   const spaced = /\s/.test(trimmed) || !/[\u2e80-\u9fff]/.test(trimmed);
   const words = spaced ? trimmed.split(/\s+/) : [...trimmed];
   const glue = spaced ? " " : "";
   let best = [words.join(glue)];
-  let longest = ems(best[0]);
+  let longest = width(best[0]);
   if (longest <= ONE_LINE) return best;
   for (let i = 1; i < words.length; i++) {
     const lines = [words.slice(0, i).join(glue), words.slice(i).join(glue)];
-    const length = Math.max(...lines.map(ems));
+    const length = Math.max(...lines.map(width));
     if (length < longest) {
       best = lines;
       longest = length;
@@ -483,7 +520,8 @@ export function labelLines(text) {
 
 /**
  * The short name a face prints under its icon (its `label` key, in the reader's language),
- * centred at (30, y) in one or two lines, as large as fits the card's width.
+ * centred at (30, y) in one or two lines, as large as fits the card's coloured body (a long
+ * word, «ИСПЫТАЙ», smaller).
  * @param {string} key the catalogue key of the name
  * @param {number} y the middle of the label
  * @param {string} ink "light" or "dark"
@@ -491,7 +529,7 @@ export function labelLines(text) {
  */
 function faceLabel(key, y, ink) {
   const lines = labelLines(t(key));
-  const size = Math.min(8.4, 48 / Math.max(...lines.map(ems)));
+  const size = Math.min(LABEL_SIZE, LABEL_ROOM / Math.max(...lines.map(labelEms)));
   const g = el("g", { class: `face-label ink-${ink}` });
   lines.forEach((line, i) => {
     const at = y + (i - (lines.length - 1) / 2) * size * 1.1 + size * 0.36;

@@ -115,7 +115,8 @@ export function dailyPanel(nameInput) {
   const message = h("div.form-message", { "aria-live": "polite" });
   const streak = h("p.hint.streak");
   const panel = h("section.panel.daily-panel", { "aria-labelledby": "daily-title", "data-region": "daily" },
-    h("h2#daily-title", {}, t("daily.title")), h("p.hint", {}, t("daily.hint")), list, streak, message);
+    h("h2#daily-title", {}, t("daily.title")), h("p.hint", {}, t("daily.hint")),
+    h("p.hint.not-rated", {}, t("daily.not_rated")), list, streak, message);
   (async () => {
     /** @type {{deals: Deal[]}} */
     let today;
@@ -174,7 +175,8 @@ export function dailyPage(app, deal, day) {
       return;
     }
     const date = new Date(`${found.day}T12:00:00Z`).toLocaleDateString(lang(), { dateStyle: "long", timeZone: "UTC" });
-    page.append(h("h1#daily-board-title", {}, t("daily.board_title", { day: date })), h("p", {}, dealWords(found.deal)));
+    page.append(h("h1#daily-board-title", {}, t("daily.board_title", { day: date })), h("p", {}, dealWords(found.deal)),
+      h("p.hint.not-rated", {}, t("daily.not_rated")));
     const you = found.you;
     const message = h("div.form-message", { "aria-live": "polite" });
     if (you && you.streak) page.append(h("p.streak", {}, t("n.daily.streak", { count: you.streak })));

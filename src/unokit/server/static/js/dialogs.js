@@ -7,7 +7,7 @@
 
 import { h } from "./dom.js";
 import { runs } from "./features.js";
-import { sealedWords, t } from "./i18n.js";
+import { N_, number, say, sealedWords, t } from "./i18n.js";
 import { faceTitle } from "./cards.js";
 import { ranking, readyMark } from "./together.js";
 
@@ -94,8 +94,8 @@ export function summaryTable(view, summary, full = true) {
         { dataset: { seat: String(line.seat) } },
         h("th", { scope: "row" }, name),
         h("td.cards-left", {}, left),
-        h("td.num", {}, line.gained ? `+${line.gained}` : "0"),
-        h("td.num", {}, String(line.total)),
+        h("td.num", {}, line.gained ? `+${number(line.gained)}` : number(0)),
+        h("td.num", {}, number(line.total)),
       ),
     );
   }
@@ -114,10 +114,8 @@ export function roundSummaryPanel(view) {
   // Drawn only while the table holds a summary (TableView.endScreens).
   const summary = /** @type {import("./types").RoundSummary} */ (view.summary);
   const names = view.names();
-  const title = t(summary.blocked ? "table.round_blocked" : "table.round_out", {
-    round: summary.round,
-    player: names[summary.winner],
-  });
+  const key = summary.blocked ? N_("table.round_blocked") : N_("table.round_out");
+  const title = say({ key, params: { round: summary.round, player: summary.winner } }, names, view.me);
   const panel = h(
     `section.summary-panel.overlay-panel${summary.lines.length > ONE_COLUMN ? ".many" : ""}`,
     { role: "region", "aria-labelledby": "summary-title" },
@@ -189,14 +187,14 @@ function standings(view, obs) {
   order.forEach(({ score, seat }, place) => {
     const seatInfo = room.seats[seat];
     const ready = waiting ? readyMark(seatInfo) : null;
-    const plus = gained.get(seat) ? h("span.gained", {}, ` +${gained.get(seat)}`) : null;
+    const plus = gained.get(seat) ? h("span.gained", {}, ` +${number(/** @type {number} */ (gained.get(seat)))}`) : null;
     list.append(
       h(
         `li${obs.winners.includes(seat) ? ".winner" : ""}${ready && ready.ready ? ".ready" : ""}`,
         { dataset: { seat: String(seat), ready: ready ? ready.state : undefined } },
         h("span.place", {}, `${place + 1}.`),
         h("span.who", {}, names[seat]),
-        h("span.num", {}, t("n.points", { count: score }), plus),
+        h("span.num", {}, h("span.points", {}, t("n.points", { count: score })), plus),
         ready ? h("span.ready-mark", {}, ready.words) : null,
       ),
     );
@@ -215,10 +213,7 @@ export function gameOverDialog(view, obs) {
   const names = view.names();
   const me = view.me;
   const won = me !== null && obs.winners.includes(me);
-  const teamWon = won && obs.teams && obs.winners.length > 1;
-  let title;
-  if (won) title = t(teamWon ? "table.team_won" : "table.you_won");
-  else title = t("table.game_over", { winners: obs.winners.map((s) => names[s]).join(t("list.separator")) });
+  const title = say({ key: N_("table.game_over"), params: { winners: obs.winners } }, names, me);
   // Over the table and the decision, never over the drawer (its chat stays within reach while
   // the players decide whether to play again).
   const dialog = h(`section.overlay${won ? ".winner" : ""}`, { role: "region", "aria-labelledby": "overlay-title" });
@@ -270,6 +265,7 @@ export function gameOverDialog(view, obs) {
   );
   panel.append(buttons);
   if (sealed) panel.append(h("p.hint.sealed", {}, sealed));
+  for (const note of view.room.notes || []) panel.append(h("p.hint.room-note", {}, t(note)));
   if (view.playAgain && view.room.phase === "finished") panel.append(h("p.hint.next-game", {}, t("together.next_when_ready")));
   dialog.append(panel);
   return dialog;

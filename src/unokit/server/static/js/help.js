@@ -1,13 +1,13 @@
-// Help in the page: the rules being played (the variant in short, from the engine, and the house
-// rules that are on), the legend of every card of the variant, and the keys (the key map the
-// terminal game shares, GET /api/catalog "keys").
+// Help in the page: the rules being played (the variant in short, from the engine in the reader's
+// language, POST /api/rules with its lang, and the house rules that are on), the legend of every
+// card of the variant, and the keys (the key map the terminal game shares, GET /api/catalog "keys").
 
 import { cardNode, colorTitle, kindTitle, symbolGlyph, symbolOf, useVariant } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { api } from "./net.js";
 import { rulesOn } from "./options.js";
 import { SEAT_MARKS, seatMark } from "./table.js";
-import { N_, t } from "./i18n.js";
+import { N_, lang, t } from "./i18n.js";
 import { effectiveBindings, keySettingsBox } from "./shortcuts.js";
 
 /** @type {HTMLDialogElement | null} made the first time the help opens */
@@ -154,13 +154,12 @@ export async function openHelp(catalog, room) {
   );
   if (!shown.open) shown.showModal();
   try {
-    const reply = await api("/api/rules", { variant: room.variant, players: room.players, options: room.options });
+    const asked = { variant: room.variant, players: room.players, options: room.options, lang: lang() };
+    const reply = await api("/api/rules", asked);
     clear(rulesText);
-    /** @type {string[]} */
-    const lines = reply.lines.filter((/** @type {string} */ line) => !line.startsWith("The whole rules"));
     /** @type {HTMLUListElement | null} */
     let list = null;
-    for (const line of lines) {
+    for (const line of /** @type {string[]} */ (reply.lines)) {
       if (!line.trim()) continue;
       if (line.startsWith("  ")) {
         if (!list) {

@@ -65,13 +65,16 @@ export function pickLanguage(languages, extra = [], tags = { aliases: {}, never:
 }
 
 /**
- * A number in the page's language (1.234,5 in Turkish; `digits` after the point).
+ * A number in the page's language, by CLDR's rules (1.234,5 in Turkish, 0,3 and 1 000 in Russian):
+ * exactly `digits` digits after the point, or as few as it needs up to 3 (Python's
+ * unokit.i18n.numbers.format_number writes the same).
  * @param {number} value
  * @param {number} [digits]
  * @returns {string}
  */
-export function number(value, digits = 0) {
-  return new Intl.NumberFormat(code, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+export function number(value, digits) {
+  const fraction = digits === undefined ? { maximumFractionDigits: 3 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(code, fraction).format(value);
 }
 
 /**
@@ -164,15 +167,20 @@ export function N_(key) {
   return key;
 }
 
-/** The message `key` with its {placeholders} filled from `params` (shown as given); a plural
- * message takes its form from params.count.
+/** The message `key` with its {placeholders} filled from `params` (a number written in the
+ * page's language, number(); anything else as given); a plural message takes its form from
+ * params.count.
  * @param {string} key
  * @param {Record<string, unknown>} [params]
  * @returns {string}
  */
 export function t(key, params = {}) {
   const text = template(key, params.count);
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (params[name] === undefined || params[name] === null ? whole : String(params[name])));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    const value = params[name];
+    if (value === undefined || value === null) return whole;
+    return typeof value === "number" ? number(value) : String(value);
+  });
 }
 
 /**
@@ -219,16 +227,18 @@ function join(items) {
 }
 
 /**
- * A parameter of a line shown by its type; `names` are the seats' names.
+ * A parameter of a line shown by its type; `names` are the seats' names, `me` the reader's seat
+ * (a line inside is said to the reader too).
  * @param {string} kind the parameter's type (the catalogue's "params" table)
  * @param {any} value the parameter as the server sent it: any, as its `kind` says what it is
  *   (a seat number, a card's text, a list of either, a line)
  * @param {string[] | null} names
+ * @param {number | null} [me]
  * @returns {string}
  */
-export function showValue(kind, value, names) {
+export function showValue(kind, value, names, me = null) {
   if (value === null || value === undefined) return "";
-  if (typeof value === "object" && !Array.isArray(value) && value.key) return say(value, names);
+  if (typeof value === "object" && !Array.isArray(value) && value.key) return say(value, names, me);
   if (typeof value === "string" && (kind === "seats" || kind === "cards" || kind === "numbers")) return value; // already said
   switch (kind) {
     case "seat":
@@ -258,24 +268,62 @@ export function showValue(kind, value, names) {
     case "numbers":
       return join(value.map((/** @type {number} */ points, /** @type {number} */ seat) =>
         t("score.entry", { player: showValue("seat", seat, names), points })));
+    case "number":
+      return typeof value === "number" ? number(value) : String(value);
     default:
       return String(value);
   }
 }
 
 /**
- * A line from the server ({key, params}) in words; `names` name the seats.
+ * The line to say for `line` to the reader at seat `me`: its reader form where one of its person
+ * places holds the reader and the catalogue has that form (docs/i18n.md, "The reader"), else the
+ * line itself. A seat place holding `me` is "you_<place>"; a list of seats that is `me` alone is
+ * too, and one holding `me` among others is "you_and_<place>", its parameter then the others;
+ * the places are sorted by name. The same choice as Python's unokit.i18n.lines.reader_form.
+ * @param {import("./types").Line} line
+ * @param {number | null} me
+ * @returns {import("./types").Line}
+ */
+export function reader(line, me) {
+  if (me === null || me === undefined) return line;
+  const params = { ...(line.params || {}) };
+  /** @type {string[]} */
+  const places = [];
+  for (const [name, value] of Object.entries(line.params || {})) {
+    const kind = paramTypes[name];
+    if (kind === "seat" && value === me) places.push(name);
+    else if (kind === "seats" && Array.isArray(value) && value.includes(me)) {
+      const others = value.filter((seat) => seat !== me);
+      places.push(others.length ? `and_${name}` : name);
+      if (others.length) params[name] = others;
+    }
+  }
+  if (!places.length) return line;
+  const bare = (/** @type {string} */ place) => place.replace(/^and_/, "");
+  places.sort((a, b) => (bare(a) < bare(b) ? -1 : bare(a) > bare(b) ? 1 : 0));
+  const key = `${line.key}.you_${places.join("_")}`;
+  return messages[key] !== undefined || (english && english[key] !== undefined) ? { key, params } : line;
+}
+
+/**
+ * A line from the server ({key, params}) in words; `names` name the seats, and a line naming the
+ * reader (at seat `me`) is said in its reader form (reader()).
  * @param {import("./types").Line} line
  * @param {string[] | null} [names]
+ * @param {number | null} [me]
  * @returns {string}
  */
-export function say(line, names = null) {
+export function say(line, names = null, me = null) {
+  const chosen = reader(line, me);
   /** @type {Record<string, unknown>} */
   const shown = {};
-  for (const [name, value] of Object.entries(line.params || {})) shown[name] = showValue(paramTypes[name] || "text", value, names);
-  const params = line.params || {};
+  for (const [name, value] of Object.entries(chosen.params || {})) {
+    shown[name] = showValue(paramTypes[name] || "text", value, names, me);
+  }
+  const params = chosen.params || {};
   if (typeof params.count === "number") shown.count = params.count;
-  return t(line.key, shown);
+  return t(chosen.key, shown);
 }
 
 /** A <select> that switches the page's language (`languages`: {code: name}); `id` names it

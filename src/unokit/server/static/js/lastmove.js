@@ -56,8 +56,8 @@ export function lastMoveWords(lines, me, names) {
   const told = lines.filter((line) => !SCENE.has(line.key));
   const shown = told.length ? told : lines;
   const [first, ...rest] = shown;
-  const main = effectOnYou(first, me, names) || say(first, names);
+  const main = effectOnYou(first, me, names) || say(first, names, me);
   if (!rest.length) return main;
-  const effects = rest.map((line) => effectOnYou(line, me, names) || say(line, names));
+  const effects = rest.map((line) => effectOnYou(line, me, names) || say(line, names, me));
   return t("last.move_effects", { line: main, text: effects.join(t("last.separator")) });
 }

@@ -3,7 +3,7 @@
 // action that plays it is listed, and every button sends one of the listed actions.
 
 import { catalog, colorTitle, colorWords, faceOf, faceTitle, isColor, parseFace, symbolGlyph } from "./cards.js";
-import { say, t } from "./i18n.js";
+import { N_, say, t } from "./i18n.js";
 
 /**
  * @typedef {{verb: string, text: string, card: string | null, color: string | null, uno: boolean, seat: number | null}} ParsedAction
@@ -70,13 +70,16 @@ function sevenO(obs) {
 }
 
 /**
- * What the seat to act is doing, for everyone else: "Waiting for Bo (to name a colour)…".
+ * What the seat to act is doing: "Waiting for Bo (to name a colour)…", "Waiting for you (…)…"
+ * when it is the reader's.
  * @param {import("./types").Observation} obs
- * @param {string} name the seat's name
+ * @param {number} seat the seat to act
+ * @param {string[]} names the seats' names
+ * @param {number | null} me the reader's seat
  * @returns {string}
  */
-export function waitingWords(obs, name) {
-  return t("table.waiting_for", { player: name, todo: todoWords(obs) });
+export function waitingWords(obs, seat, names, me) {
+  return say({ key: N_("table.waiting_for"), params: { player: seat, todo: todoWords(obs) } }, names, me);
 }
 
 /**
@@ -108,6 +111,25 @@ const PROMPT_FACTS = {
 const pendingOf = (obs) => /** @type {import("./types").Pending} */ (obs.pending);
 
 /**
+ * What the challenged Wild Draw card makes a seat draw, as a line, with `extra` cards more (a
+ * failed challenge's): the stacked total or the card's own count, or for a card that draws until
+ * its colour, that (unokit.i18n.prompts._draws).
+ * @param {import("./types").Observation} obs
+ * @param {number} extra
+ * @returns {import("./types").Line}
+ */
+function drawsLine(obs, extra) {
+  const pending = pendingOf(obs);
+  const kind = /** @type {{draws: number, until: string}} every kind is in the catalogue */ (
+    catalog().kinds.find((k) => k.name === pending.card));
+  if (!obs.stack && kind.until === "color") {
+    return extra ? { key: N_("n.challenge.until_color_and"), params: { color: pending.color, count: extra } }
+      : { key: N_("challenge.until_color"), params: { color: pending.color } };
+  }
+  return { key: N_("n.cards"), params: { count: (obs.stack || kind.draws) + extra } };
+}
+
+/**
  * How each value a question shows is read from the observation (unokit.i18n.prompts.VALUES).
  * @type {Record<string, (obs: import("./types").Observation, side: number) => unknown>}
  */
@@ -119,6 +141,8 @@ const PROMPT_VALUES = {
   color: (obs) => pendingOf(obs).color,
   count: (obs) => pendingOf(obs).count || 1,
   cards: (obs, side) => (pendingOf(obs).discarded || []).map((c) => faceOf(c, side)),
+  draws: (obs) => drawsLine(obs, 0),
+  penalty: (obs) => drawsLine(obs, catalog().challenge_extra),
 };
 
 /** The question of the reader's own decision: the first of the decision's wordings (the

@@ -4,6 +4,7 @@
 
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
+import { runs } from "./features.js";
 import { lang, number, t } from "./i18n.js";
 import { playerRange } from "./options.js";
 
@@ -13,6 +14,7 @@ import { playerRange } from "./options.js";
  * @property {number} players
  * @property {number} rating
  * @property {number} games
+ * @property {number} opponents the different opponents it has met
  * @property {boolean} provisional
  * @property {number | null} reset when the operator last put it back to a new player's (seconds since 1970)
  */
@@ -28,6 +30,25 @@ import { playerRange } from "./options.js";
 
 /** @typedef {{place: number, name: string, rating: number, games: number}} LeaderboardPlace a line of a leaderboard */
 
+/**
+ * @typedef {Object} RatingScale what a rating's number means (the server's rating_scale())
+ * @property {number} start a new player's rating
+ * @property {Record<string, number>} levels each bot level's fixed rating, weakest first
+ * @property {number} min_opponents the different opponents a rating must meet to be no longer provisional
+ * @property {number} active_days how recent a game keeps a rating on a leaderboard
+ */
+
+/**
+ * What a rating's number means, in words: where a new player starts, and the bot levels beside it.
+ * @param {RatingScale} scale
+ * @returns {string}
+ */
+function scaleWords(scale) {
+  const levels = Object.entries(scale.levels)
+    .map(([level, rating]) => t("ratings.level", { level: t(`bot.${level}`), rating: number(rating, 1) }));
+  return t("ratings.scale", { start: number(scale.start, 1), levels: levels.join(t("list.separator")) });
+}
+
 const leaderboardLink = (variant = "classic", /** @type {number | string} */ players = 2) => `/#/leaderboard/${variant}/${players}`;
 
 /** The ratings panel of "My games". */
@@ -35,7 +56,7 @@ export function ratingsPanel() {
   const panel = h("section.panel.ratings-panel", { "aria-labelledby": "ratings-title" });
   const draw = async () => {
     clear(panel).append(h("h2#ratings-title", {}, t("ratings.title")), h("p.hint", {}, t("ratings.hint")));
-    /** @type {{rated: boolean, name: string | null, ratings: Rating[], history: RatedGame[]}} */
+    /** @type {{rated: boolean, name: string | null, ratings: Rating[], history: RatedGame[], scale: RatingScale}} */
     let mine;
     try {
       mine = await api("/api/ratings/mine", { player: memory.identity() });
@@ -61,11 +82,12 @@ export function ratingsPanel() {
       panel.append(h("p", {}, t("ratings.rated_as", { name: mine.name })));
       if (!mine.ratings.length) panel.append(h("p.none", {}, t("ratings.none")));
       else {
+        panel.append(h("p.hint.rating-scale", {}, scaleWords(mine.scale)));
         panel.append(h("ul.rating-list", {}, mine.ratings.map((/** @type {Rating} */ r) => h("li", {},
           h("a", { href: leaderboardLink(r.variant, r.players) },
             t("n.leaderboard.of", { variant: t(`variant.${r.variant}`), count: r.players })),
-          `: ${number(r.rating, 1)} · `, t("n.ratings.games", { count: r.games }),
-          r.provisional ? ` · ${t("ratings.provisional")}` : "",
+          `: ${t("ratings.value", { rating: number(r.rating, 1) })} · `, t("n.ratings.games", { count: r.games }),
+          r.provisional ? ` · ${t("n.ratings.provisional", { count: r.opponents, most: mine.scale.min_opponents })}` : "",
           r.reset ? ` · ${t("ratings.reset", { day: new Date(r.reset * 1000).toLocaleDateString(lang()) })}` : ""))));
         panel.append(h("h3", {}, t("ratings.history")), h("ol.rating-history", {}, mine.history.map(
           (/** @type {RatedGame} */ game) => h("li", {},
@@ -81,10 +103,23 @@ export function ratingsPanel() {
       });
       panel.append(h("div.row", {}, leave));
     }
-    panel.append(h("p.links", {}, h("a", { href: leaderboardLink() }, t("leaderboard.title"))));
+    panel.append(boardLinks(null));
   };
   draw();
   return panel;
+}
+
+/**
+ * The links to the leaderboards and the bot ladder (the one shown left out).
+ * @param {boolean | null} shown which one this page is (true: the ladder), null: neither
+ * @param {string} [variant]
+ * @param {number | string} [players]
+ */
+function boardLinks(shown, variant = "classic", players = 2) {
+  const links = [];
+  if (shown !== false) links.push(h("a", { href: leaderboardLink(variant, players) }, t("leaderboard.title")));
+  if (shown !== true && runs("ladder")) links.push(h("a", { href: `/#/ladder/${variant}/${players}` }, t("ladder.title")));
+  return h("p.links", {}, ...links.flatMap((link, i) => (i ? [" · ", link] : [link])));
 }
 
 /**
@@ -114,8 +149,15 @@ export function leaderboardPage(app, catalog, variant, players, ladder = false) 
   go.addEventListener("click", () => { location.hash = link(pick.value, seats.value).slice(1); });
   const title = ladder ? t("ladder.title") : t("leaderboard.title");
   page.append(h("h1#leaderboard-title", {}, title), h("div.row", {}, pick, seats, go));
+  // What the page is: the ladder is bots', and says how one joins; a leaderboard says who is on it.
+  const about = h("div.board-about");
+  page.append(about);
+  if (ladder) {
+    const command = `unokit ladder join ${location.origin} --name NAME --token-file FILE --bot external:COMMAND`;
+    about.append(h("p", {}, t("ladder.about")), h("p.hint", {}, t("ladder.join")), h("pre", {}, h("code", {}, command)));
+  }
   (async () => {
-    /** @type {{variant: string, players: number, places: LeaderboardPlace[]}} */
+    /** @type {{variant: string, players: number, places: LeaderboardPlace[], scale: RatingScale}} */
     let found;
     try {
       found = await api(`/api/${ladder ? "ladder" : "leaderboard"}?variant=${encodeURIComponent(which)}&players=${size}`);
@@ -123,17 +165,19 @@ export function leaderboardPage(app, catalog, variant, players, ladder = false) 
       page.append(h("p.error", { role: "alert" }, errorText(err)));
       return;
     }
+    if (!ladder) about.append(h("p.hint", {}, t("n.leaderboard.about", { count: found.scale.active_days })));
+    about.append(h("p.hint.rating-scale", {}, scaleWords(found.scale)));
     page.append(h("h2", {}, t("n.leaderboard.of", { variant: t(`variant.${found.variant}`), count: found.players })));
     if (!found.places.length) {
-      page.append(h("p.none", {}, ladder ? t("ladder.empty") : t("leaderboard.empty")));
+      page.append(h("p.none", {}, ladder ? t("ladder.empty") : t("leaderboard.empty")), boardLinks(ladder, which, size));
       return;
     }
     const table = h("table.games", { "data-region": ladder ? "ladder" : "leaderboard" }, h("caption.visually-hidden", {}, title));
     const heads = [t("daily.rank"), t("daily.player"), t("ratings.rating"), t("standings.games")];
     table.append(h("thead", {}, h("tr", {}, heads.map((title) => h("th", { scope: "col" }, title)))),
       h("tbody", {}, found.places.map((p) => h("tr", {}, h("td.num", {}, String(p.place)), h("td", {}, p.name),
-        h("td.num", {}, number(p.rating, 1)), h("td.num", {}, String(p.games))))));
-    page.append(table);
+        h("td.num", {}, number(p.rating, 1)), h("td.num", {}, number(p.games))))));
+    page.append(table, boardLinks(ladder, which, size));
   })();
   return () => {};
 }

@@ -29,12 +29,12 @@ const LAST_LINES = 6;
  * @returns {string}
  */
 export function seatWords(seen, seat, status) {
-  const { obs, room, names } = seen;
+  const { obs, room, names, me } = seen;
   const count = obs.hand_sizes[seat];
   const active = obs.to_act === seat && room.phase === "playing" && !obs.over;
   const uno = count === 1 ? t(obs.uno_exposed === seat ? "seat.no_uno" : "table.uno") : "";
   const parts = [names[seat], t("n.cards", { count }), uno, t("n.points", { count: obs.scores[seat] }), status];
-  if (active) parts.push(waitingWords(obs, names[seat]));
+  if (active) parts.push(waitingWords(obs, seat, names, me));
   return parts.filter(Boolean).join(t("list.separator"));
 }
 
@@ -55,6 +55,20 @@ export function handWords(seen) {
 }
 
 /**
+ * What a turn is played on, in words: the top card and the colour in play (said with the
+ * reader's turn, so that nobody must ask for the table to know what to play on).
+ * @param {Seen} seen the table
+ * @returns {string[]}
+ */
+export function pileWords(seen) {
+  const { obs } = seen;
+  const parts = [];
+  if (obs.top) parts.push(t("read.top", { card: faceTitle(faceOf(obs.top, seen.side)) }));
+  parts.push(`${t("table.color_in_play")}: ${colorWords(obs.color)}`);
+  return parts;
+}
+
+/**
  * The table: the top card, the colour in play, the direction, the side, a stacked draw, the
  * draw pile, then every seat in the order of play from the reader's left.
  * @param {Seen} seen the table
@@ -63,9 +77,7 @@ export function handWords(seen) {
  */
 export function tableWords(seen, statusOf) {
   const { obs, me } = seen;
-  const parts = [];
-  if (obs.top) parts.push(t("read.top", { card: faceTitle(faceOf(obs.top, seen.side)) }));
-  parts.push(`${t("table.color_in_play")}: ${colorWords(obs.color)}`);
+  const parts = pileWords(seen);
   parts.push(t(obs.direction === "clockwise" ? "direction.clockwise" : "direction.counterclockwise"));
   if (obs.backs !== undefined) parts.push(t("table.side_value", { side: t(`side.${obs.side}`) }));
   if (obs.stack) parts.push(t("n.read.stack", { count: obs.stack }));
@@ -83,10 +95,11 @@ export function tableWords(seen, statusOf) {
  * The last lines of the log, oldest first.
  * @param {{line: import("./types").Line}[]} log the game's log so far
  * @param {string[]} names the seats' names
+ * @param {number | null} me the reader's seat
  * @returns {string}
  */
-export function movesWords(log, names) {
+export function movesWords(log, names, me) {
   if (!log.length) return t("read.no_moves");
-  const lines = log.slice(-LAST_LINES).map((entry) => say(entry.line, names));
+  const lines = log.slice(-LAST_LINES).map((entry) => say(entry.line, names, me));
   return t("read.moves", { lines: lines.join(" ") });
 }

@@ -19,11 +19,11 @@ import { backsBox, layoutTable } from "./seats.js";
 import { actionLabel, colorLabel, groupActions, promptMessage, waitingWords } from "./prompt.js";
 import { playSound } from "./sound.js";
 import { errorText } from "./net.js";
-import { N_, lang, languageSwitcher, say, t } from "./i18n.js";
+import { N_, lang, languageSwitcher, number, percent, say, t } from "./i18n.js";
 import { botStrength, rulesOn } from "./options.js";
 import { announce, announceUrgent } from "./announce.js";
 import { keySettings, tableCommand } from "./shortcuts.js";
-import { handWords, movesWords, seatWords, tableWords } from "./readout.js";
+import { handWords, movesWords, pileWords, seatWords, tableWords } from "./readout.js";
 import { MoveBox } from "./textmode.js";
 import { typedMoves } from "./typed.js";
 import { runs } from "./features.js";
@@ -261,14 +261,10 @@ export class TableView {
       && (Boolean(state.summary) || keptNow || (this.summaryShown && prevPhase === "hand_over"));
     for (const event of state.events || []) {
       if (event.type === "challenge" && event.revealed && (event.seat === me || event.target === me)) {
-        const names = this.names();
         const revealed = /** @type {string[]} a challenge's: the challenged hand */ (event.revealed);
-        // Your own hand is "your hand", never "You's hand".
-        const yours = event.target === me;
-        const key = event.success
-          ? (yours ? N_("table.revealed_succeeded_yours") : N_("table.revealed_succeeded"))
-          : (yours ? N_("table.revealed_failed_yours") : N_("table.revealed_failed"));
-        const text = t(key, { player: names[/** @type {number} */ (event.target)] });
+        // Your own hand is "your hand", never "You's hand" (the line's reader form).
+        const key = event.success ? N_("table.revealed_succeeded") : N_("table.revealed_failed");
+        const text = say({ key, params: { player: event.target } }, this.names(), me);
         this.note("challenge", text, { cards: revealed, seconds: 10 });
         // Said with the cards the note shows, by their names.
         const side = obs ? sideIndex(obs, this.variant) : 0;
@@ -310,8 +306,10 @@ export class TableView {
       return;
     }
     this.urgentSaid = key;
-    const words = [this.myDecision() ? this.promptText() : "", ...chances].filter(Boolean);
-    announceUrgent(words.join(" "));
+    // The reader's turn comes with what it is played on (the top card and the colour).
+    const turn = this.myDecision() ? [this.promptText(), ...(obs.decision === "turn" ? pileWords(this.seen()) : [])] : [];
+    const words = [...turn, ...chances].filter(Boolean);
+    announceUrgent(words.join(". ").replace(/([.!?:。！？：…])\. /g, "$1 "));
   }
 
   /**
@@ -358,7 +356,7 @@ export class TableView {
     if (this.log.length < this.announced.count) this.announced.count = this.log.length;
     const names = this.names();
     for (const entry of this.log.slice(this.announced.count)) {
-      const words = say(entry.line, names);
+      const words = say(entry.line, names, this.me);
       announce(entry.standin ? `${words} (${t("table.log_standin")})` : words);
     }
     this.announced.count = this.log.length;
@@ -475,7 +473,8 @@ export class TableView {
     const room = this.room;
     if (!room.paused) return "";
     const by = room.paused_by;
-    const who = by === null || by === undefined ? t("room.paused") : t("room.paused_by", { player: this.names()[by] });
+    const who = by === null || by === undefined ? t("room.paused")
+      : say({ key: N_("room.paused_by"), params: { player: by } }, this.names(), this.me);
     if (this.pauseEndsAt === null) return who;
     const time = new Date(this.pauseEndsAt).toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit" });
     return `${who} ${t("room.pause_ends_at", { time })}`;
@@ -534,7 +533,7 @@ export class TableView {
     const seen = this.seen();
     if (what === "hand") announceUrgent(handWords(seen));
     else if (what === "table") announceUrgent(`${tableWords(seen, (seat) => this.seatStatus(seat))}. ${this.promptText()}`);
-    else announceUrgent(movesWords(this.log, this.names()));
+    else announceUrgent(movesWords(this.log, this.names(), this.me));
   }
 
   /** Put the focus in the field of text mode, when it is on. */
@@ -995,7 +994,7 @@ export class TableView {
     else if (phase === "hand_over") message = t("table.hand_over");
     else if (!myTurn) {
       const who = obs.to_act;
-      message = who === null || who === undefined ? "" : waitingWords(obs, names[who]);
+      message = who === null || who === undefined ? "" : waitingWords(obs, who, names, this.me);
     } else if (this.choosing) {
       const chosen = this.choosing;
       message = chosen.prompt;
@@ -1058,7 +1057,7 @@ export class TableView {
     if (myTurn && !this.choosing && phase === "playing" && this.hintsAllowed() && choiceCount(obs) > 1) {
       const shown = this.hint && this.hint.step === /** @type {import("./types").State} */ (this.state).game_step ? this.hint : null;
       if (shown && shown.line) message = t("table.hint_shows",
-        { action: say(shown.line, names), chance: `${Math.round(100 * /** @type {number} an answer's */ (shown.chance))}%` });
+        { action: say(shown.line, names, this.me), chance: percent(/** @type {number} an answer's */ (shown.chance)) });
       else if (shown && shown.error) message = shown.error;
       if (!shown || shown.error) {
         choices.append(h("button.hint#hint-button",
@@ -1411,7 +1410,7 @@ export class TableView {
     const names = this.names();
     for (const entry of this.log.slice(list.children.length)) {
       const mark = entry.standin ? h("span.standin-mark", {}, ` (${t("table.log_standin")})`) : null;
-      list.append(h(`li${entry.standin ? ".standin" : ""}`, {}, say(entry.line, names), mark));
+      list.append(h(`li${entry.standin ? ".standin" : ""}`, {}, say(entry.line, names, this.me), mark));
     }
     return list;
   }
@@ -1453,7 +1452,7 @@ export class TableView {
     const table = h("table.scores", {}, h("caption", {}, caption));
     const body = h("tbody");
     obs.scores.forEach((score, seat) => body.append(h(`tr${seat === this.me ? ".me" : ""}`, {}, h("th", { scope: "row" }, names[seat]),
-      h("td", {}, String(score)))));
+      h("td", {}, number(score)))));
     table.append(body);
     return table;
   }
@@ -1495,7 +1494,7 @@ export class TableView {
  */
 function summaryWords(summary, names, me) {
   const line = summary.lines.find((l) => l.seat === me);
-  const base = t("table.round_out", { round: summary.round, player: me === summary.winner ? t("table.you") : names[summary.winner] });
+  const base = say({ key: N_("table.round_out"), params: { round: summary.round, player: summary.winner } }, names, me);
   return line && line.gained ? `${base} ${t("n.table.gained", { count: line.gained })}` : base;
 }
 

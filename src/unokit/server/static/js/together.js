@@ -2,10 +2,11 @@
 // list of public rooms with "Play now", and "My games" (this browser's finished games, kept by
 // the server under the browser's player identity).
 
+import { catalog } from "./cards.js";
 import { api, errorText, memory } from "./net.js";
 import { clear, h } from "./dom.js";
 import { runs } from "./features.js";
-import { lang, sealedWords, t } from "./i18n.js";
+import { N_, lang, say, sealedWords, t } from "./i18n.js";
 import { forgetPush } from "./push.js";
 
 // ---------------------------------------------------------------------- play again
@@ -175,7 +176,10 @@ function roomItem(catalog, room, watch) {
  * @param {string} name
  */
 export async function playNow(variant, name) {
-  const found = await api("/api/play-now", { variant });
+  /** @type {{variant: string, lang?: string}} */
+  const request = { variant };
+  if (lang() in catalog().languages) request.lang = lang(); // a room it opens names its bots in the player's language
+  const found = await api("/api/play-now", request);
   memory.setName(name);
   sessionStorage.setItem(`unokit.join.${found.room}`, name);
   sessionStorage.setItem(`unokit.playnow.${found.room}`, variant);
@@ -252,8 +256,7 @@ export function myGamesPage(app, catalog) {
       table.append(h("thead", {}, h("tr", {}, heads.map((title) => h("th", { scope: "col" }, title)))));
       const body = h("tbody");
       for (const game of found.games) {
-        const winners = game.winners.map((s) => game.names[s]).join(t("list.separator"));
-        const result = game.winners.includes(game.seat) ? t("together.you_won") : t("together.won", { winners });
+        const result = say({ key: N_("together.won"), params: { winners: game.winners } }, game.names, game.seat);
         const sealed = sealedWords(game.sealed_until);
         body.append(h("tr", { dataset: { room: game.room, game: String(game.game) } },
           h("td", {}, new Date(game.at * 1000).toLocaleString(lang())),

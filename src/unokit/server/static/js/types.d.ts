@@ -61,6 +61,8 @@ export interface Room {
   more_time?: { seconds: number; most: number; used: number[] };
   /** Until when its finished games are sealed (seconds since 1970; a deal of the day's while its day runs), null: not. */
   sealed_until: number | null;
+  /** What the end of its games says about them: catalogue keys (a deal of the day's: not rated). */
+  notes?: string[];
 }
 
 /** A seat's view of the game: the engine's `observe(seat)` (docs/api.md). */
@@ -424,7 +426,10 @@ export interface Catalog {
   languages: Record<string, string>;
   language_tags: { aliases: Record<string, string>; never: string[] };
   colors: { name: string; symbol: string }[];
-  kinds: { name: string; wild: boolean }[];
+  /** Every card kind: its name, whether it is wild, the cards its victim draws and what it draws until ("color"). */
+  kinds: { name: string; wild: boolean; draws: number; until: string }[];
+  /** What a failed challenge of a fair Wild Draw play costs beyond the card's own draw. */
+  challenge_extra: number;
   variants: Record<string, VariantInfo>;
   bots: string[];
   /** The bots' levels, weakest first. */
