@@ -121,6 +121,7 @@ NOT_THE_READER = MappingProxyType(
         "render.log_action": _NOBODY,
         "render.seat": _NOBODY,
         "render.to_act": _NOBODY,
+        "replay.answer_of": _NOBODY,
         "replay.view_of": _NOBODY,
         "review.moment": _NOBODY,
         "review.said.move": _NOBODY,
