@@ -97,7 +97,7 @@ function replayRoom(data, number) {
  */
 export function replayPage(app, catalog, code, number, seat = 0, reviewed = false) {
   const page = h("div.room.replay-page");
-  const root = h("div.table-root.replay-root");
+  const root = h(reviewed ? "div.table-root.replay-root.review-root" : "div.table-root.replay-root");
   app.append(page);
   document.body.classList.add("at-table");
   let step = 0; // the step drawn
