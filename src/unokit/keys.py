@@ -35,6 +35,11 @@ class KeyBinding:
 
 _DIGITS = tuple("1234567890")
 
+#: The decisions answered from the hand (a turn, a stacked draw to answer, a card or cards to
+#: discard): there the digits pick card 1 … 9, 10 of the hand, on both surfaces, and the other
+#: answers (draw, press) have keys of their own; at any other decision they take answer 1 … 9.
+HAND_DECISIONS: tuple[str, ...] = ("turn", "stack", "choose_discard", "discard_cards")
+
 #: Every key of the table, in the order the help lists them.
 KEYMAP: tuple[KeyBinding, ...] = (
     KeyBinding("move", "← →", ("left", "right"), ("arrowleft", "arrowright"), "move along your hand"),

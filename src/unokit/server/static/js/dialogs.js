@@ -221,7 +221,8 @@ export function gameOverDialog(view, obs) {
   else title = t("table.game_over", { winners: obs.winners.map((s) => names[s]).join(t("list.separator")) });
   // Over the table and the decision, never over the drawer (its chat stays within reach while
   // the players decide whether to play again).
-  const dialog = h(`section.overlay${won ? ".winner" : ""}`, { role: "region", "aria-labelledby": "overlay-title" });
+  const dialog = h(`section.overlay${won ? ".winner" : ""}`, { role: "region", "aria-labelledby": "overlay-title",
+    "data-region": "end" });
   const panel = h("div.overlay-panel.end-panel");
   if (won) {
     const burst = h("div.confetti", { "aria-hidden": "true" });

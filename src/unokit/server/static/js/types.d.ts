@@ -434,6 +434,8 @@ export interface Catalog {
   settings: Record<string, number | boolean | string>;
   setting_limits: Record<string, number[]>;
   keys: KeyBinding[];
+  /** The decisions answered from the hand (keys.py HAND_DECISIONS): the digits pick a card there. */
+  hand_decisions: string[];
   prompts: Record<string, Wording[]>;
   /** Set in the catalogue of a static site (server/offline.py): no server behind the page. */
   static_site?: boolean;
