@@ -3,7 +3,7 @@
 // the server under the browser's player identity).
 
 import { api, errorText, memory } from "./net.js";
-import { clear, h } from "./dom.js";
+import { clear, fieldError, h } from "./dom.js";
 import { runs } from "./features.js";
 import { lang, sealedWords, t } from "./i18n.js";
 import { forgetPush } from "./push.js";
@@ -90,8 +90,7 @@ export function playNowPanel(catalog, nameInput) {
     const name = nameInput.value.trim();
     clear(message);
     if (!name) {
-      message.append(h("p.error", { role: "alert" }, t("lobby.name_first")));
-      nameInput.focus();
+      fieldError(nameInput, t("lobby.name_first"));
       return;
     }
     button.disabled = true;
