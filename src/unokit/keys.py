@@ -91,8 +91,11 @@ KEYS_BY_COMMAND: dict[str, KeyBinding] = {binding.command: binding for binding i
 
 
 def terminal_keys(command: str) -> tuple[str, ...]:
-    """The Textual key names of ``command`` (raise ``KeyError`` for an unknown command)."""
-    return KEYS_BY_COMMAND[command].terminal
+    """The Textual key names of ``command`` (raise ``KeyError`` for an unknown command): a
+    letter in either case (Textual names Shift+D ``D``), as the help and the keys line show it
+    in capitals and as the browser takes it (it lower-cases ``KeyboardEvent.key``)."""
+    keys = KEYS_BY_COMMAND[command].terminal
+    return keys + tuple(key.upper() for key in keys if len(key) == 1 and key.isalpha())
 
 
 def registry_keys() -> list[str]:
