@@ -35,6 +35,11 @@ class KeyBinding:
 
 _DIGITS = tuple("1234567890")
 
+#: The decisions answered from the hand (a turn, a stacked draw to answer, a card or cards to
+#: discard): there the digits pick card 1 … 9, 10 of the hand, on both surfaces, and the other
+#: answers (draw, press) have keys of their own; at any other decision they take answer 1 … 9.
+HAND_DECISIONS: tuple[str, ...] = ("turn", "stack", "choose_discard", "discard_cards")
+
 #: Every key of the table, in the order the help lists them.
 KEYMAP: tuple[KeyBinding, ...] = (
     KeyBinding("move", "← →", ("left", "right"), ("arrowleft", "arrowright"), "move along your hand"),
@@ -86,8 +91,11 @@ KEYS_BY_COMMAND: dict[str, KeyBinding] = {binding.command: binding for binding i
 
 
 def terminal_keys(command: str) -> tuple[str, ...]:
-    """The Textual key names of ``command`` (raise ``KeyError`` for an unknown command)."""
-    return KEYS_BY_COMMAND[command].terminal
+    """The Textual key names of ``command`` (raise ``KeyError`` for an unknown command): a
+    letter in either case (Textual names Shift+D ``D``), as the help and the keys line show it
+    in capitals and as the browser takes it (it lower-cases ``KeyboardEvent.key``)."""
+    keys = KEYS_BY_COMMAND[command].terminal
+    return keys + tuple(key.upper() for key in keys if len(key) == 1 and key.isalpha())
 
 
 def registry_keys() -> list[str]:

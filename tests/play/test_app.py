@@ -417,6 +417,24 @@ def test_a_table_of_bots_can_be_watched_with_hands_hidden() -> None:
     asyncio.run(scenario())
 
 
+def test_letter_keys_act_in_capitals_too() -> None:
+    """Shift+D (Textual's "D", as the keys line and the help show the key) draws as "d" does; it
+    once did nothing."""
+    position = two_player_classic(draw=["red 1"])
+
+    async def scenario() -> None:
+        app = app_for(lambda: session_from(position, ["You", ScriptBot()]))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: waiting(app))
+            await pilot.press("D")
+            await settle(
+                pilot,
+                lambda: waiting(app) and app.table.prompt is not None and app.table.prompt.decision == "play_or_keep",
+            )
+
+    asyncio.run(scenario())
+
+
 def test_menus_answer_to_the_arrow_keys() -> None:
     position = two_player_classic(draw=["red 1"])
 

@@ -71,7 +71,9 @@ def test_every_variant_shows_its_own_table_keys_and_help(variant: str, tmp_path:
                 assert not any(side in text for side in sides) and not re.search(r"\bside\b", text, re.IGNORECASE)
             verb, offer = ("press", "or press the launcher") if rules.uses_launcher else ("draw", "or draw")
             assert f"Your turn: play a card {offer}" in text
-            assert f"· D {verb} ·" in lines[-1] and "1-9,0 pick" in lines[-1] and "? help" in lines[-1]
+            keys = " ".join(lines[-2:])  # the keys' line, and the line above (theirs when they take two)
+            assert f"· D {verb} ·" in keys and "1-9,0 pick" in keys and "? help" in keys
+            assert "· H hint ·" in keys  # a game against a bot offers hints (the key was left out at 80 columns)
             await pilot.press("question_mark")
             await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
             shown = screen_text(app)
@@ -101,6 +103,15 @@ def test_the_help_reads_the_rules_from_the_engine() -> None:
     attack = rules_summary(Game.new("attack", 2, 1)[0])
     assert not any("challenge" in line or "Stacking" in line or "side" in line for line in attack)
     assert "press the launcher" in attack[1]
+    # The marks each deck's cards print (core/colors.py), said with the other decks' where they
+    # differ, and on a double-sided deck the short codes of the other hands' backs.
+    assert "Colour marks on these cards: ● red/pink, ◆ yellow/orange, ▲ green/teal, ■ blue/purple, ★ Wild." in flip
+    assert "Each deck keeps the marks printed on its cards: on Classic UNO and UNO Attack, ★ yellow, ❖ Wild." in flip
+    assert "Colour marks on these cards: ● red, ★ yellow, ▲ green, ■ blue, ❖ Wild." in classic
+    assert "Each deck keeps the marks printed on its cards: on the UNO Flip decks, ◆ yellow, ★ Wild." in classic
+    backs = next(line for line in flip if line.startswith("The other hands' backs are shown in short"))
+    assert "SE Skip Everyone" in backs and "W+C Wild Draw Color" in backs and "+1 Draw One" in backs
+    assert not any("backs" in line for line in classic + attack)
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))

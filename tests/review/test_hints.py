@@ -134,7 +134,7 @@ def test_no_hints_at_a_table_of_two_people() -> None:
             await pilot.press("enter")  # Ann takes the device
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.ready)
             assert "H hint" not in screen_text(app)
-            await pilot.press("h")
+            await pilot.press("H")  # Shift+H, as the help shows it: the hint key too
             await wait_for(pilot, lambda: "Hints are offered in games of one person against bots" in screen_text(app))
             assert HINTS_KEY not in session.meta
 

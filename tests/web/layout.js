@@ -12,7 +12,13 @@
 //   touching; nothing of a seat (text, count, backs) outside its box; the decision's words and
 //   buttons inside it (it never scrolls);
 // - the end screens (the round's summary, the game's end): every row and button inside the
-//   viewport, and nothing scrolled out of sight within them.
+//   viewport, and nothing scrolled out of sight within them;
+// - the table's regions (the table, the decision or a replay's controls, your own place, the
+//   hand) never overlap, and nothing of the decision or a replay's controls is drawn outside its
+//   region but what lies inside a box of its own that clips it (one that scrolls);
+// - the last move in words (when drawn) touches no seat;
+// - a review's graph and its key moments' buttons can each be seen whole: in the viewport, or
+//   within a box that scrolls (in the viewport, as tall as they are at least).
 // Measured once the animations of the last change are over. `skip` is a CSS selector of regions whose text is not checked for identifiers.
 async (skip) => {
   // The page as it settles: after the animations of the last change (each under 400 ms).
@@ -48,6 +54,41 @@ async (skip) => {
       if (meets(box(el), box(piles))) bad.push(`${what(el)} covers the piles`);
     }
     if (prompt && prompt.scrollHeight > prompt.clientHeight + 1) bad.push(`the decision does not fit: ${prompt.scrollHeight}px in ${prompt.clientHeight}px`);
+  }
+  const regions = ["table", "prompt", "replay", "self", "hand"]
+    .map((name) => document.querySelector(`.table-root [data-region="${name}"]`)).filter((el) => el && shown(el));
+  if (!dialog) {
+    regions.forEach((region, i) => {
+      regions.slice(i + 1).forEach((other) => {
+        if (meets(box(region), box(other))) bad.push(`the regions ${region.dataset.region} and ${other.dataset.region} overlap`);
+      });
+    });
+  }
+  const clips = (el) => getComputedStyle(el).overflowX !== "visible" || getComputedStyle(el).overflowY !== "visible";
+  for (const region of regions.filter((el) => ["prompt", "replay"].includes(el.dataset.region))) {
+    for (const part of region.querySelectorAll("*")) {
+      if ((part.closest("svg") && part.tagName.toLowerCase() !== "svg") || !shown(part)) continue;
+      let clip = part.parentElement;
+      while (clip && clip !== region && !clips(clip)) clip = clip.parentElement;
+      if (clip !== region && clip) continue; // clipped by a box of its own, itself checked as a part
+      const r = box(part);
+      if (r.width && r.height && !inside(r, box(region))) bad.push(`${what(part)} is drawn outside the ${region.dataset.region}: ${at(r)} in ${at(box(region))}`);
+    }
+  }
+  const caption = document.querySelector('[data-region="last-move"]');
+  if (caption && shown(caption) && caption.textContent.trim() && !caption.classList.contains("sr-only")) {
+    for (const seat of seats) if (meets(box(caption), box(seat))) bad.push(`the last move ${what(caption)} covers the seat ${what(seat)}`);
+  }
+  const screen = { left: 0, top: 0, right: vw, bottom: vh };
+  for (const el of document.querySelectorAll(".review-chart, .review-nav")) {
+    if (!shown(el)) continue;
+    let scroller = el.parentElement;
+    while (scroller && !["auto", "scroll"].includes(getComputedStyle(scroller).overflowY)) scroller = scroller.parentElement;
+    if (!scroller || scroller === document.documentElement || scroller === document.body) {
+      if (!inside(box(el), screen)) bad.push(`${what(el)} is outside the screen: ${at(box(el))}`);
+    } else if (!inside(box(scroller), screen) || scroller.clientHeight + 1 < box(el).height) {
+      bad.push(`${what(el)} cannot be seen whole: ${Math.round(box(el).height)}px high in ${what(scroller)}, ${scroller.clientHeight}px high at ${at(box(scroller))}`);
+    }
   }
   seats.forEach((seat, i) => {
     seats.slice(i + 1).forEach((other) => {

@@ -17,12 +17,15 @@ from playwright.sync_api import Error as PlaywrightError
 
 from ..server.support import ServerProcess
 from .player import (
+    YOUR_TURN,
+    Clicker,
     close_drawer,
     create_room,
     hand,
     is_over,
     new_page,
     open_drawer,
+    play_to_the_end,
     start_game,
     until_your_turn,
     wait_for,
@@ -196,6 +199,30 @@ def test_letter_keys_act_only_inside_the_table_and_only_while_on(browser: Browse
         page.locator("[data-region=prompt]").focus()
         page.keyboard.press("d")
         wait_until(page, f"document.querySelectorAll('.hand-card').length !== {before}")
+    finally:
+        page.context.close()
+
+
+def test_digits_pick_cards_on_your_turn_and_the_game_end_takes_the_focus(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """On your turn a digit picks that card of the hand, as in the terminal (it once took the
+    first answer, "Draw a card"), and Enter plays it; when the game ends, the focus goes from the
+    hand to the end screen's first control."""
+    page = new_page(browser, "laptop", reduced_motion="reduce")
+    try:
+        create_room(page, web_server.url, name="Ann", variant="classic", players=2, bots=1)
+        start_game(page)
+        until_your_turn(page)
+        before = hand(page)
+        page.locator("[data-region=prompt]").focus()
+        for digit in ("2", "1"):
+            page.keyboard.press(digit)
+            wait_until(page, f"document.activeElement === document.querySelectorAll('.hand-card')[{int(digit) - 1}]")
+        assert hand(page) == before and page.evaluate(YOUR_TURN)  # nothing was drawn
+        play_to_the_end([Clicker(page)])
+        wait_until(page, "document.activeElement === document.querySelector('.overlay .overlay-buttons > *')")
+        assert page.evaluate("document.activeElement.closest('.table-root') !== null")
     finally:
         page.context.close()
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from ..server.support import ServerProcess
+from .axe import violations
 from .player import (
     answer_the_decision_before_a_turn,
     create_room,
@@ -189,3 +190,39 @@ def test_every_text_passes_wcag_aa_contrast(browser: Browser, web_server: Server
     finally:
         page.context.close()
         guest.context.close()
+
+
+#: The box of the name field's error, and whether the field is invalid and described by it.
+NAME_ERROR = """(() => {
+  const note = document.querySelector('#your-name-error');
+  const field = document.querySelector('#your-name');
+  if (!note) return null;
+  const r = note.getBoundingClientRect();
+  return {inside: r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth,
+    invalid: field.getAttribute('aria-invalid'), described: (field.getAttribute('aria-describedby') || '').split(' '),
+    focused: document.activeElement === field, text: note.textContent};
+})()"""
+
+
+def test_a_missing_name_is_said_by_the_name_field(browser: Browser, web_server: ServerProcess) -> None:
+    """Create a room, Play now or the deal of the day without a name: "Write your name first."
+    is said under the name field, in the screen with it (it was said under the button pressed,
+    a screen or more away from the field the focus went to), read with the field, and gone once
+    a name is typed; on a phone upright and sideways."""
+    for size in (PHONE, {"width": 844, "height": 390}):
+        page = _page(browser, viewport=size, is_mobile=True, has_touch=True, reduced_motion="reduce")
+        try:
+            for button in ("#create-button", "#play-now", ".daily-panel button.primary"):
+                page.goto(f"{web_server.url}/")
+                page.fill("#your-name", "")
+                page.locator(button).first.click()
+                wait_for(page, "#your-name-error")
+                shown = page.evaluate(NAME_ERROR)
+                assert shown["inside"] and shown["focused"] and shown["invalid"] == "true", (size, button, shown)
+                assert "your-name-error" in shown["described"] and shown["text"] == "Write your name first."
+            assert violations(page, f"the lobby's name error at {size}") == []
+            page.keyboard.type("Ann")
+            wait_for(page, "#your-name-error", state="detached")
+            assert page.get_attribute("#your-name", "aria-invalid") is None
+        finally:
+            page.context.close()

@@ -14,7 +14,7 @@ from unokit.server.room import MORE_TIMES
 
 from ..server.support import ServerProcess
 from .axe import violations
-from .player import create_room, join_room, layout_problems, new_page, start_game, wait_for, wait_until
+from .player import create_room, join_room, layout_problems, new_page, start_game, until_your_turn, wait_for, wait_until
 
 TIMED = {"bot_seconds": "0.5", "catch_seconds": "0", "hand_pause_seconds": "0", "turn_seconds": "60"}
 MORE_TIME = "document.querySelector('#more-time')"
@@ -90,3 +90,27 @@ def test_more_time_and_the_host_pause_over_two_browsers(
     finally:
         ann.context.close()
         bo.context.close()
+
+
+#: How many lines the More time button's words take, as drawn.
+MORE_TIME_LINES = f"""(() => {{
+  const range = document.createRange();
+  range.selectNodeContents({MORE_TIME});
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}})()"""
+
+
+def test_more_time_fits_a_small_phone_held_sideways(browser: Browser, web_server: ServerProcess) -> None:
+    """At 740x360, in Russian (the longest words), More time takes at most two lines (it took
+    five in half a row, and the decision ran over the player's own name) and the table keeps
+    its layout promises."""
+    page = new_page(browser, "small-landscape", locale="ru-RU", reduced_motion="reduce")
+    try:
+        create_room(page, web_server.url, name="Аня", variant="classic", players=2, bots=1, timers=TIMED)
+        start_game(page)
+        until_your_turn(page)
+        wait_for(page, "#more-time")
+        assert page.evaluate(MORE_TIME_LINES) <= 2
+        assert layout_problems(page) == []
+    finally:
+        page.context.close()

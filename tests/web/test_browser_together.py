@@ -18,9 +18,12 @@ from unokit.server.client import create_room as create_room_over_http
 from ..server.support import UNOKIT, ServerProcess, free_port
 from .player import (
     FAST_TIMERS,
+    VIEWPORTS,
     create_room,
     join_room,
     layout_problems,
+    open_drawer,
+    resized,
     start_game,
     wait_for,
     wait_until,
@@ -316,3 +319,55 @@ def test_a_reader_mutes_for_themselves_reports_from_the_chat_and_the_server_host
     assert [(r["kind"], r["name"], r["room"]) for r in reports] == [("name", "Ben", code), ("chat", "Ben", code)]
     assert [line["text"] for line in reports[1]["lines"]] == ["hello", "you are slow", "really slow"]
     assert reports[0]["reported"] == reports[1]["reported"] is not None  # Ben's identity, both times
+
+
+#: Each chat line of the page whose box is not wholly inside the chat's scrolling box.
+LINES_CUT = """() => {
+  const log = document.querySelector('[data-region=chat] .chat-log').getBoundingClientRect();
+  return [...document.querySelectorAll('[data-region=chat] .chat-line')]
+    .filter((li) => { const r = li.getBoundingClientRect(); return r.top < log.top - 1 || r.bottom > log.bottom + 1; })
+    .map((li) => li.textContent);
+}"""
+#: Each button of the open chat menu that a finger cannot press at its middle (another element
+#: is drawn there, or it is outside the screen).
+MENU_UNREACHABLE = """() => [...document.querySelectorAll('[data-region=chat] .chat-menu button')].filter((b) => {
+  const r = b.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return true;
+  const top = document.elementFromPoint(x, y);
+  return !(top === b || b.contains(top));
+}).map((b) => b.textContent)"""
+
+
+def test_the_chat_in_a_phones_drawer_shows_its_lines_and_its_menu_can_be_pressed(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """At the table on a phone the chat waits in the drawer: five short lines are shown whole
+    (the lines once had a box of two under the reactions), and a line's menu (mute for me,
+    report) can be pressed in every button, upright and sideways (it was cut off at 390)."""
+    ann = watched(
+        browser.new_context(viewport=VIEWPORTS["phone"], is_mobile=True, has_touch=True, reduced_motion="reduce")
+    ).new_page()
+    ben = _pages(browser, 1)[0]
+    try:
+        code = create_room(ann, web_server.url, name="Ann", variant="classic", players=3, bots=1)
+        join_room(ben, web_server.url, code, "Ben")
+        start_game(ann)
+        for text in ("hello", "you are slow", "really slow", "come on", "ok then"):
+            _say(ben, text)
+        open_drawer(ann, "log")
+        _shows(ann, "Ben: ok then")
+        assert ann.evaluate(LINES_CUT) == []
+        for size in (VIEWPORTS["phone"], VIEWPORTS["phone-landscape"]):
+            resized(ann, size)
+            ann.click(f"{_line_of(ann, 'Ben: you are slow')} button.chat-who")
+            wait_for(ann, "[data-region=chat] .chat-menu")
+            assert ann.evaluate(MENU_UNREACHABLE) == [], size
+            assert layout_problems(ann) == [], size
+            ann.click(f"{_line_of(ann, 'Ben: you are slow')} button.chat-who")  # closed again
+            wait_for(ann, "[data-region=chat] .chat-menu", state="detached")
+        ann.click(f"{_line_of(ann, 'Ben: hello')} button.chat-who")
+        ann.click("[data-region=chat] .chat-menu [data-verb=mute-for-me]")
+        wait_until(ann, f"!({CHAT_LINES})().some(line => line.startsWith('Ben:'))")
+    finally:
+        _close([ann, ben])

@@ -590,10 +590,9 @@ class TableScreen(Screen[None]):
 
     def keys_text(self) -> Text:
         """The keys that work now, on one line, or on more when the width needs them (a key
-        and its word are never split; ``·`` between them). The hint key is shown where it fits
-        without another line (it is always in the help)."""
+        and its word are never split; ``·`` between them), the hint key among them whenever
+        hints are offered (80 columns of a launcher's game in English then take two lines)."""
         parts = []
-        hint = False
         if self.window is not None:
             parts.append(self.window_keys)
         elif self.ready and self.prompt is not None:
@@ -610,15 +609,10 @@ class TableScreen(Screen[None]):
             parts.append(tr("play.key_uno"))
             if self.viewer is not None and any(a.kind == CATCH for a in self.session.out_of_turn(self.viewer)):
                 parts.append(tr("play.key_catch"))
-            hint = self.session.hints
+            if self.session.hints:
+                parts.append(tr("play.key_hint"))
         parts += [tr("play.key_log"), tr("play.key_help"), tr("play.key_quit_short")]
-        width = self.width_of("#keys")
-        text = wrap_chips([Text(part) for part in parts], width, gap=" · ")
-        if hint:
-            with_hint = [*parts[:-3], tr("play.key_hint"), *parts[-3:]]
-            wider = wrap_chips([Text(part) for part in with_hint], width, gap=" · ")
-            if len(wider.plain.splitlines()) <= len(text.plain.splitlines()):
-                text = wider
+        text = wrap_chips([Text(part) for part in parts], self.width_of("#keys"), gap=" · ")
         text.stylize("reverse")
         return text
 

@@ -9,10 +9,12 @@ options in force. What each card does is on the variant's rules page, which the 
 from __future__ import annotations
 
 from ..core.cards import KIND_NAMES, KINDS, is_number
+from ..core.colors import COLOR_NAMES, color_marks
 from ..core.game import Game
 from ..i18n import N_
 from ..i18n.lines import Words, words
 from ..keys import KEYMAP
+from .faces import SYMBOL_GLYPHS
 
 #: The keys of the table screen: (keys, the catalogue key of what they do), from the key map it
 #: shares with the browser (:mod:`unokit.keys`).
@@ -51,12 +53,56 @@ def card_lines(game: Game, lang: str | None = None) -> list[str]:
 
 def whole_words(game: Game) -> list[str]:
     """What the help never breaks across two lines: each card of the game's deck with its points
-    (``Wild Draw Two 50``, as :func:`card_lines` says it) and each card's title."""
+    (``Wild Draw Two 50``, as :func:`card_lines` says it), each card's title, each short code
+    with its card (``SE Skip Everyone``) and each mark with its colours (``◆ yellow/orange``)."""
     w = words()
-    kinds = sorted(set(game.deck.kind[0]) | (set(game.deck.kind[1]) if game.rules.double_sided else set()))
-    cards = [k for k in kinds if not is_number(k)]
+    cards = [k for k in _kinds(game) if not is_number(k)]
     points = [w.t("help.card_points", kind=KIND_NAMES[k], points=game.rules.card_points(k)) for k in cards]
-    return points + [w.kind(KIND_NAMES[k]) for k in cards]
+    return points + [w.kind(KIND_NAMES[k]) for k in cards] + _codes(game) + _marked(game.rules.double_sided)
+
+
+def _kinds(game: Game) -> list[int]:
+    """The kinds of the game's cards, on either side."""
+    return sorted(set(game.deck.kind[0]) | (set(game.deck.kind[1]) if game.rules.double_sided else set()))
+
+
+def _codes(game: Game) -> list[str]:
+    """Each short code of the other hands' backs with its card (``SE Skip Everyone``), the action
+    cards of both sides (a number's code is the number; a wild's mark tells it from a coloured
+    card of the same code)."""
+    w = words()
+    said = [f"{w.t(f'card.{KIND_NAMES[k]}.short')} {w.kind(KIND_NAMES[k])}" for k in _kinds(game) if not is_number(k)]
+    return list(dict.fromkeys(said))
+
+
+def _marked(double_sided: bool, only: tuple[str, ...] | None = None) -> list[str]:
+    """The colour-blind marks of a deck (:func:`~unokit.core.colors.color_marks`, declared
+    there once) with the colours and the wild they mark: ``● red/pink``; ``only`` names the
+    colours (and ``wild``) to say, all of the deck's when ``None``."""
+    w = words()
+    by_mark: dict[str, list[str]] = {}
+    for name, mark in color_marks(double_sided).items():
+        if only is None or name in only:
+            by_mark.setdefault(mark, []).append(w.kind("wild") if name == "wild" else w.color(name))
+    return [f"{SYMBOL_GLYPHS[mark]} {'/'.join(names)}" for mark, names in by_mark.items()]
+
+
+def mark_lines(game: Game) -> list[str]:
+    """The legend of the marks and codes the table shows: the colour-blind mark of each colour
+    of the game's deck, that the other decks mark some colours otherwise (each deck as its cards
+    are printed), and on a double-sided deck the short codes of the other hands' backs."""
+    w = words()
+    double = game.rules.double_sided
+    mine, theirs = color_marks(double), color_marks(not double)
+    shared = [name for name in (*COLOR_NAMES, "wild") if name in mine and name in theirs]
+    differ = tuple(name for name in shared if theirs[name] != mine[name])
+    lines = [w.t("help.marks", marks=w.cat.join(_marked(double)))]
+    if differ:
+        key = N_("help.marks_on_classic") if double else N_("help.marks_on_flip")
+        lines.append(w.t(key, marks=w.cat.join(_marked(not double, differ))))
+    if double:
+        lines.append(w.t("help.backs_short", codes=w.cat.join(_codes(game))))
+    return lines
 
 
 def rules_summary(game: Game, lang: str | None = None) -> list[str]:
@@ -65,7 +111,7 @@ def rules_summary(game: Game, lang: str | None = None) -> list[str]:
     indented by two spaces. Where the whole rules are is :func:`rules_page`'s line."""
     rules, options = game.rules, game.options
     w = words(lang)
-    kinds = set(game.deck.kind[0]) | (set(game.deck.kind[1]) if rules.double_sided else set())
+    kinds = set(_kinds(game))
     lines = [
         w.t("help.players", variant=game.variant, count=game.n, low=rules.min_players, high=rules.max_players),
         w.t("help.goal_launcher") if rules.uses_launcher else w.t("help.goal"),
@@ -73,7 +119,8 @@ def rules_summary(game: Game, lang: str | None = None) -> list[str]:
     if rules.double_sided:
         light, dark = rules.side_names
         lines.append(w.t("help.two_sides", light=light, dark=dark))
-    lines += ["", w.t("help.cards_title"), *(f"  {line}" for line in card_lines(game, lang))]
+    w = words(lang)
+    kinds = set(_kinds(game))
     challengeable = sorted(k for k in kinds if KINDS[k].challengeable)
     if challengeable:
         key = N_("help.challenge") if options.bluffing else N_("help.no_bluffing")

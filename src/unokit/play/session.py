@@ -44,6 +44,7 @@ from ..core.variants import OPTION_SPECS, VARIANTS, Options
 from ..i18n import catalog
 from ..i18n.lines import Words
 from ..i18n.prompts import prompt_line
+from ..keys import HAND_DECISIONS
 from ..narration import Narrator, action_line
 from ..record import GameRecord, RecordingGame, Seat, save_record
 from ..record.hints import HintMark, mark_hint
@@ -483,7 +484,7 @@ class Session:
         line = prompt_line(observe(game, seat))
         message = w.t(line.key, **{name: _TERMINAL_SHOWN.get(name, _as_is)(v) for name, v in line.params.items()})
         discarding = decision in _DISCARDING
-        if decision in ("turn", "stack") or discarding:
+        if decision in HAND_DECISIONS:
             kinds = (DISCARD,) if discarding else (PLAY,)
             playable = {a.card for a in legal if a.kind in kinds}
             others = []

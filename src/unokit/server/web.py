@@ -55,7 +55,7 @@ from ..core.variants import OPTION_SPECS, VARIANTS, OptionKind, VariantRules, ma
 from ..i18n import LANGUAGES
 from ..i18n.catalog import ALIASES, TRADITIONAL
 from ..i18n.prompts import prompt_table
-from ..keys import catalog_keys
+from ..keys import HAND_DECISIONS, catalog_keys
 from ..narration import Narrator, action_line
 from ..play.help import rules_summary
 from ..record import GameRecord, RecordError, Replay
@@ -191,6 +191,7 @@ def _catalog() -> dict[str, Any]:
         "settings": Settings().to_json(),
         "setting_limits": {name: list(limits) for name, limits in Settings.LIMITS.items()},
         "keys": catalog_keys(),
+        "hand_decisions": list(HAND_DECISIONS),
         "prompts": prompt_table(),
         "replay_file_bytes": REPLAY_FILE_BYTES,
     }

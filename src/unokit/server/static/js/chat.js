@@ -54,7 +54,7 @@ export function reactionButton(key, send, glyphOnly = false) {
     title: reactionWords(key),
     "aria-label": reactionWords(key),
     onclick: send,
-  }, h("span", { "aria-hidden": "true" }, reaction.glyph), words ? ` ${reactionWords(key)}` : null);
+  }, h("span", { "aria-hidden": "true" }, reaction.glyph), words ? h("span.reaction-label", {}, ` ${reactionWords(key)}`) : null);
 }
 
 /**
@@ -91,6 +91,9 @@ export class ChatPanel {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.noteTimer = undefined;
     this.log = h("ol.chat-log", { "aria-live": "polite", "aria-label": t("chat.messages") });
+    // The open line's menu, under the lines (not among them: the lines scroll in a box that may
+    // be low, a phone's drawer, and a menu there was cut off).
+    this.menuSlot = h("div.chat-menu-slot");
     this.note = h("p.chat-note", { role: "alert" });
     this.note.hidden = true;
     this.input = h("input#chat-text",
@@ -124,6 +127,7 @@ export class ChatPanel {
       filters,
       this.mutedList,
       this.log,
+      this.menuSlot,
       this.note,
       this.reactions,
       form,
@@ -327,7 +331,10 @@ export class ChatPanel {
   }
 
   render() {
+    const kept = this.log.scrollTop;
     clear(this.log);
+    clear(this.menuSlot);
+    let menuOpen = false;
     for (const message of this.messages) {
       if (this.isMuted(message.from)) continue; // muted by this reader: not shown here
       const who = message.name || (message.seat === null ? t("chat.a_spectator") : t("seat.numbered", { number: message.seat + 1 }));
@@ -336,11 +343,13 @@ export class ChatPanel {
       const others = Boolean(message.from) && message.from !== this.conn.from;
       const name = others
         ? h("button.chat-who",
-          { type: "button", "aria-expanded": String(this.openMenu === message.n), "aria-label": t("chat.more", { name: who }),
+          { type: "button", "aria-expanded": String(this.openMenu === message.n), "aria-controls": "chat-menu",
+            "aria-label": t("chat.more", { name: who }),
             title: t("chat.more", { name: who }), onclick: () => this.toggleMenu(message.n) },
           who)
         : h("span.chat-who", {}, who);
-      const line = h(`li.chat-line.from-${message.channel}`,
+      const opened = others && this.openMenu === message.n;
+      const line = h(`li.chat-line.from-${message.channel}${opened ? ".menu-open" : ""}`,
         { dataset: { n: String(message.n), seat: message.seat === null ? "" : String(message.seat) } },
         name, channel, ": ");
       if (message.reaction) {
@@ -350,9 +359,13 @@ export class ChatPanel {
         line.append(h("span.chat-text", {}, message.text)); // a text node: markup stays text
       }
       this.log.append(line);
-      if (others && this.openMenu === message.n) this.log.append(this.lineMenu(message, who));
+      if (opened) {
+        this.menuSlot.append(this.lineMenu(message, who));
+        menuOpen = true;
+      }
     }
-    this.log.scrollTop = this.log.scrollHeight;
+    // The newest line in view, unless a menu is open for a line the reader scrolled to.
+    this.log.scrollTop = menuOpen ? kept : this.log.scrollHeight;
   }
 
   /**
@@ -362,12 +375,15 @@ export class ChatPanel {
   toggleMenu(n) {
     this.openMenu = this.openMenu === n ? null : n;
     this.render();
-    const first = /** @type {HTMLElement | null} */ (this.log.querySelector(".chat-menu button"));
-    if (first) first.focus();
+    const menu = this.menuSlot.querySelector(".chat-menu");
+    const first = /** @type {HTMLElement | null} */ (this.menuSlot.querySelector(".chat-menu button"));
+    if (menu) menu.scrollIntoView({ block: "nearest" });
+    if (first) first.focus({ preventScroll: true });
   }
 
-  /** A line's menu, under it: report the line, mute its sender for me, report their name or
-   * conduct. It exists only while open, so a line's text is its sender and its words alone.
+  /** A line's menu, under the lines, its sender named: report the line, mute its sender for me,
+   * report their name or conduct. It exists only while open, so a line's text is its sender and
+   * its words alone.
    * @param {import("./types").ChatLine} message
    * @param {string} who the sender's name as the line shows it
    */
@@ -381,8 +397,8 @@ export class ChatPanel {
         t("chat.report_line"))] : []),
       ...this.personActions(message.from, who, about),
     ];
-    return h("li.chat-menu", { role: "group", "aria-label": t("chat.more", { name: who }), dataset: { for: String(message.n) } },
-      ...actions);
+    return h("div.chat-menu#chat-menu", { role: "group", "aria-labelledby": "chat-menu-title", dataset: { for: String(message.n) } },
+      h("p.chat-menu-title#chat-menu-title", {}, t("chat.more", { name: who })), ...actions);
   }
 
   /**

@@ -4,7 +4,7 @@
 
 import { catalog } from "./cards.js";
 import { api, errorText, memory } from "./net.js";
-import { clear, h } from "./dom.js";
+import { clear, fieldError, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { botStrength } from "./options.js";
 import { optionWords } from "./together.js";
@@ -91,8 +91,8 @@ function playButton(deal, you, nameInput, message) {
     const name = (nameInput ? nameInput.value : memory.name() || "").trim();
     clear(message);
     if (!name) {
-      message.append(h("p.error", { role: "alert" }, t("lobby.name_first")));
-      if (nameInput) nameInput.focus();
+      if (nameInput) fieldError(nameInput, t("lobby.name_first"));
+      else message.append(h("p.error", { role: "alert" }, t("lobby.name_first")));
       return;
     }
     button.disabled = true;

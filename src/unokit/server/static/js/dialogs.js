@@ -216,7 +216,8 @@ export function gameOverDialog(view, obs) {
   const title = say({ key: N_("table.game_over"), params: { winners: obs.winners } }, names, me);
   // Over the table and the decision, never over the drawer (its chat stays within reach while
   // the players decide whether to play again).
-  const dialog = h(`section.overlay${won ? ".winner" : ""}`, { role: "region", "aria-labelledby": "overlay-title" });
+  const dialog = h(`section.overlay${won ? ".winner" : ""}`, { role: "region", "aria-labelledby": "overlay-title",
+    "data-region": "end" });
   const panel = h("div.overlay-panel.end-panel");
   if (won) {
     const burst = h("div.confetti", { "aria-hidden": "true" });

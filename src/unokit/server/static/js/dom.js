@@ -65,3 +65,33 @@ export function shortName(name, max = 14) {
   const chars = [...String(name)];
   return chars.length <= max ? chars.join("") : `${chars.slice(0, max - 1).join("")}…`;
 }
+
+/**
+ * Say `text` under the field `input` as its error, read with it (aria-describedby, aria-invalid,
+ * and said at once: role alert), put the focus on the field and scroll the field and its error
+ * into view: the reader sees what is wrong where it is to be put right (a form's own message may
+ * lie a screen away from the field). The error goes once the field is changed.
+ * @param {HTMLInputElement} input a field with an id
+ * @param {string} text
+ */
+export function fieldError(input, text) {
+  const id = `${input.id}-error`;
+  let note = document.getElementById(id);
+  if (!note) {
+    note = h(`p.error.field-error#${id}`, { role: "alert" });
+    input.after(note);
+  }
+  note.textContent = text;
+  const described = (input.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== id);
+  input.setAttribute("aria-describedby", [...described, id].join(" "));
+  input.setAttribute("aria-invalid", "true");
+  input.focus({ preventScroll: true });
+  (input.closest(".field") || note).scrollIntoView({ block: "nearest" });
+  const shown = note;
+  input.addEventListener("input", () => {
+    shown.remove();
+    input.removeAttribute("aria-invalid");
+    if (described.length) input.setAttribute("aria-describedby", described.join(" "));
+    else input.removeAttribute("aria-describedby");
+  }, { once: true });
+}

@@ -5,7 +5,7 @@
 // that order, Play now second; at a desk the room form fills the left column.
 
 import { api, memory } from "./net.js";
-import { clear, h } from "./dom.js";
+import { clear, fieldError, h } from "./dom.js";
 import { logoSvg } from "./cards.js";
 import { errorText } from "./net.js";
 import { N_, lang, t } from "./i18n.js";
@@ -254,8 +254,7 @@ export function lobbyPage(app, catalog) {
     const botCount = Number(bots.value || 0);
     clear(message);
     if (!yourName.value.trim()) {
-      message.append(errorBox(t("lobby.name_first")));
-      yourName.focus();
+      fieldError(yourName, t("lobby.name_first"));
       return;
     }
     if (!(seats >= variant.min_players && seats <= variant.max_players)) {

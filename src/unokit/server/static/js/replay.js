@@ -357,7 +357,7 @@ function answersNode(decisions, step, names) {
 function replayTable(app, catalog, source, seat) {
   const { code, number, reviewed } = source;
   const page = h("div.room.replay-page");
-  const root = h("div.table-root.replay-root");
+  const root = h(reviewed ? "div.table-root.replay-root.review-root" : "div.table-root.replay-root");
   app.append(page);
   document.body.classList.add("at-table");
   let step = 0; // the step drawn

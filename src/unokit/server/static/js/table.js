@@ -140,6 +140,8 @@ export class TableView {
     this.celebrated = null;
     /** @type {number | null} the game whose end screen the reader closed */
     this.overClosed = null;
+    /** @type {number | null} the game whose end screen took the focus (focusEnd) */
+    this.endFocused = null;
     this.standinSeen = 0; // how many of the stand-in's moves for this reader were waved away
     this.backAsked = false; // "I'm back" is on its way: the moves made meanwhile are waved away too
     this.reacting = false; // the quick reactions are open over the hand
@@ -605,8 +607,12 @@ export class TableView {
       const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
       if (buttons.length) focus(buttons[(at + (key === "arrowdown" ? 1 : -1) + buttons.length) % buttons.length]);
     } else if (command === "pick") {
+      // At a decision of the hand the digit picks that card (Enter plays it), as in the
+      // terminal; with other answers shown (a colour, keep or play, a challenge), it takes one.
       const index = (Number(key) || 10) - 1;
-      const buttons = [...this.root.querySelectorAll(/** @type {"button"} */ (".choices [data-action]"))];
+      const decision = (this.state.observation && this.state.observation.decision) || "";
+      const fromHand = this.myDecision() && !this.choosing && catalog().hand_decisions.includes(decision);
+      const buttons = fromHand ? [] : [...this.root.querySelectorAll(/** @type {"button"} */ (".choices [data-action]"))];
       if (buttons.length) {
         const node = buttons[index];
         if (node && !node.disabled) {
@@ -730,9 +736,26 @@ export class TableView {
       // The table has just come: the reader is put at the decision, inside the table.
       this.root.querySelector(/** @type {"section"} */ ('[data-region="prompt"]'))?.focus({ preventScroll: true });
     }
+    this.focusEnd();
     this.lastFocus = this.focusMark() || this.lastFocus;
     this.moveBox.refresh();
     this.tick();
+  }
+
+  /**
+   * When the game's end is drawn for the first time (for this game), put the focus on its first
+   * control (Play again), unless the reader had moved it out of the table or is in the drawer
+   * (its chat, its tabs): the hand they were on has nothing left to do.
+   */
+  focusEnd() {
+    const end = this.root.querySelector(/** @type {"section"} */ ('.overlay[data-region="end"]'));
+    if (!end || this.endFocused === this.room.game_no) return;
+    this.endFocused = this.room.game_no;
+    const active = document.activeElement;
+    const elsewhere = active instanceof HTMLElement && active !== document.body
+      && (!this.root.contains(active) || active.closest('[data-region="log"]') !== null);
+    const first = end.querySelector(/** @type {"button"} */ ("button, a[href]"));
+    if (!elsewhere && first) first.focus({ preventScroll: true });
   }
 
   /**

@@ -4,7 +4,7 @@
 
 import { catalog } from "./cards.js";
 import { api, errorText, memory } from "./net.js";
-import { clear, h } from "./dom.js";
+import { clear, fieldError, h } from "./dom.js";
 import { runs } from "./features.js";
 import { N_, lang, say, sealedWords, t } from "./i18n.js";
 import { forgetPush } from "./push.js";
@@ -91,8 +91,7 @@ export function playNowPanel(catalog, nameInput) {
     const name = nameInput.value.trim();
     clear(message);
     if (!name) {
-      message.append(h("p.error", { role: "alert" }, t("lobby.name_first")));
-      nameInput.focus();
+      fieldError(nameInput, t("lobby.name_first"));
       return;
     }
     button.disabled = true;

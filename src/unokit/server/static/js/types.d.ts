@@ -439,6 +439,8 @@ export interface Catalog {
   settings: Record<string, number | boolean | string>;
   setting_limits: Record<string, number[]>;
   keys: KeyBinding[];
+  /** The decisions answered from the hand (keys.py HAND_DECISIONS): the digits pick a card there. */
+  hand_decisions: string[];
   prompts: Record<string, Wording[]>;
   /** The largest request POST /api/replay reads, in bytes: a replay file's record must fit. */
   replay_file_bytes: number;
