@@ -86,14 +86,14 @@ def test_every_variant_shows_its_own_table_keys_and_help(variant: str, tmp_path:
 
 
 def test_the_help_reads_the_rules_from_the_engine() -> None:
-    flip = rules_summary(Game.new("flip", 3, 1, stacking="true")[0])
+    flip = rules_summary(Game.new("flip", 3, 1, stacking="true")[0], legend=True)
     light = (
         "  On the light side: 1 to 9 (face value), Skip 20, Reverse 20, Draw One 10, Flip 20, Wild 40, Wild Draw Two 50"
     )
     assert light in flip
     assert "The next player may challenge a Wild Draw Two or a Wild Draw Color." in flip
     assert "Stacking is on: a Draw One or a Draw Five may be answered with the same card." in flip
-    classic = rules_summary(Game.new("classic", 2, 1, scoring="loser", rounds=3)[0])
+    classic = rules_summary(Game.new("classic", 2, 1, scoring="loser", rounds=3)[0], legend=True)
     assert classic[-1] == (
         "Scoring (everyone under the target wins): everyone scores the points left in their own hand; "
         "once someone reaches 200 points, "
@@ -103,11 +103,13 @@ def test_the_help_reads_the_rules_from_the_engine() -> None:
     attack = rules_summary(Game.new("attack", 2, 1)[0])
     assert not any("challenge" in line or "Stacking" in line or "side" in line for line in attack)
     assert "press the launcher" in attack[1]
-    # The marks each deck's cards print (core/colors.py), said with the other decks' where they
-    # differ, and on a double-sided deck the short codes of the other hands' backs.
+    # The terminal's legend: the marks each deck's cards print (core/colors.py), said with the
+    # other decks' where they differ, and on a double-sided deck the short codes of the other
+    # hands' backs; the browser's help (no legend asked) has its own and gets none of these.
     assert "Colour marks on these cards: ● red/pink, ◆ yellow/orange, ▲ green/teal, ■ blue/purple, ★ Wild." in flip
     assert "Each deck keeps the marks printed on its cards: on Classic UNO and UNO Attack, ★ yellow, ❖ Wild." in flip
     assert "Colour marks on these cards: ● red, ★ yellow, ▲ green, ■ blue, ❖ Wild." in classic
+    assert not any("Colour marks" in line for line in rules_summary(Game.new("classic", 2, 1)[0]))
     assert "Each deck keeps the marks printed on its cards: on the UNO Flip decks, ◆ yellow, ★ Wild." in classic
     backs = next(line for line in flip if line.startswith("The other hands' backs are shown in short"))
     assert "SE Skip Everyone" in backs and "W+C Wild Draw Color" in backs and "+1 Draw One" in backs
@@ -125,14 +127,14 @@ def test_the_help_never_breaks_a_card_at_80_columns(lang: str) -> None:
     console.print(help_rules(game))
     shown = console.export_text()
     lines = shown.splitlines()
-    said = "\n".join(rules_summary(game))
+    said = "\n".join(rules_summary(game, legend=True))
     whole = [name for name in whole_words(game) if name in said]
     assert len(whole) > 10
     for name in whole:
         assert any(name in line for line in lines), f"{name!r} is broken:\n{shown}"
     # Every line is there whole once its wrapping is undone (Chinese wraps with no space to undo).
     flat = re.sub(r"\s+", "", shown)
-    for line in rules_summary(game):
+    for line in rules_summary(game, legend=True):
         assert re.sub(r"\s+", "", line) in flat, line
 
 

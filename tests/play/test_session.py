@@ -119,7 +119,10 @@ def test_challenge_prompt_names_the_card_and_both_answers() -> None:
     session.apply("play wild_draw_two/orange 4 blue", 1)
     prompt = session.prompt(0)
     assert prompt.decision == "challenge"
-    assert prompt.message == "Bot1 played Wild Draw Two naming blue ■ square. Challenge it?"
+    assert prompt.message == (  # what each answer costs, before the choice (R: the challenge)
+        "Bot1 played Wild Draw Two naming blue ■ square. Accept: you draw 2 cards."
+        " Challenge: if it was a bluff, Bot1 draws them and you play; if not, you draw 4 cards."
+    )
     assert [c.label for c in prompt.choices] == ["Challenge: did Bot1 hold a red ● card?", "Accept: draw 2"]
     # The wording asks; it is the same whether the hand held red (above) or not (below).
     fair = flip_position(turn=1, hands=[position["hands"][0], ["wild_draw_two/orange 4", "green 7/teal 2"]])

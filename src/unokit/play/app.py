@@ -125,7 +125,7 @@ def help_rules(game: Game) -> Group:
     lines: list[RenderableType] = [
         Text(f"\n{words_for(None, None).t('help.in_short', variant=game.variant)}", style="bold")
     ]
-    for line in [*rules_summary(game), rules_page(game)]:
+    for line in [*rules_summary(game, legend=True), rules_page(game)]:
         indent = Text(" ") if line.startswith("  ") else None  # with the gap: two spaces
         lines.append(look.Flow(look.words_to_flow(line, whole), lead=indent) if line.strip() else Text(""))
     lines.append(Text(f"\n{tr('help.close_keys')}", style="italic"))

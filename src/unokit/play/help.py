@@ -105,10 +105,12 @@ def mark_lines(game: Game) -> list[str]:
     return lines
 
 
-def rules_summary(game: Game, lang: str | None = None) -> list[str]:
+def rules_summary(game: Game, lang: str | None = None, *, legend: bool = False) -> list[str]:
     """The game being played, in short, from the engine's facts (see the module docstring), in
     language ``lang`` (``None``: the terminal's): every line a catalogue's message, a card line
-    indented by two spaces. Where the whole rules are is :func:`rules_page`'s line."""
+    indented by two spaces; with ``legend`` (the terminal's), the card lines are followed by the
+    legend of the marks and codes the terminal's table shows (:func:`mark_lines`). Where the whole
+    rules are is :func:`rules_page`'s line."""
     rules, options = game.rules, game.options
     w = words(lang)
     kinds = set(_kinds(game))
@@ -119,8 +121,9 @@ def rules_summary(game: Game, lang: str | None = None) -> list[str]:
     if rules.double_sided:
         light, dark = rules.side_names
         lines.append(w.t("help.two_sides", light=light, dark=dark))
-    w = words(lang)
-    kinds = set(_kinds(game))
+    lines += ["", w.t("help.cards_title"), *(f"  {line}" for line in card_lines(game, lang))]
+    if legend:
+        lines += mark_lines(game)
     challengeable = sorted(k for k in kinds if KINDS[k].challengeable)
     if challengeable:
         key = N_("help.challenge") if options.bluffing else N_("help.no_bluffing")

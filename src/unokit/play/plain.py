@@ -428,7 +428,7 @@ class PlainGame:
             last = self.history[-LAST_LINES:]
             self.say(w.t("read.moves", lines="; ".join(last)) if last else w.t("read.no_moves"))
         elif command == "help":
-            self.say(*rules_summary(session.game), rules_page(session.game), w.t("plain.commands"))
+            self.say(*rules_summary(session.game, legend=True), rules_page(session.game), w.t("plain.commands"))
         elif command in ("catch", "uno"):
             kind = CATCH if command == "catch" else UNO
             late = [a for a in session.out_of_turn(seat) if a.kind == kind]
