@@ -337,7 +337,8 @@ def test_replay_print_shows_a_step_as_a_seat_or_everyone(tmp_path: Path) -> None
     log = runner.invoke(replay_command, [str(path), "--print", "--log", "--step", "2"])
     assert "[1] bot" in log.output and "[2] bot" in log.output and "[3] bot" not in log.output
     end = runner.invoke(replay_command, [str(path), "--print"])
-    assert f"step {len(record.actions)} of {len(record.actions)}" in end.output and "Game over:" in end.output
+    steps = f"{len(record.actions):,}"  # English groups thousands (CLDR): a long game's 1,916
+    assert f"step {steps} of {steps}" in end.output and "Game over:" in end.output
     assert runner.invoke(replay_command, [str(path), "--seat", "7", "--print"]).exit_code == 2
     assert runner.invoke(replay_command, [str(path), "--step", "99999", "--print"]).exit_code == 2
     no_terminal = runner.invoke(replay_command, [str(path)])
