@@ -16,6 +16,7 @@ import { TableView } from "./table.js";
 import { playAgainButtons, playNow } from "./together.js";
 import { runs } from "./features.js";
 import { standingsLink } from "./standings.js";
+import { arenaOf, backToArena } from "./arena.js";
 
 /** @param {string} message */
 function errorBox(message) {
@@ -250,7 +251,9 @@ export function roomPage(app, code, catalog, openSocket = null) {
       table = new TableView(body, live(), code, { onTurn: (text) => turnAlert(text) });
       table.chat = chat ? chat.element : null;
       table.hostControls = hostControls;
-      table.playAgain = () => [
+      const arena = arenaOf(code);
+      // an arena's table plays one hand: its end leads back to the arena, which seats you again
+      table.playAgain = () => arena ? [backToArena(arena)] : [
         ...playAgainButtons(shown(), live(), { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } }),
         ...(own || !runs("standings") ? [] : [standingsLink(code)])];
       tools();
