@@ -122,7 +122,8 @@ def test_two_strangers_join_an_arena_from_the_lobby_play_their_table_and_see_the
     ).start()
     refused: list[str] = []
     # bots would fill a table only after two minutes: the two players are seated together
-    arena = _admin(server, {"name": "Evening arena", "variant": "classic", "players": 2, "minutes": 30, "bot_wait": 120})
+    evening = {"name": "Evening arena", "variant": "classic", "players": 2, "minutes": 30, "bot_wait": 120}
+    arena = _admin(server, evening)
     ident = arena["id"]
     ann = _person(browser, "laptop", "198.51.100.1", refused)
     ben = _person(browser, "phone", "198.51.100.2", refused)
@@ -152,6 +153,10 @@ def test_two_strangers_join_an_arena_from_the_lobby_play_their_table_and_see_the
         assert _room_of(ben) == first
         play_to_the_end([Clicker(ann), Clicker(ben)])
         # the end screen leads back to the arena, which seats them again at a table of their own
+        wait_for(ben, ".overlay #back-to-arena")
+        # one hand, then back to the arena: no Play again, and nobody is asked whether they will
+        assert ben.locator(".overlay #play-again, .overlay .next-game, .overlay .ready-list").count() == 0
+        _shot(ben, "arena-table-end-phone-en.png")
         for page in (ann, ben):
             page.click("#back-to-arena")
         second = _room_of(ann, other_than=first)
@@ -213,7 +218,7 @@ def test_a_finished_arena_shows_its_podium_the_readers_place_and_a_streak_in_wor
         _shot(page, "arena-podium-phone-en.png")
         page.goto(f"{server.url}/?lang=ru#/arena/{ident}")
         wait_for(page, ".arena-podium li")
-        assert "3-е место из 4" in page.inner_text(".arena-result")
+        assert "3-е место из 4" in page.inner_text(".arena-result")  # noqa: RUF001 - Russian
         problems += violations(page, "finished arena phone ru")
         _shot(page, "arena-podium-phone-ru.png")
         assert problems == [] and refused == [], (problems, refused)

@@ -217,7 +217,7 @@ function standingsTable(lines, mine) {
       cell(2, String(line.points)),
       cell(3, String(line.games)),
       h("td.fire", { dataset: { label: heads[4] } },
-        line.on_fire ? [h("span", { "aria-hidden": "true" }, "🔥 "), t("arena.on_fire")] : "–")))));
+        line.on_fire ? [h("span.double", { "aria-hidden": "true" }, "×2"), t("arena.on_fire")] : "–")))));
 }
 
 /**
@@ -229,7 +229,7 @@ function yourLine(mine, entrants) {
   const parts = [t("arena.place_of", { place: placeWords(Number(mine.place)), count: entrants }),
     t("n.points", { count: Number(mine.points) }), t("n.arena.games", { count: Number(mine.games) })];
   let streak = null;
-  if (mine.on_fire) streak = h("strong.fire", {}, h("span", { "aria-hidden": "true" }, "🔥 "), t("arena.you_on_fire"));
+  if (mine.on_fire) streak = h("strong.fire", {}, h("span.double", { "aria-hidden": "true" }, "×2"), t("arena.you_on_fire"));
   else if (mine.streak === 1) streak = h("span.hint", {}, t("arena.one_more_win"));
   return h("p.arena-line", {}, parts.join(" · "), streak ? [" ", streak] : null);
 }
