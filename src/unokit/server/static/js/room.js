@@ -360,8 +360,11 @@ export function roomPage(app, code, catalog, openSocket = null) {
   function waitingRoom() {
     const link = `${location.origin}/r/${code}`;
     const box = h("section.panel.waiting", { "data-region": "lobby", "aria-labelledby": "waiting-title" });
+    const arena = arenaOf(code);
     box.append(
       h("h2#waiting-title", {}, t("room.title", { variant: t(`variant.${shown().variant}`), code })),
+      // an arena's table is set for its players alone: nobody to invite
+      arena ? h("p.arena-table-note", {}, t("arena.table_waiting"), " ", h("a", { href: `/#/arena/${arena}` }, t("arena.back"))) :
       h("div.invite-box", {},
         h("p", {}, t("room.send_link")),
         h("p.link-row", {}, h("a#room-link", { href: link }, link),
