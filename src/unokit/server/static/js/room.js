@@ -363,7 +363,7 @@ export function roomPage(app, code, catalog, openSocket = null) {
     const arena = arenaOf(code);
     box.append(
       h("h2#waiting-title", {}, t("room.title", { variant: t(`variant.${shown().variant}`), code })),
-      // an arena's table is set for its players alone: nobody to invite
+      // an arena's table is set for its players alone: nobody to invite (startNote says when bots sit)
       arena ? h("p.arena-table-note", {}, t("arena.table_waiting"), " ", h("a", { href: `/#/arena/${arena}` }, t("arena.back"))) :
       h("div.invite-box", {},
         h("p", {}, t("room.send_link")),
