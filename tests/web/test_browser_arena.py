@@ -183,7 +183,7 @@ def test_two_strangers_join_an_arena_from_the_lobby_play_their_table_and_see_the
         resized(visitor, VIEWPORTS["phone"])
         visitor.goto(f"{server.url}/?lang=ru")
         wait_for(visitor, f"[data-region=arenas] li[data-arena='{ident}']")
-        problems += violations(visitor, "lobby phone ru")
+        problems += [*violations(visitor, "lobby phone ru"), *layout_problems(visitor)]
         _shot(visitor, "arena-lobby-phone-ru.png")
         assert problems == [], problems
         assert refused == [], refused
