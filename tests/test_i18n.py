@@ -101,7 +101,7 @@ SAID_BY_THE_CALLER = frozenset(
     {"action", "bot", "code", "database", "detail", "error", "first", "glyph", "goal", "help", "mode"}
     | {"names", "open", "options", "page", "path", "phase", "pile", "reaction", "rounds", "rules", "scoring"}
     | {"seats", "second", "seconds", "seed", "supply", "symbol", "teams", "todo", "url", "value"}
-    | {"day", "time", "replay", "viewer", "who", "moves", "lines", "key", "command", "list", "codes"}
+    | {"day", "time", "replay", "viewer", "who", "moves", "lines", "key", "command", "list", "codes", "place"}
     # a review's words:
     | {"after", "before", "best", "better", "chance", "effort", "game", "hand", "mark", "marks", "what"}
     # what a rating means (ratings.js):

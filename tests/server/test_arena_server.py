@@ -134,10 +134,11 @@ def test_an_arena_seats_free_players_counts_their_hand_and_seats_them_again(tmp_
         ident = made["id"]
         assert made["status"] == "running" and made["ends"] - made["starts"] == 1200
         listed = server.client.get("/api/arenas").json()["arenas"]
-        assert [a["id"] for a in listed] == [ident]
+        assert [(a["id"], a["entrants"]) for a in listed] == [(ident, 0)]
         ann, bob, cy = (Person(server.client, n, f"10.0.0.{i}") for i, n in enumerate(("Ann", "Bob", "Cy"), 1))
         for person in (ann, bob, cy):
             assert person.join(ident)["free"] is True
+        assert [a["entrants"] for a in server.client.get("/api/arenas").json()["arenas"]] == [3]
         now = time.time()
         _sweep(server, arena, now)
         seated = {p.name: p.mine(ident) for p in (ann, bob, cy)}

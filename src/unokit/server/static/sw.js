@@ -26,6 +26,7 @@ const SHELL = [
   "/static/js/alerts.js",
   "/static/js/announce.js",
   "/static/js/app.js",
+  "/static/js/arena.js",
   "/static/js/avatars.js",
   "/static/js/cards.js",
   "/static/js/chat.js",

@@ -130,9 +130,7 @@ class ArenaServer(FeatureServer):
             client = client_of(request)
             if not await lookups.allow(client):
                 return await limited(lookups, client, "requests for the arenas")
-            now = self.clock()
-            found = await asyncio.to_thread(rows.listed, store, now)
-            return answer({"arenas": [arena.to_json(now) for arena in found]})
+            return answer({"arenas": await asyncio.to_thread(rows.listed_json, store, self.clock())})
 
         async def one(request: Request) -> Response:
             client = client_of(request)
@@ -163,8 +161,7 @@ class ArenaServer(FeatureServer):
                 return refused
             now = self.clock()
             if request.method == "GET":
-                found = await asyncio.to_thread(rows.listed, store, now, every=True)
-                return answer({"arenas": [arena.to_json(now) for arena in found]})
+                return answer({"arenas": await asyncio.to_thread(rows.listed_json, store, now, every=True)})
             try:
                 arena = rows.new_arena(await body_of(request), now)
             except RoomError as exc:

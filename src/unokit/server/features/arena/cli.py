@@ -38,7 +38,7 @@ def _local(work: str, target: Target, *args: Any) -> dict[str, Any]:
             return arena.to_json(now)
         if work == "cancel":
             return rows.cancel(store, rows.check_id(args[0]), now).to_json(now)
-        return {"arenas": [arena.to_json(now) for arena in rows.listed(store, now, every=True)]}
+        return {"arenas": rows.listed_json(store, now, every=True)}
     except RoomError as exc:
         raise click.ClickException(exc.message) from None
 

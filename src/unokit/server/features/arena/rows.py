@@ -19,7 +19,22 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, and_, delete, insert, select, update
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    and_,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection
 
 from ....bots.levels import LEVELS
@@ -213,6 +228,26 @@ def listed(store: Store, now: float, *, every: bool = False) -> list[Arena]:
         query = query.where(arenas.c.cancelled.is_(None), arenas.c.ends >= now - LISTED_AFTER_END)
     with store.begin() as c:
         return [_arena(row) for row in c.execute(query)]
+
+
+def entrants(store: Store, idents: list[str]) -> dict[str, int]:
+    """How many players joined each of the arenas ``idents`` (an arena nobody joined is left out)."""
+    if not idents:
+        return {}
+    query = (
+        select(arena_players.c.arena, func.count())
+        .where(arena_players.c.arena.in_(idents))
+        .group_by(arena_players.c.arena)
+    )
+    with store.begin() as c:
+        return {row[0]: int(row[1]) for row in c.execute(query)}
+
+
+def listed_json(store: Store, now: float, *, every: bool = False) -> list[dict[str, Any]]:
+    """:func:`listed`'s arenas as ``GET /api/arenas`` gives them, each with its ``entrants``."""
+    found = listed(store, now, every=every)
+    counts = entrants(store, [arena.id for arena in found])
+    return [{**arena.to_json(now), "entrants": counts.get(arena.id, 0)} for arena in found]
 
 
 def cancel(store: Store, ident: str, now: float) -> Arena:

@@ -3,7 +3,7 @@
 // "My games". Pages: "/" the lobby, "/r/CODE" a room, "/#/sheet", "/#/launcher",
 // "/#/replay/CODE/N[/SEAT]", "/#/replay" (a replay file), "/#/review/CODE/N[/SEAT]", "/#/games", "/#/daily/DEAL[/DAY]" (a deal
 // of the day's board), "/#/standings/CODE" (a room's standings), "/#/leaderboard/VARIANT/SIZE"
-// (ratings), "/#/ladder/VARIANT/SIZE" (the bot ladder's standings), "/#/offline/VARIANT/PLAYERS" and
+// (ratings), "/#/ladder/VARIANT/SIZE" (the bot ladder's standings), "/#/arena/ID" (an arena), "/#/offline/VARIANT/PLAYERS" and
 // "/#/offline/g/CODE" (a game against bots on this device: offline.js). When the server cannot be reached the page says so and
 // tries again; the service worker (/sw.js) keeps the page itself available for that moment.
 
@@ -19,6 +19,7 @@ import { soundControl, toggleMute } from "./settings.js";
 import { tableCommand } from "./shortcuts.js";
 import { myGamesPage } from "./together.js";
 import { dailyPage } from "./daily.js";
+import { arenaPage } from "./arena.js";
 import { standingsPage } from "./standings.js";
 import { runs, loadFeatures } from "./features.js";
 import { leaderboardPage, ratingsPanel } from "./ratings.js";
@@ -126,6 +127,7 @@ async function route() {
     current = leaderboardPage(app, catalog, variant, players, kind === "ladder");
   }
   else if (hash.startsWith("standings/")) current = standingsPage(app, hash.split("/")[1].toUpperCase().replace(/[^A-Z0-9]/g, ""));
+  else if (hash.startsWith("arena/")) current = arenaPage(app, hash.split("/")[1].toLowerCase().replace(/[^a-z0-9]/g, ""));
   else if (hash.startsWith("daily/")) {
     const [, deal, day] = hash.split("/");
     current = dailyPage(app, decodeURIComponent(deal), day);

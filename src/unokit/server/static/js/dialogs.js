@@ -175,12 +175,13 @@ export function roundSummaryPanel(view) {
  * (the list then carries the seats' ready marks, data-ready).
  * @param {import("./table.js").TableView} view the table
  * @param {import("./types").Observation} obs the observation
+ * @param {boolean} nextGame whether the room may play another game (not an arena's table)
  * @returns {HTMLElement}
  */
-function standings(view, obs) {
+function standings(view, obs, nextGame) {
   const names = view.names();
   const room = view.room;
-  const waiting = room.phase === "finished";
+  const waiting = room.phase === "finished" && nextGame;
   const gained = new Map((view.summary && view.summary.over ? view.summary.lines : []).map((l) => [l.seat, l.gained]));
   const order = ranking(obs.scores, obs.winners);
   const list = h(`ol.final-scores${waiting ? ".ready-list" : ""}${order.length > ONE_COLUMN ? ".many" : ""}`);
@@ -224,10 +225,13 @@ export function gameOverDialog(view, obs) {
     for (let i = 0; i < 18; i++) burst.append(h(`span.piece.p${i % 6}`));
     panel.append(burst);
   }
-  panel.append(h("h2#overlay-title.game-over", {}, title), standings(view, obs));
+  const again = view.playAgain && view.room.phase === "finished" ? view.playAgain() : [];
+  // an arena's table offers the way back to the arena in place of Play again: no next game there
+  const nextGame = !again.length || again.some((button) => button.id === "play-again");
+  panel.append(h("h2#overlay-title.game-over", {}, title), standings(view, obs, nextGame));
   const number = view.room.game_no;
   const buttons = h("div.overlay-buttons");
-  if (view.playAgain && view.room.phase === "finished") buttons.append(...view.playAgain());
+  buttons.append(...again);
   if (view.conn.isHost)
     buttons.append(
       h(
@@ -266,8 +270,12 @@ export function gameOverDialog(view, obs) {
   );
   panel.append(buttons);
   if (sealed) panel.append(h("p.hint.sealed", {}, sealed));
+<<<<<<< HEAD
   for (const note of view.room.notes || []) panel.append(h("p.hint.room-note", {}, t(note)));
   if (view.playAgain && view.room.phase === "finished") panel.append(h("p.hint.next-game", {}, t("together.next_when_ready")));
+=======
+  if (view.playAgain && view.room.phase === "finished" && nextGame) panel.append(h("p.hint.next-game", {}, t("together.next_when_ready")));
+>>>>>>> i53web
   dialog.append(panel);
   return dialog;
 }

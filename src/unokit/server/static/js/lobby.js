@@ -1,8 +1,9 @@
 // The lobby: your name, Play now (a seat at a public table at once), start a game (a variant, a
-// preset of rules or your own, seats and bots) or join one by its code. Every rule option comes
-// from the engine's catalogue (/api/catalog) with its label and a one-line explanation; the
-// house rules are in view, the rest folded under "More rules". On a phone the panels come in
-// that order, Play now second; at a desk the room form fills the left column.
+// preset of rules or your own, seats and bots) or join one by its code, and the arenas running
+// (arena.js) first beside them. Every rule option comes from the engine's catalogue
+// (/api/catalog) with its label and a one-line explanation; the house rules are in view, the
+// rest folded under "More rules". On a phone the panels come in that order, a running arena and
+// Play now second; at a desk the room form fills the left column.
 
 import { api, memory } from "./net.js";
 import { clear, fieldError, h } from "./dom.js";
@@ -12,6 +13,7 @@ import { N_, lang, t } from "./i18n.js";
 import { botChoice, botOptions, valueWords } from "./options.js";
 import { playNowPanel, publicRoomsPanel } from "./together.js";
 import { dailyPanel } from "./daily.js";
+import { arenaPanel } from "./arena.js";
 import { runs } from "./features.js";
 
 /** The presets of rules: the variant's official rules, a house party, or your own choice. */
@@ -317,8 +319,9 @@ export function lobbyPage(app, catalog) {
     h("p.links", {}, h("a", { href: "/#/sheet" }, t("ui.nav.sheet")), " · ", h("a", { href: "/#/launcher" }, t("ui.nav.launcher"))));
   const [publicRooms, stopPublic] = publicRoomsPanel(catalog);
   const playNow = playNowPanel(catalog, yourName);
+  const [arenas, stopArenas] = runs("arena") ? arenaPanel(yourName) : [null, () => {}];
   app.append(h("div.lobby", { "data-region": "lobby" },
     h("div.lobby-main", {}, welcome, create),
-    h("div.side-panels", {}, playNow, runs("daily") ? dailyPanel(yourName) : null, publicRooms, join, real)));
-  return stopPublic;
+    h("div.side-panels", {}, arenas, playNow, runs("daily") ? dailyPanel(yourName) : null, publicRooms, join, real)));
+  return () => { stopPublic(); stopArenas(); };
 }

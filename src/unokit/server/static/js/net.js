@@ -31,6 +31,8 @@ export class ServerError extends Error {
     this.params = detail.params || {};
     this.reason = detail.reason || null;
     this.reason_params = detail.reason_params || {};
+    /** @type {number | null} seconds to wait before asking again (a 429's Retry-After), null: not said */
+    this.retryAfter = null;
   }
 }
 
@@ -70,7 +72,9 @@ export async function api(path, body = undefined) {
   }
   if (!response.ok) {
     const message = data && data.message ? data.message : `the server answered ${response.status}`;
-    throw new ServerError((data && data.error) || "bad_request", message, data || {});
+    const err = new ServerError((data && data.error) || "bad_request", message, data || {});
+    err.retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw err;
   }
   return data;
 }

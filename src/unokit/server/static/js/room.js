@@ -16,6 +16,7 @@ import { TableView } from "./table.js";
 import { playAgainButtons, playNow } from "./together.js";
 import { runs } from "./features.js";
 import { standingsLink } from "./standings.js";
+import { arenaOf, backToArena } from "./arena.js";
 
 /** @param {string} message */
 function errorBox(message) {
@@ -250,7 +251,9 @@ export function roomPage(app, code, catalog, openSocket = null) {
       table = new TableView(body, live(), code, { onTurn: (text) => turnAlert(text) });
       table.chat = chat ? chat.element : null;
       table.hostControls = hostControls;
-      table.playAgain = () => [
+      const arena = arenaOf(code);
+      // an arena's table plays one hand: its end leads back to the arena, which seats you again
+      table.playAgain = () => arena ? [backToArena(arena)] : [
         ...playAgainButtons(shown(), live(), { onLeave: () => { memory.setSeat(code, null); location.assign("/"); } }),
         ...(own || !runs("standings") ? [] : [standingsLink(code)])];
       tools();
@@ -357,8 +360,11 @@ export function roomPage(app, code, catalog, openSocket = null) {
   function waitingRoom() {
     const link = `${location.origin}/r/${code}`;
     const box = h("section.panel.waiting", { "data-region": "lobby", "aria-labelledby": "waiting-title" });
+    const arena = arenaOf(code);
     box.append(
       h("h2#waiting-title", {}, t("room.title", { variant: t(`variant.${shown().variant}`), code })),
+      // an arena's table is set for its players alone: nobody to invite (startNote says when bots sit)
+      arena ? h("p.arena-table-note", {}, t("arena.table_waiting"), " ", h("a", { href: `/#/arena/${arena}` }, t("arena.back"))) :
       h("div.invite-box", {},
         h("p", {}, t("room.send_link")),
         h("p.link-row", {}, h("a#room-link", { href: link }, link),
