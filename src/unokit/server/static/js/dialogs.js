@@ -270,12 +270,8 @@ export function gameOverDialog(view, obs) {
   );
   panel.append(buttons);
   if (sealed) panel.append(h("p.hint.sealed", {}, sealed));
-<<<<<<< HEAD
   for (const note of view.room.notes || []) panel.append(h("p.hint.room-note", {}, t(note)));
-  if (view.playAgain && view.room.phase === "finished") panel.append(h("p.hint.next-game", {}, t("together.next_when_ready")));
-=======
   if (view.playAgain && view.room.phase === "finished" && nextGame) panel.append(h("p.hint.next-game", {}, t("together.next_when_ready")));
->>>>>>> i53web
   dialog.append(panel);
   return dialog;
 }
