@@ -94,13 +94,14 @@ class Replays:
                 self._kept.move_to_end(text)
             return replay
 
-    def replay(self, text: str) -> Replay:
-        """The replay of the record ``text``, made now unless kept; raise
-        :class:`~unokit.record.RecordError` when the record cannot be read or replayed."""
+    def replay(self, text: str, record: GameRecord | None = None) -> Replay:
+        """The replay of the record ``text`` (``record``: that text already read), made now
+        unless kept; raise :class:`~unokit.record.RecordError` when the record cannot be read or
+        replayed."""
         found = self.kept(text)
         if found is not None:
             return found
-        made = Replay(GameRecord.loads(text))
+        made = Replay(record if record is not None else GameRecord.loads(text))
         with self._lock:
             self._kept[text] = made
             self._kept.move_to_end(text)
@@ -265,10 +266,15 @@ def _rules_lines(body: dict[str, Any]) -> list[str]:
     return rules_summary(Game.new(spec.variant, spec.players, 0, **spec.options)[0], lang)
 
 
-def _file_request(body: object) -> tuple[str, int, int | None, bool]:
-    """The record (as its text), step, seat and ``log`` of a ``POST /api/replay`` body; raise
-    :class:`RoomError` (``bad_request``, ``bad_step``, ``bad_seat``) or
-    :class:`~unokit.record.RecordError` naming what is wrong."""
+def _file_request(raw: bytes) -> tuple[GameRecord, str, int, int | None, bool]:
+    """The record (read, and as its text), step, seat and ``log`` of a ``POST /api/replay``
+    body ``raw``; raise :class:`RoomError` (``bad_json``, ``bad_request``, ``bad_step``,
+    ``bad_seat``) or :class:`~unokit.record.RecordError` naming what is wrong. A blocking call
+    (it reads the whole record): run it off the event loop."""
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise RoomError("bad_json", "the request body is not valid JSON") from None
     if not isinstance(body, dict):
         raise RoomError("bad_request", "the request body must be a JSON object")
     unknown = set(body) - REPLAY_FILE_FIELDS
@@ -287,7 +293,7 @@ def _file_request(body: object) -> tuple[str, int, int | None, bool]:
     # The record's JSON text, as a browser sends it (JavaScript would round a 64-bit seed), or
     # the record itself.
     read = GameRecord.loads(record) if isinstance(record, str) else GameRecord.from_json(record)
-    return read.dumps(), step, seat, log
+    return read, read.dumps(), step, seat, log
 
 
 def web_routes(record_text: Any, sealed: Callable[[str], Awaitable[float | None]], files: Allowance) -> list[Route]:
@@ -343,11 +349,7 @@ def web_routes(record_text: Any, sealed: Callable[[str], Awaitable[float | None]
         if len(raw) > REPLAY_FILE_BYTES:
             return problem("too_large", f"a replay request may be at most {REPLAY_FILE_BYTES} bytes", 413)
         try:
-            body = json.loads(raw or b"{}")
-        except (ValueError, RecursionError):
-            return problem("bad_json", "the request body is not valid JSON", 400)
-        try:
-            text, step, seat, with_log = _file_request(body)
+            record, text, step, seat, with_log = await off_loop(_file_request, raw)
         except RoomError as exc:
             return problem(exc.code, exc.message, 400)
         except RecordError as exc:
@@ -358,7 +360,7 @@ def web_routes(record_text: Any, sealed: Callable[[str], Awaitable[float | None]
             if not await files.allow(client):
                 return await limited(files, client, "replay files")
             try:
-                replay = await off_loop(replays.replay, text)
+                replay = await off_loop(replays.replay, text, record)
             except RecordError as exc:
                 return problem("bad_record", f"the record cannot be replayed: {exc}", 400)
         return await step_of(replay, step, seat, with_log)
