@@ -315,6 +315,14 @@ def open_engine(url: str, *, synchronous: str = "NORMAL") -> Engine:
 SCHEMA_HEAD = "0015"
 
 
+def room_spec(connection: Connection, code: str) -> dict[str, Any]:
+    """Room ``code``'s stored spec, with the marks a feature gave it (``{}`` for no such room):
+    how a feature's store hook tells its own rooms (the ladder's, an arena's tables)."""
+    spec = connection.execute(select(rooms.c.spec).where(rooms.c.code == code)).scalar()
+    found: dict[str, Any] = json.loads(spec) if spec is not None else {}
+    return found
+
+
 def schema_revision(connection: Connection) -> str | None:
     """The Alembic revision the database is at (``None`` before its first migration)."""
     if not inspect(connection).has_table("alembic_version"):

@@ -39,7 +39,7 @@ from sqlalchemy.engine import Connection
 
 from ....bots.levels import LEVELS
 from ...room import RoomError, check_name
-from ...storage import metadata, room_players, rooms
+from ...storage import metadata, room_players, room_spec
 from ..ratings.skill import own_cards, ranks
 from .rules import MAX_SEATS, MIN_SEATS, Free, Standing, scored, standings
 
@@ -413,12 +413,6 @@ def withdraw_table(store: Store, ident: str, room: str) -> None:
         )
 
 
-def _spec_of(c: Connection, room: str) -> dict[str, Any]:
-    row = c.execute(select(rooms.c.spec).where(rooms.c.code == room)).first()
-    spec: dict[str, Any] = json.loads(row.spec) if row is not None else {}
-    return spec
-
-
 def game_written(c: Connection, job: Append, now: float) -> None:
     """A game of an arena's table ended (its record is being written in this transaction): it
     counts for each of the table's players when it is fair-play eligible (it ended, from the
@@ -428,7 +422,7 @@ def game_written(c: Connection, job: Append, now: float) -> None:
     game = job.record or job.forfeit
     if game is None:
         return
-    mark = _spec_of(c, job.room).get("arena")
+    mark = room_spec(c, job.room).get("arena")
     if not isinstance(mark, dict) or not isinstance(mark.get("id"), str):
         return
     ident = mark["id"]

@@ -33,7 +33,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from ...room import RoomError, check_name
-from ...storage import room_players, rooms
+from ...storage import room_players, room_spec
 from ...vault import server_secrets
 from ..ratings.skill import BOARD_LIMIT, current, ordinal, ranks, ratings, settle
 
@@ -101,8 +101,7 @@ def record_written(c: Connection, job: Append, now: float) -> None:
 
     if job.record is None:
         return
-    spec = c.execute(select(rooms.c.spec).where(rooms.c.code == job.room)).scalar()
-    if spec is None or "ladder" not in json.loads(spec):
+    if "ladder" not in room_spec(c, job.room):
         return
     secret = _secret(c)
     record = json.loads(job.record[1])
